@@ -1,0 +1,159 @@
+"""The two dialects of the format: Prime Agent's files and the specification's names.
+
+Everything inside prime_nb works on the canonical form (Prime Agent's names);
+`to_canonical` maps a spec-dialect entry in, `to_dialect` maps one back out for writing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+Dialect = Literal["prime", "spec"]
+
+HEADER_TYPES = {"session": "prime", "header": "spec"}
+
+SPEC_TO_PRIME = {
+    "header": "session",
+    "modelChange": "model_change",
+    "thinkingLevel": "thinking_level_change",
+    "thinkingLevelChange": "thinking_level_change",
+    "branchSummary": "branch_summary",
+    "serviceTierChange": "service_tier_change",
+    "sessionInfo": "session_info",
+    "sessionState": "session_state",
+    "agentStatus": "agent_status",
+    "gitState": "git_state",
+    "childUsageAttributed": "child_usage_attributed",
+    "customMessage": "custom_message",
+}
+PRIME_TO_SPEC = {
+    "session": "header",
+    "model_change": "modelChange",
+    "thinking_level_change": "thinkingLevel",
+    "branch_summary": "branchSummary",
+}
+
+#: key under which a canonical entry remembers its on-disk type when that differs
+SOURCE_TYPE = "_sourceType"
+
+
+def dialect_of_header(header: dict[str, Any]) -> Dialect:
+    return "spec" if header.get("type") == "header" else "prime"
+
+
+def iso_timestamp(value: Any) -> Any:
+    """Unix ms (spec dialect) to the ISO form Prime Agent writes; others unchanged."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            return value
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return value
+
+
+def ms_timestamp(value: Any) -> Any:
+    """ISO timestamp to Unix ms, for writing in the spec dialect."""
+    if isinstance(value, str):
+        try:
+            return int(datetime.fromisoformat(value).timestamp() * 1000)
+        except ValueError:
+            return value
+    return value
+
+
+def to_canonical(entry: dict[str, Any]) -> dict[str, Any]:
+    """Rename a spec-dialect entry in place to Prime Agent's names and shapes."""
+    kind = entry["type"]
+    renamed = SPEC_TO_PRIME.get(kind)
+    if renamed is not None:
+        entry["type"] = renamed
+    elif kind in ("custom", "hookMessage"):
+        if "content" in entry and "data" not in entry:
+            entry["type"] = "custom_message"
+            entry.setdefault("display", True)
+        else:
+            entry["type"] = "custom"
+        if kind == "hookMessage":
+            entry[SOURCE_TYPE] = kind
+    elif kind == "toolCall":
+        entry["type"] = "message"
+        entry[SOURCE_TYPE] = kind
+        entry["message"] = {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "toolCall",
+                    "id": entry.pop("toolCallId", None),
+                    "name": entry.pop("name", None),
+                    "arguments": entry.pop("arguments", {}),
+                }
+            ],
+            "timestamp": entry.get("timestamp"),
+        }
+    elif kind == "toolResult":
+        entry["type"] = "message"
+        entry[SOURCE_TYPE] = kind
+        message = {"role": "toolResult", "timestamp": entry.get("timestamp")}
+        for key in ("toolCallId", "toolName", "content", "isError", "details"):
+            if key in entry:
+                message[key] = entry.pop(key)
+        entry["message"] = message
+    if "timestamp" in entry:
+        entry["timestamp"] = iso_timestamp(entry["timestamp"])
+    return entry
+
+
+def header_to_canonical(header: dict[str, Any]) -> dict[str, Any]:
+    """A spec header as a Prime Agent header (``workingDir`` -> ``cwd``, ISO time)."""
+    out = dict(header)
+    out["type"] = "session"
+    if "workingDir" in out and "cwd" not in out:
+        out["cwd"] = out.pop("workingDir")
+    if "sessionId" in out and "id" not in out:
+        out["id"] = out.pop("sessionId")
+    if "timestamp" in out:
+        out["timestamp"] = iso_timestamp(out["timestamp"])
+    return out
+
+
+def to_dialect(entry: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
+    """A canonical entry written as ``dialect`` would (for appending to such a file)."""
+    if dialect == "prime":
+        return entry
+    out = dict(entry)
+    kind = out["type"]
+    message = out.get("message")
+    if kind == "message" and isinstance(message, dict):
+        role = message.get("role")
+        if role == "toolResult":
+            del out["message"]
+            out["type"] = "toolResult"
+            for key in ("toolCallId", "toolName", "content", "isError", "details"):
+                if key in message:
+                    out[key] = message[key]
+        elif role == "assistant" and isinstance(message.get("content"), list):
+            calls = [b for b in message["content"] if b.get("type") == "toolCall"]
+            if calls and len(calls) == len(message["content"]):
+                if len(calls) > 1:
+                    raise ValueError(
+                        "a spec-dialect file stores one toolCall per entry; "
+                        "append each tool call as its own message"
+                    )
+                del out["message"]
+                out["type"] = "toolCall"
+                out["toolCallId"] = calls[0].get("id")
+                out["name"] = calls[0].get("name")
+                out["arguments"] = calls[0].get("arguments", {})
+    elif kind == "custom_message":
+        out["type"] = "custom"
+    else:
+        out["type"] = PRIME_TO_SPEC.get(kind, kind)
+    if kind == "session":
+        out["type"] = "header"
+        if "cwd" in out:
+            out["workingDir"] = out.pop("cwd")
+    if "timestamp" in out:
+        out["timestamp"] = ms_timestamp(out["timestamp"])
+    return out

@@ -1,0 +1,176 @@
+"""Stream a session file line by line, leniently, never holding the whole file.
+
+Every line becomes either a parsed object or a problem; nothing here raises on
+bad content. Byte offsets let callers re-read one entry later (full text on demand)
+and resume after the last complete line (incremental refresh).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+
+BOM = b"\xef\xbb\xbf"
+CHUNK_SIZE = 4 * 1024 * 1024
+
+
+class Problem(NamedTuple):
+    """Something wrong with one line (or one entry) of a session file."""
+
+    line: int
+    kind: str
+    message: str
+    entry_id: str | None = None
+
+
+class RawEntry(NamedTuple):
+    """A parsed JSON object with where it came from."""
+
+    line: int
+    offset: int
+    length: int
+    entry: dict[str, Any]
+
+
+@dataclass
+class ScanState:
+    """Where a scan stopped: resume here to read only what was appended since."""
+
+    offset: int = 0
+    line: int = 1
+    #: the previous scan consumed a complete entry that lacked its final "\n"
+    owes_newline: bool = False
+    #: a torn (unterminated, unparseable) last line starts at ``offset``
+    torn_tail: bool = False
+
+
+def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | None]:
+    """Parse one line (without its newline); return the object or a problem.
+
+    A problem may come with an object: the line was repaired (BOM, bad UTF-8).
+    """
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    notice: Problem | None = None
+    if raw.startswith(BOM):
+        raw = raw[len(BOM) :]
+        notice = Problem(line, "bom", "UTF-8 byte order mark skipped")
+    if not raw.strip():
+        return None, Problem(line, "blank_line", "blank line skipped")
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as uexc:
+            notice = Problem(
+                line, "invalid_utf8", f"invalid UTF-8 at byte {uexc.start}; replaced with U+FFFD"
+            )
+            try:
+                obj = orjson.loads(raw.decode("utf-8", errors="replace"))
+            except orjson.JSONDecodeError:
+                return None, Problem(line, "invalid_json", f"invalid UTF-8 and JSON: {_short(exc)}")
+        else:
+            return None, Problem(line, "invalid_json", f"invalid JSON: {_short(exc)}")
+    if not isinstance(obj, dict):
+        return None, Problem(line, "not_an_object", f"JSON {type(obj).__name__}, not an object")
+    if not isinstance(obj.get("type"), str):
+        return None, Problem(line, "missing_type", "object without a string 'type'")
+    return obj, notice
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
+def _parse_span(raw: bytes, line: int, offset: int, length: int) -> Iterator[RawEntry | Problem]:
+    obj, problem = parse_line(raw, line)
+    if problem is not None:
+        yield problem
+    if obj is not None:
+        yield RawEntry(line, offset, length, obj)
+
+
+def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry | Problem]:
+    """Yield every complete line after ``state`` as a RawEntry or a Problem.
+
+    ``state`` is updated in place so that a later call reads only new bytes. A last
+    line without "\\n" is consumed if it parses (the agent writes whole lines, so it
+    is complete); otherwise it is reported as ``torn_line`` and left for next time.
+    """
+    st = state if state is not None else ScanState()
+    with open(path, "rb") as fh:
+        fh.seek(st.offset)
+        if st.owes_newline:
+            first = fh.read(1)
+            if not first:
+                return
+            st.owes_newline = False
+            if first == b"\n":
+                st.offset += 1
+            else:
+                fh.seek(st.offset)
+        parts: list[bytes] = []
+        while chunk := fh.read(CHUNK_SIZE):
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                parts.append(chunk)
+                continue
+            head = b"".join([*parts, chunk[:cut]]) if parts else chunk[:cut]
+            parts = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+            offset = st.offset
+            for raw in head.split(b"\n"):
+                yield from _parse_span(raw, st.line, offset, len(raw) + 1)
+                offset += len(raw) + 1
+                st.line += 1
+            st.offset = offset
+        st.torn_tail = False
+        tail = b"".join(parts)
+        if not tail:
+            return
+        obj, problem = parse_line(tail, st.line)
+        if obj is None and not tail.rstrip(b"\r").strip():
+            return  # trailing spaces with no newline: wait for more
+        if obj is not None:
+            if problem is not None:
+                yield problem
+            yield RawEntry(st.line, st.offset, len(tail), obj)
+            st.line += 1
+            st.offset += len(tail)
+            st.owes_newline = True
+        else:
+            st.torn_tail = True
+            yield Problem(
+                st.line,
+                "torn_line",
+                f"last line is incomplete ({len(tail)} bytes, no newline); "
+                "ignored until its writer finishes it",
+            )
+
+
+def iter_entries(
+    path: str | Path, problems: list[Problem] | None = None
+) -> Iterator[RawEntry]:
+    """Stream the parsed objects of a file with line number and byte offset.
+
+    Problems (bad lines) are appended to ``problems`` when given, else dropped.
+    """
+    for item in scan(path):
+        if isinstance(item, RawEntry):
+            yield item
+        elif problems is not None:
+            problems.append(item)
+
+
+def read_entry_at(path: str | Path, offset: int, length: int) -> dict[str, Any] | None:
+    """Re-read one line by its byte span (for full content on demand)."""
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        raw = fh.read(length)
+    obj, _ = parse_line(raw.rstrip(b"\n"), 0)
+    return obj

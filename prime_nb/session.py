@@ -1,0 +1,324 @@
+"""`load` and the Session: tables, graph and context of one session file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from . import tables
+from .columns import EntryColumns
+from .context import Context, build_context
+from .dialect import Dialect, dialect_of_header, header_to_canonical
+from .errors import EntryNotFoundError, SessionFormatError
+from .migrating import CURRENT_VERSION, Migrator
+from .reading import Problem, RawEntry, ScanState, parse_line, scan
+from .tree import Tree
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+HEADER_KEYS = {
+    "id": "id",
+    "cwd": "cwd",
+    "timestamp": "timestamp",
+    "version": "version",
+    "parentSession": "parent_session",
+    "branchedFrom": "branched_from",
+    "rlmDepth": "rlm_depth",
+    "git": "git",
+    "provider": "provider",
+    "modelId": "model_id",
+    "thinkingLevel": "thinking_level",
+}
+
+
+class Session:
+    """One session file, loaded into columns; tables are built on first access."""
+
+    def __init__(self, file: str | Path) -> None:
+        self.file = Path(file)
+        self._load()
+
+    # -- reading -------------------------------------------------------------------------
+    def _load(self) -> None:
+        try:
+            stat = os.stat(self.file)
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                f"{self.file}: no such session file; check the path, or use "
+                "prime_nb.list_sessions() to see the sessions that exist"
+            ) from None
+        if os.path.isdir(self.file):
+            raise SessionFormatError(self.file, "is a folder; pass one .jsonl session file")
+        self._identity = (stat.st_dev, stat.st_ino)
+        self._state = ScanState()
+        self._line_problems: list[Problem] = []
+        self._cols = EntryColumns()
+        self._raw_header: dict[str, Any] | None = None
+        self._migrator: Migrator | None = None
+        self._consume(scan(self.file, self._state))
+        if self._raw_header is None:
+            raise SessionFormatError(
+                self.file,
+                "no session header (the first JSON line must have type 'session' or 'header'); "
+                "is this a Prime Agent session file?",
+            )
+        self._tree = Tree.build(
+            self._cols.ids, self._cols.parent_ids, self._cols.time_ms, self._cols.lines,
+            self._cols.index_of,
+        )
+        self._invalidate()
+
+    def _consume(self, items: Any) -> int:
+        added = 0
+        problems = self._line_problems
+        cols = self._cols
+        for item in items:
+            if not isinstance(item, RawEntry):
+                problems.append(item)
+                continue
+            obj = item.entry
+            if self._migrator is None:
+                if obj["type"] not in ("session", "header"):
+                    if not cols.ids and self._raw_header is None:
+                        raise SessionFormatError(
+                            self.file,
+                            f"line {item.line} is a {obj['type']!r} entry, but a session file "
+                            "starts with its header (type 'session' or 'header')",
+                        )
+                self._raw_header = obj
+                self._migrator = Migrator(obj)
+                continue
+            if obj["type"] in ("session", "header"):
+                problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
+                continue
+            cols.add(item, self._migrator.apply(obj), problems)
+            added += 1
+        return added
+
+    def refresh(self) -> int:
+        """Read what was appended since the last read; return how many entries were added.
+
+        Costs time in proportion to the new bytes. If the file was replaced (the agent
+        rewrites a file when it migrates it), the session is loaded again from scratch.
+        """
+        try:
+            stat = os.stat(self.file)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"{self.file}: the session file is gone") from None
+        if (stat.st_dev, stat.st_ino) != self._identity or stat.st_size < self._state.offset:
+            before = len(self._cols)
+            self._load()
+            return len(self._cols) - before
+        if stat.st_size == self._state.offset and not self._state.owes_newline:
+            return 0
+        if self._state.torn_tail:
+            self._line_problems = [
+                p for p in self._line_problems
+                if not (p.kind == "torn_line" and p.line == self._state.line)
+            ]
+        start = len(self._cols)
+        added = self._consume(scan(self.file, self._state))
+        if added:
+            self._tree.extend(
+                self._cols.ids, self._cols.parent_ids, self._cols.time_ms, self._cols.lines,
+                self._cols.index_of, start,
+            )
+        self._invalidate()
+        return added
+
+    def _invalidate(self) -> None:
+        for name in ("entries", "graph", "tool_calls", "compactions", "leaves", "problems",
+                     "messages", "labels"):
+            self.__dict__.pop(name, None)
+
+    # -- identity ------------------------------------------------------------------------
+    @cached_property
+    def _header_canonical(self) -> dict[str, Any]:
+        assert self._raw_header is not None
+        return header_to_canonical(self._raw_header)
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The header with snake_case keys (id, cwd, timestamp, version, parent_session...)."""
+        raw = self._header_canonical
+        out = {HEADER_KEYS.get(k, k): v for k, v in raw.items() if k != "type"}
+        out["version"] = self.version
+        return out
+
+    @property
+    def dialect(self) -> Dialect:
+        assert self._raw_header is not None
+        return dialect_of_header(self._raw_header)
+
+    @property
+    def version(self) -> int:
+        assert self._migrator is not None
+        return self._migrator.version
+
+    @property
+    def id(self) -> str | None:
+        value = self._header_canonical.get("id")
+        return str(value) if value is not None else None
+
+    @property
+    def name(self) -> str | None:
+        """The display name (the latest session_info entry wins)."""
+        return self._cols.names[-1][1] if self._cols.names else None
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The active leaf: the last entry in file order, the one the agent resumes."""
+        return self._cols.ids[-1] if self._cols.ids else None
+
+    def __len__(self) -> int:
+        return len(self._cols)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Session {self.name or self.id} v{self.version} {self.dialect}: "
+            f"{len(self)} entries, {len(self.leaves)} leaves, "
+            f"{len(self.problems)} problems, file={self.file}>"
+        )
+
+    # -- tables --------------------------------------------------------------------------
+    def _row(self, entry_id: str) -> int:
+        row = self._cols.index_of.get(entry_id)
+        if row is None:
+            raise EntryNotFoundError(entry_id, self.file)
+        return row
+
+    @property
+    def _leaf_row(self) -> int:
+        return len(self._cols) - 1
+
+    @cached_property
+    def entries(self) -> pd.DataFrame:
+        """One row per entry in file order, index ``id``."""
+        return tables.entries_frame(self._cols, self._tree, self._leaf_row)
+
+    @cached_property
+    def messages(self) -> pd.DataFrame:
+        """Entries that are messages (``message`` and ``custom_message``)."""
+        frame = self.entries
+        return frame[frame["type"].isin(("message", "custom_message"))]
+
+    @cached_property
+    def tool_calls(self) -> pd.DataFrame:
+        return tables.tool_calls_frame(self._cols)
+
+    @cached_property
+    def compactions(self) -> pd.DataFrame:
+        return tables.compactions_frame(self._cols, self._tree)
+
+    @cached_property
+    def leaves(self) -> pd.DataFrame:
+        return tables.leaves_frame(self._cols, self._tree, self._leaf_row)
+
+    @cached_property
+    def problems(self) -> pd.DataFrame:
+        """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
+        return tables.problems_frame([*self._line_problems, *self._tree.problems])
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """Label in force per entry id (the latest label entry for a target wins)."""
+        return {self._cols.ids[r]: v for r, v in tables.labels_by_row(self._cols).items()}
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        from .graph import session_graph
+
+        return session_graph(self.entries, self._tree)
+
+    # -- tree navigation -----------------------------------------------------------------
+    def path(self, leaf_id: str | None = None) -> list[str]:
+        """Entry ids from the root down to ``leaf_id`` (default: the active leaf)."""
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        return [self._cols.ids[r] for r in self._tree.path(row)] if row >= 0 else []
+
+    def children(self, entry_id: str) -> list[str]:
+        """Child ids of an entry, oldest first."""
+        return [self._cols.ids[r] for r in self._tree.children[self._row(entry_id)]]
+
+    # -- full entries --------------------------------------------------------------------
+    def _read_rows(self, rows: Sequence[int]) -> list[dict[str, Any]]:
+        """Full canonical entries for rows, read from disk in file order."""
+        cols = self._cols
+        out: dict[int, dict[str, Any]] = {}
+        self._check_identity()
+        with open(self.file, "rb") as fh:
+            for row in sorted(set(rows), key=cols.offsets.__getitem__):
+                fh.seek(cols.offsets[row])
+                raw = fh.read(cols.lengths[row]).rstrip(b"\n")
+                obj, _ = parse_line(raw, cols.lines[row])
+                out[row] = self._canonical(row, obj or {"type": cols.types[row]})
+        return [out[row] for row in rows]
+
+    def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
+        scratch = Migrator(self._raw_header or {})
+        scratch.version = max(self.version, 2)  # ids come from our columns below
+        entry = scratch.apply(obj)
+        if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+            entry.pop("firstKeptEntryIndex")
+            kept = next(c for c in self._cols.compactions if c["index"] == row)
+            entry["firstKeptEntryId"] = kept["first_kept_entry_id"]
+        if self.version < 3:
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("role") == "hookMessage":
+                message["role"] = "custom"
+        entry["id"] = self._cols.ids[row]
+        parent = self._tree.parent[row]
+        entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None
+        return entry
+
+    def _check_identity(self) -> None:
+        stat = os.stat(self.file)
+        if (stat.st_dev, stat.st_ino) != self._identity:
+            raise SessionFormatError(
+                self.file,
+                "the file was replaced on disk since it was loaded; call session.refresh()",
+            )
+
+    def entry(self, entry_id: str) -> dict[str, Any]:
+        """The whole entry, canonical (Prime Agent's names, version 3), read from disk."""
+        return self._read_rows([self._row(entry_id)])[0]
+
+    def context(self, leaf_id: str | None = None) -> Context:
+        """What the agent sends the model at ``leaf_id`` (default: the active leaf)."""
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        path = self._tree.path(row) if row >= 0 else []
+        return build_context(path, self._cols, self._read_rows, self._header_canonical)
+
+    def summary(self) -> dict[str, Any]:
+        """Headline figures, for printing and for the CLI."""
+        entries = self.entries
+        return {
+            "file": str(self.file),
+            "id": self.id,
+            "name": self.name,
+            "cwd": self.header.get("cwd"),
+            "version": self.version,
+            "dialect": self.dialect,
+            "entries": len(entries),
+            "messages": int(entries["role"].notna().sum()),
+            "leaves": int(entries["is_leaf"].sum()),
+            "forks": int((entries["children"] > 1).sum()),
+            "compactions": int((entries["type"] == "compaction").sum()),
+            "tool_calls": len(self._cols.tool_calls),
+            "tokens": int(entries["total_tokens"].sum()),
+            "cost": float(entries["cost"].sum()),
+            "problems": len(self.problems),
+            "active_leaf": self.leaf_id,
+            "current_version": CURRENT_VERSION,
+        }
+
+
+def load(path: str | Path) -> Session:
+    """Load a session file of any version and either dialect."""
+    return Session(path)

@@ -1,0 +1,220 @@
+"""pandas tables built straight from the column lists (vectorised, no per-row objects)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .columns import EntryColumns
+from .reading import Problem
+from .tree import Tree
+
+PROBLEM_COLUMNS = ["line", "kind", "message", "entry_id"]
+
+
+def _ints(values: list[int], mask: np.ndarray | None = None) -> pd.api.extensions.ExtensionArray:
+    data = np.asarray(values, dtype=np.int64)
+    missing = np.zeros(len(data), dtype=bool) if mask is None else mask
+    return pd.arrays.IntegerArray(data, missing)
+
+
+def _times(time_ms: list[float]) -> pd.DatetimeIndex:
+    return pd.to_datetime(np.asarray(time_ms, dtype=np.float64), unit="ms", utc=True)
+
+
+def labels_by_row(cols: EntryColumns) -> dict[int, str]:
+    """The label in force on each row (the latest label entry for a target wins)."""
+    out: dict[int, str] = {}
+    for _, target, label in cols.label_events:
+        row = cols.index_of.get(target) if target is not None else None
+        if row is None:
+            continue
+        if label is None:
+            out.pop(row, None)
+        else:
+            out[row] = label
+    return out
+
+
+def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
+    mask = np.zeros(len(tree), dtype=bool)
+    if leaf >= 0:
+        mask[tree.path(leaf)] = True
+    return mask
+
+
+def entries_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
+    n = len(cols)
+    parent = np.asarray(tree.parent, dtype=np.int64)
+    ids = np.asarray(cols.ids, dtype=object)
+    parent_ids = np.where(parent >= 0, ids[np.maximum(parent, 0)] if n else ids, None)
+    n_children = np.fromiter((len(c) for c in tree.children), dtype=np.int64, count=n)
+    no_usage = ~np.asarray(cols.has_usage, dtype=bool)
+    labels = labels_by_row(cols)
+    label_col = np.full(n, None, dtype=object)
+    for row, label in labels.items():
+        label_col[row] = label
+    frame = pd.DataFrame(
+        {
+            "parent_id": parent_ids,
+            "type": cols.types,
+            "role": cols.roles,
+            "timestamp": _times(cols.time_ms),
+            "line": np.asarray(cols.lines, dtype=np.int64),
+            "depth": np.asarray(tree.depth, dtype=np.int64),
+            "children": n_children,
+            "text": cols.texts,
+            "tool_name": cols.tool_names,
+            "provider": cols.providers,
+            "model": cols.models,
+            "input_tokens": _ints(cols.input_tokens, no_usage),
+            "output_tokens": _ints(cols.output_tokens, no_usage),
+            "cache_read_tokens": _ints(cols.cache_read_tokens, no_usage),
+            "cache_write_tokens": _ints(cols.cache_write_tokens, no_usage),
+            "total_tokens": _ints(cols.total_tokens, no_usage),
+            "cost": np.asarray(cols.cost, dtype=np.float64),
+            "stop_reason": cols.stop_reasons,
+            "is_error": np.asarray(cols.is_error, dtype=bool),
+            "has_text": np.asarray(cols.has_text, dtype=bool),
+            "has_thinking": np.asarray(cols.has_thinking, dtype=bool),
+            "has_image": np.asarray(cols.has_image, dtype=bool),
+            "n_tool_calls": np.asarray(cols.n_tool_calls, dtype=np.int64),
+            "custom_type": cols.custom_types,
+            "label": label_col,
+            "is_leaf": n_children == 0,
+            "on_active_path": active_path_mask(tree, leaf),
+            "byte_offset": np.asarray(cols.offsets, dtype=np.int64),
+            "byte_length": np.asarray(cols.lengths, dtype=np.int64),
+        },
+        index=pd.Index(cols.ids, name="id", dtype=object),
+    )
+    return frame
+
+
+def problems_frame(problems: list[Problem]) -> pd.DataFrame:
+    frame = pd.DataFrame(problems, columns=PROBLEM_COLUMNS)
+    frame["line"] = frame["line"].astype(np.int64)
+    return frame.sort_values("line", kind="stable").reset_index(drop=True)
+
+
+def tool_calls_frame(cols: EntryColumns) -> pd.DataFrame:
+    rows: list[dict[str, Any]] = []
+    for call in cols.tool_calls:
+        result = cols.tool_results.get(call.call_id) if call.call_id is not None else None
+        latency = (result[2] - call.time_ms) / 1000.0 if result is not None else np.nan
+        rows.append(
+            {
+                "call_id": call.call_id,
+                "name": call.name,
+                "arguments": call.arguments,
+                "assistant_id": cols.ids[call.index],
+                "result_id": cols.ids[result[0]] if result is not None else None,
+                "is_error": result[1] if result is not None else None,
+                "latency": latency,
+                "timestamp": call.time_ms,
+            }
+        )
+    frame = pd.DataFrame(
+        rows,
+        columns=["call_id", "name", "arguments", "assistant_id", "result_id", "is_error",
+                 "latency", "timestamp"],
+    )
+    frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
+    return frame
+
+
+def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
+    """One row per compaction, with how many entries it summarised away on its path."""
+    rows: list[dict[str, Any]] = []
+    for item in cols.compactions:
+        row = item["index"]
+        path = tree.path(row)
+        kept_id = item["first_kept_entry_id"]
+        kept_row = cols.index_of.get(kept_id) if isinstance(kept_id, str) else None
+        position = {r: k for k, r in enumerate(path)}
+        # everything before the first kept entry and after the previous compaction's cut
+        previous_cut = 0
+        for r in reversed(path[:-1]):
+            if cols.types[r] == "compaction":
+                prev = next(c for c in cols.compactions if c["index"] == r)
+                prev_kept = cols.index_of.get(prev["first_kept_entry_id"] or "")
+                previous_cut = position.get(prev_kept, position[r]) if prev_kept is not None \
+                    else position[r]
+                break
+        cut = position.get(kept_row, len(path) - 1) if kept_row is not None else len(path) - 1
+        summarised = sum(
+            1 for r in path[previous_cut:cut] if cols.types[r] in _CONTEXT_TYPES
+        )
+        rows.append(
+            {
+                "id": cols.ids[row],
+                "parent_id": cols.ids[tree.parent[row]] if tree.parent[row] >= 0 else None,
+                "first_kept_entry_id": kept_id,
+                "first_kept_on_path": kept_row in position if kept_row is not None else False,
+                "tokens_before": item["tokens_before"],
+                "tokens_after": item["tokens_after"],
+                "summary": item["summary"],
+                "details": item["details"],
+                "from_hook": item["from_hook"],
+                "line": cols.lines[row],
+                "timestamp": cols.time_ms[row],
+                "entries_summarised": summarised,
+            }
+        )
+    frame = pd.DataFrame(
+        rows,
+        columns=["id", "parent_id", "first_kept_entry_id", "first_kept_on_path", "tokens_before",
+                 "tokens_after", "summary", "details", "from_hook", "line", "timestamp",
+                 "entries_summarised"],
+    )
+    frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
+    for column in ("tokens_before", "tokens_after"):
+        frame[column] = pd.array(
+            [v if isinstance(v, int) else None for v in frame[column]], dtype="Int64"
+        )
+    return frame.set_index("id")
+
+
+_CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
+
+
+def path_sums(tree: Tree, values: np.ndarray) -> np.ndarray:
+    """For every row, the sum of ``values`` from its root down to it (shared prefixes once)."""
+    out = values.astype(np.float64, copy=True)
+    order = np.argsort(np.asarray(tree.depth, dtype=np.int64), kind="stable")
+    parent = tree.parent
+    for row in order.tolist():
+        p = parent[row]
+        if p >= 0:
+            out[row] += out[p]
+    return out
+
+
+def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
+    """One row per leaf: path length and the tokens and cost spent along it."""
+    tokens = path_sums(tree, np.asarray(cols.total_tokens, dtype=np.int64))
+    cost = path_sums(tree, np.nan_to_num(np.asarray(cols.cost, dtype=np.float64)))
+    rows = [
+        {
+            "leaf_id": cols.ids[row],
+            "depth": tree.depth[row],
+            "path_length": tree.depth[row] + 1,
+            "tokens": int(tokens[row]),
+            "cost": float(cost[row]),
+            "last_timestamp": cols.time_ms[row],
+            "type": cols.types[row],
+            "role": cols.roles[row],
+            "is_active": row == leaf,
+        }
+        for row, kids in enumerate(tree.children)
+        if not kids
+    ]
+    frame = pd.DataFrame(
+        rows,
+        columns=["leaf_id", "depth", "path_length", "tokens", "cost", "last_timestamp", "type",
+                 "role", "is_active"],
+    )
+    frame["last_timestamp"] = _times(frame["last_timestamp"].astype(float).tolist())
+    return frame.set_index("leaf_id")

@@ -1,0 +1,93 @@
+"""Plain-text renderings of entries: previews for tables, full text for search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+PREVIEW_CHARS = 300
+
+
+def content_text(content: Any) -> str:
+    """The text of a message content (string or list of blocks); images as [image]."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts: list[str] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            value = block.get("text")
+            if isinstance(value, str):
+                parts.append(value)
+        elif kind == "image":
+            parts.append("[image]")
+    return "\n".join(parts)
+
+
+def tool_call_text(block: dict[str, Any]) -> str:
+    args = block.get("arguments")
+    try:
+        rendered = orjson.dumps(args).decode() if args is not None else ""
+    except TypeError:
+        rendered = str(args)
+    return f"{block.get('name')}({rendered[:PREVIEW_CHARS]})"
+
+
+def message_text(message: dict[str, Any], full: bool = False) -> str:
+    """What a person reads first in a message: its text, else its tool calls or thinking."""
+    role = message.get("role")
+    if role == "bashExecution":
+        return f"$ {message.get('command', '')}\n{message.get('output', '')}"
+    content = message.get("content")
+    text = content_text(content)
+    if role == "assistant" and isinstance(content, list):
+        extra: list[str] = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "toolCall":
+                extra.append(tool_call_text(block))
+            elif block.get("type") == "thinking" and (full or not text):
+                thinking = block.get("thinking")
+                if isinstance(thinking, str):
+                    extra.append(thinking)
+        if extra and (full or not text):
+            text = "\n".join([text, *extra]) if text else "\n".join(extra)
+    if not text and message.get("errorMessage"):
+        text = str(message["errorMessage"])
+    return text
+
+
+def entry_text(entry: dict[str, Any], full: bool = False) -> str:
+    """Text of any entry type, as the tree view and the search box see it."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message")
+        return message_text(message, full) if isinstance(message, dict) else ""
+    if kind in ("compaction", "branch_summary"):
+        return str(entry.get("summary") or "")
+    if kind == "custom_message":
+        return content_text(entry.get("content"))
+    if kind == "label":
+        return str(entry.get("label") or "")
+    if kind == "session_info":
+        return str(entry.get("name") or "")
+    if kind == "model_change":
+        return f"{entry.get('provider')}/{entry.get('modelId')}"
+    if kind == "thinking_level_change":
+        return str(entry.get("thinkingLevel") or "")
+    if kind == "service_tier_change":
+        return str(entry.get("serviceTier") or "")
+    if kind == "custom":
+        return str(entry.get("customType") or "")
+    return ""
+
+
+def preview(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
