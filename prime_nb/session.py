@@ -85,12 +85,11 @@ class Session:
             obj = item.entry
             if self._migrator is None:
                 if obj["type"] not in ("session", "header"):
-                    if not cols.ids and self._raw_header is None:
-                        raise SessionFormatError(
-                            self.file,
-                            f"line {item.line} is a {obj['type']!r} entry, but a session file "
-                            "starts with its header (type 'session' or 'header')",
-                        )
+                    raise SessionFormatError(
+                        self.file,
+                        f"line {item.line} is a {obj['type']!r} entry, but a session file "
+                        "starts with its header (type 'session' or 'header')",
+                    )
                 self._raw_header = obj
                 self._migrator = Migrator(obj)
                 continue

@@ -67,8 +67,8 @@ class Tree:
                     )
                 elif found == i:
                     self.problems.append(
-                        Problem(lines[i], "self_parent", "entry is its own parent; loaded as a root",
-                                ids[i])
+                        Problem(lines[i], "self_parent",
+                                "entry is its own parent; loaded as a root", ids[i])
                     )
                 else:
                     j = found
