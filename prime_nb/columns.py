@@ -143,7 +143,10 @@ class EntryColumns:
                         tool_name = name if tool_name is None else f"{tool_name},{name}"
                         self.tool_calls.append(
                             ToolCallRow(
-                                block.get("id"), name, block.get("arguments"), row,
+                                block.get("id"),
+                                name,
+                                block.get("arguments"),
+                                row,
                                 self.time_ms[-1],
                             )
                         )
@@ -196,8 +199,11 @@ class EntryColumns:
             label = entry.get("label")
             target = entry.get("targetId")
             self.label_events.append(
-                (row, target if isinstance(target, str) else None,
-                 label if isinstance(label, str) and label else None)
+                (
+                    row,
+                    target if isinstance(target, str) else None,
+                    label if isinstance(label, str) and label else None,
+                )
             )
         elif kind == "session_info":
             name = entry.get("name")
@@ -244,8 +250,12 @@ class EntryColumns:
         total = num("totalTokens")
         if not total:
             total = sum(
-                (self.input_tokens[row], self.output_tokens[row],
-                 self.cache_read_tokens[row], self.cache_write_tokens[row])
+                (
+                    self.input_tokens[row],
+                    self.output_tokens[row],
+                    self.cache_read_tokens[row],
+                    self.cache_write_tokens[row],
+                )
             )
         self.total_tokens[row] = total
         cost = usage.get("cost")

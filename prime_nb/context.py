@@ -56,11 +56,19 @@ def to_context_message(entry: dict[str, Any]) -> dict[str, Any] | None:
             **base,
         }
     if kind == "branch_summary" and entry.get("summary"):
-        return {"role": "branchSummary", "summary": entry["summary"],
-                "fromId": entry.get("fromId"), **base}
+        return {
+            "role": "branchSummary",
+            "summary": entry["summary"],
+            "fromId": entry.get("fromId"),
+            **base,
+        }
     if kind == "compaction":
-        return {"role": "compactionSummary", "summary": entry.get("summary"),
-                "tokensBefore": entry.get("tokensBefore"), **base}
+        return {
+            "role": "compactionSummary",
+            "summary": entry.get("summary"),
+            "tokensBefore": entry.get("tokensBefore"),
+            **base,
+        }
     return None
 
 
@@ -110,7 +118,8 @@ def build_context(
     elif compaction_pos < 0:
         first_kept_pos = 0
     wanted.extend(
-        row for pos, row in enumerate(path)
+        row
+        for pos, row in enumerate(path)
         if pos >= first_kept_pos and pos != compaction_pos and cols.types[row] in CONTEXT_TYPES
     )
     if thinking_row >= 0:

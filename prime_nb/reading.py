@@ -153,9 +153,7 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
             )
 
 
-def iter_entries(
-    path: str | Path, problems: list[Problem] | None = None
-) -> Iterator[RawEntry]:
+def iter_entries(path: str | Path, problems: list[Problem] | None = None) -> Iterator[RawEntry]:
     """Stream the parsed objects of a file with line number and byte offset.
 
     Problems (bad lines) are appended to ``problems`` when given, else dropped.

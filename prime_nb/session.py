@@ -69,7 +69,10 @@ class Session:
                 "is this a Prime Agent session file?",
             )
         self._tree = Tree.build(
-            self._cols.ids, self._cols.parent_ids, self._cols.time_ms, self._cols.lines,
+            self._cols.ids,
+            self._cols.parent_ids,
+            self._cols.time_ms,
+            self._cols.lines,
             self._cols.index_of,
         )
         self._invalidate()
@@ -118,22 +121,35 @@ class Session:
             return 0
         if self._state.torn_tail:
             self._line_problems = [
-                p for p in self._line_problems
+                p
+                for p in self._line_problems
                 if not (p.kind == "torn_line" and p.line == self._state.line)
             ]
         start = len(self._cols)
         added = self._consume(scan(self.file, self._state))
         if added:
             self._tree.extend(
-                self._cols.ids, self._cols.parent_ids, self._cols.time_ms, self._cols.lines,
-                self._cols.index_of, start,
+                self._cols.ids,
+                self._cols.parent_ids,
+                self._cols.time_ms,
+                self._cols.lines,
+                self._cols.index_of,
+                start,
             )
         self._invalidate()
         return added
 
     def _invalidate(self) -> None:
-        for name in ("entries", "graph", "tool_calls", "compactions", "leaves", "problems",
-                     "messages", "labels"):
+        for name in (
+            "entries",
+            "graph",
+            "tool_calls",
+            "compactions",
+            "leaves",
+            "problems",
+            "messages",
+            "labels",
+        ):
             self.__dict__.pop(name, None)
 
     # -- identity ------------------------------------------------------------------------

@@ -118,8 +118,16 @@ def tool_calls_frame(cols: EntryColumns) -> pd.DataFrame:
         )
     frame = pd.DataFrame(
         rows,
-        columns=["call_id", "name", "arguments", "assistant_id", "result_id", "is_error",
-                 "latency", "timestamp"],
+        columns=[
+            "call_id",
+            "name",
+            "arguments",
+            "assistant_id",
+            "result_id",
+            "is_error",
+            "latency",
+            "timestamp",
+        ],
     )
     frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
     return frame
@@ -140,13 +148,12 @@ def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
             if cols.types[r] == "compaction":
                 prev = next(c for c in cols.compactions if c["index"] == r)
                 prev_kept = cols.index_of.get(prev["first_kept_entry_id"] or "")
-                previous_cut = position.get(prev_kept, position[r]) if prev_kept is not None \
-                    else position[r]
+                previous_cut = (
+                    position.get(prev_kept, position[r]) if prev_kept is not None else position[r]
+                )
                 break
         cut = position.get(kept_row, len(path) - 1) if kept_row is not None else len(path) - 1
-        summarised = sum(
-            1 for r in path[previous_cut:cut] if cols.types[r] in _CONTEXT_TYPES
-        )
+        summarised = sum(1 for r in path[previous_cut:cut] if cols.types[r] in _CONTEXT_TYPES)
         rows.append(
             {
                 "id": cols.ids[row],
@@ -165,9 +172,20 @@ def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
         )
     frame = pd.DataFrame(
         rows,
-        columns=["id", "parent_id", "first_kept_entry_id", "first_kept_on_path", "tokens_before",
-                 "tokens_after", "summary", "details", "from_hook", "line", "timestamp",
-                 "entries_summarised"],
+        columns=[
+            "id",
+            "parent_id",
+            "first_kept_entry_id",
+            "first_kept_on_path",
+            "tokens_before",
+            "tokens_after",
+            "summary",
+            "details",
+            "from_hook",
+            "line",
+            "timestamp",
+            "entries_summarised",
+        ],
     )
     frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
     for column in ("tokens_before", "tokens_after"):
@@ -213,8 +231,17 @@ def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
     ]
     frame = pd.DataFrame(
         rows,
-        columns=["leaf_id", "depth", "path_length", "tokens", "cost", "last_timestamp", "type",
-                 "role", "is_active"],
+        columns=[
+            "leaf_id",
+            "depth",
+            "path_length",
+            "tokens",
+            "cost",
+            "last_timestamp",
+            "type",
+            "role",
+            "is_active",
+        ],
     )
     frame["last_timestamp"] = _times(frame["last_timestamp"].astype(float).tolist())
     return frame.set_index("leaf_id")

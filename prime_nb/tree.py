@@ -62,13 +62,21 @@ class Tree:
                 if found is None:
                     self.waiting.setdefault(pid, []).append(i)
                     self.problems.append(
-                        Problem(lines[i], "orphan",
-                                f"parent {pid} is not in the file; loaded as a root", ids[i])
+                        Problem(
+                            lines[i],
+                            "orphan",
+                            f"parent {pid} is not in the file; loaded as a root",
+                            ids[i],
+                        )
                     )
                 elif found == i:
                     self.problems.append(
-                        Problem(lines[i], "self_parent",
-                                "entry is its own parent; loaded as a root", ids[i])
+                        Problem(
+                            lines[i],
+                            "self_parent",
+                            "entry is its own parent; loaded as a root",
+                            ids[i],
+                        )
                     )
                 else:
                     j = found
@@ -128,9 +136,12 @@ class Tree:
                 cut = min(cycle)
                 parent[cut] = -1
                 self.problems.append(
-                    Problem(lines[cut], "cycle",
-                            f"parent cycle through {len(cycle)} entries; cut here, "
-                            "loaded as a root", ids[cut])
+                    Problem(
+                        lines[cut],
+                        "cycle",
+                        f"parent cycle through {len(cycle)} entries; cut here, loaded as a root",
+                        ids[cut],
+                    )
                 )
             for r in walk:
                 state[r] = 2
