@@ -1,6 +1,7 @@
 """prime_nb: explore and edit Prime Agent session files from notebooks."""
 
 from .context import Context
+from .discovery import list_sessions, session_dir
 from .errors import EntryNotFoundError, SessionFormatError
 from .migrating import migrate
 from .reading import Problem, RawEntry, iter_entries
@@ -16,6 +17,8 @@ __all__ = [
     "Session",
     "SessionFormatError",
     "iter_entries",
+    "list_sessions",
     "load",
     "migrate",
+    "session_dir",
 ]

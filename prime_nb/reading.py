@@ -46,6 +46,8 @@ class ScanState:
     owes_newline: bool = False
     #: a torn (unterminated, unparseable) last line starts at ``offset``
     torn_tail: bool = False
+    #: the last scan found the "\n" that the previous scan's last entry was owed
+    newline_paid: bool = False
 
 
 def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | None]:
@@ -106,6 +108,7 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
     st = state if state is not None else ScanState()
     with open(path, "rb") as fh:
         fh.seek(st.offset)
+        st.newline_paid = False
         if st.owes_newline:
             first = fh.read(1)
             if not first:
@@ -113,6 +116,7 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
             st.owes_newline = False
             if first == b"\n":
                 st.offset += 1
+                st.newline_paid = True
             else:
                 fh.seek(st.offset)
         parts: list[bytes] = []

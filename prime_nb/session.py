@@ -68,7 +68,7 @@ class Session:
                 "no session header (the first JSON line must have type 'session' or 'header'); "
                 "is this a Prime Agent session file?",
             )
-        self._tree = Tree.build(
+        self._tree: Tree = Tree.build(
             self._cols.ids,
             self._cols.parent_ids,
             self._cols.time_ms,
@@ -127,6 +127,8 @@ class Session:
             ]
         start = len(self._cols)
         added = self._consume(scan(self.file, self._state))
+        if self._state.newline_paid and start:
+            self._cols.lengths[start - 1] += 1
         if added:
             self._tree.extend(
                 self._cols.ids,

@@ -49,7 +49,8 @@ def entries_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
     n = len(cols)
     parent = np.asarray(tree.parent, dtype=np.int64)
     ids = np.asarray(cols.ids, dtype=object)
-    parent_ids = np.where(parent >= 0, ids[np.maximum(parent, 0)] if n else ids, None)
+    parent_ids = ids[np.maximum(parent, 0)] if n else ids.copy()
+    parent_ids[parent < 0] = None
     n_children = np.fromiter((len(c) for c in tree.children), dtype=np.int64, count=n)
     no_usage = ~np.asarray(cols.has_usage, dtype=bool)
     labels = labels_by_row(cols)

@@ -1,0 +1,58 @@
+"""Shared test helpers: the real fixtures and a way to write session files by hand."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO.parent / "shared" / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    assert FIXTURES.is_dir(), f"the shared fixtures must sit beside the clone: {FIXTURES}"
+    return FIXTURES
+
+
+def write_lines(path: Path, lines: Iterable[dict[str, Any] | bytes | str], end: bytes = b"\n") -> Path:
+    """Write objects as JSON lines, bytes/str verbatim (each followed by ``end``)."""
+    with open(path, "wb") as fh:
+        for line in lines:
+            if isinstance(line, dict):
+                fh.write(json.dumps(line).encode() + end)
+            elif isinstance(line, str):
+                fh.write(line.encode() + end)
+            else:
+                fh.write(line + end)
+    return path
+
+
+def header(version: int | None = 3, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "session", "id": "sess-1", "timestamp": "2026-01-05T10:00:00.000Z",
+                           "cwd": "/tmp/project"}
+    if version is not None:
+        out["version"] = version
+    out.update(extra)
+    return out
+
+
+def msg(entry_id: str, parent: str | None, role: str, text: str = "", minute: int = 0,
+        **extra: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": role, "timestamp": 0}
+    if role == "user":
+        message["content"] = text
+    elif role == "assistant":
+        message["content"] = [{"type": "text", "text": text}]
+        message.update({"provider": "anthropic", "model": "claude-x", "stopReason": "stop",
+                        "usage": {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0,
+                                  "totalTokens": 15, "cost": {"total": 0.01}}})
+    else:
+        message["content"] = [{"type": "text", "text": text}]
+    message.update(extra)
+    return {"type": "message", "id": entry_id, "parentId": parent,
+            "timestamp": f"2026-01-05T10:{minute:02d}:00.000Z", "message": message}

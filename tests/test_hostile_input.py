@@ -1,0 +1,132 @@
+"""Hostile files load without raising and report each problem with its line number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import prime_nb
+from conftest import header, msg, write_lines
+
+
+def kinds(session: prime_nb.Session) -> list[tuple[int, str]]:
+    return list(zip(session.problems["line"], session.problems["kind"], strict=True))
+
+
+def test_every_bad_line_is_reported_with_its_line(tmp_path: Path) -> None:
+    path = write_lines(
+        tmp_path / "bad.jsonl",
+        [
+            header(),                                   # 1
+            msg("a1", None, "user", "hello"),           # 2
+            b"",                                        # 3 blank
+            b"   ",                                     # 4 blank
+            b"{not json",                               # 5
+            b"[1, 2, 3]",                               # 6 not an object
+            b'"just a string"',                         # 7
+            b'{"no_type": true}',                       # 8
+            b'{"type": 42}',                            # 9
+            msg("a2", "a1", "assistant", "hi"),         # 10
+            b'{"type":"message","id":"a3","parentId":"a2","message":{"role":"user",'
+            b'"content":"caf\xe9 bad utf8"}}',          # 11 invalid UTF-8, repaired
+            b"\xff\xfe\x00garbage",                     # 12 invalid UTF-8 and JSON
+            {"type": "future_thing", "id": "f1", "parentId": "a3", "x": 1},  # 13 unknown type
+        ],
+    )
+    with open(path, "ab") as fh:
+        fh.write(b'{"type":"message","id":"torn","parentId":"f1","mess')  # 14, torn
+    session = prime_nb.load(path)
+    assert kinds(session) == [
+        (3, "blank_line"), (4, "blank_line"), (5, "invalid_json"), (6, "not_an_object"),
+        (7, "not_an_object"), (8, "missing_type"), (9, "missing_type"), (11, "invalid_utf8"),
+        (12, "invalid_json"), (14, "torn_line"),
+    ]
+    assert list(session.entries.index) == ["a1", "a2", "a3", "f1"]
+    assert session.entries.loc["a3", "text"] == "caf\ufffd bad utf8"
+    assert session.entries.loc["f1", "type"] == "future_thing"
+    assert session.leaf_id == "f1"
+    assert session.path() == ["a1", "a2", "a3", "f1"]
+
+
+def test_bom_and_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "crlf.jsonl"
+    lines = [json.dumps(header()), json.dumps(msg("a1", None, "user", "x")),
+             json.dumps(msg("a2", "a1", "assistant", "y"))]
+    path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(x.encode() for x in lines) + b"\r\n")
+    session = prime_nb.load(path)
+    assert list(session.entries.index) == ["a1", "a2"]
+    assert kinds(session) == [(1, "bom")]
+    assert session.entry("a2")["message"]["content"][0]["text"] == "y"
+
+
+def test_tree_problems_duplicates_orphans_self_parents_cycles(tmp_path: Path) -> None:
+    path = write_lines(
+        tmp_path / "tree.jsonl",
+        [
+            header(),                                   # 1
+            msg("r1", None, "user", "root"),            # 2
+            msg("r1", None, "user", "dup"),             # 3 duplicate id
+            msg("o1", "missing", "user", "orphan"),     # 4 orphan
+            msg("s1", "s1", "user", "self"),            # 5 self parent
+            msg("c1", "c2", "user", "cycle a", 1),      # 6 cycle c1 -> c2 -> c1
+            msg("c2", "c1", "user", "cycle b", 2),      # 7
+            msg("k1", "c2", "user", "child of cycle", 3),  # 8
+        ],
+    )
+    session = prime_nb.load(path)
+    assert kinds(session) == [(3, "duplicate_id"), (4, "orphan"), (5, "self_parent"), (6, "cycle")]
+    entries = session.entries
+    assert "r1@L3" in entries.index
+    assert entries.loc["c1", "parent_id"] is None or entries["parent_id"].isna()["c1"]
+    assert entries.loc["c2", "parent_id"] == "c1"
+    assert entries.loc["k1", "depth"] == 2
+    assert session.path("k1") == ["c1", "c2", "k1"]
+    assert set(session.graph.successors("c2")) == {"k1"}
+
+
+def test_huge_line(tmp_path: Path) -> None:
+    big = "x" * (12 * 1024 * 1024)  # larger than the 4 MiB read chunk
+    path = write_lines(tmp_path / "huge.jsonl",
+                       [header(), msg("a1", None, "user", big), msg("a2", "a1", "assistant", "ok")])
+    session = prime_nb.load(path)
+    assert len(session.problems) == 0
+    assert len(session.entries.loc["a1", "text"]) == 300
+    assert len(session.entry("a1")["message"]["content"]) == len(big)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\n\n", b"{bad", json.dumps(msg("a", None, "user")).encode() + b"\n"],
+)
+def test_no_header_raises_one_clear_error(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "nohead.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(prime_nb.SessionFormatError, match=r"nohead\.jsonl.*header"):
+        prime_nb.load(path)
+
+
+def test_missing_file_and_folder(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no such session file"):
+        prime_nb.load(tmp_path / "nope.jsonl")
+    with pytest.raises(prime_nb.SessionFormatError, match="folder"):
+        prime_nb.load(tmp_path)
+
+
+def test_unknown_entry_id_error(tmp_path: Path) -> None:
+    path = write_lines(tmp_path / "s.jsonl", [header(), msg("a1", None, "user", "x")])
+    session = prime_nb.load(path)
+    with pytest.raises(prime_nb.EntryNotFoundError, match="no entry with id 'zz'"):
+        session.context("zz")
+
+
+def test_iter_entries_streams_with_offsets(tmp_path: Path) -> None:
+    path = write_lines(tmp_path / "s.jsonl", [header(), b"junk", msg("a1", None, "user", "x")])
+    problems: list[prime_nb.Problem] = []
+    items = list(prime_nb.iter_entries(path, problems))
+    assert [(i.line, i.entry["type"]) for i in items] == [(1, "session"), (3, "message")]
+    data = path.read_bytes()
+    assert data[items[1].offset:items[1].offset + items[1].length].endswith(b"\n")
+    assert json.loads(data[items[1].offset:items[1].offset + items[1].length])["id"] == "a1"
+    assert [(p.line, p.kind) for p in problems] == [(2, "invalid_json")]
