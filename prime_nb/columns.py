@@ -1,7 +1,9 @@
 """One pass over parsed entries into plain column lists (no per-entry objects kept).
 
 Full entries are never held: each row keeps its byte span so that the whole entry
-can be re-read from disk when someone opens it.
+can be re-read from disk when someone opens it. Columns that the tree and context
+code read are kept as lists; the rest travel as one tuple per row (one append per
+entry instead of twenty) and are transposed when a table is built.
 """
 
 from __future__ import annotations
@@ -11,16 +13,39 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .reading import Problem, RawEntry
-from .text import entry_text, preview
+from .reading import Problem
+from .text import PREVIEW_CHARS, entry_text, preview
 
 NAN = math.nan
-ERROR_STOPS = ("error", "aborted")
+ERROR_STOPS = frozenset({"error", "aborted"})
+
+#: order of the per-row tuple in ``EntryColumns.rest``
+REST_FIELDS = (
+    "text",
+    "tool_name",
+    "stop_reason",
+    "is_error",
+    "has_text",
+    "has_thinking",
+    "has_image",
+    "n_tool_calls",
+    "custom_type",
+    "source_type",
+)
+USAGE_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "total_tokens",
+    "cost",
+)
+Usage = tuple[int, int, int, int, int, float]
 
 
 def timestamp_ms(value: Any) -> float:
     """ISO string or Unix ms to float ms; NaN when absent or unreadable."""
-    if isinstance(value, str):
+    if value.__class__ is str:
         try:
             return datetime.fromisoformat(value).timestamp() * 1000.0
         except ValueError:
@@ -28,6 +53,40 @@ def timestamp_ms(value: Any) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     return NAN
+
+
+def _num(usage: dict[str, Any], key: str) -> int:
+    value = usage.get(key)
+    if value.__class__ is int:
+        return value  # type: ignore[no-any-return,unused-ignore]
+    return int(value) if isinstance(value, float) and math.isfinite(value) else 0
+
+
+def usage_tuple(usage: dict[str, Any]) -> Usage:
+    inp, out = _num(usage, "input"), _num(usage, "output")
+    read, write = _num(usage, "cacheRead"), _num(usage, "cacheWrite")
+    total = _num(usage, "totalTokens") or inp + out + read + write
+    cost = usage.get("cost")
+    value = cost.get("total") if isinstance(cost, dict) else cost
+    return (inp, out, read, write, total, float(value) if isinstance(value, int | float) else NAN)
+
+
+def _preview_blocks(content: list[Any]) -> str:
+    parts: list[str] = []
+    size = 0
+    for block in content:
+        if block.__class__ is dict:
+            kind = block.get("type")
+            if kind == "text":
+                value = block.get("text")
+                if value.__class__ is str:
+                    parts.append(value[: PREVIEW_CHARS + 1])
+                    size += len(value)
+            elif kind == "image":
+                parts.append("[image]")
+        if size > PREVIEW_CHARS:
+            break
+    return preview("\n".join(parts))
 
 
 @dataclass
@@ -46,30 +105,15 @@ class EntryColumns:
     ids: list[str] = field(default_factory=list)
     parent_ids: list[str | None] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
-    source_types: list[str | None] = field(default_factory=list)
     roles: list[str | None] = field(default_factory=list)
     time_ms: list[float] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    tool_names: list[str | None] = field(default_factory=list)
     providers: list[str | None] = field(default_factory=list)
     models: list[str | None] = field(default_factory=list)
-    has_usage: list[bool] = field(default_factory=list)
-    input_tokens: list[int] = field(default_factory=list)
-    output_tokens: list[int] = field(default_factory=list)
-    cache_read_tokens: list[int] = field(default_factory=list)
-    cache_write_tokens: list[int] = field(default_factory=list)
-    total_tokens: list[int] = field(default_factory=list)
-    cost: list[float] = field(default_factory=list)
-    stop_reasons: list[str | None] = field(default_factory=list)
-    is_error: list[bool] = field(default_factory=list)
-    has_text: list[bool] = field(default_factory=list)
-    has_thinking: list[bool] = field(default_factory=list)
-    has_image: list[bool] = field(default_factory=list)
-    n_tool_calls: list[int] = field(default_factory=list)
-    custom_types: list[str | None] = field(default_factory=list)
+    usage: list[Usage | None] = field(default_factory=list)
+    rest: list[tuple[Any, ...]] = field(default_factory=list)
     # sparse facts, each with the entry's row index
     compactions: list[dict[str, Any]] = field(default_factory=list)
     branch_summaries: list[dict[str, Any]] = field(default_factory=list)
@@ -83,56 +127,62 @@ class EntryColumns:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def add(self, raw: RawEntry, entry: dict[str, Any], problems: list[Problem]) -> None:
+    def cold(self) -> dict[str, list[Any]]:
+        """The per-row tuple columns, transposed (built on demand for tables)."""
+        if not self.rest:
+            return {name: [] for name in REST_FIELDS}
+        return dict(zip(REST_FIELDS, map(list, zip(*self.rest, strict=True)), strict=True))
+
+    def usage_columns(self) -> dict[str, list[Any]]:
+        zero: Usage = (0, 0, 0, 0, 0, NAN)
+        filled = [u if u is not None else zero for u in self.usage]
+        if not filled:
+            return {name: [] for name in USAGE_FIELDS}
+        return dict(zip(USAGE_FIELDS, map(list, zip(*filled, strict=True)), strict=True))
+
+    def add(
+        self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
+    ) -> None:
         """Append one migrated, canonical entry."""
         row = len(self.ids)
         entry_id = entry.get("id")
-        if not isinstance(entry_id, str) or not entry_id:
-            entry_id = f"L{raw.line}"
-            problems.append(Problem(raw.line, "missing_id", f"entry has no id; named {entry_id}"))
+        if entry_id.__class__ is not str or not entry_id:
+            entry_id = f"L{line}"
+            problems.append(Problem(line, "missing_id", f"entry has no id; named {entry_id}"))
         if entry_id in self.index_of:
-            renamed = f"{entry_id}@L{raw.line}"
+            renamed = f"{entry_id}@L{line}"
+            first = self.lines[self.index_of[entry_id]]
             problems.append(
                 Problem(
-                    raw.line,
+                    line,
                     "duplicate_id",
-                    f"id {entry_id} already used on line {self.lines[self.index_of[entry_id]]}; "
-                    f"this entry is named {renamed}",
+                    f"id {entry_id} already used on line {first}; this entry is named {renamed}",
                     entry_id,
                 )
             )
             entry_id = renamed
         self.index_of[entry_id] = row
         parent = entry.get("parentId")
-        self.ids.append(entry_id)
-        self.parent_ids.append(parent if isinstance(parent, str) and parent else None)
         kind = entry["type"]
-        self.types.append(kind)
-        self.source_types.append(entry.get("_sourceType"))
-        self.lines.append(raw.line)
-        self.offsets.append(raw.offset)
-        self.lengths.append(raw.length)
-
         message = entry.get("message") if kind == "message" else None
-        if not isinstance(message, dict):
-            message = None
         stamp = entry.get("timestamp")
-        if stamp is None and message is not None:
+        if message.__class__ is not dict:
+            message = None
+        elif stamp is None:
             stamp = message.get("timestamp")
-        self.time_ms.append(timestamp_ms(stamp))
+        now = timestamp_ms(stamp)
 
         role = tool_name = provider = model = stop = custom_type = None
         error = has_text = thinking = image = False
         calls = 0
-        usage: Any = None
+        usage = None
+        text = None
         if message is not None:
             role = message.get("role")
-            if not isinstance(role, str):
-                role = None
             content = message.get("content")
-            if isinstance(content, list):
+            if content.__class__ is list:
                 for block in content:
-                    if not isinstance(block, dict):
+                    if block.__class__ is not dict:
                         continue
                     btype = block.get("type")
                     if btype == "text":
@@ -142,42 +192,46 @@ class EntryColumns:
                         name = block.get("name")
                         tool_name = name if tool_name is None else f"{tool_name},{name}"
                         self.tool_calls.append(
-                            ToolCallRow(
-                                block.get("id"),
-                                name,
-                                block.get("arguments"),
-                                row,
-                                self.time_ms[-1],
-                            )
+                            ToolCallRow(block.get("id"), name, block.get("arguments"), row, now)
                         )
                     elif btype == "thinking":
                         thinking = True
                     elif btype == "image":
                         image = True
-            elif isinstance(content, str):
+                if role != "assistant":
+                    text = _preview_blocks(content)
+            elif content.__class__ is str:
                 has_text = bool(content)
+                text = preview(content[: PREVIEW_CHARS + 1])
             if role == "assistant":
                 provider = message.get("provider")
                 model = message.get("model")
                 stop = message.get("stopReason")
                 error = stop in ERROR_STOPS
-                usage = message.get("usage")
+                raw_usage = message.get("usage")
+                if raw_usage.__class__ is dict:
+                    usage = usage_tuple(raw_usage)
+                if has_text and isinstance(content, list):
+                    text = _preview_blocks(content)
             elif role == "toolResult":
                 tool_name = message.get("toolName")
                 error = bool(message.get("isError"))
                 call_id = message.get("toolCallId")
-                if isinstance(call_id, str):
-                    self.tool_results[call_id] = (row, error, self.time_ms[-1])
+                if call_id.__class__ is str:
+                    self.tool_results[call_id] = (row, error, now)
             elif role == "bashExecution":
                 code = message.get("exitCode")
-                error = bool(code) if isinstance(code, int) else False
+                error = bool(code) if code.__class__ is int else False
                 has_text = True
+                text = None
             elif role == "custom":
                 custom_type = message.get("customType")
+            elif role.__class__ is not str:
+                role = None
         elif kind == "model_change":
             provider = entry.get("provider")
             model = entry.get("modelId")
-        elif kind in ("custom", "custom_message"):
+        elif kind == "custom" or kind == "custom_message":
             custom_type = entry.get("customType")
         elif kind == "compaction":
             self.compactions.append(
@@ -212,52 +266,34 @@ class EntryColumns:
         elif kind == "child_usage_attributed":
             target = entry.get("targetId")
             target_row = self.index_of.get(target) if isinstance(target, str) else None
-            if target_row is not None and isinstance(entry.get("aggregateUsage"), dict):
-                self.set_usage(target_row, entry["aggregateUsage"])
+            aggregate = entry.get("aggregateUsage")
+            if target_row is not None and isinstance(aggregate, dict):
+                self.usage[target_row] = usage_tuple(aggregate)
 
+        if text is None:
+            text = preview(entry_text(entry))
+        self.ids.append(entry_id)
+        self.parent_ids.append(parent if parent.__class__ is str and parent else None)
+        self.types.append(kind)
         self.roles.append(role)
-        self.tool_names.append(tool_name if isinstance(tool_name, str) else None)
-        self.providers.append(provider if isinstance(provider, str) else None)
-        self.models.append(model if isinstance(model, str) else None)
-        self.stop_reasons.append(stop if isinstance(stop, str) else None)
-        self.is_error.append(error)
-        self.has_text.append(has_text)
-        self.has_thinking.append(thinking)
-        self.has_image.append(image)
-        self.n_tool_calls.append(calls)
-        self.custom_types.append(custom_type if isinstance(custom_type, str) else None)
-        self.texts.append(preview(entry_text(entry)))
-        self.has_usage.append(False)
-        self.input_tokens.append(0)
-        self.output_tokens.append(0)
-        self.cache_read_tokens.append(0)
-        self.cache_write_tokens.append(0)
-        self.total_tokens.append(0)
-        self.cost.append(NAN)
-        if isinstance(usage, dict):
-            self.set_usage(row, usage)
-
-    def set_usage(self, row: int, usage: dict[str, Any]) -> None:
-        def num(key: str) -> int:
-            value = usage.get(key)
-            return int(value) if isinstance(value, int | float) and math.isfinite(value) else 0
-
-        self.has_usage[row] = True
-        self.input_tokens[row] = num("input")
-        self.output_tokens[row] = num("output")
-        self.cache_read_tokens[row] = num("cacheRead")
-        self.cache_write_tokens[row] = num("cacheWrite")
-        total = num("totalTokens")
-        if not total:
-            total = sum(
-                (
-                    self.input_tokens[row],
-                    self.output_tokens[row],
-                    self.cache_read_tokens[row],
-                    self.cache_write_tokens[row],
-                )
+        self.time_ms.append(now)
+        self.lines.append(line)
+        self.offsets.append(offset)
+        self.lengths.append(length)
+        self.providers.append(provider if provider.__class__ is str else None)
+        self.models.append(model if model.__class__ is str else None)
+        self.usage.append(usage)
+        self.rest.append(
+            (
+                text,
+                tool_name if tool_name.__class__ is str else None,
+                stop if stop.__class__ is str else None,
+                error,
+                has_text,
+                thinking,
+                image,
+                calls,
+                custom_type if custom_type.__class__ is str else None,
+                entry.get("_sourceType"),
             )
-        self.total_tokens[row] = total
-        cost = usage.get("cost")
-        value = cost.get("total") if isinstance(cost, dict) else cost
-        self.cost[row] = float(value) if isinstance(value, int | float) else NAN
+        )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
+from orjson import JSONDecodeError, loads
 
 BOM = b"\xef\xbb\xbf"
 CHUNK_SIZE = 4 * 1024 * 1024
@@ -128,11 +129,21 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
             head = b"".join([*parts, chunk[:cut]]) if parts else chunk[:cut]
             parts = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
             offset = st.offset
+            line = st.line
             for raw in head.split(b"\n"):
-                yield from _parse_span(raw, st.line, offset, len(raw) + 1)
-                offset += len(raw) + 1
-                st.line += 1
+                length = len(raw) + 1
+                try:  # fast path: a clean line holding an object with a string type
+                    obj = loads(raw)
+                except JSONDecodeError:
+                    obj = None
+                if obj.__class__ is dict and obj.get("type").__class__ is str:
+                    yield RawEntry(line, offset, length, obj)
+                else:
+                    yield from _parse_span(raw, line, offset, length)
+                offset += length
+                line += 1
             st.offset = offset
+            st.line = line
         st.torn_tail = False
         tail = b"".join(parts)
         if not tail:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +39,22 @@ HEADER_KEYS = {
 }
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cycle collector while building many small objects that all stay alive.
+
+    A pass over 100k entries otherwise triggers full collections that cost more
+    than the parsing itself; nothing built here forms reference cycles.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class Session:
     """One session file, loaded into columns; tables are built on first access."""
 
@@ -61,7 +79,8 @@ class Session:
         self._cols = EntryColumns()
         self._raw_header: dict[str, Any] | None = None
         self._migrator: Migrator | None = None
-        self._consume(scan(self.file, self._state))
+        with paused_gc():
+            self._consume(scan(self.file, self._state))
         if self._raw_header is None:
             raise SessionFormatError(
                 self.file,
@@ -99,7 +118,7 @@ class Session:
             if obj["type"] in ("session", "header"):
                 problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
                 continue
-            cols.add(item, self._migrator.apply(obj), problems)
+            cols.add(item.line, item.offset, item.length, self._migrator.apply(obj), problems)
             added += 1
         return added
 
@@ -126,22 +145,25 @@ class Session:
                 if not (p.kind == "torn_line" and p.line == self._state.line)
             ]
         start = len(self._cols)
-        added = self._consume(scan(self.file, self._state))
+        with paused_gc():
+            added = self._consume(scan(self.file, self._state))
+        rows_kept = not self._state.newline_paid
         if self._state.newline_paid and start:
             self._cols.lengths[start - 1] += 1
         if added:
-            self._tree.extend(
-                self._cols.ids,
-                self._cols.parent_ids,
-                self._cols.time_ms,
-                self._cols.lines,
-                self._cols.index_of,
-                start,
+            cols = self._cols
+            rebuilt = self._tree.extend(
+                cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of, start
             )
-        self._invalidate()
+            touches_old_rows = "child_usage_attributed" in cols.types[start:]
+            rows_kept = rows_kept and not rebuilt and not touches_old_rows
+        self._invalidate(keep_rows=rows_kept)
         return added
 
-    def _invalidate(self) -> None:
+    def _invalidate(self, keep_rows: bool = False) -> None:
+        """Drop cached tables; with ``keep_rows`` the entries table is extended, not rebuilt."""
+        previous = self.__dict__.get("entries")
+        self._previous_entries: pd.DataFrame | None = previous if keep_rows else None
         for name in (
             "entries",
             "graph",
@@ -217,6 +239,9 @@ class Session:
     @cached_property
     def entries(self) -> pd.DataFrame:
         """One row per entry in file order, index ``id``."""
+        previous, self._previous_entries = self._previous_entries, None
+        if previous is not None and len(previous) <= len(self._cols):
+            return tables.extend_entries_frame(previous, self._cols, self._tree, self._leaf_row)
         return tables.entries_frame(self._cols, self._tree, self._leaf_row)
 
     @cached_property
@@ -251,7 +276,8 @@ class Session:
     def graph(self) -> nx.DiGraph:
         from .graph import session_graph
 
-        return session_graph(self.entries, self._tree)
+        with paused_gc():
+            return session_graph(self.entries, self._tree)
 
     # -- tree navigation -----------------------------------------------------------------
     def path(self, leaf_id: str | None = None) -> list[str]:

@@ -20,6 +20,11 @@ def _ints(values: list[int], mask: np.ndarray | None = None) -> pd.api.extension
     return pd.arrays.IntegerArray(data, missing)
 
 
+def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
+    """Text columns always get pandas' string dtype (missing = NaN), however few rows."""
+    return pd.array(values, dtype="str")  # type: ignore[no-any-return]
+
+
 def _times(time_ms: list[float]) -> pd.DatetimeIndex:
     return pd.to_datetime(np.asarray(time_ms, dtype=np.float64), unit="ms", utc=True)
 
@@ -45,53 +50,85 @@ def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
     return mask
 
 
-def entries_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
+def derived_columns(cols: EntryColumns, tree: Tree, leaf: int) -> dict[str, np.ndarray]:
+    """Columns that can change for old rows when entries are appended."""
     n = len(cols)
-    parent = np.asarray(tree.parent, dtype=np.int64)
+    n_children = np.fromiter((len(c) for c in tree.children), dtype=np.int64, count=n)
+    label_col = np.full(n, None, dtype=object)
+    for row, label in labels_by_row(cols).items():
+        label_col[row] = label
+    return {
+        "children": n_children,
+        "label": label_col,
+        "is_leaf": n_children == 0,
+        "on_active_path": active_path_mask(tree, leaf),
+    }
+
+
+def entries_frame(cols: EntryColumns, tree: Tree, leaf: int, start: int = 0) -> pd.DataFrame:
+    """The entries table for rows ``start:`` (all rows by default), in file order."""
+    n = len(cols)
+    rows = slice(start, n)
+    parent = np.asarray(tree.parent[rows], dtype=np.int64)
     ids = np.asarray(cols.ids, dtype=object)
     parent_ids = ids[np.maximum(parent, 0)] if n else ids.copy()
     parent_ids[parent < 0] = None
-    n_children = np.fromiter((len(c) for c in tree.children), dtype=np.int64, count=n)
-    no_usage = ~np.asarray(cols.has_usage, dtype=bool)
-    labels = labels_by_row(cols)
-    label_col = np.full(n, None, dtype=object)
-    for row, label in labels.items():
-        label_col[row] = label
-    frame = pd.DataFrame(
+    usage_rows = cols.usage[rows]
+    no_usage = np.fromiter((u is None for u in usage_rows), dtype=bool, count=len(usage_rows))
+    usage = EntryColumns(usage=usage_rows).usage_columns()
+    cold = EntryColumns(rest=cols.rest[rows]).cold()
+    derived = {name: values[rows] for name, values in derived_columns(cols, tree, leaf).items()}
+    return pd.DataFrame(
         {
-            "parent_id": parent_ids,
-            "type": cols.types,
-            "role": cols.roles,
-            "timestamp": _times(cols.time_ms),
-            "line": np.asarray(cols.lines, dtype=np.int64),
-            "depth": np.asarray(tree.depth, dtype=np.int64),
-            "children": n_children,
-            "text": cols.texts,
-            "tool_name": cols.tool_names,
-            "provider": cols.providers,
-            "model": cols.models,
-            "input_tokens": _ints(cols.input_tokens, no_usage),
-            "output_tokens": _ints(cols.output_tokens, no_usage),
-            "cache_read_tokens": _ints(cols.cache_read_tokens, no_usage),
-            "cache_write_tokens": _ints(cols.cache_write_tokens, no_usage),
-            "total_tokens": _ints(cols.total_tokens, no_usage),
-            "cost": np.asarray(cols.cost, dtype=np.float64),
-            "stop_reason": cols.stop_reasons,
-            "is_error": np.asarray(cols.is_error, dtype=bool),
-            "has_text": np.asarray(cols.has_text, dtype=bool),
-            "has_thinking": np.asarray(cols.has_thinking, dtype=bool),
-            "has_image": np.asarray(cols.has_image, dtype=bool),
-            "n_tool_calls": np.asarray(cols.n_tool_calls, dtype=np.int64),
-            "custom_type": cols.custom_types,
-            "label": label_col,
-            "is_leaf": n_children == 0,
-            "on_active_path": active_path_mask(tree, leaf),
-            "byte_offset": np.asarray(cols.offsets, dtype=np.int64),
-            "byte_length": np.asarray(cols.lengths, dtype=np.int64),
+            "parent_id": _strs(parent_ids),
+            "type": _strs(cols.types[rows]),
+            "role": _strs(cols.roles[rows]),
+            "timestamp": _times(cols.time_ms[rows]),
+            "line": np.asarray(cols.lines[rows], dtype=np.int64),
+            "depth": np.asarray(tree.depth[rows], dtype=np.int64),
+            "children": derived["children"],
+            "text": _strs(cold["text"]),
+            "tool_name": _strs(cold["tool_name"]),
+            "provider": _strs(cols.providers[rows]),
+            "model": _strs(cols.models[rows]),
+            "input_tokens": _ints(usage["input_tokens"], no_usage),
+            "output_tokens": _ints(usage["output_tokens"], no_usage),
+            "cache_read_tokens": _ints(usage["cache_read_tokens"], no_usage),
+            "cache_write_tokens": _ints(usage["cache_write_tokens"], no_usage),
+            "total_tokens": _ints(usage["total_tokens"], no_usage),
+            "cost": np.asarray(usage["cost"], dtype=np.float64),
+            "stop_reason": _strs(cold["stop_reason"]),
+            "is_error": np.asarray(cold["is_error"], dtype=bool),
+            "has_text": np.asarray(cold["has_text"], dtype=bool),
+            "has_thinking": np.asarray(cold["has_thinking"], dtype=bool),
+            "has_image": np.asarray(cold["has_image"], dtype=bool),
+            "n_tool_calls": np.asarray(cold["n_tool_calls"], dtype=np.int64),
+            "custom_type": _strs(cold["custom_type"]),
+            "label": _strs(derived["label"]),
+            "is_leaf": derived["is_leaf"],
+            "on_active_path": derived["on_active_path"],
+            "byte_offset": np.asarray(cols.offsets[rows], dtype=np.int64),
+            "byte_length": np.asarray(cols.lengths[rows], dtype=np.int64),
         },
-        index=pd.Index(cols.ids, name="id", dtype=object),
+        index=pd.Index(cols.ids[rows], name="id", dtype=object),
     )
-    return frame
+
+
+def extend_entries_frame(
+    frame: pd.DataFrame, cols: EntryColumns, tree: Tree, leaf: int
+) -> pd.DataFrame:
+    """``frame`` (the table as of an earlier read) with the rows appended since.
+
+    Rows never change once read, except the derived columns, which are recomputed.
+    """
+    new = entries_frame(cols, tree, leaf, start=len(frame))
+    if not len(frame):
+        return new
+    combined = pd.concat([frame, new])
+    combined.index = pd.Index(cols.ids, name="id", dtype=object)
+    for name, values in derived_columns(cols, tree, leaf).items():
+        combined[name] = _strs(values) if name == "label" else values
+    return combined
 
 
 def problems_frame(problems: list[Problem]) -> pd.DataFrame:
@@ -213,8 +250,9 @@ def path_sums(tree: Tree, values: np.ndarray) -> np.ndarray:
 
 def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
     """One row per leaf: path length and the tokens and cost spent along it."""
-    tokens = path_sums(tree, np.asarray(cols.total_tokens, dtype=np.int64))
-    cost = path_sums(tree, np.nan_to_num(np.asarray(cols.cost, dtype=np.float64)))
+    usage = cols.usage_columns()
+    tokens = path_sums(tree, np.asarray(usage["total_tokens"], dtype=np.int64))
+    cost = path_sums(tree, np.nan_to_num(np.asarray(usage["cost"], dtype=np.float64)))
     rows = [
         {
             "leaf_id": cols.ids[row],

@@ -47,12 +47,15 @@ class Tree:
         index_of: dict[str, int],
         start: int,
         full: bool = False,
-    ) -> None:
-        """Add rows ``start:`` to the tree (``full``: resolve forward references too)."""
+    ) -> bool:
+        """Add rows ``start:`` (``full``: resolve forward references too).
+
+        Returns True when earlier rows changed (an orphan's parent arrived: rebuilt).
+        """
         if not full and any(ids[i] in self.waiting for i in range(start, len(ids))):
             rebuilt = Tree.build(ids, parent_ids, time_ms, lines, index_of)
             self.__dict__.update(rebuilt.__dict__)
-            return
+            return True
         forward = False
         for i in range(start, len(ids)):
             pid = parent_ids[i]
@@ -86,6 +89,7 @@ class Tree:
         if forward:
             self._break_cycles(ids, lines, start)
         self._link(time_ms, start, forward)
+        return forward
 
     def _link(self, time_ms: Sequence[float], start: int, forward: bool) -> None:
         parent, children = self.parent, self.children

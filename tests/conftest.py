@@ -19,7 +19,9 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
-def write_lines(path: Path, lines: Iterable[dict[str, Any] | bytes | str], end: bytes = b"\n") -> Path:
+def write_lines(
+    path: Path, lines: Iterable[dict[str, Any] | bytes | str], end: bytes = b"\n"
+) -> Path:
     """Write objects as JSON lines, bytes/str verbatim (each followed by ``end``)."""
     with open(path, "wb") as fh:
         for line in lines:
@@ -33,26 +35,48 @@ def write_lines(path: Path, lines: Iterable[dict[str, Any] | bytes | str], end: 
 
 
 def header(version: int | None = 3, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "session", "id": "sess-1", "timestamp": "2026-01-05T10:00:00.000Z",
-                           "cwd": "/tmp/project"}
+    out: dict[str, Any] = {
+        "type": "session",
+        "id": "sess-1",
+        "timestamp": "2026-01-05T10:00:00.000Z",
+        "cwd": "/tmp/project",
+    }
     if version is not None:
         out["version"] = version
     out.update(extra)
     return out
 
 
-def msg(entry_id: str, parent: str | None, role: str, text: str = "", minute: int = 0,
-        **extra: Any) -> dict[str, Any]:
+def msg(
+    entry_id: str, parent: str | None, role: str, text: str = "", minute: int = 0, **extra: Any
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": role, "timestamp": 0}
     if role == "user":
         message["content"] = text
     elif role == "assistant":
         message["content"] = [{"type": "text", "text": text}]
-        message.update({"provider": "anthropic", "model": "claude-x", "stopReason": "stop",
-                        "usage": {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0,
-                                  "totalTokens": 15, "cost": {"total": 0.01}}})
+        message.update(
+            {
+                "provider": "anthropic",
+                "model": "claude-x",
+                "stopReason": "stop",
+                "usage": {
+                    "input": 10,
+                    "output": 5,
+                    "cacheRead": 0,
+                    "cacheWrite": 0,
+                    "totalTokens": 15,
+                    "cost": {"total": 0.01},
+                },
+            }
+        )
     else:
         message["content"] = [{"type": "text", "text": text}]
     message.update(extra)
-    return {"type": "message", "id": entry_id, "parentId": parent,
-            "timestamp": f"2026-01-05T10:{minute:02d}:00.000Z", "message": message}
+    return {
+        "type": "message",
+        "id": entry_id,
+        "parentId": parent,
+        "timestamp": f"2026-01-05T10:{minute:02d}:00.000Z",
+        "message": message,
+    }

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import header, msg, write_lines
 
 import prime_nb
-from conftest import header, msg, write_lines
 
 #   u1 - a1 - u2 - a2 - C1(kept u2) - u3 - a3 (leaf A, active? no)
 #                  \- BS(branch summary) - u4 - a4 (leaf B)
@@ -16,26 +16,69 @@ ENTRIES = [
     header(thinkingLevel=None),
     msg("u1", None, "user", "first question", 0),
     msg("a1", "u1", "assistant", "first answer", 1),
-    {"type": "model_change", "id": "mc", "parentId": "a1", "timestamp": "2026-01-05T10:02:00.000Z",
-     "provider": "openai", "modelId": "gpt-x"},
+    {
+        "type": "model_change",
+        "id": "mc",
+        "parentId": "a1",
+        "timestamp": "2026-01-05T10:02:00.000Z",
+        "provider": "openai",
+        "modelId": "gpt-x",
+    },
     msg("u2", "mc", "user", "second question", 3),
-    {"type": "thinking_level_change", "id": "tl", "parentId": "u2",
-     "timestamp": "2026-01-05T10:04:00.000Z", "thinkingLevel": "high"},
+    {
+        "type": "thinking_level_change",
+        "id": "tl",
+        "parentId": "u2",
+        "timestamp": "2026-01-05T10:04:00.000Z",
+        "thinkingLevel": "high",
+    },
     msg("a2", "tl", "assistant", "second answer", 5),
-    {"type": "compaction", "id": "C1", "parentId": "a2", "timestamp": "2026-01-05T10:06:00.000Z",
-     "summary": "we talked", "firstKeptEntryId": "u2", "tokensBefore": 1000},
+    {
+        "type": "compaction",
+        "id": "C1",
+        "parentId": "a2",
+        "timestamp": "2026-01-05T10:06:00.000Z",
+        "summary": "we talked",
+        "firstKeptEntryId": "u2",
+        "tokensBefore": 1000,
+    },
     msg("u3", "C1", "user", "third", 7),
-    {"type": "custom_message", "id": "cm", "parentId": "u3", "customType": "note",
-     "content": "ext says hi", "display": True, "timestamp": "2026-01-05T10:08:00.000Z"},
-    {"type": "custom", "id": "cs", "parentId": "cm", "customType": "state", "data": {"k": 1},
-     "timestamp": "2026-01-05T10:08:30.000Z"},
+    {
+        "type": "custom_message",
+        "id": "cm",
+        "parentId": "u3",
+        "customType": "note",
+        "content": "ext says hi",
+        "display": True,
+        "timestamp": "2026-01-05T10:08:00.000Z",
+    },
+    {
+        "type": "custom",
+        "id": "cs",
+        "parentId": "cm",
+        "customType": "state",
+        "data": {"k": 1},
+        "timestamp": "2026-01-05T10:08:30.000Z",
+    },
     msg("a3", "cs", "assistant", "third answer", 9),
-    {"type": "branch_summary", "id": "BS", "parentId": "a1", "fromId": "a3", "summary": "tried X",
-     "timestamp": "2026-01-05T10:10:00.000Z"},
+    {
+        "type": "branch_summary",
+        "id": "BS",
+        "parentId": "a1",
+        "fromId": "a3",
+        "summary": "tried X",
+        "timestamp": "2026-01-05T10:10:00.000Z",
+    },
     msg("u4", "BS", "user", "try again", 11),
     msg("a4", "u4", "assistant", "again", 12),
-    {"type": "label", "id": "lb", "parentId": "a4", "targetId": "a4", "label": "good",
-     "timestamp": "2026-01-05T10:13:00.000Z"},
+    {
+        "type": "label",
+        "id": "lb",
+        "parentId": "a4",
+        "targetId": "a4",
+        "label": "good",
+        "timestamp": "2026-01-05T10:13:00.000Z",
+    },
     msg("u5", "a3", "user", "back on the first branch", 14),
 ]
 
@@ -53,8 +96,13 @@ def test_active_leaf_with_compaction(session: prime_nb.Session) -> None:
     assert session.leaf_id == "u5"
     context = session.context()
     assert roles_and_ids(context) == [
-        ("compactionSummary", "C1"), ("user", "u2"), ("assistant", "a2"), ("user", "u3"),
-        ("custom", "cm"), ("assistant", "a3"), ("user", "u5"),
+        ("compactionSummary", "C1"),
+        ("user", "u2"),
+        ("assistant", "a2"),
+        ("user", "u3"),
+        ("custom", "cm"),
+        ("assistant", "a3"),
+        ("user", "u5"),
     ]
     assert context[0]["summary"] == "we talked" and context[0]["tokensBefore"] == 1000
     assert (context.provider, context.model) == ("anthropic", "claude-x")  # a3 came after mc
@@ -64,14 +112,23 @@ def test_active_leaf_with_compaction(session: prime_nb.Session) -> None:
 
 def test_leaf_before_compaction(session: prime_nb.Session) -> None:
     context = session.context("a2")
-    assert roles_and_ids(context) == [("user", "u1"), ("assistant", "a1"), ("user", "u2"),
-                                      ("assistant", "a2")]
+    assert roles_and_ids(context) == [
+        ("user", "u1"),
+        ("assistant", "a1"),
+        ("user", "u2"),
+        ("assistant", "a2"),
+    ]
 
 
 def test_other_branch_has_branch_summary_and_no_compaction(session: prime_nb.Session) -> None:
     context = session.context("lb")
-    assert roles_and_ids(context) == [("user", "u1"), ("assistant", "a1"),
-                                      ("branchSummary", "BS"), ("user", "u4"), ("assistant", "a4")]
+    assert roles_and_ids(context) == [
+        ("user", "u1"),
+        ("assistant", "a1"),
+        ("branchSummary", "BS"),
+        ("user", "u4"),
+        ("assistant", "a4"),
+    ]
     assert context[2]["summary"] == "tried X" and context[2]["fromId"] == "a3"
     assert context.thinking_level == "off"
     assert context.model == "claude-x"
@@ -94,5 +151,15 @@ def test_tables_for_the_tree(session: prime_nb.Session) -> None:
     assert entries.loc["a4", "label"] == "good"
     assert entries["on_active_path"].sum() == len(session.path())
     assert session.compactions.loc["C1", "entries_summarised"] == 2  # u1, a1
-    assert session.messages.index.tolist() == ["u1", "a1", "u2", "a2", "u3", "cm", "a3", "u4",
-                                               "a4", "u5"]
+    assert session.messages.index.tolist() == [
+        "u1",
+        "a1",
+        "u2",
+        "a2",
+        "u3",
+        "cm",
+        "a3",
+        "u4",
+        "a4",
+        "u5",
+    ]

@@ -5,15 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-import prime_nb
 from conftest import header, msg, write_lines
 
+import prime_nb
 
-def test_session_dir_follows_the_agent_variables(monkeypatch: pytest.MonkeyPatch,
-                                                 tmp_path: Path) -> None:
-    for name in ("PRIME_AGENT_SESSION_DIR", "PRIME_AGENT_CODING_AGENT_SESSION_DIR",
-                 "PRIME_AGENT_CODING_AGENT_DIR"):
+
+def test_session_dir_follows_the_agent_variables(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in (
+        "PRIME_AGENT_SESSION_DIR",
+        "PRIME_AGENT_CODING_AGENT_SESSION_DIR",
+        "PRIME_AGENT_CODING_AGENT_DIR",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     assert prime_nb.session_dir() == tmp_path / ".prime" / "agent" / "sessions"
@@ -26,13 +30,20 @@ def test_session_dir_follows_the_agent_variables(monkeypatch: pytest.MonkeyPatch
 
 
 def test_list_sessions_walks_project_folders(tmp_path: Path) -> None:
-    flat = write_lines(tmp_path / "abc.jsonl", [
-        header(id="abc"), msg("u1", None, "user", "hello there"),
-        {"type": "session_info", "id": "n1", "parentId": "u1", "name": "Named"}])
+    flat = write_lines(
+        tmp_path / "abc.jsonl",
+        [
+            header(id="abc"),
+            msg("u1", None, "user", "hello there"),
+            {"type": "session_info", "id": "n1", "parentId": "u1", "name": "Named"},
+        ],
+    )
     nested_dir = tmp_path / "--home-dev-proj--"
     nested_dir.mkdir()
-    nested = write_lines(nested_dir / "2026-01-05T10-00-00-000Z_def.jsonl",
-                         [header(id="def"), msg("u1", None, "user", "nested question")])
+    nested = write_lines(
+        nested_dir / "2026-01-05T10-00-00-000Z_def.jsonl",
+        [header(id="def"), msg("u1", None, "user", "nested question")],
+    )
     write_lines(tmp_path / "junk.jsonl", [b"not a session"])
     listing = prime_nb.list_sessions(tmp_path)
     by_id = listing.set_index("id")

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import header, msg, write_lines
 
 import prime_nb
-from conftest import header, msg, write_lines
 
 
 def kinds(session: prime_nb.Session) -> list[tuple[int, str]]:
@@ -19,19 +19,19 @@ def test_every_bad_line_is_reported_with_its_line(tmp_path: Path) -> None:
     path = write_lines(
         tmp_path / "bad.jsonl",
         [
-            header(),                                   # 1
-            msg("a1", None, "user", "hello"),           # 2
-            b"",                                        # 3 blank
-            b"   ",                                     # 4 blank
-            b"{not json",                               # 5
-            b"[1, 2, 3]",                               # 6 not an object
-            b'"just a string"',                         # 7
-            b'{"no_type": true}',                       # 8
-            b'{"type": 42}',                            # 9
-            msg("a2", "a1", "assistant", "hi"),         # 10
+            header(),  # 1
+            msg("a1", None, "user", "hello"),  # 2
+            b"",  # 3 blank
+            b"   ",  # 4 blank
+            b"{not json",  # 5
+            b"[1, 2, 3]",  # 6 not an object
+            b'"just a string"',  # 7
+            b'{"no_type": true}',  # 8
+            b'{"type": 42}',  # 9
+            msg("a2", "a1", "assistant", "hi"),  # 10
             b'{"type":"message","id":"a3","parentId":"a2","message":{"role":"user",'
-            b'"content":"caf\xe9 bad utf8"}}',          # 11 invalid UTF-8, repaired
-            b"\xff\xfe\x00garbage",                     # 12 invalid UTF-8 and JSON
+            b'"content":"caf\xe9 bad utf8"}}',  # 11 invalid UTF-8, repaired
+            b"\xff\xfe\x00garbage",  # 12 invalid UTF-8 and JSON
             {"type": "future_thing", "id": "f1", "parentId": "a3", "x": 1},  # 13 unknown type
         ],
     )
@@ -39,9 +39,16 @@ def test_every_bad_line_is_reported_with_its_line(tmp_path: Path) -> None:
         fh.write(b'{"type":"message","id":"torn","parentId":"f1","mess')  # 14, torn
     session = prime_nb.load(path)
     assert kinds(session) == [
-        (3, "blank_line"), (4, "blank_line"), (5, "invalid_json"), (6, "not_an_object"),
-        (7, "not_an_object"), (8, "missing_type"), (9, "missing_type"), (11, "invalid_utf8"),
-        (12, "invalid_json"), (14, "torn_line"),
+        (3, "blank_line"),
+        (4, "blank_line"),
+        (5, "invalid_json"),
+        (6, "not_an_object"),
+        (7, "not_an_object"),
+        (8, "missing_type"),
+        (9, "missing_type"),
+        (11, "invalid_utf8"),
+        (12, "invalid_json"),
+        (14, "torn_line"),
     ]
     assert list(session.entries.index) == ["a1", "a2", "a3", "f1"]
     assert session.entries.loc["a3", "text"] == "caf\ufffd bad utf8"
@@ -52,8 +59,11 @@ def test_every_bad_line_is_reported_with_its_line(tmp_path: Path) -> None:
 
 def test_bom_and_crlf(tmp_path: Path) -> None:
     path = tmp_path / "crlf.jsonl"
-    lines = [json.dumps(header()), json.dumps(msg("a1", None, "user", "x")),
-             json.dumps(msg("a2", "a1", "assistant", "y"))]
+    lines = [
+        json.dumps(header()),
+        json.dumps(msg("a1", None, "user", "x")),
+        json.dumps(msg("a2", "a1", "assistant", "y")),
+    ]
     path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(x.encode() for x in lines) + b"\r\n")
     session = prime_nb.load(path)
     assert list(session.entries.index) == ["a1", "a2"]
@@ -65,13 +75,13 @@ def test_tree_problems_duplicates_orphans_self_parents_cycles(tmp_path: Path) ->
     path = write_lines(
         tmp_path / "tree.jsonl",
         [
-            header(),                                   # 1
-            msg("r1", None, "user", "root"),            # 2
-            msg("r1", None, "user", "dup"),             # 3 duplicate id
-            msg("o1", "missing", "user", "orphan"),     # 4 orphan
-            msg("s1", "s1", "user", "self"),            # 5 self parent
-            msg("c1", "c2", "user", "cycle a", 1),      # 6 cycle c1 -> c2 -> c1
-            msg("c2", "c1", "user", "cycle b", 2),      # 7
+            header(),  # 1
+            msg("r1", None, "user", "root"),  # 2
+            msg("r1", None, "user", "dup"),  # 3 duplicate id
+            msg("o1", "missing", "user", "orphan"),  # 4 orphan
+            msg("s1", "s1", "user", "self"),  # 5 self parent
+            msg("c1", "c2", "user", "cycle a", 1),  # 6 cycle c1 -> c2 -> c1
+            msg("c2", "c1", "user", "cycle b", 2),  # 7
             msg("k1", "c2", "user", "child of cycle", 3),  # 8
         ],
     )
@@ -88,8 +98,10 @@ def test_tree_problems_duplicates_orphans_self_parents_cycles(tmp_path: Path) ->
 
 def test_huge_line(tmp_path: Path) -> None:
     big = "x" * (12 * 1024 * 1024)  # larger than the 4 MiB read chunk
-    path = write_lines(tmp_path / "huge.jsonl",
-                       [header(), msg("a1", None, "user", big), msg("a2", "a1", "assistant", "ok")])
+    path = write_lines(
+        tmp_path / "huge.jsonl",
+        [header(), msg("a1", None, "user", big), msg("a2", "a1", "assistant", "ok")],
+    )
     session = prime_nb.load(path)
     assert len(session.problems) == 0
     assert len(session.entries.loc["a1", "text"]) == 300
@@ -127,6 +139,6 @@ def test_iter_entries_streams_with_offsets(tmp_path: Path) -> None:
     items = list(prime_nb.iter_entries(path, problems))
     assert [(i.line, i.entry["type"]) for i in items] == [(1, "session"), (3, "message")]
     data = path.read_bytes()
-    assert data[items[1].offset:items[1].offset + items[1].length].endswith(b"\n")
-    assert json.loads(data[items[1].offset:items[1].offset + items[1].length])["id"] == "a1"
+    assert data[items[1].offset : items[1].offset + items[1].length].endswith(b"\n")
+    assert json.loads(data[items[1].offset : items[1].offset + items[1].length])["id"] == "a1"
     assert [(p.line, p.kind) for p in problems] == [(2, "invalid_json")]

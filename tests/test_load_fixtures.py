@@ -36,8 +36,11 @@ def test_compactions_resolve_to_the_indexed_entries(fixtures_dir: Path) -> None:
     ids = list(session.entries.index)  # entry k of the file (header = 0) is ids[k - 1]
     compactions = session.compactions
     assert len(compactions) == 2
-    expected = [(k, obj["firstKeptEntryIndex"], obj["tokensBefore"])
-                for k, obj in enumerate(raw) if obj["type"] == "compaction"]
+    expected = [
+        (k, obj["firstKeptEntryIndex"], obj["tokensBefore"])
+        for k, obj in enumerate(raw)
+        if obj["type"] == "compaction"
+    ]
     assert [(k, kept) for k, kept, _ in expected] == [(359, 293), (628, 551)]
     for (k, kept, tokens), (cid, row) in zip(expected, compactions.iterrows(), strict=True):
         assert cid == ids[k - 1]
@@ -61,15 +64,16 @@ def test_context_at_leaf_starts_with_second_compaction(fixtures_dir: Path) -> No
     kept = [o for o in raw[551:628] if o["type"] == "message"]
     after = [o for o in raw[629:] if o["type"] == "message"]
     assert len(context) == 1 + len(kept) + len(after)
-    assert [m["timestamp"] for m in context[1:]] == [o["message"]["timestamp"]
-                                                    for o in kept + after]
+    assert [m["timestamp"] for m in context[1:]] == [
+        o["message"]["timestamp"] for o in kept + after
+    ]
     assert context[1]["entry_id"] == session.compactions["first_kept_entry_id"].iloc[1]
     # model: the last model_change or assistant message on the path
     last_model = next(
         (o.get("modelId") or o["message"]["model"])
         for o in reversed(raw[1:])
-        if o["type"] == "model_change" or (o["type"] == "message"
-                                           and o["message"]["role"] == "assistant")
+        if o["type"] == "model_change"
+        or (o["type"] == "message" and o["message"]["role"] == "assistant")
     )
     assert context.model == last_model
     last_level = [o["thinkingLevel"] for o in raw if o["type"] == "thinking_level_change"][-1]
@@ -92,13 +96,22 @@ def test_tables_match_raw_counts(fixtures_dir: Path) -> None:
     path = fixtures_dir / "before-compaction.jsonl"
     raw = raw_objects(path)
     session = prime_nb.load(path)
-    calls = [b for o in raw if o["type"] == "message" and o["message"]["role"] == "assistant"
-             for b in o["message"]["content"] if b["type"] == "toolCall"]
+    calls = [
+        b
+        for o in raw
+        if o["type"] == "message" and o["message"]["role"] == "assistant"
+        for b in o["message"]["content"]
+        if b["type"] == "toolCall"
+    ]
     assert len(session.tool_calls) == len(calls)
     assert session.tool_calls["result_id"].notna().sum() == sum(
-        1 for o in raw if o["type"] == "message" and o["message"]["role"] == "toolResult")
-    usage_total = sum(o["message"]["usage"]["totalTokens"] for o in raw
-                      if o["type"] == "message" and o["message"]["role"] == "assistant")
+        1 for o in raw if o["type"] == "message" and o["message"]["role"] == "toolResult"
+    )
+    usage_total = sum(
+        o["message"]["usage"]["totalTokens"]
+        for o in raw
+        if o["type"] == "message" and o["message"]["role"] == "assistant"
+    )
     assert int(session.entries["total_tokens"].sum()) == usage_total
     assert session.leaves["tokens"].iloc[0] == usage_total
     graph = session.graph

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+from conftest import header, msg, write_lines
 
 import prime_nb
-from conftest import header, msg, write_lines
 
 
 def line(entry: dict) -> bytes:
@@ -26,15 +26,26 @@ def assert_same_as_reload(session: prime_nb.Session) -> None:
 
 
 def test_refresh_appends_and_moves_active_leaf(tmp_path: Path) -> None:
-    path = write_lines(tmp_path / "s.jsonl", [header(), msg("u1", None, "user", "x"),
-                                              msg("a1", "u1", "assistant", "y", 1)])
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        [header(), msg("u1", None, "user", "x"), msg("a1", "u1", "assistant", "y", 1)],
+    )
     session = prime_nb.load(path)
     _ = session.entries
     assert session.refresh() == 0
     with open(path, "ab") as fh:
         fh.write(line(msg("u2", "u1", "user", "fork", 2)))  # a fork off u1
-        fh.write(line({"type": "label", "id": "l1", "parentId": "u2", "targetId": "a1",
-                       "label": "first try"}))
+        fh.write(
+            line(
+                {
+                    "type": "label",
+                    "id": "l1",
+                    "parentId": "u2",
+                    "targetId": "a1",
+                    "label": "first try",
+                }
+            )
+        )
     assert session.refresh() == 2
     assert session.leaf_id == "l1"
     assert session.entries.loc["u1", "children"] == 2
@@ -72,8 +83,10 @@ def test_unterminated_complete_line_then_more(tmp_path: Path) -> None:
 
 
 def test_refresh_resolves_earlier_orphan(tmp_path: Path) -> None:
-    path = write_lines(tmp_path / "s.jsonl", [header(), msg("u1", None, "user", "x"),
-                                              msg("k1", "later", "user", "early child", 1)])
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        [header(), msg("u1", None, "user", "x"), msg("k1", "later", "user", "early child", 1)],
+    )
     session = prime_nb.load(path)
     assert session.problems["kind"].tolist() == ["orphan"]
     with open(path, "ab") as fh:
@@ -87,8 +100,10 @@ def test_refresh_resolves_earlier_orphan(tmp_path: Path) -> None:
 def test_refresh_after_file_replaced(tmp_path: Path) -> None:
     path = write_lines(tmp_path / "s.jsonl", [header(), msg("u1", None, "user", "x")])
     session = prime_nb.load(path)
-    other = write_lines(tmp_path / "new.jsonl", [header(), msg("v1", None, "user", "new file"),
-                                                  msg("v2", "v1", "assistant", "y", 1)])
+    other = write_lines(
+        tmp_path / "new.jsonl",
+        [header(), msg("v1", None, "user", "new file"), msg("v2", "v1", "assistant", "y", 1)],
+    )
     os.replace(other, path)
     session.refresh()
     assert list(session.entries.index) == ["v1", "v2"]

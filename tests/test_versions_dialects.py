@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import prime_nb
 from conftest import header, msg, write_lines
+
+import prime_nb
 
 T0 = 1767607200000  # 2026-01-05T10:00:00Z in Unix ms
 
@@ -16,24 +17,59 @@ def spec_entries(version: int | None) -> list[dict[str, Any]]:
     if version is not None:
         head["version"] = version
     body: list[dict[str, Any]] = [
-        {"type": "message", "timestamp": T0 + 1000,
-         "message": {"role": "user", "content": "list files", "timestamp": T0 + 1000}},
-        {"type": "message", "timestamp": T0 + 2000,
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "sure"}],
-                     "provider": "p", "model": "m", "stopReason": "toolUse",
-                     "usage": {"input": 5, "output": 5, "totalTokens": 10}}},
-        {"type": "toolCall", "timestamp": T0 + 2500, "toolCallId": "call_1", "name": "bash",
-         "arguments": {"command": "ls"}},
-        {"type": "toolResult", "timestamp": T0 + 4000, "toolCallId": "call_1", "toolName": "bash",
-         "content": [{"type": "text", "text": "a.txt"}], "isError": False},
+        {
+            "type": "message",
+            "timestamp": T0 + 1000,
+            "message": {"role": "user", "content": "list files", "timestamp": T0 + 1000},
+        },
+        {
+            "type": "message",
+            "timestamp": T0 + 2000,
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "sure"}],
+                "provider": "p",
+                "model": "m",
+                "stopReason": "toolUse",
+                "usage": {"input": 5, "output": 5, "totalTokens": 10},
+            },
+        },
+        {
+            "type": "toolCall",
+            "timestamp": T0 + 2500,
+            "toolCallId": "call_1",
+            "name": "bash",
+            "arguments": {"command": "ls"},
+        },
+        {
+            "type": "toolResult",
+            "timestamp": T0 + 4000,
+            "toolCallId": "call_1",
+            "toolName": "bash",
+            "content": [{"type": "text", "text": "a.txt"}],
+            "isError": False,
+        },
         {"type": "modelChange", "timestamp": T0 + 5000, "provider": "p2", "modelId": "m2"},
         {"type": "thinkingLevel", "timestamp": T0 + 6000, "thinkingLevel": "low"},
-        {"type": "hookMessage" if (version or 1) < 3 else "custom", "timestamp": T0 + 6500,
-         "customType": "ext", "content": "from a hook", "display": True},
-        {"type": "compaction", "timestamp": T0 + 7000, "summary": "S", "tokensBefore": 900,
-         "tokensAfter": 100},
-        {"type": "message", "timestamp": T0 + 8000,
-         "message": {"role": "user", "content": "go on", "timestamp": T0 + 8000}},
+        {
+            "type": "hookMessage" if (version or 1) < 3 else "custom",
+            "timestamp": T0 + 6500,
+            "customType": "ext",
+            "content": "from a hook",
+            "display": True,
+        },
+        {
+            "type": "compaction",
+            "timestamp": T0 + 7000,
+            "summary": "S",
+            "tokensBefore": 900,
+            "tokensAfter": 100,
+        },
+        {
+            "type": "message",
+            "timestamp": T0 + 8000,
+            "message": {"role": "user", "content": "go on", "timestamp": T0 + 8000},
+        },
     ]
     if version is None or version < 2:
         body[7]["firstKeptEntryIndex"] = 3
@@ -54,11 +90,28 @@ def test_spec_dialect_all_versions(tmp_path: Path) -> None:
         assert session.version == (version or 1)
         assert len(session.problems) == 0
         entries = session.entries
-        assert list(entries["type"]) == ["message", "message", "message", "message",
-                                         "model_change", "thinking_level_change",
-                                         "custom_message", "compaction", "message"]
-        assert list(entries["role"].fillna("-")) == ["user", "assistant", "assistant",
-                                                     "toolResult", "-", "-", "-", "-", "user"]
+        assert list(entries["type"]) == [
+            "message",
+            "message",
+            "message",
+            "message",
+            "model_change",
+            "thinking_level_change",
+            "custom_message",
+            "compaction",
+            "message",
+        ]
+        assert list(entries["role"].fillna("-")) == [
+            "user",
+            "assistant",
+            "assistant",
+            "toolResult",
+            "-",
+            "-",
+            "-",
+            "-",
+            "user",
+        ]
         assert str(entries["timestamp"].iloc[0]) == "2026-01-05 10:00:01+00:00"
         calls = session.tool_calls
         assert calls[["call_id", "name", "is_error"]].values.tolist() == [["call_1", "bash", False]]
@@ -68,8 +121,13 @@ def test_spec_dialect_all_versions(tmp_path: Path) -> None:
         assert compaction["tokens_after"] == 100
         assert compaction["first_kept_entry_id"] == entries.index[2]
         context = session.context()
-        assert [m["role"] for m in context] == ["compactionSummary", "assistant", "toolResult",
-                                                "custom", "user"]
+        assert [m["role"] for m in context] == [
+            "compactionSummary",
+            "assistant",
+            "toolResult",
+            "custom",
+            "user",
+        ]
         # the spec's separate toolCall entry is part of one assistant turn for the model
         assert context[1]["content"][-1]["name"] == "bash"
         assert context.thinking_level == "low" and context.model == "m2"
@@ -89,13 +147,30 @@ def test_v2_hook_message_role_becomes_custom(tmp_path: Path) -> None:
 
 
 def test_child_usage_attributed(tmp_path: Path) -> None:
-    aggregate = {"input": 100, "output": 50, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 150,
-                 "cost": {"total": 0.5}}
-    path = write_lines(tmp_path / "cu.jsonl", [
-        header(), msg("u1", None, "user", "x"), msg("a1", "u1", "assistant", "y", 1),
-        {"type": "child_usage_attributed", "id": "cu", "parentId": "a1", "targetId": "a1",
-         "childUsage": {}, "aggregateUsage": aggregate},
-    ])
+    aggregate = {
+        "input": 100,
+        "output": 50,
+        "cacheRead": 0,
+        "cacheWrite": 0,
+        "totalTokens": 150,
+        "cost": {"total": 0.5},
+    }
+    path = write_lines(
+        tmp_path / "cu.jsonl",
+        [
+            header(),
+            msg("u1", None, "user", "x"),
+            msg("a1", "u1", "assistant", "y", 1),
+            {
+                "type": "child_usage_attributed",
+                "id": "cu",
+                "parentId": "a1",
+                "targetId": "a1",
+                "childUsage": {},
+                "aggregateUsage": aggregate,
+            },
+        ],
+    )
     row = prime_nb.load(path).entries.loc["a1"]
     assert (row["total_tokens"], row["cost"]) == (150, 0.5)
 
@@ -107,13 +182,19 @@ def test_labels_and_names_latest_wins(tmp_path: Path) -> None:
             out["label"] = value
         return out
 
-    path = write_lines(tmp_path / "lab.jsonl", [
-        header(), msg("u1", None, "user", "x"),
-        label("l1", "u1", "one"), label("l2", "u1", "two"),
-        label("l3", "l1", "tmp"), label("l4", "l1", None),
-        {"type": "session_info", "id": "n1", "parentId": "u1", "name": "first"},
-        {"type": "session_info", "id": "n2", "parentId": "u1", "name": "second"},
-    ])
+    path = write_lines(
+        tmp_path / "lab.jsonl",
+        [
+            header(),
+            msg("u1", None, "user", "x"),
+            label("l1", "u1", "one"),
+            label("l2", "u1", "two"),
+            label("l3", "l1", "tmp"),
+            label("l4", "l1", None),
+            {"type": "session_info", "id": "n1", "parentId": "u1", "name": "first"},
+            {"type": "session_info", "id": "n2", "parentId": "u1", "name": "second"},
+        ],
+    )
     session = prime_nb.load(path)
     assert session.labels == {"u1": "two"}
     assert session.name == "second"
