@@ -79,7 +79,7 @@ def _peek(path: Path) -> dict[str, Any]:
     }
 
 
-def list_sessions(dir: str | Path | None = None) -> pd.DataFrame:  # noqa: A002 - public name
+def list_sessions(dir: str | Path | None = None) -> pd.DataFrame:
     """One row per session file below ``dir`` (default: the agent's folder), newest first."""
     rows = [_peek(path) for path in find_session_files(dir)]
     frame = pd.DataFrame(rows, columns=LISTING_COLUMNS)
