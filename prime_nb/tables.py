@@ -227,10 +227,19 @@ def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
     )
     frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
     for column in ("tokens_before", "tokens_after"):
-        frame[column] = pd.array(
-            [v if isinstance(v, int) else None for v in frame[column]], dtype="Int64"
-        )
+        frame[column] = pd.array([_whole(c[column]) for c in cols.compactions], dtype="Int64")
     return frame.set_index("id")
+
+
+def _whole(value: Any) -> int | None:
+    """A token count from the file: ints and whole finite floats; anything else is missing."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
 
 
 _CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})

@@ -163,3 +163,32 @@ def test_tables_for_the_tree(session: prime_nb.Session) -> None:
         "a4",
         "u5",
     ]
+
+
+def test_compaction_token_counts_survive_missing_ones(tmp_path: Path) -> None:
+    entries = [
+        header(),
+        msg("u1", None, "user", "q", 0),
+        {
+            "type": "compaction",
+            "id": "c1",
+            "parentId": "u1",
+            "summary": "s1",
+            "firstKeptEntryId": "u1",
+            "tokensBefore": 1000,
+        },
+        msg("u2", "c1", "user", "q2", 2),
+        {
+            "type": "compaction",
+            "id": "c2",
+            "parentId": "u2",
+            "summary": "s2",
+            "firstKeptEntryId": "u2",
+            "tokensBefore": 2000.0,
+            "tokensAfter": 300,
+        },
+    ]
+    frame = prime_nb.load(write_lines(tmp_path / "c.jsonl", entries)).compactions
+    assert frame["tokens_before"].tolist() == [1000, 2000]
+    assert frame.loc["c2", "tokens_after"] == 300
+    assert frame["tokens_after"].isna().tolist() == [True, False]
