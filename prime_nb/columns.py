@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .reading import Problem
@@ -47,9 +47,12 @@ def timestamp_ms(value: Any) -> float:
     """ISO string or Unix ms to float ms; NaN when absent or unreadable."""
     if value.__class__ is str:
         try:
-            return datetime.fromisoformat(value).timestamp() * 1000.0
+            moment = datetime.fromisoformat(value)
         except ValueError:
             return NAN
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)  # the agent writes UTC
+        return moment.timestamp() * 1000.0
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     return NAN

@@ -57,9 +57,13 @@ def ms_timestamp(value: Any) -> Any:
     """ISO timestamp to Unix ms, for writing in the spec dialect."""
     if isinstance(value, str):
         try:
-            return int(datetime.fromisoformat(value).timestamp() * 1000)
+            moment = datetime.fromisoformat(value)
         except ValueError:
             return value
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)  # Prime Agent's timestamps are UTC
+        # round, not int(): float seconds * 1000 can land just below the exact ms
+        return round(moment.timestamp() * 1000)
     return value
 
 
@@ -120,9 +124,9 @@ def header_to_canonical(header: dict[str, Any]) -> dict[str, Any]:
 
 def to_dialect(entry: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
     """A canonical entry written as ``dialect`` would (for appending to such a file)."""
+    out = {k: v for k, v in entry.items() if k != SOURCE_TYPE}
     if dialect == "prime":
-        return entry
-    out = dict(entry)
+        return out
     kind = out["type"]
     message = out.get("message")
     if kind == "message" and isinstance(message, dict):
@@ -133,19 +137,13 @@ def to_dialect(entry: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
             for key in ("toolCallId", "toolName", "content", "isError", "details"):
                 if key in message:
                     out[key] = message[key]
-        elif role == "assistant" and isinstance(message.get("content"), list):
-            calls = [b for b in message["content"] if b.get("type") == "toolCall"]
-            if calls and len(calls) == len(message["content"]):
-                if len(calls) > 1:
-                    raise ValueError(
-                        "a spec-dialect file stores one toolCall per entry; "
-                        "append each tool call as its own message"
-                    )
-                del out["message"]
-                out["type"] = "toolCall"
-                out["toolCallId"] = calls[0].get("id")
-                out["name"] = calls[0].get("name")
-                out["arguments"] = calls[0].get("arguments", {})
+        elif role == "assistant" and _is_bare_tool_call(message):
+            call = message["content"][0]
+            del out["message"]
+            out["type"] = "toolCall"
+            out["toolCallId"] = call.get("id")
+            out["name"] = call.get("name")
+            out["arguments"] = call.get("arguments", {})
     elif kind == "custom_message":
         out["type"] = "custom"
     else:
@@ -157,3 +155,20 @@ def to_dialect(entry: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
     if "timestamp" in out:
         out["timestamp"] = ms_timestamp(out["timestamp"])
     return out
+
+
+def _is_bare_tool_call(message: dict[str, Any]) -> bool:
+    """An assistant message that is one tool call and nothing else (no usage, model...).
+
+    Only such a message becomes a spec ``toolCall`` entry: that entry has no room for
+    anything more, and an assistant message with toolCall blocks loads in both dialects.
+    """
+    content = message.get("content")
+    if not isinstance(content, list) or len(content) != 1 or not isinstance(content[0], dict):
+        return False
+    block = content[0]
+    return (
+        block.get("type") == "toolCall"
+        and set(block) <= {"type", "id", "name", "arguments"}
+        and set(message) <= {"role", "content", "timestamp"}
+    )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 
 class SessionFormatError(ValueError):
@@ -29,3 +31,55 @@ class EntryNotFoundError(KeyError):
 
     def __str__(self) -> str:
         return self.message
+
+
+class UpgradeRequiredError(SessionFormatError):
+    """Appending to a version 1 file (entries without ids) is refused."""
+
+
+class InvalidEntryError(ValueError):
+    """A new entry was refused before any byte was written (bad message, content...)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}; nothing was written")
+
+
+class SessionWriteError(OSError):
+    """Writing to a session file failed; what was already in the file is intact.
+
+    ``written`` lists the ids of entries of the same call that did reach the file
+    (a fork written line by line can fail half way).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        reason: str,
+        *,
+        errno: int | None = None,
+        written: list[str] | None = None,
+    ) -> None:
+        super().__init__(f"{Path(path)}: {reason}")
+        self.path = Path(path)
+        self.reason = reason
+        self.written = list(written or [])
+        if errno is not None:
+            self.errno = errno
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class EntryLostError(SessionWriteError):
+    """Entries this process had written were dropped when another program replaced the
+    file, and cannot be written again (their parent is gone). ``entries`` holds them."""
+
+    def __init__(self, path: str | Path, reason: str, entries: list[dict[str, Any]]) -> None:
+        super().__init__(path, reason)
+        self.entries = entries
+
+
+class TornLineWarning(UserWarning):
+    """The file ended in an incomplete line; the new entry was written on a fresh line."""

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from . import tables
+from . import tables, write
 from .columns import EntryColumns
 from .context import Context, build_context
 from .dialect import Dialect, dialect_of_header, header_to_canonical
@@ -23,6 +23,8 @@ from .tree import Tree
 
 if TYPE_CHECKING:
     import networkx as nx
+
+_T = TypeVar("_T")
 
 HEADER_KEYS = {
     "id": "id",
@@ -360,6 +362,88 @@ class Session:
             "active_leaf": self.leaf_id,
             "current_version": CURRENT_VERSION,
         }
+
+    # -- writing: prime_nb.write does the work, then the session reads the new entries ----
+    def _write(self, call: Callable[[], _T]) -> _T:
+        try:
+            result = call()
+        except BaseException:
+            with suppress(Exception):
+                self.refresh()  # part of a fork may have been written
+            raise
+        self.refresh()
+        return result
+
+    def append_message(
+        self, parent_id: str | None, message: Mapping[str, Any], *, fsync: bool = True
+    ) -> str:
+        """Append a message under ``parent_id`` (a fork if it already has children)."""
+        return self._write(lambda: write.append_message(self.file, parent_id, message, fsync=fsync))
+
+    def append_fork(
+        self, from_id: str, messages: Iterable[Mapping[str, Any]], *, fsync: bool = True
+    ) -> list[str]:
+        """Append a chain of messages starting at ``from_id``; returns their ids."""
+        return self._write(lambda: write.append_fork(self.file, from_id, messages, fsync=fsync))
+
+    def append_branch_summary(
+        self,
+        parent_id: str | None,
+        summary: str,
+        from_id: str | None = None,
+        details: Any = None,
+        *,
+        fsync: bool = True,
+    ) -> str:
+        """Append a summary of an abandoned branch under ``parent_id``."""
+        return self._write(
+            lambda: write.append_branch_summary(
+                self.file, parent_id, summary, from_id, details, fsync=fsync
+            )
+        )
+
+    def append_compaction(
+        self,
+        summary: str,
+        first_kept_entry_id: str,
+        tokens_before: int,
+        parent_id: str | None = None,
+        details: Any = None,
+        tokens_after: int | None = None,
+        *,
+        fsync: bool = True,
+    ) -> str:
+        """Append a compaction (parent: the active leaf unless given)."""
+        return self._write(
+            lambda: write.append_compaction(
+                self.file,
+                summary,
+                first_kept_entry_id,
+                tokens_before,
+                parent_id,
+                details,
+                tokens_after,
+                fsync=fsync,
+            )
+        )
+
+    def append_label(self, target_id: str, label: str | None, *, fsync: bool = True) -> str:
+        """Label an entry (``None`` clears the label)."""
+        return self._write(lambda: write.append_label(self.file, target_id, label, fsync=fsync))
+
+    def set_name(self, name: str, *, fsync: bool = True) -> str:
+        """Name the session (appends a session_info entry)."""
+        return self._write(lambda: write.append_session_name(self.file, name, fsync=fsync))
+
+    append_session_name = set_name
+
+    def fork_to_file(self, leaf_id: str | None = None, dest: str | Path | None = None) -> Path:
+        """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file."""
+        return write.fork_to_file(self.file, leaf_id, dest)
+
+    def upgrade(self, backup: bool = True) -> Path:
+        """Rewrite a version 1/2 file as version 3 (keeping a backup), then reload it."""
+        return self._write(lambda: write.upgrade_file(self.file, backup))
 
 
 def load(path: str | Path) -> Session:
