@@ -1,0 +1,24 @@
+"""Research helpers: compaction forensics, branching, branch comparison, context tables.
+
+Each function takes a loaded :class:`prime_nb.Session` and returns a DataFrame (or a small
+result object), so the answers can be filtered, plotted and saved like any other table.
+"""
+
+from ._common import estimate_tokens
+from .branching import abandoned_share, branch_segments, branches, fork_points
+from .compaction import compaction_forensics
+from .compare import Comparison, common_ancestor, compare
+from .context_frame import context_frame
+
+__all__ = [
+    "Comparison",
+    "abandoned_share",
+    "branch_segments",
+    "branches",
+    "common_ancestor",
+    "compaction_forensics",
+    "compare",
+    "context_frame",
+    "estimate_tokens",
+    "fork_points",
+]

@@ -1,0 +1,172 @@
+"""Shared plumbing for the research helpers: tree arrays, token estimates, file paths.
+
+Why a module of its own: compaction forensics, branching and comparison all need the same
+three things (each entry's parent as a row number, per-entry spend, and tool-call file paths
+normalised against the session's cwd), and they must agree on them to the token.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..session import Session
+
+#: chars the agent counts for one image block (it estimates an image as 1200 tokens)
+IMAGE_CHARS = 4800
+#: tools whose ``path`` argument is a file the model read
+READ_TOOLS = frozenset({"read", "read_file", "view"})
+#: tools whose ``path`` argument is a file the model changed
+WRITE_TOOLS = frozenset({"edit", "write", "write_file", "multi_edit", "apply_patch"})
+PATH_KEYS = ("path", "file_path", "filePath", "file")
+
+
+def _json_len(value: Any) -> int:
+    try:
+        return len(orjson.dumps(value).decode())
+    except TypeError:
+        return len(str(value))
+
+
+def _content_chars(content: Any) -> int:
+    if isinstance(content, str):
+        return len(content)
+    chars = 0
+    if isinstance(content, list):
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and isinstance(block.get("text"), str):
+                chars += len(block["text"])
+            elif block.get("type") == "image":
+                chars += IMAGE_CHARS
+    return chars
+
+
+def message_chars(message: dict[str, Any]) -> int:
+    """Characters of a context message as the agent counts them for its token estimate."""
+    role = message.get("role")
+    if role == "assistant":
+        chars = 0
+        for block in message.get("content") or []:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                chars += len(block["text"])
+            elif kind == "thinking" and isinstance(block.get("thinking"), str):
+                chars += len(block["thinking"])
+            elif kind == "toolCall":
+                chars += len(str(block.get("name") or "")) + _json_len(block.get("arguments"))
+        return chars
+    if role == "bashExecution":
+        return len(str(message.get("command") or "")) + len(str(message.get("output") or ""))
+    if role in ("branchSummary", "compactionSummary"):
+        return len(str(message.get("summary") or ""))
+    return _content_chars(message.get("content"))
+
+
+def estimate_tokens(message: dict[str, Any]) -> int:
+    """Token estimate of one context message: ceil(chars / 4).
+
+    This is the agent's own heuristic (it uses it to decide when to compact), so numbers
+    here match what the agent believed, not what a provider's tokenizer would count.
+    Images count as 4800 chars (1200 tokens), as the agent counts them.
+    """
+    return math.ceil(message_chars(message) / 4)
+
+
+def relative_path(path: str, cwd: str | None) -> str:
+    """A file path relative to the session's cwd when it lies below it, else unchanged.
+
+    Compaction details list files relative to the project while tool calls use absolute
+    paths; comparing them needs one spelling.
+    """
+    pure = PurePosixPath(path)
+    if cwd and pure.is_absolute():
+        try:
+            return str(pure.relative_to(PurePosixPath(cwd)))
+        except ValueError:
+            return path
+    return str(pure) if path else path
+
+
+def tool_path(arguments: Any) -> str | None:
+    """The file a tool call names in its arguments, if any."""
+    if isinstance(arguments, dict):
+        for key in PATH_KEYS:
+            value = arguments.get(key)
+            if isinstance(value, str) and value:
+                return value
+    return None
+
+
+@dataclass
+class TreeArrays:
+    """The session's tree as numpy arrays in file order (row = position in entries)."""
+
+    ids: list[str]
+    parent: np.ndarray
+    depth: np.ndarray
+    tokens: np.ndarray
+    cost: np.ndarray
+    row_of: dict[str, int]
+
+    def subtree_sum(self, values: np.ndarray) -> np.ndarray:
+        """For every row, the sum of ``values`` over its subtree (each entry counted once)."""
+        out = values.astype(np.float64, copy=True)
+        for row in np.argsort(-self.depth, kind="stable").tolist():
+            p = int(self.parent[row])
+            if p >= 0:
+                out[p] += out[row]
+        return out
+
+    def subtree_max(self, values: np.ndarray) -> np.ndarray:
+        out = values.astype(np.int64, copy=True)
+        for row in np.argsort(-self.depth, kind="stable").tolist():
+            p = int(self.parent[row])
+            if p >= 0 and out[row] > out[p]:
+                out[p] = out[row]
+        return out
+
+    def last_leaf(self) -> np.ndarray:
+        """Per row, the last leaf in file order below it: the branch the agent would resume."""
+        n = len(self.ids)
+        has_child = np.zeros(n, dtype=bool)
+        has_child[self.parent[self.parent >= 0]] = True
+        leaf_rows = np.where(has_child, -1, np.arange(n, dtype=np.int64))
+        return self.subtree_max(leaf_rows)
+
+
+def tree_arrays(session: Session) -> TreeArrays:
+    entries = session.entries
+    ids = entries.index.tolist()
+    row_of = {entry_id: row for row, entry_id in enumerate(ids)}
+    parent = np.fromiter(
+        (row_of.get(p, -1) if isinstance(p, str) else -1 for p in entries["parent_id"]),
+        dtype=np.int64,
+        count=len(ids),
+    )
+    return TreeArrays(
+        ids=ids,
+        parent=parent,
+        depth=entries["depth"].to_numpy(dtype=np.int64),
+        tokens=spend(entries, "total_tokens"),
+        cost=spend(entries, "cost"),
+        row_of=row_of,
+    )
+
+
+def spend(entries: pd.DataFrame, column: str) -> np.ndarray:
+    """A usage column with no-usage rows as 0 (only assistant rows carry usage)."""
+    values: np.ndarray = entries[column].to_numpy(dtype=np.float64, na_value=np.nan)
+    out: np.ndarray = np.nan_to_num(values)
+    return out

@@ -1,0 +1,491 @@
+"""The ``prime-nb`` command: inspect, validate, list, upgrade and export sessions, run the demo.
+
+Exit codes: 0 fine, 1 problems found (or a file that is not a session), 2 usage errors
+(unknown option, missing file). Errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from importlib.util import find_spec
+from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
+
+PROG = "prime-nb"
+QUICKSTART = "01-quickstart.ipynb"
+DEMO_SESSION = "demo-session.jsonl"
+SERVER_START_TIMEOUT = 120.0
+SERVER_STOP_TIMEOUT = 20.0
+
+
+class CliError(Exception):
+    """Stops a command with a one-line message and an exit code."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise SystemExit(2)
+
+
+def _say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def _existing(path: str, what: str = "file") -> Path:
+    file = Path(path).expanduser()
+    if not file.exists():
+        raise CliError(f"{path}: no such {what}", 2)
+    return file
+
+
+def _load(path: str) -> Any:
+    from .errors import SessionFormatError
+    from .session import load
+
+    file = _existing(path)
+    try:
+        return load(file)
+    except SessionFormatError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"{path}: {exc.strerror or exc}") from None
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    session = _load(args.file)
+    summary = session.summary()
+    if args.json:
+        _say(json.dumps(summary, indent=2, default=str))
+        return 0
+    rows = [
+        ("file", summary["file"]),
+        ("name", summary["name"] or "-"),
+        ("id", summary["id"] or "-"),
+        ("cwd", summary["cwd"] or "-"),
+        ("version", f"{summary['version']} (current: {summary['current_version']})"),
+        ("dialect", summary["dialect"]),
+        ("entries", f"{summary['entries']:,}"),
+        ("messages", f"{summary['messages']:,}"),
+        ("leaves", f"{summary['leaves']:,}"),
+        ("forks", f"{summary['forks']:,}"),
+        ("compactions", f"{summary['compactions']:,}"),
+        ("tool calls", f"{summary['tool_calls']:,}"),
+        ("tokens", f"{summary['tokens']:,}"),
+        ("cost", f"${summary['cost']:.4f}"),
+        ("problems", f"{summary['problems']:,}"),
+        ("active leaf", summary["active_leaf"] or "-"),
+    ]
+    for key, value in rows:
+        _say(f"{key:<12} {value}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .errors import SessionFormatError
+    from .session import load
+
+    bad = 0
+    for path in args.files:
+        try:
+            session = load(Path(path).expanduser())
+        except FileNotFoundError:
+            _say(f"{path}: error: no such file")
+            bad += 1
+            continue
+        except SessionFormatError as exc:
+            _say(f"{path}: error: {exc.reason}")
+            bad += 1
+            continue
+        except OSError as exc:
+            _say(f"{path}: error: {exc.strerror or exc}")
+            bad += 1
+            continue
+        problems = session.problems
+        if problems.empty:
+            if not args.quiet:
+                _say(f"{path}: ok ({len(session):,} entries, version {session.version})")
+            continue
+        bad += 1
+        for line, kind, message in zip(
+            problems["line"], problems["kind"], problems["message"], strict=True
+        ):
+            _say(f"{path}:{line}: {kind}: {message}")
+    return 1 if bad else 0
+
+
+def cmd_ls(args: argparse.Namespace) -> int:
+    from .discovery import list_sessions
+
+    try:
+        frame = list_sessions(args.dir)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc), 2) from None
+    if args.json:
+        _say(frame.to_json(orient="records", date_format="iso", indent=2))
+        return 0
+    if frame.empty:
+        _say("no sessions found")
+        return 0
+    for _, row in frame.iterrows():
+        when = row["modified"].strftime("%Y-%m-%d %H:%M") if not _isna(row["modified"]) else "-"
+        entries = "-" if _isna(row["entries"]) else f"{int(row['entries']):,}"
+        title = row["name"] if isinstance(row["name"], str) else row["first_user_message"]
+        title = " ".join(str(title).split())[:60] if isinstance(title, str) else "-"
+        _say(f"{when}  {entries:>7}  {title:<60}  {row['path']}")
+    return 0
+
+
+def _isna(value: Any) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    session = _load(args.file)
+    file = Path(session.file)
+    before = session.version
+    if before >= session.summary()["current_version"]:
+        _say(f"{args.file}: already version {before}; nothing to do")
+        return 0
+    from .write import upgrade_file
+
+    backups = set(file.parent.glob(f"{file.name}.v*.bak"))
+    try:
+        upgrade_file(file, backup=not args.no_backup)
+    except OSError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    made = sorted(set(file.parent.glob(f"{file.name}.v*.bak")) - backups)
+    kept = f"; the original is kept as {made[0]}" if made else ""
+    _say(f"{args.file}: upgraded from version {before} to version 3{kept}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    session = _load(args.file)
+    out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
+    if out.is_dir():
+        out = out / (Path(session.file).stem + ".html")
+    from .export import export_html
+
+    try:
+        written = export_html(session, out)
+    except OSError as exc:
+        raise CliError(f"{out}: {exc.strerror or exc}") from None
+    _say(str(written))
+    return 0
+
+
+# -- demo ----------------------------------------------------------------------------------
+
+
+def quickstart_notebook() -> Path | None:
+    """The quickstart notebook: inside the installed package, else in the source tree."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "notebooks" / QUICKSTART, here.parent / "notebooks" / QUICKSTART):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _fallback_notebook() -> dict[str, Any]:
+    """A two-cell notebook, for installs that lack the bundled quickstart notebook."""
+
+    def cell(kind: str, source: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": source}
+        if kind == "code":
+            out.update(execution_count=None, outputs=[])
+        return out
+
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "cells": [
+            cell("markdown", "# prime_nb demo\nThe demo session, copied beside this notebook."),
+            cell(
+                "code",
+                "import prime_nb\nfrom prime_nb.widget import show\n\n"
+                f"session = prime_nb.load({DEMO_SESSION!r})\nshow(session)",
+            ),
+        ],
+    }
+
+
+def prepare_demo_folder(folder: Path) -> Path:
+    """Writable copies of the demo session and the quickstart notebook; returns the notebook."""
+    from .datasets import demo_session_path
+
+    folder.mkdir(parents=True, exist_ok=True)
+    session = folder / DEMO_SESSION
+    if not session.exists():
+        shutil.copyfile(demo_session_path(), session)
+    notebook = folder / QUICKSTART
+    if not notebook.exists():
+        source = quickstart_notebook()
+        if source is not None:
+            shutil.copyfile(source, notebook)
+        else:
+            notebook.write_text(json.dumps(_fallback_notebook(), indent=1), "utf-8")
+    return notebook
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _answers(url: str, token: str) -> bool:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _last_line(log: Path) -> str:
+    try:
+        lines = [ln.strip() for ln in log.read_text("utf-8", "replace").splitlines() if ln.strip()]
+    except OSError:
+        return "no log"
+    return lines[-1] if lines else "no output"
+
+
+class _Stop(Exception):
+    """Raised by the signal handlers so that the server is shut down in one place."""
+
+
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stop(signum)
+
+
+def stop_server(proc: subprocess.Popen[bytes], timeout: float = SERVER_STOP_TIMEOUT) -> None:
+    """Ask the server to stop (SIGTERM shuts Jupyter down with its kernels), then insist."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    if find_spec("jupyterlab") is None:
+        raise CliError("prime-nb demo needs JupyterLab: pip install jupyterlab")
+    folder = (
+        Path(args.dir).expanduser() if args.dir else Path(tempfile.mkdtemp(prefix="prime-nb-demo-"))
+    )
+    notebook = prepare_demo_folder(folder)
+    port = args.port or free_port()
+    token = secrets.token_urlsafe(24)
+    log = folder / ".jupyter-server.log"
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={folder}",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.news_url=None",  # no "get notified about news?" prompt in the demo
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # containers and CI often run as root
+    # the kernel must import this very prime_nb, installed or not (a source checkout)
+    package_root = str(Path(__file__).resolve().parents[1])
+    python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "JUPYTER_TOKEN": token, "PYTHONPATH": python_path}
+    handlers: dict[signal.Signals, Callable[..., Any] | int | None] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handlers[signum] = signal.signal(signum, _raise_stop)
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        with open(log, "wb") as log_file:
+            # a session of its own: the terminal's Ctrl-C reaches us, and we stop the server
+            proc = subprocess.Popen(
+                command,
+                cwd=folder,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + args.timeout
+        while not _answers(f"{base}/api/status", token):
+            if proc.poll() is not None:
+                raise CliError(f"JupyterLab exited at start ({_last_line(log)}); log: {log}")
+            if time.monotonic() > deadline:
+                raise CliError(f"JupyterLab did not answer within {args.timeout:.0f} s; log: {log}")
+            time.sleep(0.1)
+        url = f"{base}/lab/tree/{notebook.name}?token={token}"
+        _say("JupyterLab is running the prime_nb demo:")
+        _say(f"    {url}")
+        _say(f"Folder (writable copies of the demo session and notebook): {folder}")
+        _say("Press Ctrl-C to stop the server.")
+        if not args.no_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        code = proc.wait()
+        if code:
+            raise CliError(f"JupyterLab stopped with exit code {code}; log: {log}")
+        return 0
+    except _Stop:
+        _say("Stopping JupyterLab...")
+        return 0
+    finally:
+        if proc is not None:
+            stop_server(proc)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+
+
+# -- parser --------------------------------------------------------------------------------
+
+
+def build_parser() -> Parser:
+    from . import __version__
+
+    parser = Parser(
+        prog=PROG,
+        description="Inspect, check and explore Prime Agent session files (.jsonl).",
+        epilog="Start here: prime-nb demo (opens the quickstart notebook in JupyterLab).",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "info",
+        help="headline figures of one session file",
+        description="Version, dialect, entries, forks, compactions, tokens, "
+        "cost and problems of one session file.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser(
+        "validate",
+        help="list problems with line numbers (exit 1 if any)",
+        description="Check session files; print FILE:LINE: kind: message for "
+        "every problem. Exit 1 if any file has a problem or does not load.",
+    )
+    p.add_argument("files", metavar="FILE", nargs="+")
+    p.add_argument("-q", "--quiet", action="store_true", help="say nothing about good files")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser(
+        "ls",
+        help="list the sessions in a folder",
+        description="List session files below DIR (default: the agent's "
+        "sessions folder, or $PRIME_AGENT_SESSION_DIR), newest first.",
+    )
+    p.add_argument("dir", metavar="DIR", nargs="?")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(func=cmd_ls)
+
+    p = sub.add_parser(
+        "upgrade",
+        help="rewrite a version 1 or 2 file as version 3",
+        description="Rewrite a version 1 or 2 session file as version 3, "
+        "keeping the original beside it as FILE.vN.bak.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--no-backup", action="store_true", help="do not keep the original")
+    p.set_defaults(func=cmd_upgrade)
+
+    p = sub.add_parser(
+        "export",
+        help="write a self-contained HTML viewer of a session",
+        description="Write one HTML file that shows the session's tree without Python or Jupyter.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", metavar="OUT", help="HTML file (default: FILE.html)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "demo",
+        help="open the quickstart notebook on the demo session",
+        description="Copy the bundled demo session and the quickstart notebook "
+        "to a writable folder, start JupyterLab on 127.0.0.1 and print its URL.",
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    p.add_argument("--dir", metavar="DIR", help="folder for the copies (default: a new temp dir)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=SERVER_START_TIMEOUT,
+        help="seconds to wait for JupyterLab to answer (default: %(default)s)",
+    )
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("choose a command: info, validate, ls, upgrade, export or demo")
+    try:
+        return int(args.func(args))
+    except CliError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return exc.code
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # output piped into `head` that closed early: not an error worth a traceback
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces the closed stdout
+        return 0
+    except Exception as exc:
+        if os.environ.get("PRIME_NB_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"{PROG}: error: {type(exc).__name__}: {exc} (set PRIME_NB_DEBUG=1 for a traceback)\n"
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,480 @@
+"""plotly figures for one session: context size, spend by branch, tools, time, compactions.
+
+Every figure has a title, axis labels and hover text, and every trace whose points stand
+for entries carries the entry id as the first ``customdata`` column, so that
+:func:`prime_nb.linking.link` can highlight the entry selected in the widget.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .analysis import branch_segments, compaction_forensics
+
+if TYPE_CHECKING:
+    from .session import Session
+
+TOKEN_PARTS = [
+    ("input_tokens", "input", "#4C78A8"),
+    ("cache_read_tokens", "cache read", "#72B7B2"),
+    ("cache_write_tokens", "cache write", "#54A24B"),
+    ("output_tokens", "output", "#F58518"),
+]
+ACTIVE, ABANDONED, ERROR = "#4C78A8", "#BAB0AC", "#E45756"
+
+
+def _title(text: str, session: Session) -> dict[str, Any]:
+    name = session.name or session.id or session.file.name
+    return {"text": f"{text}<br><sup>{name}</sup>"}
+
+
+def _short(value: Any) -> str:
+    return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+
+
+def _vline(x: float | str, dash: str, color: str) -> dict[str, Any]:
+    """A vertical line across the plot (one dict: far faster than add_vline for many)."""
+    return {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"dash": dash, "color": color, "width": 1},
+    }
+
+
+def _note(x: float | str, text: str, y: float) -> dict[str, Any]:
+    return {
+        "x": x,
+        "xref": "x",
+        "y": y,
+        "yref": "paper",
+        "text": text,
+        "showarrow": False,
+        "xanchor": "left",
+        "yanchor": "bottom" if y >= 1 else "top",
+        "font": {"size": 10},
+    }
+
+
+def _path_frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
+    return session.entries.loc[session.path(leaf_id)]
+
+
+def context_timeline(session: Session, leaf_id: str | None = None) -> go.Figure:
+    """Context size per assistant turn along the path to ``leaf_id`` (default: active leaf).
+
+    Bars stack input, cache-read, cache-write and output tokens as the provider reported
+    them; each compaction on the path is a dashed line, annotated with tokens before and
+    after, where the bars drop.
+    """
+    path = _path_frame(session, leaf_id)
+    turns = path[(path["role"] == "assistant") & path["total_tokens"].notna()]
+    x = np.arange(1, len(turns) + 1)
+    ids = turns.index.to_numpy()
+    hover_data = (
+        np.column_stack(
+            [
+                ids,
+                turns["timestamp"].dt.strftime("%Y-%m-%d %H:%M:%S").to_numpy(),
+                turns["model"].map(_short).to_numpy(),
+                turns["stop_reason"].map(_short).to_numpy(),
+                turns["total_tokens"].fillna(0).astype(int).to_numpy(),
+            ]
+        )
+        if len(turns)
+        else np.empty((0, 5))
+    )
+    fig = go.Figure()
+    for column, label, color in TOKEN_PARTS:
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=turns[column].fillna(0).astype(int).to_numpy(),
+                name=label,
+                marker_color=color,
+                customdata=hover_data,
+                hovertemplate=(
+                    f"turn %{{x}}<br>{label}: %{{y:,}}<br>total: %{{customdata[4]:,}}"
+                    "<br>%{customdata[1]}<br>model %{customdata[2]}, stop %{customdata[3]}"
+                    "<br>entry %{customdata[0]}<extra></extra>"
+                ),
+            )
+        )
+    assistant_before = (path["role"] == "assistant") & path["total_tokens"].notna()
+    seen = assistant_before.cumsum().to_numpy()
+    on_path = [str(i) for i in path.index[path["type"] == "compaction"]]
+    forensics = compaction_forensics(session, on_path) if on_path else None
+    shapes: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
+    for k, (entry_id, kind) in enumerate(zip(path.index, path["type"], strict=True)):
+        if kind != "compaction" or forensics is None:
+            continue
+        row = forensics.loc[entry_id]
+        before = _short(row["tokens_before"])
+        after = _short(row["tokens_after"])
+        suffix = " (est.)" if row["tokens_after_source"] == "estimated" else ""
+        at = float(seen[k]) + 0.5
+        shapes.append(_vline(at, "dash", "#444"))
+        notes.append(_note(at, f"compaction {entry_id}<br>{before} → {after}{suffix}", 1.0))
+    fig.update_layout(
+        barmode="stack",
+        title=_title("Context size per turn", session),
+        xaxis_title="assistant turn along the path",
+        yaxis_title="tokens",
+        legend_title="tokens",
+        hovermode="closest",
+        shapes=shapes,
+        annotations=notes,
+    )
+    return fig
+
+
+def cost_by_branch(session: Session) -> go.Figure:
+    """Cost of each branch segment, active path vs abandoned branches (each entry once)."""
+    segments = branch_segments(session)
+    total = float(segments["cost"].sum()) if len(segments) else 0.0
+    abandoned = float(segments.loc[~segments["is_active"], "cost"].sum()) if len(segments) else 0
+    fig = go.Figure()
+    for active, name, color in ((True, "active path", ACTIVE), (False, "abandoned", ABANDONED)):
+        part = segments[segments["is_active"] == active]
+        labels = [
+            f"{leaf} (from {fork})" if fork else f"{leaf} (root)"
+            for leaf, fork in zip(part.index, part["fork_id"], strict=True)
+        ]
+        fig.add_trace(
+            go.Bar(
+                y=labels,
+                x=part["cost"].to_numpy(),
+                orientation="h",
+                name=name,
+                marker_color=color,
+                customdata=np.column_stack(
+                    [
+                        part.index.to_numpy(),
+                        part["entries"].to_numpy(),
+                        part["tokens"].to_numpy(),
+                        part["last_role"].map(_short).to_numpy(),
+                        part["stop_reason"].map(_short).to_numpy(),
+                        part["fork_id"].map(_short).to_numpy(),
+                    ]
+                )
+                if len(part)
+                else np.empty((0, 6)),
+                hovertemplate=(
+                    "leaf %{customdata[0]}<br>forked at %{customdata[5]}<br>cost $%{x:.4f}"
+                    "<br>%{customdata[1]} entries, %{customdata[2]:,} tokens"
+                    "<br>ended: %{customdata[3]} / %{customdata[4]}<extra></extra>"
+                ),
+            )
+        )
+    share = f"{abandoned / total:.0%} of ${total:.2f} abandoned" if total > 0 else "no cost"
+    fig.update_layout(
+        title=_title(f"Cost by branch: {share}", session),
+        xaxis_title="cost (USD)",
+        yaxis_title="branch (leaf id)",
+        barmode="stack",
+    )
+    return fig
+
+
+def tool_usage(session: Session) -> go.Figure:
+    """Calls, error rate and latency per tool."""
+    calls = session.tool_calls
+    stats = (
+        calls.assign(error=calls["is_error"].fillna(False).astype(bool))
+        .groupby("name", dropna=False)
+        .agg(calls=("name", "size"), errors=("error", "sum"), latency=("latency", "median"))
+        .sort_values("calls", ascending=False)
+    )
+    names = [str(n) for n in stats.index]
+    fig = make_subplots(
+        rows=1,
+        cols=3,
+        subplot_titles=("calls", "error rate", "latency (s)"),
+        horizontal_spacing=0.08,
+    )
+    fig.add_trace(
+        go.Bar(
+            x=names,
+            y=stats["calls"],
+            name="calls",
+            marker_color=ACTIVE,
+            customdata=stats["errors"].to_numpy(),
+            hovertemplate="%{x}: %{y} calls, %{customdata} errors<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    rate = (stats["errors"] / stats["calls"]).to_numpy(dtype=float)
+    fig.add_trace(
+        go.Bar(
+            x=names,
+            y=rate,
+            name="error rate",
+            marker_color=ERROR,
+            hovertemplate="%{x}: %{y:.0%} of calls failed<extra></extra>",
+        ),
+        row=1,
+        col=2,
+    )
+    for name in names:
+        lat = calls.loc[calls["name"].astype(str) == name]
+        fig.add_trace(
+            go.Box(
+                y=lat["latency"],
+                name=name,
+                marker_color=ACTIVE,
+                showlegend=False,
+                boxpoints="all",
+                jitter=0.3,
+                customdata=lat["assistant_id"].to_numpy(),
+                hovertemplate=f"{name}: %{{y:.2f}} s<br>entry %{{customdata}}<extra></extra>",
+            ),
+            row=1,
+            col=3,
+        )
+    fig.update_yaxes(title_text="calls", row=1, col=1)
+    fig.update_yaxes(title_text="error rate", tickformat=".1~%", row=1, col=2)
+    fig.update_yaxes(title_text="seconds from call to result", row=1, col=3)
+    fig.update_xaxes(title_text="tool")
+    fig.update_layout(title=_title("Tool usage", session), showlegend=False)
+    return fig
+
+
+def turn_timeline(session: Session) -> go.Figure:
+    """Assistant turns (markers, sized by tokens) and tool calls (bars) over wall time."""
+    entries = session.entries
+    turns = entries[entries["role"] == "assistant"]
+    calls = session.tool_calls
+    fig = go.Figure()
+    for active, name, color in (
+        (True, "turn (active path)", ACTIVE),
+        (False, "turn (other branch)", ABANDONED),
+    ):
+        part = turns[turns["on_active_path"] == active]
+        tokens = part["total_tokens"].fillna(0).astype(float).to_numpy()
+        size = 6 + 14 * np.sqrt(tokens / tokens.max()) if len(tokens) and tokens.max() else 8
+        fig.add_trace(
+            go.Scatter(
+                x=part["timestamp"],
+                y=["assistant"] * len(part),
+                mode="markers",
+                name=name,
+                marker={"color": color, "size": size, "line": {"width": 0}},
+                customdata=np.column_stack(
+                    [
+                        part.index.to_numpy(),
+                        tokens,
+                        part["stop_reason"].map(_short).to_numpy(),
+                        part["text"].map(lambda t: _short(t)[:80]).to_numpy(),
+                    ]
+                )
+                if len(part)
+                else np.empty((0, 4)),
+                hovertemplate="%{x}<br>entry %{customdata[0]}<br>%{customdata[1]:,.0f} tokens,"
+                " stop %{customdata[2]}<br>%{customdata[3]}<extra></extra>",
+            )
+        )
+    done = calls[calls["latency"].notna()]
+    for failed, name, color in ((False, "tool call", "#54A24B"), (True, "failed tool call", ERROR)):
+        part = done[done["is_error"].fillna(False).astype(bool) == failed]
+        fig.add_trace(
+            go.Bar(
+                base=part["timestamp"],
+                x=(part["latency"] * 1000.0).to_numpy(),
+                y=part["name"].astype(str),
+                orientation="h",
+                name=name,
+                marker_color=color,
+                customdata=np.column_stack(
+                    [
+                        part["assistant_id"].to_numpy(),
+                        part["latency"].to_numpy(),
+                        part["result_id"].map(_short).to_numpy(),
+                    ]
+                )
+                if len(part)
+                else np.empty((0, 3)),
+                hovertemplate="%{y}: %{customdata[1]:.2f} s<br>call in %{customdata[0]}, "
+                "result %{customdata[2]}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        title=_title("Turns and tool calls over time", session),
+        xaxis={"type": "date", "title": "wall time (UTC)"},
+        yaxis_title="assistant turn / tool",
+        barmode="overlay",
+    )
+    return fig
+
+
+def compaction_report(session: Session) -> go.Figure:
+    """Per compaction: tokens before and after, what it summarised, and files read again."""
+    frame = compaction_forensics(session)
+    labels = [f"{k + 1}: {cid}" for k, cid in enumerate(frame.index)]
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.65, 0.35],
+        vertical_spacing=0.08,
+        subplot_titles=("context tokens", "what was summarised, and re-read later"),
+    )
+    custom = (
+        np.column_stack(
+            [
+                frame.index.to_numpy(),
+                frame["compression_ratio"].to_numpy(dtype=float),
+                frame["summarised_messages"].to_numpy(),
+                frame["summary_chars"].to_numpy(),
+                frame["reread_files"].map(lambda f: ", ".join(f) or "none").to_numpy(),
+                frame["tokens_after_source"].to_numpy(),
+            ]
+        )
+        if len(frame)
+        else np.empty((0, 6))
+    )
+    hover = (
+        "%{customdata[0]}<br>%{y:,} tokens<br>ratio %{customdata[1]:.1f}x"
+        "<br>%{customdata[2]} messages summarised into %{customdata[3]} chars"
+        "<br>re-read: %{customdata[4]}<extra>%{fullData.name}</extra>"
+    )
+    fig.add_trace(
+        go.Bar(
+            x=labels,
+            y=frame["tokens_before"].astype(float),
+            name="before",
+            marker_color="#4C78A8",
+            customdata=custom,
+            hovertemplate=hover,
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Bar(
+            x=labels,
+            y=frame["tokens_after"].astype(float),
+            name="after (recorded or estimated)",
+            marker_color="#F58518",
+            customdata=custom,
+            hovertemplate=hover,
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=labels,
+            y=frame["first_turn_context_tokens"].astype(float),
+            mode="markers",
+            name="first turn after (provider count)",
+            marker={"symbol": "diamond", "size": 10, "color": "#222"},
+            customdata=custom,
+            hovertemplate=hover,
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Bar(
+            x=labels,
+            y=frame["summarised_messages"],
+            name="messages summarised",
+            marker_color="#72B7B2",
+            customdata=custom,
+            hovertemplate=hover,
+        ),
+        row=2,
+        col=1,
+    )
+    fig.add_trace(
+        go.Bar(
+            x=labels,
+            y=frame["reread_count"],
+            name="files re-read after",
+            marker_color=ERROR,
+            customdata=custom,
+            hovertemplate=hover,
+        ),
+        row=2,
+        col=1,
+    )
+    fig.update_yaxes(title_text="tokens", row=1, col=1)
+    fig.update_yaxes(title_text="count", row=2, col=1)
+    fig.update_xaxes(title_text="compaction (file order)", row=2, col=1)
+    fig.update_layout(title=_title("Compactions", session), barmode="group")
+    return fig
+
+
+def model_changes(session: Session, leaf_id: str | None = None) -> go.Figure:
+    """Which model answered each turn along a path, with model and thinking-level changes."""
+    path = _path_frame(session, leaf_id)
+    turns = path[path["role"] == "assistant"]
+    models = (turns["provider"].map(_short) + "/" + turns["model"].map(_short)).to_numpy()
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=turns["timestamp"],
+            y=models,
+            mode="lines+markers",
+            line_shape="hv",
+            name="assistant turn",
+            customdata=np.column_stack(
+                [
+                    turns.index.to_numpy(),
+                    turns["total_tokens"].fillna(0).to_numpy(),
+                    turns["stop_reason"].map(_short).to_numpy(),
+                ]
+            )
+            if len(turns)
+            else np.empty((0, 3)),
+            hovertemplate="%{y}<br>%{x}<br>entry %{customdata[0]}, %{customdata[1]:,} tokens, "
+            "stop %{customdata[2]}<extra></extra>",
+        )
+    )
+    changes = path[path["type"] == "model_change"]
+    fig.add_trace(
+        go.Scatter(
+            x=changes["timestamp"],
+            y=(changes["provider"].map(_short) + "/" + changes["model"].map(_short)).to_numpy(),
+            mode="markers",
+            name="model_change",
+            marker={"symbol": "diamond", "size": 13},
+            customdata=changes.index.to_numpy(),
+            hovertemplate="switch to %{y}<br>%{x}<br>entry %{customdata}<extra></extra>",
+        )
+    )
+    levels = path[path["type"] == "thinking_level_change"]
+    shapes, notes = [], []
+    for stamp, text in zip(levels["timestamp"], levels["text"], strict=True):
+        when = stamp.isoformat()
+        shapes.append(_vline(when, "dot", "#888"))
+        notes.append(_note(when, f"thinking: {_short(text)}", 1.0))
+    fig.update_layout(
+        title=_title("Model per turn", session),
+        shapes=shapes,
+        annotations=notes,
+        xaxis_title="wall time (UTC)",
+        yaxis_title="provider/model",
+    )
+    return fig
+
+
+__all__ = [
+    "compaction_report",
+    "context_timeline",
+    "cost_by_branch",
+    "model_changes",
+    "tool_usage",
+    "turn_timeline",
+]
