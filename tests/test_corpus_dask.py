@@ -1,0 +1,108 @@
+"""The Dask path gives the same tables as the pandas path, on a real LocalCluster."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from distributed import Client, LocalCluster
+
+from prime_nb import corpus
+from prime_nb.datasets import synthetic_session
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("corpus")
+    nested = root / "--home-dev-proj--"
+    nested.mkdir()
+    for k in range(5):
+        where = nested if k % 2 else root
+        synthetic_session(
+            where / f"s{k}.jsonl",
+            seed=k,
+            version=3 if k < 4 else 2,
+            dialect="spec" if k == 3 else "prime",
+            forks=k % 3 + 1,
+        )
+    (root / "broken.jsonl").write_text("not a session\n")
+    return root
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as dask_client,
+    ):
+        yield dask_client
+
+
+def sort(frame: pd.DataFrame, *keys: str) -> pd.DataFrame:
+    """Rows in a fixed order; text columns as plain objects, because Dask stores text in
+    its own string dtype (missing = NA) where pandas 3 uses NaN: the values must agree."""
+    out = frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
+    for name in out.columns:
+        if isinstance(out[name].dtype, pd.StringDtype):
+            out[name] = out[name].astype(object).where(out[name].notna(), None)
+    return out
+
+
+def test_entries_match_pandas(folder: Path, client: Client) -> None:
+    ddf = corpus.to_dask(folder, files_per_partition=2)
+    assert ddf.npartitions == 3  # 6 files, 2 per partition
+    expected = corpus.corpus_entries(folder, workers=1, progress=False)
+    got = ddf.compute()
+    assert list(got.columns) == list(ddf._meta.columns)  # meta declared, not inferred
+    pd.testing.assert_frame_equal(sort(got, "path", "line"), sort(expected, "path", "line"))
+
+
+def test_sessions_match_pandas_and_list_the_broken_file(folder: Path, client: Client) -> None:
+    sessions = corpus.sessions_dask(folder, files_per_partition=4)
+    got = sort(sessions.compute(), "path")
+    expected = sort(corpus.load_corpus(folder, workers=1, progress=False), "path")
+    pd.testing.assert_frame_equal(got, expected)
+    broken = got[got["path"].str.endswith("broken.jsonl")]
+    assert broken["error"].str.contains("SessionFormatError").all()
+    assert got["error"].isna().sum() == 5
+
+
+def test_research_helpers_match_pandas(folder: Path, client: Client) -> None:
+    sessions = corpus.sessions_dask(folder, files_per_partition=2)
+    forensics = sort(corpus.compactions_dask(sessions).compute(), "path", "id")
+    expected = sort(corpus.corpus_compactions(folder, workers=1, progress=False), "path", "id")
+    raw = sum(
+        line.count('"type":"compaction"')
+        for f in folder.rglob("s*.jsonl")
+        for line in f.read_text().splitlines()
+    )
+    assert len(expected) == raw >= 10
+    pd.testing.assert_frame_equal(forensics, expected)
+    branches = sort(corpus.branches_dask(sessions).compute(), "path", "fork_id", "branch_id")
+    expected_b = sort(
+        corpus.corpus_branches(folder, workers=1, progress=False), "path", "fork_id", "branch_id"
+    )
+    assert len(expected_b) > 0
+    pd.testing.assert_frame_equal(branches, expected_b)
+
+
+def test_fsspec_urls(folder: Path, client: Client) -> None:
+    url = f"file://{folder}"
+    got = corpus.sessions_dask(url).compute()
+    assert len(got) == 6 and got["path"].str.startswith("file://").all()
+    assert int(got["entries"].sum()) == int(
+        corpus.load_corpus(folder, workers=1, progress=False)["entries"].sum()
+    )
+
+
+def test_no_files_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no session files"):
+        corpus.to_dask(tmp_path)
