@@ -325,6 +325,10 @@ def _branches_of(path: str) -> pd.DataFrame:
     return per_session(branches, path)
 
 
+def _no_rows(path: str, exc: BaseException) -> pd.DataFrame:
+    return pd.DataFrame()
+
+
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     frames = [f for f in frames if len(f)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
@@ -339,9 +343,8 @@ def corpus_compactions(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Compaction forensics of every session (one row per compaction, ``session`` column)."""
-    paths = _paths(dir, pattern, files)
     frames = _run(
-        _forensics_of, paths, workers, "compactions", progress, lambda path, exc: pd.DataFrame()
+        _forensics_of, _paths(dir, pattern, files), workers, "compactions", progress, _no_rows
     )
     return conform(_concat(frames), empty(FORENSICS_DTYPES))
 
@@ -355,9 +358,8 @@ def corpus_branches(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Branching summary of every session (one row per branch of a fork, ``session`` column)."""
-    paths = _paths(dir, pattern, files)
     frames = _run(
-        _branches_of, paths, workers, "branches", progress, lambda path, exc: pd.DataFrame()
+        _branches_of, _paths(dir, pattern, files), workers, "branches", progress, _no_rows
     )
     return conform(_concat(frames), empty(BRANCH_DTYPES))
 
