@@ -1,0 +1,209 @@
+/**
+ * The display graph: what is drawn. In the tree view every shown entry is a node; in the
+ * branch view each run of shown entries without a fork is one segment node (unless expanded).
+ */
+
+import { Flag, Kind, type ViewMode } from "./constants";
+import type { Columns } from "./data";
+import type { Visible } from "./filter";
+import type { Tree } from "./tree";
+
+export interface SegmentInfo {
+  head: number;
+  tail: number;
+  size: number;
+  tokens: number;
+  flags: number;
+  labels: number;
+  compactions: number;
+  onActive: boolean;
+  users: number;
+  assistants: number;
+  tools: number;
+  others: number;
+  t0: number;
+  t1: number;
+}
+
+export interface Display {
+  m: number;
+  /** Entry index of the node (the head entry for a segment). */
+  entry: Int32Array;
+  /** 1 for a collapsed segment of more than one entry. */
+  isSeg: Uint8Array;
+  /** Display parent (-1 for roots). */
+  dparent: Int32Array;
+  childStart: Int32Array;
+  childList: Int32Array;
+  roots: Int32Array;
+  /** Display node holding each entry (-1 if hidden). */
+  nodeOf: Int32Array;
+  /** Segment head of every shown entry (-1 if hidden). */
+  segOf: Int32Array;
+  /** Segment details by head entry. */
+  segments: Map<number, SegmentInfo>;
+  /** Heads of expanded segments of more than one entry (branch view). */
+  expandedHeads: number[];
+}
+
+/** Shown children of each shown entry, in the tree's order, as CSR arrays. */
+function shownChildren(tree: Tree, vis: Visible): { start: Int32Array; list: Int32Array; roots: number[] } {
+  const n = tree.n;
+  const start = new Int32Array(n + 1);
+  const roots: number[] = [];
+  const { order } = tree;
+  for (let k = 0; k < n; k++) {
+    const c = order[k];
+    if (!vis.shown[c]) continue;
+    const p = vis.vparent[c];
+    if (p >= 0) start[p + 1]++;
+    else roots.push(c);
+  }
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, n);
+  const list = new Int32Array(start[n]);
+  for (let k = 0; k < n; k++) {
+    const c = order[k];
+    if (!vis.shown[c]) continue;
+    const p = vis.vparent[c];
+    if (p >= 0) list[fill[p]++] = c;
+  }
+  return { start, list, roots };
+}
+
+function newSegment(head: number): SegmentInfo {
+  return {
+    head,
+    tail: head,
+    size: 0,
+    tokens: 0,
+    flags: 0,
+    labels: 0,
+    compactions: 0,
+    onActive: false,
+    users: 0,
+    assistants: 0,
+    tools: 0,
+    others: 0,
+    t0: Infinity,
+    t1: -Infinity,
+  };
+}
+
+/** Build the display graph. `expanded` holds segment heads the user opened. */
+export function buildDisplay(
+  cols: Columns,
+  tree: Tree,
+  vis: Visible,
+  view: ViewMode,
+  expanded: ReadonlySet<number>,
+): Display {
+  const n = cols.n;
+  const sc = shownChildren(tree, vis);
+  const nChildren = (i: number): number => sc.start[i + 1] - sc.start[i];
+
+  // Segments: maximal chains of shown entries. Walk parents-first.
+  const segOf = new Int32Array(n).fill(-1);
+  const segments = new Map<number, SegmentInfo>();
+  const { order } = tree;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    if (!vis.shown[i]) continue;
+    const p = vis.vparent[i];
+    const head = p >= 0 && nChildren(p) === 1 ? segOf[p] : i;
+    segOf[i] = head;
+    let s = segments.get(head);
+    if (!s) {
+      s = newSegment(head);
+      segments.set(head, s);
+    }
+    s.tail = i;
+    s.size++;
+    s.tokens += cols.tokens[i];
+    s.flags |= cols.flags[i];
+    if (cols.labels.has(i)) s.labels++;
+    if (tree.onActive[i]) s.onActive = true;
+    const kind = cols.kind[i];
+    if (kind === Kind.User) s.users++;
+    else if (kind === Kind.Assistant) s.assistants++;
+    else if (kind === Kind.ToolResult || kind === Kind.Bash) s.tools++;
+    else s.others++;
+    if (kind === Kind.Compaction) s.compactions++;
+    const t = cols.time[i];
+    if (t < s.t0) s.t0 = t;
+    if (t > s.t1) s.t1 = t;
+  }
+
+  const collapsed = (head: number): boolean => {
+    if (view !== "branches") return false;
+    const s = segments.get(head);
+    return !!s && s.size > 1 && !expanded.has(head);
+  };
+
+  // Display nodes in parents-first order.
+  const nodeOf = new Int32Array(n).fill(-1);
+  const entry: number[] = [];
+  const isSeg: number[] = [];
+  const dparentArr: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    if (!vis.shown[i]) continue;
+    const head = segOf[i];
+    if (collapsed(head) && head !== i) {
+      nodeOf[i] = nodeOf[head];
+      continue;
+    }
+    const d = entry.length;
+    nodeOf[i] = d;
+    entry.push(i);
+    isSeg.push(collapsed(head) ? 1 : 0);
+    const p = vis.vparent[i];
+    dparentArr.push(p >= 0 ? nodeOf[p] : -1);
+  }
+  const m = entry.length;
+  const dparent = Int32Array.from(dparentArr);
+  const childStart = new Int32Array(m + 1);
+  const roots: number[] = [];
+  for (let d = 0; d < m; d++) {
+    if (dparent[d] >= 0) childStart[dparent[d] + 1]++;
+    else roots.push(d);
+  }
+  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
+  const fill = childStart.slice(0, m);
+  const childList = new Int32Array(childStart[m]);
+  for (let d = 0; d < m; d++) if (dparent[d] >= 0) childList[fill[dparent[d]]++] = d;
+
+  const expandedHeads: number[] = [];
+  if (view === "branches") {
+    for (const h of expanded) {
+      const s = segments.get(h);
+      if (s && s.size > 1) expandedHeads.push(h);
+    }
+  }
+  return {
+    m,
+    entry: Int32Array.from(entry),
+    isSeg: Uint8Array.from(isSeg),
+    dparent,
+    childStart,
+    childList,
+    roots: Int32Array.from(roots),
+    nodeOf,
+    segOf,
+    segments,
+    expandedHeads,
+  };
+}
+
+/** Whether a display node is in error (entry or, for a segment, any member). */
+export function nodeFlags(cols: Columns, disp: Display, d: number): number {
+  const i = disp.entry[d];
+  if (disp.isSeg[d]) return disp.segments.get(i)?.flags ?? 0;
+  return cols.flags[i];
+}
+
+export function displayChildren(disp: Display, d: number): Int32Array {
+  return disp.childList.subarray(disp.childStart[d], disp.childStart[d + 1]);
+}
+
+export const hasError = (flags: number): boolean => (flags & Flag.Error) !== 0;
