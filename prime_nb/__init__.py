@@ -59,11 +59,12 @@ __all__ = [
 ]
 
 # The session widget (anywidget, ipywidgets) and the HTML export load on first use.
-_LAZY = {"SessionWidget": "widget", "show": "widget", "export_html": "export"}
-__all__ += ["SessionWidget", "export_html", "show"]
+_LAZY = {"SessionWidget": "widget", "show": "widget", "export_html": "export", "link": "linking"}
+__all__ += ["SessionWidget", "export_html", "link", "show"]
 
 if TYPE_CHECKING:
     from .export import export_html
+    from .linking import link
     from .widget import SessionWidget, show
 
 
