@@ -83,7 +83,7 @@ def export_payload(session: Session, *, contexts: bool = True) -> dict[str, Any]
     """Everything the standalone viewer needs: columns, and every answer it may ask for."""
     data = SessionData(session)
     n = data.n
-    details = [data.entry(i) for i in range(n)]
+    details = [data.entry(i, full) for i, full in enumerate(session.read_entries(data.ids))]
     previews = [data.preview(i) for i in range(n)]
     texts = data.search_texts()
     ctx: dict[str, Any] = {}

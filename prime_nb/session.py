@@ -330,6 +330,10 @@ class Session:
                 "the file was replaced on disk since it was loaded; call session.refresh()",
             )
 
+    def read_entries(self, entry_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """Whole entries for many ids in one pass over the file (canonical, like ``entry``)."""
+        return self._read_rows([self._row(entry_id) for entry_id in entry_ids])
+
     def entry(self, entry_id: str) -> dict[str, Any]:
         """The whole entry, canonical (Prime Agent's names, version 3), read from disk."""
         return self._read_rows([self._row(entry_id)])[0]

@@ -171,33 +171,51 @@ def tool_calls_frame(cols: EntryColumns) -> pd.DataFrame:
     return frame
 
 
+def _summarised(
+    cols: EntryColumns, tree: Tree, row: int, kept_row: int | None, kept_of: dict[int, int | None]
+) -> tuple[int, bool]:
+    """Context entries a compaction summarised away, and whether its first kept entry is on
+    its path. Walks only the span back to the previous compaction's cut, not the whole path.
+    """
+    parent, types = tree.parent, cols.types
+    span: list[int] = []  # rows above the compaction, nearest first, up to the previous cut
+    up = parent[row]
+    while up >= 0 and types[up] != "compaction":
+        span.append(up)
+        up = parent[up]
+    if up >= 0:  # a previous compaction: its kept entries were still in context
+        prev_kept = kept_of.get(up)
+        extra: list[int] = []
+        walk = up
+        while walk >= 0 and walk != prev_kept:
+            extra.append(walk)
+            walk = parent[walk]
+        if walk >= 0:
+            span.extend([*extra, walk])
+    if kept_row is not None and kept_row in span:
+        counted = span[span.index(kept_row) + 1 :]
+        on_path = True
+    else:
+        on_path = kept_row is not None and kept_row in tree.path(row)
+        counted = [] if on_path else span
+    return sum(1 for r in counted if types[r] in _CONTEXT_TYPES), on_path
+
+
 def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
     """One row per compaction, with how many entries it summarised away on its path."""
+    kept_of: dict[int, int | None] = {
+        c["index"]: cols.index_of.get(c["first_kept_entry_id"] or "") for c in cols.compactions
+    }
     rows: list[dict[str, Any]] = []
     for item in cols.compactions:
         row = item["index"]
-        path = tree.path(row)
-        kept_id = item["first_kept_entry_id"]
-        kept_row = cols.index_of.get(kept_id) if isinstance(kept_id, str) else None
-        position = {r: k for k, r in enumerate(path)}
-        # everything before the first kept entry and after the previous compaction's cut
-        previous_cut = 0
-        for r in reversed(path[:-1]):
-            if cols.types[r] == "compaction":
-                prev = next(c for c in cols.compactions if c["index"] == r)
-                prev_kept = cols.index_of.get(prev["first_kept_entry_id"] or "")
-                previous_cut = (
-                    position.get(prev_kept, position[r]) if prev_kept is not None else position[r]
-                )
-                break
-        cut = position.get(kept_row, len(path) - 1) if kept_row is not None else len(path) - 1
-        summarised = sum(1 for r in path[previous_cut:cut] if cols.types[r] in _CONTEXT_TYPES)
+        summarised, on_path = _summarised(cols, tree, row, kept_of[row], kept_of)
         rows.append(
             {
                 "id": cols.ids[row],
                 "parent_id": cols.ids[tree.parent[row]] if tree.parent[row] >= 0 else None,
-                "first_kept_entry_id": kept_id,
-                "first_kept_on_path": kept_row in position if kept_row is not None else False,
+                "first_kept_entry_id": item["first_kept_entry_id"],
+                "first_kept_on_path": on_path,
                 "tokens_before": item["tokens_before"],
                 "tokens_after": item["tokens_after"],
                 "summary": item["summary"],

@@ -8,7 +8,6 @@ time); the JS asks for everything else when it needs it ("entry", "preview", "se
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -243,14 +242,19 @@ class SessionData:
             for i, text in self.session.labels.items()
             if i in self.row_of
         ]
-        compactions: list[list[int]] = []
-        types = self.session.entries["type"].astype(object).to_numpy()
-        for index in np.flatnonzero(types == "compaction").tolist():
-            # one entry read per compaction (session.compactions walks every path: slow)
-            full = self.session.entry(self.ids[index])
-            kept = full.get("firstKeptEntryId")
-            kept_row = self.row_of.get(kept, -1) if isinstance(kept, str) else -1
-            compactions.append([index, kept_row, _int(full.get("tokensBefore"))])
+        compactions = [
+            [
+                self.row_of[cid],
+                self.row_of.get(kept, -1) if isinstance(kept, str) else -1,
+                _int(tokens),
+            ]
+            for cid, kept, tokens in zip(
+                self.session.compactions.index,
+                self.session.compactions["first_kept_entry_id"],
+                self.session.compactions["tokens_before"],
+                strict=True,
+            )
+        ]
         leaf = self.session.leaf_id
         cwd = self.session.header.get("cwd")
         return {
@@ -396,7 +400,7 @@ class SessionData:
         """Lower-cased full text of every entry (label and tool name included); cached."""
         if self._search_texts is None:
             entries = self.session.entries
-            texts = [entry_text(e, full=True) for e in self._raw_entries(range(self.n))]
+            texts = [entry_text(e, full=True) for e in self.session.read_entries(self.ids)]
             labels = self.session.labels
             tools = _strings(entries["tool_name"])
             self._search_texts = [
@@ -404,24 +408,6 @@ class SessionData:
                 for text, i, tool in zip(texts, self.ids, tools, strict=True)
             ]
         return self._search_texts
-
-    def _raw_entries(self, rows: Iterable[int]) -> list[dict[str, Any]]:
-        """Entries as stored on disk, read by byte span in one pass over the file."""
-        entries = self.session.entries
-        offsets = entries["byte_offset"].to_numpy()
-        lengths = entries["byte_length"].to_numpy()
-        wanted = sorted(rows, key=lambda r: int(offsets[r]))
-        out: dict[int, dict[str, Any]] = {}
-        with open(self.session.file, "rb") as fh:
-            for r in wanted:
-                fh.seek(int(offsets[r]))
-                raw = fh.read(int(lengths[r]))
-                try:
-                    obj = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    obj = {}
-                out[r] = obj if isinstance(obj, dict) else {}
-        return [out[r] for r in sorted(out)]
 
     def search(self, query: str) -> list[int]:
         """Rows whose text holds every word of the query (the agent's rule)."""
