@@ -164,7 +164,8 @@ class Session:
 
     def _invalidate(self, keep_rows: bool = False) -> None:
         """Drop cached tables; with ``keep_rows`` the entries table is extended, not rebuilt."""
-        previous = self.__dict__.get("entries")
+        # the last table built is still a valid prefix, even after several refreshes
+        previous = self.__dict__.get("entries", getattr(self, "_previous_entries", None))
         self._previous_entries: pd.DataFrame | None = previous if keep_rows else None
         for name in (
             "entries",
@@ -242,9 +243,12 @@ class Session:
     def entries(self) -> pd.DataFrame:
         """One row per entry in file order, index ``id``."""
         previous, self._previous_entries = self._previous_entries, None
-        if previous is not None and len(previous) <= len(self._cols):
-            return tables.extend_entries_frame(previous, self._cols, self._tree, self._leaf_row)
-        return tables.entries_frame(self._cols, self._tree, self._leaf_row)
+        with paused_gc():
+            if previous is not None and len(previous) <= len(self._cols):
+                return tables.extend_entries_frame(
+                    previous, self._cols, self._tree, self._leaf_row
+                )
+            return tables.entries_frame(self._cols, self._tree, self._leaf_row)
 
     @cached_property
     def messages(self) -> pd.DataFrame:
