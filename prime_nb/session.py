@@ -245,9 +245,7 @@ class Session:
         previous, self._previous_entries = self._previous_entries, None
         with paused_gc():
             if previous is not None and len(previous) <= len(self._cols):
-                return tables.extend_entries_frame(
-                    previous, self._cols, self._tree, self._leaf_row
-                )
+                return tables.extend_entries_frame(previous, self._cols, self._tree, self._leaf_row)
             return tables.entries_frame(self._cols, self._tree, self._leaf_row)
 
     @cached_property
