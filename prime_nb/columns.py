@@ -30,7 +30,6 @@ REST_FIELDS = (
     "has_image",
     "n_tool_calls",
     "custom_type",
-    "source_type",
 )
 USAGE_FIELDS = (
     "input_tokens",
@@ -119,7 +118,6 @@ class EntryColumns:
     rest: list[tuple[Any, ...]] = field(default_factory=list)
     # sparse facts, each with the entry's row index
     compactions: list[dict[str, Any]] = field(default_factory=list)
-    branch_summaries: list[dict[str, Any]] = field(default_factory=list)
     label_events: list[tuple[int, str | None, str | None]] = field(default_factory=list)
     names: list[tuple[int, str]] = field(default_factory=list)
     tool_calls: list[ToolCallRow] = field(default_factory=list)
@@ -248,10 +246,6 @@ class EntryColumns:
                     "from_hook": bool(entry.get("fromHook")),
                 }
             )
-        elif kind == "branch_summary":
-            self.branch_summaries.append(
-                {"index": row, "from_id": entry.get("fromId"), "summary": entry.get("summary")}
-            )
         elif kind == "label":
             label = entry.get("label")
             target = entry.get("targetId")
@@ -297,6 +291,5 @@ class EntryColumns:
                 image,
                 calls,
                 custom_type if custom_type.__class__ is str else None,
-                entry.get("_sourceType"),
             )
         )

@@ -93,11 +93,20 @@ def synthetic_entries(
         if t == 2:
             s.on_main(lambda: b.bash_execution("git status --short", " M src/app/loader.py\n", 0))
         if t == 3:
-            s.on_main(lambda: b.custom_role(
-                "git-guard", "Reminder: 2 files have uncommitted changes.",
-                details={"files": ["src/app/loader.py", "tests/test_loader.py"]}))
-        end = s.main_turn(image=t == 0, fail=t == 1, error=t == mid,
-                          subagent=tree and t == mid + 1, thinking=True if t == 0 else None)
+            s.on_main(
+                lambda: b.custom_role(
+                    "git-guard",
+                    "Reminder: 2 files have uncommitted changes.",
+                    details={"files": ["src/app/loader.py", "tests/test_loader.py"]},
+                )
+            )
+        end = s.main_turn(
+            image=t == 0,
+            fail=t == 1,
+            error=t == mid,
+            subagent=tree and t == mid + 1,
+            thinking=True if t == 0 else None,
+        )
         if tree:
             _specials(s, t, turns, end, marks)
         for kind in fork_at.get(t, []):
@@ -113,15 +122,24 @@ def _specials(s: Story, t: int, turns: int, end: str, marks: dict[str, str]) -> 
     """
     b = s.b
     if t == 0:
-        s.on_main(lambda: b.custom("todo", {"items": ["fix export", "add regression test"],
-                                            "done": []}))
+        s.on_main(
+            lambda: b.custom("todo", {"items": ["fix export", "add regression test"], "done": []})
+        )
     elif t == 1:
-        marks["bug"] = next(e["id"] for e in reversed(b.out)
-                            if e["type"] == "message" and e["message"].get("isError"))
+        marks["bug"] = next(
+            e["id"]
+            for e in reversed(b.out)
+            if e["type"] == "message" and e["message"].get("isError")
+        )
         s.on_main(lambda: b.label(marks["bug"], "bug found"))
     elif t == 2:
-        s.on_main(lambda: b.custom_message("test-watcher", "pytest: 57 passed, 1 failed",
-                                           details={"failed": ["tests/test_cli.py"]}))
+        s.on_main(
+            lambda: b.custom_message(
+                "test-watcher",
+                "pytest: 57 passed, 1 failed",
+                details={"failed": ["tests/test_cli.py"]},
+            )
+        )
     elif t == 4:
         s.on_main(lambda: b.service_tier("priority"))
     elif t == turns // 2 + 1:

@@ -216,8 +216,9 @@ class Builder:
     def user(self, content: str | list[Entry], *, parent: str | None = _HEAD) -> str:
         ms = self.tick(6_000, 95_000)
         msg = {"role": "user", "content": content, "timestamp": ms - self.rng.randint(2, 25)}
-        return self.add("message", {"message": msg}, ms=ms, tokens=tokens_of(content),
-                        parent=parent)
+        return self.add(
+            "message", {"message": msg}, ms=ms, tokens=tokens_of(content), parent=parent
+        )
 
     def assistant(
         self,
@@ -305,13 +306,21 @@ class Builder:
         return self.add("message", {"message": msg}, ms=ms, tokens=tokens)
 
     def custom_role(
-        self, custom_type: str, content: str, *, display: bool = True,
+        self,
+        custom_type: str,
+        content: str,
+        *,
+        display: bool = True,
         details: Entry | None = None,
     ) -> str:
         """An extension message stored as a message (role ``custom``; ``hookMessage`` < v3)."""
         ms = self.tick(20, 900)
-        msg: Entry = {"role": "custom", "customType": custom_type, "content": content,
-                      "display": display}
+        msg: Entry = {
+            "role": "custom",
+            "customType": custom_type,
+            "content": content,
+            "display": display,
+        }
         if details is not None:
             msg["details"] = details
         msg["timestamp"] = ms - self.rng.randint(1, 10)
@@ -322,8 +331,7 @@ class Builder:
         self.model = model
         ctx, _, _ = self.state(self.head)
         provider = MODELS[model][0]
-        return self.add("model_change", {"provider": provider, "modelId": model},
-                        state=(ctx, 0, 0))
+        return self.add("model_change", {"provider": provider, "modelId": model}, state=(ctx, 0, 0))
 
     def thinking_level(self, level: str) -> str:
         self.thinking = level
@@ -364,14 +372,17 @@ class Builder:
     ) -> str:
         ms = self.tick(8_000, 30_000)
         fields = {"fromId": from_id, "summary": summary, "details": details}
-        return self.add("branch_summary", fields, ms=ms, tokens=len(summary) // 4,
-                        parent=parent)
+        return self.add("branch_summary", fields, ms=ms, tokens=len(summary) // 4, parent=parent)
 
     def custom(self, custom_type: str, data: Any) -> str:
         return self.add("custom", {"customType": custom_type, "data": data})
 
     def custom_message(
-        self, custom_type: str, content: str | list[Entry], *, display: bool = True,
+        self,
+        custom_type: str,
+        content: str | list[Entry],
+        *,
+        display: bool = True,
         details: Entry | None = None,
     ) -> str:
         fields: Entry = {"customType": custom_type, "content": content, "display": display}
@@ -444,8 +455,9 @@ class Converter:
         self._index: dict[str, int] = {}
         self._pos = 1  # header is index 0
 
-    def header(self, h: Entry, *, provider: str = "", model: str = "",
-               thinking: str = "off") -> Entry:
+    def header(
+        self, h: Entry, *, provider: str = "", model: str = "", thinking: str = "off"
+    ) -> Entry:
         """The first line; v1 prime headers also carry the starting model and level."""
         if self.spec:
             out: Entry = {"type": "header"}
@@ -483,41 +495,64 @@ class Converter:
     def _spec(self, e: Entry) -> list[Entry]:
         t = e["type"]
         pid = e["parentId"]
-        base: Entry = {"id": e["id"], "parentId": self._remap.get(pid, pid) if pid else pid,
-                       "timestamp": e["timestamp"]}
+        base: Entry = {
+            "id": e["id"],
+            "parentId": self._remap.get(pid, pid) if pid else pid,
+            "timestamp": e["timestamp"],
+        }
         if t in _SPEC_TYPES:
-            rest = {k: v for k, v in e.items() if k not in ("type", "id", "parentId",
-                                                             "timestamp")}
+            rest = {k: v for k, v in e.items() if k not in ("type", "id", "parentId", "timestamp")}
             if t == "branch_summary":
                 rest["fromId"] = self._remap.get(rest["fromId"], rest["fromId"])
             return [{"type": _SPEC_TYPES[t], **base, **rest}]
         if t == "compaction":
-            return [{"type": t, **base, "summary": e["summary"],
-                     "firstKeptEntryId": e["firstKeptEntryId"],
-                     "tokensBefore": e["tokensBefore"], "tokensAfter": e["_tokensAfter"],
-                     "details": e["details"]}]
+            return [
+                {
+                    "type": t,
+                    **base,
+                    "summary": e["summary"],
+                    "firstKeptEntryId": e["firstKeptEntryId"],
+                    "tokensBefore": e["tokensBefore"],
+                    "tokensAfter": e["_tokensAfter"],
+                    "details": e["details"],
+                }
+            ]
         if t in ("custom", "custom_message"):
             kind = "custom" if self.version >= 3 else "hookMessage"
-            rest = {k: v for k, v in e.items() if k not in ("type", "id", "parentId",
-                                                             "timestamp")}
+            rest = {k: v for k, v in e.items() if k not in ("type", "id", "parentId", "timestamp")}
             return [{"type": kind, **base, **rest}]
         if t != "message":
             return [{**e, "parentId": base["parentId"]}]
         msg = e["message"]
         role = msg.get("role")
         if role == "toolResult":
-            return [{"type": "toolResult", **base, "toolCallId": msg["toolCallId"],
-                     "toolName": msg["toolName"], "content": msg["content"],
-                     "isError": msg["isError"]}]
+            return [
+                {
+                    "type": "toolResult",
+                    **base,
+                    "toolCallId": msg["toolCallId"],
+                    "toolName": msg["toolName"],
+                    "content": msg["content"],
+                    "isError": msg["isError"],
+                }
+            ]
         if role == "assistant" and any(b.get("type") == "toolCall" for b in msg["content"]):
             kept = [b for b in msg["content"] if b.get("type") != "toolCall"]
             out = [{"type": "message", **base, "message": {**msg, "content": kept}}]
             prev = e["id"]
             for k, block in enumerate(b for b in msg["content"] if b.get("type") == "toolCall"):
                 cid = self._new_id()
-                out.append({"type": "toolCall", "id": cid, "parentId": prev,
-                            "timestamp": e["timestamp"] + k + 1, "toolCallId": block["id"],
-                            "name": block["name"], "arguments": block["arguments"]})
+                out.append(
+                    {
+                        "type": "toolCall",
+                        "id": cid,
+                        "parentId": prev,
+                        "timestamp": e["timestamp"] + k + 1,
+                        "toolCallId": block["id"],
+                        "name": block["name"],
+                        "arguments": block["arguments"],
+                    }
+                )
                 prev = cid
             self._remap[e["id"]] = prev
             if len(self._remap) > 8192:

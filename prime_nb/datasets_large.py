@@ -46,8 +46,9 @@ class Scale:
 
 
 SMALL = Scale((20, 160), (60, 360), (60, 420), (60, 500), (1_200, 2_400), 0.04, (300, 900), 0)
-LARGE = Scale((20, 300), (200, 2_500), (150, 2_000), (200, 8_000), (20_000, 60_000), 0.07,
-              (2_000, 6_000), 72)
+LARGE = Scale(
+    (20, 300), (200, 2_500), (150, 2_000), (200, 8_000), (20_000, 60_000), 0.07, (2_000, 6_000), 72
+)
 
 USER_PROMPTS = (
     "The CSV export drops the last row when the file has no trailing newline. Can you fix it?",
@@ -92,7 +93,7 @@ SENTENCES = (
 CODE_BLOCKS = (
     'def load_rows(path: Path, *, delimiter: str = ",") -> list[dict[str, str]]:\n'
     '    """Read a CSV file into a list of dicts."""\n'
-    "    with path.open(newline=\"\", encoding=\"utf-8\") as fh:\n"
+    '    with path.open(newline="", encoding="utf-8") as fh:\n'
     "        reader = csv.DictReader(fh, delimiter=delimiter)\n"
     "        return [dict(row) for row in reader]\n",
     "class RetryPolicy:\n"
@@ -102,7 +103,7 @@ CODE_BLOCKS = (
     "    def delays(self) -> Iterator[float]:\n"
     "        for n in range(self.attempts):\n"
     "            yield self.backoff * 2**n\n",
-    "def parse_dates(values: Iterable[str], fmt: str = \"%Y-%m-%d\") -> list[date]:\n"
+    'def parse_dates(values: Iterable[str], fmt: str = "%Y-%m-%d") -> list[date]:\n'
     "    out = []\n"
     "    for value in values:\n"
     "        value = value.strip()\n"
@@ -111,9 +112,9 @@ CODE_BLOCKS = (
     "            continue\n"
     "        out.append(datetime.strptime(value, fmt).date())\n"
     "    return out\n",
-    "@pytest.mark.parametrize(\"text\", [\"\", \"a\\n\", \"a,b\\n1,2\"])\n"
+    '@pytest.mark.parametrize("text", ["", "a\\n", "a,b\\n1,2"])\n'
     "def test_roundtrip(tmp_path: Path, text: str) -> None:\n"
-    "    src = tmp_path / \"in.csv\"\n"
+    '    src = tmp_path / "in.csv"\n'
     "    src.write_text(text)\n"
     "    assert dump_rows(load_rows(src)) == text\n",
     "def main(argv: list[str] | None = None) -> int:\n"
@@ -122,7 +123,7 @@ CODE_BLOCKS = (
     "    try:\n"
     "        rows = load_rows(Path(args.input))\n"
     "    except FileNotFoundError:\n"
-    "        print(f\"error: no such file: {args.input}\", file=sys.stderr)\n"
+    '        print(f"error: no such file: {args.input}", file=sys.stderr)\n'
     "        return 2\n"
     "    write_rows(sys.stdout, rows)\n"
     "    return 0\n",
@@ -144,8 +145,8 @@ OUTPUT_LINES = (
     "tests/test_loader.py::test_roundtrip[a\\n] PASSED",
     "tests/test_cli.py::test_missing_file FAILED",
     "tests/test_merge.py::test_merge_keeps_left_order PASSED",
-    "src/app/loader.py:42: error: Incompatible return value type (got \"None\", "
-    "expected \"list[dict[str, str]]\")  [return-value]",
+    'src/app/loader.py:42: error: Incompatible return value type (got "None", '
+    'expected "list[dict[str, str]]")  [return-value]',
     "src/app/cli.py:17:1: F401 [*] `os` imported but unused",
     "Found 2 errors in 1 file (checked 14 source files)",
     "E       AssertionError: assert 'a,b\\n1,2' == 'a,b\\n1,2\\n'",
@@ -157,13 +158,25 @@ OUTPUT_LINES = (
     "All checks passed!",
 )
 PATHS = (
-    "src/app/loader.py", "src/app/cli.py", "src/app/merge.py", "src/app/utils.py",
-    "src/app/dates.py", "tests/test_loader.py", "tests/test_cli.py", "tests/test_merge.py",
-    "README.md", "pyproject.toml",
+    "src/app/loader.py",
+    "src/app/cli.py",
+    "src/app/merge.py",
+    "src/app/utils.py",
+    "src/app/dates.py",
+    "tests/test_loader.py",
+    "tests/test_cli.py",
+    "tests/test_merge.py",
+    "README.md",
+    "pyproject.toml",
 )
 COMMANDS = (
-    "python -m pytest -q", "python -m pytest -q tests/test_loader.py -x", "git status --short",
-    "ruff check src tests", "python -m mypy src", "git diff --stat", "ls -la src/app",
+    "python -m pytest -q",
+    "python -m pytest -q tests/test_loader.py -x",
+    "git status --short",
+    "ruff check src tests",
+    "python -m mypy src",
+    "git diff --stat",
+    "ls -la src/app",
     "git log --oneline -5",
 )
 ERRORS = (
@@ -172,8 +185,16 @@ ERRORS = (
     "terminated",
     '500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
 )
-LABELS = ("good fix", "bug found", "checkpoint", "before refactor", "tests green", "wip",
-          "revisit", "works")
+LABELS = (
+    "good fix",
+    "bug found",
+    "checkpoint",
+    "before refactor",
+    "tests green",
+    "wip",
+    "revisit",
+    "works",
+)
 
 
 class Texts:
@@ -241,8 +262,9 @@ class Texts:
         elif r < 0.45:
             text += "\n\n```python\n" + self.code(self.rng.randint(120, 500)) + "```"
         elif r < 0.55:
-            rows = "\n".join(f"| `{p}` | {self.rng.randint(1, 40)} |"
-                             for p in self.rng.sample(PATHS, 3))
+            rows = "\n".join(
+                f"| `{p}` | {self.rng.randint(1, 40)} |" for p in self.rng.sample(PATHS, 3)
+            )
             text += "\n\n| file | lines changed |\n|---|---|\n" + rows
         return text
 
@@ -251,9 +273,11 @@ class Texts:
         done = "\n".join(f"- {s}" for s in self.rng.sample(SENTENCES, 3))
         files = "\n".join(f"- `{p}`" for p in modified) or "- (none)"
         body = self._prose(self.scale.summary)
-        return (f"## Goal\n{self.rng.choice(USER_PROMPTS)}\n\n## Progress\n{done}\n\n"
-                f"## Files modified\n{files}\n\n## Notes\n{body}\n\n## Next steps\n"
-                f"- {self.rng.choice(SENTENCES)}")
+        return (
+            f"## Goal\n{self.rng.choice(USER_PROMPTS)}\n\n## Progress\n{done}\n\n"
+            f"## Files modified\n{files}\n\n## Notes\n{body}\n\n## Next steps\n"
+            f"- {self.rng.choice(SENTENCES)}"
+        )
 
     def image(self) -> Entry:
         side = self.scale.noise_png
@@ -338,9 +362,8 @@ class Story:
         self.b.head = parent
         if not with_summary:
             return parent
-        summary = ("The user rewound and abandoned this branch.\n\n" + self.summary())
-        return self.on_main(lambda: self.b.branch_summary(attempt_end, summary,
-                                                          self.details()))
+        summary = "The user rewound and abandoned this branch.\n\n" + self.summary()
+        return self.on_main(lambda: self.b.branch_summary(attempt_end, summary, self.details()))
 
     # -- one user turn --------------------------------------------------------------
     def turn(
@@ -373,8 +396,13 @@ class Story:
         for r in range(n_rounds):
             blocks: list[Entry] = []
             if (think and r == 0) or rng.random() < 0.15:
-                blocks.append({"type": "thinking", "thinking": t.thinking(),
-                               "thinkingSignature": t.signature()})
+                blocks.append(
+                    {
+                        "type": "thinking",
+                        "thinking": t.thinking(),
+                        "thinkingSignature": t.signature(),
+                    }
+                )
             if rng.random() < 0.5:
                 blocks.append({"type": "text", "text": rng.choice(SENTENCES)})
             if subagent and r == 0:
@@ -385,8 +413,9 @@ class Story:
             for k in range(n_calls):
                 name = "subagent" if subagent and r == 0 else self._tool_name()
                 made.append(self._tool(name, fail=fail and r == 0 and k == 0))
-                blocks.append({"type": "toolCall", "id": made[-1][0], "name": name,
-                               "arguments": made[-1][1]})
+                blocks.append(
+                    {"type": "toolCall", "id": made[-1][0], "name": name, "arguments": made[-1][1]}
+                )
             aid = b.assistant(blocks, stop="toolUse")
             if subagent and r == 0:
                 self.subagent = (aid, b.last_usage)
@@ -394,13 +423,16 @@ class Story:
                 b.tool_result(cid, name, out, is_error=is_error, details=details)
         blocks = [{"type": "text", "text": t.reply()}]
         if think and n_rounds == 0:
-            blocks.insert(0, {"type": "thinking", "thinking": t.thinking(),
-                              "thinkingSignature": t.signature()})
+            blocks.insert(
+                0,
+                {"type": "thinking", "thinking": t.thinking(), "thinkingSignature": t.signature()},
+            )
         return b.assistant(blocks)
 
     def _tool_name(self) -> str:
-        return self.rng.choices(("read", "bash", "edit", "grep", "write"),
-                                weights=(35, 30, 20, 8, 7))[0]
+        return self.rng.choices(
+            ("read", "bash", "edit", "grep", "write"), weights=(35, 30, 20, 8, 7)
+        )[0]
 
     def _tool(self, name: str, *, fail: bool) -> tuple[str, Entry, str, str, Entry, bool]:
         """One tool call: (call id, arguments, name, result text, details, isError)."""
@@ -411,8 +443,11 @@ class Story:
         if name == "read":
             self.read[path] = None
             args: Entry = {"path": f"{self.cwd}/{path}"}
-            out = (f"ENOENT: no such file or directory, open '{self.cwd}/{path}'" if fail
-                   else t.code(t.tool_size()))
+            out = (
+                f"ENOENT: no such file or directory, open '{self.cwd}/{path}'"
+                if fail
+                else t.code(t.tool_size())
+            )
         elif name == "bash":
             args = {"command": rng.choice(COMMANDS)}
             out = t.output(t.tool_size())
@@ -423,23 +458,32 @@ class Story:
             new = t.code(rng.randint(60, 700))
             args = {"path": f"{self.cwd}/{path}", "oldText": old, "newText": new}
             if fail:
-                out = (f"Could not find the exact text in {self.cwd}/{path}. The old text "
-                       "must match exactly including all whitespace and newlines.")
+                out = (
+                    f"Could not find the exact text in {self.cwd}/{path}. The old text "
+                    "must match exactly including all whitespace and newlines."
+                )
             else:
                 self.modified[path] = None
                 out = f"Successfully replaced text in {self.cwd}/{path}."
-                diff = "\n".join([f"-{x}" for x in old.splitlines()[:8]]
-                                 + [f"+{x}" for x in new.splitlines()[:8]])
+                diff = "\n".join(
+                    [f"-{x}" for x in old.splitlines()[:8]]
+                    + [f"+{x}" for x in new.splitlines()[:8]]
+                )
                 details = {"diff": diff}
         elif name == "write":
             content = t.code(rng.randint(200, 1_500))
             self.modified[path] = None
             args = {"path": f"{self.cwd}/{path}", "content": content}
-            out = (f"EACCES: permission denied, open '{self.cwd}/{path}'" if fail
-                   else f"Successfully wrote {len(content)} bytes to {self.cwd}/{path}")
+            out = (
+                f"EACCES: permission denied, open '{self.cwd}/{path}'"
+                if fail
+                else f"Successfully wrote {len(content)} bytes to {self.cwd}/{path}"
+            )
         elif name == "grep":
-            args = {"pattern": rng.choice(("load_rows", "RetryPolicy", "TODO", "cfg\\b")),
-                    "path": "src"}
+            args = {
+                "pattern": rng.choice(("load_rows", "RetryPolicy", "TODO", "cfg\\b")),
+                "path": "src",
+            }
             lines = t.code(rng.randint(100, 900)).splitlines()
             out = "\n".join(f"{rng.choice(PATHS)}:{rng.randint(1, 300)}: {x}" for x in lines)
             if fail:
@@ -486,11 +530,13 @@ class _LargeGen:
 
     def opening(self) -> list[Entry]:
         b, s = self.b, self.s
-        for make in (lambda: b.model_change("claude-sonnet-4-5"),
-                     lambda: b.thinking_level("medium"),
-                     lambda: b.session_state("active"),
-                     lambda: b.git_state("main", False),
-                     lambda: b.session_info("Benchmark session")):
+        for make in (
+            lambda: b.model_change("claude-sonnet-4-5"),
+            lambda: b.thinking_level("medium"),
+            lambda: b.session_state("active"),
+            lambda: b.git_state("main", False),
+            lambda: b.session_info("Benchmark session"),
+        ):
             s.on_main(make)
         return self.drain()
 
@@ -526,8 +572,12 @@ class _LargeGen:
         if s.subagent is not None:
             s.child_usage()
         r = rng.random()
-        s.main_turn(image=r < 0.004, fail=0.004 <= r < 0.06, error=0.06 <= r < 0.07,
-                    subagent=0.07 <= r < 0.08)
+        s.main_turn(
+            image=r < 0.004,
+            fail=0.004 <= r < 0.06,
+            error=0.06 <= r < 0.07,
+            subagent=0.07 <= r < 0.08,
+        )
         if s.subagent is not None:
             s.child_usage()
         out = self.drain()
@@ -541,14 +591,17 @@ class _LargeGen:
         b, s, rng = self.b, self.s, self.rng
         r = rng.random()
         makers: list[tuple[float, Callable[[], str]]] = [
-            (0.004, lambda: b.model_change(rng.choice(("claude-sonnet-4-5", "claude-opus-4-5",
-                                                       "gpt-5.1-codex")))),
+            (
+                0.004,
+                lambda: b.model_change(
+                    rng.choice(("claude-sonnet-4-5", "claude-opus-4-5", "gpt-5.1-codex"))
+                ),
+            ),
             (0.010, lambda: b.thinking_level(rng.choice(("off", "low", "medium", "high")))),
             (0.020, lambda: b.custom("todo", {"items": rng.sample(SENTENCES, 2)})),
             (0.030, lambda: b.custom_message("test-watcher", s.t.output(200))),
             (0.050, lambda: b.bash_execution(rng.choice(COMMANDS), s.t.output(300), 0)),
-            (0.060, lambda: b.agent_status(rng.choice(SENTENCES), "in_progress",
-                                           len(s.since))),
+            (0.060, lambda: b.agent_status(rng.choice(SENTENCES), "in_progress", len(s.since))),
             (0.065, lambda: b.git_state("main", True)),
             (0.067, lambda: b.service_tier(rng.choice(("priority", "default")))),
             (0.069, lambda: b.custom_role("reminder", rng.choice(SENTENCES))),

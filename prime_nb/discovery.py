@@ -14,8 +14,16 @@ from .dialect import header_to_canonical
 from .reading import Problem, RawEntry, scan
 from .text import content_text, preview
 
-LISTING_COLUMNS = ["path", "id", "cwd", "name", "created", "modified", "entries",
-                   "first_user_message"]
+LISTING_COLUMNS = [
+    "path",
+    "id",
+    "cwd",
+    "name",
+    "created",
+    "modified",
+    "entries",
+    "first_user_message",
+]
 
 
 def session_dir() -> Path:

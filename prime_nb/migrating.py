@@ -21,6 +21,17 @@ def derive_id(session_id: str, index: int, salt: int = 0) -> str:
     return hashlib.blake2b(key, digest_size=4).hexdigest()
 
 
+def to_current(entry: dict[str, Any], dialect: str, version: int) -> dict[str, Any]:
+    """Dialect names and version 3 roles, in place (ids are the Migrator's business)."""
+    if dialect == "spec":
+        to_canonical(entry)
+    if version < 3:
+        message = entry.get("message")
+        if isinstance(message, dict) and message.get("role") == "hookMessage":
+            message["role"] = "custom"
+    return entry
+
+
 class Migrator:
     """Per-file migration state: feed entries in file order to ``apply``."""
 
@@ -42,8 +53,7 @@ class Migrator:
 
     def apply(self, entry: dict[str, Any]) -> dict[str, Any]:
         """Migrate one entry in place (dialect, ids, roles); return it."""
-        if self.dialect == "spec":
-            to_canonical(entry)
+        to_current(entry, self.dialect, self.version)
         index = len(self.ids_by_index)
         if self.version < 2:
             entry_id = self.fresh_id(index)
@@ -56,10 +66,6 @@ class Migrator:
             self.used.add(entry_id)
             self.previous_id = entry_id
         self.ids_by_index.append(entry.get("id") if isinstance(entry.get("id"), str) else None)
-        if self.version < 3:
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") == "hookMessage":
-                message["role"] = "custom"
         return entry
 
 

@@ -17,7 +17,7 @@ from .columns import EntryColumns
 from .context import Context, build_context
 from .dialect import Dialect, dialect_of_header, header_to_canonical
 from .errors import EntryNotFoundError, SessionFormatError
-from .migrating import CURRENT_VERSION, Migrator
+from .migrating import CURRENT_VERSION, Migrator, to_current
 from .reading import Problem, RawEntry, ScanState, parse_line, scan
 from .tree import Tree
 
@@ -308,17 +308,12 @@ class Session:
         return [out[row] for row in rows]
 
     def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
-        scratch = Migrator(self._raw_header or {})
-        scratch.version = max(self.version, 2)  # ids come from our columns below
-        entry = scratch.apply(obj)
+        """A re-read line in the form the columns were built from (ids from the columns)."""
+        entry = to_current(obj, self.dialect, self.version)
         if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
             entry.pop("firstKeptEntryIndex")
             kept = next(c for c in self._cols.compactions if c["index"] == row)
             entry["firstKeptEntryId"] = kept["first_kept_entry_id"]
-        if self.version < 3:
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") == "hookMessage":
-                message["role"] = "custom"
         entry["id"] = self._cols.ids[row]
         parent = self._tree.parent[row]
         entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None

@@ -76,17 +76,20 @@ def _strings(series: pd.Series) -> list[str | None]:
     return [v if isinstance(v, str) else None for v in series.tolist()]
 
 
+def kind_code(kind: Any, role: Any) -> int:
+    """Kind code of one entry from its type and role (see the module constants)."""
+    if kind == "message":
+        return ROLE_KINDS.get(role if isinstance(role, str) else "", OTHER)
+    return TYPE_KINDS.get(kind, OTHER) if isinstance(kind, str) else OTHER
+
+
 def kind_codes(entries: pd.DataFrame) -> np.ndarray:
-    """Kind code per row (see the module constants)."""
-    types = _strings(entries["type"])
-    roles = _strings(entries["role"])
-    out = np.full(len(types), OTHER, dtype=np.uint8)
-    for i, (kind, role) in enumerate(zip(types, roles, strict=True)):
-        if kind == "message":
-            out[i] = ROLE_KINDS.get(role or "", OTHER)
-        elif kind is not None:
-            out[i] = TYPE_KINDS.get(kind, OTHER)
-    return out
+    """Kind code per row."""
+    return np.fromiter(
+        map(kind_code, _strings(entries["type"]), _strings(entries["role"])),
+        dtype=np.uint8,
+        count=len(entries),
+    )
 
 
 def _bools(entries: pd.DataFrame, name: str) -> np.ndarray:
@@ -329,15 +332,18 @@ class SessionData:
         entry_id = self.ids[index]
         entry = full if full is not None else self.session.entry(entry_id)
         row = self.session.entries.iloc[index]
-        kind = int(kind_codes(self.session.entries.iloc[index : index + 1])[0])
+        kind = kind_code(row.get("type"), row.get("role"))
         message = entry.get("message") if isinstance(entry.get("message"), dict) else None
         by_assistant, by_result = self._tool_maps()
         results: dict[str, dict[str, Any]] = {}
-        for call in by_assistant.get(entry_id, []):
-            result_id = call.get("result_id")
-            if not isinstance(result_id, str) or result_id not in self.row_of:
-                continue
-            result = self.session.entry(result_id)
+        answered = [
+            call
+            for call in by_assistant.get(entry_id, [])
+            if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of
+        ]
+        read = self.session.read_entries([call["result_id"] for call in answered])
+        for call, result in zip(answered, read, strict=True):
+            result_id = call["result_id"]
             inner = result.get("message")
             msg: dict[str, Any] = inner if isinstance(inner, dict) else result
             results[str(call["call_id"])] = {
