@@ -178,12 +178,3 @@ def iter_entries(path: str | Path, problems: list[Problem] | None = None) -> Ite
             yield item
         elif problems is not None:
             problems.append(item)
-
-
-def read_entry_at(path: str | Path, offset: int, length: int) -> dict[str, Any] | None:
-    """Re-read one line by its byte span (for full content on demand)."""
-    with open(path, "rb") as fh:
-        fh.seek(offset)
-        raw = fh.read(length)
-    obj, _ = parse_line(raw.rstrip(b"\n"), 0)
-    return obj

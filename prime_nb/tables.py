@@ -65,7 +65,13 @@ def derived_columns(cols: EntryColumns, tree: Tree, leaf: int) -> dict[str, np.n
     }
 
 
-def entries_frame(cols: EntryColumns, tree: Tree, leaf: int, start: int = 0) -> pd.DataFrame:
+def entries_frame(
+    cols: EntryColumns,
+    tree: Tree,
+    leaf: int,
+    start: int = 0,
+    derived_all: dict[str, np.ndarray] | None = None,
+) -> pd.DataFrame:
     """The entries table for rows ``start:`` (all rows by default), in file order."""
     n = len(cols)
     rows = slice(start, n)
@@ -77,7 +83,9 @@ def entries_frame(cols: EntryColumns, tree: Tree, leaf: int, start: int = 0) -> 
     no_usage = np.fromiter((u is None for u in usage_rows), dtype=bool, count=len(usage_rows))
     usage = EntryColumns(usage=usage_rows).usage_columns()
     cold = EntryColumns(rest=cols.rest[rows]).cold()
-    derived = {name: values[rows] for name, values in derived_columns(cols, tree, leaf).items()}
+    if derived_all is None:
+        derived_all = derived_columns(cols, tree, leaf)
+    derived = {name: values[rows] for name, values in derived_all.items()}
     return pd.DataFrame(
         {
             "parent_id": _strs(parent_ids),
@@ -121,12 +129,13 @@ def extend_entries_frame(
 
     Rows never change once read, except the derived columns, which are recomputed.
     """
-    new = entries_frame(cols, tree, leaf, start=len(frame))
+    derived = derived_columns(cols, tree, leaf)
+    new = entries_frame(cols, tree, leaf, start=len(frame), derived_all=derived)
     if not len(frame):
         return new
     combined = pd.concat([frame, new])
     combined.index = pd.Index(cols.ids, name="id", dtype=object)
-    for name, values in derived_columns(cols, tree, leaf).items():
+    for name, values in derived.items():
         combined[name] = _strs(values) if name == "label" else values
     return combined
 
