@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from .reading import Problem
-from .text import PREVIEW_CHARS, entry_text, preview
+from .text import PREVIEW_CHARS, entry_text, message_text, preview
 
 NAN = math.nan
 ERROR_STOPS = frozenset({"error", "aborted"})
@@ -65,15 +65,34 @@ def _num(usage: dict[str, Any], key: str) -> int:
 
 
 def usage_tuple(usage: dict[str, Any]) -> Usage:
-    inp, out = _num(usage, "input"), _num(usage, "output")
-    read, write = _num(usage, "cacheRead"), _num(usage, "cacheWrite")
-    total = _num(usage, "totalTokens") or inp + out + read + write
+    inp, out = usage.get("input"), usage.get("output")
+    read, write = usage.get("cacheRead"), usage.get("cacheWrite")
+    if not (
+        inp.__class__ is int
+        and out.__class__ is int
+        and read.__class__ is int
+        and write.__class__ is int
+    ):
+        inp, out = _num(usage, "input"), _num(usage, "output")
+        read, write = _num(usage, "cacheRead"), _num(usage, "cacheWrite")
+    total = usage.get("totalTokens")
+    if total.__class__ is not int:
+        total = _num(usage, "totalTokens")
+    total = total or inp + out + read + write
     cost = usage.get("cost")
-    value = cost.get("total") if isinstance(cost, dict) else cost
-    return (inp, out, read, write, total, float(value) if isinstance(value, int | float) else NAN)
+    value = cost.get("total") if cost.__class__ is dict else cost
+    if value.__class__ is not float:
+        value = float(value) if isinstance(value, int | float) else NAN
+    return (inp, out, read, write, total, value)
 
 
 def _preview_blocks(content: list[Any]) -> str:
+    if len(content) == 1:  # the usual tool result or user message: one text block
+        block = content[0]
+        if block.__class__ is dict and block.get("type") == "text":
+            value = block.get("text")
+            if value.__class__ is str:
+                return preview(value[: PREVIEW_CHARS + 1])
     parts: list[str] = []
     size = 0
     for block in content:
@@ -91,12 +110,12 @@ def _preview_blocks(content: list[Any]) -> str:
     return preview("\n".join(parts))
 
 
-@dataclass
-class ToolCallRow:
+class ToolCallRow(NamedTuple):
     call_id: str | None
     name: str | None
     arguments: Any
-    index: int
+    #: the assistant entry's row
+    row: int
     time_ms: float
 
 
@@ -145,8 +164,40 @@ class EntryColumns:
         self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
     ) -> None:
         """Append one migrated, canonical entry."""
+        index_of = self.index_of
         row = len(self.ids)
         entry_id = entry.get("id")
+        if entry_id.__class__ is not str or not entry_id or entry_id in index_of:
+            entry_id = self._usable_id(entry_id, line, problems)
+        index_of[entry_id] = row
+        kind = entry["type"]
+        stamp = entry.get("timestamp")
+        message = entry.get("message") if kind == "message" else None
+        if message.__class__ is dict:
+            if stamp is None:
+                stamp = message.get("timestamp")
+            now = timestamp_ms(stamp)
+            role, provider, model, usage, rest = self._message(row, message, now)
+        else:
+            now = timestamp_ms(stamp)
+            role = usage = None
+            provider, model, rest = self._other(row, kind, entry)
+        parent = entry.get("parentId")
+        self.ids.append(entry_id)
+        self.parent_ids.append(parent if parent.__class__ is str and parent else None)
+        self.types.append(kind)
+        self.roles.append(role)
+        self.time_ms.append(now)
+        self.lines.append(line)
+        self.offsets.append(offset)
+        self.lengths.append(length)
+        self.providers.append(provider if provider.__class__ is str else None)
+        self.models.append(model if model.__class__ is str else None)
+        self.usage.append(usage)
+        self.rest.append(rest)
+
+    def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
+        """A missing id gets a name from its line; a repeated one gets its line appended."""
         if entry_id.__class__ is not str or not entry_id:
             entry_id = f"L{line}"
             problems.append(Problem(line, "missing_id", f"entry has no id; named {entry_id}"))
@@ -162,74 +213,90 @@ class EntryColumns:
                 )
             )
             entry_id = renamed
-        self.index_of[entry_id] = row
-        parent = entry.get("parentId")
-        kind = entry["type"]
-        message = entry.get("message") if kind == "message" else None
-        stamp = entry.get("timestamp")
-        if message.__class__ is not dict:
-            message = None
-        elif stamp is None:
-            stamp = message.get("timestamp")
-        now = timestamp_ms(stamp)
+        return str(entry_id)
 
-        role = tool_name = provider = model = stop = custom_type = None
+    def _message(
+        self, row: int, message: dict[str, Any], now: float
+    ) -> tuple[Any, Any, Any, Usage | None, tuple[Any, ...]]:
+        """Role, provider, model, usage and the ``rest`` tuple of a message entry."""
+        role = message.get("role")
+        content = message.get("content")
+        tool_name = provider = model = stop = custom_type = usage = text = None
         error = has_text = thinking = image = False
         calls = 0
-        usage = None
-        text = None
-        if message is not None:
-            role = message.get("role")
-            content = message.get("content")
-            if content.__class__ is list:
-                for block in content:
-                    if block.__class__ is not dict:
-                        continue
-                    btype = block.get("type")
-                    if btype == "text":
-                        has_text = has_text or bool(block.get("text"))
-                    elif btype == "toolCall":
-                        calls += 1
-                        name = block.get("name")
-                        tool_name = name if tool_name is None else f"{tool_name},{name}"
-                        self.tool_calls.append(
-                            ToolCallRow(block.get("id"), name, block.get("arguments"), row, now)
-                        )
-                    elif btype == "thinking":
-                        thinking = True
-                    elif btype == "image":
-                        image = True
-                if role != "assistant":
-                    text = _preview_blocks(content)
-            elif content.__class__ is str:
-                has_text = bool(content)
-                text = preview(content[: PREVIEW_CHARS + 1])
-            if role == "assistant":
-                provider = message.get("provider")
-                model = message.get("model")
-                stop = message.get("stopReason")
-                error = stop in ERROR_STOPS
-                raw_usage = message.get("usage")
-                if raw_usage.__class__ is dict:
-                    usage = usage_tuple(raw_usage)
-                if has_text and isinstance(content, list):
-                    text = _preview_blocks(content)
-            elif role == "toolResult":
-                tool_name = message.get("toolName")
-                error = bool(message.get("isError"))
-                call_id = message.get("toolCallId")
-                if call_id.__class__ is str:
-                    self.tool_results[call_id] = (row, error, now)
-            elif role == "bashExecution":
-                code = message.get("exitCode")
-                error = bool(code) if code.__class__ is int else False
-                has_text = True
-                text = None
-            elif role == "custom":
-                custom_type = message.get("customType")
-            elif role.__class__ is not str:
-                role = None
-        elif kind == "model_change":
+        if content.__class__ is list:
+            for block in content:
+                if block.__class__ is not dict:
+                    continue
+                btype = block.get("type")
+                if btype == "text":
+                    if not has_text and block.get("text"):
+                        has_text = True
+                elif btype == "toolCall":
+                    calls += 1
+                    name = block.get("name")
+                    tool_name = name if tool_name is None else f"{tool_name},{name}"
+                    self.tool_calls.append(
+                        ToolCallRow(block.get("id"), name, block.get("arguments"), row, now)
+                    )
+                elif btype == "thinking":
+                    thinking = True
+                elif btype == "image":
+                    image = True
+            if has_text or role != "assistant":
+                text = _preview_blocks(content)
+        elif content.__class__ is str:
+            has_text = bool(content)
+            text = preview(content[: PREVIEW_CHARS + 1])
+        if role == "assistant":
+            provider = message.get("provider")
+            model = message.get("model")
+            stop = message.get("stopReason")
+            error = stop in ERROR_STOPS
+            raw_usage = message.get("usage")
+            if raw_usage.__class__ is dict:
+                usage = usage_tuple(raw_usage)
+        elif role == "toolResult":
+            tool_name = message.get("toolName")
+            error = bool(message.get("isError"))
+            call_id = message.get("toolCallId")
+            if call_id.__class__ is str:
+                self.tool_results[call_id] = (row, error, now)
+        elif role == "bashExecution":
+            code = message.get("exitCode")
+            error = bool(code) if code.__class__ is int else False
+            has_text = True
+            text = None
+        elif role == "custom":
+            custom_type = message.get("customType")
+        elif role.__class__ is not str:
+            role = None
+        if text is None:
+            text = preview(message_text(message))
+        return (
+            role,
+            provider,
+            model,
+            usage,
+            (
+                text,
+                tool_name if tool_name.__class__ is str else None,
+                stop if stop.__class__ is str else None,
+                error,
+                has_text,
+                thinking,
+                image,
+                calls,
+                custom_type if custom_type.__class__ is str else None,
+            ),
+        )
+
+    def _other(
+        self, row: int, kind: str, entry: dict[str, Any]
+    ) -> tuple[Any, Any, tuple[Any, ...]]:
+        """Provider, model and the ``rest`` tuple of an entry that is not a message."""
+        provider = model = custom_type = None
+        if kind == "model_change":
             provider = entry.get("provider")
             model = entry.get("modelId")
         elif kind == "custom" or kind == "custom_message":
@@ -266,30 +333,15 @@ class EntryColumns:
             aggregate = entry.get("aggregateUsage")
             if target_row is not None and isinstance(aggregate, dict):
                 self.usage[target_row] = usage_tuple(aggregate)
-
-        if text is None:
-            text = preview(entry_text(entry))
-        self.ids.append(entry_id)
-        self.parent_ids.append(parent if parent.__class__ is str and parent else None)
-        self.types.append(kind)
-        self.roles.append(role)
-        self.time_ms.append(now)
-        self.lines.append(line)
-        self.offsets.append(offset)
-        self.lengths.append(length)
-        self.providers.append(provider if provider.__class__ is str else None)
-        self.models.append(model if model.__class__ is str else None)
-        self.usage.append(usage)
-        self.rest.append(
-            (
-                text,
-                tool_name if tool_name.__class__ is str else None,
-                stop if stop.__class__ is str else None,
-                error,
-                has_text,
-                thinking,
-                image,
-                calls,
-                custom_type if custom_type.__class__ is str else None,
-            )
+        rest = (
+            preview(entry_text(entry)),
+            None,
+            None,
+            False,
+            False,
+            False,
+            False,
+            0,
+            custom_type if custom_type.__class__ is str else None,
         )
+        return provider, model, rest

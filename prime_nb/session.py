@@ -83,19 +83,19 @@ class Session:
         self._migrator: Migrator | None = None
         with paused_gc():
             self._consume(scan(self.file, self._state))
-        if self._raw_header is None:
-            raise SessionFormatError(
-                self.file,
-                "no session header (the first JSON line must have type 'session' or 'header'); "
-                "is this a Prime Agent session file?",
+            if self._raw_header is None:
+                raise SessionFormatError(
+                    self.file,
+                    "no session header (the first JSON line must have type 'session' or "
+                    "'header'); is this a Prime Agent session file?",
+                )
+            self._tree: Tree = Tree.build(
+                self._cols.ids,
+                self._cols.parent_ids,
+                self._cols.time_ms,
+                self._cols.lines,
+                self._cols.index_of,
             )
-        self._tree: Tree = Tree.build(
-            self._cols.ids,
-            self._cols.parent_ids,
-            self._cols.time_ms,
-            self._cols.lines,
-            self._cols.index_of,
-        )
         self._invalidate()
 
     def _consume(self, items: Any) -> int:

@@ -156,7 +156,7 @@ def tool_calls_frame(cols: EntryColumns) -> pd.DataFrame:
                 "call_id": call.call_id,
                 "name": call.name,
                 "arguments": call.arguments,
-                "assistant_id": cols.ids[call.index],
+                "assistant_id": cols.ids[call.row],
                 "result_id": cols.ids[result[0]] if result is not None else None,
                 "is_error": result[1] if result is not None else None,
                 "latency": latency,
