@@ -7,6 +7,7 @@ from typing import Any
 import networkx as nx
 import pandas as pd
 
+from .graph_rows import row_attributes
 from .tree import Tree
 
 
@@ -16,14 +17,15 @@ def session_graph(entries: pd.DataFrame, tree: Tree) -> nx.DiGraph:
     The adjacency dicts are filled directly (networkx's documented data layout: node,
     successor and predecessor dicts) because add_nodes_from/add_edges_from cost more
     than the whole load on sessions of 100k entries.
+
+    Node attributes are lazy (:class:`~prime_nb.graph_rows.RowAttributes`): a plain dict
+    of ~30 values per node also cost more than parsing the file, while notebooks read a
+    column or two. Each node holds its row number in a store shared by the whole graph,
+    which turns a column into a list the first time any node reads it; the mapping reads,
+    writes and compares like the dict it replaces.
     """
     ids: list[str] = entries.index.tolist()
-    names = list(entries.columns)
-    columns = [entries[name].tolist() for name in names]
-    nodes = {
-        node: dict(zip(names, values, strict=True))
-        for node, values in zip(ids, zip(*columns, strict=True), strict=True)
-    }
+    nodes = dict(zip(ids, row_attributes(entries), strict=True))
     succ: dict[str, dict[str, dict[str, Any]]] = {node: {} for node in ids}
     pred: dict[str, dict[str, dict[str, Any]]] = {node: {} for node in ids}
     for row, kids in enumerate(tree.children):
