@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import prime_nb
 from prime_nb.datasets import large_session_entries
-from prime_nb.export import render_html, tree64
-from prime_nb.widget_data import SessionData
+from prime_nb.widget._data import SessionData
+from prime_nb.widget._export import render_html, tree64
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

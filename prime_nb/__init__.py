@@ -2,8 +2,6 @@
 
 from typing import TYPE_CHECKING, Any
 
-from .context import Context
-from .discovery import list_sessions, session_dir
 from .errors import (
     EntryLostError,
     EntryNotFoundError,
@@ -13,9 +11,8 @@ from .errors import (
     TornLineWarning,
     UpgradeRequiredError,
 )
-from .migrating import migrate
-from .reading import Problem, RawEntry, iter_entries
-from .session import Session, load
+from .format import Problem, RawEntry, iter_entries, migrate
+from .session import Context, Session, fork_to_file, list_sessions, load, session_dir
 from .write import (
     append_branch_summary,
     append_compaction,
@@ -23,7 +20,6 @@ from .write import (
     append_label,
     append_message,
     append_session_name,
-    fork_to_file,
     reconcile,
     upgrade_file,
 )
@@ -59,19 +55,16 @@ __all__ = [
 ]
 
 # The session widget (anywidget, ipywidgets) and the HTML export load on first use.
-_LAZY = {"SessionWidget": "widget", "show": "widget", "export_html": "export", "link": "linking"}
+_LAZY = frozenset({"SessionWidget", "show", "export_html", "link"})
 __all__ += ["SessionWidget", "export_html", "link", "show"]
 
 if TYPE_CHECKING:
-    from .export import export_html
-    from .linking import link
-    from .widget import SessionWidget, show
+    from .widget import SessionWidget, export_html, link, show
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    if name not in _LAZY:
         raise AttributeError(f"module 'prime_nb' has no attribute {name!r}")
-    from importlib import import_module
+    from . import widget
 
-    return getattr(import_module(f".{module}", __name__), name)
+    return getattr(widget, name)

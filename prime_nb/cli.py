@@ -62,7 +62,7 @@ def _existing(path: str, what: str = "file") -> Path:
 
 def _load(path: str) -> Any:
     from .errors import SessionFormatError
-    from .session import load
+    from .session._session import load
 
     file = _existing(path)
     try:
@@ -107,7 +107,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from .errors import SessionFormatError
-    from .session import load
+    from .session._session import load
 
     bad = 0
     for path in args.files:
@@ -139,7 +139,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    from .discovery import list_sessions
+    from .session._discovery import list_sessions
 
     try:
         frame = list_sessions(args.dir)
@@ -173,7 +173,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     if before >= session.summary()["current_version"]:
         _say(f"{args.file}: already version {before}; nothing to do")
         return 0
-    from .write import upgrade_file
+    from .write._api import upgrade_file
 
     backups = set(file.parent.glob(f"{file.name}.v*.bak"))
     try:
@@ -191,7 +191,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
     if out.is_dir():
         out = out / (Path(session.file).stem + ".html")
-    from .export import export_html
+    from .widget._export import export_html
 
     try:
         written = export_html(session, out)

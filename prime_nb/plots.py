@@ -2,7 +2,7 @@
 
 Every figure has a title, axis labels and hover text, and every trace whose points stand
 for entries carries the entry id as the first ``customdata`` column, so that
-:func:`prime_nb.linking.link` can highlight the entry selected in the widget.
+:func:`prime_nb.link` can highlight the entry selected in the widget.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from .analysis import branch_segments, compaction_forensics
 
 if TYPE_CHECKING:
-    from .session import Session
+    from .session._session import Session
 
 TOKEN_PARTS = [
     ("input_tokens", "input", "#4C78A8"),

@@ -4,11 +4,11 @@ Each function takes a loaded :class:`prime_nb.Session` and returns a DataFrame (
 result object), so the answers can be filtered, plotted and saved like any other table.
 """
 
+from ._branching import abandoned_share, branch_segments, branches, fork_points
 from ._common import estimate_tokens
-from .branching import abandoned_share, branch_segments, branches, fork_points
-from .compaction import compaction_forensics
-from .compare import Comparison, common_ancestor, compare
-from .context_frame import context_frame
+from ._compaction import compaction_forensics
+from ._compare import Comparison, common_ancestor, compare
+from ._context_frame import context_frame
 
 __all__ = [
     "Comparison",

@@ -18,7 +18,7 @@ import orjson
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..session import Session
+    from ..session._session import Session
 
 #: chars the agent counts for one image block (it estimates an image as 1200 tokens)
 IMAGE_CHARS = 4800

@@ -1,0 +1,194 @@
+"""Branching: where the session forked, what each branch cost, and what was abandoned.
+
+A fork is an entry with more than one child (the user rewound, or forked, and tried again).
+Every sum here counts each entry once: a branch's tokens and cost are those of the entries
+below its first entry (its subtree), never the prefix it shares with its siblings.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ._common import tree_arrays
+
+if TYPE_CHECKING:
+    from ..session._session import Session
+
+BRANCH_COLUMNS = [
+    "fork_id",
+    "branch_id",
+    "leaf_id",
+    "entries",
+    "leaves",
+    "path_length",
+    "tokens",
+    "cost",
+    "last_type",
+    "last_role",
+    "stop_reason",
+    "is_active",
+    "started",
+    "ended",
+]
+FORK_COLUMNS = [
+    "depth",
+    "branches",
+    "on_active_path",
+    "active_branch_id",
+    "tokens",
+    "cost",
+    "abandoned_tokens",
+    "abandoned_cost",
+    "abandoned_cost_share",
+]
+SEGMENT_COLUMNS = [
+    "start_id",
+    "fork_id",
+    "entries",
+    "tokens",
+    "cost",
+    "last_type",
+    "last_role",
+    "stop_reason",
+    "is_active",
+]
+
+
+def branches(session: Session) -> pd.DataFrame:
+    """One row per branch of every fork: (fork_id, branch_id = the fork's child).
+
+    ``leaf_id`` is the branch's outcome: the last leaf in file order below the branch (the
+    one the agent would resume there), with its ``last_role`` and ``stop_reason``.
+    ``entries``/``tokens``/``cost`` cover the whole subtree (nested forks included, once).
+    ``is_active``: the branch holds the session's active leaf.
+    """
+    entries = session.entries
+    arrays = tree_arrays(session)
+    n = len(arrays.ids)
+    children = entries["children"].to_numpy()
+    size = arrays.subtree_sum(np.ones(n))
+    tokens = arrays.subtree_sum(arrays.tokens)
+    cost = arrays.subtree_sum(arrays.cost)
+    leaves = arrays.subtree_sum((children == 0).astype(np.float64))
+    last_leaf = arrays.last_leaf()
+    active = entries["on_active_path"].to_numpy()
+    types, roles = entries["type"].to_numpy(), entries["role"].to_numpy()
+    stops, stamps = entries["stop_reason"].to_numpy(), entries["timestamp"]
+    rows: list[dict[str, Any]] = []
+    for fork in np.flatnonzero(children > 1).tolist():
+        fork_id = arrays.ids[fork]
+        for child_id in session.children(fork_id):
+            row = arrays.row_of[child_id]
+            leaf = int(last_leaf[row])
+            rows.append(
+                {
+                    "fork_id": fork_id,
+                    "branch_id": child_id,
+                    "leaf_id": arrays.ids[leaf],
+                    "entries": int(size[row]),
+                    "leaves": int(leaves[row]),
+                    "path_length": int(arrays.depth[leaf] - arrays.depth[row] + 1),
+                    "tokens": int(tokens[row]),
+                    "cost": float(cost[row]),
+                    "last_type": types[leaf],
+                    "last_role": roles[leaf],
+                    "stop_reason": stops[leaf],
+                    "is_active": bool(active[row]),
+                    "started": stamps.iloc[row],
+                    "ended": stamps.iloc[leaf],
+                }
+            )
+    frame = pd.DataFrame(rows, columns=BRANCH_COLUMNS)
+    frame["started"] = pd.to_datetime(frame["started"], utc=True)
+    frame["ended"] = pd.to_datetime(frame["ended"], utc=True)
+    return frame
+
+
+def fork_points(session: Session) -> pd.DataFrame:
+    """One row per fork (index: its id): spend below it and the share that was abandoned.
+
+    ``abandoned_cost_share`` = cost of the branches without the active leaf / cost of all
+    its branches (1.0 for a fork that is itself on an abandoned branch; NaN when nothing
+    below it cost anything).
+    """
+    table = branches(session)
+    entries = session.entries
+    abandoned = ~table["is_active"].astype(bool)
+    grouped = table.assign(
+        abandoned_tokens=table["tokens"].where(abandoned, 0),
+        abandoned_cost=table["cost"].where(abandoned, 0.0),
+    ).groupby("fork_id", sort=False)
+    frame = grouped.agg(
+        branches=("branch_id", "size"),
+        tokens=("tokens", "sum"),
+        cost=("cost", "sum"),
+        abandoned_tokens=("abandoned_tokens", "sum"),
+        abandoned_cost=("abandoned_cost", "sum"),
+    )
+    frame.index = pd.Index(frame.index.astype(object), name="fork_id", dtype=object)
+    active = table[~abandoned].groupby("fork_id", sort=False)["branch_id"].first()
+    frame["active_branch_id"] = active.reindex(frame.index).to_numpy(dtype=object)
+    frame["depth"] = entries["depth"].reindex(frame.index).to_numpy(dtype=np.int64)
+    frame["on_active_path"] = entries["on_active_path"].reindex(frame.index).to_numpy(dtype=bool)
+    cost = frame["cost"].to_numpy(dtype=np.float64)
+    share = np.full(len(frame), np.nan)
+    np.divide(frame["abandoned_cost"].to_numpy(dtype=np.float64), cost, out=share, where=cost > 0)
+    frame["abandoned_cost_share"] = share
+    for column in ("branches", "tokens", "abandoned_tokens"):
+        frame[column] = frame[column].astype(np.int64)
+    return frame[FORK_COLUMNS]
+
+
+def branch_segments(session: Session) -> pd.DataFrame:
+    """Split the whole tree into one segment per leaf (index: leaf id), each entry once.
+
+    An entry belongs to the segment of the last leaf in file order below it, so the active
+    leaf's segment is the whole active path and every other segment starts where it left a
+    branch that continued (``fork_id``). Segment sums add up to the session's totals.
+    """
+    entries = session.entries
+    arrays = tree_arrays(session)
+    owner = arrays.last_leaf()
+    n = len(arrays.ids)
+    if n == 0:
+        return pd.DataFrame(columns=SEGMENT_COLUMNS, index=pd.Index([], name="leaf_id"))
+    counts = np.bincount(owner, minlength=n)
+    tokens = np.bincount(owner, weights=arrays.tokens, minlength=n)
+    cost = np.bincount(owner, weights=arrays.cost, minlength=n)
+    start: dict[int, int] = {}
+    for row in np.argsort(arrays.depth, kind="stable").tolist():
+        start.setdefault(int(owner[row]), row)
+    types, roles = entries["type"].to_numpy(), entries["role"].to_numpy()
+    stops, active = entries["stop_reason"].to_numpy(), entries["on_active_path"].to_numpy()
+    rows = []
+    for leaf in sorted(start):
+        first = start[leaf]
+        parent = int(arrays.parent[first])
+        rows.append(
+            {
+                "leaf_id": arrays.ids[leaf],
+                "start_id": arrays.ids[first],
+                "fork_id": arrays.ids[parent] if parent >= 0 else None,
+                "entries": int(counts[leaf]),
+                "tokens": int(tokens[leaf]),
+                "cost": float(cost[leaf]),
+                "last_type": types[leaf],
+                "last_role": roles[leaf],
+                "stop_reason": stops[leaf],
+                "is_active": bool(active[leaf]),
+            }
+        )
+    return pd.DataFrame(rows, columns=["leaf_id", *SEGMENT_COLUMNS]).set_index("leaf_id")
+
+
+def abandoned_share(session: Session) -> float:
+    """Share of the session's cost spent off the active path (NaN if nothing cost anything)."""
+    entries = session.entries
+    arrays = tree_arrays(session)
+    total = float(arrays.cost.sum())
+    if total <= 0:
+        return float("nan")
+    return float(arrays.cost[~entries["on_active_path"].to_numpy()].sum()) / total

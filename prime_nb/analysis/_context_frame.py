@@ -1,0 +1,64 @@
+"""What the model saw at a leaf, as a table: one row per message with a token estimate."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from ..session._text import message_text, preview
+from ._common import estimate_tokens, message_chars
+
+if TYPE_CHECKING:
+    from ..session._session import Session
+
+COLUMNS = ["entry_id", "role", "tools", "chars", "tokens_est", "cumulative_tokens_est", "text"]
+
+
+def context_frame(session: Session, leaf_id: str | None = None) -> pd.DataFrame:
+    """The context at ``leaf_id`` (default: the active leaf), one row per message.
+
+    ``tokens_est`` is the agent's own chars/4 heuristic (see ``estimate_tokens``), so the
+    last ``cumulative_tokens_est`` is the size the agent believed the context had.
+    Settings in force (model, provider, thinking level, compaction) are in ``frame.attrs``.
+    """
+    context = session.context(leaf_id)
+    rows = []
+    running = 0
+    for message in context:
+        tokens = estimate_tokens(message)
+        running += tokens
+        role = str(message.get("role"))
+        tools = [
+            str(block.get("name"))
+            for block in message.get("content") or []
+            if role == "assistant" and isinstance(block, dict) and block.get("type") == "toolCall"
+        ]
+        if role in ("compactionSummary", "branchSummary"):
+            text = str(message.get("summary") or "")
+        elif role == "toolResult":
+            text = message_text(message)
+            tools = [str(message.get("toolName"))]
+        else:
+            text = message_text(message)
+        rows.append(
+            {
+                "entry_id": message.get("entry_id"),
+                "role": role,
+                "tools": ", ".join(tools),
+                "chars": message_chars(message),
+                "tokens_est": tokens,
+                "cumulative_tokens_est": running,
+                "text": preview(text),
+            }
+        )
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame.index.name = "position"
+    frame.attrs.update(
+        leaf_id=context.leaf_id,
+        provider=context.provider,
+        model=context.model,
+        thinking_level=context.thinking_level,
+        compaction_id=context.compaction_id,
+    )
+    return frame

@@ -1,0 +1,45 @@
+"""Many sessions at once: one row per session, corpus tables, and the same on Dask.
+
+Top layer beside ``prime_nb.widget``: it loads sessions (``prime_nb.session``) and runs
+the research helpers (``prime_nb.analysis``) per file, in parallel processes.
+
+- ``_local``: :func:`load_corpus` and the corpus tables, in local processes with tqdm.
+- ``_dask``: the same tables on Dask (an optional extra, imported on first use).
+"""
+
+from typing import Any
+
+from ._local import (
+    corpus_branches,
+    corpus_compactions,
+    corpus_entries,
+    load_corpus,
+    session_entries,
+    session_row,
+    to_parquet,
+)
+
+__all__ = [
+    "branches_dask",
+    "compactions_dask",
+    "corpus_branches",
+    "corpus_compactions",
+    "corpus_entries",
+    "load_corpus",
+    "session_entries",
+    "session_row",
+    "sessions_dask",
+    "to_dask",
+    "to_parquet",
+]
+
+_DASK = ("to_dask", "sessions_dask", "compactions_dask", "branches_dask")
+
+
+def __getattr__(name: str) -> Any:
+    """Dask entry points, imported on first use so that dask stays an optional extra."""
+    if name in _DASK:
+        from . import _dask
+
+        return getattr(_dask, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

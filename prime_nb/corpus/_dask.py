@@ -1,0 +1,200 @@
+"""The corpus tables on Dask: one partition per group of files, any Dask cluster.
+
+Same rows as :mod:`prime_nb.corpus` (the per-file work is the same functions), so a
+team can move from one machine to a cluster without changing its analysis. Paths may
+be local or any URL that fsspec reads (``s3://``, ``gs://``, ``abfs://``...): remote
+files are copied to a worker's temp folder, because a session is read by byte offset.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import pandas as pd
+
+try:
+    import dask.dataframe as dd
+except ImportError as exc:  # pragma: no cover - the message is the point
+    raise ImportError(
+        "prime_nb's Dask support needs the dask extra: pip install 'prime-nb[dask]'"
+    ) from exc
+
+from ..session._columns import EntryColumns
+from ..session._discovery import find_session_files
+from ..session._tables import entries_frame
+from ..session._tree import Tree
+from . import _local as corpus
+from ._local import BRANCH_DTYPES, FORENSICS_DTYPES, conform, empty
+
+Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+
+
+def entries_meta() -> pd.DataFrame:
+    """The empty entries table with its real dtypes (built by the loader's own code)."""
+    frame = entries_frame(EntryColumns(), Tree(), -1).reset_index()
+    frame.insert(0, "path", pd.Series([], dtype="str"))
+    frame.insert(0, "session", pd.Series([], dtype="str"))
+    return frame
+
+
+def resolve(
+    paths_or_dir: Paths, pattern: str = "**/*.jsonl", storage_options: dict[str, Any] | None = None
+) -> list[str]:
+    """Session files named, or found below a folder (local, or a URL fsspec lists)."""
+    if not isinstance(paths_or_dir, str | os.PathLike):
+        return [os.fspath(p) for p in paths_or_dir]
+    target = os.fspath(paths_or_dir)
+    if "://" not in target:
+        return [str(p) for p in find_session_files(target, pattern)]
+    from fsspec.core import url_to_fs
+
+    fs, root = url_to_fs(target, **(storage_options or {}))
+    if not fs.isdir(root):
+        return [target]
+    found = sorted(p for p in fs.glob(f"{root.rstrip('/')}/{pattern}") if fs.isfile(p))
+    return [fs.unstrip_protocol(p) for p in found]
+
+
+@contextmanager
+def local_copy(path: str, storage_options: dict[str, Any] | None) -> Iterator[str]:
+    """A local path for ``path``: itself, or a temp copy of a remote file."""
+    if "://" not in path or path.startswith("file://"):
+        yield path.removeprefix("file://")
+        return
+    import fsspec
+
+    folder = tempfile.mkdtemp(prefix="prime-nb-")
+    try:
+        local = os.path.join(folder, os.path.basename(path) or "session.jsonl")
+        with fsspec.open(path, "rb", **(storage_options or {})) as src, open(local, "wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+        yield local
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _each(
+    group: Sequence[str],
+    storage_options: dict[str, Any] | None,
+    work: Callable[[str], pd.DataFrame],
+    meta: pd.DataFrame,
+) -> pd.DataFrame:
+    frames = []
+    for path in group:
+        with local_copy(path, storage_options) as local:
+            frame = work(local)
+        if len(frame) and "path" in frame:
+            frame["path"] = path
+        frames.append(frame)
+    frames = [f for f in frames if len(f)]
+    return conform(pd.concat(frames, ignore_index=True) if frames else meta, meta)
+
+
+def _entries_partition(
+    group: Sequence[str], storage_options: dict[str, Any] | None
+) -> pd.DataFrame:
+    return _each(group, storage_options, corpus.session_entries, entries_meta())
+
+
+def _sessions_partition(
+    group: Sequence[str], storage_options: dict[str, Any] | None
+) -> pd.DataFrame:
+    rows = []
+    for path in group:
+        with local_copy(path, storage_options) as local:
+            row = corpus.session_row(local)
+        row["path"] = path
+        rows.append(row)
+    return corpus.corpus_frame(rows)
+
+
+def _groups(paths: list[str], files_per_partition: int) -> list[list[str]]:
+    if files_per_partition < 1:
+        raise ValueError("files_per_partition must be at least 1")
+    if not paths:
+        raise FileNotFoundError("no session files to read; check the folder or the pattern")
+    return [paths[k : k + files_per_partition] for k in range(0, len(paths), files_per_partition)]
+
+
+def to_dask(
+    paths_or_dir: Paths,
+    pattern: str = "**/*.jsonl",
+    *,
+    files_per_partition: int = 1,
+    storage_options: dict[str, Any] | None = None,
+) -> dd.DataFrame:
+    """Every entry of every session as a Dask DataFrame (``session`` and ``path`` columns).
+
+    Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
+    """
+    groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
+    return dd.from_map(
+        _entries_partition,
+        groups,
+        storage_options=storage_options,
+        meta=entries_meta(),
+        enforce_metadata=False,
+    )
+
+
+def sessions_dask(
+    paths_or_dir: Paths,
+    pattern: str = "**/*.jsonl",
+    *,
+    files_per_partition: int = 1,
+    storage_options: dict[str, Any] | None = None,
+) -> dd.DataFrame:
+    """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask."""
+    groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
+    return dd.from_map(
+        _sessions_partition,
+        groups,
+        storage_options=storage_options,
+        meta=corpus.corpus_frame([]),
+        enforce_metadata=False,
+    )
+
+
+def _research(
+    sessions: pd.DataFrame,
+    work: Callable[[str], pd.DataFrame],
+    dtypes: dict[str, Any],
+    storage_options: dict[str, Any] | None,
+) -> pd.DataFrame:
+    paths = sessions.loc[sessions["error"].isna(), "path"].tolist()
+    return _each(paths, storage_options, work, empty(dtypes))
+
+
+def compactions_dask(
+    sessions: dd.DataFrame, storage_options: dict[str, Any] | None = None
+) -> dd.DataFrame:
+    """Compaction forensics of every session in ``sessions`` (from :func:`sessions_dask`),
+    computed per partition; equal to :func:`prime_nb.corpus.corpus_compactions`."""
+    return sessions.map_partitions(
+        _research,
+        corpus._forensics_of,
+        FORENSICS_DTYPES,
+        storage_options,
+        meta=empty(FORENSICS_DTYPES),
+        enforce_metadata=False,
+    )
+
+
+def branches_dask(
+    sessions: dd.DataFrame, storage_options: dict[str, Any] | None = None
+) -> dd.DataFrame:
+    """Branching summary (one row per branch of a fork) per partition; equal to
+    :func:`prime_nb.corpus.corpus_branches`."""
+    return sessions.map_partitions(
+        _research,
+        corpus._branches_of,
+        BRANCH_DTYPES,
+        storage_options,
+        meta=empty(BRANCH_DTYPES),
+        enforce_metadata=False,
+    )

@@ -1,0 +1,5 @@
+"""``python -m prime_nb.datasets``: regenerate the bundled demo session."""
+
+from . import main
+
+main()

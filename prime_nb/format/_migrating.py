@@ -1,0 +1,86 @@
+"""Bring entries of any version to version 3, as the agent does on load.
+
+One difference from the agent: version 1 ids are derived from the session id and
+the entry's position, so the same file always loads with the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from ._dialect import dialect_of_header, header_to_canonical, to_canonical
+
+CURRENT_VERSION = 3
+
+
+def derive_id(session_id: str, index: int, salt: int = 0) -> str:
+    """A stable 8-hex-char id for the entry at ``index`` of a version 1 file."""
+    key = f"{session_id}\0{index}\0{salt}".encode()
+    return hashlib.blake2b(key, digest_size=4).hexdigest()
+
+
+def to_current(entry: dict[str, Any], dialect: str, version: int) -> dict[str, Any]:
+    """Dialect names and version 3 roles, in place (ids are the Migrator's business)."""
+    if dialect == "spec":
+        to_canonical(entry)
+    if version < 3:
+        message = entry.get("message")
+        if isinstance(message, dict) and message.get("role") == "hookMessage":
+            message["role"] = "custom"
+    return entry
+
+
+class Migrator:
+    """Per-file migration state: feed entries in file order to ``apply``."""
+
+    def __init__(self, header: dict[str, Any]) -> None:
+        version = header.get("version", 1)
+        self.version: int = version if isinstance(version, int) else 1
+        self.dialect = dialect_of_header(header)
+        self.session_id = str(header.get("id") or header.get("sessionId") or "")
+        self.used: set[str] = set()
+        #: ids by entry index (header = 0), for v1 ``firstKeptEntryIndex``
+        self.ids_by_index: list[str | None] = [None]
+        self.previous_id: str | None = None
+
+    def fresh_id(self, index: int) -> str:
+        salt = 0
+        while (candidate := derive_id(self.session_id, index, salt)) in self.used:
+            salt += 1
+        return candidate
+
+    def apply(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """Migrate one entry in place (dialect, ids, roles); return it."""
+        to_current(entry, self.dialect, self.version)
+        index = len(self.ids_by_index)
+        if self.version < 2:
+            entry_id = self.fresh_id(index)
+            entry["id"] = entry_id
+            entry["parentId"] = self.previous_id
+            if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+                kept = entry.pop("firstKeptEntryIndex")
+                ok = isinstance(kept, int) and 0 < kept < index
+                entry["firstKeptEntryId"] = self.ids_by_index[kept] if ok else None
+            self.used.add(entry_id)
+            self.previous_id = entry_id
+        self.ids_by_index.append(entry.get("id") if isinstance(entry.get("id"), str) else None)
+        return entry
+
+
+def migrate(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Migrate a list of dicts (header first) to canonical version 3; input is not changed."""
+    import copy
+
+    items = [copy.deepcopy(e) for e in entries]
+    if not items:
+        return []
+    header = items[0]
+    if header.get("type") not in ("session", "header"):
+        raise ValueError("the first entry must be the session header (type 'session' or 'header')")
+    migrator = Migrator(header)
+    out = [header_to_canonical(header)]
+    out[0]["version"] = CURRENT_VERSION
+    out.extend(migrator.apply(entry) for entry in items[1:])
+    return out

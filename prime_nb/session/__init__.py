@@ -1,0 +1,30 @@
+"""A loaded session: tables, the conversation tree, the graph and the model's context.
+
+Layer 3, on top of ``prime_nb.format`` (lines and entries) and ``prime_nb.write`` (the
+Session's ``append_*`` methods delegate there). Everything above (analysis, plots, the
+widget, corpora) reads sessions through :class:`Session`.
+
+- ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
+- ``_columns``: one pass over the entries into columns (the per-entry hot path).
+- ``_tree``: the tree as arrays (parents, children, depth, leaves, active path).
+- ``_tables``: the pandas tables built from the columns, on first use.
+- ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
+- ``_context``: what the model saw at a leaf, as the agent rebuilds it.
+- ``_text``: plain text and previews of messages.
+- ``_discovery``: the agent's session folder and the files in it.
+- ``_fork``: ``fork_to_file``, one branch to a new file (needs the tree, so it is here).
+"""
+
+from ._context import Context
+from ._discovery import find_session_files, list_sessions, session_dir
+from ._session import Session, fork_to_file, load
+
+__all__ = [
+    "Context",
+    "Session",
+    "find_session_files",
+    "fork_to_file",
+    "list_sessions",
+    "load",
+    "session_dir",
+]

@@ -1,0 +1,347 @@
+"""One pass over parsed entries into plain column lists (no per-entry objects kept).
+
+Full entries are never held: each row keeps its byte span so that the whole entry
+can be re-read from disk when someone opens it. Columns that the tree and context
+code read are kept as lists; the rest travel as one tuple per row (one append per
+entry instead of twenty) and are transposed when a table is built.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from ..format._reading import Problem
+from ._text import PREVIEW_CHARS, entry_text, message_text, preview
+
+NAN = math.nan
+ERROR_STOPS = frozenset({"error", "aborted"})
+
+#: order of the per-row tuple in ``EntryColumns.rest``
+REST_FIELDS = (
+    "text",
+    "tool_name",
+    "stop_reason",
+    "is_error",
+    "has_text",
+    "has_thinking",
+    "has_image",
+    "n_tool_calls",
+    "custom_type",
+)
+USAGE_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "total_tokens",
+    "cost",
+)
+Usage = tuple[int, int, int, int, int, float]
+
+
+def timestamp_ms(value: Any) -> float:
+    """ISO string or Unix ms to float ms; NaN when absent or unreadable."""
+    if value.__class__ is str:
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return NAN
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)  # the agent writes UTC
+        return moment.timestamp() * 1000.0
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return NAN
+
+
+def _num(usage: dict[str, Any], key: str) -> int:
+    value = usage.get(key)
+    if value.__class__ is int:
+        return value  # type: ignore[no-any-return,unused-ignore]
+    return int(value) if isinstance(value, float) and math.isfinite(value) else 0
+
+
+def usage_tuple(usage: dict[str, Any]) -> Usage:
+    inp, out = usage.get("input"), usage.get("output")
+    read, write = usage.get("cacheRead"), usage.get("cacheWrite")
+    if not (
+        inp.__class__ is int
+        and out.__class__ is int
+        and read.__class__ is int
+        and write.__class__ is int
+    ):
+        inp, out = _num(usage, "input"), _num(usage, "output")
+        read, write = _num(usage, "cacheRead"), _num(usage, "cacheWrite")
+    total = usage.get("totalTokens")
+    if total.__class__ is not int:
+        total = _num(usage, "totalTokens")
+    total = total or inp + out + read + write
+    cost = usage.get("cost")
+    value = cost.get("total") if cost.__class__ is dict else cost
+    if value.__class__ is not float:
+        value = float(value) if isinstance(value, int | float) else NAN
+    return (inp, out, read, write, total, value)
+
+
+def _preview_blocks(content: list[Any]) -> str:
+    if len(content) == 1:  # the usual tool result or user message: one text block
+        block = content[0]
+        if block.__class__ is dict and block.get("type") == "text":
+            value = block.get("text")
+            if value.__class__ is str:
+                return preview(value[: PREVIEW_CHARS + 1])
+    parts: list[str] = []
+    size = 0
+    for block in content:
+        if block.__class__ is dict:
+            kind = block.get("type")
+            if kind == "text":
+                value = block.get("text")
+                if value.__class__ is str:
+                    parts.append(value[: PREVIEW_CHARS + 1])
+                    size += len(value)
+            elif kind == "image":
+                parts.append("[image]")
+        if size > PREVIEW_CHARS:
+            break
+    return preview("\n".join(parts))
+
+
+class ToolCallRow(NamedTuple):
+    call_id: str | None
+    name: str | None
+    arguments: Any
+    #: the assistant entry's row
+    row: int
+    time_ms: float
+
+
+@dataclass
+class EntryColumns:
+    """Append-only columns, one slot per entry, in file order."""
+
+    ids: list[str] = field(default_factory=list)
+    parent_ids: list[str | None] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    roles: list[str | None] = field(default_factory=list)
+    time_ms: list[float] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    providers: list[str | None] = field(default_factory=list)
+    models: list[str | None] = field(default_factory=list)
+    usage: list[Usage | None] = field(default_factory=list)
+    rest: list[tuple[Any, ...]] = field(default_factory=list)
+    # sparse facts, each with the entry's row index
+    compactions: list[dict[str, Any]] = field(default_factory=list)
+    label_events: list[tuple[int, str | None, str | None]] = field(default_factory=list)
+    names: list[tuple[int, str]] = field(default_factory=list)
+    tool_calls: list[ToolCallRow] = field(default_factory=list)
+    tool_results: dict[str, tuple[int, bool, float]] = field(default_factory=dict)
+    #: row of each id (first occurrence wins; later duplicates are renamed)
+    index_of: dict[str, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def cold(self) -> dict[str, list[Any]]:
+        """The per-row tuple columns, transposed (built on demand for tables)."""
+        if not self.rest:
+            return {name: [] for name in REST_FIELDS}
+        return dict(zip(REST_FIELDS, map(list, zip(*self.rest, strict=True)), strict=True))
+
+    def usage_columns(self) -> dict[str, list[Any]]:
+        zero: Usage = (0, 0, 0, 0, 0, NAN)
+        filled = [u if u is not None else zero for u in self.usage]
+        if not filled:
+            return {name: [] for name in USAGE_FIELDS}
+        return dict(zip(USAGE_FIELDS, map(list, zip(*filled, strict=True)), strict=True))
+
+    def add(
+        self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
+    ) -> None:
+        """Append one migrated, canonical entry."""
+        index_of = self.index_of
+        row = len(self.ids)
+        entry_id = entry.get("id")
+        if entry_id.__class__ is not str or not entry_id or entry_id in index_of:
+            entry_id = self._usable_id(entry_id, line, problems)
+        index_of[entry_id] = row
+        kind = entry["type"]
+        stamp = entry.get("timestamp")
+        message = entry.get("message") if kind == "message" else None
+        if message.__class__ is dict:
+            if stamp is None:
+                stamp = message.get("timestamp")
+            now = timestamp_ms(stamp)
+            role, provider, model, usage, rest = self._message(row, message, now)
+        else:
+            now = timestamp_ms(stamp)
+            role = usage = None
+            provider, model, rest = self._other(row, kind, entry)
+        parent = entry.get("parentId")
+        self.ids.append(entry_id)
+        self.parent_ids.append(parent if parent.__class__ is str and parent else None)
+        self.types.append(kind)
+        self.roles.append(role)
+        self.time_ms.append(now)
+        self.lines.append(line)
+        self.offsets.append(offset)
+        self.lengths.append(length)
+        self.providers.append(provider if provider.__class__ is str else None)
+        self.models.append(model if model.__class__ is str else None)
+        self.usage.append(usage)
+        self.rest.append(rest)
+
+    def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
+        """A missing id gets a name from its line; a repeated one gets its line appended."""
+        if entry_id.__class__ is not str or not entry_id:
+            entry_id = f"L{line}"
+            problems.append(Problem(line, "missing_id", f"entry has no id; named {entry_id}"))
+        if entry_id in self.index_of:
+            renamed = f"{entry_id}@L{line}"
+            first = self.lines[self.index_of[entry_id]]
+            problems.append(
+                Problem(
+                    line,
+                    "duplicate_id",
+                    f"id {entry_id} already used on line {first}; this entry is named {renamed}",
+                    entry_id,
+                )
+            )
+            entry_id = renamed
+        return str(entry_id)
+
+    def _message(
+        self, row: int, message: dict[str, Any], now: float
+    ) -> tuple[Any, Any, Any, Usage | None, tuple[Any, ...]]:
+        """Role, provider, model, usage and the ``rest`` tuple of a message entry."""
+        role = message.get("role")
+        content = message.get("content")
+        tool_name = provider = model = stop = custom_type = usage = text = None
+        error = has_text = thinking = image = False
+        calls = 0
+        if content.__class__ is list:
+            for block in content:
+                if block.__class__ is not dict:
+                    continue
+                btype = block.get("type")
+                if btype == "text":
+                    if not has_text and block.get("text"):
+                        has_text = True
+                elif btype == "toolCall":
+                    calls += 1
+                    name = block.get("name")
+                    tool_name = name if tool_name is None else f"{tool_name},{name}"
+                    self.tool_calls.append(
+                        ToolCallRow(block.get("id"), name, block.get("arguments"), row, now)
+                    )
+                elif btype == "thinking":
+                    thinking = True
+                elif btype == "image":
+                    image = True
+            if has_text or role != "assistant":
+                text = _preview_blocks(content)
+        elif content.__class__ is str:
+            has_text = bool(content)
+            text = preview(content[: PREVIEW_CHARS + 1])
+        if role == "assistant":
+            provider = message.get("provider")
+            model = message.get("model")
+            stop = message.get("stopReason")
+            error = stop in ERROR_STOPS
+            raw_usage = message.get("usage")
+            if raw_usage.__class__ is dict:
+                usage = usage_tuple(raw_usage)
+        elif role == "toolResult":
+            tool_name = message.get("toolName")
+            error = bool(message.get("isError"))
+            call_id = message.get("toolCallId")
+            if call_id.__class__ is str:
+                self.tool_results[call_id] = (row, error, now)
+        elif role == "bashExecution":
+            code = message.get("exitCode")
+            error = bool(code) if code.__class__ is int else False
+            has_text = True
+            text = None
+        elif role == "custom":
+            custom_type = message.get("customType")
+        elif role.__class__ is not str:
+            role = None
+        if text is None:
+            text = preview(message_text(message))
+        return (
+            role,
+            provider,
+            model,
+            usage,
+            (
+                text,
+                tool_name if tool_name.__class__ is str else None,
+                stop if stop.__class__ is str else None,
+                error,
+                has_text,
+                thinking,
+                image,
+                calls,
+                custom_type if custom_type.__class__ is str else None,
+            ),
+        )
+
+    def _other(
+        self, row: int, kind: str, entry: dict[str, Any]
+    ) -> tuple[Any, Any, tuple[Any, ...]]:
+        """Provider, model and the ``rest`` tuple of an entry that is not a message."""
+        provider = model = custom_type = None
+        if kind == "model_change":
+            provider = entry.get("provider")
+            model = entry.get("modelId")
+        elif kind == "custom" or kind == "custom_message":
+            custom_type = entry.get("customType")
+        elif kind == "compaction":
+            self.compactions.append(
+                {
+                    "index": row,
+                    "first_kept_entry_id": entry.get("firstKeptEntryId"),
+                    "tokens_before": entry.get("tokensBefore"),
+                    "tokens_after": entry.get("tokensAfter"),
+                    "summary": entry.get("summary"),
+                    "details": entry.get("details"),
+                    "from_hook": bool(entry.get("fromHook")),
+                }
+            )
+        elif kind == "label":
+            label = entry.get("label")
+            target = entry.get("targetId")
+            self.label_events.append(
+                (
+                    row,
+                    target if isinstance(target, str) else None,
+                    label if isinstance(label, str) and label else None,
+                )
+            )
+        elif kind == "session_info":
+            name = entry.get("name")
+            if isinstance(name, str):
+                self.names.append((row, name))
+        elif kind == "child_usage_attributed":
+            target = entry.get("targetId")
+            target_row = self.index_of.get(target) if isinstance(target, str) else None
+            aggregate = entry.get("aggregateUsage")
+            if target_row is not None and isinstance(aggregate, dict):
+                self.usage[target_row] = usage_tuple(aggregate)
+        rest = (
+            preview(entry_text(entry)),
+            None,
+            None,
+            False,
+            False,
+            False,
+            False,
+            0,
+            custom_type if custom_type.__class__ is str else None,
+        )
+        return provider, model, rest

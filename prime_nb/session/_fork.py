@@ -1,0 +1,141 @@
+"""Fork one branch of a loaded session to a new v3 session file, as the agent's own fork does.
+
+Why here, above the writers: choosing what goes into the fork needs the loaded tree (the
+path to the leaf, the labels in force), which is the Session's; writing the new file
+whole uses the write layer's serialiser and its create-whole-or-not-at-all helper.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ..errors import InvalidEntryError
+from ..format import _ondisk as ondisk
+from ..format._dialect import dialect_of_header, iso_timestamp, ms_timestamp
+from ..format._migrating import CURRENT_VERSION
+from ..format._reading import iter_entries, scan
+from ..write._appending import io_error, normalise
+from ..write._building import Entry, new_id, now_ms, serialise
+from ..write._upgrade import PathLike, write_new_file
+
+if TYPE_CHECKING:
+    from ._session import Session
+
+__all__ = ["fork_session"]
+
+
+def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
+    """A v3 header in the source's dialect, naming the source as ``parentSession``."""
+    session_id = str(uuid.uuid4())
+    stamp = iso_timestamp(now_ms())
+    if dialect_of_header(raw) == "spec":
+        key = "sessionId" if "sessionId" in raw and "id" not in raw else "id"
+        return {
+            "type": "header",
+            "version": CURRENT_VERSION,
+            key: session_id,
+            "timestamp": ms_timestamp(stamp),
+            "workingDir": cwd,
+            "parentSession": str(source),
+        }
+    return {
+        "type": "session",
+        "version": CURRENT_VERSION,
+        "id": session_id,
+        "timestamp": stamp,
+        "cwd": cwd,
+        "parentSession": str(source),
+    }
+
+
+def _default_name(header: dict[str, Any]) -> str:
+    """``<iso time with : and . as ->_<session id>.jsonl``, as the agent names files."""
+    stamp = iso_timestamp(now_ms()).replace(":", "-").replace(".", "-")
+    return f"{stamp}_{header.get('id') or header.get('sessionId')}.jsonl"
+
+
+def _without_labels(path: list[Entry]) -> list[Entry]:
+    """The path minus its label entries, each entry's parent the one before it, as the
+    agent forks (a compaction that kept from a label keeps from the entry after it)."""
+    out: list[Entry] = []
+    after_label: dict[str, str] = {}
+    waiting: list[str] = []
+    parent: str | None = None
+    for entry in path:
+        if entry.get("type") == "label":
+            waiting.append(entry["id"])
+            continue
+        for label_id in waiting:
+            after_label[label_id] = entry["id"]
+        waiting.clear()
+        entry = {**entry, "parentId": parent}
+        kept = entry.get("firstKeptEntryId")
+        if entry.get("type") == "compaction" and isinstance(kept, str):
+            entry["firstKeptEntryId"] = after_label.get(kept, kept)
+        out.append(entry)
+        parent = entry["id"]
+    return out
+
+
+def fork_session(
+    session: Session, leaf_id: str | None = None, dest: PathLike | None = None
+) -> Path:
+    """Write the branch root -> ``leaf_id`` of a loaded session to a new v3 session file,
+    as the agent forks (see :func:`prime_nb.fork_to_file`).
+
+    The new file holds the entries on that path (label entries dropped, the others
+    chained anew), then one fresh label entry per label in force on the path, and
+    its header names the source as ``parentSession``. ``dest`` defaults to the agent's
+    naming in the source's folder (a folder as ``dest`` gets that name too). Returns
+    the new file's path.
+    """
+    source = normalise(session.file)
+    leaf = leaf_id if leaf_id is not None else session.leaf_id
+    if leaf is None:
+        raise InvalidEntryError(source, "the session has no entries, so nothing to fork")
+    ids = session.path(leaf)
+    entries = _without_labels([session.entry(entry_id) for entry_id in ids])
+    labels = session.labels
+    raw_header = next(iter_entries(source)).entry
+    header = _new_header(raw_header, session.header.get("cwd"), source)
+
+    target = ondisk.Snapshot(source, (0, 0))
+    target.consume(scan(source))  # the spellings the source uses, for the spec dialect
+    target.header = header
+    kept = {entry["id"] for entry in entries}
+    parent = entries[-1]["id"] if entries else None
+    for entry_id in ids:
+        if entry_id in kept and entry_id in labels:
+            label: Entry = {
+                "type": "label",
+                "id": new_id(kept.__contains__),
+                "parentId": parent,
+                "timestamp": iso_timestamp(now_ms()),
+                "targetId": entry_id,
+                "label": labels[entry_id],
+            }
+            kept.add(label["id"])
+            entries.append(label)
+            parent = label["id"]
+    lines = [orjson.dumps(header) + b"\n"]
+    lines.extend(serialise(entry, target) for entry in entries)
+
+    if dest is None:
+        out = source.parent / _default_name(header)
+    else:
+        out = normalise(dest)
+        if out.is_dir():
+            out = out / _default_name(header)
+    try:
+        write_new_file(out, lines, stat.S_IMODE(os.stat(source).st_mode))
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        raise io_error(out, exc, "could not write the forked session", "Nothing written") from exc
+    return out

@@ -1,0 +1,468 @@
+"""`load` and the Session: tables, graph and context of one session file."""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pandas as pd
+
+from ..errors import EntryNotFoundError, SessionFormatError
+from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
+from ..format._migrating import CURRENT_VERSION, Migrator, to_current
+from ..format._reading import Problem, RawEntry, ScanState, parse_line, scan
+from ..write import _api as write
+from . import _tables as tables
+from ._columns import EntryColumns
+from ._context import Context, build_context
+from ._fork import fork_session
+from ._tree import Tree
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+_T = TypeVar("_T")
+
+HEADER_KEYS = {
+    "id": "id",
+    "cwd": "cwd",
+    "timestamp": "timestamp",
+    "version": "version",
+    "parentSession": "parent_session",
+    "branchedFrom": "branched_from",
+    "rlmDepth": "rlm_depth",
+    "git": "git",
+    "provider": "provider",
+    "modelId": "model_id",
+    "thinkingLevel": "thinking_level",
+}
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cycle collector while building many small objects that all stay alive.
+
+    A pass over 100k entries otherwise triggers full collections that cost more
+    than the parsing itself; nothing built here forms reference cycles.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class Session:
+    """One session file, loaded into columns; tables are built on first access."""
+
+    def __init__(self, file: str | Path) -> None:
+        self.file = Path(file)
+        self._load()
+
+    # -- reading -------------------------------------------------------------------------
+    def _load(self) -> None:
+        try:
+            stat = os.stat(self.file)
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                f"{self.file}: no such session file; check the path, or use "
+                "prime_nb.list_sessions() to see the sessions that exist"
+            ) from None
+        if os.path.isdir(self.file):
+            raise SessionFormatError(self.file, "is a folder; pass one .jsonl session file")
+        self._identity = (stat.st_dev, stat.st_ino)
+        self._state = ScanState()
+        self._line_problems: list[Problem] = []
+        self._cols = EntryColumns()
+        self._raw_header: dict[str, Any] | None = None
+        self._migrator: Migrator | None = None
+        with paused_gc():
+            self._consume(scan(self.file, self._state))
+            if self._raw_header is None:
+                raise SessionFormatError(
+                    self.file,
+                    "no session header (the first JSON line must have type 'session' or "
+                    "'header'); is this a Prime Agent session file?",
+                )
+            self._tree: Tree = Tree.build(
+                self._cols.ids,
+                self._cols.parent_ids,
+                self._cols.time_ms,
+                self._cols.lines,
+                self._cols.index_of,
+            )
+        self._invalidate()
+
+    def _consume(self, items: Any) -> int:
+        added = 0
+        problems = self._line_problems
+        cols = self._cols
+        for item in items:
+            if not isinstance(item, RawEntry):
+                problems.append(item)
+                continue
+            obj = item.entry
+            if self._migrator is None:
+                if obj["type"] not in ("session", "header"):
+                    raise SessionFormatError(
+                        self.file,
+                        f"line {item.line} is a {obj['type']!r} entry, but a session file "
+                        "starts with its header (type 'session' or 'header')",
+                    )
+                self._raw_header = obj
+                self._migrator = Migrator(obj)
+                continue
+            if obj["type"] in ("session", "header"):
+                problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
+                continue
+            cols.add(item.line, item.offset, item.length, self._migrator.apply(obj), problems)
+            added += 1
+        return added
+
+    def refresh(self) -> int:
+        """Read what was appended since the last read; return how many entries were added.
+
+        Costs time in proportion to the new bytes. If the file was replaced (the agent
+        rewrites a file when it migrates it), the session is loaded again from scratch.
+        """
+        try:
+            stat = os.stat(self.file)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"{self.file}: the session file is gone") from None
+        if (stat.st_dev, stat.st_ino) != self._identity or stat.st_size < self._state.offset:
+            before = len(self._cols)
+            self._load()
+            return len(self._cols) - before
+        if stat.st_size == self._state.offset and not self._state.owes_newline:
+            return 0
+        if self._state.torn_tail:
+            self._line_problems = [
+                p
+                for p in self._line_problems
+                if not (p.kind == "torn_line" and p.line == self._state.line)
+            ]
+        start = len(self._cols)
+        with paused_gc():
+            added = self._consume(scan(self.file, self._state))
+        rows_kept = not self._state.newline_paid
+        if self._state.newline_paid and start:
+            self._cols.lengths[start - 1] += 1
+        if added:
+            cols = self._cols
+            rebuilt = self._tree.extend(
+                cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of, start
+            )
+            touches_old_rows = "child_usage_attributed" in cols.types[start:]
+            rows_kept = rows_kept and not rebuilt and not touches_old_rows
+        self._invalidate(keep_rows=rows_kept)
+        return added
+
+    def _invalidate(self, keep_rows: bool = False) -> None:
+        """Drop cached tables; with ``keep_rows`` the entries table is extended, not rebuilt."""
+        # the last table built is still a valid prefix, even after several refreshes
+        previous = self.__dict__.get("entries", getattr(self, "_previous_entries", None))
+        self._previous_entries: pd.DataFrame | None = previous if keep_rows else None
+        for name in (
+            "entries",
+            "graph",
+            "tool_calls",
+            "compactions",
+            "leaves",
+            "problems",
+            "messages",
+            "labels",
+        ):
+            self.__dict__.pop(name, None)
+
+    # -- identity ------------------------------------------------------------------------
+    @cached_property
+    def _header_canonical(self) -> dict[str, Any]:
+        assert self._raw_header is not None
+        return header_to_canonical(self._raw_header)
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The header with snake_case keys (id, cwd, timestamp, version, parent_session...)."""
+        raw = self._header_canonical
+        out = {HEADER_KEYS.get(k, k): v for k, v in raw.items() if k != "type"}
+        out["version"] = self.version
+        return out
+
+    @property
+    def dialect(self) -> Dialect:
+        assert self._raw_header is not None
+        return dialect_of_header(self._raw_header)
+
+    @property
+    def version(self) -> int:
+        assert self._migrator is not None
+        return self._migrator.version
+
+    @property
+    def id(self) -> str | None:
+        value = self._header_canonical.get("id")
+        return str(value) if value is not None else None
+
+    @property
+    def name(self) -> str | None:
+        """The display name (the latest session_info entry wins)."""
+        return self._cols.names[-1][1] if self._cols.names else None
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The active leaf: the last entry in file order, the one the agent resumes."""
+        return self._cols.ids[-1] if self._cols.ids else None
+
+    def __len__(self) -> int:
+        return len(self._cols)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Session {self.name or self.id} v{self.version} {self.dialect}: "
+            f"{len(self)} entries, {len(self.leaves)} leaves, "
+            f"{len(self.problems)} problems, file={self.file}>"
+        )
+
+    # -- tables --------------------------------------------------------------------------
+    def _row(self, entry_id: str) -> int:
+        row = self._cols.index_of.get(entry_id)
+        if row is None:
+            raise EntryNotFoundError(entry_id, self.file)
+        return row
+
+    @property
+    def _leaf_row(self) -> int:
+        return len(self._cols) - 1
+
+    @cached_property
+    def entries(self) -> pd.DataFrame:
+        """One row per entry in file order, index ``id``."""
+        previous, self._previous_entries = self._previous_entries, None
+        with paused_gc():
+            if previous is not None and len(previous) <= len(self._cols):
+                return tables.extend_entries_frame(previous, self._cols, self._tree, self._leaf_row)
+            return tables.entries_frame(self._cols, self._tree, self._leaf_row)
+
+    @cached_property
+    def messages(self) -> pd.DataFrame:
+        """Entries that are messages (``message`` and ``custom_message``)."""
+        frame = self.entries
+        return frame[frame["type"].isin(("message", "custom_message"))]
+
+    @cached_property
+    def tool_calls(self) -> pd.DataFrame:
+        return tables.tool_calls_frame(self._cols)
+
+    @cached_property
+    def compactions(self) -> pd.DataFrame:
+        return tables.compactions_frame(self._cols, self._tree)
+
+    @cached_property
+    def leaves(self) -> pd.DataFrame:
+        return tables.leaves_frame(self._cols, self._tree, self._leaf_row)
+
+    @cached_property
+    def problems(self) -> pd.DataFrame:
+        """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
+        return tables.problems_frame([*self._line_problems, *self._tree.problems])
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """Label in force per entry id (the latest label entry for a target wins)."""
+        return {self._cols.ids[r]: v for r, v in tables.labels_by_row(self._cols).items()}
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        from ._graph import session_graph
+
+        with paused_gc():
+            return session_graph(self.entries, self._tree)
+
+    # -- tree navigation -----------------------------------------------------------------
+    def path(self, leaf_id: str | None = None) -> list[str]:
+        """Entry ids from the root down to ``leaf_id`` (default: the active leaf)."""
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        return [self._cols.ids[r] for r in self._tree.path(row)] if row >= 0 else []
+
+    def children(self, entry_id: str) -> list[str]:
+        """Child ids of an entry, oldest first."""
+        return [self._cols.ids[r] for r in self._tree.children[self._row(entry_id)]]
+
+    # -- full entries --------------------------------------------------------------------
+    def _read_rows(self, rows: Sequence[int]) -> list[dict[str, Any]]:
+        """Full canonical entries for rows, read from disk in file order."""
+        cols = self._cols
+        out: dict[int, dict[str, Any]] = {}
+        self._check_identity()
+        with open(self.file, "rb") as fh:
+            for row in sorted(set(rows), key=cols.offsets.__getitem__):
+                fh.seek(cols.offsets[row])
+                raw = fh.read(cols.lengths[row]).rstrip(b"\n")
+                obj, _ = parse_line(raw, cols.lines[row])
+                out[row] = self._canonical(row, obj or {"type": cols.types[row]})
+        return [out[row] for row in rows]
+
+    def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
+        """A re-read line in the form the columns were built from (ids from the columns)."""
+        entry = to_current(obj, self.dialect, self.version)
+        if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+            entry.pop("firstKeptEntryIndex")
+            kept = next(c for c in self._cols.compactions if c["index"] == row)
+            entry["firstKeptEntryId"] = kept["first_kept_entry_id"]
+        entry["id"] = self._cols.ids[row]
+        parent = self._tree.parent[row]
+        entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None
+        return entry
+
+    def _check_identity(self) -> None:
+        stat = os.stat(self.file)
+        if (stat.st_dev, stat.st_ino) != self._identity:
+            raise SessionFormatError(
+                self.file,
+                "the file was replaced on disk since it was loaded; call session.refresh()",
+            )
+
+    def read_entries(self, entry_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """Whole entries for many ids in one pass over the file (canonical, like ``entry``)."""
+        return self._read_rows([self._row(entry_id) for entry_id in entry_ids])
+
+    def entry(self, entry_id: str) -> dict[str, Any]:
+        """The whole entry, canonical (Prime Agent's names, version 3), read from disk."""
+        return self._read_rows([self._row(entry_id)])[0]
+
+    def context(self, leaf_id: str | None = None) -> Context:
+        """What the agent sends the model at ``leaf_id`` (default: the active leaf)."""
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        path = self._tree.path(row) if row >= 0 else []
+        return build_context(path, self._cols, self._read_rows, self._header_canonical)
+
+    def summary(self) -> dict[str, Any]:
+        """Headline figures, for printing and for the CLI."""
+        entries = self.entries
+        return {
+            "file": str(self.file),
+            "id": self.id,
+            "name": self.name,
+            "cwd": self.header.get("cwd"),
+            "version": self.version,
+            "dialect": self.dialect,
+            "entries": len(entries),
+            "messages": int(entries["role"].notna().sum()),
+            "leaves": int(entries["is_leaf"].sum()),
+            "forks": int((entries["children"] > 1).sum()),
+            "compactions": int((entries["type"] == "compaction").sum()),
+            "tool_calls": len(self._cols.tool_calls),
+            "tokens": int(entries["total_tokens"].sum()),
+            "cost": float(entries["cost"].sum()),
+            "problems": len(self.problems),
+            "active_leaf": self.leaf_id,
+            "current_version": CURRENT_VERSION,
+        }
+
+    # -- writing: prime_nb.write does the work, then the session reads the new entries ----
+    def _write(self, call: Callable[[], _T]) -> _T:
+        try:
+            result = call()
+        except BaseException:
+            with suppress(Exception):
+                self.refresh()  # part of a fork may have been written
+            raise
+        self.refresh()
+        return result
+
+    def append_message(
+        self, parent_id: str | None, message: Mapping[str, Any], *, fsync: bool = True
+    ) -> str:
+        """Append a message under ``parent_id`` (a fork if it already has children)."""
+        return self._write(lambda: write.append_message(self.file, parent_id, message, fsync=fsync))
+
+    def append_fork(
+        self, from_id: str, messages: Iterable[Mapping[str, Any]], *, fsync: bool = True
+    ) -> list[str]:
+        """Append a chain of messages starting at ``from_id``; returns their ids."""
+        return self._write(lambda: write.append_fork(self.file, from_id, messages, fsync=fsync))
+
+    def append_branch_summary(
+        self,
+        parent_id: str | None,
+        summary: str,
+        from_id: str | None = None,
+        details: Any = None,
+        *,
+        fsync: bool = True,
+    ) -> str:
+        """Append a summary of an abandoned branch under ``parent_id``."""
+        return self._write(
+            lambda: write.append_branch_summary(
+                self.file, parent_id, summary, from_id, details, fsync=fsync
+            )
+        )
+
+    def append_compaction(
+        self,
+        summary: str,
+        first_kept_entry_id: str,
+        tokens_before: int,
+        parent_id: str | None = None,
+        details: Any = None,
+        tokens_after: int | None = None,
+        *,
+        fsync: bool = True,
+    ) -> str:
+        """Append a compaction (parent: the active leaf unless given)."""
+        return self._write(
+            lambda: write.append_compaction(
+                self.file,
+                summary,
+                first_kept_entry_id,
+                tokens_before,
+                parent_id,
+                details,
+                tokens_after,
+                fsync=fsync,
+            )
+        )
+
+    def append_label(self, target_id: str, label: str | None, *, fsync: bool = True) -> str:
+        """Label an entry (``None`` clears the label)."""
+        return self._write(lambda: write.append_label(self.file, target_id, label, fsync=fsync))
+
+    def set_name(self, name: str, *, fsync: bool = True) -> str:
+        """Name the session (appends a session_info entry)."""
+        return self._write(lambda: write.append_session_name(self.file, name, fsync=fsync))
+
+    append_session_name = set_name
+
+    def fork_to_file(self, leaf_id: str | None = None, dest: str | Path | None = None) -> Path:
+        """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file."""
+        return fork_session(self, leaf_id, dest)
+
+    def upgrade(self, backup: bool = True) -> Path:
+        """Rewrite a version 1/2 file as version 3 (keeping a backup), then reload it."""
+        return self._write(lambda: write.upgrade_file(self.file, backup))
+
+
+def load(path: str | Path) -> Session:
+    """Load a session file of any version and either dialect."""
+    return Session(path)
+
+
+def fork_to_file(
+    path: str | Path, leaf_id: str | None = None, dest: str | Path | None = None
+) -> Path:
+    """Write the branch root -> ``leaf_id`` to a new v3 session file, as the agent forks.
+
+    The new file holds the entries on that path (label entries dropped, the others
+    chained anew), then one fresh label entry per label in force on the path, and
+    its header names the source as ``parentSession``. ``dest`` defaults to the agent's
+    naming in the source's folder (a folder as ``dest`` gets that name too). Returns
+    the new file's path.
+    """
+    return fork_session(Session(path), leaf_id, dest)

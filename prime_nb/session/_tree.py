@@ -1,0 +1,165 @@
+"""The conversation tree as row-index arrays: parents, ordered children, depths.
+
+Kept incremental for the usual case (a new entry's parent is already known), and
+rebuilt from scratch when an append resolves an earlier orphan.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..format._reading import Problem
+
+
+@dataclass
+class Tree:
+    parent: list[int] = field(default_factory=list)
+    children: list[list[int]] = field(default_factory=list)
+    depth: list[int] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    #: parent ids not (yet) in the file -> rows waiting for them
+    waiting: dict[str, list[int]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.parent)
+
+    @classmethod
+    def build(
+        cls,
+        ids: Sequence[str],
+        parent_ids: Sequence[str | None],
+        time_ms: Sequence[float],
+        lines: Sequence[int],
+        index_of: dict[str, int],
+    ) -> Tree:
+        tree = cls()
+        tree.extend(ids, parent_ids, time_ms, lines, index_of, 0, full=True)
+        return tree
+
+    def extend(
+        self,
+        ids: Sequence[str],
+        parent_ids: Sequence[str | None],
+        time_ms: Sequence[float],
+        lines: Sequence[int],
+        index_of: dict[str, int],
+        start: int,
+        full: bool = False,
+    ) -> bool:
+        """Add rows ``start:`` (``full``: resolve forward references too).
+
+        Returns True when earlier rows changed (an orphan's parent arrived: rebuilt).
+        """
+        if not full and any(ids[i] in self.waiting for i in range(start, len(ids))):
+            rebuilt = Tree.build(ids, parent_ids, time_ms, lines, index_of)
+            self.__dict__.update(rebuilt.__dict__)
+            return True
+        forward = False
+        for i in range(start, len(ids)):
+            pid = parent_ids[i]
+            j = -1
+            if pid is not None:
+                found = index_of.get(pid)
+                if found is None:
+                    self.waiting.setdefault(pid, []).append(i)
+                    self.problems.append(
+                        Problem(
+                            lines[i],
+                            "orphan",
+                            f"parent {pid} is not in the file; loaded as a root",
+                            ids[i],
+                        )
+                    )
+                elif found == i:
+                    self.problems.append(
+                        Problem(
+                            lines[i],
+                            "self_parent",
+                            "entry is its own parent; loaded as a root",
+                            ids[i],
+                        )
+                    )
+                else:
+                    j = found
+                    forward = forward or j > i
+            self.parent.append(j)
+            self.children.append([])
+        if forward:
+            self._break_cycles(ids, lines, start)
+        self._link(time_ms, start, forward)
+        return forward
+
+    def _link(self, time_ms: Sequence[float], start: int, forward: bool) -> None:
+        parent, children = self.parent, self.children
+        if forward:
+            self.depth = [0] * len(parent)
+            for row in range(len(parent)):
+                children[row].clear()
+            start = 0
+        depth = self.depth
+        for i in range(start, len(parent)):
+            j = parent[i]
+            if j < 0:
+                if not forward:
+                    depth.append(0)
+                continue
+            siblings = children[j]
+            key = _order_key(time_ms, i)
+            if siblings and key < _order_key(time_ms, siblings[-1]):
+                insort(siblings, i, key=lambda r: _order_key(time_ms, r))
+            else:
+                siblings.append(i)
+            if not forward:
+                depth.append(depth[j] + 1)
+        if forward:
+            self._depths_any_order()
+
+    def _depths_any_order(self) -> None:
+        stack = [r for r, p in enumerate(self.parent) if p < 0]
+        while stack:
+            row = stack.pop()
+            for child in self.children[row]:
+                self.depth[child] = self.depth[row] + 1
+                stack.append(child)
+
+    def _break_cycles(self, ids: Sequence[str], lines: Sequence[int], start: int) -> None:
+        """Cut each parent cycle at its earliest entry in file order."""
+        parent = self.parent
+        state = [0] * len(parent)  # 0 new, 1 on the current walk, 2 done
+        for first in range(len(parent)):
+            walk: list[int] = []
+            row = first
+            while row >= 0 and state[row] == 0:
+                state[row] = 1
+                walk.append(row)
+                row = parent[row]
+            if row >= 0 and state[row] == 1:
+                cycle = walk[walk.index(row) :]
+                cut = min(cycle)
+                parent[cut] = -1
+                self.problems.append(
+                    Problem(
+                        lines[cut],
+                        "cycle",
+                        f"parent cycle through {len(cycle)} entries; cut here, loaded as a root",
+                        ids[cut],
+                    )
+                )
+            for r in walk:
+                state[r] = 2
+
+    def path(self, row: int) -> list[int]:
+        """Rows from the root down to ``row``."""
+        out: list[int] = []
+        while row >= 0:
+            out.append(row)
+            row = self.parent[row]
+        out.reverse()
+        return out
+
+
+def _order_key(time_ms: Sequence[float], row: int) -> tuple[float, int]:
+    t = time_ms[row]
+    return (t if t == t else float("inf"), row)

@@ -1,0 +1,17 @@
+"""The session widget (anywidget), the data it is sent, HTML export and figure linking.
+
+Top layer beside ``prime_nb.corpus``: it reads a :class:`prime_nb.Session` and sends the
+browser compact columns up front and full entries on request. The front end is
+TypeScript in ``js/``, bundled into ``prime_nb/static`` by the build backend.
+
+- ``_session_widget``: :class:`SessionWidget` and :func:`show`.
+- ``_data``: what the browser is sent (tree columns, kind codes, answers to requests).
+- ``_export``: :func:`export_html`, one self-contained page.
+- ``_linking``: :func:`link`, a plotly figure that follows the selection.
+"""
+
+from ._export import export_html
+from ._linking import link
+from ._session_widget import SessionWidget, show
+
+__all__ = ["SessionWidget", "export_html", "link", "show"]

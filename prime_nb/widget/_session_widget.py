@@ -1,0 +1,174 @@
+"""`SessionWidget` (anywidget) and `show`: the interactive branch graph of a session."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..session._session import Session, load
+from ._data import COLUMN_NAMES, SessionData
+
+STATIC = Path(__file__).parent.parent / "static"
+FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
+VIEWS = ("tree", "branches")
+
+_MISSING_BUNDLE = """
+export default { render({ el }) {
+  el.textContent = "prime_nb: the widget's JavaScript bundle is not built. "
+    + "Reinstall the package (pip install .) or run: cd js && npm ci && npm run build";
+} };
+"""
+
+
+def _asset(name: str, fallback: str) -> Path | str:
+    path = STATIC / name
+    return path if path.is_file() else fallback
+
+
+class SessionWidget(anywidget.AnyWidget):
+    """The conversation tree of a session: pan, zoom, filter, search, inspect entries.
+
+    Traits ``selected_id``, ``filter``, ``search`` and ``view`` sync both ways.
+    """
+
+    _esm = _asset("widget.js", _MISSING_BUNDLE)
+    _css = _asset("widget.css", "")
+
+    _tree = traitlets.Dict().tag(sync=True)
+    selected_id = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    filter = traitlets.Enum(FILTERS, default_value="default").tag(sync=True)
+    search = traitlets.Unicode("").tag(sync=True)
+    view = traitlets.Enum(VIEWS, default_value="tree").tag(sync=True)
+    height = traitlets.Int(560).tag(sync=True)
+
+    def __init__(self, session: Session | str | os.PathLike[str], **kwargs: Any) -> None:
+        self.session = session if isinstance(session, Session) else load(Path(session))
+        self._data = SessionData(self.session)
+        self._appended = False
+        self._watcher: _Watcher | None = None
+        super().__init__(_tree=self._data.tree(), **kwargs)
+        self.on_msg(self._on_msg)
+
+    # -- selection -------------------------------------------------------------------------
+    @traitlets.validate("selected_id")
+    def _check_selected(self, proposal: dict[str, Any]) -> str | None:
+        value = proposal["value"]
+        if value is not None and value not in self._data.row_of:
+            raise traitlets.TraitError(f"no entry with id {value!r} in this session")
+        return value  # type: ignore[no-any-return]
+
+    def on_select(self, callback: Callable[[str | None], Any]) -> None:
+        """Call ``callback(entry_id)`` whenever the selection changes (None when cleared)."""
+        self.observe(lambda change: callback(change["new"]), names="selected_id")
+
+    @property
+    def selected(self) -> dict[str, Any] | None:
+        """The selected entry in full (canonical dict), or None."""
+        return self.session.entry(self.selected_id) if self.selected_id else None
+
+    # -- requests from the JS --------------------------------------------------------------
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "request":
+            return
+        rid = content.get("rid")
+        try:
+            reply = {"type": "response", "rid": rid, "data": self._data.answer(content)}
+        except Exception as exc:  # the JS shows the error in place of the answer
+            reply = {"type": "response", "rid": rid, "error": f"{type(exc).__name__}: {exc}"}
+        self.send(reply)
+
+    # -- live updates ----------------------------------------------------------------------
+    def refresh(self) -> int:
+        """Read entries appended to the file and send only those; return how many.
+
+        If the file was rewritten (the agent migrates files by replacing them), the whole
+        tree is sent again and the number of entries is returned.
+        """
+        before = self._data.n
+        kind, payload = self._data.refresh()
+        if kind == "append" and payload is not None:
+            buffers = [payload.pop(name) for name in COLUMN_NAMES]
+            payload["columns"] = [
+                name for name, buf in zip(COLUMN_NAMES, buffers, strict=True) if buf is not None
+            ]
+            self._appended = True
+            self.send(payload, buffers=[b for b in buffers if b is not None])
+        elif kind == "reset" and payload is not None:
+            self._appended = False
+            if self.selected_id is not None and self.selected_id not in self._data.row_of:
+                self.selected_id = None
+            self._tree = payload
+            return self._data.n
+        return self._data.n - before
+
+    def get_state(self, key: Any = None) -> dict[str, Any]:
+        """State for the front end; a full request (a new page) gets every row, appends too."""
+        state: dict[str, Any] = super().get_state(key)
+        if key is None and self._appended and "_tree" in state:
+            state["_tree"] = self._data.tree()
+        return state
+
+    def watch(self, interval: float = 1.0) -> None:
+        """Poll the file and call :meth:`refresh` when it grows (until :meth:`unwatch`)."""
+        self.unwatch()
+        self._watcher = _Watcher(self, interval)
+
+    def unwatch(self) -> None:
+        """Stop watching the file."""
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def close(self) -> None:
+        self.unwatch()
+        super().close()
+
+
+class _Watcher:
+    """Polls a session file's size and mtime from a daemon thread; refreshes on change."""
+
+    def __init__(self, widget: SessionWidget, interval: float) -> None:
+        self.widget = widget
+        self.interval = interval
+        self.stamp = self._stamp()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="prime_nb-watch", daemon=True)
+        self._thread.start()
+
+    def _stamp(self) -> tuple[int, int]:
+        try:
+            st = os.stat(self.widget.session.file)
+        except OSError:
+            return (-1, -1)
+        return (st.st_size, st.st_mtime_ns)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            stamp = self._stamp()
+            if stamp != self.stamp:
+                self.stamp = stamp
+                with contextlib.suppress(OSError):
+                    self.widget.refresh()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def show(
+    session: Session | str | os.PathLike[str], *, watch: bool = False, **kwargs: Any
+) -> SessionWidget:
+    """A widget for a session (or a path to one); ``watch=True`` follows appends live.
+
+    Keyword arguments set traits: ``selected_id``, ``filter``, ``search``, ``view``, ``height``.
+    """
+    widget = SessionWidget(session, **kwargs)
+    if watch:
+        widget.watch()
+    return widget

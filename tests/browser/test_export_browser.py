@@ -1,0 +1,282 @@
+"""The exported HTML in a real (headless) Chromium: it renders, it is interactive, it is safe."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import (  # noqa: F401
+    DEBUG,
+    PageWatch,
+    chromium_fixture,
+    node_position,
+    page_fixture,
+    stats,
+    wait_js,
+)
+from playwright.sync_api import Page, expect
+from widget_support import hostile_entries, shown_by_filter, write_hostile_session
+
+import prime_nb
+from prime_nb import datasets
+from prime_nb.widget._data import SessionData
+from prime_nb.widget._export import export_html, export_payload, render_html
+
+
+@pytest.fixture(scope="module")
+def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    folder = tmp_path_factory.mktemp("export")
+    path = datasets.synthetic_session(folder / "known.jsonl")
+    session = prime_nb.load(path)
+    html = export_html(session, folder / "known.html")
+    return session, html
+
+
+def open_export(page: Page, html: Path) -> PageWatch:
+    watch = PageWatch(page)
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]")
+    return watch
+
+
+def wait_stats(page: Page, key: str, value: Any) -> None:
+    wait_js(page, f"([k, v]) => {DEBUG}.stats()[k] === v", [key, value])
+
+
+def test_export_renders_every_shown_entry(page: Page, known: tuple[Any, Path]) -> None:
+    session, html = known
+    watch = open_export(page, html)
+    s = stats(page)
+    assert s["n"] == len(session.entries)
+    expected = shown_by_filter(session, "default")
+    assert s["shown"] == len(expected)
+    assert s["nodes"] == len(expected)
+    assert set(page.evaluate(f"{DEBUG}.visibleIds()")) == expected
+    header = page.locator(".pnb-title").inner_text()
+    assert session.name in header
+    assert watch.errors == [] and watch.remote == []
+
+
+def test_click_opens_the_right_entry(page: Page, known: tuple[Any, Path]) -> None:
+    session, html = known
+    open_export(page, html)
+    e = session.entries
+    users = e[(e["role"] == "user") & e["on_active_path"]]
+    entry_id = str(users.index[len(users) // 2])
+    text = session.entry(entry_id)["message"]["content"]
+    text = text if isinstance(text, str) else text[0]["text"]
+    pos = node_position(page, entry_id)
+    page.mouse.click(pos["x"], pos["y"])
+    panel = page.locator(".pnb-panel")
+    expect(panel).to_have_attribute("data-entry-id", entry_id)
+    expect(panel).to_have_attribute("data-loaded", str(e.index.get_loc(entry_id)))
+    expect(panel.locator(".pnb-entry-id")).to_have_text(entry_id)
+    expect(panel.locator(".pnb-md").first).to_contain_text(text.split("\n")[0][:40])
+    assert stats(page)["selected"] == entry_id
+
+    # An assistant with tool calls shows each call with its paired result.
+    calls = session.tool_calls.dropna(subset=["result_id"])
+    assistant_id = str(calls["assistant_id"].iloc[0])
+    page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", int(e.index.get_loc(assistant_id)))
+    expect(panel).to_have_attribute("data-loaded", str(e.index.get_loc(assistant_id)))
+    first_call = calls[calls["assistant_id"] == assistant_id].iloc[0]
+    expect(panel.locator(".pnb-tool-name").first).to_have_text(first_call["name"])
+    expect(panel.locator(".pnb-tool-result-head").first).to_contain_text(
+        str(first_call["result_id"])
+    )
+
+
+def test_first_lines_are_fetched_when_zoomed_in(page: Page, known: tuple[Any, Path]) -> None:
+    session, html = known
+    open_export(page, html)
+    node_position(page, session.leaf_id, zoom=1.0)
+    wait_js(page, f"() => {DEBUG}.stats().lines > 5")
+    page.evaluate(f"{DEBUG}.drawNow()")
+    assert stats(page)["lastDraw"]["missingLines"] == []
+
+
+def test_hover_shows_a_tooltip(page: Page, known: tuple[Any, Path]) -> None:
+    session, html = known
+    open_export(page, html)
+    leaf = session.leaf_id
+    pos = node_position(page, leaf)
+    page.mouse.move(pos["x"], pos["y"])
+    tip = page.locator(".pnb-tooltip")
+    expect(tip).to_be_visible()
+    first_line = SessionData(session).preview(len(session.entries) - 1)["first_line"]
+    expect(tip.locator(".pnb-tip-text")).to_have_text(first_line or "(no text)")
+
+
+@pytest.mark.parametrize("mode", ["no-tools", "user-only", "labeled-only", "all", "default"])
+def test_filters_match_the_agent(page: Page, known: tuple[Any, Path], mode: str) -> None:
+    session, html = known
+    open_export(page, html)
+    page.locator(".pnb-select").select_option(mode)
+    wait_stats(page, "filter", mode)
+    expected = shown_by_filter(session, mode)
+    assert stats(page)["shown"] == len(expected)
+    assert set(page.evaluate(f"{DEBUG}.visibleIds()")) == expected
+
+
+def test_search_highlights_and_steps_through_hits(page: Page, known: tuple[Any, Path]) -> None:
+    session, html = known
+    open_export(page, html)
+    data = SessionData(session)
+    shown = shown_by_filter(session, "default")
+    query = "header row"
+    hits = [data.ids[i] for i in data.search(query) if data.ids[i] in shown]
+    assert len(hits) >= 2
+    box = page.locator(".pnb-search-input")
+    box.fill(query)
+    box.press("Enter")
+    wait_stats(page, "hits", len(hits))
+    page.locator(".pnb-next").click()
+    wait_js(page, f"() => {DEBUG}.stats().hitPos >= 0")
+    first = stats(page)
+    assert first["selected"] in hits
+    page.locator(".pnb-next").click()
+    wait_js(page, f"(p) => {DEBUG}.stats().hitPos === (p + 1) % {len(hits)}", first["hitPos"])
+    second = stats(page)
+    assert second["selected"] in hits and second["selected"] != first["selected"]
+    expect(page.locator(".pnb-search-count")).to_contain_text(f"/{len(hits)}")
+    page.locator(".pnb-prev").click()
+    wait_stats(page, "selected", first["selected"])
+
+
+def test_branch_view_keyboard_and_context(page: Page, known: tuple[Any, Path]) -> None:
+    session, html = known
+    open_export(page, html)
+    leaf = session.leaf_id
+    page.locator(".pnb-root").focus()
+    page.keyboard.press("a")
+    wait_stats(page, "selected", leaf)
+    page.keyboard.press("ArrowUp")
+    wait_js(page, f"(id) => {DEBUG}.stats().selected !== id", leaf)
+    parent = stats(page)["selected"]
+    assert parent in session.path(leaf)
+
+    page.locator(".pnb-seg-btn", has_text="Branches").click()
+    wait_stats(page, "view", "branches")
+    nodes = stats(page)["nodes"]
+    assert nodes < stats(page)["shown"]
+    page.keyboard.press("a")
+    wait_stats(page, "selected", leaf)
+
+    # The context the model saw at the active leaf.
+    panel = page.locator(".pnb-panel")
+    expect(panel).to_have_attribute("data-loaded", str(len(session.entries) - 1))
+    panel.get_by_role("button", name=re.compile("Context")).click()
+    expect(panel).to_have_attribute("data-loaded", f"context-{len(session.entries) - 1}")
+    assert panel.locator(".pnb-ctx-item").count() == len(session.context(leaf))
+
+
+def test_segments_expand_on_click(page: Page, known: tuple[Any, Path]) -> None:
+    _, html = known
+    open_export(page, html)
+    page.locator(".pnb-seg-btn", has_text="Branches").click()
+    wait_stats(page, "view", "branches")
+    page.evaluate(f"{DEBUG}.fit()")
+    before = stats(page)["nodes"]
+    # click the first collapsed segment found on screen
+    segments = page.evaluate(f"{DEBUG}.segments()")
+    assert segments, "no collapsed segment in view"
+    pos = segments[0]
+    page.mouse.click(pos["x"], pos["y"])
+    wait_js(page, f"(n) => {DEBUG}.stats().nodes > n", before)
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path]:
+    folder = tmp_path_factory.mktemp("hostile")
+    path = write_hostile_session(folder / "hostile.jsonl")
+    session = prime_nb.load(path)
+    payload = export_payload(session)
+    strict = folder / "strict.html"
+    strict.write_text(render_html(payload, title="<script>x</script>"), "utf-8")
+    bare = folder / "no-csp.html"
+    bare.write_text(render_html(payload, csp=False), "utf-8")
+    return session, strict, bare
+
+
+@pytest.mark.parametrize("variant", ["strict", "no-csp"])
+def test_hostile_session_runs_no_script(
+    page: Page, hostile: tuple[Any, Path, Path], variant: str
+) -> None:
+    """Every entry opened in full (details unfolded, raw JSON, context), hovered, searched."""
+    session, strict, bare = hostile
+    watch = open_export(page, strict if variant == "strict" else bare)
+    page.locator(".pnb-select").select_option("all")
+    wait_stats(page, "filter", "all")
+    panel = page.locator(".pnb-panel")
+    for index in range(len(session.entries)):
+        page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", index)
+        expect(panel).to_have_attribute("data-loaded", str(index))
+        for summary in panel.locator("summary").all():
+            summary.click()
+        pos = page.evaluate(f"(id) => {DEBUG}.screenPos(id)", session.entries.index[index])
+        if pos:
+            page.mouse.move(pos["x"], pos["y"])
+        page.mouse.move(5, 5)
+        for link in panel.locator("a").all():
+            href = link.get_attribute("href")
+            assert href is None or re.match(r"^(https?:|mailto:)", href), href
+    page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", len(session.entries) - 1)
+    panel.get_by_role("button", name=re.compile("Context")).click()
+    expect(panel.locator(".pnb-ctx-item").first).to_be_visible()
+    page.locator(".pnb-search-input").fill("script")
+    page.locator(".pnb-search-input").press("Enter")
+    wait_js(page, f"() => {DEBUG}.stats().hits > 0")
+    page.locator(".pnb-seg-btn", has_text="Branches").click()
+    wait_stats(page, "view", "branches")
+
+    assert page.evaluate("window.__pwned") is None
+    assert watch.dialogs == []
+    assert watch.remote == []
+    for tag in ("iframe", "object", "embed", "svg", "math", "form", "style", "meta", "input"):
+        assert page.locator(f".pnb-panel {tag}, .pnb-tooltip {tag}").count() == 0, tag
+    assert page.locator(".pnb-root [onerror], .pnb-root [onload], .pnb-root [onclick]").count() == 0
+    imgs = page.locator(".pnb-root img").evaluate_all("els => els.map(e => e.getAttribute('src'))")
+    for src in imgs:
+        assert re.match(r"^data:image/(png|jpeg|gif|webp);base64,", src), src
+    if variant == "strict":
+        assert watch.errors == []
+
+
+def test_export_is_self_contained(hostile: tuple[Any, Path, Path]) -> None:
+    session, strict, _ = hostile
+    text = strict.read_text("utf-8")
+    assert 'http-equiv="Content-Security-Policy"' in text
+    assert "default-src 'none'" in text
+
+    class Tags(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: list[str] = []
+            self.urls: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.append(tag)
+            self.urls += [v or "" for k, v in attrs if k in ("src", "href")]
+
+    parser = Tags()
+    parser.feed(text)
+    # payloads closing the data or code element early would add tags here
+    assert parser.tags == [
+        "html",
+        "head",
+        "meta",
+        "meta",
+        "meta",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "div",
+        "script",
+        "script",
+    ]
+    assert parser.urls == []
+    assert len(hostile_entries()) == len(session.entries) + 1

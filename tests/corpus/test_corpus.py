@@ -1,0 +1,80 @@
+"""Corpus loading: parallel, a broken file listed with its error, never aborting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from research_sessions import BRANCHY_TOTAL_COST, BRANCHY_TOTAL_TOKENS, branchy, compacted
+
+from prime_nb.corpus import corpus_entries, load_corpus, to_parquet
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    branchy(tmp_path / "branchy.jsonl")
+    (tmp_path / "project").mkdir()
+    compacted(tmp_path / "project" / "compacted.jsonl")
+    (tmp_path / "broken.jsonl").write_text('{"type": "message", "id": "x"}\n')
+    (tmp_path / "garbage.jsonl").write_bytes(b"\x00\xff not json\n")
+    (tmp_path / "notes.txt").write_text("not a session, not matched")
+    return tmp_path
+
+
+def test_load_corpus_in_parallel(corpus_dir: Path) -> None:
+    frame = load_corpus(corpus_dir, workers=2, progress=False).set_index("path")
+    assert len(frame) == 4
+    good = frame.loc[str(corpus_dir / "branchy.jsonl")]
+    # by hand: 10 entries, 2 leaves, 1 fork, 5 assistant turns
+    assert good["entries"] == 10 and good["leaves"] == 2 and good["forks"] == 1
+    assert good["tokens"] == BRANCHY_TOTAL_TOKENS
+    assert good["cost"] == pytest.approx(BRANCHY_TOTAL_COST)
+    assert good["compactions"] == 0 and good["problems"] == 0
+    assert good["duration"] == pd.Timedelta(minutes=9)
+    assert good["first_user_message"] == "start"
+    assert good["cwd"] == "/proj" and good["version"] == 3 and good["dialect"] == "prime"
+    assert pd.isna(good["error"])
+    nested = frame.loc[str(corpus_dir / "project" / "compacted.jsonl")]
+    assert nested["compactions"] == 2 and nested["entries"] == 14
+    for name in ("broken.jsonl", "garbage.jsonl"):
+        row = frame.loc[str(corpus_dir / name)]
+        assert "SessionFormatError" in row["error"]
+        assert pd.isna(row["entries"])
+
+
+def test_load_corpus_in_process_gives_the_same(corpus_dir: Path) -> None:
+    one = load_corpus(corpus_dir, workers=1, progress=False)
+    two = load_corpus(corpus_dir, workers=2, progress=False)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_corpus_entries_and_parquet(corpus_dir: Path, tmp_path: Path) -> None:
+    entries = corpus_entries(corpus_dir, workers=1, progress=False)
+    assert entries.groupby("session").size().to_dict() == {"sess-1": 24}  # same header id twice
+    assert entries.groupby("path").size().tolist() == [10, 14]
+    assert entries["total_tokens"].sum() == BRANCHY_TOTAL_TOKENS + 10 * 4 + 82 + 10
+    corpus = load_corpus(corpus_dir, workers=1, progress=False)
+    back = pd.read_parquet(to_parquet(corpus, tmp_path / "corpus.parquet"))
+    assert back["path"].tolist() == corpus["path"].tolist()
+    assert back["tokens"].tolist() == corpus["tokens"].tolist()
+    out = to_parquet(entries, tmp_path / "entries.parquet")
+    assert len(pd.read_parquet(out)) == 24
+
+
+def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no such folder"):
+        load_corpus(tmp_path / "nope", progress=False)
+
+
+def test_a_worker_that_dies_does_not_stop_the_corpus(corpus_dir: Path) -> None:
+    from research_sessions import row_or_die
+
+    from prime_nb.corpus._local import _error_row, _run
+
+    (corpus_dir / "die.jsonl").write_text("")
+    paths = [str(p) for p in sorted(corpus_dir.rglob("*.jsonl"))]
+    rows = _run(row_or_die, paths, 2, "sessions", False, _error_row)
+    assert [r["path"] for r in rows] == paths
+    died = next(r for r in rows if r["path"].endswith("die.jsonl"))
+    assert "BrokenProcessPool" in died["error"]
