@@ -187,7 +187,7 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
                     stamps.iloc[arrays.row_of[cid]] - stamps.iloc[arrays.row_of[previous]]
                 )
                 if previous is not None
-                else pd.NaT,
+                else None,
                 "read_files": read_files,
                 "modified_files": modified_files,
                 "reread_files": reread,
@@ -200,5 +200,7 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
     frame = pd.DataFrame(rows).set_index("id")
     for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
-    frame["since_previous"] = pd.to_timedelta(frame["since_previous"])
+    # built from objects: a column of NaT alone (no compaction has a previous one on its
+    # path: one compaction, or compactions on different branches) reads as datetime64
+    frame["since_previous"] = pd.to_timedelta(frame["since_previous"].astype(object))
     return frame[COLUMNS]
