@@ -7,6 +7,8 @@ and resume after the last complete line (incremental refresh).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,22 +71,135 @@ def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | 
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         try:
-            raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as uexc:
             notice = Problem(
                 line, "invalid_utf8", f"invalid UTF-8 at byte {uexc.start}; replaced with U+FFFD"
             )
-            try:
-                obj = orjson.loads(raw.decode("utf-8", errors="replace"))
-            except orjson.JSONDecodeError:
-                return None, Problem(line, "invalid_json", f"invalid UTF-8 and JSON: {_short(exc)}")
-        else:
-            return None, Problem(line, "invalid_json", f"invalid JSON: {_short(exc)}")
+            text = raw.decode("utf-8", errors="replace")
+        obj, repair = lenient_loads(text)
+        if obj is _INVALID:
+            what = "invalid UTF-8 and JSON" if notice is not None else "invalid JSON"
+            return None, Problem(line, "invalid_json", f"{what}: {_short(exc)}")
+        if repair is not None:  # a line with bad UTF-8 reports that; else the repair
+            notice = notice or Problem(line, repair[0], repair[1])
     if not isinstance(obj, dict):
         return None, Problem(line, "not_an_object", f"JSON {type(obj).__name__}, not an object")
     if not isinstance(obj.get("type"), str):
         return None, Problem(line, "missing_type", "object without a string 'type'")
     return obj, notice
+
+
+_INVALID: Any = object()
+#: nesting the agent's JSON.parse reads but orjson refuses (orjson stops at 1024)
+KEEP_DEPTH = 512
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_STRUCTURE = re.compile(r'[\\"\[\]{}]')
+
+
+def lenient_loads(text: str) -> tuple[Any, tuple[str, str] | None]:
+    """Parse a line orjson refused but the agent's ``JSON.parse`` reads; or ``_INVALID``.
+
+    The slow path, for rare lines: lone UTF-16 surrogates (Node cuts a string inside an
+    emoji and writes ``"\\ud83d"``) become U+FFFD; values nested deeper than
+    :data:`KEEP_DEPTH` become ``null``. Returns the object and (kind, message) of the repair.
+    """
+    try:
+        obj = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        trimmed, cut = _trim_deep(text, KEEP_DEPTH)
+        try:
+            obj = orjson.loads(trimmed)
+        except orjson.JSONDecodeError:
+            try:
+                obj = json.loads(trimmed, parse_constant=_no_constant)
+            except (ValueError, RecursionError):
+                return _INVALID, None
+        obj, _ = _replace_surrogates(obj)
+        message = f"{cut} values nested deeper than {KEEP_DEPTH} levels replaced with null"
+        return obj, ("deep_nesting", message)
+    except ValueError:
+        return _INVALID, None
+    obj, fixed = _replace_surrogates(obj)
+    if fixed:
+        return obj, ("lone_surrogate", f"{fixed} lone UTF-16 surrogates replaced with U+FFFD")
+    return obj, None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _replace_surrogates(root: Any) -> tuple[Any, int]:
+    """``root`` with every lone surrogate in its strings (keys too) turned into U+FFFD."""
+    count = 0
+
+    def fix(value: str) -> str:
+        nonlocal count
+        new, n = _SURROGATE.subn("\ufffd", value)
+        count += n
+        return new
+
+    if isinstance(root, str):
+        return fix(root), count
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key in list(node):
+                value = node[key]
+                if isinstance(value, str):
+                    value = fix(value)
+                elif isinstance(value, dict | list):
+                    stack.append(value)
+                new_key = fix(key)
+                if new_key != key:
+                    del node[key]
+                node[new_key] = value
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                if isinstance(value, str):
+                    node[i] = fix(value)
+                elif isinstance(value, dict | list):
+                    stack.append(value)
+    return root, count
+
+
+def _trim_deep(text: str, limit: int) -> tuple[str, int]:
+    """``text`` with each array/object that opens deeper than ``limit`` replaced by null."""
+    out: list[str] = []
+    depth = 0
+    start = 0  # where the text still to copy begins
+    skip_from = -1  # where the value being cut began
+    in_string = False
+    escaped_at = -1
+    cut = 0
+    for match in _STRUCTURE.finditer(text):
+        char, at = match.group(), match.start()
+        if in_string:
+            if char == "\\" and escaped_at != at:
+                escaped_at = at + 1
+            elif char == '"' and escaped_at != at:
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth == limit + 1:
+                out.append(text[start:at])
+                skip_from = at
+        elif char in "]}":
+            if depth == limit + 1 and skip_from >= 0:
+                out.append("null")
+                start = at + 1
+                skip_from = -1
+                cut += 1
+            depth -= 1
+    if skip_from >= 0:
+        return text, 0  # unbalanced: leave it to the parser to refuse
+    out.append(text[start:])
+    return "".join(out), cut
 
 
 def _short(exc: Exception) -> str:
