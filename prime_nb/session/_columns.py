@@ -40,6 +40,31 @@ USAGE_FIELDS = (
     "cost",
 )
 Usage = tuple[int, int, int, int, int, float]
+#: the usage fields a usage tuple holds, in the file's names (for problem messages)
+USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+#: largest |ms| whose timestamp fits the tables' datetime64[us] (about 292,000 years)
+MAX_MS = 9.2e15
+#: a tool call's arguments are kept in memory only from lines up to this size; bigger
+#: ones are read from disk when the tool_calls table is built
+INLINE_ARGS_BYTES = 64 * 1024
+
+
+class OddUsage(tuple):  # type: ignore[type-arg]
+    """A usage tuple with fields outside 0..2**63-1 set to None (``fields`` names them)."""
+
+    fields: tuple[str, ...] = ()
+
+
+class OnDisk:
+    """Stands for tool-call arguments left on disk (a long line): read when needed."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<on disk>"
+
+
+ON_DISK = OnDisk()
 
 
 def timestamp_ms(value: Any) -> float:
@@ -83,7 +108,23 @@ def usage_tuple(usage: dict[str, Any]) -> Usage:
     value = cost.get("total") if cost.__class__ is dict else cost
     if value.__class__ is not float:
         value = float(value) if isinstance(value, int | float) else NAN
+    if (inp | out | read | write | total) >> 63:  # a value below 0 or past int64
+        return _odd_usage(usage, (inp, out, read, write), value)
     return (inp, out, read, write, total, value)
+
+
+def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> OddUsage:
+    """The slow path of :func:`usage_tuple`: fields out of 0..2**63-1 become missing."""
+    fine = [v if 0 <= v < 2**63 else None for v in parts]
+    total: int | None = _num(usage, "totalTokens")
+    if not total:  # absent: the sum of the parts, when every part is usable and it fits
+        total = sum(v for v in fine if v is not None)
+        total = total if None not in fine and total < 2**63 else None
+    elif not 0 <= total < 2**63:
+        total = None
+    out = OddUsage((*fine, total, cost))
+    out.fields = tuple(k for k, v in zip(USAGE_KEYS, (*fine, total), strict=True) if v is None)
+    return out
 
 
 def _preview_blocks(content: list[Any]) -> str:
@@ -113,10 +154,13 @@ def _preview_blocks(content: list[Any]) -> str:
 class ToolCallRow(NamedTuple):
     call_id: str | None
     name: str | None
+    #: the arguments, or ON_DISK (a long line: read them from the entry when needed)
     arguments: Any
     #: the assistant entry's row
     row: int
     time_ms: float
+    #: the toolCall block's position in the message content
+    block: int = 0
 
 
 @dataclass
@@ -177,14 +221,31 @@ class EntryColumns:
             if stamp is None:
                 stamp = message.get("timestamp")
             now = timestamp_ms(stamp)
-            role, provider, model, usage, rest = self._message(row, message, now)
+            if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
+                now = _odd_time(stamp, line, entry_id, problems)
+            role, provider, model, usage, rest = self._message(
+                row, message, now, (line, entry_id, length), problems
+            )
         else:
             now = timestamp_ms(stamp)
+            if not -MAX_MS <= now <= MAX_MS:
+                now = _odd_time(stamp, line, entry_id, problems)
             role = usage = None
-            provider, model, rest = self._other(row, kind, entry)
+            provider, model, rest = self._other(row, kind, entry, (line, entry_id), problems)
         parent = entry.get("parentId")
+        if parent.__class__ is not str or not parent:
+            if parent is not None and parent != "":
+                problems.append(
+                    Problem(
+                        line,
+                        "bad_parent_id",
+                        f"parentId is {_show(parent)}, not a string; loaded as a root",
+                        entry_id,
+                    )
+                )
+            parent = None
         self.ids.append(entry_id)
-        self.parent_ids.append(parent if parent.__class__ is str and parent else None)
+        self.parent_ids.append(parent)
         self.types.append(kind)
         self.roles.append(role)
         self.time_ms.append(now)
@@ -203,6 +264,10 @@ class EntryColumns:
             problems.append(Problem(line, "missing_id", f"entry has no id; named {entry_id}"))
         if entry_id in self.index_of:
             renamed = f"{entry_id}@L{line}"
+            suffix = 1
+            while renamed in self.index_of:  # an id may already spell the new name
+                suffix += 1
+                renamed = f"{entry_id}@L{line}.{suffix}"
             first = self.lines[self.index_of[entry_id]]
             problems.append(
                 Problem(
@@ -216,16 +281,26 @@ class EntryColumns:
         return str(entry_id)
 
     def _message(
-        self, row: int, message: dict[str, Any], now: float
+        self,
+        row: int,
+        message: dict[str, Any],
+        now: float,
+        where: tuple[int, str, int],
+        problems: list[Problem],
     ) -> tuple[Any, Any, Any, Usage | None, tuple[Any, ...]]:
-        """Role, provider, model, usage and the ``rest`` tuple of a message entry."""
+        """Role, provider, model, usage and the ``rest`` tuple of a message entry.
+
+        ``where``: the line, id and byte length of the entry (for problems, and to leave
+        the arguments of tool calls on long lines on disk).
+        """
+        length = where[2]
         role = message.get("role")
         content = message.get("content")
         tool_name = provider = model = stop = custom_type = usage = text = None
         error = has_text = thinking = image = False
         calls = 0
         if content.__class__ is list:
-            for block in content:
+            for position, block in enumerate(content):
                 if block.__class__ is not dict:
                     continue
                 btype = block.get("type")
@@ -236,8 +311,15 @@ class EntryColumns:
                     calls += 1
                     name = block.get("name")
                     tool_name = name if tool_name is None else f"{tool_name},{name}"
+                    call_id = block.get("id")
+                    if call_id.__class__ is not str and call_id is not None:
+                        problems.append(
+                            _odd((where[0], where[1]), "toolCall id", call_id, "kept as missing")
+                        )
+                        call_id = None
+                    arguments = block.get("arguments") if length <= INLINE_ARGS_BYTES else ON_DISK
                     self.tool_calls.append(
-                        ToolCallRow(block.get("id"), name, block.get("arguments"), row, now)
+                        ToolCallRow(call_id, name, arguments, row, now, position)
                     )
                 elif btype == "thinking":
                     thinking = True
@@ -252,10 +334,16 @@ class EntryColumns:
             provider = message.get("provider")
             model = message.get("model")
             stop = message.get("stopReason")
-            error = stop in ERROR_STOPS
+            if stop.__class__ is str:
+                error = stop in ERROR_STOPS
+            elif stop is not None:
+                problems.append(_odd((where[0], where[1]), "stopReason", stop, "kept as missing"))
+                stop = None
             raw_usage = message.get("usage")
             if raw_usage.__class__ is dict:
                 usage = usage_tuple(raw_usage)
+                if usage.__class__ is not tuple:
+                    problems.append(_odd_usage_problem((where[0], where[1]), raw_usage, usage))
         elif role == "toolResult":
             tool_name = message.get("toolName")
             error = bool(message.get("isError"))
@@ -292,7 +380,12 @@ class EntryColumns:
         )
 
     def _other(
-        self, row: int, kind: str, entry: dict[str, Any]
+        self,
+        row: int,
+        kind: str,
+        entry: dict[str, Any],
+        where: tuple[int, str],
+        problems: list[Problem],
     ) -> tuple[Any, Any, tuple[Any, ...]]:
         """Provider, model and the ``rest`` tuple of an entry that is not a message."""
         provider = model = custom_type = None
@@ -302,12 +395,16 @@ class EntryColumns:
         elif kind == "custom" or kind == "custom_message":
             custom_type = entry.get("customType")
         elif kind == "compaction":
+            kept = entry.get("firstKeptEntryId")
+            if kept.__class__ is not str and kept is not None:
+                problems.append(_odd(where, "firstKeptEntryId", kept, "kept as missing"))
+                kept = None
             self.compactions.append(
                 {
                     "index": row,
-                    "first_kept_entry_id": entry.get("firstKeptEntryId"),
-                    "tokens_before": entry.get("tokensBefore"),
-                    "tokens_after": entry.get("tokensAfter"),
+                    "first_kept_entry_id": kept,
+                    "tokens_before": token_count(entry, "tokensBefore", where, problems),
+                    "tokens_after": token_count(entry, "tokensAfter", where, problems),
                     "summary": entry.get("summary"),
                     "details": entry.get("details"),
                     "from_hook": bool(entry.get("fromHook")),
@@ -332,7 +429,10 @@ class EntryColumns:
             target_row = self.index_of.get(target) if isinstance(target, str) else None
             aggregate = entry.get("aggregateUsage")
             if target_row is not None and isinstance(aggregate, dict):
-                self.usage[target_row] = usage_tuple(aggregate)
+                usage = usage_tuple(aggregate)
+                if usage.__class__ is not tuple:
+                    problems.append(_odd_usage_problem(where, aggregate, usage))
+                self.usage[target_row] = usage
         rest = (
             preview(entry_text(entry)),
             None,
@@ -345,3 +445,50 @@ class EntryColumns:
             custom_type if custom_type.__class__ is str else None,
         )
         return provider, model, rest
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    """A short repr of an odd value for a problem message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _odd(where: tuple[int, str], key: str, value: Any, outcome: str) -> Problem:
+    return Problem(where[0], "bad_value", f"{key} is {_show(value)}; {outcome}", where[1])
+
+
+def _odd_time(stamp: Any, line: int, entry_id: str, problems: list[Problem]) -> float:
+    """An unreadable or out-of-range timestamp: reported, and kept as missing (NaN)."""
+    if stamp is not None:
+        problems.append(
+            Problem(
+                line,
+                "bad_value",
+                f"timestamp {_show(stamp)} is not a readable time within ±292,000 years; "
+                "kept as missing",
+                entry_id,
+            )
+        )
+    return NAN
+
+
+def _odd_usage_problem(where: tuple[int, str], raw: dict[str, Any], usage: Any) -> Problem:
+    fields = ", ".join(f"{k}={_show(raw.get(k), 30)}" for k in getattr(usage, "fields", ()))
+    return Problem(
+        where[0], "bad_value", f"usage {fields} outside 0..2**63-1; kept as missing", where[1]
+    )
+
+
+def token_count(
+    entry: dict[str, Any], key: str, where: tuple[int, str], problems: list[Problem]
+) -> Any:
+    """A compaction's token count: ints and whole floats in 0..2**63-1; else missing."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    if value.__class__ is int and 0 <= value < 2**63:
+        return value
+    if value.__class__ is float and value.is_integer() and 0 <= value < 2**63:
+        return int(value)
+    problems.append(_odd(where, key, value, "kept as missing"))
+    return None

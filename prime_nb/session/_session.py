@@ -118,6 +118,8 @@ class Session:
                     )
                 self._raw_header = obj
                 self._migrator = Migrator(obj)
+                if self._migrator.problem is not None:
+                    problems.append(Problem(item.line, "bad_version", self._migrator.problem))
                 continue
             if obj["type"] in ("session", "header"):
                 problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
@@ -258,7 +260,7 @@ class Session:
 
     @cached_property
     def tool_calls(self) -> pd.DataFrame:
-        return tables.tool_calls_frame(self._cols)
+        return tables.tool_calls_frame(self._cols, self._read_rows)
 
     @cached_property
     def compactions(self) -> pd.DataFrame:
