@@ -11,10 +11,12 @@ import numpy as np
 import pandas as pd
 
 from ..format._reading import Problem
-from ._columns import EntryColumns
+from ._columns import ON_DISK, EntryColumns
+from ._schema import INDEX, SCHEMAS
 from ._tree import Tree
 
-PROBLEM_COLUMNS = ["line", "kind", "message", "entry_id"]
+PROBLEM_COLUMNS = list(SCHEMAS["problems"])
+INT64_MAX = np.iinfo(np.int64).max
 
 
 def _int64(values: Sequence[int]) -> np.ndarray:
@@ -24,8 +26,16 @@ def _int64(values: Sequence[int]) -> np.ndarray:
     return np.fromiter(values, dtype=np.int64, count=len(values))
 
 
-def _ints(values: list[int], mask: np.ndarray | None = None) -> pd.api.extensions.ExtensionArray:
-    data = _int64(values)
+def _ints(
+    values: list[int | None], mask: np.ndarray | None = None
+) -> pd.api.extensions.ExtensionArray:
+    """Nullable Int64; ``mask`` marks missing rows, and so does a None among ``values``."""
+    try:
+        data = _int64(values)  # type: ignore[arg-type]
+    except (TypeError, OverflowError):  # the slow path: a usage field kept as missing
+        missing = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
+        data = _int64([0 if v is None else v for v in values])
+        return pd.arrays.IntegerArray(data, missing if mask is None else missing | mask)
     missing = np.zeros(len(data), dtype=bool) if mask is None else mask
     return pd.arrays.IntegerArray(data, missing)
 
@@ -86,9 +96,22 @@ def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     return pd.array(values, dtype="str")  # type: ignore[no-any-return]
 
 
-def _times(time_ms: list[float]) -> pd.DatetimeIndex:
+def _times(time_ms: Sequence[float]) -> pd.DatetimeIndex:
+    """Unix ms (NaN: missing) as UTC microseconds, whatever the values (see ``_schema``).
+
+    ``pd.to_datetime(unit="ms")`` picks the unit from the values (µs, or ns when a value
+    has sub-millisecond digits) and raises past its range; this never does either: the
+    loader keeps times beyond ±292,000 years as missing.
+    """
     ms = np.fromiter(time_ms, dtype=np.float64, count=len(time_ms))
-    return pd.to_datetime(ms, unit="ms", utc=True)
+    us = np.round(ms * 1000.0)
+    bad = ~(np.abs(us) < 9.2e18)  # NaN, inf, or past int64 microseconds
+    if bad.any():
+        us[bad] = 0.0
+    raw = us.astype(np.int64)
+    if bad.any():
+        raw[bad] = np.iinfo(np.int64).min  # NaT
+    return pd.DatetimeIndex(raw.view("datetime64[us]")).tz_localize("UTC")
 
 
 def labels_by_row(cols: EntryColumns) -> dict[int, str]:
@@ -201,122 +224,197 @@ def extend_entries_frame(
     return combined
 
 
+def _objects(values: Sequence[Any]) -> np.ndarray:
+    """An object column holding ``values`` as they are (lists and dicts stay whole)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def _frame(name: str, columns: dict[str, Any], index: Any = None) -> pd.DataFrame:
+    """A table built to its schema; ``index``: the values of the schema's index."""
+    spec = INDEX[name]
+    if spec is not None:
+        index = pd.Index(list(index), name=spec[0], dtype=spec[1])
+    return pd.DataFrame({c: columns[c] for c in SCHEMAS[name]}, index=index)
+
+
 def problems_frame(problems: list[Problem]) -> pd.DataFrame:
-    frame = pd.DataFrame(problems, columns=PROBLEM_COLUMNS)
-    frame["line"] = frame["line"].astype(np.int64)
-    return frame.sort_values("line", kind="stable").reset_index(drop=True)
-
-
-def tool_calls_frame(cols: EntryColumns) -> pd.DataFrame:
-    rows: list[dict[str, Any]] = []
-    for call in cols.tool_calls:
-        result = cols.tool_results.get(call.call_id) if call.call_id is not None else None
-        latency = (result[2] - call.time_ms) / 1000.0 if result is not None else np.nan
-        rows.append(
-            {
-                "call_id": call.call_id,
-                "name": call.name,
-                "arguments": call.arguments,
-                "assistant_id": cols.ids[call.row],
-                "result_id": cols.ids[result[0]] if result is not None else None,
-                "is_error": result[1] if result is not None else None,
-                "latency": latency,
-                "timestamp": call.time_ms,
-            }
-        )
-    frame = pd.DataFrame(
-        rows,
-        columns=[
-            "call_id",
-            "name",
-            "arguments",
-            "assistant_id",
-            "result_id",
-            "is_error",
-            "latency",
-            "timestamp",
-        ],
+    problems = sorted(problems, key=lambda p: p.line)  # stable: ties keep their order
+    return _frame(
+        "problems",
+        {
+            "line": _int64([p.line for p in problems]),
+            "kind": _strs([p.kind for p in problems]),
+            "message": _strs([p.message for p in problems]),
+            "entry_id": _strs([p.entry_id for p in problems]),
+        },
     )
-    frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
-    return frame
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def tool_calls_frame(
+    cols: EntryColumns, read_rows: Callable[[Sequence[int]], list[dict[str, Any]]]
+) -> pd.DataFrame:
+    """One row per tool call; arguments left on disk (long lines) are read here."""
+    calls = cols.tool_calls
+    results = [cols.tool_results.get(c.call_id) if c.call_id is not None else None for c in calls]
+    arguments = [c.arguments for c in calls]
+    far = sorted({c.row for c in calls if c.arguments is ON_DISK})
+    if far:
+        full = dict(zip(far, read_rows(far), strict=True))
+        for k, call in enumerate(calls):
+            if call.arguments is ON_DISK:
+                arguments[k] = _block_arguments(full[call.row], call.block)
+    return _frame(
+        "tool_calls",
+        {
+            "call_id": _strs([c.call_id for c in calls]),
+            "name": _strs([_str_or_none(c.name) for c in calls]),
+            "arguments": _objects(arguments),
+            "assistant_id": _strs([cols.ids[c.row] for c in calls]),
+            "result_id": _strs([cols.ids[r[0]] if r is not None else None for r in results]),
+            "is_error": pd.array([r[1] if r is not None else None for r in results], "boolean"),
+            "latency": np.array(
+                [
+                    (r[2] - c.time_ms) / 1000.0 if r is not None else np.nan
+                    for c, r in zip(calls, results, strict=True)
+                ],
+                dtype=np.float64,
+            ),
+            "timestamp": _times([c.time_ms for c in calls]),
+        },
+    )
+
+
+def _block_arguments(entry: dict[str, Any], block: int) -> Any:
+    """The arguments of content block ``block`` of a re-read entry (None if it is gone)."""
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list) and 0 <= block < len(content):
+        item = content[block]
+        if isinstance(item, dict) and item.get("type") == "toolCall":
+            return item.get("arguments")
+    return None
+
+
+class _Ancestry:
+    """O(1) ancestor tests and per-path counts for the compactions table (linear in rows).
+
+    ``enter``/``size`` come from one preorder walk: ``a`` is an ancestor-or-self of ``d``
+    when ``d``'s preorder position falls in ``a``'s subtree span. ``context[r]`` counts
+    the context entries (messages, custom messages, branch summaries) on root..r, and
+    ``compaction_above[r]`` is the nearest compaction strictly above ``r`` (-1: none).
+    """
+
+    def __init__(self, cols: EntryColumns, tree: Tree) -> None:
+        n = len(tree)
+        parent, children, types = tree.parent, tree.children, cols.types
+        order: list[int] = []
+        stack = [r for r in range(n - 1, -1, -1) if parent[r] < 0]
+        while stack:
+            row = stack.pop()
+            order.append(row)
+            stack.extend(reversed(children[row]))
+        self.enter = [0] * n
+        self.size = [1] * n
+        self.context = [0] * n
+        self.compaction_above = [-1] * n
+        for position, row in enumerate(order):
+            self.enter[row] = position
+            up = parent[row]
+            own = 1 if types[row] in _CONTEXT_TYPES else 0
+            if up >= 0:
+                self.context[row] = self.context[up] + own
+                self.compaction_above[row] = (
+                    up if types[up] == "compaction" else self.compaction_above[up]
+                )
+            else:
+                self.context[row] = own
+        for row in reversed(order):
+            up = parent[row]
+            if up >= 0:
+                self.size[up] += self.size[row]
+        self.parent = parent
+        self.depth = tree.depth
+
+    def above_or_self(self, a: int, d: int) -> bool:
+        return 0 <= self.enter[d] - self.enter[a] < self.size[a]
+
+    def count_to(self, row: int) -> int:
+        """Context entries on root..row (0 above a root)."""
+        return self.context[row] if row >= 0 else 0
 
 
 def _summarised(
-    cols: EntryColumns, tree: Tree, row: int, kept_row: int | None, kept_of: dict[int, int | None]
+    row: int, kept_row: int | None, kept_of: dict[int, int | None], anc: _Ancestry
 ) -> tuple[int, bool]:
     """Context entries a compaction summarised away, and whether its first kept entry is on
-    its path. Walks only the span back to the previous compaction's cut, not the whole path.
+    its path.
+
+    Before the compaction, the context on its path began at the previous compaction's
+    first kept entry (or just after the previous compaction when that entry is not on the
+    path, or at the root when there is none); the entries from there up to this
+    compaction's first kept entry were summarised, or all of them when the first kept
+    entry is not on the span.
     """
-    parent, types = tree.parent, cols.types
-    span: list[int] = []  # rows above the compaction, nearest first, up to the previous cut
-    up = parent[row]
-    while up >= 0 and types[up] != "compaction":
-        span.append(up)
-        up = parent[up]
-    if up >= 0:  # a previous compaction: its kept entries were still in context
-        prev_kept = kept_of.get(up)
-        extra: list[int] = []
-        walk = up
-        while walk >= 0 and walk != prev_kept:
-            extra.append(walk)
-            walk = parent[walk]
-        if walk >= 0:
-            span.extend([*extra, walk])
-    if kept_row is not None and kept_row in span:
-        counted = span[span.index(kept_row) + 1 :]
-        on_path = True
+    parent = anc.parent[row]
+    prev = anc.compaction_above[row]
+    if prev < 0:
+        start_depth, base = 0, 0
     else:
-        on_path = kept_row is not None and kept_row in tree.path(row)
-        counted = [] if on_path else span
-    return sum(1 for r in counted if types[r] in _CONTEXT_TYPES), on_path
+        prev_kept = kept_of.get(prev)
+        if prev_kept is not None and anc.above_or_self(prev_kept, prev):
+            start_depth, base = anc.depth[prev_kept], anc.count_to(anc.parent[prev_kept])
+        else:
+            start_depth, base = anc.depth[prev] + 1, anc.count_to(prev)
+    if (
+        kept_row is not None
+        and kept_row != row
+        and anc.above_or_self(kept_row, row)
+        and anc.depth[kept_row] >= start_depth
+    ):
+        return anc.count_to(anc.parent[kept_row]) - base, True
+    on_path = kept_row is not None and anc.above_or_self(kept_row, row)
+    return (0 if on_path else max(anc.count_to(parent) - base, 0)), on_path
 
 
 def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
     """One row per compaction, with how many entries it summarised away on its path."""
+    comps = cols.compactions
     kept_of: dict[int, int | None] = {
-        c["index"]: cols.index_of.get(c["first_kept_entry_id"] or "") for c in cols.compactions
+        c["index"]: cols.index_of.get(c["first_kept_entry_id"] or "") for c in comps
     }
-    rows: list[dict[str, Any]] = []
-    for item in cols.compactions:
-        row = item["index"]
-        summarised, on_path = _summarised(cols, tree, row, kept_of[row], kept_of)
-        rows.append(
-            {
-                "id": cols.ids[row],
-                "parent_id": cols.ids[tree.parent[row]] if tree.parent[row] >= 0 else None,
-                "first_kept_entry_id": item["first_kept_entry_id"],
-                "first_kept_on_path": on_path,
-                "tokens_before": item["tokens_before"],
-                "tokens_after": item["tokens_after"],
-                "summary": item["summary"],
-                "details": item["details"],
-                "from_hook": item["from_hook"],
-                "line": cols.lines[row],
-                "timestamp": cols.time_ms[row],
-                "entries_summarised": summarised,
-            }
-        )
-    frame = pd.DataFrame(
-        rows,
-        columns=[
-            "id",
-            "parent_id",
-            "first_kept_entry_id",
-            "first_kept_on_path",
-            "tokens_before",
-            "tokens_after",
-            "summary",
-            "details",
-            "from_hook",
-            "line",
-            "timestamp",
-            "entries_summarised",
-        ],
+    anc = _Ancestry(cols, tree) if comps else None
+    summarised: list[int] = []
+    on_path: list[bool] = []
+    for item in comps:
+        assert anc is not None
+        count, on = _summarised(item["index"], kept_of[item["index"]], kept_of, anc)
+        summarised.append(count)
+        on_path.append(on)
+    rows = [c["index"] for c in comps]
+    parents = [tree.parent[r] for r in rows]
+    return _frame(
+        "compactions",
+        {
+            "parent_id": _strs([cols.ids[p] if p >= 0 else None for p in parents]),
+            "first_kept_entry_id": _strs([c["first_kept_entry_id"] for c in comps]),
+            "first_kept_on_path": np.array(on_path, dtype=bool),
+            "tokens_before": pd.array([_whole(c["tokens_before"]) for c in comps], "Int64"),
+            "tokens_after": pd.array([_whole(c["tokens_after"]) for c in comps], "Int64"),
+            "summary": _strs([_str_or_none(c["summary"]) for c in comps]),
+            "details": _objects([c["details"] for c in comps]),
+            "from_hook": np.array([c["from_hook"] for c in comps], dtype=bool),
+            "line": _int64([cols.lines[r] for r in rows]),
+            "timestamp": _times([cols.time_ms[r] for r in rows]),
+            "entries_summarised": _int64(summarised),
+        },
+        index=[cols.ids[r] for r in rows],
     )
-    frame["timestamp"] = _times(frame["timestamp"].astype(float).tolist())
-    for column in ("tokens_before", "tokens_after"):
-        frame[column] = pd.array([_whole(c[column]) for c in cols.compactions], dtype="Int64")
-    return frame.set_index("id")
 
 
 def _whole(value: Any) -> int | None:
@@ -346,38 +444,31 @@ def path_sums(tree: Tree, values: np.ndarray) -> np.ndarray:
 
 
 def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
-    """One row per leaf: path length and the tokens and cost spent along it."""
+    """One row per leaf: path length and the tokens and cost spent along it.
+
+    ``tokens`` is clipped at 2**63-1 (a path of absurd usage numbers cannot overflow it).
+    """
     usage = cols.usage_columns()
-    tokens = path_sums(tree, np.asarray(usage["total_tokens"], dtype=np.int64))
+    totals = usage["total_tokens"]
+    try:
+        per_row = np.asarray(totals, dtype=np.float64)
+    except TypeError:  # a total kept as missing counts as 0
+        per_row = np.array([0 if v is None else v for v in totals], dtype=np.float64)
+    tokens = np.minimum(path_sums(tree, per_row), float(INT64_MAX))
     cost = path_sums(tree, np.nan_to_num(np.asarray(usage["cost"], dtype=np.float64)))
-    rows = [
+    rows = [row for row, kids in enumerate(tree.children) if not kids]
+    depth = _int64([tree.depth[r] for r in rows])
+    return _frame(
+        "leaves",
         {
-            "leaf_id": cols.ids[row],
-            "depth": tree.depth[row],
-            "path_length": tree.depth[row] + 1,
-            "tokens": int(tokens[row]),
-            "cost": float(cost[row]),
-            "last_timestamp": cols.time_ms[row],
-            "type": cols.types[row],
-            "role": cols.roles[row],
-            "is_active": row == leaf,
-        }
-        for row, kids in enumerate(tree.children)
-        if not kids
-    ]
-    frame = pd.DataFrame(
-        rows,
-        columns=[
-            "leaf_id",
-            "depth",
-            "path_length",
-            "tokens",
-            "cost",
-            "last_timestamp",
-            "type",
-            "role",
-            "is_active",
-        ],
+            "depth": depth,
+            "path_length": depth + 1,
+            "tokens": np.array([min(int(tokens[r]), INT64_MAX) for r in rows], dtype=np.int64),
+            "cost": np.array([cost[r] for r in rows], dtype=np.float64),
+            "last_timestamp": _times([cols.time_ms[r] for r in rows]),
+            "type": _strs([cols.types[r] for r in rows]),
+            "role": _strs([cols.roles[r] for r in rows]),
+            "is_active": np.array([r == leaf for r in rows], dtype=bool),
+        },
+        index=[cols.ids[r] for r in rows],
     )
-    frame["last_timestamp"] = _times(frame["last_timestamp"].astype(float).tolist())
-    return frame.set_index("leaf_id")
