@@ -47,9 +47,10 @@ COLUMNS = [
 
 
 def _count(value: Any) -> int | None:
+    """A token count from the file; None unless a whole number in 0..2**63-1 (Int64)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
         return None
-    return int(value)
+    return int(value) if 0 <= value < 2**63 else None
 
 
 def _files(details: Any, key: str, cwd: str | None) -> list[str]:

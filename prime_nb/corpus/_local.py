@@ -177,7 +177,8 @@ def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     frame["cost"] = frame["cost"].astype("float64")
     for column in ("started", "ended"):
         frame[column] = pd.to_datetime(frame[column], utc=True).astype("datetime64[us, UTC]")
-    frame["duration"] = pd.to_timedelta(frame["duration"]).astype("timedelta64[us]")
+    # from objects: a column of NaT alone (only empty sessions) would read as datetime64
+    frame["duration"] = pd.to_timedelta(frame["duration"].astype(object)).astype("timedelta64[us]")
     return frame
 
 

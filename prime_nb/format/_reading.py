@@ -91,8 +91,10 @@ def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | 
 
 
 _INVALID: Any = object()
-#: nesting the agent's JSON.parse reads but orjson refuses (orjson stops at 1024)
-KEEP_DEPTH = 512
+#: deepest nesting kept: values below it become null. orjson reads 1,024 levels (the
+#: agent's JSON.parse more) but writes only 254, and the widget and the export write
+#: entries inside a few levels of their own
+KEEP_DEPTH = 200
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _STRUCTURE = re.compile(r'[\\"\[\]{}]')
 
@@ -163,6 +165,33 @@ def _replace_surrogates(root: Any) -> tuple[Any, int]:
                 elif isinstance(value, dict | list):
                     stack.append(value)
     return root, count
+
+
+def deep_enough(raw: bytes) -> bool:
+    """Whether a line has brackets enough to nest past :data:`KEEP_DEPTH` (a C-speed count,
+    so that only such lines pay for :func:`trim_depth`'s walk)."""
+    return raw.count(b"[") + raw.count(b"{") > KEEP_DEPTH
+
+
+def trim_depth(root: Any, limit: int = KEEP_DEPTH) -> tuple[Any, int]:
+    """``root`` with every list or dict that sits deeper than ``limit`` levels replaced by
+    None (in place); returns it and how many values were cut."""
+    if not isinstance(root, dict | list):
+        return root, 0
+    cut = 0
+    stack: list[tuple[Any, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        keys = node.keys() if isinstance(node, dict) else range(len(node))
+        for key in list(keys):
+            value = node[key]
+            if isinstance(value, dict | list):
+                if depth >= limit:
+                    node[key] = None
+                    cut += 1
+                else:
+                    stack.append((value, depth + 1))
+    return root, cut
 
 
 def _trim_deep(text: str, limit: int) -> tuple[str, int]:

@@ -15,7 +15,15 @@ import pandas as pd
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
-from ..format._reading import Problem, RawEntry, ScanState, parse_line, scan
+from ..format._reading import (
+    Problem,
+    RawEntry,
+    ScanState,
+    deep_enough,
+    parse_line,
+    scan,
+    trim_depth,
+)
 from ..write import _api as write
 from . import _tables as tables
 from ._columns import EntryColumns
@@ -273,7 +281,9 @@ class Session:
     @cached_property
     def problems(self) -> pd.DataFrame:
         """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
-        return tables.problems_frame([*self._line_problems, *self._tree.problems])
+        cols, tree = self._cols, self._tree
+        orphans = tree.orphan_problems(cols.ids, cols.parent_ids, cols.lines)
+        return tables.problems_frame([*self._line_problems, *tree.problems, *orphans])
 
     @cached_property
     def labels(self) -> dict[str, str]:
@@ -308,6 +318,8 @@ class Session:
                 fh.seek(cols.offsets[row])
                 raw = fh.read(cols.lengths[row]).rstrip(b"\n")
                 obj, _ = parse_line(raw, cols.lines[row])
+                if obj is not None and deep_enough(raw):
+                    obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
                 out[row] = self._canonical(row, obj or {"type": cols.types[row]})
         return [out[row] for row in rows]
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..format._reading import Problem
+from ..format._reading import Problem, trim_depth
 from ._columns import ON_DISK, EntryColumns
 from ._schema import INDEX, SCHEMAS
 from ._tree import Tree
@@ -262,7 +262,7 @@ def tool_calls_frame(
     """One row per tool call; arguments left on disk (long lines) are read here."""
     calls = cols.tool_calls
     results = [cols.tool_results.get(c.call_id) if c.call_id is not None else None for c in calls]
-    arguments = [c.arguments for c in calls]
+    arguments = [_shallow(c.arguments) for c in calls]
     far = sorted({c.row for c in calls if c.arguments is ON_DISK})
     if far:
         full = dict(zip(far, read_rows(far), strict=True))
@@ -288,6 +288,16 @@ def tool_calls_frame(
             "timestamp": _times([c.time_ms for c in calls]),
         },
     )
+
+
+def _shallow(arguments: Any) -> Any:
+    """Arguments with nesting past ``KEEP_DEPTH`` cut (as entries read from disk are);
+    flat ones, the usual kind, are returned as they are without a walk."""
+    if arguments.__class__ is dict and not any(
+        v.__class__ is dict or v.__class__ is list for v in arguments.values()
+    ):
+        return arguments
+    return trim_depth(arguments)[0]
 
 
 def _block_arguments(entry: dict[str, Any], block: int) -> Any:
@@ -450,10 +460,8 @@ def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
     """
     usage = cols.usage_columns()
     totals = usage["total_tokens"]
-    try:
-        per_row = np.asarray(totals, dtype=np.float64)
-    except TypeError:  # a total kept as missing counts as 0
-        per_row = np.array([0 if v is None else v for v in totals], dtype=np.float64)
+    # a total kept as missing (None, read as NaN) counts as 0
+    per_row = np.nan_to_num(np.asarray(totals, dtype=np.float64))
     tokens = np.minimum(path_sums(tree, per_row), float(INT64_MAX))
     cost = path_sums(tree, np.nan_to_num(np.asarray(usage["cost"], dtype=np.float64)))
     rows = [row for row, kids in enumerate(tree.children) if not kids]

@@ -18,9 +18,13 @@ class Tree:
     parent: list[int] = field(default_factory=list)
     children: list[list[int]] = field(default_factory=list)
     depth: list[int] = field(default_factory=list)
+    #: cycles and self-parents (orphans are kept apart, see ``orphan_problems``)
     problems: list[Problem] = field(default_factory=list)
-    #: parent ids not (yet) in the file -> rows waiting for them
-    waiting: dict[str, list[int]] = field(default_factory=dict)
+    #: parent ids not (yet) in the file
+    waiting: set[str] = field(default_factory=set)
+    #: rows whose parent is not in the file: one int each, so that a file of a million
+    #: orphans costs no million problem objects until the problems table is asked for
+    orphans: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.parent)
@@ -63,15 +67,8 @@ class Tree:
             if pid is not None:
                 found = index_of.get(pid)
                 if found is None:
-                    self.waiting.setdefault(pid, []).append(i)
-                    self.problems.append(
-                        Problem(
-                            lines[i],
-                            "orphan",
-                            f"parent {pid} is not in the file; loaded as a root",
-                            ids[i],
-                        )
-                    )
+                    self.waiting.add(pid)
+                    self.orphans.append(i)
                 elif found == i:
                     self.problems.append(
                         Problem(
@@ -149,6 +146,20 @@ class Tree:
                 )
             for r in walk:
                 state[r] = 2
+
+    def orphan_problems(
+        self, ids: Sequence[str], parent_ids: Sequence[str | None], lines: Sequence[int]
+    ) -> list[Problem]:
+        """A problem per orphan (its parent is not in the file), built when asked for."""
+        return [
+            Problem(
+                lines[i],
+                "orphan",
+                f"parent {parent_ids[i]} is not in the file; loaded as a root",
+                ids[i],
+            )
+            for i in self.orphans
+        ]
 
     def path(self, row: int) -> list[int]:
         """Rows from the root down to ``row``."""
