@@ -282,8 +282,8 @@ class Session:
     def problems(self) -> pd.DataFrame:
         """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
         cols, tree = self._cols, self._tree
-        orphans = tree.orphan_problems(cols.ids, cols.parent_ids, cols.lines)
-        return tables.problems_frame([*self._line_problems, *tree.problems, *orphans])
+        orphans = tree.orphan_columns(cols.ids, cols.parent_ids, cols.lines)
+        return tables.problems_frame([*self._line_problems, *tree.problems], orphans)
 
     @cached_property
     def labels(self) -> dict[str, str]:

@@ -147,19 +147,16 @@ class Tree:
             for r in walk:
                 state[r] = 2
 
-    def orphan_problems(
+    def orphan_columns(
         self, ids: Sequence[str], parent_ids: Sequence[str | None], lines: Sequence[int]
-    ) -> list[Problem]:
-        """A problem per orphan (its parent is not in the file), built when asked for."""
-        return [
-            Problem(
-                lines[i],
-                "orphan",
-                f"parent {parent_ids[i]} is not in the file; loaded as a root",
-                ids[i],
-            )
-            for i in self.orphans
-        ]
+    ) -> tuple[list[int], list[str], list[str]]:
+        """Line, message and entry id of each orphan's problem, as columns (no objects)."""
+        rows = self.orphans
+        return (
+            [lines[i] for i in rows],
+            [f"parent {parent_ids[i]} is not in the file; loaded as a root" for i in rows],
+            [ids[i] for i in rows],
+        )
 
     def path(self, row: int) -> list[int]:
         """Rows from the root down to ``row``."""

@@ -1,0 +1,77 @@
+"""Dtypes are a contract: every table has one schema (``prime_nb.session._schema``),
+whatever the session holds, and README's column tables list exactly that schema."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import REPO, header, msg, write_lines
+from session_matrix import write_case
+
+import prime_nb
+from prime_nb.session._schema import INDEX, SCHEMAS, mismatches
+
+TABLES = list(SCHEMAS)
+SESSIONS = [
+    "empty-v3-prime",
+    "empty-v1-spec",
+    "synthetic-v3-prime-forks5",
+    "synthetic-v3-spec-forks1",
+    "fixture-agent-written--feature-tour.jsonl",
+    "odd-usage-sum-past-int64",
+    "odd-timestamp-1e20",
+    "odd-tool-call-id-list",
+    "odd-bad-lines",
+    "odd-orphan-and-cycle",
+]
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_every_table_has_its_schema(name: str, tmp_path: Path) -> None:
+    session = prime_nb.load(write_case(name, tmp_path))
+    for table in TABLES:
+        assert mismatches(table, getattr(session, table)) == [], (name, table)
+
+
+def test_the_dtypes_that_used_to_change_with_content(tmp_path: Path) -> None:
+    empty = prime_nb.load(write_case("empty-v3-prime", tmp_path))
+    assert str(empty.problems["kind"].dtype) == "str"
+    assert str(empty.problems["message"].dtype) == "str"
+    assert str(empty.leaves["depth"].dtype) == "int64"
+    assert str(empty.tool_calls["is_error"].dtype) == "boolean"
+    assert str(empty.compactions["tokens_before"].dtype) == "Int64"
+    assert str(empty.compactions["timestamp"].dtype) == "datetime64[us, UTC]"
+    # a call that waits for its result, and a sub-millisecond timestamp
+    call = {"type": "toolCall", "id": "k1", "name": "read", "arguments": {"path": "a"}}
+    lines = [
+        header(),
+        msg("u1", None, "user", "hi", 0),
+        msg("a1", "u1", "assistant", "", 1, content=[call]),
+    ]
+    lines[2]["timestamp"] = "2026-01-05T10:01:00.123456Z"
+    waiting = prime_nb.load(write_lines(tmp_path / "waiting.jsonl", lines))
+    assert str(waiting.tool_calls["is_error"].dtype) == "boolean"
+    assert waiting.tool_calls["is_error"].isna().all()
+    assert str(waiting.entries["timestamp"].dtype) == "datetime64[us, UTC]"
+    assert waiting.entries.at["a1", "timestamp"].microsecond == 123456
+
+
+def _readme_tables() -> dict[str, dict[str, str]]:
+    """``{table: {column: dtype}}`` from README's column tables (``| col | dtype | ...``)."""
+    text = (REPO / "README.md").read_text("utf-8")
+    out: dict[str, dict[str, str]] = {}
+    for match in re.finditer(r"^#### `session\.(\w+)`\n(.*?)(?=^#|\Z)", text, re.M | re.S):
+        rows = re.findall(r"^\| `(\w+)` \| `([^`]+)` \|", match.group(2), re.M)
+        out[match.group(1)] = dict(rows)
+    return out
+
+
+def test_readme_lists_each_schema() -> None:
+    documented = _readme_tables()
+    assert set(documented) == set(SCHEMAS)
+    for table, schema in SCHEMAS.items():
+        index = INDEX[table]
+        expected = ({index[0]: index[1]} if index else {}) | schema
+        assert documented[table] == expected, table
