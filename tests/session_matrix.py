@@ -324,7 +324,10 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
         _message("a2", "a2", 4, role="user", content="a duplicate"),
     ),
     "missing-id-taken-name": _insert(
-        6, _message("L7", "a2", 4, role="user", content="named like a line")
+        6,
+        _message("L8", "a2", 4, role="user", content="named like line 8"),
+        _message("L8@L8", "a2", 4, role="user", content="named like its rename"),
+        {"type": "custom", "parentId": "a2", "customType": "no id"},
     ),
     # bad lines and broken trees
     "bad-lines": _insert(

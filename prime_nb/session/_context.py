@@ -77,7 +77,13 @@ def _append(out: list[dict[str, Any]], entry: dict[str, Any]) -> None:
     if message is None:
         return
     # spec-dialect tool calls are entries of their own; the model saw them in one turn
-    if entry.get("_sourceType") == "toolCall" and out and out[-1].get("role") == "assistant":
+    if (
+        entry.get("_sourceType") == "toolCall"
+        and out
+        and out[-1].get("role") == "assistant"
+        and isinstance(out[-1].get("content", []), list)  # odd content: not merged
+        and isinstance(message.get("content", []), list)
+    ):
         previous = out[-1]
         previous["content"] = [*previous.get("content", []), *message.get("content", [])]
         previous.setdefault("entry_ids", [previous["entry_id"]]).append(message["entry_id"])

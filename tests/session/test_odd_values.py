@@ -229,9 +229,12 @@ def test_a_renamed_duplicate_id_is_unique(tmp_path: Path) -> None:
     assert session.entries.at[renamed, "line"] == 7
 
 
-def test_a_line_named_id_does_not_collide(tmp_path: Path) -> None:
+def test_a_missing_id_gets_a_free_name(tmp_path: Path) -> None:
+    """Line 8 has no id: its name "L8" and that name's rename "L8@L8" are both taken."""
     session = load_odd("missing-id-taken-name", tmp_path)
     assert session.entries.index.is_unique
+    assert session.entries.index[session.entries["line"] == 8].tolist() == ["L8@L8.2"]
+    assert list(problems_on(session, 8)["kind"]) == ["missing_id", "duplicate_id"]
 
 
 def test_the_rename_of_a_duplicate_is_free_when_the_name_is_taken(tmp_path: Path) -> None:
