@@ -23,17 +23,17 @@ from machine import describe
 
 
 def chained_compactions(path: Path, n: int) -> None:
-    """``n`` compactions in one chain, each under one user message (7 MB at 50k)."""
+    """``n`` compactions in one chain under one user message, each keeping that message
+    (7 MB at 50k): every compaction's first kept entry sits at the far end of its path."""
     with open(path, "w") as fh:
         fh.write('{"type":"session","version":3,"id":"c"}\n')
-        previous = None
+        fh.write('{"type":"message","id":"u0","parentId":null,')
+        fh.write('"message":{"role":"user","content":"q"}}\n')
+        previous = "u0"
         for i in range(n):
-            parent = json.dumps(previous)
             fh.write(
-                f'{{"type":"message","id":"u{i}","parentId":{parent},'
-                f'"message":{{"role":"user","content":"q"}}}}\n'
-                f'{{"type":"compaction","id":"c{i}","parentId":"u{i}","summary":"s",'
-                f'"firstKeptEntryId":"u{i}","tokensBefore":9}}\n'
+                f'{{"type":"compaction","id":"c{i}","parentId":"{previous}","summary":"s",'
+                f'"firstKeptEntryId":"u0","tokensBefore":9}}\n'
             )
             previous = f"c{i}"
 
@@ -115,6 +115,9 @@ def run(case: str, n: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every size")
+    parser.add_argument(
+        "--cases", default="chain,orphans,args", help="comma-separated: chain, orphans, args"
+    )
     parser.add_argument("--child", nargs=2, metavar=("CASE", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -128,6 +131,8 @@ def main() -> None:
         ("orphans", int(1_000_000 * k)),
         ("args", int(100_000_000 * k)),
     ):
+        if case not in args.cases.split(","):
+            continue
         r = run(case, n)
         print(
             f"{case:8} n={r['n']:>11,} {r['mb']:7.1f} MB  load {r['load_s']:6.2f} s  "

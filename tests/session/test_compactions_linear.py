@@ -137,3 +137,36 @@ def test_chained_compactions_agree(tmp_path: Path) -> None:
     path = tmp_path / "chain.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert check(prime_nb.load(path)) == 300
+
+
+def test_compactions_chained_under_their_kept_root_agree(tmp_path: Path) -> None:
+    """The quadratic shape (67 s at 20k before): compactions in one chain, each keeping the
+    root message at the far end of its path."""
+    lines = [
+        {"type": "session", "version": 3, "id": "c"},
+        {
+            "type": "message",
+            "id": "u0",
+            "parentId": None,
+            "message": {"role": "user", "content": "q"},
+        },
+    ]
+    previous = "u0"
+    for i in range(300):
+        lines.append(
+            {
+                "type": "compaction",
+                "id": f"c{i}",
+                "parentId": previous,
+                "summary": "s",
+                "firstKeptEntryId": "u0",
+                "tokensBefore": 9,
+            }
+        )
+        previous = f"c{i}"
+    path = tmp_path / "rooted.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    session = prime_nb.load(path)
+    assert check(session) == 300
+    assert session.compactions["entries_summarised"].tolist() == [0] * 300
+    assert session.compactions["first_kept_on_path"].all()
