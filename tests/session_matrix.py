@@ -308,6 +308,10 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
     # lines the agent reads must not be dropped
     "lone-surrogate": _raw(6, '"content": "more"', '"content": "emoji cut \\ud83d"'),
     "lone-low-surrogate-key": _raw(6, '"content": "more"', '"content": "x", "\\udc00": 1'),
+    "lone-surrogate-big-int": _raw(
+        6, '"content": "more"', '"content": "cut \\ud83d", "n": 1180591620717411303424'
+    ),
+    "deep-details": _raw(8, '"modifiedFiles": []', f'"modifiedFiles": {_deep(260)}'),
     "deep-nesting": _raw(
         3, '"arguments": {"path": "src/a.py"}', f'"arguments": {{"deep": {_deep(1500)}}}'
     ),

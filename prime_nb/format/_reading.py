@@ -107,14 +107,14 @@ def lenient_loads(text: str) -> tuple[Any, tuple[str, str] | None]:
     :data:`KEEP_DEPTH` become ``null``. Returns the object and (kind, message) of the repair.
     """
     try:
-        obj = json.loads(text, parse_constant=_no_constant)
+        obj = json.loads(text, parse_constant=_no_constant, parse_int=_int)
     except RecursionError:
         trimmed, cut = _trim_deep(text, KEEP_DEPTH)
         try:
             obj = orjson.loads(trimmed)
         except orjson.JSONDecodeError:
             try:
-                obj = json.loads(trimmed, parse_constant=_no_constant)
+                obj = json.loads(trimmed, parse_constant=_no_constant, parse_int=_int)
             except (ValueError, RecursionError):
                 return _INVALID, None
         obj, _ = _replace_surrogates(obj)
@@ -126,6 +126,12 @@ def lenient_loads(text: str) -> tuple[Any, tuple[str, str] | None]:
     if fixed:
         return obj, ("lone_surrogate", f"{fixed} lone UTF-16 surrogates replaced with U+FFFD")
     return obj, None
+
+
+def _int(text: str) -> int | float:
+    """Integers as orjson reads them: past 64 bits they are floats (as in JavaScript)."""
+    value = int(text)
+    return value if -(2**63) <= value < 2**64 else float(value)
 
 
 def _no_constant(name: str) -> Any:

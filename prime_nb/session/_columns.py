@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from ..format._reading import Problem
+from ..format._reading import Problem, trim_depth
 from ._text import PREVIEW_CHARS, entry_text, message_text, preview
 
 NAN = math.nan
@@ -406,7 +406,7 @@ class EntryColumns:
                     "tokens_before": token_count(entry, "tokensBefore", where, problems),
                     "tokens_after": token_count(entry, "tokensAfter", where, problems),
                     "summary": entry.get("summary"),
-                    "details": entry.get("details"),
+                    "details": trim_depth(entry.get("details"))[0],
                     "from_hook": bool(entry.get("fromHook")),
                 }
             )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 import pytest
 from session_matrix import write_case
@@ -252,3 +253,20 @@ def test_the_rename_of_a_duplicate_is_free_when_the_name_is_taken(tmp_path: Path
     assert session.problems["message"].iloc[0] == (
         "id x already used on line 3; this entry is named x@L4.2"
     )
+
+
+def test_a_repaired_line_keeps_big_int_writable(tmp_path: Path) -> None:
+    """A line read by the fallback parser (a lone surrogate) with a 2**70 integer: the
+    number is a float, as orjson and JavaScript read it, so the export can write it."""
+    session = load_odd("lone-surrogate-big-int", tmp_path)
+    assert session.entry("u2")["message"]["n"] == float(2**70)
+    everything_works(session, tmp_path)
+
+
+def test_deep_compaction_details_are_trimmed(tmp_path: Path) -> None:
+    """260 levels parse (orjson reads 1,024) but cannot be written (orjson writes 254)."""
+    session = load_odd("deep-details", tmp_path)
+    details = session.compactions.at["c1", "details"]
+    assert details["readFiles"] == ["src/a.py"]
+    orjson.dumps([[details]])  # the table's value can be sent and saved
+    everything_works(session, tmp_path)
