@@ -311,6 +311,9 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
     "lone-surrogate-big-int": _raw(
         6, '"content": "more"', '"content": "cut \\ud83d", "n": 1180591620717411303424'
     ),
+    "numbers-past-double": _raw(
+        5, '"output": 5', '"output": 1e400, "n": -1' + "0" * 400 + ', "s": "\\udc00"'
+    ),
     "deep-details": _raw(8, '"modifiedFiles": []', f'"modifiedFiles": {_deep(260)}'),
     "deep-nesting": _raw(
         3, '"arguments": {"path": "src/a.py"}', f'"arguments": {{"deep": {_deep(1500)}}}'

@@ -8,6 +8,7 @@ and resume after the last complete line (incremental refresh).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -129,9 +130,15 @@ def lenient_loads(text: str) -> tuple[Any, tuple[str, str] | None]:
 
 
 def _int(text: str) -> int | float:
-    """Integers as orjson reads them: past 64 bits they are floats (as in JavaScript)."""
+    """Integers as orjson reads them: past 64 bits they are floats, and past a float's
+    range infinite (as ``JSON.parse`` reads ``1e400``)."""
     value = int(text)
-    return value if -(2**63) <= value < 2**64 else float(value)
+    if -(2**63) <= value < 2**64:
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _no_constant(name: str) -> Any:

@@ -86,7 +86,9 @@ def _num(usage: dict[str, Any], key: str) -> int:
     value = usage.get(key)
     if value.__class__ is int:
         return value  # type: ignore[no-any-return,unused-ignore]
-    return int(value) if isinstance(value, float) and math.isfinite(value) else 0
+    if isinstance(value, float):  # -1 for inf and NaN: usage_tuple's odd-value path
+        return int(value) if math.isfinite(value) else -1
+    return 0
 
 
 def usage_tuple(usage: dict[str, Any]) -> Usage:

@@ -270,3 +270,16 @@ def test_deep_compaction_details_are_trimmed(tmp_path: Path) -> None:
     assert details["readFiles"] == ["src/a.py"]
     orjson.dumps([[details]])  # the table's value can be sent and saved
     everything_works(session, tmp_path)
+
+
+def test_numbers_past_a_double_keep_the_line(tmp_path: Path) -> None:
+    """JSON.parse reads 1e400 as Infinity; orjson refuses the line, the fallback keeps it
+    (an integer of 400 digits, which Python cannot make a float of, too)."""
+    session = load_odd("numbers-past-double", tmp_path)
+    assert len(session) == 10
+    message = session.entry("a2")["message"]
+    assert message["usage"]["output"] == float("inf")
+    assert message["usage"]["n"] == float("-inf")
+    assert pd.isna(session.entries.at["a2", "output_tokens"])
+    assert set(problems_on(session, 5)["kind"]) == {"lone_surrogate", "bad_value"}
+    everything_works(session, tmp_path)
