@@ -194,11 +194,12 @@ def cut_line(lines: list[bytes], a: int, b: int) -> list[bytes]:
 
 
 def raw_bytes(lines: list[bytes], a: int, b: int) -> list[bytes]:
-    """Blank lines, CR, a BOM, invalid UTF-8, NUL, a lone surrogate escape, deep nesting."""
+    """Blank lines, CR, a BOM, invalid UTF-8, NUL, a lone surrogate escape, deep nesting,
+    numbers past 64 bits and past a double."""
     k = _pick(lines, a)
     line = lines[k]
     at = b % (len(line) + 1)
-    choice = b % 9
+    choice = b % 10
     if choice == 0:
         lines.insert(k, b"   ")
     elif choice == 1:
@@ -217,6 +218,8 @@ def raw_bytes(lines: list[bytes], a: int, b: int) -> list[bytes]:
         lines[k] = line[:-1] + b', "deep": ' + b"[" * depth + b"]" * depth + b"}"
     elif choice == 7:
         lines[k] = line.replace(b":", b":" + str(2**64 + b).encode() + b',"z":', 1)
+    elif choice == 8:
+        lines[k] = line.replace(b":", b':-1e400,"z":', 1)
     else:
         lines.append(b"")  # an empty last line
     return lines
