@@ -132,7 +132,10 @@ def lenient_loads(text: str) -> tuple[Any, tuple[str, str] | None]:
 def _int(text: str) -> int | float:
     """Integers as orjson reads them: past 64 bits they are floats, and past a float's
     range infinite (as ``JSON.parse`` reads ``1e400``)."""
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:  # more digits than Python converts (4,300): far past a double
+        return -math.inf if text.startswith("-") else math.inf
     if -(2**63) <= value < 2**64:
         return value
     try:
