@@ -138,7 +138,7 @@ class EntryColumns:
     # sparse facts, each with the entry's row index
     compactions: list[dict[str, Any]] = field(default_factory=list)
     label_events: list[tuple[int, str | None, str | None]] = field(default_factory=list)
-    names: list[tuple[int, str]] = field(default_factory=list)
+    names: list[tuple[int, str | None]] = field(default_factory=list)
     tool_calls: list[ToolCallRow] = field(default_factory=list)
     tool_results: dict[str, tuple[int, bool, float]] = field(default_factory=dict)
     #: row of each id (first occurrence wins; later duplicates are renamed)
@@ -311,6 +311,7 @@ class EntryColumns:
                     "summary": entry.get("summary"),
                     "details": entry.get("details"),
                     "from_hook": bool(entry.get("fromHook")),
+                    "custom_instructions": entry.get("customInstructions"),
                 }
             )
         elif kind == "label":
@@ -324,9 +325,8 @@ class EntryColumns:
                 )
             )
         elif kind == "session_info":
-            name = entry.get("name")
-            if isinstance(name, str):
-                self.names.append((row, name))
+            name = entry.get("name")  # the latest wins, even without a name: it clears
+            self.names.append((row, name if isinstance(name, str) else None))
         elif kind == "child_usage_attributed":
             target = entry.get("targetId")
             target_row = self.index_of.get(target) if isinstance(target, str) else None

@@ -85,6 +85,30 @@ def entry_text(entry: dict[str, Any], full: bool = False) -> str:
         return str(entry.get("serviceTier") or "")
     if kind == "custom":
         return str(entry.get("customType") or "")
+    return _bookkeeping_text(kind, entry)
+
+
+def _bookkeeping_text(kind: Any, entry: dict[str, Any]) -> str:
+    """Session state, agent status and git state, as the tree view shows them."""
+    if kind == "session_state":
+        state = entry.get("state")
+        return str(state.get("status") or "") if isinstance(state, dict) else ""
+    if kind == "agent_status":
+        status = entry.get("status")
+        if not isinstance(status, dict):
+            return ""
+        task = status.get("taskState")
+        summary = str(status.get("summary") or "")
+        return f"[{task}] {summary}" if isinstance(task, str) and task else summary
+    if kind == "git_state":
+        git = entry.get("git")
+        if not isinstance(git, dict):
+            return ""
+        parts = (git.get("repoUrl"), git.get("branch"), git.get("commit"))
+        return " ".join(str(part) for part in parts if isinstance(part, str) and part)
+    if kind == "child_usage_attributed":
+        origin = entry.get("origin")
+        return f"child usage ({origin})" if isinstance(origin, str) else "child usage"
     return ""
 
 
