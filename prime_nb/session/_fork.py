@@ -8,6 +8,7 @@ whole uses the write layer's serialiser and its create-whole-or-not-at-all helpe
 from __future__ import annotations
 
 import os
+import re
 import stat
 import uuid
 from pathlib import Path
@@ -30,9 +31,53 @@ if TYPE_CHECKING:
 __all__ = ["fork_session"]
 
 
+def _valid_depth(value: Any) -> bool:
+    """The agent's ``isValidRlmDepth``: a safe non-negative integer."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**53 - 1
+
+
+def _depth_from_path(path: Path) -> int:
+    """The agent's fallback: how many ``sub-<8 hex>`` folders the file sits in."""
+    depth = 0
+    for part in reversed(path.parent.parts):
+        if not re.fullmatch(r"sub-[0-9a-f]{8}", part):
+            break
+        depth += 1
+    return depth
+
+
+def rlm_depth(header: dict[str, Any], path: Path, seen: frozenset[Path] = frozenset()) -> int:
+    """The recursion depth the agent gives a session (its ``resolveSessionRlmDepth``):
+    the header's ``rlmDepth`` if valid, 0 for a session with no parent, else found
+    through the parent sessions' headers and the ``sub-*`` folders the file sits in."""
+    if _valid_depth(header.get("rlmDepth")):
+        return int(header["rlmDepth"])
+    parent_name = header.get("parentSession")
+    if not parent_name or not isinstance(parent_name, str):
+        return 0
+    here = Path(os.path.abspath(path))
+    by_path = _depth_from_path(here)
+    if here in seen:
+        return by_path
+    parent = Path(os.path.abspath(here.parent / parent_name))
+    try:
+        first = next(iter_entries(parent), None)
+    except OSError:
+        first = None
+    if first is None:
+        return by_path
+    depth = rlm_depth(first.entry, parent, seen | {here})
+    return depth + 1 if by_path > 0 else depth
+
+
 def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
-    """A v3 header in the source's dialect, naming the source as ``parentSession``."""
+    """A v3 header in the source's dialect, naming the source as ``parentSession``.
+
+    It carries ``rlmDepth`` (the source's, as the agent's own fork does): a header with
+    ``parentSession`` but no valid ``rlmDepth`` is rewritten by the agent when it opens it.
+    """
     session_id = str(uuid.uuid4())
+    depth = rlm_depth(raw, source)
     stamp = iso_timestamp(now_ms())
     if dialect_of_header(raw) == "spec":
         key = "sessionId" if "sessionId" in raw and "id" not in raw else "id"
@@ -43,6 +88,7 @@ def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
             "timestamp": ms_timestamp(stamp),
             "workingDir": cwd,
             "parentSession": str(source),
+            "rlmDepth": depth,
         }
     return {
         "type": "session",
@@ -51,6 +97,7 @@ def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
         "timestamp": stamp,
         "cwd": cwd,
         "parentSession": str(source),
+        "rlmDepth": depth,
     }
 
 
@@ -90,8 +137,9 @@ def fork_session(
     as the agent forks (see :func:`prime_nb.fork_to_file`).
 
     The new file holds the entries on that path (label entries dropped, the others
-    chained anew), then one fresh label entry per label in force on the path, and
-    its header names the source as ``parentSession``. ``dest`` defaults to the agent's
+    chained anew), then one label entry per label in force on the path, with the time
+    that label was set, and its header names the source as ``parentSession`` and
+    carries its ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's
     naming in the source's folder (a folder as ``dest`` gets that name too). Returns
     the new file's path.
     """
@@ -100,8 +148,9 @@ def fork_session(
     if leaf is None:
         raise InvalidEntryError(source, "the session has no entries, so nothing to fork")
     ids = session.path(leaf)
-    entries = _without_labels([session.entry(entry_id) for entry_id in ids])
-    labels = session.labels
+    entries = _without_labels(session.read_entries(ids))
+    labels = session.label_table
+    set_at = {row["id"]: row for row in session.read_entries(list(labels["label_entry_id"]))}
     raw_header = next(iter_entries(source)).entry
     header = _new_header(raw_header, session.header.get("cwd"), source)
 
@@ -110,15 +159,18 @@ def fork_session(
     target.header = header
     kept = {entry["id"] for entry in entries}
     parent = entries[-1]["id"] if entries else None
-    for entry_id in ids:
-        if entry_id in kept and entry_id in labels:
+    # in the order the agent keeps its labels (first set first), each with its own time
+    for entry_id, label_text, label_entry_id in zip(
+        labels.index, labels["label"], labels["label_entry_id"], strict=True
+    ):
+        if entry_id in kept:
             label: Entry = {
                 "type": "label",
                 "id": new_id(kept.__contains__),
                 "parentId": parent,
-                "timestamp": iso_timestamp(now_ms()),
+                "timestamp": set_at[label_entry_id].get("timestamp"),
                 "targetId": entry_id,
-                "label": labels[entry_id],
+                "label": label_text,
             }
             kept.add(label["id"])
             entries.append(label)
