@@ -24,6 +24,7 @@ from ..format._reading import iter_entries, scan
 from ..write._appending import io_error, normalise
 from ..write._building import Entry, new_id, now_ms, serialise
 from ..write._upgrade import PathLike, write_new_file
+from ._context import clone_usage
 
 if TYPE_CHECKING:
     from ._session import Session
@@ -130,6 +131,28 @@ def _without_labels(path: list[Entry]) -> list[Entry]:
     return out
 
 
+def _with_child_usage(session: Session, entries: list[Entry]) -> list[Entry]:
+    """Assistant messages that child-usage entries target carry the aggregated usage, as
+    in the agent's fork (its loader put the aggregate in the message before it forked):
+    the attribution entry itself is rarely on the branch."""
+    targets = session._child_usage_targets
+    if not targets:
+        return entries
+    rows = [session._row(entry["id"]) for entry in entries]
+    sources = session._read_rows([targets[row] for row in rows if row in targets])
+    by_target = {
+        row: source.get("aggregateUsage")
+        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
+    }
+    out = []
+    for row, entry in zip(rows, entries, strict=True):
+        aggregate = by_target.get(row)
+        if isinstance(aggregate, dict) and isinstance(entry.get("message"), dict):
+            entry = {**entry, "message": {**entry["message"], "usage": clone_usage(aggregate)}}
+        out.append(entry)
+    return out
+
+
 def fork_session(
     session: Session, leaf_id: str | None = None, dest: PathLike | None = None
 ) -> Path:
@@ -148,7 +171,7 @@ def fork_session(
     if leaf is None:
         raise InvalidEntryError(source, "the session has no entries, so nothing to fork")
     ids = session.path(leaf)
-    entries = _without_labels(session.read_entries(ids))
+    entries = _without_labels(_with_child_usage(session, session.read_entries(ids)))
     labels = session.label_table
     set_at = {row["id"]: row for row in session.read_entries(list(labels["label_entry_id"]))}
     raw_header = next(iter_entries(source)).entry

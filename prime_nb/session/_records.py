@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ._columns import EntryColumns, usage_tuple
+from ._tables import _times
 from ._tree import Tree
 
 ReadRows = Callable[[Sequence[int]], list[dict[str, Any]]]
@@ -41,9 +42,7 @@ def _common(cols: EntryColumns, tree: Tree, row: int) -> dict[str, Any]:
 def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["id", "parent_id", "line", "timestamp", *columns])
     frame["line"] = frame["line"].astype("int64")
-    frame["timestamp"] = pd.to_datetime(
-        frame["timestamp"].astype("float64"), unit="ms", utc=True, errors="coerce"
-    )
+    frame["timestamp"] = _times(frame["timestamp"].astype("float64").tolist())
     return frame.set_index("id")
 
 
@@ -69,9 +68,7 @@ def label_table(cols: EntryColumns, labels: dict[int, str]) -> pd.DataFrame:
         for target, label in labels.items()
     ]
     frame = pd.DataFrame(rows, columns=["id", "label", "label_entry_id", "timestamp"])
-    frame["timestamp"] = pd.to_datetime(
-        frame["timestamp"].astype("float64"), unit="ms", utc=True, errors="coerce"
-    )
+    frame["timestamp"] = _times(frame["timestamp"].astype("float64").tolist())
     return frame.set_index("id")
 
 
@@ -235,11 +232,14 @@ def session_state(cols: EntryColumns, read_rows: ReadRows) -> str | None:
 
 
 def agent_status(
-    cols: EntryColumns, tree: Tree, read_rows: ReadRows, leaf: int
+    cols: EntryColumns, read_rows: ReadRows, path: Sequence[int] | None = None
 ) -> dict[str, Any] | None:
-    """The status on the active branch nearest the leaf, as the agent resumes with it (a
-    sibling branch's status later in the file does not count)."""
-    rows = [row for row in reversed(tree.path(leaf)) if cols.types[row] == "agent_status"]
+    """The last ``agent_status`` in the file, as the agent's session list shows it; or,
+    given a ``path`` (rows root -> leaf), the one nearest the leaf on it, as the agent
+    resumes a branch with it (a sibling branch's status later in the file then does not
+    count)."""
+    candidates = range(len(cols)) if path is None else path
+    rows = [row for row in reversed(candidates) if cols.types[row] == "agent_status"]
     if not rows:
         return None
     status = read_rows(rows[:1])[0].get("status")

@@ -243,9 +243,15 @@ class Session:
 
     @property
     def agent_status(self) -> dict[str, Any] | None:
-        """The latest agent_status on the active branch (``summary``, ``taskState``,
-        ``basedOnMessageCount``), as the agent resumes with it; None if none."""
-        return records.agent_status(self._cols, self._tree, self._read_rows, self._leaf_row)
+        """The latest agent_status in the file (``summary``, ``taskState``,
+        ``basedOnMessageCount``), as the agent's session list shows it; None if none."""
+        return records.agent_status(self._cols, self._read_rows)
+
+    def agent_status_at(self, leaf_id: str | None = None) -> dict[str, Any] | None:
+        """The agent_status nearest ``leaf_id`` on its branch (default: the active leaf),
+        as the agent resumes that branch with it; None if the branch has none."""
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        return records.agent_status(self._cols, self._read_rows, self._tree.path(row))
 
     @property
     def leaf_id(self) -> str | None:
