@@ -335,3 +335,28 @@ def test_every_agent_fixture_reads_back_as_json(tmp_path: Path) -> None:
     for path in sorted(AGENT_DIR.glob("*.jsonl")):
         context = prime_nb.load(path).context()
         assert json.loads(json.dumps(list(context))) == list(context)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_both_dialects_give_the_same_settings_and_roles(tmp_path: Path, version: int) -> None:
+    """The same conversation in the specification's dialect (tool calls as entries of
+    their own, which name no model) has the same model, thinking level, service tier,
+    git state and message roles at every entry both files hold."""
+    prime = prime_nb.load(synthetic_session(tmp_path / "p.jsonl", version=version))
+    spec = prime_nb.load(synthetic_session(tmp_path / "s.jsonl", version=version, dialect="spec"))
+    shared = [i for i in spec.entries.index if i in prime.entries.index]
+    assert len(shared) > 100
+    for entry_id in shared:
+        a, b = prime.context(entry_id), spec.context(entry_id)
+        assert (a.provider, a.model, a.thinking_level, a.service_tier, a.git) == (
+            b.provider,
+            b.model,
+            b.thinking_level,
+            b.service_tier,
+            b.git,
+        ), entry_id
+        assert [m["role"] for m in a] == [m["role"] for m in b], entry_id
+        built = ("branchSummary", "compactionSummary")  # times the context makes
+        assert [m["timestamp"] for m in a if m["role"] in built] == [
+            m["timestamp"] for m in b if m["role"] in built
+        ], entry_id
