@@ -331,7 +331,11 @@ class EntryColumns:
             target = entry.get("targetId")
             target_row = self.index_of.get(target) if isinstance(target, str) else None
             aggregate = entry.get("aggregateUsage")
-            if target_row is not None and isinstance(aggregate, dict):
+            if (
+                target_row is not None
+                and isinstance(aggregate, dict)
+                and self.roles[target_row] == "assistant"  # the agent's loader checks that
+            ):
                 self.usage[target_row] = usage_tuple(aggregate)
         rest = (
             preview(entry_text(entry)),

@@ -106,10 +106,21 @@ def _bookkeeping_text(kind: Any, entry: dict[str, Any]) -> str:
             return ""
         parts = (git.get("repoUrl"), git.get("branch"), git.get("commit"))
         return " ".join(str(part) for part in parts if isinstance(part, str) and part)
-    if kind == "child_usage_attributed":
-        origin = entry.get("origin")
-        return f"child usage ({origin})" if isinstance(origin, str) else "child usage"
+    if kind == "child_usage_attributed":  # as the agent's tree view shows it
+        usage = entry.get("childUsage")
+        if not isinstance(usage, dict):
+            return "child usage"
+        counts = [usage.get(key) for key in ("input", "cacheRead", "cacheWrite", "output")]
+        numbers = [c for c in counts if isinstance(c, int | float) and not isinstance(c, bool)]
+        if len(numbers) < len(counts):
+            return "child usage"
+        read, written = sum(numbers[:3]), numbers[3]
+        return f"child usage: {_count(read)} input, {_count(written)} output"
     return ""
+
+
+def _count(value: float) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def preview(text: str) -> str:

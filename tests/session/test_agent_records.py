@@ -360,3 +360,25 @@ def test_both_dialects_give_the_same_settings_and_roles(tmp_path: Path, version:
         assert [m["timestamp"] for m in a if m["role"] in built] == [
             m["timestamp"] for m in b if m["role"] in built
         ], entry_id
+
+
+def test_bookkeeping_rows_have_text(tmp_path: Path) -> None:
+    child = {"input": 1_000_000, "output": 7, "cacheRead": 2.0, "cacheWrite": 0}
+    path = _write(
+        tmp_path,
+        msg("u1", None, "user", "hi", 1),
+        msg("a1", "u1", "assistant", "hello", 2),
+        entry("child_usage_attributed", "cu", "a1", 3, targetId="a1", childUsage=child),
+        entry("child_usage_attributed", "c2", "cu", 4, targetId="a1", childUsage={"input": "x"}),
+        entry("agent_status", "st", "c2", 5, status={"summary": "no task state"}),
+        entry("git_state", "g", "st", 6, git={"branch": "main", "commit": None}),
+        entry("session_state", "ss", "g", 7, state={"status": "crash"}),
+    )
+    text = prime_nb.load(path).entries["text"]
+    assert text[["cu", "c2", "st", "g", "ss"]].tolist() == [
+        "child usage: 1000002 input, 7 output",  # as the agent's tree view writes it
+        "child usage",
+        "no task state",
+        "main",
+        "crash",
+    ]
