@@ -8,7 +8,6 @@ whole uses the write layer's serialiser and its create-whole-or-not-at-all helpe
 from __future__ import annotations
 
 import os
-import re
 import stat
 import uuid
 from pathlib import Path
@@ -22,7 +21,7 @@ from ..format._dialect import dialect_of_header, iso_timestamp, ms_timestamp
 from ..format._migrating import CURRENT_VERSION
 from ..format._reading import iter_entries, scan
 from ..write._appending import io_error, normalise
-from ..write._building import Entry, new_id, now_ms, serialise
+from ..write._building import Entry, new_id, now_ms, rlm_depth, serialise
 from ..write._upgrade import PathLike, write_new_file
 from ._context import clone_usage
 
@@ -30,45 +29,6 @@ if TYPE_CHECKING:
     from ._session import Session
 
 __all__ = ["fork_session"]
-
-
-def _valid_depth(value: Any) -> bool:
-    """The agent's ``isValidRlmDepth``: a safe non-negative integer."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**53 - 1
-
-
-def _depth_from_path(path: Path) -> int:
-    """The agent's fallback: how many ``sub-<8 hex>`` folders the file sits in."""
-    depth = 0
-    for part in reversed(path.parent.parts):
-        if not re.fullmatch(r"sub-[0-9a-f]{8}", part):
-            break
-        depth += 1
-    return depth
-
-
-def rlm_depth(header: dict[str, Any], path: Path, seen: frozenset[Path] = frozenset()) -> int:
-    """The recursion depth the agent gives a session (its ``resolveSessionRlmDepth``):
-    the header's ``rlmDepth`` if valid, 0 for a session with no parent, else found
-    through the parent sessions' headers and the ``sub-*`` folders the file sits in."""
-    if _valid_depth(header.get("rlmDepth")):
-        return int(header["rlmDepth"])
-    parent_name = header.get("parentSession")
-    if not parent_name or not isinstance(parent_name, str):
-        return 0
-    here = Path(os.path.abspath(path))
-    by_path = _depth_from_path(here)
-    if here in seen:
-        return by_path
-    parent = Path(os.path.abspath(here.parent / parent_name))
-    try:
-        first = next(iter_entries(parent), None)
-    except OSError:
-        first = None
-    if first is None:
-        return by_path
-    depth = rlm_depth(first.entry, parent, seen | {here})
-    return depth + 1 if by_path > 0 else depth
 
 
 def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:

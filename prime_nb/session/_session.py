@@ -553,15 +553,16 @@ def fork_to_file(
 ) -> Path:
     """Write the branch root -> ``leaf_id`` to a new v3 session file, as the agent forks.
 
-    One deliberate difference: the agent drops label entries from a fork without
-    re-linking their children (which become orphans); prime_nb chains each entry to the
-    one before it on the path, so the fork is one unbroken branch.
-
     The new file holds the entries on that path (label entries dropped, the others
     chained anew), then one label entry per label in force on the path, with the time
     that label was set, and its header names the source as ``parentSession`` and
-    carries its ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's
-    naming in the source's folder (a folder as ``dest`` gets that name too). Returns
-    the new file's path.
+    carries its ``rlmDepth``: the agent opens it as it is. Assistant messages that
+    child-usage entries target are written with the aggregated usage, as the agent's
+    fork writes them. ``dest`` defaults to the agent's naming in the source's folder (a
+    folder as ``dest`` gets that name too). Returns the new file's path.
+
+    One deliberate difference: the agent drops label entries from a fork without
+    re-linking their children (which become orphans); prime_nb chains each entry to the
+    one before it on the path, so the fork is one unbroken branch.
     """
     return fork_session(Session(path), leaf_id, dest)

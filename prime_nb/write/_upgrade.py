@@ -24,6 +24,7 @@ from ..format._dialect import dialect_of_header
 from ..format._migrating import CURRENT_VERSION, Migrator
 from ..format._reading import BOM, Problem, iter_entries, parse_line
 from ._appending import check_exists, fsync_dir, io_error, locked, normalise, write_all
+from ._building import rlm_depth, valid_rlm_depth
 
 PathLike = str | os.PathLike[str]
 #: attempts when the agent replaces the file while we upgrade it
@@ -87,7 +88,10 @@ class _Upgrader:
                 )
             self.header = obj
             self.migrator = Migrator(obj)
-            return orjson.dumps({**obj, "version": CURRENT_VERSION})
+            out = {**obj, "version": CURRENT_VERSION}
+            if obj.get("parentSession") and not valid_rlm_depth(obj.get("rlmDepth")):
+                out["rlmDepth"] = rlm_depth(obj, self.path)  # as the agent migrates it
+            return orjson.dumps(out)
         if kind in ("session", "header"):
             assert self.migrator is not None
             self.migrator.skip(typeless=False)  # a v1 compaction's index counts it

@@ -386,3 +386,22 @@ def test_fork_of_the_agents_session_reads_as_the_agent_reads_the_source(tmp_path
     assert ours.label_table["timestamp"].tolist() == agents.label_table["timestamp"].tolist()
     header = raw_lines(ours.file)[0]
     assert header["rlmDepth"] == raw_lines(agents.file)[0]["rlmDepth"] == 0
+
+
+@pytest.mark.parametrize(("depth", "expected"), [(None, 0), (3, 3), (-1, 0), (True, 0)])
+def test_upgrade_gives_a_child_session_its_rlm_depth(
+    tmp_path: Path, depth: object, expected: int
+) -> None:
+    """The agent rewrites a header with ``parentSession`` and no valid ``rlmDepth`` when it
+    opens it; the upgraded header has one already (the agent's value for it)."""
+    make_session(tmp_path / "parent.jsonl")
+    path = make_session(tmp_path / "s.jsonl", 2)
+    lines = path.read_bytes().splitlines()
+    head = {**orjson.loads(lines[0]), "parentSession": "parent.jsonl"}
+    if depth is not None:
+        head["rlmDepth"] = depth
+    path.write_bytes(b"\n".join([orjson.dumps(head), *lines[1:]]) + b"\n")
+    write.upgrade_file(path, backup=False)
+    header = raw_lines(path)[0]
+    assert header["rlmDepth"] == expected and header["rlmDepth"] is not True
+    assert header["parentSession"] == "parent.jsonl" and header["version"] == 3
