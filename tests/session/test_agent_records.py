@@ -382,3 +382,24 @@ def test_bookkeeping_rows_have_text(tmp_path: Path) -> None:
         "main",
         "crash",
     ]
+
+
+def test_context_at_every_leaf_is_plain_data(any_session: prime_nb.Session) -> None:
+    """Over the matrix (every version and dialect, header-only, hostile, the agent's own):
+    the context is JSON data, its settings are strings or None, built times are ints."""
+    s = any_session
+    leaves = list(s.leaves.index) or [None]
+    for leaf in leaves:
+        context = s.context(leaf)
+        assert json.loads(json.dumps(list(context))) == list(context)
+        for value in (context.thinking_level, context.service_tier, context.provider):
+            assert value is None or isinstance(value, str)
+        assert context.git is None or isinstance(context.git, dict)
+        for message in context:
+            assert message["entry_id"] in s.entries.index
+            if message["role"] in ("branchSummary", "compactionSummary"):
+                assert message["timestamp"] is None or isinstance(message["timestamp"], int)
+            if message["role"] == "compactionSummary":
+                assert 0 <= message["retainedMessageCount"] < len(context)
+    if not len(s):
+        assert list(s.context()) == [] and s.context().leaf_id is None
