@@ -127,6 +127,7 @@ def test_context_at_every_entry_matches_the_agent(stem: str, agent_leaf: str) ->
 def test_leaf_name_labels_and_tree_match_the_agent(stem: str) -> None:
     expected, s, ids = agent(stem), session(stem), id_map(stem)
     assert s.leaf_id == ids[expected["leafId"]]
+    assert sorted(ids[k] for k in expected["contexts"]) == sorted(s.entries.index)  # every entry
     assert s.name == expected["name"]
     assert s.labels == {ids[k]: v for k, v in expected["labels"].items()}
     stamps = {ids[k]: pd.Timestamp(v) for k, v in expected["labelTimestamps"].items()}
