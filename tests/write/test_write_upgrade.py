@@ -7,6 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from conftest import FIXTURES
 from write_support import make_session, raw_lines
 
 import prime_nb
@@ -240,7 +241,7 @@ def test_fork_rechains_around_labels(tmp_path: Path) -> None:
 
 # -- agreeing with the agent: v1 compaction indexes, forks the agent takes as they are --
 
-AGENT_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "agent-written"
+AGENT_DIR = FIXTURES / "agent-written"
 
 
 def _v1_lines() -> list[bytes]:
