@@ -13,6 +13,8 @@ from typing import Any
 from ._dialect import dialect_of_header, header_to_canonical, to_canonical
 
 CURRENT_VERSION = 3
+#: in ``Migrator.ids_by_index``: a JSON object line without a string ``type``
+TYPELESS = "\0typeless"
 
 
 def derive_id(session_id: str, index: int, salt: int = 0) -> str:
@@ -42,7 +44,8 @@ class Migrator:
         self.dialect = dialect_of_header(header)
         self.session_id = str(header.get("id") or header.get("sessionId") or "")
         self.used: set[str] = set()
-        #: ids by entry index (header = 0), for v1 ``firstKeptEntryIndex``
+        #: ids by entry index (header = 0), for v1 ``firstKeptEntryIndex``: every JSON
+        #: object line counts, as in the agent's list (typeless lines, second headers)
         self.ids_by_index: list[str | None] = [None]
         self.previous_id: str | None = None
 
@@ -79,6 +82,27 @@ class Migrator:
             salt += 1
         return candidate
 
+    def skip(self, typeless: bool) -> None:
+        """Count a JSON object line that is no entry: one without a string ``type``
+        (``typeless``), or a second header. The agent counts both in a v1 compaction's
+        ``firstKeptEntryIndex``, so the index must count them too."""
+        self.ids_by_index.append(TYPELESS if typeless else None)
+
+    def _kept_id(self, kept: Any, index: int) -> str | None:
+        """The id a v1 ``firstKeptEntryIndex`` names, as the agent resolves it.
+
+        An index at a typeless line names the next entry: the agent keeps from the
+        typeless line, which adds no message, so the same messages are kept.
+        """
+        if isinstance(kept, float) and kept.is_integer():
+            kept = int(kept)  # JSON 3.0 is the number 3 to the agent
+        if isinstance(kept, bool) or not isinstance(kept, int) or not 0 < kept < index:
+            return None
+        for candidate in self.ids_by_index[kept:index]:
+            if candidate != TYPELESS:
+                return candidate
+        return None
+
     def apply(self, entry: dict[str, Any]) -> dict[str, Any]:
         """Migrate one entry in place (dialect, ids, roles); return it."""
         to_current(entry, self.dialect, self.version)
@@ -88,9 +112,7 @@ class Migrator:
             entry["id"] = entry_id
             entry["parentId"] = self.previous_id
             if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
-                kept = entry.pop("firstKeptEntryIndex")
-                ok = isinstance(kept, int) and 0 < kept < index
-                entry["firstKeptEntryId"] = self.ids_by_index[kept] if ok else None
+                entry["firstKeptEntryId"] = self._kept_id(entry.pop("firstKeptEntryIndex"), index)
             self.used.add(entry_id)
             self.previous_id = entry_id
         self.ids_by_index.append(entry.get("id") if isinstance(entry.get("id"), str) else None)

@@ -184,7 +184,7 @@ class EntryColumns:
     # sparse facts, each with the entry's row index
     compactions: list[dict[str, Any]] = field(default_factory=list)
     label_events: list[tuple[int, str | None, str | None]] = field(default_factory=list)
-    names: list[tuple[int, str]] = field(default_factory=list)
+    names: list[tuple[int, str | None]] = field(default_factory=list)
     tool_calls: list[ToolCallRow] = field(default_factory=list)
     tool_results: dict[str, tuple[int, bool, float]] = field(default_factory=dict)
     #: row of each id (first occurrence wins; later duplicates are renamed)
@@ -410,6 +410,7 @@ class EntryColumns:
                     "summary": entry.get("summary"),
                     "details": trim_depth(entry.get("details"))[0],
                     "from_hook": bool(entry.get("fromHook")),
+                    "custom_instructions": entry.get("customInstructions"),
                 }
             )
         elif kind == "label":
@@ -423,14 +424,17 @@ class EntryColumns:
                 )
             )
         elif kind == "session_info":
-            name = entry.get("name")
-            if isinstance(name, str):
-                self.names.append((row, name))
+            name = entry.get("name")  # the latest wins, even without a name: it clears
+            self.names.append((row, name if isinstance(name, str) else None))
         elif kind == "child_usage_attributed":
             target = entry.get("targetId")
             target_row = self.index_of.get(target) if isinstance(target, str) else None
             aggregate = entry.get("aggregateUsage")
-            if target_row is not None and isinstance(aggregate, dict):
+            if (
+                target_row is not None
+                and isinstance(aggregate, dict)
+                and self.roles[target_row] == "assistant"  # the agent's loader checks that
+            ):
                 usage = usage_tuple(aggregate)
                 if usage.__class__ is not tuple:
                     problems.append(_odd_usage_problem(where, aggregate, usage))

@@ -21,8 +21,9 @@ from ..format._dialect import dialect_of_header, iso_timestamp, ms_timestamp
 from ..format._migrating import CURRENT_VERSION
 from ..format._reading import iter_entries, scan
 from ..write._appending import io_error, normalise
-from ..write._building import Entry, new_id, now_ms, serialise
+from ..write._building import Entry, new_id, now_ms, rlm_depth, serialise
 from ..write._upgrade import PathLike, write_new_file
+from ._context import clone_usage
 
 if TYPE_CHECKING:
     from ._session import Session
@@ -31,8 +32,13 @@ __all__ = ["fork_session"]
 
 
 def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
-    """A v3 header in the source's dialect, naming the source as ``parentSession``."""
+    """A v3 header in the source's dialect, naming the source as ``parentSession``.
+
+    It carries ``rlmDepth`` (the source's, as the agent's own fork does): a header with
+    ``parentSession`` but no valid ``rlmDepth`` is rewritten by the agent when it opens it.
+    """
     session_id = str(uuid.uuid4())
+    depth = rlm_depth(raw, source)
     stamp = iso_timestamp(now_ms())
     if dialect_of_header(raw) == "spec":
         key = "sessionId" if "sessionId" in raw and "id" not in raw else "id"
@@ -43,6 +49,7 @@ def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
             "timestamp": ms_timestamp(stamp),
             "workingDir": cwd,
             "parentSession": str(source),
+            "rlmDepth": depth,
         }
     return {
         "type": "session",
@@ -51,6 +58,7 @@ def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
         "timestamp": stamp,
         "cwd": cwd,
         "parentSession": str(source),
+        "rlmDepth": depth,
     }
 
 
@@ -83,6 +91,28 @@ def _without_labels(path: list[Entry]) -> list[Entry]:
     return out
 
 
+def _with_child_usage(session: Session, entries: list[Entry]) -> list[Entry]:
+    """Assistant messages that child-usage entries target carry the aggregated usage, as
+    in the agent's fork (its loader put the aggregate in the message before it forked):
+    the attribution entry itself is rarely on the branch."""
+    targets = session._child_usage_targets
+    if not targets:
+        return entries
+    rows = [session._row(entry["id"]) for entry in entries]
+    sources = session._read_rows([targets[row] for row in rows if row in targets])
+    by_target = {
+        row: source.get("aggregateUsage")
+        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
+    }
+    out = []
+    for row, entry in zip(rows, entries, strict=True):
+        aggregate = by_target.get(row)
+        if isinstance(aggregate, dict) and isinstance(entry.get("message"), dict):
+            entry = {**entry, "message": {**entry["message"], "usage": clone_usage(aggregate)}}
+        out.append(entry)
+    return out
+
+
 def fork_session(
     session: Session, leaf_id: str | None = None, dest: PathLike | None = None
 ) -> Path:
@@ -90,8 +120,9 @@ def fork_session(
     as the agent forks (see :func:`prime_nb.fork_to_file`).
 
     The new file holds the entries on that path (label entries dropped, the others
-    chained anew), then one fresh label entry per label in force on the path, and
-    its header names the source as ``parentSession``. ``dest`` defaults to the agent's
+    chained anew), then one label entry per label in force on the path, with the time
+    that label was set, and its header names the source as ``parentSession`` and
+    carries its ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's
     naming in the source's folder (a folder as ``dest`` gets that name too). Returns
     the new file's path.
     """
@@ -100,8 +131,9 @@ def fork_session(
     if leaf is None:
         raise InvalidEntryError(source, "the session has no entries, so nothing to fork")
     ids = session.path(leaf)
-    entries = _without_labels([session.entry(entry_id) for entry_id in ids])
-    labels = session.labels
+    entries = _without_labels(_with_child_usage(session, session.read_entries(ids)))
+    labels = session.label_table
+    set_at = {row["id"]: row for row in session.read_entries(list(labels["label_entry_id"]))}
     raw_header = next(iter_entries(source)).entry
     header = _new_header(raw_header, session.header.get("cwd"), source)
 
@@ -110,15 +142,18 @@ def fork_session(
     target.header = header
     kept = {entry["id"] for entry in entries}
     parent = entries[-1]["id"] if entries else None
-    for entry_id in ids:
-        if entry_id in kept and entry_id in labels:
+    # in the order the agent keeps its labels (first set first), each with its own time
+    for entry_id, label_text, label_entry_id in zip(
+        labels.index, labels["label"], labels["label_entry_id"], strict=True
+    ):
+        if entry_id in kept:
             label: Entry = {
                 "type": "label",
                 "id": new_id(kept.__contains__),
                 "parentId": parent,
-                "timestamp": iso_timestamp(now_ms()),
+                "timestamp": set_at[label_entry_id].get("timestamp"),
                 "targetId": entry_id,
-                "label": labels[entry_id],
+                "label": label_text,
             }
             kept.add(label["id"])
             entries.append(label)

@@ -77,6 +77,7 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "summary": "str",
         "details": "object",
         "from_hook": "bool",
+        "custom_instructions": "str",
         "line": "int64",
         "timestamp": TIME,
         "entries_summarised": "int64",

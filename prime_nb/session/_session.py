@@ -25,6 +25,8 @@ from ..format._reading import (
     trim_depth,
 )
 from ..write import _api as write
+from ..write._building import js_trim
+from . import _records as records
 from . import _tables as tables
 from ._columns import EntryColumns
 from ._context import Context, build_context
@@ -115,6 +117,8 @@ class Session:
         for item in items:
             if not isinstance(item, RawEntry):
                 problems.append(item)
+                if item.kind == "missing_type" and self._migrator is not None:
+                    self._migrator.skip(typeless=True)
                 continue
             obj = item.entry
             if self._migrator is None:
@@ -131,6 +135,7 @@ class Session:
                 continue
             if obj["type"] in ("session", "header"):
                 problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
+                self._migrator.skip(typeless=False)
                 continue
             cols.add(item.line, item.offset, item.length, self._migrator.apply(obj), problems)
             added += 1
@@ -188,6 +193,13 @@ class Session:
             "problems",
             "messages",
             "labels",
+            "label_table",
+            "git_states",
+            "child_usage",
+            "bash_runs",
+            "custom_entries",
+            "branch_summaries",
+            "_child_usage_targets",
         ):
             self.__dict__.pop(name, None)
 
@@ -212,8 +224,14 @@ class Session:
 
     @property
     def version(self) -> int:
+        """The version on disk (a header without one is version 1)."""
         assert self._migrator is not None
         return self._migrator.version
+
+    @property
+    def loaded_version(self) -> int:
+        """The version every entry is read as: the current one, as the agent migrates."""
+        return CURRENT_VERSION
 
     @property
     def id(self) -> str | None:
@@ -222,8 +240,28 @@ class Session:
 
     @property
     def name(self) -> str | None:
-        """The display name (the latest session_info entry wins)."""
-        return self._cols.names[-1][1] if self._cols.names else None
+        """The display name, trimmed, as the agent reads it: the latest session_info
+        entry wins, and one with an empty or missing name means no name."""
+        name = self._cols.names[-1][1] if self._cols.names else None
+        return js_trim(name) or None if name is not None else None
+
+    @property
+    def state(self) -> str | None:
+        """``active``, ``archived`` or ``crash``: the last session_state entry the agent
+        recognises (it reads ``sleep`` and ``hidden`` as archived); None if none."""
+        return records.session_state(self._cols, self._read_rows)
+
+    @property
+    def agent_status(self) -> dict[str, Any] | None:
+        """The latest agent_status in the file (``summary``, ``taskState``,
+        ``basedOnMessageCount``), as the agent's session list shows it; None if none."""
+        return records.agent_status(self._cols, self._read_rows)
+
+    def agent_status_at(self, leaf_id: str | None = None) -> dict[str, Any] | None:
+        """The agent_status nearest ``leaf_id`` on its branch (default: the active leaf),
+        as the agent resumes that branch with it; None if the branch has none."""
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        return records.agent_status(self._cols, self._read_rows, self._tree.path(row))
 
     @property
     def leaf_id(self) -> str | None:
@@ -291,6 +329,44 @@ class Session:
         return {self._cols.ids[r]: v for r, v in tables.labels_by_row(self._cols).items()}
 
     @cached_property
+    def label_table(self) -> pd.DataFrame:
+        """The labels in force with when each was set: index ``id`` (the labelled entry),
+        ``label``, ``label_entry_id``, ``timestamp`` (of the label entry that set it)."""
+        return records.label_table(self._cols, tables.labels_by_row(self._cols))
+
+    @cached_property
+    def git_states(self) -> pd.DataFrame:
+        """One row per git_state entry: ``repository``, ``commit``, ``branch``, ``git``.
+        The state in force at a leaf is ``session.context(leaf).git``."""
+        return records.git_table(self._cols, self._tree, self._read_rows)
+
+    @cached_property
+    def child_usage(self) -> pd.DataFrame:
+        """One row per child_usage_attributed entry: ``target_id``, ``origin``, the
+        children's and the aggregate tokens and cost, and both usage dicts."""
+        return records.child_usage_table(self._cols, self._tree, self._read_rows)
+
+    @cached_property
+    def bash_runs(self) -> pd.DataFrame:
+        """One row per bash run: ``command``, ``exit_code``, ``cancelled``,
+        ``truncated``, ``exclude_from_context``, ``full_output_path``."""
+        return records.bash_table(self._cols, self._tree, self._read_rows)
+
+    @cached_property
+    def custom_entries(self) -> pd.DataFrame:
+        """One row per ``custom`` entry (extension state): ``custom_type``, ``data``."""
+        return records.custom_table(self._cols, self._tree, self._read_rows)
+
+    @cached_property
+    def branch_summaries(self) -> pd.DataFrame:
+        """One row per branch_summary: ``from_id``, ``summary``, ``details``, ``from_hook``."""
+        return records.branch_summary_table(self._cols, self._tree, self._read_rows)
+
+    @cached_property
+    def _child_usage_targets(self) -> dict[int, int]:
+        return records.child_usage_targets(self._cols, self._read_rows)
+
+    @cached_property
     def graph(self) -> nx.DiGraph:
         from ._graph import session_graph
 
@@ -352,10 +428,27 @@ class Session:
         return self._read_rows([self._row(entry_id)])[0]
 
     def context(self, leaf_id: str | None = None) -> Context:
-        """What the agent sends the model at ``leaf_id`` (default: the active leaf)."""
+        """What the agent sends the model at ``leaf_id`` (default: the active leaf).
+
+        Messages, model, thinking level and service tier as the agent's own
+        ``buildSessionContext`` builds them, plus each message's ``entry_id`` and the git
+        state in force (``.git``; the header's when no git_state is on the path). A v1
+        header's ``provider``/``modelId``/``thinkingLevel`` do not count, as in the agent
+        (they stay visible in ``session.header``). An id that is not in the session raises
+        EntryNotFoundError, where the agent would quietly use the last entry.
+        """
         row = self._leaf_row if leaf_id is None else self._row(leaf_id)
         path = self._tree.path(row) if row >= 0 else []
-        return build_context(path, self._cols, self._read_rows, self._header_canonical)
+        context = build_context(
+            path,
+            self._cols,
+            self._read_rows,
+            child_usage=self._child_usage_targets,
+            spec_dialect=self.dialect == "spec",
+        )
+        if context.git is None and isinstance(self._header_canonical.get("git"), dict):
+            context.git = self._header_canonical["git"]
+        return context
 
     def summary(self) -> dict[str, Any]:
         """Headline figures, for printing and for the CLI."""
@@ -366,6 +459,7 @@ class Session:
             "name": self.name,
             "cwd": self.header.get("cwd"),
             "version": self.version,
+            "loaded_version": self.loaded_version,
             "dialect": self.dialect,
             "entries": len(entries),
             "messages": int(entries["role"].notna().sum()),
@@ -474,9 +568,15 @@ def fork_to_file(
     """Write the branch root -> ``leaf_id`` to a new v3 session file, as the agent forks.
 
     The new file holds the entries on that path (label entries dropped, the others
-    chained anew), then one fresh label entry per label in force on the path, and
-    its header names the source as ``parentSession``. ``dest`` defaults to the agent's
-    naming in the source's folder (a folder as ``dest`` gets that name too). Returns
-    the new file's path.
+    chained anew), then one label entry per label in force on the path, with the time
+    that label was set, and its header names the source as ``parentSession`` and
+    carries its ``rlmDepth``: the agent opens it as it is. Assistant messages that
+    child-usage entries target are written with the aggregated usage, as the agent's
+    fork writes them. ``dest`` defaults to the agent's naming in the source's folder (a
+    folder as ``dest`` gets that name too). Returns the new file's path.
+
+    One deliberate difference: the agent drops label entries from a fork without
+    re-linking their children (which become orphans); prime_nb chains each entry to the
+    one before it on the path, so the fork is one unbroken branch.
     """
     return fork_session(Session(path), leaf_id, dest)

@@ -438,6 +438,7 @@ def compactions_frame(cols: EntryColumns, tree: Tree) -> pd.DataFrame:
             "summary": _strs([_str_or_none(c["summary"]) for c in comps]),
             "details": _objects([c["details"] for c in comps]),
             "from_hook": np.array([c["from_hook"] for c in comps], dtype=bool),
+            "custom_instructions": _strs([_str_or_none(c["custom_instructions"]) for c in comps]),
             "line": _int64([cols.lines[r] for r in rows]),
             "timestamp": _times([cols.time_ms[r] for r in rows]),
             "entries_summarised": _int64(summarised),

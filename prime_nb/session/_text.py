@@ -85,7 +85,42 @@ def entry_text(entry: dict[str, Any], full: bool = False) -> str:
         return str(entry.get("serviceTier") or "")
     if kind == "custom":
         return str(entry.get("customType") or "")
+    return _bookkeeping_text(kind, entry)
+
+
+def _bookkeeping_text(kind: Any, entry: dict[str, Any]) -> str:
+    """Session state, agent status and git state, as the tree view shows them."""
+    if kind == "session_state":
+        state = entry.get("state")
+        return str(state.get("status") or "") if isinstance(state, dict) else ""
+    if kind == "agent_status":
+        status = entry.get("status")
+        if not isinstance(status, dict):
+            return ""
+        task = status.get("taskState")
+        summary = str(status.get("summary") or "")
+        return f"[{task}] {summary}" if isinstance(task, str) and task else summary
+    if kind == "git_state":
+        git = entry.get("git")
+        if not isinstance(git, dict):
+            return ""
+        parts = (git.get("repoUrl"), git.get("branch"), git.get("commit"))
+        return " ".join(str(part) for part in parts if isinstance(part, str) and part)
+    if kind == "child_usage_attributed":  # as the agent's tree view shows it
+        usage = entry.get("childUsage")
+        if not isinstance(usage, dict):
+            return "child usage"
+        counts = [usage.get(key) for key in ("input", "cacheRead", "cacheWrite", "output")]
+        numbers = [c for c in counts if isinstance(c, int | float) and not isinstance(c, bool)]
+        if len(numbers) < len(counts):
+            return "child usage"
+        read, written = sum(numbers[:3]), numbers[3]
+        return f"child usage: {_count(read)} input, {_count(written)} output"
     return ""
+
+
+def _count(value: float) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def preview(text: str) -> str:

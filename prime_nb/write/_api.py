@@ -23,6 +23,7 @@ from ._building import (
     check_count,
     check_message,
     check_string,
+    js_trim,
     new_entry,
     require_ids,
 )
@@ -172,9 +173,13 @@ def append_label(path: PathLike, target_id: str, label: str | None, *, fsync: bo
 
 
 def append_session_name(path: PathLike, name: str, *, fsync: bool = True) -> str:
-    """Name the session (the latest name wins); returns the new entry's id."""
+    """Name the session (the latest name wins); returns the new entry's id.
+
+    The name is written trimmed, as the agent writes it (and reads it back).
+    """
     check_string(path, "name", name)
-    if not name.strip():
+    name = js_trim(name)
+    if not name:
         raise InvalidEntryError(path, "a session name must not be empty")
 
     def build(snap: Snapshot) -> list[Entry]:

@@ -5,9 +5,12 @@ Everything here runs before a byte is written, so bad input never reaches the fi
 
 from __future__ import annotations
 
+import os
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -15,6 +18,7 @@ import orjson
 from ..errors import EntryNotFoundError, InvalidEntryError, UpgradeRequiredError
 from ..format._dialect import PRIME_TO_SPEC, iso_timestamp, to_dialect
 from ..format._ondisk import Snapshot
+from ..format._reading import iter_entries
 
 Entry = dict[str, Any]
 
@@ -25,6 +29,19 @@ IN_MEMORY_ROLES = {
     "branchSummary": "append_branch_summary",
     "compactionSummary": "append_compaction",
 }
+
+
+#: what JavaScript's ``String.prototype.trim`` strips (Python's ``str.strip`` differs:
+#: it strips U+001C..U+001F and U+0085, but not U+FEFF)
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """``text.trim()`` as the agent computes it (session names are trimmed so)."""
+    return text.strip(JS_WHITESPACE)
 
 
 def now_ms() -> int:
@@ -193,3 +210,42 @@ def serialise(entry: Entry, snap: Snapshot) -> bytes:
         return orjson.dumps(out, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n"
     except TypeError as exc:  # orjson.JSONEncodeError is a TypeError
         raise InvalidEntryError(snap.path, f"the entry cannot be written as JSON: {exc}") from None
+
+
+def valid_rlm_depth(value: Any) -> bool:
+    """The agent's ``isValidRlmDepth``: a safe non-negative integer."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**53 - 1
+
+
+def _depth_from_path(path: Path) -> int:
+    """The agent's fallback: how many ``sub-<8 hex>`` folders the file sits in."""
+    depth = 0
+    for part in reversed(path.parent.parts):
+        if not re.fullmatch(r"sub-[0-9a-f]{8}", part):
+            break
+        depth += 1
+    return depth
+
+
+def rlm_depth(header: dict[str, Any], path: Path, seen: frozenset[Path] = frozenset()) -> int:
+    """The recursion depth the agent gives a session (its ``resolveSessionRlmDepth``):
+    the header's ``rlmDepth`` if valid, 0 for a session with no parent, else found
+    through the parent sessions' headers and the ``sub-*`` folders the file sits in."""
+    if valid_rlm_depth(header.get("rlmDepth")):
+        return int(header["rlmDepth"])
+    parent_name = header.get("parentSession")
+    if not parent_name or not isinstance(parent_name, str):
+        return 0
+    here = Path(os.path.abspath(path))
+    by_path = _depth_from_path(here)
+    if here in seen:
+        return by_path
+    parent = Path(os.path.abspath(here.parent / parent_name))
+    try:
+        first = next(iter_entries(parent), None)
+    except OSError:
+        first = None
+    if first is None:
+        return by_path
+    depth = rlm_depth(first.entry, parent, seen | {here})
+    return depth + 1 if by_path > 0 else depth

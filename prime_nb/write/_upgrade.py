@@ -22,8 +22,9 @@ from ..errors import SessionFormatError, SessionWriteError
 from ..format import _ondisk as ondisk
 from ..format._dialect import dialect_of_header
 from ..format._migrating import CURRENT_VERSION, Migrator
-from ..format._reading import BOM, iter_entries, parse_line
+from ..format._reading import BOM, Problem, iter_entries, parse_line
 from ._appending import check_exists, fsync_dir, io_error, locked, normalise, write_all
+from ._building import rlm_depth, valid_rlm_depth
 
 PathLike = str | os.PathLike[str]
 #: attempts when the agent replaces the file while we upgrade it
@@ -58,20 +59,24 @@ class _Upgrader:
         src.seek(self.offset)
         while raw := src.readline():
             if not raw.endswith(b"\n"):
-                obj, _ = parse_line(raw, self.line)
+                obj, problem = parse_line(raw, self.line)
                 if obj is None and not final:
                     break  # maybe a writer mid-line: look again after the rename
-                out = self._rewrite(raw, obj)
+                out = self._rewrite(raw, obj, problem)
             else:
-                obj, _ = parse_line(raw[:-1], self.line)
-                out = self._rewrite(raw[:-1], obj)
+                obj, problem = parse_line(raw[:-1], self.line)
+                out = self._rewrite(raw[:-1], obj, problem)
             if out is not None:
                 emit(out + b"\n")
             self.offset += len(raw)
             self.line += 1
 
-    def _rewrite(self, raw: bytes, obj: dict[str, Any] | None) -> bytes | None:
+    def _rewrite(
+        self, raw: bytes, obj: dict[str, Any] | None, problem: Problem | None = None
+    ) -> bytes | None:
         if obj is None:
+            if problem is not None and problem.kind == "missing_type" and self.migrator:
+                return self._typeless(raw)
             return None if not raw.strip(b"\r\n\t " + BOM) else raw  # junk stays, blanks go
         kind = obj["type"]
         if self.header is None:
@@ -83,8 +88,13 @@ class _Upgrader:
                 )
             self.header = obj
             self.migrator = Migrator(obj)
-            return orjson.dumps({**obj, "version": CURRENT_VERSION})
+            out = {**obj, "version": CURRENT_VERSION}
+            if obj.get("parentSession") and not valid_rlm_depth(obj.get("rlmDepth")):
+                out["rlmDepth"] = rlm_depth(obj, self.path)  # as the agent migrates it
+            return orjson.dumps(out)
         if kind in ("session", "header"):
+            assert self.migrator is not None
+            self.migrator.skip(typeless=False)  # a v1 compaction's index counts it
             return raw  # a second header: the loader ignores it, so do we
         assert self.migrator is not None
         version = self.version
@@ -110,6 +120,25 @@ class _Upgrader:
             out["type"] = "custom"
             changed = True
         return orjson.dumps(out) if changed else raw
+
+    def _typeless(self, raw: bytes) -> bytes:
+        """A JSON object without a string ``type``. The loader skips it (and reports it);
+        in a v1 file it still gets an id, as the agent's migration gives it one, so that
+        no line of the new file lacks an id. Its parent is the entry before it and it has
+        no children: the entries around it stay chained, as the loader reads them."""
+        assert self.migrator is not None
+        index = len(self.migrator.ids_by_index)
+        self.migrator.skip(typeless=True)
+        if self.version >= 2:
+            return raw
+        text = raw.rstrip(b"\r").removeprefix(BOM)
+        try:
+            obj = orjson.loads(text)
+        except orjson.JSONDecodeError:  # invalid UTF-8: read as the loader repairs it
+            obj = orjson.loads(text.decode("utf-8", errors="replace"))
+        entry_id = self.migrator.fresh_id(index)
+        self.migrator.used.add(entry_id)
+        return orjson.dumps({**obj, "id": entry_id, "parentId": self.migrator.previous_id})
 
     def _loader_id(self, entry_id: Any) -> str:
         """The id the loader gives this entry (as prime_nb.session._columns names it)."""

@@ -18,6 +18,7 @@ import prime_nb
 from prime_nb import write
 from prime_nb.format import parse_line
 from prime_nb.write import _appending as appending
+from prime_nb.write._building import js_trim
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -103,9 +104,9 @@ class Model:
             self.add(
                 write.append_compaction(path, "c", kept, b, parent_id=target, fsync=False), target
             )
-        elif text and text.strip():
+        elif text and js_trim(text):
             self.add(write.append_session_name(path, text, fsync=False), leaf)
-            self.name = text
+            self.name = js_trim(text)  # written and read trimmed, as the agent does
 
 
 @SETTINGS

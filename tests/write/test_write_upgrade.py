@@ -7,6 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from conftest import FIXTURES
 from write_support import make_session, raw_lines
 
 import prime_nb
@@ -236,3 +237,172 @@ def test_fork_rechains_around_labels(tmp_path: Path) -> None:
     assert fork.entries.loc[after, "parent_id"] == "nm"
     assert fork.compactions["first_kept_entry_id"].tolist() == [after]
     assert fork.labels == {"a1": "greeting", "u3": "mid"}
+
+
+# -- agreeing with the agent: v1 compaction indexes, forks the agent takes as they are --
+
+AGENT_DIR = FIXTURES / "agent-written"
+
+
+def _v1_lines() -> list[bytes]:
+    """A v1 file whose lines 2 and 10 hold objects without a type, line 4 a second header."""
+
+    def message(role: str, text: str, minute: int) -> dict:
+        content: object = text if role == "user" else [{"type": "text", "text": text}]
+        stamp = f"2026-01-05T10:{minute:02d}:00.000Z"
+        return {
+            "type": "message",
+            "timestamp": stamp,
+            "message": {"role": role, "content": content},
+        }
+
+    objects: list[dict] = [
+        {"type": "session", "id": "s1", "timestamp": "2026-01-05T10:00:00.000Z", "cwd": "/x"},
+        message("user", "q1", 1),
+        {"note": "no type"},
+        message("assistant", "a1", 2),
+        {"type": "session", "id": "again"},
+        message("user", "q2", 3),
+        message("assistant", "a2", 4),
+    ]
+    return [orjson.dumps(o) for o in objects]
+
+
+def _compaction(index: object) -> bytes:
+    return orjson.dumps(
+        {
+            "type": "compaction",
+            "timestamp": "2026-01-05T10:05:00.000Z",
+            "summary": "s",
+            "tokensBefore": 5,
+            "firstKeptEntryIndex": index,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("index", "kept"),
+    [
+        (1, ["q1", "a1", "q2", "a2"]),
+        (2, ["a1", "q2", "a2"]),  # the typeless line: kept from it, so from a1 on
+        (3, ["a1", "q2", "a2"]),
+        (4, []),  # the second header: the agent finds no entry there, keeps nothing
+        (5, ["q2", "a2"]),
+        (6.0, ["a2"]),  # JSON 6.0 is the number 6 to the agent
+        (7, []),  # the compaction itself
+        (0, []),
+        ("3", []),
+    ],
+)
+def test_v1_compaction_index_counts_every_json_object_line(
+    tmp_path: Path, index: object, kept: list[str]
+) -> None:
+    path = tmp_path / "v1.jsonl"
+    path.write_bytes(b"\n".join([*_v1_lines(), _compaction(index), b'{"x": 1}']) + b"\n")
+    before = prime_nb.load(path)
+    assert before.problems["kind"].tolist() == ["missing_type", "extra_header", "missing_type"]
+    context = before.context()
+    assert context[0]["retainedMessageCount"] == len(kept)
+    assert [_text(m) for m in context[1:]] == kept
+    ids = list(before.entries.index)
+    contexts = [list(before.context(i)) for i in ids]
+
+    write.upgrade_file(path, backup=False)
+    lines = path.read_bytes().splitlines()
+    objects = [orjson.loads(line) for line in lines]
+    # no line is left without an id but the headers; the typeless ones hang off the chain
+    assert [i for i, o in enumerate(objects) if "id" not in o or o.get("type") == "session"] == [
+        0,
+        4,
+    ] and objects[4]["id"] == "again"
+    assert objects[2]["parentId"] == objects[1]["id"] == objects[3]["parentId"]
+    after = prime_nb.load(path)
+    assert list(after.entries.index) == ids
+    assert [list(after.context(i)) for i in ids] == contexts
+    assert after.problems["kind"].tolist() == ["missing_type", "extra_header", "missing_type"]
+
+
+def _text(message: dict) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else content[0]["text"]
+
+
+def test_fork_header_is_one_the_agent_takes_as_it_is(tmp_path: Path) -> None:
+    """The agent rewrites a header with ``parentSession`` and no valid ``rlmDepth``; the
+    fork carries the source's depth, as the agent's own fork does."""
+    path = make_session(tmp_path / "s.jsonl")
+    assert "rlmDepth" not in raw_lines(path)[0]
+    header = raw_lines(fork_to_file(path, "a4", tmp_path / "f0.jsonl"))[0]
+    assert header["rlmDepth"] == 0 and header["parentSession"] == str(path)
+    # a fork of a fork: the depth is the source's, found through its header
+    header = raw_lines(fork_to_file(tmp_path / "f0.jsonl", "a4", tmp_path / "f1.jsonl"))[0]
+    assert header["rlmDepth"] == 0
+    # a sub-agent's session (in a sub-<8 hex> folder) with a parent but no depth: one deeper
+    sub = tmp_path / "sub-0123abcd"
+    sub.mkdir()
+    child = sub / "child.jsonl"
+    lines = path.read_bytes().splitlines()
+    head = {**orjson.loads(lines[0]), "parentSession": "../s.jsonl", "rlmDepth": 2}
+    head["rlmDepth"] = None
+    child.write_bytes(b"\n".join([orjson.dumps(head), *lines[1:]]) + b"\n")
+    assert raw_lines(fork_to_file(child, "a4", tmp_path / "f2.jsonl"))[0]["rlmDepth"] == 1
+    head["rlmDepth"] = 4
+    child.write_bytes(b"\n".join([orjson.dumps(head), *lines[1:]]) + b"\n")
+    assert raw_lines(fork_to_file(child, "a4", tmp_path / "f3.jsonl"))[0]["rlmDepth"] == 4
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_fork_keeps_the_time_each_label_was_set(tmp_path: Path, dialect: str) -> None:
+    path = make_session(tmp_path / "s.jsonl", 3, dialect)
+    s = prime_nb.load(path)
+    s.append_label("u3", "later")
+    s.append_label("u2", "off the branch")
+    s.append_label("a1", None)
+    s.append_label("a1", "again")  # cleared and set anew: its new time, last in order
+    s = prime_nb.load(path)
+    fork = prime_nb.load(fork_to_file(path, "a4", tmp_path / "f.jsonl"))
+    wanted = s.label_table[s.label_table.index.isin(fork.entries.index)]
+    assert list(fork.label_table.index) == list(wanted.index) == ["u3", "a1"]
+    assert wanted["timestamp"].is_monotonic_increasing
+    assert fork.label_table["timestamp"].tolist() == wanted["timestamp"].tolist()
+    assert fork.label_table["label"].tolist() == wanted["label"].tolist()
+
+
+def test_fork_of_the_agents_session_reads_as_the_agent_reads_the_source(tmp_path: Path) -> None:
+    """The agent's own fork of feature-tour at 7834fdef (agent-branched-a8) dropped its
+    label entries without re-linking two children: the agent's context at the fork's leaf
+    holds 3 messages. prime_nb's fork of the same branch is one unbroken chain, whose
+    context is the source's (19 messages), with the agent's labels and label times."""
+    source = prime_nb.load(AGENT_DIR / "feature-tour.jsonl")
+    agents = prime_nb.load(AGENT_DIR / "agent-branched-a8.jsonl")
+    assert agents.problems["kind"].tolist() == ["orphan", "orphan"]
+    ours = prime_nb.load(fork_to_file(source.file, "7834fdef", tmp_path / "f.jsonl"))
+    assert len(ours.problems) == 0
+    assert [e for e in ours.entries.index if ours.entries.at[e, "type"] != "label"] == [
+        e for e in agents.entries.index if agents.entries.at[e, "type"] != "label"
+    ]
+    assert list(ours.context("7834fdef")) == list(source.context("7834fdef"))
+    assert len(agents.context("7834fdef")) == 3 < len(ours.context("7834fdef")) == 19
+    assert ours.labels == agents.labels
+    assert ours.label_table["timestamp"].tolist() == agents.label_table["timestamp"].tolist()
+    header = raw_lines(ours.file)[0]
+    assert header["rlmDepth"] == raw_lines(agents.file)[0]["rlmDepth"] == 0
+
+
+@pytest.mark.parametrize(("depth", "expected"), [(None, 0), (3, 3), (-1, 0), (True, 0)])
+def test_upgrade_gives_a_child_session_its_rlm_depth(
+    tmp_path: Path, depth: object, expected: int
+) -> None:
+    """The agent rewrites a header with ``parentSession`` and no valid ``rlmDepth`` when it
+    opens it; the upgraded header has one already (the agent's value for it)."""
+    make_session(tmp_path / "parent.jsonl")
+    path = make_session(tmp_path / "s.jsonl", 2)
+    lines = path.read_bytes().splitlines()
+    head = {**orjson.loads(lines[0]), "parentSession": "parent.jsonl"}
+    if depth is not None:
+        head["rlmDepth"] = depth
+    path.write_bytes(b"\n".join([orjson.dumps(head), *lines[1:]]) + b"\n")
+    write.upgrade_file(path, backup=False)
+    header = raw_lines(path)[0]
+    assert header["rlmDepth"] == expected and header["rlmDepth"] is not True
+    assert header["parentSession"] == "parent.jsonl" and header["version"] == 3

@@ -1,0 +1,188 @@
+"""prime_nb reads the agent's own sessions as the agent's own code does, field for field.
+
+Each ``NAME.jsonl`` in ``fixtures/agent-written/`` was written by the agent's
+``SessionManager``; ``NAME.agent.json`` beside it is what the agent's code reads from it
+(its README says how). For every entry taken as the leaf, every field of every context
+message, the model, the thinking level and the service tier must match; so must the
+leaf, the labels and their timestamps, the name and the tree.
+
+Version 1 files get random ids when the agent migrates them, so they are compared by
+position: the n-th entry of the file is the n-th entry of the agent's migrated chain.
+prime_nb names each message's entry ``entry_id`` where the fixture says ``entryId``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+import pandas as pd
+import pytest
+from conftest import FIXTURES
+
+import prime_nb
+
+AGENT_DIR = FIXTURES / "agent-written"
+FILES = sorted(p.stem for p in AGENT_DIR.glob("*.jsonl"))
+ABSENT = "<absent>"
+
+
+@cache
+def agent(stem: str) -> dict[str, Any]:
+    return json.loads((AGENT_DIR / f"{stem}.agent.json").read_text(encoding="utf-8"))
+
+
+@cache
+def session(stem: str) -> prime_nb.Session:
+    return prime_nb.load(AGENT_DIR / f"{stem}.jsonl")
+
+
+def _chain(tree: dict[str, Any]) -> list[str]:
+    """The agent's ids of a migrated v1 file, in file order (a v1 file is one chain)."""
+    (root,) = tree["roots"]
+    out = [root]
+    while tree["children"][out[-1]]:
+        (child,) = tree["children"][out[-1]]
+        out.append(child)
+    return out
+
+
+@cache
+def id_map(stem: str) -> dict[str, str]:
+    """Agent id -> prime_nb id."""
+    ours = list(session(stem).entries.index)
+    if session(stem).version == 1:
+        theirs = _chain(agent(stem)["tree"])
+        assert len(theirs) == len(ours), f"{stem}: the agent has {len(theirs)} entries"
+        return dict(zip(theirs, ours, strict=True))
+    return {entry_id: entry_id for entry_id in ours}
+
+
+def _cases() -> list[Any]:
+    out = []
+    for stem in FILES:
+        for n, entry_id in enumerate(agent(stem)["contexts"]):
+            name = f"{stem}:{entry_id}" if not stem.endswith("-v1") else f"{stem}:entry{n + 1}"
+            out.append(pytest.param(stem, entry_id, id=name))
+    return out
+
+
+def _model(context: prime_nb.Context) -> dict[str, Any] | None:
+    """prime_nb's model as the agent writes it; the agent's empty model ``{}`` (an
+    assistant message that named none) and its ``null`` (none yet) both read as None."""
+    if context.provider is None and context.model is None:
+        return None
+    return {"provider": context.provider, "modelId": context.model}
+
+
+def _agent_model(model: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not model:
+        return None
+    return {"provider": model.get("provider"), "modelId": model.get("modelId")}
+
+
+def _field_differences(stem: str, ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
+    theirs = dict(theirs)
+    ours = dict(ours)
+    wrong = []
+    their_entry = id_map(stem).get(theirs.pop("entryId"), "<not in the file>")
+    our_entry = ours.pop("entry_id", None)
+    ours.pop("entry_ids", None)  # spec dialect only: the entries merged into one turn
+    if our_entry != their_entry:
+        wrong.append(f"entryId: prime_nb {our_entry!r}, agent {their_entry!r}")
+    for key in sorted(set(ours) | set(theirs)):
+        mine, agents = ours.get(key, ABSENT), theirs.get(key, ABSENT)
+        if mine != agents or type(mine) is not type(agents):
+            wrong.append(f"{key}: prime_nb {mine!r:.200}, agent {agents!r:.200}")
+    return wrong
+
+
+@pytest.mark.parametrize(("stem", "agent_leaf"), _cases())
+def test_context_at_every_entry_matches_the_agent(stem: str, agent_leaf: str) -> None:
+    expected = agent(stem)["contexts"][agent_leaf]
+    leaf = id_map(stem)[agent_leaf]
+    context = session(stem).context(leaf)
+    wrong: list[str] = []
+    if context.leaf_id != id_map(stem)[expected["leafId"]]:
+        wrong.append(f"leafId: prime_nb {context.leaf_id}, agent {expected['leafId']}")
+    if _model(context) != _agent_model(expected["model"]):
+        wrong.append(f"model: prime_nb {_model(context)}, agent {expected['model']}")
+    if context.thinking_level != expected["thinkingLevel"]:
+        wrong.append(f"thinkingLevel: prime_nb {context.thinking_level}, agent {expected}")
+    if context.service_tier != expected["serviceTier"]:
+        wrong.append(f"serviceTier: prime_nb {context.service_tier}, agent {expected}")
+    if len(context) != len(expected["messages"]):
+        wrong.append(f"{len(context)} messages, the agent has {len(expected['messages'])}")
+    for n, (ours, theirs) in enumerate(zip(context, expected["messages"], strict=False)):
+        wrong.extend(
+            f"message {n} ({theirs['role']}) {problem}"
+            for problem in _field_differences(stem, ours, theirs)
+        )
+    assert not wrong, f"{stem} at {leaf}:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("stem", FILES)
+def test_leaf_name_labels_and_tree_match_the_agent(stem: str) -> None:
+    expected, s, ids = agent(stem), session(stem), id_map(stem)
+    assert s.leaf_id == ids[expected["leafId"]]
+    assert sorted(ids[k] for k in expected["contexts"]) == sorted(s.entries.index)  # every entry
+    assert s.name == expected["name"]
+    assert s.labels == {ids[k]: v for k, v in expected["labels"].items()}
+    stamps = {ids[k]: pd.Timestamp(v) for k, v in expected["labelTimestamps"].items()}
+    assert dict(s.label_table["timestamp"]) == stamps
+    tree = expected["tree"]
+    assert [r for r in s.entries.index if s.entries.at[r, "depth"] == 0] == [
+        ids[r] for r in tree["roots"]
+    ]
+    for parent, children in tree["children"].items():
+        assert s.children(ids[parent]) == [ids[c] for c in children], (stem, parent)
+    assert sorted(s.leaves.index) == sorted(ids[leaf] for leaf in tree["leaves"])
+
+
+@pytest.mark.parametrize("stem", FILES)
+def test_header_keeps_what_the_agent_would_rewrite(stem: str) -> None:
+    """A v1/v2 file: the agent rewrites it as v3 when it opens it; prime_nb leaves it
+    alone, says the version on disk, loads it as v3, and keeps every header field."""
+    expected, s = agent(stem), session(stem)
+    assert expected["rewrote"] == (s.version < 3)
+    assert s.loaded_version == 3
+    if expected["rewrote"]:
+        rewritten = expected["rewrittenHeader"]
+        assert s.header["id"] == rewritten["id"] and s.header["cwd"] == rewritten["cwd"]
+        if "modelId" in rewritten:  # v1: visible, though no longer in force
+            assert s.header["model_id"] == rewritten["modelId"]
+            assert s.header["thinking_level"] == rewritten["thinkingLevel"]
+            assert s.context(s.path()[0]).thinking_level == "off"
+
+
+def test_an_assistant_message_without_a_model_leaves_no_model() -> None:
+    """The agent's model is then ``{}`` (an empty one), not the earlier model; prime_nb
+    says so with provider and model both None (there is no third state to tell apart)."""
+    stem = "edge-assistant-no-model"
+    expected = agent(stem)
+    leaf = expected["leafId"]
+    assert expected["contexts"][leaf]["model"] == {}
+    first = session(stem).path(leaf)[1]
+    assert session(stem).context(first).model is not None  # a model before it
+    context = session(stem).context(leaf)
+    assert (context.provider, context.model) == (None, None)
+
+
+def test_an_unknown_leaf_raises_where_the_agent_falls_back() -> None:
+    """The agent quietly builds the context at the last entry; in a notebook a typo
+    should not look like an answer."""
+    with pytest.raises(prime_nb.EntryNotFoundError, match="nope"):
+        session("feature-tour").context("nope")
+
+
+def test_timestamps_of_built_messages_are_unix_ms() -> None:
+    """custom, branchSummary and compactionSummary messages carry the entry's time as
+    Unix ms, as the agent's ``new Date(timestamp).getTime()``."""
+    s = session("feature-tour")
+    for message in s.context():
+        if message["role"] in ("custom", "branchSummary", "compactionSummary"):
+            stamp = s.entry(message["entry_id"])["timestamp"]
+            moment = datetime.fromisoformat(stamp)
+            assert message["timestamp"] == round(moment.timestamp() * 1000)
