@@ -7,13 +7,17 @@ and resume after the last complete line (incremental refresh).
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 import orjson
 from orjson import JSONDecodeError, loads
+
+from ..errors import SessionFormatError
 
 BOM = b"\xef\xbb\xbf"
 #: large reads: few system calls, and lines of many MB need no special case
@@ -50,6 +54,45 @@ class ScanState:
     torn_tail: bool = False
     #: the last scan found the "\n" that the previous scan's last entry was owed
     newline_paid: bool = False
+
+
+def not_regular(path: str | Path, mode: int) -> SessionFormatError:
+    """The one error for a path that names a folder, FIFO, device or socket."""
+    if stat.S_ISDIR(mode):
+        return SessionFormatError(path, "is a folder; pass one .jsonl session file")
+    return SessionFormatError(
+        path,
+        "is not a regular file (a FIFO, device or socket), so not a session file; "
+        "pass the path of a .jsonl session file",
+    )
+
+
+def check_regular(path: str | Path) -> os.stat_result:
+    """``os.stat`` that refuses anything but a regular file (stat never blocks)."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise not_regular(path, st.st_mode)
+    return st
+
+
+def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
+    """Open a session file for reading, refusing FIFOs and devices without blocking.
+
+    A plain ``open`` of a FIFO waits forever for a writer, and ``/dev/zero`` never
+    ends; O_NONBLOCK makes the open return at once, and fstat decides before any read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise not_regular(path, st.st_mode)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return open(fd, "rb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | None]:
@@ -108,7 +151,7 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
     is complete); otherwise it is reported as ``torn_line`` and left for next time.
     """
     st = state if state is not None else ScanState()
-    with open(path, "rb", buffering=READ_BUFFER) as fh:
+    with open_regular(path, READ_BUFFER) as fh:
         fh.seek(st.offset)
         st.newline_paid = False
         if st.owes_newline:
