@@ -95,6 +95,23 @@ def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
         raise
 
 
+def looks_like_session(path: str | Path) -> bool:
+    """Does this existing file look like a session (a .jsonl name, or a header first)?
+
+    For commands that write files: what might be someone's only copy of a session is
+    never overwritten. Something that cannot be read as a regular file counts too.
+    """
+    if str(path).endswith(".jsonl"):
+        return True
+    try:
+        with open_regular(path) as fh:
+            first = fh.readline(1024 * 1024).rstrip(b"\n")
+    except SessionFormatError:
+        return True
+    obj, _ = parse_line(first, 1)
+    return obj is not None and obj.get("type") in ("session", "header")
+
+
 def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | None]:
     """Parse one line (without its newline); return the object or a problem.
 

@@ -57,6 +57,7 @@ from ..errors import (
 )
 from ..format import _ondisk as ondisk
 from ..format._ondisk import Snapshot
+from ..format._reading import not_regular
 from ._building import Entry, check_refs, serialise
 
 LOCK_TIMEOUT = 120.0
@@ -115,10 +116,8 @@ def check_exists(path: Path) -> os.stat_result:
         ) from None
     except OSError as exc:
         raise io_error(path, exc, "could not look at the file", "Nothing was written") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise SessionFormatError(path, "is a folder; pass one .jsonl session file")
     if not stat.S_ISREG(st.st_mode):
-        raise SessionFormatError(path, "is not a regular file, so not a session file")
+        raise not_regular(path, st.st_mode)
     return st
 
 
@@ -278,7 +277,7 @@ class _Appender:
         try:
             held = os.fstat(fd)
             if not stat.S_ISREG(held.st_mode):
-                raise SessionFormatError(path, "is not a regular file, so not a session file")
+                raise not_regular(path, held.st_mode)
             if held.st_size == 0:
                 raise SessionFormatError(path, "is empty, so not a session file (no header)")
             snap = ondisk.current(path, fd)
