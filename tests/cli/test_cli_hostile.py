@@ -124,9 +124,9 @@ def fifo(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "dev-null"])
+@pytest.mark.parametrize("kind", ["fifo", "dev-null"])
 def test_fifos_and_devices_are_refused_everywhere(tmp_path: Path, fifo: Path, kind: str) -> None:
-    path = {"fifo": fifo, "dev-zero": Path("/dev/zero"), "dev-null": Path("/dev/null")}[kind]
+    path = {"fifo": fifo, "dev-null": Path("/dev/null")}[kind]
     message = {"role": "user", "content": "x"}
     calls: list[Callable[[], Any]] = [
         lambda: prime_nb.load(path),
@@ -141,6 +141,40 @@ def test_fifos_and_devices_are_refused_everywhere(tmp_path: Path, fifo: Path, ki
         assert isinstance(error, SessionFormatError), repr(error)
         assert str(error) == f"{path}: {NOT_REGULAR}; pass the path of a .jsonl session file"
     assert no_hang(calls[-2]) is None  # nothing journaled for it: nothing to do
+
+
+DEV_ZERO = """
+import prime_nb
+from prime_nb import write
+for call in (
+    lambda: prime_nb.load("/dev/zero"),
+    lambda: write.append_message("/dev/zero", None, {"role": "user", "content": "x"}),
+    lambda: write.upgrade_file("/dev/zero"),
+):
+    try:
+        call()
+    except prime_nb.SessionFormatError as exc:
+        print(exc)
+"""
+
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+
+def test_dev_zero_is_refused_without_reading_it() -> None:
+    """In a child with 2 GB of address space: reading /dev/zero would never end."""
+    proc = subprocess.run(
+        [sys.executable, "-c", DEV_ZERO],
+        capture_output=True,
+        text=True,
+        timeout=FIFO_TIMEOUT * 2,
+        preexec_fn=_limit_memory,
+    )
+    expected = f"/dev/zero: {NOT_REGULAR}; pass the path of a .jsonl session file"
+    assert proc.stdout.splitlines() == [expected] * 3, proc.stderr[-2000:]
 
 
 def test_a_session_replaced_by_a_fifo(tmp_path: Path) -> None:
