@@ -67,14 +67,6 @@ def not_regular(path: str | Path, mode: int) -> SessionFormatError:
     )
 
 
-def check_regular(path: str | Path) -> os.stat_result:
-    """``os.stat`` that refuses anything but a regular file (stat never blocks)."""
-    st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode):
-        raise not_regular(path, st.st_mode)
-    return st
-
-
 def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
     """Open a session file for reading, refusing FIFOs and devices without blocking.
 

@@ -22,7 +22,6 @@ from ..format._reading import (
     Problem,
     RawEntry,
     ScanState,
-    check_regular,
     open_regular,
     parse_line,
     scan,
@@ -81,35 +80,39 @@ class Session:
 
     # -- reading -------------------------------------------------------------------------
     def _load(self) -> None:
+        """Read the whole file through one descriptor: identity, entries and marks all
+        come from the same file, even if another is renamed over the path meanwhile."""
         try:
-            stat = check_regular(self.file)
+            fh = open_regular(self.file)
         except FileNotFoundError:
             raise FileNotFoundError(
                 f"{self.file}: no such session file; check the path, or use "
                 "prime_nb.list_sessions() to see the sessions that exist"
             ) from None
-        self._identity = (stat.st_dev, stat.st_ino)
-        self._state = ScanState()
-        self._line_problems: list[Problem] = []
-        self._cols = EntryColumns()
-        self._raw_header: dict[str, Any] | None = None
-        self._migrator: Migrator | None = None
-        with paused_gc():
-            self._consume(scan(self.file, self._state))
-            if self._raw_header is None:
-                raise SessionFormatError(
-                    self.file,
-                    "no session header (the first JSON line must have type 'session' or "
-                    "'header'); is this a Prime Agent session file?",
+        with fh:
+            stat = os.fstat(fh.fileno())
+            self._identity = (stat.st_dev, stat.st_ino)
+            self._state = ScanState()
+            self._line_problems: list[Problem] = []
+            self._cols = EntryColumns()
+            self._raw_header: dict[str, Any] | None = None
+            self._migrator: Migrator | None = None
+            with paused_gc():
+                self._consume(scan(by_descriptor(fh.fileno(), self.file), self._state))
+                if self._raw_header is None:
+                    raise SessionFormatError(
+                        self.file,
+                        "no session header (the first JSON line must have type 'session' or "
+                        "'header'); is this a Prime Agent session file?",
+                    )
+                self._tree: Tree = Tree.build(
+                    self._cols.ids,
+                    self._cols.parent_ids,
+                    self._cols.time_ms,
+                    self._cols.lines,
+                    self._cols.index_of,
                 )
-            self._tree: Tree = Tree.build(
-                self._cols.ids,
-                self._cols.parent_ids,
-                self._cols.time_ms,
-                self._cols.lines,
-                self._cols.index_of,
-            )
-        self._marks: bytes = self._read_marks()
+            self._marks: bytes = self._read_marks(fh)
         self._invalidate()
 
     def _reload(self) -> None:
