@@ -189,3 +189,21 @@ def test_refresh_matrix_of_appends_and_replacements(tmp_path: Path) -> None:
             rewrite_in_place(path, lines_of(entries[:1] + entries[2:]))  # one entry dropped
             session.refresh()
             assert_equals_fresh_load(session)
+
+
+def test_agent_style_temp_and_rename_that_reuses_the_inode(tmp_path: Path) -> None:
+    """The real thing: on ext4, recreating a file twice by temp + rename often hands the
+    new file the old inode number (elsewhere this is a plain replacement: same check)."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(synthetic_lines(8, turns=12, forks=0))
+    session = prime_nb.load(path)
+    _ = session.entries
+    inode = path.stat().st_ino
+    for attempt in range(40):
+        tmp = tmp_path / f".s.jsonl.{attempt % 2}.tmp"
+        tmp.write_bytes(synthetic_lines(9 + attempt, turns=20, forks=2))
+        os.rename(tmp, path)
+        if path.stat().st_ino == inode:
+            break
+    session.refresh()
+    assert_equals_fresh_load(session)
