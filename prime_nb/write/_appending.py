@@ -21,9 +21,10 @@ It is the user's only copy of the session, so:
   (the agent has written entries of its own since), that would move the branch the
   agent resumes: it is not written, an EntryLostError names it, and
   ``reconcile(moved_leaf=...)`` decides;
-- no id is ever written twice: just before each line goes out, the file's bytes are
-  searched for its id, and on a hit the file is read again in full before deciding
-  (a snapshot can be stale after a partial rewrite that its marks do not show).
+- no id is ever written twice: under the lock, once the new entries are built and
+  before an entry is written again, the file's bytes are searched for its id, and on a
+  hit the file is read again in full before deciding (a snapshot can be stale after a
+  partial rewrite that its marks do not show). The search costs ~0.5 ms per MB.
 """
 
 from __future__ import annotations
@@ -511,6 +512,9 @@ def append_entries(path: str | os.PathLike[str], build: Build, *, fsync: bool = 
             entries = build(appender.snap)
             if not appender.unseen([entry["id"] for entry in entries]):
                 entries = build(appender.snap)  # drawn against a stale reading: draw again
+            # drawn against the file as it is now (under the lock, where only the agent
+            # writes, and never our ids): no second search before each line goes out
+            appender.checked.update(entry["id"] for entry in entries)
             snap = appender.snap
             pending: dict[str, str | None] = {}
             new: list[_Written] = []
