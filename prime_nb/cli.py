@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -45,12 +46,36 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        _err(f"{self.prog}: error: {message} (see {self.prog} --help)")
         raise SystemExit(2)
 
 
+#: terminal escape sequences (CSI, OSC, DCS/PM/APC and two-byte ESC x), then any other
+#: control character: text from a session may set the window title, write the
+#: clipboard (OSC 52) or clear the screen when printed raw
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x9b[0-?]*[ -/]*[@-~]?"
+    r"|\x1b[ -~]?"
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, *, newlines: bool = True) -> str:
+    """``text`` without escape sequences or control characters (tabs kept; newlines kept
+    unless ``newlines=False``, which turns them into spaces: one value, one line)."""
+    if not newlines:
+        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
 def _say(text: str = "") -> None:
-    print(text, flush=True)
+    print(printable(text), flush=True)
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(printable(text.rstrip("\n")) + "\n")
 
 
 def _existing(path: str, what: str = "file") -> Path:
@@ -101,7 +126,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         ("active leaf", summary["active_leaf"] or "-"),
     ]
     for key, value in rows:
-        _say(f"{key:<12} {value}")
+        _say(f"{key:<12} {printable(str(value), newlines=False)}")
     return 0
 
 
@@ -134,7 +159,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         for line, kind, message in zip(
             problems["line"], problems["kind"], problems["message"], strict=True
         ):
-            _say(f"{path}:{line}: {kind}: {message}")
+            _say(printable(f"{path}:{line}: {kind}: {message}", newlines=False))
     return 1 if bad else 0
 
 
@@ -156,7 +181,8 @@ def cmd_ls(args: argparse.Namespace) -> int:
         entries = "-" if _isna(row["entries"]) else f"{int(row['entries']):,}"
         title = row["name"] if isinstance(row["name"], str) else row["first_user_message"]
         title = " ".join(str(title).split())[:60] if isinstance(title, str) else "-"
-        _say(f"{when}  {entries:>7}  {title:<60}  {row['path']}")
+        title = printable(title, newlines=False)
+        _say(printable(f"{when}  {entries:>7}  {title:<60}  {row['path']}", newlines=False))
     return 0
 
 
@@ -187,14 +213,23 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from .errors import SessionWriteError
+    from .widget._export import check_destination, export_html
+
     session = _load(args.file)
     out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
     if out.is_dir():
         out = out / (Path(session.file).stem + ".html")
-    from .widget._export import export_html
-
+    try:
+        check_destination(out, Path(session.file))  # never, not even with --force
+    except SessionWriteError as exc:
+        raise CliError(str(exc)) from None
+    if os.path.lexists(out) and not args.force:
+        raise CliError(f"{out}: exists; pass --force to overwrite it, or choose another -o")
     try:
         written = export_html(session, out)
+    except SessionWriteError as exc:
+        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"{out}: {exc.strerror or exc}") from None
     _say(str(written))
@@ -439,6 +474,11 @@ def build_parser() -> Parser:
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", metavar="OUT", help="HTML file (default: FILE.html)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite OUT if it exists (never the session itself, nor any session file)",
+    )
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
@@ -468,10 +508,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except CliError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        _err(f"{PROG}: error: {exc}")
         return exc.code
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
+        _err(f"{PROG}: interrupted")
         return 130
     except BrokenPipeError:
         # output piped into `head` that closed early: not an error worth a traceback
@@ -481,9 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("PRIME_NB_DEBUG"):
             raise
-        sys.stderr.write(
-            f"{PROG}: error: {type(exc).__name__}: {exc} (set PRIME_NB_DEBUG=1 for a traceback)\n"
-        )
+        _err(f"{PROG}: error: {type(exc).__name__}: {exc} (set PRIME_NB_DEBUG=1 for a traceback)")
         return 1
 
 

@@ -2,6 +2,7 @@
 
 import { KIND_NAMES, KIND_STYLES, Kind } from "./constants";
 import { button, clear, el, fmtCost, fmtTime, fmtTokens } from "./dom";
+import { renderRest, renderWithin, splitMarkdown } from "./mdchunks";
 import { imageElement, renderMarkdown } from "./sanitize";
 
 /** A tool result paired with a tool call (as sent by Python). */
@@ -82,11 +83,20 @@ function preText(text: string, className = "pnb-pre"): HTMLElement {
   return pre;
 }
 
+/** Markdown, rendered within a budget; the rest after "Show all", a piece per task. */
 function markdown(text: string): HTMLElement {
   if (text.length > MAX_MARKDOWN) return preText(text);
   const div = el("div", "pnb-md");
-  div.append(renderMarkdown(text));
-  return div;
+  const pieces = splitMarkdown(text);
+  const next = renderWithin(div, pieces, renderMarkdown);
+  if (next >= pieces.length) return div;
+  const wrap = el("div");
+  const more = button(`Show all (${text.length.toLocaleString("en-US")} chars)`, "Show the whole text", () => {
+    more.disabled = true;
+    renderRest(div, pieces, next, renderMarkdown, () => more.remove());
+  }, "pnb-link-btn");
+  wrap.append(div, more);
+  return wrap;
 }
 
 function json(value: unknown): string {

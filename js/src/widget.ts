@@ -31,6 +31,7 @@ import {
   type Theme,
 } from "./render";
 import { buildTree, type Tree } from "./tree";
+import { showWatchError } from "./watcherror";
 
 export interface Preview {
   role?: string | null;
@@ -139,6 +140,7 @@ export class SessionView {
     this.titleEl = el("div", "pnb-title");
     this.statusEl = el("span", "pnb-status");
     header.append(this.titleEl, this.statusEl);
+    this.disposers.push(showWatchError(model, this.statusEl));
 
     const toolbar = el("div", "pnb-toolbar");
     const seg = el("div", "pnb-seg");

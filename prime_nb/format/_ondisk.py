@@ -140,7 +140,7 @@ def current(path: Path, fd: int) -> Snapshot:
             os.close(snap.pin)
         snap = Snapshot(path, identity, pin=os.dup(fd), rewritten_in_place=in_place)
     try:
-        snap.consume(scan(_by_descriptor(snap.pin, path), snap.state))
+        snap.consume(scan(by_descriptor(snap.pin, path), snap.state))
         snap.marks = snap._read_marks(fd)
     except BaseException:
         os.close(snap.pin)
@@ -159,7 +159,7 @@ def current(path: Path, fd: int) -> Snapshot:
     return snap
 
 
-def _by_descriptor(fd: int, path: Path) -> str | Path:
+def by_descriptor(fd: int, path: Path) -> str | Path:
     """A name that opens the very file behind ``fd`` (Linux, macOS, BSD); else the path."""
     for folder in ("/proc/self/fd", "/dev/fd"):
         if os.path.isdir(folder):

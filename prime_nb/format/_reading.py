@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 import orjson
 from orjson import JSONDecodeError, loads
+
+from ..errors import SessionFormatError
 
 BOM = b"\xef\xbb\xbf"
 #: large reads: few system calls, and lines of many MB need no special case
@@ -53,6 +57,54 @@ class ScanState:
     torn_tail: bool = False
     #: the last scan found the "\n" that the previous scan's last entry was owed
     newline_paid: bool = False
+
+
+def not_regular(path: str | Path, mode: int) -> SessionFormatError:
+    """The one error for a path that names a folder, FIFO, device or socket."""
+    if stat.S_ISDIR(mode):
+        return SessionFormatError(path, "is a folder; pass one .jsonl session file")
+    return SessionFormatError(
+        path,
+        "is not a regular file (a FIFO, device or socket), so not a session file; "
+        "pass the path of a .jsonl session file",
+    )
+
+
+def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
+    """Open a session file for reading, refusing FIFOs and devices without blocking.
+
+    A plain ``open`` of a FIFO waits forever for a writer, and ``/dev/zero`` never
+    ends; O_NONBLOCK makes the open return at once, and fstat decides before any read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise not_regular(path, st.st_mode)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return open(fd, "rb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def looks_like_session(path: str | Path) -> bool:
+    """Does this existing file look like a session (a .jsonl name, or a header first)?
+
+    For commands that write files: what might be someone's only copy of a session is
+    never overwritten. Something that cannot be read as a regular file counts too.
+    """
+    if str(path).endswith(".jsonl"):
+        return True
+    try:
+        with open_regular(path) as fh:
+            first = fh.readline(1024 * 1024).rstrip(b"\n")
+    except SessionFormatError:
+        return True
+    obj, _ = parse_line(first, 1)
+    return obj is not None and obj.get("type") in ("session", "header")
 
 
 def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | None]:
@@ -285,7 +337,7 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
     is complete); otherwise it is reported as ``torn_line`` and left for next time.
     """
     st = state if state is not None else ScanState()
-    with open(path, "rb", buffering=READ_BUFFER) as fh:
+    with open_regular(path, READ_BUFFER) as fh:
         fh.seek(st.offset)
         st.newline_paid = False
         if st.owes_newline:

@@ -6,20 +6,24 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
+from ..format._ondisk import by_descriptor
 from ..format._reading import (
+    READ_BUFFER,
     Problem,
     RawEntry,
     ScanState,
     deep_enough,
+    open_regular,
     parse_line,
     scan,
     trim_depth,
@@ -37,6 +41,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
 _T = TypeVar("_T")
+#: bytes compared at each end of what was read, to tell a replaced file from a grown one
+MARK = 16 * 1024
 
 HEADER_KEYS = {
     "id": "id",
@@ -78,37 +84,81 @@ class Session:
 
     # -- reading -------------------------------------------------------------------------
     def _load(self) -> None:
+        """Read the whole file through one descriptor: identity, entries and marks all
+        come from the same file, even if another is renamed over the path meanwhile."""
         try:
-            stat = os.stat(self.file)
+            fh = open_regular(self.file)
         except FileNotFoundError:
             raise FileNotFoundError(
                 f"{self.file}: no such session file; check the path, or use "
                 "prime_nb.list_sessions() to see the sessions that exist"
             ) from None
-        if os.path.isdir(self.file):
-            raise SessionFormatError(self.file, "is a folder; pass one .jsonl session file")
-        self._identity = (stat.st_dev, stat.st_ino)
-        self._state = ScanState()
-        self._line_problems: list[Problem] = []
-        self._cols = EntryColumns()
-        self._raw_header: dict[str, Any] | None = None
-        self._migrator: Migrator | None = None
-        with paused_gc():
-            self._consume(scan(self.file, self._state))
-            if self._raw_header is None:
-                raise SessionFormatError(
-                    self.file,
-                    "no session header (the first JSON line must have type 'session' or "
-                    "'header'); is this a Prime Agent session file?",
+        with fh:
+            stat = os.fstat(fh.fileno())
+            self._identity = (stat.st_dev, stat.st_ino)
+            self._state = ScanState()
+            self._line_problems: list[Problem] = []
+            self._cols = EntryColumns()
+            self._raw_header: dict[str, Any] | None = None
+            self._migrator: Migrator | None = None
+            with paused_gc():
+                self._consume(scan(by_descriptor(fh.fileno(), self.file), self._state))
+                if self._raw_header is None:
+                    raise SessionFormatError(
+                        self.file,
+                        "no session header (the first JSON line must have type 'session' or "
+                        "'header'); is this a Prime Agent session file?",
+                    )
+                self._tree: Tree = Tree.build(
+                    self._cols.ids,
+                    self._cols.parent_ids,
+                    self._cols.time_ms,
+                    self._cols.lines,
+                    self._cols.index_of,
                 )
-            self._tree: Tree = Tree.build(
-                self._cols.ids,
-                self._cols.parent_ids,
-                self._cols.time_ms,
-                self._cols.lines,
-                self._cols.index_of,
-            )
+            self._marks: bytes = self._read_marks(fh)
         self._invalidate()
+
+    def _reload(self) -> None:
+        """Load the file again from scratch; on any error the session stays as it was."""
+        saved = dict(self.__dict__)
+        try:
+            self._load()
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+
+    def _read_marks(self, fh: IO[bytes] | None = None) -> bytes:
+        """The first and the last bytes read (header line, last line): see ``_replaced``."""
+        end = self._state.offset
+        if fh is None:
+            with open_regular(self.file) as own:
+                return self._read_marks(own)
+        fh.seek(0)
+        head = fh.read(min(MARK, end))
+        fh.seek(max(0, end - MARK))
+        return head + fh.read(min(MARK, end))
+
+    def _replaced(self, stat: os.stat_result, fh: IO[bytes]) -> bool:
+        """Is the file no longer the one read, grown by appends only?
+
+        ``(dev, inode)`` is not enough: the agent replaces a file by temp + rename,
+        and ext4 can hand the new file the old inode number. So the bytes already
+        read are compared too (the header line and the last line read), and a file
+        rewritten in place, shorter or longer, counts as replaced. A complete last
+        line that had no newline and now has more bytes glued onto it was not a
+        complete line after all: the file is read again, as a fresh load reads it.
+        """
+        state = self._state
+        if (stat.st_dev, stat.st_ino) != self._identity or stat.st_size < state.offset:
+            return True
+        if self._read_marks(fh) != self._marks:
+            return True
+        if state.owes_newline and stat.st_size > state.offset:
+            fh.seek(state.offset)
+            return fh.read(1) != b"\n"
+        return False
 
     def _consume(self, items: Any) -> int:
         added = 0
@@ -144,28 +194,37 @@ class Session:
     def refresh(self) -> int:
         """Read what was appended since the last read; return how many entries were added.
 
-        Costs time in proportion to the new bytes. If the file was replaced (the agent
-        rewrites a file when it migrates it), the session is loaded again from scratch.
+        Costs time in proportion to the new bytes. If the file was replaced or rewritten
+        (the agent rewrites a file when it migrates it), the session is loaded again from
+        scratch. Either way the result equals a fresh ``load()`` of the file; a refresh
+        that fails (a new file whose header is not written yet, an I/O error) raises and
+        leaves the session exactly as it was, so the next one can succeed.
         """
         try:
-            stat = os.stat(self.file)
+            fh = open_regular(self.file, READ_BUFFER)
         except FileNotFoundError:
             raise FileNotFoundError(f"{self.file}: the session file is gone") from None
-        if (stat.st_dev, stat.st_ino) != self._identity or stat.st_size < self._state.offset:
-            before = len(self._cols)
-            self._load()
-            return len(self._cols) - before
-        if stat.st_size == self._state.offset and not self._state.owes_newline:
-            return 0
+        with fh:
+            stat = os.fstat(fh.fileno())
+            if self._replaced(stat, fh):
+                before = len(self._cols)
+                self._reload()
+                return len(self._cols) - before
+            if stat.st_size == self._state.offset and not self._state.owes_newline:
+                return 0
+            state = replace(self._state)
+            with paused_gc():  # read everything before changing anything
+                items = list(scan(by_descriptor(fh.fileno(), self.file), state))
         if self._state.torn_tail:
             self._line_problems = [
                 p
                 for p in self._line_problems
                 if not (p.kind == "torn_line" and p.line == self._state.line)
             ]
+        self._state = state
         start = len(self._cols)
         with paused_gc():
-            added = self._consume(scan(self.file, self._state))
+            added = self._consume(items)
         rows_kept = not self._state.newline_paid
         if self._state.newline_paid and start:
             self._cols.lengths[start - 1] += 1
@@ -176,6 +235,7 @@ class Session:
             )
             touches_old_rows = "child_usage_attributed" in cols.types[start:]
             rows_kept = rows_kept and not rebuilt and not touches_old_rows
+        self._marks = self._read_marks()
         self._invalidate(keep_rows=rows_kept)
         return added
 
@@ -388,8 +448,8 @@ class Session:
         """Full canonical entries for rows, read from disk in file order."""
         cols = self._cols
         out: dict[int, dict[str, Any]] = {}
-        self._check_identity()
-        with open(self.file, "rb") as fh:
+        with open_regular(self.file) as fh:
+            self._check_identity(fh)
             for row in sorted(set(rows), key=cols.offsets.__getitem__):
                 fh.seek(cols.offsets[row])
                 raw = fh.read(cols.lengths[row]).rstrip(b"\n")
@@ -411,9 +471,12 @@ class Session:
         entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None
         return entry
 
-    def _check_identity(self) -> None:
-        stat = os.stat(self.file)
-        if (stat.st_dev, stat.st_ino) != self._identity:
+    def _check_identity(self, fh: IO[bytes]) -> None:
+        """Offsets are only valid in the file they were read from."""
+        stat = os.fstat(fh.fileno())
+        if (stat.st_dev, stat.st_ino) != self._identity or (
+            stat.st_size < self._state.offset or self._read_marks(fh) != self._marks
+        ):
             raise SessionFormatError(
                 self.file,
                 "the file was replaced on disk since it was loaded; call session.refresh()",

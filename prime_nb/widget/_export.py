@@ -9,6 +9,8 @@ Content-Security-Policy allows only the page's own script and style (by hash) an
 from __future__ import annotations
 
 import base64
+import contextlib
+import errno
 import hashlib
 import html
 import os
@@ -18,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..errors import SessionWriteError
+from ..format._reading import looks_like_session
 from ._data import SessionData
 
 if TYPE_CHECKING:
@@ -145,6 +149,29 @@ def render_html(
     )
 
 
+def check_destination(out: Path, source: Path) -> None:
+    """Never write the HTML over the session itself, or over anything like a session.
+
+    ``x.html`` exported with the default name, or ``-o`` naming the input, would
+    otherwise replace what may be the only copy of a session.
+    """
+    if not os.path.lexists(out):
+        return
+    same = False
+    with contextlib.suppress(OSError):
+        same = os.path.samefile(out, source)
+    if same:
+        reason = "is the session being exported; choose another output file"
+    elif os.path.isdir(out) or looks_like_session(out):
+        reason = (
+            "exists and looks like a session file (or is no regular file); refusing to "
+            "overwrite it, choose another output file"
+        )
+    else:
+        return
+    raise SessionWriteError(out, reason, errno=errno.EEXIST)
+
+
 def export_html(
     session: Session | str | os.PathLike[str], path: str | os.PathLike[str], **state: Any
 ) -> Path:
@@ -156,8 +183,9 @@ def export_html(
     from ..session._session import Session, load
 
     sess = session if isinstance(session, Session) else load(Path(session))
+    out = Path(path)
+    check_destination(out, Path(sess.file))
     payload = export_payload(sess)
     title = sess.name or sess.id or Path(sess.file).stem
-    out = Path(path)
     out.write_text(render_html(payload, title=f"{title} · prime_nb", state=state), "utf-8")
     return out

@@ -47,6 +47,11 @@ class SessionWidget(anywidget.AnyWidget):
     search = traitlets.Unicode("").tag(sync=True)
     view = traitlets.Enum(VIEWS, default_value="tree").tag(sync=True)
     height = traitlets.Int(560).tag(sync=True)
+    #: why the last live update failed ("" once one succeeds); shown in the status line
+    watch_error = traitlets.Unicode("").tag(sync=True)
+
+    #: set before anything can fail, so that ``__del__`` of a half-built widget works
+    _watcher: _Watcher | None = None
 
     def __init__(self, session: Session | str | os.PathLike[str], **kwargs: Any) -> None:
         self.session = session if isinstance(session, Session) else load(Path(session))
@@ -142,6 +147,8 @@ class _Watcher:
         self._thread = threading.Thread(target=self._run, name="prime_nb-watch", daemon=True)
         self._thread.start()
 
+    stamp: tuple[int, int] | None
+
     def _stamp(self) -> tuple[int, int]:
         try:
             st = os.stat(self.widget.session.file)
@@ -150,12 +157,25 @@ class _Watcher:
         return (st.st_size, st.st_mtime_ns)
 
     def _run(self) -> None:
+        """Poll until stopped; no exception ends the thread (it would stop live updates
+        silently): it is shown in the widget, and the file is tried again next time."""
         while not self._stop.wait(self.interval):
             stamp = self._stamp()
-            if stamp != self.stamp:
+            if stamp == self.stamp:
+                continue
+            try:
+                self.widget.refresh()
+            except Exception as exc:  # a half-written new file, an odd line, an I/O error...
+                self.stamp = None  # try again at the next tick, even if nothing changes
+                self._report(f"live update failed: {type(exc).__name__}: {exc}")
+            else:
                 self.stamp = stamp
-                with contextlib.suppress(OSError):
-                    self.widget.refresh()
+                self._report("")
+
+    def _report(self, message: str) -> None:
+        with contextlib.suppress(Exception):  # a closed widget cannot show it any more
+            if self.widget.watch_error != message:
+                self.widget.watch_error = message
 
     def stop(self) -> None:
         self._stop.set()

@@ -15,12 +15,22 @@ It is the user's only copy of the session, so:
   check. So every entry written is kept for a few minutes in an in-process journal,
   and each later append (or ``reconcile``) first writes again the ones that such a
   replacement dropped. A file changed in place (same inode, not only appended to) was
-  edited on purpose by someone, so what it no longer holds is not written again.
+  edited on purpose by someone, so what it no longer holds is not written again;
+- an entry written again goes to the end of the file, which makes it the active leaf.
+  When the file now ends with another entry than the one the dropped entry followed
+  (the agent has written entries of its own since), that would move the branch the
+  agent resumes: it is not written, an EntryLostError names it, and
+  ``reconcile(moved_leaf=...)`` decides;
+- no id is ever written twice: under the lock, once the new entries are built and
+  before an entry is written again, the file's bytes are searched for its id, and on a
+  hit the file is read again in full before deciding (a snapshot can be stale after a
+  partial rewrite that its marks do not show). The search costs ~0.5 ms per MB.
 """
 
 from __future__ import annotations
 
 import errno
+import mmap
 import os
 import stat
 import time
@@ -29,6 +39,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from filelock import FileLock, Timeout
 
@@ -47,6 +58,7 @@ from ..errors import (
 )
 from ..format import _ondisk as ondisk
 from ..format._ondisk import Snapshot
+from ..format._reading import not_regular
 from ._building import Entry, check_refs, serialise
 
 LOCK_TIMEOUT = 120.0
@@ -72,6 +84,9 @@ AFTER_FAILURE = (
 )
 
 Build = Callable[[Snapshot], list[Entry]]
+#: what to do with a dropped entry whose re-append would move the agent's active leaf
+MovedLeaf = Literal["raise", "append", "forget"]
+MOVED_LEAF = ("raise", "append", "forget")
 
 
 def normalise(path: str | os.PathLike[str]) -> Path:
@@ -102,10 +117,8 @@ def check_exists(path: Path) -> os.stat_result:
         ) from None
     except OSError as exc:
         raise io_error(path, exc, "could not look at the file", "Nothing was written") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise SessionFormatError(path, "is a folder; pass one .jsonl session file")
     if not stat.S_ISREG(st.st_mode):
-        raise SessionFormatError(path, "is not a regular file, so not a session file")
+        raise not_regular(path, st.st_mode)
     return st
 
 
@@ -225,6 +238,8 @@ class _Written:
     entry: Entry
     size: int
     landed: bool = False
+    #: the last entry of the file when this one was written after it (the leaf it followed)
+    after: str | None = None
     at: float = field(default_factory=time.monotonic)
 
 
@@ -239,6 +254,8 @@ class _Appender:
         self.fsync = fsync
         self.fd = -1
         self.snap = self._open()
+        #: ids whose presence was decided on a full reading of the file (see ``mentions``)
+        self.checked: set[str] = set()
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -261,7 +278,7 @@ class _Appender:
         try:
             held = os.fstat(fd)
             if not stat.S_ISREG(held.st_mode):
-                raise SessionFormatError(path, "is not a regular file, so not a session file")
+                raise not_regular(path, held.st_mode)
             if held.st_size == 0:
                 raise SessionFormatError(path, "is empty, so not a session file (no header)")
             snap = ondisk.current(path, fd)
@@ -305,6 +322,40 @@ class _Appender:
                     path, exc, "the entry was written but could not be flushed to disk (fsync)"
                 ) from exc
 
+    def mentions(self, entry_id: str) -> bool:
+        """Do the file's bytes hold ``"entry_id"`` anywhere (as an id, or in some text)?
+
+        The snapshot knows the ids as of its last reading and then reads only appended
+        bytes; a file partly rewritten in place can hold ids it never saw. A byte search
+        of the whole file (memchr speed) is the check at the moment of the write.
+        """
+        try:
+            size = os.fstat(self.fd).st_size
+            if size == 0:
+                return False
+            with mmap.mmap(self.fd, size, access=mmap.ACCESS_READ) as view:
+                return view.find(b'"' + entry_id.encode() + b'"') >= 0
+        except (OSError, ValueError):
+            return True  # cannot tell: read the file again in full, to be exact
+
+    def rescan(self) -> None:
+        """Read the whole file again, ignoring the cached reading."""
+        old = self.snap
+        ondisk.forget(self.path)
+        self.snap = ondisk.current(self.path, self.fd)
+        stale = any(self.snap.parents.get(k, k) != v for k, v in old.parents.items())
+        if stale and old.identity == self.snap.identity:
+            self.snap.rewritten_in_place = True  # changed in place, not only appended to
+
+    def unseen(self, entry_ids: list[str]) -> bool:
+        """Are these ids absent from the file as it is now (reading it again if needed)?"""
+        doubtful = [i for i in entry_ids if i not in self.checked and self.mentions(i)]
+        if not doubtful:
+            return True
+        self.rescan()
+        self.checked.update(doubtful)
+        return not any(i in self.snap for i in doubtful)
+
     def settle(self) -> bool:
         """After a write: read the new bytes. False if the path names another file now."""
         if _is_at_path(self.fd, self.path):
@@ -313,27 +364,53 @@ class _Appender:
         self._reopen()
         return False
 
-    def sync(self, journal: list[_Written]) -> tuple[list[_Written], list[str]]:
+    def sync(
+        self, journal: list[_Written], moved_leaf: MovedLeaf = "raise"
+    ) -> tuple[list[_Written], list[str], list[_Written]]:
         """Make every journal entry present, whole, in the file at the path, in order.
 
         Returns the entries that can no longer be written (their parent is gone from
-        a file that replaced ours) and the ids written again into a replacement.
+        a file that replaced ours), the ids written again into a replacement, and the
+        entries held back because writing them again would move the active leaf away
+        from entries written since by someone else (``moved_leaf="raise"``; they stay
+        in the journal for ``reconcile``).
         """
         lost: list[_Written] = []
         again: list[str] = []
         for _ in range(MAX_ROUNDS):
+            held: list[_Written] = []
+            held_ids: set[str] = set()
             for item in list(journal):
-                entry_id = item.entry["id"]
+                entry = item.entry
+                entry_id = entry["id"]
                 if entry_id in self.snap:
                     item.landed = True
                     continue
+                if held_ids & _refs(entry):  # names an entry held back (or forgotten): same
+                    held_ids.add(entry_id)
+                    if moved_leaf == "forget":
+                        journal.remove(item)
+                    else:
+                        held.append(item)
+                    continue
                 try:
-                    check_refs(self.snap, item.entry, {})
-                    line = serialise(item.entry, self.snap)
+                    check_refs(self.snap, entry, {})
+                    line = serialise(entry, self.snap)
                 except (EntryNotFoundError, InvalidEntryError):
                     journal.remove(item)
                     lost.append(item)
                     continue
+                if item.landed and item.after != self.snap.last_id and moved_leaf != "append":
+                    held_ids.add(entry_id)
+                    if moved_leaf == "forget":
+                        journal.remove(item)
+                    else:
+                        held.append(item)
+                    continue
+                if not self.unseen([entry_id]):
+                    break  # the file holds it after all (read again in full): look again
+                if not item.landed:
+                    item.after = self.snap.last_id
                 self.write_line(line)
                 if item.landed:
                     again.append(entry_id)
@@ -343,12 +420,18 @@ class _Appender:
                     break  # not whole (a torn line swallowed it?): write it again
                 item.landed = True
             else:
-                return lost, again
+                return lost, again, held
         raise SessionWriteError(
             self.path,
             f"gave up after {MAX_ROUNDS} attempts: the file kept being replaced, or our "
             "lines kept being torn, while we wrote",
         )
+
+
+def _refs(entry: Entry) -> set[str]:
+    """The ids an entry names (parent, label target, branch start)."""
+    refs = (entry.get("parentId"), entry.get("targetId"), entry.get("fromId"))
+    return {r for r in refs if isinstance(r, str)}
 
 
 def _forget_if_edited(snap: Snapshot, journal: list[_Written]) -> None:
@@ -390,6 +473,24 @@ def _lost_error(path: Path, lost: list[_Written], new: list[_Written]) -> EntryL
     )
 
 
+def _moved_leaf_error(
+    path: Path, held: list[_Written], last_id: str | None, written: list[str] | None = None
+) -> EntryLostError:
+    ids = ", ".join(item.entry["id"] for item in held)
+    error = EntryLostError(
+        path,
+        f"another program replaced the file without entries written earlier from this "
+        f"process ({ids}) and has written entries of its own since (the last one is "
+        f"{last_id!r}). Written again at the end, they would become the branch the agent "
+        "resumes, so nothing was written. Call "
+        f"prime_nb.reconcile({str(path)!r}, moved_leaf='append') to write them anyway, or "
+        "moved_leaf='forget' to drop them (their content is in this exception's .entries)",
+        [item.entry for item in held],
+    )
+    error.written = list(written or [])
+    return error
+
+
 def append_entries(path: str | os.PathLike[str], build: Build, *, fsync: bool = True) -> list[str]:
     """Build entries against the file as it is now, under the lock, and append them.
 
@@ -403,11 +504,18 @@ def append_entries(path: str | os.PathLike[str], build: Build, *, fsync: bool = 
         try:
             journal = _journals.setdefault(file, [])
             _forget_if_edited(appender.snap, journal)
-            lost, _ = appender.sync(journal)
+            lost, _, held = appender.sync(journal)
             if lost:
                 raise _lost_error(file, lost, [])
+            if held:
+                raise _moved_leaf_error(file, held, appender.snap.last_id)
+            entries = build(appender.snap)
+            if not appender.unseen([entry["id"] for entry in entries]):
+                entries = build(appender.snap)  # drawn against a stale reading: draw again
+            # drawn against the file as it is now (under the lock, where only the agent
+            # writes, and never our ids): no second search before each line goes out
+            appender.checked.update(entry["id"] for entry in entries)
             snap = appender.snap
-            entries = build(snap)
             pending: dict[str, str | None] = {}
             new: list[_Written] = []
             for entry in entries:
@@ -416,7 +524,7 @@ def append_entries(path: str | os.PathLike[str], build: Build, *, fsync: bool = 
                 pending[entry["id"]] = entry.get("parentId")
             journal.extend(new)
             try:
-                lost, _ = appender.sync(journal)
+                lost, _, held = appender.sync(journal)
             except BaseException as exc:  # an I/O error, or an interrupt from the notebook
                 if isinstance(exc, SessionWriteError):
                     exc.written = [w.entry["id"] for w in new if w.entry["id"] in appender.snap]
@@ -427,18 +535,31 @@ def append_entries(path: str | os.PathLike[str], build: Build, *, fsync: bool = 
                 gone = {id(w) for w in lost}
                 error.written = [w.entry["id"] for w in new if id(w) not in gone]
                 raise error
+            if held:
+                kept = {id(w) for w in held}
+                written = [w.entry["id"] for w in new if id(w) not in kept]
+                raise _moved_leaf_error(file, held, appender.snap.last_id, written)
             _trim(journal)
             return [entry["id"] for entry in entries]
         finally:
             appender.close()
 
 
-def reconcile(path: str | os.PathLike[str], *, fsync: bool = True) -> list[str]:
+def reconcile(
+    path: str | os.PathLike[str], *, moved_leaf: MovedLeaf = "raise", fsync: bool = True
+) -> list[str]:
     """Write again the entries this process appended that a replacement of the file dropped.
 
     Every append does this first; call it after the last append when another program
     may have replaced the file meanwhile. Returns the ids written again.
+
+    An entry written again lands at the end of the file, so it becomes the active leaf.
+    If someone else has appended since the replacement, that moves the branch the agent
+    resumes: by default (``"raise"``) such entries are not written and an EntryLostError
+    names them; ``"append"`` writes them anyway, ``"forget"`` drops them.
     """
+    if moved_leaf not in MOVED_LEAF:
+        raise ValueError(f"moved_leaf must be one of {', '.join(map(repr, MOVED_LEAF))}")
     file = normalise(path)
     journal = _journals.get(file)
     if not journal:
@@ -448,10 +569,13 @@ def reconcile(path: str | os.PathLike[str], *, fsync: bool = True) -> list[str]:
         appender = _Appender(file, fsync)
         try:
             _forget_if_edited(appender.snap, journal)
-            lost, again = appender.sync(journal)
+            lost, again, held = appender.sync(journal, moved_leaf)
+            last_id = appender.snap.last_id
         finally:
             appender.close()
     if lost:
         raise _lost_error(file, lost, [])
+    if held:
+        raise _moved_leaf_error(file, held, last_id, again)
     _trim(journal)
     return again

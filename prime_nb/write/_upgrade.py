@@ -22,7 +22,7 @@ from ..errors import SessionFormatError, SessionWriteError
 from ..format import _ondisk as ondisk
 from ..format._dialect import dialect_of_header
 from ..format._migrating import CURRENT_VERSION, Migrator
-from ..format._reading import BOM, Problem, iter_entries, parse_line
+from ..format._reading import BOM, Problem, iter_entries, open_regular, parse_line
 from ._appending import check_exists, fsync_dir, io_error, locked, normalise, write_all
 from ._building import rlm_depth, valid_rlm_depth
 
@@ -174,7 +174,7 @@ def _keep_backup(path: Path, version: int) -> Path:
 
 def _upgrade_once(path: Path, backup: bool) -> bool:
     """One attempt; False if the file was replaced by another program meanwhile."""
-    with open(path, "rb") as src:
+    with open_regular(path) as src:
         held = os.fstat(src.fileno())
         first = next(iter_entries(path), None)
         if first is None or first.entry["type"] not in ("session", "header"):
