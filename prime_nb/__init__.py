@@ -11,6 +11,7 @@ from .errors import (
     TornLineWarning,
     UpgradeRequiredError,
 )
+from .family import Family, load_family
 from .format import Problem, RawEntry, iter_entries, migrate
 from .session import Context, Session, fork_to_file, list_sessions, load, session_dir
 from .write import (
@@ -30,6 +31,7 @@ __all__ = [
     "Context",
     "EntryLostError",
     "EntryNotFoundError",
+    "Family",
     "InvalidEntryError",
     "Problem",
     "RawEntry",
@@ -48,6 +50,7 @@ __all__ = [
     "iter_entries",
     "list_sessions",
     "load",
+    "load_family",
     "migrate",
     "reconcile",
     "session_dir",
