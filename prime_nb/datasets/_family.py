@@ -106,10 +106,12 @@ def _path(by_id: dict[str, Entry], leaf: str) -> list[Entry]:
 
 
 def _last_assistant(entries: list[Entry]) -> str:
-    return next(
-        e["id"]
-        for e in reversed(entries)
-        if e["type"] == "message" and e["message"]["role"] == "assistant"
+    return str(
+        next(
+            e["id"]
+            for e in reversed(entries)
+            if e["type"] == "message" and e["message"]["role"] == "assistant"
+        )
     )
 
 
@@ -146,8 +148,13 @@ def family_parts(seed: int = 0) -> dict[str, _Part]:
 
     first = fork(fork_at, "root")
     second = fork(_last_assistant(first.entries[: len(first.entries) - 3]), "fork")
-    return {"root": root, "fork": first, "fork_of_fork": second, "subagent": sub,
-            "subagent_of_subagent": subsub}
+    return {
+        "root": root,
+        "fork": first,
+        "fork_of_fork": second,
+        "subagent": sub,
+        "subagent_of_subagent": subsub,
+    }
 
 
 def _file_name(ms: int, session_id: str) -> str:

@@ -45,8 +45,8 @@ def own_usage(effective: Usage, child: Usage) -> Usage:
     """
     if child == ZERO:
         return effective
-    parts = [max(0, effective[k] - child[k]) for k in range(4)]
-    total = min(effective[4], sum(parts)) if effective[4] else 0
+    parts = [int(max(0, effective[k] - child[k])) for k in range(4)]
+    total = min(int(effective[4]), sum(parts)) if effective[4] else 0
     return (parts[0], parts[1], parts[2], parts[3], total, max(0.0, effective[5] - child[5]))
 
 
@@ -136,17 +136,19 @@ def session_facts(session: Session) -> SessionFacts:
     facts.entry_time_ms = (since_epoch / pd.Timedelta(milliseconds=1)).astype("float64").tolist()
     has_usage = entries["total_tokens"].notna()
     columns = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
-    for eid, row in entries.loc[has_usage, [*columns, "total_tokens", "cost"]].iterrows():
-        values = row.tolist()
-        cost = float(values[5]) if values[5] == values[5] else 0.0
-        facts.usage[eid] = (*(int(v) for v in values[:5]), cost)  # type: ignore[assignment]
+    picked = entries.loc[has_usage, [*columns, "total_tokens", "cost"]]
+    for eid, values in zip(picked.index.tolist(), picked.itertuples(index=False), strict=True):
+        inp, out, read, write, total, cost = values
+        spent = float(cost) if cost == cost else 0.0
+        facts.usage[str(eid)] = (int(inp), int(out), int(read), int(write), int(total), spent)
     attribution_ids = entries.index[entries["type"] == "child_usage_attributed"].tolist()
     for entry in session.read_entries(attribution_ids) if attribution_ids else []:
         target, child = entry.get("targetId"), entry.get("childUsage")
         if isinstance(target, str) and isinstance(child, dict):
             used = usage_tuple(child)
-            used = (*used[:5], used[5] if used[5] == used[5] else 0.0)  # type: ignore[assignment]
-            facts.attributions.append((entry["id"], target, used))
+            spent = used[5] if used[5] == used[5] else 0.0
+            own: Usage = (used[0], used[1], used[2], used[3], used[4], spent)
+            facts.attributions.append((entry["id"], target, own))
     facts.roots = entries.index[entries["parent_id"].isna()].tolist()
     users = entries.loc[entries["role"] == "user", "text"].dropna()
     facts.first_prompt = str(users.iloc[0]) if len(users) else None

@@ -112,7 +112,8 @@ class Family:
         key = self.key(session)
         loaded = self._sessions.get(key)
         if loaded is None:
-            raise ValueError(f"{self._st.facts[key].path}: could not be loaded; see family.problems")
+            path = self._st.facts[key].path
+            raise ValueError(f"{path}: could not be loaded; see family.problems")
         return loaded
 
     def context(self, session_id: str | Path, leaf_id: str | None = None) -> Context:
@@ -222,7 +223,7 @@ def family_files(target: Path, folders: list[Path], pattern: str) -> list[Path]:
                     if str(path) not in headers:
                         headers[str(path)] = header_facts(path)
         # a recorded parent that exists outside the folders: search where it lives too
-        more = []
+        more: list[Path] = []
         for facts in list(headers.values()):
             recorded = _recorded_parent(facts)
             if recorded is not None and str(recorded) not in headers:

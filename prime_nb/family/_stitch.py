@@ -217,11 +217,14 @@ class Stitched:
 def typed(rows: list[dict[str, Any]], dtypes: dict[str, str]) -> pd.DataFrame:
     """Rows as a frame with exactly these columns and dtypes (however few rows)."""
     frame = pd.DataFrame(rows, columns=list(dtypes))
+    dtype: Any
     for name, dtype in dtypes.items():
         if dtype == "str":
             frame[name] = pd.array(
-                [None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-                 for v in frame[name].tolist()],
+                [
+                    None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+                    for v in frame[name].tolist()
+                ],
                 dtype="str",
             )
         elif dtype.startswith("datetime"):
@@ -289,8 +292,7 @@ def stitch(facts_list: list[SessionFacts]) -> Stitched:
                 st,
                 key,
                 "duplicate_session",
-                f"{f.path}: session id {f.id!r} is also in another file; this one is "
-                f"named {key!r}",
+                f"{f.path}: session id {f.id!r} is also in another file; this one is named {key!r}",
             )
     _link(st, keys)
     _break_cycles(st, keys)
@@ -319,12 +321,13 @@ def _link(st: Stitched, keys: list[str]) -> None:
             )
             continue
         mine = set(child.entry_ids)
-
-        def rank(k: str) -> tuple[int, int, str]:
-            shared = len(mine.intersection(st.facts[k].entry_ids))
-            return (-shared, -(st.facts[k].version or 0), st.facts[k].path)
-
-        found.sort(key=rank)
+        found.sort(
+            key=lambda k, mine=mine: (  # type: ignore[misc]
+                -len(mine.intersection(st.facts[k].entry_ids)),
+                -(st.facts[k].version or 0),
+                st.facts[k].path,
+            )
+        )
         st.parent[key], st.resolved_by[key] = found[0], how
         if len(found) > 1:
             _problem(
@@ -433,7 +436,8 @@ def _spawning_entry(parent: SessionFacts, created_ms: float) -> str | None:
         return None
     targets = {target for _, target, _ in parent.attributions}
     best: tuple[int, float, str] | None = None
-    for eid, role, ms in zip(parent.entry_ids, parent.entry_roles, parent.entry_time_ms, strict=True):
+    rows = zip(parent.entry_ids, parent.entry_roles, parent.entry_time_ms, strict=True)
+    for eid, role, ms in rows:
         if role != "assistant" or math.isnan(ms) or ms > created_ms:
             continue
         rank = (1 if eid in targets else 0, ms, eid)

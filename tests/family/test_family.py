@@ -18,7 +18,7 @@ import pytest
 import prime_nb
 from prime_nb.datasets import synthetic_family, synthetic_session
 from prime_nb.family import facts_of, families_frame, load_family
-from tests.conftest import header, msg, write_lines
+from tests.conftest import FIXTURES, header, msg, write_lines
 
 AGENT = "agent-written"
 
@@ -92,9 +92,11 @@ def test_the_fixture_folder_reports_the_ambiguous_and_duplicate_sessions(
     problems = family.problems
     ambiguous = problems[problems["kind"] == "ambiguous_parent"]
     assert ambiguous["path"].tolist() == [str(fixtures_dir / AGENT / "agent-branched-a8.jsonl")]
-    assert ambiguous["message"].str.contains(
-        r"matches 3 sessions by id; chose .*feature-tour\.jsonl$"
-    ).all()
+    assert (
+        ambiguous["message"]
+        .str.contains(r"matches 3 sessions by id; chose .*feature-tour\.jsonl$")
+        .all()
+    )
     duplicates = problems[problems["kind"] == "duplicate_session"]
     assert sorted(Path(p).name for p in duplicates["path"]) == [
         "compaction-heavy-v1.jsonl",
@@ -106,9 +108,7 @@ def test_the_fixture_folder_reports_the_ambiguous_and_duplicate_sessions(
     assert len(family.roots) == len(family) - 1
 
 
-ALL_FIXTURES = sorted(
-    p.name for p in (Path(__file__).resolve().parents[2].parent / "shared/fixtures").rglob("*.jsonl")
-)
+ALL_FIXTURES = sorted(p.name for p in FIXTURES.rglob("*.jsonl"))
 
 
 @pytest.mark.parametrize("name", ALL_FIXTURES)
@@ -293,7 +293,7 @@ def two_way(tmp_path: Path, a_parent: str, b_parent: str | None) -> tuple[Path, 
 
 
 def test_cycles_are_broken_at_the_oldest_session_and_reported(tmp_path: Path) -> None:
-    a, b = two_way(tmp_path, "/old/place/b.jsonl", "/old/place/a.jsonl")
+    a, _ = two_way(tmp_path, "/old/place/b.jsonl", "/old/place/a.jsonl")
     family = load_family(tmp_path)
     assert family.problems["kind"].tolist() == ["cycle"]
     assert family.problems["message"].iloc[0].endswith("this session is taken as the root")
