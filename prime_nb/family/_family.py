@@ -132,6 +132,28 @@ class Family:
             out.append(parent)
         return out[::-1]
 
+    def outline(self) -> str:
+        """The family as indented text, one line per session, then the totals and problems."""
+        lines = []
+        for row in self.sessions.itertuples(index=False):
+            title = row.name if isinstance(row.name, str) else row.first_prompt
+            title = " ".join(str(title).split())[:50] if isinstance(title, str) else "-"
+            at = f" at {row.forked_from}" if isinstance(row.forked_from, str) else ""
+            what = "error: " + str(row.error) if isinstance(row.error, str) else title
+            lines.append(
+                f"{'  ' * row.level}{row.kind}{at}  {row.session}  "
+                f"{row.entries} entries ({row.shared_entries} copied)  "
+                f"own ${row.own_cost:.4f}  {what}"
+            )
+        totals = self.totals
+        lines.append(
+            f"total: {totals['sessions']} sessions, {totals['unique_entries']:,} unique entries, "
+            f"{totals['tokens']:,} tokens, ${totals['cost']:.4f} "
+            f"(files summed: {totals['naive_tokens']:,} tokens, ${totals['naive_cost']:.4f})"
+        )
+        lines.extend(f"{p.path}: {p.kind}: {p.message}" for p in self.problems.itertuples())
+        return "\n".join(lines)
+
     # -- graph --------------------------------------------------------------------------
     @cached_property
     def graph(self) -> nx.DiGraph:
