@@ -230,7 +230,7 @@ def families_dask(
     files, so the stitching (plain values, no file access) runs as one last task and the
     result is a single partition.
     """
-    from dask import delayed
+    from dask.delayed import delayed
 
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
     parts = [delayed(_facts_group)(group, storage_options) for group in groups]

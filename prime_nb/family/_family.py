@@ -140,8 +140,9 @@ class Family:
             title = " ".join(str(title).split())[:50] if isinstance(title, str) else "-"
             at = f" at {row.forked_from}" if isinstance(row.forked_from, str) else ""
             what = "error: " + str(row.error) if isinstance(row.error, str) else title
+            indent = "  " * int(row.level)  # type: ignore[arg-type]
             lines.append(
-                f"{'  ' * row.level}{row.kind}{at}  {row.session}  "
+                f"{indent}{row.kind}{at}  {row.session}  "
                 f"{row.entries} entries ({row.shared_entries} copied)  "
                 f"own ${row.own_cost:.4f}  {what}"
             )
