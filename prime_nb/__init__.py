@@ -58,11 +58,11 @@ __all__ = [
 ]
 
 # The session widget (anywidget, ipywidgets) and the HTML export load on first use.
-_LAZY = frozenset({"SessionWidget", "show", "export_html", "link"})
-__all__ += ["SessionWidget", "export_html", "link", "show"]
+_LAZY = frozenset({"FamilyWidget", "SessionWidget", "show", "export_html", "link"})
+__all__ += ["FamilyWidget", "SessionWidget", "export_html", "link", "show"]
 
 if TYPE_CHECKING:
-    from .widget import SessionWidget, export_html, link, show
+    from .widget import FamilyWidget, SessionWidget, export_html, link, show
 
 
 def __getattr__(name: str) -> Any:

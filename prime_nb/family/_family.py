@@ -124,6 +124,10 @@ class Family:
         """
         return self.session(session_id).context(leaf_id)
 
+    def copied(self, session_id: str | Path) -> frozenset[str]:
+        """Ids of the entries a fork copied from its source (empty for other sessions)."""
+        return frozenset(self._st.shared[self.key(session_id)])
+
     def lineage(self, session_id: str | Path) -> list[str]:
         """Session names from the family's root down to ``session_id``."""
         key = self.key(session_id)

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURES, header, msg, write_lines
 
 import prime_nb
 from prime_nb.datasets import synthetic_family, synthetic_session
 from prime_nb.family import facts_of, families_frame, load_family
-from tests.conftest import FIXTURES, header, msg, write_lines
 
 AGENT = "agent-written"
 
