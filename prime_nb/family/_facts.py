@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..format._dialect import header_to_canonical
-from ..format._reading import RawEntry, iter_entries
+from ..format._reading import parse_line
 from ..session._columns import timestamp_ms, usage_tuple
 
 if TYPE_CHECKING:
@@ -97,18 +97,36 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+#: a header is a short line; reading a folder's headers must not read whole files
+HEADER_LIMIT = 1 << 20
+HEADER_LINES = 8
+
+
+def _first_object(path: str | Path) -> dict[str, Any] | None:
+    """The first parseable line, as the loader takes it (blank and bad lines skipped)."""
+    with open(path, "rb") as fh:
+        for line in range(1, HEADER_LINES + 1):
+            raw = fh.readline(HEADER_LIMIT)
+            if not raw:
+                return None
+            obj, _ = parse_line(raw.rstrip(b"\n"), line)
+            if obj is not None:
+                return obj
+    return None
+
+
 def header_facts(path: str | Path) -> SessionFacts:
     """Facts from the header line only (cheap: used to find a family before loading it)."""
     facts = SessionFacts(str(path))
     try:
-        first = next(iter_entries(path), None)
+        first = _first_object(path)
     except OSError as exc:
         facts.error = f"{type(exc).__name__}: {exc}"
         return facts
-    if not isinstance(first, RawEntry) or first.entry.get("type") not in ("session", "header"):
+    if first is None or first.get("type") not in ("session", "header"):
         facts.error = "SessionFormatError: no session header"
         return facts
-    _fill_header(facts, header_to_canonical(first.entry))
+    _fill_header(facts, header_to_canonical(first))
     return facts
 
 

@@ -93,3 +93,14 @@ def test_dask_matches_pandas(folder: Path, client: Client) -> None:
     url = corpus.families_dask(f"file://{folder}").compute()
     assert url["root_path"].str.startswith("file://").all()
     assert url["cost"].sum() == pytest.approx(expected["cost"].sum())
+
+
+def test_the_agent_written_fork_is_one_family_with_its_source(fixtures_dir: Path) -> None:
+    table = corpus.families(fixtures_dir / "agent-written", workers=1, progress=False)
+    pair = table[table["sessions"] == 2]
+    assert pair["root_path"].str.endswith("feature-tour.jsonl").all()
+    assert (pair["forks"].tolist(), pair["subagents"].tolist()) == ([1], [0])
+    source = prime_nb.load(fixtures_dir / "agent-written" / "feature-tour.jsonl").summary()
+    assert pair["cost"].iloc[0] == pytest.approx(source["cost"])
+    assert pair["problems"].tolist() == [1]  # the ambiguous match (3 files hold its id)
+    assert len(table) == len(list((fixtures_dir / "agent-written").glob("*.jsonl"))) - 1
