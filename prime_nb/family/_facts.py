@@ -147,19 +147,30 @@ def session_facts(session: Session) -> SessionFacts:
     facts.version = session.version
     facts.name = session.name
     entries = session.entries
-    facts.entry_ids = entries.index.tolist()
-    facts.entry_types = entries["type"].tolist()
-    facts.entry_roles = [r if isinstance(r, str) else None for r in entries["role"].tolist()]
+    # plain lists, not boolean masks: a family is many small files, where pandas' per-call
+    # overhead costs more than the rows
+    ids = [str(i) for i in entries.index.tolist()]
+    types = entries["type"].tolist()
+    roles = entries["role"].tolist()
+    facts.entry_ids, facts.entry_types = ids, types
+    facts.entry_roles = [r if isinstance(r, str) else None for r in roles]
     since_epoch = entries["timestamp"] - pd.Timestamp(0, tz="UTC")
     facts.entry_time_ms = (since_epoch / pd.Timedelta(milliseconds=1)).astype("float64").tolist()
-    has_usage = entries["total_tokens"].notna()
-    columns = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
-    picked = entries.loc[has_usage, [*columns, "total_tokens", "cost"]]
-    for eid, values in zip(picked.index.tolist(), picked.itertuples(index=False), strict=True):
-        inp, out, read, write, total, cost = values
-        spent = float(cost) if cost == cost else 0.0
-        facts.usage[str(eid)] = (int(inp), int(out), int(read), int(write), int(total), spent)
-    attribution_ids = entries.index[entries["type"] == "child_usage_attributed"].tolist()
+    names = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
+    columns = [entries[name].tolist() for name in [*names, "total_tokens", "cost"]]
+    for row, total in enumerate(columns[4]):
+        if total is pd.NA or total is None:
+            continue
+        cost = columns[5][row]
+        facts.usage[ids[row]] = (
+            int(columns[0][row]),
+            int(columns[1][row]),
+            int(columns[2][row]),
+            int(columns[3][row]),
+            int(total),
+            float(cost) if cost == cost else 0.0,
+        )
+    attribution_ids = [i for i, t in zip(ids, types, strict=True) if t == "child_usage_attributed"]
     for entry in session.read_entries(attribution_ids) if attribution_ids else []:
         target, child = entry.get("targetId"), entry.get("childUsage")
         if isinstance(target, str) and isinstance(child, dict):
@@ -167,9 +178,13 @@ def session_facts(session: Session) -> SessionFacts:
             spent = used[5] if used[5] == used[5] else 0.0
             own: Usage = (used[0], used[1], used[2], used[3], used[4], spent)
             facts.attributions.append((entry["id"], target, own))
-    facts.roots = entries.index[entries["parent_id"].isna()].tolist()
-    users = entries.loc[entries["role"] == "user", "text"].dropna()
-    facts.first_prompt = str(users.iloc[0]) if len(users) else None
+    parents = entries["parent_id"].tolist()
+    facts.roots = [i for i, p in zip(ids, parents, strict=True) if not isinstance(p, str)]
+    texts = entries["text"].tolist()
+    facts.first_prompt = next(
+        (str(t) for r, t in zip(roles, texts, strict=True) if r == "user" and isinstance(t, str)),
+        None,
+    )
     facts.problems = len(session.problems)
     return facts
 
