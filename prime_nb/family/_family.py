@@ -308,9 +308,14 @@ def load_family(
     everything = family_of(files)
     # headers alone over-approximate (every candidate of an ambiguous link): keep the
     # file's own family as the stitching decided it
-    mine = everything._st.family[everything.key(str(target))]
-    keep = [f.path for k, f in everything._st.facts.items() if everything._st.family[k] == mine]
-    return family_of(keep)
+    st = everything._st
+    mine = st.family[everything.key(str(target))]
+    keep = [k for k in st.order if st.family[k] == mine]
+    if len(keep) == len(st.order):
+        return everything
+    by_path = {st.facts[k].path: everything._sessions.get(k) for k in keep}
+    stitched = stitch([st.facts[k] for k in keep])
+    return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)
 
 
 def family_of(files: Iterable[PathLike]) -> Family:

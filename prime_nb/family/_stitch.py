@@ -253,6 +253,11 @@ class _Index:
                 self.by_id[f.id].append(key)
 
     def candidates(self, child: SessionFacts) -> tuple[list[str], str | None]:
+        """Sessions ``child.parent_session`` may name, and how they were matched.
+
+        The child itself counts only when the path names it exactly (a real self-link,
+        reported as a cycle); a file of the same name elsewhere is not the child's parent.
+        """
         value = child.parent_session
         assert value is not None
         try:
@@ -263,12 +268,15 @@ class _Index:
             key = None
         if key is not None:
             return [key], "path"
+        me = self.by_path.get(str(Path(child.path).resolve()))
         name = file_name(value)
-        if name in self.by_name:
-            return list(self.by_name[name]), "name"
+        found = [k for k in self.by_name.get(name, []) if k != me]
+        if found:
+            return found, "name"
         ids = UUID.findall(name)
-        if ids and ids[-1] in self.by_id:
-            return list(self.by_id[ids[-1]]), "id"
+        found = [k for k in self.by_id.get(ids[-1], []) if k != me] if ids else []
+        if found:
+            return found, "id"
         return [], None
 
 

@@ -340,6 +340,29 @@ def test_hostile_headers_and_files(tmp_path: Path) -> None:
         family.session("garbage.jsonl")
 
 
+def test_a_same_named_file_elsewhere_is_not_the_parent_and_odd_paths_are_safe(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "here").mkdir()
+    (tmp_path / "there").mkdir()
+    child = write_lines(
+        tmp_path / "here" / "session.jsonl",
+        [header(id="sess-c", parentSession="/gone/session.jsonl"), msg("c1", None, "user")],
+    )
+    family = load_family(child)
+    assert family.problems["kind"].tolist() == ["missing_parent"]  # not a cycle with itself
+    parent = write_lines(
+        tmp_path / "there" / "session.jsonl", [header(id="sess-p"), msg("p1", None, "user")]
+    )
+    linked = load_family(child, search=tmp_path / "there")
+    assert linked.lineage("sess-c") == ["sess-p", "sess-c"]
+    assert linked.sessions.set_index("session").loc["sess-c", "resolved_by"] == "name"
+    for odd in ["bad\x00name.jsonl", "x" * 5000 + ".jsonl", "C:\\Users\\dev\\session.jsonl"]:
+        write_lines(parent, [header(id="sess-p", parentSession=odd)])
+        kinds = load_family(tmp_path).problems["kind"].tolist()
+        assert kinds == (["missing_parent"] if "Users" not in odd else ["cycle"]), odd
+
+
 def test_legacy_subagent_without_rlm_depth_is_found_by_its_folder(tmp_path: Path) -> None:
     parent = write_lines(
         tmp_path / "p.jsonl",
