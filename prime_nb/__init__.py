@@ -58,11 +58,11 @@ __all__ = [
 ]
 
 # The session widget (anywidget, ipywidgets) and the HTML export load on first use.
-_LAZY = frozenset({"FamilyWidget", "SessionWidget", "show", "export_html", "link"})
-__all__ += ["FamilyWidget", "SessionWidget", "export_html", "link", "show"]
+_LAZY = frozenset({"FamilyWidget", "SessionWidget", "show", "show_family", "export_html", "link"})
+__all__ += ["FamilyWidget", "SessionWidget", "export_html", "link", "show", "show_family"]
 
 if TYPE_CHECKING:
-    from .widget import FamilyWidget, SessionWidget, export_html, link, show
+    from .widget import FamilyWidget, SessionWidget, export_html, link, show, show_family
 
 
 def __getattr__(name: str) -> Any:

@@ -3,7 +3,8 @@
 A separate widget with its own small bundle (``static/family.js``), so that the session
 widget's front end can change without it. Clicking a session sets ``selected_session``;
 :meth:`FamilyWidget.open_session` (or a callback given to :meth:`FamilyWidget.on_open`) turns
-that into the session's own :class:`~prime_nb.widget.SessionWidget`.
+that into the session's own :class:`~prime_nb.widget.SessionWidget`, and
+:func:`show_family` puts that widget under the family view as soon as a session is clicked.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets
 import traitlets
 
 from ..family import Family, load_family
@@ -66,3 +68,20 @@ class FamilyWidget(anywidget.AnyWidget):
                 callback(self.open_session(change["new"]))
 
         self.observe(opened, names="selected_session")
+
+
+def show_family(family: Family | str | os.PathLike[str], **kwargs: Any) -> ipywidgets.VBox:
+    """The family view with the clicked session's own tree below it (a VBox).
+
+    ``kwargs`` go to each :class:`SessionWidget` (``height``, ``filter``...). The family
+    view is ``box.children[0]``; the open session's widget, once one is clicked, is
+    ``box.children[1]``.
+    """
+    view = FamilyWidget(family)
+    box = ipywidgets.VBox([view])
+
+    def opened(session: str | None) -> None:
+        box.children = (view,) if session is None else (view, view.open_session(session, **kwargs))
+
+    view.observe(lambda change: opened(change["new"]), names="selected_session")
+    return box

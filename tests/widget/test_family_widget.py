@@ -9,7 +9,7 @@ import traitlets
 
 import prime_nb
 from prime_nb.datasets import synthetic_family
-from prime_nb.widget import FamilyWidget, SessionWidget
+from prime_nb.widget import FamilyWidget, SessionWidget, show_family
 from prime_nb.widget._family_data import family_payload
 from prime_nb.widget._session_widget import STATIC
 
@@ -65,3 +65,16 @@ def test_selection_opens_the_session_widget(written: dict[str, Path]) -> None:
     with pytest.raises(traitlets.TraitError, match="no session named 'nope' in this family"):
         widget.selected_session = "nope"
     assert prime_nb.FamilyWidget is FamilyWidget
+
+
+def test_show_family_puts_the_clicked_session_under_the_view(written: dict[str, Path]) -> None:
+    box = show_family(written["root"], height=400)
+    view = box.children[0]
+    assert isinstance(view, FamilyWidget) and len(box.children) == 1
+    view.selected_session = view.family.key(str(written["fork"]))
+    opened = box.children[1]
+    assert isinstance(opened, SessionWidget) and opened.session.file == written["fork"]
+    assert opened.height == 400
+    view.selected_session = None
+    assert box.children == (view,)
+    assert prime_nb.show_family is show_family
