@@ -11,6 +11,7 @@ from .errors import (
     TornLineWarning,
     UpgradeRequiredError,
 )
+from .family import Family, load_family
 from .format import Problem, RawEntry, iter_entries, migrate
 from .session import Context, Session, fork_to_file, list_sessions, load, session_dir
 from .write import (
@@ -30,6 +31,7 @@ __all__ = [
     "Context",
     "EntryLostError",
     "EntryNotFoundError",
+    "Family",
     "InvalidEntryError",
     "Problem",
     "RawEntry",
@@ -48,6 +50,7 @@ __all__ = [
     "iter_entries",
     "list_sessions",
     "load",
+    "load_family",
     "migrate",
     "reconcile",
     "session_dir",
@@ -55,11 +58,11 @@ __all__ = [
 ]
 
 # The session widget (anywidget, ipywidgets) and the HTML export load on first use.
-_LAZY = frozenset({"SessionWidget", "show", "export_html", "link"})
-__all__ += ["SessionWidget", "export_html", "link", "show"]
+_LAZY = frozenset({"FamilyWidget", "SessionWidget", "show", "show_family", "export_html", "link"})
+__all__ += ["FamilyWidget", "SessionWidget", "export_html", "link", "show", "show_family"]
 
 if TYPE_CHECKING:
-    from .widget import SessionWidget, export_html, link, show
+    from .widget import FamilyWidget, SessionWidget, export_html, link, show, show_family
 
 
 def __getattr__(name: str) -> Any:

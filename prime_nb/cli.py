@@ -1,4 +1,5 @@
-"""The ``prime-nb`` command: inspect, validate, list, upgrade and export sessions, run the demo.
+"""The ``prime-nb`` command: inspect, validate, list, upgrade and export sessions, show a
+session's family, run the demo.
 
 Exit codes: 0 fine, 1 problems found (or a file that is not a session), 2 usage errors
 (unknown option, missing file). Errors are one line on stderr.
@@ -190,6 +191,21 @@ def _isna(value: Any) -> bool:
     import pandas as pd
 
     return bool(pd.isna(value))
+
+
+def cmd_family(args: argparse.Namespace) -> int:
+    from .family import load_family
+
+    family = load_family(_existing(args.path, "file or folder"), search=args.search)
+    if args.json:
+        frames = {"sessions": family.sessions, "links": family.links, "problems": family.problems}
+        out = {
+            k: json.loads(v.to_json(orient="records", date_format="iso")) for k, v in frames.items()
+        }
+        _say(json.dumps({**out, "totals": family.totals}, indent=2, default=str))
+    else:
+        _say(family.outline())
+    return 1 if len(family.problems) else 0
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
@@ -458,6 +474,18 @@ def build_parser() -> Parser:
     p.set_defaults(func=cmd_ls)
 
     p = sub.add_parser(
+        "family",
+        help="a session's forks and sub-agents, spend counted once",
+        description="Link PATH (a session, or every session below a folder) to its forks "
+        "and sub-agents; print them as a tree with the family's tokens and cost. "
+        "Exit 1 if a parent is missing or links form a cycle.",
+    )
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--search", metavar="DIR", action="append", help="more folders to search")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(func=cmd_family)
+
+    p = sub.add_parser(
         "upgrade",
         help="rewrite a version 1 or 2 file as version 3",
         description="Rewrite a version 1 or 2 session file as version 3, "
@@ -504,7 +532,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.error("choose a command: info, validate, ls, upgrade, export or demo")
+        parser.error("choose a command: info, validate, ls, family, upgrade, export or demo")
     try:
         return int(args.func(args))
     except CliError as exc:

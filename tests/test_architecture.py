@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "session": 3,
     "analysis": 4,
     "plots": 5,
+    "family": 5,
     "widget": 6,
     "corpus": 6,
     "datasets": 7,

@@ -1,7 +1,8 @@
 """Many sessions at once: one row per session, corpus tables, and the same on Dask.
 
 Top layer beside ``prime_nb.widget``: it loads sessions (``prime_nb.session``) and runs
-the research helpers (``prime_nb.analysis``) per file, in parallel processes.
+the research helpers (``prime_nb.analysis``) per file, in parallel processes; its
+``families`` table stitches files together with ``prime_nb.family``.
 
 - ``_local``: :func:`load_corpus` and the corpus tables, in local processes with tqdm.
 - ``_dask``: the same tables on Dask (an optional extra, imported on first use).
@@ -13,6 +14,7 @@ from ._local import (
     corpus_branches,
     corpus_compactions,
     corpus_entries,
+    families,
     load_corpus,
     session_entries,
     session_row,
@@ -25,6 +27,8 @@ __all__ = [
     "corpus_branches",
     "corpus_compactions",
     "corpus_entries",
+    "families",
+    "families_dask",
     "load_corpus",
     "session_entries",
     "session_row",
@@ -33,7 +37,7 @@ __all__ = [
     "to_parquet",
 ]
 
-_DASK = ("to_dask", "sessions_dask", "compactions_dask", "branches_dask")
+_DASK = ("to_dask", "sessions_dask", "compactions_dask", "branches_dask", "families_dask")
 
 
 def __getattr__(name: str) -> Any:

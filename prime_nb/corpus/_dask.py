@@ -24,6 +24,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
         "prime_nb's Dask support needs the dask extra: pip install 'prime-nb[dask]'"
     ) from exc
 
+from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns
 from ..session._discovery import find_session_files
 from ..session._tables import entries_frame
@@ -197,4 +198,42 @@ def branches_dask(
         storage_options,
         meta=empty(BRANCH_DTYPES),
         enforce_metadata=False,
+    )
+
+
+def _facts_group(
+    group: Sequence[str], storage_options: dict[str, Any] | None
+) -> list[SessionFacts]:
+    out = []
+    for path in group:
+        with local_copy(path, storage_options) as local:
+            facts = facts_of(local)
+        facts.path = path
+        out.append(facts)
+    return out
+
+
+def _stitch_all(parts: list[list[SessionFacts]]) -> pd.DataFrame:
+    return families_frame([facts for part in parts for facts in part])
+
+
+def families_dask(
+    paths_or_dir: Paths,
+    pattern: str = "**/*.jsonl",
+    *,
+    files_per_partition: int = 1,
+    storage_options: dict[str, Any] | None = None,
+) -> dd.DataFrame:
+    """One row per session family (:func:`prime_nb.corpus.families`) on Dask.
+
+    Files are read in parallel, one task per group of files; a family may span any
+    files, so the stitching (plain values, no file access) runs as one last task and the
+    result is a single partition.
+    """
+    from dask.delayed import delayed
+
+    groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
+    parts = [delayed(_facts_group)(group, storage_options) for group in groups]
+    return dd.from_delayed(
+        [delayed(_stitch_all)(parts)], meta=empty(FAMILY_COLUMNS), verify_meta=False
     )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
+from ..family import SessionFacts, facts_of, families_frame
 from ..session._discovery import find_session_files
 
 if TYPE_CHECKING:
@@ -363,3 +364,26 @@ def corpus_branches(
         _branches_of, _paths(dir, pattern, files), workers, "branches", progress, _no_rows
     )
     return conform(_concat(frames), empty(BRANCH_DTYPES))
+
+
+def _facts_error(path: str, exc: BaseException) -> SessionFacts:
+    return SessionFacts(path, error=f"{type(exc).__name__}: {exc}")
+
+
+def families(
+    dir: str | Path | None = None,
+    pattern: str = "**/*.jsonl",
+    workers: int | None = None,
+    *,
+    files: Iterable[str | Path] | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """One row per session family below ``dir`` (forks and sub-agents linked across files).
+
+    Each file is read once, in ``workers`` processes; the families are stitched from what
+    each file contributes (:func:`prime_nb.family.facts_of`), so tokens and cost count
+    copied prefixes and sub-agents once (``naive_*``: the plain sums, for comparison).
+    :func:`prime_nb.load_family` gives one family's sessions, links and graph.
+    """
+    facts = _run(facts_of, _paths(dir, pattern, files), workers, "families", progress, _facts_error)
+    return families_frame(facts)

@@ -7,6 +7,7 @@ sessions. Everything here is deterministic for a seed.
 
 - :func:`synthetic_entries` / :func:`synthetic_session`: small files holding every shape.
 - :func:`write_large_session` / :func:`large_session_entries`: big branchy files, streamed.
+- :func:`synthetic_family`: a fork of a fork and a sub-agent of a sub-agent, in folders.
 - :func:`demo_session_path`: a hand-written, coherent demo session bundled with the package
   (``python -m prime_nb.datasets`` regenerates it).
 """
@@ -21,6 +22,7 @@ from typing import Any
 import orjson
 
 from ._core import Builder, Converter, Entry
+from ._family import synthetic_family
 from ._large import (
     SMALL,
     Story,
@@ -34,6 +36,7 @@ __all__ = [
     "large_session_entries",
     "main",
     "synthetic_entries",
+    "synthetic_family",
     "synthetic_session",
     "write_jsonl",
     "write_large_session",

@@ -8,10 +8,13 @@ TypeScript in ``js/``, bundled into ``prime_nb/static`` by the build backend.
 - ``_data``: what the browser is sent (tree columns, kind codes, answers to requests).
 - ``_export``: :func:`export_html`, one self-contained page.
 - ``_linking``: :func:`link`, a plotly figure that follows the selection.
+- ``_family_widget``, ``_family_data``: :class:`FamilyWidget` and :func:`show_family`, a
+  family's sessions as lanes (its own bundle, ``static/family.js``).
 """
 
 from ._export import export_html
+from ._family_widget import FamilyWidget, show_family
 from ._linking import link
 from ._session_widget import SessionWidget, show
 
-__all__ = ["SessionWidget", "export_html", "link", "show"]
+__all__ = ["FamilyWidget", "SessionWidget", "export_html", "link", "show", "show_family"]

@@ -1,0 +1,201 @@
+"""What a family needs to know about one session file, small enough to send between processes.
+
+Why: stitching sessions into families is a global step (a fork's source may be any other
+file), but reading each file is not. So each file is read once, on its own (in this
+process, a worker process or a Dask worker), into :class:`SessionFacts`: the header's
+links, the entry ids and types (to find copied prefixes), each entry's usage and the
+``child_usage_attributed`` entries (to roll up spend once). Only plain values, so facts
+pickle cheaply; the stitching (``_stitch``) never opens a file.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from ..format._dialect import header_to_canonical
+from ..format._reading import parse_line
+from ..session._columns import timestamp_ms, usage_tuple
+
+if TYPE_CHECKING:
+    from ..session._session import Session
+
+#: input, output, cache read, cache write, total tokens, cost (USD)
+Usage = tuple[int, int, int, int, int, float]
+ZERO: Usage = (0, 0, 0, 0, 0, 0.0)
+
+
+def add(a: Usage, b: Usage) -> Usage:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+
+
+def own_usage(effective: Usage, child: Usage) -> Usage:
+    """An assistant message's own usage: what the file says minus what children added.
+
+    The agent adds each sub-agent reply's usage to the assistant message that started
+    it (``child_usage_attributed``; the message's usage becomes ``aggregateUsage``), so
+    the parent's own share is the difference, clamped at zero as the agent's own
+    ``computeOwnAndTotalUsage`` does. ``totalTokens`` is special: the agent keeps it at
+    the parent's context size, while other writers add the child's total; the smaller of
+    the file's total and the sum of the own token fields is right in both cases.
+    """
+    if child == ZERO:
+        return effective
+    parts = [int(max(0, effective[k] - child[k])) for k in range(4)]
+    total = min(int(effective[4]), sum(parts)) if effective[4] else 0
+    return (parts[0], parts[1], parts[2], parts[3], total, max(0.0, effective[5] - child[5]))
+
+
+def valid_depth(value: Any) -> int | None:
+    """``rlmDepth`` when it is a whole number >= 0 (as the agent accepts it), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value) or value < 0 or value != int(value):
+        return None
+    return int(value)
+
+
+@dataclass
+class SessionFacts:
+    """One file's header links, entries (ids, types, times) and usage; no Session needed."""
+
+    path: str
+    id: str | None = None
+    version: int | None = None
+    cwd: str | None = None
+    name: str | None = None
+    created_ms: float = math.nan
+    parent_session: str | None = None
+    rlm_depth: int | None = None
+    entry_ids: list[str] = field(default_factory=list)
+    entry_types: list[str] = field(default_factory=list)
+    entry_roles: list[str | None] = field(default_factory=list)
+    entry_time_ms: list[float] = field(default_factory=list)
+    #: entry id -> usage as the file reads it (aggregate after child attribution)
+    usage: dict[str, Usage] = field(default_factory=dict)
+    #: (attribution entry id, target entry id, childUsage)
+    attributions: list[tuple[str, str, Usage]] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)
+    first_prompt: str | None = None
+    problems: int = 0
+    error: str | None = None
+
+    @property
+    def tokens(self) -> int:
+        return sum(u[4] for u in self.usage.values())
+
+    @property
+    def cost(self) -> float:
+        return float(sum(u[5] for u in self.usage.values() if not math.isnan(u[5])))
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+#: a header is a short line; reading a folder's headers must not read whole files
+HEADER_LIMIT = 1 << 20
+HEADER_LINES = 8
+
+
+def _first_object(path: str | Path) -> dict[str, Any] | None:
+    """The first parseable line, as the loader takes it (blank and bad lines skipped)."""
+    with open(path, "rb") as fh:
+        for line in range(1, HEADER_LINES + 1):
+            raw = fh.readline(HEADER_LIMIT)
+            if not raw:
+                return None
+            obj, _ = parse_line(raw.rstrip(b"\n"), line)
+            if obj is not None:
+                return obj
+    return None
+
+
+def header_facts(path: str | Path) -> SessionFacts:
+    """Facts from the header line only (cheap: used to find a family before loading it)."""
+    facts = SessionFacts(str(path))
+    try:
+        first = _first_object(path)
+    except OSError as exc:
+        facts.error = f"{type(exc).__name__}: {exc}"
+        return facts
+    if first is None or first.get("type") not in ("session", "header"):
+        facts.error = "SessionFormatError: no session header"
+        return facts
+    _fill_header(facts, header_to_canonical(first))
+    return facts
+
+
+def _fill_header(facts: SessionFacts, header: dict[str, Any]) -> None:
+    facts.id = _str(str(header["id"]) if header.get("id") is not None else None)
+    version = header.get("version")
+    facts.version = version if isinstance(version, int) and not isinstance(version, bool) else 1
+    facts.cwd = _str(header.get("cwd"))
+    facts.created_ms = timestamp_ms(header.get("timestamp"))
+    facts.parent_session = _str(header.get("parentSession"))
+    facts.rlm_depth = valid_depth(header.get("rlmDepth"))
+
+
+def session_facts(session: Session) -> SessionFacts:
+    """Facts of a loaded session (its entries table, and its attribution entries re-read)."""
+    facts = SessionFacts(str(session.file))
+    _fill_header(facts, session._header_canonical)
+    facts.version = session.version
+    facts.name = session.name
+    entries = session.entries
+    # plain lists, not boolean masks: a family is many small files, where pandas' per-call
+    # overhead costs more than the rows
+    ids = [str(i) for i in entries.index.tolist()]
+    types = entries["type"].tolist()
+    roles = entries["role"].tolist()
+    facts.entry_ids, facts.entry_types = ids, types
+    facts.entry_roles = [r if isinstance(r, str) else None for r in roles]
+    since_epoch = entries["timestamp"] - pd.Timestamp(0, tz="UTC")
+    facts.entry_time_ms = (since_epoch / pd.Timedelta(milliseconds=1)).astype("float64").tolist()
+    names = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
+    columns = [entries[name].tolist() for name in [*names, "total_tokens", "cost"]]
+    for row, total in enumerate(columns[4]):
+        if total is pd.NA or total is None:
+            continue
+        cost = columns[5][row]
+        facts.usage[ids[row]] = (
+            int(columns[0][row]),
+            int(columns[1][row]),
+            int(columns[2][row]),
+            int(columns[3][row]),
+            int(total),
+            float(cost) if cost == cost else 0.0,
+        )
+    attribution_ids = [i for i, t in zip(ids, types, strict=True) if t == "child_usage_attributed"]
+    for entry in session.read_entries(attribution_ids) if attribution_ids else []:
+        target, child = entry.get("targetId"), entry.get("childUsage")
+        if isinstance(target, str) and isinstance(child, dict):
+            used = usage_tuple(child)
+            spent = used[5] if used[5] == used[5] else 0.0
+            own: Usage = (used[0], used[1], used[2], used[3], used[4], spent)
+            facts.attributions.append((entry["id"], target, own))
+    parents = entries["parent_id"].tolist()
+    facts.roots = [i for i, p in zip(ids, parents, strict=True) if not isinstance(p, str)]
+    texts = entries["text"].tolist()
+    facts.first_prompt = next(
+        (str(t) for r, t in zip(roles, texts, strict=True) if r == "user" and isinstance(t, str)),
+        None,
+    )
+    facts.problems = len(session.problems)
+    return facts
+
+
+def facts_of(path: str | Path) -> SessionFacts:
+    """Facts of the file at ``path``; a file that fails to load gives facts with ``error``."""
+    from ..session._session import load
+
+    try:
+        return session_facts(load(path))
+    except Exception as exc:  # one bad file must not stop the family
+        facts = header_facts(path)
+        facts.error = f"{type(exc).__name__}: {exc}"
+        return facts

@@ -1,0 +1,337 @@
+"""`load_family` and the Family: sessions linked by forks and sub-agents, as one object.
+
+Why: work spreads over files. A fork is a new file that copies its source's path; a
+sub-agent is a new file (in a ``sub-xxxxxxxx`` folder) whose usage is also added to the
+parent's assistant message. Adding the files' own totals counts the copied prefixes
+twice and the sub-agents twice; a Family counts each once, and stitches the trees into
+one graph so a question ("what did this fork start from?") is a graph walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pandas as pd
+
+from ..session._context import Context
+from ..session._discovery import find_session_files
+from ..session._session import Session, load
+from ._facts import SessionFacts, header_facts, session_facts
+from ._stitch import Stitched, _Index, stitch
+
+PathLike = str | Path
+
+
+class Family:
+    """Sessions linked by ``parentSession`` (forks and sub-agents), counted once.
+
+    Attributes are tables built from the linked sessions: :attr:`sessions` (one row per
+    session), :attr:`links` (one row per fork or sub-agent), :attr:`problems` (missing
+    parents, cycles, duplicates, unreadable files), :attr:`totals` and :attr:`graph`.
+    Sessions are named by their header id (``session`` column); a second file with the
+    same id is named ``<id>@<file name>``.
+    """
+
+    def __init__(self, sessions: dict[str, Session | None], stitched: Stitched) -> None:
+        self._sessions = sessions
+        self._st = stitched
+
+    # -- tables -------------------------------------------------------------------------
+    @cached_property
+    def sessions(self) -> pd.DataFrame:
+        """One row per session, parents before children (see README's family columns)."""
+        return self._st.sessions_frame()
+
+    @cached_property
+    def links(self) -> pd.DataFrame:
+        """One row per link: parent session and entry, child session and root, kind."""
+        return self._st.links_frame()
+
+    @cached_property
+    def problems(self) -> pd.DataFrame:
+        """Family-level problems (each session's own line problems are in its table)."""
+        return self._st.problems_frame()
+
+    @property
+    def totals(self) -> dict[str, Any]:
+        """Entries, tokens and cost of the whole family, each entry and sub-agent once.
+
+        ``naive_tokens``/``naive_cost`` are the plain sums of the files' own totals, for
+        comparison: they count copied prefixes again and sub-agents twice.
+        """
+        return self._st.totals()
+
+    @property
+    def roots(self) -> list[str]:
+        """The sessions without a (found) parent: one per family in a folder."""
+        return [k for k in self._st.order if self._st.parent[k] is None]
+
+    def __len__(self) -> int:
+        return len(self._st.order)
+
+    def __iter__(self) -> Any:
+        return iter(self._st.order)
+
+    def __repr__(self) -> str:
+        totals = self.totals
+        return (
+            f"<Family {len(self)} sessions, {len(self.roots)} roots, "
+            f"{totals['unique_entries']} unique entries, cost {totals['cost']:.4f}, "
+            f"{len(self._st.problems)} problems>"
+        )
+
+    # -- sessions -----------------------------------------------------------------------
+    def key(self, session: str | Path) -> str:
+        """The family's name for a session given by name, header id, path or file name."""
+        text = str(session)
+        if text in self._st.facts:
+            return text
+        matches = [
+            k
+            for k, f in self._st.facts.items()
+            if f.id == text or f.path == text or Path(f.path).name == text
+        ]
+        if not matches and Path(text).exists():
+            resolved = Path(text).resolve()
+            matches = [k for k, f in self._st.facts.items() if Path(f.path).resolve() == resolved]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise KeyError(
+                f"{text}: no such session in this family; see family.sessions['session'] "
+                "for the names"
+            )
+        raise KeyError(f"{text}: names {len(matches)} sessions ({', '.join(matches)}); pass one")
+
+    def session(self, session: str | Path) -> Session:
+        """The loaded :class:`~prime_nb.Session` (by name, header id, path or file name)."""
+        key = self.key(session)
+        loaded = self._sessions.get(key)
+        if loaded is None:
+            path = self._st.facts[key].path
+            raise ValueError(f"{path}: could not be loaded; see family.problems")
+        return loaded
+
+    def context(self, session_id: str | Path, leaf_id: str | None = None) -> Context:
+        """What the model saw at ``leaf_id`` of one session (default: its active leaf).
+
+        A fork's file holds its copied prefix, so its context is whole without its source;
+        a sub-agent's context is its own (the parent's is not sent to it).
+        """
+        return self.session(session_id).context(leaf_id)
+
+    def copied(self, session_id: str | Path) -> frozenset[str]:
+        """Ids of the entries a fork copied from its source (empty for other sessions)."""
+        return frozenset(self._st.shared[self.key(session_id)])
+
+    def lineage(self, session_id: str | Path) -> list[str]:
+        """Session names from the family's root down to ``session_id``."""
+        key = self.key(session_id)
+        out = [key]
+        while (parent := self._st.parent[out[-1]]) is not None:
+            out.append(parent)
+        return out[::-1]
+
+    def outline(self) -> str:
+        """The family as indented text, one line per session, then the totals and problems."""
+        lines = []
+        for row in self.sessions.itertuples(index=False):
+            title = row.name if isinstance(row.name, str) else row.first_prompt
+            title = " ".join(str(title).split())[:50] if isinstance(title, str) else "-"
+            at = f" at {row.forked_from}" if isinstance(row.forked_from, str) else ""
+            what = "error: " + str(row.error) if isinstance(row.error, str) else title
+            indent = "  " * int(row.level)  # type: ignore[arg-type]
+            lines.append(
+                f"{indent}{row.kind}{at}  {row.session}  "
+                f"{row.entries} entries ({row.shared_entries} copied)  "
+                f"own ${row.own_cost:.4f}  {what}"
+            )
+        totals = self.totals
+        lines.append(
+            f"total: {totals['sessions']} sessions, {totals['unique_entries']:,} unique entries, "
+            f"{totals['tokens']:,} tokens, ${totals['cost']:.4f} "
+            f"(files summed: {totals['naive_tokens']:,} tokens, ${totals['naive_cost']:.4f})"
+        )
+        lines.extend(f"{p.path}: {p.kind}: {p.message}" for p in self.problems.itertuples())
+        return "\n".join(lines)
+
+    # -- graph --------------------------------------------------------------------------
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        """Every session's tree, stitched: nodes ``(session, entry id)``, edge ``kind``
+        ``tree`` inside a session, ``fork`` or ``subagent`` from the parent entry to the
+        child session's root. Node attributes: session, entry, type, role, tokens, cost,
+        shared (an entry a fork copied from its source)."""
+        graph = nx.DiGraph()
+        st = self._st
+        for key in st.order:
+            loaded = self._sessions.get(key)
+            if loaded is None:
+                continue
+            entries = loaded.entries
+            shared = st.shared[key]
+            columns = zip(
+                entries.index.tolist(),
+                entries["parent_id"].tolist(),
+                entries["type"].tolist(),
+                entries["role"].tolist(),
+                entries["total_tokens"].tolist(),
+                entries["cost"].tolist(),
+                strict=True,
+            )
+            for eid, parent, kind, role, tokens, cost in columns:
+                graph.add_node(
+                    (key, eid),
+                    session=key,
+                    entry=eid,
+                    type=kind,
+                    role=role if isinstance(role, str) else None,
+                    tokens=0 if pd.isna(tokens) else int(tokens),
+                    cost=0.0 if pd.isna(cost) else float(cost),
+                    shared=eid in shared,
+                )
+                if isinstance(parent, str):
+                    graph.add_edge((key, parent), (key, eid), kind="tree")
+        for link in self.links.itertuples(index=False):
+            source, target = (link.parent, link.parent_entry), (link.child, link.child_root)
+            if source in graph and target in graph:
+                graph.add_edge(source, target, kind=link.kind)
+        return graph
+
+
+def _files(folders: Iterable[Path], pattern: str) -> list[Path]:
+    seen: dict[Path, Path] = {}
+    for folder in folders:
+        if folder.is_dir():
+            for path in find_session_files(folder, pattern):
+                seen.setdefault(path.resolve(), path)
+    return sorted(seen.values())
+
+
+def default_folders(session_file: Path) -> list[Path]:
+    """Where a session's relatives live when the agent wrote them: its own folder, and the
+    ``session-artifacts`` folder beside it (sub-agents sit in ``<id>/sub-xxxxxxxx/``);
+    for a sub-agent's file, the folder that holds ``session-artifacts`` (and its parents)."""
+    folders = [session_file.parent, session_file.parent.parent / "session-artifacts"]
+    for ancestor in session_file.parents:
+        if ancestor.name == "session-artifacts":
+            folders.append(ancestor.parent)
+            break
+    return folders
+
+
+def _recorded_parent(facts: SessionFacts) -> Path | None:
+    """The parentSession path as written, if that file exists (relative: from the child)."""
+    if not facts.parent_session or not facts.parent_session.endswith(".jsonl"):
+        return None
+    written = Path(facts.parent_session)
+    target = written if written.is_absolute() else Path(facts.path).parent / written
+    try:
+        return target if target.is_file() else None
+    except OSError:
+        return None
+
+
+def family_files(target: Path, folders: list[Path], pattern: str) -> list[Path]:
+    """The files of ``target``'s family among ``folders`` (plus recorded parents that
+    exist, and their folders), found from headers alone so that only the family loads."""
+    folders = list(folders)
+    headers: dict[str, SessionFacts] = {str(target): header_facts(target)}
+    searched: set[Path] = set()
+    while True:
+        for folder in folders:
+            if folder not in searched:
+                searched.add(folder)
+                for path in _files([folder], pattern):
+                    if str(path) not in headers:
+                        headers[str(path)] = header_facts(path)
+        # a recorded parent that exists outside the folders: search where it lives too
+        more: list[Path] = []
+        for facts in list(headers.values()):
+            recorded = _recorded_parent(facts)
+            if recorded is not None and str(recorded) not in headers:
+                headers[str(recorded)] = header_facts(recorded)
+                more.extend(f for f in default_folders(recorded) if f not in searched)
+        if not more:
+            break
+        folders = more
+    unique: dict[Path, SessionFacts] = {}
+    for facts in headers.values():
+        unique.setdefault(Path(facts.path).resolve(), facts)
+    keyed = {str(i): f for i, f in enumerate(unique.values())}
+    index = _Index(keyed)
+    graph = nx.Graph()
+    graph.add_nodes_from(keyed)
+    for key, facts in keyed.items():
+        if facts.parent_session:
+            graph.add_edges_from((key, other) for other in index.candidates(facts)[0])
+    start = next(k for k, f in keyed.items() if Path(f.path).resolve() == target.resolve())
+    return [Path(keyed[k].path) for k in sorted(nx.node_connected_component(graph, start), key=int)]
+
+
+def load_family(
+    path_or_dir: PathLike,
+    *,
+    search: PathLike | Iterable[PathLike] | None = None,
+    pattern: str = "**/*.jsonl",
+) -> Family:
+    """Load a session's family (a file), or every family below a folder.
+
+    For a file, its folder (sub-folders too) and the agent's ``session-artifacts`` folder
+    beside it are searched (for a sub-agent's file: the folder holding
+    ``session-artifacts``), plus the folders in ``search``; only the sessions linked to
+    the file (parents, forks, sub-agents, at any depth) are loaded. For a folder, every
+    session below it. A ``parentSession`` is resolved by its path, else by file name or
+    session id among the files searched (folders move); see :mod:`prime_nb.family`.
+
+    Raises FileNotFoundError when ``path_or_dir`` does not exist. Unreadable files do not
+    raise: they are rows with ``error`` and rows of :attr:`Family.problems`.
+    """
+    target = Path(path_or_dir).expanduser()
+    if not target.exists():
+        raise FileNotFoundError(
+            f"{target}: no such session file or folder; pass a .jsonl session or the "
+            "folder that holds a family"
+        )
+    extra = [search] if isinstance(search, str | Path) else list(search or [])
+    folders = [Path(p).expanduser() for p in extra]
+    for folder in folders:
+        if not folder.is_dir():
+            raise NotADirectoryError(f"{folder}: search must name folders; this is not one")
+    if target.is_dir():
+        return family_of(_files([target, *folders], pattern))
+    files = family_files(target, [*default_folders(target), *folders], pattern)
+    everything = family_of(files)
+    # headers alone over-approximate (every candidate of an ambiguous link): keep the
+    # file's own family as the stitching decided it
+    st = everything._st
+    mine = st.family[everything.key(str(target))]
+    keep = [k for k in st.order if st.family[k] == mine]
+    if len(keep) == len(st.order):
+        return everything
+    by_path = {st.facts[k].path: everything._sessions.get(k) for k in keep}
+    stitched = stitch([st.facts[k] for k in keep])
+    return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)
+
+
+def family_of(files: Iterable[PathLike]) -> Family:
+    """The Family of exactly these session files (no search)."""
+    loaded: list[Session | None] = []
+    facts: list[SessionFacts] = []
+    for path in files:
+        try:
+            session = load(path)
+            facts.append(session_facts(session))
+            loaded.append(session)
+        except Exception as exc:  # one bad file must not stop the family
+            bad = header_facts(path)
+            bad.error = f"{type(exc).__name__}: {exc}"
+            facts.append(bad)
+            loaded.append(None)
+    stitched = stitch(facts)
+    by_path = {f.path: s for f, s in zip(facts, loaded, strict=True)}
+    return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)

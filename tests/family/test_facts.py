@@ -1,0 +1,81 @@
+"""What one file contributes to a family: header links read cheaply, own usage, depth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import header, msg, write_lines
+
+from prime_nb.family import facts_of, header_facts
+from prime_nb.family._facts import own_usage, valid_depth
+
+
+def test_header_facts_read_only_the_header_like_the_loader(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    head = json.dumps(header(id="sess-h", parentSession="p.jsonl", rlmDepth=2)).encode()
+    path.write_bytes(b"\n\xef\xbb\xbf" + head + b"\r\n" + b"x" * (3 << 20) + b"\n")
+    facts = header_facts(path)
+    assert (facts.id, facts.parent_session, facts.rlm_depth, facts.error) == (
+        "sess-h",
+        "p.jsonl",
+        2,
+        None,
+    )
+    assert facts.entry_ids == []  # nothing past the header was read into facts
+    spec = write_lines(
+        tmp_path / "spec.jsonl",
+        [{"type": "header", "version": 3, "id": "sess-s", "workingDir": "/w", "timestamp": 0}],
+    )
+    assert (header_facts(spec).id, header_facts(spec).cwd) == ("sess-s", "/w")
+    for name, body in [
+        ("none.jsonl", b""),
+        ("msg.jsonl", json.dumps(msg("a", None, "user")).encode()),
+    ]:
+        bad = tmp_path / name
+        bad.write_bytes(body + b"\n")
+        assert header_facts(bad).error == "SessionFormatError: no session header"
+    assert header_facts(tmp_path / "gone.jsonl").error.startswith("FileNotFoundError")
+
+
+def test_facts_of_a_file_that_fails_to_load_keeps_its_header(tmp_path: Path) -> None:
+    folder = tmp_path / "dir.jsonl"
+    folder.mkdir()
+    facts = facts_of(folder)
+    assert facts.error is not None and "is a folder" in facts.error
+
+
+@pytest.mark.parametrize(
+    ("effective", "child", "own"),
+    [
+        # the agent keeps totalTokens at the parent's own context size
+        (
+            (25_000, 1_500, 3_000, 0, 29_500, 0.10),
+            (100, 10, 0, 0, 110, 0.01),
+            (24_900, 1_490, 3_000, 0, 29_390, 0.09),
+        ),
+        # a writer that adds the child's total too
+        ((110, 20, 0, 0, 130, 0.03), (100, 10, 0, 0, 110, 0.02), (10, 10, 0, 0, 20, 0.01)),
+        # attribution drift: clamped at zero, as the agent clamps
+        ((5, 5, 0, 0, 10, 0.001), (100, 10, 0, 0, 110, 0.02), (0, 0, 0, 0, 0, 0.0)),
+        ((5, 5, 0, 0, 10, 0.001), (0, 0, 0, 0, 0, 0.0), (5, 5, 0, 0, 10, 0.001)),
+    ],
+)
+def test_own_usage(effective: tuple, child: tuple, own: tuple) -> None:
+    got = own_usage(effective, child)
+    assert got[:5] == own[:5] and got[5] == pytest.approx(own[5])
+
+
+def test_valid_depth_accepts_whole_non_negative_numbers_only() -> None:
+    assert [valid_depth(v) for v in (0, 3, 2.0, -1, 1.5, True, "1", None, float("inf"))] == [
+        0,
+        3,
+        2,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
