@@ -5,13 +5,15 @@ kernel cannot run the widget; they show one of these forms instead. The picture 
 session's *shape*, not every entry: long runs of single-child entries are folded into
 one edge marked ``+k``, so only roots, forks, leaves, compactions, branch summaries and
 labelled entries are drawn, at most :data:`MAX_NODES` of them. What is left out is said
-under the picture. Leaves carry their first line (and label); inner nodes carry theirs
-in a tooltip. Every piece of session text is escaped: a session can never put
-markup, let alone script, into this HTML.
+under the picture. Leaves carry their first line (and label); inner nodes carry theirs in
+an SVG tooltip. The picture is an SVG *image* (a ``data:`` URI), which sanitizers keep and
+in which nothing runs; every piece of session text is escaped besides, in the HTML and in
+the SVG: a session can never put markup, let alone script, into this output.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 from dataclasses import dataclass
 from pathlib import Path
@@ -259,6 +261,10 @@ def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:
             _plural(numbers["problems"], "problem"),
         ]
     )
+    # An image, not inline SVG: notebook front ends sanitize untrusted HTML and drop <svg>,
+    # but keep <img> with a data: source. Nothing in an SVG shown as an image runs.
+    svg64 = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    alt = f"Tree of {_title(session)}: {drawn} branch points"
     shown = f"{drawn} of {drawn + left_out} branch points drawn"
     if left_out:
         shown += f"; {left_out} left out (limit {max_nodes})"
@@ -268,7 +274,8 @@ def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:
         f"<div><b>prime_nb SessionWidget</b>: {_esc(_title(session))} "
         f"<code>{_esc(Path(session.file).name)}</code></div>"
         f"<div>{_esc(facts)}</div>"
-        f"<div>{svg}</div>"
+        f'<div><img alt="{_esc(alt)}" src="data:image/svg+xml;base64,{svg64}" '
+        'style="max-width:100%;height:auto"></div>'
         f'<div style="color:{GREY};font-size:11px">Static picture ({_esc(shown)}). '
         "Run the notebook with a kernel for the interactive widget.</div>"
         "</div>"

@@ -19,7 +19,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from browser import PageWatch, chromium_fixture  # noqa: F401
+from browser import PageWatch, chromium_fixture, wait_js  # noqa: F401
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from playwright.sync_api import Browser, Route, expect
@@ -125,18 +125,19 @@ def test_fallback_shows_offline_and_runs_no_script(
         figures = page.locator(".pnb-static")
         expect(figures).to_have_count(2)
         for i in range(2):
-            expect(figures.nth(i)).to_be_visible()
-            expect(figures.nth(i).locator("svg circle").first).to_be_visible()
+            picture = figures.nth(i).locator("img")
+            expect(picture).to_be_visible()
+            wait_js(page, "(el) => el.complete && el.naturalWidth > 200", picture.element_handle())
         expect(figures.nth(0)).to_contain_text("entries")
         expect(figures.nth(1)).to_contain_text("hostile.jsonl")
         # the hostile session's text is there, as text
-        expect(figures.nth(1).locator("svg")).to_contain_text("<")
-        box: dict[str, Any] | None = figures.nth(0).locator("svg").bounding_box()
+        expect(figures.nth(1)).to_contain_text("<img src=x onerror=")
+        box: dict[str, Any] | None = figures.nth(0).locator("img").bounding_box()
         assert box is not None and box["width"] > 200 and box["height"] > 40
         page.screenshot(path=str(html.with_suffix(".png")), full_page=True)
         assert page.evaluate("window.__pwned") is None
         assert watch.dialogs == []
-        active = ".pnb-static script, .pnb-static img, .pnb-static [onload]"
+        active = ".pnb-static script, .pnb-static svg, .pnb-static [onload], .pnb-static [onerror]"
         assert page.locator(active).count() == 0
         if page_name == "executed.html":
             # the page did try the CDN for the widget manager, and was refused

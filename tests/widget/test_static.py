@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import orjson
 import pytest
@@ -20,12 +22,23 @@ from prime_nb.widget._offline import LINE_CHARS, offline_data
 from prime_nb.widget._static import MAX_NODES, shape, static_html, text_repr
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-ALLOWED_TAGS = {"div", "b", "code", "svg", "path", "circle", "text", "title"}
-ALLOWED_ATTRS = {
-    "class", "style", "xmlns", "width", "height", "viewbox", "role", "aria-label",
-    "font-family", "d", "fill", "stroke", "stroke-width", "cx", "cy", "r", "x", "y",
-    "font-size", "text-anchor",
+ALLOWED_TAGS = {"div", "b", "code", "img"}
+ALLOWED_ATTRS = {"class", "style", "alt", "src"}
+SVG_TAGS = {"svg", "path", "circle", "text", "title"}
+SVG_ATTRS = {
+    "style", "xmlns", "width", "height", "viewbox", "role", "aria-label", "font-family", "d",
+    "fill", "stroke", "stroke-width", "cx", "cy", "r", "x", "y", "font-size", "text-anchor",
 }  # fmt: skip
+SVG_PREFIX = "data:image/svg+xml;base64,"
+
+
+def svg_of(page: str) -> str:
+    """The SVG picture inside the static HTML (an image with a data: URI)."""
+    match = re.search(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', page)
+    assert match is not None, page[:300]
+    svg = base64.b64decode(match.group(1)).decode("utf-8")
+    ElementTree.fromstring(svg)  # well-formed XML: text can never open an element
+    return svg
 
 
 class Markup(HTMLParser):
@@ -118,8 +131,11 @@ def test_text_and_html_say_what_the_widget_is_for_every_session(matrix: list[Pat
         parsed = markup(page)
         assert parsed.tags <= ALLOWED_TAGS, (path, parsed.tags - ALLOWED_TAGS)
         assert parsed.attrs <= ALLOWED_ATTRS, (path, parsed.attrs - ALLOWED_ATTRS)
+        svg = svg_of(page)
+        in_svg = markup(svg)
+        assert in_svg.tags <= SVG_TAGS and in_svg.attrs <= SVG_ATTRS, (path, in_svg.tags)
         nodes, left_out = shape(data)
-        assert page.count("<circle") == len(nodes) <= MAX_NODES
+        assert svg.count("<circle") == len(nodes) <= MAX_NODES
         # every entry is drawn or folded into an edge (the loader breaks cycles and orphans)
         assert left_out == 0
         assert len(nodes) + sum(nd.folded for nd in nodes) == n, path
@@ -133,10 +149,14 @@ def test_hostile_text_is_escaped_in_the_html() -> None:
     parsed = markup(page)
     assert parsed.tags <= ALLOWED_TAGS
     assert not any(a.startswith("on") for a in parsed.attrs)
-    assert "<script" not in page.lower() and "<img" not in page.lower()
+    assert "<script" not in page.lower() and page.lower().count("<img") == 1  # the picture
     assert "javascript:" not in " ".join(parsed.attrs)
+    svg = svg_of(page)
+    in_svg = markup(svg)
+    assert in_svg.tags <= SVG_TAGS and in_svg.attrs <= SVG_ATTRS
     # the payloads are there, as text: escaped, not dropped
-    text = "".join(parsed.text)
+    assert "<script" in "".join(parsed.text) + "".join(in_svg.text)
+    text = "".join(in_svg.text)
     assert any(p[:20] in text for p in PAYLOADS)
 
 
@@ -145,8 +165,8 @@ def test_linear_sessions_fold_into_one_edge(tmp_path: Path) -> None:
     nodes, left_out = shape(SessionData(session))
     assert [(nd.row, nd.parent, nd.folded) for nd in nodes] == [(0, -1, 0), (499, 0, 498)]
     assert left_out == 0
-    page = static_html(SessionData(session))
-    assert "+498" in page and "t499" in page
+    svg = svg_of(static_html(SessionData(session)))
+    assert "+498" in svg and "t499" in svg
 
 
 def test_the_picture_is_capped_and_says_what_is_left_out(tmp_path: Path) -> None:
@@ -156,7 +176,7 @@ def test_the_picture_is_capped_and_says_what_is_left_out(tmp_path: Path) -> None
     assert len(nodes) == 50
     assert left_out == 1 + 400 - 50  # the root and 400 leaves; each "try" is folded
     page = static_html(data, max_nodes=50)
-    assert page.count("<circle") == 50
+    assert svg_of(page).count("<circle") == 50
     assert "50 of 401 branch points drawn; 351 left out (limit 50)" in page
     assert len(static_html(data)) < 120_000
     # lanes: the first child keeps its parent's lane, each later one opens a new lane
