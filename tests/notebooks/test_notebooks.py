@@ -55,7 +55,7 @@ def test_quickstart_is_stored_with_its_outputs() -> None:
     kinds = [sorted(o["data"]) for o in widget["outputs"]]
     assert kinds == [["text/plain"], ["text/html", "text/plain"]]
     assert "".join(widget["outputs"][0]["data"]["text/plain"]).startswith("SessionWidget: ")
-    assert "<svg" in "".join(widget["outputs"][1]["data"]["text/html"])
+    assert "data:image/svg+xml;base64," in "".join(widget["outputs"][1]["data"]["text/html"])
 
 
 def test_store_outputs_finds_what_is_wrong() -> None:
