@@ -214,7 +214,7 @@ def tree_svg(data: SessionData, max_nodes: int = MAX_NODES) -> tuple[str, int, i
                 )
         kind = int(kinds[nd.row])
         text = texts[nd.row] if isinstance(texts[nd.row], str) else ""
-        tip = f"{KIND_NAMES[kind]} · {data.ids[nd.row]}: {_short(text, 200)}"
+        tip = f"{KIND_NAMES[kind]} · {data.ids[nd.row]}: {_short(text, 120)}"
         r = 6 if kind in (COMPACTION, BRANCH_SUMMARY) else 4.5
         ring = ' stroke="#212529" stroke-width="1.5"' if on_path else ""
         if data.ids[nd.row] in data.session.labels:
