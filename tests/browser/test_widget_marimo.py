@@ -1,6 +1,6 @@
 """End to end in marimo: ``mo.ui.anywidget(prime_nb.show(...))``, the selection flows back.
 
-``marimo run`` serves a small app on 127.0.0.1 (random port and token). The app wraps the
+``marimo run`` and ``marimo edit`` serve a small app on 127.0.0.1 (random port and token). The app wraps the
 widget in ``mo.ui.anywidget``; an ``on_select`` callback writes the selection to a file,
 and a second cell that reads ``w.value["selected_id"]`` re-runs reactively and writes it
 too. Headless Chromium clicks a node; the panel's text comes from the kernel's answers.
@@ -59,21 +59,21 @@ if __name__ == "__main__":
 
 
 class Marimo(Server):
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, mode: str) -> None:
         self.port = free_port()
         self.token = secrets.token_hex(16)
         argv = [
             sys.executable,
             "-m",
             "marimo",
-            "run",
+            mode,
             str(root / "app.py"),
             "--headless",
             "--host=127.0.0.1",
             f"--port={self.port}",
             f"--token-password={self.token}",
             "--no-sandbox",
-            "--no-check",
+            *(["--no-check"] if mode == "run" else ["--skip-update-check"]),
         ]
         env = {**child_env(root), "MARIMO_SKIP_UPDATE_CHECK": "1"}
         super().__init__(root, argv, env)
@@ -91,11 +91,15 @@ class Marimo(Server):
             return False
 
 
-@pytest.fixture
-def marimo_app(tmp_path: Path) -> Iterator[Marimo]:
+@pytest.fixture(params=["run", "edit"])
+def marimo_app(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Marimo]:
     datasets.synthetic_session(tmp_path / "session.jsonl")
     (tmp_path / "app.py").write_text(APP, "utf-8")
-    server = Marimo(tmp_path)
+    # the editor runs the app on open (as `marimo run` does)
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.marimo.runtime]\nauto_instantiate = true\n", "utf-8"
+    )
+    server = Marimo(tmp_path, request.param)
     try:
         wait_until(server.ready, START_TIMEOUT, "marimo to answer /health")
         yield server
