@@ -1,9 +1,10 @@
 """End to end in marimo: ``mo.ui.anywidget(prime_nb.show(...))``, the selection flows back.
 
-``marimo run`` and ``marimo edit`` serve a small app on 127.0.0.1 (random port and token). The app wraps the
-widget in ``mo.ui.anywidget``; an ``on_select`` callback writes the selection to a file,
-and a second cell that reads ``w.value["selected_id"]`` re-runs reactively and writes it
-too. Headless Chromium clicks a node; the panel's text comes from the kernel's answers.
+``marimo run`` and ``marimo edit`` serve a small app on 127.0.0.1 (random port and
+token). The app wraps the widget in ``mo.ui.anywidget``; an ``on_select`` callback writes
+the selection to a file, and a second cell that reads ``w.value["selected_id"]`` re-runs
+reactively and writes it too. Headless Chromium clicks a node; the panel's text comes
+from the kernel's answers.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from servers import START_TIMEOUT, Server, child_env, free_port, only_local, wai
 import prime_nb
 from prime_nb import datasets
 
-APP = '''
+APP = """
 import marimo
 
 app = marimo.App()
@@ -55,7 +56,7 @@ def _(Path, w):
 
 if __name__ == "__main__":
     app.run()
-'''
+"""
 
 
 class Marimo(Server):
@@ -144,8 +145,10 @@ def test_marimo_selection_flows_back(marimo_app: Marimo, chromium: Browser) -> N
         expect(panel).to_have_attribute("data-loaded", str(e.index.get_loc(clicked)))
         expect(panel.locator(".pnb-md").first).to_contain_text(text.split("\n")[0][:40])
         wait_until(
-            lambda: (root_dir / "selected.txt").is_file()
-            and (root_dir / "selected.txt").read_text() == clicked,
+            lambda: (
+                (root_dir / "selected.txt").is_file()
+                and (root_dir / "selected.txt").read_text() == clicked
+            ),
             60,
             "on_select in the kernel",
             page,
