@@ -31,6 +31,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 def stored(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The executed notebook without widget views, widget state or run metadata."""
     nb.metadata.pop("widgets", None)
+    nb.metadata["language_info"] = {"name": "python"}  # not this machine's Python version
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
