@@ -308,6 +308,20 @@ def prepare_demo_folder(folder: Path) -> Path:
     return notebook
 
 
+# JupyterLab asks "Get notified about Jupyter news?" until the setting is chosen; the news
+# URL alone does not stop the question. The demo changes the setting's *default* (a user's
+# own choice still wins), through a config folder of its own on JUPYTER_CONFIG_PATH.
+QUIET_LAB = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
+
+
+def quiet_lab_config(config: Path) -> Path:
+    """A Jupyter config folder whose lab settings turn the news prompt off; returns it."""
+    labconfig = config / "labconfig"
+    labconfig.mkdir(parents=True, exist_ok=True)
+    (labconfig / "default_setting_overrides.json").write_text(json.dumps(QUIET_LAB), "utf-8")
+    return config
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -374,14 +388,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
         "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={folder}",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.news_url=None",  # no "get notified about news?" prompt in the demo
+        "--LabApp.news_url=None",  # no news feed (the prompt: see QUIET_LAB)
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers and CI often run as root
     # the kernel must import this very prime_nb, installed or not (a source checkout)
     package_root = str(Path(__file__).resolve().parents[1])
     python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
-    env = {**os.environ, "JUPYTER_TOKEN": token, "PYTHONPATH": python_path}
+    config = quiet_lab_config(Path(tempfile.mkdtemp(prefix="prime-nb-demo-config-")))
+    config_path = os.pathsep.join(
+        p for p in (str(config), os.environ.get("JUPYTER_CONFIG_PATH")) if p
+    )
+    env = {
+        **os.environ,
+        "JUPYTER_TOKEN": token,
+        "PYTHONPATH": python_path,
+        "JUPYTER_CONFIG_PATH": config_path,
+    }
     handlers: dict[signal.Signals, Callable[..., Any] | int | None] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         handlers[signum] = signal.signal(signum, _raise_stop)
@@ -427,6 +450,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             stop_server(proc)
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
+        shutil.rmtree(config, ignore_errors=True)
 
 
 # -- parser --------------------------------------------------------------------------------

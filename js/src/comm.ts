@@ -2,6 +2,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import { appendRows, decodeTree, type Binary, type Columns, type RawTree } from "./data";
+import { OfflineAnswerer } from "./offline";
 
 export const APPEND_COLUMNS = ["ids", "parent", "kind", "flags", "tokens", "time"] as const;
 
@@ -69,16 +70,24 @@ export class Requester {
   private handler = (msg: unknown): void => {
     const m = msg as { type?: string; rid?: string; data?: unknown; error?: string };
     if (!m || m.type !== "response" || typeof m.rid !== "string") return;
-    const p = this.pending.get(m.rid);
-    if (!p) return;
-    this.pending.delete(m.rid);
-    clearTimeout(p.timer);
-    if (m.error) p.reject(new Error(m.error));
-    else p.resolve(m.data);
+    this.offline.heard();
+    this.settle(m.rid, m.data, m.error);
   };
+  /** Answers from the data saved with the notebook when no kernel answers. */
+  private offline: OfflineAnswerer;
 
   constructor(private model: AnyModel, private timeoutMs = 60000) {
     model.on("msg:custom", this.handler);
+    this.offline = new OfflineAnswerer(model, () => storeFor(model).cols);
+  }
+
+  private settle(rid: string, data: unknown, error?: string): void {
+    const p = this.pending.get(rid);
+    if (!p) return;
+    this.pending.delete(rid);
+    clearTimeout(p.timer);
+    if (error) p.reject(new Error(error));
+    else p.resolve(data);
   }
 
   request<T>(what: string, extra: Record<string, unknown> = {}): Promise<T> {
@@ -90,11 +99,13 @@ export class Requester {
       }, this.timeoutMs);
       this.pending.set(rid, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.model.send({ type: "request", rid, what, ...extra });
+      this.offline.arm({ what, ...extra }, (data, error) => this.settle(rid, data, error));
     });
   }
 
   dispose(): void {
     this.model.off("msg:custom", this.handler);
+    this.offline.dispose();
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
       p.reject(new Error("closed"));

@@ -6,6 +6,8 @@ TypeScript in ``js/``, bundled into ``prime_nb/static`` by the build backend.
 
 - ``_session_widget``: :class:`SessionWidget` and :func:`show`.
 - ``_data``: what the browser is sent (tree columns, kind codes, answers to requests).
+- ``_static``: the outputs without JavaScript (text line, HTML summary, SVG of the tree).
+- ``_offline``: the first lines saved with the widget's state, for pages without a kernel.
 - ``_export``: :func:`export_html`, one self-contained page.
 - ``_linking``: :func:`link`, a plotly figure that follows the selection.
 - ``_family_widget``, ``_family_data``: :class:`FamilyWidget` and :func:`show_family`, a

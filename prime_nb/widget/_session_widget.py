@@ -14,6 +14,8 @@ import traitlets
 
 from ..session._session import Session, load
 from ._data import COLUMN_NAMES, SessionData
+from ._offline import offline_data
+from ._static import static_html, text_repr
 
 STATIC = Path(__file__).parent.parent / "static"
 FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
@@ -35,13 +37,17 @@ def _asset(name: str, fallback: str) -> Path | str:
 class SessionWidget(anywidget.AnyWidget):
     """The conversation tree of a session: pan, zoom, filter, search, inspect entries.
 
-    Traits ``selected_id``, ``filter``, ``search`` and ``view`` sync both ways.
+    Traits ``selected_id``, ``filter``, ``search`` and ``view`` sync both ways. Where no
+    JavaScript runs (static renders of a saved notebook), its outputs still say what it is:
+    a text line and an HTML summary with a picture of the tree (see ``_static``); where the
+    JavaScript runs without a kernel, it answers from ``_offline`` (see ``_offline``).
     """
 
     _esm = _asset("widget.js", _MISSING_BUNDLE)
     _css = _asset("widget.css", "")
 
     _tree = traitlets.Dict().tag(sync=True)
+    _offline = traitlets.Dict().tag(sync=True)
     selected_id = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     filter = traitlets.Enum(FILTERS, default_value="default").tag(sync=True)
     search = traitlets.Unicode("").tag(sync=True)
@@ -58,8 +64,43 @@ class SessionWidget(anywidget.AnyWidget):
         self._data = SessionData(self.session)
         self._appended = False
         self._watcher: _Watcher | None = None
-        super().__init__(_tree=self._data.tree(), **kwargs)
+        super().__init__(_tree=self._data.tree(), _offline=offline_data(self._data), **kwargs)
         self.on_msg(self._on_msg)
+
+    # -- outputs without JavaScript --------------------------------------------------------
+    def __repr__(self) -> str:
+        return text_repr(self.session)
+
+    def _repr_html_(self) -> str:
+        """The static summary and tree picture (for renderers that cannot run widgets)."""
+        return static_html(self._data)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The widget view, with the text line and the static HTML as fallbacks."""
+        parts = super()._repr_mimebundle_(**kwargs)
+        if parts is None:
+            return None
+        data, metadata = parts
+        return {**data, "text/plain": repr(self), "text/html": self._repr_html_()}, metadata
+
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """In IPython: the widget, then the static HTML as an output of its own.
+
+        A notebook executed headless (``nbconvert --execute``) stores the widget's state, so
+        static renderers then choose the widget view over any fallback in the same output,
+        and show nothing without the widget scripts. A separate output is always shown;
+        where the widget draws, ``widget.css`` hides it (the output right after a drawn
+        widget), so live front ends show the widget alone.
+        """
+        from IPython.display import display
+
+        parts = super()._repr_mimebundle_(**kwargs)
+        if parts is None:
+            return
+        data, metadata = parts
+        show_raw: Callable[..., None] = display
+        show_raw({**data, "text/plain": repr(self)}, metadata=metadata, raw=True)
+        show_raw({"text/html": self._repr_html_(), "text/plain": ""}, raw=True)
 
     # -- selection -------------------------------------------------------------------------
     @traitlets.validate("selected_id")
@@ -110,6 +151,7 @@ class SessionWidget(anywidget.AnyWidget):
             if self.selected_id is not None and self.selected_id not in self._data.row_of:
                 self.selected_id = None
             self._tree = payload
+            self._offline = offline_data(self._data)
             return self._data.n
         return self._data.n - before
 

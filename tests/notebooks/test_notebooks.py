@@ -1,4 +1,6 @@
-"""The notebooks: stored without outputs, and each runs top to bottom under nbval in < 1 min.
+"""The notebooks: each runs top to bottom under nbval in < 1 min; the quickstart is stored
+with its outputs (``notebooks/store_outputs.py``) so that it opens showing results, the
+others without.
 
 Each notebook runs as ``pytest --nbval-lax notebooks/NAME.ipynb`` in a subprocess, exactly as a
 person would check it, with this checkout on the kernel's PYTHONPATH so that a source tree
@@ -29,13 +31,53 @@ def test_the_three_notebooks_exist() -> None:
     ]
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", NOTEBOOKS[1:], ids=lambda p: p.stem)
 def test_notebook_is_stored_without_outputs(notebook: Path) -> None:
     data = json.loads(notebook.read_text("utf-8"))
     assert data["nbformat"] == 4
     for cell in data["cells"]:
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [] and cell["execution_count"] is None
+
+
+def test_quickstart_is_stored_with_its_outputs() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "notebooks" / "store_outputs.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(NOTEBOOKS[0].read_text("utf-8"))
+    code = [c for c in data["cells"] if c["cell_type"] == "code"]
+    assert all(c["outputs"] and c["execution_count"] for c in code)
+    widget = next(c for c in code if "show(session)" in "".join(c["source"]))
+    kinds = [sorted(o["data"]) for o in widget["outputs"]]
+    assert kinds == [["text/plain"], ["text/html", "text/plain"]]
+    assert "".join(widget["outputs"][0]["data"]["text/plain"]).startswith("SessionWidget: ")
+    assert "data:image/svg+xml;base64," in "".join(widget["outputs"][1]["data"]["text/html"])
+
+
+def test_store_outputs_finds_what_is_wrong() -> None:
+    sys.path.insert(0, str(REPO / "notebooks"))
+    try:
+        from store_outputs import WIDGET_VIEW, problems
+    finally:
+        sys.path.pop(0)
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("1"), nbformat.v4.new_code_cell("w")]
+    nb.cells[1].outputs = [
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {}, "text/plain": "/scratch/x"})
+    ]
+    nb.metadata["widgets"] = {}
+    assert problems(nb, "/scratch/") == [
+        "cell 0 has no outputs",
+        "cell 1 stores a widget view",
+        "the outputs name a machine path ('/scratch/')",
+        "the notebook stores widget state",
+    ]
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)

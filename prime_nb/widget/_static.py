@@ -1,0 +1,282 @@
+"""The widget without JavaScript: a one-line text form and an HTML summary with an SVG tree.
+
+Static renderers (``nbconvert --to html``, GitHub, nbviewer) and front ends without a
+kernel cannot run the widget; they show one of these forms instead. The picture is the
+session's *shape*, not every entry: long runs of single-child entries are folded into
+one edge marked ``+k``, so only roots, forks, leaves, compactions, branch summaries and
+labelled entries are drawn, at most :data:`MAX_NODES` of them. What is left out is said
+under the picture. Leaves carry their first line (and label); inner nodes carry theirs in
+an SVG tooltip. The picture is an SVG *image* (a ``data:`` URI), which sanitizers keep and
+in which nothing runs; every piece of session text is escaped besides, in the HTML and in
+the SVG: a session can never put markup, let alone script, into this output.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
+
+if TYPE_CHECKING:
+    from ..session._session import Session
+
+MAX_NODES = 250
+TEXT_CHARS = 60
+DX, DY, PAD, TEXT_WIDTH = 26, 20, 14, 420
+GREY = "#7c8799"
+# Node colours per kind code (the same as js/src/constants.ts KIND_STYLES).
+COLORS = (
+    "#2f6fe4",
+    "#1f9d55",
+    "#8a94a6",
+    "#0e9aa7",
+    "#d63384",
+    "#e8590c",
+    "#7950f2",
+    "#c99100",
+    "#c99100",
+    "#e03160",
+    GREY,
+    GREY,
+    GREY,
+    GREY,
+    GREY,
+)
+
+
+@dataclass
+class Node:
+    """One drawn entry: its row, the drawn node above it and the entries folded between."""
+
+    row: int
+    parent: int  # index into the node list, -1 for a root
+    folded: int
+    depth: int = 0
+    lane: int = 0
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _short(text: str, limit: int = TEXT_CHARS) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def _title(session: Session) -> str:
+    return session.name or session.id or Path(session.file).name
+
+
+def summary_numbers(session: Session) -> dict[str, int]:
+    """Entries, leaves, forks, compactions, labels and problems of a session."""
+    entries = session.entries
+    return {
+        "entries": len(entries),
+        "leaves": int(entries["is_leaf"].sum()),
+        "forks": int((entries["children"] > 1).sum()),
+        "compactions": int((entries["type"] == "compaction").sum()),
+        "labels": len(session.labels),
+        "problems": len(session.problems),
+    }
+
+
+PLURALS = {"entry": "entries", "leaf": "leaves"}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {PLURALS.get(word, word + 's')}"
+
+
+def text_repr(session: Session) -> str:
+    """``SessionWidget: <name> · 120 entries · 3 leaves · 2 compactions · 0 problems``."""
+    n = summary_numbers(session)
+    parts = [
+        _plural(n["entries"], "entry"),
+        _plural(n["leaves"], "leaf"),
+        _plural(n["compactions"], "compaction"),
+        _plural(n["problems"], "problem"),
+    ]
+    return f"SessionWidget: {_title(session)} ({Path(session.file).name}) · " + " · ".join(parts)
+
+
+def shape(data: SessionData, max_nodes: int = MAX_NODES) -> tuple[list[Node], int]:
+    """The drawn nodes in depth-first order, and how many more would have been drawn.
+
+    Entries unreachable from a root (in a parent cycle) are neither drawn nor folded.
+    """
+    session = data.session
+    entries = session.entries
+    n = data.n
+    parents = [
+        data.row_of.get(p, -1) if isinstance(p, str) else -1
+        for p in entries["parent_id"].astype(object).tolist()
+    ]
+    children: list[list[int]] = [[] for _ in range(n)]
+    for row, p in enumerate(parents):
+        if p >= 0 and p != row:
+            children[p].append(row)
+    kinds = kind_codes(entries)
+    labelled = {data.row_of[i] for i in session.labels if i in data.row_of}
+    nodes: list[Node] = []
+    left_out = 0
+    seen = bytearray(n)
+    # (row, drawn parent, entries folded since it); reversed so rows come out in order
+    stack = [(row, -1, 0) for row in range(n - 1, -1, -1) if parents[row] < 0]
+    while stack:
+        row, up, folded = stack.pop()
+        if seen[row]:
+            continue
+        seen[row] = 1
+        kids = children[row]
+        key = (
+            up < 0
+            or len(kids) != 1
+            or kinds[row] in (COMPACTION, BRANCH_SUMMARY)
+            or row in labelled
+            or row == n - 1
+        )
+        if key and len(nodes) >= max_nodes:
+            left_out += 1
+            stack.extend((k, up, 0) for k in reversed(kids))
+            continue
+        if key:
+            nodes.append(Node(row, up, folded))
+            up, folded = len(nodes) - 1, 0
+        else:
+            folded += 1
+        stack.extend((k, up, folded) for k in reversed(kids))
+    _lay_out(nodes)
+    return nodes, left_out
+
+
+def _lay_out(nodes: list[Node]) -> None:
+    """Depth = drawn ancestors; a first child keeps its parent's lane, others open a new one."""
+    lanes = 0
+    used_first: set[int] = set()
+    for node in nodes:  # depth-first order: parents come before children
+        if node.parent < 0:
+            node.depth, node.lane = 0, lanes
+            lanes += 1
+            continue
+        parent = nodes[node.parent]
+        node.depth = parent.depth + 1
+        if node.parent in used_first:
+            node.lane = lanes
+            lanes += 1
+        else:
+            used_first.add(node.parent)
+            node.lane = parent.lane
+
+
+def _label(data: SessionData, row: int) -> str:
+    label = data.session.labels.get(data.ids[row])
+    return f"[{_short(label, 30)}] " if label else ""
+
+
+def tree_svg(data: SessionData, max_nodes: int = MAX_NODES) -> tuple[str, int, int]:
+    """The SVG picture, the number of drawn nodes and of branch points left out."""
+    nodes, left_out = shape(data, max_nodes)
+    entries = data.session.entries
+    kinds = kind_codes(entries)
+    texts = entries["text"].astype(object).tolist()
+    active = entries["on_active_path"].to_numpy(bool)
+    last_lane = max((nd.lane for nd in nodes), default=0)
+    max_depth = max((nd.depth for nd in nodes), default=0)
+    width = PAD * 2 + max_depth * DX + TEXT_WIDTH
+    height = PAD * 2 + last_lane * DY + 4
+
+    def xy(nd: Node) -> tuple[int, int]:
+        return PAD + nd.depth * DX, PAD + nd.lane * DY
+
+    edges: list[str] = []
+    marks: list[str] = []
+    dots: list[str] = []
+    for nd in nodes:
+        x, y = xy(nd)
+        on_path = bool(active[nd.row])
+        if nd.parent >= 0:
+            px, py = xy(nodes[nd.parent])
+            stroke = "#495057" if on_path else "#c3cad5"
+            sw = 2.5 if on_path else 1.5
+            edges.append(
+                f'<path d="M{px} {py} V{y} H{x}" fill="none" '
+                f'stroke="{stroke}" stroke-width="{sw}"/>'
+            )
+            if nd.folded:
+                marks.append(
+                    f'<text x="{(px + x) / 2:.0f}" y="{y - 4}" font-size="8" fill="{GREY}" '
+                    f'text-anchor="middle">+{nd.folded}</text>'
+                )
+        kind = int(kinds[nd.row])
+        text = texts[nd.row] if isinstance(texts[nd.row], str) else ""
+        tip = f"{KIND_NAMES[kind]} · {data.ids[nd.row]}: {_short(text, 120)}"
+        r = 6 if kind in (COMPACTION, BRANCH_SUMMARY) else 4.5
+        ring = ' stroke="#212529" stroke-width="1.5"' if on_path else ""
+        if data.ids[nd.row] in data.session.labels:
+            ring = f' stroke="{COLORS[LABEL]}" stroke-width="2.5"'
+            tip = f"[{_short(data.session.labels[data.ids[nd.row]], 80)}] {tip}"
+        dots.append(
+            f'<circle cx="{x}" cy="{y}" r="{r}" fill="{COLORS[kind]}"{ring}>'
+            f"<title>{_esc(tip)}</title></circle>"
+        )
+    drawn_as_parent = {nd.parent for nd in nodes}
+    for i, nd in enumerate(nodes):
+        if i in drawn_as_parent:  # inner nodes: their text is in the tooltip
+            continue
+        x, y = xy(nd)
+        text = texts[nd.row] if isinstance(texts[nd.row], str) else ""
+        words = _label(data, nd.row) + _short(text) or KIND_NAMES[int(kinds[nd.row])]
+        marks.append(
+            f'<text x="{x + 9}" y="{y + 4}" font-size="11" fill="#343a40">{_esc(words)}</text>'
+        )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="session tree" '
+        'font-family="system-ui, sans-serif" style="max-width:100%;height:auto">'
+        + "".join(edges)
+        + "".join(dots)
+        + "".join(marks)
+        + "</svg>"
+    )
+    return svg, len(nodes), left_out
+
+
+def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:
+    """A small summary and the tree picture, for renderers that cannot run the widget."""
+    session = data.session
+    numbers = summary_numbers(session)
+    svg, drawn, left_out = tree_svg(data, max_nodes)
+    facts = " · ".join(
+        [
+            _plural(numbers["entries"], "entry"),
+            _plural(numbers["leaves"], "leaf"),
+            _plural(numbers["forks"], "fork"),
+            _plural(numbers["compactions"], "compaction"),
+            _plural(numbers["labels"], "label"),
+            _plural(numbers["problems"], "problem"),
+        ]
+    )
+    # An image, not inline SVG: notebook front ends sanitize untrusted HTML and drop <svg>,
+    # but keep <img> with a data: source. Nothing in an SVG shown as an image runs.
+    svg64 = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    alt = f"Tree of {_title(session)}: {drawn} branch points"
+    shown = f"{drawn} of {drawn + left_out} branch points drawn"
+    if left_out:
+        shown += f"; {left_out} left out (limit {max_nodes})"
+    shown += "; runs of single entries are folded into edges marked +k"
+    return (
+        '<div class="pnb-static" style="font-family:system-ui,sans-serif;font-size:13px">'
+        f"<div><b>prime_nb SessionWidget</b>: {_esc(_title(session))} "
+        f"<code>{_esc(Path(session.file).name)}</code></div>"
+        f"<div>{_esc(facts)}</div>"
+        f'<div><img alt="{_esc(alt)}" src="data:image/svg+xml;base64,{svg64}" '
+        'style="max-width:100%;height:auto"></div>'
+        f'<div style="color:{GREY};font-size:11px">Static picture ({_esc(shown)}). '
+        "Run the notebook with a kernel for the interactive widget.</div>"
+        "</div>"
+    )

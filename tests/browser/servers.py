@@ -1,0 +1,184 @@
+"""Notebook servers for the browser tests: Jupyter (Lab or Notebook 7) and marimo.
+
+Each runs on 127.0.0.1 on a free port, with a random token, in the test's own folder and
+config dirs, with this checkout first on the kernel's PYTHONPATH. Every wait polls state
+(an HTTP answer, the server's sessions), never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, Route
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 120.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_until(
+    check: Callable[[], Any], timeout: float, what: str, page: Page | None = None
+) -> Any:
+    """Poll ``check`` until it returns something truthy; fail after ``timeout`` seconds.
+
+    With a page, the pause between polls lets Playwright work (its request routing runs
+    only while the sync API is called).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        if page is not None:
+            page.wait_for_timeout(100)
+        else:
+            time.sleep(0.1)
+
+
+def only_local(route: Route) -> None:
+    """Let the page reach 127.0.0.1 only."""
+    if route.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
+def notebook(cells: Sequence[str]) -> dict[str, Any]:
+    """An nbformat 4 notebook of code cells, without outputs."""
+    return {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"cell{i}",
+                "metadata": {},
+                "outputs": [],
+                "source": src,
+            }
+            for i, src in enumerate(cells)
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def child_env(root: Path) -> dict[str, str]:
+    """Environment for a server in ``root``: own config and runtime dirs, this checkout."""
+    home = root / ".home"
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTER_DATA_DIR": str(home / "data"),
+        "IPYTHONDIR": str(home / "ipython"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+
+
+class Server:
+    """A server process with its log, stopped by :meth:`stop`."""
+
+    def __init__(self, root: Path, argv: list[str], env: dict[str, str]) -> None:
+        self.root = root
+        self.log_path = root / f"{Path(argv[2]).name}.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            argv, cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+
+    def alive(self) -> None:
+        if self.proc.poll() is not None:
+            raise AssertionError(f"the server exited: {self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=20)
+        self.log.close()
+
+
+class Jupyter(Server):
+    """``jupyter lab`` or ``jupyter notebook`` (module ``jupyterlab`` or ``notebook``)."""
+
+    def __init__(self, root: Path, module: str, *extra: str) -> None:
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        argv = [
+            sys.executable,
+            "-m",
+            module,
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--port-retries=0",
+            "--allow-root",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.open_browser=False",
+            *extra,
+        ]
+        super().__init__(root, argv, child_env(root))
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def api(self, path: str, method: str = "GET") -> Any:
+        req = urllib.request.Request(
+            f"{self.base}{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            body = resp.read()
+        return json.loads(body) if body else None
+
+    def ready(self) -> bool:
+        self.alive()
+        try:
+            return bool(self.api("/api/status"))
+        except OSError:
+            return False
+
+    def kernel_ready(self, notebook_path: str) -> bool:
+        """The notebook's kernel is started, idle and has the page connected."""
+        for sess in self.api("/api/sessions"):
+            kernel = sess.get("kernel") or {}
+            if (
+                sess.get("path") == notebook_path
+                and kernel.get("execution_state") == "idle"
+                and kernel.get("connections", 0) > 0
+            ):
+                return True
+        return False
+
+
+def run_cell(page: Page, index: int) -> None:
+    """Click into a cell's editor and run it with Shift+Enter (JupyterLab, Notebook 7)."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")

@@ -1,0 +1,102 @@
+"""``prime-nb demo`` in a real browser: the quickstart opens showing results, and no news prompt.
+
+The command runs as a newcomer would start it (``--no-browser``, then its URL opened in
+headless Chromium). Before any cell runs, the stored outputs show: the session summary and
+the static picture of the tree. JupyterLab's "Get notified about Jupyter news?" question
+never comes: the setting's default is "never" in the demo's lab (checked at the source,
+the settings API, and in the page).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from browser import chromium_fixture  # noqa: F401
+from playwright.sync_api import Browser, expect
+from servers import START_TIMEOUT, child_env, free_port, only_local, wait_until
+
+DEMO = [sys.executable, "-m", "prime_nb.cli", "demo", "--no-browser"]
+NEWS = "official Jupyter news"
+SETTINGS = "/lab/api/settings/@jupyterlab/apputils-extension:notification"
+
+
+def start_demo(folder: Path, port: int) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [*DEMO, "--port", str(port), "--dir", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=child_env(folder.parent),
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + START_TIMEOUT
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        match = re.search(r"(http://127\.0\.0\.1:\d+/\S+)", line)
+        if match:
+            return proc, match.group(1)
+    proc.kill()
+    raise AssertionError("prime-nb demo printed no URL: " + "".join(seen)[-3000:])
+
+
+def test_demo_opens_with_outputs_and_no_news_prompt(tmp_path: Path, chromium: Browser) -> None:
+    port = free_port()
+    proc, url = start_demo(tmp_path / "demo", port)
+    token = url.split("token=", 1)[1]
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(url)
+        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
+        # the stored outputs, before anything runs: tables, the text line, the picture
+        figure = page.locator(".jp-OutputArea-output .pnb-static")
+        expect(figure).to_be_visible()
+        picture = figure.locator("img")
+        expect(picture).to_be_visible()
+        wait_until(
+            lambda: picture.evaluate("(el) => el.complete && el.naturalWidth > 200"),
+            20,
+            "the tree picture to load",
+            page,
+        )
+        expect(page.locator(".jp-OutputArea-output", has_text="SessionWidget: ")).not_to_have_count(
+            0
+        )
+        expect(page.locator(".jp-RenderedHTMLCommon table").first).to_be_visible()
+        assert page.get_by_text("Error displaying widget").count() == 0
+        figure.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / "demo.png"))
+
+        # the setting the prompt depends on defaults to "never" in the demo's lab
+        def settings() -> Any:
+            return page.evaluate(
+                "async ([path, token]) => (await fetch(path,"
+                " {headers: {Authorization: `token ${token}`}})).json()",
+                [SETTINGS, token],
+            )
+
+        schema = wait_until(settings, 30, "the notification settings", page)["schema"]
+        assert schema["properties"]["fetchNews"]["default"] == "false"
+        # the app has restored (the notebook shows) and the kernel is idle: the prompt
+        # would be up by now; it is neither a toast nor in the notification centre
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        assert page.get_by_text(NEWS).count() == 0
+        page.locator(".jp-Notification-Status").click()
+        expect(page.locator(".jp-Notification-Header")).to_be_visible()
+        assert page.get_by_text(NEWS).count() == 0
+    finally:
+        context.close()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)

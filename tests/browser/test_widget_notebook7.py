@@ -1,0 +1,81 @@
+"""End to end in Jupyter Notebook 7: the widget draws, a click reaches ``selected_id``.
+
+A real ``jupyter notebook`` on 127.0.0.1 (random port and token) serves a notebook that
+shows a widget and records every selection into a file through ``on_select``; headless
+Chromium runs the cell like a person would (Shift+Enter). The static fallback output that
+follows the widget must stay hidden while the widget is drawn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import DEBUG, chromium_fixture, node_position  # noqa: F401
+from playwright.sync_api import Browser, expect
+from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
+
+import prime_nb
+from prime_nb import datasets
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Jupyter]:
+    jupyter = Jupyter(tmp_path, "notebook")
+    try:
+        wait_until(jupyter.ready, START_TIMEOUT, "jupyter notebook to answer /api/status")
+        yield jupyter
+    finally:
+        jupyter.stop()
+
+
+def test_notebook7_draws_and_a_click_reaches_python(server: Jupyter, chromium: Browser) -> None:
+    session_path = datasets.synthetic_session(server.root / "session.jsonl")
+    session = prime_nb.load(session_path)
+    e = session.entries
+    users = [str(i) for i in e.index[(e["role"] == "user") & e["on_active_path"]]]
+    clicked = users[len(users) // 2]
+    log = server.root / "selected.txt"
+    cells = [
+        "from pathlib import Path\n"
+        "import prime_nb\n"
+        f"w = prime_nb.show({session_path.name!r}, height=480)\n"
+        f"w.on_select(lambda entry_id: Path({log.name!r}).write_text(entry_id or '-'))\n"
+        "w",
+    ]
+    (server.root / "nb7.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
+
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{server.base}/notebooks/nb7.ipynb?token={server.token}")
+        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
+        wait_until(lambda: server.kernel_ready("nb7.ipynb"), START_TIMEOUT, "the kernel", page)
+        run_cell(page, 0)
+        root = page.locator(".pnb-root")
+        expect(root).to_have_attribute("data-drawn", "1")
+        assert page.evaluate(f"{DEBUG}.stats().n") == len(e)
+
+        # The fallback output for static renders is there, but hidden under a drawn widget.
+        fallback = page.locator(".pnb-static")
+        expect(fallback).to_have_count(1)
+        expect(fallback).to_be_hidden()
+
+        pos = node_position(page, clicked)
+        page.mouse.click(pos["x"], pos["y"])
+        expect(page.locator(".pnb-panel")).to_have_attribute("data-entry-id", clicked)
+        wait_until(
+            lambda: log.is_file() and log.read_text() == clicked,
+            60,
+            "the kernel to see the click",
+            page,
+        )
+        # The panel's text came from the kernel (not from the saved first lines).
+        expect(page.locator(".pnb-panel .pnb-entry-id")).to_have_text(clicked)
+        expect(page.locator(".pnb-panel")).not_to_contain_text("Saved with the notebook")
+    finally:
+        context.close()
