@@ -200,5 +200,6 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
     frame = pd.DataFrame(rows).set_index("id")
     for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
-    frame["since_previous"] = pd.to_timedelta(frame["since_previous"])
+    # as objects: a column of only NaT is inferred as datetimes, which to_timedelta refuses
+    frame["since_previous"] = pd.to_timedelta(frame["since_previous"].astype(object))
     return frame[COLUMNS]
