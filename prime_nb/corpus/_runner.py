@@ -112,7 +112,9 @@ def run(
             _one_by_one(func, paths, failed, results, on_error, bar)
         out = [results[k] for k in range(len(paths))]
         if not bar.disable:
-            bar.write(_final_line(len(paths), sum(sizes), time.perf_counter() - start, out, describe))
+            bar.write(
+                _final_line(len(paths), sum(sizes), time.perf_counter() - start, out, describe)
+            )
     return out
 
 
