@@ -294,20 +294,6 @@ def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFr
     return frame
 
 
-def _forensics_of(path: str) -> pd.DataFrame:
-    """``compaction_forensics`` of one file by the full path (what the summary agrees with)."""
-    from ..analysis import compaction_forensics
-
-    return per_session(compaction_forensics, path)
-
-
-def _branches_of(path: str) -> pd.DataFrame:
-    """``branches`` of one file by the full path (what the summary agrees with)."""
-    from ..analysis import branches
-
-    return per_session(branches, path)
-
-
 def compactions_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Compaction rows of the summary pass as the typed ``corpus_compactions`` table."""
     meta = empty(FORENSICS_DTYPES)

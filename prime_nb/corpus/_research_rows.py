@@ -49,13 +49,16 @@ def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
     if not forks:
         return []
     cols, tree = session.cols, session._tree
-    arrays = tree_arrays(session)
     n = len(cols)
-    size = arrays.subtree_sum(np.ones(n))
-    tokens = arrays.subtree_sum(arrays.tokens)
-    cost = arrays.subtree_sum(arrays.cost)
-    leaves = arrays.subtree_sum((children == 0).astype(np.float64))
-    last_leaf = arrays.last_leaf()
+    tokens_row, cost_row = spend(cols)
+    depth = np.fromiter(tree.depth, dtype=np.int64, count=n)
+    size, tokens, cost, leaves, last_leaf = _subtree_figures(
+        tree.parent,
+        np.argsort(-depth, kind="stable").tolist(),
+        tokens_row.astype(np.float64).tolist(),
+        np.nan_to_num(cost_row).tolist(),
+        (children == 0).tolist(),
+    )
     active = active_path_mask(tree, n - 1)
     ids, types, roles, stops, stamps = cols.ids, cols.types, cols.roles, cols.stops, cols.time_ms
     rows: list[dict[str, Any]] = []
@@ -71,7 +74,7 @@ def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
                     "leaf_id": ids[leaf],
                     "entries": int(size[row]),
                     "leaves": int(leaves[row]),
-                    "path_length": int(arrays.depth[leaf] - arrays.depth[row] + 1),
+                    "path_length": int(depth[leaf] - depth[row] + 1),
                     "tokens": int(tokens[row]),
                     "cost": float(cost[row]),
                     "last_type": types[leaf],
@@ -83,6 +86,29 @@ def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def _subtree_figures(
+    parent: list[int], order: list[int], tokens: list[float], cost: list[float], leaf: list[bool]
+) -> tuple[list[float], list[float], list[float], list[float], list[int]]:
+    """Per row, over its subtree: entries, tokens, cost, leaves, and the last leaf in file
+    order. One walk for all five, in the order (and so with the float sums) of
+    ``TreeArrays.subtree_sum`` and ``TreeArrays.last_leaf``.
+    """
+    n = len(parent)
+    size = [1.0] * n
+    leaves = [1.0 if is_leaf else 0.0 for is_leaf in leaf]
+    last = [row if is_leaf else -1 for row, is_leaf in enumerate(leaf)]
+    for row in order:
+        up = parent[row]
+        if up >= 0:
+            size[up] += size[row]
+            tokens[up] += tokens[row]
+            cost[up] += cost[row]
+            leaves[up] += leaves[row]
+            if last[row] > last[up]:
+                last[up] = last[row]
+    return size, tokens, cost, leaves, last
 
 
 def _read_paths(session: SummarySession, cwd: str | None) -> dict[int, list[str]]:

@@ -48,11 +48,11 @@ def file_sizes(paths: Sequence[str]) -> list[int]:
     return sizes
 
 
-def batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
-    """Indexes of ``sizes`` cut into batches of about the same number of bytes, biggest
-    first; consecutive files stay together."""
+def batches(sizes: Sequence[int], count: int) -> list[list[int]]:
+    """Indexes of ``sizes`` cut into about ``count`` batches of about the same number of
+    bytes (1 to 64 MB each), in order; consecutive files stay together."""
     total = sum(sizes)
-    target = min(max(total // max(workers * BATCHES_PER_WORKER, 1), MIN_BATCH), MAX_BATCH)
+    target = min(max(total // max(count, 1), MIN_BATCH), MAX_BATCH)
     out: list[list[int]] = []
     current: list[int] = []
     held = 0
@@ -64,7 +64,6 @@ def batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
             current, held = [], 0
     if current:
         out.append(current)
-    out.sort(key=lambda batch: -sum(sizes[k] for k in batch))
     return out
 
 
@@ -108,7 +107,9 @@ def run(
                 results[k] = func(path)
                 bar.update(1)
         else:
-            failed = _in_batches(func, paths, batches(sizes, workers), workers, results, bar)
+            groups = batches(sizes, workers * BATCHES_PER_WORKER)
+            groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
+            failed = _in_batches(func, paths, groups, workers, results, bar)
             _one_by_one(func, paths, failed, results, on_error, bar)
         out = [results[k] for k in range(len(paths))]
         if not bar.disable:
