@@ -7,6 +7,7 @@ of them broken. A broken file becomes a row with its error; it never stops the c
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -74,14 +75,24 @@ def session_entries(path: str) -> pd.DataFrame:
 _run = run
 
 
+Cache = bool | str | os.PathLike[str]
+
+
 def _summaries(
     paths: list[str],
     parts: tuple[str, ...],
     workers: int | None,
     desc: str,
     progress: bool | None,
+    cache: Cache = False,
 ) -> list[FileResult]:
-    """The summary pass over ``paths`` (in processes), in the order of ``paths``."""
+    """The summary pass over ``paths`` (in processes), in the order of ``paths``; with a
+    cache, every part of each changed file (so that the other tables are cached too)."""
+    if cache is not False:
+        from ._cache import cache_folder, cached_summaries
+
+        folder = cache_folder(cache)
+        return cached_summaries(paths, workers, desc, progress, folder, _problems_line)
     return run(
         partial(summarise, parts=parts),
         paths,
@@ -112,14 +123,23 @@ def load_corpus(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    cache: Cache = False,
 ) -> pd.DataFrame:
     """One row per session file below ``dir`` (default: the agent's sessions folder).
 
-    Files load in ``workers`` processes (default: one per core; 1 loads in this process),
-    with a tqdm progress bar (a notebook bar in Jupyter; ``progress=False`` hides it).
-    A file that fails to load is a row with its ``error`` and no figures.
+    Each file is read once by the summary pass (no tables built), in ``workers``
+    processes (default: one per core this process may use; 1 reads in this process), with
+    a tqdm progress bar (a notebook bar in Jupyter; ``progress=False`` hides it) and a
+    final line: files, MB, MB/s and problems found. A file that fails to load is a row
+    with its ``error`` and no figures.
+
+    ``cache=True`` keeps each file's summary in Parquet in the user's cache folder (a
+    path: in that folder, e.g. next to the corpus): an unchanged file (same path, size,
+    mtime, inode) is not read again, and a file that only grew is read from where the
+    last pass stopped. The cache holds every table's rows, so ``corpus_compactions`` and
+    ``corpus_branches`` with the same ``cache`` reuse it.
     """
-    results = _summaries(_paths(dir, pattern, files), (ROW,), workers, "sessions", progress)
+    results = _summaries(_paths(dir, pattern, files), (ROW,), workers, "sessions", progress, cache)
     return corpus_frame([r.row for r in results])
 
 
@@ -326,10 +346,12 @@ def corpus_compactions(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    cache: Cache = False,
 ) -> pd.DataFrame:
-    """Compaction forensics of every session (one row per compaction, ``session`` column)."""
+    """Compaction forensics of every session (one row per compaction, ``session`` column),
+    from the summary pass; ``cache`` as in :func:`load_corpus`."""
     results = _summaries(
-        _paths(dir, pattern, files), (COMPACTIONS,), workers, "compactions", progress
+        _paths(dir, pattern, files), (COMPACTIONS,), workers, "compactions", progress, cache
     )
     return compactions_frame([row for r in results for row in r.compactions])
 
@@ -341,7 +363,11 @@ def corpus_branches(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    cache: Cache = False,
 ) -> pd.DataFrame:
-    """Branching summary of every session (one row per branch of a fork, ``session`` column)."""
-    results = _summaries(_paths(dir, pattern, files), (BRANCHES,), workers, "branches", progress)
+    """Branching summary of every session (one row per branch of a fork, ``session`` column),
+    from the summary pass; ``cache`` as in :func:`load_corpus`."""
+    results = _summaries(
+        _paths(dir, pattern, files), (BRANCHES,), workers, "branches", progress, cache
+    )
     return branches_frame([row for r in results for row in r.branches])

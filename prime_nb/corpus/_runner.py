@@ -67,8 +67,8 @@ def batches(sizes: Sequence[int], count: int) -> list[list[int]]:
     return out
 
 
-def _apply(func: Callable[[str], T], paths: Sequence[str]) -> list[T]:
-    return [func(path) for path in paths]
+def _apply(func: Callable[..., T], items: Sequence[tuple[Any, ...]]) -> list[T]:
+    return [func(*item) for item in items]
 
 
 def progress_bar(total: int, desc: str, show: bool | None) -> Any:
@@ -85,43 +85,46 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 
 def run(
-    func: Callable[[str], T],
+    func: Callable[..., T],
     paths: list[str],
     workers: int | None,
     desc: str,
     progress: bool | None,
     on_error: Callable[[str, BaseException], T],
     describe: Callable[[list[T]], str] | None = None,
+    *,
+    extra: Sequence[Any] | None = None,
+    note: str = "",
 ) -> list[T]:
-    """``func`` over ``paths`` (results in the order of ``paths``), in worker processes
-    when there is more than one file; a final line (files, MB, MB/s, problems) under a
-    shown progress bar."""
+    """``func(path)`` (or ``func(path, extra[k])``) over ``paths``, results in the order of
+    ``paths``, in worker processes when there is more than one file; a final line (files,
+    MB, MB/s, problems, and ``note``) under a shown progress bar."""
     start = time.perf_counter()
     if workers is None:
         workers = min(len(paths), usable_cores())
     sizes = file_sizes(paths)
+    items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
     results: dict[int, T] = {}
     with progress_bar(len(paths), desc, progress) as bar:
         if workers <= 1 or len(paths) <= 1:
-            for k, path in enumerate(paths):
-                results[k] = func(path)
+            for k, item in enumerate(items):
+                results[k] = func(*item)
                 bar.update(1)
         else:
             groups = batches(sizes, workers * BATCHES_PER_WORKER)
             groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
-            failed = _in_batches(func, paths, groups, workers, results, bar)
-            _one_by_one(func, paths, failed, results, on_error, bar)
+            failed = _in_batches(func, items, groups, workers, results, bar)
+            _one_by_one(func, items, failed, results, on_error, bar)
         out = [results[k] for k in range(len(paths))]
         if not bar.disable:
-            bar.write(
-                _final_line(len(paths), sum(sizes), time.perf_counter() - start, out, describe)
-            )
+            seconds = time.perf_counter() - start
+            bar.write(_final_line(len(paths), sum(sizes), seconds, out, describe) + note)
     return out
 
 
 def _in_batches(
-    func: Callable[[str], T],
-    paths: list[str],
+    func: Callable[..., T],
+    items: list[tuple[Any, ...]],
     groups: list[list[int]],
     workers: int,
     results: dict[int, T],
@@ -131,7 +134,7 @@ def _in_batches(
     failed: list[int] = []
     with _pool(min(workers, len(groups))) as pool:
         futures: dict[Future[list[T]], list[int]] = {
-            pool.submit(_apply, func, [paths[k] for k in group]): group for group in groups
+            pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
         }
         for future in as_completed(futures):
             group = futures[future]
@@ -147,8 +150,8 @@ def _in_batches(
 
 
 def _one_by_one(
-    func: Callable[[str], T],
-    paths: list[str],
+    func: Callable[..., T],
+    items: list[tuple[Any, ...]],
     indexes: list[int],
     results: dict[int, T],
     on_error: Callable[[str, BaseException], T],
@@ -160,13 +163,13 @@ def _one_by_one(
         for k in indexes:
             pool = pool or _pool(1)
             try:
-                results[k] = pool.submit(func, paths[k]).result()
+                results[k] = pool.submit(func, *items[k]).result()
             except BrokenProcessPool as exc:
-                results[k] = on_error(paths[k], exc)
+                results[k] = on_error(items[k][0], exc)
                 pool.shutdown(wait=False)
                 pool = None
             except Exception as exc:
-                results[k] = on_error(paths[k], exc)
+                results[k] = on_error(items[k][0], exc)
             bar.update(1)
     finally:
         if pool is not None:

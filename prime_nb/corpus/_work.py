@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ._research_rows import branch_rows, compaction_rows
-from ._summary import read_summary, row_of
+from ._summary import SummarySession, read_summary, row_of
 
 ROW, COMPACTIONS, BRANCHES = "row", "compactions", "branches"
 ALL_PARTS = frozenset({ROW, COMPACTIONS, BRANCHES})
@@ -34,8 +34,16 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     (and no research rows, as the full path gives none for it)."""
     try:
         session = read_summary(path)
-        row = row_of(session, path)
     except Exception as exc:  # one bad file must not stop the corpus
+        return FileResult(error_row(path, exc), [], [])
+    return results_of(session, path, parts)
+
+
+def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
+    """The parts asked for, from a finished pass."""
+    try:
+        row = row_of(session, path)
+    except Exception as exc:
         return FileResult(error_row(path, exc), [], [])
     wanted = set(parts)
     compactions: list[dict[str, Any]] = []

@@ -118,7 +118,7 @@ def session_matrix(folder: Path) -> list[Path]:
     and dialect (0 to many forks), generated large sessions, and the hostile files."""
     paths = sorted(FIXTURES.glob("*.jsonl")) + sorted((FIXTURES / "agent-written").glob("*.jsonl"))
     made = folder / "made"
-    made.mkdir()
+    made.mkdir(parents=True)
     paths.append(branchy(made / "branchy.jsonl"))
     paths.append(compacted(made / "compacted.jsonl"))
     for version in (1, 2, 3):
