@@ -116,9 +116,10 @@ def run(
             failed = _in_batches(func, items, groups, workers, results, bar)
             _one_by_one(func, items, failed, results, on_error, bar)
         out = [results[k] for k in range(len(paths))]
-        if not bar.disable:
-            seconds = time.perf_counter() - start
-            bar.write(_final_line(len(paths), sum(sizes), seconds, out, describe) + note)
+        shown = not bar.disable
+    if shown:  # under the closed bar, where a terminal and a notebook both keep it
+        seconds = time.perf_counter() - start
+        print(_final_line(len(paths), sum(sizes), seconds, out, describe) + note)
     return out
 
 
