@@ -79,6 +79,9 @@ def test_a_worker_that_dies_does_not_stop_the_corpus(corpus_dir: Path) -> None:
     assert [r["path"] for r in rows] == paths
     died = next(r for r in rows if r["path"].endswith("die.jsonl"))
     assert "BrokenProcessPool" in died["error"]
+    others = [r for r in rows if not r["path"].endswith("die.jsonl")]
+    assert all("BrokenProcessPool" not in str(r.get("error")) for r in others)
+    assert sum(r.get("error") is None for r in others) == 2  # branchy and compacted
 
 
 def test_progress_ends_with_a_final_line(
