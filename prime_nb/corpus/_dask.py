@@ -30,7 +30,19 @@ from ..session._discovery import find_session_files
 from ..session._tables import entries_frame
 from ..session._tree import Tree
 from . import _local as corpus
-from ._local import BRANCH_DTYPES, FORENSICS_DTYPES, conform, empty
+from ._local import (
+    BRANCH_DTYPES,
+    FORENSICS_DTYPES,
+    branches_frame,
+    compactions_frame,
+    conform,
+    empty,
+)
+from ._runner import batches, file_sizes
+from ._work import BRANCHES, COMPACTIONS, ROW, summarise
+
+#: partitions made when ``files_per_partition`` is not given (each 1 to 64 MB of files)
+PARTITIONS = 32
 
 Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 
@@ -108,17 +120,24 @@ def _sessions_partition(
     rows = []
     for path in group:
         with local_copy(path, storage_options) as local:
-            row = corpus.session_row(local)
+            row = summarise(local, (ROW,)).row
         row["path"] = path
         rows.append(row)
     return corpus.corpus_frame(rows)
 
 
-def _groups(paths: list[str], files_per_partition: int) -> list[list[str]]:
-    if files_per_partition < 1:
+def _groups(paths: list[str], files_per_partition: int | None) -> list[list[str]]:
+    """Files per partition: as many as asked, else about the same bytes in each of about
+    ``PARTITIONS`` partitions (remote files, whose sizes would cost a request each: the
+    same number of files in each)."""
+    if files_per_partition is not None and files_per_partition < 1:
         raise ValueError("files_per_partition must be at least 1")
     if not paths:
         raise FileNotFoundError("no session files to read; check the folder or the pattern")
+    if files_per_partition is None:
+        if not any("://" in path for path in paths):
+            return [[paths[k] for k in group] for group in batches(file_sizes(paths), PARTITIONS)]
+        files_per_partition = -(-len(paths) // PARTITIONS)
     return [paths[k : k + files_per_partition] for k in range(0, len(paths), files_per_partition)]
 
 
@@ -126,10 +145,12 @@ def to_dask(
     paths_or_dir: Paths,
     pattern: str = "**/*.jsonl",
     *,
-    files_per_partition: int = 1,
+    files_per_partition: int | None = None,
     storage_options: dict[str, Any] | None = None,
 ) -> dd.DataFrame:
     """Every entry of every session as a Dask DataFrame (``session`` and ``path`` columns).
+
+    Partitions hold ``files_per_partition`` files, or by default about the same bytes each.
 
     Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
     """
@@ -147,10 +168,11 @@ def sessions_dask(
     paths_or_dir: Paths,
     pattern: str = "**/*.jsonl",
     *,
-    files_per_partition: int = 1,
+    files_per_partition: int | None = None,
     storage_options: dict[str, Any] | None = None,
 ) -> dd.DataFrame:
-    """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask."""
+    """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask, read
+    by the summary pass; partitions as in :func:`to_dask`."""
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
     return dd.from_map(
         _sessions_partition,
@@ -163,12 +185,20 @@ def sessions_dask(
 
 def _research(
     sessions: pd.DataFrame,
-    work: Callable[[str], pd.DataFrame],
+    part: str,
     dtypes: dict[str, Any],
     storage_options: dict[str, Any] | None,
 ) -> pd.DataFrame:
-    paths = sessions.loc[sessions["error"].isna(), "path"].tolist()
-    return _each(paths, storage_options, work, empty(dtypes))
+    """One research table's rows for the readable sessions of a partition."""
+    rows: list[dict[str, Any]] = []
+    for path in sessions.loc[sessions["error"].isna(), "path"].tolist():
+        with local_copy(path, storage_options) as local:
+            found = summarise(local, (part,))
+        for row in found.compactions if part == COMPACTIONS else found.branches:
+            row["path"] = path
+            rows.append(row)
+    frame = compactions_frame(rows) if part == COMPACTIONS else branches_frame(rows)
+    return conform(frame, empty(dtypes))
 
 
 def compactions_dask(
@@ -178,7 +208,7 @@ def compactions_dask(
     computed per partition; equal to :func:`prime_nb.corpus.corpus_compactions`."""
     return sessions.map_partitions(
         _research,
-        corpus._forensics_of,
+        COMPACTIONS,
         FORENSICS_DTYPES,
         storage_options,
         meta=empty(FORENSICS_DTYPES),
@@ -193,7 +223,7 @@ def branches_dask(
     :func:`prime_nb.corpus.corpus_branches`."""
     return sessions.map_partitions(
         _research,
-        corpus._branches_of,
+        BRANCHES,
         BRANCH_DTYPES,
         storage_options,
         meta=empty(BRANCH_DTYPES),

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from multiprocessing import get_context
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from ..family import SessionFacts, facts_of, families_frame
 from ..session._discovery import find_session_files
+from ._runner import run
+from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:
     from ..session._session import Session
-
-T = TypeVar("T")
 
 CORPUS_COLUMNS = [
     "id",
@@ -48,44 +47,24 @@ CORPUS_COLUMNS = [
 
 
 def session_row(path: str) -> dict[str, Any]:
-    """The corpus row of one file; a file that fails to load gives a row with ``error``."""
-    from ..session._session import load
+    """The corpus row of one file; a file that fails to load gives a row with ``error``.
 
-    try:
-        session = load(path)
-        summary = session.summary()
-        entries = session.entries
-        stamps = entries["timestamp"].dropna()
-        users = entries.loc[entries["role"] == "user", "text"].dropna()
-        started: Any = stamps.min() if len(stamps) else pd.NaT
-        ended: Any = stamps.max() if len(stamps) else pd.NaT
-        return {
-            "id": summary["id"],
-            "path": path,
-            "cwd": summary["cwd"],
-            "name": summary["name"],
-            "version": summary["version"],
-            "dialect": summary["dialect"],
-            "entries": summary["entries"],
-            "leaves": summary["leaves"],
-            "forks": summary["forks"],
-            "compactions": summary["compactions"],
-            "tool_calls": summary["tool_calls"],
-            "tokens": summary["tokens"],
-            "cost": summary["cost"],
-            "started": started,
-            "ended": ended,
-            "duration": ended - started,
-            "first_user_message": users.iloc[0] if len(users) else None,
-            "problems": summary["problems"],
-            "error": None,
-        }
-    except Exception as exc:  # one bad file must not stop the corpus
-        return _error_row(path, exc)
+    Read by the summary pass (one read, no tables built); times are UTC Timestamps.
+    """
+    row = summarise(path, (ROW,)).row
+    if row.get("error") is None:
+        for key in ("started", "ended"):
+            row[key] = _timestamp(row[key])
+        row["duration"] = row["ended"] - row["started"]
+    return row
+
+
+def _timestamp(ms: float) -> Any:
+    return pd.to_datetime([ms], unit="ms", utc=True)[0]
 
 
 def _error_row(path: str, exc: BaseException) -> dict[str, Any]:
-    return {"path": path, "error": f"{type(exc).__name__}: {exc}"}
+    return error_row(path, exc)
 
 
 def session_entries(path: str) -> pd.DataFrame:
@@ -93,41 +72,43 @@ def session_entries(path: str) -> pd.DataFrame:
     return per_session(lambda session: session.entries, path)
 
 
-def _progress(total: int, desc: str, show: bool | None) -> Any:
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, unit="file", disable=None if show is None else not show)
+#: kept for callers of the former name; the runner lives in ``_runner``
+_run = run
 
 
-def _run(
-    func: Callable[[str], T],
+Cache = bool | str | os.PathLike[str]
+
+
+def _summaries(
     paths: list[str],
+    parts: tuple[str, ...],
     workers: int | None,
     desc: str,
     progress: bool | None,
-    on_error: Callable[[str, BaseException], T],
-) -> list[T]:
-    """``func`` over ``paths``, in worker processes when there is more than one file."""
-    if workers is None:
-        workers = min(len(paths), os.cpu_count() or 1)
-    results: dict[int, T] = {}
-    with _progress(len(paths), desc, progress) as bar:
-        if workers <= 1 or len(paths) <= 1:
-            for k, path in enumerate(paths):
-                results[k] = func(path)
-                bar.update(1)
-        else:
-            # forkserver: a notebook kernel has threads, and forking a threaded process is unsafe
-            with ProcessPoolExecutor(workers, mp_context=get_context("forkserver")) as pool:
-                futures = {pool.submit(func, path): k for k, path in enumerate(paths)}
-                for future in as_completed(futures):
-                    k = futures[future]
-                    try:
-                        results[k] = future.result()
-                    except Exception as exc:  # a worker died (out of memory, killed...)
-                        results[k] = on_error(paths[k], exc)
-                    bar.update(1)
-    return [results[k] for k in range(len(paths))]
+    cache: Cache = False,
+) -> list[FileResult]:
+    """The summary pass over ``paths`` (in processes), in the order of ``paths``; with a
+    cache, every part of each changed file (so that the other tables are cached too)."""
+    if cache is not False:
+        from ._cache import cache_folder, cached_summaries
+
+        folder = cache_folder(cache)
+        return cached_summaries(paths, workers, desc, progress, folder, _problems_line)
+    return run(
+        partial(summarise, parts=parts),
+        paths,
+        workers,
+        desc,
+        progress,
+        lambda path, exc: FileResult(error_row(path, exc), [], []),
+        _problems_line,
+    )
+
+
+def _problems_line(results: list[FileResult]) -> str:
+    problems = sum(int(r.row.get("problems") or 0) for r in results)
+    errors = sum(1 for r in results if r.row.get("error") is not None)
+    return f"{problems} problems, {errors} files unreadable"
 
 
 def _paths(dir: str | Path | None, pattern: str, files: Iterable[str | Path] | None) -> list[str]:
@@ -143,15 +124,24 @@ def load_corpus(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    cache: Cache = False,
 ) -> pd.DataFrame:
     """One row per session file below ``dir`` (default: the agent's sessions folder).
 
-    Files load in ``workers`` processes (default: one per core; 1 loads in this process),
-    with a tqdm progress bar (a notebook bar in Jupyter; ``progress=False`` hides it).
-    A file that fails to load is a row with its ``error`` and no figures.
+    Each file is read once by the summary pass (no tables built), in ``workers``
+    processes (default: one per core this process may use; 1 reads in this process), with
+    a tqdm progress bar (a notebook bar in Jupyter; ``progress=False`` hides it) and a
+    final line: files, MB, MB/s and problems found. A file that fails to load is a row
+    with its ``error`` and no figures.
+
+    ``cache=True`` keeps each file's summary in Parquet in the user's cache folder (a
+    path: in that folder, e.g. next to the corpus): an unchanged file (same path, size,
+    mtime, inode) is not read again, and a file that only grew is read from where the
+    last pass stopped. The cache holds every table's rows, so ``corpus_compactions`` and
+    ``corpus_branches`` with the same ``cache`` reuse it.
     """
-    rows = _run(session_row, _paths(dir, pattern, files), workers, "sessions", progress, _error_row)
-    return corpus_frame(rows)
+    results = _summaries(_paths(dir, pattern, files), (ROW,), workers, "sessions", progress, cache)
+    return corpus_frame([r.row for r in results])
 
 
 COUNT_COLUMNS = (
@@ -177,10 +167,20 @@ def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
         frame[column] = pd.array(frame[column].tolist(), dtype="str")
     frame["cost"] = frame["cost"].astype("float64")
     for column in ("started", "ended"):
-        frame[column] = pd.to_datetime(frame[column], utc=True).astype("datetime64[us, UTC]")
-    # from objects: a column of NaT alone (only empty sessions) would read as datetime64
-    frame["duration"] = pd.to_timedelta(frame["duration"].astype(object)).astype("timedelta64[us]")
+        frame[column] = _datetimes(frame[column])
+    frame["duration"] = (frame["ended"] - frame["started"]).astype("timedelta64[us]")
+    for column in ("started", "ended"):
+        frame[column] = frame[column].astype("datetime64[us, UTC]")
     return frame
+
+
+def _datetimes(values: pd.Series) -> pd.Series:
+    """Float ms (the summary pass) or Timestamps (rows made elsewhere) as UTC datetimes;
+    ms go through the same conversion as the entries table's ``timestamp``."""
+    if pd.api.types.is_numeric_dtype(values.dtype) or values.isna().all():
+        ms = values.to_numpy(dtype="float64", na_value=float("nan"))
+        return pd.Series(pd.to_datetime(ms, unit="ms", utc=True), index=values.index)
+    return pd.to_datetime(values, utc=True)
 
 
 def corpus_entries(
@@ -195,7 +195,7 @@ def corpus_entries(
 
     Files that fail to load are left out here; :func:`load_corpus` lists them.
     """
-    frames = _run(
+    frames = run(
         session_entries,
         _paths(dir, pattern, files),
         workers,
@@ -315,25 +315,29 @@ def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFr
     return frame
 
 
-def _forensics_of(path: str) -> pd.DataFrame:
-    from ..analysis import compaction_forensics
-
-    return per_session(compaction_forensics, path)
-
-
-def _branches_of(path: str) -> pd.DataFrame:
-    from ..analysis import branches
-
-    return per_session(branches, path)
-
-
-def _no_rows(path: str, exc: BaseException) -> pd.DataFrame:
-    return pd.DataFrame()
+def compactions_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Compaction rows of the summary pass as the typed ``corpus_compactions`` table."""
+    meta = empty(FORENSICS_DTYPES)
+    if not rows:
+        return meta
+    frame = pd.DataFrame(rows)
+    frame["timestamp"] = _datetimes(frame["timestamp"])
+    previous = _datetimes(frame.pop("previous_ms"))
+    frame["since_previous"] = frame["timestamp"] - previous
+    for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    return conform(frame, meta)
 
 
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+def branches_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Branch rows of the summary pass as the typed ``corpus_branches`` table."""
+    meta = empty(BRANCH_DTYPES)
+    if not rows:
+        return meta
+    frame = pd.DataFrame(rows)
+    for column in ("started", "ended"):
+        frame[column] = _datetimes(frame[column])
+    return conform(frame, meta)
 
 
 def corpus_compactions(
@@ -343,12 +347,14 @@ def corpus_compactions(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    cache: Cache = False,
 ) -> pd.DataFrame:
-    """Compaction forensics of every session (one row per compaction, ``session`` column)."""
-    frames = _run(
-        _forensics_of, _paths(dir, pattern, files), workers, "compactions", progress, _no_rows
+    """Compaction forensics of every session (one row per compaction, ``session`` column),
+    from the summary pass; ``cache`` as in :func:`load_corpus`."""
+    results = _summaries(
+        _paths(dir, pattern, files), (COMPACTIONS,), workers, "compactions", progress, cache
     )
-    return conform(_concat(frames), empty(FORENSICS_DTYPES))
+    return compactions_frame([row for r in results for row in r.compactions])
 
 
 def corpus_branches(
@@ -358,12 +364,14 @@ def corpus_branches(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    cache: Cache = False,
 ) -> pd.DataFrame:
-    """Branching summary of every session (one row per branch of a fork, ``session`` column)."""
-    frames = _run(
-        _branches_of, _paths(dir, pattern, files), workers, "branches", progress, _no_rows
+    """Branching summary of every session (one row per branch of a fork, ``session`` column),
+    from the summary pass; ``cache`` as in :func:`load_corpus`."""
+    results = _summaries(
+        _paths(dir, pattern, files), (BRANCHES,), workers, "branches", progress, cache
     )
-    return conform(_concat(frames), empty(BRANCH_DTYPES))
+    return branches_frame([row for r in results for row in r.branches])
 
 
 def _facts_error(path: str, exc: BaseException) -> SessionFacts:

@@ -78,6 +78,9 @@ def paused_gc() -> Iterator[None]:
 class Session:
     """One session file, loaded into columns; tables are built on first access."""
 
+    #: the per-entry extraction (the corpus summary uses a lighter subclass of it)
+    _columns_class: type[EntryColumns] = EntryColumns
+
     def __init__(self, file: str | Path) -> None:
         self.file = Path(file)
         self._load()
@@ -98,7 +101,7 @@ class Session:
             self._identity = (stat.st_dev, stat.st_ino)
             self._state = ScanState()
             self._line_problems: list[Problem] = []
-            self._cols = EntryColumns()
+            self._cols = self._columns_class()
             self._raw_header: dict[str, Any] | None = None
             self._migrator: Migrator | None = None
             with paused_gc():

@@ -192,3 +192,13 @@ def test_context_frame_lists_tools(branchy_session: prime_nb.Session) -> None:
     assert frame["entry_id"].tolist() == ["r1", "a1", "t1", "a2", "u3", "a4", "t4", "a5"]
     assert frame.set_index("entry_id").loc["a4", "tools"] == "edit"
     assert frame.attrs["compaction_id"] is None
+
+
+@pytest.mark.parametrize("name", ["edge-compaction-offpath", "edge-firstkept-label", "random-2"])
+def test_forensics_of_sessions_whose_compactions_have_no_predecessor(
+    name: str, fixtures_dir: Path
+) -> None:
+    """Every ``since_previous`` is NaT: the column is still a timedelta (it used to raise)."""
+    table = compaction_forensics(prime_nb.load(fixtures_dir / "agent-written" / f"{name}.jsonl"))
+    assert len(table) >= 1 and table["since_previous"].isna().all()
+    assert pd.api.types.is_timedelta64_dtype(table["since_previous"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -78,3 +79,33 @@ def test_a_worker_that_dies_does_not_stop_the_corpus(corpus_dir: Path) -> None:
     assert [r["path"] for r in rows] == paths
     died = next(r for r in rows if r["path"].endswith("die.jsonl"))
     assert "BrokenProcessPool" in died["error"]
+    others = [r for r in rows if not r["path"].endswith("die.jsonl")]
+    assert all("BrokenProcessPool" not in str(r.get("error")) for r in others)
+    assert sum(r.get("error") is None for r in others) == 2  # branchy and compacted
+
+
+def test_progress_ends_with_a_final_line(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    load_corpus(corpus_dir, workers=2, progress=True)
+    out = capsys.readouterr()
+    assert "4/4" in out.err  # the bar
+    final = out.out.strip().splitlines()[-1]
+    assert re.search(
+        r"^4 files, \d+\.\d MB in \d+\.\d s \(\d+ MB/s\), 0 problems, 2 files unreadable$", final
+    ), final
+
+
+def test_batches_hold_about_the_same_bytes() -> None:
+    from prime_nb.corpus._runner import MAX_BATCH, MIN_BATCH, batches
+
+    sizes = [3 << 20] * 40 + [200 << 20] + [1000] * 500
+    groups = batches(sizes, 32)
+    assert sorted(k for g in groups for k in g) == list(range(len(sizes)))  # each file once
+    assert all(g == sorted(g) for g in groups)  # consecutive files stay together
+    big = next(g for g in groups if 40 in g)
+    assert big[-1] == 40  # a file bigger than a batch closes its batch
+    for group in groups:
+        held = sum(sizes[k] for k in group)
+        assert held <= MAX_BATCH + (3 << 20) or 40 in group
+        assert held >= MIN_BATCH or group is groups[-1]

@@ -106,3 +106,17 @@ def test_fsspec_urls(folder: Path, client: Client) -> None:
 def test_no_files_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no session files"):
         corpus.to_dask(tmp_path)
+
+
+def test_default_partitions_hold_about_the_same_bytes(tmp_path: Path) -> None:
+    from prime_nb.corpus._dask import PARTITIONS, _groups
+
+    paths = []
+    for k in range(6):
+        path = tmp_path / f"f{k}.jsonl"
+        path.write_bytes(b"x" * ((3 if k == 2 else 1) << 20))
+        paths.append(str(path))
+    assert _groups(paths, None) == [[p] for p in paths]  # 1 MB each: a partition each
+    remote = [f"s3://bucket/s{k}.jsonl" for k in range(PARTITIONS * 3)]
+    assert [len(g) for g in _groups(remote, None)] == [3] * PARTITIONS
+    assert _groups(paths, 4) == [paths[:4], paths[4:]]

@@ -1,0 +1,247 @@
+"""The corpus cache: each file's summary, kept in Parquet, reused while the file is unchanged.
+
+Why: re-listing a corpus that did not change should cost a ``stat`` per file, and a live
+session that only grew should cost its new bytes. A file's summary is reused when its
+path, size, mtime and inode (with its device) are those recorded. A file with the same
+inode that is longer than where the last pass stopped, and whose last 4 KB before that
+point are unchanged, only grew: the pass resumes there (see ``_state``). Anything else
+(rewritten, truncated, replaced by another file) is read again. Session files are
+append-only; an edit further back than those 4 KB that also lengthens the file is the
+one change this cannot see.
+
+One Parquet file per cache folder, one row per file path ever summarised there: the key
+columns, the summary (the corpus row and the research rows, as JSON, since a row's
+values may be of any JSON type in a hostile file) and the pass's state. It is rewritten
+whole, through a temporary file and a rename, so that a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ._runner import run
+from ._state import dump, restore
+from ._summary import read_summary
+from ._work import FileResult, error_row, results_of
+
+CACHE_FILE = "corpus-summaries.parquet"
+#: bytes before the last read position that must be unchanged for a file to count as grown
+TAIL = 4096
+#: float fields of the summary rows that may be NaN (JSON writes NaN as null)
+FLOATS = {
+    "row": ("started", "ended", "cost"),
+    "compactions": ("timestamp", "previous_ms", "compression_ratio"),
+    "branches": ("started", "ended", "cost"),
+}
+Key = tuple[int, int, int, int]
+
+
+def cache_folder(cache: bool | str | os.PathLike[str]) -> Path:
+    """``True``: the user's cache folder ($XDG_CACHE_HOME or ~/.cache, then prime-nb/);
+    a path: that folder (next to the corpus, for instance)."""
+    if cache is True:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return Path(base) / "prime-nb" / "corpus"
+    return Path(os.fspath(cache))  # type: ignore[arg-type]
+
+
+@dataclass
+class Record:
+    """What the cache holds for one path."""
+
+    key: Key | None
+    #: bytes the pass consumed (-1: the file could not be read as a session)
+    offset: int
+    tail: bytes
+    result: FileResult
+    state: bytes | None
+
+
+def stat_key(path: str) -> Key | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
+
+
+def tail_hash(path: str, offset: int) -> bytes:
+    """A digest of the ``TAIL`` bytes before ``offset`` (empty when unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            start = max(0, offset - TAIL)
+            fh.seek(start)
+            data = fh.read(offset - start)
+    except OSError:
+        return b""
+    if len(data) != offset - start:
+        return b""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def summarise_for_cache(path: str, state: bytes | None) -> Record:
+    """The whole summary of a file and the state to resume it; resumed from ``state``
+    when given (the caller checked that the file only grew)."""
+    key = stat_key(path)  # before reading: a file that grows meanwhile is resumed next time
+    session = None
+    if state is not None:
+        try:
+            session = restore(path, state)
+            session.refresh()  # reads only the new bytes (or all, if the file was replaced)
+        except Exception:  # a state that no longer fits: read the file from the start
+            session = None
+    try:
+        if session is None:
+            session = read_summary(path)
+        blob = dump(session)
+    except Exception as exc:
+        return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None)
+    offset = session._state.offset
+    return Record(key, offset, tail_hash(path, offset), results_of(session, path), blob)
+
+
+def _failed(path: str, exc: BaseException) -> Record:
+    return Record(None, -1, b"", FileResult(error_row(path, exc), [], []), None)
+
+
+def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bytes | None]:
+    """(reuse the record as it is, state to resume from)."""
+    if record is None or key is None or record.key is None:
+        return False, None
+    if key == record.key:
+        return True, None
+    grown = (
+        record.state is not None
+        and key[2:] == record.key[2:]
+        and key[0] > record.offset  # the same length with a new mtime: rewritten
+        and tail_hash(path, record.offset) == record.tail
+    )
+    return False, record.state if grown else None
+
+
+def cached_summaries(
+    paths: list[str],
+    workers: int | None,
+    desc: str,
+    progress: bool | None,
+    folder: Path,
+    describe: Callable[[list[FileResult]], str],
+) -> list[FileResult]:
+    """Summaries of ``paths`` (all parts), from the cache where the files did not change."""
+    store = read_store(folder)
+    records: dict[int, Record] = {}
+    todo: list[int] = []
+    states: list[bytes | None] = []
+    for k, path in enumerate(paths):
+        reuse, state = _plan(path, stat_key(path), store.get(path))
+        if reuse:
+            records[k] = store[path]
+        else:
+            todo.append(k)
+            states.append(state)
+    fresh = run(
+        summarise_for_cache,
+        [paths[k] for k in todo],
+        workers,
+        desc,
+        progress,
+        _failed,
+        lambda found: describe([r.result for r in found]),
+        extra=states,
+        note=f"; {len(records)} unchanged files from the cache" if records else "",
+    )
+    for k, record in zip(todo, fresh, strict=True):
+        records[k] = record
+        store[paths[k]] = record
+    if todo:
+        write_store(folder, store)
+    return [records[k].result for k in range(len(paths))]
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ImportError(
+            "the corpus cache needs pyarrow; install it with: pip install 'prime-nb[parquet]'"
+        ) from None
+    return pa, pq
+
+
+def _nans(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> list[dict[str, Any]]:
+    for row in rows:
+        for name in fields:
+            if name in row and row[name] is None:
+                row[name] = math.nan
+    return rows
+
+
+def read_store(folder: Path) -> dict[str, Record]:
+    """The cache's records by path (empty when there is no cache yet or it is unreadable)."""
+    pa, pq = _pyarrow()
+    target = folder / CACHE_FILE
+    if not target.exists():
+        return {}
+    try:
+        table = pq.read_table(target).to_pydict()
+    except (OSError, pa.ArrowException):  # a damaged cache is rebuilt, never trusted
+        return {}
+    out: dict[str, Record] = {}
+    for k, path in enumerate(table["path"]):
+        size, mtime, inode, device = (
+            table[name][k] for name in ("size", "mtime_ns", "inode", "device")
+        )
+        result = FileResult(
+            _nans([orjson.loads(table["row"][k])], FLOATS["row"])[0],
+            _nans(orjson.loads(table["compactions"][k]), FLOATS["compactions"]),
+            _nans(orjson.loads(table["branches"][k]), FLOATS["branches"]),
+        )
+        key = (size, mtime, inode, device) if size is not None else None
+        out[path] = Record(key, table["offset"][k], table["tail"][k], result, table["state"][k])
+    return out
+
+
+def write_store(folder: Path, store: dict[str, Record]) -> None:
+    pa, pq = _pyarrow()
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = sorted(store)
+    records = [store[p] for p in paths]
+
+    def key(k: int) -> list[int | None]:
+        return [r.key[k] if r.key is not None else None for r in records]
+
+    table = pa.table(
+        {
+            "path": pa.array(paths, pa.string()),
+            "size": pa.array(key(0), pa.int64()),
+            "mtime_ns": pa.array(key(1), pa.int64()),
+            "inode": pa.array(key(2), pa.uint64()),
+            "device": pa.array(key(3), pa.uint64()),
+            "offset": pa.array([r.offset for r in records], pa.int64()),
+            "tail": pa.array([r.tail for r in records], pa.binary()),
+            "row": pa.array([orjson.dumps(r.result.row) for r in records], pa.binary()),
+            "compactions": pa.array(
+                [orjson.dumps(r.result.compactions) for r in records], pa.binary()
+            ),
+            "branches": pa.array([orjson.dumps(r.result.branches) for r in records], pa.binary()),
+            "state": pa.array([r.state for r in records], pa.large_binary()),
+        }
+    )
+    handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=folder)
+    os.close(handle)
+    try:
+        pq.write_table(table, temporary, compression="zstd")
+        os.replace(temporary, folder / CACHE_FILE)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,222 @@
+"""The research tables' rows (branches, compaction forensics) from the summary pass.
+
+Why not call ``prime_nb.analysis`` per file: its functions read the entries table, and
+building that table costs more than the whole summary pass. These are the same
+definitions on the pass's columns and tree (the analysis layer's helpers do the token
+estimates, paths and subtree sums), and ``tests/corpus/test_summary.py`` holds them equal
+to ``branches`` and ``compaction_forensics`` on every fixture and a generated corpus.
+Times stay float ms here; the table builder turns whole columns into datetimes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..analysis._common import (
+    READ_TOOLS,
+    TreeArrays,
+    estimate_tokens,
+    relative_path,
+    tool_path,
+)
+from ..analysis._compaction import CONTEXT_TYPES, _count, _files
+from ..session._tables import active_path_mask
+from ._summary import SummarySession, children_counts, spend
+
+
+def tree_arrays(session: SummarySession) -> TreeArrays:
+    """The analysis layer's tree arrays, straight from the pass (no entries table)."""
+    cols, tree = session.cols, session._tree
+    n = len(cols)
+    tokens, cost = spend(cols)
+    return TreeArrays(
+        ids=cols.ids,
+        parent=np.fromiter(tree.parent, dtype=np.int64, count=n),
+        depth=np.fromiter(tree.depth, dtype=np.int64, count=n),
+        tokens=tokens.astype(np.float64),
+        cost=np.nan_to_num(cost),
+        row_of=cols.index_of,
+    )
+
+
+def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
+    """``prime_nb.analysis.branches`` of the file, with ``session`` and ``path``."""
+    children = children_counts(session)
+    forks = np.flatnonzero(children > 1).tolist()
+    if not forks:
+        return []
+    cols, tree = session.cols, session._tree
+    n = len(cols)
+    tokens_row, cost_row = spend(cols)
+    depth = np.fromiter(tree.depth, dtype=np.int64, count=n)
+    size, tokens, cost, leaves, last_leaf = _subtree_figures(
+        tree.parent,
+        np.argsort(-depth, kind="stable").tolist(),
+        tokens_row.astype(np.float64).tolist(),
+        np.nan_to_num(cost_row).tolist(),
+        (children == 0).tolist(),
+    )
+    active = active_path_mask(tree, n - 1)
+    ids, types, roles, stops, stamps = cols.ids, cols.types, cols.roles, cols.stops, cols.time_ms
+    rows: list[dict[str, Any]] = []
+    for fork in forks:
+        for row in tree.children[fork]:
+            leaf = int(last_leaf[row])
+            rows.append(
+                {
+                    "session": session.id,
+                    "path": path,
+                    "fork_id": ids[fork],
+                    "branch_id": ids[row],
+                    "leaf_id": ids[leaf],
+                    "entries": int(size[row]),
+                    "leaves": int(leaves[row]),
+                    "path_length": int(depth[leaf] - depth[row] + 1),
+                    "tokens": int(tokens[row]),
+                    "cost": float(cost[row]),
+                    "last_type": types[leaf],
+                    "last_role": roles[leaf],
+                    "stop_reason": stops[leaf],
+                    "is_active": bool(active[row]),
+                    "started": stamps[row],
+                    "ended": stamps[leaf],
+                }
+            )
+    return rows
+
+
+def _subtree_figures(
+    parent: list[int], order: list[int], tokens: list[float], cost: list[float], leaf: list[bool]
+) -> tuple[list[float], list[float], list[float], list[float], list[int]]:
+    """Per row, over its subtree: entries, tokens, cost, leaves, and the last leaf in file
+    order. One walk for all five, in the order (and so with the float sums) of
+    ``TreeArrays.subtree_sum`` and ``TreeArrays.last_leaf``.
+    """
+    n = len(parent)
+    size = [1.0] * n
+    leaves = [1.0 if is_leaf else 0.0 for is_leaf in leaf]
+    last = [row if is_leaf else -1 for row, is_leaf in enumerate(leaf)]
+    for row in order:
+        up = parent[row]
+        if up >= 0:
+            size[up] += size[row]
+            tokens[up] += tokens[row]
+            cost[up] += cost[row]
+            leaves[up] += leaves[row]
+            if last[row] > last[up]:
+                last[up] = last[row]
+    return size, tokens, cost, leaves, last
+
+
+def _read_paths(session: SummarySession, cwd: str | None) -> dict[int, list[str]]:
+    """Files opened by read tools, per assistant row."""
+    out: dict[int, list[str]] = {}
+    for call in session.cols.tool_calls:
+        name = call.name
+        if name.__class__ is str and name in READ_TOOLS:
+            target = tool_path(call.arguments)
+            if target is not None:
+                out.setdefault(call.row, []).append(relative_path(target, cwd))
+    return out
+
+
+def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
+    """``prime_nb.analysis.compaction_forensics`` of the file, with ``session`` and ``path``;
+    ``since_previous`` is carried as the previous compaction's time (``previous_ms``)."""
+    cols, tree = session.cols, session._tree
+    if not cols.compactions:
+        return []
+    cwd = session.header.get("cwd")
+    cwd = cwd if isinstance(cwd, str) else None
+    arrays = tree_arrays(session)
+    last_leaf = arrays.last_leaf()
+    ids, types, roles, stamps = cols.ids, cols.types, cols.roles, cols.time_ms
+    active = active_path_mask(tree, len(cols) - 1)
+    usage_in = [u[0] + u[2] + u[3] if u is not None else 0 for u in cols.usage]
+    read_paths = _read_paths(session, cwd)
+    kept_of = {c["index"]: c["first_kept_entry_id"] for c in cols.compactions}
+    leaf_paths: dict[int, tuple[list[int], dict[int, int]]] = {}
+    rows: list[dict[str, Any]] = []
+    for comp in cols.compactions:
+        crow = comp["index"]
+        leaf_row = int(last_leaf[crow])
+        if leaf_row not in leaf_paths:
+            full_rows = tree.path(leaf_row)
+            leaf_paths[leaf_row] = (full_rows, {r: k for k, r in enumerate(full_rows)})
+        full, pos = leaf_paths[leaf_row]
+        here = pos[crow]
+        previous = next(
+            (full[k] for k in range(here - 1, -1, -1) if types[full[k]] == "compaction"), None
+        )
+        boundary = 0
+        if previous is not None:
+            prev_pos = pos[previous]
+            prev_kept = _row(cols.index_of, kept_of[previous])
+            boundary = pos[prev_kept] if pos.get(prev_kept, prev_pos) < prev_pos else prev_pos + 1
+        kept = comp["first_kept_entry_id"]
+        kept_row = _row(cols.index_of, kept)
+        cut = pos[kept_row] if isinstance(kept, str) and pos.get(kept_row, here) < here else here
+        summarised = full[boundary:cut]
+        context = session.context(ids[crow])
+        estimate = sum(estimate_tokens(m) for m in context)
+        raw = session.entry(ids[crow])
+        recorded = _count(raw.get("tokensAfter"))
+        after = recorded if recorded is not None else estimate
+        before_value = _count(raw.get("tokensBefore"))
+        summary = comp["summary"] if isinstance(comp["summary"], str) else ""
+        first_turn = next(
+            (usage_in[r] for r in full[here + 1 :] if roles[r] == "assistant" and usage_in[r] > 0),
+            None,
+        )
+        read_files = _files(comp["details"], "readFiles", cwd)
+        modified_files = _files(comp["details"], "modifiedFiles", cwd)
+        known = set(read_files) | set(modified_files)
+        reread = sorted(
+            {
+                f
+                for r, files in read_paths.items()
+                if pos.get(r, -1) > here
+                for f in files
+                if f in known
+            }
+        )
+        rows.append(
+            {
+                "session": session.id,
+                "path": path,
+                "id": ids[crow],
+                "timestamp": stamps[crow],
+                "tokens_before": before_value,
+                "tokens_after": after,
+                "tokens_after_source": "recorded" if recorded is not None else "estimated",
+                "compression_ratio": before_value / after if before_value and after else math.nan,
+                "first_turn_context_tokens": first_turn,
+                "first_kept_entry_id": kept if isinstance(kept, str) else None,
+                "summarised_ids": [ids[r] for r in summarised],
+                "summarised_entries": len(summarised),
+                "summarised_messages": sum(1 for r in summarised if types[r] in CONTEXT_TYPES),
+                "kept_messages": max(len(context) - 1, 0),
+                "summary_chars": len(summary),
+                "summary_tokens": estimate_tokens(
+                    {"role": "compactionSummary", "summary": summary}
+                ),
+                "previous_compaction_id": ids[previous] if previous is not None else None,
+                "previous_ms": stamps[previous] if previous is not None else math.nan,
+                "read_files": read_files,
+                "modified_files": modified_files,
+                "reread_files": reread,
+                "reread_count": len(reread),
+                "continued_to": ids[leaf_row],
+                "from_hook": bool(comp["from_hook"]),
+                "on_active_path": bool(active[crow]),
+            }
+        )
+    return rows
+
+
+def _row(index_of: dict[str, int], entry_id: Any) -> int:
+    """The row of a first-kept id; -1 when it is missing, not text, or not in the file."""
+    return index_of.get(entry_id, -1) if isinstance(entry_id, str) else -1

@@ -1,0 +1,190 @@
+"""Run a per-file function over many files: batches sized by bytes, a process per core.
+
+Why batches: a task per file pays a round trip to a worker per file, and with thousands
+of small sessions that overhead rivals the reading. A task here is a batch of files of
+about ``total / (workers * 16)`` bytes (1 to 64 MB), the biggest batches first so the
+last ones to finish are small. A file bigger than a batch is a batch of its own (one
+task reads it: its summary is a few dicts, never per-entry objects). Workers fork from a
+forkserver that has already imported the corpus code, so no worker pays the imports.
+If a worker dies (out of memory, killed), the files of the batches it took down are run
+again one at a time, so that only the file that kills a worker gets an error row.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+MIN_BATCH = 1 << 20
+MAX_BATCH = 64 << 20
+BATCHES_PER_WORKER = 16
+MAX_FILES_PER_BATCH = 1000
+#: imported once in the forkserver, so that forked workers start with them loaded
+PRELOAD = ["prime_nb.corpus._work"]
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity), not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+def file_sizes(paths: Sequence[str]) -> list[int]:
+    sizes = []
+    for path in paths:
+        try:
+            sizes.append(os.stat(path).st_size)
+        except OSError:
+            sizes.append(0)
+    return sizes
+
+
+def batches(sizes: Sequence[int], count: int) -> list[list[int]]:
+    """Indexes of ``sizes`` cut into about ``count`` batches of about the same number of
+    bytes (1 to 64 MB each), in order; consecutive files stay together."""
+    total = sum(sizes)
+    target = min(max(total // max(count, 1), MIN_BATCH), MAX_BATCH)
+    out: list[list[int]] = []
+    current: list[int] = []
+    held = 0
+    for k, size in enumerate(sizes):
+        current.append(k)
+        held += size
+        if held >= target or len(current) >= MAX_FILES_PER_BATCH:
+            out.append(current)
+            current, held = [], 0
+    if current:
+        out.append(current)
+    return out
+
+
+def _apply(func: Callable[..., T], items: Sequence[tuple[Any, ...]]) -> list[T]:
+    return [func(*item) for item in items]
+
+
+def progress_bar(total: int, desc: str, show: bool | None) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="file", disable=None if show is None else not show)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # forkserver: a notebook kernel has threads, and forking a threaded process is unsafe
+    context = get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+def run(
+    func: Callable[..., T],
+    paths: list[str],
+    workers: int | None,
+    desc: str,
+    progress: bool | None,
+    on_error: Callable[[str, BaseException], T],
+    describe: Callable[[list[T]], str] | None = None,
+    *,
+    extra: Sequence[Any] | None = None,
+    note: str = "",
+) -> list[T]:
+    """``func(path)`` (or ``func(path, extra[k])``) over ``paths``, results in the order of
+    ``paths``, in worker processes when there is more than one file; a final line (files,
+    MB, MB/s, problems, and ``note``) under a shown progress bar."""
+    start = time.perf_counter()
+    if workers is None:
+        workers = min(len(paths), usable_cores())
+    sizes = file_sizes(paths)
+    items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
+    results: dict[int, T] = {}
+    with progress_bar(len(paths), desc, progress) as bar:
+        if workers <= 1 or len(paths) <= 1:
+            for k, item in enumerate(items):
+                results[k] = func(*item)
+                bar.update(1)
+        else:
+            groups = batches(sizes, workers * BATCHES_PER_WORKER)
+            groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
+            failed = _in_batches(func, items, groups, workers, results, bar)
+            _one_by_one(func, items, failed, results, on_error, bar)
+        out = [results[k] for k in range(len(paths))]
+        shown = not bar.disable
+    if shown:  # under the closed bar, where a terminal and a notebook both keep it
+        seconds = time.perf_counter() - start
+        print(_final_line(len(paths), sum(sizes), seconds, out, describe) + note)
+    return out
+
+
+def _in_batches(
+    func: Callable[..., T],
+    items: list[tuple[Any, ...]],
+    groups: list[list[int]],
+    workers: int,
+    results: dict[int, T],
+    bar: Any,
+) -> list[int]:
+    """Run the batches; return the indexes of files whose batch a dead worker took down."""
+    failed: list[int] = []
+    with _pool(min(workers, len(groups))) as pool:
+        futures: dict[Future[list[T]], list[int]] = {
+            pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
+        }
+        for future in as_completed(futures):
+            group = futures[future]
+            try:
+                values = future.result()
+            except Exception:  # a worker died (out of memory, killed...)
+                failed.extend(group)
+                continue
+            for k, value in zip(group, values, strict=True):
+                results[k] = value
+            bar.update(len(group))
+    return sorted(failed)
+
+
+def _one_by_one(
+    func: Callable[..., T],
+    items: list[tuple[Any, ...]],
+    indexes: list[int],
+    results: dict[int, T],
+    on_error: Callable[[str, BaseException], T],
+    bar: Any,
+) -> None:
+    """Files again, each alone in one worker: a death now is that file's own."""
+    pool: ProcessPoolExecutor | None = None
+    try:
+        for k in indexes:
+            pool = pool or _pool(1)
+            try:
+                results[k] = pool.submit(func, *items[k]).result()
+            except BrokenProcessPool as exc:
+                results[k] = on_error(items[k][0], exc)
+                pool.shutdown(wait=False)
+                pool = None
+            except Exception as exc:
+                results[k] = on_error(items[k][0], exc)
+            bar.update(1)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _final_line(
+    files: int,
+    size: int,
+    seconds: float,
+    results: list[T],
+    describe: Callable[[list[T]], str] | None,
+) -> str:
+    mb = size / 1e6
+    rate = mb / seconds if seconds > 0 else float("inf")
+    tail = f", {describe(results)}" if describe is not None else ""
+    return f"{files} files, {mb:.1f} MB in {seconds:.1f} s ({rate:.0f} MB/s){tail}"

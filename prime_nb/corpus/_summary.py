@@ -1,0 +1,231 @@
+"""The summary pass: one read of a session file, keeping only what the corpus tables need.
+
+Why: a corpus row needs counts, spend, the first prompt and the tree's shape, never the
+entries table or a graph, whose pandas and networkx objects cost several times the parse
+itself for a file of a few hundred entries. The pass is the loader's own code (the
+Session's reading, header and migration rules, duplicate-id renaming, tree and problems)
+with a lighter per-entry extraction: :class:`SummaryColumns` keeps the columns the tree,
+the context and the research tables read, and skips text previews and per-block flags.
+The first user message is extracted by the loader's own ``_message``, so the row's text is
+the entries table's text. ``tests/corpus/test_summary.py`` compares every column with the
+full ``load()`` path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..analysis._common import READ_TOOLS
+from ..format._reading import Problem
+from ..session._columns import (
+    MAX_MS,
+    EntryColumns,
+    ToolCallRow,
+    Usage,
+    _odd,
+    _odd_time,
+    _odd_usage_problem,
+    _show,
+    timestamp_ms,
+    usage_tuple,
+)
+from ..session._session import Session, paused_gc
+
+
+class SummaryColumns(EntryColumns):
+    """The loader's columns without text previews: ``rest`` stays empty, ``stops`` holds
+    each row's stop reason and ``first_user_text`` the first user message's preview.
+
+    Tool-call arguments are kept only for the read tools (compaction forensics needs
+    their paths); other arguments stay on disk.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stops: list[str | None] = []
+        self.first_user_text: str | None = None
+
+    def add(
+        self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
+    ) -> None:
+        """:meth:`EntryColumns.add` without previews; the same odd-value problems."""
+        index_of = self.index_of
+        row = len(self.ids)
+        entry_id = entry.get("id")
+        if entry_id.__class__ is not str or not entry_id or entry_id in index_of:
+            entry_id = self._usable_id(entry_id, line, problems)
+        index_of[entry_id] = row
+        kind = entry["type"]
+        stamp = entry.get("timestamp")
+        message = entry.get("message") if kind == "message" else None
+        stop: Any = None
+        usage: Usage | None = None
+        if message.__class__ is dict and stamp is None:
+            stamp = message.get("timestamp")
+        now = timestamp_ms(stamp)
+        if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
+            now = _odd_time(stamp, line, entry_id, problems)
+        if message.__class__ is dict:
+            role = message.get("role")
+            if role == "user" and self.first_user_text is None:
+                where = (line, entry_id, length)
+                role, provider, model, usage, rest = self._message(
+                    row, message, now, where, problems
+                )
+                self.first_user_text = rest[0]
+            else:
+                role, provider, model, usage, stop = self._light(
+                    row, message, now, role, (line, entry_id), problems
+                )
+        else:
+            role = None
+            provider, model, _ = self._other(row, kind, entry, (line, entry_id), problems)
+        parent = entry.get("parentId")
+        if parent.__class__ is not str or not parent:
+            if parent is not None and parent != "":
+                problems.append(
+                    Problem(
+                        line,
+                        "bad_parent_id",
+                        f"parentId is {_show(parent)}, not a string; loaded as a root",
+                        entry_id,
+                    )
+                )
+            parent = None
+        self.ids.append(entry_id)
+        self.parent_ids.append(parent)
+        self.types.append(kind)
+        self.roles.append(role)
+        self.time_ms.append(now)
+        self.lines.append(line)
+        self.offsets.append(offset)
+        self.lengths.append(length)
+        self.providers.append(provider if provider.__class__ is str else None)
+        self.models.append(model if model.__class__ is str else None)
+        self.usage.append(usage)
+        self.stops.append(stop if stop.__class__ is str else None)
+
+    def _light(
+        self,
+        row: int,
+        message: dict[str, Any],
+        now: float,
+        role: Any,
+        where: tuple[int, str],
+        problems: list[Problem],
+    ) -> tuple[Any, Any, Any, Usage | None, Any]:
+        """Role, provider, model, usage and stop reason, as ``_message`` finds them (and
+        the same problems for odd tool-call ids, stop reasons and usage)."""
+        content = message.get("content")
+        if content.__class__ is list:
+            for position, block in enumerate(content):
+                if block.__class__ is dict and block.get("type") == "toolCall":
+                    name = block.get("name")
+                    wanted = name.__class__ is str and name in READ_TOOLS
+                    call_id = block.get("id")
+                    if call_id.__class__ is not str and call_id is not None:
+                        problems.append(_odd(where, "toolCall id", call_id, "kept as missing"))
+                        call_id = None
+                    self.tool_calls.append(
+                        ToolCallRow(
+                            call_id,
+                            name,
+                            block.get("arguments") if wanted else None,
+                            row,
+                            now,
+                            position,
+                        )
+                    )
+        if role == "assistant":
+            stop = message.get("stopReason")
+            if stop.__class__ is not str and stop is not None:
+                problems.append(_odd(where, "stopReason", stop, "kept as missing"))
+                stop = None
+            raw_usage = message.get("usage")
+            usage = None
+            if raw_usage.__class__ is dict:
+                usage = usage_tuple(raw_usage)
+                if usage.__class__ is not tuple:
+                    problems.append(_odd_usage_problem(where, raw_usage, usage))
+            return role, message.get("provider"), message.get("model"), usage, stop
+        if role == "toolResult":
+            call_id = message.get("toolCallId")
+            if call_id.__class__ is str:
+                self.tool_results[call_id] = (row, bool(message.get("isError")), now)
+        return (role if role.__class__ is str else None), None, None, None, None
+
+
+class SummarySession(Session):
+    """A Session read by the summary pass (its tables are not for use: ``rest`` is empty);
+    header, tree, problems, paths, context and whole entries work as in any Session."""
+
+    _columns_class = SummaryColumns
+
+    @property
+    def cols(self) -> SummaryColumns:
+        cols = self._cols
+        assert isinstance(cols, SummaryColumns)
+        return cols
+
+    @property
+    def problem_count(self) -> int:
+        return len(self._line_problems) + len(self._tree.problems) + len(self._tree.orphans)
+
+
+def read_summary(path: str) -> SummarySession:
+    """The summary pass over one file (raises as ``load`` does on a file that is no session)."""
+    with paused_gc():
+        return SummarySession(path)
+
+
+def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: total tokens (0 without usage) and cost (NaN without usage); an odd value
+    the loader kept as missing counts as no usage, as in the entries table."""
+    n = len(cols)
+    tokens = np.fromiter(
+        (u[4] if u is not None and u[4] is not None else 0 for u in cols.usage), np.int64, n
+    )
+    cost = np.fromiter(
+        (u[5] if u is not None and u[5] is not None else np.nan for u in cols.usage),
+        np.float64,
+        n,
+    )
+    return tokens, cost
+
+
+def children_counts(session: SummarySession) -> np.ndarray:
+    children = session._tree.children
+    return np.fromiter(map(len, children), dtype=np.int64, count=len(children))
+
+
+def row_of(session: SummarySession, path: str) -> dict[str, Any]:
+    """The corpus row (``load_corpus``'s columns); times as float ms, made datetimes later."""
+    cols = session.cols
+    tokens, cost = spend(cols)
+    children = children_counts(session)
+    stamps = np.fromiter(cols.time_ms, dtype=np.float64, count=len(cols))
+    known = stamps[~np.isnan(stamps)]
+    header = session.header
+    return {
+        "id": session.id,
+        "path": path,
+        "cwd": header.get("cwd"),
+        "name": session.name,
+        "version": session.version,
+        "dialect": session.dialect,
+        "entries": len(cols),
+        "leaves": int((children == 0).sum()),
+        "forks": int((children > 1).sum()),
+        "compactions": len(cols.compactions),
+        "tool_calls": len(cols.tool_calls),
+        "tokens": int(tokens.sum()),
+        # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
+        "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
+        "started": float(known.min()) if len(known) else np.nan,
+        "ended": float(known.max()) if len(known) else np.nan,
+        "first_user_message": cols.first_user_text,
+        "problems": session.problem_count,
+        "error": None,
+    }

@@ -1,0 +1,66 @@
+"""The per-file work of the corpus tables: one summary pass, the parts that were asked for.
+
+Why one function for all three tables: a file is read once whichever tables are wanted
+(the cache asks for all of them), and a worker returns a few small dicts per file, never
+per-entry objects, so what crosses the process boundary is tiny next to the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from ._research_rows import branch_rows, compaction_rows
+from ._summary import SummarySession, read_summary, row_of
+
+ROW, COMPACTIONS, BRANCHES = "row", "compactions", "branches"
+ALL_PARTS = frozenset({ROW, COMPACTIONS, BRANCHES})
+
+
+class FileResult(NamedTuple):
+    """What the summary pass found in one file (empty lists for parts not asked for)."""
+
+    row: dict[str, Any]
+    compactions: list[dict[str, Any]]
+    branches: list[dict[str, Any]]
+
+
+def error_row(path: str, exc: BaseException) -> dict[str, Any]:
+    return {"path": path, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
+    """The summary of one file; a file that fails to load gives a row with ``error``
+    (and no research rows, as the full path gives none for it)."""
+    try:
+        session = read_summary(path)
+    except Exception as exc:  # one bad file must not stop the corpus
+        return FileResult(error_row(path, exc), [], [])
+    return results_of(session, path, parts)
+
+
+def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
+    """The parts asked for, from a finished pass."""
+    try:
+        row = row_of(session, path)
+    except Exception as exc:
+        return FileResult(error_row(path, exc), [], [])
+    wanted = set(parts)
+    compactions: list[dict[str, Any]] = []
+    branches: list[dict[str, Any]] = []
+    try:
+        if COMPACTIONS in wanted:
+            compactions = compaction_rows(session, path)
+    except Exception:  # as the full path: a file whose forensics fail has no rows
+        compactions = []
+    try:
+        if BRANCHES in wanted:
+            branches = branch_rows(session, path)
+    except Exception:
+        branches = []
+    return FileResult(row, compactions, branches)
+
+
+def summarise_many(paths: Sequence[str], parts: Iterable[str] = ALL_PARTS) -> list[FileResult]:
+    wanted = frozenset(parts)
+    return [summarise(path, wanted) for path in paths]

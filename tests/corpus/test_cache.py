@@ -1,0 +1,222 @@
+"""The corpus cache: the same tables, nothing read for unchanged files, only new bytes read
+for grown ones, and a full read for files rewritten, truncated or replaced."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from conftest import header, msg, write_lines
+from research_sessions import branchy, compacted
+from test_summary import session_matrix
+
+from prime_nb.corpus import _cache, corpus_branches, corpus_compactions, load_corpus
+from prime_nb.corpus._cache import CACHE_FILE
+from prime_nb.datasets import write_large_session
+
+
+class Reads:
+    """Counts full passes and resumed passes in this process (``workers=1``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.full: list[str] = []
+        self.resumed: list[str] = []
+        real_read, real_restore = _cache.read_summary, _cache.restore
+
+        def read(path: str) -> Any:
+            self.full.append(Path(path).name)
+            return real_read(path)
+
+        def restore(path: str, blob: bytes) -> Any:
+            self.resumed.append(Path(path).name)
+            return real_restore(path, blob)
+
+        monkeypatch.setattr(_cache, "read_summary", read)
+        monkeypatch.setattr(_cache, "restore", restore)
+
+    def clear(self) -> None:
+        self.full.clear()
+        self.resumed.clear()
+
+
+def tables(folder: Path, cache: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    kw: dict[str, Any] = {"workers": 1, "progress": False, "cache": cache}
+    return (
+        load_corpus(folder, **kw),
+        corpus_compactions(folder, **kw),
+        corpus_branches(folder, **kw),
+    )
+
+
+def assert_same(got: tuple[pd.DataFrame, ...], want: tuple[pd.DataFrame, ...]) -> None:
+    for a, b in zip(got, want, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+
+
+def bump(path: Path) -> None:
+    """A new mtime even on file systems with coarse timestamps."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    branchy(root / "branchy.jsonl")
+    compacted(root / "compacted.jsonl")
+    write_large_session(root / "large.jsonl", 200_000, seed=3)
+    (root / "broken.jsonl").write_text("not a session\n")
+    return root
+
+
+def test_cached_tables_equal_uncached_on_the_whole_matrix(tmp_path: Path) -> None:
+    paths = session_matrix(tmp_path / "m")
+    kw: dict[str, Any] = {"files": paths, "workers": 2, "progress": False}
+    want = (load_corpus(**kw), corpus_compactions(**kw), corpus_branches(**kw))
+    cache = tmp_path / "cache"
+    first = (
+        load_corpus(**kw, cache=cache),
+        corpus_compactions(**kw, cache=cache),
+        corpus_branches(**kw, cache=cache),
+    )
+    assert (cache / CACHE_FILE).is_file()
+    assert_same(first, want)
+    again = (
+        load_corpus(**kw, cache=cache),
+        corpus_compactions(**kw, cache=cache),
+        corpus_branches(**kw, cache=cache),
+    )
+    assert_same(again, want)
+
+
+def test_unchanged_files_are_not_read(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = Reads(monkeypatch)
+    cache = tmp_path / "cache"
+    first = tables(folder, cache)
+    assert sorted(reads.full) == ["branchy.jsonl", "broken.jsonl", "compacted.jsonl", "large.jsonl"]
+    reads.clear()
+    assert_same(tables(folder, cache), first)
+    assert reads.full == [] and reads.resumed == []
+
+
+def test_cache_true_uses_the_user_cache_folder(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    load_corpus(folder, workers=1, progress=False, cache=True)
+    assert (tmp_path / "xdg" / "prime-nb" / "corpus" / CACHE_FILE).is_file()
+
+
+def _grow(path: Path, lines: list[dict[str, Any]]) -> None:
+    with open(path, "ab") as fh:
+        for line in lines:
+            fh.write(json.dumps(line).encode() + b"\n")
+
+
+def test_a_grown_file_is_read_from_where_it_was_read_up_to(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    tables(folder, cache)
+    reads = Reads(monkeypatch)
+    target = folder / "branchy.jsonl"
+    # a new fork under r1, a compaction on it, and a new active leaf
+    _grow(
+        target,
+        [
+            msg("n1", "r1", "user", "again", 20),
+            {
+                "type": "compaction",
+                "id": "n2",
+                "parentId": "n1",
+                "timestamp": "2026-01-05T10:21:00.000Z",
+                "summary": "S" * 80,
+                "firstKeptEntryId": "n1",
+                "tokensBefore": 500,
+            },
+            msg("n3", "n2", "assistant", "done", 22),
+        ],
+    )
+    bump(target)
+    got = tables(folder, cache)
+    assert reads.full == [] and reads.resumed == ["branchy.jsonl"]
+    assert_same(got, tables(folder, False))
+    row = got[0].set_index("path").loc[str(target)]
+    assert row["entries"] == 13 and row["compactions"] == 1 and row["forks"] == 2
+
+
+def test_a_torn_tail_is_finished_later(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    target = folder / "branchy.jsonl"
+    line = json.dumps(msg("n1", "a5", "user", "more", 20)).encode()
+    with open(target, "ab") as fh:
+        fh.write(line[:20])
+    torn = tables(folder, cache)
+    assert torn[0].set_index("path").loc[str(target), "problems"] == 1
+    reads = Reads(monkeypatch)
+    with open(target, "ab") as fh:
+        fh.write(line[20:] + b"\n")
+    bump(target)
+    got = tables(folder, cache)
+    assert reads.full == [] and reads.resumed == ["branchy.jsonl"]
+    assert_same(got, tables(folder, False))
+    assert got[0].set_index("path").loc[str(target), "problems"] == 0
+
+
+@pytest.mark.parametrize("change", ["rewrite", "truncate", "replace", "grow_after_edit"])
+def test_changed_files_are_read_again_in_full(
+    change: str, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    tables(folder, cache)
+    reads = Reads(monkeypatch)
+    target = folder / "compacted.jsonl"
+    data = target.read_bytes()
+    if change == "rewrite":  # same size, same inode, other content
+        target.write_bytes(data.replace(b'"one"', b'"uno"'))
+    elif change == "truncate":  # same inode, shorter
+        with open(target, "r+b") as fh:
+            fh.truncate(len(data) - len(data.splitlines(keepends=True)[-1]))
+    elif change == "replace":  # another file renamed over it (a new inode)
+        other = folder / "other.tmp"
+        branchy(other)
+        os.replace(other, target)
+    else:  # an earlier line edited, then lines appended: the tail check catches it
+        edited = data.replace(b'"a6"', b'"b6"')
+        target.write_bytes(edited + b'{"type": "label", "id": "l9", "parentId": "b6"}\n')
+    bump(target)
+    got = tables(folder, cache)
+    assert reads.resumed == [] and reads.full == ["compacted.jsonl"]
+    assert_same(got, tables(folder, False))
+
+
+def test_a_damaged_cache_is_rebuilt(folder: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / CACHE_FILE).write_bytes(b"PAR1 not really parquet")
+    assert_same(tables(folder, cache), tables(folder, False))
+    assert (cache / CACHE_FILE).stat().st_size > 100
+
+
+def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    tables(folder, cache)
+    (folder / "large.jsonl").unlink()
+    write_lines(folder / "new.jsonl", [header(), msg("a", None, "user", "hi", 1)])
+    got = tables(folder, cache)
+    assert_same(got, tables(folder, False))
+    assert sorted(Path(p).name for p in got[0]["path"]) == [
+        "branchy.jsonl",
+        "broken.jsonl",
+        "compacted.jsonl",
+        "new.jsonl",
+    ]
