@@ -20,15 +20,11 @@ import numpy as np
 from ..analysis._common import READ_TOOLS
 from ..format._reading import Problem
 from ..session._columns import (
-    MAX_MS,
     EntryColumns,
     ToolCallRow,
     Usage,
     _odd,
-    _odd_time,
     _odd_usage_problem,
-    _show,
-    timestamp_ms,
     usage_tuple,
 )
 from ..session._session import Session, paused_gc
@@ -51,22 +47,9 @@ class SummaryColumns(EntryColumns):
         self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
     ) -> None:
         """:meth:`EntryColumns.add` without previews; the same odd-value problems."""
-        index_of = self.index_of
-        row = len(self.ids)
-        entry_id = entry.get("id")
-        if entry_id.__class__ is not str or not entry_id or entry_id in index_of:
-            entry_id = self._usable_id(entry_id, line, problems)
-        index_of[entry_id] = row
-        kind = entry["type"]
-        stamp = entry.get("timestamp")
-        message = entry.get("message") if kind == "message" else None
+        row, entry_id, message, now = self._start(line, entry, problems)
         stop: Any = None
         usage: Usage | None = None
-        if message.__class__ is dict and stamp is None:
-            stamp = message.get("timestamp")
-        now = timestamp_ms(stamp)
-        if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
-            now = _odd_time(stamp, line, entry_id, problems)
         if message.__class__ is dict:
             role = message.get("role")
             if role == "user" and self.first_user_text is None:
@@ -81,30 +64,10 @@ class SummaryColumns(EntryColumns):
                 )
         else:
             role = None
-            provider, model, _ = self._other(row, kind, entry, (line, entry_id), problems)
-        parent = entry.get("parentId")
-        if parent.__class__ is not str or not parent:
-            if parent is not None and parent != "":
-                problems.append(
-                    Problem(
-                        line,
-                        "bad_parent_id",
-                        f"parentId is {_show(parent)}, not a string; loaded as a root",
-                        entry_id,
-                    )
-                )
-            parent = None
-        self.ids.append(entry_id)
-        self.parent_ids.append(parent)
-        self.types.append(kind)
-        self.roles.append(role)
-        self.time_ms.append(now)
-        self.lines.append(line)
-        self.offsets.append(offset)
-        self.lengths.append(length)
-        self.providers.append(provider if provider.__class__ is str else None)
-        self.models.append(model if model.__class__ is str else None)
-        self.usage.append(usage)
+            provider, model, _ = self._other(row, entry["type"], entry, (line, entry_id), problems)
+        self._finish(
+            line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
+        )
         self.stops.append(stop if stop.__class__ is str else None)
 
     def _light(

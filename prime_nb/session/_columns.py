@@ -210,30 +210,54 @@ class EntryColumns:
         self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
     ) -> None:
         """Append one migrated, canonical entry."""
-        index_of = self.index_of
-        row = len(self.ids)
-        entry_id = entry.get("id")
-        if entry_id.__class__ is not str or not entry_id or entry_id in index_of:
-            entry_id = self._usable_id(entry_id, line, problems)
-        index_of[entry_id] = row
-        kind = entry["type"]
-        stamp = entry.get("timestamp")
-        message = entry.get("message") if kind == "message" else None
+        row, entry_id, message, now = self._start(line, entry, problems)
         if message.__class__ is dict:
-            if stamp is None:
-                stamp = message.get("timestamp")
-            now = timestamp_ms(stamp)
-            if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
-                now = _odd_time(stamp, line, entry_id, problems)
             role, provider, model, usage, rest = self._message(
                 row, message, now, (line, entry_id, length), problems
             )
         else:
-            now = timestamp_ms(stamp)
-            if not -MAX_MS <= now <= MAX_MS:
-                now = _odd_time(stamp, line, entry_id, problems)
             role = usage = None
-            provider, model, rest = self._other(row, kind, entry, (line, entry_id), problems)
+            provider, model, rest = self._other(
+                row, entry["type"], entry, (line, entry_id), problems
+            )
+        self._finish(
+            line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
+        )
+        self.rest.append(rest)
+
+    def _start(
+        self, line: int, entry: dict[str, Any], problems: list[Problem]
+    ) -> tuple[int, str, Any, float]:
+        """Row, usable id, message (or None) and time of an entry; odd times reported."""
+        row = len(self.ids)
+        entry_id = entry.get("id")
+        if entry_id.__class__ is not str or not entry_id or entry_id in self.index_of:
+            entry_id = self._usable_id(entry_id, line, problems)
+        self.index_of[entry_id] = row
+        stamp = entry.get("timestamp")
+        message = entry.get("message") if entry["type"] == "message" else None
+        if message.__class__ is dict and stamp is None:
+            stamp = message.get("timestamp")
+        now = timestamp_ms(stamp)
+        if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
+            now = _odd_time(stamp, line, entry_id, problems)
+        return row, entry_id, message, now
+
+    def _finish(
+        self,
+        line: int,
+        offset: int,
+        length: int,
+        entry: dict[str, Any],
+        entry_id: str,
+        role: Any,
+        now: float,
+        provider: Any,
+        model: Any,
+        usage: Usage | None,
+        problems: list[Problem],
+    ) -> None:
+        """Append the columns every row has (a non-string parentId reported, made a root)."""
         parent = entry.get("parentId")
         if parent.__class__ is not str or not parent:
             if parent is not None and parent != "":
@@ -248,7 +272,7 @@ class EntryColumns:
             parent = None
         self.ids.append(entry_id)
         self.parent_ids.append(parent)
-        self.types.append(kind)
+        self.types.append(entry["type"])
         self.roles.append(role)
         self.time_ms.append(now)
         self.lines.append(line)
@@ -257,7 +281,6 @@ class EntryColumns:
         self.providers.append(provider if provider.__class__ is str else None)
         self.models.append(model if model.__class__ is str else None)
         self.usage.append(usage)
-        self.rest.append(rest)
 
     def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
         """A missing id gets a name from its line; a repeated one gets its line appended."""
