@@ -12,6 +12,7 @@ from .errors import (
     UpgradeRequiredError,
 )
 from .format import Problem, RawEntry, iter_entries, migrate
+from .redact import redact
 from .session import Context, Session, fork_to_file, list_sessions, load, session_dir
 from .write import (
     append_branch_summary,
@@ -50,6 +51,7 @@ __all__ = [
     "load",
     "migrate",
     "reconcile",
+    "redact",
     "session_dir",
     "upgrade_file",
 ]
