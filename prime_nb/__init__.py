@@ -13,6 +13,7 @@ from .errors import (
 )
 from .family import Family, load_family
 from .format import Problem, RawEntry, iter_entries, migrate
+from .redact import redact
 from .session import Context, Session, fork_to_file, list_sessions, load, session_dir
 from .write import (
     append_branch_summary,
@@ -53,6 +54,7 @@ __all__ = [
     "load_family",
     "migrate",
     "reconcile",
+    "redact",
     "session_dir",
     "upgrade_file",
 ]

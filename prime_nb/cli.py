@@ -243,12 +243,31 @@ def cmd_export(args: argparse.Namespace) -> int:
     if os.path.lexists(out) and not args.force:
         raise CliError(f"{out}: exists; pass --force to overwrite it, or choose another -o")
     try:
-        written = export_html(session, out)
+        written = export_html(session, out, redact=args.redact)
     except SessionWriteError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"{out}: {exc.strerror or exc}") from None
     _say(str(written))
+    return 0
+
+
+def cmd_redact(args: argparse.Namespace) -> int:
+    from .redact import redact
+
+    source = _existing(args.file)
+    out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
+    try:
+        result = redact(
+            source, out, extra_rules=args.rule, hostnames=args.host, dry_run=args.dry_run
+        )
+    except (OSError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    report = result.report
+    if args.dry_run or len(report):
+        _say(report.to_string(index=False) if len(report) else "nothing to redact")
+    if result.path is not None:
+        _say(f"{result.path}: {len(report)} replacements")
     return 0
 
 
@@ -531,7 +550,23 @@ def build_parser() -> Parser:
         action="store_true",
         help="overwrite OUT if it exists (never the session itself, nor any session file)",
     )
+    p.add_argument("--redact", action="store_true", help="hide secrets first (see: redact)")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "redact",
+        help="write a copy of a session with secrets replaced",
+        description="Write a copy of FILE with keys, tokens, emails, home folders and the "
+        "host name replaced by placeholders (same ids and tree); print what was replaced.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", metavar="OUT", help="new file (default: FILE.redacted.jsonl)")
+    p.add_argument("--dry-run", action="store_true", help="print the report, write nothing")
+    p.add_argument("--rule", action="append", default=[], metavar="REGEX", help="also redact REGEX")
+    p.add_argument(
+        "--host", action="append", metavar="NAME", help="host name to hide (default: this one)"
+    )
+    p.set_defaults(func=cmd_redact)
 
     p = sub.add_parser(
         "demo",

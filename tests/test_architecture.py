@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "write": 2,
     "session": 3,
     "analysis": 4,
+    "redact": 4,
     "plots": 5,
     "family": 5,
     "widget": 6,

@@ -173,19 +173,42 @@ def check_destination(out: Path, source: Path) -> None:
 
 
 def export_html(
-    session: Session | str | os.PathLike[str], path: str | os.PathLike[str], **state: Any
+    session: Session | str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    redact: bool = False,
+    redact_rules: Any = None,
+    **state: Any,
 ) -> Path:
     """Write one self-contained HTML file with the viewer for ``session``; return its path.
 
-    Keyword arguments set the initial view state: ``selected_id``, ``filter``, ``search``,
-    ``view``.
+    With ``redact=True`` the page is made from a redacted copy (see
+    :func:`prime_nb.redact.redact`; ``redact_rules`` is passed on as its ``extra_rules``),
+    written to a temporary folder and removed afterwards: the page holds no secret the
+    default rules (or yours) find. Keyword arguments set the initial view state:
+    ``selected_id``, ``filter``, ``search``, ``view``.
     """
     from ..session._session import Session, load
 
     sess = session if isinstance(session, Session) else load(Path(session))
     out = Path(path)
     check_destination(out, Path(sess.file))
+    if redact:
+        return _export_redacted(sess, out, redact_rules, state)
     payload = export_payload(sess)
     title = sess.name or sess.id or Path(sess.file).stem
     out.write_text(render_html(payload, title=f"{title} · prime_nb", state=state), "utf-8")
     return out
+
+
+def _export_redacted(sess: Session, out: Path, rules: Any, state: dict[str, Any]) -> Path:
+    import tempfile
+
+    from ..redact import redact
+    from ..session._session import load
+
+    with tempfile.TemporaryDirectory(prefix="prime-nb-redact-") as folder:
+        copy = redact(sess, Path(folder) / Path(sess.file).name, extra_rules=rules or ()).path
+        assert copy is not None
+        redacted = load(copy)
+        return export_html(redacted, out, **state)

@@ -1,0 +1,26 @@
+"""Redaction before sharing: a copy of a session with its secrets replaced.
+
+Layer 4 (beside ``analysis``): it reads session files (``format``) and takes a
+:class:`~prime_nb.Session` as input; the widget's ``export_html(redact=True)`` and the CLI
+call it.
+
+- ``_rules``: the rules (detect-secrets' provider patterns, and ours for private key
+  blocks, token prefixes, bearer and keyword-adjacent tokens, emails, home folders, the
+  host name), and user rules as regexes or callables.
+- ``_scrub``: two passes over an entry's free text: learn secret values, then replace each
+  by one placeholder everywhere; ids, types and the tree's fields are never touched.
+- ``_file``: :func:`redact`, line by line from file to new file, with the report.
+"""
+
+from ._file import REPORT_COLUMNS, Redaction, redact
+from ._rules import Rule, default_rules, shannon_entropy, this_host_names
+
+__all__ = [
+    "REPORT_COLUMNS",
+    "Redaction",
+    "Rule",
+    "default_rules",
+    "redact",
+    "shannon_entropy",
+    "this_host_names",
+]

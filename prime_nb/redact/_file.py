@@ -1,0 +1,217 @@
+"""`redact`: write a copy of a session file with its secrets replaced, and say what was.
+
+The copy is made line by line from the file as it is on disk: every line stays a line
+(so line numbers, version-1 indexes and derived ids are unchanged), a line with nothing
+to hide is copied byte for byte, and a changed line is written as the agent writes one
+(compact JSON). Lines that do not parse are redacted as text, so a torn or broken line
+cannot leak what it holds. The source is never written to.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+import pandas as pd
+
+from ..format._migrating import Migrator
+from ..format._reading import BOM, parse_line
+from ..session._session import Session
+from ._rules import Finder, Rule, as_rule, default_rules
+from ._scrub import Hit, Scrubber
+
+RuleLike = Rule | str | re.Pattern[str] | Finder
+
+REPORT_COLUMNS = ["line", "entry_id", "field", "rule", "placeholder"]
+#: the ``field`` of a line that is not a JSON entry (redacted as text)
+UNPARSED = "(unparsed line)"
+
+
+class Redaction(NamedTuple):
+    """What :func:`redact` did: the new file (None for a dry run) and the report."""
+
+    path: Path | None
+    report: pd.DataFrame
+
+
+class _Line(NamedTuple):
+    number: int
+    raw: bytes  # the line as on disk, with its line end
+    body: bytes  # without BOM, "\r" and "\n"
+    obj: dict[str, Any] | None
+
+
+def _lines(path: Path) -> Iterator[_Line]:
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            body = raw.rstrip(b"\n").rstrip(b"\r")
+            body = body[len(BOM) :] if body.startswith(BOM) else body
+            obj, _problem = parse_line(body, number)
+            yield _Line(number, raw, body, obj)
+
+
+def _rules(
+    rules: Iterable[RuleLike] | None, extra_rules: Iterable[RuleLike], hostnames: Any
+) -> list[Rule]:
+    if rules is None:
+        base = default_rules(hostnames)
+    else:
+        base = [as_rule(r, i, "rule") for i, r in enumerate(rules)]
+    extra = [as_rule(r, i) for i, r in enumerate(extra_rules)]
+    return [*extra, *base]  # the user's rules first: they win an overlap
+
+
+def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
+    source = Path(session_or_path.file if isinstance(session_or_path, Session) else session_or_path)
+    if not source.is_file():
+        raise FileNotFoundError(
+            f"{source}: no such session file; check the path"
+            if not source.exists()
+            else f"{source}: is a folder; pass one .jsonl session file"
+        )
+    return source
+
+
+def _check_dest(source: Path, dest: Path) -> None:
+    if dest.exists() and (dest.resolve() == source.resolve() or os.path.samefile(dest, source)):
+        raise FileExistsError(
+            f"{dest}: is the source session; redaction never writes in place, "
+            "pass a new file name as dest"
+        )
+    if dest.exists():
+        raise FileExistsError(
+            f"{dest}: already exists; redaction writes a new file only, "
+            "pass a path that does not exist yet"
+        )
+    if not dest.parent.is_dir():
+        raise FileNotFoundError(f"{dest.parent}: no such folder; create it first")
+
+
+def redact(
+    session_or_path: Session | str | os.PathLike[str],
+    dest: str | os.PathLike[str] | None = None,
+    *,
+    rules: Iterable[RuleLike] | None = None,
+    extra_rules: Iterable[RuleLike] = (),
+    hostnames: Sequence[str] | None = None,
+    dry_run: bool = False,
+) -> Redaction:
+    """Write a redacted copy of a session to ``dest``; return it with a report.
+
+    The copy has the same version, dialect, ids and tree: only free text changes. Each
+    distinct secret gets one placeholder (``[REDACTED:aws-key:1]``, ``email-2@redacted.
+    invalid``, ``/home/user-1``) used everywhere in the file.
+
+    Parameters
+    ----------
+    session_or_path : Session or path
+        The session to redact (read from its file on disk).
+    dest : path
+        The new file. It must not exist, and is never the source. Not needed for a dry run.
+    rules : iterable, optional
+        Replace the default rules (:func:`default_rules`): each a :class:`Rule`, a regex
+        (its first group that matched, else the whole match, is redacted) or a callable
+        ``text -> iterable of (start, end) spans or substrings``.
+    extra_rules : iterable
+        Rules added to ``rules`` (or to the defaults); they win where rules overlap.
+    hostnames : sequence of str, optional
+        Host names to hide (default: this machine's; ``[]`` for none).
+    dry_run : bool
+        Only report; write nothing.
+
+    Returns
+    -------
+    Redaction
+        ``path`` (None for a dry run) and ``report``: one row per replacement with
+        ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret.
+
+    Raises
+    ------
+    FileNotFoundError
+        The source (or dest's folder) does not exist.
+    FileExistsError
+        ``dest`` exists, or is the source.
+    ValueError
+        No ``dest`` and not a dry run; a user rule is not a valid regex.
+    """
+    if dest is None and not dry_run:
+        raise ValueError("redact: no dest; pass the new file's path, or dry_run=True")
+    source = _source_path(session_or_path)
+    target = Path(dest) if dest is not None else None
+    if target is not None and not dry_run:
+        _check_dest(source, target)
+    scrubber = Scrubber(_rules(rules, extra_rules, hostnames))
+
+    for line in _lines(source):  # pass 1: learn every secret value
+        if line.obj is None:
+            scrubber.learn_text(line.body.decode("utf-8", errors="replace"))
+        else:
+            scrubber.learn(line.obj)
+
+    rows: list[tuple[int, str | None, str, str, str]] = []
+    out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
+    try:
+        for line, new, hits, entry_id in _redacted_lines(source, scrubber):
+            rows.extend((line.number, entry_id, h.field, h.rule, h.placeholder) for h in hits)
+            if out is not None:
+                out.write(new)
+    except BaseException:
+        if out is not None:
+            out.close()
+            assert target is not None
+            target.unlink(missing_ok=True)
+        raise
+    if out is not None:
+        out.close()
+    report = pd.DataFrame(rows, columns=REPORT_COLUMNS)
+    report["line"] = report["line"].astype("int64")
+    return Redaction(None if dry_run else target, report)
+
+
+def _redacted_lines(
+    source: Path, scrubber: Scrubber
+) -> Iterator[tuple[_Line, bytes, list[Hit], str | None]]:
+    """Pass 2: each line as it goes into the copy, with its replacements."""
+    migrator: Migrator | None = None
+    for line in _lines(source):
+        hits: list[Hit] = []
+        entry_id: str | None = None
+        if line.obj is None:
+            text = line.body.decode("utf-8", errors="replace")
+            fixed = scrubber.scrub_text(text, UNPARSED, hits)
+            new = line.raw if not hits else _with_ends(line, fixed.encode("utf-8"))
+            yield line, new, hits, None
+            continue
+        obj = line.obj
+        if migrator is None and obj.get("type") in ("session", "header"):
+            migrator = Migrator(obj)
+            entry_id = None
+        elif migrator is not None and obj.get("type") not in ("session", "header"):
+            entry_id = _entry_id(migrator, obj)
+        fixed_obj = scrubber.scrub(obj, hits)
+        new = line.raw if fixed_obj is obj else _with_ends(line, orjson.dumps(fixed_obj))
+        yield line, new, hits, entry_id
+
+
+def _entry_id(migrator: Migrator, obj: dict[str, Any]) -> str | None:
+    """The id prime_nb loads the entry with (derived for version 1 files)."""
+    if migrator.version >= 2:
+        migrator.ids_by_index.append(None)
+        value = obj.get("id")
+        return value if isinstance(value, str) else None
+    entry = migrator.apply(copy.deepcopy(obj))
+    value = entry.get("id")
+    return value if isinstance(value, str) else None
+
+
+def _with_ends(line: _Line, body: bytes) -> bytes:
+    """``body`` with the line's BOM and line end as they were."""
+    raw = line.raw
+    head = BOM if raw.startswith(BOM) else b""
+    tail = raw[len(raw.rstrip(b"\n").rstrip(b"\r")) :]
+    return head + body + tail
