@@ -5,7 +5,7 @@ import { quadtree, type Quadtree } from "d3-quadtree";
 import { select } from "d3-selection";
 import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3-zoom";
 import { Requester, storeFor, type Store } from "./comm";
-import { FILTERS, KIND_NAMES, KIND_STYLES, Kind, type FilterMode, type ViewMode } from "./constants";
+import { FILTERS, KIND_NAMES, KIND_STYLES, type FilterMode, type ViewMode } from "./constants";
 import { idAt, indexOfId, type Columns } from "./data";
 import { buildDisplay, displayChildren, type Display } from "./display";
 import { button, clear, el, fmtDuration, fmtTime, fmtTokens } from "./dom";
@@ -24,12 +24,14 @@ import {
   SEG_H,
   SEG_W,
   draw,
-  drawIcon,
   screenRadius,
   type DrawStats,
   type Scene,
   type Theme,
 } from "./render";
+import { hitCountText, nextHitPos, orderedHits } from "./hits";
+import { keyAction } from "./keys";
+import { buildLegend } from "./legend";
 import { buildTree, type Tree } from "./tree";
 import { showWatchError } from "./watcherror";
 
@@ -204,7 +206,7 @@ export class SessionView {
     this.ctx = ctx;
     this.tooltip = el("div", "pnb-tooltip pnb-hidden");
     this.legend = el("div", "pnb-legend");
-    this.buildLegend();
+    buildLegend(this.legend);
     this.stage.append(this.canvas, this.tooltip, this.legend);
     this.panel = el("div", "pnb-panel pnb-hidden");
     this.panelBody = el("div", "pnb-panel-body");
@@ -868,29 +870,21 @@ export class SessionView {
       if (this.searchCount) this.searchCount.textContent = "";
       return;
     }
-    const { order } = this.tree;
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k];
-      if (!this.hits[i]) continue;
-      if (this.vis.shown[i]) this.hitList.push(i);
-      else this.hitHidden++;
-    }
-    const cur = this.hitList.indexOf(this.selected);
-    this.hitPos = cur;
+    const found = orderedHits(this.tree.order, this.hits, this.vis.shown);
+    this.hitList = found.list;
+    this.hitHidden = found.hidden;
+    this.hitPos = this.hitList.indexOf(this.selected);
     this.updateHitCount();
   }
 
   private updateHitCount(): void {
-    const n = this.hitList.length;
-    let text = n ? `${this.hitPos >= 0 ? this.hitPos + 1 : "–"}/${n}` : "0 hits";
-    if (this.hitHidden) text += ` (+${this.hitHidden} hidden)`;
-    this.searchCount.textContent = text;
+    this.searchCount.textContent = hitCountText(this.hitPos, this.hitList.length, this.hitHidden);
   }
 
   nextHit(step: number): void {
     const n = this.hitList.length;
     if (!n) return;
-    this.hitPos = this.hitPos < 0 ? (step > 0 ? 0 : n - 1) : (this.hitPos + step + n) % n;
+    this.hitPos = nextHitPos(this.hitPos, step, n);
     const i = this.hitList[this.hitPos];
     this.updateHitCount();
     this.select(i, { reveal: true, center: true });
@@ -909,13 +903,13 @@ export class SessionView {
       this.select(disp.entry[d], {});
     };
     const siblings = (d: number): Int32Array => (disp.dparent[d] >= 0 ? displayChildren(disp, disp.dparent[d]) : disp.roots);
-    let handled = true;
-    switch (ev.key) {
-      case "ArrowUp":
+    const action = keyAction(ev.key);
+    switch (action) {
+      case "parent":
         if (cur < 0) go(disp.nodeOf[this.tree.activeLeaf]);
         else go(disp.dparent[cur]);
         break;
-      case "ArrowDown": {
+      case "child": {
         if (cur < 0) {
           go(disp.roots[0] ?? -1);
           break;
@@ -927,112 +921,50 @@ export class SessionView {
         go(next);
         break;
       }
-      case "ArrowLeft":
-      case "ArrowRight": {
+      case "previousSibling":
+      case "nextSibling": {
         if (cur < 0) break;
         const sib = siblings(cur);
         const pos = sib.indexOf(cur);
-        const nxt = pos + (ev.key === "ArrowLeft" ? -1 : 1);
+        const nxt = pos + (action === "previousSibling" ? -1 : 1);
         if (nxt >= 0 && nxt < sib.length) go(sib[nxt]);
         break;
       }
-      case "Enter":
-      case " ":
+      case "toggle":
         if (cur >= 0 && this.view === "branches") {
           const head = disp.segOf[this.selected];
           const s = disp.segments.get(head);
           if (s && s.size > 1) this.toggleSegment(head);
         }
         break;
-      case "a":
-      case "End":
+      case "activeLeaf":
         this.goActive();
         break;
-      case "f":
-      case "0":
+      case "fit":
         this.fit();
         break;
-      case "v":
+      case "toggleView":
         this.setModel("view", this.view === "tree" ? "branches" : "tree");
         break;
-      case "/":
+      case "search":
         this.searchInput.focus();
         break;
-      case "n":
+      case "nextHit":
         this.nextHit(1);
         break;
-      case "N":
+      case "previousHit":
         this.nextHit(-1);
         break;
-      case "Escape":
+      case "deselect":
         this.select(-1, {});
         this.root.focus();
         break;
-      default:
-        handled = false;
     }
+    const handled = action !== null;
     if (handled) {
       ev.preventDefault();
       ev.stopPropagation();
     }
-  }
-
-  // ---------------------------------------------------------------- legend
-
-  private buildLegend(): void {
-    const L = this.legend;
-    clear(L);
-    const title = el("div", "pnb-legend-title", "Legend");
-    title.title = "Show or hide the legend";
-    title.addEventListener("click", () => L.classList.toggle("pnb-collapsed"));
-    L.append(title);
-    const grid = el("div", "pnb-legend-grid");
-    const items: [number, string][] = [
-      [Kind.User, "user"],
-      [Kind.Assistant, "assistant"],
-      [Kind.ToolResult, "tool result"],
-      [Kind.Bash, "bash"],
-      [Kind.CustomMessage, "custom message"],
-      [Kind.Compaction, "compaction"],
-      [Kind.BranchSummary, "branch summary"],
-      [Kind.ModelChange, "model change"],
-      [Kind.ThinkingChange, "thinking level"],
-      [Kind.Label, "label entry"],
-      [Kind.Other, "other"],
-    ];
-    for (const [kind, name] of items) {
-      const row = el("div", "pnb-legend-item");
-      const c = el("canvas", "pnb-legend-icon");
-      const dpr = window.devicePixelRatio || 1;
-      c.width = 14 * dpr;
-      c.height = 14 * dpr;
-      const g = c.getContext("2d");
-      if (g) {
-        g.scale(dpr, dpr);
-        drawIcon(g, kind, 7, 7, 5);
-      }
-      row.append(c, el("span", "", name));
-      grid.append(row);
-    }
-    const marks: [string, string][] = [
-      ["pnb-mk-active", "active path"],
-      ["pnb-mk-leaf", "active leaf"],
-      ["pnb-mk-error", "error / aborted"],
-      ["pnb-mk-cut", "context cut"],
-      ["pnb-mk-kept", "kept after compaction"],
-      ["pnb-mk-hit", "search hit"],
-      ["pnb-mk-label", "label"],
-      ["pnb-mk-seg", "segment (branches)"],
-    ];
-    for (const [cls, name] of marks) {
-      const row = el("div", "pnb-legend-item");
-      row.append(el("span", `pnb-mk ${cls}`), el("span", "", name));
-      grid.append(row);
-    }
-    L.append(grid);
-    L.append(
-      el("div", "pnb-legend-keys", "drag: pan · wheel: zoom · click: open · ←↑→↓: move · a: active leaf · f: fit · v: view · /: search · n/N: next/previous hit"),
-    );
   }
 
   // ---------------------------------------------------------------- test and benchmark hooks
