@@ -31,6 +31,7 @@ import {
 } from "./render";
 import { hitCountText, nextHitPos, orderedHits } from "./hits";
 import { keyAction } from "./keys";
+import { fitBox } from "./viewport";
 import { buildLegend } from "./legend";
 import { buildTree, type Tree } from "./tree";
 import { showWatchError } from "./watcherror";
@@ -440,16 +441,9 @@ export class SessionView {
   }
 
   private fitTransform(): ZoomTransform {
-    const L = this.layout;
-    const pad = 60;
-    const w = L.maxX - L.minX + (this.view === "branches" ? SEG_W : 40);
-    const h = L.maxY - L.minY + (this.view === "branches" ? SEG_H : 40);
-    const W = Math.max(this.width, 50);
-    const H = Math.max(this.height, 50);
-    const k = Math.min((W - pad) / Math.max(w, 1), (H - pad) / Math.max(h, 1), 1.5);
-    const cx = (L.minX + L.maxX) / 2;
-    const cy = (L.minY + L.maxY) / 2;
-    return zoomIdentity.translate(W / 2 - cx * k, H / 2 - cy * k).scale(k);
+    const margin = this.view === "branches" ? [SEG_W, SEG_H] : [40, 40];
+    const f = fitBox(this.layout, margin[0], margin[1], this.width, this.height);
+    return zoomIdentity.translate(f.x, f.y).scale(f.k);
   }
 
   private setTransform(t: ZoomTransform): void {
