@@ -5,10 +5,10 @@ import { quadtree, type Quadtree } from "d3-quadtree";
 import { select } from "d3-selection";
 import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3-zoom";
 import { Requester, storeFor, type Store } from "./comm";
-import { FILTERS, KIND_NAMES, KIND_STYLES, type FilterMode, type ViewMode } from "./constants";
+import { FILTERS, type FilterMode, type ViewMode } from "./constants";
 import { idAt, indexOfId, type Columns } from "./data";
 import { buildDisplay, displayChildren, type Display } from "./display";
-import { button, clear, el, fmtDuration, fmtTime, fmtTokens } from "./dom";
+import { button, clear, el } from "./dom";
 import { visibleTree, type Visible } from "./filter";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
 import {
@@ -31,19 +31,13 @@ import {
 } from "./render";
 import { hitCountText, nextHitPos, orderedHits } from "./hits";
 import { keyAction } from "./keys";
+import { fillEntryTip, fillSegmentTip, tooltipPosition, type Preview } from "./tooltip";
 import { fitBox } from "./viewport";
 import { buildLegend } from "./legend";
 import { buildTree, type Tree } from "./tree";
 import { showWatchError } from "./watcherror";
 
-export interface Preview {
-  role?: string | null;
-  type?: string | null;
-  time?: string | null;
-  first_line?: string | null;
-  tokens?: number | null;
-  tool_name?: string | null;
-}
+export type { Preview } from "./tooltip";
 
 export interface ViewOptions {
   standalone?: boolean;
@@ -595,66 +589,37 @@ export class SessionView {
 
   private placeTooltip(): void {
     if (!this.lastPointer) return;
-    const tw = this.tooltip.offsetWidth || 260;
-    const th = this.tooltip.offsetHeight || 60;
-    let left = this.lastPointer.x + 14;
-    let top = this.lastPointer.y + 14;
-    if (left + tw > this.width - 4) left = Math.max(4, this.lastPointer.x - tw - 14);
-    if (top + th > this.height - 4) top = Math.max(4, this.lastPointer.y - th - 14);
-    this.tooltip.style.left = `${left}px`;
-    this.tooltip.style.top = `${top}px`;
+    const tip = this.tooltip;
+    const { left, top } = tooltipPosition(
+      this.lastPointer,
+      tip.offsetWidth || 260,
+      tip.offsetHeight || 60,
+      this.width,
+      this.height,
+    );
+    tip.style.left = `${left}px`;
+    tip.style.top = `${top}px`;
   }
 
   private showTooltip(d: number): void {
     const tip = this.tooltip;
-    clear(tip);
     const i = this.disp.entry[d];
     if (this.disp.isSeg[d]) {
       const s = this.disp.segments.get(i);
       if (!s) return;
-      const head = el("div", "pnb-tip-head");
-      head.append(el("span", "pnb-tip-role", `${s.size.toLocaleString("en-US")} entries`));
-      head.append(el("span", "pnb-muted", fmtDuration(s.t1 - s.t0)));
-      tip.append(head);
-      tip.append(
-        el("div", "pnb-tip-text", `${s.users} user · ${s.assistants} assistant · ${s.tools} tool · ${s.others} other`),
-      );
-      const foot: string[] = [`${fmtTokens(s.tokens)} tokens`];
-      if (s.labels) foot.push(`${s.labels} label${s.labels > 1 ? "s" : ""}`);
-      if (s.compactions) foot.push(`${s.compactions} compaction${s.compactions > 1 ? "s" : ""}`);
-      foot.push("click to expand");
-      tip.append(el("div", "pnb-tip-foot", foot.join(" · ")));
+      fillSegmentTip(tip, s);
     } else {
-      const kind = this.cols.kind[i];
-      const head = el("div", "pnb-tip-head");
-      const dot = el("span", "pnb-dot");
-      dot.style.setProperty("--pnb-badge", KIND_STYLES[kind].color);
-      head.append(dot, el("span", "pnb-tip-role", KIND_NAMES[kind]));
-      const timeEl = el("span", "pnb-muted", "");
-      head.append(timeEl);
-      tip.append(head);
-      const text = el("div", "pnb-tip-text", "…");
-      const foot = el("div", "pnb-tip-foot", "");
-      tip.append(text, foot);
-      const label = this.cols.labels.get(i);
-      this.preview(i).then(
-        (p) => {
-          if (this.hover !== d) return;
-          if (p.role && p.role !== KIND_NAMES[kind]) head.children[1].textContent = `${KIND_NAMES[kind]} · ${p.tool_name || p.role}`;
-          else if (p.tool_name) head.children[1].textContent = `${KIND_NAMES[kind]} · ${p.tool_name}`;
-          timeEl.textContent = fmtTime(p.time);
-          text.textContent = (p.first_line || "").slice(0, 200) || "(no text)";
-          const bits: string[] = [];
-          const tok = p.tokens ?? this.cols.tokens[i];
-          if (tok) bits.push(`${fmtTokens(tok)} tokens`);
-          if (label) bits.push(`label: ${label}`);
-          if (this.cols.flags[i] & 1) bits.push("error");
-          foot.textContent = bits.join(" · ");
-          this.placeTooltip();
+      fillEntryTip(
+        tip,
+        {
+          kind: this.cols.kind[i],
+          label: this.cols.labels.get(i),
+          tokens: this.cols.tokens[i],
+          error: Boolean(this.cols.flags[i] & 1),
         },
-        () => {
-          text.textContent = "(preview unavailable)";
-        },
+        this.preview(i),
+        () => this.hover === d,
+        () => this.placeTooltip(),
       );
     }
     tip.classList.remove("pnb-hidden");
