@@ -1,0 +1,119 @@
+// Hooks for the browser tests and benchmarks: read the view's state, drive it, time it.
+// Attached to the root element as ``pnbDebug``; nothing in the widget itself uses them.
+import type { Camera } from "./camera";
+import type { ViewMode, FilterMode } from "./constants";
+import { idAt, indexOfId, type Columns } from "./data";
+import type { Display } from "./display";
+import type { Visible } from "./filter";
+import type { Layout } from "./layout";
+import type { DrawStats } from "./render";
+
+export interface Timings {
+  start: number;
+  firstDraw: number;
+  firstDrawEnd: number;
+  firstFrame: number;
+  lastDraw: DrawStats | null;
+  phases: Record<string, number>;
+}
+
+/** What the hooks may see and do of a SessionView. */
+export interface DebugHost {
+  timings: Timings;
+  canvas: HTMLCanvasElement;
+  camera: Camera;
+  state(): {
+    cols: Columns;
+    vis: Visible;
+    disp: Display;
+    layout: Layout;
+    view: ViewMode;
+    filter: FilterMode;
+    selected: number;
+    hits: number;
+    hitPos: number;
+    lines: number;
+  };
+  drawNow(): number;
+  select(i: number): void;
+  centerOn(i: number, k?: number): void;
+  fit(): void;
+  setView(v: ViewMode): void;
+}
+
+export function debugApi(h: DebugHost): Record<string, unknown> {
+  /** Page coordinates of display node ``d``, or null when it is outside the stage. */
+  const pagePos = (d: number): { x: number; y: number } | null => {
+    const { layout } = h.state();
+    const [x, y] = h.camera.toScreen(layout.x[d], layout.y[d]);
+    if (!h.camera.inView(x, y)) return null;
+    const r = h.canvas.getBoundingClientRect();
+    return { x: r.left + x, y: r.top + y };
+  };
+  return {
+    timings: h.timings,
+    stats: () => {
+      const s = h.state();
+      const t = h.camera.transform;
+      return {
+        n: s.cols.n,
+        shown: s.vis.count,
+        nodes: s.disp.m,
+        view: s.view,
+        filter: s.filter,
+        selected: s.selected >= 0 ? idAt(s.cols, s.selected) : null,
+        hits: s.hits,
+        hitPos: s.hitPos,
+        lines: s.lines,
+        lastDraw: h.timings.lastDraw,
+        transform: { k: t.k, x: t.x, y: t.y },
+      };
+    },
+    /** Client (page) coordinates of an entry's node, or null if not drawn in view. */
+    screenPos: (id: string) => {
+      const { cols, disp } = h.state();
+      const i = indexOfId(cols, id);
+      const d = i >= 0 ? disp.nodeOf[i] : -1;
+      const p = d >= 0 ? pagePos(d) : null;
+      return p ? { ...p, segment: disp.isSeg[d] === 1 } : null;
+    },
+    centerOn: (id: string, k?: number) => {
+      h.centerOn(indexOfId(h.state().cols, id), k);
+      h.drawNow();
+    },
+    /** Collapsed segments drawn in view: head id and page coordinates. */
+    segments: () => {
+      const { cols, disp } = h.state();
+      const out: { id: string; x: number; y: number }[] = [];
+      for (let d = 0; d < disp.m; d++) {
+        if (!disp.isSeg[d]) continue;
+        const p = pagePos(d);
+        if (p) out.push({ id: idAt(cols, disp.entry[d]), ...p });
+      }
+      return out;
+    },
+    visibleIds: () => {
+      const { cols, disp } = h.state();
+      return Array.from(disp.entry, (i, d) => (disp.isSeg[d] ? null : idAt(cols, i))).filter(Boolean);
+    },
+    drawNow: () => h.drawNow(),
+    panBy: (dx: number, dy: number) => {
+      h.camera.panBy(dx, dy);
+      return h.drawNow();
+    },
+    selectIndex: (i: number) => {
+      const t0 = performance.now();
+      h.select(i);
+      return performance.now() - t0;
+    },
+    fit: () => {
+      h.fit();
+      return h.drawNow();
+    },
+    setView: (v: ViewMode) => {
+      const t0 = performance.now();
+      h.setView(v);
+      return performance.now() - t0;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// The header (name, working directory, status line) and the toolbar (view, filter, search, actions).
+import { FILTERS, type FilterMode, type ViewMode } from "./constants";
+import { button, clear, el } from "./dom";
+
+const FILTER_LABELS: Record<FilterMode, string> = {
+  default: "Default",
+  "no-tools": "No tools",
+  "user-only": "User only",
+  "labeled-only": "Labeled only",
+  all: "All",
+};
+
+/** What the toolbar's controls ask the view to do. */
+export interface ToolbarActions {
+  setView(view: ViewMode): void;
+  setFilter(filter: string): void;
+  /** The query, typed (debounced) or confirmed with Enter. */
+  setSearch(query: string): void;
+  /** Enter on an unchanged query, or the arrows: step through the hits. */
+  stepHit(step: number): void;
+  currentSearch(): string;
+  fit(): void;
+  goActive(): void;
+  toggleLegend(): void;
+  /** Escape in the search box: back to the tree. */
+  leaveSearch(): void;
+}
+
+/** The DOM of the header and toolbar; ``sync`` writes state into the controls. */
+export class Toolbar {
+  readonly header: HTMLDivElement;
+  readonly bar: HTMLDivElement;
+  readonly status: HTMLSpanElement;
+  readonly searchInput: HTMLInputElement;
+  readonly searchCount: HTMLSpanElement;
+  private title: HTMLDivElement;
+  private filterSelect: HTMLSelectElement;
+  private viewButtons: Record<ViewMode, HTMLButtonElement>;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(a: ToolbarActions) {
+    this.header = el("div", "pnb-header");
+    this.title = el("div", "pnb-title");
+    this.status = el("span", "pnb-status");
+    this.header.append(this.title, this.status);
+
+    this.bar = el("div", "pnb-toolbar");
+    const seg = el("div", "pnb-seg");
+    this.viewButtons = {
+      tree: button("Tree", "Every entry (v toggles)", () => a.setView("tree"), "pnb-seg-btn"),
+      branches: button("Branches", "One node per run without a fork (v toggles)", () => a.setView("branches"), "pnb-seg-btn"),
+    };
+    seg.append(this.viewButtons.tree, this.viewButtons.branches);
+    this.filterSelect = el("select", "pnb-select");
+    this.filterSelect.title = "Filter, as in the agent's tree view";
+    for (const f of FILTERS) {
+      const o = el("option", "", FILTER_LABELS[f]);
+      o.value = f;
+      this.filterSelect.append(o);
+    }
+    this.filterSelect.addEventListener("change", () => a.setFilter(this.filterSelect.value));
+
+    const searchBox = el("div", "pnb-search");
+    this.searchInput = el("input", "pnb-search-input");
+    this.searchInput.type = "search";
+    this.searchInput.placeholder = "Search messages…";
+    this.searchInput.spellcheck = false;
+    this.searchInput.addEventListener("input", () => {
+      this.cancelTimer();
+      this.timer = setTimeout(() => a.setSearch(this.searchInput.value), 180);
+    });
+    this.searchInput.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") {
+        ev.preventDefault();
+        this.cancelTimer();
+        if (a.currentSearch() !== this.searchInput.value) a.setSearch(this.searchInput.value);
+        else a.stepHit(ev.shiftKey ? -1 : 1);
+      } else if (ev.key === "Escape") {
+        a.leaveSearch();
+      }
+      ev.stopPropagation();
+    });
+    this.searchCount = el("span", "pnb-search-count");
+    searchBox.append(
+      this.searchInput,
+      this.searchCount,
+      button("‹", "Previous hit (shift+n)", () => a.stepHit(-1), "pnb-icon-btn pnb-prev"),
+      button("›", "Next hit (n)", () => a.stepHit(1), "pnb-icon-btn pnb-next"),
+    );
+    this.bar.append(
+      seg,
+      this.filterSelect,
+      searchBox,
+      el("div", "pnb-spacer"),
+      button("Fit", "Fit to view (f)", () => a.fit()),
+      button("Active leaf", "Go to the active leaf (a)", () => a.goActive()),
+      button("Legend", "Show or hide the legend", () => a.toggleLegend()),
+    );
+  }
+
+  dispose(): void {
+    this.cancelTimer();
+  }
+
+  /** Show the session's name and folder, the view and filter in force, and the query
+   * (unless the user is typing in the box). */
+  sync(s: { name: string; cwd: string; view: ViewMode; filter: FilterMode; search: string }): void {
+    this.filterSelect.value = s.filter;
+    for (const v of ["tree", "branches"] as ViewMode[]) this.viewButtons[v].classList.toggle("pnb-on", v === s.view);
+    if (document.activeElement !== this.searchInput && this.searchInput.value !== s.search) this.searchInput.value = s.search;
+    clear(this.title);
+    this.title.append(el("span", "pnb-name", s.name || "Session"));
+    if (s.cwd) this.title.append(el("span", "pnb-cwd", s.cwd));
+  }
+
+  private cancelTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { SidePanel } from "../src/sidepanel";
+import { fakeRequester, flush } from "./fakes";
+
+const noActions = { selectId: () => undefined, selectIndex: () => undefined, showContext: () => undefined, close: () => undefined };
+
+describe("SidePanel", () => {
+  it("opens once, shows Loading, and draws only the latest entry asked for", async () => {
+    const { req, asked } = fakeRequester();
+    const toggles: boolean[] = [];
+    const p = new SidePanel(req, noActions, (open) => toggles.push(open));
+    p.showEntry(1, "aaaa", false);
+    p.showEntry(2, "bbbb", true);
+    expect(toggles).toEqual([true]);
+    expect(p.el.textContent).toContain("Loading");
+    asked[0].resolve({ id: "aaaa", type: "message", role: "user", text: "first" });
+    await flush();
+    expect(p.el.dataset.loaded).toBeUndefined();
+    asked[1].reject(new Error("kernel gone"));
+    await flush();
+    expect(p.el.textContent).toContain("Could not load the entry: kernel gone");
+    p.hide();
+    p.hide();
+    expect(toggles).toEqual([true, false]);
+  });
+
+  it("says so when the entry is not available", async () => {
+    const { req, asked } = fakeRequester();
+    const p = new SidePanel(req, noActions, () => undefined);
+    p.showEntry(0, "x", true);
+    asked[0].resolve(null);
+    await flush();
+    expect(p.el.textContent).toContain("not available");
+  });
+});
