@@ -1,15 +1,28 @@
 // Pan and zoom of the canvas (d3-zoom), the stage size in CSS pixels, and the world <-> screen maps.
 import { select } from "d3-selection";
-import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3-zoom";
+import { zoom as d3zoom, zoomIdentity, ZoomTransform, type ZoomBehavior } from "d3-zoom";
 
 export type ResizeResult = "unchanged" | "first" | "resized";
 
-/** The view's transform and size. ``onChange`` runs on every user pan or zoom. */
+/** Only Ctrl/⌘ + wheel zooms: a plain wheel scrolls the page (the notebook), as readers
+ * expect; drags pan; a secondary button does nothing. */
+export function zoomGesture(ev: { type: string; ctrlKey?: boolean; metaKey?: boolean; button?: number }): boolean {
+  if (ev.type === "wheel") return Boolean(ev.ctrlKey || ev.metaKey);
+  return !ev.ctrlKey && !ev.button;
+}
+
+/** The view's transform and size. ``onChange`` runs on every user pan or zoom.
+ *
+ * In lane mode (``fixedX`` set) the x offset is pinned and world x is in pixels: zoom
+ * changes only the row pitch, so lanes never crowd together; y is kept so some rows stay
+ * on screen (``rowsHeight``: the world height of every row). */
 export class Camera {
   transform: ZoomTransform = zoomIdentity;
   width = 0;
   height = 0;
   dpr = 1;
+  fixedX: number | null = null;
+  rowsHeight = 0;
   private zoomer: ZoomBehavior<HTMLCanvasElement, unknown>;
 
   constructor(
@@ -18,11 +31,28 @@ export class Camera {
   ) {
     this.zoomer = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.01, 4])
+      .filter(zoomGesture)
+      .constrain((t) => this.constrain(t))
       .on("zoom", (ev: { transform: ZoomTransform }) => {
         this.transform = ev.transform;
         onChange();
       });
     select(canvas).call(this.zoomer).on("dblclick.zoom", null);
+  }
+
+  /** Pin x in lane mode and keep at least a third of the stage on the rows. */
+  private constrain(t: ZoomTransform): ZoomTransform {
+    if (this.fixedX === null) return t;
+    const h = this.rowsHeight * t.k;
+    const lo = Math.min(this.height / 3 - h, this.height / 3);
+    const hi = Math.max((this.height * 2) / 3, 0);
+    const y = Math.min(Math.max(t.y, lo), hi);
+    return t.x === this.fixedX && y === t.y ? t : new ZoomTransform(t.k, this.fixedX, y);
+  }
+
+  /** World x to screen: scaled, or in pixels in lane mode. */
+  private kx(): number {
+    return this.fixedX === null ? this.transform.k : 1;
   }
 
   dispose(): void {
@@ -35,28 +65,30 @@ export class Camera {
   }
 
   set(t: ZoomTransform): void {
+    t = this.constrain(t);
     this.transform = t;
     select(this.canvas).call(this.zoomer.transform, t);
   }
 
   /** Scale ``k`` with world point (wx, wy) at screen fractions (fx, fy) of the stage. */
   lookAt(wx: number, wy: number, k: number, fx = 0.5, fy = 0.5): void {
-    this.set(zoomIdentity.translate(this.width * fx - wx * k, this.height * fy - wy * k).scale(k));
+    const kx = this.fixedX === null ? k : 1;
+    this.set(new ZoomTransform(k, this.width * fx - wx * kx, this.height * fy - wy * k));
   }
 
   panBy(dx: number, dy: number): void {
     const t = this.transform;
-    this.transform = t.translate(dx / t.k, dy / t.k);
+    this.transform = this.constrain(new ZoomTransform(t.k, t.x + dx, t.y + dy));
   }
 
   toWorld(px: number, py: number): [number, number] {
     const t = this.transform;
-    return [(px - t.x) / t.k, (py - t.y) / t.k];
+    return [(px - t.x) / this.kx(), (py - t.y) / t.k];
   }
 
   toScreen(wx: number, wy: number): [number, number] {
     const t = this.transform;
-    return [wx * t.k + t.x, wy * t.k + t.y];
+    return [wx * this.kx() + t.x, wy * t.k + t.y];
   }
 
   inView(sx: number, sy: number, margin = 0): boolean {

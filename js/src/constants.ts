@@ -80,6 +80,7 @@ export const COLORS = {
   search: "#fcc419",
   compaction: "#e8590c",
   label: "#e03160",
+  problem: "#d9480f",
 };
 
 export const FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;

@@ -17,6 +17,17 @@ export interface RawTree {
   compactions?: [number, number, number][] | null;
   name?: string | null;
   cwd?: string | null;
+  /** ``[line, kind, message, row]`` (row -1 when no entry holds it), maybe capped */
+  problems?: [number, string, string, number][] | null;
+  problem_count?: number | null;
+}
+
+/** A problem the loader found: its line, kind and message, and the entry (row) if any. */
+export interface Problem {
+  line: number;
+  kind: string;
+  message: string;
+  row: number;
 }
 
 export interface Compaction {
@@ -38,6 +49,26 @@ export interface Columns {
   compactions: Compaction[];
   name: string;
   cwd: string;
+  problems: Problem[];
+  /** every problem, also those not sent */
+  problemCount: number;
+  /** the problem kind of each entry that has one */
+  problemAt: Map<number, string>;
+}
+
+/** Decode the problems list (untrusted shapes are dropped); rows outside 0..n become -1. */
+export function decodeProblems(raw: RawTree["problems"], count: unknown, n: number): Pick<Columns, "problems" | "problemCount" | "problemAt"> {
+  const problems: Problem[] = [];
+  const problemAt = new Map<number, string>();
+  for (const p of Array.isArray(raw) ? raw : []) {
+    if (!Array.isArray(p)) continue;
+    const row = Number(p[3]);
+    const item = { line: Number(p[0]) || 0, kind: String(p[1] ?? ""), message: String(p[2] ?? ""), row: row >= 0 && row < n ? row : -1 };
+    problems.push(item);
+    if (item.row >= 0 && !problemAt.has(item.row)) problemAt.set(item.row, item.kind);
+  }
+  const c = Number(count);
+  return { problems, problemCount: Number.isFinite(c) && c >= problems.length ? c : problems.length, problemAt };
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -117,6 +148,7 @@ export function decodeTree(raw: RawTree): Columns {
     compactions,
     name: raw.name ? String(raw.name) : "",
     cwd: raw.cwd ? String(raw.cwd) : "",
+    ...decodeProblems(raw.problems, raw.problem_count, n),
   };
 }
 
@@ -163,6 +195,7 @@ export function appendRows(cols: Columns, raw: RawTree): Columns {
     compactions: cols.compactions,
     name: raw.name != null ? String(raw.name) : cols.name,
     cwd: raw.cwd != null ? String(raw.cwd) : cols.cwd,
+    ...(raw.problems ? decodeProblems(raw.problems, raw.problem_count, total) : { problems: cols.problems, problemCount: cols.problemCount, problemAt: cols.problemAt }),
   };
   if (raw.labels) {
     next.labels = new Map();

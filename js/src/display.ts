@@ -23,6 +23,11 @@ export interface SegmentInfo {
   others: number;
   t0: number;
   t1: number;
+  /** first user message and first labelled entry in the run (-1: none) */
+  firstUser: number;
+  firstLabel: number;
+  /** entries that failed (tool errors, aborted or failed turns) */
+  errors: number;
 }
 
 export interface Display {
@@ -87,6 +92,9 @@ function newSegment(head: number): SegmentInfo {
     others: 0,
     t0: Infinity,
     t1: -Infinity,
+    firstUser: -1,
+    firstLabel: -1,
+    errors: 0,
   };
 }
 
@@ -110,7 +118,9 @@ export function buildDisplay(
     const i = order[k];
     if (!vis.shown[i]) continue;
     const p = vis.vparent[i];
-    const head = p >= 0 && nChildren(p) === 1 ? segOf[p] : i;
+    // A run goes on through single children; a compaction starts a new one, so even a
+    // linear session reads as its stretches between compactions.
+    const head = p >= 0 && nChildren(p) === 1 && cols.kind[i] !== Kind.Compaction ? segOf[p] : i;
     segOf[i] = head;
     let s = segments.get(head);
     if (!s) {
@@ -121,10 +131,17 @@ export function buildDisplay(
     s.size++;
     s.tokens += cols.tokens[i];
     s.flags |= cols.flags[i];
-    if (cols.labels.has(i)) s.labels++;
+    if (cols.flags[i] & Flag.Error) s.errors++;
+    if (cols.labels.has(i)) {
+      s.labels++;
+      if (s.firstLabel < 0) s.firstLabel = i;
+    }
     if (tree.onActive[i]) s.onActive = true;
     const kind = cols.kind[i];
-    if (kind === Kind.User) s.users++;
+    if (kind === Kind.User) {
+      s.users++;
+      if (s.firstUser < 0) s.firstUser = i;
+    }
     else if (kind === Kind.Assistant) s.assistants++;
     else if (kind === Kind.ToolResult || kind === Kind.Bash) s.tools++;
     else s.others++;

@@ -60,3 +60,21 @@ export function hitTest(
   const r = screenRadius(kinds[disp.entry[d]], k);
   return Math.hypot(px - sx, py - sy) <= Math.max(r + 4, 7) ? { type: "node", d } : null;
 }
+
+/** The row under a point in the commit-graph view: the row's node, or its text to the
+ * right of it (a whole row is one target); nothing left of the node (other lanes). */
+export function hitLane(
+  px: number,
+  py: number,
+  t: Transform,
+  layout: { x: Float32Array; dy: number; byRow: Int32Array },
+  m: number,
+): Hit {
+  if (!m) return null;
+  const rowPx = layout.dy * t.k;
+  const r = Math.round((py - t.y) / rowPx);
+  if (r < 0 || r >= m) return null;
+  if (Math.abs(py - (r * rowPx + t.y)) > Math.max(rowPx / 2, 5)) return null;
+  const d = layout.byRow[r];
+  return px >= layout.x[d] + t.x - 10 ? { type: "node", d } : null;
+}

@@ -3,12 +3,38 @@ import { drawIcon } from "./render";
 import { Kind } from "./constants";
 import { clear, el } from "./dom";
 
-/** Fill ``L`` with the legend; its title toggles it open and shut. */
+const STORE_KEY = "prime_nb.legend";
+
+/** Whether the legend was left open (it is, the first time). */
+export function legendWasOpen(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(STORE_KEY) !== "closed";
+  } catch {
+    return true; // storage blocked (sandboxed output frames)
+  }
+}
+
+/** Open or shut the legend, and remember that for the next widget. */
+export function setLegendOpen(L: HTMLElement, open: boolean): void {
+  L.classList.toggle("pnb-collapsed", !open);
+  try {
+    globalThis.localStorage?.setItem(STORE_KEY, open ? "open" : "closed");
+  } catch {
+    /* storage blocked: the state lasts as long as the view */
+  }
+}
+
+export function toggleLegend(L: HTMLElement): void {
+  setLegendOpen(L, L.classList.contains("pnb-collapsed"));
+}
+
+/** Fill ``L`` with the legend, open or shut as it was last left; its title toggles it. */
 export function buildLegend(L: HTMLElement): void {
   clear(L);
+  L.classList.toggle("pnb-collapsed", !legendWasOpen());
   const title = el("div", "pnb-legend-title", "Legend");
   title.title = "Show or hide the legend";
-  title.addEventListener("click", () => L.classList.toggle("pnb-collapsed"));
+  title.addEventListener("click", () => toggleLegend(L));
   L.append(title);
   const grid = el("div", "pnb-legend-grid");
   const items: [number, string][] = [
@@ -55,6 +81,6 @@ export function buildLegend(L: HTMLElement): void {
   }
   L.append(grid);
   L.append(
-    el("div", "pnb-legend-keys", "drag: pan · wheel: zoom · click: open · ←↑→↓: move · a: active leaf · f: fit · v: view · /: search · n/N: next/previous hit"),
+    el("div", "pnb-legend-keys", "drag: pan · ctrl/⌘+wheel: zoom (wheel scrolls the page) · click: open · ←↑→↓: move · a: active leaf · f: fit · v: view · /: search · n/N: next/previous hit"),
   );
 }

@@ -1,6 +1,7 @@
 /** Canvas drawing of the display graph, in screen coordinates, culled to the viewport. */
 
 import { COLORS, KIND_COUNT, KIND_STYLES, Kind, Flag, type Shape } from "./constants";
+import { fmtDuration } from "./dom";
 import { lowerBound, type Scene } from "./scene";
 
 export type { Scene } from "./scene";
@@ -33,10 +34,10 @@ export interface Marks {
   lines?: Map<number, string> | null;
 }
 
-export const SEG_W = 76;
-export const SEG_H = 30;
+export const SEG_W = 210;
+export const SEG_H = 58;
 
-function shapePath(ctx: CanvasRenderingContext2D, shape: Shape, x: number, y: number, r: number): void {
+export function shapePath(ctx: CanvasRenderingContext2D, shape: Shape, x: number, y: number, r: number): void {
   switch (shape) {
     case "circle":
       ctx.moveTo(x + r, y);
@@ -110,7 +111,7 @@ export interface DrawStats {
 export const LINES_FROM_ZOOM = 0.75;
 
 /** Text cut to a pixel width with an ellipsis. */
-function fitText(ctx: CanvasRenderingContext2D, text: string, room: number): string {
+export function fitText(ctx: CanvasRenderingContext2D, text: string, room: number): string {
   if (ctx.measureText(text).width <= room) return text;
   let lo = 0;
   let hi = text.length;
@@ -127,7 +128,7 @@ export function screenRadius(kind: number, k: number): number {
   return Math.max(KIND_STYLES[kind].r * k, 1.25);
 }
 
-function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
+export function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
   const rr = Math.min(r, w / 2, h / 2);
   ctx.moveTo(x + rr, y);
   ctx.arcTo(x + w, y, x + w, y + h, rr);
@@ -137,12 +138,12 @@ function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: numbe
   ctx.closePath();
 }
 
-function truncate(text: string, max: number): string {
+export function truncate(text: string, max: number): string {
   const one = text.replace(/\s+/g, " ").trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-function fmtCount(n: number): string {
+export function fmtCount(n: number): string {
   return n >= 10000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
 
@@ -395,13 +396,13 @@ export function draw(
     }
   }
 
-  // Collapsed segments: rounded boxes with their size and make-up.
+  // Collapsed segments: boxes that say what the run is: its first prompt, size, time
+  // span and tokens, its label, errors and compaction, and a bar of its make-up.
   const segBucket = scene.buckets[KIND_COUNT];
+  const wantLines: number[] = [];
   if (segBucket && segBucket.nodes.length) {
-    const showText = segH >= 16;
-    ctx.font = `600 ${Math.min(Math.max(11 * k, 9), 14)}px ${theme.font}`;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
+    const fontPx = Math.min(12 * k, 13);
+    const showText = fontPx >= 8;
     eachInView(segBucket, (d, px, py) => {
       if (px < -segW || px > width + segW || py < -segH || py > height + segH) return;
       const s = disp.segments.get(disp.entry[d]);
@@ -414,7 +415,7 @@ export function draw(
       ctx.fillStyle = theme.segFill;
       ctx.fill();
       ctx.lineWidth = s.onActive ? 2.5 : 1.25;
-      ctx.strokeStyle = s.flags & Flag.Error ? COLORS.error : s.onActive ? theme.active : theme.edge;
+      ctx.strokeStyle = s.onActive ? theme.active : theme.edge;
       ctx.stroke();
       const parts: [number, string][] = [
         [s.users, KIND_STYLES[Kind.User].color],
@@ -423,7 +424,7 @@ export function draw(
         [s.others, KIND_STYLES[Kind.Other].color],
       ];
       const barH = Math.max(3 * k, 1.5);
-      const bx0 = x0 + Math.min(6 * k, segW / 6);
+      const bx0 = x0 + Math.min(8 * k, segW / 6);
       const bw = segW - 2 * (bx0 - x0);
       let bx = bx0;
       for (const [count, color] of parts) {
@@ -433,16 +434,49 @@ export function draw(
         ctx.fillRect(bx, y0 + segH - barH - Math.max(4 * k, 1), w, barH);
         bx += w;
       }
-      if (s.compactions) {
+      if (!showText) return;
+      const room = segW - 2 * (bx0 - x0);
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      // 1: the first prompt (or what the run is when it has none)
+      let head = `${fmtCount(s.size)} entries`;
+      if (s.compactions && cols.kind[s.head] === Kind.Compaction) head = marks.lines?.get(s.head) ?? "compaction";
+      else if (s.firstUser >= 0) {
+        const line = marks.lines?.get(s.firstUser);
+        if (line === undefined) wantLines.push(s.firstUser);
+        else if (line) head = line;
+      }
+      if (cols.kind[s.head] === Kind.Compaction && marks.lines && !marks.lines.has(s.head)) wantLines.push(s.head);
+      ctx.font = `600 ${fontPx}px ${theme.font}`;
+      ctx.fillStyle = theme.fg;
+      ctx.fillText(fitText(ctx, head, room), bx0, y0 + 13 * k);
+      // 2: size, time span, tokens
+      ctx.font = `${fontPx * 0.92}px ${theme.font}`;
+      ctx.fillStyle = theme.muted;
+      const span = s.t1 > s.t0 ? ` · ${fmtDuration(s.t1 - s.t0)}` : "";
+      ctx.fillText(fitText(ctx, `${fmtCount(s.size)} entries${span} · ${fmtCount(s.tokens)} tokens`, room), bx0, y0 + 28 * k);
+      // 3: marks: label, errors, compactions
+      let mx = bx0;
+      const mark = (text: string, color: string): void => {
+        const shown = fitText(ctx, text, bx0 + room - mx);
+        if (!shown) return;
+        ctx.fillStyle = color;
+        ctx.fillText(shown, mx, y0 + 42 * k);
+        mx += ctx.measureText(shown).width + 8 * k;
+      };
+      ctx.font = `600 ${fontPx * 0.92}px ${theme.font}`;
+      if (s.firstLabel >= 0) {
+        const r = fontPx * 0.32;
         ctx.beginPath();
-        shapePath(ctx, "hexagon", x0 + segW - 7 * k, y0 + 7 * k, Math.max(4 * k, 1.5));
-        ctx.fillStyle = COLORS.compaction;
+        shapePath(ctx, "tag", mx + r * 1.2, y0 + 42 * k, r);
+        ctx.fillStyle = COLORS.label;
         ctx.fill();
+        mx += r * 3;
+        mark(`${truncate(cols.labels.get(s.firstLabel) ?? "", 24)}${s.labels > 1 ? ` +${s.labels - 1}` : ""}`, COLORS.label);
       }
-      if (showText) {
-        ctx.fillStyle = theme.fg;
-        ctx.fillText(`${fmtCount(s.size)} entries`, px, py - 3 * k);
-      }
+      if (s.errors) mark(`✗ ${s.errors} error${s.errors > 1 ? "s" : ""}`, COLORS.error);
+      const more = s.compactions - (cols.kind[s.head] === Kind.Compaction ? 1 : 0);
+      if (more > 0) mark(`✂ ${more} more compaction${more > 1 ? "s" : ""}`, COLORS.compaction);
     });
   }
 
@@ -466,7 +500,7 @@ export function draw(
       const w = seg ? segW / 2 + 4 : Math.max(14 * k, 8);
       ctx.moveTo(px - w, py);
       ctx.lineTo(px + w, py);
-      if (showText) texts.push([`✂ context cut · ${fmtCount(c.tokensBefore)} tokens before`, px + w + 5, py]);
+      if (showText && !seg) texts.push([`✂ context cut · ${fmtCount(c.tokensBefore)} tokens before`, px + w + 5, py]);
     }
     ctx.stroke();
     ctx.setLineDash([]);
@@ -521,7 +555,7 @@ export function draw(
     const perNode = new Map<number, { text: string; count: number }>();
     for (const [i, text] of cols.labels) {
       const d = disp.nodeOf[i];
-      if (d < 0 || !inView(sx(d), sy(d))) continue;
+      if (d < 0 || disp.isSeg[d] || !inView(sx(d), sy(d))) continue;
       const prev = perNode.get(d);
       if (prev) prev.count++;
       else perNode.set(d, { text, count: 1 });
@@ -602,5 +636,6 @@ export function draw(
     ring(marks.selected, theme.accent, 6, 6);
     ring(marks.selected, theme.bg, 1.5, 2.5);
   }
+  if (wantLines.length) missingLines = [...(missingLines ?? []), ...wantLines];
   return { nodes: nNodes, edges: nEdges, ms: performance.now() - t0, missingLines };
 }

@@ -37,6 +37,7 @@ export interface CompactionMark {
 }
 
 export interface Scene {
+  kind: "tidy";
   cols: Columns;
   tree: Tree;
   disp: Display;
@@ -211,6 +212,7 @@ export function rightGaps(disp: Display, layout: Layout): Float32Array {
 /** Everything the renderer needs for one layout. */
 export function buildScene(cols: Columns, tree: Tree, disp: Display, layout: Layout, view: "tree" | "branches"): Scene {
   return {
+    kind: "tidy",
     cols,
     tree,
     disp,

@@ -1,6 +1,7 @@
 // The side panel: one entry's detail or the context at an entry, loaded from the kernel on demand.
 import type { Requester } from "./comm";
-import { button, el } from "./dom";
+import type { Problem } from "./data";
+import { button, clear, el } from "./dom";
 import { renderContext, renderEntry, renderMessage, type ContextDetail, type EntryDetail, type PanelActions } from "./panel";
 
 /** Only the latest request draws: a slow answer for an entry no longer selected is dropped. */
@@ -17,7 +18,28 @@ export class SidePanel {
   ) {
     this.el = el("div", "pnb-panel pnb-hidden");
     this.body = el("div", "pnb-panel-body");
-    this.el.append(button("×", "Close (Esc)", () => actions.close(), "pnb-icon-btn pnb-close"), this.body);
+    const grip = el("div", "pnb-panel-grip");
+    grip.title = "Drag to resize the panel";
+    const fold = button("⟩", "Fold the panel away (the selection stays)", () => this.setFolded(!this.folded), "pnb-icon-btn pnb-fold");
+    this.el.append(grip, fold, button("×", "Close (Esc)", () => actions.close(), "pnb-icon-btn pnb-close"), this.body);
+    const width = storedWidth();
+    if (width) this.el.style.width = `${width}px`;
+    this.stopResize = dragToResize(grip, this.el, () => this.onToggle(true));
+  }
+
+  /** Stop listening (the view is going away). */
+  readonly stopResize: () => void;
+
+  get folded(): boolean {
+    return this.el.classList.contains("pnb-folded");
+  }
+
+  /** Fold the panel to a thin strip (or unfold it); the stage takes the room. */
+  setFolded(folded: boolean): void {
+    this.el.classList.toggle("pnb-folded", folded);
+    const fold = this.el.querySelector(".pnb-fold");
+    if (fold) fold.textContent = folded ? "⟨" : "⟩";
+    this.onToggle(true);
   }
 
   get open(): boolean {
@@ -57,6 +79,33 @@ export class SidePanel {
     );
   }
 
+  /** List the loader's problems; a problem tied to an entry links to it. */
+  showProblems(problems: Problem[], total: number, goTo: (row: number) => void): void {
+    this.seq++;
+    if (!this.open) {
+      this.el.classList.remove("pnb-hidden");
+      this.onToggle(true);
+    }
+    this.el.dataset.loaded = "problems";
+    delete this.el.dataset.index;
+    delete this.el.dataset.entryId;
+    const body = this.body;
+    clear(body);
+    body.append(el("div", "pnb-panel-title", `${total.toLocaleString("en-US")} problem${total === 1 ? "" : "s"} in the file`));
+    body.append(
+      el("div", "pnb-muted pnb-small", "Loading went on past each of these. Orphans and cycle cuts are loaded as extra roots; duplicate ids are renamed."),
+    );
+    const list = el("ol", "pnb-problem-list");
+    for (const p of problems) {
+      const item = el("li", "pnb-problem");
+      item.append(el("span", "pnb-problem-line", `line ${p.line}`), el("span", "pnb-problem-kind", p.kind), el("span", "pnb-problem-msg", p.message));
+      if (p.row >= 0) item.append(button("show", "Select this entry in the tree", () => goTo(p.row), "pnb-link-btn"));
+      list.append(item);
+    }
+    body.append(list);
+    if (total > problems.length) body.append(el("div", "pnb-muted pnb-small", `… and ${(total - problems.length).toLocaleString("en-US")} more: see session.problems in Python.`));
+  }
+
   /** Show what the model saw at entry ``i``; ``back`` returns to the entry. */
   showContext(i: number, back: () => void): void {
     const seq = ++this.seq;
@@ -76,4 +125,53 @@ export class SidePanel {
       },
     );
   }
+}
+
+const WIDTH_KEY = "prime_nb.panelWidth";
+
+function storedWidth(): number {
+  try {
+    const w = Number(globalThis.localStorage?.getItem(WIDTH_KEY));
+    return Number.isFinite(w) && w >= MIN_WIDTH ? w : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const MIN_WIDTH = 240;
+
+/** The panel's width from dragging its left edge: at least 240 px, at most 85% of its
+ * container; the last width is remembered. Returns the function that stops listening. */
+export function dragToResize(grip: HTMLElement, panel: HTMLElement, resized: () => void): () => void {
+  let startX = 0;
+  let startW = 0;
+  const move = (ev: PointerEvent): void => {
+    const host = panel.parentElement?.getBoundingClientRect().width ?? 1200;
+    const w = Math.round(Math.min(Math.max(startW + (startX - ev.clientX), MIN_WIDTH), host * 0.85));
+    panel.style.width = `${w}px`;
+    resized();
+  };
+  const up = (): void => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    panel.classList.remove("pnb-resizing");
+    try {
+      globalThis.localStorage?.setItem(WIDTH_KEY, String(parseInt(panel.style.width, 10) || 0));
+    } catch {
+      /* storage blocked */
+    }
+  };
+  const down = (ev: PointerEvent): void => {
+    ev.preventDefault();
+    startX = ev.clientX;
+    startW = panel.getBoundingClientRect().width;
+    panel.classList.add("pnb-resizing");
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+  };
+  grip.addEventListener("pointerdown", down);
+  return () => {
+    grip.removeEventListener("pointerdown", down);
+    up();
+  };
 }

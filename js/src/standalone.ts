@@ -24,6 +24,8 @@ export interface Tree64 {
   compactions?: [number, number, number][];
   name?: string | null;
   cwd?: string | null;
+  problems?: [number, string, string, number][] | null;
+  problem_count?: number | null;
 }
 
 export interface StandaloneData {
@@ -57,6 +59,8 @@ export function treeFrom64(t: Tree64): RawTree {
     compactions: t.compactions ?? [],
     name: t.name ?? null,
     cwd: t.cwd ?? null,
+    problems: t.problems ?? [],
+    problem_count: t.problem_count ?? 0,
   };
 }
 

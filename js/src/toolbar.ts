@@ -24,6 +24,8 @@ export interface ToolbarActions {
   toggleLegend(): void;
   /** Escape in the search box: back to the tree. */
   leaveSearch(): void;
+  /** The "N problems" button: list them. */
+  showProblems(): void;
 }
 
 /** The DOM of the header and toolbar; ``sync`` writes state into the controls. */
@@ -31,6 +33,7 @@ export class Toolbar {
   readonly header: HTMLDivElement;
   readonly bar: HTMLDivElement;
   readonly status: HTMLSpanElement;
+  readonly problems: HTMLButtonElement;
   readonly searchInput: HTMLInputElement;
   readonly searchCount: HTMLSpanElement;
   private title: HTMLDivElement;
@@ -42,7 +45,8 @@ export class Toolbar {
     this.header = el("div", "pnb-header");
     this.title = el("div", "pnb-title");
     this.status = el("span", "pnb-status");
-    this.header.append(this.title, this.status);
+    this.problems = button("", "Problems the loader found in the file (with line numbers)", () => a.showProblems(), "pnb-problems-btn pnb-hidden");
+    this.header.append(this.title, this.status, this.problems);
 
     this.bar = el("div", "pnb-toolbar");
     const seg = el("div", "pnb-seg");
@@ -111,6 +115,12 @@ export class Toolbar {
     clear(this.title);
     this.title.append(el("span", "pnb-name", s.name || "Session"));
     if (s.cwd) this.title.append(el("span", "pnb-cwd", s.cwd));
+  }
+
+  /** "N problems" when the loader reported any (hidden otherwise). */
+  showProblemCount(n: number): void {
+    this.problems.textContent = `⚠ ${n.toLocaleString("en-US")} problem${n === 1 ? "" : "s"}`;
+    this.problems.classList.toggle("pnb-hidden", n <= 0);
   }
 
   private cancelTimer(): void {

@@ -4,7 +4,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import type { Quadtree } from "d3-quadtree";
-import { zoomIdentity, type ZoomTransform } from "d3-zoom";
+import { zoomIdentity, ZoomTransform } from "d3-zoom";
 import { Camera } from "./camera";
 import { Requester, storeFor, type Store } from "./comm";
 import { FILTERS, type FilterMode, type ViewMode } from "./constants";
@@ -14,11 +14,14 @@ import { buildDisplay, type Display } from "./display";
 import { el } from "./dom";
 import { EntryText } from "./entrytext";
 import { visibleTree, type Visible } from "./filter";
-import { hitTest, nodeIndex, type Hit } from "./hittest";
+import { hitLane, hitTest, nodeIndex, type Hit } from "./hittest";
 import { HoverTip } from "./hovertip";
 import { keyAction } from "./keys";
+import { layoutLanes } from "./lanes";
+import { buildLaneScene, type LaneScene } from "./lanescene";
+import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
-import { buildLegend } from "./legend";
+import { buildLegend, toggleLegend } from "./legend";
 import { moveTarget } from "./navigate";
 import type { PanelActions } from "./panel";
 import { SEG_H, SEG_W, draw, type Scene, type Theme } from "./render";
@@ -55,7 +58,7 @@ export class SessionView {
   private vis!: Visible;
   private disp!: Display;
   private layout!: Layout;
-  private scene!: Scene;
+  private scene!: Scene | LaneScene;
   private index: Quadtree<number> | null = null;
 
   private toolbar: Toolbar;
@@ -107,8 +110,9 @@ export class SessionView {
       currentSearch: () => String(this.model.get("search") ?? ""),
       fit: () => this.fit(),
       goActive: () => this.goActive(),
-      toggleLegend: () => this.legend.classList.toggle("pnb-collapsed"),
+      toggleLegend: () => toggleLegend(this.legend),
       leaveSearch: () => this.root.focus(),
+      showProblems: () => this.showProblems(),
     });
     this.disposers.add(() => this.toolbar.dispose());
     this.disposers.add(showWatchError(model, this.toolbar.status));
@@ -126,6 +130,7 @@ export class SessionView {
     buildLegend(this.legend);
     this.stage.append(this.canvas, this.tip.el, this.legend);
     this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open));
+    this.disposers.add(() => this.panel.stopResize());
     main.append(this.stage, this.panel.el);
     this.root.append(this.toolbar.header, this.toolbar.bar, main);
     host.append(this.root);
@@ -226,6 +231,11 @@ export class SessionView {
     ];
     if (c) parts.push(`${c} compaction${c > 1 ? "s" : ""}`);
     this.toolbar.status.textContent = parts.join(" · ");
+    this.toolbar.showProblemCount(this.cols.problemCount);
+  }
+
+  private showProblems(): void {
+    this.panel.showProblems(this.cols.problems, this.cols.problemCount, (row) => this.select(row, { reveal: true, center: true, keepPanel: true }));
   }
 
   private onFilter(): void {
@@ -278,9 +288,18 @@ export class SessionView {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
     this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded);
-    const sp = SPACING[this.view];
-    this.layout = layoutDisplay(this.disp, sp.dx, sp.dy);
-    this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, this.view);
+    if (this.view === "tree") {
+      const lanes = layoutLanes(this.cols, this.tree, this.disp);
+      this.layout = lanes;
+      this.scene = buildLaneScene(this.cols, this.tree, this.disp, lanes);
+      this.camera.fixedX = LANE_LEFT;
+      this.camera.rowsHeight = lanes.maxY + lanes.dy;
+    } else {
+      const sp = SPACING[this.view];
+      this.layout = layoutDisplay(this.disp, sp.dx, sp.dy);
+      this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, this.view);
+      this.camera.fixedX = null;
+    }
     this.index = null;
     this.tip.d = -1;
     this.search.arrange(this.tree.order, this.vis.shown, this.selected);
@@ -298,8 +317,6 @@ export class SessionView {
       this.drawNow();
       return;
     }
-    const { width, height } = this.camera;
-    if (width < 820 || height < 560) this.legend.classList.add("pnb-collapsed");
     this.timings.phases.sized = performance.now() - this.timings.start;
     this.initialView();
     this.drawNow();
@@ -312,6 +329,14 @@ export class SessionView {
   }
 
   private fitTransform(): ZoomTransform {
+    if (this.scene.kind === "lanes") {
+      // Every row on screen; lanes keep their pitch, so every branch stays apart.
+      const rows = this.layout.maxY + this.layout.dy;
+      const H = Math.max(this.camera.height, 50);
+      const k = Math.min((H - 24) / Math.max(rows, 1), 1.5);
+      const y = Math.max(12, (H - rows * k) / 2) + (this.layout.dy * k) / 2;
+      return new ZoomTransform(k, LANE_LEFT, y);
+    }
     const margin = this.view === "branches" ? [SEG_W, SEG_H] : [40, 40];
     const f = fitBox(this.layout, margin[0], margin[1], this.camera.width, this.camera.height);
     return zoomIdentity.translate(f.x, f.y).scale(f.k);
@@ -324,7 +349,7 @@ export class SessionView {
   /** Fit if that keeps nodes readable, else show the selection or the active leaf. */
   private initialView(): void {
     const fit = this.fitTransform();
-    if (fit.k >= READABLE_FIT) this.camera.set(fit);
+    if (fit.k >= READABLE_FIT || this.scene.kind === "lanes") this.camera.set(fit);
     else if (this.selected >= 0) this.centerOn(this.selected, 0.9);
     else this.centerOn(this.tree.activeLeaf, 0.9, 0.75);
   }
@@ -333,12 +358,13 @@ export class SessionView {
   private centerOn(entry: number, k?: number, fy = 0.5): void {
     const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
     if (d < 0) return;
-    this.camera.lookAt(this.layout.x[d], this.layout.y[d], k ?? Math.max(this.camera.transform.k, 0.6), 0.5, fy);
+    const least = this.scene.kind === "lanes" ? 1 : 0.6;
+    this.camera.lookAt(this.layout.x[d], this.layout.y[d], k ?? Math.max(this.camera.transform.k, least), 0.5, fy);
   }
 
   private recenter(): void {
     const fit = this.fitTransform();
-    if (fit.k >= READABLE_FIT) this.camera.set(fit);
+    if (fit.k >= READABLE_FIT || this.scene.kind === "lanes") this.camera.set(fit);
     else this.centerOn(this.selected >= 0 ? this.selected : this.tree.activeLeaf);
   }
 
@@ -365,13 +391,17 @@ export class SessionView {
     }
     this.theme ??= readTheme(this.root);
     const { transform, width, height, dpr } = this.camera;
-    const stats = draw(this.ctx, this.scene, transform, width, height, dpr, this.theme, {
+    const marks = {
       selected: this.selected,
       hover: this.tip.d,
       hits: this.search.hits,
       currentHit: this.search.current,
       lines: this.text.lines,
-    });
+    };
+    const stats =
+      this.scene.kind === "lanes"
+        ? drawLanes(this.ctx, this.scene, transform, width, height, dpr, this.theme, marks)
+        : draw(this.ctx, this.scene, transform, width, height, dpr, this.theme, marks);
     this.timings.lastDraw = stats;
     if (stats.missingLines && stats.missingLines.length) this.text.fetchLines(stats.missingLines, () => this.scheduleDraw());
     return stats.ms;
@@ -408,6 +438,7 @@ export class SessionView {
 
   /** The thing under a point (canvas coordinates). */
   hitTest(px: number, py: number): Hit {
+    if (this.scene.kind === "lanes") return hitLane(px, py, this.camera.transform, this.scene.layout, this.disp.m);
     return hitTest(px, py, this.camera.transform, this.view, this.disp, this.layout, this.cols.kind, () => {
       this.index ??= nodeIndex(this.layout, this.disp.m);
       return this.index;
@@ -458,7 +489,7 @@ export class SessionView {
   // ---------------------------------------------------------------- selection and panel
 
   /** Select an entry (-1 clears). reveal: show it even if filtered or collapsed. */
-  select(i: number, o: { reveal?: boolean; center?: boolean; fromModel?: boolean }): void {
+  select(i: number, o: { reveal?: boolean; center?: boolean; fromModel?: boolean; keepPanel?: boolean }): void {
     const prev = this.selected;
     this.selected = i;
     let level: "visible" | null = null;
@@ -481,7 +512,7 @@ export class SessionView {
     if (!o.fromModel && prev !== i) this.setModel("selected_id", i >= 0 ? idAt(this.cols, i) : null);
     if (i >= 0 && o.center) this.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
-    this.showPanel(i);
+    if (!o.keepPanel) this.showPanel(i);
     this.drawNow();
   }
 
@@ -500,10 +531,7 @@ export class SessionView {
   private onPanelToggle(open: boolean): void {
     this.root.classList.toggle("pnb-has-panel", open);
     if (!open) return;
-    requestAnimationFrame(() => {
-      this.resize();
-      if (this.camera.width < 900) this.legend.classList.add("pnb-collapsed");
-    });
+    requestAnimationFrame(() => this.resize());
   }
 
   private panelActions(): PanelActions {

@@ -33,15 +33,21 @@ describe("display graph", () => {
 
   it("branches view: runs without a fork become segments", () => {
     const d = buildDisplay(c, t, v, "branches", new Set());
-    expect(d.m).toBe(3);
+    // a compaction starts a run of its own: 6 | 7 -> 8
+    expect(d.m).toBe(4);
     const heads = Array.from(d.entry).sort();
-    expect(heads).toEqual([0, 4, 6]);
+    expect(heads).toEqual([0, 4, 6, 7]);
     const s0 = d.segments.get(0);
     expect(s0?.size).toBe(4);
     expect(s0?.tail).toBe(3);
     expect(s0?.tokens).toBe(30);
-    expect(d.segments.get(6)?.compactions).toBe(1);
-    expect(d.segments.get(6)?.flags).toBe(1);
+    expect(s0?.firstUser).toBe(0);
+    expect(s0?.errors).toBe(0);
+    expect(d.segments.get(7)?.compactions).toBe(1);
+    expect(d.segments.get(7)?.flags).toBe(1);
+    expect(d.segments.get(7)?.errors).toBe(1);
+    expect(d.segments.get(7)?.firstUser).toBe(-1);
+    expect(d.segments.get(6)?.size).toBe(1);
     expect(d.segments.get(6)?.onActive).toBe(true);
     expect(d.segments.get(4)?.onActive).toBe(false);
     // members map to their segment's node
@@ -51,7 +57,7 @@ describe("display graph", () => {
 
   it("expanding a segment shows its entries", () => {
     const d = buildDisplay(c, t, v, "branches", new Set([0]));
-    expect(d.m).toBe(6);
+    expect(d.m).toBe(7);
     expect(d.expandedHeads).toEqual([0]);
     expect(d.isSeg[d.nodeOf[0]]).toBe(0);
     expect(d.dparent[d.nodeOf[1]]).toBe(d.nodeOf[0]);
@@ -109,7 +115,7 @@ describe("layout", () => {
 
 describe("scene helpers", () => {
   it("buckets nodes by kind and segments last, sorted by y", () => {
-    const d = buildDisplay(c, t, v, "branches", new Set([6]));
+    const d = buildDisplay(c, t, v, "branches", new Set([7]));
     const L = layoutDisplay(d, 96, 64);
     const b = bucketize(c, d, L);
     expect(b.length).toBe(16);

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { buildLegend } from "../src/legend";
+import { buildLegend, toggleLegend } from "../src/legend";
 
 describe("buildLegend", () => {
   it("lists every kind and mark, and its title toggles it", () => {
@@ -13,5 +13,20 @@ describe("buildLegend", () => {
     expect(L.classList.contains("pnb-collapsed")).toBe(true);
     title.click();
     expect(L.classList.contains("pnb-collapsed")).toBe(false);
+  });
+
+  it("opens the first time, then as it was last left", () => {
+    localStorage.clear();
+    const first = document.createElement("div");
+    buildLegend(first);
+    expect(first.classList.contains("pnb-collapsed")).toBe(false);
+    (first.querySelector(".pnb-legend-title") as HTMLElement).click();
+    const next = document.createElement("div");
+    buildLegend(next);
+    expect(next.classList.contains("pnb-collapsed")).toBe(true);
+    toggleLegend(next);
+    const third = document.createElement("div");
+    buildLegend(third);
+    expect(third.classList.contains("pnb-collapsed")).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ function actions(current = ""): ToolbarActions & { calls: string[] } {
     goActive: () => calls.push("active"),
     toggleLegend: () => calls.push("legend"),
     leaveSearch: () => calls.push("leave"),
+    showProblems: () => calls.push("problems"),
   };
 }
 
@@ -34,6 +35,18 @@ describe("Toolbar", () => {
     tb.searchInput.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
     expect(a.calls.at(-1)).toBe("leave");
     vi.useRealTimers();
+  });
+
+  it("shows the problem count only when there are problems, and opens the list", () => {
+    const a = actions();
+    const tb = new Toolbar(a);
+    tb.showProblemCount(0);
+    expect(tb.problems.classList.contains("pnb-hidden")).toBe(true);
+    tb.showProblemCount(14);
+    expect(tb.problems.classList.contains("pnb-hidden")).toBe(false);
+    expect(tb.problems.textContent).toBe("⚠ 14 problems");
+    tb.problems.click();
+    expect(a.calls).toEqual(["problems"]);
   });
 
   it("a pending search is dropped on dispose", () => {

@@ -15,6 +15,7 @@ import orjson
 import pandas as pd
 
 from ..session._text import entry_text
+from ._labels import entry_labels
 
 if TYPE_CHECKING:
     from ..session._session import Session
@@ -65,8 +66,9 @@ KIND_NAMES = (
     "other",
 )
 
+MAX_PROBLEMS = 2_000
+PROBLEM_CHARS = 300
 LABEL_CHARS = 80
-FIRST_LINE_CHARS = 200
 CONTEXT_TEXT_CHARS = 240
 LINES_PER_REQUEST = 500
 COLUMN_NAMES = ("ids", "parent", "kind", "flags", "tokens", "time")
@@ -134,13 +136,6 @@ def _short(text: str, limit: int) -> str:
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
-def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return _short(line, FIRST_LINE_CHARS)
-    return ""
-
-
 def _iso(value: Any) -> str | None:
     if value is None or value is pd.NaT or (isinstance(value, float) and math.isnan(value)):
         return None
@@ -194,6 +189,7 @@ class SessionData:
     def __init__(self, session: Session) -> None:
         self.session = session
         self._search_texts: list[str] | None = None
+        self._node_lines: list[str] | None = None
         self._calls_by_assistant: dict[str, list[dict[str, Any]]] | None = None
         self._call_by_result: dict[str, dict[str, Any]] | None = None
         self._sync()
@@ -266,7 +262,29 @@ class SessionData:
             "compactions": compactions,
             "name": self.session.name,
             "cwd": cwd if isinstance(cwd, str) else None,
+            **self.problems(),
         }
+
+    def problems(self) -> dict[str, Any]:
+        """``problems``: ``[line, kind, message, row]`` (row -1 when no entry holds it, e.g.
+        a malformed line), at most ``MAX_PROBLEMS`` of them; ``problem_count``: all."""
+        table = self.session.problems
+        rows = self._row_of_line()
+        out = [
+            [int(line), str(kind), _short(str(message), PROBLEM_CHARS), rows.get(int(line), -1)]
+            for line, kind, message in zip(
+                table["line"].tolist()[:MAX_PROBLEMS],
+                table["kind"].tolist()[:MAX_PROBLEMS],
+                table["message"].tolist()[:MAX_PROBLEMS],
+                strict=True,
+            )
+        ]
+        return {"problems": out, "problem_count": len(table)}
+
+    def _row_of_line(self) -> dict[int, int]:
+        """Row of the entry read from each line (a renamed duplicate id keeps its line)."""
+        lines = self.session.entries["line"].tolist()
+        return {int(line): row for row, line in enumerate(lines)}
 
     def tree(self) -> dict[str, Any]:
         """The whole `_tree` trait value."""
@@ -281,8 +299,8 @@ class SessionData:
         new_ids = [str(i) for i in entries.index]
         if new_ids == old_ids:
             return "none", None
-        if self._search_texts is not None:
-            self._search_texts = None
+        self._search_texts = None
+        self._node_lines = None
         if len(new_ids) < n_old or new_ids[:n_old] != old_ids:
             self._sync()
             return "reset", self.tree()
@@ -381,26 +399,28 @@ class SessionData:
     def preview(self, index: int) -> dict[str, Any]:
         """Role, time, first line and tokens, for the tooltip."""
         row = self.session.entries.iloc[index]
-        text = row.get("text")
         tool = row.get("tool_name")
         role = row.get("role")
         return {
             "role": role if isinstance(role, str) else None,
             "type": row.get("type"),
             "time": _iso(row.get("timestamp")),
-            "first_line": _first_line(text) if isinstance(text, str) else "",
+            "first_line": self.node_lines[index] if 0 <= index < self.n else "",
             "tokens": _int(row.get("total_tokens")),
             "tool_name": tool if isinstance(tool, str) else None,
         }
 
+    @property
+    def node_lines(self) -> list[str]:
+        """The line that says what each entry is (see ``_labels``); built once."""
+        if self._node_lines is None:
+            self._node_lines = entry_labels(self.session)
+        return self._node_lines
+
     def lines(self, indices: list[Any]) -> list[str]:
-        """First lines of several entries (drawn beside the nodes when zoomed in)."""
-        texts = self.session.entries["text"]
-        out: list[str] = []
-        for i in indices:
-            text = texts.iloc[i] if isinstance(i, int) and 0 <= i < self.n else None
-            out.append(_first_line(text) if isinstance(text, str) else "")
-        return out
+        """The node lines of several entries (the tree view's text column)."""
+        known = self.node_lines
+        return [known[i] if isinstance(i, int) and 0 <= i < self.n else "" for i in indices]
 
     def search_texts(self) -> list[str]:
         """Lower-cased full text of every entry (label and tool name included); cached."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._data import SessionData, _first_line, _iso, _short, _strings
+from ._data import SessionData, _iso, _short, _strings
 
 LINE_CHARS = 120
 MAX_CHARS = 250_000
@@ -26,14 +26,13 @@ def offline_data(
 ) -> dict[str, Any]:
     """``{"n", "kept", "origin", "lines", "tools"}`` for the first rows within the limits."""
     entries = data.session.entries
-    texts = entries["text"].astype(object).tolist()
+    node_lines = data.node_lines
     tools = _strings(entries["tool_name"])
     lines: list[str] = []
     tool_rows: list[list[Any]] = []
     total = 0
     for row in range(min(data.n, max_rows)):
-        text = texts[row]
-        line = _short(_first_line(text), LINE_CHARS) if isinstance(text, str) else ""
+        line = _short(node_lines[row], LINE_CHARS)
         tool = tools[row]
         cost = len(line) + (len(tool) if tool else 0) + 4
         if total + cost > max_chars:

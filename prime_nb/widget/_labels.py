@@ -1,0 +1,159 @@
+"""One line per tree node that says what the entry is, by type.
+
+The tree view writes this line beside every node, so a node must never be blank: a
+compaction reads ``compaction · 10.2k → 0.6k tokens`` (not the summary's first heading),
+a model change ``model → anthropic/claude-sonnet-4-5``, an empty tool result
+``bash · (no output)``, an entry type prime_nb does not know ``future_thing``. Built once
+for every row from the entries table's columns, so the export and the saved-notebook data
+get the same lines as the live widget.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..session._session import Session
+
+LINE_CHARS = 200
+
+
+def short_count(n: float) -> str:
+    """12345 -> "12.3k", 999 -> "999"."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 1000:
+        return f"{n / 1000:.1f}k"
+    return str(int(n))
+
+
+def first_line(text: Any, limit: int = LINE_CHARS) -> str:
+    """The first non-blank line, whitespace collapsed, cut to ``limit`` characters."""
+    if not isinstance(text, str):
+        return ""
+    for line in text.splitlines():
+        one = " ".join(line.split())
+        if one:
+            return one if len(one) <= limit else one[: limit - 1] + "…"
+    return ""
+
+
+def _num(value: Any) -> float | None:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else f
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _message(
+    role: str, line: str, tool: str, error: bool, calls: float | None, thinking: bool, image: bool
+) -> str:
+    if role == "toolResult":
+        head = f"{tool or 'tool'}{' ✗' if error else ''}"
+        return f"{head} · {line}" if line else f"{head} · (no output)"
+    if line:
+        return line
+    if role == "assistant":
+        if calls:
+            if tool:
+                return f"→ {tool.replace(',', ', ')}"
+            return f"→ {int(calls)} tool call{'s' if calls > 1 else ''}"
+        return "(thinking only)" if thinking else "(no text)"
+    if role == "user":
+        return "(image)" if image else "(empty message)"
+    return f"{role} · (empty)" if role else "(empty message)"
+
+
+def entry_labels(session: Session) -> list[str]:
+    """The node line of every row of ``session.entries``, in row order."""
+    e = session.entries
+    n = len(e)
+    if n == 0:
+        return []
+
+    def col(name: str) -> list[Any]:
+        return e[name].astype(object).tolist() if name in e else [None] * n
+
+    types, roles, texts, tools = col("type"), col("role"), col("text"), col("tool_name")
+    errors, calls = col("is_error"), col("n_tool_calls")
+    thinking, images = col("has_thinking"), col("has_image")
+    customs = col("custom_type")
+    tokens: dict[str, tuple[float | None, float | None, float | None]] = {}
+    comp = session.compactions
+    if len(comp):
+        before = comp["tokens_before"].astype(object).tolist()
+        after = comp["tokens_after"].astype(object).tolist()
+        summaries = comp["summary"].astype(object).tolist()
+        for i, b, a, text in zip(comp.index, before, after, summaries, strict=True):
+            tokens[str(i)] = (_num(b), _num(a), len(text) / 4 if isinstance(text, str) else None)
+    ids = [str(i) for i in e.index]
+    out: list[str] = []
+    for r in range(n):
+        kind = _str(types[r])
+        line = first_line(texts[r])
+        if kind == "message":
+            out.append(
+                _message(
+                    _str(roles[r]),
+                    line,
+                    _str(tools[r]),
+                    errors[r] is True,
+                    _num(calls[r]),
+                    thinking[r] is True,
+                    images[r] is True,
+                )
+            )
+        elif kind == "compaction":
+            b, a, est = tokens.get(ids[r], (None, None, None))
+            if b is not None and a is not None:
+                out.append(f"compaction · {short_count(b)} → {short_count(a)} tokens")
+            elif b is not None and est is not None:
+                # the file records no size after: the summary's own size, estimated
+                out.append(f"compaction · {short_count(b)} → ~{short_count(est)} tokens")
+            elif b is not None:
+                out.append(f"compaction · {short_count(b)} tokens summarised")
+            else:
+                out.append("compaction")
+        else:
+            out.append(_other(kind, line, _str(customs[r])))
+    return out
+
+
+_PREFIX = {
+    "branch_summary": "branch summary",
+    "model_change": "model →",
+    "thinking_level_change": "thinking →",
+    "service_tier_change": "service tier →",
+    "label": "label:",
+    "session_info": "name:",
+    "session_state": "state:",
+    "agent_status": "status ·",
+    "child_usage_attributed": "sub-agent ·",
+}
+
+
+def _other(kind: str, line: str, custom: str) -> str:
+    if kind == "git_state":
+        parts = line.split()
+        if len(parts) >= 2 and len(parts[1]) >= 7:
+            return f"git · {parts[0]} @ {parts[1][:7]}"
+        return f"git · {line}" if line else "git state"
+    if kind in ("custom_message", "custom"):
+        head = custom or kind.replace("_", " ")
+        return f"{head} · {line}" if line and line != custom else head
+    if kind == "label" and not line:
+        return "label cleared"
+    if kind == "session_info" and not line:
+        return "name cleared"
+    prefix = _PREFIX.get(kind)
+    if prefix is None:
+        return f"{kind or 'entry'} · {line}" if line else (kind or "entry")
+    if prefix.endswith("·") or prefix.endswith(":") or prefix.endswith("→"):
+        return f"{prefix} {line}" if line else prefix.rstrip(" ·:→")
+    return f"{prefix} · {line}" if line else prefix

@@ -1,0 +1,70 @@
+"""Every tree node has a line that says what it is, on every session of the matrix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import prime_nb
+from prime_nb.datasets import demo_session_path
+from prime_nb.widget._data import SessionData
+from prime_nb.widget._labels import entry_labels, first_line, short_count
+from tests.session_matrix import CASES, write_case
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_entry_gets_a_non_blank_single_line(case: str, tmp_path: Path) -> None:
+    session = prime_nb.load(write_case(case, tmp_path))
+    labels = entry_labels(session)
+    assert len(labels) == len(session.entries)
+    for label in labels:
+        assert isinstance(label, str) and label.strip()
+        assert "\n" not in label and len(label) <= 240
+    data = SessionData(session)
+    assert data.lines(list(range(len(labels)))) == labels
+    assert data.lines([-1, len(labels), "x"]) == ["", "", ""]
+
+
+def test_labels_by_type_on_the_demo() -> None:
+    session = prime_nb.load(demo_session_path())
+    by_type: dict[str, list[str]] = {}
+    for kind, label in zip(session.entries["type"], entry_labels(session), strict=True):
+        by_type.setdefault(kind, []).append(label)
+    assert by_type["compaction"][0] == "compaction · 10.2k → ~285 tokens"
+    assert all(lab.startswith("model → ") for lab in by_type["model_change"])
+    assert all(lab.startswith("thinking → ") for lab in by_type["thinking_level_change"])
+    assert by_type["git_state"][0] == "git · main @ 6bad6be"
+    assert by_type["session_state"] == ["state: active"]
+    assert by_type["agent_status"][0].startswith("status · [in_progress]")
+    assert by_type["future_thing"] == ["future_thing"]
+    assert "label cleared" in by_type["label"]
+    assert by_type["custom_message"][0] == "test-watcher · pytest: 14 passed in 0.07s"
+
+
+def test_messages_without_text_say_what_they_hold(tmp_path: Path) -> None:
+    from tests.conftest import header, msg, write_lines
+
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {}}
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        [
+            header(),
+            msg("u1", None, "user", content=[]),
+            msg("a1", "u1", "assistant", content=[call]),
+            msg("t1", "a1", "toolResult", content=[], toolCallId="c1", toolName="bash"),
+            msg("a2", "t1", "assistant", content=[{"type": "thinking", "thinking": "hmm"}]),
+        ],
+    )
+    labels = entry_labels(prime_nb.load(path))
+    # tool calls and thinking are part of the entry's text (session._text): shown as such
+    assert labels == ["(empty message)", "bash({})", "bash · (no output)", "hmm"]
+
+
+def test_helpers() -> None:
+    assert short_count(999) == "999"
+    assert short_count(10_240) == "10.2k"
+    assert short_count(2_500_000) == "2.5M"
+    assert first_line("\n\n  a   b \nc") == "a b"
+    assert first_line(None) == ""
+    assert first_line("x" * 500, 10) == "x" * 9 + "…"
