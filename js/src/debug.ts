@@ -96,6 +96,24 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       const { cols, disp } = h.state();
       return Array.from(disp.entry, (i, d) => (disp.isSeg[d] ? null : idAt(cols, i))).filter(Boolean);
     },
+    /** Tree view (lanes): the rows whose centre is on screen, or null in another view. */
+    rowsInView: () => {
+      const { layout, disp } = h.state();
+      if (!("byRow" in layout)) return null;
+      const t = h.camera.transform;
+      const out: number[] = [];
+      for (let r = 0; r < disp.m; r++) {
+        const y = r * layout.dy * t.k + t.y;
+        if (y >= 0 && y <= h.camera.height) out.push(r);
+      }
+      return out;
+    },
+    /** Tree view (lanes): the entry id drawn on each row. */
+    rowIds: () => {
+      const { layout, disp, cols } = h.state();
+      if (!("byRow" in layout)) return null;
+      return Array.from(layout.byRow as Int32Array, (d) => idAt(cols, disp.entry[d]));
+    },
     drawNow: () => h.drawNow(),
     panBy: (dx: number, dy: number) => {
       h.camera.panBy(dx, dy);

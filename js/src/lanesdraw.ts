@@ -17,7 +17,7 @@ const PROBLEM_WORDS: Record<string, string> = {
 };
 
 /** Row pitch on screen (px) from which every row gets its text. */
-export const ALL_TEXT_FROM_PX = 14;
+export const ALL_TEXT_FROM_PX = 17;
 /** Node radius cap as a share of the row pitch. */
 const NODE_SHARE = 0.36;
 /** Pixels between the last lane and the left of the stage. */

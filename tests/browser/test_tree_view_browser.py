@@ -1,0 +1,165 @@
+"""The commit-graph tree view in a real Chromium, with fixed assertions (issue 13).
+
+On the bundled demo session: no two drawn text boxes overlap, every row on screen has its
+text once zoomed in, Fit shows every branch, a hostile file's problems are counted and
+listed with line numbers, and a plain wheel scrolls the page while Ctrl+wheel zooms.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, stats, wait_js  # noqa: F401
+from playwright.sync_api import Page
+
+import prime_nb
+from prime_nb.datasets import demo_session_path
+from prime_nb.widget._export import export_html
+from tests.session_matrix import write_case
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return export_html(demo_session_path(), tmp_path_factory.mktemp("tree") / "demo.html")
+
+
+def open_page(page: Page, html: Path) -> PageWatch:
+    watch = PageWatch(page)
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]")
+    return watch
+
+
+def settled_draw(page: Page) -> dict[str, Any]:
+    """Draw until no text is still being fetched; the last draw's figures."""
+    wait_js(
+        page,
+        f"() => {{ {DEBUG}.drawNow(); const d = {DEBUG}.stats().lastDraw; "
+        "return d && d.missingLines && d.missingLines.length === 0; }",
+    )
+    page.evaluate(f"{DEBUG}.drawNow()")
+    return stats(page)["lastDraw"]
+
+
+#: make the page taller than the window, so that it can scroll
+TALL_PAGE = """() => {
+  const spacer = document.createElement('div');
+  spacer.style.height = '3000px';
+  document.body.append(spacer);
+}"""
+
+
+def overlaps(boxes: list[dict[str, float]]) -> list[tuple[int, int]]:
+    out = []
+    for a in range(len(boxes)):
+        for b in range(a + 1, len(boxes)):
+            p, q = boxes[a], boxes[b]
+            if (
+                p["x"] < q["x"] + q["w"]
+                and q["x"] < p["x"] + p["w"]
+                and p["y"] < q["y"] + q["h"]
+                and q["y"] < p["y"] + p["h"]
+            ):
+                out.append((p["row"], q["row"]))
+    return out
+
+
+def test_overlap_check_can_fail() -> None:
+    a = {"row": 1, "x": 0, "y": 0, "w": 10, "h": 10}
+    assert overlaps([a, {**a, "row": 2, "x": 9}]) == [(1, 2)]
+    assert overlaps([a, {**a, "row": 2, "x": 10}]) == []
+
+
+def test_no_text_boxes_overlap_at_fit_and_zoomed_in(page: Page, demo_page: Path) -> None:
+    watch = open_page(page, demo_page)
+    draw = settled_draw(page)
+    assert draw["texts"], "the overview draws no text at all"
+    assert overlaps(draw["texts"]) == []
+    session = prime_nb.load(demo_session_path())
+    for entry_id in [session.leaf_id, *session.leaves.index[:3]]:
+        page.evaluate(f"([id]) => {DEBUG}.centerOn(id, 1)", [entry_id])
+        draw = settled_draw(page)
+        assert overlaps(draw["texts"]) == []
+    assert watch.errors == []
+
+
+def test_every_row_on_screen_has_its_text(page: Page, demo_page: Path) -> None:
+    open_page(page, demo_page)
+    session = prime_nb.load(demo_session_path())
+    ids: list[str] = page.evaluate(f"{DEBUG}.rowIds()")
+    for entry_id in (ids[0], ids[len(ids) // 2], session.leaf_id):
+        page.evaluate(f"([id]) => {DEBUG}.centerOn(id, 1)", [entry_id])
+        draw = settled_draw(page)
+        rows = page.evaluate(f"{DEBUG}.rowsInView()")
+        assert len(rows) >= 10
+        with_text = {box["row"] for box in draw["texts"]}
+        assert set(rows) <= with_text, f"rows without text: {sorted(set(rows) - with_text)}"
+
+
+def test_fit_shows_every_branch(page: Page, demo_page: Path) -> None:
+    open_page(page, demo_page)
+    session = prime_nb.load(demo_session_path())
+    page.evaluate(f"{DEBUG}.centerOn({session.leaf_id!r}, 2)")
+    page.evaluate(f"{DEBUG}.fit()")
+    xs = set()
+    for leaf in session.leaves.index:
+        pos = page.evaluate(f"(id) => {DEBUG}.screenPos(id)", leaf)
+        assert pos is not None, f"leaf {leaf} is off screen after Fit"
+        xs.add(round(pos["x"]))
+    # the active path has a lane of its own; side branches sit in other lanes, apart
+    assert len(xs) >= 2
+    assert min(b - a for a, b in zip(sorted(xs), sorted(xs)[1:], strict=False)) >= 10
+    # and Fit is a readable overview: the branches' first prompts are written
+    assert len(settled_draw(page)["texts"]) >= len(session.leaves)
+
+
+def test_problems_are_counted_and_listed_by_line(page: Page, tmp_path: Path) -> None:
+    path = write_case("odd-orphan-and-cycle", tmp_path)
+    session = prime_nb.load(path)
+    assert len(session.problems) == 3
+    watch = open_page(page, export_html(path, tmp_path / "hostile.html"))
+    button = page.locator(".pnb-problems-btn")
+    assert button.is_visible()
+    assert button.inner_text() == "⚠ 3 problems"
+    button.click()
+    items = page.locator(".pnb-problem")
+    assert items.count() == 3
+    lines = [items.nth(k).locator(".pnb-problem-line").inner_text() for k in range(3)]
+    assert lines == [f"line {n}" for n in session.problems["line"]]
+    items.nth(0).locator("button").click()
+    orphan = session.problems["entry_id"].iloc[0]
+    wait_js(page, f"(id) => {DEBUG}.stats().selected === id", orphan)
+    # the list stays open while its entries are visited
+    assert page.locator(".pnb-problem").count() == 3
+    draw = settled_draw(page)
+    assert draw["texts"]
+    assert watch.errors == []
+
+
+def test_problem_count_hidden_for_a_clean_file(page: Page, demo_page: Path) -> None:
+    open_page(page, demo_page)
+    assert not page.locator(".pnb-problems-btn").is_visible()
+
+
+def test_plain_wheel_scrolls_the_page_ctrl_wheel_zooms(page: Page, demo_page: Path) -> None:
+    open_page(page, demo_page)
+    page.evaluate(TALL_PAGE)
+    box = page.locator(".pnb-canvas").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    before = stats(page)["transform"]
+    page.mouse.wheel(0, 300)
+    wait_js(page, "() => window.scrollY > 0")
+    assert stats(page)["transform"] == before
+    page.evaluate("window.scrollTo(0, 0)")
+    wait_js(page, "() => window.scrollY === 0")
+    box = page.locator(".pnb-canvas").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -200)
+    page.keyboard.up("Control")
+    wait_js(page, f"(k) => {DEBUG}.stats().transform.k > k", before["k"])
+    assert page.evaluate("window.scrollY") == 0
