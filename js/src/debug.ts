@@ -20,6 +20,8 @@ export interface Timings {
 /** What the hooks may see and do of a SessionView. */
 export interface DebugHost {
   timings: Timings;
+  /** the anywidget model (tests deliver kernel messages through it) */
+  model: unknown;
   canvas: HTMLCanvasElement;
   camera: Camera;
   state(): {
@@ -52,6 +54,7 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
   };
   return {
     timings: h.timings,
+    model: h.model,
     stats: () => {
       const s = h.state();
       const t = h.camera.transform;

@@ -13,6 +13,7 @@ import { debugApi, type Timings } from "./debug";
 import { buildDisplay, type Display } from "./display";
 import { el } from "./dom";
 import { EntryText } from "./entrytext";
+import { Follow } from "./follow";
 import { visibleTree, type Visible } from "./filter";
 import { hitLane, hitTest, nodeIndex, type Hit } from "./hittest";
 import { HoverTip } from "./hovertip";
@@ -71,6 +72,7 @@ export class SessionView {
   private panel: SidePanel;
   private search: Search;
   private text: EntryText;
+  private follow: Follow;
   private disposers = new Disposers();
   private frame = 0;
   private theme: Theme | null = null;
@@ -128,7 +130,8 @@ export class SessionView {
     this.tip = new HoverTip(() => this.camera);
     this.legend = el("div", "pnb-legend");
     buildLegend(this.legend);
-    this.stage.append(this.canvas, this.tip.el, this.legend);
+    this.follow = new Follow(() => this.showNewest());
+    this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker);
     this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open));
     this.disposers.add(() => this.panel.stopResize());
     main.append(this.stage, this.panel.el);
@@ -174,6 +177,7 @@ export class SessionView {
     if (String(model.get("search") ?? "")) this.onSearch();
     (this.root as unknown as { pnbDebug: unknown }).pnbDebug = debugApi({
       timings: this.timings,
+      model,
       canvas: this.canvas,
       camera: this.camera,
       state: () => ({
@@ -259,6 +263,8 @@ export class SessionView {
   /** New rows arrived (watch) or the data was replaced (``reset``). */
   private onData(reset: boolean): void {
     const prevSelectedId = this.selected >= 0 ? idAt(this.cols, this.selected) : null;
+    const before = this.cols.n;
+    const following = !reset && this.newestInView();
     this.cols = this.store.cols;
     if (reset) {
       this.text.reset();
@@ -269,7 +275,27 @@ export class SessionView {
     this.rebuild("data");
     this.syncControls();
     if (String(this.model.get("search") ?? "")) this.onSearch();
-    if (reset) this.initialView();
+    if (reset) {
+      this.follow.clear();
+      this.initialView();
+    } else this.follow.appended(this.cols.n - before, following);
+    this.drawNow();
+  }
+
+  /** The newest entry (the last row read) is drawn on screen. */
+  private newestInView(): boolean {
+    const i = this.cols.n - 1;
+    const d = i >= 0 ? this.disp.nodeOf[i] : -1;
+    if (d < 0) return false;
+    const [x, y] = this.camera.toScreen(this.layout.x[d], this.layout.y[d]);
+    return this.camera.inView(x, y);
+  }
+
+  /** Bring the newest entry into view, keeping the zoom. */
+  private showNewest(): void {
+    const i = this.cols.n - 1;
+    if (i < 0) return;
+    this.centerOn(i, this.camera.transform.k, 0.75);
     this.drawNow();
   }
 

@@ -163,3 +163,43 @@ def test_plain_wheel_scrolls_the_page_ctrl_wheel_zooms(page: Page, demo_page: Pa
     page.keyboard.up("Control")
     wait_js(page, f"(k) => {DEBUG}.stats().transform.k > k", before["k"])
     assert page.evaluate("window.scrollY") == 0
+
+
+#: deliver an "append" message as the kernel does when watch=True reads new lines
+APPEND = """([ids, parentRow]) => {
+  const n = ids.length;
+  const cols = DBG.stats().n;
+  // the first new entry hangs off parentRow, each next one off the one before
+  const parent = Int32Array.from(ids, (_, j) => (j === 0 ? parentRow : cols + j - 1));
+  const msg = {
+    type: "append", n, id_list: ids, active_leaf: cols + n - 1,
+    parent: new DataView(parent.buffer), kind: new DataView(new Uint8Array(n).buffer),
+    flags: new DataView(new Uint8Array(n).buffer),
+    tokens: new DataView(new Uint32Array(n).buffer),
+    time: new DataView(new Float32Array(n).fill(1e6).buffer),
+  };
+  DBG.model.emit("msg:custom", msg, undefined);
+}""".replace("DBG", DEBUG)
+
+
+def test_new_entries_are_followed_or_counted(page: Page, demo_page: Path) -> None:
+    watch = open_page(page, demo_page)
+    session = prime_nb.load(demo_session_path())
+    last_row = len(session.entries) - 1
+    ids: list[str] = page.evaluate(f"{DEBUG}.rowIds()")
+    # reading the top of the session: new entries are counted, not jumped to
+    page.evaluate(f"([id]) => {DEBUG}.centerOn(id, 1)", [ids[0]])
+    page.evaluate(APPEND, [["newaaaa1", "newaaaa2"], last_row])
+    marker = page.locator(".pnb-new-marker")
+    assert marker.is_visible()
+    assert marker.inner_text() == "↓ 2 new"
+    assert page.evaluate(f"(id) => {DEBUG}.screenPos(id)", "newaaaa2") is None
+    marker.click()
+    assert not marker.is_visible()
+    assert page.evaluate(f"(id) => {DEBUG}.screenPos(id)", "newaaaa2") is not None
+    # the newest is in view: the next entry is followed
+    page.evaluate(APPEND, [["newaaaa3"], last_row + 2])
+    assert page.evaluate(f"(id) => {DEBUG}.screenPos(id)", "newaaaa3") is not None
+    assert not marker.is_visible()
+    assert stats(page)["n"] == len(session.entries) + 3
+    assert watch.errors == []
