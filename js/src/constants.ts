@@ -86,7 +86,7 @@ export const COLORS = {
 export const FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;
 export type FilterMode = (typeof FILTERS)[number];
 
-export const VIEWS = ["tree", "branches"] as const;
+export const VIEWS = ["tree", "branches", "transcript"] as const;
 export type ViewMode = (typeof VIEWS)[number];
 
 /** Kinds the agent's tree view treats as bookkeeping (hidden by "default"). */

@@ -220,40 +220,12 @@ function title(detail: EntryDetail): string {
   return KIND_NAMES[detail.kind] ?? str(e.type);
 }
 
-/** Render one entry into the panel body. */
-export function renderEntry(body: HTMLElement, detail: EntryDetail, actions: PanelActions, isLeaf: boolean): void {
-  clear(body);
+/** The content of one entry (messages as markdown, tool calls with their results,
+ * compactions with their summary, usage): the panel's body, and a transcript item. */
+export function entryBody(detail: EntryDetail, actions: PanelActions): HTMLElement {
   const e = detail.entry ?? {};
   const msg = isObj(e.message) ? e.message : null;
-
-  const head = el("div", "pnb-panel-head");
-  const titleRow = el("div", "pnb-title-row");
-  titleRow.append(badge(detail.kind, title(detail)));
-  if (detail.label) titleRow.append(el("span", "pnb-label-tag", detail.label));
-  const errorText = msg && (msg.isError === true || msg.stopReason === "error" || msg.stopReason === "aborted");
-  if (errorText) titleRow.append(el("span", "pnb-error-tag", msg.stopReason === "aborted" ? "aborted" : "error"));
-  head.append(titleRow);
-  const meta = el("div", "pnb-meta");
-  meta.append(el("code", "pnb-entry-id", detail.id));
-  const ts = str(e.timestamp);
-  if (ts) meta.append(el("span", "", fmtTime(ts)));
-  if (detail.model) meta.append(el("span", "", detail.model));
-  head.append(meta);
-  const tools = el("div", "pnb-head-actions");
-  tools.append(
-    button(isLeaf ? "Context at this leaf" : "Context here", "What the model saw at this entry", () =>
-      actions.showContext(detail.index),
-    ),
-  );
-  if (e.parentId) {
-    const pb = button("↑ Parent", "Go to the parent entry", () => actions.selectId(str(e.parentId)));
-    tools.append(pb);
-  }
-  head.append(tools);
-  body.append(head);
-
   const main = el("div", "pnb-entry-body");
-  body.append(main);
   const type = str(e.type);
   if (msg) {
     const role = str(msg.role);
@@ -338,6 +310,42 @@ export function renderEntry(body: HTMLElement, detail: EntryDetail, actions: Pan
     b.append(kv(rows));
     main.append(box);
   }
+  return main;
+}
+
+/** Render one entry into the panel body. */
+export function renderEntry(body: HTMLElement, detail: EntryDetail, actions: PanelActions, isLeaf: boolean): void {
+  clear(body);
+  const e = detail.entry ?? {};
+  const msg = isObj(e.message) ? e.message : null;
+
+  const head = el("div", "pnb-panel-head");
+  const titleRow = el("div", "pnb-title-row");
+  titleRow.append(badge(detail.kind, title(detail)));
+  if (detail.label) titleRow.append(el("span", "pnb-label-tag", detail.label));
+  const errorText = msg && (msg.isError === true || msg.stopReason === "error" || msg.stopReason === "aborted");
+  if (errorText) titleRow.append(el("span", "pnb-error-tag", msg.stopReason === "aborted" ? "aborted" : "error"));
+  head.append(titleRow);
+  const meta = el("div", "pnb-meta");
+  meta.append(el("code", "pnb-entry-id", detail.id));
+  const ts = str(e.timestamp);
+  if (ts) meta.append(el("span", "", fmtTime(ts)));
+  if (detail.model) meta.append(el("span", "", detail.model));
+  head.append(meta);
+  const tools = el("div", "pnb-head-actions");
+  tools.append(
+    button(isLeaf ? "Context at this leaf" : "Context here", "What the model saw at this entry", () =>
+      actions.showContext(detail.index),
+    ),
+  );
+  if (e.parentId) {
+    const pb = button("↑ Parent", "Go to the parent entry", () => actions.selectId(str(e.parentId)));
+    tools.append(pb);
+  }
+  head.append(tools);
+  body.append(head);
+
+  body.append(entryBody(detail, actions));
 
   const raw = el("details", "pnb-raw");
   raw.append(el("summary", "", "Raw JSON"));

@@ -1,5 +1,5 @@
 // The header (name, working directory, status line) and the toolbar (view, filter, search, actions).
-import { FILTERS, type FilterMode, type ViewMode } from "./constants";
+import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "./constants";
 import { button, clear, el } from "./dom";
 
 const FILTER_LABELS: Record<FilterMode, string> = {
@@ -52,9 +52,10 @@ export class Toolbar {
     const seg = el("div", "pnb-seg");
     this.viewButtons = {
       tree: button("Tree", "Every entry (v toggles)", () => a.setView("tree"), "pnb-seg-btn"),
-      branches: button("Branches", "One node per run without a fork (v toggles)", () => a.setView("branches"), "pnb-seg-btn"),
+      branches: button("Branches", "One box per run without a fork (v toggles)", () => a.setView("branches"), "pnb-seg-btn"),
+      transcript: button("Transcript", "The selected branch, read top to bottom (v toggles)", () => a.setView("transcript"), "pnb-seg-btn"),
     };
-    seg.append(this.viewButtons.tree, this.viewButtons.branches);
+    seg.append(this.viewButtons.tree, this.viewButtons.branches, this.viewButtons.transcript);
     this.filterSelect = el("select", "pnb-select");
     this.filterSelect.title = "Filter, as in the agent's tree view";
     for (const f of FILTERS) {
@@ -110,7 +111,7 @@ export class Toolbar {
    * (unless the user is typing in the box). */
   sync(s: { name: string; cwd: string; view: ViewMode; filter: FilterMode; search: string }): void {
     this.filterSelect.value = s.filter;
-    for (const v of ["tree", "branches"] as ViewMode[]) this.viewButtons[v].classList.toggle("pnb-on", v === s.view);
+    for (const v of VIEWS) this.viewButtons[v].classList.toggle("pnb-on", v === s.view);
     if (document.activeElement !== this.searchInput && this.searchInput.value !== s.search) this.searchInput.value = s.search;
     clear(this.title);
     this.title.append(el("span", "pnb-name", s.name || "Session"));

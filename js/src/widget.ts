@@ -7,7 +7,7 @@ import type { Quadtree } from "d3-quadtree";
 import { zoomIdentity, ZoomTransform } from "d3-zoom";
 import { Camera } from "./camera";
 import { Requester, storeFor, type Store } from "./comm";
-import { FILTERS, type FilterMode, type ViewMode } from "./constants";
+import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "./constants";
 import { idAt, indexOfId, type Columns } from "./data";
 import { debugApi, type Timings } from "./debug";
 import { buildDisplay, type Display } from "./display";
@@ -32,6 +32,7 @@ import { SidePanel } from "./sidepanel";
 import { Disposers, onModelChanges } from "./subscriptions";
 import { readTheme, watchTheme } from "./theme";
 import { Toolbar } from "./toolbar";
+import { Transcript, branchPath } from "./transcript";
 import { fillEntryTip, fillSegmentTip } from "./tooltip";
 import { buildTree, type Tree } from "./tree";
 import { fitBox } from "./viewport";
@@ -44,7 +45,7 @@ export interface ViewOptions {
 }
 
 const asFilter = (v: unknown): FilterMode => ((FILTERS as readonly string[]).includes(String(v)) ? (v as FilterMode) : "default");
-const asView = (v: unknown): ViewMode => (v === "branches" ? "branches" : "tree");
+const asView = (v: unknown): ViewMode => (v === "branches" || v === "transcript" ? v : "tree");
 /** Below this scale a fitted view is unreadable: show a part instead. */
 const READABLE_FIT = 0.35;
 
@@ -73,6 +74,7 @@ export class SessionView {
   private search: Search;
   private text: EntryText;
   private follow: Follow;
+  private transcript: Transcript;
   private disposers = new Disposers();
   private frame = 0;
   private theme: Theme | null = null;
@@ -131,7 +133,14 @@ export class SessionView {
     this.legend = el("div", "pnb-legend");
     buildLegend(this.legend);
     this.follow = new Follow(() => this.showNewest());
-    this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker);
+    this.transcript = new Transcript(
+      this.req,
+      this.panelActions(),
+      (i) => this.text.lines.get(i),
+      (i) => this.select(i, {}),
+    );
+    this.disposers.add(() => this.transcript.dispose());
+    this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.transcript.el);
     this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open));
     this.disposers.add(() => this.panel.stopResize());
     main.append(this.stage, this.panel.el);
@@ -314,20 +323,23 @@ export class SessionView {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
     this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded);
-    if (this.view === "tree") {
+    if (this.view !== "branches") {
       const lanes = layoutLanes(this.cols, this.tree, this.disp);
       this.layout = lanes;
       this.scene = buildLaneScene(this.cols, this.tree, this.disp, lanes);
       this.camera.fixedX = LANE_LEFT;
       this.camera.rowsHeight = lanes.maxY + lanes.dy;
     } else {
-      const sp = SPACING[this.view];
+      const sp = SPACING.branches;
       this.layout = layoutDisplay(this.disp, sp.dx, sp.dy);
-      this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, this.view);
+      this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, "branches");
       this.camera.fixedX = null;
     }
     this.index = null;
     this.tip.d = -1;
+    this.root.classList.toggle("pnb-mode-transcript", this.view === "transcript");
+    if (this.view === "transcript") this.showTranscript();
+    else if (this.transcript.shown) this.transcript.hide();
     this.search.arrange(this.tree.order, this.vis.shown, this.selected);
     this.camera.setMinScale(this.fitTransform().k * 0.5);
     this.updateStatus();
@@ -538,8 +550,21 @@ export class SessionView {
     if (!o.fromModel && prev !== i) this.setModel("selected_id", i >= 0 ? idAt(this.cols, i) : null);
     if (i >= 0 && o.center) this.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
-    if (!o.keepPanel) this.showPanel(i);
+    if (this.view === "transcript") {
+      if (i >= 0 && !this.transcript.el.querySelector(`[data-index="${i}"]`)) this.showTranscript();
+      this.transcript.focus(i);
+    } else if (!o.keepPanel) this.showPanel(i);
     this.drawNow();
+  }
+
+  /** The selected branch (or the active path) as a transcript. */
+  private showTranscript(): void {
+    const path = branchPath(this.tree, this.selected);
+    this.transcript.show(path, this.cols, (i) => this.vis.shown[i] === 1, this.selected);
+    for (let j = 0; j < path.length; j += 400) {
+      this.text.fetchLines(path.slice(j, j + 400), () => this.transcript.refreshLines());
+    }
+    if (this.selected >= 0) this.transcript.focus(this.selected);
   }
 
   private showPanel(i: number): void {
@@ -616,7 +641,7 @@ export class SessionView {
         this.fit();
         break;
       case "toggleView":
-        this.setModel("view", this.view === "tree" ? "branches" : "tree");
+        this.setModel("view", VIEWS[(VIEWS.indexOf(this.view) + 1) % VIEWS.length]);
         break;
       case "search":
         this.toolbar.searchInput.focus();

@@ -19,7 +19,7 @@ from ._static import static_html, text_repr
 
 STATIC = Path(__file__).parent.parent / "static"
 FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
-VIEWS = ("tree", "branches")
+VIEWS = ("tree", "branches", "transcript")
 
 _MISSING_BUNDLE = """
 export default { render({ el }) {

@@ -203,3 +203,25 @@ def test_new_entries_are_followed_or_counted(page: Page, demo_page: Path) -> Non
     assert not marker.is_visible()
     assert stats(page)["n"] == len(session.entries) + 3
     assert watch.errors == []
+
+
+def test_transcript_reads_the_active_branch(page: Page, tmp_path: Path) -> None:
+    session = prime_nb.load(demo_session_path())
+    html = export_html(session, tmp_path / "t.html", view="transcript")
+    watch = open_page(page, html)
+    items = page.locator(".pnb-tx-item")
+    shown = set(page.evaluate(f"{DEBUG}.visibleIds()"))
+    path = [i for i in session.path() if i in shown]
+    assert items.count() == len(path)
+    assert [items.nth(k).get_attribute("data-entry-id") for k in range(items.count())] == path
+    # the first message's content loads as it comes into view
+    first_user = session.entries.loc[path].query("role == 'user'").index[0]
+    item = page.locator(f'.pnb-tx-item[data-entry-id="{first_user}"]')
+    item.scroll_into_view_if_needed()
+    wait_js(page, "(id) => document.querySelector(`[data-entry-id='${id}']`).dataset.loaded", first_user)
+    assert "CI keeps failing" in item.inner_text()
+    item.locator(".pnb-tx-bar").click()
+    wait_js(page, f"(id) => {DEBUG}.stats().selected === id", first_user)
+    page.locator(".pnb-seg-btn", has_text="Tree").click()
+    assert not page.locator(".pnb-transcript").is_visible()
+    assert watch.errors == []
