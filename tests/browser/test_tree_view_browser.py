@@ -218,7 +218,8 @@ def test_transcript_reads_the_active_branch(page: Page, tmp_path: Path) -> None:
     first_user = session.entries.loc[path].query("role == 'user'").index[0]
     item = page.locator(f'.pnb-tx-item[data-entry-id="{first_user}"]')
     item.scroll_into_view_if_needed()
-    wait_js(page, "(id) => document.querySelector(`[data-entry-id='${id}']`).dataset.loaded", first_user)
+    loaded = "(id) => document.querySelector(`[data-entry-id='${id}']`).dataset.loaded"
+    wait_js(page, loaded, first_user)
     assert "CI keeps failing" in item.inner_text()
     item.locator(".pnb-tx-bar").click()
     wait_js(page, f"(id) => {DEBUG}.stats().selected === id", first_user)
