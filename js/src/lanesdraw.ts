@@ -4,7 +4,7 @@
  * screen are visited, so a frame costs the same at 1k and 100k entries.
  */
 
-import { COLORS, Flag, KIND_STYLES } from "./constants";
+import { COLORS, Flag, KIND_STYLES, Kind } from "./constants";
 import { eachSpanIn, textRows, type LaneScene } from "./lanescene";
 import { fitText, roundRect, shapePath, truncate, type DrawStats, type Marks, type Theme, type Transform } from "./render";
 
@@ -160,7 +160,7 @@ export function drawLanes(
     ctx.fillStyle = st.color;
     ctx.fill();
   }
-  if (errors.length) {
+  if (errors.length && nodeRadius(Kind.User, rowPx) >= 2.2) {
     ctx.beginPath();
     for (const r of errors) {
       const d = layout.byRow[r];
@@ -174,7 +174,7 @@ export function drawLanes(
   }
 
   // Context cuts: a dashed rule above the first kept entry, across its lane and text.
-  if (s.cutRow.length) {
+  if (s.cutRow.length && rowPx >= 8) {
     ctx.setLineDash([4, 3]);
     ctx.strokeStyle = COLORS.compaction;
     ctx.lineWidth = 1.5;
@@ -183,8 +183,9 @@ export function drawLanes(
       if (r < r0 || r > r1) continue;
       const d = layout.byRow[r];
       const y = Yr(r) - half;
+      // across the kept entry's lane only: the text column stays clear
       ctx.moveTo(X(d) - 8, y);
-      ctx.lineTo(Math.min(width - 8, layout.textX[r] + t.x + 220), y);
+      ctx.lineTo(X(d) + 8, y);
     }
     ctx.stroke();
     ctx.setLineDash([]);

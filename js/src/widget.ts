@@ -23,6 +23,7 @@ import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
 import { buildLegend, toggleLegend } from "./legend";
+import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
 import type { PanelActions } from "./panel";
 import { SEG_H, SEG_W, draw, type Scene, type Theme } from "./render";
@@ -75,6 +76,7 @@ export class SessionView {
   private text: EntryText;
   private follow: Follow;
   private transcript: Transcript;
+  private minimap: Minimap;
   private disposers = new Disposers();
   private frame = 0;
   private theme: Theme | null = null;
@@ -140,7 +142,8 @@ export class SessionView {
       (i) => this.select(i, {}),
     );
     this.disposers.add(() => this.transcript.dispose());
-    this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.transcript.el);
+    this.minimap = new Minimap((f) => this.jumpToFraction(f));
+    this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.minimap.el, this.transcript.el);
     this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open));
     this.disposers.add(() => this.panel.stopResize());
     main.append(this.stage, this.panel.el);
@@ -288,6 +291,34 @@ export class SessionView {
       this.follow.clear();
       this.initialView();
     } else this.follow.appended(this.cols.n - before, following);
+    this.drawNow();
+  }
+
+  /** The overview strip, when the tree view does not show every row at once. */
+  private drawMinimap(): void {
+    const s = this.scene;
+    const { transform: t, height, dpr } = this.camera;
+    if (s.kind !== "lanes" || this.view !== "tree" || !s.disp.m) {
+      this.minimap.hide();
+      return;
+    }
+    const rowPx = s.layout.dy * t.k;
+    const total = s.disp.m * rowPx;
+    if (total <= height * 1.2) {
+      this.minimap.hide();
+      return;
+    }
+    const theme = this.theme ?? readTheme(this.root);
+    this.minimap.draw(s, this.search.hits, height, dpr, -t.y / total, (height - t.y) / total, theme.bg, theme.fg);
+  }
+
+  /** Centre the row at fraction ``f`` of the session (the overview strip). */
+  private jumpToFraction(f: number): void {
+    const s = this.scene;
+    if (s.kind !== "lanes" || !s.disp.m) return;
+    const r = Math.min(s.disp.m - 1, Math.max(0, Math.round(f * (s.disp.m - 1))));
+    const d = s.layout.byRow[r];
+    this.camera.lookAt(s.layout.x[d], s.layout.y[d], this.camera.transform.k, 0.5, 0.5);
     this.drawNow();
   }
 
@@ -441,6 +472,7 @@ export class SessionView {
         ? drawLanes(this.ctx, this.scene, transform, width, height, dpr, this.theme, marks)
         : draw(this.ctx, this.scene, transform, width, height, dpr, this.theme, marks);
     this.timings.lastDraw = stats;
+    this.drawMinimap();
     if (stats.missingLines && stats.missingLines.length) this.text.fetchLines(stats.missingLines, () => this.scheduleDraw());
     return stats.ms;
   }
