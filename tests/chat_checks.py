@@ -7,6 +7,8 @@ answered right after it, Anthropic's alternating roles and id alphabet, no blank
 
 pydantic validates ``Iterable`` fields lazily, so :func:`_force` walks the result and
 consumes every iterator: otherwise a wrong block inside a list would pass unseen.
+Messages are validated one by one and remembered: the contexts of one session share
+most of their messages, and the SDKs' large unions take milliseconds per message.
 """
 
 from __future__ import annotations
@@ -27,14 +29,26 @@ ANTHROPIC_IMAGES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 def _openai_adapter() -> TypeAdapter[Any]:
     from openai.types.chat import ChatCompletionMessageParam
 
-    return TypeAdapter(list[ChatCompletionMessageParam], config=STRICT)
+    return TypeAdapter(ChatCompletionMessageParam, config=STRICT)
 
 
 @cache
 def _anthropic_adapter() -> TypeAdapter[Any]:
     from anthropic.types import MessageParam
 
-    return TypeAdapter(list[MessageParam], config=STRICT)
+    return TypeAdapter(MessageParam, config=STRICT)
+
+
+_VALID: set[tuple[str, str]] = set()  # (format, message as JSON) already validated
+
+
+def _validate(adapter: TypeAdapter[Any], format: str, messages: list[dict[str, Any]]) -> None:
+    """Each message through the SDK's type (a request body is JSON, so it must dump)."""
+    for message in messages:
+        key = (format, json.dumps(message, sort_keys=True))
+        if key not in _VALID:
+            _force(adapter.validate_python(message))
+            _VALID.add(key)
 
 
 def _force(value: Any) -> Any:
@@ -57,8 +71,7 @@ def _texts(content: Any) -> list[str]:
 def check_openai(messages: list[dict[str, Any]]) -> None:
     """Chat Completions: the SDK's types, and tool messages right after their calls."""
     assert isinstance(messages, list)
-    _force(_openai_adapter().validate_python(messages))
-    json.dumps(messages)  # a request body is JSON
+    _validate(_openai_adapter(), "openai", messages)
     i = 0
     while i < len(messages):
         message = messages[i]
@@ -84,8 +97,7 @@ def check_anthropic(messages: list[dict[str, Any]]) -> None:
     """Messages API: the SDK's types, alternating roles from a user message, every
     tool_use answered first thing in the next user message, ids in Anthropic's alphabet."""
     assert isinstance(messages, list)
-    _force(_anthropic_adapter().validate_python(messages))
-    json.dumps(messages)
+    _validate(_anthropic_adapter(), "anthropic", messages)
     seen_ids: set[str] = set()
     for i, message in enumerate(messages):
         assert message["role"] == ("user" if i % 2 == 0 else "assistant"), f"message {i}"

@@ -16,7 +16,6 @@ entry ids each message came from.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +23,7 @@ import pandas as pd
 
 from ..session import Session
 from ..session._messages import Message, context_messages
+from ..session._turns import to_json
 
 _CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 
@@ -59,7 +59,7 @@ class Rows:
         return {
             "file": str(self.session.file),
             "session_id": self.session.id,
-            "messages": json.dumps([m for m, _ in messages], ensure_ascii=False),
+            "messages": to_json([m for m, _ in messages]),
             "message_sources": [sources for _, sources in messages],
             "n_messages": len(messages),
             "is_active": bool(self.active[anchor]),
@@ -89,7 +89,7 @@ class Rows:
                 "entry_id": entry_id,
                 "parent_id": parent,
                 **self._common(str(entry_id), after),
-                "messages_before": json.dumps([m for m, _ in before], ensure_ascii=False),
+                "messages_before": to_json([m for m, _ in before]),
                 "n_messages_before": len(before),
                 "summary": row["summary"] if isinstance(row["summary"], str) else None,
                 "first_kept_entry_id": _str(row["first_kept_entry_id"]),

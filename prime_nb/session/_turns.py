@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import orjson
+
 Format = Literal["openai", "anthropic"]
 Images = Literal["data_url", "drop"]
 FORMATS = ("openai", "anthropic")
@@ -198,8 +200,16 @@ def arguments_object(arguments: Any) -> dict[str, Any]:
     return {} if arguments is None else {"value": arguments}
 
 
+def to_json(value: Any) -> str:
+    """Compact JSON text (orjson; the standard library for integers beyond 64 bits)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def arguments_json(arguments: Any) -> str:
     """Tool arguments as the JSON text OpenAI carries (a string is taken as it is)."""
     if isinstance(arguments, str):
         return arguments
-    return json.dumps({} if arguments is None else arguments, ensure_ascii=False)
+    return to_json({} if arguments is None else arguments)

@@ -156,7 +156,7 @@ def test_tool_calls_and_results_are_paired(tmp_path: Path) -> None:
     assert call == {
         "id": "c2",
         "type": "function",
-        "function": {"name": "read", "arguments": '{"path": "b.py"}'},
+        "function": {"name": "read", "arguments": '{"path":"b.py"}'},
     }
     assert openai[1]["content"] is None
     assert [(m["tool_call_id"], m["content"]) for m in openai[2:4]] == [("c2", "B"), ("c1", "A")]
@@ -404,10 +404,10 @@ def test_odd_ids_and_arguments_still_make_a_valid_request(tmp_path: Path) -> Non
     calls = openai[2]["tool_calls"]
     assert [c["id"] for c in calls] == ["fc_1|item/2", "fc_1|item/2_2", "call", "c4"]
     assert [c["function"]["arguments"] for c in calls] == [
-        '{"path": "x"}',
-        "[1, 2]",
+        '{"path": "x"}',  # a string is kept as it is
+        "[1,2]",
         "not json",
-        '{"a": 1}',
+        '{"a":1}',
     ]
     assert [(m["tool_call_id"], m["content"]) for m in openai[3:7]] == [
         ("fc_1|item/2", "first"),
