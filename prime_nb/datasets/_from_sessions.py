@@ -150,11 +150,13 @@ def _rows(
     for source in tqdm(sources, desc=f"{unit} rows", unit="file", disable=not progress):
         try:
             session = source if isinstance(source, Session) else load(source)
-            yield from Rows(session, *options).rows(unit)
+            rows = list(Rows(session, *options).rows(unit))  # all of a file, or none of it
         except (SessionFormatError, OSError) as exc:
             if on_error == "raise":
                 raise
             yield (str(getattr(source, "file", source)), str(exc))
+            continue
+        yield from rows
 
 
 def from_sessions(

@@ -15,8 +15,6 @@ from typing import Any, Literal
 
 import orjson
 
-Format = Literal["openai", "anthropic"]
-Images = Literal["data_url", "drop"]
 FORMATS = ("openai", "anthropic")
 IMAGE_MODES = ("data_url", "drop")
 

@@ -302,3 +302,11 @@ def test_progress_bar_is_shown_when_asked(
         write_dataset(table, tmp_path / "t.jsonl")
     err = capsys.readouterr().err
     assert "turn rows" in err and "t.jsonl" in err
+
+
+def test_a_session_whose_file_is_gone_is_skipped_whole(tmp_path: Path) -> None:
+    session = prime_nb.load(_tree(tmp_path))
+    session.file.unlink()
+    with pytest.warns(UserWarning, match=r"tree\.jsonl: skipped, it cannot be loaded"):
+        table = from_sessions([session], unit="turn", progress=False)
+    assert table.num_rows == 0
