@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import orjson
 from tqdm.auto import tqdm
 
+from ..session._turns import to_json
 from ._from_sessions import JSON_COLUMNS, _pyarrow
 
 #: rows per written batch (a row can hold a whole conversation)
@@ -63,6 +63,6 @@ def write_dataset(data: Any, path: str | Path, *, progress: bool = True) -> Path
                         for column in JSON_COLUMNS:
                             if isinstance(row.get(column), str):
                                 row[column] = json.loads(row[column])
-                        fh.write(orjson.dumps(row) + b"\n")
+                        fh.write(to_json(row).encode() + b"\n")
                     bar.update(batch.num_rows)
     return target
