@@ -1,4 +1,4 @@
-"""Generate Prime Agent session files for tests, benchmarks and demos.
+"""Datasets: generated session files for tests, benchmarks and demos; sessions as chat data.
 
 Why: the loader, the tree widgets and the writers must be exercised on files that hold
 every entry type, every version (1-3) and both dialects ("prime", as the agent writes
@@ -8,6 +8,8 @@ sessions. Everything here is deterministic for a seed.
 - :func:`synthetic_entries` / :func:`synthetic_session`: small files holding every shape.
 - :func:`write_large_session` / :func:`large_session_entries`: big branchy files, streamed.
 - :func:`synthetic_family`: a fork of a fork and a sub-agent of a sub-agent, in folders.
+- :func:`from_sessions` / :func:`write_dataset`: branches as datasets (one chat example
+  per leaf, compaction or turn), written to Parquet or JSONL.
 - :func:`demo_session_path`: a hand-written, coherent demo session bundled with the package
   (``python -m prime_nb.datasets`` regenerates it).
 """
@@ -23,6 +25,7 @@ import orjson
 
 from ._core import Builder, Converter, Entry
 from ._family import synthetic_family
+from ._from_sessions import from_sessions
 from ._large import (
     SMALL,
     Story,
@@ -30,14 +33,17 @@ from ._large import (
     large_session_entries,
     write_large_session,
 )
+from ._writing import write_dataset
 
 __all__ = [
     "demo_session_path",
+    "from_sessions",
     "large_session_entries",
     "main",
     "synthetic_entries",
     "synthetic_family",
     "synthetic_session",
+    "write_dataset",
     "write_jsonl",
     "write_large_session",
 ]

@@ -35,6 +35,7 @@ from . import _tables as tables
 from ._columns import EntryColumns
 from ._context import Context, build_context
 from ._fork import fork_session
+from ._messages import to_messages
 from ._tree import Tree
 
 if TYPE_CHECKING:
@@ -515,6 +516,31 @@ class Session:
         if context.git is None and isinstance(self._header_canonical.get("git"), dict):
             context.git = self._header_canonical["git"]
         return context
+
+    def to_messages(
+        self,
+        leaf_id: str | None = None,
+        format: str = "openai",
+        images: str = "data_url",
+        thinking: bool = True,
+    ) -> list[dict[str, Any]]:
+        """The context at ``leaf_id`` (default: the active leaf) as a provider's chat
+        messages, ready to send or to store as a dataset row.
+
+        ``format``: ``"openai"`` (Chat Completions: user, assistant with ``tool_calls``,
+        ``tool`` results) or ``"anthropic"`` (Messages API: alternating user and
+        assistant, ``tool_use`` and ``tool_result`` blocks). ``images``: ``"data_url"``
+        keeps them (data URLs, base64 blocks), ``"drop"`` removes them. ``thinking``:
+        keep the model's thinking or drop it. Calls and results are paired so the
+        provider accepts the list: a call without a result gets the agent's stand-in
+        error result, an orphan result is dropped; failed assistant turns are left out,
+        as the agent leaves them out. No system message (the file holds no system
+        prompt). The full rules: ``prime_nb.session._messages``.
+
+        Raises ValueError for an unknown ``format`` or ``images``, EntryNotFoundError
+        for an id not in the session.
+        """
+        return to_messages(self.context(leaf_id), format, images, thinking)
 
     def summary(self) -> dict[str, Any]:
         """Headline figures, for printing and for the CLI."""

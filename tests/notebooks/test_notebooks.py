@@ -23,11 +23,12 @@ NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 LIMIT_SECONDS = 60
 
 
-def test_the_three_notebooks_exist() -> None:
+def test_the_notebooks_exist() -> None:
     assert [p.stem for p in NOTEBOOKS] == [
         "01-quickstart",
         "02-compaction-research",
         "03-branching-and-forks",
+        "04-families-and-datasets",
     ]
 
 

@@ -1,0 +1,233 @@
+"""Branches as datasets: sessions to a table of chat examples, per leaf, compaction or turn.
+
+Why: evaluation and training sets are tables of chat messages in a provider's format
+(one example per row), and a session tree holds many such examples: every leaf is the
+end of one conversation, every compaction a before/after pair for compaction research,
+every user turn a prompt with its answer. This builds that table from any number of
+session files with :meth:`Session.to_messages`'s rules, and says where each row came
+from and what its branch was (active or abandoned, labels, tokens, cost, errors).
+
+Messages are stored as JSON text (one string per row), not as nested Arrow columns:
+provider messages mix strings and lists of differently shaped blocks in one field,
+which no single Arrow type holds without losing or renaming fields, and the Hugging
+Face ``datasets`` library would have to infer a schema for them. The JSON text is
+exact and loads with ``json.loads``; :func:`write_dataset` writes JSONL rows with the
+messages nested, which chat fine-tuning tools read as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ..errors import SessionFormatError
+from ..session import Session, find_session_files, load
+from ..session._turns import check_options
+from ._units import Rows
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+UNITS = ("leaf", "compaction", "turn")
+OUTPUTS = ("arrow", "hf")
+ON_ERROR = ("warn", "raise")
+Source = str | Path | Session
+
+_COMMON: list[tuple[str, str]] = [
+    ("file", "string"),
+    ("session_id", "string"),
+    ("messages", "string"),
+    ("message_sources", "list<list<string>>"),
+    ("n_messages", "int64"),
+    ("is_active", "bool"),
+    ("abandoned", "bool"),
+    ("label", "string"),
+    ("labels", "list<string>"),
+    ("tokens", "int64"),
+    ("cost", "float64"),
+    ("errors", "int64"),
+]
+_SETTINGS = [("model", "string"), ("provider", "string"), ("thinking_level", "string")]
+#: the columns of each unit, in order (types as pyarrow names them)
+COLUMNS: dict[str, list[tuple[str, str]]] = {
+    "leaf": [("leaf_id", "string"), *_COMMON, *_SETTINGS],
+    "compaction": [
+        ("entry_id", "string"),
+        ("parent_id", "string"),
+        *_COMMON,
+        ("messages_before", "string"),
+        ("n_messages_before", "int64"),
+        ("summary", "string"),
+        ("first_kept_entry_id", "string"),
+        ("tokens_before", "int64"),
+        ("tokens_after", "int64"),
+        *_SETTINGS,
+    ],
+    "turn": [
+        ("entry_id", "string"),
+        ("end_id", "string"),
+        *_COMMON,
+        ("turn_start", "int64"),
+        ("turn_tokens", "int64"),
+        ("turn_cost", "float64"),
+        *_SETTINGS,
+    ],
+}
+#: columns that hold messages as JSON text
+JSON_COLUMNS = ("messages", "messages_before")
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+    except ImportError as exc:
+        raise ImportError(
+            "prime_nb.datasets.from_sessions needs pyarrow; install it with: "
+            "pip install 'prime-nb[parquet]'"
+        ) from exc
+    return pyarrow
+
+
+def schema(unit: str) -> pa.Schema:
+    """The Arrow schema of a ``unit``'s table (the same however few rows)."""
+    pa = _pyarrow()
+    kinds = {
+        "string": pa.string(),
+        "int64": pa.int64(),
+        "float64": pa.float64(),
+        "bool": pa.bool_(),
+        "list<string>": pa.list_(pa.string()),
+        "list<list<string>>": pa.list_(pa.list_(pa.string())),
+    }
+    return pa.schema([(name, kinds[kind]) for name, kind in COLUMNS[unit]])
+
+
+def _sources(paths_or_corpus: Any) -> list[Source]:
+    """Sessions and session files from what the caller gave, checked before any work."""
+    if isinstance(paths_or_corpus, pd.DataFrame):
+        if "path" not in paths_or_corpus.columns:
+            raise ValueError(
+                "a table of sessions needs a 'path' column, as prime_nb.corpus.load_corpus "
+                f"makes; this one has {list(paths_or_corpus.columns)!r}"
+            )
+        return [Path(p) for p in paths_or_corpus["path"].dropna()]
+    if isinstance(paths_or_corpus, str | Path | Session):
+        items: Iterable[Any] = [paths_or_corpus]
+    elif isinstance(paths_or_corpus, Iterable):
+        items = paths_or_corpus
+    else:
+        raise TypeError(
+            "from_sessions takes a path, a folder, a Session, a list of those, or a corpus "
+            f"table; got {type(paths_or_corpus).__name__}"
+        )
+    out: list[Source] = []
+    for item in items:
+        if isinstance(item, Session):
+            out.append(item)
+        elif isinstance(item, str | Path):
+            path = Path(item).expanduser()
+            if path.is_dir():
+                out.extend(find_session_files(path))
+            elif path.exists():
+                out.append(path)
+            else:
+                raise FileNotFoundError(f"{path}: no such session file or folder")
+        else:
+            raise TypeError(f"not a path or a Session: {item!r}")
+    return out
+
+
+def _rows(
+    sources: list[Source], unit: str, options: tuple[str, str, bool], progress: bool, on_error: str
+) -> Iterator[dict[str, Any] | tuple[str, str]]:
+    """Rows of every source; a file that cannot be loaded yields ``(file, error)``."""
+    for source in tqdm(sources, desc=f"{unit} rows", unit="file", disable=not progress):
+        try:
+            session = source if isinstance(source, Session) else load(source)
+            rows = list(Rows(session, *options).rows(unit))  # all of a file, or none of it
+        except (SessionFormatError, OSError) as exc:
+            if on_error == "raise":
+                raise
+            yield (str(getattr(source, "file", source)), str(exc))
+            continue
+        yield from rows
+
+
+def from_sessions(
+    paths_or_corpus: Any,
+    unit: str = "leaf",
+    format: str = "openai",
+    output: str = "arrow",
+    progress: bool = True,
+    *,
+    images: str = "data_url",
+    thinking: bool = True,
+    on_error: str = "warn",
+) -> Any:
+    """A table of chat examples from session files: one row per leaf, compaction or turn.
+
+    ``paths_or_corpus``: a session file, a folder (every ``*.jsonl`` below it), a
+    :class:`Session`, a list of these, or a corpus table with a ``path`` column
+    (``prime_nb.corpus.load_corpus``). ``unit``:
+
+    - ``"leaf"``: the context the model saw at each leaf (``leaf_id``);
+    - ``"compaction"``: per compaction (``entry_id``), ``messages_before`` (the context
+      at its parent), ``summary``, ``messages`` (after: the summary and the kept
+      messages), ``tokens_before``/``tokens_after`` as recorded, ``first_kept_entry_id``;
+    - ``"turn"``: per user turn, from the user message (``entry_id``) to the last
+      message before the next one (``end_id``); ``messages`` is the context at the end
+      and ``messages[turn_start:]`` the turn itself (with Anthropic the first of those
+      may also hold what was merged into that user message). Leaves that share a prefix
+      share its turns: each turn is one row; answers that fork make one row each.
+
+    Every row has ``file``, ``session_id``, ``messages`` (JSON text in ``format``, as
+    :meth:`Session.to_messages` makes them with ``images`` and ``thinking``),
+    ``message_sources`` (entry ids per message) and branch facts (``is_active``,
+    ``abandoned``, ``label``, ``labels``, ``tokens``, ``cost``, ``errors``, settings).
+
+    ``output``: ``"arrow"`` (a pyarrow Table; needs ``prime-nb[parquet]``) or ``"hf"``
+    (a Hugging Face ``datasets.Dataset``; needs ``prime-nb[hf]``). A file that cannot be
+    loaded is skipped with a warning (``on_error="raise"`` raises instead); the skipped
+    files are in the schema metadata under ``prime_nb.skipped``.
+    """
+    for name, value, allowed in (
+        ("unit", unit, UNITS),
+        ("output", output, OUTPUTS),
+        ("on_error", on_error, ON_ERROR),
+    ):
+        if value not in allowed:
+            raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
+    check_options(format, images)
+    pa = _pyarrow()
+    if output == "hf":
+        _hf()
+    sources = _sources(paths_or_corpus)
+    rows: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    for item in _rows(sources, unit, (format, images, thinking), progress, on_error):
+        if isinstance(item, tuple):
+            skipped.append({"file": item[0], "error": item[1]})
+            warnings.warn(f"{item[0]}: skipped, it cannot be loaded: {item[1]}", stacklevel=2)
+        else:
+            rows.append(item)
+    metadata = {"prime_nb.unit": unit, "prime_nb.format": format}
+    metadata["prime_nb.skipped"] = json.dumps(skipped)
+    table = pa.Table.from_pylist(rows, schema=schema(unit).with_metadata(metadata))
+    return _hf().Dataset(table) if output == "hf" else table
+
+
+def _hf() -> Any:
+    try:
+        import datasets
+    except ImportError as exc:
+        raise ImportError(
+            "from_sessions(output='hf') needs the Hugging Face datasets package; install "
+            "it with: pip install 'prime-nb[hf]'"
+        ) from exc
+    return datasets
