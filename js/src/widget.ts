@@ -4,7 +4,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import type { Quadtree } from "d3-quadtree";
-import { zoomIdentity, ZoomTransform } from "d3-zoom";
+import type { ZoomTransform } from "d3-zoom";
 import { Camera } from "./camera";
 import { Requester, storeFor, type Store } from "./comm";
 import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "./constants";
@@ -23,10 +23,11 @@ import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
 import { buildLegend, toggleLegend } from "./legend";
+import { READABLE_FIT, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
 import type { PanelActions } from "./panel";
-import { SEG_H, SEG_W, draw, type Scene, type Theme } from "./render";
+import { draw, type Scene, type Theme } from "./render";
 import { buildScene } from "./scene";
 import { Search } from "./search";
 import { SidePanel } from "./sidepanel";
@@ -36,7 +37,6 @@ import { Toolbar } from "./toolbar";
 import { Transcript, branchPath } from "./transcript";
 import { fillEntryTip, fillSegmentTip } from "./tooltip";
 import { buildTree, type Tree } from "./tree";
-import { fitBox } from "./viewport";
 import { showWatchError } from "./watcherror";
 
 export type { Preview } from "./tooltip";
@@ -47,8 +47,6 @@ export interface ViewOptions {
 
 const asFilter = (v: unknown): FilterMode => ((FILTERS as readonly string[]).includes(String(v)) ? (v as FilterMode) : "default");
 const asView = (v: unknown): ViewMode => (v === "branches" || v === "transcript" ? v : "tree");
-/** Below this scale a fitted view is unreadable: show a part instead. */
-const READABLE_FIT = 0.35;
 
 export class SessionView {
   readonly root: HTMLDivElement;
@@ -296,39 +294,29 @@ export class SessionView {
 
   /** The overview strip, when the tree view does not show every row at once. */
   private drawMinimap(): void {
-    const s = this.scene;
     const { transform: t, height, dpr } = this.camera;
-    if (s.kind !== "lanes" || this.view !== "tree" || !s.disp.m) {
-      this.minimap.hide();
-      return;
-    }
-    const rowPx = s.layout.dy * t.k;
-    const total = s.disp.m * rowPx;
-    if (total <= height * 1.2) {
+    const window = this.view === "tree" ? rowWindow(this.scene, t, height) : null;
+    if (!window || this.scene.kind !== "lanes") {
       this.minimap.hide();
       return;
     }
     const theme = this.theme ?? readTheme(this.root);
-    this.minimap.draw(s, this.search.hits, height, dpr, -t.y / total, (height - t.y) / total, theme.bg, theme.fg);
+    this.minimap.draw(this.scene, this.search.hits, height, dpr, window[0], window[1], theme.bg, theme.fg);
   }
 
   /** Centre the row at fraction ``f`` of the session (the overview strip). */
   private jumpToFraction(f: number): void {
-    const s = this.scene;
-    if (s.kind !== "lanes" || !s.disp.m) return;
-    const r = Math.min(s.disp.m - 1, Math.max(0, Math.round(f * (s.disp.m - 1))));
-    const d = s.layout.byRow[r];
-    this.camera.lookAt(s.layout.x[d], s.layout.y[d], this.camera.transform.k, 0.5, 0.5);
+    const d = nodeAtFraction(this.scene, f);
+    if (d < 0) return;
+    this.camera.lookAt(this.layout.x[d], this.layout.y[d], this.camera.transform.k, 0.5, 0.5);
     this.drawNow();
   }
 
   /** The newest entry (the last row read) is drawn on screen. */
   private newestInView(): boolean {
-    const i = this.cols.n - 1;
-    const d = i >= 0 ? this.disp.nodeOf[i] : -1;
+    const d = nodeOfEntry(this.disp, this.cols.n - 1);
     if (d < 0) return false;
-    const [x, y] = this.camera.toScreen(this.layout.x[d], this.layout.y[d]);
-    return this.camera.inView(x, y);
+    return this.camera.inView(...this.camera.toScreen(this.layout.x[d], this.layout.y[d]));
   }
 
   /** Bring the newest entry into view, keeping the zoom. */
@@ -398,17 +386,7 @@ export class SessionView {
   }
 
   private fitTransform(): ZoomTransform {
-    if (this.scene.kind === "lanes") {
-      // Every row on screen; lanes keep their pitch, so every branch stays apart.
-      const rows = this.layout.maxY + this.layout.dy;
-      const H = Math.max(this.camera.height, 50);
-      const k = Math.min((H - 24) / Math.max(rows, 1), 1.5);
-      const y = Math.max(12, (H - rows * k) / 2) + (this.layout.dy * k) / 2;
-      return new ZoomTransform(k, LANE_LEFT, y);
-    }
-    const margin = this.view === "branches" ? [SEG_W, SEG_H] : [40, 40];
-    const f = fitBox(this.layout, margin[0], margin[1], this.camera.width, this.camera.height);
-    return zoomIdentity.translate(f.x, f.y).scale(f.k);
+    return fitTransform(this.scene, this.layout, this.camera.width, this.camera.height);
   }
 
   fit(): void {
@@ -425,7 +403,7 @@ export class SessionView {
 
   /** Put an entry's node at height ``fy`` of the stage (fraction; default the middle). */
   private centerOn(entry: number, k?: number, fy = 0.5): void {
-    const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
+    const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return;
     const least = this.scene.kind === "lanes" ? 1 : 0.6;
     this.camera.lookAt(this.layout.x[d], this.layout.y[d], k ?? Math.max(this.camera.transform.k, least), 0.5, fy);

@@ -1,0 +1,49 @@
+// What part of the graph the camera shows: the Fit transform of each layout, the window
+// of rows the overview strip marks, and whether an entry is on screen. Pure: no DOM.
+import { ZoomTransform, zoomIdentity } from "d3-zoom";
+import type { Display } from "./display";
+import type { LaneScene } from "./lanescene";
+import { LANE_LEFT } from "./lanesdraw";
+import type { Layout } from "./layout";
+import { SEG_H, SEG_W } from "./render";
+import type { Scene } from "./scene";
+import { fitBox } from "./viewport";
+
+/** Below this scale a fitted tidy tree is unreadable: show a part of it instead. */
+export const READABLE_FIT = 0.35;
+
+/** The transform that shows the whole graph. Lanes: every row on screen at a pitch of at
+ * most 1.5x (lanes keep their pixel pitch, so branches stay apart at any size); a tidy
+ * layout: the whole box, centred. */
+export function fitTransform(scene: Scene | LaneScene, layout: Layout, width: number, height: number): ZoomTransform {
+  if (scene.kind === "lanes") {
+    const rows = layout.maxY + layout.dy;
+    const H = Math.max(height, 50);
+    const k = Math.min((H - 24) / Math.max(rows, 1), 1.5);
+    const y = Math.max(12, (H - rows * k) / 2) + (layout.dy * k) / 2;
+    return new ZoomTransform(k, LANE_LEFT, y);
+  }
+  const f = fitBox(layout, SEG_W, SEG_H, width, height);
+  return zoomIdentity.translate(f.x, f.y).scale(f.k);
+}
+
+/** Fractions (top, bottom) of the session's rows on screen, or null when every row is
+ * (no overview needed) or the scene has no rows. */
+export function rowWindow(scene: Scene | LaneScene, t: { k: number; y: number }, height: number): [number, number] | null {
+  if (scene.kind !== "lanes" || !scene.disp.m) return null;
+  const total = scene.disp.m * scene.layout.dy * t.k;
+  if (total <= height * 1.2) return null;
+  return [-t.y / total, (height - t.y) / total];
+}
+
+/** The display node on the row at fraction ``f`` (0 top, 1 bottom), or -1. */
+export function nodeAtFraction(scene: Scene | LaneScene, f: number): number {
+  if (scene.kind !== "lanes" || !scene.disp.m) return -1;
+  const m = scene.disp.m;
+  return scene.layout.byRow[Math.min(m - 1, Math.max(0, Math.round(f * (m - 1))))];
+}
+
+/** The display node drawing entry ``i``, or -1 (hidden, or no such entry). */
+export function nodeOfEntry(disp: Display, i: number): number {
+  return i >= 0 && i < disp.nodeOf.length ? disp.nodeOf[i] : -1;
+}
