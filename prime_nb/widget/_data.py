@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..session._text import entry_text
 from ._labels import entry_labels
+from ._search import SearchIndex
 
 if TYPE_CHECKING:
     from ..session._session import Session
@@ -188,7 +189,7 @@ class SessionData:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._search_texts: list[str] | None = None
+        self._search = SearchIndex(self._build_search_texts)
         self._node_lines: list[str] | None = None
         self._calls_by_assistant: dict[str, list[dict[str, Any]]] | None = None
         self._call_by_result: dict[str, dict[str, Any]] | None = None
@@ -299,7 +300,7 @@ class SessionData:
         new_ids = [str(i) for i in entries.index]
         if new_ids == old_ids:
             return "none", None
-        self._search_texts = None
+        self._search.invalidate()
         self._node_lines = None
         if len(new_ids) < n_old or new_ids[:n_old] != old_ids:
             self._sync()
@@ -422,25 +423,29 @@ class SessionData:
         known = self.node_lines
         return [known[i] if isinstance(i, int) and 0 <= i < self.n else "" for i in indices]
 
+    def _build_search_texts(self) -> list[str]:
+        """Lower-cased full text of every entry (label and tool name included)."""
+        ids = list(self.ids)
+        entries = self.session.entries
+        texts = [entry_text(e, full=True) for e in self.session.read_entries(ids)]
+        labels = self.session.labels
+        tools = _strings(entries["tool_name"])
+        return [
+            " ".join(filter(None, (text, labels.get(i), tool))).lower()
+            for text, i, tool in zip(texts, ids, tools, strict=True)
+        ]
+
     def search_texts(self) -> list[str]:
-        """Lower-cased full text of every entry (label and tool name included); cached."""
-        if self._search_texts is None:
-            entries = self.session.entries
-            texts = [entry_text(e, full=True) for e in self.session.read_entries(self.ids)]
-            labels = self.session.labels
-            tools = _strings(entries["tool_name"])
-            self._search_texts = [
-                " ".join(filter(None, (text, labels.get(i), tool))).lower()
-                for text, i, tool in zip(texts, self.ids, tools, strict=True)
-            ]
-        return self._search_texts
+        """Lower-cased full text of every entry; built once (see ``_search``)."""
+        return self._search.texts()
+
+    def warm_search(self) -> None:
+        """Build the search index in the background now (big sessions: see ``_search``)."""
+        self._search.warm()
 
     def search(self, query: str) -> list[int]:
         """Rows whose text holds every word of the query (the agent's rule)."""
-        words = query.lower().split()
-        if not words:
-            return []
-        return [i for i, t in enumerate(self.search_texts()) if all(w in t for w in words)]
+        return self._search.search(query)
 
     def context(self, index: int) -> dict[str, Any]:
         """What the model saw at an entry: short messages, model and thinking level."""

@@ -20,6 +20,8 @@ from ._static import static_html, text_repr
 STATIC = Path(__file__).parent.parent / "static"
 FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
 VIEWS = ("tree", "branches", "transcript")
+#: sessions this big get their search index built in the background when shown
+WARM_SEARCH_FROM = 5_000
 
 _MISSING_BUNDLE = """
 export default { render({ el }) {
@@ -62,6 +64,8 @@ class SessionWidget(anywidget.AnyWidget):
     def __init__(self, session: Session | str | os.PathLike[str], **kwargs: Any) -> None:
         self.session = session if isinstance(session, Session) else load(Path(session))
         self._data = SessionData(self.session)
+        if self._data.n >= WARM_SEARCH_FROM:
+            self._data.warm_search()  # the first search then waits for no file reading
         self._appended = False
         self._watcher: _Watcher | None = None
         super().__init__(_tree=self._data.tree(), _offline=offline_data(self._data), **kwargs)
