@@ -35,6 +35,35 @@ export interface StandaloneData {
   texts?: (string | null)[] | null;
   contexts?: Record<string, ContextDetail> | null;
   state?: Record<string, unknown>;
+  /** names of the parts kept apart, compressed (the export): read with the loader */
+  parts?: string[];
+}
+
+/** Reads a named part of the page (see ``readPart``). */
+export type PartLoader = (name: string) => Promise<unknown>;
+
+/** A part of an exported page: base64 of gzipped JSON in an element, decoded with the
+ * browser's own DecompressionStream (no library, no request: the page's CSP allows none). */
+export async function readPart(element: Element | null): Promise<unknown> {
+  if (!element) return null;
+  const bytes = fromBase64((element.textContent ?? "").trim());
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+/** The data with every part it lacks loaded on first use (each once). */
+export function withParts(data: StandaloneData, load: PartLoader | undefined): (name: keyof StandaloneData) => Promise<unknown> {
+  const cache = new Map<string, Promise<unknown>>();
+  return (name) => {
+    const inline = data[name];
+    if (inline != null || !load || !data.parts?.includes(name)) return Promise.resolve(inline ?? null);
+    let p = cache.get(name);
+    if (!p) {
+      p = load(name);
+      cache.set(name, p);
+    }
+    return p;
+  };
 }
 
 type Handler = (...args: unknown[]) => void;
@@ -64,24 +93,24 @@ export function treeFrom64(t: Tree64): RawTree {
   };
 }
 
-/** Answer a request the way the Python side would, from inlined data. */
-export function answer(data: StandaloneData, msg: Record<string, unknown>): unknown {
+/** Answer a request the way the Python side would, from the page's data. */
+export async function answer(part: (name: keyof StandaloneData) => Promise<unknown>, msg: Record<string, unknown>): Promise<unknown> {
   const index = Number(msg.index);
   switch (msg.what) {
     case "entry":
-      return data.details?.[index] ?? null;
+      return ((await part("details")) as StandaloneData["details"])?.[index] ?? null;
     case "preview":
-      return data.previews?.[index] ?? null;
+      return ((await part("previews")) as StandaloneData["previews"])?.[index] ?? null;
     case "search":
-      return { indices: searchTexts(data.texts ?? [], String(msg.query ?? "")) };
-    case "lines":
+      return { indices: searchTexts(((await part("texts")) as string[] | null) ?? [], String(msg.query ?? "")) };
+    case "lines": {
+      const previews = (await part("previews")) as StandaloneData["previews"];
       return {
-        lines: (Array.isArray(msg.indices) ? (msg.indices as number[]) : []).map(
-          (i) => data.previews?.[i]?.first_line ?? "",
-        ),
+        lines: (Array.isArray(msg.indices) ? (msg.indices as number[]) : []).map((i) => previews?.[i]?.first_line ?? ""),
       };
+    }
     case "context":
-      return data.contexts?.[String(index)] ?? null;
+      return ((await part("contexts")) as StandaloneData["contexts"])?.[String(index)] ?? null;
     default:
       throw new Error(`unknown request: ${String(msg.what)}`);
   }
@@ -139,13 +168,13 @@ export class MockModel {
     const msg = content as Record<string, unknown>;
     if (!msg || msg.type !== "request") return;
     setTimeout(() => {
-      let reply: Record<string, unknown>;
-      try {
-        reply = { type: "response", rid: msg.rid, data: this.answerFn(msg) };
-      } catch (e) {
-        reply = { type: "response", rid: msg.rid, error: (e as Error).message };
-      }
-      this.emit("msg:custom", reply, []);
+      Promise.resolve()
+        .then(() => this.answerFn(msg))
+        .then(
+          (data) => ({ type: "response", rid: msg.rid, data }),
+          (e: Error) => ({ type: "response", rid: msg.rid, error: e.message }),
+        )
+        .then((reply) => this.emit("msg:custom", reply, []));
     }, 0);
   }
 
@@ -155,8 +184,9 @@ export class MockModel {
   }
 }
 
-/** Render the viewer into `el` from inlined data; returns the model and the view. */
-export function mountStandalone(el: HTMLElement, data: StandaloneData): { model: MockModel; view: SessionView } {
+/** Render the viewer into `el` from the page's data; parts not inlined are read with
+ * ``load`` when first asked for. Returns the model and the view. */
+export function mountStandalone(el: HTMLElement, data: StandaloneData, load?: PartLoader): { model: MockModel; view: SessionView } {
   const state = {
     selected_id: null,
     filter: "default",
@@ -165,7 +195,8 @@ export function mountStandalone(el: HTMLElement, data: StandaloneData): { model:
     ...(data.state ?? {}),
     _tree: treeFrom64(data.tree),
   };
-  const model = new MockModel(state, (msg) => answer(data, msg));
+  const part = withParts(data, load);
+  const model = new MockModel(state, (msg) => answer(part, msg));
   const view = new SessionView(model as unknown as AnyModel, el, { standalone: true });
   return { model, view };
 }

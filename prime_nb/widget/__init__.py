@@ -8,15 +8,23 @@ TypeScript in ``js/``, bundled into ``prime_nb/static`` by the build backend.
 - ``_data``: what the browser is sent (tree columns, kind codes, answers to requests).
 - ``_static``: the outputs without JavaScript (text line, HTML summary, SVG of the tree).
 - ``_offline``: the first lines saved with the widget's state, for pages without a kernel.
-- ``_export``: :func:`export_html`, one self-contained page.
+- ``_export``: :func:`export_html`, one self-contained page; :func:`read_export` decodes one.
 - ``_linking``: :func:`link`, a plotly figure that follows the selection.
 - ``_family_widget``, ``_family_data``: :class:`FamilyWidget` and :func:`show_family`, a
   family's sessions as lanes (its own bundle, ``static/family.js``).
 """
 
-from ._export import export_html
+from ._export import export_html, read_export
 from ._family_widget import FamilyWidget, show_family
 from ._linking import link
 from ._session_widget import SessionWidget, show
 
-__all__ = ["FamilyWidget", "SessionWidget", "export_html", "link", "show", "show_family"]
+__all__ = [
+    "FamilyWidget",
+    "SessionWidget",
+    "export_html",
+    "link",
+    "read_export",
+    "show",
+    "show_family",
+]

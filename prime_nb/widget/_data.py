@@ -207,6 +207,24 @@ class SessionData:
         )
         self._calls_by_assistant = None
         self._call_by_result = None
+        self._lists: dict[str, list[Any]] = {}
+
+    def _column(self, name: str) -> list[Any]:
+        """One column of the entries table as a plain list, kept until the rows change.
+
+        Answers read a few fields of one row; ``entries.iloc[i]`` builds a whole row
+        Series for that (about 0.2 ms), which for every row of an export dominated it.
+        """
+        values = self._lists.get(name)
+        if values is None:
+            entries = self.session.entries
+            values = entries[name].astype(object).tolist() if name in entries else [None] * self.n
+            self._lists[name] = values
+        return values
+
+    def _value(self, name: str, index: int) -> Any:
+        value = self._column(name)[index]
+        return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
     @property
     def n(self) -> int:
@@ -346,12 +364,29 @@ class SessionData:
             self._calls_by_assistant, self._call_by_result = by_assistant, by_result
         return self._calls_by_assistant, self._call_by_result
 
-    def entry(self, index: int, full: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The whole entry, its label, usage and cost, and its paired tool call or results."""
+    def result_ids(self, index: int) -> list[str]:
+        """Ids of the tool results answering the calls of the entry at ``index``."""
+        by_assistant, _ = self._tool_maps()
+        return [
+            call["result_id"]
+            for call in by_assistant.get(self.ids[index], [])
+            if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of
+        ]
+
+    def entry(
+        self,
+        index: int,
+        full: dict[str, Any] | None = None,
+        known: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The whole entry, its label, usage and cost, and its paired tool call or results.
+
+        ``full``: the entry, already read; ``known``: entries already read, by id (the
+        export reads many at once rather than opening the file for each entry's results).
+        """
         entry_id = self.ids[index]
         entry = full if full is not None else self.session.entry(entry_id)
-        row = self.session.entries.iloc[index]
-        kind = kind_code(row.get("type"), row.get("role"))
+        kind = kind_code(self._value("type", index), self._value("role", index))
         message = entry.get("message") if isinstance(entry.get("message"), dict) else None
         by_assistant, by_result = self._tool_maps()
         results: dict[str, dict[str, Any]] = {}
@@ -360,7 +395,12 @@ class SessionData:
             for call in by_assistant.get(entry_id, [])
             if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of
         ]
-        read = self.session.read_entries([call["result_id"] for call in answered])
+        known = known or {}
+        missing = [c["result_id"] for c in answered if c["result_id"] not in known]
+        fetched: dict[str, dict[str, Any]] = {}
+        if missing:
+            fetched = dict(zip(missing, self.session.read_entries(missing), strict=True))
+        read = [known.get(c["result_id"]) or fetched[c["result_id"]] for c in answered]
         for call, result in zip(answered, read, strict=True):
             result_id = call["result_id"]
             inner = result.get("message")
@@ -383,7 +423,7 @@ class SessionData:
                 "assistant_index": self.row_of[str(paired["assistant_id"])],
             }
         usage = message.get("usage") if message else None
-        cost = row.get("cost")
+        cost = self._value("cost", index)
         return {
             "index": index,
             "id": entry_id,
@@ -399,15 +439,14 @@ class SessionData:
 
     def preview(self, index: int) -> dict[str, Any]:
         """Role, time, first line and tokens, for the tooltip."""
-        row = self.session.entries.iloc[index]
-        tool = row.get("tool_name")
-        role = row.get("role")
+        tool = self._value("tool_name", index)
+        role = self._value("role", index)
         return {
             "role": role if isinstance(role, str) else None,
-            "type": row.get("type"),
-            "time": _iso(row.get("timestamp")),
+            "type": self._value("type", index),
+            "time": _iso(self._value("timestamp", index)),
             "first_line": self.node_lines[index] if 0 <= index < self.n else "",
-            "tokens": _int(row.get("total_tokens")),
+            "tokens": _int(self._value("total_tokens", index)),
             "tool_name": tool if isinstance(tool, str) else None,
         }
 
@@ -423,17 +462,18 @@ class SessionData:
         known = self.node_lines
         return [known[i] if isinstance(i, int) and 0 <= i < self.n else "" for i in indices]
 
+    def search_text(self, index: int, entry: dict[str, Any]) -> str:
+        """What search looks in for one entry: its full text, label and tool name, lowered."""
+        tool = self._value("tool_name", index)
+        label = self.session.labels.get(self.ids[index])
+        text = entry_text(entry, full=True)
+        name = tool if isinstance(tool, str) else None
+        return " ".join(filter(None, (text, label, name))).lower()
+
     def _build_search_texts(self) -> list[str]:
         """Lower-cased full text of every entry (label and tool name included)."""
         ids = list(self.ids)
-        entries = self.session.entries
-        texts = [entry_text(e, full=True) for e in self.session.read_entries(ids)]
-        labels = self.session.labels
-        tools = _strings(entries["tool_name"])
-        return [
-            " ".join(filter(None, (text, labels.get(i), tool))).lower()
-            for text, i, tool in zip(texts, ids, tools, strict=True)
-        ]
+        return [self.search_text(i, e) for i, e in enumerate(self.session.read_entries(ids))]
 
     def search_texts(self) -> list[str]:
         """Lower-cased full text of every entry; built once (see ``_search``)."""

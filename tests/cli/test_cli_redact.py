@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from conftest import header, msg, write_lines
 
 import prime_nb
+from prime_nb.widget import read_export
 
 CLI = [sys.executable, "-m", "prime_nb.cli"]
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -70,8 +72,8 @@ def test_export_redact(leaky: Path, tmp_path: Path) -> None:
     assert run("export", leaky, "-o", plain).returncode == 0
     proc = run("export", leaky, "-o", hidden, "--redact")
     assert proc.returncode == 0, proc.stderr
-    assert TOKEN in plain.read_text("utf-8")
-    page = hidden.read_text("utf-8")
+    assert TOKEN in json.dumps(read_export(plain))
+    page = hidden.read_text("utf-8") + json.dumps(read_export(hidden))
     assert (
         TOKEN not in page
         and "alice@" not in page

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, header, msg, write_lines
 
 from prime_nb.datasets import synthetic_session
-from prime_nb.widget._export import export_html
+from prime_nb.widget._export import export_html, read_export
 
 KEY = "sk-ant-api03-" + "Xy9Zw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9Cb8Aa7"
 
@@ -20,7 +21,7 @@ def test_export_redacted_hides_secrets_and_keeps_the_source(tmp_path: Path) -> N
     )
     before = src.read_bytes()
     out = export_html(src, tmp_path / "s.html", redact=True, redact_rules=[r"key (\w+)"])
-    page = out.read_text("utf-8")
+    page = out.read_text("utf-8") + json.dumps(read_export(out))
     assert KEY not in page and "/Users/carol" not in page
     # the user rule takes "sk" only; the token rule still takes the whole key
     assert "[REDACTED:token:1]" in page and "Xy9Zw8Vu7" not in page

@@ -29,7 +29,7 @@ from prime_nb.widget._data import (
     USER,
     SessionData,
 )
-from prime_nb.widget._export import export_html, json_for_html, script_module
+from prime_nb.widget._export import export_html, json_for_html, read_export, script_module
 
 
 @pytest.fixture(scope="module")
@@ -278,13 +278,38 @@ def test_export_html_is_one_safe_file(synthetic: Any, tmp_path: Path) -> None:
     out = export_html(synthetic, tmp_path / "e.html", filter="all")
     text = out.read_text("utf-8")
     data = text.split('<script type="application/json" id="pnb-data">', 1)[1].split("</script>")[0]
-    payload = json.loads(data)
+    assert "<" not in data
+    payload = read_export(out)
     n = len(synthetic.entries)
     assert payload["tree"]["n"] == n and len(payload["details"]) == n
+    assert len(payload["previews"]) == n and len(payload["texts"]) == n
     assert payload["state"] == {"filter": "all"}
-    assert str(n - 1) in payload["contexts"]
+    # the active leaf's context is always carried
+    active = synthetic.entries.index.get_loc(synthetic.leaf_id)
+    assert str(active) in payload["contexts"]
+    # the same answers as the live widget gives
+    live = SessionData(synthetic)
+    assert payload["details"] == json.loads(
+        json.dumps([live.entry(i) for i in range(n)], default=str)
+    )
+    assert payload["texts"] == live.search_texts()
     assert set(shown_by_filter(synthetic, "all")) <= set(synthetic.entries.index)
-    assert "<" not in data
+
+
+def test_export_is_smaller_than_the_session(tmp_path: Path) -> None:
+    from prime_nb.datasets import large_session_entries, write_jsonl
+
+    path = write_jsonl(tmp_path / "big.jsonl", large_session_entries(3_000))
+    out = export_html(path, tmp_path / "big.html", progress=False)
+    assert out.stat().st_size < path.stat().st_size
+    assert len(read_export(out)["details"]) == len(prime_nb.load(path).entries)
+
+
+def test_read_export_refuses_other_pages(tmp_path: Path) -> None:
+    page = tmp_path / "x.html"
+    page.write_text("<html></html>")
+    with pytest.raises(ValueError, match="not a page written by"):
+        read_export(page)
 
 
 def test_script_module_escapes_closing_tags() -> None:
