@@ -8,7 +8,13 @@ export's stand-in model, so no kernel is involved). Measured in the page:
   the first frame after it;
 - fit: drawing the whole tree at once (every node in view);
 - pan: redraw after a pan (median of 30), at the first view and at fit-all;
-- select: selecting an entry (ring, panel request) and redrawing (median of 20).
+- select: selecting an entry (ring, panel request) and redrawing (median of 20);
+- search in the kernel: building the index (done in the background when a big session's
+  widget is made), the first search once it is built, and each keystroke of a query typed
+  letter by letter (median), against a bare scan of the same texts;
+- export_html: time (against a bare orjson parse of the file), size (against the file),
+  peak memory of a process that loads and exports (against one that only loads), and the
+  exported page: time to its first draw and to text in view, in the same Chromium.
 
 Each figure is also given as a ratio to a baseline measured in the same page and run:
 JSON.parse of the same columns as JSON (for the first draw), and a bare canvas fill of n
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import subprocess
 import sys
 import tempfile
 import time
@@ -157,6 +164,99 @@ def columns_json(data: SessionData) -> str:
     )
 
 
+EXPORT_RSS = """
+import resource, sys, prime_nb
+s = prime_nb.load(sys.argv[1])
+if sys.argv[2] != "-":
+    prime_nb.export_html(s, sys.argv[2], progress=False)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+TEXT_IN_VIEW_JS = """
+async () => {
+  const dbg = document.querySelector('.pnb-root').pnbDebug;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  for (;;) {
+    dbg.drawNow();
+    const d = dbg.stats().lastDraw;
+    if (d && d.missingLines && d.missingLines.length === 0 && d.texts && d.texts.length) break;
+    await frame();
+  }
+  return performance.now();
+}
+"""
+
+
+def peak_rss(path: Path, out: str) -> int:
+    """Peak RSS (bytes) of a fresh process that loads ``path`` (and exports to ``out``)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", EXPORT_RSS, str(path), out],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(proc.stdout.strip().splitlines()[-1])
+
+
+def bench_search(data: SessionData) -> dict[str, float]:
+    """The kernel's search: index build, first search, keystrokes; a bare scan baseline."""
+    t0 = time.perf_counter()
+    texts = data.search_texts()
+    build = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    data.search("test")
+    first = time.perf_counter() - t0
+    keys = []
+    for end in range(1, len("config file") + 1):
+        t0 = time.perf_counter()
+        data.search("config file"[:end])
+        keys.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    _ = [i for i, t in enumerate(texts) if "config" in t]
+    bare = time.perf_counter() - t0
+    return {
+        "index_s": build,
+        "first_search_ms": first * 1e3,
+        "keystroke_ms": sorted(keys)[len(keys) // 2] * 1e3,
+        "keystroke_max_ms": max(keys) * 1e3,
+        "bare_scan_ms": bare * 1e3,
+    }
+
+
+def bench_export(path: Path, session: Any, folder: Path, browser: Any) -> dict[str, float]:
+    """export_html: time, size, peak memory; the exported page's first draw."""
+    raw = path.read_bytes()
+    t0 = time.perf_counter()
+    for line in raw.splitlines():
+        orjson.loads(line)
+    bare = time.perf_counter() - t0
+    out = folder / f"{path.stem}-export.html"
+    t0 = time.perf_counter()
+    prime_nb.export_html(session, out, progress=False)
+    export_s = time.perf_counter() - t0
+    rss_load = peak_rss(path, "-")
+    rss_export = peak_rss(path, str(folder / f"{path.stem}-export2.html"))
+    page = browser.new_page(viewport=VIEWPORT)
+    t0 = time.perf_counter()
+    page.goto(out.as_uri(), wait_until="commit")
+    page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)
+    drawn = time.perf_counter() - t0
+    page.evaluate(TEXT_IN_VIEW_JS)
+    text = time.perf_counter() - t0
+    page.close()
+    return {
+        "export_s": export_s,
+        "parse_s": bare,
+        "html_ratio": out.stat().st_size / len(raw),
+        "html_mb": out.stat().st_size / 1e6,
+        "rss_load_mb": rss_load / 2**20,
+        "rss_export_mb": rss_export / 2**20,
+        "file_mb": len(raw) / 2**20,
+        "page_draw_s": drawn,
+        "page_text_s": text,
+    }
+
+
 def bench(n: int, folder: Path, browser: Any) -> dict[str, Any]:
     path = write_session(n, folder)
     t0 = time.perf_counter()
@@ -174,6 +274,8 @@ def bench(n: int, folder: Path, browser: Any) -> dict[str, Any]:
     page.close()
     result["bytes_per_entry"] = upfront_bytes(tree) / n
     result["python_s"] = python_s
+    result.update(bench_search(data))
+    result.update(bench_export(path, session, folder, browser))
     return result
 
 
@@ -198,6 +300,21 @@ def report(n: int, r: dict[str, Any]) -> list[str]:
         f"{ok(redraw < GOAL_REDRAW_MS)}",
         f"  branch view     {r['branchesRebuild']:8.1f} ms to rebuild   "
         f"(python load + columns {r['python_s']:.2f} s)",
+        f"  search index    {r['index_s']:8.2f} s (background, once)   first search "
+        f"{r['first_search_ms']:.1f} ms = {r['first_search_ms'] / r['bare_scan_ms']:4.1f} x bare "
+        f"scan ({r['bare_scan_ms']:.1f} ms)   goal < 300 ms: {ok(r['first_search_ms'] < 300)}",
+        f"  keystroke       {r['keystroke_ms']:8.1f} ms median, "
+        f"{r['keystroke_max_ms']:.1f} ms worst   goal < 100 ms: {ok(r['keystroke_max_ms'] < 100)}",
+        f"  export_html     {r['export_s']:8.2f} s = {r['export_s'] / r['parse_s']:5.1f} x bare "
+        f"parse ({r['parse_s']:.2f} s)   goal < 5 s: {ok(r['export_s'] < 5)}",
+        f"  export size     {r['html_mb']:8.1f} MB = {r['html_ratio']:4.2f} x the file   "
+        f"goal <= 1: {ok(r['html_ratio'] <= 1)}",
+        f"  export memory   {r['rss_export_mb']:8.0f} MiB peak (load alone {r['rss_load_mb']:.0f}:"
+        f" +{(r['rss_export_mb'] - r['rss_load_mb']) / r['file_mb']:.1f} x the file)"
+        f" = {r['rss_export_mb'] / r['file_mb']:4.1f} x the file   "
+        f"goal < 3: {ok(r['rss_export_mb'] / r['file_mb'] < 3)}",
+        f"  exported page   {r['page_draw_s']:8.2f} s to first draw, {r['page_text_s']:.2f} s to "
+        f"text in view   goal < 2 s: {ok(r['page_text_s'] < 2)}",
     ]
 
 

@@ -226,3 +226,24 @@ def test_transcript_reads_the_active_branch(page: Page, tmp_path: Path) -> None:
     page.locator(".pnb-seg-btn", has_text="Tree").click()
     assert not page.locator(".pnb-transcript").is_visible()
     assert watch.errors == []
+
+
+@pytest.mark.parametrize("width", [700, 900, 1280])
+def test_toolbar_is_one_row_and_the_panel_leaves_room(
+    page: Page, demo_page: Path, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 700})
+    open_page(page, demo_page)
+    tops = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.pnb-toolbar > *'))"
+        ".filter((e) => e.offsetWidth > 0 && e.offsetHeight > 0)"
+        ".map((e) => Math.round(e.getBoundingClientRect().top))"
+    )
+    bar = page.locator(".pnb-toolbar").bounding_box()
+    assert bar is not None and bar["height"] < 48, f"toolbar wraps at {width}px"
+    assert max(tops) - min(tops) <= 4
+    page.evaluate(f"{DEBUG}.selectIndex(3)")
+    panel = page.locator(".pnb-panel").bounding_box()
+    assert panel is not None
+    if width > 720:  # below that the panel overlays the tree, as a drawer
+        assert panel["width"] <= 0.45 * width
