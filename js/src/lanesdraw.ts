@@ -138,25 +138,39 @@ export function drawLanes(
     ctx.globalAlpha = 1;
   }
 
-  // Nodes: one path per kind; failed entries get a red ring.
+  // Nodes: rows dealt out by kind in one pass, then one path per kind. Where rows are
+  // under a pixel apart, a lane's pixel row is drawn once per kind (the rest would land
+  // on the same pixels). Failed entries get a red ring.
   let nNodes = 0;
   const errors: number[] = [];
+  const byKind: number[][] = KIND_STYLES.map(() => []);
+  const dense = rowPx < 1;
+  const lastPixel = new Map<number, number>(); // (lane, kind) -> last pixel row drawn
+  for (let r = r0; r <= r1; r++) {
+    const d = layout.byRow[r];
+    const i = disp.entry[d];
+    const kind = cols.kind[i];
+    if (cols.flags[i] & Flag.Error) errors.push(r);
+    if (dense) {
+      const key = layout.lane[d] * 32 + kind;
+      const px = Math.round(Yr(r));
+      if (lastPixel.get(key) === px) continue;
+      lastPixel.set(key, px);
+    }
+    (byKind[kind] ?? byKind[byKind.length - 1]).push(r);
+  }
   for (let kind = 0; kind < KIND_STYLES.length; kind++) {
+    const rows = byKind[kind];
+    if (!rows.length) continue;
     const st = KIND_STYLES[kind];
     const rad = nodeRadius(kind, rowPx);
-    let any = false;
     ctx.beginPath();
-    for (let r = r0; r <= r1; r++) {
+    for (const r of rows) {
       const d = layout.byRow[r];
-      const i = disp.entry[d];
-      if (cols.kind[i] !== kind) continue;
-      any = true;
       if (rad < 2.2) ctx.rect(X(d) - rad, Yr(r) - rad, 2 * rad, 2 * rad);
       else shapePath(ctx, st.shape, X(d), Yr(r), rad);
-      nNodes++;
-      if (cols.flags[i] & Flag.Error) errors.push(r);
     }
-    if (!any) continue;
+    nNodes += rows.length;
     ctx.fillStyle = st.color;
     ctx.fill();
   }
