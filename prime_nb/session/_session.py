@@ -369,7 +369,7 @@ class Session:
 
     @cached_property
     def tool_calls(self) -> pd.DataFrame:
-        return tables.tool_calls_frame(self._cols, self._read_rows)
+        return tables.tool_calls_frame(self._cols, lambda rows: self._read_rows(rows, trim=False))
 
     @cached_property
     def compactions(self) -> pd.DataFrame:
@@ -447,8 +447,12 @@ class Session:
         return [self._cols.ids[r] for r in self._tree.children[self._row(entry_id)]]
 
     # -- full entries --------------------------------------------------------------------
-    def _read_rows(self, rows: Sequence[int]) -> list[dict[str, Any]]:
-        """Full canonical entries for rows, read from disk in file order."""
+    def _read_rows(self, rows: Sequence[int], trim: bool = True) -> list[dict[str, Any]]:
+        """Full canonical entries for rows, read from disk in file order.
+
+        ``trim``: cut nesting deeper than orjson writes (``False`` for a caller that
+        trims the part it keeps, as the tool_calls table does with arguments).
+        """
         cols = self._cols
         out: dict[int, dict[str, Any]] = {}
         with open_regular(self.file) as fh:
@@ -457,7 +461,7 @@ class Session:
                 fh.seek(cols.offsets[row])
                 raw = fh.read(cols.lengths[row]).rstrip(b"\n")
                 obj, _ = parse_line(raw, cols.lines[row])
-                if obj is not None and deep_enough(raw):
+                if trim and obj is not None and deep_enough(raw):
                     obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
                 out[row] = self._canonical(row, obj or {"type": cols.types[row]})
         return [out[row] for row in rows]
