@@ -35,6 +35,7 @@ from . import _tables as tables
 from ._columns import EntryColumns
 from ._context import Context, build_context
 from ._fork import fork_session
+from ._parallel import LoadReport, load_parallel, plan
 from ._tree import Tree
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class Session:
             self._raw_header: dict[str, Any] | None = None
             self._migrator: Migrator | None = None
             with paused_gc():
-                self._consume(scan(by_descriptor(fh.fileno(), self.file), self._state))
+                self._load_report = self._read_all(fh, stat.st_size)
                 if self._raw_header is None:
                     raise SessionFormatError(
                         self.file,
@@ -121,6 +122,23 @@ class Session:
                 )
             self._marks: bytes = self._read_marks(fh)
         self._invalidate()
+
+    def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
+        """Every line of the open file into the columns: in one pass, or, for a big file,
+        in chunks read by every core and merged in order (``_parallel``: same result)."""
+        source = by_descriptor(fh.fileno(), self.file)
+        planned = plan(fh, size) if type(self._cols) is EntryColumns else None
+        if planned is None:
+            self._consume(scan(source, self._state))
+            return LoadReport()
+        return load_parallel(
+            os.path.abspath(self.file),
+            self._identity,
+            planned,
+            self._consume,
+            lambda end: scan(source, self._state, end),
+            (self._cols, self._line_problems, self._state),
+        )
 
     def _reload(self) -> None:
         """Load the file again from scratch; on any error the session stays as it was."""
