@@ -28,25 +28,29 @@ Partial tables are never made.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import forkserver, get_context
+from multiprocessing.context import BaseContext
 from typing import IO, Any
 
 from ..format._migrating import Migrator
 from ..format._reading import Problem, RawEntry, ScanState, parse_line
-from ._chunks import merge, read_chunk
+from ._chunks import merge, read_chunk, take
 
 #: a header line longer than this is not looked at: such a file is read in one pass
 HEADER_PEEK = 1 << 20
 #: imported once by the forkserver, so that forked workers start with it loaded
 PRELOAD = ["prime_nb.session._chunks"]
 #: chunks per process: many small ones share the work evenly (a slow start, a busy core)
-CHUNKS_PER_PROCESS = 8
+CHUNKS_PER_PROCESS = 16
 #: but none smaller than this: each costs a task and a merge
 MIN_CHUNK = 1 << 20
 
@@ -61,6 +65,9 @@ class ParallelSettings:
     processes: int | None = None
     #: "fork", "forkserver" or "spawn"; None: fork if single-threaded, else forkserver
     start_method: str | None = None
+    #: seconds a forkserver takes to start (it imports the loader): until then, this
+    #: process reads chunks itself rather than wait for the first worker (tests: 0)
+    server_start: float = 1.0
     #: chunks to cut the file into; None: :data:`CHUNKS_PER_PROCESS` a process, each of
     #: :data:`MIN_CHUNK` bytes or more (tests cut at every line with a huge number)
     chunks: int | None = None
@@ -86,6 +93,10 @@ class LoadReport:
     #: seconds this process spent waiting for workers, and merging what they sent
     waited: float = 0.0
     merging: float = 0.0
+    #: CPU seconds the workers spent on their chunks, and the highest peak RSS (bytes)
+    #: of a worker process (they are not this process's children: the forkserver's)
+    worker_cpu: float = 0.0
+    worker_peak_rss: int = 0
 
 
 def usable_cores() -> int:
@@ -187,46 +198,100 @@ def _without_main_script() -> Iterator[None]:
 
 
 class _Pool:
-    """Worker processes fed from the back of the file, at most two chunks each ahead."""
+    """Worker processes that take chunks from the back of the file while this process
+    takes them from the front (``claim``): one chunk per worker at a time, and each
+    finished chunk hands its worker the next one at once (from the executor's thread).
+    A chunk once given cannot be taken back, so the fewer given ahead, the less this
+    process waits for the workers when the two ends meet."""
 
     def __init__(
-        self, workers: int, method: str, job: Callable[[int, int], tuple[Any, ...]]
+        self,
+        workers: int,
+        method: str,
+        job: Callable[[int, int], tuple[Any, ...]],
+        front: int,
+        count: int,
     ) -> None:
-        context = get_context(method)
-        if method == "forkserver":
-            context.set_forkserver_preload(PRELOAD)
-        self.executor = ProcessPoolExecutor(workers, mp_context=context)
-        self.depth = 2 * workers
+        self.executor = ProcessPoolExecutor(workers, mp_context=context_for(method))
         self.job = job
         self.futures: dict[int, Future[dict[str, Any]]] = {}
-        self.broken = False
+        self.lock = threading.RLock()  # a callback may run at once, in the calling thread
+        self.front, self.back = front, count - 1
         self.given = 0
-
-    def feed(self, lo: int, hi: int) -> int:
-        """Submit chunks ``hi``, ``hi - 1``, ... while workers have room and the chunks
-        stay above ``lo`` (the next one this process reads); returns the new ``hi``."""
-        waiting = sum(1 for f in self.futures.values() if not f.done())
-        with _without_main_script():
-            while not self.broken and hi > lo and waiting < self.depth:
-                try:
-                    job = self.job(hi, self.given)
-                    self.futures[hi] = self.executor.submit(read_chunk, *job)
-                except Exception:  # the pool broke (a worker died): read the rest here
-                    self.broken = True
+        self.broken = self.closed = False
+        with self.lock, _without_main_script():  # all workers start here, in this thread
+            for _ in range(workers):
+                if self.back <= self.front:
                     break
-                hi -= 1
-                waiting += 1
-                self.given += 1
-        return hi
+                self._give()
+
+    def claim(self) -> int | None:
+        """The next chunk from the front for this process, or None when they met."""
+        with self.lock:
+            if self.front > self.back:
+                return None
+            self.front += 1
+            return self.front - 1
+
+    def _give(self) -> None:
+        """Hand the chunk at the back to the workers (the lock held)."""
+        k = self.back
+        try:
+            future = self.executor.submit(read_chunk, *self.job(k, self.given))
+        except Exception:  # the pool broke (a worker died): this process reads the rest
+            self.broken = True
+            return
+        self.back -= 1
+        self.given += 1
+        self.futures[k] = future
+        future.add_done_callback(self._done)
+
+    def _done(self, future: Future[dict[str, Any]]) -> None:
+        if future.cancelled() or future.exception() is not None:
+            return
+        with self.lock:
+            if not (self.broken or self.closed) and self.back >= self.front:
+                self._give()
 
     def stop(self) -> None:
         """Stop the workers at once (an interrupt, a failed worker): none may go on
         reading for nothing."""
+        with self.lock:
+            self.closed = True
         processes = getattr(self.executor, "_processes", None) or {}
         for process in list(processes.values()):
             with suppress(OSError, ValueError, AttributeError):
                 process.kill()
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def context_for(method: str) -> BaseContext:
+    context = get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+def workers_ready_at(method: str) -> float:
+    """When workers can start without making this process wait (``time.monotonic``).
+
+    A forkserver that is not running yet takes about a second to start (it imports
+    the loader), and the first worker start waits for it. So it is started here
+    without waiting, and this process reads chunks itself until it should be up.
+    """
+    global _server_ready_at
+    if method != "forkserver":
+        return 0.0
+    if _server_ready_at is None:
+        server = getattr(forkserver, "_forkserver", None)
+        running = getattr(server, "_forkserver_pid", None) is not None  # the corpus's too
+        context_for(method)
+        forkserver.ensure_running()
+        _server_ready_at = time.monotonic() + (0.0 if running else SETTINGS.server_start)
+    return _server_ready_at
+
+
+_server_ready_at: float | None = None
 
 
 def load_parallel(
@@ -247,19 +312,31 @@ def load_parallel(
     method = start_method()
     report = LoadReport(processes=processes, chunks=len(starts), start_method=method)
 
-    def job(k: int, given: int) -> tuple[Any, ...]:
-        return (path, identity, header, starts[k], ends[k], failures.get(given))
+    spill = tempfile.mkdtemp(prefix="prime-nb-load-", dir=spill_root())
 
-    pool = _Pool(processes - 1, method, job)
+    def job(k: int, given: int) -> tuple[Any, ...]:
+        return (path, identity, header, starts[k], ends[k], spill, failures.get(given))
+
+    ready_at = workers_ready_at(method)
+    pool: _Pool | None = None
     cols, problems, state = merge_into
+    front = 0
     try:
-        lo, hi = 0, pool.feed(0, len(starts) - 1)
-        while lo <= hi:
-            consume(scan_here(ends[lo]))
-            lo += 1
-            hi = pool.feed(lo, hi)
-        report.chunks_here = lo
-        for k in range(lo, len(starts)):
+        while True:
+            if pool is None and time.monotonic() >= ready_at:
+                pool = _Pool(processes - 1, method, job, front, len(starts))
+            if pool is not None:
+                claimed = pool.claim()
+                if claimed is None:
+                    break
+                front = claimed
+            elif front >= len(starts):
+                break
+            consume(scan_here(ends[front]))
+            front += 1
+        report.chunks_here = front
+        for k in range(front, len(starts)):
+            assert pool is not None
             began = time.perf_counter()
             try:
                 chunk = pool.futures[k].result()
@@ -269,11 +346,28 @@ def load_parallel(
                 consume(scan_here(None))
                 break
             merging = time.perf_counter()
-            merge(cols, problems, state, chunk)
+            report.worker_cpu += chunk["cpu_seconds"]
+            report.worker_peak_rss = max(report.worker_peak_rss, chunk["peak_rss"])
+            merge(cols, problems, state, take(chunk))
             report.waited += merging - began
             report.merging += time.perf_counter() - merging
     except BaseException:
-        pool.stop()
+        if pool is not None:
+            pool.stop()
         raise
-    pool.executor.shutdown(wait=True)
+    finally:
+        if pool is not None:
+            with pool.lock:
+                pool.closed = True
+            pool.executor.shutdown(wait=True)
+        shutil.rmtree(spill, ignore_errors=True)
+    if pool is None:
+        report.processes = 1  # read before any worker could start
     return report
+
+
+def spill_root() -> str | None:
+    """Where workers leave their chunks: shared memory (tmpfs) if there is some, else
+    the temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None

@@ -6,6 +6,7 @@ costs nothing but time. The parallel path is forced on small files (threshold 0)
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> _parallel.ParallelSettings:
     monkeypatch.setattr(SETTINGS, "processes", 3)
     monkeypatch.setattr(SETTINGS, "chunks", EVERY_LINE)
     monkeypatch.setattr(SETTINGS, "fail_in_worker", {})
+    monkeypatch.setattr(SETTINGS, "server_start", 0.0)  # wait for the workers' server
     return SETTINGS
 
 
@@ -329,12 +331,12 @@ def test_the_corpus_summary_pass_stays_on_one_process(
 
 # -- dead workers -------------------------------------------------------------------------------
 @pytest.mark.parametrize("how", ["exit", "kill", "raise"])
-@pytest.mark.parametrize("given", [0, 3])
+@pytest.mark.parametrize("given", [0, 1])
 def test_a_failed_worker_falls_back_to_one_process(
     how: str, given: int, tmp_path: Path, parallel: _parallel.ParallelSettings
 ) -> None:
-    """Workers take chunks from the end of the file: the first one given out is the
-    last chunk (merged after the others worked), the fourth is queued behind three."""
+    """Workers take chunks from the end of the file, one each at first: the first given
+    out is the last chunk (merged after all others), the second the one before it."""
     path = write_raw(tmp_path / "dies.jsonl", hostile_lines())
     parallel.fail_in_worker = {given: how}
     got = prime_nb.load(path)
@@ -391,3 +393,18 @@ def test_boundaries_fall_on_line_starts(tmp_path: Path) -> None:
     torn.write_bytes(b"a\n" * 5 + b"x" * 100)
     with open(torn, "rb") as fh:
         assert _parallel.boundaries(fh, 110, 10**9) == [2, 4, 6, 8, 10]
+
+
+def test_a_slow_starting_server_leaves_the_file_to_this_process(
+    tmp_path: Path, parallel: _parallel.ParallelSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Until the workers' server is up, this process reads chunks itself; a file read
+    before then is read entirely here, and no worker is started for it."""
+    monkeypatch.setattr(_parallel, "start_method", lambda: "forkserver")
+    monkeypatch.setattr(_parallel, "_server_ready_at", time.monotonic() + 3600)
+    path = write_raw(tmp_path / "early.jsonl", hostile_lines())
+    got = prime_nb.load(path)
+    report = got._load_report
+    assert (report.processes, report.chunks_here) == (1, report.chunks)
+    assert report.chunks > 10
+    assert_same(got, load_serial(path))
