@@ -93,6 +93,7 @@ def restore(path: str, blob: bytes) -> SummarySession:
         migrator.used = {i for i in migrator.ids_by_index if i is not None}
     session._migrator = migrator
     cols = SummaryColumns()
+    cols.spec_times = migrator.dialect == "spec"
     for name in _LISTS:
         column = getattr(cols, name)
         column.extend(state["cols"][name])  # into the loader's own containers (arrays)

@@ -23,10 +23,14 @@ def derive_id(session_id: str, index: int, salt: int = 0) -> str:
     return hashlib.blake2b(key, digest_size=4).hexdigest()
 
 
-def to_current(entry: dict[str, Any], dialect: str, version: int) -> dict[str, Any]:
-    """Dialect names and version 3 roles, in place (ids are the Migrator's business)."""
+def to_current(
+    entry: dict[str, Any], dialect: str, version: int, iso_times: bool = True
+) -> dict[str, Any]:
+    """Dialect names and version 3 roles, in place (ids are the Migrator's business).
+
+    ``iso_times``: see :func:`to_canonical` (the loader keeps spec times in ms)."""
     if dialect == "spec":
-        to_canonical(entry)
+        to_canonical(entry, iso_times)
     if version < 3:
         message = entry.get("message")
         if isinstance(message, dict) and message.get("role") == "hookMessage":
@@ -106,9 +110,10 @@ class Migrator:
                 return candidate
         return None
 
-    def apply(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """Migrate one entry in place (dialect, ids, roles); return it."""
-        to_current(entry, self.dialect, self.version)
+    def apply(self, entry: dict[str, Any], iso_times: bool = True) -> dict[str, Any]:
+        """Migrate one entry in place (dialect, ids, roles); return it. ``iso_times``:
+        see :func:`prime_nb.format._dialect.to_canonical`."""
+        to_current(entry, self.dialect, self.version, iso_times)
         if self.version < 2:
             index = len(self.ids_by_index)
             entry_id = self.fresh_id(index)

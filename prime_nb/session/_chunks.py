@@ -140,6 +140,7 @@ def read_chunk(
         state = ScanState(offset=start, line=1)
         cols = ChunkColumns()
         migrator = Migrator(header)
+        cols.spec_times = migrator.dialect == "spec"
         problems: list[Problem] = []
         problem_rows: list[int] = []
         for item in scan(by_descriptor(fh.fileno(), Path(path)), state, end):
@@ -156,7 +157,8 @@ def read_chunk(
                 continue
             before = len(problems)
             row = len(cols)
-            cols.add(item.line, item.offset, item.length, migrator.apply(obj), problems)
+            entry = migrator.apply(obj, iso_times=not cols.spec_times)
+            cols.add(item.line, item.offset, item.length, entry, problems)
             problem_rows.extend([row] * (len(problems) - before))
     blob = pickle.dumps(pack(cols, problems, problem_rows, state), protocol=pickle.HIGHEST_PROTOCOL)
     fd, name = tempfile.mkstemp(suffix=".chunk", dir=spill)

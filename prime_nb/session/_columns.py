@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..format._dialect import iso_moment, iso_timestamp
 from ..format._reading import Problem, trim_depth
 from ._store import ON_DISK, OnDisk, ToolCallRow, ToolCalls, UsageColumn, float_array, int_array
 from ._text import PREVIEW_CHARS, entry_text, message_text, preview
@@ -61,6 +62,28 @@ class OddUsage(tuple):  # type: ignore[type-arg]
     """A usage tuple with fields outside 0..2**63-1 set to None (``fields`` names them)."""
 
     fields: tuple[str, ...] = ()
+
+
+#: whole ms within 2**32 s of 1970 (years 1833 to 2106): ``spec_timestamp_ms``'s shortcut
+_EXACT_MS = 2**32 * 1000 - 1
+
+
+def spec_timestamp_ms(value: Any) -> float:
+    """The time of a spec-dialect entry's ``timestamp`` (Unix ms), exactly as
+    :func:`timestamp_ms` reads the ISO text the dialect mapping writes for it.
+
+    Whole ms within 2**32 seconds of 1970 take a shortcut, ``value / 1000 * 1000.0``:
+    there the seconds as a float are within half a microsecond, so the text holds the
+    very ms, and reading it back divides and multiplies just as the shortcut does.
+    Further out the float seconds can be a microsecond off, and the text a ms off,
+    so those take the long way (tests check both, value by value).
+    """
+    if value.__class__ is int and -_EXACT_MS <= value <= _EXACT_MS:
+        return value / 1000 * 1000.0
+    moment = iso_moment(value)
+    if moment is None:
+        return timestamp_ms(iso_timestamp(value))
+    return moment.timestamp() * 1000.0
 
 
 def timestamp_ms(value: Any) -> float:
@@ -181,6 +204,9 @@ class EntryColumns:
     tool_results: dict[str, tuple[int, bool, float]] = field(default_factory=dict)
     #: row of each id (first occurrence wins; later duplicates are renamed)
     index_of: dict[str, int] = field(default_factory=dict)
+    #: entries come from a spec-dialect file with their ``timestamp`` left in Unix ms
+    #: (``Migrator.apply(iso_times=False)``): read with :func:`spec_timestamp_ms`
+    spec_times: bool = False
     #: the shared copy of each repeated string (``intern(value, value)``)
     vocabulary: dict[Any, Any] = field(default_factory=dict, repr=False)
     intern: Callable[[Any, Any], Any] = field(init=False, repr=False, compare=False)
@@ -252,18 +278,18 @@ class EntryColumns:
         message, now = self._when(line, entry, entry_id, problems)
         return row, entry_id, message, now
 
-    @staticmethod
     def _when(
-        line: int, entry: dict[str, Any], entry_id: str, problems: list[Problem]
+        self, line: int, entry: dict[str, Any], entry_id: str, problems: list[Problem]
     ) -> tuple[Any, float]:
         """The message (or None) and time of an entry; an odd time reported."""
         stamp = entry.get("timestamp")
         message = entry.get("message") if entry["type"] == "message" else None
-        if message.__class__ is dict and stamp is None:
+        in_ms = stamp is not None and self.spec_times  # left in ms by the migration
+        if stamp is None and message.__class__ is dict:
             stamp = message.get("timestamp")
-        now = timestamp_ms(stamp)
+        now = spec_timestamp_ms(stamp) if in_ms else timestamp_ms(stamp)
         if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
-            now = _odd_time(stamp, line, entry_id, problems)
+            now = _odd_time(iso_timestamp(stamp) if in_ms else stamp, line, entry_id, problems)
         return message, now
 
     def _finish(

@@ -201,6 +201,7 @@ class Session:
                     )
                 self._raw_header = obj
                 self._migrator = Migrator(obj)
+                cols.spec_times = self._migrator.dialect == "spec"
                 if self._migrator.problem is not None:
                     problems.append(Problem(item.line, "bad_version", self._migrator.problem))
                 continue
@@ -208,7 +209,8 @@ class Session:
                 problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
                 self._migrator.skip(typeless=False)
                 continue
-            cols.add(item.line, item.offset, item.length, self._migrator.apply(obj), problems)
+            entry = self._migrator.apply(obj, iso_times=not cols.spec_times)
+            cols.add(item.line, item.offset, item.length, entry, problems)
             added += 1
         return added
 
