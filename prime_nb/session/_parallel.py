@@ -61,6 +61,9 @@ class ParallelSettings:
 
     #: files of at least this many bytes are read in parallel (see benchmarks/README.md)
     threshold: int = 24 << 20
+    #: the same while no forkserver runs yet in this process: starting one costs about
+    #: a CPU-second of imports, which pays off only on files this big
+    cold_threshold: int = 256 << 20
     #: processes in all, this one included; None: the cores this process may use
     processes: int | None = None
     #: "fork", "forkserver" or "spawn"; None: fork if single-threaded, else forkserver
@@ -165,7 +168,8 @@ def plan(fh: IO[bytes], size: int) -> tuple[dict[str, Any], list[int], int] | No
     at least :data:`MIN_CHUNK` bytes each), so that work is shared evenly however fast
     each process turns out to be."""
     processes = SETTINGS.processes or usable_cores()
-    if size < SETTINGS.threshold or processes < 2:
+    cold = start_method() == "forkserver" and not forkserver_running()
+    if size < (SETTINGS.cold_threshold if cold else SETTINGS.threshold) or processes < 2:
         return None
     header = header_of(fh)
     if header is None:
@@ -272,6 +276,13 @@ def context_for(method: str) -> BaseContext:
     return context
 
 
+def forkserver_running() -> bool:
+    """Whether this process has a forkserver already (started by a load, or by the
+    corpus functions, which use the same one)."""
+    server = getattr(forkserver, "_forkserver", None)
+    return _server_ready_at is not None or getattr(server, "_forkserver_pid", None) is not None
+
+
 def workers_ready_at(method: str) -> float:
     """When workers can start without making this process wait (``time.monotonic``).
 
@@ -283,8 +294,7 @@ def workers_ready_at(method: str) -> float:
     if method != "forkserver":
         return 0.0
     if _server_ready_at is None:
-        server = getattr(forkserver, "_forkserver", None)
-        running = getattr(server, "_forkserver_pid", None) is not None  # the corpus's too
+        running = forkserver_running()  # the corpus's, perhaps
         context_for(method)
         forkserver.ensure_running()
         _server_ready_at = time.monotonic() + (0.0 if running else SETTINGS.server_start)

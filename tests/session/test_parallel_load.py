@@ -38,6 +38,7 @@ def load_serial(path: Path) -> prime_nb.Session:
 def parallel(monkeypatch: pytest.MonkeyPatch) -> _parallel.ParallelSettings:
     """Every file is read in parallel (3 processes: 2 workers), cut at every line."""
     monkeypatch.setattr(SETTINGS, "threshold", 0)
+    monkeypatch.setattr(SETTINGS, "cold_threshold", 0)
     monkeypatch.setattr(SETTINGS, "processes", 3)
     monkeypatch.setattr(SETTINGS, "chunks", EVERY_LINE)
     monkeypatch.setattr(SETTINGS, "fail_in_worker", {})
@@ -316,8 +317,30 @@ def test_version_1_and_odd_starts_stay_on_one_process(
 
 def test_small_files_stay_on_one_process(tmp_path: Path) -> None:
     path = write_case("synthetic-v3-prime-forks5", tmp_path)
-    assert path.stat().st_size < SETTINGS.threshold
+    assert path.stat().st_size < SETTINGS.threshold < SETTINGS.cold_threshold
     assert prime_nb.load(path)._load_report.processes == 1
+
+
+def test_without_a_running_forkserver_only_huge_files_go_parallel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Starting the workers' server costs about a CPU-second: a file between the two
+    thresholds is read in one process until a server runs."""
+    path = write_case("synthetic-v3-prime-forks5", tmp_path)
+    size = path.stat().st_size
+    monkeypatch.setattr(SETTINGS, "threshold", size)
+    monkeypatch.setattr(SETTINGS, "cold_threshold", size + 1)
+    monkeypatch.setattr(SETTINGS, "start_method", "forkserver")
+    monkeypatch.setattr(_parallel, "forkserver_running", lambda: False)
+    with open(path, "rb") as fh:
+        assert _parallel.plan(fh, size) is None
+    monkeypatch.setattr(_parallel, "forkserver_running", lambda: True)
+    with open(path, "rb") as fh:
+        assert _parallel.plan(fh, size) is not None
+    monkeypatch.setattr(SETTINGS, "start_method", "fork")  # no server to start
+    monkeypatch.setattr(_parallel, "forkserver_running", lambda: False)
+    with open(path, "rb") as fh:
+        assert _parallel.plan(fh, size) is not None
 
 
 def test_the_corpus_summary_pass_stays_on_one_process(
