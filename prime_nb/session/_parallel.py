@@ -225,7 +225,7 @@ class _Pool:
         self.broken = self.closed = False
         with self.lock, _without_main_script():  # all workers start here, in this thread
             for _ in range(workers):
-                if self.back <= self.front:
+                if self.back <= max(self.front, 1):
                     break
                 self._give()
 
@@ -253,8 +253,8 @@ class _Pool:
     def _done(self, future: Future[dict[str, Any]]) -> None:
         if future.cancelled() or future.exception() is not None:
             return
-        with self.lock:
-            if not (self.broken or self.closed) and self.back >= self.front:
+        with self.lock:  # chunk 0 holds the header: this process reads it, always
+            if not (self.broken or self.closed) and self.back >= max(self.front, 1):
                 self._give()
 
     def stop(self) -> None:
