@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -431,3 +432,31 @@ def test_a_slow_starting_server_leaves_the_file_to_this_process(
     assert (report.processes, report.chunks_here) == (1, report.chunks)
     assert report.chunks > 10
     assert_same(got, load_serial(path))
+
+
+class InstantExecutor:
+    """An executor whose every task is done at once (the fastest workers there are)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.submitted: list[tuple[Any, ...]] = []
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        self.submitted.append(args)
+        future: Future[Any] = Future()
+        future.set_result({})
+        return future
+
+    def shutdown(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def test_workers_never_take_the_header_chunk_however_fast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each finished chunk hands its worker the next at once: instant workers take every
+    chunk from the back down to chunk 1, and chunk 0 stays for this process."""
+    monkeypatch.setattr(_parallel, "ProcessPoolExecutor", InstantExecutor)
+    pool = _parallel._Pool(2, "fork", lambda k, given: (k, given), 0, 10)
+    assert sorted(pool.futures) == list(range(1, 10))
+    assert pool.claim() == 0
+    assert pool.claim() is None
