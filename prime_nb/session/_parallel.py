@@ -1,28 +1,35 @@
-"""Read a big session file with every core: the file cut at line boundaries, one chunk
-per core, the first read here and the others in worker processes, merged in order.
+"""Read a big session file with every core: cut at line boundaries into many chunks,
+read from the front by this process and from the back by worker processes, merged in
+order where the two meet.
 
 Why: per-entry Python work (parse, extract) decides the load time, and it is the same
-for every entry, so chunks of whole lines can be read at the same time. What a worker
-sends back is a few buffers per chunk (see ``_chunks``), and the merge applies what is
-not local to a chunk (line numbers, ids, child usage) in file order, so the result is
-exactly that of one pass: same tables, problems, tree and graph.
+for every entry, so runs of whole lines can be read at the same time. A worker sends
+back a few buffers per chunk (``_chunks``), and the merge applies what is not local to
+a chunk (line numbers, ids, child usage) in file order, so the result is exactly that
+of one pass: the same tables, problems, tree and graph. Chunks are many and small, and
+a worker gets its next one as soon as it finishes one, so a slow start or a busy core
+only moves the meeting point; this process never waits for more than a chunk.
 
-When it is used: files of at least :attr:`ParallelSettings.threshold` bytes, read by a
-plain :class:`Session`, with a header on line 1 of version 2 or later. Version 1 files
-stay on one process: their ids are derived from each entry's position among all the
-lines before it, which a chunk cannot know. Smaller files stay on one process too:
-starting workers costs more than it saves.
+When: files of at least :attr:`ParallelSettings.threshold` bytes read by a plain
+:class:`Session` whose line 1 is a header of version 2 or later. Version 1 files stay
+on one process: their ids derive from each entry's position among all the lines before
+it, which a chunk cannot know. Small files stay on one process: starting workers costs
+more than it saves (``benchmarks/bench_load.py --threshold`` measures it).
 
-Worker processes: ``fork`` when this process runs a single thread (it is the fastest,
-and nothing can hold a lock while the process is copied); otherwise ``forkserver``,
-because forking a process with other threads (a notebook kernel has several, and
-pyarrow or BLAS pools start more) can leave a lock held forever in the child. The
-forkserver is itself a fresh single-threaded process that has imported the loader once;
-its first start costs about a second of imports, later pools start in milliseconds.
+Worker processes: ``forkserver``. A notebook kernel has threads, and numpy and pyarrow
+start their own, so ``fork`` could copy a lock some thread holds into a child that then
+waits on it forever (Python 3.12 warns about exactly that). A forkserver is a fresh,
+single-threaded process that imported the loader once; workers fork from it in
+milliseconds. Starting it costs about a CPU-second of imports, so a process that has
+none yet reads files below :attr:`ParallelSettings.cold_threshold` in one pass, and for
+bigger ones starts it without waiting and reads chunks itself until it is up. The
+caller's script is hidden while workers start, so they never run its top level again
+(no ``if __name__ == "__main__":`` guard needed). ``fork`` is used only if asked for,
+or when this process has a single thread.
 
 A worker that dies or fails costs no result: the chunks merged so far are exact, and
-the rest of the file is read here, by the same single pass (``fell_back`` says so).
-Partial tables are never made.
+the rest of the file is read here by the same single pass (``LoadReport.fell_back``
+says why). Partial tables are never made.
 """
 
 from __future__ import annotations
