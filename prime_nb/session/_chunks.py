@@ -231,7 +231,7 @@ def pack(
         "ids": pack_strings(cols.ids),
         "unnamed": cols.unnamed,
         "parent_ids": pack_strings(cols.parent_ids),
-        "texts": pack_strings(cols.texts),
+        "texts": cols.texts.packed(),
         **_pack_vocabulary_columns(cols),
         "time_ms": cols.time_ms.tobytes(),
         "lines": cols.lines.tobytes(),
@@ -298,7 +298,7 @@ def merge(
     cols.n_tool_calls.frombytes(chunk["n_tool_calls"])
     for name in VOCABULARY_COLUMNS:
         getattr(cols, name).extend(_vocabulary_column(cols, chunk, name))
-    cols.texts.extend(unpack_strings(chunk["texts"], n))
+    cols.texts.extend_blocks(chunk["texts"])
     _merge_usage(cols.usage, chunk["usage"], base_row)
 
     ids: list[str] = unpack_strings(chunk["ids"], n)

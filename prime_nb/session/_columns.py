@@ -18,7 +18,17 @@ from typing import Any
 
 from ..format._dialect import iso_moment, iso_timestamp
 from ..format._reading import Problem, trim_depth
-from ._store import ON_DISK, OnDisk, ToolCallRow, ToolCalls, UsageColumn, float_array, int_array
+from ._store import (
+    ON_DISK,
+    TEXT_BLOCK,
+    OnDisk,
+    TextColumn,
+    ToolCallRow,
+    ToolCalls,
+    UsageColumn,
+    float_array,
+    int_array,
+)
 from ._text import PREVIEW_CHARS, entry_text, message_text, preview
 
 __all__ = ["ON_DISK", "EntryColumns", "OnDisk", "ToolCallRow", "timestamp_ms", "usage_tuple"]
@@ -189,7 +199,7 @@ class EntryColumns:
     models: list[str | None] = field(default_factory=list)
     usage: UsageColumn = field(default_factory=UsageColumn)
     # the entries table's other columns (``REST_FIELDS``; ``cold()`` gives them as lists)
-    texts: list[str] = field(default_factory=list)
+    texts: TextColumn = field(default_factory=TextColumn)
     tool_names: list[str | None] = field(default_factory=list)
     stop_reasons: list[str | None] = field(default_factory=list)
     #: per row, the bits of ``FLAG_BITS`` (is_error, has_text, has_thinking, has_image)
@@ -210,9 +220,11 @@ class EntryColumns:
     #: the shared copy of each repeated string (``intern(value, value)``)
     vocabulary: dict[Any, Any] = field(default_factory=dict, repr=False)
     intern: Callable[[Any, Any], Any] = field(init=False, repr=False, compare=False)
+    add_text: Callable[[str], None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.intern = self.vocabulary.setdefault
+        self.add_text = self.texts.tail.append
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -220,7 +232,8 @@ class EntryColumns:
     def cold(self) -> dict[str, list[Any]]:
         """The rest of the entries table's columns, as lists (``REST_FIELDS`` order)."""
         flags = self.flags
-        out: dict[str, list[Any]] = {"text": list(self.texts), "tool_name": list(self.tool_names)}
+        out: dict[str, list[Any]] = {"text": self.texts.strings()}
+        out["tool_name"] = list(self.tool_names)
         out["stop_reason"] = list(self.stop_reasons)
         for name, bit in FLAG_BITS.items():
             out[name] = [bool(f & bit) for f in flags]
@@ -258,7 +271,7 @@ class EntryColumns:
         """Append the ``REST_FIELDS`` of a row (strings shared, flags as bits)."""
         text, tool_name, stop, error, has_text, thinking, image, calls, custom_type = rest
         intern = self.intern
-        self.texts.append(text)
+        self.add_text(text)
         self.tool_names.append(intern(tool_name, tool_name))
         self.stop_reasons.append(intern(stop, stop))
         bits = (1 if error else 0) | (2 if has_text else 0)
@@ -338,8 +351,16 @@ class EntryColumns:
         self.providers.append(intern(provider, provider))
         self.models.append(intern(model, model))
         self.usage.append(usage)
-        if not len(self.ids) & 0x3FF and len(self.vocabulary) > VOCABULARY_LIMIT:
-            self.intern = self.vocabulary.get  # full: share what is known, add no more
+        if not len(self.ids) & 0x3FF:
+            self._now_and_then()
+
+    def _now_and_then(self) -> None:
+        """Every 1,024 rows: pack the waiting texts into a block once there are enough,
+        and stop growing a vocabulary that is full (share what is known, add no more)."""
+        if len(self.texts.tail) >= TEXT_BLOCK:
+            self.texts.seal()
+        if len(self.vocabulary) > VOCABULARY_LIMIT:
+            self.intern = self.vocabulary.get
 
     def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
         """A missing id gets a name from its line; a repeated one gets its line appended."""

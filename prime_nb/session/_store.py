@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -209,3 +210,126 @@ class ToolCalls:
 
     def __iter__(self) -> Iterator[ToolCallRow]:
         return (self._one(k) for k in range(len(self)))
+
+
+#: rows per packed block of :class:`TextColumn`
+TEXT_BLOCK = 1 << 15
+_SEPARATOR = "\x00"
+
+
+def pack_texts(values: Sequence[str]) -> tuple[bytes, np.ndarray]:
+    """Strings as one UTF-8 blob and their ``len + 1`` byte offsets (Arrow's layout)."""
+    n = len(values)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    if not n:
+        return b"", offsets
+    joined = _SEPARATOR.join(values)
+    data = joined.encode("utf-8", "surrogatepass")
+    if data.count(b"\0") == n - 1:  # no text holds the separator: find them at C speed
+        separators = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0)
+        offsets[1:n] = separators - np.arange(n - 1)
+        offsets[n] = len(data) - (n - 1)
+        return data.replace(b"\0", b""), offsets
+    sizes = [len(v.encode("utf-8", "surrogatepass")) for v in values]
+    offsets[1:] = np.cumsum(sizes)
+    return "".join(values).encode("utf-8", "surrogatepass"), offsets
+
+
+class TextColumn:
+    """Per-row texts (the previews), packed: blocks of UTF-8 bytes with byte offsets.
+
+    A preview as a Python ``str`` costs 57 bytes besides its text, and the entries
+    table would copy it once more; packed it costs 8, and the table wraps the blocks
+    without a copy (:meth:`arrow`). New rows wait in ``tail`` as strings (the loader
+    appends to it directly) until :meth:`seal` packs them; workers of a parallel load
+    send their blocks as they are (:meth:`extend_blocks`).
+    """
+
+    __slots__ = ("blocks", "sealed", "tail")
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self.blocks: list[tuple[bytes, np.ndarray]] = []
+        self.sealed = 0
+        self.tail: list[str] = list(values)
+
+    def __len__(self) -> int:
+        return self.sealed + len(self.tail)
+
+    def seal(self) -> None:
+        """Pack the rows waiting in ``tail`` into a block (``tail`` stays the same list)."""
+        if self.tail:
+            self.blocks.append(pack_texts(self.tail))
+            self.sealed += len(self.tail)
+            self.tail.clear()
+
+    def extend_blocks(self, blocks: Iterable[tuple[bytes, np.ndarray]]) -> None:
+        self.seal()
+        for data, offsets in blocks:
+            self.blocks.append((data, offsets))
+            self.sealed += len(offsets) - 1
+
+    def packed(self) -> list[tuple[bytes, np.ndarray]]:
+        """Every row as blocks (what a worker sends)."""
+        self.seal()
+        return self.blocks
+
+    def strings(self, start: int = 0) -> list[str]:
+        """Rows ``start:`` as Python strings."""
+        out: list[str] = []
+        first = 0
+        for data, offsets in self.blocks:
+            count = len(offsets) - 1
+            if first + count > start:
+                out.extend(_unpack(data, offsets, max(start - first, 0), count))
+            first += count
+        out.extend(self.tail[max(start - first, 0) :])
+        return out
+
+    def arrow(self, start: int = 0) -> Any:
+        """Rows ``start:`` as a pyarrow ``large_string`` ChunkedArray over the blocks'
+        own bytes (no copy); raises ImportError without pyarrow."""
+        import pyarrow as pa
+
+        chunks = []
+        first = 0
+        for data, offsets in self.blocks:
+            count = len(offsets) - 1
+            if first + count > start:
+                block = pa.LargeStringArray.from_buffers(
+                    count, pa.py_buffer(offsets), pa.py_buffer(data)
+                )
+                chunks.append(block.slice(max(start - first, 0)))
+            first += count
+        chunks.append(pa.array(self.tail[max(start - first, 0) :], type=pa.large_string()))
+        return pa.chunked_array(chunks, type=pa.large_string())
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self.strings()[index]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("text row out of range")
+        if index >= self.sealed:
+            return self.tail[index - self.sealed]
+        first = 0
+        for data, offsets in self.blocks:
+            count = len(offsets) - 1
+            if index < first + count:
+                return _unpack(data, offsets, index - first, index - first + 1)[0]
+            first += count
+        raise IndexError("text row out of range")  # pragma: no cover - counted above
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.strings())
+
+
+def _unpack(data: bytes, offsets: np.ndarray, start: int, stop: int) -> list[str]:
+    """Rows ``start:stop`` of a packed block as strings."""
+    bounds = offsets[start : stop + 1].tolist()
+    if data.isascii():  # bytes are characters: decode once, cut the text
+        text = data[bounds[0] : bounds[-1]].decode("ascii")
+        base = bounds[0]
+        return [text[a - base : b - base] for a, b in pairwise(bounds)]
+    view_ = memoryview(data)
+    return [str(view_[a:b], "utf-8", "surrogatepass") for a, b in pairwise(bounds)]

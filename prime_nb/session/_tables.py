@@ -11,7 +11,7 @@ import pandas as pd
 from ..format._reading import Problem, trim_depth
 from ._columns import FLAG_BITS, EntryColumns
 from ._schema import INDEX, SCHEMAS
-from ._store import ON_DISK, view
+from ._store import ON_DISK, TextColumn, view
 from ._tree import Tree
 
 PROBLEM_COLUMNS = list(SCHEMAS["problems"])
@@ -92,6 +92,16 @@ def _arrow_strings() -> Callable[[Any], pd.api.extensions.ExtensionArray | None]
 
 
 _FAST_STRS = _arrow_strings()
+
+
+def _texts(texts: TextColumn, start: int) -> pd.api.extensions.ExtensionArray:
+    """The packed previews as a ``str`` column: wrapped without a copy when pandas keeps
+    its strings in pyarrow (the fast path's check passed), else decoded."""
+    if _FAST_STRS is not None:
+        dtype = pd.array([], dtype="str").dtype
+        array_type: Any = dtype.construct_array_type()
+        return array_type(texts.arrow(start), dtype=dtype)  # type: ignore[no-any-return]
+    return _strs(texts.strings(start))
 
 
 def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
@@ -191,7 +201,7 @@ def entries_frame(
             "line": _copy(cols.lines, np.int64, start),
             "depth": _int64(tree.depth[rows]),
             "children": derived["children"],
-            "text": _strs(cols.texts[rows]),
+            "text": _texts(cols.texts, start),
             "tool_name": _strs(cols.tool_names[rows]),
             "provider": _strs(cols.providers[rows]),
             "model": _strs(cols.models[rows]),
