@@ -376,7 +376,7 @@ def load_parallel(
         if pool is not None:
             with pool.lock:
                 pool.closed = True
-            pool.executor.shutdown(wait=True)
+            pool.executor.shutdown(wait=False)  # every chunk is in: workers just exit
         shutil.rmtree(spill, ignore_errors=True)
     if pool is None:
         report.processes = 1  # read before any worker could start
