@@ -329,7 +329,12 @@ def load_parallel(
     method = start_method()
     report = LoadReport(processes=processes, chunks=len(starts), start_method=method)
 
-    spill = tempfile.mkdtemp(prefix="prime-nb-load-", dir=spill_root())
+    try:
+        spill = tempfile.mkdtemp(prefix="prime-nb-load-", dir=spill_root(starts[-1]))
+    except OSError as exc:  # no room for the workers' chunks: read it all here
+        report.processes, report.fell_back = 1, f"{type(exc).__name__}: {exc}"
+        consume(scan_here(None))
+        return report
 
     def job(k: int, given: int) -> tuple[Any, ...]:
         return (path, identity, header, starts[k], ends[k], spill, failures.get(given))
@@ -383,8 +388,15 @@ def load_parallel(
     return report
 
 
-def spill_root() -> str | None:
-    """Where workers leave their chunks: shared memory (tmpfs) if there is some, else
-    the temporary folder."""
+def spill_root(size: int) -> str | None:
+    """Where workers leave their chunks until they are merged: shared memory (tmpfs)
+    when it has room for as much as the file (a container's can be 64 MB), else the
+    temporary folder. Should either fill up, the worker fails and the rest of the file
+    is read here."""
     shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+    try:
+        held = os.statvfs(shm)
+    except (OSError, AttributeError):
+        return None
+    room = held.f_bavail * held.f_frsize
+    return shm if room >= size and os.access(shm, os.W_OK) else None

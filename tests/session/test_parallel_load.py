@@ -460,3 +460,23 @@ def test_workers_never_take_the_header_chunk_however_fast(
     assert sorted(pool.futures) == list(range(1, 10))
     assert pool.claim() == 0
     assert pool.claim() is None
+
+
+def test_no_room_to_spill_reads_the_file_here(
+    tmp_path: Path, parallel: _parallel.ParallelSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_room(*args: Any, **kwargs: Any) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_parallel.tempfile, "mkdtemp", no_room)
+    path = write_raw(tmp_path / "full.jsonl", hostile_lines())
+    got = prime_nb.load(path)
+    assert got._load_report.processes == 1
+    assert "No space left" in (got._load_report.fell_back or "")
+    assert_same(got, load_serial(path))
+
+
+def test_spill_goes_to_shared_memory_only_with_room_for_the_file() -> None:
+    assert _parallel.spill_root(10**18) is None  # the temporary folder
+    root = _parallel.spill_root(1)
+    assert root is None or Path(root).is_dir()
