@@ -20,6 +20,7 @@ which applies them in file order exactly as a single pass does:
 
 from __future__ import annotations
 
+import operator
 import os
 import pickle
 import signal
@@ -231,6 +232,7 @@ def pack(
         "ids": pack_strings(cols.ids),
         "unnamed": cols.unnamed,
         "parent_ids": pack_strings(cols.parent_ids),
+        "parent_is_previous": _parent_is_previous(cols.ids, cols.parent_ids),
         "texts": cols.texts.packed(),
         **_pack_vocabulary_columns(cols),
         "time_ms": cols.time_ms.tobytes(),
@@ -260,6 +262,12 @@ def pack(
         "problem_rows": array("q", problem_rows).tobytes(),
         "state": (state.offset, state.line, state.owes_newline, state.torn_tail),
     }
+
+
+def _parent_is_previous(ids: list[str], parents: list[str | None]) -> bytes:
+    """Per row, whether its parent is the row before it as written (a chain: most rows),
+    so that the merge shares that row's id string instead of looking it up."""
+    return bytes([False, *map(operator.eq, ids[:-1], parents[1:])]) if ids else b""
 
 
 # -- the merge ----------------------------------------------------------------------------
@@ -303,13 +311,7 @@ def merge(
 
     ids: list[str] = unpack_strings(chunk["ids"], n)
     renamed, id_problems = _resolve_ids(cols, ids, chunk["unnamed"], lines, base_row)
-    index_of = cols.index_of
-    all_ids = cols.ids
-    parents = unpack_strings(chunk["parent_ids"], n)
-    found = index_of.get
-    cols.parent_ids.extend(
-        [p if p is None or (r := found(p)) is None else all_ids[r] for p in parents]
-    )
+    cols.parent_ids.extend(_parents(cols, chunk, base_row, renamed))
 
     for comp in chunk["compactions"]:
         comp["index"] += base_row
@@ -327,6 +329,31 @@ def merge(
     state.line = line + base_line
     state.owes_newline = owes_newline
     state.torn_tail = torn_tail
+
+
+def _parents(
+    cols: EntryColumns, chunk: dict[str, Any], base_row: int, renamed: dict[int, str]
+) -> list[str | None]:
+    """The chunk's parent ids, each a known parent's own id string (one copy, as a
+    single pass keeps it); a chain's parent is the row before, shared at numpy speed."""
+    n = chunk["rows"]
+    parents: list[Any] = unpack_strings(chunk["parent_ids"], n)
+    found = cols.index_of.get
+    all_ids = cols.ids
+    if renamed or n < 2:  # a renamed row's id is not what its children wrote
+        return [p if p is None or (r := found(p)) is None else all_ids[r] for p in parents]
+    out = np.empty(n, dtype=object)
+    out[:] = parents
+    chained = np.flatnonzero(np.frombuffer(chunk["parent_is_previous"], dtype=np.bool_))
+    ids = np.empty(n, dtype=object)
+    ids[:] = all_ids[base_row:]
+    out[chained] = ids[chained - 1]
+    for k in np.flatnonzero(~np.frombuffer(chunk["parent_is_previous"], dtype=np.bool_)):
+        parent = out[k]
+        if parent is not None and (r := found(parent)) is not None:
+            out[k] = all_ids[r]
+    shared: list[str | None] = out.tolist()
+    return shared
 
 
 def _merge_usage(usage: UsageColumn, packed: tuple[Any, ...], base_row: int) -> None:

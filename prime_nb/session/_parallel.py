@@ -81,6 +81,9 @@ class ParallelSettings:
     #: chunks to cut the file into; None: :data:`CHUNKS_PER_PROCESS` a process, each of
     #: :data:`MIN_CHUNK` bytes or more (tests cut at every line with a huge number)
     chunks: int | None = None
+    #: test hook: this process reads at most this many chunks from the front and leaves
+    #: the rest to the workers (None: as many as it gets to before they meet)
+    chunks_here: int | None = None
     #: test hook: the n-th chunk given to a worker (0: the first) makes it fail at once,
     #: by "exit" (os._exit), "kill" (SIGKILL to itself) or "raise" (an exception)
     fail_in_worker: dict[int, str] = field(default_factory=dict)
@@ -257,6 +260,12 @@ class _Pool:
         self.futures[k] = future
         future.add_done_callback(self._done)
 
+    def give_rest(self) -> None:
+        """Hand every chunk not yet read here to the workers (the ``chunks_here`` hook)."""
+        with self.lock:
+            while not self.broken and self.back >= max(self.front, 1):
+                self._give()
+
     def _done(self, future: Future[dict[str, Any]]) -> None:
         if future.cancelled() or future.exception() is not None:
             return
@@ -348,6 +357,9 @@ def load_parallel(
             if pool is None and time.monotonic() >= ready_at:
                 pool = _Pool(processes - 1, method, job, front, len(starts))
             if pool is not None:
+                if SETTINGS.chunks_here is not None and front >= SETTINGS.chunks_here:
+                    pool.give_rest()
+                    break
                 claimed = pool.claim()
                 if claimed is None:
                     break
@@ -361,7 +373,7 @@ def load_parallel(
             assert pool is not None
             began = time.perf_counter()
             try:
-                chunk = pool.futures[k].result()
+                chunk = pool.futures[k].result()  # KeyError: never given, the pool broke
             except Exception as exc:  # a dead worker (BrokenProcessPool), or its error
                 report.fell_back = f"{type(exc).__name__}: {exc}"
                 pool.stop()

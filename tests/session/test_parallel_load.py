@@ -44,6 +44,7 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> _parallel.ParallelSettings:
     monkeypatch.setattr(SETTINGS, "chunks", EVERY_LINE)
     monkeypatch.setattr(SETTINGS, "fail_in_worker", {})
     monkeypatch.setattr(SETTINGS, "server_start", 0.0)  # wait for the workers' server
+    monkeypatch.setattr(SETTINGS, "chunks_here", 1)  # workers read every chunk but the first
     return SETTINGS
 
 
@@ -75,24 +76,30 @@ def node_table(graph: nx.DiGraph) -> pd.DataFrame:
 
 
 def went_parallel(session: prime_nb.Session) -> bool:
+    """Read in chunks, workers read some of them, and none failed."""
     report = session._load_report
-    return report.processes > 1 and report.chunks > 1 and report.fell_back is None
+    return (
+        report.processes > 1
+        and report.chunks_here < report.chunks
+        and report.fell_back is None
+        and report.worker_cpu > 0
+    )
 
 
 # -- the matrix and the fixtures -------------------------------------------------------------
+@pytest.mark.parametrize("chunks", [3, EVERY_LINE])
 @pytest.mark.parametrize("case", CASES)
 def test_every_matrix_session_loads_alike(
-    case: str, tmp_path: Path, parallel: _parallel.ParallelSettings
+    case: str, chunks: int, tmp_path: Path, parallel: _parallel.ParallelSettings
 ) -> None:
+    parallel.chunks = chunks
     path = write_case(case, tmp_path)
     got = prime_nb.load(path)
     want = load_serial(path)
     assert_same(got, want)
-    with open(path, "rb") as fh:
-        chunk_safe = _parallel.header_of(fh) is not None
     if want.version < 2:
         assert got._load_report.processes == 1  # v1 ids depend on every line before
-    elif chunk_safe and len(want) > 1:
+    elif planned(path):
         assert went_parallel(got), got._load_report
 
 
@@ -106,7 +113,17 @@ def test_every_fixture_loads_alike(
 ) -> None:
     parallel.chunks = chunks
     path = FIXTURES / fixture
-    assert_same(prime_nb.load(path), load_serial(path))
+    got = prime_nb.load(path)
+    want = load_serial(path)
+    assert_same(got, want)
+    if planned(path):
+        assert went_parallel(got), got._load_report
+
+
+def planned(path: Path) -> bool:
+    """Whether the parallel path applies to the file (v2+, a header on line 1, cuts)."""
+    with open(path, "rb") as fh:
+        return _parallel.plan(fh, path.stat().st_size) is not None
 
 
 # -- hostile lines on chunk borders -----------------------------------------------------------
@@ -480,3 +497,17 @@ def test_spill_goes_to_shared_memory_only_with_room_for_the_file() -> None:
     assert _parallel.spill_root(10**18) is None  # the temporary folder
     root = _parallel.spill_root(1)
     assert root is None or Path(root).is_dir()
+
+
+@pytest.mark.parametrize("here", [None, 2, 7, 20])
+def test_wherever_this_process_and_the_workers_meet(
+    here: int | None, tmp_path: Path, parallel: _parallel.ParallelSettings
+) -> None:
+    """This process reads from the front, workers from the back: the merge is exact for
+    any meeting point (None: wherever the two get to, as outside tests)."""
+    parallel.chunks_here = here
+    path = write_raw(tmp_path / "meet.jsonl", hostile_lines())
+    got = prime_nb.load(path)
+    if here is not None:
+        assert got._load_report.chunks_here == here and went_parallel(got)
+    assert_same(got, load_serial(path))
