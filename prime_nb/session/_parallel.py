@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from multiprocessing import forkserver, get_context
+from multiprocessing import forkserver, get_all_start_methods, get_context
 from multiprocessing.context import BaseContext
 from typing import IO, Any
 
@@ -129,10 +129,14 @@ def threads_running() -> int:
 
 
 def start_method() -> str:
+    """``fork`` in a single-threaded process, else ``forkserver`` (``spawn`` where there
+    is none: Windows); see the module docstring."""
     chosen = SETTINGS.start_method
     if chosen is not None:
         return chosen
-    return "fork" if threads_running() == 1 else "forkserver"
+    if threads_running() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in get_all_start_methods() else "spawn"
 
 
 def header_of(fh: IO[bytes]) -> dict[str, Any] | None:
@@ -178,7 +182,8 @@ def plan(fh: IO[bytes], size: int) -> tuple[dict[str, Any], list[int], int] | No
     at least :data:`MIN_CHUNK` bytes each), so that work is shared evenly however fast
     each process turns out to be."""
     processes = SETTINGS.processes or usable_cores()
-    cold = start_method() == "forkserver" and not forkserver_running()
+    method = start_method()  # spawn: every worker imports the loader, as a new server does
+    cold = method == "spawn" or (method == "forkserver" and not forkserver_running())
     if size < (SETTINGS.cold_threshold if cold else SETTINGS.threshold) or processes < 2:
         return None
     header = header_of(fh)

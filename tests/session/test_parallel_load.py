@@ -25,12 +25,12 @@ TABLES = ("entries", "messages", "leaves", "compactions", "problems", "tool_call
 
 
 def load_serial(path: Path) -> prime_nb.Session:
-    saved = SETTINGS.threshold
-    SETTINGS.threshold = 1 << 62
+    saved = SETTINGS.threshold, SETTINGS.cold_threshold
+    SETTINGS.threshold = SETTINGS.cold_threshold = 1 << 62
     try:
         session = prime_nb.load(path)
     finally:
-        SETTINGS.threshold = saved
+        SETTINGS.threshold, SETTINGS.cold_threshold = saved
     assert session._load_report.processes == 1
     return session
 
@@ -420,6 +420,9 @@ def test_threads_choose_the_forkserver(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _parallel.start_method() == "forkserver"
     monkeypatch.setattr(_parallel, "threads_running", lambda: 1)
     assert _parallel.start_method() == "fork"
+    monkeypatch.setattr(_parallel, "threads_running", lambda: 0)  # unknown: not Linux
+    monkeypatch.setattr(_parallel, "get_all_start_methods", lambda: ["spawn"])  # Windows
+    assert _parallel.start_method() == "spawn"
 
 
 def test_boundaries_fall_on_line_starts(tmp_path: Path) -> None:
