@@ -37,7 +37,7 @@ import numpy as np
 from ..format._migrating import Migrator
 from ..format._ondisk import by_descriptor
 from ..format._reading import READ_BUFFER, Problem, RawEntry, ScanState, open_regular, scan
-from ._columns import EntryColumns, _odd_usage_problem, usage_tuple
+from ._columns import EntryColumns, _odd_usage_problem, extra_header, usage_tuple
 from ._store import UsageColumn
 
 #: joins packed strings; a column holding it anywhere is sent with offsets instead
@@ -145,16 +145,19 @@ def read_chunk(
         problems: list[Problem] = []
         problem_rows: list[int] = []
         for item in scan(by_descriptor(fh.fileno(), Path(path)), state, end):
-            if item.__class__ is not RawEntry:
+            if item.__class__ is not RawEntry:  # as Session._consume reads them
                 assert isinstance(item, Problem)
                 problems.append(item)
                 problem_rows.append(-1)
+                if item.kind == "missing_type":
+                    migrator.skip(typeless=True)
                 continue
             assert isinstance(item, RawEntry)
             obj = item.entry
             if obj["type"] in ("session", "header"):
-                problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
+                problems.append(extra_header(item.line))
                 problem_rows.append(-1)
+                migrator.skip(typeless=False)
                 continue
             before = len(problems)
             row = len(cols)

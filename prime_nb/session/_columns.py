@@ -562,6 +562,11 @@ class EntryColumns:
             self.usage[target_row] = usage
 
 
+def extra_header(line: int) -> Problem:
+    """The problem of a header line after the first (the loader and its workers)."""
+    return Problem(line, "extra_header", "a second header; ignored")
+
+
 def _show(value: Any, limit: int = 40) -> str:
     """A short repr of an odd value for a problem message."""
     text = repr(value)

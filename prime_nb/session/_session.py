@@ -32,7 +32,7 @@ from ..write import _api as write
 from ..write._building import js_trim
 from . import _records as records
 from . import _tables as tables
-from ._columns import EntryColumns
+from ._columns import EntryColumns, extra_header
 from ._context import Context, build_context
 from ._fork import fork_session
 from ._parallel import LoadReport, load_parallel, plan
@@ -206,7 +206,7 @@ class Session:
                     problems.append(Problem(item.line, "bad_version", self._migrator.problem))
                 continue
             if obj["type"] in ("session", "header"):
-                problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
+                problems.append(extra_header(item.line))
                 self._migrator.skip(typeless=False)
                 continue
             entry = self._migrator.apply(obj, iso_times=not cols.spec_times)
