@@ -170,19 +170,19 @@ def stages(path: Path) -> tuple[list[float], list[float], prime_nb.Session]:
 
 def warm(path: Path) -> None:
     """Warm the page cache, and start the workers' server as an earlier big load in the
-    process would have (a process without one reads files below 256 MB in one pass: that
-    cold first load is measured apart, in a fresh process)."""
+    process would have (a process without one reads only very long files in parallel:
+    that cold first load is measured apart, in a fresh process)."""
     try:
         from prime_nb.session._parallel import SETTINGS
     except ImportError:  # the code before the parallel load
         with_entries(path)
         return
-    saved = SETTINGS.cold_threshold
-    SETTINGS.cold_threshold = 0
+    saved = SETTINGS.cold_min_entries
+    SETTINGS.cold_min_entries = 0
     try:
         with_entries(path)
     finally:
-        SETTINGS.cold_threshold = saved
+        SETTINGS.cold_min_entries = saved
     time.sleep(SETTINGS.server_start)
     with_entries(path)
 
@@ -251,24 +251,25 @@ def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
 
 
 def threshold_scan(sizes: list[float], folder: Path, repeat: int) -> None:
-    """One process against the parallel path on small files of both shapes."""
+    """One process against the parallel path (forced, warm) on smaller files of both
+    shapes, with the number of entries: the threshold counts entries."""
     from prime_nb.session._parallel import SETTINGS
 
-    saved = SETTINGS.threshold
+    saved = SETTINGS.threshold, SETTINGS.min_entries
     print("\nparallel path vs one process, load + entries (best of repeats):")
     for shape in SHAPES:
         for size_mb in sizes:
             path = SHAPES[shape](folder / f"t-{shape}-{size_mb}.jsonl", int(size_mb * 1_000_000))
             SETTINGS.threshold = 1 << 62
-            one, _, _ = best(repeat, partial(with_entries, path))
-            SETTINGS.threshold = 0
+            one, _, session = best(repeat, partial(with_entries, path))
+            SETTINGS.threshold, SETTINGS.min_entries = 0, 0
             warm(path)
             many, _, _ = best(repeat, partial(with_entries, path))
             print(
-                f"  {shape:>5} {size_mb:6.1f} MB: one process {one * 1000:7.1f} ms, "
-                f"parallel {many * 1000:7.1f} ms ({many / one:.2f} x)"
+                f"  {shape:>5} {size_mb:6.1f} MB, {len(session):>8,} entries: one process "
+                f"{one * 1000:7.1f} ms, parallel {many * 1000:7.1f} ms ({many / one:.2f} x)"
             )
-    SETTINGS.threshold = saved
+    SETTINGS.threshold, SETTINGS.min_entries = saved
 
 
 def main() -> None:

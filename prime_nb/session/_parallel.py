@@ -10,8 +10,9 @@ of one pass: the same tables, problems, tree and graph. Chunks are many and smal
 a worker gets its next one as soon as it finishes one, so a slow start or a busy core
 only moves the meeting point; this process never waits for more than a chunk.
 
-When: files of at least :attr:`ParallelSettings.threshold` bytes read by a plain
-:class:`Session` whose line 1 is a header of version 2 or later. Version 1 files stay
+When: files of about :attr:`ParallelSettings.min_entries` entries or more (counted in
+a 1 MB sample), read by a plain :class:`Session` whose line 1 is a header of version 2
+or later. Version 1 files stay
 on one process: their ids derive from each entry's position among all the lines before
 it, which a chunk cannot know. Small files stay on one process: starting workers costs
 more than it saves (``benchmarks/bench_load.py --threshold`` measures it).
@@ -21,8 +22,8 @@ start their own, so ``fork`` could copy a lock some thread holds into a child th
 waits on it forever (Python 3.12 warns about exactly that). A forkserver is a fresh,
 single-threaded process that imported the loader once; workers fork from it in
 milliseconds. Starting it costs about a CPU-second of imports, so a process that has
-none yet reads files below :attr:`ParallelSettings.cold_threshold` in one pass, and for
-bigger ones starts it without waiting and reads chunks itself until it is up. The
+none yet reads files below :attr:`ParallelSettings.cold_min_entries` in one pass, and
+for bigger ones starts it without waiting and reads chunks itself until it is up. The
 caller's script is hidden while workers start, so they never run its top level again
 (no ``if __name__ == "__main__":`` guard needed). ``fork`` is used only if asked for,
 or when this process has a single thread.
@@ -54,6 +55,8 @@ from ._chunks import merge, read_chunk, take
 
 #: a header line longer than this is not looked at: such a file is read in one pass
 HEADER_PEEK = 1 << 20
+#: bytes read after the header to guess the number of entries
+SAMPLE = 1 << 20
 #: imported once by the forkserver, so that forked workers start with it loaded
 PRELOAD = ["prime_nb.session._chunks"]
 #: chunks per process: many small ones share the work evenly (a slow start, a busy core)
@@ -66,11 +69,14 @@ MIN_CHUNK = 1 << 20
 class ParallelSettings:
     """When and how ``load()`` reads a file in several processes (tests change these)."""
 
-    #: files of at least this many bytes are read in parallel (see benchmarks/README.md)
-    threshold: int = 24 << 20
+    #: smaller files (bytes) are read in one pass without a look
+    threshold: int = 8 << 20
+    #: a file goes parallel from this many entries, estimated from a 1 MB sample: the
+    #: per-entry work decides the load time, not the bytes (benchmarks/README.md)
+    min_entries: int = 30_000
     #: the same while no forkserver runs yet in this process: starting one costs about
-    #: a CPU-second of imports, which pays off only on files this big
-    cold_threshold: int = 256 << 20
+    #: a CPU-second of imports, which pays off only on files this long
+    cold_min_entries: int = 150_000
     #: processes in all, this one included; None: the cores this process may use
     processes: int | None = None
     #: "fork", "forkserver" or "spawn"; None: fork if single-threaded, else forkserver
@@ -176,18 +182,26 @@ def boundaries(fh: IO[bytes], size: int, count: int) -> list[int]:
     return cuts
 
 
+def entries_about(fh: IO[bytes], size: int) -> float:
+    """About how many lines the file has, from the lines in 1 MB after the header."""
+    sample = fh.read(SAMPLE)
+    return size * sample.count(b"\n") / max(len(sample), 1)
+
+
 def plan(fh: IO[bytes], size: int) -> tuple[dict[str, Any], list[int], int] | None:
     """(header, chunk starts after the first, processes) for a parallel read of this
     file, or None for one pass. Chunks are many (:data:`CHUNKS_PER_PROCESS` a process,
     at least :data:`MIN_CHUNK` bytes each), so that work is shared evenly however fast
     each process turns out to be."""
     processes = SETTINGS.processes or usable_cores()
-    method = start_method()  # spawn: every worker imports the loader, as a new server does
-    cold = method == "spawn" or (method == "forkserver" and not forkserver_running())
-    if size < (SETTINGS.cold_threshold if cold else SETTINGS.threshold) or processes < 2:
+    if size < SETTINGS.threshold or processes < 2:
         return None
     header = header_of(fh)
     if header is None:
+        return None
+    method = start_method()  # spawn: every worker imports the loader, as a new server does
+    cold = method == "spawn" or (method == "forkserver" and not forkserver_running())
+    if entries_about(fh, size) < (SETTINGS.cold_min_entries if cold else SETTINGS.min_entries):
         return None
     count = SETTINGS.chunks or max(2, min(processes * CHUNKS_PER_PROCESS, size // MIN_CHUNK))
     cuts = boundaries(fh, size, count)

@@ -650,9 +650,10 @@ class Session:
 def load(path: str | Path) -> Session:
     """Load a session file of any version and either dialect.
 
-    A big file (24 MB or more, version 2 or 3) is read by every core this process may
-    use, in worker processes, with the very result of a single pass; tool-call arguments
-    and full texts stay on disk until a table or a context asks for them.
+    A long file (about 30,000 entries or more, version 2 or 3) is read by every core this
+    process may use, in worker processes, with the very result of a single pass (see
+    ``prime_nb.session._parallel``); tool-call arguments and full texts stay on disk
+    until a table or a context asks for them.
     """
     return Session(path)
 

@@ -25,12 +25,12 @@ TABLES = ("entries", "messages", "leaves", "compactions", "problems", "tool_call
 
 
 def load_serial(path: Path) -> prime_nb.Session:
-    saved = SETTINGS.threshold, SETTINGS.cold_threshold
-    SETTINGS.threshold = SETTINGS.cold_threshold = 1 << 62
+    saved = SETTINGS.threshold
+    SETTINGS.threshold = 1 << 62
     try:
         session = prime_nb.load(path)
     finally:
-        SETTINGS.threshold, SETTINGS.cold_threshold = saved
+        SETTINGS.threshold = saved
     assert session._load_report.processes == 1
     return session
 
@@ -39,7 +39,8 @@ def load_serial(path: Path) -> prime_nb.Session:
 def parallel(monkeypatch: pytest.MonkeyPatch) -> _parallel.ParallelSettings:
     """Every file is read in parallel (3 processes: 2 workers), cut at every line."""
     monkeypatch.setattr(SETTINGS, "threshold", 0)
-    monkeypatch.setattr(SETTINGS, "cold_threshold", 0)
+    monkeypatch.setattr(SETTINGS, "min_entries", 0)
+    monkeypatch.setattr(SETTINGS, "cold_min_entries", 0)
     monkeypatch.setattr(SETTINGS, "processes", 3)
     monkeypatch.setattr(SETTINGS, "chunks", EVERY_LINE)
     monkeypatch.setattr(SETTINGS, "fail_in_worker", {})
@@ -335,30 +336,32 @@ def test_version_1_and_odd_starts_stay_on_one_process(
 
 def test_small_files_stay_on_one_process(tmp_path: Path) -> None:
     path = write_case("synthetic-v3-prime-forks5", tmp_path)
-    assert path.stat().st_size < SETTINGS.threshold < SETTINGS.cold_threshold
+    assert path.stat().st_size < SETTINGS.threshold
     assert prime_nb.load(path)._load_report.processes == 1
 
 
-def test_without_a_running_forkserver_only_huge_files_go_parallel(
+def test_the_threshold_counts_entries_not_bytes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Starting the workers' server costs about a CPU-second: a file between the two
-    thresholds is read in one process until a server runs."""
-    path = write_case("synthetic-v3-prime-forks5", tmp_path)
-    size = path.stat().st_size
-    monkeypatch.setattr(SETTINGS, "threshold", size)
-    monkeypatch.setattr(SETTINGS, "cold_threshold", size + 1)
+    """Per-entry work decides the load time: of two files of one size, the one of many
+    small entries goes parallel and the one of few big entries does not (the count is
+    estimated from a sample); while no forkserver runs yet, only longer files do."""
+    lines = [header(), *(message(f"m{k}", None) for k in range(2000))]
+    small = write_raw(tmp_path / "small.jsonl", lines)
+    size = small.stat().st_size
+    text = "z" * (size // 200)
+    lines = [header(), *(message(f"b{k}", None, content=text) for k in range(200))]
+    big = write_raw(tmp_path / "big.jsonl", lines)
+    monkeypatch.setattr(SETTINGS, "threshold", 0)
+    monkeypatch.setattr(SETTINGS, "min_entries", 1000)
+    monkeypatch.setattr(SETTINGS, "cold_min_entries", 10**6)
     monkeypatch.setattr(SETTINGS, "start_method", "forkserver")
-    monkeypatch.setattr(_parallel, "forkserver_running", lambda: False)
-    with open(path, "rb") as fh:
-        assert _parallel.plan(fh, size) is None
     monkeypatch.setattr(_parallel, "forkserver_running", lambda: True)
-    with open(path, "rb") as fh:
-        assert _parallel.plan(fh, size) is not None
-    monkeypatch.setattr(SETTINGS, "start_method", "fork")  # no server to start
+    assert planned(small) and not planned(big)
     monkeypatch.setattr(_parallel, "forkserver_running", lambda: False)
-    with open(path, "rb") as fh:
-        assert _parallel.plan(fh, size) is not None
+    assert not planned(small)  # starting a server costs more than it saves
+    monkeypatch.setattr(SETTINGS, "start_method", "fork")  # no server to start
+    assert planned(small)
 
 
 def test_the_corpus_summary_pass_stays_on_one_process(
