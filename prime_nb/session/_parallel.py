@@ -76,7 +76,7 @@ class ParallelSettings:
     min_entries: int = 30_000
     #: the same while no forkserver runs yet in this process: starting one costs about
     #: a CPU-second of imports, which pays off only on files this long
-    cold_min_entries: int = 150_000
+    cold_min_entries: int = 500_000
     #: processes in all, this one included; None: the cores this process may use
     processes: int | None = None
     #: "fork", "forkserver" or "spawn"; None: fork if single-threaded, else forkserver
