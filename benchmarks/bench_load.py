@@ -1,20 +1,37 @@
-"""load() (tables + graph) against a bare orjson-per-line parse of the same bytes.
+"""load() with every core, against a bare single-process orjson parse of the same file.
 
-Usage: python benchmarks/bench_load.py [SIZE_MB ...]   (default: 100)
-Prints, per size: the ratio load / bare parse, peak RSS of a process that only loads
-(as a multiple of the file size), and refresh() after one appended line as a
-fraction of a full load. Baselines are measured in the same run.
+Usage:
+    python benchmarks/bench_load.py [--size MB] [--shapes big,dense] [--repeat N]
+    python benchmarks/bench_load.py --threshold [--sizes 1,2,4,8,16,32,64]
+
+Two shapes of file, both ``--size`` MB (default 100):
+
+- ``big``: ``prime_nb.datasets.write_large_session``, about 2.7 KB an entry (tool outputs,
+  file reads, screenshots), branchy, compacted;
+- ``dense``: the same generator with short texts in the specification's dialect (tool
+  calls and results on lines of their own), about 455 bytes an entry: many small entries.
+
+For each it prints, as ratios to the bare parse measured in the same run (best of
+``--repeat``): load + entries, load + entries + graph, each stage, the CPU seconds of
+all processes (this one and the workers) against the bare parse's, the processes used,
+the first load in a fresh process (which starts the worker pool's server), and the peak
+RSS of a fresh process that loads the file (per file size, and per entry beyond the file
+size), with the workers' own peak beside it. ``--threshold`` compares one process with
+the parallel path on small files, to choose where the parallel path starts.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -23,30 +40,71 @@ from machine import describe
 
 import prime_nb
 from prime_nb.datasets import write_large_session
+from prime_nb.datasets._core import Converter
+from prime_nb.datasets._large import Scale, _LargeGen
 
-RSS_PROBE = """
-import sys, json
+#: texts short enough for about 455 bytes an entry in the spec dialect
+DENSE = Scale((10, 80), (20, 160), (20, 160), (20, 200), (150, 400), 0.01, (60, 120), 0)
 
-def hwm_kib():
+PROBE = r"""
+import json, sys, time
+
+def hwm():
     # VmHWM: this process's own peak (ru_maxrss can carry the parent's peak over exec)
     with open("/proc/self/status") as fh:
         for line in fh:
             if line.startswith("VmHWM:"):
-                return int(line.split()[1])
+                return int(line.split()[1]) * 1024
 
+path, mode = sys.argv[1], sys.argv[2]
 import prime_nb
-base = hwm_kib()
-mode = sys.argv[2]
+out = {"base": hwm()}
 if mode == "load":
-    s = prime_nb.load(sys.argv[1]); s.entries; s.graph
+    start = time.perf_counter()
+    session = prime_nb.load(path)
+    session.entries
+    out["first_load_entries_s"] = time.perf_counter() - start
+    out["entries"] = len(session)
+    out["peak_entries"] = hwm()
+    report = getattr(session, "_load_report", None)
+    out["processes"] = getattr(report, "processes", 1)
+    out["worker_peak"] = getattr(report, "worker_peak_rss", 0)
+    session.graph
+    out["peak_graph"] = hwm()
 else:
     import orjson
-    with open(sys.argv[1], "rb") as fh:
+    with open(path, "rb") as fh:
         for line in fh:
             orjson.loads(line)
-peak = hwm_kib()
-print(json.dumps({"base_kib": base, "peak_kib": peak}))
+    out["peak"] = hwm()
+print(json.dumps(out))
 """
+
+
+def write_dense_session(path: Path, target_bytes: int, seed: int = 0) -> Path:
+    """Many small entries (about 455 bytes each): short texts, spec dialect."""
+    gen = _LargeGen(seed, DENSE)
+    conv = Converter(3, "spec", gen.b.new_id)
+    written = 0
+    with path.open("wb", buffering=1 << 20) as fh:
+        lines = [orjson.dumps(conv.header(gen.b.header))]
+        chunk = gen.opening()
+        while True:
+            for entry in chunk:
+                lines.extend(orjson.dumps(x) for x in conv.convert(entry))
+            data = b"\n".join(lines) + b"\n"
+            fh.write(data)
+            written += len(data)
+            if written >= target_bytes:
+                return path
+            lines = []
+            chunk = gen.step(1 << 30)
+
+
+SHAPES: dict[str, Callable[[Path, int], Path]] = {
+    "big": lambda path, size: write_large_session(path, size, seed=7),
+    "dense": lambda path, size: write_dense_session(path, size, seed=7),
+}
 
 
 def bare_parse(path: Path) -> int:
@@ -58,115 +116,178 @@ def bare_parse(path: Path) -> int:
     return count
 
 
-def full_load(path: Path) -> prime_nb.Session:
-    session = prime_nb.load(path)
-    session.entries  # noqa: B018 - building the table is part of the measure
-    session.graph  # noqa: B018
-    return session
+def timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """(wall seconds, CPU seconds of this process and the load's workers, result)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    report = getattr(result, "_load_report", None)
+    return wall, cpu + getattr(report, "worker_cpu", 0.0), result
 
 
-def stages(path: Path) -> tuple[float, float, float]:
-    """Seconds for load alone, then the entries table, then the graph."""
-    start = time.perf_counter()
-    session = prime_nb.load(path)
-    loaded = time.perf_counter()
-    session.entries  # noqa: B018
-    tabled = time.perf_counter()
-    session.graph  # noqa: B018
-    done = time.perf_counter()
-    return loaded - start, tabled - loaded, done - tabled
+def best(repeat: int, fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    runs = []
+    for _ in range(repeat):
+        runs.append(timed(fn))
+    wall = min(r[0] for r in runs)
+    cpu = min(r[1] for r in runs)
+    return wall, cpu, runs[-1][2]
 
 
-def best_of(n: int, fn, *args):  # type: ignore[no-untyped-def]
-    best = float("inf")
-    result = None
-    for _ in range(n):
-        result = None  # free the previous run's session before the clock starts
-        start = time.perf_counter()
-        result = fn(*args)
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
-def rss(path: Path, mode: str) -> dict[str, int]:
+def probe(path: Path, mode: str) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-c", RSS_PROBE, str(path), mode],
+        [sys.executable, "-c", PROBE, str(path), mode],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    return json.loads(out)
+    return json.loads(out.strip().splitlines()[-1])
 
 
-def bench(size_mb: int, folder: Path) -> None:
-    path = folder / f"bench-{size_mb}mb.jsonl"
-    write_large_session(path, size_mb * 1_000_000, seed=size_mb)
-    size = path.stat().st_size
-    bare_s, lines = best_of(3, bare_parse, path)
-    load_s, session = best_of(3, full_load, path)
-    parts = [stages(path) for _ in range(3)]
-    load_only, table_only, graph_only = (min(p[i] for p in parts) for i in range(3))
-    probe_load = rss(path, "load")
-    probe_bare = rss(path, "bare")
-    extra = (probe_load["peak_kib"] - probe_load["base_kib"]) * 1024
-    leaf = session.leaf_id
-    entry = {
-        "type": "message",
-        "id": "feedbeef",
-        "parentId": leaf,
-        "timestamp": "2026-01-06T00:00:00.000Z",
-        "message": {"role": "user", "content": "one more line"},
-    }
-    refresh_times = []
-    for k in range(5):
-        entry["id"] = f"feedbe{k:02x}"
-        with open(path, "ab") as fh:
-            fh.write(orjson.dumps(entry) + b"\n")
-        entry["parentId"] = entry["id"]
-        start = time.perf_counter()
-        session.refresh()
-        refresh_times.append(time.perf_counter() - start)
-    start = time.perf_counter()
+def with_entries(path: Path) -> prime_nb.Session:
+    session = prime_nb.load(path)
+    session.entries  # noqa: B018 - building the table is part of the measure
+    return session
+
+
+def stages(path: Path) -> tuple[list[float], list[float], prime_nb.Session]:
+    """Wall seconds of load, entries table and graph; CPU seconds (this process and the
+    load's workers) after the entries table and after the graph."""
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    session = prime_nb.load(path)
+    wall1 = time.perf_counter()
     session.entries  # noqa: B018
-    rebuild_s = time.perf_counter() - start
-    refresh_s = min(refresh_times)
-    print(
-        f"\n{size / 1e6:.0f} MB, {lines:,} lines, {len(session):,} entries, "
-        f"{len(session.leaves):,} leaves"
+    wall2, cpu2 = time.perf_counter(), time.process_time()
+    session.graph  # noqa: B018
+    wall3, cpu3 = time.perf_counter(), time.process_time()
+    workers = getattr(getattr(session, "_load_report", None), "worker_cpu", 0.0)
+    return (
+        [wall1 - wall0, wall2 - wall1, wall3 - wall2],
+        [cpu2 - cpu0 + workers, cpu3 - cpu0 + workers],
+        session,
     )
-    print(f"  bare orjson parse (baseline) {bare_s:8.3f} s  = 1.00")
+
+
+def warm(path: Path) -> None:
+    """Warm the page cache, and start the workers' server as an earlier big load in the
+    process would have (a process without one reads only very long files in parallel:
+    that cold first load is measured apart, in a fresh process)."""
+    try:
+        from prime_nb.session._parallel import SETTINGS
+    except ImportError:  # the code before the parallel load
+        with_entries(path)
+        return
+    saved = SETTINGS.cold_min_entries
+    SETTINGS.cold_min_entries = 0
+    try:
+        with_entries(path)
+    finally:
+        SETTINGS.cold_min_entries = saved
+    time.sleep(SETTINGS.server_start)
+    with_entries(path)
+
+
+def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
+    path = SHAPES[shape](folder / f"{shape}.jsonl", int(size_mb * 1_000_000))
+    size = path.stat().st_size
+    warm(path)
+    bare_s, bare_cpu, lines = best(repeat, lambda: bare_parse(path))
+    runs = []
+    for _ in range(repeat):
+        runs.append(stages(path))
+    session = runs[-1][2]
+    le_s = min(w[0] + w[1] for w, _, _ in runs)
+    leg_s = min(sum(w) for w, _, _ in runs)
+    load_s, table_s, graph_s = (min(w[k] for w, _, _ in runs) for k in range(3))
+    le_cpu = min(c[0] for _, c, _ in runs)
+    leg_cpu = min(c[1] for _, c, _ in runs)
+    report = getattr(session, "_load_report", None)
+    processes = getattr(report, "processes", 1)
+    n = len(session)
+    cold = probe(path, "load")
+    bare_rss = probe(path, "bare")
+    peak = cold["peak_entries"]
     print(
-        f"  load + entries + graph       {load_s:8.3f} s  = {load_s / bare_s:.2f} x baseline"
-        f"   (goal <= 2.0)"
+        f"\n{shape}: {size / 1e6:.0f} MB, {lines:,} lines, {n:,} entries "
+        f"({size / n:,.0f} bytes an entry), {len(session.leaves):,} leaves"
+    )
+    print(f"  bare orjson parse, 1 process  {bare_s:7.3f} s = 1.00     CPU {bare_cpu:6.2f} s")
+    for label, wall, cpu in (
+        ("load + entries", le_s, le_cpu),
+        ("load + entries + graph", leg_s, leg_cpu),
+    ):
+        print(
+            f"  {label:<29} {wall:7.3f} s = {wall / bare_s:4.2f} x   CPU {cpu:6.2f} s = "
+            f"{cpu / bare_cpu:4.2f} x   (goal <= 2.0 x)"
+        )
+    print(
+        f"    stages: load {load_s / bare_s:.2f} x, entries table {table_s / bare_s:.2f} x, "
+        f"graph {graph_s / bare_s:.2f} x (each the best of {repeat})"
+    )
+    if report is not None:
+        print(
+            f"  processes {processes} ({report.start_method or 'one'}), {report.chunks} chunks, "
+            f"{report.chunks_here} read here; waited {report.waited:.3f} s, "
+            f"merged in {report.merging:.3f} s"
+        )
+    else:
+        print("  processes 1")
+    print(
+        f"  first load + entries in a fresh process {cold['first_load_entries_s']:.3f} s "
+        f"= {cold['first_load_entries_s'] / bare_s:.2f} x ({cold['processes']} processes)"
     )
     print(
-        f"    of which load {load_only / bare_s:.2f} x, entries table {table_only / bare_s:.2f} x,"
-        f" graph {graph_only / bare_s:.2f} x (each the best of 3)"
+        f"  peak RSS, load + entries   {peak / 2**20:6.0f} MiB = {peak / size:.2f} x file"
+        f" = file + {(peak - size) / n:,.0f} B an entry   (goals: <= 2.5 x file for big,"
+        f" <= file + 600 B an entry for dense)"
     )
     print(
-        f"  peak RSS of load             {probe_load['peak_kib'] / 1024:8.0f} MiB"
-        f" = {probe_load['peak_kib'] * 1024 / size:.2f} x file size"
-        f" ({extra / size:.2f} x above the interpreter's"
-        f" {probe_load['base_kib'] / 1024:.0f} MiB; bare parse peaks at"
-        f" {probe_bare['peak_kib'] / 1024:.0f} MiB)   (goal <= 3.0)"
+        f"    with the graph           {cold['peak_graph'] / 2**20:6.0f} MiB = "
+        f"{cold['peak_graph'] / size:.2f} x file; interpreter and imports "
+        f"{cold['base'] / 2**20:.0f} MiB; bare parse peaks at {bare_rss['peak'] / 2**20:.0f} MiB"
     )
-    print(
-        f"  refresh() after 1 line       {refresh_s * 1000:8.2f} ms = "
-        f"{refresh_s / load_s:.5f} x full load   (goal < 20 ms)"
-    )
-    print(f"  entries table after refresh  {rebuild_s * 1000:8.1f} ms (extended, on next access)")
+    if cold.get("worker_peak"):
+        print(f"    each worker peaks at     {cold['worker_peak'] / 2**20:6.0f} MiB")
+
+
+def threshold_scan(sizes: list[float], folder: Path, repeat: int) -> None:
+    """One process against the parallel path (forced, warm) on smaller files of both
+    shapes, with the number of entries: the threshold counts entries."""
+    from prime_nb.session._parallel import SETTINGS
+
+    saved = SETTINGS.threshold, SETTINGS.min_entries
+    print("\nparallel path vs one process, load + entries (best of repeats):")
+    for shape in SHAPES:
+        for size_mb in sizes:
+            path = SHAPES[shape](folder / f"t-{shape}-{size_mb}.jsonl", int(size_mb * 1_000_000))
+            SETTINGS.threshold = 1 << 62
+            one, _, session = best(repeat, partial(with_entries, path))
+            SETTINGS.threshold, SETTINGS.min_entries = 0, 0
+            warm(path)
+            many, _, _ = best(repeat, partial(with_entries, path))
+            print(
+                f"  {shape:>5} {size_mb:6.1f} MB, {len(session):>8,} entries: one process "
+                f"{one * 1000:7.1f} ms, parallel {many * 1000:7.1f} ms ({many / one:.2f} x)"
+            )
+    SETTINGS.threshold, SETTINGS.min_entries = saved
 
 
 def main() -> None:
-    sizes = [int(a) for a in sys.argv[1:]] or [100]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", type=float, default=100, help="MB per file")
+    parser.add_argument("--shapes", default="big,dense")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threshold", action="store_true", help="scan small sizes instead")
+    parser.add_argument("--sizes", default="1,2,4,8,16,32,64")
+    args = parser.parse_args()
     print(describe())
-    print(
-        f"prime_nb {prime_nb.__version__}, orjson {orjson.__version__}, "
-        f"max RSS so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB"
-    )
+    print(f"prime_nb {prime_nb.__version__}, orjson {orjson.__version__}")
     with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            bench(size, Path(tmp))
+        if args.threshold:
+            threshold_scan([float(s) for s in args.sizes.split(",")], Path(tmp), args.repeat)
+            return
+        for shape in args.shapes.split(","):
+            bench(shape, args.size, Path(tmp), args.repeat)
 
 
 if __name__ == "__main__":

@@ -305,6 +305,16 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
         11, {"type": "label", "id": "l1", "parentId": "u3", "targetId": {}, "label": []}
     ),
     "name-number": _insert(11, {"type": "session_info", "id": "n1", "parentId": "u3", "name": 5}),
+    "child-usage-self": _insert(
+        11,
+        {
+            "type": "child_usage_attributed",
+            "id": "cu1",
+            "parentId": "u3",
+            "targetId": "cu1",
+            "aggregateUsage": _usage(99),
+        },
+    ),
     # lines the agent reads must not be dropped
     "lone-surrogate": _raw(6, '"content": "more"', '"content": "emoji cut \\ud83d"'),
     "lone-low-surrogate-key": _raw(6, '"content": "more"', '"content": "x", "\\udc00": 1'),

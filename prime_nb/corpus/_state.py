@@ -17,8 +17,9 @@ import orjson
 
 from ..format._migrating import Migrator
 from ..format._reading import Problem, ScanState
-from ..session._columns import ToolCallRow
+from ..session._columns import USAGE_KEYS, OddUsage
 from ..session._session import paused_gc
+from ..session._store import ToolCallRow, ToolCalls, UsageColumn
 from ..session._tree import Tree
 from ._summary import SummaryColumns, SummarySession
 
@@ -41,6 +42,18 @@ def _nan(value: Any) -> float:
     return NAN if value is None else float(value)
 
 
+def _usage(value: list[Any] | None) -> Any:
+    """A usage row as the loader made it (an ``OddUsage`` where a field is missing)."""
+    if value is None:
+        return None
+    usage = (*value[:5], _nan(value[5]))
+    if None not in usage[:5]:
+        return usage
+    odd = OddUsage(usage)
+    odd.fields = tuple(k for k, v in zip(USAGE_KEYS, usage[:5], strict=True) if v is None)
+    return odd
+
+
 def dump(session: SummarySession) -> bytes:
     """The state of a pass, enough to resume it with :func:`restore`."""
     cols, st, migrator = session.cols, session._state, session._migrator
@@ -51,9 +64,9 @@ def dump(session: SummarySession) -> bytes:
         "header": session._raw_header,
         "migrator": [migrator.ids_by_index, migrator.previous_id],
         "problems": [list(p) for p in session._line_problems],
-        "cols": {name: getattr(cols, name) for name in _LISTS},
-        "time_ms": cols.time_ms,
-        "usage": cols.usage,
+        "cols": {name: list(getattr(cols, name)) for name in _LISTS},
+        "time_ms": list(cols.time_ms),
+        "usage": [tuple(u) if u is not None else None for u in cols.usage],  # OddUsage too
         "compactions": cols.compactions,
         "label_events": cols.label_events,
         "names": cols.names,
@@ -80,17 +93,18 @@ def restore(path: str, blob: bytes) -> SummarySession:
         migrator.used = {i for i in migrator.ids_by_index if i is not None}
     session._migrator = migrator
     cols = SummaryColumns()
+    cols.spec_times = migrator.dialect == "spec"
     for name in _LISTS:
-        setattr(cols, name, state["cols"][name])
-    cols.time_ms = [_nan(t) for t in state["time_ms"]]
-    cols.usage = [
-        (u[0], u[1], u[2], u[3], u[4], _nan(u[5])) if u is not None else None
-        for u in state["usage"]
-    ]
+        column = getattr(cols, name)
+        column.extend(state["cols"][name])  # into the loader's own containers (arrays)
+    cols.time_ms.extend(_nan(t) for t in state["time_ms"])
+    cols.usage = UsageColumn(_usage(u) for u in state["usage"])
     cols.compactions = state["compactions"]
     cols.label_events = [tuple(e) for e in state["label_events"]]
     cols.names = [tuple(n) for n in state["names"]]
-    cols.tool_calls = [ToolCallRow(c[0], c[1], c[2], c[3], _nan(c[4])) for c in state["tool_calls"]]
+    cols.tool_calls = ToolCalls(
+        ToolCallRow(c[0], c[1], c[2], c[3], _nan(c[4]), *c[5:]) for c in state["tool_calls"]
+    )
     cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in state["tool_results"].items()}
     cols.first_user_text = state["first_user_text"]
     cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}

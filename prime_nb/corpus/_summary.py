@@ -54,10 +54,12 @@ class SummaryColumns(EntryColumns):
             role = message.get("role")
             if role == "user" and self.first_user_text is None:
                 where = (line, entry_id, length)
+                calls = len(self.tool_calls)
                 role, provider, model, usage, rest = self._message(
                     row, message, now, where, problems
                 )
                 self.first_user_text = rest[0]
+                self._keep_read_arguments(message, calls)
             else:
                 role, provider, model, usage, stop = self._light(
                     row, message, now, role, (line, entry_id), problems
@@ -69,6 +71,17 @@ class SummaryColumns(EntryColumns):
             line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
         )
         self.stops.append(stop if stop.__class__ is str else None)
+
+    def _keep_read_arguments(self, message: dict[str, Any], start: int) -> None:
+        """The loader leaves every tool call's arguments on disk; the summary keeps those
+        of the read tools (as ``_light`` does), for the compaction forensics."""
+        content = message.get("content")
+        for k in range(start, len(self.tool_calls)):
+            call = self.tool_calls[k]
+            wanted = call.name.__class__ is str and call.name in READ_TOOLS
+            block = content[call.block] if isinstance(content, list) else None
+            arguments = block.get("arguments") if wanted and isinstance(block, dict) else None
+            self.tool_calls.arguments[k] = arguments
 
     def _light(
         self,

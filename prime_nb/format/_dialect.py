@@ -67,8 +67,31 @@ def ms_timestamp(value: Any) -> Any:
     return value
 
 
-def to_canonical(entry: dict[str, Any]) -> dict[str, Any]:
-    """Rename a spec-dialect entry in place to Prime Agent's names and shapes."""
+def iso_moment(value: Any) -> datetime | None:
+    """The moment :func:`iso_timestamp` writes for Unix ms ``value`` (cut to the ms), when
+    its text is the plain ``YYYY-MM-DDTHH:MM:SS.mmmZ``: years 1000 to 9999, which every
+    platform's ``%Y`` writes with four digits. None otherwise (not a number, out of range).
+
+    The loader reads the time from this moment directly, not from the text: the same
+    value, without writing and parsing a string per entry.
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    if not 1000 <= moment.year <= 9999:
+        return None
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def to_canonical(entry: dict[str, Any], iso_times: bool = True) -> dict[str, Any]:
+    """Rename a spec-dialect entry in place to Prime Agent's names and shapes.
+
+    ``iso_times=False`` leaves the entry's ``timestamp`` in Unix ms, for a reader that
+    takes the time with :func:`iso_moment` (the loader); all else is as with ``True``.
+    """
     kind = entry["type"]
     renamed = SPEC_TO_PRIME.get(kind)
     if renamed is not None:
@@ -104,7 +127,7 @@ def to_canonical(entry: dict[str, Any]) -> dict[str, Any]:
             if key in entry:
                 message[key] = entry.pop(key)
         entry["message"] = message
-    if "timestamp" in entry:
+    if iso_times and "timestamp" in entry:
         entry["timestamp"] = iso_timestamp(entry["timestamp"])
     return entry
 

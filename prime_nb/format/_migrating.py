@@ -23,10 +23,14 @@ def derive_id(session_id: str, index: int, salt: int = 0) -> str:
     return hashlib.blake2b(key, digest_size=4).hexdigest()
 
 
-def to_current(entry: dict[str, Any], dialect: str, version: int) -> dict[str, Any]:
-    """Dialect names and version 3 roles, in place (ids are the Migrator's business)."""
+def to_current(
+    entry: dict[str, Any], dialect: str, version: int, iso_times: bool = True
+) -> dict[str, Any]:
+    """Dialect names and version 3 roles, in place (ids are the Migrator's business).
+
+    ``iso_times``: see :func:`to_canonical` (the loader keeps spec times in ms)."""
     if dialect == "spec":
-        to_canonical(entry)
+        to_canonical(entry, iso_times)
     if version < 3:
         message = entry.get("message")
         if isinstance(message, dict) and message.get("role") == "hookMessage":
@@ -45,7 +49,9 @@ class Migrator:
         self.session_id = str(header.get("id") or header.get("sessionId") or "")
         self.used: set[str] = set()
         #: ids by entry index (header = 0), for v1 ``firstKeptEntryIndex``: every JSON
-        #: object line counts, as in the agent's list (typeless lines, second headers)
+        #: object line counts, as in the agent's list (typeless lines, second headers).
+        #: Only version 1 needs them, so later versions keep none: their migration is
+        #: the same for every entry, which lets a big file be read in chunks at once
         self.ids_by_index: list[str | None] = [None]
         self.previous_id: str | None = None
 
@@ -86,7 +92,8 @@ class Migrator:
         """Count a JSON object line that is no entry: one without a string ``type``
         (``typeless``), or a second header. The agent counts both in a v1 compaction's
         ``firstKeptEntryIndex``, so the index must count them too."""
-        self.ids_by_index.append(TYPELESS if typeless else None)
+        if self.version < 2:
+            self.ids_by_index.append(TYPELESS if typeless else None)
 
     def _kept_id(self, kept: Any, index: int) -> str | None:
         """The id a v1 ``firstKeptEntryIndex`` names, as the agent resolves it.
@@ -103,11 +110,12 @@ class Migrator:
                 return candidate
         return None
 
-    def apply(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """Migrate one entry in place (dialect, ids, roles); return it."""
-        to_current(entry, self.dialect, self.version)
-        index = len(self.ids_by_index)
+    def apply(self, entry: dict[str, Any], iso_times: bool = True) -> dict[str, Any]:
+        """Migrate one entry in place (dialect, ids, roles); return it. ``iso_times``:
+        see :func:`prime_nb.format._dialect.to_canonical`."""
+        to_current(entry, self.dialect, self.version, iso_times)
         if self.version < 2:
+            index = len(self.ids_by_index)
             entry_id = self.fresh_id(index)
             entry["id"] = entry_id
             entry["parentId"] = self.previous_id
@@ -115,8 +123,14 @@ class Migrator:
                 entry["firstKeptEntryId"] = self._kept_id(entry.pop("firstKeptEntryIndex"), index)
             self.used.add(entry_id)
             self.previous_id = entry_id
-        self.ids_by_index.append(entry.get("id") if isinstance(entry.get("id"), str) else None)
+            self.ids_by_index.append(entry_id)
         return entry
+
+    @property
+    def chunk_safe(self) -> bool:
+        """Whether entries migrate alike wherever they sit in the file (versions 2 and
+        later), so that chunks of the file can be migrated apart, in any order."""
+        return self.version >= 2
 
 
 def migrate(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

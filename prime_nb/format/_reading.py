@@ -329,12 +329,16 @@ def _parse_span(raw: bytes, line: int, offset: int, length: int) -> Iterator[Raw
         yield RawEntry(line, offset, length, obj)
 
 
-def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry | Problem]:
+def scan(
+    path: str | Path, state: ScanState | None = None, end: int | None = None
+) -> Iterator[RawEntry | Problem]:
     """Yield every complete line after ``state`` as a RawEntry or a Problem.
 
     ``state`` is updated in place so that a later call reads only new bytes. A last
     line without "\\n" is consumed if it parses (the agent writes whole lines, so it
     is complete); otherwise it is reported as ``torn_line`` and left for next time.
+    ``end``: stop at this byte offset, which must be the start of a line (a chunk of
+    the file, read by one process of a parallel load).
     """
     st = state if state is not None else ScanState()
     with open_regular(path, READ_BUFFER) as fh:
@@ -370,6 +374,8 @@ def scan(path: str | Path, state: ScanState | None = None) -> Iterator[RawEntry 
             line += 1
             st.offset = offset
             st.line = line
+            if end is not None and offset >= end:
+                return
 
 
 def _tail(raw: bytes, st: ScanState, offset: int, line: int) -> Iterator[RawEntry | Problem]:

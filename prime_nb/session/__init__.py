@@ -6,6 +6,8 @@ widget, corpora) reads sessions through :class:`Session`.
 
 - ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
 - ``_columns``: one pass over the entries into columns (the per-entry hot path).
+- ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
+- ``_parallel``, ``_chunks``: a big file read in chunks by every core, merged exactly.
 - ``_tree``: the tree as arrays (parents, children, depth, leaves, active path).
 - ``_tables``: the pandas tables built from the columns, on first use.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.

@@ -1,25 +1,42 @@
-"""One pass over parsed entries into plain column lists (no per-entry objects kept).
+"""One pass over parsed entries into compact columns (no per-entry objects kept).
 
-Full entries are never held: each row keeps its byte span so that the whole entry
-can be re-read from disk when someone opens it. Columns that the tree and context
-code read are kept as lists; the rest travel as one tuple per row (one append per
-entry instead of twenty) and are transposed when a table is built.
+Full entries are never held: each row keeps its byte span so that the whole entry can
+be re-read from disk when someone opens it, and tool-call arguments, full texts and
+thinking stay there until a table or a context asks for them. What the tables need sits
+in typed arrays (numbers, flags: see ``_store``) and in lists of strings, where repeated
+short strings (types, roles, models, tool names) share one copy each.
 """
 
 from __future__ import annotations
 
 import math
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
+from ..format._dialect import iso_moment, iso_timestamp
 from ..format._reading import Problem, trim_depth
+from ._store import (
+    ON_DISK,
+    TEXT_BLOCK,
+    OnDisk,
+    TextColumn,
+    ToolCallRow,
+    ToolCalls,
+    UsageColumn,
+    float_array,
+    int_array,
+)
 from ._text import PREVIEW_CHARS, entry_text, message_text, preview
+
+__all__ = ["ON_DISK", "EntryColumns", "OnDisk", "ToolCallRow", "timestamp_ms", "usage_tuple"]
 
 NAN = math.nan
 ERROR_STOPS = frozenset({"error", "aborted"})
 
-#: order of the per-row tuple in ``EntryColumns.rest``
+#: order of the ``rest`` tuple ``_message`` and ``_other`` return (and of ``cold()``)
 REST_FIELDS = (
     "text",
     "tool_name",
@@ -44,9 +61,11 @@ Usage = tuple[int, int, int, int, int, float]
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
 #: largest |ms| whose timestamp fits the tables' datetime64[us] (about 292,000 years)
 MAX_MS = 9.2e15
-#: a tool call's arguments are kept in memory only from lines up to this size; bigger
-#: ones are read from disk when the tool_calls table is built
-INLINE_ARGS_BYTES = 64 * 1024
+#: repeated strings are shared up to this many distinct values per session; past it
+#: (a hostile file of all-different values) new ones are kept as they come
+VOCABULARY_LIMIT = 50_000
+#: flag bits of ``EntryColumns.flags``, in ``REST_FIELDS`` order
+FLAG_BITS = {"is_error": 1, "has_text": 2, "has_thinking": 4, "has_image": 8}
 
 
 class OddUsage(tuple):  # type: ignore[type-arg]
@@ -55,16 +74,26 @@ class OddUsage(tuple):  # type: ignore[type-arg]
     fields: tuple[str, ...] = ()
 
 
-class OnDisk:
-    """Stands for tool-call arguments left on disk (a long line): read when needed."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<on disk>"
+#: whole ms within 2**32 s of 1970 (years 1833 to 2106): ``spec_timestamp_ms``'s shortcut
+_EXACT_MS = 2**32 * 1000 - 1
 
 
-ON_DISK = OnDisk()
+def spec_timestamp_ms(value: Any) -> float:
+    """The time of a spec-dialect entry's ``timestamp`` (Unix ms), exactly as
+    :func:`timestamp_ms` reads the ISO text the dialect mapping writes for it.
+
+    Whole ms within 2**32 seconds of 1970 take a shortcut, ``value / 1000 * 1000.0``:
+    there the seconds as a float are within half a microsecond, so the text holds the
+    very ms, and reading it back divides and multiplies just as the shortcut does.
+    Further out the float seconds can be a microsecond off, and the text a ms off,
+    so those take the long way (tests check both, value by value).
+    """
+    if value.__class__ is int and -_EXACT_MS <= value <= _EXACT_MS:
+        return value / 1000 * 1000.0
+    moment = iso_moment(value)
+    if moment is None:
+        return timestamp_ms(iso_timestamp(value))
+    return moment.timestamp() * 1000.0
 
 
 def timestamp_ms(value: Any) -> float:
@@ -153,51 +182,64 @@ def _preview_blocks(content: list[Any]) -> str:
     return preview("\n".join(parts))
 
 
-class ToolCallRow(NamedTuple):
-    call_id: str | None
-    name: str | None
-    #: the arguments, or ON_DISK (a long line: read them from the entry when needed)
-    arguments: Any
-    #: the assistant entry's row
-    row: int
-    time_ms: float
-    #: the toolCall block's position in the message content
-    block: int = 0
-
-
 @dataclass
 class EntryColumns:
     """Append-only columns, one slot per entry, in file order."""
 
     ids: list[str] = field(default_factory=list)
+    #: parent ids as written; a known parent's string is the parent's own ``ids`` object
     parent_ids: list[str | None] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     roles: list[str | None] = field(default_factory=list)
-    time_ms: list[float] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
-    offsets: list[int] = field(default_factory=list)
-    lengths: list[int] = field(default_factory=list)
+    time_ms: array[float] = field(default_factory=float_array)
+    lines: array[int] = field(default_factory=int_array)
+    offsets: array[int] = field(default_factory=int_array)
+    lengths: array[int] = field(default_factory=int_array)
     providers: list[str | None] = field(default_factory=list)
     models: list[str | None] = field(default_factory=list)
-    usage: list[Usage | None] = field(default_factory=list)
-    rest: list[tuple[Any, ...]] = field(default_factory=list)
+    usage: UsageColumn = field(default_factory=UsageColumn)
+    # the entries table's other columns (``REST_FIELDS``; ``cold()`` gives them as lists)
+    texts: TextColumn = field(default_factory=TextColumn)
+    tool_names: list[str | None] = field(default_factory=list)
+    stop_reasons: list[str | None] = field(default_factory=list)
+    #: per row, the bits of ``FLAG_BITS`` (is_error, has_text, has_thinking, has_image)
+    flags: bytearray = field(default_factory=bytearray)
+    n_tool_calls: array[int] = field(default_factory=int_array)
+    custom_types: list[str | None] = field(default_factory=list)
     # sparse facts, each with the entry's row index
     compactions: list[dict[str, Any]] = field(default_factory=list)
     label_events: list[tuple[int, str | None, str | None]] = field(default_factory=list)
     names: list[tuple[int, str | None]] = field(default_factory=list)
-    tool_calls: list[ToolCallRow] = field(default_factory=list)
+    tool_calls: ToolCalls = field(default_factory=ToolCalls)
     tool_results: dict[str, tuple[int, bool, float]] = field(default_factory=dict)
     #: row of each id (first occurrence wins; later duplicates are renamed)
     index_of: dict[str, int] = field(default_factory=dict)
+    #: entries come from a spec-dialect file with their ``timestamp`` left in Unix ms
+    #: (``Migrator.apply(iso_times=False)``): read with :func:`spec_timestamp_ms`
+    spec_times: bool = False
+    #: the shared copy of each repeated string (``intern(value, value)``)
+    vocabulary: dict[Any, Any] = field(default_factory=dict, repr=False)
+    intern: Callable[[Any, Any], Any] = field(init=False, repr=False, compare=False)
+    add_text: Callable[[str], None] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.intern = self.vocabulary.setdefault
+        self.add_text = self.texts.tail.append
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def cold(self) -> dict[str, list[Any]]:
-        """The per-row tuple columns, transposed (built on demand for tables)."""
-        if not self.rest:
-            return {name: [] for name in REST_FIELDS}
-        return dict(zip(REST_FIELDS, map(list, zip(*self.rest, strict=True)), strict=True))
+        """The rest of the entries table's columns, as lists (``REST_FIELDS`` order)."""
+        flags = self.flags
+        out: dict[str, list[Any]] = {"text": self.texts.strings()}
+        out["tool_name"] = list(self.tool_names)
+        out["stop_reason"] = list(self.stop_reasons)
+        for name, bit in FLAG_BITS.items():
+            out[name] = [bool(f & bit) for f in flags]
+        out["n_tool_calls"] = list(self.n_tool_calls)
+        out["custom_type"] = list(self.custom_types)
+        return {name: out[name] for name in REST_FIELDS}
 
     def usage_columns(self) -> dict[str, list[Any]]:
         zero: Usage = (0, 0, 0, 0, 0, NAN)
@@ -223,7 +265,19 @@ class EntryColumns:
         self._finish(
             line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
         )
-        self.rest.append(rest)
+        self._rest(rest)
+
+    def _rest(self, rest: tuple[Any, ...]) -> None:
+        """Append the ``REST_FIELDS`` of a row (strings shared, flags as bits)."""
+        text, tool_name, stop, error, has_text, thinking, image, calls, custom_type = rest
+        intern = self.intern
+        self.add_text(text)
+        self.tool_names.append(intern(tool_name, tool_name))
+        self.stop_reasons.append(intern(stop, stop))
+        bits = (1 if error else 0) | (2 if has_text else 0)
+        self.flags.append(bits | (4 if thinking else 0) | (8 if image else 0))
+        self.n_tool_calls.append(calls)
+        self.custom_types.append(intern(custom_type, custom_type))
 
     def _start(
         self, line: int, entry: dict[str, Any], problems: list[Problem]
@@ -234,14 +288,22 @@ class EntryColumns:
         if entry_id.__class__ is not str or not entry_id or entry_id in self.index_of:
             entry_id = self._usable_id(entry_id, line, problems)
         self.index_of[entry_id] = row
+        message, now = self._when(line, entry, entry_id, problems)
+        return row, entry_id, message, now
+
+    def _when(
+        self, line: int, entry: dict[str, Any], entry_id: str, problems: list[Problem]
+    ) -> tuple[Any, float]:
+        """The message (or None) and time of an entry; an odd time reported."""
         stamp = entry.get("timestamp")
         message = entry.get("message") if entry["type"] == "message" else None
-        if message.__class__ is dict and stamp is None:
+        in_ms = stamp is not None and self.spec_times  # left in ms by the migration
+        if stamp is None and message.__class__ is dict:
             stamp = message.get("timestamp")
-        now = timestamp_ms(stamp)
+        now = spec_timestamp_ms(stamp) if in_ms else timestamp_ms(stamp)
         if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
-            now = _odd_time(stamp, line, entry_id, problems)
-        return row, entry_id, message, now
+            now = _odd_time(iso_timestamp(stamp) if in_ms else stamp, line, entry_id, problems)
+        return message, now
 
     def _finish(
         self,
@@ -258,6 +320,7 @@ class EntryColumns:
         problems: list[Problem],
     ) -> None:
         """Append the columns every row has (a non-string parentId reported, made a root)."""
+        self.ids.append(entry_id)
         parent = entry.get("parentId")
         if parent.__class__ is not str or not parent:
             if parent is not None and parent != "":
@@ -270,17 +333,34 @@ class EntryColumns:
                     )
                 )
             parent = None
-        self.ids.append(entry_id)
+        else:
+            found = self.index_of.get(parent)
+            if found is not None:
+                parent = self.ids[found]  # the parent's own string: one copy, not two
+        intern = self.intern
+        kind = entry["type"]
         self.parent_ids.append(parent)
-        self.types.append(entry["type"])
-        self.roles.append(role)
+        self.types.append(intern(kind, kind))
+        self.roles.append(intern(role, role))
         self.time_ms.append(now)
         self.lines.append(line)
         self.offsets.append(offset)
         self.lengths.append(length)
-        self.providers.append(provider if provider.__class__ is str else None)
-        self.models.append(model if model.__class__ is str else None)
+        provider = provider if provider.__class__ is str else None
+        model = model if model.__class__ is str else None
+        self.providers.append(intern(provider, provider))
+        self.models.append(intern(model, model))
         self.usage.append(usage)
+        if not len(self.ids) & 0x3FF:
+            self._now_and_then()
+
+    def _now_and_then(self) -> None:
+        """Every 1,024 rows: pack the waiting texts into a block once there are enough,
+        and stop growing a vocabulary that is full (share what is known, add no more)."""
+        if len(self.texts.tail) >= TEXT_BLOCK:
+            self.texts.seal()
+        if len(self.vocabulary) > VOCABULARY_LIMIT:
+            self.intern = self.vocabulary.get
 
     def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
         """A missing id gets a name from its line; a repeated one gets its line appended."""
@@ -315,10 +395,9 @@ class EntryColumns:
     ) -> tuple[Any, Any, Any, Usage | None, tuple[Any, ...]]:
         """Role, provider, model, usage and the ``rest`` tuple of a message entry.
 
-        ``where``: the line, id and byte length of the entry (for problems, and to leave
-        the arguments of tool calls on long lines on disk).
+        ``where``: the line, id and byte length of the entry (for problems). Tool-call
+        arguments are not kept: the tool_calls table reads them from disk.
         """
-        length = where[2]
         role = message.get("role")
         content = message.get("content")
         tool_name = provider = model = stop = custom_type = usage = text = None
@@ -342,10 +421,9 @@ class EntryColumns:
                             _odd((where[0], where[1]), "toolCall id", call_id, "kept as missing")
                         )
                         call_id = None
-                    arguments = block.get("arguments") if length <= INLINE_ARGS_BYTES else ON_DISK
-                    self.tool_calls.append(
-                        ToolCallRow(call_id, name, arguments, row, now, position)
-                    )
+                    if name.__class__ is str:
+                        name = self.intern(name, name)
+                    self.tool_calls.add(call_id, name, row, now, position)
                 elif btype == "thinking":
                     thinking = True
                 elif btype == "image":
@@ -450,18 +528,7 @@ class EntryColumns:
             name = entry.get("name")  # the latest wins, even without a name: it clears
             self.names.append((row, name if isinstance(name, str) else None))
         elif kind == "child_usage_attributed":
-            target = entry.get("targetId")
-            target_row = self.index_of.get(target) if isinstance(target, str) else None
-            aggregate = entry.get("aggregateUsage")
-            if (
-                target_row is not None
-                and isinstance(aggregate, dict)
-                and self.roles[target_row] == "assistant"  # the agent's loader checks that
-            ):
-                usage = usage_tuple(aggregate)
-                if usage.__class__ is not tuple:
-                    problems.append(_odd_usage_problem(where, aggregate, usage))
-                self.usage[target_row] = usage
+            self._child_usage(row, entry, where, problems)
         rest = (
             preview(entry_text(entry)),
             None,
@@ -474,6 +541,30 @@ class EntryColumns:
             custom_type if custom_type.__class__ is str else None,
         )
         return provider, model, rest
+
+    def _child_usage(
+        self, row: int, entry: dict[str, Any], where: tuple[int, str], problems: list[Problem]
+    ) -> None:
+        """A child_usage_attributed entry: its target, an earlier assistant message, carries
+        the aggregate usage from now on (the agent's loader checks the role too)."""
+        target = entry.get("targetId")
+        target_row = self.index_of.get(target) if isinstance(target, str) else None
+        aggregate = entry.get("aggregateUsage")
+        if (
+            target_row is not None
+            and target_row < row  # not itself: the entry being read is no assistant
+            and isinstance(aggregate, dict)
+            and self.roles[target_row] == "assistant"
+        ):
+            usage = usage_tuple(aggregate)
+            if usage.__class__ is not tuple:
+                problems.append(_odd_usage_problem(where, aggregate, usage))
+            self.usage[target_row] = usage
+
+
+def extra_header(line: int) -> Problem:
+    """The problem of a header line after the first (the loader and its workers)."""
+    return Problem(line, "extra_header", "a second header; ignored")
 
 
 def _show(value: Any, limit: int = 40) -> str:

@@ -32,10 +32,11 @@ from ..write import _api as write
 from ..write._building import js_trim
 from . import _records as records
 from . import _tables as tables
-from ._columns import EntryColumns
+from ._columns import EntryColumns, extra_header
 from ._context import Context, build_context
 from ._fork import fork_session
 from ._messages import to_messages
+from ._parallel import LoadReport, load_parallel, plan
 from ._tree import Tree
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class Session:
             self._raw_header: dict[str, Any] | None = None
             self._migrator: Migrator | None = None
             with paused_gc():
-                self._consume(scan(by_descriptor(fh.fileno(), self.file), self._state))
+                self._load_report = self._read_all(fh, stat.st_size)
                 if self._raw_header is None:
                     raise SessionFormatError(
                         self.file,
@@ -122,6 +123,23 @@ class Session:
                 )
             self._marks: bytes = self._read_marks(fh)
         self._invalidate()
+
+    def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
+        """Every line of the open file into the columns: in one pass, or, for a big file,
+        in chunks read by every core and merged in order (``_parallel``: same result)."""
+        source = by_descriptor(fh.fileno(), self.file)
+        planned = plan(fh, size) if type(self._cols) is EntryColumns else None
+        if planned is None:
+            self._consume(scan(source, self._state))
+            return LoadReport()
+        return load_parallel(
+            os.path.abspath(self.file),
+            self._identity,
+            planned,
+            self._consume,
+            lambda end: scan(source, self._state, end),
+            (self._cols, self._line_problems, self._state),
+        )
 
     def _reload(self) -> None:
         """Load the file again from scratch; on any error the session stays as it was."""
@@ -184,14 +202,16 @@ class Session:
                     )
                 self._raw_header = obj
                 self._migrator = Migrator(obj)
+                cols.spec_times = self._migrator.dialect == "spec"
                 if self._migrator.problem is not None:
                     problems.append(Problem(item.line, "bad_version", self._migrator.problem))
                 continue
             if obj["type"] in ("session", "header"):
-                problems.append(Problem(item.line, "extra_header", "a second header; ignored"))
+                problems.append(extra_header(item.line))
                 self._migrator.skip(typeless=False)
                 continue
-            cols.add(item.line, item.offset, item.length, self._migrator.apply(obj), problems)
+            entry = self._migrator.apply(obj, iso_times=not cols.spec_times)
+            cols.add(item.line, item.offset, item.length, entry, problems)
             added += 1
         return added
 
@@ -370,7 +390,7 @@ class Session:
 
     @cached_property
     def tool_calls(self) -> pd.DataFrame:
-        return tables.tool_calls_frame(self._cols, self._read_rows)
+        return tables.tool_calls_frame(self._cols, lambda rows: self._read_rows(rows, trim=False))
 
     @cached_property
     def compactions(self) -> pd.DataFrame:
@@ -448,8 +468,12 @@ class Session:
         return [self._cols.ids[r] for r in self._tree.children[self._row(entry_id)]]
 
     # -- full entries --------------------------------------------------------------------
-    def _read_rows(self, rows: Sequence[int]) -> list[dict[str, Any]]:
-        """Full canonical entries for rows, read from disk in file order."""
+    def _read_rows(self, rows: Sequence[int], trim: bool = True) -> list[dict[str, Any]]:
+        """Full canonical entries for rows, read from disk in file order.
+
+        ``trim``: cut nesting deeper than orjson writes (``False`` for a caller that
+        trims the part it keeps, as the tool_calls table does with arguments).
+        """
         cols = self._cols
         out: dict[int, dict[str, Any]] = {}
         with open_regular(self.file) as fh:
@@ -458,7 +482,7 @@ class Session:
                 fh.seek(cols.offsets[row])
                 raw = fh.read(cols.lengths[row]).rstrip(b"\n")
                 obj, _ = parse_line(raw, cols.lines[row])
-                if obj is not None and deep_enough(raw):
+                if trim and obj is not None and deep_enough(raw):
                     obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
                 out[row] = self._canonical(row, obj or {"type": cols.types[row]})
         return [out[row] for row in rows]
@@ -650,7 +674,13 @@ class Session:
 
 
 def load(path: str | Path) -> Session:
-    """Load a session file of any version and either dialect."""
+    """Load a session file of any version and either dialect.
+
+    A long file (about 30,000 entries or more, version 2 or 3) is read by every core this
+    process may use, in worker processes, with the very result of a single pass (see
+    ``prime_nb.session._parallel``); tool-call arguments and full texts stay on disk
+    until a table or a context asks for them.
+    """
     return Session(path)
 
 

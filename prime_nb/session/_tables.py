@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import repeat
-from operator import is_
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..format._reading import Problem, trim_depth
-from ._columns import ON_DISK, EntryColumns
+from ._columns import FLAG_BITS, EntryColumns
 from ._schema import INDEX, SCHEMAS
+from ._store import ON_DISK, TextColumn, view
 from ._tree import Tree
 
 PROBLEM_COLUMNS = list(SCHEMAS["problems"])
@@ -24,6 +23,13 @@ def _int64(values: Sequence[int]) -> np.ndarray:
     (a third to half faster on long lists of Python ints).
     """
     return np.fromiter(values, dtype=np.int64, count=len(values))
+
+
+def _copy(values: Any, dtype: Any, start: int = 0) -> np.ndarray:
+    """Rows ``start:`` of a column as a numpy array of its own (never a view: the
+    column's ``array.array`` must stay free to grow when ``refresh()`` appends)."""
+    out: np.ndarray = np.array(view(values, dtype)[start:], dtype=dtype)
+    return out
 
 
 def _ints(
@@ -88,6 +94,16 @@ def _arrow_strings() -> Callable[[Any], pd.api.extensions.ExtensionArray | None]
 _FAST_STRS = _arrow_strings()
 
 
+def _texts(texts: TextColumn, start: int) -> pd.api.extensions.ExtensionArray:
+    """The packed previews as a ``str`` column: wrapped without a copy when pandas keeps
+    its strings in pyarrow (the fast path's check passed), else decoded."""
+    if _FAST_STRS is not None:
+        dtype = pd.array([], dtype="str").dtype
+        array_type: Any = dtype.construct_array_type()
+        return array_type(texts.arrow(start), dtype=dtype)  # type: ignore[no-any-return]
+    return _strs(texts.strings(start))
+
+
 def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     """Text columns always get pandas' string dtype (missing = NaN), however few rows."""
     fast = _FAST_STRS(values) if _FAST_STRS is not None else None
@@ -96,7 +112,7 @@ def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     return pd.array(values, dtype="str")  # type: ignore[no-any-return]
 
 
-def _times(time_ms: Sequence[float]) -> pd.DatetimeIndex:
+def _times(time_ms: Sequence[float] | np.ndarray) -> pd.DatetimeIndex:
     """Unix ms (NaN: missing) as UTC microseconds, whatever the values (see ``_schema``).
 
     ``pd.to_datetime(unit="ms")`` picks the unit from the values (µs, or ns when a value
@@ -163,44 +179,50 @@ def entries_frame(
     rows = slice(start, n)
     ids = cols.ids
     parent_ids = [ids[p] if p >= 0 else None for p in tree.parent[rows]]
-    usage_rows = cols.usage[rows]
-    no_usage = np.fromiter(map(is_, usage_rows, repeat(None)), dtype=bool, count=len(usage_rows))
-    usage = EntryColumns(usage=usage_rows).usage_columns()
-    cold = EntryColumns(rest=cols.rest[rows]).cold()
+    tokens, missing, cost, _ = cols.usage.table(start)
+    flags = _copy(cols.flags, np.uint8, start)
     if derived_all is None:
         derived_all = derived_columns(cols, tree, leaf)
     derived = {name: values[rows] for name, values in derived_all.items()}
+
+    def tokens_of(k: int) -> pd.api.extensions.ExtensionArray:
+        return pd.arrays.IntegerArray(tokens[:, k].copy(), missing[:, k].copy())
+
+    def flag(name: str) -> np.ndarray:
+        out: np.ndarray = (flags & FLAG_BITS[name]) != 0
+        return out
+
     return pd.DataFrame(
         {
             "parent_id": _strs(parent_ids),
             "type": _strs(cols.types[rows]),
             "role": _strs(cols.roles[rows]),
-            "timestamp": _times(cols.time_ms[rows]),
-            "line": _int64(cols.lines[rows]),
+            "timestamp": _times(_copy(cols.time_ms, np.float64, start)),
+            "line": _copy(cols.lines, np.int64, start),
             "depth": _int64(tree.depth[rows]),
             "children": derived["children"],
-            "text": _strs(cold["text"]),
-            "tool_name": _strs(cold["tool_name"]),
+            "text": _texts(cols.texts, start),
+            "tool_name": _strs(cols.tool_names[rows]),
             "provider": _strs(cols.providers[rows]),
             "model": _strs(cols.models[rows]),
-            "input_tokens": _ints(usage["input_tokens"], no_usage),
-            "output_tokens": _ints(usage["output_tokens"], no_usage),
-            "cache_read_tokens": _ints(usage["cache_read_tokens"], no_usage),
-            "cache_write_tokens": _ints(usage["cache_write_tokens"], no_usage),
-            "total_tokens": _ints(usage["total_tokens"], no_usage),
-            "cost": np.fromiter(usage["cost"], dtype=np.float64, count=len(usage["cost"])),
-            "stop_reason": _strs(cold["stop_reason"]),
-            "is_error": np.asarray(cold["is_error"], dtype=bool),
-            "has_text": np.asarray(cold["has_text"], dtype=bool),
-            "has_thinking": np.asarray(cold["has_thinking"], dtype=bool),
-            "has_image": np.asarray(cold["has_image"], dtype=bool),
-            "n_tool_calls": _int64(cold["n_tool_calls"]),
-            "custom_type": _strs(cold["custom_type"]),
+            "input_tokens": tokens_of(0),
+            "output_tokens": tokens_of(1),
+            "cache_read_tokens": tokens_of(2),
+            "cache_write_tokens": tokens_of(3),
+            "total_tokens": tokens_of(4),
+            "cost": cost,
+            "stop_reason": _strs(cols.stop_reasons[rows]),
+            "is_error": flag("is_error"),
+            "has_text": flag("has_text"),
+            "has_thinking": flag("has_thinking"),
+            "has_image": flag("has_image"),
+            "n_tool_calls": _copy(cols.n_tool_calls, np.int64, start),
+            "custom_type": _strs(cols.custom_types[rows]),
             "label": _strs(derived["label"]),
             "is_leaf": derived["is_leaf"],
             "on_active_path": derived["on_active_path"],
-            "byte_offset": _int64(cols.offsets[rows]),
-            "byte_length": _int64(cols.lengths[rows]),
+            "byte_offset": _copy(cols.offsets, np.int64, start),
+            "byte_length": _copy(cols.lengths, np.int64, start),
         },
         index=pd.Index(cols.ids[rows], name="id", dtype=object),
     )
@@ -278,16 +300,16 @@ def _str_or_none(value: Any) -> str | None:
 def tool_calls_frame(
     cols: EntryColumns, read_rows: Callable[[Sequence[int]], list[dict[str, Any]]]
 ) -> pd.DataFrame:
-    """One row per tool call; arguments left on disk (long lines) are read here."""
-    calls = cols.tool_calls
+    """One row per tool call; arguments left on disk are read here (``read_rows`` must
+    give the entries without trimming their depth: the arguments are trimmed alone)."""
+    calls = list(cols.tool_calls)
     results = [cols.tool_results.get(c.call_id) if c.call_id is not None else None for c in calls]
-    arguments = [_shallow(c.arguments) for c in calls]
     far = sorted({c.row for c in calls if c.arguments is ON_DISK})
-    if far:
-        full = dict(zip(far, read_rows(far), strict=True))
-        for k, call in enumerate(calls):
-            if call.arguments is ON_DISK:
-                arguments[k] = _block_arguments(full[call.row], call.block)
+    full = dict(zip(far, read_rows(far), strict=True)) if far else {}
+    arguments = [
+        _shallow(_block_arguments(full[c.row], c.block) if c.arguments is ON_DISK else c.arguments)
+        for c in calls
+    ]
     return _frame(
         "tool_calls",
         {
@@ -478,12 +500,11 @@ def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
 
     ``tokens`` is clipped at 2**63-1 (a path of absurd usage numbers cannot overflow it).
     """
-    usage = cols.usage_columns()
-    totals = usage["total_tokens"]
-    # a total kept as missing (None, read as NaN) counts as 0
-    per_row = np.nan_to_num(np.asarray(totals, dtype=np.float64))
+    usage_tokens, _, usage_cost, _ = cols.usage.table()
+    # a total kept as missing (None) is stored as 0, and counts as 0
+    per_row = usage_tokens[:, 4].astype(np.float64)
     tokens = np.minimum(path_sums(tree, per_row), float(INT64_MAX))
-    cost = path_sums(tree, np.nan_to_num(np.asarray(usage["cost"], dtype=np.float64)))
+    cost = path_sums(tree, np.nan_to_num(usage_cost))
     rows = [row for row, kids in enumerate(tree.children) if not kids]
     depth = _int64([tree.depth[r] for r in rows])
     return _frame(

@@ -1,5 +1,5 @@
-"""Small hostile files must not cost much: tool-call arguments of long lines stay on disk
-until the tool_calls table asks for them, and orphans cost no problem object each until
+"""Small hostile files must not cost much: tool-call arguments stay on disk until the
+tool_calls table asks for them, and orphans cost no problem object each until
 the problems table is built. (Timings live in benchmarks/bench_hostile.py, not here.)"""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import prime_nb
-from prime_nb.session._columns import INLINE_ARGS_BYTES, ON_DISK
+from prime_nb.session._columns import ON_DISK
 
 
 def big_arguments_session(
@@ -80,11 +80,13 @@ def test_long_lines_leave_arguments_on_disk(dialect: str, tmp_path: Path) -> Non
     assert table["call_id"].tolist() == [f"k{i}" for i in range(5)]
 
 
-def test_short_lines_keep_arguments_in_memory(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dialect", ["prime", "spec"])
+def test_short_lines_leave_arguments_on_disk_too(dialect: str, tmp_path: Path) -> None:
     path = tmp_path / "small.jsonl"
-    arguments = big_arguments_session(path, "prime", lines=2, size=INLINE_ARGS_BYTES // 4)
+    arguments = big_arguments_session(path, dialect, lines=2, size=200)
     session = prime_nb.load(path)
-    assert [call.arguments for call in session._cols.tool_calls] == arguments
+    assert all(call.arguments is ON_DISK for call in session._cols.tool_calls)
+    assert session.tool_calls["arguments"].tolist() == arguments
 
 
 def test_a_loaded_session_does_not_hold_huge_arguments(tmp_path: Path) -> None:

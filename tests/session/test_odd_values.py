@@ -255,6 +255,17 @@ def test_the_rename_of_a_duplicate_is_free_when_the_name_is_taken(tmp_path: Path
     )
 
 
+def test_child_usage_aimed_at_itself_changes_nothing(tmp_path: Path) -> None:
+    """A child_usage_attributed entry whose target is its own id: no assistant carries it
+    (the loader used to crash here), and every table still works."""
+    session = load_odd("child-usage-self", tmp_path)
+    clean = prime_nb.load(write_case("odd-name-number", tmp_path / "clean"))
+    assert session.entries.at["cu1", "type"] == "child_usage_attributed"
+    assert pd.isna(session.entries.at["cu1", "total_tokens"])
+    assert session.entries["total_tokens"].sum() == clean.entries["total_tokens"].sum()
+    everything_works(session, tmp_path)
+
+
 def test_a_repaired_line_keeps_big_int_writable(tmp_path: Path) -> None:
     """A line read by the fallback parser (a lone surrogate) with a 2**70 integer: the
     number is a float, as orjson and JavaScript read it, so the export can write it."""
