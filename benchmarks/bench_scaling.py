@@ -11,8 +11,10 @@ when linear, about 2 when quadratic. Each exponent must be <= 1.15; the last tab
 PASS or FAIL per operation and shape (exit status 1 on any FAIL).
 
 Times are printed as ratios to a bare orjson-per-line parse of the same file, measured in
-the same run. An operation that takes under ``--min-ms`` at 8N is reported as "fast": its
-slope would be noise. ``--quick`` (N = 200) runs in well under a minute.
+the same run, in CPU seconds of this process by default (``--clock wall`` for wall time):
+on a shared machine, other jobs change wall times by a factor of several. An operation
+that takes under ``--min-ms`` at 8N is reported as "fast": its slope would be noise.
+``--quick`` (N = 200) runs in well under a minute.
 """
 
 from __future__ import annotations
@@ -130,32 +132,32 @@ def bare_parse(path: Path) -> None:
             orjson.loads(line)
 
 
+#: the clock figures are read from: CPU seconds of this process (the default: other
+#: jobs on a shared machine barely move it) or wall seconds (counts worker processes)
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = CLOCKS["cpu"]
+
+
 def best(repeat: int, fn: Callable[[], Any]) -> float:
     times = []
     for _ in range(repeat):
         gc.collect()
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return min(times)
 
 
-def time_op(op: str, path: Path, tmp: Path, repeat: int) -> tuple[float, bool]:
-    """Best seconds of ``op`` on a fresh session each time; did it build the graph?"""
+def time_op(op: str, path: Path, tmp: Path) -> tuple[float, bool]:
+    """Seconds of ``op`` on a freshly loaded session; did it build the graph?"""
     if op == "load":
-        return best(repeat, lambda: prime_nb.load(path)), False
-    run = OPERATIONS[op]
-    times = []
-    built = False
-    for _ in range(repeat):
-        session = prime_nb.load(path)
-        gc.collect()
-        start = time.perf_counter()
-        run(session, tmp)
-        times.append(time.perf_counter() - start)
-        built = built or "graph" in session.__dict__
-        del session
-    return min(times), built and op != "graph"
+        return best(1, lambda: prime_nb.load(path)), False
+    session = prime_nb.load(path)
+    gc.collect()
+    start = clock()
+    OPERATIONS[op](session, tmp)
+    seconds = clock() - start
+    return seconds, op != "graph" and "graph" in session.__dict__
 
 
 def fit(sizes: Sequence[int], seconds: Sequence[float]) -> float:
@@ -173,17 +175,26 @@ def run_shape(
     tmp: Path,
     progress: Callable[[str], None] = lambda _: None,
 ) -> ShapeResult:
+    """Every operation at every size; the sizes take turns within each repeat, so that a
+    busy spell of the machine weighs on all of them rather than on one."""
     sizes = [base * f for f in FACTORS]
+    paths = [write_shape(tmp / f"{shape}-{n}.jsonl", shape, n) for n in sizes]
     result = ShapeResult(sizes, Series(), {op: Series() for op in ops})
-    for n in sizes:
-        path = write_shape(tmp / f"{shape}-{n}.jsonl", shape, n)
-        result.bare.seconds.append(best(repeat, lambda: bare_parse(path)))  # noqa: B023
+    result.bare.seconds = [math.inf] * len(sizes)
+    for series in result.ops.values():
+        series.seconds = [math.inf] * len(sizes)
+    for turn in range(repeat):
+        for k, path in enumerate(paths):
+            seconds = best(1, lambda: bare_parse(path))  # noqa: B023
+            result.bare.seconds[k] = min(result.bare.seconds[k], seconds)
         for op in ops:
-            progress(f"{shape} n={n} {op}")
-            seconds, built = time_op(op, path, tmp, repeat)
+            progress(f"{shape} {op} (run {turn + 1} of {repeat})")
             series = result.ops[op]
-            series.seconds.append(seconds)
-            series.built_graph = series.built_graph or built
+            for k, path in enumerate(paths):
+                seconds, built = time_op(op, path, tmp)
+                series.seconds[k] = min(series.seconds[k], seconds)
+                series.built_graph = series.built_graph or built
+    for path in paths:
         path.unlink()
     result.bare.exponent = fit(sizes, result.bare.seconds)
     for series in result.ops.values():
@@ -252,6 +263,9 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--ops", default=",".join(ALL_OPERATIONS), help="comma-separated")
     parser.add_argument("--repeat", type=int, help="runs per figure, best kept (3; quick: 1)")
     parser.add_argument("--min-ms", type=float, default=20.0, help="below this at 8x: 'fast'")
+    parser.add_argument(
+        "--clock", choices=list(CLOCKS), default="cpu", help="cpu (this process) or wall"
+    )
     parser.add_argument("--progress", action="store_true", help="say what runs, on stderr")
     args = parser.parse_args(argv)
     base = args.base or (QUICK_BASE if args.quick else FULL_BASE)
@@ -262,6 +276,8 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     if unknown:
         parser.error(f"unknown shape or operation: {', '.join(unknown)}")
     min_seconds = args.min_ms / 1e3
+    global clock
+    clock = CLOCKS[args.clock]
 
     def progress(text: str) -> None:
         if args.progress:
@@ -270,7 +286,10 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     gc.collect()
     gc.freeze()  # the imports' objects: each measure's collection then skips them
     out(describe())
-    out(f"base {base} entries, sizes x{'/'.join(map(str, FACTORS))}, best of {repeat}")
+    out(
+        f"base {base} entries, sizes x{'/'.join(map(str, FACTORS))}, best of {repeat}, "
+        f"{args.clock} seconds"
+    )
     results: dict[str, ShapeResult] = {}
     with tempfile.TemporaryDirectory(prefix="prime-nb-scaling-") as folder:
         for shape in shapes:
