@@ -7,18 +7,18 @@ it summarised, and whether the model had to go back for files the summary only m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from ..session._index import CONTEXT_TYPES, TreeIndex
 from ._common import READ_TOOLS, estimate_tokens, relative_path, tool_path, tree_arrays
 
 if TYPE_CHECKING:
     from ..session._session import Session
-
-CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 
 COLUMNS = [
     "timestamp",
@@ -60,6 +60,84 @@ def _files(details: Any, key: str, cwd: str | None) -> list[str]:
     return sorted({relative_path(v, cwd) for v in values if isinstance(v, str) and v})
 
 
+@dataclass
+class Walked:
+    """What one compaction's path and continuation hold (rows of the session)."""
+
+    #: the nearest compaction above it on its path (-1: none)
+    previous: int
+    #: the entries it folded into its summary, root first
+    summarised: list[int]
+    #: the last leaf in file order below it: the branch the agent resumes
+    leaf: int
+    #: the first of ``turns`` below it on the way to ``leaf`` (-1: none)
+    first_turn: int
+    #: the ``known`` files that ``reads`` below it on the way to ``leaf`` opened, sorted
+    reread: list[str]
+
+
+def walk_compactions(
+    index: TreeIndex,
+    last_leaf: np.ndarray,
+    comps: Sequence[int],
+    kept_of: Mapping[int, int],
+    turns: Iterable[int],
+    reads: Mapping[int, Sequence[str]],
+    known: Sequence[set[str]],
+) -> list[Walked]:
+    """The tree facts of forensics for the compaction rows ``comps``, in linear time.
+
+    ``kept_of`` maps every compaction row to its first kept entry's row (-1: none);
+    ``turns`` are the rows that count as a turn (assistant rows with input usage);
+    ``reads`` the files each row's read tools opened; ``known[k]`` the files that
+    ``comps[k]``'s details list.
+
+    Positions on a path are depths, so the previous compaction, the summarised span and
+    "below it on its continuation" need no path: the rows below a compaction on the way
+    to its last leaf are exactly the deeper rows with the same last leaf, so turns and
+    reads are grouped by last leaf and met in one sweep up each group.
+    """
+    depth = index.depth
+    groups: dict[int, list[tuple[int, int, int]]] = {}  # leaf -> (depth, kind, row or k)
+    for row in turns:
+        groups.setdefault(int(last_leaf[row]), []).append((int(depth[row]), 0, row))
+    for row in reads:
+        groups.setdefault(int(last_leaf[row]), []).append((int(depth[row]), 1, row))
+    for k, row in enumerate(comps):
+        groups.setdefault(int(last_leaf[row]), []).append((int(depth[row]), 2, k))
+    first_turn = [-1] * len(comps)
+    reread: list[list[str]] = [[] for _ in comps]
+    for events in groups.values():
+        events.sort(reverse=True)  # deepest first: one row per depth on a leaf's path
+        turn = -1
+        opened: set[str] = set()
+        for _, kind, value in events:
+            if kind == 0:
+                turn = value
+            elif kind == 1:
+                opened.update(reads[value])
+            else:
+                first_turn[value] = turn
+                reread[value] = sorted(f for f in known[value] if f in opened)
+    out: list[Walked] = []
+    for k, row in enumerate(comps):
+        previous = index.above(index.compaction_at, row)
+        boundary = 0
+        if previous >= 0:
+            prev_kept = kept_of.get(previous, -1)
+            if prev_kept >= 0 and index.strictly_above(prev_kept, previous):
+                boundary = int(depth[prev_kept])
+            else:
+                boundary = int(depth[previous]) + 1
+        kept = kept_of.get(row, -1)
+        above_cut = row
+        if kept >= 0 and index.strictly_above(kept, row):
+            above_cut = kept
+        summarised = index.path_between(int(index.parent[above_cut]), boundary)
+        out.append(Walked(previous, summarised, int(last_leaf[row]), first_turn[k], reread[k]))
+    return out
+
+
 def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per compaction (index: its id), in file order; ``ids`` picks some.
 
@@ -76,7 +154,7 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
     - ``reread_files``: those files that a ``read`` tool call opened again after the
       compaction, on the branch that continues from it (to the last leaf below it).
     """
-    comps = all_comps = session.compactions
+    comps = session.compactions
     if ids is not None:
         wanted = set(ids)
         comps = comps.loc[[i for i in comps.index if i in wanted]]
@@ -86,9 +164,8 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
     cwd = session.header.get("cwd")
     cwd = cwd if isinstance(cwd, str) else None
     arrays = tree_arrays(session)
-    last_leaf = arrays.last_leaf()
+    index = session._index
     types = entries["type"].to_numpy()
-    roles = entries["role"].to_numpy()
     stamps = entries["timestamp"]
     active = entries["on_active_path"].to_numpy()
     usage_in = (
@@ -96,106 +173,86 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
         + entries["cache_read_tokens"].fillna(0).to_numpy(dtype=np.int64)
         + entries["cache_write_tokens"].fillna(0).to_numpy(dtype=np.int64)
     )
+    assistant = entries["role"].to_numpy(dtype=object) == "assistant"
+    turns = np.flatnonzero(assistant & (usage_in > 0))
     calls = session.tool_calls
     reads = calls[calls["name"].isin(READ_TOOLS)]
-    read_paths: dict[str, list[str]] = {}
+    read_paths: dict[int, list[str]] = {}
     for assistant_id, arguments in zip(reads["assistant_id"], reads["arguments"], strict=True):
         target = tool_path(arguments)
         if target is not None:
-            read_paths.setdefault(assistant_id, []).append(relative_path(target, cwd))
+            row = arrays.row_of[assistant_id]
+            read_paths.setdefault(row, []).append(relative_path(target, cwd))
 
-    # a compaction's path is a prefix of the path to the last leaf below it: one path (and
-    # one position map) per distinct leaf serves every compaction that continues to it
-    leaf_paths: dict[int, tuple[list[str], dict[str, int]]] = {}
+    all_kept = session.compactions["first_kept_entry_id"]
+    kept_of = {
+        arrays.row_of[cid]: arrays.row_of.get(kept, -1) if isinstance(kept, str) else -1
+        for cid, kept in zip(all_kept.index, all_kept.astype(object), strict=True)
+    }
+    rows_of = [arrays.row_of[str(cid)] for cid in comps.index]
+    details = comps["details"].tolist()
+    read_files = [_files(d, "readFiles", cwd) for d in details]
+    modified_files = [_files(d, "modifiedFiles", cwd) for d in details]
+    known = [set(r) | set(m) for r, m in zip(read_files, modified_files, strict=True)]
+    walked = walk_compactions(
+        index, arrays.last_leaf(), rows_of, kept_of, turns.tolist(), read_paths, known
+    )
+    # the full entries, not session.compactions: that table loses a recorded count when
+    # another compaction in the file lacks one (the column turns float)
+    raw_entries = session.read_entries([str(cid) for cid in comps.index])
+    stamp_values = stamps.tolist()
     rows: list[dict[str, Any]] = []
-    for cid, comp in comps.iterrows():
-        cid = str(cid)
-        leaf_row = int(last_leaf[arrays.row_of[cid]])
-        if leaf_row not in leaf_paths:
-            full = session.path(arrays.ids[leaf_row])
-            leaf_paths[leaf_row] = (full, {entry_id: k for k, entry_id in enumerate(full)})
-        full, pos = leaf_paths[leaf_row]
-        here = pos[cid]
-        path = full[: here + 1]
-        previous = next(
-            (
-                path[k]
-                for k in range(here - 1, -1, -1)
-                if types[arrays.row_of[path[k]]] == "compaction"
-            ),
-            None,
+    for k, (cid, kept, summary, from_hook) in enumerate(
+        zip(
+            comps.index,
+            comps["first_kept_entry_id"].astype(object),
+            comps["summary"].astype(object),
+            comps["from_hook"],
+            strict=True,
         )
-        boundary = 0
-        if previous is not None:
-            prev_kept = str(all_comps.at[previous, "first_kept_entry_id"])
-            prev_pos = pos[previous]
-            boundary = pos[prev_kept] if pos.get(prev_kept, prev_pos) < prev_pos else prev_pos + 1
-        kept = comp["first_kept_entry_id"]
-        cut = pos[kept] if isinstance(kept, str) and pos.get(kept, here) < here else here
-        summarised = path[boundary:cut]
-        n_messages = sum(1 for e in summarised if types[arrays.row_of[e]] in CONTEXT_TYPES)
-
+    ):
+        cid = str(cid)
+        row = rows_of[k]
+        walk = walked[k]
         context = session.context(cid)
         estimate = sum(estimate_tokens(m) for m in context)
-        # the full entry, not session.compactions: that table loses a recorded count when
-        # another compaction in the file lacks one (the column turns float)
-        raw = session.entry(cid)
+        raw = raw_entries[k]
         recorded = _count(raw.get("tokensAfter"))
         after = recorded if recorded is not None else estimate
         before_value = _count(raw.get("tokensBefore"))
-        summary = comp["summary"] if isinstance(comp["summary"], str) else ""
-
-        first_turn = next(
-            (
-                int(usage_in[arrays.row_of[e]])
-                for e in full[here + 1 :]
-                if roles[arrays.row_of[e]] == "assistant" and usage_in[arrays.row_of[e]] > 0
-            ),
-            None,
-        )
-        read_files = _files(comp["details"], "readFiles", cwd)
-        modified_files = _files(comp["details"], "modifiedFiles", cwd)
-        known = set(read_files) | set(modified_files)
-        reread = sorted(
-            {
-                f
-                for e, files in read_paths.items()
-                if pos.get(e, -1) > here
-                for f in files
-                if f in known
-            }
-        )
+        summary = summary if isinstance(summary, str) else ""
+        previous = walk.previous
         rows.append(
             {
                 "id": cid,
-                "timestamp": stamps.iloc[arrays.row_of[cid]],
+                "timestamp": stamp_values[row],
                 "tokens_before": before_value,
                 "tokens_after": after,
                 "tokens_after_source": "recorded" if recorded is not None else "estimated",
                 "compression_ratio": before_value / after if before_value and after else np.nan,
-                "first_turn_context_tokens": first_turn,
+                "first_turn_context_tokens": int(usage_in[walk.first_turn])
+                if walk.first_turn >= 0
+                else None,
                 "first_kept_entry_id": kept if isinstance(kept, str) else None,
-                "summarised_ids": summarised,
-                "summarised_entries": len(summarised),
-                "summarised_messages": n_messages,
+                "summarised_ids": [arrays.ids[r] for r in walk.summarised],
+                "summarised_entries": len(walk.summarised),
+                "summarised_messages": sum(1 for r in walk.summarised if types[r] in CONTEXT_TYPES),
                 "kept_messages": max(len(context) - 1, 0),
                 "summary_chars": len(summary),
                 "summary_tokens": estimate_tokens(
                     {"role": "compactionSummary", "summary": summary}
                 ),
-                "previous_compaction_id": previous,
-                "since_previous": (
-                    stamps.iloc[arrays.row_of[cid]] - stamps.iloc[arrays.row_of[previous]]
-                )
-                if previous is not None
+                "previous_compaction_id": arrays.ids[previous] if previous >= 0 else None,
+                "since_previous": (stamp_values[row] - stamp_values[previous])
+                if previous >= 0
                 else None,
-                "read_files": read_files,
-                "modified_files": modified_files,
-                "reread_files": reread,
-                "reread_count": len(reread),
-                "continued_to": arrays.ids[leaf_row],
-                "from_hook": bool(comp["from_hook"]),
-                "on_active_path": bool(active[arrays.row_of[cid]]),
+                "read_files": read_files[k],
+                "modified_files": modified_files[k],
+                "reread_files": walk.reread,
+                "reread_count": len(walk.reread),
+                "continued_to": arrays.ids[walk.leaf],
+                "from_hook": bool(from_hook),
+                "on_active_path": bool(active[row]),
             }
         )
     frame = pd.DataFrame(rows).set_index("id")

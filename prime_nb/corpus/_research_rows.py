@@ -22,7 +22,8 @@ from ..analysis._common import (
     relative_path,
     tool_path,
 )
-from ..analysis._compaction import CONTEXT_TYPES, _count, _files
+from ..analysis._compaction import _count, _files, walk_compactions
+from ..session._index import CONTEXT_TYPES
 from ..session._tables import active_path_mask
 from ._summary import SummarySession, children_counts, spend
 
@@ -137,52 +138,33 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
     active = active_path_mask(tree, len(cols) - 1)
     usage_in = [u[0] + u[2] + u[3] if u is not None else 0 for u in cols.usage]
     read_paths = _read_paths(session, cwd)
-    kept_of = {c["index"]: c["first_kept_entry_id"] for c in cols.compactions}
-    leaf_paths: dict[int, tuple[list[int], dict[int, int]]] = {}
+    comp_rows = [c["index"] for c in cols.compactions]
+    kept_of = {c["index"]: _row(cols.index_of, c["first_kept_entry_id"]) for c in cols.compactions}
+    read_files = [_files(c["details"], "readFiles", cwd) for c in cols.compactions]
+    modified_files = [_files(c["details"], "modifiedFiles", cwd) for c in cols.compactions]
+    known = [set(r) | set(m) for r, m in zip(read_files, modified_files, strict=True)]
+    turns = [r for r, role in enumerate(roles) if role == "assistant" and usage_in[r] > 0]
+    walked = walk_compactions(
+        session._index, last_leaf, comp_rows, kept_of, turns, read_paths, known
+    )
+    raw_entries = session._read_rows(comp_rows)
     rows: list[dict[str, Any]] = []
-    for comp in cols.compactions:
+    for k, comp in enumerate(cols.compactions):
         crow = comp["index"]
-        leaf_row = int(last_leaf[crow])
-        if leaf_row not in leaf_paths:
-            full_rows = tree.path(leaf_row)
-            leaf_paths[leaf_row] = (full_rows, {r: k for k, r in enumerate(full_rows)})
-        full, pos = leaf_paths[leaf_row]
-        here = pos[crow]
-        previous = next(
-            (full[k] for k in range(here - 1, -1, -1) if types[full[k]] == "compaction"), None
-        )
-        boundary = 0
-        if previous is not None:
-            prev_pos = pos[previous]
-            prev_kept = _row(cols.index_of, kept_of[previous])
-            boundary = pos[prev_kept] if pos.get(prev_kept, prev_pos) < prev_pos else prev_pos + 1
+        walk = walked[k]
+        previous = walk.previous if walk.previous >= 0 else None
+        summarised = walk.summarised
         kept = comp["first_kept_entry_id"]
-        kept_row = _row(cols.index_of, kept)
-        cut = pos[kept_row] if isinstance(kept, str) and pos.get(kept_row, here) < here else here
-        summarised = full[boundary:cut]
+        leaf_row = walk.leaf
         context = session.context(ids[crow])
         estimate = sum(estimate_tokens(m) for m in context)
-        raw = session.entry(ids[crow])
+        raw = raw_entries[k]
         recorded = _count(raw.get("tokensAfter"))
         after = recorded if recorded is not None else estimate
         before_value = _count(raw.get("tokensBefore"))
         summary = comp["summary"] if isinstance(comp["summary"], str) else ""
-        first_turn = next(
-            (usage_in[r] for r in full[here + 1 :] if roles[r] == "assistant" and usage_in[r] > 0),
-            None,
-        )
-        read_files = _files(comp["details"], "readFiles", cwd)
-        modified_files = _files(comp["details"], "modifiedFiles", cwd)
-        known = set(read_files) | set(modified_files)
-        reread = sorted(
-            {
-                f
-                for r, files in read_paths.items()
-                if pos.get(r, -1) > here
-                for f in files
-                if f in known
-            }
-        )
+        first_turn = usage_in[walk.first_turn] if walk.first_turn >= 0 else None
+        reread = walk.reread
         rows.append(
             {
                 "session": session.id,
@@ -205,8 +187,8 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
                 ),
                 "previous_compaction_id": ids[previous] if previous is not None else None,
                 "previous_ms": stamps[previous] if previous is not None else math.nan,
-                "read_files": read_files,
-                "modified_files": modified_files,
+                "read_files": read_files[k],
+                "modified_files": modified_files[k],
                 "reread_files": reread,
                 "reread_count": len(reread),
                 "continued_to": ids[leaf_row],

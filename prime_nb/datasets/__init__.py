@@ -7,6 +7,9 @@ sessions. Everything here is deterministic for a seed.
 
 - :func:`synthetic_entries` / :func:`synthetic_session`: small files holding every shape.
 - :func:`write_large_session` / :func:`large_session_entries`: big branchy files, streamed.
+- :func:`shape_entries` / :func:`write_shape`: the shapes scaling checks run on
+  (:data:`SHAPES`: linear chat, branchy, chained compactions, comb, reverse siblings,
+  orphans).
 - :func:`synthetic_family`: a fork of a fork and a sub-agent of a sub-agent, in folders.
 - :func:`from_sessions` / :func:`write_dataset`: branches as datasets (one chat example
   per leaf, compaction or turn), written to Parquet or JSONL.
@@ -33,19 +36,23 @@ from ._large import (
     large_session_entries,
     write_large_session,
 )
+from ._shapes import SHAPES, shape_entries, write_shape
 from ._writing import write_dataset
 
 __all__ = [
+    "SHAPES",
     "demo_session_path",
     "from_sessions",
     "large_session_entries",
     "main",
+    "shape_entries",
     "synthetic_entries",
     "synthetic_family",
     "synthetic_session",
     "write_dataset",
     "write_jsonl",
     "write_large_session",
+    "write_shape",
 ]
 
 SAMPLE_CWD = "/home/dev/projects/sample-app"

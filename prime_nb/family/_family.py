@@ -9,12 +9,12 @@ one graph so a question ("what did this fork start from?") is a graph walk.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import pandas as pd
 
 from ..session._context import Context
@@ -22,6 +22,9 @@ from ..session._discovery import find_session_files
 from ..session._session import Session, load
 from ._facts import SessionFacts, header_facts, session_facts
 from ._stitch import Stitched, _Index, stitch
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 PathLike = str | Path
 
@@ -166,6 +169,8 @@ class Family:
         ``tree`` inside a session, ``fork`` or ``subagent`` from the parent entry to the
         child session's root. Node attributes: session, entry, type, role, tokens, cost,
         shared (an entry a fork copied from its source)."""
+        import networkx as nx  # only when the graph is asked for
+
         graph = nx.DiGraph()
         st = self._st
         for key in st.order:
@@ -264,13 +269,23 @@ def family_files(target: Path, folders: list[Path], pattern: str) -> list[Path]:
         unique.setdefault(Path(facts.path).resolve(), facts)
     keyed = {str(i): f for i, f in enumerate(unique.values())}
     index = _Index(keyed)
-    graph = nx.Graph()
-    graph.add_nodes_from(keyed)
+    # the files linked to the target, either way, at any depth: a breadth-first walk over
+    # parent links (no networkx graph: nothing here builds one unless asked for)
+    linked: dict[str, set[str]] = {key: set() for key in keyed}
     for key, facts in keyed.items():
         if facts.parent_session:
-            graph.add_edges_from((key, other) for other in index.candidates(facts)[0])
+            for other in index.candidates(facts)[0]:
+                linked[key].add(other)
+                linked[other].add(key)
     start = next(k for k, f in keyed.items() if Path(f.path).resolve() == target.resolve())
-    return [Path(keyed[k].path) for k in sorted(nx.node_connected_component(graph, start), key=int)]
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for other in linked[queue.popleft()]:
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    return [Path(keyed[k].path) for k in sorted(seen, key=int)]
 
 
 def load_family(

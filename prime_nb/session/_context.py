@@ -19,8 +19,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ._columns import EntryColumns
+from ._index import TreeIndex
 
-CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
@@ -160,62 +160,60 @@ def _append(out: list[dict[str, Any]], entry: dict[str, Any], usage: Any = None)
 
 
 def build_context(
-    path: Sequence[int],
+    leaf: int,
     cols: EntryColumns,
     read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
+    index: TreeIndex,
     *,
     child_usage: Mapping[int, int] | None = None,
-    spec_dialect: bool = False,
 ) -> Context:
-    """Context at the last row of ``path`` (rows root -> leaf).
+    """Context at row ``leaf`` (-1: an empty session).
 
     ``child_usage`` maps an assistant row to the ``child_usage_attributed`` row whose
     aggregated usage it carries. In the specification's dialect a tool call is an
     assistant message of its own, with no model: there an assistant message without a
-    model leaves the model as it was.
-    """
-    provider: str | None = None
-    model: str | None = None
-    settings: dict[str, int] = {}  # entry type -> position of the last one on the path
-    compaction_pos = -1
-    types, roles, models = cols.types, cols.roles, cols.models
-    for pos, row in enumerate(path):
-        kind = types[row]
-        if kind == "model_change" or roles[row] == "assistant":
-            if not spec_dialect or models[row] is not None or kind == "model_change":
-                provider, model = cols.providers[row], models[row]
-        elif kind in ("thinking_level_change", "service_tier_change", "git_state"):
-            settings[kind] = pos
-        elif kind == "compaction":
-            compaction_pos = pos
+    model leaves the model as it was (``index`` was built knowing the dialect).
 
-    first_kept_pos = 0
-    if compaction_pos >= 0:
-        first_kept_pos = compaction_pos + 1  # the kept entry is not on the path: none kept
-        kept = next(c for c in cols.compactions if c["index"] == path[compaction_pos])
-        kept_row = cols.index_of.get(kept["first_kept_entry_id"] or "")
-        for pos, row in enumerate(path[:compaction_pos]):
-            if row == kept_row:
-                first_kept_pos = pos
-                break
-    in_context = [
-        row
-        for pos, row in enumerate(path)
-        if pos >= first_kept_pos and pos != compaction_pos and types[row] in CONTEXT_TYPES
-    ]
+    The settings and the last compaction in force come from ``index``'s pointers, and the
+    messages are collected by jumping from one context entry to the one above: the cost
+    is that of the messages returned, not of the path (see ``_index``).
+    """
+    if leaf < 0:
+        return Context(
+            [],
+            leaf_id=None,
+            provider=None,
+            model=None,
+            thinking_level="off",
+            compaction_id=None,
+        )
+    model_row = int(index.model_at[leaf])
+    provider = cols.providers[model_row] if model_row >= 0 else None
+    model = cols.models[model_row] if model_row >= 0 else None
+    settings = {kind: int(at[leaf]) for kind, at in index.setting_at.items() if at[leaf] >= 0}
+    compaction = int(index.compaction_at[leaf])
+
+    start_depth = 0
+    if compaction >= 0:
+        start_depth = int(index.depth[compaction]) + 1  # the kept entry is not above: none kept
+        kept = index.compaction_of[compaction]["first_kept_entry_id"]
+        kept_row = cols.index_of.get(kept) if isinstance(kept, str) else None
+        if kept_row is not None and index.strictly_above(kept_row, compaction):
+            start_depth = int(index.depth[kept_row])
+    in_context = index.context_rows(leaf, start_depth, skip=compaction)
     usage_rows = {row: child_usage[row] for row in in_context if child_usage and row in child_usage}
-    wanted = [*in_context, *usage_rows.values(), *(path[pos] for pos in settings.values())]
-    if compaction_pos >= 0:
-        wanted.append(path[compaction_pos])
+    wanted = [*in_context, *usage_rows.values(), *settings.values()]
+    if compaction >= 0:
+        wanted.append(compaction)
     entries = dict(zip(wanted, read_rows(wanted), strict=True))
 
     def setting(kind: str, key: str, default: Any) -> Any:
         """The value the last such entry sets (the agent takes it as it is; prime_nb
         keeps a string, or a dict for git, and None for anything else)."""
-        pos = settings.get(kind)
-        if pos is None:
+        row = settings.get(kind)
+        if row is None:
             return default
-        value = entries[path[pos]].get(key)
+        value = entries[row].get(key)
         return value if isinstance(value, dict if kind == "git_state" else str) else None
 
     def usage_of(row: int) -> dict[str, Any] | None:
@@ -224,13 +222,13 @@ def build_context(
         return clone_usage(aggregate) if isinstance(aggregate, dict) else None
 
     messages: list[dict[str, Any]] = []
-    if compaction_pos >= 0:
+    if compaction >= 0:
         retained: list[dict[str, Any]] = []
         after: list[dict[str, Any]] = []
-        before = frozenset(path[:compaction_pos])
+        cut = index.depth[compaction]
         for row in in_context:
-            _append(retained if row in before else after, entries[row], usage_of(row))
-        summary = to_context_message(entries[path[compaction_pos]], retained=len(retained))
+            _append(retained if index.depth[row] < cut else after, entries[row], usage_of(row))
+        summary = to_context_message(entries[compaction], retained=len(retained))
         assert summary is not None
         messages = [summary, *retained, *after]
     else:
@@ -238,11 +236,11 @@ def build_context(
             _append(messages, entries[row], usage_of(row))
     return Context(
         messages,
-        leaf_id=cols.ids[path[-1]] if path else None,
+        leaf_id=cols.ids[leaf],
         provider=provider,
         model=model,
         thinking_level=setting("thinking_level_change", "thinkingLevel", "off"),
         service_tier=setting("service_tier_change", "serviceTier", "default"),
         git=setting("git_state", "git", None),
-        compaction_id=cols.ids[path[compaction_pos]] if compaction_pos >= 0 else None,
+        compaction_id=cols.ids[compaction] if compaction >= 0 else None,
     )

@@ -35,6 +35,7 @@ from . import _tables as tables
 from ._columns import EntryColumns, extra_header
 from ._context import Context, build_context
 from ._fork import fork_session
+from ._index import TreeIndex
 from ._messages import to_messages
 from ._parallel import LoadReport, load_parallel, plan
 from ._tree import Tree
@@ -284,6 +285,8 @@ class Session:
             "custom_entries",
             "branch_summaries",
             "_child_usage_targets",
+            "_index",
+            "_compaction_by_row",
         ):
             self.__dict__.pop(name, None)
 
@@ -451,6 +454,15 @@ class Session:
         return records.child_usage_targets(self._cols, self._read_rows)
 
     @cached_property
+    def _index(self) -> TreeIndex:
+        """Pointers over the tree for the context and the compaction tables (``_index``)."""
+        return TreeIndex(self._cols, self._tree, spec_dialect=self.dialect == "spec")
+
+    @cached_property
+    def _compaction_by_row(self) -> dict[int, dict[str, Any]]:
+        return {c["index"]: c for c in self._cols.compactions}
+
+    @cached_property
     def graph(self) -> nx.DiGraph:
         from ._graph import session_graph
 
@@ -492,8 +504,7 @@ class Session:
         entry = to_current(obj, self.dialect, self.version)
         if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
             entry.pop("firstKeptEntryIndex")
-            kept = next(c for c in self._cols.compactions if c["index"] == row)
-            entry["firstKeptEntryId"] = kept["first_kept_entry_id"]
+            entry["firstKeptEntryId"] = self._compaction_by_row[row]["first_kept_entry_id"]
         entry["id"] = self._cols.ids[row]
         parent = self._tree.parent[row]
         entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None
@@ -529,13 +540,8 @@ class Session:
         EntryNotFoundError, where the agent would quietly use the last entry.
         """
         row = self._leaf_row if leaf_id is None else self._row(leaf_id)
-        path = self._tree.path(row) if row >= 0 else []
         context = build_context(
-            path,
-            self._cols,
-            self._read_rows,
-            child_usage=self._child_usage_targets,
-            spec_dialect=self.dialect == "spec",
+            row, self._cols, self._read_rows, self._index, child_usage=self._child_usage_targets
         )
         if context.git is None and isinstance(self._header_canonical.get("git"), dict):
             context.git = self._header_canonical["git"]

@@ -1,0 +1,148 @@
+"""Pointers over the tree so that a question about one entry's path costs what it returns.
+
+Why: the context at an entry, the compaction in force there and the entries a compaction
+summarised are all facts about one root-to-entry path. Walking that path per question is
+linear for one question but quadratic for a question per entry (forensics of 50k chained
+compactions, an export holding the context of every leaf of a comb). One pass over the
+tree answers them all instead:
+
+- ``enter``/``size``: each row's preorder position and subtree size, so "is ``a`` above
+  ``d``" is two comparisons;
+- for a kind of entry, the nearest row of that kind on each row's path (``nearest``): the
+  model, thinking level, service tier, git state and compaction in force, and the context
+  entry above each row, so the context's messages are collected by jumping from one to
+  the next without visiting the rows between.
+
+The pointers are found by pointer jumping in numpy (O(n log depth)); the preorder is one
+Python walk. Built once per Session on first use, dropped when entries are appended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._columns import EntryColumns
+from ._tree import Tree
+
+#: entry types the model sees as messages (the agent's ``buildSessionContext``)
+CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
+#: entry types whose latest one on the path is a setting in force
+SETTING_TYPES = ("thinking_level_change", "service_tier_change", "git_state")
+
+
+def nearest(pointer: np.ndarray, hit: np.ndarray) -> np.ndarray:
+    """Per row, the first row that is ``hit`` on the chain row, pointer[row], ... (-1: none).
+
+    ``pointer`` holds the next row of each chain (-1 ends it) and has no cycle. Pointer
+    jumping: every round, each unresolved row looks twice as far, so the rounds are
+    log2 of the longest gap between hits, each a few numpy operations.
+    """
+    n = len(pointer)
+    out = np.where(hit, np.arange(n, dtype=np.int64), -1)
+    resolved = hit | (pointer < 0)
+    jump = pointer.astype(np.int64, copy=True)
+    todo = np.flatnonzero(~resolved)
+    while todo.size:
+        ahead = jump[todo]
+        done = resolved[ahead]
+        finished = todo[done]
+        out[finished] = out[ahead[done]]
+        resolved[finished] = True
+        todo = todo[~done]
+        jump[todo] = jump[ahead[~done]]
+    return out
+
+
+def _objects(values: list[Any]) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+class TreeIndex:
+    """Preorder spans and nearest-of-a-kind pointers for every row of one session."""
+
+    def __init__(self, cols: EntryColumns, tree: Tree, *, spec_dialect: bool = False) -> None:
+        n = len(tree)
+        self.parent = np.fromiter(tree.parent, dtype=np.int64, count=n)
+        self.depth = np.fromiter(tree.depth, dtype=np.int64, count=n)
+        self._preorder(tree)
+        types = _objects(cols.types)
+        roles = _objects(cols.roles)
+        assistant = roles == "assistant"
+        model_change = types == "model_change"
+        # the agent's rule (see ``build_context``): in the specification's dialect a tool
+        # call is an assistant message without a model, which leaves the model as it was
+        sets_model = model_change | assistant
+        if spec_dialect:
+            sets_model &= model_change | (_objects(cols.models) != None)  # noqa: E711
+        other = ~(model_change | assistant)
+        self.model_at = nearest(self.parent, sets_model)
+        self.setting_at = {
+            kind: nearest(self.parent, other & (types == kind)) for kind in SETTING_TYPES
+        }
+        self.is_compaction = other & (types == "compaction")
+        self.compaction_at = nearest(self.parent, self.is_compaction)
+        is_context = np.zeros(n, dtype=bool)
+        for kind in CONTEXT_TYPES:
+            is_context |= types == kind
+        self.context_at = nearest(self.parent, is_context)
+        self.compaction_of: dict[int, dict[str, Any]] = {c["index"]: c for c in cols.compactions}
+
+    def _preorder(self, tree: Tree) -> None:
+        parent, children = tree.parent, tree.children
+        n = len(parent)
+        enter = [0] * n
+        size = [1] * n
+        order: list[int] = []
+        stack = [r for r in range(n - 1, -1, -1) if parent[r] < 0]
+        while stack:
+            row = stack.pop()
+            enter[row] = len(order)
+            order.append(row)
+            stack.extend(reversed(children[row]))
+        for row in reversed(order):
+            up = parent[row]
+            if up >= 0:
+                size[up] += size[row]
+        self.order = order
+        self.enter = enter
+        self.size = size
+
+    def above_or_self(self, a: int, d: int) -> bool:
+        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?"""
+        return 0 <= self.enter[d] - self.enter[a] < self.size[a]
+
+    def strictly_above(self, a: int, d: int) -> bool:
+        return a != d and self.above_or_self(a, d)
+
+    def above(self, pointers: np.ndarray, row: int) -> int:
+        """``pointers`` (one of the ``*_at`` arrays) for the rows strictly above ``row``."""
+        up = int(self.parent[row])
+        return int(pointers[up]) if up >= 0 else -1
+
+    def context_rows(self, row: int, min_depth: int, skip: int = -1) -> list[int]:
+        """Context entries on the path to ``row`` at depth ``min_depth`` or deeper, root
+        first, without ``skip``: a jump per entry returned."""
+        out: list[int] = []
+        at, depth = self.context_at, self.depth
+        found = int(at[row])
+        while found >= 0 and depth[found] >= min_depth:
+            if found != skip:
+                out.append(found)
+            found = self.above(at, found)
+        out.reverse()
+        return out
+
+    def path_between(self, row: int, min_depth: int) -> list[int]:
+        """The rows on the path to ``row`` (itself included) at depth ``min_depth`` or
+        deeper, root first."""
+        out: list[int] = []
+        parent, depth = self.parent, self.depth
+        while row >= 0 and depth[row] >= min_depth:
+            out.append(row)
+            row = int(parent[row])
+        out.reverse()
+        return out
