@@ -15,6 +15,7 @@ Two additions of prime_nb's own: every message says which entry it came from
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -159,6 +160,71 @@ def _append(out: list[dict[str, Any]], entry: dict[str, Any], usage: Any = None)
     out.append(message)
 
 
+@dataclass(frozen=True)
+class PathFacts:
+    """What a context needs from the path root..leaf, found once per leaf.
+
+    ``tail``: the rows that may be in the context, in path order (from the first kept
+    entry, the compaction itself left out); ``split``: how many of them come before the
+    compaction (its retained messages); the rows that set the model, each setting and
+    the last compaction (-1 where none).
+    """
+
+    leaf: int
+    tail: Sequence[int]
+    split: int
+    compaction: int
+    model_row: int
+    settings: Mapping[str, int]
+
+
+NO_PATH = PathFacts(-1, (), 0, -1, -1, {})
+SETTING_TYPES = ("thinking_level_change", "service_tier_change", "git_state")
+
+
+def sets_model(cols: EntryColumns, row: int, spec_dialect: bool) -> bool:
+    """Whether the entry at ``row`` sets the model in force (the agent's rule)."""
+    kind = cols.types[row]
+    if kind == "model_change":
+        return True
+    return cols.roles[row] == "assistant" and (not spec_dialect or cols.models[row] is not None)
+
+
+def walk_path(path: Sequence[int], cols: EntryColumns, *, spec_dialect: bool) -> PathFacts:
+    """The facts of ``path`` (rows root -> leaf) read by walking all of it."""
+    if not path:
+        return NO_PATH
+    model_row = -1
+    settings: dict[str, int] = {}  # entry type -> the last one on the path
+    compaction_pos = -1
+    types = cols.types
+    for pos, row in enumerate(path):
+        kind = types[row]
+        if sets_model(cols, row, spec_dialect):
+            model_row = row
+        elif kind in SETTING_TYPES:
+            settings[kind] = row
+        elif kind == "compaction":
+            compaction_pos = pos
+    if compaction_pos < 0:
+        return PathFacts(path[-1], path, 0, -1, model_row, settings)
+    first_kept_pos = compaction_pos + 1  # the kept entry is not on the path: none kept
+    kept_row = first_kept_row(cols, path[compaction_pos])
+    for pos, row in enumerate(path[:compaction_pos]):
+        if row == kept_row:
+            first_kept_pos = pos
+            break
+    retained = path[first_kept_pos:compaction_pos]
+    tail = [*retained, *path[compaction_pos + 1 :]]
+    return PathFacts(path[-1], tail, len(retained), path[compaction_pos], model_row, settings)
+
+
+def first_kept_row(cols: EntryColumns, compaction_row: int) -> int | None:
+    """Row of a compaction's first kept entry (None when it names none in the file)."""
+    kept = next(c for c in cols.compactions if c["index"] == compaction_row)
+    return cols.index_of.get(kept["first_kept_entry_id"] or "")
+
+
 def build_context(
     path: Sequence[int],
     cols: EntryColumns,
@@ -174,48 +240,33 @@ def build_context(
     assistant message of its own, with no model: there an assistant message without a
     model leaves the model as it was.
     """
-    provider: str | None = None
-    model: str | None = None
-    settings: dict[str, int] = {}  # entry type -> position of the last one on the path
-    compaction_pos = -1
-    types, roles, models = cols.types, cols.roles, cols.models
-    for pos, row in enumerate(path):
-        kind = types[row]
-        if kind == "model_change" or roles[row] == "assistant":
-            if not spec_dialect or models[row] is not None or kind == "model_change":
-                provider, model = cols.providers[row], models[row]
-        elif kind in ("thinking_level_change", "service_tier_change", "git_state"):
-            settings[kind] = pos
-        elif kind == "compaction":
-            compaction_pos = pos
+    facts = walk_path(path, cols, spec_dialect=spec_dialect)
+    return context_of(facts, cols, read_rows, child_usage=child_usage)
 
-    first_kept_pos = 0
-    if compaction_pos >= 0:
-        first_kept_pos = compaction_pos + 1  # the kept entry is not on the path: none kept
-        kept = next(c for c in cols.compactions if c["index"] == path[compaction_pos])
-        kept_row = cols.index_of.get(kept["first_kept_entry_id"] or "")
-        for pos, row in enumerate(path[:compaction_pos]):
-            if row == kept_row:
-                first_kept_pos = pos
-                break
-    in_context = [
-        row
-        for pos, row in enumerate(path)
-        if pos >= first_kept_pos and pos != compaction_pos and types[row] in CONTEXT_TYPES
-    ]
+
+def context_of(
+    facts: PathFacts,
+    cols: EntryColumns,
+    read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
+    *,
+    child_usage: Mapping[int, int] | None = None,
+) -> Context:
+    """The context a leaf's path facts give (see :func:`build_context`)."""
+    types = cols.types
+    in_context = [row for row in facts.tail if types[row] in CONTEXT_TYPES]
     usage_rows = {row: child_usage[row] for row in in_context if child_usage and row in child_usage}
-    wanted = [*in_context, *usage_rows.values(), *(path[pos] for pos in settings.values())]
-    if compaction_pos >= 0:
-        wanted.append(path[compaction_pos])
+    wanted = [*in_context, *usage_rows.values(), *facts.settings.values()]
+    if facts.compaction >= 0:
+        wanted.append(facts.compaction)
     entries = dict(zip(wanted, read_rows(wanted), strict=True))
 
     def setting(kind: str, key: str, default: Any) -> Any:
         """The value the last such entry sets (the agent takes it as it is; prime_nb
         keeps a string, or a dict for git, and None for anything else)."""
-        pos = settings.get(kind)
-        if pos is None:
+        row = facts.settings.get(kind)
+        if row is None:
             return default
-        value = entries[path[pos]].get(key)
+        value = entries[row].get(key)
         return value if isinstance(value, dict if kind == "git_state" else str) else None
 
     def usage_of(row: int) -> dict[str, Any] | None:
@@ -224,25 +275,26 @@ def build_context(
         return clone_usage(aggregate) if isinstance(aggregate, dict) else None
 
     messages: list[dict[str, Any]] = []
-    if compaction_pos >= 0:
+    if facts.compaction >= 0:
         retained: list[dict[str, Any]] = []
         after: list[dict[str, Any]] = []
-        before = frozenset(path[:compaction_pos])
+        before = frozenset(facts.tail[: facts.split])
         for row in in_context:
             _append(retained if row in before else after, entries[row], usage_of(row))
-        summary = to_context_message(entries[path[compaction_pos]], retained=len(retained))
+        summary = to_context_message(entries[facts.compaction], retained=len(retained))
         assert summary is not None
         messages = [summary, *retained, *after]
     else:
         for row in in_context:
             _append(messages, entries[row], usage_of(row))
+    model_row = facts.model_row
     return Context(
         messages,
-        leaf_id=cols.ids[path[-1]] if path else None,
-        provider=provider,
-        model=model,
+        leaf_id=cols.ids[facts.leaf] if facts.leaf >= 0 else None,
+        provider=cols.providers[model_row] if model_row >= 0 else None,
+        model=cols.models[model_row] if model_row >= 0 else None,
         thinking_level=setting("thinking_level_change", "thinkingLevel", "off"),
         service_tier=setting("service_tier_change", "serviceTier", "default"),
         git=setting("git_state", "git", None),
-        compaction_id=cols.ids[path[compaction_pos]] if compaction_pos >= 0 else None,
+        compaction_id=cols.ids[facts.compaction] if facts.compaction >= 0 else None,
     )

@@ -33,7 +33,8 @@ from ..write._building import js_trim
 from . import _records as records
 from . import _tables as tables
 from ._columns import EntryColumns
-from ._context import Context, build_context
+from ._context import Context, context_of
+from ._context_index import ContextIndex
 from ._fork import fork_session
 from ._messages import to_messages
 from ._tree import Tree
@@ -264,6 +265,7 @@ class Session:
             "custom_entries",
             "branch_summaries",
             "_child_usage_targets",
+            "_context_index",
         ):
             self.__dict__.pop(name, None)
 
@@ -427,6 +429,12 @@ class Session:
         return records.branch_summary_table(self._cols, self._tree, self._read_rows)
 
     @cached_property
+    def _context_index(self) -> ContextIndex:
+        """Nearest rows that set the model, settings and compaction (see ``context``)."""
+        with paused_gc():
+            return ContextIndex(self._cols, self._tree, spec_dialect=self.dialect == "spec")
+
+    @cached_property
     def _child_usage_targets(self) -> dict[int, int]:
         return records.child_usage_targets(self._cols, self._read_rows)
 
@@ -505,13 +513,11 @@ class Session:
         EntryNotFoundError, where the agent would quietly use the last entry.
         """
         row = self._leaf_row if leaf_id is None else self._row(leaf_id)
-        path = self._tree.path(row) if row >= 0 else []
-        context = build_context(
-            path,
+        context = context_of(
+            self._context_index.facts(row),
             self._cols,
             self._read_rows,
             child_usage=self._child_usage_targets,
-            spec_dialect=self.dialect == "spec",
         )
         if context.git is None and isinstance(self._header_canonical.get("git"), dict):
             context.git = self._header_canonical["git"]
