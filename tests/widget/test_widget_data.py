@@ -281,16 +281,16 @@ def test_export_html_is_one_safe_file(synthetic: Any, tmp_path: Path) -> None:
     assert "<" not in data
     payload = read_export(out)
     n = len(synthetic.entries)
-    assert payload["tree"]["n"] == n and len(payload["details"]) == n
-    assert len(payload["previews"]) == n and len(payload["texts"]) == n
+    assert payload["tree"]["n"] == n and len(payload["entries"]) == n
+    assert len(payload["previews"]["first_line"]) == n and len(payload["texts"]) == n
     assert payload["state"] == {"filter": "all"}
     # the active leaf's context is always carried
     active = synthetic.entries.index.get_loc(synthetic.leaf_id)
     assert str(active) in payload["contexts"]
-    # the same answers as the live widget gives
+    # what the live widget answers from
     live = SessionData(synthetic)
-    assert payload["details"] == json.loads(
-        json.dumps([live.entry(i) for i in range(n)], default=str)
+    assert payload["entries"] == json.loads(
+        json.dumps(synthetic.read_entries(live.ids), default=str)
     )
     assert payload["texts"] == live.search_texts()
     assert set(shown_by_filter(synthetic, "all")) <= set(synthetic.entries.index)
@@ -302,7 +302,7 @@ def test_export_is_smaller_than_the_session(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "big.jsonl", large_session_entries(3_000))
     out = export_html(path, tmp_path / "big.html", progress=False)
     assert out.stat().st_size < path.stat().st_size
-    assert len(read_export(out)["details"]) == len(prime_nb.load(path).entries)
+    assert len(read_export(out)["entries"]) == len(prime_nb.load(path).entries)
 
 
 def test_read_export_refuses_other_pages(tmp_path: Path) -> None:
