@@ -10,12 +10,12 @@
 import type { EntryDetail, PairedResult } from "./panel";
 import type { Preview } from "./tooltip";
 
-/** Previews as columns, a value per row (the kernel's "preview" answer, row-wise). */
+/** Previews as columns, a value per row (the kernel's "preview" answer, row-wise), but
+ * their first lines, which are a part of their own (the tree's text column). */
 export interface PreviewColumns {
   role?: (string | null)[];
   type?: unknown[];
   time?: (string | null)[];
-  first_line?: (string | null)[];
   tokens?: (number | null)[];
   tool_name?: (string | null)[];
 }
@@ -41,16 +41,18 @@ export function pyTruthy(value: unknown): boolean {
   return Boolean(value);
 }
 
-/** The preview of row ``i``, or null when the page has none. */
-export function previewAt(cols: PreviewColumns | null | undefined, i: number): Preview | null {
-  if (!cols || !Array.isArray(cols.first_line) || i < 0 || i >= cols.first_line.length) return null;
+/** The preview of row ``i`` from the columns and the first lines, or null when the page
+ * has neither. */
+export function previewAt(cols: PreviewColumns | null | undefined, lines: (string | null)[] | null | undefined, i: number): Preview | null {
+  const n = Math.max(cols?.role?.length ?? 0, lines?.length ?? 0);
+  if ((!cols && !lines) || !(i >= 0 && i < n)) return null;
   return {
-    role: cols.role?.[i] ?? null,
-    type: (cols.type?.[i] ?? null) as string | null,
-    time: cols.time?.[i] ?? null,
-    first_line: cols.first_line[i] ?? "",
-    tokens: cols.tokens?.[i] ?? 0,
-    tool_name: cols.tool_name?.[i] ?? null,
+    role: cols?.role?.[i] ?? null,
+    type: (cols?.type?.[i] ?? null) as string | null,
+    time: cols?.time?.[i] ?? null,
+    first_line: lines?.[i] ?? "",
+    tokens: cols?.tokens?.[i] ?? 0,
+    tool_name: cols?.tool_name?.[i] ?? null,
   };
 }
 

@@ -110,12 +110,15 @@ describe("exported page answers", () => {
     expect([[0], { a: 1 }, "x", 1, true].map(pyTruthy)).toEqual(Array(5).fill(true));
   });
 
-  it("previews from columns", () => {
-    const cols = { role: ["user", null], first_line: ["hi", null], tokens: [0, 5], time: ["2026-01-01T00:00:00+00:00", null] };
-    expect(previewAt(cols, 0)).toEqual({ role: "user", type: null, time: "2026-01-01T00:00:00+00:00", first_line: "hi", tokens: 0, tool_name: null });
-    expect(previewAt(cols, 1)).toMatchObject({ first_line: "", tokens: 5 });
-    expect(previewAt(cols, 2)).toBeNull();
-    expect(previewAt(null, 0)).toBeNull();
+  it("previews from columns and first lines", () => {
+    const cols = { role: ["user", null], tokens: [0, 5], time: ["2026-01-01T00:00:00+00:00", null] };
+    const lines = ["hi", null];
+    expect(previewAt(cols, lines, 0)).toEqual({ role: "user", type: null, time: "2026-01-01T00:00:00+00:00", first_line: "hi", tokens: 0, tool_name: null });
+    expect(previewAt(cols, lines, 1)).toMatchObject({ first_line: "", tokens: 5 });
+    expect(previewAt(cols, lines, 2)).toBeNull();
+    expect(previewAt(null, lines, 0)).toMatchObject({ first_line: "hi", role: null, tokens: 0 });
+    expect(previewAt(cols, null, 1)).toMatchObject({ first_line: "", tokens: 5 });
+    expect(previewAt(null, null, 0)).toBeNull();
   });
 
   it("chunkOf finds the chunk of a row", () => {

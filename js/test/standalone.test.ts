@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeTree } from "../src/data";
-import { MockModel, pageAnswers, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
+import { MockModel, documentRead, pageAnswers, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
 
 const b64 = (bytes: number[]): string => btoa(String.fromCharCode(...bytes));
 
@@ -22,7 +22,8 @@ const data: StandaloneData = {
     { type: "message", id: "aaaaaaaa", message: { role: "user", content: "hello" } },
     { type: "message", id: "bbbbbbbb", message: { role: "assistant", content: [], model: "m1" } },
   ],
-  previews: { role: ["user", "assistant"], type: ["message", "message"], first_line: ["hi", ""], tokens: [0, 7] },
+  lines: ["hi", ""],
+  previews: { role: ["user", "assistant"], type: ["message", "message"], tokens: [0, 7] },
   extras: { labels: [[1, "a long label"]], cost: [null, 0.5], calls: {} },
   texts: ["hello world", "goodbye world"],
   contexts: { "1": { index: 1, messages: [] } },
@@ -90,6 +91,37 @@ describe("standalone data", () => {
     expect(await ask({ what: "context", index: 1 })).toBeNull();
     expect(await ask({ what: "preview", index: 1 })).toBeNull();
     expect(await readPart(null)).toBeNull();
+  });
+
+  it("without a list of parts, asks for each (null: none) and the index for the chunks", async () => {
+    const parts: Record<string, unknown> = {
+      index: { parts: ["lines", "entries-0", "entries-1"], chunks: [0, 1] },
+      lines: data.lines,
+      "entries-0": [data.entries![0]],
+      "entries-1": [data.entries![1]],
+    };
+    const loads: string[] = [];
+    const ask = pageAnswers({ tree: data.tree }, async (name) => {
+      loads.push(name);
+      return parts[name] ?? null;
+    });
+    expect(await ask({ what: "lines", indices: [0] })).toEqual({ lines: ["hi"] });
+    expect(await ask({ what: "search", query: "hello" })).toEqual({ indices: [] });
+    expect(await ask({ what: "entry", index: 1 })).toMatchObject({ id: "bbbbbbbb", cost: null, label: null });
+    expect(loads).toEqual(["lines", "texts", "extras", "index", "entries-1"]);
+  });
+
+  it("documentRead waits for the document when it is still loading", async () => {
+    const listeners: (() => void)[] = [];
+    const doc = { readyState: "loading", addEventListener: (_: string, fn: () => void) => listeners.push(fn) } as unknown as Document;
+    let done = false;
+    const p = documentRead(doc).then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    listeners.forEach((fn) => fn());
+    await p;
+    expect(done).toBe(true);
+    await documentRead({ readyState: "complete" } as Document);
   });
 
   it("withParts prefers inline values and loads each part once", async () => {

@@ -29,7 +29,7 @@ from ._export_parts import (
     write_entries,
 )
 from ._pack import Packer, dumps
-from ._page import PageWriter, json_for_html, read_page, script_module, tree64
+from ._page import PageWriter, inline_script, json_for_html, read_page, tree64
 
 if TYPE_CHECKING:
     from ..session._session import Session
@@ -38,27 +38,30 @@ __all__ = [
     "check_destination",
     "export_html",
     "export_payload",
+    "inline_script",
     "json_for_html",
     "read_export",
     "render_html",
-    "script_module",
     "tree64",
 ]
 
 #: entries from which export_html shows a progress bar by default
 PROGRESS_FROM = 20_000
 #: what a payload holds besides the tree (see ``export_payload``), in page order
-PARTS = ("previews", "extras", "entries", "texts", "contexts")
+PARTS = ("lines", "previews", "extras", "entries", "texts", "contexts")
+#: the parts placed before the page's script (needed for the first draw)
+EARLY = ("lines",)
 
 
 def export_payload(session: Session, *, with_contexts: bool = True) -> dict[str, Any]:
     """What a page of ``session`` holds, in memory (as :func:`read_export` gives it back):
-    ``tree`` (base64 columns), ``previews``, ``extras``, ``entries``, ``texts``,
-    ``contexts``. For tests and small sessions; :func:`export_html` streams instead."""
+    ``tree`` (base64 columns), ``lines``, ``previews``, ``extras``, ``entries``,
+    ``texts``, ``contexts``. For tests and small sessions; :func:`export_html` streams instead."""
     data = SessionData(session)
     entries = session.read_entries(data.ids)
     return {
         "tree": tree64(data.tree()),
+        "lines": list(data.node_lines),
         "previews": preview_columns(data),
         "extras": detail_extras(data),
         "entries": entries,
@@ -72,21 +75,21 @@ def render_html(
 ) -> str:
     """The page for a payload (see :func:`export_payload`; any part may be left out)."""
     out = io.StringIO()
-    page = PageWriter(out.write, title=title, csp=csp)
-    head: dict[str, Any] = {"tree": payload["tree"]}
+    head: dict[str, Any] = {"tree": payload["tree"], **({"state": state} if state else {})}
+    early = {name: payload[name] for name in EARLY if payload.get(name) is not None}
+    page = PageWriter(out.write, head, early, title=title, csp=csp)
+    index: dict[str, Any] = {}
     for name in PARTS:
         value = payload.get(name)
-        if value is None:
+        if value is None or name in early:
             continue
         if name != "entries":
             page.value(name, value)
             continue
-        head["chunks"] = list(range(0, len(value), CHUNK_ROWS))
-        for k, start in enumerate(head["chunks"]):
+        index["chunks"] = list(range(0, len(value), CHUNK_ROWS))
+        for k, start in enumerate(index["chunks"]):
             page.value(f"entries-{k}", value[start : start + CHUNK_ROWS])
-    if state:
-        head["state"] = state
-    page.finish(head)
+    page.finish(index)
     return out.getvalue()
 
 
@@ -101,8 +104,8 @@ def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
     return out
 
 
-def _write_page(data: SessionData, page: PageWriter, progress: bool | None) -> dict[str, Any]:
-    """Every part of ``data``'s page, one after another; returns the head's extra fields.
+def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> dict[str, Any]:
+    """Every part of ``data``'s page, one after another; returns the index's fields.
 
     One pass over the file gives each entry and its search text; the entries go out as
     they come, the search texts are compressed in memory and written after them.
@@ -187,10 +190,11 @@ def export_html(
         return _export_redacted(sess, out, redact_rules, {**state, "progress": progress})
     title = sess.name or sess.id or Path(sess.file).stem
     data = SessionData(sess)
+    head = {"tree": tree64(data.tree()), **({"state": state} if state else {})}
     with open(out, "w", encoding="utf-8") as fh, ThreadPoolExecutor(1) as pool:
-        page = PageWriter(fh.write, title=f"{title} · prime_nb", csp=True, pool=pool)
-        head = _write_page(data, page, progress)
-        page.finish({"tree": tree64(data.tree()), **head, **({"state": state} if state else {})})
+        early = {"lines": data.node_lines}
+        page = PageWriter(fh.write, head, early, title=f"{title} · prime_nb", csp=True, pool=pool)
+        page.finish(_write_parts(data, page, progress))
     return out
 
 

@@ -3,7 +3,9 @@
 The notebook widget asks the kernel for one entry's detail, preview or context at a time;
 a page has no kernel, so it carries what those answers are made from:
 
-- ``previews``: the tooltip fields as columns (role, type, time, first line, tokens, tool);
+- ``lines``: the line that says what each entry is (the tree's text column): small, and
+  placed before the page's script, so that the first draw has its text at once;
+- ``previews``: the rest of the tooltip's fields, as columns (role, type, time, tokens, tool);
 - ``entries-K``: every entry as the file holds it (canonical), in chunks of rows, so the
   page decodes only the chunk of the entry opened;
 - ``extras``: what an entry's detail adds to the entry: labels, costs, and which tool
@@ -52,13 +54,12 @@ def _iso_times(stamps: pd.Series) -> list[str | None]:
 
 
 def preview_columns(data: SessionData) -> dict[str, list[Any]]:
-    """Every row's preview (see ``SessionData.preview``), as columns."""
+    """Every row's preview but its first line (see ``SessionData.preview``), as columns."""
     entries = data.session.entries
     return {
         "role": _str_or_none(entries["role"].astype(object).tolist()),
         "type": _str_or_none(entries["type"].astype(object).tolist()),
         "time": _iso_times(entries["timestamp"]),
-        "first_line": list(data.node_lines),
         "tokens": entries["total_tokens"].fillna(0).to_numpy(dtype=np.int64).tolist(),
         "tool_name": _str_or_none(entries["tool_name"].astype(object).tolist()),
     }

@@ -3,9 +3,14 @@
 The page holds the same JS bundle as the notebook widget, run against a local stand-in
 for the kernel that answers from data inlined in the page. Nothing is fetched: a strict
 Content-Security-Policy allows only the page's own script and style (by hash) and
-``data:`` images. The tree columns sit in a JSON element read at once; everything else
-in compressed parts (``_pack``), non-executed elements the page decodes when it first
-needs them. The page is written from top to bottom as its parts are made.
+``data:`` images.
+
+In file order: the tree columns (a JSON element), the parts the first draw needs, the
+script, then the other compressed parts (``_pack``: non-executed elements the page
+decodes when it first needs them), then an index of the parts. The script is a classic
+one, so it runs as soon as the browser has read it: the tree is drawn while the rest of
+the file (most of it) is still being read, and a later part is looked up once the whole
+document is in. The page is written from top to bottom as its parts are made.
 """
 
 from __future__ import annotations
@@ -41,11 +46,13 @@ def bundle_text() -> tuple[str, str]:
     return js_path.read_text("utf-8"), css
 
 
-def script_module(bundle: str, bootstrap: str) -> str:
-    """The bundle as an inline module script that ends by running ``bootstrap``.
+def inline_script(bundle: str, bootstrap: str) -> str:
+    """The bundle as an inline classic script that ends by running ``bootstrap``.
 
     The bundle's final ``export {a as b, ...}`` becomes a local object ``__pnb`` so the
-    bootstrap can reach the exports; ``</script`` cannot end the element early.
+    bootstrap can reach the exports; the whole runs in a strict function (as a module
+    would: strict, its names its own), which unlike a module runs without waiting for
+    the rest of the document. ``</script`` cannot end the element early.
     """
     text = bundle.rstrip()
     match = _EXPORT_CLAUSE.search(text)
@@ -58,7 +65,15 @@ def script_module(bundle: str, bootstrap: str) -> str:
             continue
         local, _, exported = part.partition(" as ")
         pairs.append(f"{(exported or local).strip()}:{local.strip()}")
-    code = text[: match.start()] + "const __pnb={" + ",".join(pairs) + "};\n" + bootstrap
+    code = (
+        '(function(){"use strict";\n'
+        + text[: match.start()]
+        + "const __pnb={"
+        + ",".join(pairs)
+        + "};\n"
+        + bootstrap
+        + "\n}).call(undefined);"
+    )
     code = re.sub(r"</(script)", r"<\\/\1", code, flags=re.IGNORECASE)
     if re.search(r"<script", code, flags=re.IGNORECASE):
         raise ValueError("the widget bundle holds '<script' and cannot be inlined safely")
@@ -87,18 +102,20 @@ def _sha256(text: str) -> str:
 BOOTSTRAP = (
     'const __el=document.getElementById("pnb-app");'
     'const __data=JSON.parse(document.getElementById("pnb-data").textContent);'
-    "__pnb.mountStandalone(__el,__data,(name)=>__pnb.readPart("
-    'document.getElementById("pnb-part-"+name)));'
+    "__pnb.mountStandalone(__el,__data,__pnb.pagePart);"
 )
 
 
 class PageWriter:
-    """Writes a page through ``write``: the top at once, then each part as it is packed,
-    then (``finish``) the head data naming the parts, and the script that reads them."""
+    """Writes a page through ``write``: the top, the tree (``head``), the ``early`` parts
+    and the script at once, then each part as it is packed, then (``finish``) the index
+    of the parts."""
 
     def __init__(
         self,
         write: Callable[[str], Any],
+        head: dict[str, Any],
+        early: dict[str, Any] | None = None,
         *,
         title: str,
         csp: bool = True,
@@ -108,11 +125,11 @@ class PageWriter:
         #: where the parts' packers compress (see ``Packer``)
         self.pool = pool
         bundle, css = bundle_text()
-        self._script = script_module(bundle, BOOTSTRAP)
+        script = inline_script(bundle, BOOTSTRAP)
         style = css + "\nhtml,body{margin:0;padding:0;}\n"
         policy = (
             "default-src 'none'; "
-            f"script-src 'sha256-{_sha256(self._script)}'; "
+            f"script-src 'sha256-{_sha256(script)}'; "
             f"style-src 'sha256-{_sha256(style)}'; "
             "img-src data:; font-src 'none'; connect-src 'none'; "
             "base-uri 'none'; form-action 'none'; frame-src 'none'; object-src 'none'"
@@ -128,7 +145,11 @@ class PageWriter:
             f"<title>{html.escape(title)}</title>\n"
             f"<style>{style}</style>\n</head>\n<body>\n"
             '<div id="pnb-app"></div>\n'
+            f'<script type="application/json" id="pnb-data">{json_for_html(head)}</script>\n'
         )
+        for name, value in (early or {}).items():
+            self.value(name, value)
+        write(f"<script>{script}</script>\n")
 
     def _open(self, name: str) -> None:
         if not _NAME.fullmatch(name) or name in self.parts:
@@ -157,25 +178,26 @@ class PageWriter:
         self._open(name)
         self._write(f"{text}</script>\n")
 
-    def finish(self, head: dict[str, Any]) -> None:
-        data = json_for_html({**head, "parts": self.parts})
-        self._write(f'<script type="application/json" id="pnb-data">{data}</script>\n')
-        self._write(f'<script type="module">{self._script}</script>\n</body>\n</html>\n')
+    def finish(self, index: dict[str, Any]) -> None:
+        """The index (the parts written, and ``index``'s fields) and the end of the page."""
+        data = json_for_html({**index, "parts": self.parts})
+        self._write(f'<script type="application/json" id="pnb-index">{data}</script>\n')
+        self._write("</body>\n</html>\n")
 
 
 _PART = re.compile(
     r'<script type="application/octet-stream" id="pnb-part-([a-z][a-z0-9-]*)">([^<]*)</script>'
 )
-_HEAD = re.compile(r'<script type="application/json" id="pnb-data">([^<]*)</script>')
+_JSON = re.compile(r'<script type="application/json" id="pnb-(data|index)">([^<]*)</script>')
 
 
 def read_page(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The head data of a page and each of its parts, decoded, by name."""
+    """The head data of a page, its index, and each of its parts, decoded, by name."""
     text = Path(path).read_text("utf-8")
-    head = _HEAD.search(text)
-    if head is None:
+    found = dict(_JSON.findall(text))
+    if "data" not in found:
         raise ValueError(f"{path}: not a page written by prime_nb.export_html")
-    out: dict[str, Any] = orjson.loads(head.group(1))
+    out: dict[str, Any] = {**orjson.loads(found["data"]), **orjson.loads(found.get("index", "{}"))}
     for name, data in _PART.findall(text):
         out[name] = unpack(data)
     return out

@@ -287,9 +287,11 @@ def test_export_is_self_contained(hostile: tuple[Any, Path, Path, Path]) -> None
         "style",
         "body",
         "div",
-        *["script"] * 5,  # the compressed parts (base64: no tag can hide in them)
-        "script",
-        "script",
+        "script",  # the tree (JSON)
+        "script",  # the first lines (compressed: base64, no tag can hide in it)
+        "script",  # the code
+        *["script"] * 5,  # the other compressed parts
+        "script",  # their index (JSON)
     ]
     assert parser.urls == []
     assert len(hostile_entries()) == len(session.entries) + 1

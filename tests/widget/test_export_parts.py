@@ -35,10 +35,10 @@ def test_page_holds_the_answers_of_the_widget(case: str, tmp_path: Path) -> None
     assert page["tree"]["n"] == n and len(page["entries"]) == n and len(page["texts"]) == n
     assert page["entries"] == plain(session.read_entries(data.ids))
     assert page["texts"] == data.search_texts()
-    previews = page["previews"]
-    assert [{k: previews[k][i] for k in previews} for i in range(n)] == plain(
-        [data.preview(i) for i in range(n)]
-    )
+    previews, lines = page["previews"], page["lines"]
+    assert [
+        {**{k: previews[k][i] for k in previews}, "first_line": lines[i]} for i in range(n)
+    ] == plain([data.preview(i) for i in range(n)])
     extras = page["extras"]
     assert {data.ids[row]: text for row, text in extras["labels"]} == session.labels
     calls = extras["calls"]
@@ -76,10 +76,10 @@ def test_chunks_by_rows_and_by_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(_export_parts, "CHUNK_ROWS", 7)
     by_rows = tmp_path / "rows.html"
     export_html(session, by_rows)
-    head = json.loads(by_rows.read_text("utf-8").split('id="pnb-data">')[1].split("</script>")[0])
-    assert head["chunks"] == list(range(0, len(session.entries), 7))
-    assert [p for p in head["parts"] if p.startswith("entries-")] == [
-        f"entries-{k}" for k in range(len(head["chunks"]))
+    index = json.loads(by_rows.read_text("utf-8").split('id="pnb-index">')[1].split("</script>")[0])
+    assert index["chunks"] == list(range(0, len(session.entries), 7))
+    assert [p for p in index["parts"] if p.startswith("entries-")] == [
+        f"entries-{k}" for k in range(len(index["chunks"]))
     ]
     assert read_export(by_rows) == whole
     monkeypatch.setattr(_export_parts, "CHUNK_ROWS", 10**6)
@@ -87,8 +87,8 @@ def test_chunks_by_rows_and_by_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyP
     by_bytes = tmp_path / "bytes.html"
     export_html(session, by_bytes)
     page = by_bytes.read_text("utf-8")
-    head = json.loads(page.split('id="pnb-data">')[1].split("</script>")[0])
-    assert 5 < len(head["chunks"]) < len(session.entries)
+    index = json.loads(page.split('id="pnb-index">')[1].split("</script>")[0])
+    assert 5 < len(index["chunks"]) < len(session.entries)
     assert read_export(by_bytes) == whole
 
 
