@@ -14,26 +14,14 @@ Each figure is also given as a ratio to a baseline measured in the same page and
 JSON.parse of the same columns as JSON (for the first draw), and a bare canvas fill of n
 rectangles (for redraws). Goals: 100k drawn in < 1.5 s, redraw < 50 ms, <= 40 bytes/entry.
 
-Then ``export_html`` of the same file, in a fresh process that has loaded the session
-(best of ``--repeat`` runs): its time, against a bare read of the file (each line parsed
-with orjson, the bytes gzipped at level 1) in the same process; the page's size and its
-peak RSS (the whole process, and what the export added to the loaded session), both as
-ratios to the file. And the exported page in Chromium: its first frame and its text
-column, from navigation start (the HTML parsed, the tree decoded, the previews part
-decompressed), then the first entry opened and the first search (each decodes a part).
-Goals at 100k: export < 5 s, page <= the file, peak < 3 x the file, drawn in < 2 s.
-
-    python benchmarks/bench_widget.py [--sizes 1000,10000,100000] [--repeat 3] [--json out.json]
-        [--code DIR]   (export with the prime_nb found in DIR: figures before a change)
+    python benchmarks/bench_widget.py [--sizes 1000,10000,100000] [--json out.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,9 +32,6 @@ import orjson
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from machine import describe
 
 import prime_nb
 from prime_nb.datasets import large_session_entries
@@ -67,11 +52,6 @@ VIEWPORT = {"width": 1280, "height": 800}
 GOAL_DRAW_MS = 1500.0
 GOAL_REDRAW_MS = 50.0
 GOAL_BYTES = 40.0
-GOAL_EXPORT_N = 100_000
-GOAL_EXPORT_S = 5.0
-GOAL_PAGE_RATIO = 1.0
-GOAL_EXPORT_RSS = 3.0
-GOAL_PAGE_DRAW_MS = 2000.0
 
 PAGE_JS = """
 async () => {
@@ -197,131 +177,6 @@ def bench(n: int, folder: Path, browser: Any) -> dict[str, Any]:
     return result
 
 
-EXPORT_CHILD = """
-import os, sys, time, zlib, json
-import orjson
-sys.path.insert(0, {code!r})
-import prime_nb
-from prime_nb.widget import export_html
-
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) * 1024
-    return 0
-
-path, out = sys.argv[1], sys.argv[2]
-t0 = time.perf_counter()
-with open(path, "rb") as fh:
-    raw = fh.read()
-for line in raw.splitlines():
-    orjson.loads(line)
-z = zlib.compressobj(1, zlib.DEFLATED, 31)
-packed = z.compress(raw) + z.flush()
-bare = time.perf_counter() - t0
-del raw, packed
-session = prime_nb.load(path)
-session.entries
-before = status("VmRSS")
-with open("/proc/self/clear_refs", "w") as fh:
-    fh.write("5")  # peak RSS (VmHWM) from here on
-t0 = time.perf_counter()
-export_html(session, out, progress=False)
-took = time.perf_counter() - t0
-print(json.dumps({{"bare_s": bare, "export_s": took, "rss_before": before,
-                  "rss_peak": status("VmHWM")}}))
-"""
-
-EXPORT_PAGE_JS = """
-async () => {
-  const dbg = document.querySelector('.pnb-root').pnbDebug;
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  while (dbg.timings.firstFrame < 0) await frame();
-  const out = { firstFrame: dbg.timings.start + dbg.timings.firstFrame };
-  while (!(dbg.stats().lines > 0)) await frame();
-  out.lines = performance.now();
-  const ask = document.getElementById('pnb-app').pnbAsk;
-  const n = dbg.stats().n;
-  if (ask) {
-    let t0 = performance.now();
-    await ask({ what: 'entry', index: Math.floor(n / 2) });
-    out.entry = performance.now() - t0;
-    t0 = performance.now();
-    await ask({ what: 'entry', index: Math.floor(n / 2) + 1 });
-    out.entryAgain = performance.now() - t0;
-    t0 = performance.now();
-    out.hits = (await ask({ what: 'search', query: 'retry' })).indices.length;
-    out.search = performance.now() - t0;
-  }
-  return out;
-}
-"""
-
-
-def export_once(path: Path, out: Path, code: Path) -> dict[str, Any]:
-    """One export_html of ``path`` in a fresh process (see EXPORT_CHILD)."""
-    child = subprocess.run(
-        [sys.executable, "-c", EXPORT_CHILD.format(code=str(code)), str(path), str(out)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(code)},
-    )
-    return dict(json.loads(child.stdout.strip().splitlines()[-1]))
-
-
-def bench_export(n: int, folder: Path, browser: Any, code: Path, repeat: int) -> dict[str, Any]:
-    path = folder / f"bench-{n}.jsonl"
-    out = folder / f"bench-{n}-export.html"
-    runs = [export_once(path, out, code) for _ in range(repeat)]
-    best = min(runs, key=lambda r: r["export_s"])
-    result: dict[str, Any] = {
-        "file": path.stat().st_size,
-        "html": out.stat().st_size,
-        "export_s": best["export_s"],
-        "bare_s": min(r["bare_s"] for r in runs),
-        "rss_before": best["rss_before"],
-        "rss_peak": max(r["rss_peak"] for r in runs),
-        "added": max(r["rss_peak"] - r["rss_before"] for r in runs),
-    }
-    page = browser.new_page(viewport=VIEWPORT)
-    page.goto(out.as_uri(), timeout=300_000)
-    page.wait_for_selector(".pnb-root[data-drawn]", timeout=300_000)
-    result.update(page.evaluate(EXPORT_PAGE_JS))
-    page.close()
-    return result
-
-
-def report_export(n: int, r: dict[str, Any]) -> list[str]:
-    """The export's figures; the goals are for 100k entries (a verdict from there on)."""
-    ok = lambda good: ("ok" if good else "MISSED") if n >= GOAL_EXPORT_N else "-"  # noqa: E731
-    mib = 2**20
-    page_ratio = r["html"] / r["file"]
-    peak = r["rss_peak"] / r["file"]
-    lines = [
-        f"  export_html     {r['export_s']:8.2f} s   = {r['export_s'] / r['bare_s']:5.1f} x a bare "
-        f"parse + gzip of the file ({r['bare_s']:.2f} s)   goal < {GOAL_EXPORT_S:.0f} s: "
-        f"{ok(r['export_s'] < GOAL_EXPORT_S)}",
-        f"  page size       {r['html'] / mib:8.1f} MiB = {page_ratio:5.2f} x the file "
-        f"({r['file'] / mib:.1f} MiB)   goal <= {GOAL_PAGE_RATIO:.0f} x: "
-        f"{ok(page_ratio <= GOAL_PAGE_RATIO)}",
-        f"  export peak RSS {r['rss_peak'] / mib:8.0f} MiB = {peak:5.2f} x the file "
-        f"(the loaded session {r['rss_before'] / mib:.0f} MiB; the export added "
-        f"{r['added'] / mib:.0f} MiB = {r['added'] / r['file']:.2f} x)   goal < "
-        f"{GOAL_EXPORT_RSS:.0f} x: {ok(peak < GOAL_EXPORT_RSS)} (whole), "
-        f"{ok(r['added'] / r['file'] < GOAL_EXPORT_RSS)} (added)",
-        f"  page draw       {r['firstFrame']:8.0f} ms first frame, {r['lines']:.0f} ms with its "
-        f"text, from navigation start   goal < {GOAL_PAGE_DRAW_MS:.0f} ms: "
-        f"{ok(r['lines'] < GOAL_PAGE_DRAW_MS)}",
-    ]
-    if "entry" in r:
-        lines.append(
-            f"  page parts      first entry {r['entry']:.0f} ms (then {r['entryAgain']:.1f} ms), "
-            f"first search {r['search']:.0f} ms ({r['hits']:,} hits)"
-        )
-    return lines
-
-
 def report(n: int, r: dict[str, Any]) -> list[str]:
     ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
     redraw = max(r["panFirst"], r["panFit"], r["select"])
@@ -349,9 +204,6 @@ def report(n: int, r: dict[str, Any]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--repeat", type=int, default=3, help="export runs per size (best)")
-    parser.add_argument("--code", type=Path, default=Path(__file__).resolve().parents[1])
-    parser.add_argument("--no-draw", action="store_true", help="only the export figures")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -359,28 +211,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         version = browser.version
-        print(describe())
         print(
             f"CPU: {cpu_name()}; Chromium {version} (headless, software raster); "
             f"viewport {VIEWPORT['width']}x{VIEWPORT['height']}"
         )
         for n in sizes:
-            folder = Path(tmp)
-            if args.no_draw:
-                write_session(n, folder)
-                results[n] = {}
-                print(f"{n:>7,} entries")
-            else:
-                results[n] = bench(n, folder, browser)
-                print("\n".join(report(n, results[n])), flush=True)
-            results[n]["export"] = bench_export(n, folder, browser, args.code, args.repeat)
-            print("\n".join(report_export(n, results[n]["export"])), flush=True)
-        commit = subprocess.run(
-            ["git", "-C", str(args.code), "log", "-1", "--format=%h %s"],
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-        print(f"exported by the code of commit {commit[:90]}")
+            results[n] = bench(n, Path(tmp), browser)
+            print("\n".join(report(n, results[n])), flush=True)
         browser.close()
     if args.json:
         args.json.write_text(
