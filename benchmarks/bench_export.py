@@ -132,6 +132,7 @@ def export_once(path: Path, out: Path, code: Path) -> dict[str, Any]:
         capture_output=True,
         text=True,
         check=True,
+        cwd=code,  # a script run with -c has its working folder first on its path
         env={**os.environ, "PYTHONPATH": str(code)},
     )
     return dict(json.loads(child.stdout.strip().splitlines()[-1]))
@@ -214,7 +215,7 @@ def main() -> None:
         text=True,
     ).stdout.strip()
     print(describe())
-    print(f"export_html of commit {commit[:100]}")
+    print(f"export_html of commit {commit[:100] or '(not a git checkout)'}")
     results: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
