@@ -53,7 +53,7 @@ PARTS = ("lines", "previews", "extras", "entries", "texts", "contexts")
 EARLY = ("lines",)
 
 
-def export_payload(session: Session, *, with_contexts: bool = True) -> dict[str, Any]:
+def export_payload(session: Session) -> dict[str, Any]:
     """What a page of ``session`` holds, in memory (as :func:`read_export` gives it back):
     ``tree`` (base64 columns), ``lines``, ``previews``, ``extras``, ``entries``,
     ``texts``, ``contexts``. For tests and small sessions; :func:`export_html` streams instead."""
@@ -66,7 +66,7 @@ def export_payload(session: Session, *, with_contexts: bool = True) -> dict[str,
         "extras": detail_extras(data),
         "entries": entries,
         "texts": [data.search_text(i, e) for i, e in enumerate(entries)],
-        "contexts": contexts(data) if with_contexts else {},
+        "contexts": contexts(data),
     }
 
 
