@@ -23,6 +23,7 @@ from ..format._reading import looks_like_session
 from ._data import SessionData
 from ._export_parts import (
     CHUNK_ROWS,
+    CallPairs,
     contexts,
     detail_extras,
     preview_columns,
@@ -48,7 +49,7 @@ __all__ = [
 #: entries from which export_html shows a progress bar by default
 PROGRESS_FROM = 20_000
 #: what a payload holds besides the tree (see ``export_payload``), in page order
-PARTS = ("lines", "previews", "extras", "entries", "texts", "contexts")
+PARTS = ("lines", "previews", "entries", "texts", "extras", "contexts")
 #: the parts placed before the page's script (needed for the first draw)
 EARLY = ("lines",)
 
@@ -59,11 +60,14 @@ def export_payload(session: Session) -> dict[str, Any]:
     ``texts``, ``contexts``. For tests and small sessions; :func:`export_html` streams instead."""
     data = SessionData(session)
     entries = session.read_entries(data.ids)
+    calls = CallPairs()
+    for row, entry in enumerate(entries):
+        calls.see(row, entry)
     return {
         "tree": tree64(data.tree()),
         "lines": list(data.node_lines),
         "previews": preview_columns(data),
-        "extras": detail_extras(data),
+        "extras": detail_extras(data, calls),
         "entries": entries,
         "texts": [data.search_text(i, e) for i, e in enumerate(entries)],
         "contexts": contexts(data),
@@ -107,27 +111,30 @@ def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
 def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> dict[str, Any]:
     """Every part of ``data``'s page, one after another; returns the index's fields.
 
-    One pass over the file gives each entry and its search text; the entries go out as
-    they come, the search texts are compressed in memory and written after them.
+    One pass over the file gives each entry, its search text and its tool calls or
+    result; the entries go out as they come, the search texts are compressed in memory
+    and written after them, then the calls' pairs (``extras``).
     """
     show = data.n >= PROGRESS_FROM if progress is None else progress
     bar = tqdm(total=data.n, desc="export_html", unit="entry", disable=not show, leave=False)
     try:
         page.value("previews", preview_columns(data))
-        page.value("extras", detail_extras(data))
+        calls = CallPairs()
         packed: list[str] = []
         texts = Packer(packed.append, page.pool)
         texts.write(b"[")
 
-        def text(value: str) -> None:
-            # taken == 1: only the opening bracket so far
-            texts.write(dumps(value) if texts.taken == 1 else b"," + dumps(value))
+        def see(row: int, entry: dict[str, Any]) -> None:
+            calls.see(row, entry)
+            text = dumps(data.search_text(row, entry))
+            texts.write(text if texts.taken == 1 else b"," + text)  # 1: just the "["
 
-        chunks = write_entries(page, data, text, bar.update)
+        chunks = write_entries(page, data, see, bar.update)
         texts.write(b"]")
         texts.close()
         page.packed("texts", "".join(packed))
         del packed[:]
+        page.value("extras", detail_extras(data, calls))
         bar.set_postfix_str("contexts")
         page.value("contexts", contexts(data))
         return {"chunks": chunks}

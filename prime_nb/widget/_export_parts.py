@@ -9,8 +9,8 @@ a page has no kernel, so it carries what those answers are made from:
 - ``entries-K``: every entry as the file holds it (canonical), in chunks of rows, so the
   page decodes only the chunk of the entry opened;
 - ``extras``: what an entry's detail adds to the entry: labels, costs, and which tool
-  call each result answers (the page puts a result's content beside its call itself,
-  rather than the file carrying it twice);
+  call each result answers (``CallPairs``; the page puts a result's content beside its
+  call itself, rather than the file carrying it twice);
 - ``texts``: the search text of every entry;
 - ``contexts``: the contexts of the active leaf and the newest leaves, within a budget.
 
@@ -65,21 +65,61 @@ def preview_columns(data: SessionData) -> dict[str, list[Any]]:
     }
 
 
-def detail_extras(data: SessionData) -> dict[str, Any]:
+class CallPairs:
+    """Every tool call and the row of the result that answers it, seen entry by entry.
+
+    The loader's rule (``session/_columns``): each ``toolCall`` block of a message is a
+    call (its id kept if a string), and a call's result is the last ``toolResult`` with
+    its id. Seen here on the one pass over the entries rather than taken from
+    ``session.tool_calls``, which also reads every call's arguments back from the file
+    and trims them: the page has those in its entries, and needs only the pairs. The
+    browser tests check the pairs against the kernel's answers over the session matrix.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[int] = []
+        self.ids: list[str | None] = []
+        self.names: list[str | None] = []
+        self._answers: dict[str, int] = {}
+
+    def see(self, row: int, entry: dict[str, Any]) -> None:
+        message = entry.get("message") if entry.get("type") == "message" else None
+        if message.__class__ is not dict:
+            return
+        content = message.get("content")
+        if content.__class__ is list:
+            for block in content:
+                if block.__class__ is dict and block.get("type") == "toolCall":
+                    self.rows.append(row)
+                    self.ids.append(_str(block.get("id")))
+                    self.names.append(_str(block.get("name")))
+        answered = message.get("toolCallId")
+        if message.get("role") == "toolResult" and answered.__class__ is str:
+            self._answers[answered] = row
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The calls in file order: the calling row, call id, tool name, result row (-1)."""
+        answers = self._answers
+        return {
+            "assistant": self.rows,
+            "call_id": self.ids,
+            "name": self.names,
+            "result": [answers.get(c, -1) if c is not None else -1 for c in self.ids],
+        }
+
+
+def _str(value: Any) -> str | None:
+    return value if value.__class__ is str else None
+
+
+def detail_extras(data: SessionData, calls: CallPairs) -> dict[str, Any]:
     """Labels in force, cost per row, and every tool call with the row of its result."""
     session, row_of = data.session, data.row_of
     cost = session.entries["cost"].astype(object).tolist()
-    calls = session.tool_calls
-    results = calls["result_id"].astype(object).tolist()
     return {
         "labels": [[row_of[i], text] for i, text in session.labels.items() if i in row_of],
         "cost": [None if v is None or v != v else float(v) for v in cost],
-        "calls": {
-            "assistant": [row_of.get(str(a), -1) for a in calls["assistant_id"].tolist()],
-            "call_id": _str_or_none(calls["call_id"].astype(object).tolist()),
-            "name": _str_or_none(calls["name"].astype(object).tolist()),
-            "result": [row_of.get(r, -1) if r.__class__ is str else -1 for r in results],
-        },
+        "calls": calls.columns(),
     }
 
 
@@ -94,9 +134,12 @@ def each_entry(data: SessionData, done: Callable[[int], Any]) -> Iterator[dict[s
 
 
 def write_entries(
-    page: PageWriter, data: SessionData, texts: Callable[[str], Any], done: Callable[[int], Any]
+    page: PageWriter,
+    data: SessionData,
+    see: Callable[[int, dict[str, Any]], Any],
+    done: Callable[[int], Any],
 ) -> list[int]:
-    """The ``entries-K`` parts; each entry's search text goes to ``texts`` on the way.
+    """The ``entries-K`` parts; ``see(row, entry)`` is called with each on the way.
     Returns the first row of each part."""
     starts: list[int] = []
     packer: Packer | None = None
@@ -111,7 +154,7 @@ def write_entries(
             packer.write(b"[")
             count = 0
         packer.write(b"," + dumps(entry) if count else dumps(entry))
-        texts(data.search_text(row, entry))
+        see(row, entry)
         count += 1
     if packer is not None:
         packer.write(b"]")
