@@ -261,7 +261,10 @@ def test_export_is_self_contained(hostile: tuple[Any, Path, Path, Path]) -> None
     session, strict, _, _ = hostile
     text = strict.read_text("utf-8")
     assert 'http-equiv="Content-Security-Policy"' in text
-    assert "default-src 'none'" in text
+    policy = text.split('http-equiv="Content-Security-Policy" content="')[1].split('"')[0]
+    assert "default-src 'none'" in policy and "connect-src 'none'" in policy
+    assert "unsafe" not in policy  # no 'unsafe-eval', no 'unsafe-inline'
+    assert policy.count("'sha256-") == 2  # the one script and the one style, by hash
 
     class Tags(HTMLParser):
         def __init__(self) -> None:
