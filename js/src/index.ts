@@ -2,7 +2,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import { storeFor } from "./comm";
-import { mountStandalone, readPart } from "./standalone";
+import { mountStandalone, pagePart, readPart } from "./standalone";
 import { SessionView } from "./widget";
 import "./widget.css";
 
@@ -17,4 +17,4 @@ export default {
   },
 };
 
-export { mountStandalone, readPart };
+export { mountStandalone, pagePart, readPart };

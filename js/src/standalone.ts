@@ -4,10 +4,11 @@
  */
 
 import type { AnyModel } from "@anywidget/types";
-import { fromBase64, type RawTree } from "./data";
+import { decodeTree, fromBase64, idAt, type Columns, type RawTree } from "./data";
+import { CallIndex, chunkOf, entryDetail, previewAt, type DetailExtras, type DetailSources, type PreviewColumns } from "./exported";
 import { searchTexts } from "./filter";
-import type { ContextDetail, EntryDetail } from "./panel";
-import { SessionView, type Preview } from "./widget";
+import type { ContextDetail } from "./panel";
+import { SessionView } from "./widget";
 
 /** The tree columns as base64 text (the export's form of the `_tree` trait). */
 export interface Tree64 {
@@ -28,18 +29,26 @@ export interface Tree64 {
   problem_count?: number | null;
 }
 
+/** What a page holds: the tree up front; the rest inline (tests) or in parts (the export). */
 export interface StandaloneData {
   tree: Tree64;
-  details?: (EntryDetail | null)[] | null;
-  previews?: (Preview | null)[] | null;
+  /** every entry as read from the file, by row */
+  entries?: (Record<string, unknown> | null)[] | null;
+  /** each entry's line (the tree's text column) */
+  lines?: (string | null)[] | null;
+  previews?: PreviewColumns | null;
+  extras?: DetailExtras | null;
   texts?: (string | null)[] | null;
   contexts?: Record<string, ContextDetail> | null;
   state?: Record<string, unknown>;
-  /** names of the parts kept apart, compressed (the export): read with the loader */
+  /** names of the parts kept apart, compressed, read with the loader (when not given,
+   * the loader's ``index`` part names them) */
   parts?: string[];
+  /** the first row of each entries part ``entries-K`` (else from the ``index`` part) */
+  chunks?: number[];
 }
 
-/** Reads a named part of the page (see ``readPart``). */
+/** Reads a named part of the page (see ``pagePart``); null when there is none. */
 export type PartLoader = (name: string) => Promise<unknown>;
 
 /** A part of an exported page: base64 of gzipped JSON in an element, decoded with the
@@ -51,17 +60,35 @@ export async function readPart(element: Element | null): Promise<unknown> {
   return JSON.parse(await new Response(stream).text());
 }
 
+/** Resolves once the whole document is read (the script runs before its parts are). */
+export function documentRead(doc: Document = document): Promise<void> {
+  if (doc.readyState !== "loading") return Promise.resolve();
+  return new Promise((resolve) => doc.addEventListener("DOMContentLoaded", () => resolve(), { once: true }));
+}
+
+/** The exported page's loader: part ``name`` (``index``: the plain JSON list of the parts
+ * and where each chunk of entries starts), once the document is read. */
+export async function pagePart(name: string): Promise<unknown> {
+  if (name === "index") {
+    await documentRead();
+    return JSON.parse(document.getElementById("pnb-index")?.textContent ?? "{}");
+  }
+  const id = `pnb-part-${name}`;
+  // a part the browser has read past is whole already (the first parts, while the rest loads)
+  const early = document.getElementById(id);
+  if (!early?.nextSibling) await documentRead();
+  return readPart(early?.nextSibling ? early : document.getElementById(id));
+}
+
 /** The data with every part it lacks loaded on first use (each once). */
-export function withParts(data: StandaloneData, load: PartLoader | undefined): (name: keyof StandaloneData) => Promise<unknown> {
+export function withParts(data: StandaloneData, load: PartLoader | undefined): (name: string) => Promise<unknown> {
   const cache = new Map<string, Promise<unknown>>();
+  const inline = data as unknown as Record<string, unknown>;
   return (name) => {
-    const inline = data[name];
-    if (inline != null || !load || !data.parts?.includes(name)) return Promise.resolve(inline ?? null);
+    const value = inline[name];
+    if (value != null || !load || (data.parts && !data.parts.includes(name))) return Promise.resolve(value ?? null);
     let p = cache.get(name);
-    if (!p) {
-      p = load(name);
-      cache.set(name, p);
-    }
+    if (!p) cache.set(name, (p = load(name)));
     return p;
   };
 }
@@ -93,27 +120,70 @@ export function treeFrom64(t: Tree64): RawTree {
   };
 }
 
-/** Answer a request the way the Python side would, from the page's data. */
-export async function answer(part: (name: keyof StandaloneData) => Promise<unknown>, msg: Record<string, unknown>): Promise<unknown> {
-  const index = Number(msg.index);
-  switch (msg.what) {
-    case "entry":
-      return ((await part("details")) as StandaloneData["details"])?.[index] ?? null;
-    case "preview":
-      return ((await part("previews")) as StandaloneData["previews"])?.[index] ?? null;
-    case "search":
-      return { indices: searchTexts(((await part("texts")) as string[] | null) ?? [], String(msg.query ?? "")) };
-    case "lines": {
-      const previews = (await part("previews")) as StandaloneData["previews"];
+/** Answers requests the way the Python side would, from the page's data: each part is
+ * decoded when a request first needs it, the entries a chunk of rows at a time. */
+export function pageAnswers(data: StandaloneData, load?: PartLoader): (msg: Record<string, unknown>) => Promise<unknown> {
+  const loaded = new Map<string, Promise<unknown>>();
+  const loadOnce: PartLoader | undefined =
+    load &&
+    ((name) => {
+      let p = loaded.get(name);
+      if (!p) loaded.set(name, (p = load(name)));
+      return p;
+    });
+  const part = withParts(data, loadOnce);
+  let chunks: Promise<number[]> | null = null;
+  const chunkStarts = (): Promise<number[]> =>
+    (chunks ??= (data.chunks ? Promise.resolve(data.chunks) : loadOnce ? loadOnce("index") : Promise.resolve(null)).then((v) => {
+      const list = Array.isArray(v) ? v : (v as { chunks?: unknown } | null)?.chunks;
+      return Array.isArray(list) ? list.map(Number) : [];
+    }));
+  let cols: Columns | null = null;
+  const columns = (): Columns => (cols ??= decodeTree(treeFrom64(data.tree)));
+  const entryAt = async (row: number): Promise<Record<string, unknown> | null> => {
+    if (data.entries) return data.entries[row] ?? null;
+    const starts = await chunkStarts();
+    const k = chunkOf(starts, row);
+    if (k < 0) return null;
+    const rows = (await part(`entries-${k}`)) as (Record<string, unknown> | null)[] | null;
+    return rows?.[row - starts[k]] ?? null;
+  };
+  let sources: Promise<DetailSources> | null = null;
+  const detailSources = (): Promise<DetailSources> =>
+    (sources ??= (part("extras") as Promise<DetailExtras | null>).then((extras) => {
+      const c = columns();
       return {
-        lines: (Array.isArray(msg.indices) ? (msg.indices as number[]) : []).map((i) => previews?.[i]?.first_line ?? ""),
+        n: c.n,
+        idAt: (row) => idAt(c, row),
+        kindAt: (row) => c.kind[row],
+        entryAt,
+        labels: new Map((extras?.labels ?? []).map(([row, text]) => [row, String(text)])),
+        cost: extras?.cost ?? [],
+        calls: new CallIndex(extras?.calls, c.n),
       };
+    }));
+  return async (msg) => {
+    const index = Number(msg.index);
+    switch (msg.what) {
+      case "entry":
+        return entryDetail(await detailSources(), index);
+      case "preview": {
+        const [cols, lines] = await Promise.all([part("previews"), part("lines")]);
+        return previewAt(cols as PreviewColumns | null, lines as string[] | null, index);
+      }
+      case "search":
+        return { indices: searchTexts(((await part("texts")) as string[] | null) ?? [], String(msg.query ?? "")) };
+      case "lines": {
+        const lines = (await part("lines")) as (string | null)[] | null;
+        const indices = Array.isArray(msg.indices) ? (msg.indices as number[]) : [];
+        return { lines: indices.map((i) => lines?.[i] ?? "") };
+      }
+      case "context":
+        return ((await part("contexts")) as StandaloneData["contexts"])?.[String(index)] ?? null;
+      default:
+        throw new Error(`unknown request: ${String(msg.what)}`);
     }
-    case "context":
-      return ((await part("contexts")) as StandaloneData["contexts"])?.[String(index)] ?? null;
-    default:
-      throw new Error(`unknown request: ${String(msg.what)}`);
-  }
+  };
 }
 
 /** A model with the anywidget surface (get/set/on/off/save_changes/send). */
@@ -185,7 +255,8 @@ export class MockModel {
 }
 
 /** Render the viewer into `el` from the page's data; parts not inlined are read with
- * ``load`` when first asked for. Returns the model and the view. */
+ * ``load`` when first asked for. Returns the model and the view; `el.pnbAsk(msg)` asks
+ * the page's stand-in for the kernel directly (for tests and checks). */
 export function mountStandalone(el: HTMLElement, data: StandaloneData, load?: PartLoader): { model: MockModel; view: SessionView } {
   const state = {
     selected_id: null,
@@ -195,8 +266,9 @@ export function mountStandalone(el: HTMLElement, data: StandaloneData, load?: Pa
     ...(data.state ?? {}),
     _tree: treeFrom64(data.tree),
   };
-  const part = withParts(data, load);
-  const model = new MockModel(state, (msg) => answer(part, msg));
+  const ask = pageAnswers(data, load);
+  const model = new MockModel(state, ask);
   const view = new SessionView(model as unknown as AnyModel, el, { standalone: true });
+  (el as HTMLElement & { pnbAsk?: typeof ask }).pnbAsk = ask;
   return { model, view };
 }

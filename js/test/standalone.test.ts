@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { decodeTree } from "../src/data";
-import { MockModel, answer, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
+import { MockModel, documentRead, pageAnswers, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
 
 const b64 = (bytes: number[]): string => btoa(String.fromCharCode(...bytes));
 
+// two entries: a user prompt (row 0) and an assistant answer (row 1)
 const data: StandaloneData = {
   tree: {
     n: 2,
@@ -17,11 +18,23 @@ const data: StandaloneData = {
     labels: [[1, "x"]],
     compactions: [],
   },
-  details: [null, { index: 1, id: "bbbbbbbb", kind: 1, entry: { type: "message" } }],
-  previews: [{ role: "user", first_line: "hi" }, null],
+  entries: [
+    { type: "message", id: "aaaaaaaa", message: { role: "user", content: "hello" } },
+    { type: "message", id: "bbbbbbbb", message: { role: "assistant", content: [], model: "m1" } },
+  ],
+  lines: ["hi", ""],
+  previews: { role: ["user", "assistant"], type: ["message", "message"], tokens: [0, 7] },
+  extras: { labels: [[1, "a long label"]], cost: [null, 0.5], calls: {} },
   texts: ["hello world", "goodbye world"],
   contexts: { "1": { index: 1, messages: [] } },
 };
+
+/** base64 of the gzip of a value's JSON, as the export writes a part */
+async function packed(value: unknown): Promise<string> {
+  const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream("gzip"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  return btoa(String.fromCharCode(...bytes));
+}
 
 describe("standalone data", () => {
   it("decodes base64 columns like ipywidgets buffers", () => {
@@ -32,42 +45,97 @@ describe("standalone data", () => {
   });
 
   it("answers requests from inlined data", async () => {
-    const part = withParts(data, undefined);
-    expect(await answer(part, { what: "entry", index: 1 })).toMatchObject({ id: "bbbbbbbb" });
-    expect(await answer(part, { what: "entry", index: 0 })).toBeNull();
-    expect(await answer(part, { what: "preview", index: 0 })).toMatchObject({ first_line: "hi" });
-    expect(await answer(part, { what: "lines", indices: [0, 1, 9] })).toEqual({ lines: ["hi", "", ""] });
-    expect(await answer(part, { what: "search", query: "WORLD" })).toEqual({ indices: [0, 1] });
-    expect(await answer(part, { what: "search", query: "hello world" })).toEqual({ indices: [0] });
-    expect(await answer(part, { what: "context", index: 1 })).toMatchObject({ messages: [] });
-    expect(await answer(part, { what: "context", index: 0 })).toBeNull();
-    await expect(answer(part, { what: "nope" })).rejects.toThrow(/unknown/);
+    const ask = pageAnswers(data);
+    expect(await ask({ what: "entry", index: 1 })).toMatchObject({
+      id: "bbbbbbbb",
+      kind: 1,
+      label: "a long label",
+      cost: 0.5,
+      model: "m1",
+      tool_results: {},
+      tool_call: null,
+    });
+    expect(await ask({ what: "entry", index: 0 })).toMatchObject({ id: "aaaaaaaa", cost: null, label: null, model: null });
+    expect(await ask({ what: "entry", index: 2 })).toBeNull();
+    expect(await ask({ what: "preview", index: 0 })).toMatchObject({ role: "user", first_line: "hi" });
+    expect(await ask({ what: "preview", index: 5 })).toBeNull();
+    expect(await ask({ what: "lines", indices: [0, 1, 9] })).toEqual({ lines: ["hi", "", ""] });
+    expect(await ask({ what: "search", query: "WORLD" })).toEqual({ indices: [0, 1] });
+    expect(await ask({ what: "search", query: "hello world" })).toEqual({ indices: [0] });
+    expect(await ask({ what: "context", index: 1 })).toMatchObject({ messages: [] });
+    expect(await ask({ what: "context", index: 0 })).toBeNull();
+    await expect(ask({ what: "nope" })).rejects.toThrow(/unknown/);
   });
 
-  it("reads compressed parts once, when first asked for", async () => {
-    const packed = async (value: unknown): Promise<Element> => {
-      const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream("gzip"));
-      const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-      return { textContent: btoa(String.fromCharCode(...bytes)) } as Element;
+  it("reads compressed parts once, when first asked for, entries a chunk at a time", async () => {
+    const parts: Record<string, unknown> = {
+      texts: data.texts,
+      extras: data.extras,
+      "entries-0": [data.entries![0]],
+      "entries-1": [data.entries![1]],
     };
     const loads: string[] = [];
-    const bare: StandaloneData = { tree: data.tree, parts: ["texts", "details"] };
-    const part = withParts(bare, (name) => {
+    const bare: StandaloneData = { tree: data.tree, parts: Object.keys(parts), chunks: [0, 1] };
+    const ask = pageAnswers(bare, async (name) => {
       loads.push(name);
-      return packed(name === "texts" ? data.texts : data.details).then(readPart);
+      return readPart({ textContent: await packed(parts[name]) } as Element);
     });
     expect(loads).toEqual([]);
-    expect(await answer(part, { what: "search", query: "goodbye" })).toEqual({ indices: [1] });
-    expect(await answer(part, { what: "search", query: "hello" })).toEqual({ indices: [0] });
-    expect(await answer(part, { what: "entry", index: 1 })).toMatchObject({ id: "bbbbbbbb" });
-    expect(loads).toEqual(["texts", "details"]);
+    expect(await ask({ what: "search", query: "goodbye" })).toEqual({ indices: [1] });
+    expect(await ask({ what: "search", query: "hello" })).toEqual({ indices: [0] });
+    expect(await ask({ what: "entry", index: 1 })).toMatchObject({ id: "bbbbbbbb", entry: { id: "bbbbbbbb" } });
+    expect(loads).toEqual(["texts", "extras", "entries-1"]);
+    expect(await ask({ what: "entry", index: 0 })).toMatchObject({ id: "aaaaaaaa" });
+    expect(loads).toEqual(["texts", "extras", "entries-1", "entries-0"]);
     // a part the page does not have is simply absent
-    expect(await answer(part, { what: "context", index: 1 })).toBeNull();
+    expect(await ask({ what: "context", index: 1 })).toBeNull();
+    expect(await ask({ what: "preview", index: 1 })).toBeNull();
     expect(await readPart(null)).toBeNull();
   });
 
+  it("without a list of parts, asks for each (null: none) and the index for the chunks", async () => {
+    const parts: Record<string, unknown> = {
+      index: { parts: ["lines", "entries-0", "entries-1"], chunks: [0, 1] },
+      lines: data.lines,
+      "entries-0": [data.entries![0]],
+      "entries-1": [data.entries![1]],
+    };
+    const loads: string[] = [];
+    const ask = pageAnswers({ tree: data.tree }, async (name) => {
+      loads.push(name);
+      return parts[name] ?? null;
+    });
+    expect(await ask({ what: "lines", indices: [0] })).toEqual({ lines: ["hi"] });
+    expect(await ask({ what: "search", query: "hello" })).toEqual({ indices: [] });
+    expect(await ask({ what: "entry", index: 1 })).toMatchObject({ id: "bbbbbbbb", cost: null, label: null });
+    expect(loads).toEqual(["lines", "texts", "extras", "index", "entries-1"]);
+  });
+
+  it("documentRead waits for the document when it is still loading", async () => {
+    const listeners: (() => void)[] = [];
+    const doc = { readyState: "loading", addEventListener: (_: string, fn: () => void) => listeners.push(fn) } as unknown as Document;
+    let done = false;
+    const p = documentRead(doc).then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    listeners.forEach((fn) => fn());
+    await p;
+    expect(done).toBe(true);
+    await documentRead({ readyState: "complete" } as Document);
+  });
+
+  it("withParts prefers inline values and loads each part once", async () => {
+    let calls = 0;
+    const part = withParts({ tree: data.tree, texts: ["x"], parts: ["contexts"] }, async () => ++calls);
+    expect(await part("texts")).toEqual(["x"]);
+    expect(await part("contexts")).toBe(1);
+    expect(await part("contexts")).toBe(1);
+    expect(await part("extras")).toBeNull();
+    expect(calls).toBe(1);
+  });
+
   it("mock model: get/set/on/off and request round trip", async () => {
-    const m = new MockModel({ filter: "default" }, (msg) => answer(withParts(data, undefined), msg));
+    const m = new MockModel({ filter: "default" }, pageAnswers(data));
     const seen: unknown[] = [];
     const fn = (): void => void seen.push(m.get("filter"));
     m.on("change:filter", fn);

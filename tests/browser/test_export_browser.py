@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from browser import (  # noqa: F401
     DEBUG,
@@ -18,12 +20,15 @@ from browser import (  # noqa: F401
     wait_js,
 )
 from playwright.sync_api import Page, expect
+from session_matrix import write_case
 from widget_support import hostile_entries, shown_by_filter, write_hostile_session
 
 import prime_nb
 from prime_nb import datasets
+from prime_nb.datasets import large_session_entries, write_jsonl
+from prime_nb.widget import _export_parts
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import export_html, export_payload, render_html
+from prime_nb.widget._export import export_html, export_payload, read_export, render_html
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +194,7 @@ def test_segments_expand_on_click(page: Page, known: tuple[Any, Path]) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path]:
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path, Path]:
     folder = tmp_path_factory.mktemp("hostile")
     path = write_hostile_session(folder / "hostile.jsonl")
     session = prime_nb.load(path)
@@ -198,16 +203,23 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path]:
     strict.write_text(render_html(payload, title="<script>x</script>"), "utf-8")
     bare = folder / "no-csp.html"
     bare.write_text(render_html(payload, csp=False), "utf-8")
-    return session, strict, bare
+    with pytest.MonkeyPatch.context() as mp:  # entries in many compressed chunks
+        mp.setattr(_export_parts, "CHUNK_ROWS", 3)
+        streamed = export_html(session, folder / "streamed.html")
+    return session, strict, bare, streamed
 
 
-@pytest.mark.parametrize("variant", ["strict", "no-csp"])
+@pytest.mark.parametrize("variant", ["strict", "no-csp", "streamed"])
 def test_hostile_session_runs_no_script(
-    page: Page, hostile: tuple[Any, Path, Path], variant: str
+    page: Page, hostile: tuple[Any, Path, Path, Path], variant: str
 ) -> None:
-    """Every entry opened in full (details unfolded, raw JSON, context), hovered, searched."""
-    session, strict, bare = hostile
-    watch = open_export(page, strict if variant == "strict" else bare)
+    """Every entry opened in full (details unfolded, raw JSON, context), hovered, searched.
+
+    ``streamed``: the page export_html writes, its entries in chunks of 3 decoded as
+    they are opened."""
+    session, strict, bare, streamed = hostile
+    html = {"strict": strict, "no-csp": bare, "streamed": streamed}[variant]
+    watch = open_export(page, html)
     page.locator(".pnb-select").select_option("all")
     wait_stats(page, "filter", "all")
     panel = page.locator(".pnb-panel")
@@ -241,15 +253,18 @@ def test_hostile_session_runs_no_script(
     imgs = page.locator(".pnb-root img").evaluate_all("els => els.map(e => e.getAttribute('src'))")
     for src in imgs:
         assert re.match(r"^data:image/(png|jpeg|gif|webp);base64,", src), src
-    if variant == "strict":
+    if variant != "no-csp":
         assert watch.errors == []
 
 
-def test_export_is_self_contained(hostile: tuple[Any, Path, Path]) -> None:
-    session, strict, _ = hostile
+def test_export_is_self_contained(hostile: tuple[Any, Path, Path, Path]) -> None:
+    session, strict, _, _ = hostile
     text = strict.read_text("utf-8")
     assert 'http-equiv="Content-Security-Policy"' in text
-    assert "default-src 'none'" in text
+    policy = text.split('http-equiv="Content-Security-Policy" content="')[1].split('"')[0]
+    assert "default-src 'none'" in policy and "connect-src 'none'" in policy
+    assert "unsafe" not in policy  # no 'unsafe-eval', no 'unsafe-inline'
+    assert policy.count("'sha256-") == 2  # the one script and the one style, by hash
 
     class Tags(HTMLParser):
         def __init__(self) -> None:
@@ -275,9 +290,119 @@ def test_export_is_self_contained(hostile: tuple[Any, Path, Path]) -> None:
         "style",
         "body",
         "div",
-        *["script"] * 4,  # the compressed parts (base64: no tag can hide in them)
-        "script",
-        "script",
+        "script",  # the tree (JSON)
+        "script",  # the first lines (compressed: base64, no tag can hide in it)
+        "script",  # the code
+        *["script"] * 5,  # the other compressed parts
+        "script",  # their index (JSON)
     ]
     assert parser.urls == []
     assert len(hostile_entries()) == len(session.entries) + 1
+
+
+ASK_ALL = """
+async ([what, rows]) => {
+  const ask = document.getElementById('pnb-app').pnbAsk;
+  const out = [];
+  for (const index of rows) out.push(await ask({ what, index }));
+  return JSON.stringify(out);  // as text: deep values are past what evaluate() carries
+}
+"""
+
+
+def plain(value: Any) -> Any:
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY))
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "synthetic-v3-prime-forks5",
+        "synthetic-v2-spec-forks1",
+        "comp-on2-off2-forks6-v3-spec",
+        "fixture-agent-written--feature-tour.jsonl",
+        "fixture-agent-written--edge-compaction-offpath.jsonl",
+        "odd-tool-call-args-string",
+        "odd-tool-call-id-object",
+        "odd-long-tool-call-line",
+        "odd-deep-nesting",
+        "odd-numbers-past-double",
+        "odd-message-string",
+        "odd-duplicate-id-taken-rename",
+        "odd-timestamp-garbage",
+        "hostile",
+    ],
+)
+def test_page_answers_as_the_kernel_does(page: Page, tmp_path: Path, case: str) -> None:
+    """Every entry's detail, preview and carried context, and searches, asked of the
+    page's stand-in (entries in chunks of 5), equal the notebook widget's answers."""
+    if case == "hostile":
+        path = write_hostile_session(tmp_path / "hostile.jsonl")
+    else:
+        path = write_case(case, tmp_path)
+    session = prime_nb.load(path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_export_parts, "CHUNK_ROWS", 5)
+        html = export_html(session, tmp_path / "page.html")
+    watch = open_export(page, html)
+    data = SessionData(session)
+    rows = list(range(data.n))
+
+    def ask(what: str, rows: list[int]) -> Any:
+        return json.loads(page.evaluate(ASK_ALL, [what, rows]))
+
+    assert ask("entry", rows) == plain([data.entry(i) for i in rows])
+    assert ask("preview", rows) == plain([data.preview(i) for i in rows])
+    carried = [int(r) for r in read_export(html)["contexts"]]
+    assert data.row_of[session.leaf_id] in carried
+    assert ask("context", carried) == plain([data.context(i) for i in carried])
+    for query in ("the", "read", "error", "<script", "zzz-not-there"):
+        got = page.evaluate(
+            "(q) => document.getElementById('pnb-app').pnbAsk({ what: 'search', query: q })", query
+        )
+        assert got == {"indices": data.search(query)}, query
+    assert watch.errors == [] and watch.remote == []
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    folder = tmp_path_factory.mktemp("big")
+    path = write_jsonl(folder / "big.jsonl", large_session_entries(20_000, seed=5))
+    session = prime_nb.load(path)
+    return session, export_html(session, folder / "big.html", progress=False)
+
+
+def test_big_export_draws_opens_searches_and_shows_context(
+    page: Page, big: tuple[Any, Path]
+) -> None:
+    """A 20k-entry page: drawn from the tree alone, then an entry (a tool call and its
+    result from another chunk when there is one), a search and the active leaf's context."""
+    session, html = big
+    watch = open_export(page, html)
+    assert stats(page)["n"] == len(session.entries)
+    data = SessionData(session)
+    calls = session.tool_calls.dropna(subset=["result_id"])
+    assistant = str(calls["assistant_id"].iloc[-1])
+    row = data.row_of[assistant]
+    page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", row)
+    panel = page.locator(".pnb-panel")
+    expect(panel).to_have_attribute("data-loaded", str(row))
+    expect(panel.locator(".pnb-entry-id")).to_have_text(assistant)
+    expect(panel.locator(".pnb-tool-result-head").first).to_contain_text(
+        str(calls[calls["assistant_id"] == assistant]["result_id"].iloc[0])
+    )
+    query = "retry"
+    shown = shown_by_filter(session, "default")
+    hits = [i for i in data.search(query) if data.ids[i] in shown]
+    assert hits
+    box = page.locator(".pnb-search-input")
+    box.fill(query)
+    box.press("Enter")
+    wait_stats(page, "hits", len(hits))
+    leaf = len(session.entries) - 1
+    page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", leaf)
+    expect(panel).to_have_attribute("data-loaded", str(leaf))
+    panel.get_by_role("button", name=re.compile("Context")).click()
+    expect(panel).to_have_attribute("data-loaded", f"context-{leaf}")
+    assert panel.locator(".pnb-ctx-item").count() == len(session.context(session.leaf_id))
+    assert watch.errors == [] and watch.remote == []

@@ -32,11 +32,14 @@ def test_export_redacted_hides_secrets_and_keeps_the_source(tmp_path: Path) -> N
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_export_redacted_synthetic(tmp_path: Path, version: int) -> None:
     src = synthetic_session(tmp_path / "s.jsonl", version=version, dialect="spec")
-    page = export_html(src, tmp_path / "s.html", redact=True).read_text("utf-8")
+    out = export_html(src, tmp_path / "s.html", redact=True)
+    # the page's own text and what its compressed parts hold
+    page = out.read_text("utf-8") + json.dumps(read_export(out))
     assert "/home/dev" not in page and "/home/user-1" in page
 
 
 def test_export_redacted_fixture(tmp_path: Path) -> None:
     src = FIXTURES / "agent-written" / "agent-branched-a8.jsonl"
-    page = export_html(src, tmp_path / "a.html", redact=True).read_text("utf-8")
-    assert "/home/dev" not in page
+    out = export_html(src, tmp_path / "a.html", redact=True)
+    page = out.read_text("utf-8") + json.dumps(read_export(out))
+    assert "/home/dev" not in page and "/home/dev" in src.read_text("utf-8")

@@ -29,7 +29,7 @@ from prime_nb.widget._data import (
     USER,
     SessionData,
 )
-from prime_nb.widget._export import export_html, json_for_html, read_export, script_module
+from prime_nb.widget._export import export_html, inline_script, json_for_html, read_export
 
 
 @pytest.fixture(scope="module")
@@ -281,16 +281,16 @@ def test_export_html_is_one_safe_file(synthetic: Any, tmp_path: Path) -> None:
     assert "<" not in data
     payload = read_export(out)
     n = len(synthetic.entries)
-    assert payload["tree"]["n"] == n and len(payload["details"]) == n
-    assert len(payload["previews"]) == n and len(payload["texts"]) == n
+    assert payload["tree"]["n"] == n and len(payload["entries"]) == n
+    assert len(payload["lines"]) == n and len(payload["texts"]) == n
     assert payload["state"] == {"filter": "all"}
     # the active leaf's context is always carried
     active = synthetic.entries.index.get_loc(synthetic.leaf_id)
     assert str(active) in payload["contexts"]
-    # the same answers as the live widget gives
+    # what the live widget answers from
     live = SessionData(synthetic)
-    assert payload["details"] == json.loads(
-        json.dumps([live.entry(i) for i in range(n)], default=str)
+    assert payload["entries"] == json.loads(
+        json.dumps(synthetic.read_entries(live.ids), default=str)
     )
     assert payload["texts"] == live.search_texts()
     assert set(shown_by_filter(synthetic, "all")) <= set(synthetic.entries.index)
@@ -302,7 +302,7 @@ def test_export_is_smaller_than_the_session(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "big.jsonl", large_session_entries(3_000))
     out = export_html(path, tmp_path / "big.html", progress=False)
     assert out.stat().st_size < path.stat().st_size
-    assert len(read_export(out)["details"]) == len(prime_nb.load(path).entries)
+    assert len(read_export(out)["entries"]) == len(prime_nb.load(path).entries)
 
 
 def test_read_export_refuses_other_pages(tmp_path: Path) -> None:
@@ -312,12 +312,13 @@ def test_read_export_refuses_other_pages(tmp_path: Path) -> None:
         read_export(page)
 
 
-def test_script_module_escapes_closing_tags() -> None:
-    code = script_module('var a="</script>",b="</SCRIPT";export{a as default,b as other};', "go()")
+def test_inline_script_escapes_closing_tags() -> None:
+    code = inline_script('var a="</script>",b="</SCRIPT";export{a as default,b as other};', "go()")
     assert "</script" not in code.lower()
-    assert code.endswith("const __pnb={default:a,other:b};\ngo()")
+    assert code.startswith('(function(){"use strict";')
+    assert code.endswith("const __pnb={default:a,other:b};\ngo()\n}).call(undefined);")
     with pytest.raises(ValueError):
-        script_module('var a="<script>";export{a as default};', "")
+        inline_script('var a="<script>";export{a as default};', "")
     assert json_for_html({"x": "</script><!--&"}) == (
         '{"x":"\\u003c/script\\u003e\\u003c!--\\u0026"}'
     )
