@@ -71,6 +71,9 @@ if mode == "load":
     out["worker_peak"] = getattr(report, "worker_peak_rss", 0)
     session.graph
     out["peak_graph"] = hwm()
+    import resource
+    # ru_maxrss as well: on Linux it can keep the parent's peak over exec (VmHWM cannot)
+    out["ru_maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 else:
     import orjson
     with open(path, "rb") as fh:
@@ -246,6 +249,7 @@ def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
         f"{cold['peak_graph'] / size:.2f} x file; interpreter and imports "
         f"{cold['base'] / 2**20:.0f} MiB; bare parse peaks at {bare_rss['peak'] / 2**20:.0f} MiB"
     )
+    print(f"    (getrusage ru_maxrss, with the graph: {cold['ru_maxrss'] / 2**20:.0f} MiB)")
     if cold.get("worker_peak"):
         print(f"    each worker peaks at     {cold['worker_peak'] / 2**20:6.0f} MiB")
 
