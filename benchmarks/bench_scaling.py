@@ -64,7 +64,7 @@ def _search(s: prime_nb.Session, _tmp: Path) -> Any:
 def _export(s: prime_nb.Session, tmp: Path) -> Any:
     out = tmp / "export.html"
     out.unlink(missing_ok=True)
-    return export_html(s, out)
+    return export_html(s, out, progress=False)
 
 
 def _table(name: str) -> Callable[[prime_nb.Session, Path], Any]:

@@ -6,7 +6,6 @@ rebuilt from scratch when an append resolves an earlier orphan.
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -96,6 +95,7 @@ class Tree:
                 children[row].clear()
             start = 0
         depth = self.depth
+        unsorted: set[int] = set()  # parents whose children arrived out of time order
         for i in range(start, len(parent)):
             j = parent[i]
             if j < 0:
@@ -103,13 +103,15 @@ class Tree:
                     depth.append(0)
                 continue
             siblings = children[j]
-            key = _order_key(time_ms, i)
-            if siblings and key < _order_key(time_ms, siblings[-1]):
-                insort(siblings, i, key=lambda r: _order_key(time_ms, r))
-            else:
-                siblings.append(i)
+            if siblings and _order_key(time_ms, i) < _order_key(time_ms, siblings[-1]):
+                unsorted.add(j)
+            siblings.append(i)
             if not forward:
                 depth.append(depth[j] + 1)
+        # sorted once at the end: inserting each child in place costs a list shift per
+        # child, quadratic for siblings written newest first (keys are unique: same order)
+        for j in unsorted:
+            children[j].sort(key=lambda r: _order_key(time_ms, r))
         if forward:
             self._depths_any_order()
 
