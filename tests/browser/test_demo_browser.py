@@ -59,7 +59,8 @@ def test_demo_opens_with_outputs_and_no_news_prompt(tmp_path: Path, chromium: Br
     page.set_default_timeout(60_000)
     try:
         page.goto(url)
-        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
+        # a code cell's editor: a rendered markdown cell hides its own (lm-mod-hidden)
+        page.wait_for_selector(".jp-Notebook .jp-CodeCell .jp-InputArea-editor")
         # the stored outputs, before anything runs: tables, the text line, the picture
         figure = page.locator(".jp-OutputArea-output .pnb-static")
         expect(figure).to_be_visible()
