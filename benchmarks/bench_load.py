@@ -249,7 +249,10 @@ def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
         f"{cold['peak_graph'] / size:.2f} x file; interpreter and imports "
         f"{cold['base'] / 2**20:.0f} MiB; bare parse peaks at {bare_rss['peak'] / 2**20:.0f} MiB"
     )
-    print(f"    (getrusage ru_maxrss, with the graph: {cold['ru_maxrss'] / 2**20:.0f} MiB)")
+    print(
+        f"    (getrusage ru_maxrss: {cold['ru_maxrss'] / 2**20:.0f} MiB, which on Linux keeps"
+        " this benchmark's own peak over exec: VmHWM above is the probe's)"
+    )
     if cold.get("worker_peak"):
         print(f"    each worker peaks at     {cold['worker_peak'] / 2**20:6.0f} MiB")
 

@@ -252,6 +252,8 @@ class _Pool:
         self.front, self.back = front, count - 1
         self.given = 0
         self.broken = self.closed = False
+        #: why the pool broke while chunks were being handed out (a worker died)
+        self.failure: str | None = None
         with self.lock, _without_main_script():  # all workers start here, in this thread
             for _ in range(workers):
                 if self.back <= max(self.front, 1):
@@ -271,8 +273,9 @@ class _Pool:
         k = self.back
         try:
             future = self.executor.submit(read_chunk, *self.job(k, self.given))
-        except Exception:  # the pool broke (a worker died): this process reads the rest
+        except Exception as exc:  # the pool broke (a worker died): this process reads the rest
             self.broken = True
+            self.failure = f"{type(exc).__name__}: {exc}"
             return
         self.back -= 1
         self.given += 1
@@ -392,9 +395,10 @@ def load_parallel(
             assert pool is not None
             began = time.perf_counter()
             try:
-                chunk = pool.futures[k].result()  # KeyError: never given, the pool broke
+                chunk = pool.futures[k].result()
             except Exception as exc:  # a dead worker (BrokenProcessPool), or its error
-                report.fell_back = f"{type(exc).__name__}: {exc}"
+                never_given = isinstance(exc, KeyError) and pool.failure is not None
+                report.fell_back = pool.failure if never_given else f"{type(exc).__name__}: {exc}"
                 pool.stop()
                 consume(scan_here(None))
                 break

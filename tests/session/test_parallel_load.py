@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -516,4 +517,28 @@ def test_wherever_this_process_and_the_workers_meet(
     got = prime_nb.load(path)
     if here is not None:
         assert got._load_report.chunks_here == here and went_parallel(got)
+    assert_same(got, load_serial(path))
+
+
+class BreakingExecutor(InstantExecutor):
+    """A pool whose first worker dies at once: its task fails, later submits raise."""
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        self.submitted.append(args)
+        if len(self.submitted) > 1:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        future: Future[Any] = Future()
+        future.set_exception(BrokenProcessPool("a child process terminated abruptly"))
+        return future
+
+
+def test_a_pool_broken_while_handing_out_chunks_falls_back_with_its_reason(
+    tmp_path: Path, parallel: _parallel.ParallelSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chunks that were never given (the pool broke first) are read here, and the
+    report says the pool broke, not which chunk was missing."""
+    monkeypatch.setattr(_parallel, "ProcessPoolExecutor", BreakingExecutor)
+    path = write_raw(tmp_path / "broke.jsonl", hostile_lines())
+    got = prime_nb.load(path)
+    assert "BrokenProcessPool" in (got._load_report.fell_back or "")
     assert_same(got, load_serial(path))
