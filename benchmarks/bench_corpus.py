@@ -27,7 +27,7 @@ import orjson
 from machine import describe
 
 from prime_nb import corpus
-from prime_nb.corpus._runner import usable_cores
+from prime_nb._workers import usable_cores
 from prime_nb.datasets import write_large_session
 
 

@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "prime_nb"
 # Lowest first. Packages on one layer are siblings: neither may import the other.
 LAYERS: dict[str, int] = {
     "errors": 0,
+    "_workers": 0,
     "format": 1,
     "write": 2,
     "session": 3,

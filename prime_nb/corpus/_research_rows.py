@@ -25,7 +25,7 @@ from ..analysis._common import (
 from ..analysis._compaction import _count, _files, walk_compactions
 from ..session._index import CONTEXT_TYPES
 from ..session._tables import active_path_mask
-from ._summary import SummarySession, children_counts, spend
+from ._summary import SummarySession, children_counts, input_tokens, spend
 
 
 def tree_arrays(session: SummarySession) -> TreeArrays:
@@ -136,7 +136,7 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
     last_leaf = arrays.last_leaf()
     ids, types, roles, stamps = cols.ids, cols.types, cols.roles, cols.time_ms
     active = active_path_mask(tree, len(cols) - 1)
-    usage_in = [u[0] + u[2] + u[3] if u is not None else 0 for u in cols.usage]
+    usage_in = input_tokens(cols).tolist()
     read_paths = _read_paths(session, cwd)
     comp_rows = [c["index"] for c in cols.compactions]
     kept_of = {c["index"]: _row(cols.index_of, c["first_kept_entry_id"]) for c in cols.compactions}

@@ -17,8 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 from typing import Any, TypeVar
+
+from .._workers import forkserver_context, usable_cores, without_main_script
 
 T = TypeVar("T")
 
@@ -28,14 +29,6 @@ BATCHES_PER_WORKER = 16
 MAX_FILES_PER_BATCH = 1000
 #: imported once in the forkserver, so that forked workers start with them loaded
 PRELOAD = ["prime_nb.corpus._work"]
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its affinity), not the machine's count."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # pragma: no cover - macOS, Windows
-        return os.cpu_count() or 1
 
 
 def file_sizes(paths: Sequence[str]) -> list[int]:
@@ -78,10 +71,7 @@ def progress_bar(total: int, desc: str, show: bool | None) -> Any:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    # forkserver: a notebook kernel has threads, and forking a threaded process is unsafe
-    context = get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)
-    return ProcessPoolExecutor(workers, mp_context=context)
+    return ProcessPoolExecutor(workers, mp_context=forkserver_context(PRELOAD))
 
 
 def run(
@@ -134,9 +124,10 @@ def _in_batches(
     """Run the batches; return the indexes of files whose batch a dead worker took down."""
     failed: list[int] = []
     with _pool(min(workers, len(groups))) as pool:
-        futures: dict[Future[list[T]], list[int]] = {
-            pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
-        }
+        with without_main_script():  # workers start as tasks are submitted
+            futures: dict[Future[list[T]], list[int]] = {
+                pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
+            }
         for future in as_completed(futures):
             group = futures[future]
             try:
@@ -164,7 +155,9 @@ def _one_by_one(
         for k in indexes:
             pool = pool or _pool(1)
             try:
-                results[k] = pool.submit(func, *items[k]).result()
+                with without_main_script():
+                    future = pool.submit(func, *items[k])
+                results[k] = future.result()
             except BrokenProcessPool as exc:
                 results[k] = on_error(items[k][0], exc)
                 pool.shutdown(wait=False)

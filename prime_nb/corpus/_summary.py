@@ -28,6 +28,7 @@ from ..session._columns import (
     usage_tuple,
 )
 from ..session._session import Session, paused_gc
+from ..session._store import view
 
 
 class SummaryColumns(EntryColumns):
@@ -158,17 +159,18 @@ def read_summary(path: str) -> SummarySession:
 
 def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:
     """Per row: total tokens (0 without usage) and cost (NaN without usage); an odd value
-    the loader kept as missing counts as no usage, as in the entries table."""
-    n = len(cols)
-    tokens = np.fromiter(
-        (u[4] if u is not None and u[4] is not None else 0 for u in cols.usage), np.int64, n
-    )
-    cost = np.fromiter(
-        (u[5] if u is not None and u[5] is not None else np.nan for u in cols.usage),
-        np.float64,
-        n,
-    )
-    return tokens, cost
+    the loader kept as missing counts as no usage, as in the entries table. Read straight
+    from the usage column's arrays (a field the loader kept as missing is 0 there)."""
+    usage = cols.usage
+    tokens = view(usage.tokens, np.int64).reshape(-1, 5)[:, 4].copy()
+    return tokens, view(usage.cost, np.float64).copy()
+
+
+def input_tokens(cols: EntryColumns) -> np.ndarray:
+    """Per row: the prompt's tokens (input + cache read + cache write; 0 without usage),
+    as the analysis layer sums the entries table's columns with missing values as 0."""
+    tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)
+    return tokens[:, 0] + tokens[:, 2] + tokens[:, 3]
 
 
 def children_counts(session: SummarySession) -> np.ndarray:
@@ -181,7 +183,7 @@ def row_of(session: SummarySession, path: str) -> dict[str, Any]:
     cols = session.cols
     tokens, cost = spend(cols)
     children = children_counts(session)
-    stamps = np.fromiter(cols.time_ms, dtype=np.float64, count=len(cols))
+    stamps = view(cols.time_ms, np.float64)
     known = stamps[~np.isnan(stamps)]
     header = session.header
     return {

@@ -37,18 +37,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
-from multiprocessing import forkserver, get_all_start_methods, get_context
-from multiprocessing.context import BaseContext
+from multiprocessing import forkserver, get_all_start_methods
 from typing import IO, Any
 
+from .._workers import context_for, usable_cores, without_main_script
 from ..format._migrating import Migrator
 from ..format._reading import Problem, RawEntry, ScanState, parse_line
 from ._chunks import merge, read_chunk, take
@@ -116,14 +115,6 @@ class LoadReport:
     #: of a worker process (they are not this process's children: the forkserver's)
     worker_cpu: float = 0.0
     worker_peak_rss: int = 0
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its affinity), not the machine's count."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # pragma: no cover - macOS, Windows
-        return os.cpu_count() or 1
 
 
 def threads_running() -> int:
@@ -208,28 +199,6 @@ def plan(fh: IO[bytes], size: int) -> tuple[dict[str, Any], list[int], int] | No
     return (header, cuts, processes) if cuts else None
 
 
-@contextmanager
-def _without_main_script() -> Iterator[None]:
-    """Hide the caller's script from worker start-up. A forkserver or spawn worker
-    otherwise imports it again (as ``__mp_main__``), which runs the top level of a
-    script that has no ``if __name__ == "__main__":`` guard a second time. The workers
-    need nothing from it: they only run this package's code."""
-    main = sys.modules.get("__main__")
-    if main is None:
-        yield
-        return
-    saved: dict[str, Any] = {
-        key: main.__dict__[key] for key in ("__file__", "__spec__") if key in main.__dict__
-    }
-    main.__dict__.pop("__file__", None)
-    main.__dict__["__spec__"] = None
-    try:
-        yield
-    finally:
-        main.__dict__.pop("__spec__", None)
-        main.__dict__.update(saved)
-
-
 class _Pool:
     """Worker processes that take chunks from the back of the file while this process
     takes them from the front (``claim``): one chunk per worker at a time, and each
@@ -245,7 +214,7 @@ class _Pool:
         front: int,
         count: int,
     ) -> None:
-        self.executor = ProcessPoolExecutor(workers, mp_context=context_for(method))
+        self.executor = ProcessPoolExecutor(workers, mp_context=context_for(method, PRELOAD))
         self.job = job
         self.futures: dict[int, Future[dict[str, Any]]] = {}
         self.lock = threading.RLock()  # a callback may run at once, in the calling thread
@@ -254,7 +223,7 @@ class _Pool:
         self.broken = self.closed = False
         #: why the pool broke while chunks were being handed out (a worker died)
         self.failure: str | None = None
-        with self.lock, _without_main_script():  # all workers start here, in this thread
+        with self.lock, without_main_script():  # all workers start here, in this thread
             for _ in range(workers):
                 if self.back <= max(self.front, 1):
                     break
@@ -307,13 +276,6 @@ class _Pool:
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-def context_for(method: str) -> BaseContext:
-    context = get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(PRELOAD)
-    return context
-
-
 def forkserver_running() -> bool:
     """Whether this process has a forkserver already (started by a load, or by the
     corpus functions, which use the same one)."""
@@ -333,7 +295,7 @@ def workers_ready_at(method: str) -> float:
         return 0.0
     if _server_ready_at is None:
         running = forkserver_running()  # the corpus's, perhaps
-        context_for(method)
+        context_for(method, PRELOAD)
         forkserver.ensure_running()
         _server_ready_at = time.monotonic() + (0.0 if running else SETTINGS.server_start)
     return _server_ready_at
