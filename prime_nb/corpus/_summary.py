@@ -169,8 +169,9 @@ def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:
 def input_tokens(cols: EntryColumns) -> np.ndarray:
     """Per row: the prompt's tokens (input + cache read + cache write; 0 without usage),
     as the analysis layer sums the entries table's columns with missing values as 0."""
-    tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)
-    return tokens[:, 0] + tokens[:, 2] + tokens[:, 3]
+    tokens: np.ndarray = view(cols.usage.tokens, np.int64).reshape(-1, 5)
+    total: np.ndarray = tokens[:, 0] + tokens[:, 2] + tokens[:, 3]
+    return total
 
 
 def children_counts(session: SummarySession) -> np.ndarray:
