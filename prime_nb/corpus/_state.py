@@ -19,7 +19,7 @@ from ..format._migrating import Migrator
 from ..format._reading import Problem, ScanState
 from ..session._columns import USAGE_KEYS, OddUsage
 from ..session._session import paused_gc
-from ..session._store import ToolCallRow, ToolCalls, UsageColumn
+from ..session._store import ON_DISK, ToolCallRow, ToolCalls, UsageColumn
 from ..session._tree import Tree
 from ._summary import SummaryColumns, SummarySession
 
@@ -70,7 +70,11 @@ def dump(session: SummarySession) -> bytes:
         "compactions": cols.compactions,
         "label_events": cols.label_events,
         "names": cols.names,
-        "tool_calls": [list(call) for call in cols.tool_calls],
+        # arguments left on disk (all but the read tools') are stored as missing
+        "tool_calls": [
+            [*call[:2], None if call.arguments is ON_DISK else call.arguments, *call[3:]]
+            for call in cols.tool_calls
+        ],
         "tool_results": cols.tool_results,
         "first_user_text": cols.first_user_text,
     }

@@ -21,7 +21,6 @@ from ..analysis._common import READ_TOOLS
 from ..format._reading import Problem
 from ..session._columns import (
     EntryColumns,
-    ToolCallRow,
     Usage,
     _odd,
     _odd_usage_problem,
@@ -81,8 +80,8 @@ class SummaryColumns(EntryColumns):
             call = self.tool_calls[k]
             wanted = call.name.__class__ is str and call.name in READ_TOOLS
             block = content[call.block] if isinstance(content, list) else None
-            arguments = block.get("arguments") if wanted and isinstance(block, dict) else None
-            self.tool_calls.arguments[k] = arguments
+            if wanted and isinstance(block, dict):
+                self.tool_calls.arguments[k] = block.get("arguments")
 
     def _light(
         self,
@@ -100,21 +99,14 @@ class SummaryColumns(EntryColumns):
             for position, block in enumerate(content):
                 if block.__class__ is dict and block.get("type") == "toolCall":
                     name = block.get("name")
-                    wanted = name.__class__ is str and name in READ_TOOLS
                     call_id = block.get("id")
                     if call_id.__class__ is not str and call_id is not None:
                         problems.append(_odd(where, "toolCall id", call_id, "kept as missing"))
                         call_id = None
-                    self.tool_calls.append(
-                        ToolCallRow(
-                            call_id,
-                            name,
-                            block.get("arguments") if wanted else None,
-                            row,
-                            now,
-                            position,
-                        )
-                    )
+                    calls = self.tool_calls
+                    if name.__class__ is str and name in READ_TOOLS:
+                        calls.arguments[len(calls)] = block.get("arguments")
+                    calls.add(call_id, name, row, now, position)
         if role == "assistant":
             stop = message.get("stopReason")
             if stop.__class__ is not str and stop is not None:

@@ -127,6 +127,12 @@ class Migrator:
         return entry
 
     @property
+    def is_identity(self) -> bool:
+        """Whether :meth:`apply` leaves every entry as it is (a version 3 file in the
+        agent's own dialect), so that a reader may skip calling it."""
+        return self.version >= 3 and self.dialect != "spec"
+
+    @property
     def chunk_safe(self) -> bool:
         """Whether entries migrate alike wherever they sit in the file (versions 2 and
         later), so that chunks of the file can be migrated apart, in any order."""

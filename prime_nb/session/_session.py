@@ -184,17 +184,18 @@ class Session:
         return False
 
     def _consume(self, items: Any) -> int:
-        added = 0
+        """Read scanned lines into the columns: the header first (it sets the migration),
+        then every entry, migrated. The hot loop of every load: names are bound once
+        outside it, and a file already in the current format skips the migration."""
         problems = self._line_problems
         cols = self._cols
-        for item in items:
-            if not isinstance(item, RawEntry):
-                problems.append(item)
-                if item.kind == "missing_type" and self._migrator is not None:
-                    self._migrator.skip(typeless=True)
-                continue
-            obj = item.entry
-            if self._migrator is None:
+        iterator = iter(items)
+        if self._migrator is None:
+            for item in iterator:
+                if item.__class__ is not RawEntry:
+                    problems.append(item)
+                    continue
+                obj = item.entry
                 if obj["type"] not in ("session", "header"):
                     raise SessionFormatError(
                         self.file,
@@ -206,13 +207,27 @@ class Session:
                 cols.spec_times = self._migrator.dialect == "spec"
                 if self._migrator.problem is not None:
                     problems.append(Problem(item.line, "bad_version", self._migrator.problem))
+                break
+        migrator = self._migrator
+        if migrator is None:
+            return 0
+        add = cols.add
+        apply = None if migrator.is_identity else migrator.apply
+        iso_times = not cols.spec_times
+        added = 0
+        for item in iterator:
+            if item.__class__ is not RawEntry:
+                problems.append(item)
+                if item.kind == "missing_type":
+                    migrator.skip(typeless=True)
                 continue
-            if obj["type"] in ("session", "header"):
-                problems.append(extra_header(item.line))
-                self._migrator.skip(typeless=False)
+            line, offset, length, obj = item
+            kind = obj["type"]
+            if kind == "session" or kind == "header":
+                problems.append(extra_header(line))
+                migrator.skip(typeless=False)
                 continue
-            entry = self._migrator.apply(obj, iso_times=not cols.spec_times)
-            cols.add(item.line, item.offset, item.length, entry, problems)
+            add(line, offset, length, obj if apply is None else apply(obj, iso_times), problems)
             added += 1
         return added
 

@@ -148,6 +148,7 @@ def test_link_follows_and_leads_the_selection(branchy_session: prime_nb.Session)
 
 def test_link_with_the_session_widget(branchy_session: prime_nb.Session) -> None:
     import prime_nb.widget as widget_module
+
     widget = widget_module.SessionWidget(branchy_session)
     live = link(widget, plots.cost_by_branch(branchy_session))
     widget.selected_id = "a3"

@@ -28,13 +28,26 @@ HEX8 = re.compile(r"^[0-9a-f]{8}$")
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 PNG = b"\x89PNG\r\n\x1a\n"
 
-COMMON = {"label", "session_info", "session_state", "agent_status", "git_state",
-          "child_usage_attributed", "service_tier_change", "compaction", "message",
-          "future_thing"}
-PRIME_TYPES = COMMON | {"model_change", "thinking_level_change", "branch_summary", "custom",
-                        "custom_message"}
-SPEC_TYPES = COMMON | {"modelChange", "thinkingLevel", "branchSummary", "toolCall",
-                       "toolResult"}
+COMMON = {
+    "label",
+    "session_info",
+    "session_state",
+    "agent_status",
+    "git_state",
+    "child_usage_attributed",
+    "service_tier_change",
+    "compaction",
+    "message",
+    "future_thing",
+}
+PRIME_TYPES = COMMON | {
+    "model_change",
+    "thinking_level_change",
+    "branch_summary",
+    "custom",
+    "custom_message",
+}
+SPEC_TYPES = COMMON | {"modelChange", "thinkingLevel", "branchSummary", "toolCall", "toolResult"}
 TREE_CASES = [(v, d) for v in (2, 3) for d in ("prime", "spec")]
 ALL_CASES = [(v, d) for v in (1, 2, 3) for d in ("prime", "spec")]
 
@@ -178,19 +191,29 @@ def test_spec_dialect_uses_ms_and_its_names(version: int) -> None:
     assert isinstance(header["timestamp"], int) and header["timestamp"] == 1_767_607_200_000
     assert all(type(e["timestamp"]) is int for e in entries)
     types = {e["type"] for e in entries}
-    assert not types & {"model_change", "thinking_level_change", "branch_summary",
-                        "custom_message"}
+    assert not types & {"model_change", "thinking_level_change", "branch_summary", "custom_message"}
     assert {"modelChange", "thinkingLevel", "toolCall", "toolResult"} <= types
     for e in entries:
         if e["type"] == "compaction":
             assert {"tokensBefore", "tokensAfter", "summary"} <= set(e)
             assert e["tokensAfter"] < e["tokensBefore"]
         if e["type"] == "toolCall":
-            assert set(e) - {"id", "parentId"} == {"type", "timestamp", "toolCallId", "name",
-                                                  "arguments"}
+            assert set(e) - {"id", "parentId"} == {
+                "type",
+                "timestamp",
+                "toolCallId",
+                "name",
+                "arguments",
+            }
         if e["type"] == "toolResult":
-            assert set(e) - {"id", "parentId"} == {"type", "timestamp", "toolCallId",
-                                                  "toolName", "content", "isError"}
+            assert set(e) - {"id", "parentId"} == {
+                "type",
+                "timestamp",
+                "toolCallId",
+                "toolName",
+                "content",
+                "isError",
+            }
     if version > 1:
         by_id = {e["id"]: e for e in entries}
         for e in entries:
@@ -220,8 +243,9 @@ def test_compactions_and_active_leaf(version: int, dialect: str, seed: int) -> N
     for comp in compactions:
         ids = [e["id"] for e in ancestry(entries, comp["id"])]
         kept = ids.index(comp["firstKeptEntryId"])
-        earlier = [ids.index(e["id"]) for e in entries
-                   if e["type"] == "compaction" and e["id"] in ids[:-1]]
+        earlier = [
+            ids.index(e["id"]) for e in entries if e["type"] == "compaction" and e["id"] in ids[:-1]
+        ]
         for prev_pos in earlier:
             prev = entries[[e["id"] for e in entries].index(ids[prev_pos])]
             assert kept > ids.index(prev["firstKeptEntryId"])
@@ -286,8 +310,9 @@ def test_large_session_entries_count() -> None:
     entries = list(large_session_entries(3_000))[1:]
     check_tree(entries)
     assert entries[-1]["type"] == "message"
-    assert [e["type"] for e in entries] == [e["type"] for e in
-                                            list(large_session_entries(3_000))[1:]]
+    assert [e["type"] for e in entries] == [
+        e["type"] for e in list(large_session_entries(3_000))[1:]
+    ]
 
 
 def test_demo_session() -> None:

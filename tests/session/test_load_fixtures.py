@@ -49,6 +49,7 @@ def test_compactions_resolve_to_the_indexed_entries(fixtures_dir: Path) -> None:
         assert row["line"] == k + 1
         kept_entry = session.entry(row["first_kept_entry_id"])
         assert kept_entry["timestamp"] == raw[kept]["timestamp"]
+
     # summarised away, by hand: messages from the previous cut up to the first kept entry
     def messages(lo: int, hi: int) -> int:
         return sum(1 for obj in raw[lo:hi] if obj["type"] == "message")

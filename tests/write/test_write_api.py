@@ -146,6 +146,7 @@ def test_append_label_and_name(session_file: tuple[Path, int, str]) -> None:
 
 def test_numpy_counts_and_entry_wrappers(tmp_path: Path) -> None:
     import numpy as np
+
     path = make_session(tmp_path / "s.jsonl")
     s = prime_nb.load(path)
     new_id = prime_nb.append_compaction(path, "x", "u1", np.int64(12), parent_id="a1")

@@ -202,6 +202,7 @@ def test_upgrade_keeps_lines_the_agent_appends_meanwhile(
 def test_on_synthetic_sessions(tmp_path: Path, version: int, dialect: str) -> None:
     """Every entry type of the generator's files survives upgrade, appends and a fork."""
     from prime_nb import datasets
+
     path = datasets.synthetic_session(
         tmp_path / "s.jsonl", version=version, dialect=dialect, seed=3
     )
