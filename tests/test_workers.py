@@ -101,3 +101,60 @@ def test_the_forkserver_preloads_what_both_users_asked_for() -> None:
 
 def test_usable_cores_follow_the_affinity() -> None:
     assert _workers.usable_cores() == len(os.sched_getaffinity(0))
+
+
+class FakeLibc:
+    """Records glibc calls (the real ones change this test process's heap)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, int]] = []
+
+    def mallopt(self, param: int, value: int) -> int:
+        self.calls.append(("mallopt", param, value))
+        return 1
+
+    def malloc_trim(self, pad: int) -> int:
+        self.calls.append(("malloc_trim", pad, 0))
+        return 1
+
+
+def test_roomy_heap_undoes_eager_trimming_and_puts_it_back() -> None:
+    libc = FakeLibc()
+    environ = {"MALLOC_TRIM_THRESHOLD_": "65536"}  # as Dask sets in its workers
+    with _workers.roomy_heap(environ, libc):
+        with _workers.roomy_heap(environ, libc):  # nested: one change
+            assert libc.calls == [
+                ("mallopt", _workers._M_TRIM_THRESHOLD, _workers._ROOMY_TRIM),
+                ("mallopt", _workers._M_MMAP_THRESHOLD, _workers._ROOMY_MMAP),
+            ]
+        assert len(libc.calls) == 2
+    assert libc.calls[2:] == [
+        ("mallopt", _workers._M_TRIM_THRESHOLD, 65536),
+        ("mallopt", _workers._M_MMAP_THRESHOLD, 128 * 1024),
+        ("malloc_trim", 0, 0),
+    ]
+
+
+def test_roomy_heap_restores_even_after_an_error_and_keeps_a_set_mmap_threshold() -> None:
+    libc = FakeLibc()
+    environ = {"MALLOC_TRIM_THRESHOLD_": "0", "MALLOC_MMAP_THRESHOLD_": "4096"}
+    try:
+        with _workers.roomy_heap(environ, libc):
+            raise KeyError("boom")
+    except KeyError:
+        pass
+    assert libc.calls[-3:] == [
+        ("mallopt", _workers._M_TRIM_THRESHOLD, 0),
+        ("mallopt", _workers._M_MMAP_THRESHOLD, 4096),
+        ("malloc_trim", 0, 0),
+    ]
+    assert _workers._heap_users == 0
+
+
+def test_roomy_heap_changes_nothing_in_a_process_that_did_not_ask_for_trimming() -> None:
+    libc = FakeLibc()
+    with _workers.roomy_heap({}, libc):
+        pass
+    with _workers.roomy_heap({"MALLOC_TRIM_THRESHOLD_": "lots"}, libc):
+        pass
+    assert libc.calls == []

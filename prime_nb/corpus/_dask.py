@@ -24,6 +24,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
         "prime_nb's Dask support needs the dask extra: pip install 'prime-nb[dask]'"
     ) from exc
 
+from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns
 from ..session._discovery import find_session_files
@@ -41,8 +42,10 @@ from ._local import (
 from ._runner import batches, file_sizes
 from ._work import BRANCHES, COMPACTIONS, ROW, summarise
 
-#: partitions made when ``files_per_partition`` is not given (each 1 to 64 MB of files)
-PARTITIONS = 32
+#: partitions per thread of the cluster when ``files_per_partition`` is not given (each
+#: 1 to 64 MB of files): enough to even out the end, few enough that the per-partition
+#: cost (a task to schedule, a typed frame to build and send, about 5 ms) stays small
+PARTITIONS_PER_THREAD = 4
 
 Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 
@@ -97,15 +100,20 @@ def _each(
     work: Callable[[str], pd.DataFrame],
     meta: pd.DataFrame,
 ) -> pd.DataFrame:
-    frames = []
-    for path in group:
-        with local_copy(path, storage_options) as local:
-            frame = work(local)
-        if len(frame) and "path" in frame:
-            frame["path"] = path
-        frames.append(frame)
+    with roomy_heap():
+        frames = [_one_frame(path, storage_options, work) for path in group]
     frames = [f for f in frames if len(f)]
     return conform(pd.concat(frames, ignore_index=True) if frames else meta, meta)
+
+
+def _one_frame(
+    path: str, storage_options: dict[str, Any] | None, work: Callable[[str], pd.DataFrame]
+) -> pd.DataFrame:
+    with local_copy(path, storage_options) as local:
+        frame = work(local)
+    if len(frame) and "path" in frame:
+        frame["path"] = path
+    return frame
 
 
 def _entries_partition(
@@ -118,26 +126,40 @@ def _sessions_partition(
     group: Sequence[str], storage_options: dict[str, Any] | None
 ) -> pd.DataFrame:
     rows = []
-    for path in group:
-        with local_copy(path, storage_options) as local:
-            row = summarise(local, (ROW,)).row
-        row["path"] = path
-        rows.append(row)
+    with roomy_heap():
+        for path in group:
+            with local_copy(path, storage_options) as local:
+                row = summarise(local, (ROW,)).row
+            row["path"] = path
+            rows.append(row)
     return corpus.corpus_frame(rows)
+
+
+def cluster_threads() -> int:
+    """Threads of the Dask client in use (its workers'), or this machine's usable cores
+    (the local schedulers) when there is none."""
+    try:
+        from distributed import default_client
+
+        threads = sum(default_client().nthreads().values())
+    except (ImportError, ValueError):  # no distributed, or no client
+        threads = 0
+    return threads or usable_cores()
 
 
 def _groups(paths: list[str], files_per_partition: int | None) -> list[list[str]]:
     """Files per partition: as many as asked, else about the same bytes in each of about
-    ``PARTITIONS`` partitions (remote files, whose sizes would cost a request each: the
-    same number of files in each)."""
+    :data:`PARTITIONS_PER_THREAD` partitions per thread of the cluster (remote files,
+    whose sizes would cost a request each: the same number of files in each)."""
     if files_per_partition is not None and files_per_partition < 1:
         raise ValueError("files_per_partition must be at least 1")
     if not paths:
         raise FileNotFoundError("no session files to read; check the folder or the pattern")
     if files_per_partition is None:
+        count = PARTITIONS_PER_THREAD * cluster_threads()
         if not any("://" in path for path in paths):
-            return [[paths[k] for k in group] for group in batches(file_sizes(paths), PARTITIONS)]
-        files_per_partition = -(-len(paths) // PARTITIONS)
+            return [[paths[k] for k in group] for group in batches(file_sizes(paths), count)]
+        files_per_partition = -(-len(paths) // count)
     return [paths[k : k + files_per_partition] for k in range(0, len(paths), files_per_partition)]
 
 
@@ -191,12 +213,13 @@ def _research(
 ) -> pd.DataFrame:
     """One research table's rows for the readable sessions of a partition."""
     rows: list[dict[str, Any]] = []
-    for path in sessions.loc[sessions["error"].isna(), "path"].tolist():
-        with local_copy(path, storage_options) as local:
-            found = summarise(local, (part,))
-        for row in found.compactions if part == COMPACTIONS else found.branches:
-            row["path"] = path
-            rows.append(row)
+    with roomy_heap():
+        for path in sessions.loc[sessions["error"].isna(), "path"].tolist():
+            with local_copy(path, storage_options) as local:
+                found = summarise(local, (part,))
+            for row in found.compactions if part == COMPACTIONS else found.branches:
+                row["path"] = path
+                rows.append(row)
     frame = compactions_frame(rows) if part == COMPACTIONS else branches_frame(rows)
     return conform(frame, empty(dtypes))
 
@@ -235,11 +258,12 @@ def _facts_group(
     group: Sequence[str], storage_options: dict[str, Any] | None
 ) -> list[SessionFacts]:
     out = []
-    for path in group:
-        with local_copy(path, storage_options) as local:
-            facts = facts_of(local)
-        facts.path = path
-        out.append(facts)
+    with roomy_heap():
+        for path in group:
+            with local_copy(path, storage_options) as local:
+                facts = facts_of(local)
+            facts.path = path
+            out.append(facts)
     return out
 
 

@@ -109,7 +109,7 @@ def test_no_files_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_default_partitions_hold_about_the_same_bytes(tmp_path: Path) -> None:
-    from prime_nb.corpus._dask import PARTITIONS, _groups
+    from prime_nb.corpus._dask import PARTITIONS_PER_THREAD, _groups, cluster_threads
 
     paths = []
     for k in range(6):
@@ -117,6 +117,19 @@ def test_default_partitions_hold_about_the_same_bytes(tmp_path: Path) -> None:
         path.write_bytes(b"x" * ((3 if k == 2 else 1) << 20))
         paths.append(str(path))
     assert _groups(paths, None) == [[p] for p in paths]  # 1 MB each: a partition each
-    remote = [f"s3://bucket/s{k}.jsonl" for k in range(PARTITIONS * 3)]
-    assert [len(g) for g in _groups(remote, None)] == [3] * PARTITIONS
+    partitions = PARTITIONS_PER_THREAD * cluster_threads()
+    remote = [f"s3://bucket/s{k}.jsonl" for k in range(partitions * 3)]
+    assert [len(g) for g in _groups(remote, None)] == [3] * partitions
     assert _groups(paths, 4) == [paths[:4], paths[4:]]
+
+
+def test_partitions_follow_the_cluster_in_use(client: Client, tmp_path: Path) -> None:
+    from prime_nb.corpus._dask import PARTITIONS_PER_THREAD, _groups, cluster_threads
+
+    assert cluster_threads() == 2  # the two one-thread workers of the fixture's cluster
+    paths = []
+    for k in range(40):
+        path = tmp_path / f"f{k}.jsonl"
+        path.write_bytes(b"x" * (1 << 19))
+        paths.append(str(path))
+    assert len(_groups(paths, None)) == 2 * PARTITIONS_PER_THREAD  # 20 MB in 8 of 2.5 MB
