@@ -340,42 +340,50 @@ def scan(
     ``end``: stop at this byte offset, which must be the start of a line (a chunk of
     the file, read by one process of a parallel load).
     """
-    st = state if state is not None else ScanState()
     with open_regular(path, READ_BUFFER) as fh:
-        fh.seek(st.offset)
-        st.newline_paid = False
-        if st.owes_newline:
-            first = fh.read(1)
-            if not first:
-                return
-            st.owes_newline = False
-            if first == b"\n":
-                st.offset += 1
-                st.newline_paid = True
-            else:
-                fh.seek(st.offset)
-        st.torn_tail = False
-        offset = st.offset
-        line = st.line
-        for raw in fh:
-            length = len(raw)
-            if raw[-1] != 10:  # no "\n": the last line, perhaps still being written
-                yield from _tail(raw, st, offset, line)
-                return
-            try:  # fast path: a clean line holding an object with a string type
-                obj = loads(raw)
-            except JSONDecodeError:
-                obj = None
-            if obj.__class__ is dict and obj.get("type").__class__ is str:
-                yield RawEntry(line, offset, length, obj)
-            else:
-                yield from _parse_span(raw[:-1], line, offset, length)
-            offset += length
-            line += 1
-            st.offset = offset
-            st.line = line
-            if end is not None and offset >= end:
-                return
+        yield from scan_file(fh, state, end)
+
+
+def scan_file(
+    fh: IO[bytes], state: ScanState | None = None, end: int | None = None
+) -> Iterator[RawEntry | Problem]:
+    """:func:`scan` of a file already open (for reading, with a large buffer): a reader
+    that holds the file open reads it through the same descriptor, with no second open."""
+    st = state if state is not None else ScanState()
+    fh.seek(st.offset)
+    st.newline_paid = False
+    if st.owes_newline:
+        first = fh.read(1)
+        if not first:
+            return
+        st.owes_newline = False
+        if first == b"\n":
+            st.offset += 1
+            st.newline_paid = True
+        else:
+            fh.seek(st.offset)
+    st.torn_tail = False
+    offset = st.offset
+    line = st.line
+    for raw in fh:
+        length = len(raw)
+        if raw[-1] != 10:  # no "\n": the last line, perhaps still being written
+            yield from _tail(raw, st, offset, line)
+            return
+        try:  # fast path: a clean line holding an object with a string type
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = None
+        if obj.__class__ is dict and obj.get("type").__class__ is str:
+            yield RawEntry(line, offset, length, obj)
+        else:
+            yield from _parse_span(raw[:-1], line, offset, length)
+        offset += length
+        line += 1
+        st.offset = offset
+        st.line = line
+        if end is not None and offset >= end:
+            return
 
 
 def _tail(raw: bytes, st: ScanState, offset: int, line: int) -> Iterator[RawEntry | Problem]:

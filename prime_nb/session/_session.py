@@ -26,6 +26,7 @@ from ..format._reading import (
     open_regular,
     parse_line,
     scan,
+    scan_file,
     trim_depth,
 )
 from ..write import _api as write
@@ -93,7 +94,7 @@ class Session:
         """Read the whole file through one descriptor: identity, entries and marks all
         come from the same file, even if another is renamed over the path meanwhile."""
         try:
-            fh = open_regular(self.file)
+            fh = open_regular(self.file, READ_BUFFER)
         except FileNotFoundError:
             raise FileNotFoundError(
                 f"{self.file}: no such session file; check the path, or use "
@@ -128,17 +129,16 @@ class Session:
     def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
         """Every line of the open file into the columns: in one pass, or, for a big file,
         in chunks read by every core and merged in order (``_parallel``: same result)."""
-        source = by_descriptor(fh.fileno(), self.file)
         planned = plan(fh, size) if type(self._cols) is EntryColumns else None
         if planned is None:
-            self._consume(scan(source, self._state))
+            self._consume(scan_file(fh, self._state))
             return LoadReport()
         return load_parallel(
             os.path.abspath(self.file),
             self._identity,
             planned,
             self._consume,
-            lambda end: scan(source, self._state, end),
+            lambda end: scan_file(fh, self._state, end),
             (self._cols, self._line_problems, self._state),
         )
 
