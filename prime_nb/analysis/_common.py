@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -84,11 +85,13 @@ def estimate_tokens(message: dict[str, Any]) -> int:
     return math.ceil(message_chars(message) / 4)
 
 
+@lru_cache(maxsize=4096)
 def relative_path(path: str, cwd: str | None) -> str:
     """A file path relative to the session's cwd when it lies below it, else unchanged.
 
     Compaction details list files relative to the project while tool calls use absolute
-    paths; comparing them needs one spelling.
+    paths; comparing them needs one spelling. Cached: a session reads the same few files
+    again and again, and pathlib's parsing cost more than the rest of the forensics.
     """
     pure = PurePosixPath(path)
     if cwd and pure.is_absolute():
