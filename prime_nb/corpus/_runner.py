@@ -29,6 +29,9 @@ BATCHES_PER_WORKER = 16
 MAX_FILES_PER_BATCH = 1000
 #: imported once in the forkserver, so that forked workers start with them loaded
 PRELOAD = ["prime_nb.corpus._work"]
+#: a file is read in chunks by every core (``here``) only from this size: below it the
+#: whole file takes less than starting the workers costs (the loader's own threshold)
+SPLIT_MIN = 8 << 20
 
 
 def file_sizes(paths: Sequence[str]) -> list[int]:
@@ -60,6 +63,17 @@ def batches(sizes: Sequence[int], count: int) -> list[list[int]]:
     return out
 
 
+def split_indexes(sizes: Sequence[int], workers: int, minimum: int | None = None) -> list[int]:
+    """Files bigger than a fair share of the corpus (its bytes over ``workers``) and than
+    ``minimum`` (default :data:`SPLIT_MIN`): read whole by one worker, such a file would
+    keep that core busy after the others ran out of files, so it is split instead."""
+    if workers <= 1:
+        return []
+    floor = SPLIT_MIN if minimum is None else minimum
+    share = sum(sizes) / workers
+    return [k for k, size in enumerate(sizes) if size > share and size >= floor]
+
+
 def _apply(func: Callable[..., T], items: Sequence[tuple[Any, ...]]) -> list[T]:
     return [func(*item) for item in items]
 
@@ -85,26 +99,42 @@ def run(
     *,
     extra: Sequence[Any] | None = None,
     note: str = "",
+    split: Callable[..., T] | None = None,
 ) -> list[T]:
     """``func(path)`` (or ``func(path, extra[k])``) over ``paths``, results in the order of
     ``paths``, in worker processes when there is more than one file; a final line (files,
-    MB, MB/s, problems, and ``note``) under a shown progress bar."""
+    MB, MB/s, problems, and ``note``) under a shown progress bar.
+
+    ``split``: run in this process, after the workers are done, on each file bigger
+    than a fair share of the corpus (:func:`split_indexes`); it may use every core
+    itself (the summary pass reads such a file in chunks)."""
     start = time.perf_counter()
     if workers is None:
-        workers = min(len(paths), usable_cores())
+        workers = usable_cores()
     sizes = file_sizes(paths)
     items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
     results: dict[int, T] = {}
+    here = split_indexes(sizes, workers) if split is not None and workers > 1 else []
+    whole = set(range(len(paths))) - set(here)
+    rest = sorted(whole)
     with progress_bar(len(paths), desc, progress) as bar:
-        if workers <= 1 or len(paths) <= 1:
-            for k, item in enumerate(items):
-                results[k] = func(*item)
+        if workers <= 1 or len(rest) <= 1:
+            for k in rest:
+                results[k] = func(*items[k])
                 bar.update(1)
         else:
-            groups = batches(sizes, workers * BATCHES_PER_WORKER)
+            rest_sizes = [sizes[k] for k in rest]
+            groups = [
+                [rest[k] for k in group]
+                for group in batches(rest_sizes, workers * BATCHES_PER_WORKER)
+            ]
             groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
             failed = _in_batches(func, items, groups, workers, results, bar)
             _one_by_one(func, items, failed, results, on_error, bar)
+        for k in here:  # the workers are done: every core is free for this file
+            assert split is not None
+            results[k] = split(*items[k])
+            bar.update(1)
         out = [results[k] for k in range(len(paths))]
         shown = not bar.disable
     if shown:  # under the closed bar, where a terminal and a notebook both keep it

@@ -29,11 +29,12 @@ def error_row(path: str, exc: BaseException) -> dict[str, Any]:
     return {"path": path, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
+def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = False) -> FileResult:
     """The summary of one file; a file that fails to load gives a row with ``error``
-    (and no research rows, as the full path gives none for it)."""
+    (and no research rows, as the full path gives none for it). ``parallel``: a big file
+    is read in chunks by every core (only ever asked for outside a worker)."""
     try:
-        session = read_summary(path)
+        session = read_summary(path, parallel)
     except Exception as exc:  # one bad file must not stop the corpus
         return FileResult(error_row(path, exc), [], [])
     return results_of(session, path, parts)

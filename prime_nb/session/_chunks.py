@@ -82,6 +82,11 @@ class ChunkColumns(EntryColumns):
         message, now = self._when(line, entry, entry_id, problems)
         return row, entry_id, message, now
 
+    def pack_extra(self) -> Any:
+        """What a subclass keeps beyond the loader's columns, packed for the merge (which
+        hands it to the target columns' ``merge_extra``); None: nothing."""
+        return None
+
     def _child_usage(
         self, row: int, entry: dict[str, Any], where: tuple[int, str], problems: list[Problem]
     ) -> None:
@@ -116,9 +121,11 @@ def read_chunk(
     end: int | None,
     spill: str,
     fail: str | None = None,
+    columns: type[ChunkColumns] = ChunkColumns,
 ) -> dict[str, Any]:
     """Read the lines of ``path`` in ``[start, end)`` (``end`` None: to the end of the
     file, torn last line and all) into packed columns; lines are counted from 1.
+    ``columns``: the per-entry extraction (the corpus summary passes a lighter one).
 
     The packed chunk is written to a file in the folder ``spill``, and only its name is
     returned (with the worker's CPU time and peak RSS): megabytes sent back through the
@@ -139,7 +146,7 @@ def read_chunk(
         if (held.st_dev, held.st_ino) != tuple(identity):
             raise FileChanged(f"{path}: replaced while it was being read")
         state = ScanState(offset=start, line=1)
-        cols = ChunkColumns()
+        cols = columns()
         migrator = Migrator(header)
         cols.spec_times = migrator.dialect == "spec"
         problems: list[Problem] = []
@@ -261,6 +268,7 @@ def pack(
             array("d", [r[2] for r in results.values()]).tobytes(),
         ),
         "child_usage": cols.child_usage,
+        "extra": cols.pack_extra(),
         "problems": problems,
         "problem_rows": array("q", problem_rows).tobytes(),
         "state": (state.offset, state.line, state.owes_newline, state.torn_tail),
@@ -321,7 +329,10 @@ def merge(
         cols.compactions.append(comp)
     cols.label_events.extend((r + base_row, t, label) for r, t, label in chunk["label_events"])
     cols.names.extend((r + base_row, name) for r, name in chunk["names"])
+    base_call = len(cols.tool_calls)
     _merge_tool_calls(cols, chunk, base_row)
+    if chunk["extra"] is not None:
+        cols.merge_extra(chunk["extra"], base_row, base_call)  # type: ignore[attr-defined]
 
     dropped = _apply_child_usage(cols, chunk["child_usage"], base_row)
     line_problems.extend(

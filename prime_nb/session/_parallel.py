@@ -50,7 +50,7 @@ from typing import IO, Any
 from .._workers import context_for, usable_cores, without_main_script
 from ..format._migrating import Migrator
 from ..format._reading import Problem, RawEntry, ScanState, parse_line
-from ._chunks import merge, read_chunk, take
+from ._chunks import ChunkColumns, merge, read_chunk, take
 
 #: a header line longer than this is not looked at: such a file is read in one pass
 HEADER_PEEK = 1 << 20
@@ -213,8 +213,10 @@ class _Pool:
         job: Callable[[int, int], tuple[Any, ...]],
         front: int,
         count: int,
+        preload: str = "",
     ) -> None:
-        self.executor = ProcessPoolExecutor(workers, mp_context=context_for(method, PRELOAD))
+        modules = [*PRELOAD, preload] if preload else PRELOAD
+        self.executor = ProcessPoolExecutor(workers, mp_context=context_for(method, modules))
         self.job = job
         self.futures: dict[int, Future[dict[str, Any]]] = {}
         self.lock = threading.RLock()  # a callback may run at once, in the calling thread
@@ -311,10 +313,12 @@ def load_parallel(
     consume: Callable[[Iterable[RawEntry | Problem]], Any],
     scan_here: Callable[[int | None], Iterable[RawEntry | Problem]],
     merge_into: tuple[Any, list[Problem], ScanState],
+    columns: type[ChunkColumns] = ChunkColumns,
 ) -> LoadReport:
     """Read the file's chunks from the front here (``consume(scan_here(end))``) while
     workers read them from the back; merge theirs in order when the two meet. A failed
-    worker: the rest of the file is read here, from where the merged chunks end."""
+    worker: the rest of the file is read here, from where the merged chunks end.
+    ``columns``: the workers' per-entry extraction (its module is preloaded for them)."""
     header, cuts, processes = planned
     starts = [0, *cuts]
     ends: list[int | None] = [*cuts, None]
@@ -330,7 +334,7 @@ def load_parallel(
         return report
 
     def job(k: int, given: int) -> tuple[Any, ...]:
-        return (path, identity, header, starts[k], ends[k], spill, failures.get(given))
+        return (path, identity, header, starts[k], ends[k], spill, failures.get(given), columns)
 
     ready_at = workers_ready_at(method)
     pool: _Pool | None = None
@@ -339,7 +343,7 @@ def load_parallel(
     try:
         while True:
             if pool is None and time.monotonic() >= ready_at:
-                pool = _Pool(processes - 1, method, job, front, len(starts))
+                pool = _Pool(processes - 1, method, job, front, len(starts), columns.__module__)
             if pool is not None:
                 if SETTINGS.chunks_here is not None and front >= SETTINGS.chunks_here:
                     pool.give_rest()

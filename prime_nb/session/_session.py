@@ -33,6 +33,7 @@ from ..write import _api as write
 from ..write._building import js_trim
 from . import _records as records
 from . import _tables as tables
+from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
 from ._context import Context, build_context
 from ._fork import fork_session
@@ -84,6 +85,9 @@ class Session:
 
     #: the per-entry extraction (the corpus summary uses a lighter subclass of it)
     _columns_class: type[EntryColumns] = EntryColumns
+    #: the same extraction for a chunk read by a worker (``_parallel``); None: this kind
+    #: of session is always read in one pass
+    _chunk_columns: type[ChunkColumns] | None = ChunkColumns
 
     def __init__(self, file: str | Path) -> None:
         self.file = Path(file)
@@ -129,8 +133,9 @@ class Session:
     def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
         """Every line of the open file into the columns: in one pass, or, for a big file,
         in chunks read by every core and merged in order (``_parallel``: same result)."""
-        planned = plan(fh, size) if type(self._cols) is EntryColumns else None
-        if planned is None:
+        chunked = self._chunk_columns
+        planned = plan(fh, size) if chunked is not None else None
+        if planned is None or chunked is None:
             self._consume(scan_file(fh, self._state))
             return LoadReport()
         return load_parallel(
@@ -140,6 +145,7 @@ class Session:
             self._consume,
             lambda end: scan_file(fh, self._state, end),
             (self._cols, self._line_problems, self._state),
+            chunked,
         )
 
     def _reload(self) -> None:
