@@ -154,6 +154,42 @@ def run(root: Path, count: int, each_mb: float) -> None:
                 len(out),
             )
     print(f"  Dask efficiency 1 -> 2 workers: {seconds[1] / (2 * seconds[2]):.2f} (goal >= 0.9)")
+    dominant(root, cores)
+
+
+def dominant(root: Path, cores: int) -> None:
+    """A corpus where one file holds most of the bytes (40 sessions of 0.5 MB beside one
+    of 150 MB): read whole by one worker it keeps one core busy alone; split, every core
+    reads it (the summary pass in chunks, after the pool)."""
+    from prime_nb.corpus import _runner
+
+    folder = root / "dominant"
+    folder.mkdir(exist_ok=True)
+    files = generate(folder, 40, 0.5)
+    big = folder / "big.jsonl"
+    if not big.exists():
+        write_large_session(big, 150_000_000, seed=99)
+    files.append(big)
+    size = sum(p.stat().st_size for p in files)
+    bare_parse(files)
+    bare = clock(lambda: bare_parse(files), REPEAT)[0]
+    report = Report(size, size / 1e6 / bare)
+    print(f"one dominant file: {len(files)} sessions, {size / 1e6:.0f} MB (bare {bare:.2f} s)")
+    load_corpus = corpus.load_corpus
+    saved = _runner.SPLIT_MIN
+    try:
+        _runner.SPLIT_MIN = 1 << 62
+        wall, _, out = clock(
+            lambda: load_corpus(files=files, workers=cores, progress=False), REPEAT
+        )
+        whole = report.line(
+            f"load_corpus, {cores} processes, big file whole", wall, cores, len(out)
+        )
+    finally:
+        _runner.SPLIT_MIN = saved
+    wall, _, out = clock(lambda: load_corpus(files=files, workers=cores, progress=False), REPEAT)
+    split = report.line(f"load_corpus, {cores} processes, big file split", wall, cores, len(out))
+    print(f"  split / whole: {whole / split:.2f} x faster")
 
 
 def _full_row(path: str) -> dict[str, Any]:
