@@ -43,6 +43,18 @@ def bare_parse(files: list[Path]) -> None:
                 loads(line)
 
 
+def bare_parse_processes(files: list[Path], cores: int) -> float:
+    """The bare parse split over ``cores`` processes, in seconds (the fastest of
+    ``REPEAT``): how far the machine itself scales the parse, which the goal's
+    "bare x cores" takes as perfect."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    shares = [files[k::cores] for k in range(cores)]
+    with ProcessPoolExecutor(cores) as pool:
+        list(pool.map(bare_parse, [share[:1] for share in shares]))  # started and warm
+        return clock(lambda: list(pool.map(bare_parse, shares)), REPEAT)[0]
+
+
 def clock(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any]:
     """Wall and CPU seconds of ``fn()``: the fastest of ``repeat`` runs (the machine is
     shared; the fastest run is the one least disturbed), and its result."""
@@ -97,6 +109,13 @@ def run(root: Path, count: int, each_mb: float) -> None:
         f"  {'bare orjson parse, 1 core':40s} {best[0]:6.2f} s {bare_rate:6.1f} MB/s"
         f"  cpu {size / 1e6 / best[1]:6.1f} MB/s"
     )
+    if cores > 1:
+        spread = bare_parse_processes(files, cores)
+        print(
+            f"  {f'bare orjson parse, {cores} processes':40s} {spread:6.2f} s"
+            f" {size / 1e6 / spread:6.1f} MB/s = {best[0] / spread / cores:.2f} x bare x {cores}"
+            " cores (the machine's own scaling)"
+        )
     report = Report(size, bare_rate)
     goal = max(150.0, bare_rate / 3 * cores)
     print(f"  goal on {cores} cores: >= {goal:.0f} MB/s (150 MB/s and bare / 3 x {cores} cores)")

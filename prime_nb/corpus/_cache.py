@@ -23,6 +23,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -88,9 +89,11 @@ def tail_hash(path: str, offset: int) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def summarise_for_cache(path: str, state: bytes | None) -> Record:
+def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) -> Record:
     """The whole summary of a file and the state to resume it; resumed from ``state``
-    when given (the caller checked that the file only grew)."""
+    when given (the caller checked that the file only grew). ``parallel``: a file read
+    from its start is read in chunks by every core (the corpus asks for it only outside
+    its workers, for a file bigger than a fair share of the corpus)."""
     key = stat_key(path)  # before reading: a file that grows meanwhile is resumed next time
     session = None
     if state is not None:
@@ -101,7 +104,7 @@ def summarise_for_cache(path: str, state: bytes | None) -> Record:
             session = None
     try:
         if session is None:
-            session = read_summary(path)
+            session = read_summary(path, parallel)
         blob = dump(session)
     except Exception as exc:
         return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None)
@@ -158,6 +161,7 @@ def cached_summaries(
         lambda found: describe([r.result for r in found]),
         extra=states,
         note=f"; {len(records)} unchanged files from the cache" if records else "",
+        split=partial(summarise_for_cache, parallel=True),
     )
     for k, record in zip(todo, fresh, strict=True):
         records[k] = record

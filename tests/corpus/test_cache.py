@@ -27,9 +27,9 @@ class Reads:
         self.resumed: list[str] = []
         real_read, real_restore = _cache.read_summary, _cache.restore
 
-        def read(path: str) -> Any:
+        def read(path: str, parallel: bool = False) -> Any:
             self.full.append(Path(path).name)
-            return real_read(path)
+            return real_read(path, parallel)
 
         def restore(path: str, blob: bytes) -> Any:
             self.resumed.append(Path(path).name)

@@ -12,12 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
 from session_matrix import CASES, FIXTURES, write_case
 
-from prime_nb.corpus import _runner
+from prime_nb.corpus import _cache, _runner
+from prime_nb.corpus._cache import CACHE_FILE
 from prime_nb.corpus._local import (
     branches_frame,
     compactions_frame,
@@ -25,6 +27,7 @@ from prime_nb.corpus._local import (
     corpus_frame,
     load_corpus,
 )
+from prime_nb.corpus._state import dump
 from prime_nb.corpus._summary import SummarySession, read_summary
 from prime_nb.corpus._work import ALL_PARTS, results_of
 from prime_nb.datasets import write_large_session
@@ -77,6 +80,7 @@ def assert_same_summary(path: Path) -> SummarySession:
     want = read_summary(str(path))
     assert want._load_report.processes == 1
     assert state_of(got) == state_of(want)
+    assert dump(got) == dump(want)  # what the corpus cache keeps to resume the file
     a, b = results_of(got, str(path), ALL_PARTS), results_of(want, str(path), ALL_PARTS)
     pd.testing.assert_frame_equal(corpus_frame([a.row]), corpus_frame([b.row]))
     pd.testing.assert_frame_equal(
@@ -211,3 +215,54 @@ def test_the_corpus_reads_a_dominant_file_with_every_core(
         table = fn(files=paths, workers=2, progress=False)
         assert split == [str(big)], name
         pd.testing.assert_frame_equal(table, whole[name], obj=name)
+
+
+def test_the_cache_reads_a_dominant_file_with_every_core_and_resumes_it(
+    tmp_path: Path, parallel: _parallel.ParallelSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a cache, the dominant file is read in chunks too, its state is the single
+    pass's (so a grown file resumes from it), and the tables equal the uncached ones."""
+    root = tmp_path / "corpus"
+    paths = [write_case(case, root / case) for case in CASES[:4]]
+    big = root / "big.jsonl"
+    write_large_session(big, 3 * sum(p.stat().st_size for p in paths), seed=5)
+    paths.append(big)
+    split: list[str] = []
+    resumed: list[str] = []
+    real_read = read_summary
+    real_restore = _cache.restore
+
+    def spy(path: str, parallel: bool = False) -> SummarySession:
+        session = real_read(path, parallel)
+        if parallel:
+            split.append(path)
+            assert went_parallel(session), session._load_report
+        return session
+
+    def restore(path: str, blob: bytes) -> SummarySession:
+        resumed.append(path)
+        return real_restore(path, blob)
+
+    monkeypatch.setattr(_cache, "read_summary", spy)
+    monkeypatch.setattr(_cache, "restore", restore)
+    monkeypatch.setattr(_runner, "SPLIT_MIN", 0)
+    cache = tmp_path / "cache"
+    tables = (load_corpus, corpus_compactions)
+
+    def cached() -> list[pd.DataFrame]:
+        return [fn(files=paths, workers=2, progress=False, cache=cache) for fn in tables]
+
+    def uncached() -> list[pd.DataFrame]:
+        return [fn(files=paths, workers=1, progress=False) for fn in tables]
+
+    for got, want in zip(cached(), uncached(), strict=True):
+        pd.testing.assert_frame_equal(got, want)
+    assert split == [str(big)] and (cache / CACHE_FILE).exists()
+
+    split.clear()
+    last = read_summary(str(big)).cols.ids[-1]
+    with open(big, "ab") as fh:
+        fh.write(orjson.dumps(msg("grown", last, "user", "one more", minute=59)) + b"\n")
+    for got, want in zip(cached(), uncached(), strict=True):
+        pd.testing.assert_frame_equal(got, want)
+    assert split == [] and resumed == [str(big)]
