@@ -207,8 +207,7 @@ def input_tokens(cols: EntryColumns) -> np.ndarray:
 
 
 def children_counts(session: SummarySession) -> np.ndarray:
-    children = session._tree.children
-    return np.fromiter(map(len, children), dtype=np.int64, count=len(children))
+    return session._tree.children.counts()
 
 
 def row_of(session: SummarySession, path: str) -> dict[str, Any]:

@@ -92,17 +92,13 @@ class TreeIndex:
         self.compaction_of: dict[int, dict[str, Any]] = {c["index"]: c for c in cols.compactions}
 
     def _preorder(self, tree: Tree) -> None:
-        parent, children = tree.parent, tree.children
+        parent = tree.parent
         n = len(parent)
         enter = [0] * n
         size = [1] * n
-        order: list[int] = []
-        stack = [r for r in range(n - 1, -1, -1) if parent[r] < 0]
-        while stack:
-            row = stack.pop()
-            enter[row] = len(order)
-            order.append(row)
-            stack.extend(reversed(children[row]))
+        order = tree.preorder()
+        for position, row in enumerate(order):
+            enter[row] = position
         for row in reversed(order):
             up = parent[row]
             if up >= 0:

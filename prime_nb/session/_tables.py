@@ -155,7 +155,7 @@ def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
 def derived_columns(cols: EntryColumns, tree: Tree, leaf: int) -> dict[str, np.ndarray]:
     """Columns that can change for old rows when entries are appended."""
     n = len(cols)
-    n_children = np.fromiter(map(len, tree.children), dtype=np.int64, count=n)
+    n_children = tree.children.counts()
     label_col = np.full(n, None, dtype=object)
     for row, label in labels_by_row(cols).items():
         label_col[row] = label
@@ -363,13 +363,8 @@ class _Ancestry:
 
     def __init__(self, cols: EntryColumns, tree: Tree) -> None:
         n = len(tree)
-        parent, children, types = tree.parent, tree.children, cols.types
-        order: list[int] = []
-        stack = [r for r in range(n - 1, -1, -1) if parent[r] < 0]
-        while stack:
-            row = stack.pop()
-            order.append(row)
-            stack.extend(reversed(children[row]))
+        parent, types = tree.parent, cols.types
+        order = tree.preorder()
         self.enter = [0] * n
         self.size = [1] * n
         self.context = [0] * n
@@ -505,7 +500,7 @@ def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
     per_row = usage_tokens[:, 4].astype(np.float64)
     tokens = np.minimum(path_sums(tree, per_row), float(INT64_MAX))
     cost = path_sums(tree, np.nan_to_num(usage_cost))
-    rows = [row for row, kids in enumerate(tree.children) if not kids]
+    rows: list[int] = np.flatnonzero(tree.children.counts() == 0).tolist()
     depth = _int64([tree.depth[r] for r in rows])
     return _frame(
         "leaves",

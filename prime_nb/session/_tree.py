@@ -1,7 +1,8 @@
 """The conversation tree as row-index arrays: parents, ordered children, depths.
 
-Kept incremental for the usual case (a new entry's parent is already known), and
-rebuilt from scratch when an append resolves an earlier orphan.
+A load builds the children at once (``Children.of``, numpy); a refresh adds its rows
+one by one (a new entry's parent is already known), and the tree is rebuilt from
+scratch when an append resolves an earlier orphan.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..format._reading import Problem
+from ._children import Children
 
 
 @dataclass
 class Tree:
     parent: list[int] = field(default_factory=list)
-    children: list[list[int]] = field(default_factory=list)
+    children: Children = field(default_factory=Children)
     depth: list[int] = field(default_factory=list)
     #: cycles and self-parents (orphans are kept apart, see ``orphan_problems``)
     problems: list[Problem] = field(default_factory=list)
@@ -81,47 +83,63 @@ class Tree:
                     j = found
                     forward = forward or j > i
             self.parent.append(j)
-            self.children.append([])
         if forward:
             self._break_cycles(ids, lines, start)
-        self._link(time_ms, start, forward)
+        if full or forward:
+            self.children = Children.of(self.parent, time_ms)
+            self._depths(forward)
+        else:
+            self._link(time_ms, start)
         return forward
 
-    def _link(self, time_ms: Sequence[float], start: int, forward: bool) -> None:
-        parent, children = self.parent, self.children
-        if forward:
-            self.depth = [0] * len(parent)
-            for row in range(len(parent)):
-                children[row].clear()
-            start = 0
-        depth = self.depth
+    def _depths(self, any_order: bool) -> None:
+        """Every row's depth; ``any_order``: a parent may come after its child."""
+        parent = self.parent
+        if not any_order:  # each parent's depth is known before its children's
+            depth = [0] * len(parent)
+            for row, up in enumerate(parent):
+                if up >= 0:
+                    depth[row] = depth[up] + 1
+            self.depth = depth
+            return
+        depth = [0] * len(parent)
+        starts, flat = self.children.lists()
+        stack = [r for r, p in enumerate(parent) if p < 0]
+        while stack:
+            row = stack.pop()
+            below = depth[row] + 1
+            for child in flat[starts[row] : starts[row + 1]]:
+                depth[child] = below
+                stack.append(child)
+        self.depth = depth
+
+    def _link(self, time_ms: Sequence[float], start: int) -> None:
+        """Rows ``start:`` (a refresh's) join their parents' children and get a depth."""
+        parent, children, depth = self.parent, self.children, self.depth
+        children.grow(len(parent))
         unsorted: set[int] = set()  # parents whose children arrived out of time order
         for i in range(start, len(parent)):
             j = parent[i]
             if j < 0:
-                if not forward:
-                    depth.append(0)
+                depth.append(0)
                 continue
-            siblings = children[j]
-            if siblings and _order_key(time_ms, i) < _order_key(time_ms, siblings[-1]):
+            if children.add(j, i, time_ms):
                 unsorted.add(j)
-            siblings.append(i)
-            if not forward:
-                depth.append(depth[j] + 1)
-        # sorted once at the end: inserting each child in place costs a list shift per
-        # child, quadratic for siblings written newest first (keys are unique: same order)
-        for j in unsorted:
-            children[j].sort(key=lambda r: _order_key(time_ms, r))
-        if forward:
-            self._depths_any_order()
+            depth.append(depth[j] + 1)
+        for j in unsorted:  # once each, at the end (see Children.add)
+            children.sort(j, time_ms)
 
-    def _depths_any_order(self) -> None:
-        stack = [r for r, p in enumerate(self.parent) if p < 0]
+    def preorder(self) -> list[int]:
+        """Every row in depth-first order: roots in file order, children in theirs."""
+        starts, flat = self.children.lists()
+        parent = self.parent
+        order: list[int] = []
+        stack = [r for r in range(len(parent) - 1, -1, -1) if parent[r] < 0]
         while stack:
             row = stack.pop()
-            for child in self.children[row]:
-                self.depth[child] = self.depth[row] + 1
-                stack.append(child)
+            order.append(row)
+            stack.extend(reversed(flat[starts[row] : starts[row + 1]]))
+        return order
 
     def _break_cycles(self, ids: Sequence[str], lines: Sequence[int], start: int) -> None:
         """Cut each parent cycle at its earliest entry in file order."""
@@ -168,8 +186,3 @@ class Tree:
             row = self.parent[row]
         out.reverse()
         return out
-
-
-def _order_key(time_ms: Sequence[float], row: int) -> tuple[float, int]:
-    t = time_ms[row]
-    return (t if t == t else float("inf"), row)
