@@ -138,10 +138,18 @@ class Children(Sequence[list[int]]):
         at each arrival is quadratic for siblings written newest first)."""
         kids = self._changed.get(parent)
         if kids is None:
-            kids = self[parent]
+            if parent < self._built:
+                starts = self._starts
+                kids = self._flat[starts[parent] : starts[parent + 1]].tolist()
+                kids.append(child)
+            else:  # a row newer than the arrays: its first child
+                kids = [child]
             self._changed[parent] = kids
-        kids.append(child)
-        return len(kids) > 1 and order_key(time_ms, child) < order_key(time_ms, kids[-2])
+            if len(kids) == 1:
+                return False
+        else:
+            kids.append(child)
+        return order_key(time_ms, child) < order_key(time_ms, kids[-2])
 
     def sort(self, parent: int, time_ms: Sequence[float]) -> None:
         """Put ``parent``'s children (changed since the arrays were built) in order."""
