@@ -36,7 +36,7 @@ def tree_arrays(session: SummarySession) -> TreeArrays:
     return TreeArrays(
         ids=cols.ids,
         parent=np.fromiter(tree.parent, dtype=np.int64, count=n),
-        depth=np.fromiter(tree.depth, dtype=np.int64, count=n),
+        depth=tree.depths(),
         tokens=tokens.astype(np.float64),
         cost=np.nan_to_num(cost),
         row_of=cols.index_of,
@@ -52,7 +52,7 @@ def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
     cols, tree = session.cols, session._tree
     n = len(cols)
     tokens_row, cost_row = spend(cols)
-    depth = np.fromiter(tree.depth, dtype=np.int64, count=n)
+    depth = tree.depths()
     size, tokens, cost, leaves, last_leaf = _subtree_figures(
         tree.parent,
         np.argsort(-depth, kind="stable").tolist(),

@@ -67,7 +67,7 @@ class TreeIndex:
     def __init__(self, cols: EntryColumns, tree: Tree, *, spec_dialect: bool = False) -> None:
         n = len(tree)
         self.parent = np.fromiter(tree.parent, dtype=np.int64, count=n)
-        self.depth = np.fromiter(tree.depth, dtype=np.int64, count=n)
+        self.depth = tree.depths()
         self._preorder(tree)
         types = _objects(cols.types)
         roles = _objects(cols.roles)

@@ -199,7 +199,7 @@ def entries_frame(
             "role": _strs(cols.roles[rows]),
             "timestamp": _times(_copy(cols.time_ms, np.float64, start)),
             "line": _copy(cols.lines, np.int64, start),
-            "depth": _int64(tree.depth[rows]),
+            "depth": tree.depths()[rows],
             "children": derived["children"],
             "text": _texts(cols.texts, start),
             "tool_name": _strs(cols.tool_names[rows]),
@@ -481,7 +481,7 @@ _CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 def path_sums(tree: Tree, values: np.ndarray) -> np.ndarray:
     """For every row, the sum of ``values`` from its root down to it (shared prefixes once)."""
     out = values.astype(np.float64, copy=True)
-    order = np.argsort(np.asarray(tree.depth, dtype=np.int64), kind="stable")
+    order = np.argsort(tree.depths(), kind="stable")
     parent = tree.parent
     for row in order.tolist():
         p = parent[row]

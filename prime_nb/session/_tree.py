@@ -7,18 +7,23 @@ scratch when an append resolves an earlier orphan.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..format._reading import Problem
 from ._children import Children
+from ._store import int_array, view
 
 
 @dataclass
 class Tree:
     parent: list[int] = field(default_factory=list)
     children: Children = field(default_factory=Children)
-    depth: list[int] = field(default_factory=list)
+    #: int64 per row: a list held an int object (28 bytes) per row deeper than 256
+    depth: array[int] = field(default_factory=int_array)
     #: cycles and self-parents (orphans are kept apart, see ``orphan_problems``)
     problems: list[Problem] = field(default_factory=list)
     #: parent ids not (yet) in the file
@@ -95,14 +100,13 @@ class Tree:
     def _depths(self, any_order: bool) -> None:
         """Every row's depth; ``any_order``: a parent may come after its child."""
         parent = self.parent
+        depth = int_array([0]) * len(parent)
         if not any_order:  # each parent's depth is known before its children's
-            depth = [0] * len(parent)
             for row, up in enumerate(parent):
                 if up >= 0:
                     depth[row] = depth[up] + 1
             self.depth = depth
             return
-        depth = [0] * len(parent)
         starts, flat = self.children.lists()
         stack = [r for r, p in enumerate(parent) if p < 0]
         while stack:
@@ -128,6 +132,11 @@ class Tree:
             depth.append(depth[j] + 1)
         for j in unsorted:  # once each, at the end (see Children.add)
             children.sort(j, time_ms)
+
+    def depths(self) -> np.ndarray:
+        """Every row's depth as an int64 array of its own (a view would stop ``depth``
+        from growing on the next refresh)."""
+        return np.array(view(self.depth, np.int64))
 
     def preorder(self) -> list[int]:
         """Every row in depth-first order: roots in file order, children in theirs."""
