@@ -80,6 +80,37 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: rows read back from disk are read in runs of up to this many bytes, a read each
+READ_RUN = 4 << 20
+#: a run takes in the next row only if fewer than this many bytes lie between them
+READ_GAP = 64 << 10
+
+
+def _runs(
+    rows: list[int], offsets: Sequence[int], lengths: Sequence[int]
+) -> Iterator[tuple[int, list[int]]]:
+    """Rows (in file order) grouped into runs to read at once: ``(first byte, rows)``.
+
+    Why: a context or a table of the whole path reads back most of the file, and one
+    seek and read per row cost more than parsing it; a run skips small gaps only, so a
+    few rows scattered over a big file are still read one by one.
+    """
+    k = 0
+    while k < len(rows):
+        start = offsets[rows[k]]
+        end = start + lengths[rows[k]]
+        j = k + 1
+        while j < len(rows):
+            at = offsets[rows[j]]
+            stop = at + lengths[rows[j]]
+            if at - end > READ_GAP or stop - start > READ_RUN:
+                break
+            end = max(end, stop)
+            j += 1
+        yield start, rows[k:j]
+        k = j
+
+
 class Session:
     """One session file, loaded into columns; tables are built on first access."""
 
@@ -508,16 +539,20 @@ class Session:
         trims the part it keeps, as the tool_calls table does with arguments).
         """
         cols = self._cols
+        offsets, lengths = cols.offsets, cols.lengths
         out: dict[int, dict[str, Any]] = {}
-        with open_regular(self.file) as fh:
+        with open_regular(self.file) as fh, paused_gc():
             self._check_identity(fh)
-            for row in sorted(set(rows), key=cols.offsets.__getitem__):
-                fh.seek(cols.offsets[row])
-                raw = fh.read(cols.lengths[row]).rstrip(b"\n")
-                obj, _ = parse_line(raw, cols.lines[row])
-                if trim and obj is not None and deep_enough(raw):
-                    obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
-                out[row] = self._canonical(row, obj or {"type": cols.types[row]})
+            for start, run in _runs(sorted(set(rows), key=offsets.__getitem__), offsets, lengths):
+                fh.seek(start)
+                block = fh.read(offsets[run[-1]] + lengths[run[-1]] - start)
+                for row in run:
+                    at = offsets[row] - start
+                    raw = block[at : at + lengths[row]].rstrip(b"\n")
+                    obj, _ = parse_line(raw, cols.lines[row])
+                    if trim and obj is not None and deep_enough(raw):
+                        obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
+                    out[row] = self._canonical(row, obj or {"type": cols.types[row]})
         return [out[row] for row in rows]
 
     def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
