@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..session._session import paused_gc
 from ..session._text import message_text, preview
 from ._common import estimate_tokens, message_chars
 
@@ -21,7 +22,14 @@ def context_frame(session: Session, leaf_id: str | None = None) -> pd.DataFrame:
     ``tokens_est`` is the agent's own chars/4 heuristic (see ``estimate_tokens``), so the
     last ``cumulative_tokens_est`` is the size the agent believed the context had.
     Settings in force (model, provider, thinking level, compaction) are in ``frame.attrs``.
+    The collector is paused while the rows are built: they and the context all stay
+    alive, and its full passes over them made the cost grow faster than the path.
     """
+    with paused_gc():
+        return _frame(session, leaf_id)
+
+
+def _frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
     context = session.context(leaf_id)
     rows = []
     running = 0
