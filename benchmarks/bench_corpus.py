@@ -1,6 +1,6 @@
 """A corpus of generated sessions: the corpus tables on one core, on every core, and on Dask.
 
-Usage: python benchmarks/bench_corpus.py [SESSIONS] [MB_PER_SESSION] [--dir DIR]
+Usage: python benchmarks/bench_corpus.py [SESSIONS] [MB_PER_SESSION] [--dir DIR] (see --help)
 (default: 1000 sessions of 0.5 MB; ``--dir`` keeps the generated corpus there and reuses it).
 
 Every timing is the fastest of three runs. Every speed is printed as MB/s and as a ratio
@@ -15,6 +15,7 @@ runs on a sample of the files, as it would take minutes on all of them.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -231,17 +232,21 @@ def _full_row(path: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--dir")]
-    keep = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--dir=")), None)
-    count = int(args[0]) if args else 1000
-    each_mb = float(args[1]) if len(args) > 1 else 0.5
+    parser = argparse.ArgumentParser(
+        description="The corpus tables on one core, on every core and on Dask, "
+        "as ratios to a bare orjson parse of the same files."
+    )
+    parser.add_argument("sessions", nargs="?", type=int, default=1000, help="(1000)")
+    parser.add_argument("mb", nargs="?", type=float, default=0.5, help="MB a session (0.5)")
+    parser.add_argument("--dir", help="generate the corpus here, or reuse the one found here")
+    args = parser.parse_args()
     print(describe())
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        run(Path(keep), count, each_mb)
+    if args.dir:
+        Path(args.dir).mkdir(parents=True, exist_ok=True)
+        run(Path(args.dir), args.sessions, args.mb)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            run(Path(tmp), count, each_mb)
+            run(Path(tmp), args.sessions, args.mb)
 
 
 if __name__ == "__main__":

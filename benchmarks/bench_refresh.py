@@ -8,6 +8,7 @@ entries table (what the next look at the table pays).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -37,7 +38,12 @@ def appended_lines(count: int, parent: str, seed: int) -> bytes:
 
 
 def main() -> None:
-    size_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    parser = argparse.ArgumentParser(
+        description="refresh() after 1, 100 and 10,000 appended lines, as a fraction of a "
+        "full load of the same file."
+    )
+    parser.add_argument("size_mb", nargs="?", type=int, default=100, help="file size (100)")
+    size_mb = parser.parse_args().size_mb
     print(describe())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "refresh.jsonl"
