@@ -195,10 +195,10 @@ class Session:
         if fh is None:
             with open_regular(self.file) as own:
                 return self._read_marks(own)
-        fh.seek(0)
-        head = fh.read(min(MARK, end))
-        fh.seek(max(0, end - MARK))
-        return head + fh.read(min(MARK, end))
+        # pread: a buffered read here refills the reader's 1 MB buffer, which re-reads a
+        # whole small file (a tenth of the summary pass's time per file of 0.5 MB)
+        fd = fh.fileno()
+        return os.pread(fd, min(MARK, end), 0) + os.pread(fd, min(MARK, end), max(0, end - MARK))
 
     def _replaced(self, stat: os.stat_result, fh: IO[bytes]) -> bool:
         """Is the file no longer the one read, grown by appends only?
