@@ -30,6 +30,7 @@ from machine import describe
 
 from prime_nb import corpus
 from prime_nb._workers import usable_cores
+from prime_nb.corpus import _pool
 from prime_nb.datasets import write_large_session
 
 #: each timing is the fastest of this many runs
@@ -140,9 +141,17 @@ def run(root: Path, count: int, each_mb: float) -> None:
     wall, _, out = clock(lambda: corpus.load_corpus(files=files, workers=cores, progress=False))
     report.line("load_corpus, processes, first call", wall, cores, len(out))
     print("    (the first call in a Python process starts the forkserver and its imports)")
+
+    def cold() -> Any:
+        _pool.shared.shutdown()  # as after a minute without a corpus call
+        return corpus.load_corpus(files=files, workers=cores, progress=False)
+
+    wall, _, out = clock(cold, REPEAT)
+    report.line(f"load_corpus, {cores} processes, new pool", wall, cores, len(out))
     for name, fn in tables:
         wall, _, out = clock(lambda fn=fn: fn(files=files, workers=cores, progress=False), REPEAT)
         report.line(f"{name}, {cores} processes", wall, cores, len(out))
+    print("    (the workers of the call before, kept warm: the pool stays up for a minute)")
 
     with tempfile.TemporaryDirectory() as cache:
         for label in ("first run", "unchanged"):
@@ -154,6 +163,7 @@ def run(root: Path, count: int, each_mb: float) -> None:
     from distributed import Client, LocalCluster
 
     seconds: dict[int, float] = {}
+    paths = [str(p) for p in files]  # these files alone (--dir may hold more)
     for workers in (1, 2):
         with (
             LocalCluster(
@@ -166,7 +176,7 @@ def run(root: Path, count: int, each_mb: float) -> None:
             Client(cluster) as client,
         ):
             client.run(lambda: __import__("prime_nb.corpus._dask"))  # workers warm, as in use
-            wall, _, out = clock(lambda: corpus.sessions_dask(root).compute(), REPEAT)
+            wall, _, out = clock(lambda: corpus.sessions_dask(paths).compute(), REPEAT)
             seconds[workers] = report.line(
                 f"Dask sessions_dask, {workers} worker{'s' if workers > 1 else ''}",
                 wall,

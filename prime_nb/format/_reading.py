@@ -12,7 +12,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -344,11 +344,29 @@ def scan(
         yield from scan_file(fh, state, end)
 
 
+#: what a scan hands a clean entry line in sink mode: line, offset, length, the parsed
+#: object, and the ``problems`` list it was given
+Sink = Callable[[int, int, int, dict[str, Any], list[Problem]], None]
+
+
 def scan_file(
-    fh: IO[bytes], state: ScanState | None = None, end: int | None = None
+    fh: IO[bytes],
+    state: ScanState | None = None,
+    end: int | None = None,
+    sink: Sink | None = None,
+    problems: list[Problem] | None = None,
 ) -> Iterator[RawEntry | Problem]:
     """:func:`scan` of a file already open (for reading, with a large buffer): a reader
-    that holds the file open reads it through the same descriptor, with no second open."""
+    that holds the file open reads it through the same descriptor, with no second open.
+
+    ``sink``: the loader's hot path. Each clean line holding an entry that is no header
+    is handed to ``sink(line, offset, length, entry, problems)`` as soon as it is parsed
+    instead of being yielded; only the rest (problems, headers, lines that needed the
+    careful parse) is yielded, in file order between the sink's calls. A yield per line
+    cost the loader a tenth of its time, and an entry used at once is still in the CPU's
+    caches. ``state`` moves past each line before the line is handed on, so a consumer
+    may stop after any item and scan on from ``state``.
+    """
     st = state if state is not None else ScanState()
     fh.seek(st.offset)
     st.newline_paid = False
@@ -365,23 +383,28 @@ def scan_file(
     st.torn_tail = False
     offset = st.offset
     line = st.line
+    given = problems if problems is not None else []
     for raw in fh:
         length = len(raw)
         if raw[-1] != 10:  # no "\n": the last line, perhaps still being written
             yield from _tail(raw, st, offset, line)
             return
-        try:  # fast path: a clean line holding an object with a string type
-            obj = loads(raw)
-        except JSONDecodeError:
-            obj = None
-        if obj.__class__ is dict and obj.get("type").__class__ is str:
-            yield RawEntry(line, offset, length, obj)
-        else:
-            yield from _parse_span(raw[:-1], line, offset, length)
+        at, number = offset, line
         offset += length
         line += 1
         st.offset = offset
         st.line = line
+        try:  # fast path: a clean line holding an object with a string type
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = None
+        kind = obj.get("type") if obj.__class__ is dict else None
+        if kind.__class__ is not str:
+            yield from _parse_span(raw[:-1], number, at, length)
+        elif sink is None or kind == "session" or kind == "header":
+            yield RawEntry(number, at, length, obj)
+        else:
+            sink(number, at, length, obj, given)
         if end is not None and offset >= end:
             return
 

@@ -40,7 +40,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -49,7 +49,7 @@ from typing import IO, Any
 
 from .._workers import context_for, usable_cores, without_main_script
 from ..format._migrating import Migrator
-from ..format._reading import Problem, RawEntry, ScanState, parse_line
+from ..format._reading import Problem, ScanState, parse_line
 from ._chunks import ChunkColumns, merge, read_chunk, take
 
 #: a header line longer than this is not looked at: such a file is read in one pass
@@ -310,12 +310,12 @@ def load_parallel(
     path: str,
     identity: tuple[int, int],
     planned: tuple[dict[str, Any], list[int], int],
-    consume: Callable[[Iterable[RawEntry | Problem]], Any],
-    scan_here: Callable[[int | None], Iterable[RawEntry | Problem]],
+    read_here: Callable[[int | None], Any],
     merge_into: tuple[Any, list[Problem], ScanState],
     columns: type[ChunkColumns] = ChunkColumns,
 ) -> LoadReport:
-    """Read the file's chunks from the front here (``consume(scan_here(end))``) while
+    """Read the file's chunks from the front here (``read_here(end)``: up to ``end``, None
+    to the end of the file) while
     workers read them from the back; merge theirs in order when the two meet. A failed
     worker: the rest of the file is read here, from where the merged chunks end.
     ``columns``: the workers' per-entry extraction (its module is preloaded for them)."""
@@ -330,7 +330,7 @@ def load_parallel(
         spill = tempfile.mkdtemp(prefix="prime-nb-load-", dir=spill_root(starts[-1]))
     except OSError as exc:  # no room for the workers' chunks: read it all here
         report.processes, report.fell_back = 1, f"{type(exc).__name__}: {exc}"
-        consume(scan_here(None))
+        read_here(None)
         return report
 
     def job(k: int, given: int) -> tuple[Any, ...]:
@@ -354,7 +354,7 @@ def load_parallel(
                 front = claimed
             elif front >= len(starts):
                 break
-            consume(scan_here(ends[front]))
+            read_here(ends[front])
             front += 1
         report.chunks_here = front
         for k in range(front, len(starts)):
@@ -366,7 +366,7 @@ def load_parallel(
                 never_given = isinstance(exc, KeyError) and pool.failure is not None
                 report.fell_back = pool.failure if never_given else f"{type(exc).__name__}: {exc}"
                 pool.stop()
-                consume(scan_here(None))
+                read_here(None)
                 break
             merging = time.perf_counter()
             report.worker_cpu += chunk["cpu_seconds"]

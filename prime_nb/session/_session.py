@@ -22,6 +22,7 @@ from ..format._reading import (
     Problem,
     RawEntry,
     ScanState,
+    Sink,
     deep_enough,
     open_regular,
     parse_line,
@@ -167,17 +168,40 @@ class Session:
         chunked = self._chunk_columns
         planned = plan(fh, size) if chunked is not None else None
         if planned is None or chunked is None:
-            self._consume(scan_file(fh, self._state))
+            self._read_from(fh)
             return LoadReport()
         return load_parallel(
             os.path.abspath(self.file),
             self._identity,
             planned,
-            self._consume,
-            lambda end: scan_file(fh, self._state, end),
+            lambda end: self._read_from(fh, end),
             (self._cols, self._line_problems, self._state),
             chunked,
         )
+
+    def _read_from(self, fh: IO[bytes], end: int | None = None) -> None:
+        """The lines from ``self._state`` up to ``end`` (None: the end of the file) into
+        the columns. Up to the header, item by item (it sets the migration); after it,
+        each clean entry line goes from the scan straight to the columns (``scan_file``'s
+        sink), and ``_consume`` takes the rest, in file order."""
+        if self._migrator is None:
+            self._consume(scan_file(fh, self._state, end), header_only=True)
+            migrator = self._migrator
+            if migrator is None or (end is not None and self._state.offset >= end):
+                return
+        migrator = self._migrator
+        add = self._cols.add
+        sink: Sink = add
+        if not migrator.is_identity:
+            apply, iso_times = migrator.apply, not self._cols.spec_times
+
+            def migrated(
+                line: int, offset: int, length: int, obj: dict[str, Any], found: list[Problem]
+            ) -> None:
+                add(line, offset, length, apply(obj, iso_times), found)
+
+            sink = migrated
+        self._consume(scan_file(fh, self._state, end, sink, self._line_problems))
 
     def _reload(self) -> None:
         """Load the file again from scratch; on any error the session stays as it was."""
@@ -220,10 +244,11 @@ class Session:
             return fh.read(1) != b"\n"
         return False
 
-    def _consume(self, items: Any) -> int:
+    def _consume(self, items: Any, header_only: bool = False) -> int:
         """Read scanned lines into the columns: the header first (it sets the migration),
-        then every entry, migrated. The hot loop of every load: names are bound once
-        outside it, and a file already in the current format skips the migration."""
+        then every entry, migrated (``header_only``: stop after the header). Names are
+        bound once outside the loop, and a file already in the current format skips the
+        migration."""
         problems = self._line_problems
         cols = self._cols
         iterator = iter(items)
@@ -246,7 +271,7 @@ class Session:
                     problems.append(Problem(item.line, "bad_version", self._migrator.problem))
                 break
         migrator = self._migrator
-        if migrator is None:
+        if migrator is None or header_only:
             return 0
         add = cols.add
         apply = None if migrator.is_identity else migrator.apply
