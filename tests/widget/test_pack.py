@@ -7,6 +7,7 @@ import gzip
 import random
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 
 from prime_nb.widget import _pack
@@ -43,5 +44,4 @@ def test_streamed_in_batches_and_pieces(monkeypatch: pytest.MonkeyPatch, pooled:
 
 
 def test_numpy_values_are_plain_numbers() -> None:
-    np = pytest.importorskip("numpy")
     assert unpack(pack({"a": np.arange(3, dtype=np.int32)})) == {"a": [0, 1, 2]}
