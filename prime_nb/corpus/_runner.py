@@ -6,7 +6,8 @@ whose size shrinks with the bytes still to hand out (:func:`guided_batches`): bi
 batches first, few round trips; small ones last, so no core waits long for the last
 batch of another. A file bigger than a batch is a batch of its own (one task reads it:
 its summary is a few dicts, never per-entry objects). Workers fork from a
-forkserver that has already imported the corpus code, so no worker pays the imports.
+forkserver that has already imported the corpus code, so no worker pays the imports, and
+stay up between calls for a while (``_pool``).
 If a worker dies (out of memory, killed), the files of the batches it took down are run
 again one at a time, so that only the file that kills a worker gets an error row.
 """
