@@ -180,6 +180,10 @@ def test_processes_give_the_same_tables(matrix: list[str], tmp_path: Path) -> No
         corpus_branches(files=matrix, workers=1, progress=False),
         corpus_branches(files=matrix, workers=2, progress=False),
     )
+    pd.testing.assert_frame_equal(
+        corpus_compactions(files=matrix, workers=1, progress=False),
+        corpus_compactions(files=matrix, workers=2, progress=False),
+    )
 
 
 def test_rows_equal_the_full_load_over_the_odd_value_matrix(tmp_path: Path) -> None:
