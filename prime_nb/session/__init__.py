@@ -8,7 +8,9 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_columns``: one pass over the entries into columns (the per-entry hot path).
 - ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
 - ``_parallel``, ``_chunks``: a big file read in chunks by every core, merged exactly.
-- ``_tree``: the tree as arrays (parents, children, depth, leaves, active path).
+- ``_tree``, ``_children``: the tree as arrays (parents, children, depth, leaves, active
+  path); each row's children in two compressed arrays.
+- ``_read_runs``: rows read back from disk in runs of nearby bytes, a read per run.
 - ``_tables``: the pandas tables built from the columns, on first use.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
 - ``_context``: what the model saw at a leaf, as the agent rebuilds it.

@@ -41,6 +41,7 @@ from ._fork import fork_session
 from ._index import TreeIndex
 from ._messages import to_messages
 from ._parallel import LoadReport, load_parallel, plan
+from ._read_runs import byte_runs
 from ._tree import Tree
 
 if TYPE_CHECKING:
@@ -79,37 +80,6 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-#: rows read back from disk are read in runs of up to this many bytes, a read each
-READ_RUN = 4 << 20
-#: a run takes in the next row only if fewer than this many bytes lie between them
-READ_GAP = 64 << 10
-
-
-def _runs(
-    rows: list[int], offsets: Sequence[int], lengths: Sequence[int]
-) -> Iterator[tuple[int, list[int]]]:
-    """Rows (in file order) grouped into runs to read at once: ``(first byte, rows)``.
-
-    Why: a context or a table of the whole path reads back most of the file, and one
-    seek and read per row cost more than parsing it; a run skips small gaps only, so a
-    few rows scattered over a big file are still read one by one.
-    """
-    k = 0
-    while k < len(rows):
-        start = offsets[rows[k]]
-        end = start + lengths[rows[k]]
-        j = k + 1
-        while j < len(rows):
-            at = offsets[rows[j]]
-            stop = at + lengths[rows[j]]
-            if at - end > READ_GAP or stop - start > READ_RUN:
-                break
-            end = max(end, stop)
-            j += 1
-        yield start, rows[k:j]
-        k = j
 
 
 class Session:
@@ -569,7 +539,9 @@ class Session:
         out: dict[int, dict[str, Any]] = {}
         with open_regular(self.file) as fh, paused_gc():
             self._check_identity(fh)
-            for start, run in _runs(sorted(set(rows), key=offsets.__getitem__), offsets, lengths):
+            for start, run in byte_runs(
+                sorted(set(rows), key=offsets.__getitem__), offsets, lengths
+            ):
                 fh.seek(start)
                 block = fh.read(offsets[run[-1]] + lengths[run[-1]] - start)
                 for row in run:

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from session_matrix import CASES, write_case
 
 import prime_nb
-from prime_nb.session import _session
-from prime_nb.session._session import _runs
+from prime_nb.session import _read_runs
+from prime_nb.session._read_runs import byte_runs
 
 LENGTHS = st.lists(st.integers(min_value=1, max_value=300), min_size=1, max_size=60)
 
@@ -27,9 +27,9 @@ def test_runs_cover_each_row_once_within_their_limits(
     offsets = [sum(lengths[:k]) for k in range(len(lengths))]
     rows = sorted(data.draw(st.sets(st.integers(0, len(lengths) - 1), min_size=1)))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_session, "READ_GAP", gap)
-        mp.setattr(_session, "READ_RUN", run)
-        runs = list(_runs(rows, offsets, lengths))
+        mp.setattr(_read_runs, "READ_GAP", gap)
+        mp.setattr(_read_runs, "READ_RUN", run)
+        runs = list(byte_runs(rows, offsets, lengths))
     assert [row for _, part in runs for row in part] == rows
     for start, part in runs:
         assert start == offsets[part[0]]
@@ -48,8 +48,8 @@ def test_runs_read_the_same_entries_as_one_read_per_row(
     session = prime_nb.load(write_case(case, tmp_path))
     rows = list(range(len(session._cols.offsets)))[::-1]  # any order comes back as asked
     together = session._read_rows(rows)
-    monkeypatch.setattr(_session, "READ_RUN", 0)
-    monkeypatch.setattr(_session, "READ_GAP", -1)
+    monkeypatch.setattr(_read_runs, "READ_RUN", 0)
+    monkeypatch.setattr(_read_runs, "READ_GAP", -1)
     assert session._read_rows(rows) == together
     assert session._read_rows(rows, trim=False) == [
         session._read_rows([row], trim=False)[0] for row in rows
