@@ -13,6 +13,9 @@ One Parquet file per cache folder, one row per file path ever summarised there: 
 columns, the summary (the corpus row and the research rows, as JSON, since a row's
 values may be of any JSON type in a hostile file) and the pass's state. It is rewritten
 whole, through a temporary file and a rename, so that a reader never sees half of it.
+Its metadata names the cache's layout and the prime_nb that wrote it: rows summarised
+by another version may follow other rules, so such a cache (or one that is damaged, or
+no cache at all) is set aside and rebuilt, never trusted.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 
 import orjson
 
+from .. import __version__
 from ._runner import run
 from ._state import dump, restore
 from ._summary import read_summary
@@ -44,6 +48,13 @@ FLOATS = {
     "branches": ("started", "ended", "cost"),
 }
 Key = tuple[int, int, int, int]
+#: the layout of the cache file; bump it when the columns or the stored rows change
+CACHE_LAYOUT = 1
+#: Parquet metadata saying which layout and which prime_nb wrote the cache
+WRITER = {
+    b"prime_nb.cache_layout": str(CACHE_LAYOUT).encode(),
+    b"prime_nb.version": __version__.encode(),
+}
 
 
 def cache_folder(cache: bool | str | os.PathLike[str]) -> Path:
@@ -191,28 +202,44 @@ def _nans(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> list[dict[str,
 
 
 def read_store(folder: Path) -> dict[str, Record]:
-    """The cache's records by path (empty when there is no cache yet or it is unreadable)."""
+    """The cache's records by path: empty when there is no cache yet, or one that is
+    damaged or was written by another layout or version of prime_nb (it is rebuilt)."""
     pa, pq = _pyarrow()
     target = folder / CACHE_FILE
     if not target.exists():
         return {}
     try:
-        table = pq.read_table(target).to_pydict()
-    except (OSError, pa.ArrowException):  # a damaged cache is rebuilt, never trusted
-        return {}
+        table = pq.read_table(target)
+        if not WRITER.items() <= (table.schema.metadata or {}).items():
+            return {}
+        return _records(table.to_pydict())
+    except (OSError, pa.ArrowException, KeyError, TypeError, ValueError):
+        return {}  # orjson's and Arrow's decode errors are ValueErrors too
+
+
+def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
     out: dict[str, Record] = {}
     for k, path in enumerate(table["path"]):
         size, mtime, inode, device = (
             table[name][k] for name in ("size", "mtime_ns", "inode", "device")
         )
+        row = orjson.loads(table["row"][k])
+        compactions = orjson.loads(table["compactions"][k])
+        branches = orjson.loads(table["branches"][k])
+        if not (isinstance(row, dict) and _dicts(compactions) and _dicts(branches)):
+            raise TypeError(f"the cache's record of {path} is not a summary")
         result = FileResult(
-            _nans([orjson.loads(table["row"][k])], FLOATS["row"])[0],
-            _nans(orjson.loads(table["compactions"][k]), FLOATS["compactions"]),
-            _nans(orjson.loads(table["branches"][k]), FLOATS["branches"]),
+            _nans([row], FLOATS["row"])[0],
+            _nans(compactions, FLOATS["compactions"]),
+            _nans(branches, FLOATS["branches"]),
         )
         key = (size, mtime, inode, device) if size is not None else None
         out[path] = Record(key, table["offset"][k], table["tail"][k], result, table["state"][k])
     return out
+
+
+def _dicts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
 
 
 def write_store(folder: Path, store: dict[str, Record]) -> None:
@@ -239,7 +266,8 @@ def write_store(folder: Path, store: dict[str, Record]) -> None:
             ),
             "branches": pa.array([orjson.dumps(r.result.branches) for r in records], pa.binary()),
             "state": pa.array([r.state for r in records], pa.large_binary()),
-        }
+        },
+        metadata=WRITER,
     )
     handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=folder)
     os.close(handle)

@@ -207,6 +207,75 @@ def test_a_damaged_cache_is_rebuilt(folder: Path, tmp_path: Path) -> None:
     assert (cache / CACHE_FILE).stat().st_size > 100
 
 
+def test_a_parquet_file_of_another_shape_is_rebuilt(folder: Path, tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    pq.write_table(pa.table({"path": ["x"], "size": [1]}), cache / CACHE_FILE)
+    assert_same(tables(folder, cache), tables(folder, False))
+    assert set(pq.read_schema(cache / CACHE_FILE).names) >= {"mtime_ns", "state"}
+
+
+def rewrite_cache(cache: Path, change: Any) -> None:
+    """The cache file with ``change(table) -> table`` applied (its metadata kept unless
+    the change replaces it)."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(change(pq.read_table(cache / CACHE_FILE)), cache / CACHE_FILE)
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {b"prime_nb.cache_layout": b"0", b"prime_nb.version": _cache.__version__.encode()},
+        {
+            b"prime_nb.cache_layout": str(_cache.CACHE_LAYOUT).encode(),
+            b"prime_nb.version": b"0.0.1",
+        },
+        {},
+    ],
+    ids=["older layout", "other version", "no metadata"],
+)
+def test_a_cache_from_another_writer_is_not_trusted(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metadata: dict[bytes, bytes]
+) -> None:
+    """Rows summarised by another prime_nb may follow other rules: every file is read
+    again, and the cache is rewritten as this version's."""
+    cache = tmp_path / "cache"
+    want = tables(folder, cache)
+    rewrite_cache(cache, lambda table: table.replace_schema_metadata(metadata))
+    reads = Reads(monkeypatch)
+    assert_same(tables(folder, cache), want)
+    assert sorted(set(reads.full)) == sorted(p.name for p in folder.iterdir())
+    reads.clear()
+    assert_same(tables(folder, cache), want)  # rewritten as this version's: trusted now
+    assert reads.full == [] and reads.resumed == []
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("row", b"{not json"), ("row", b"[1, 2]"), ("compactions", b"{}"), ("branches", b"[3]")],
+)
+def test_a_cache_with_a_damaged_record_is_rebuilt(
+    folder: Path, tmp_path: Path, column: str, value: bytes
+) -> None:
+    import pyarrow as pa
+
+    cache = tmp_path / "cache"
+    want = tables(folder, cache)
+
+    def damage(table: Any) -> Any:
+        values = table[column].to_pylist()
+        values[0] = value
+        at = table.schema.get_field_index(column)
+        return table.set_column(at, column, pa.array(values, pa.binary()))
+
+    rewrite_cache(cache, damage)
+    assert_same(tables(folder, cache), want)
+
+
 def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     tables(folder, cache)
