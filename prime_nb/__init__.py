@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING, Any
 
+from ._version import __version__ as __version__
 from .errors import (
     EntryLostError,
     EntryNotFoundError,
@@ -25,8 +26,6 @@ from .write import (
     reconcile,
     upgrade_file,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Context",

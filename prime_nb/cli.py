@@ -28,6 +28,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
+from ._names import shown_name
+
 PROG = "prime-nb"
 QUICKSTART = "01-quickstart.ipynb"
 DEMO_SESSION = "demo-session.jsonl"
@@ -65,7 +67,10 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u
 
 def printable(text: str, *, newlines: bool = True) -> str:
     """``text`` without escape sequences or control characters (tabs kept; newlines kept
-    unless ``newlines=False``, which turns them into spaces: one value, one line)."""
+    unless ``newlines=False``, which turns them into spaces: one value, one line), and
+    with the bytes of a file name that are not UTF-8 as ``\\xNN`` (a strict terminal
+    refuses them)."""
+    text = shown_name(text)
     if not newlines:
         text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     return _CONTROLS.sub("", _ESCAPES.sub("", text))

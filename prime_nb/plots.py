@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ._names import shown_name
 from .analysis import branch_segments, compaction_forensics
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ ACTIVE, ABANDONED, ERROR = "#4C78A8", "#BAB0AC", "#E45756"
 
 
 def _title(text: str, session: Session) -> dict[str, Any]:
-    name = session.name or session.id or session.file.name
+    name = session.name or session.id or shown_name(session.file.name)
     return {"text": f"{text}<br><sup>{name}</sup>"}
 
 

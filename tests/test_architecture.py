@@ -23,6 +23,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "prime_nb"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_workers": 0,
+    "_names": 0,
+    "_version": 0,
     "format": 1,
     "write": 2,
     "session": 3,

@@ -32,7 +32,7 @@ from typing import Any
 
 import orjson
 
-from .. import __version__
+from .._version import __version__
 from ._runner import run
 from ._state import dump, restore
 from ._summary import read_summary
@@ -219,7 +219,8 @@ def read_store(folder: Path) -> dict[str, Record]:
 
 def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
     out: dict[str, Record] = {}
-    for k, path in enumerate(table["path"]):
+    for k, raw in enumerate(table["path"]):
+        path = os.fsdecode(raw)  # the name as the file system has it, UTF-8 or not
         size, mtime, inode, device = (
             table[name][k] for name in ("size", "mtime_ns", "inode", "device")
         )
@@ -253,7 +254,7 @@ def write_store(folder: Path, store: dict[str, Record]) -> None:
 
     table = pa.table(
         {
-            "path": pa.array(paths, pa.string()),
+            "path": pa.array([os.fsencode(p) for p in paths], pa.binary()),
             "size": pa.array(key(0), pa.int64()),
             "mtime_ns": pa.array(key(1), pa.int64()),
             "inode": pa.array(key(2), pa.uint64()),

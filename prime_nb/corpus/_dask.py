@@ -24,6 +24,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
         "prime_nb's Dask support needs the dask extra: pip install 'prime-nb[dask]'"
     ) from exc
 
+from .._names import real_name, shown_name
 from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns
@@ -112,7 +113,7 @@ def _one_frame(
     with local_copy(path, storage_options) as local:
         frame = work(local)
     if len(frame) and "path" in frame:
-        frame["path"] = path
+        frame["path"] = shown_name(path)
     return frame
 
 
@@ -130,7 +131,7 @@ def _sessions_partition(
         for path in group:
             with local_copy(path, storage_options) as local:
                 row = summarise(local, (ROW,)).row
-            row["path"] = path
+            row["path"] = shown_name(path)
             rows.append(row)
     return corpus.corpus_frame(rows)
 
@@ -215,7 +216,7 @@ def _research(
     rows: list[dict[str, Any]] = []
     with roomy_heap():
         for path in sessions.loc[sessions["error"].isna(), "path"].tolist():
-            with local_copy(path, storage_options) as local:
+            with local_copy(real_name(path), storage_options) as local:
                 found = summarise(local, (part,))
             for row in found.compactions if part == COMPACTIONS else found.branches:
                 row["path"] = path

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .._names import shown_name
 from ..family import SessionFacts, facts_of, families_frame
 from ..session._discovery import find_session_files
 from ._runner import run
@@ -335,7 +336,7 @@ def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFr
         frame = result.reset_index(drop=result.index.name is None)
     except Exception:
         return pd.DataFrame()
-    frame.insert(0, "path", path)
+    frame.insert(0, "path", shown_name(path))
     frame.insert(0, "session", session.id)
     return frame
 

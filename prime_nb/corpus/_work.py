@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
+from .._names import shown_name
 from ._research_rows import branch_rows, compaction_rows
 from ._summary import SummarySession, read_summary, row_of
 
@@ -26,7 +27,8 @@ class FileResult(NamedTuple):
 
 
 def error_row(path: str, exc: BaseException) -> dict[str, Any]:
-    return {"path": path, "error": f"{type(exc).__name__}: {exc}"}
+    """The row of a file that could not be read (``path`` as tables show it)."""
+    return {"path": shown_name(path), "error": shown_name(f"{type(exc).__name__}: {exc}")}
 
 
 def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = False) -> FileResult:
@@ -41,7 +43,8 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = Fals
 
 
 def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
-    """The parts asked for, from a finished pass."""
+    """The parts asked for, from a finished pass (``path`` as tables show it)."""
+    path = shown_name(path)
     try:
         row = row_of(session, path)
     except Exception as exc:

@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._names import shown_name
 from ._facts import ZERO, SessionFacts, Usage, add, own_usage
 
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -91,13 +92,14 @@ def session_keys(facts: list[SessionFacts]) -> list[str]:
     keys: list[str] = [""] * len(facts)
     used: set[str] = set()
     for k in order:
-        base = facts[k].id or Path(facts[k].path).stem
+        name = shown_name(Path(facts[k].path).name)
+        base = facts[k].id or shown_name(Path(facts[k].path).stem)
         key = base
         if key in used:
-            key = f"{base}@{Path(facts[k].path).name}"
+            key = f"{base}@{name}"
         n = 2
         while key in used:
-            key, n = f"{base}@{Path(facts[k].path).name}#{n}", n + 1
+            key, n = f"{base}@{name}#{n}", n + 1
         used.add(key)
         keys[k] = key
     return keys
@@ -135,7 +137,7 @@ class Stitched:
             rows.append(
                 {
                     "session": key,
-                    "path": f.path,
+                    "path": shown_name(f.path),
                     "id": f.id,
                     "name": f.name,
                     "kind": self.kind[key],
@@ -159,7 +161,7 @@ class Stitched:
                     if not math.isnan(f.created_ms)
                     else pd.NaT,
                     "problems": f.problems,
-                    "error": f.error,
+                    "error": shown_name(f.error) if f.error is not None else None,
                 }
             )
         return typed(rows, SESSION_COLUMNS)
@@ -282,7 +284,12 @@ class _Index:
 
 def _problem(st: Stitched, key: str, kind: str, message: str) -> None:
     st.problems.append(
-        {"session": key, "path": st.facts[key].path, "kind": kind, "message": message}
+        {
+            "session": key,
+            "path": shown_name(st.facts[key].path),
+            "kind": kind,
+            "message": shown_name(message),
+        }
     )
 
 

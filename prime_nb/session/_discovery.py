@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._names import shown_name
 from ..format._dialect import header_to_canonical
 from ..format._reading import Problem, RawEntry, scan
 from ._columns import timestamp_ms
@@ -76,7 +77,7 @@ def _peek(path: Path) -> dict[str, Any]:
     stat = path.stat()
     created = header.get("timestamp") if header else None
     return {
-        "path": str(path),
+        "path": shown_name(str(path)),
         "id": header.get("id") if header else None,
         "cwd": header.get("cwd") if header else None,
         "name": name,

@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
+from .._names import shown_name
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
@@ -410,7 +411,7 @@ class Session:
         return (
             f"<Session {self.name or self.id} v{self.version} {self.dialect}: "
             f"{len(self)} entries, {len(self.leaves)} leaves, "
-            f"{len(self.problems)} problems, file={self.file}>"
+            f"{len(self.problems)} problems, file={shown_name(str(self.file))}>"
         )
 
     # -- tables --------------------------------------------------------------------------

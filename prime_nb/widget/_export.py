@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
+from .._names import shown_name
 from ..errors import SessionWriteError
 from ..format._reading import looks_like_session
 from ._data import SessionData
@@ -195,7 +196,7 @@ def export_html(
     check_destination(out, Path(sess.file))
     if redact:
         return _export_redacted(sess, out, redact_rules, {**state, "progress": progress})
-    title = sess.name or sess.id or Path(sess.file).stem
+    title = sess.name or sess.id or shown_name(Path(sess.file).stem)
     data = SessionData(sess)
     head = {"tree": tree64(data.tree()), **({"state": state} if state else {})}
     with open(out, "w", encoding="utf-8") as fh, ThreadPoolExecutor(1) as pool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._names import shown_name
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def _short(text: str, limit: int = TEXT_CHARS) -> str:
 
 
 def _title(session: Session) -> str:
-    return session.name or session.id or Path(session.file).name
+    return session.name or session.id or shown_name(Path(session.file).name)
 
 
 def summary_numbers(session: Session) -> dict[str, int]:
@@ -101,7 +102,10 @@ def text_repr(session: Session) -> str:
         _plural(n["compactions"], "compaction"),
         _plural(n["problems"], "problem"),
     ]
-    return f"SessionWidget: {_title(session)} ({Path(session.file).name}) · " + " · ".join(parts)
+    return (
+        f"SessionWidget: {_title(session)} ({shown_name(Path(session.file).name)}) · "
+        + " · ".join(parts)
+    )
 
 
 def shape(data: SessionData, max_nodes: int = MAX_NODES) -> tuple[list[Node], int]:
@@ -272,7 +276,7 @@ def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:
     return (
         '<div class="pnb-static" style="font-family:system-ui,sans-serif;font-size:13px">'
         f"<div><b>prime_nb SessionWidget</b>: {_esc(_title(session))} "
-        f"<code>{_esc(Path(session.file).name)}</code></div>"
+        f"<code>{_esc(shown_name(Path(session.file).name))}</code></div>"
         f"<div>{_esc(facts)}</div>"
         f'<div><img alt="{_esc(alt)}" src="data:image/svg+xml;base64,{svg64}" '
         'style="max-width:100%;height:auto"></div>'
