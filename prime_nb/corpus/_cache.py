@@ -24,6 +24,7 @@ import hashlib
 import math
 import os
 import tempfile
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -60,6 +61,8 @@ WRITER = {
 def cache_folder(cache: bool | str | os.PathLike[str]) -> Path:
     """``True``: the user's cache folder ($XDG_CACHE_HOME or ~/.cache, then prime-nb/);
     a path: that folder (next to the corpus, for instance)."""
+    if not isinstance(cache, bool | str | os.PathLike):
+        raise TypeError(f"cache={cache!r}: pass True (the user's cache folder), a folder, or False")
     if cache is True:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         return Path(base) / "prime-nb" / "corpus"
@@ -150,7 +153,12 @@ def cached_summaries(
     folder: Path,
     describe: Callable[[list[FileResult]], str],
 ) -> list[FileResult]:
-    """Summaries of ``paths`` (all parts), from the cache where the files did not change."""
+    """Summaries of ``paths`` (all parts), from the cache where the files did not change.
+
+    A folder that cannot hold the cache is an error before any file is read; a cache
+    that cannot be written at the end (a full disk) is a warning, and the tables are
+    returned all the same."""
+    usable_folder(folder)
     store = read_store(folder)
     records: dict[int, Record] = {}
     todo: list[int] = []
@@ -178,8 +186,29 @@ def cached_summaries(
         records[k] = record
         store[paths[k]] = record
     if todo:
-        write_store(folder, store)
+        try:
+            write_store(folder, store)
+        except OSError as exc:
+            warnings.warn(
+                f"the corpus cache in {folder} was not updated ({exc}); the tables are "
+                "complete, and the next call reads the changed files again",
+                stacklevel=4,
+            )
     return [records[k].result for k in range(len(paths))]
+
+
+def usable_folder(folder: Path) -> None:
+    """Make the cache folder, or say plainly why it cannot be one."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass  # the cache is written the same way: a temporary file, then a rename
+    except OSError as exc:
+        reason = "a file of that name is in the way" if folder.is_file() else exc.strerror
+        raise type(exc)(
+            f"{folder}: cannot hold the corpus cache ({reason or exc}); pass cache=False, "
+            "or cache= a folder you can write to"
+        ) from None
 
 
 def _pyarrow() -> Any:

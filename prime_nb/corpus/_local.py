@@ -91,7 +91,7 @@ def _summaries(
 ) -> list[FileResult]:
     """The summary pass over ``paths`` (in processes), in the order of ``paths``; with a
     cache, every part of each changed file (so that the other tables are cached too)."""
-    if cache is not False:
+    if cache is not False and cache is not None:  # None: no cache, as False
         from ._cache import cache_folder, cached_summaries
 
         folder = cache_folder(cache)
@@ -115,8 +115,17 @@ def _problems_line(results: list[FileResult]) -> str:
 
 
 def _paths(dir: str | Path | None, pattern: str, files: Iterable[str | Path] | None) -> list[str]:
+    """The files to read: ``files`` (one path alone counts as one file, not as the
+    characters of its name), else those matching ``pattern`` below ``dir``."""
     if files is not None:
+        if isinstance(files, str | os.PathLike):
+            files = [files]
         return [str(Path(f)) for f in files]
+    if Path(pattern).is_absolute():
+        raise ValueError(
+            f"pattern={pattern!r}: give a pattern below the folder, such as '**/*.jsonl' "
+            "(pass the folder as dir, or the files themselves as files=)"
+        )
     return [str(p) for p in find_session_files(dir, pattern)]
 
 
@@ -142,7 +151,9 @@ def load_corpus(
     path: in that folder, e.g. next to the corpus): an unchanged file (same path, size,
     mtime, inode) is not read again, and a file that only grew is read from where the
     last pass stopped. The cache holds every table's rows, so ``corpus_compactions`` and
-    ``corpus_branches`` with the same ``cache`` reuse it.
+    ``corpus_branches`` with the same ``cache`` reuse it. A cache written by another
+    version of prime_nb is rebuilt, and a folder that cannot hold one is an error before
+    any file is read. A file name that is not UTF-8 is shown with ``\\xNN`` escapes.
     """
     results = _summaries(_paths(dir, pattern, files), (ROW,), workers, "sessions", progress, cache)
     return corpus_frame([r.row for r in results])

@@ -14,6 +14,7 @@ again one at a time, so that only the file that kills a worker gets an error row
 
 from __future__ import annotations
 
+import operator
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -111,6 +112,23 @@ def progress_bar(total: int, desc: str, show: bool | None) -> Any:
     return tqdm(total=total, desc=desc, unit="file", disable=None if show is None else not show)
 
 
+def worker_count(workers: Any) -> int:
+    """``workers`` as given (a whole number, 1 or more), or one per usable core for None;
+    anything else is an error that says what is meant (-1 does not mean every core)."""
+    if workers is None:
+        return usable_cores()
+    try:
+        count = operator.index(workers)  # numpy's integers too
+    except TypeError:
+        count = 0
+    if isinstance(workers, bool) or count < 1:
+        raise ValueError(
+            f"workers={workers!r}: pass a whole number of processes, 1 or more (1 reads "
+            "in this process), or None for one per core"
+        )
+    return count
+
+
 def run(
     func: Callable[..., T],
     paths: list[str],
@@ -132,8 +150,7 @@ def run(
     than a fair share of the corpus (:func:`split_indexes`); it may use every core
     itself (the summary pass reads such a file in chunks)."""
     start = time.perf_counter()
-    if workers is None:
-        workers = usable_cores()
+    workers = worker_count(workers)
     sizes = file_sizes(paths)
     items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
     results: dict[int, T] = {}

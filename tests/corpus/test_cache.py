@@ -207,6 +207,33 @@ def test_a_damaged_cache_is_rebuilt(folder: Path, tmp_path: Path) -> None:
     assert (cache / CACHE_FILE).stat().st_size > 100
 
 
+@pytest.mark.parametrize("where", ["a file", "below a file"])
+def test_a_cache_folder_that_cannot_be_is_an_error_before_any_read(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    cache = blocker if where == "a file" else blocker / "cache"
+    reads = Reads(monkeypatch)
+    with pytest.raises(OSError, match=r"cannot hold the corpus cache.*cache=False") as error:
+        load_corpus(folder, workers=1, progress=False, cache=cache)
+    assert str(cache) in str(error.value)
+    assert reads.full == []  # said before the work, not after it
+    assert blocker.read_text() == "x"
+
+
+def test_a_cache_that_cannot_be_written_keeps_the_tables(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(*args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_cache, "write_store", full_disk)
+    with pytest.warns(UserWarning, match=r"was not updated.*No space left.*tables are complete"):
+        got = tables(folder, tmp_path / "cache")
+    assert_same(got, tables(folder, False))
+
+
 def test_a_parquet_file_of_another_shape_is_rebuilt(folder: Path, tmp_path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from research_sessions import BRANCHY_TOTAL_COST, BRANCHY_TOTAL_TOKENS, branchy, compacted
 
-from prime_nb.corpus import corpus_entries, load_corpus, to_parquet
+from prime_nb.corpus import (
+    corpus_branches,
+    corpus_compactions,
+    corpus_entries,
+    families,
+    load_corpus,
+    to_parquet,
+)
 
 
 @pytest.fixture
@@ -66,6 +75,44 @@ def test_corpus_entries_and_parquet(corpus_dir: Path, tmp_path: Path) -> None:
 def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no such folder"):
         load_corpus(tmp_path / "nope", progress=False)
+
+
+TABLES = [load_corpus, corpus_compactions, corpus_branches, corpus_entries, families]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.__name__)
+@pytest.mark.parametrize("workers", [0, -1, 1.5, "2", True, [2]])
+def test_odd_workers_are_a_clear_error(corpus_dir: Path, table: Any, workers: Any) -> None:
+    """-1 reads as 'every core' elsewhere; here it would have meant one: said, not guessed."""
+    with pytest.raises(ValueError, match=r"workers=.*whole number of processes.*None"):
+        table(corpus_dir, workers=workers, progress=False)
+
+
+@pytest.mark.parametrize("workers", [np.int64(2), 1, None])
+def test_whole_numbers_of_any_kind_are_workers(corpus_dir: Path, workers: Any) -> None:
+    assert len(load_corpus(corpus_dir, workers=workers, progress=False)) == 4
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.__name__)
+def test_one_file_given_alone_is_one_file(corpus_dir: Path, table: Any) -> None:
+    one = corpus_dir / "branchy.jsonl"
+    for given in (str(one), one):
+        got = table(files=given, workers=1, progress=False)
+        pd.testing.assert_frame_equal(got, table(files=[one], workers=1, progress=False))
+    assert len(load_corpus(files=str(one), workers=1, progress=False)) == 1
+
+
+def test_an_absolute_pattern_is_a_clear_error(corpus_dir: Path) -> None:
+    with pytest.raises(ValueError, match="pattern below the folder"):
+        load_corpus(corpus_dir, pattern=str(corpus_dir / "*.jsonl"), progress=False)
+
+
+def test_cache_none_is_no_cache_and_an_odd_cache_is_a_clear_error(corpus_dir: Path) -> None:
+    plain = load_corpus(corpus_dir, workers=1, progress=False)
+    kw: dict[str, Any] = {"workers": 1, "progress": False}
+    pd.testing.assert_frame_equal(load_corpus(corpus_dir, cache=None, **kw), plain)
+    with pytest.raises(TypeError, match="cache=1: pass True"):
+        load_corpus(corpus_dir, cache=1, **kw)
 
 
 def test_a_worker_that_dies_does_not_stop_the_corpus(corpus_dir: Path) -> None:
