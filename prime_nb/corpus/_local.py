@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._names import shown_name
 from ..family import SessionFacts, facts_of, families_frame
-from ..session._discovery import find_session_files
+from ..session._discovery import file_list, find_session_files
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
@@ -118,14 +118,7 @@ def _paths(dir: str | Path | None, pattern: str, files: Iterable[str | Path] | N
     """The files to read: ``files`` (one path alone counts as one file, not as the
     characters of its name), else those matching ``pattern`` below ``dir``."""
     if files is not None:
-        if isinstance(files, str | os.PathLike):
-            files = [files]
-        return [str(Path(f)) for f in files]
-    if Path(pattern).is_absolute():
-        raise ValueError(
-            f"pattern={pattern!r}: give a pattern below the folder, such as '**/*.jsonl' "
-            "(pass the folder as dir, or the files themselves as files=)"
-        )
+        return [str(f) for f in file_list(files)]
     return [str(p) for p in find_session_files(dir, pattern)]
 
 

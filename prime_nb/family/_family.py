@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..session._context import Context
-from ..session._discovery import find_session_files
+from ..session._discovery import file_list, find_session_files
 from ..session._session import Session, load
 from ._facts import SessionFacts, header_facts, session_facts
 from ._stitch import Stitched, _Index, stitch
@@ -333,11 +333,11 @@ def load_family(
     return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)
 
 
-def family_of(files: Iterable[PathLike]) -> Family:
-    """The Family of exactly these session files (no search)."""
+def family_of(files: PathLike | Iterable[PathLike]) -> Family:
+    """The Family of exactly these session files (no search; one path alone is one file)."""
     loaded: list[Session | None] = []
     facts: list[SessionFacts] = []
-    for path in files:
+    for path in file_list(files):
         try:
             session = load(path)
             facts.append(session_facts(session))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,11 @@ def session_dir() -> Path:
 
 def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.jsonl") -> list[Path]:
     """Session files below ``folder`` (sub-folders too: older releases nest by project)."""
+    if Path(pattern).is_absolute():
+        raise ValueError(
+            f"pattern={pattern!r}: give a pattern below the folder, such as '**/*.jsonl' "
+            "(pass the folder itself as the folder)"
+        )
     root = Path(folder).expanduser() if folder is not None else session_dir()
     if not root.exists():
         raise FileNotFoundError(
@@ -50,6 +56,14 @@ def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.js
     if root.is_file():
         return [root]
     return sorted(p for p in root.glob(pattern) if p.is_file())
+
+
+def file_list(files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Files given as a list, or one path alone (one file, not the characters of its
+    name)."""
+    if isinstance(files, str | os.PathLike):
+        return [Path(files)]
+    return [Path(f) for f in files]
 
 
 def _peek(path: Path) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 from research_sessions import BRANCHY_TOTAL_COST, BRANCHY_TOTAL_TOKENS, branchy, compacted
 
+import prime_nb
+from prime_nb import corpus
 from prime_nb.corpus import (
     corpus_branches,
     corpus_compactions,
@@ -19,6 +21,8 @@ from prime_nb.corpus import (
     load_corpus,
     to_parquet,
 )
+from prime_nb.family import family_of
+from prime_nb.session import find_session_files
 
 
 @pytest.fixture
@@ -102,9 +106,20 @@ def test_one_file_given_alone_is_one_file(corpus_dir: Path, table: Any) -> None:
     assert len(load_corpus(files=str(one), workers=1, progress=False)) == 1
 
 
-def test_an_absolute_pattern_is_a_clear_error(corpus_dir: Path) -> None:
+@pytest.mark.parametrize(
+    "lister",
+    [load_corpus, prime_nb.load_family, find_session_files, corpus.sessions_dask],
+    ids=lambda f: f.__name__,
+)
+def test_an_absolute_pattern_is_a_clear_error(corpus_dir: Path, lister: Any) -> None:
     with pytest.raises(ValueError, match="pattern below the folder"):
-        load_corpus(corpus_dir, pattern=str(corpus_dir / "*.jsonl"), progress=False)
+        lister(corpus_dir, pattern=str(corpus_dir / "*.jsonl"))
+
+
+def test_family_of_one_path_alone_is_one_file(corpus_dir: Path) -> None:
+    one = corpus_dir / "branchy.jsonl"
+    for given in (str(one), one):
+        assert len(family_of(given)) == 1
 
 
 def test_cache_none_is_no_cache_and_an_odd_cache_is_a_clear_error(corpus_dir: Path) -> None:
