@@ -104,6 +104,22 @@ def run_widget_data(session: prime_nb.Session) -> None:
     _json(data.refresh())
 
 
+def run_family(path: Path) -> None:
+    """The family of one file (it is its own family, unless the matrix links files)."""
+    family = prime_nb.load_family(path)
+    for table in (family.sessions, family.links, family.problems):
+        assert isinstance(table, pd.DataFrame)
+    json.dumps(family.totals, default=str)
+    repr(family)
+    family.outline()
+    family.graph  # noqa: B018
+    for key in family.roots:
+        family.lineage(key)
+        family.copied(key)
+        family.context(key)
+    prime_nb.list_sessions(path.parent)
+
+
 def run_cli(path: Path, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     copy = folder / f"copy-{path.name}"
@@ -119,6 +135,7 @@ def run_cli(path: Path, folder: Path) -> None:
         assert cli(["ls", str(folder)]) == 0
         assert cli(["ls", "--json", str(folder)]) == 0
         assert cli(["export", str(copy), "-o", str(folder / "cli.html")]) == 0
+        assert cli(["family", str(copy)]) in (0, 1)  # 1: the family has problems
         assert cli(["upgrade", str(copy)]) == 0
     prime_nb.load(copy).summary()  # the upgraded file loads
 
@@ -135,6 +152,7 @@ def test_every_public_function_survives(name: str, tmp_path: Path) -> None:
     assert html.stat().st_size > 0
     corpus.session_row(str(path))
     corpus.session_entries(str(path))
+    run_family(path)
     run_cli(path, tmp_path / "cli")
 
 
@@ -155,3 +173,6 @@ def test_corpus_functions_over_the_whole_matrix(tmp_path: Path) -> None:
     assert len(corpus.to_dask(files, files_per_partition=16).compute()) == len(entries)
     corpus.compactions_dask(sessions).compute()
     corpus.branches_dask(sessions).compute()
+    families = corpus.families(files=files, workers=1, progress=False)
+    assert families["sessions"].sum() == len(files)
+    assert len(corpus.families_dask(files, files_per_partition=16).compute()) == len(families)

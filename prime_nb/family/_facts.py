@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..format._dialect import header_to_canonical
 from ..format._reading import parse_line
-from ..session._columns import timestamp_ms, usage_tuple
+from ..session._columns import table_time_ms, usage_tuple
 
 if TYPE_CHECKING:
     from ..session._session import Session
@@ -135,9 +135,22 @@ def _fill_header(facts: SessionFacts, header: dict[str, Any]) -> None:
     version = header.get("version")
     facts.version = version if isinstance(version, int) and not isinstance(version, bool) else 1
     facts.cwd = _str(header.get("cwd"))
-    facts.created_ms = timestamp_ms(header.get("timestamp"))
+    facts.created_ms = table_time_ms(header.get("timestamp"))
     facts.parent_session = _str(header.get("parentSession"))
     facts.rlm_depth = valid_depth(header.get("rlmDepth"))
+
+
+def _tokens(value: Any) -> int:
+    """A token count of the entries table; a field the loader kept as missing (out of
+    0..2**63-1 in the file) counts as 0, as in the corpus tables."""
+    return 0 if value is pd.NA or value is None else int(value)
+
+
+def _has_usage(columns: list[list[Any]], row: int) -> bool:
+    """A row without a total may still have usage: a total out of range in the file is
+    kept as missing beside the fields and the cost (the corpus counts those too)."""
+    cost = columns[5][row]
+    return cost == cost or any(columns[k][row] is not pd.NA for k in range(4))
 
 
 def session_facts(session: Session) -> SessionFacts:
@@ -159,15 +172,15 @@ def session_facts(session: Session) -> SessionFacts:
     names = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
     columns = [entries[name].tolist() for name in [*names, "total_tokens", "cost"]]
     for row, total in enumerate(columns[4]):
-        if total is pd.NA or total is None:
-            continue
         cost = columns[5][row]
+        if (total is pd.NA or total is None) and not _has_usage(columns, row):
+            continue
         facts.usage[ids[row]] = (
-            int(columns[0][row]),
-            int(columns[1][row]),
-            int(columns[2][row]),
-            int(columns[3][row]),
-            int(total),
+            _tokens(columns[0][row]),
+            _tokens(columns[1][row]),
+            _tokens(columns[2][row]),
+            _tokens(columns[3][row]),
+            _tokens(total),
             float(cost) if cost == cost else 0.0,
         )
     attribution_ids = [i for i, t in zip(ids, types, strict=True) if t == "child_usage_attributed"]

@@ -111,6 +111,13 @@ def timestamp_ms(value: Any) -> float:
     return NAN
 
 
+def table_time_ms(value: Any) -> float:
+    """:func:`timestamp_ms` within what the tables' datetime64[us] holds (NaN beyond it):
+    a single far-off time must not fail a whole table."""
+    ms = timestamp_ms(value)
+    return ms if -MAX_MS <= ms <= MAX_MS else NAN
+
+
 def _num(usage: dict[str, Any], key: str) -> int:
     value = usage.get(key)
     if value.__class__ is int:

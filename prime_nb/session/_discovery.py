@@ -13,7 +13,7 @@ import pandas as pd
 from .._names import shown_name
 from ..format._dialect import header_to_canonical
 from ..format._reading import Problem, RawEntry, scan
-from ._columns import timestamp_ms
+from ._columns import table_time_ms
 from ._text import content_text, preview
 
 LISTING_COLUMNS = [
@@ -109,7 +109,7 @@ def list_sessions(dir: str | Path | None = None) -> pd.DataFrame:
     if frame.empty:
         return frame
     frame["created"] = pd.to_datetime(
-        frame["created"].map(timestamp_ms), unit="ms", utc=True, errors="coerce"
+        frame["created"].map(table_time_ms), unit="ms", utc=True, errors="coerce"
     )
     frame["modified"] = pd.to_datetime(frame["modified"], utc=True)
     frame["entries"] = frame["entries"].astype("Int64")

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 from conftest import header, msg, write_lines
+from session_matrix import CASES, write_case
 
+import prime_nb
+from prime_nb import corpus
 from prime_nb.family import facts_of, header_facts
 from prime_nb.family._facts import own_usage, valid_depth
 
@@ -79,3 +82,18 @@ def test_valid_depth_accepts_whole_non_negative_numbers_only() -> None:
         None,
         None,
     ]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_lone_file_s_family_spends_what_its_corpus_row_says(name: str, tmp_path: Path) -> None:
+    """One odd usage value (a field out of range, a total kept as missing) once made the
+    family drop a file ("could not be read") or a row's cost; the corpus row and the
+    family of a file with no relatives must count the same tokens and cost."""
+    path = write_case(name, tmp_path)
+    family = prime_nb.load_family(path)
+    assert family.problems.query("kind == 'load_error'").empty, family.problems
+    if len(family) > 1:  # a fork of a file beside it in the fixtures: a family of two
+        return
+    row = corpus.session_row(str(path))
+    assert family.totals["tokens"] == row["tokens"]
+    assert family.totals["cost"] == pytest.approx(row["cost"], rel=1e-12, abs=1e-12)
