@@ -19,7 +19,7 @@ import pandas as pd
 from .._names import shown_name
 from ..family import SessionFacts, facts_of, families_frame
 from ..session._discovery import file_list, find_session_files
-from ._runner import run
+from ._runner import counted, run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def _summaries(
 def _problems_line(results: list[FileResult]) -> str:
     problems = sum(int(r.row.get("problems") or 0) for r in results)
     errors = sum(1 for r in results if r.row.get("error") is not None)
-    return f"{problems} problems, {errors} files unreadable"
+    return f"{counted(problems, 'problem')}, {counted(errors, 'file')} unreadable"
 
 
 def _paths(dir: str | Path | None, pattern: str, files: Iterable[str | Path] | None) -> list[str]:

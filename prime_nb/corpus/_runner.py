@@ -248,4 +248,9 @@ def _final_line(
     mb = size / 1e6
     rate = mb / seconds if seconds > 0 else float("inf")
     tail = f", {describe(results)}" if describe is not None else ""
-    return f"{files} files, {mb:.1f} MB in {seconds:.1f} s ({rate:.0f} MB/s){tail}"
+    return f"{counted(files, 'file')}, {mb:,.1f} MB in {seconds:.1f} s ({rate:,.0f} MB/s){tail}"
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 ("1 file", "2,000 files")."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"

@@ -178,3 +178,19 @@ def test_batches_hold_about_the_same_bytes() -> None:
         held = sum(sizes[k] for k in group)
         assert held <= MAX_BATCH + (3 << 20) or 40 in group
         assert held >= MIN_BATCH or group is groups[-1]
+
+
+def test_the_final_line_counts_in_words(
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    load_corpus(files=[corpus_dir / "broken.jsonl"], workers=1, progress=True)
+    final = capsys.readouterr().out.strip().splitlines()[-1]
+    assert final.startswith("1 file, ") and final.endswith(", 0 problems, 1 file unreadable")
+    from prime_nb.corpus._runner import counted
+
+    assert [counted(n, "file") for n in (0, 1, 2, 12_345)] == [
+        "0 files",
+        "1 file",
+        "2 files",
+        "12,345 files",
+    ]
