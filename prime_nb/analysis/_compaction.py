@@ -138,8 +138,21 @@ def walk_compactions(
     return out
 
 
-def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> pd.DataFrame:
-    """One row per compaction (index: its id), in file order; ``ids`` picks some.
+def _check_compaction_ids(session: Session, wanted: set[str], compactions: pd.Index) -> None:
+    """Each id asked for is a compaction: a missing one raises EntryNotFoundError (as
+    everywhere), another entry's a ValueError that names its type."""
+    for entry_id in sorted(wanted - set(compactions), key=str):
+        row = session._row(entry_id)
+        kind = session._cols.types[row]
+        raise ValueError(
+            f"entry {entry_id!r} is a {kind!r} entry, not a compaction; "
+            "see session.compactions.index for the compactions"
+        )
+
+
+def compaction_forensics(session: Session, ids: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """One row per compaction (index: its id), in file order; ``ids`` picks some (one id
+    alone is one id; an id that is not a compaction of the session is an error).
 
     - ``tokens_before``: as the agent recorded it; ``tokens_after``: recorded when the file
       carries it (specification dialect), else estimated (chars/4) from the context rebuilt
@@ -156,7 +169,8 @@ def compaction_forensics(session: Session, ids: Sequence[str] | None = None) -> 
     """
     comps = session.compactions
     if ids is not None:
-        wanted = set(ids)
+        wanted = {ids} if isinstance(ids, str) else set(ids)
+        _check_compaction_ids(session, wanted, comps.index)
         comps = comps.loc[[i for i in comps.index if i in wanted]]
     entries = session.entries
     if comps.empty:

@@ -55,6 +55,22 @@ def test_estimate_tokens_is_chars_over_four_rounded_up() -> None:
 # -- compaction forensics ---------------------------------------------------------------------
 
 
+def test_compaction_forensics_of_chosen_ids(compacted_session: prime_nb.Session) -> None:
+    """One id alone is that id, not its characters; an id that is no compaction is an
+    error that says what it is (it used to give an empty table, silently)."""
+    from prime_nb.errors import EntryNotFoundError
+
+    everything = compaction_forensics(compacted_session)
+    first = everything.index[0]
+    assert list(compaction_forensics(compacted_session, first).index) == [first]
+    assert list(compaction_forensics(compacted_session, [first]).index) == [first]
+    assert compaction_forensics(compacted_session, []).empty
+    with pytest.raises(EntryNotFoundError, match="no entry with id 'nope'"):
+        compaction_forensics(compacted_session, [first, "nope"])
+    with pytest.raises(ValueError, match="'u1' is a 'message' entry, not a compaction"):
+        compaction_forensics(compacted_session, ["u1"])
+
+
 def test_compaction_forensics_by_hand(compacted_session: prime_nb.Session) -> None:
     frame = compaction_forensics(compacted_session)
     assert list(frame.index) == ["c1", "c2"]
