@@ -35,7 +35,8 @@ def _title(text: str, session: Session) -> dict[str, Any]:
 
 
 def _short(value: Any) -> str:
-    return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+    missing = value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
+    return "" if missing else str(value)
 
 
 def _vline(x: float | str, dash: str, color: str) -> dict[str, Any]:
@@ -148,7 +149,7 @@ def cost_by_branch(session: Session) -> go.Figure:
     for active, name, color in ((True, "active path", ACTIVE), (False, "abandoned", ABANDONED)):
         part = segments[segments["is_active"] == active]
         labels = [
-            f"{leaf} (from {fork})" if fork else f"{leaf} (root)"
+            f"{leaf} (from {fork})" if isinstance(fork, str) else f"{leaf} (root)"
             for leaf, fork in zip(part.index, part["fork_id"], strict=True)
         ]
         fig.add_trace(

@@ -13,48 +13,14 @@ import numpy as np
 import pandas as pd
 
 from ._common import tree_arrays
+from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
     from ..session._session import Session
 
-BRANCH_COLUMNS = [
-    "fork_id",
-    "branch_id",
-    "leaf_id",
-    "entries",
-    "leaves",
-    "path_length",
-    "tokens",
-    "cost",
-    "last_type",
-    "last_role",
-    "stop_reason",
-    "is_active",
-    "started",
-    "ended",
-]
-FORK_COLUMNS = [
-    "depth",
-    "branches",
-    "on_active_path",
-    "active_branch_id",
-    "tokens",
-    "cost",
-    "abandoned_tokens",
-    "abandoned_cost",
-    "abandoned_cost_share",
-]
-SEGMENT_COLUMNS = [
-    "start_id",
-    "fork_id",
-    "entries",
-    "tokens",
-    "cost",
-    "last_type",
-    "last_role",
-    "stop_reason",
-    "is_active",
-]
+BRANCH_COLUMNS = list(SCHEMAS["branches"])
+FORK_COLUMNS = list(SCHEMAS["fork_points"])
+SEGMENT_COLUMNS = list(SCHEMAS["branch_segments"])
 
 
 def branches(session: Session) -> pd.DataFrame:
@@ -101,10 +67,7 @@ def branches(session: Session) -> pd.DataFrame:
                     "ended": stamps.iloc[leaf],
                 }
             )
-    frame = pd.DataFrame(rows, columns=BRANCH_COLUMNS)
-    frame["started"] = pd.to_datetime(frame["started"], utc=True)
-    frame["ended"] = pd.to_datetime(frame["ended"], utc=True)
-    return frame
+    return conform(pd.DataFrame(rows, columns=BRANCH_COLUMNS), "branches")
 
 
 def fork_points(session: Session) -> pd.DataFrame:
@@ -137,9 +100,7 @@ def fork_points(session: Session) -> pd.DataFrame:
     share = np.full(len(frame), np.nan)
     np.divide(frame["abandoned_cost"].to_numpy(dtype=np.float64), cost, out=share, where=cost > 0)
     frame["abandoned_cost_share"] = share
-    for column in ("branches", "tokens", "abandoned_tokens"):
-        frame[column] = frame[column].astype(np.int64)
-    return frame[FORK_COLUMNS]
+    return conform(frame, "fork_points")
 
 
 def branch_segments(session: Session) -> pd.DataFrame:
@@ -154,7 +115,7 @@ def branch_segments(session: Session) -> pd.DataFrame:
     owner = arrays.last_leaf()
     n = len(arrays.ids)
     if n == 0:
-        return pd.DataFrame(columns=SEGMENT_COLUMNS, index=pd.Index([], name="leaf_id"))
+        return conform(pd.DataFrame(), "branch_segments")
     counts = np.bincount(owner, minlength=n)
     tokens = np.bincount(owner, weights=arrays.tokens, minlength=n)
     cost = np.bincount(owner, weights=arrays.cost, minlength=n)
@@ -181,7 +142,8 @@ def branch_segments(session: Session) -> pd.DataFrame:
                 "is_active": bool(active[leaf]),
             }
         )
-    return pd.DataFrame(rows, columns=["leaf_id", *SEGMENT_COLUMNS]).set_index("leaf_id")
+    frame = pd.DataFrame(rows, columns=["leaf_id", *SEGMENT_COLUMNS]).set_index("leaf_id")
+    return conform(frame, "branch_segments")
 
 
 def abandoned_share(session: Session) -> float:

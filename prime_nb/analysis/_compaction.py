@@ -16,34 +16,12 @@ import pandas as pd
 
 from ..session._index import CONTEXT_TYPES, TreeIndex
 from ._common import READ_TOOLS, estimate_tokens, relative_path, tool_path, tree_arrays
+from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
     from ..session._session import Session
 
-COLUMNS = [
-    "timestamp",
-    "tokens_before",
-    "tokens_after",
-    "tokens_after_source",
-    "compression_ratio",
-    "first_turn_context_tokens",
-    "first_kept_entry_id",
-    "summarised_ids",
-    "summarised_entries",
-    "summarised_messages",
-    "kept_messages",
-    "summary_chars",
-    "summary_tokens",
-    "previous_compaction_id",
-    "since_previous",
-    "read_files",
-    "modified_files",
-    "reread_files",
-    "reread_count",
-    "continued_to",
-    "from_hook",
-    "on_active_path",
-]
+COLUMNS = list(SCHEMAS["compaction_forensics"])
 
 
 def _count(value: Any) -> int | None:
@@ -174,7 +152,7 @@ def compaction_forensics(session: Session, ids: str | Sequence[str] | None = Non
         comps = comps.loc[[i for i in comps.index if i in wanted]]
     entries = session.entries
     if comps.empty:
-        return pd.DataFrame(columns=COLUMNS, index=pd.Index([], name="id", dtype=object))
+        return conform(pd.DataFrame(), "compaction_forensics")
     cwd = session.header.get("cwd")
     cwd = cwd if isinstance(cwd, str) else None
     arrays = tree_arrays(session)
@@ -269,10 +247,4 @@ def compaction_forensics(session: Session, ids: str | Sequence[str] | None = Non
                 "on_active_path": bool(active[row]),
             }
         )
-    frame = pd.DataFrame(rows).set_index("id")
-    for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
-        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
-    # built from objects: a column of NaT alone (no compaction has a previous one on its
-    # path: one compaction, or compactions on different branches) reads as datetime64
-    frame["since_previous"] = pd.to_timedelta(frame["since_previous"].astype(object))
-    return frame[COLUMNS]
+    return conform(pd.DataFrame(rows).set_index("id"), "compaction_forensics")

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..session._text import message_text
 from ._common import relative_path, tool_path
+from ._schemas import conform
 
 if TYPE_CHECKING:
     from ..session._session import Session
@@ -135,9 +136,7 @@ def compare(session: Session, leaf_a: str, leaf_b: str) -> Comparison:
         columns=[f"{side}_{c}" for c in SIDE_COLUMNS for side in ("a", "b")],
         index=pd.RangeIndex(1, length + 1, name="turn"),
     )
-    for side in ("a", "b"):
-        frame[f"{side}_tokens"] = pd.array(frame[f"{side}_tokens"].tolist(), dtype="Int64")
-        frame[f"{side}_cost"] = frame[f"{side}_cost"].astype("float64")
+    frame = conform(frame, "compare")
 
     def totals(ids: list[str], turns: list[dict[str, Any]]) -> dict[str, Any]:
         return {

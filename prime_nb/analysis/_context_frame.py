@@ -9,11 +9,12 @@ import pandas as pd
 from ..session._session import paused_gc
 from ..session._text import message_text, preview
 from ._common import estimate_tokens, message_chars
+from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
     from ..session._session import Session
 
-COLUMNS = ["entry_id", "role", "tools", "chars", "tokens_est", "cumulative_tokens_est", "text"]
+COLUMNS = list(SCHEMAS["context_frame"])
 
 
 def context_frame(session: Session, leaf_id: str | None = None) -> pd.DataFrame:
@@ -69,4 +70,4 @@ def _frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
         thinking_level=context.thinking_level,
         compaction_id=context.compaction_id,
     )
-    return frame
+    return conform(frame, "context_frame")

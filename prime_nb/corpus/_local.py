@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._names import shown_name
+from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
 from ..session._discovery import file_list, find_session_files
 from ._runner import counted, run
@@ -271,47 +272,9 @@ FORENSICS_DTYPES: dict[str, Any] = {
     "session": "str",
     "path": "str",
     "id": "str",
-    "timestamp": "datetime64[us, UTC]",
-    "tokens_before": "Int64",
-    "tokens_after": "Int64",
-    "tokens_after_source": "str",
-    "compression_ratio": "float64",
-    "first_turn_context_tokens": "Int64",
-    "first_kept_entry_id": "str",
-    "summarised_ids": "object",
-    "summarised_entries": "int64",
-    "summarised_messages": "int64",
-    "kept_messages": "int64",
-    "summary_chars": "int64",
-    "summary_tokens": "int64",
-    "previous_compaction_id": "str",
-    "since_previous": "timedelta64[us]",
-    "read_files": "object",
-    "modified_files": "object",
-    "reread_files": "object",
-    "reread_count": "int64",
-    "continued_to": "str",
-    "from_hook": "bool",
-    "on_active_path": "bool",
+    **SCHEMAS["compaction_forensics"],
 }
-BRANCH_DTYPES: dict[str, Any] = {
-    "session": "str",
-    "path": "str",
-    "fork_id": "str",
-    "branch_id": "str",
-    "leaf_id": "str",
-    "entries": "int64",
-    "leaves": "int64",
-    "path_length": "int64",
-    "tokens": "int64",
-    "cost": "float64",
-    "last_type": "str",
-    "last_role": "str",
-    "stop_reason": "str",
-    "is_active": "bool",
-    "started": "datetime64[us, UTC]",
-    "ended": "datetime64[us, UTC]",
-}
+BRANCH_DTYPES: dict[str, Any] = {"session": "str", "path": "str", **SCHEMAS["branches"]}
 
 
 def empty(dtypes: dict[str, Any]) -> pd.DataFrame:

@@ -258,7 +258,14 @@ def _frame(name: str, columns: dict[str, Any], index: Any = None) -> pd.DataFram
     spec = INDEX[name]
     if spec is not None:
         index = pd.Index(list(index), name=spec[0], dtype=spec[1])
-    return pd.DataFrame({c: columns[c] for c in SCHEMAS[name]}, index=index)
+    schema = SCHEMAS[name]
+    frame = pd.DataFrame({c: columns[c] for c in schema}, index=index)
+    for column, dtype in schema.items():
+        if dtype == "object" and frame[column].dtype != object:
+            # pandas reads a column of strings alone as its string dtype; values of any
+            # JSON type (arguments, details) stay objects, whatever this file holds
+            frame[column] = pd.Series(columns[column], index=frame.index, dtype=object)
+    return frame
 
 
 def problems_frame(

@@ -62,8 +62,8 @@ def test_compaction_forensics_of_chosen_ids(compacted_session: prime_nb.Session)
 
     everything = compaction_forensics(compacted_session)
     first = everything.index[0]
-    assert list(compaction_forensics(compacted_session, first).index) == [first]
-    assert list(compaction_forensics(compacted_session, [first]).index) == [first]
+    pd.testing.assert_frame_equal(compaction_forensics(compacted_session, first), everything[:1])
+    pd.testing.assert_frame_equal(compaction_forensics(compacted_session, [first]), everything[:1])
     assert compaction_forensics(compacted_session, []).empty
     with pytest.raises(EntryNotFoundError, match="no entry with id 'nope'"):
         compaction_forensics(compacted_session, [first, "nope"])

@@ -27,6 +27,7 @@ from prime_nb.analysis._common import (
     tree_arrays,
 )
 from prime_nb.analysis._compaction import COLUMNS, _count, _files
+from prime_nb.analysis._schemas import conform
 from prime_nb.errors import SessionFormatError
 from prime_nb.session._index import CONTEXT_TYPES
 
@@ -179,7 +180,7 @@ def oracle(session: prime_nb.Session, ids: Sequence[str] | None = None) -> pd.Da
 
 
 def check(session: prime_nb.Session, ids: Sequence[str] | None = None) -> int:
-    expected = oracle(session, ids)
+    expected = conform(oracle(session, ids), "compaction_forensics")  # its values, our dtypes
     got = compaction_forensics(session, ids)
     pd.testing.assert_frame_equal(got, expected)
     return len(got)

@@ -83,6 +83,8 @@ def test_cost_by_branch(branchy_session: prime_nb.Session) -> None:
     assert active.x[0] == pytest.approx(0.75) and abandoned.x[0] == pytest.approx(0.30)
     assert sum(active.x) + sum(abandoned.x) == pytest.approx(BRANCHY_TOTAL_COST)
     assert "29% of $1.05 abandoned" in fig.layout.title.text  # 0.30 / 1.05
+    # the active segment starts at the root; the abandoned one left the fork a2
+    assert list(active.y) == ["a5 (root)"] and list(abandoned.y) == ["a3 (from a2)"]
 
 
 def test_tool_usage(branchy_session: prime_nb.Session) -> None:

@@ -8,24 +8,13 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, header, msg, write_lines
-from session_matrix import write_case
+from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb.session._schema import INDEX, SCHEMAS, mismatches
 
 TABLES = list(SCHEMAS)
-SESSIONS = [
-    "empty-v3-prime",
-    "empty-v1-spec",
-    "synthetic-v3-prime-forks5",
-    "synthetic-v3-spec-forks1",
-    "fixture-agent-written--feature-tour.jsonl",
-    "odd-usage-sum-past-int64",
-    "odd-timestamp-1e20",
-    "odd-tool-call-id-list",
-    "odd-bad-lines",
-    "odd-orphan-and-cycle",
-]
+SESSIONS = CASES  # every session of the matrix: empty, clean, hostile, every fixture
 
 
 @pytest.mark.parametrize("name", SESSIONS)

@@ -1,0 +1,170 @@
+"""The one schema of each research table: its columns and their dtypes, whatever the content.
+
+Why: the same reason as the Session's tables (``prime_nb.session._schema``). A research
+table's dtypes used to follow its content: an empty table was all ``object``, a column of
+missing stop reasons read as ``float64``, a ``since_previous`` with whole seconds as
+``timedelta64[s]``. Code that concatenates many sessions' tables, or calls ``.str`` on a
+column, then broke on the one session that was different. Each function builds its
+table, then :func:`conform` gives it this schema; ``tests/analysis/test_schemas.py``
+checks every table on every session of the matrix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ..session._schema import TIME, dtype_of
+
+#: index name and dtype of each table (None: a plain RangeIndex)
+INDEX: dict[str, tuple[str, str] | None] = {
+    "compaction_forensics": ("id", "str"),
+    "branches": None,
+    "fork_points": ("fork_id", "object"),
+    "branch_segments": ("leaf_id", "str"),
+    "context_frame": ("position", "int64"),
+    "compare": ("turn", "int64"),
+}
+
+SCHEMAS: dict[str, dict[str, str]] = {
+    "compaction_forensics": {
+        "timestamp": TIME,
+        "tokens_before": "Int64",
+        "tokens_after": "Int64",
+        "tokens_after_source": "str",
+        "compression_ratio": "float64",
+        "first_turn_context_tokens": "Int64",
+        "first_kept_entry_id": "str",
+        "summarised_ids": "object",
+        "summarised_entries": "int64",
+        "summarised_messages": "int64",
+        "kept_messages": "int64",
+        "summary_chars": "int64",
+        "summary_tokens": "int64",
+        "previous_compaction_id": "str",
+        "since_previous": "timedelta64[us]",
+        "read_files": "object",
+        "modified_files": "object",
+        "reread_files": "object",
+        "reread_count": "int64",
+        "continued_to": "str",
+        "from_hook": "bool",
+        "on_active_path": "bool",
+    },
+    "branches": {
+        "fork_id": "str",
+        "branch_id": "str",
+        "leaf_id": "str",
+        "entries": "int64",
+        "leaves": "int64",
+        "path_length": "int64",
+        "tokens": "int64",
+        "cost": "float64",
+        "last_type": "str",
+        "last_role": "str",
+        "stop_reason": "str",
+        "is_active": "bool",
+        "started": TIME,
+        "ended": TIME,
+    },
+    "fork_points": {
+        "depth": "int64",
+        "branches": "int64",
+        "on_active_path": "bool",
+        "active_branch_id": "str",
+        "tokens": "int64",
+        "cost": "float64",
+        "abandoned_tokens": "int64",
+        "abandoned_cost": "float64",
+        "abandoned_cost_share": "float64",
+    },
+    "branch_segments": {
+        "start_id": "str",
+        "fork_id": "str",
+        "entries": "int64",
+        "tokens": "int64",
+        "cost": "float64",
+        "last_type": "str",
+        "last_role": "str",
+        "stop_reason": "str",
+        "is_active": "bool",
+    },
+    "context_frame": {
+        "entry_id": "str",
+        "role": "str",
+        "tools": "str",
+        "chars": "int64",
+        "tokens_est": "int64",
+        "cumulative_tokens_est": "int64",
+        "text": "str",
+    },
+    "compare": {
+        f"{side}_{column}": dtype
+        for column, dtype in (
+            ("entry_id", "str"),
+            ("tools", "str"),
+            ("tokens", "Int64"),
+            ("cost", "float64"),
+            ("files", "object"),
+            ("text", "str"),
+        )
+        for side in ("a", "b")
+    },
+}
+
+
+def _missing(value: Any) -> bool:
+    return (
+        value is None
+        or value is pd.NA
+        or value is pd.NaT
+        or (isinstance(value, float) and value != value)
+    )
+
+
+def _cast(items: list[Any], spec: str) -> Any:
+    """Column values, ready to be a Series of the schema's dtype ``spec``."""
+    if spec == "str":
+        return [None if _missing(v) else v if isinstance(v, str) else str(v) for v in items]
+    if spec == "Int64":
+        return [None if _missing(v) else int(v) for v in items]
+    if spec.startswith("datetime64"):
+        return pd.to_datetime(pd.Series(items, dtype=object), utc=True).array
+    if spec.startswith("timedelta64"):
+        return pd.to_timedelta(pd.Series(items, dtype=object)).array
+    return items  # objects as they are; numbers and flags cast by the Series
+
+
+def conform(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``frame`` with exactly the columns, dtypes and index of table ``name`` (its
+    ``attrs`` kept); a column it lacks is all missing."""
+    schema, spec = SCHEMAS[name], INDEX[name]
+    if spec is None:
+        index: pd.Index = pd.RangeIndex(len(frame))
+    else:
+        index = pd.Index(frame.index.tolist(), name=spec[0], dtype=spec[1])
+    out = pd.DataFrame(index=index)
+    for column, dtype in schema.items():
+        items = frame[column].tolist() if column in frame else [None] * len(frame)
+        out[column] = pd.Series(_cast(items, dtype), index=index, dtype=dtype_of(dtype))
+    out.attrs.update(frame.attrs)
+    return out
+
+
+def mismatches(name: str, frame: pd.DataFrame) -> list[str]:
+    """How ``frame`` differs from the schema of table ``name`` (empty: it conforms)."""
+    schema = SCHEMAS[name]
+    out: list[str] = []
+    if list(frame.columns) != list(schema):
+        out.append(f"columns {list(frame.columns)} != {list(schema)}")
+    for column, dtype in schema.items():
+        if column in frame.columns and frame[column].dtype != dtype_of(dtype):
+            out.append(f"{column}: {frame[column].dtype} != {dtype}")
+    spec = INDEX[name]
+    if spec is None:
+        if not isinstance(frame.index, pd.RangeIndex):
+            out.append(f"index {type(frame.index).__name__} is not a RangeIndex")
+    elif frame.index.name != spec[0] or frame.index.dtype != dtype_of(spec[1]):
+        out.append(f"index {frame.index.name}:{frame.index.dtype} != {spec[0]}:{spec[1]}")
+    return out
