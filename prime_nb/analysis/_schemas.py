@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..session._schema import TIME, dtype_of
+from ..session._schema import TIME, dtype_of, frame_mismatches
 
 #: index name and dtype of each table (None: a plain RangeIndex)
 INDEX: dict[str, tuple[str, str] | None] = {
@@ -25,6 +25,16 @@ INDEX: dict[str, tuple[str, str] | None] = {
     "branch_segments": ("leaf_id", "str"),
     "context_frame": ("position", "int64"),
     "compare": ("turn", "int64"),
+}
+
+#: the spend of a branch or segment and how it ended (its last leaf), in both tables
+OUTCOME = {
+    "tokens": "int64",
+    "cost": "float64",
+    "last_type": "str",
+    "last_role": "str",
+    "stop_reason": "str",
+    "is_active": "bool",
 }
 
 SCHEMAS: dict[str, dict[str, str]] = {
@@ -59,12 +69,7 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "entries": "int64",
         "leaves": "int64",
         "path_length": "int64",
-        "tokens": "int64",
-        "cost": "float64",
-        "last_type": "str",
-        "last_role": "str",
-        "stop_reason": "str",
-        "is_active": "bool",
+        **OUTCOME,
         "started": TIME,
         "ended": TIME,
     },
@@ -83,12 +88,7 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "start_id": "str",
         "fork_id": "str",
         "entries": "int64",
-        "tokens": "int64",
-        "cost": "float64",
-        "last_type": "str",
-        "last_role": "str",
-        "stop_reason": "str",
-        "is_active": "bool",
+        **OUTCOME,
     },
     "context_frame": {
         "entry_id": "str",
@@ -154,17 +154,4 @@ def conform(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 
 def mismatches(name: str, frame: pd.DataFrame) -> list[str]:
     """How ``frame`` differs from the schema of table ``name`` (empty: it conforms)."""
-    schema = SCHEMAS[name]
-    out: list[str] = []
-    if list(frame.columns) != list(schema):
-        out.append(f"columns {list(frame.columns)} != {list(schema)}")
-    for column, dtype in schema.items():
-        if column in frame.columns and frame[column].dtype != dtype_of(dtype):
-            out.append(f"{column}: {frame[column].dtype} != {dtype}")
-    spec = INDEX[name]
-    if spec is None:
-        if not isinstance(frame.index, pd.RangeIndex):
-            out.append(f"index {type(frame.index).__name__} is not a RangeIndex")
-    elif frame.index.name != spec[0] or frame.index.dtype != dtype_of(spec[1]):
-        out.append(f"index {frame.index.name}:{frame.index.dtype} != {spec[0]}:{spec[1]}")
-    return out
+    return frame_mismatches(frame, SCHEMAS[name], INDEX[name])
