@@ -38,13 +38,43 @@ def to_current(
     return entry
 
 
+def header_version(header: dict[str, Any]) -> tuple[int, str | None]:
+    """The header's version, read as the agent's JavaScript compares it, and why it
+    could not be read (None when it could).
+
+    Whole floats (``3.0``) and numeric strings (``"3"``) are that number. Anything
+    else is reported and read as the current version: rewriting ids because of a
+    version we cannot read would flatten the tree, as the agent also leaves it be. The
+    loader and the writers both read it here, so that a file the loader reads with its
+    ids is one the writers append to.
+    """
+    value = header.get("version", 1)
+    if value.__class__ is int:
+        return int(value), None
+    if value is None:  # "version": null reads as absent, as in the agent (`?? 1`)
+        return 1, None
+    number: float | None = None
+    if isinstance(value, float):
+        number = value
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if number is not None and number.is_integer() and 1 <= number <= 1000:
+        return int(number), None
+    return CURRENT_VERSION, (
+        f"header version {value!r} is not a version number; read as version "
+        f"{CURRENT_VERSION}, ids kept as written"
+    )
+
+
 class Migrator:
     """Per-file migration state: feed entries in file order to ``apply``."""
 
     def __init__(self, header: dict[str, Any]) -> None:
         #: why the header's version could not be read (then the ids are left as they are)
-        self.problem: str | None = None
-        self.version: int = self._version(header.get("version", 1))
+        self.version, self.problem = header_version(header)
         self.dialect = dialect_of_header(header)
         self.session_id = str(header.get("id") or header.get("sessionId") or "")
         self.used: set[str] = set()
@@ -54,33 +84,6 @@ class Migrator:
         #: the same for every entry, which lets a big file be read in chunks at once
         self.ids_by_index: list[str | None] = [None]
         self.previous_id: str | None = None
-
-    def _version(self, value: Any) -> int:
-        """The header's version, read as the agent's JavaScript compares it.
-
-        Whole floats (``3.0``) and numeric strings (``"3"``) are that number. Anything
-        else is reported and read as the current version: rewriting ids because of a
-        version we cannot read would flatten the tree, as the agent also leaves it be.
-        """
-        if value.__class__ is int:
-            return int(value)
-        if value is None:  # "version": null reads as absent, as in the agent (`?? 1`)
-            return 1
-        number: float | None = None
-        if isinstance(value, float):
-            number = value
-        elif isinstance(value, str):
-            try:
-                number = float(value.strip())
-            except ValueError:
-                number = None
-        if number is not None and number.is_integer() and 1 <= number <= 1000:
-            return int(number)
-        self.problem = (
-            f"header version {value!r} is not a version number; read as version "
-            f"{CURRENT_VERSION}, ids kept as written"
-        )
-        return CURRENT_VERSION
 
     def fresh_id(self, index: int) -> str:
         salt = 0

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import SessionFormatError
 from ._dialect import SPEC_TO_PRIME, Dialect, dialect_of_header
+from ._migrating import header_version
 from ._reading import RawEntry, ScanState, scan
 
 Identity = tuple[int, int]
@@ -66,8 +67,9 @@ class Snapshot:
 
     @property
     def version(self) -> int:
-        value = (self.header or {}).get("version", 1)
-        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+        """The version as the loader reads it (``header_version``): a file it reads with
+        its ids is one the writers append to."""
+        return header_version(self.header or {})[0] if self.header is not None else 1
 
     def __contains__(self, entry_id: object) -> bool:
         return entry_id in self.parents
