@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .._names import real_name, shown_name
 from ..errors import SessionFormatError
 from ..session import Session, find_session_files, load
 from ..session._turns import check_options
@@ -116,7 +117,8 @@ def _sources(paths_or_corpus: Any) -> list[Source]:
                 "a table of sessions needs a 'path' column, as prime_nb.corpus.load_corpus "
                 f"makes; this one has {list(paths_or_corpus.columns)!r}"
             )
-        return [Path(p) for p in paths_or_corpus["path"].dropna()]
+        # a corpus table shows a name that is not UTF-8 with \xNN escapes: the real one
+        return [Path(real_name(p)) for p in paths_or_corpus["path"].dropna()]
     if isinstance(paths_or_corpus, str | Path | Session):
         items: Iterable[Any] = [paths_or_corpus]
     elif isinstance(paths_or_corpus, Iterable):
@@ -154,7 +156,7 @@ def _rows(
         except (SessionFormatError, OSError) as exc:
             if on_error == "raise":
                 raise
-            yield (str(getattr(source, "file", source)), str(exc))
+            yield (shown_name(str(getattr(source, "file", source))), shown_name(str(exc)))
             continue
         yield from rows
 

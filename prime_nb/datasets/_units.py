@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._names import shown_name
 from ..session import Session
 from ..session._messages import Message, context_messages
 from ..session._turns import to_json
@@ -57,7 +58,7 @@ class Rows:
     def _common(self, anchor: str, messages: list[Message]) -> dict[str, Any]:
         path = self.session.path(anchor)
         return {
-            "file": str(self.session.file),
+            "file": shown_name(str(self.session.file)),
             "session_id": self.session.id,
             "messages": to_json([m for m, _ in messages]),
             "message_sources": [sources for _, sources in messages],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -168,3 +169,24 @@ def test_views_of_a_session_named_by_its_file(tmp_path: Path) -> None:
     figure = plots.cost_by_branch(session)
     assert "caf\\xe9-\\xff" in figure.layout.title.text
     figure.to_json()  # what the notebook sends: JSON refuses a lone surrogate
+
+
+def test_datasets_from_the_folder_and_from_its_corpus_table(twins: tuple[Path, Path]) -> None:
+    """The corpus table shows the escaped name; the dataset still finds the file."""
+    from prime_nb.datasets import from_sessions
+
+    plain, odd = twins
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the broken file is skipped, with a warning
+        want = from_sessions(plain, progress=False).to_pandas()
+    for given in (odd, corpus.load_corpus(odd, workers=1, progress=False)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = from_sessions(given, progress=False).to_pandas()
+        # only the file that is no session is skipped (a shown name once was too)
+        assert [str(w.message).split(":")[0].endswith("-broken.jsonl") for w in caught] == [True]
+        assert got["file"].str.contains("\\xff", regex=False).any()
+        got["file"] = got["file"].str.replace(
+            shown_name(f"{odd}{os.sep}{ODD}"), f"{plain}{os.sep}{PLAIN}", regex=False
+        )
+        pd.testing.assert_frame_equal(got, want)
