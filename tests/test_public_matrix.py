@@ -1,5 +1,6 @@
-"""Every public function of analysis, plots, corpus, the widget's data, export_html and the
-CLI, over every session of the matrix (``session_matrix.CASES``): no exception allowed.
+"""Every public function of analysis, plots, corpus, families, redact, the widget's data,
+export_html and the CLI, over every session of the matrix (``session_matrix.CASES``): no
+exception allowed.
 
 Research helpers once raised on any session whose compactions had no previous one on their
 path (one compaction, or two on different branches), because their tests only used
@@ -120,6 +121,15 @@ def run_family(path: Path) -> None:
     prime_nb.list_sessions(path.parent)
 
 
+def run_redact(path: Path, folder: Path) -> None:
+    """A redacted copy keeps every entry and every problem: only free text changes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = prime_nb.load(prime_nb.redact(path, folder / "redacted.jsonl").path)
+    original = prime_nb.load(path)
+    assert len(copy) == len(original)
+    assert copy.problems["kind"].tolist() == original.problems["kind"].tolist()
+
+
 def run_cli(path: Path, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     copy = folder / f"copy-{path.name}"
@@ -153,6 +163,7 @@ def test_every_public_function_survives(name: str, tmp_path: Path) -> None:
     corpus.session_row(str(path))
     corpus.session_entries(str(path))
     run_family(path)
+    run_redact(path, tmp_path / "redact")
     run_cli(path, tmp_path / "cli")
 
 
