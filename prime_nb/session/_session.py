@@ -628,10 +628,11 @@ class Session:
         return to_messages(self.context(leaf_id), format, images, thinking)
 
     def summary(self) -> dict[str, Any]:
-        """Headline figures, for printing and for the CLI."""
+        """Headline figures, for printing and for the CLI (a file name that is not
+        UTF-8 with ``\\xNN`` escapes, as JSON and terminals need)."""
         entries = self.entries
         return {
-            "file": str(self.file),
+            "file": shown_name(str(self.file)),
             "id": self.id,
             "name": self.name,
             "cwd": self.header.get("cwd"),

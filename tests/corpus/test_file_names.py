@@ -16,6 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
@@ -164,6 +165,7 @@ def test_views_of_a_session_named_by_its_file(tmp_path: Path) -> None:
     session = prime_nb.load(target)
     assert session.id is None and session.name is None
     assert "caf\\xe9-\\xff" in repr(session)
+    assert "caf\\xe9-\\xff" in orjson.loads(orjson.dumps(session.summary()))["file"]
     page = export_html(session, tmp_path / "out.html").read_text(encoding="utf-8")
     assert "caf\\xe9-\\xff" in page
     figure = plots.cost_by_branch(session)
