@@ -52,12 +52,19 @@ def _content_chars(content: Any) -> int:
     return chars
 
 
+def blocks_of(message: dict[str, Any]) -> list[Any]:
+    """A message's content blocks: none when its content is text, a number or missing
+    (a session may hold anything there; the agent finds no block objects in a string)."""
+    content = message.get("content")
+    return content if isinstance(content, list) else []
+
+
 def message_chars(message: dict[str, Any]) -> int:
     """Characters of a context message as the agent counts them for its token estimate."""
     role = message.get("role")
     if role == "assistant":
         chars = 0
-        for block in message.get("content") or []:
+        for block in blocks_of(message):
             if not isinstance(block, dict):
                 continue
             kind = block.get("type")

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..session._session import paused_gc
 from ..session._text import message_text, preview
-from ._common import estimate_tokens, message_chars
+from ._common import blocks_of, estimate_tokens, message_chars
 from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def _frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
         role = str(message.get("role"))
         tools = [
             str(block.get("name"))
-            for block in message.get("content") or []
+            for block in blocks_of(message)
             if role == "assistant" and isinstance(block, dict) and block.get("type") == "toolCall"
         ]
         if role in ("compactionSummary", "branchSummary"):

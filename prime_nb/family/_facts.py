@@ -51,10 +51,11 @@ def own_usage(effective: Usage, child: Usage) -> Usage:
 
 
 def valid_depth(value: Any) -> int | None:
-    """``rlmDepth`` when it is a whole number >= 0 (as the agent accepts it), else None."""
+    """``rlmDepth`` when it is a whole number >= 0 (as the agent accepts it), else None;
+    past 2**63-1 too, which no table column holds (nor any real sub-agent depth)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    if not math.isfinite(value) or value < 0 or value != int(value):
+    if not math.isfinite(value) or value < 0 or value != int(value) or value >= 2**63:
         return None
     return int(value)
 

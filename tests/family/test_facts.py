@@ -71,7 +71,8 @@ def test_own_usage(effective: tuple, child: tuple, own: tuple) -> None:
 
 
 def test_valid_depth_accepts_whole_non_negative_numbers_only() -> None:
-    assert [valid_depth(v) for v in (0, 3, 2.0, -1, 1.5, True, "1", None, float("inf"))] == [
+    values = (0, 3, 2.0, -1, 1.5, True, "1", None, float("inf"), 2**63 - 1, 2**63, 1e300)
+    assert [valid_depth(v) for v in values] == [
         0,
         3,
         2,
@@ -80,6 +81,9 @@ def test_valid_depth_accepts_whole_non_negative_numbers_only() -> None:
         None,
         None,
         None,
+        None,
+        2**63 - 1,
+        None,  # past what a table column holds (the family table once failed on it)
         None,
     ]
 
