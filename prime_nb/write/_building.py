@@ -155,12 +155,32 @@ def _missing(snap: Snapshot, entry_id: Any, role: str) -> EntryNotFoundError:
         f"{role} {entry_id!r} is not an entry of {snap.path} as it is on disk now "
         f"({len(snap.parents)} entries with ids); nothing was written"
     )
-    if isinstance(entry_id, str) and entry_id.startswith("L") and entry_id[1:].isdigit():
-        error.message += (
-            f". {entry_id} is the loader's name for an entry without an id: call "
-            "prime_nb.upgrade_file(path) to write the loader's ids into the file"
-        )
+    hint = _loader_name_hint(entry_id) if isinstance(entry_id, str) else None
+    if hint is not None:
+        error.message += f". {hint}"
     return error
+
+
+#: the names the loader gives entries it cannot name by their own id (``EntryColumns``)
+_NO_ID = re.compile(r"L(\d+)")
+_RENAMED = re.compile(r"(.+)@L(\d+)(?:\.\d+)?")
+
+
+def _loader_name_hint(entry_id: str) -> str | None:
+    """Why an id the loader showed is not on disk, when it is one the loader made up: the
+    agent cannot address such an entry either, so nothing can be attached to it."""
+    if match := _NO_ID.fullmatch(entry_id):
+        return (
+            f"{entry_id} is the loader's name for line {match[1]}, which has no id in the "
+            "file: no entry can refer to it; choose another entry"
+        )
+    if match := _RENAMED.fullmatch(entry_id):
+        return (
+            f"{entry_id} is the loader's name for line {match[2]}, whose id {match[1]!r} an "
+            f"earlier line uses too; on disk {match[1]!r} names that earlier entry, and "
+            "this one cannot be referred to; choose another entry"
+        )
+    return None
 
 
 def check_refs(snap: Snapshot, entry: Entry, pending: Mapping[str, str | None]) -> None:

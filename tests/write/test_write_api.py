@@ -242,12 +242,25 @@ def test_entries_without_ids_explain_themselves(tmp_path: Path) -> None:
     s = prime_nb.load(path)
     loader_name = s.leaf_id
     assert loader_name is not None and loader_name.startswith("L")
-    with pytest.raises(KeyError, match="upgrade_file"):
+    # upgrade_file leaves a version 3 file as it is: it cannot be the way out (it was hinted)
+    with pytest.raises(KeyError, match=f"{loader_name} is the loader's name for line 13, which"):
         write.append_message(path, loader_name, {"role": "user", "content": "x"})
     # a label still hangs from the last entry that has an id
     label = write.append_label(path, "u1", "x")
     assert raw_lines(path)[-1]["parentId"] == "nm"
     assert label
+
+
+def test_entries_renamed_by_the_loader_explain_themselves(tmp_path: Path) -> None:
+    path = make_session(tmp_path / "s.jsonl")
+    with open(path, "ab") as fh:
+        fh.write(b'{"type":"message","id":"u1","parentId":"a3","message":{"role":"user"}}\n')
+    renamed = prime_nb.load(path).leaf_id
+    assert renamed == "u1@L13"
+    before = path.read_bytes()
+    with pytest.raises(KeyError, match=r"line 13, whose id 'u1' an earlier line uses too"):
+        write.append_label(path, renamed, "x")
+    assert path.read_bytes() == before
 
 
 @pytest.mark.parametrize("dialect", ["prime", "spec"])
