@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/fuzz_sessions.py [--seconds 300] [--seed 0] [--keep DIR]
 Each case is checked as in tests/session/test_fuzz.py (load, every table, the context at
-every leaf, the widget's data, the HTML export, and every line an entry or a problem).
+every leaf, the widget's data, the HTML export, the research tables and their schemas, the
+corpus pass, the family, a write to a copy, and every line an entry or a problem).
 Prints the number of cases, crashes, silent drops and refusals (no header left); failing
 cases are written to --keep (default: a temporary folder, printed) to reproduce them.
 """

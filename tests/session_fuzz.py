@@ -8,14 +8,16 @@ entry, lines deleted, repeated, swapped, glued, cut, blank, CRLF, BOM, invalid U
 lone surrogates, deep nesting, ids repeated and parents pointed anywhere.
 
 :func:`check` loads the result, builds every table, the context at every leaf, the
-widget's data and the HTML export, and returns the lines that ended up neither as an
-entry nor as a reported problem (silent drops): it must be empty.
+widget's data and the HTML export, every research table (with its schema), the corpus
+pass and the family, writes a label and a message to a copy, and returns the lines that
+ended up neither as an entry nor as a reported problem (silent drops): it must be empty.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
+import warnings
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -25,8 +27,17 @@ import orjson
 from session_matrix import FIXTURES, clean_lines, write_lines
 
 import prime_nb
+from prime_nb import analysis
+from prime_nb.analysis._schemas import mismatches
+from prime_nb.corpus._work import summarise
 from prime_nb.datasets import synthetic_entries
-from prime_nb.errors import SessionFormatError
+from prime_nb.errors import (
+    EntryNotFoundError,
+    InvalidEntryError,
+    SessionFormatError,
+    TornLineWarning,
+    UpgradeRequiredError,
+)
 from prime_nb.widget import export_html
 from prime_nb.widget._data import SessionData
 
@@ -279,7 +290,57 @@ def check(path: Path, out_dir: Path) -> list[int]:
         orjson.dumps(data.answer({"what": "context", "index": index}))
     data.answer({"what": "search", "query": "a"})
     export_html(session, out_dir / "fuzz.html")
+    check_research(path, session)
+    check_writes(path, session, out_dir)
     return silent_drops(path, session)
+
+
+def check_research(path: Path, session: prime_nb.Session) -> None:
+    """The layers above load: every research table with its schema, the corpus pass
+    finding the same rows, and the file's family loading it."""
+    leaves = list(session.leaves.index)
+    tables = {
+        "compaction_forensics": analysis.compaction_forensics(session),
+        "branches": analysis.branches(session),
+        "fork_points": analysis.fork_points(session),
+        "branch_segments": analysis.branch_segments(session),
+        "context_frame": analysis.context_frame(session),
+    }
+    if leaves:
+        tables["compare"] = analysis.compare(session, leaves[0], leaves[-1]).frame
+    for name, table in tables.items():
+        assert mismatches(name, table) == [], name
+    found = summarise(str(path))
+    assert found.row.get("error") is None, found.row.get("error")
+    assert len(found.compactions) == len(tables["compaction_forensics"])
+    assert len(found.branches) == len(tables["branches"])
+    family = prime_nb.load_family(path)
+    assert family.problems.query("kind == 'load_error'").empty, family.problems
+    family.sessions  # noqa: B018
+
+
+def check_writes(path: Path, session: prime_nb.Session, out_dir: Path) -> None:
+    """A label and a message at the last leaf of a copy: the old bytes stay and the copy
+    loads with both, or a clear refusal writes nothing."""
+    copy = out_dir / "fuzz-write.jsonl"
+    copy.write_bytes(path.read_bytes())
+    before = copy.read_bytes()
+    leaves = list(session.leaves.index)
+    leaf = leaves[-1] if leaves else None
+    target = prime_nb.load(copy)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TornLineWarning)  # a torn tail says so
+            target.append_label(leaf, "fuzz", fsync=False)
+            target.append_message(leaf, {"role": "user", "content": "again"}, fsync=False)
+    except (UpgradeRequiredError, InvalidEntryError):
+        assert copy.read_bytes() == before
+        return
+    except EntryNotFoundError as error:  # a name the loader made up: said so
+        assert "loader's name" in str(error) and copy.read_bytes() == before
+        return
+    assert copy.read_bytes().startswith(before)
+    assert len(prime_nb.load(copy)) == len(session) + 2
 
 
 def silent_drops(path: Path, session: prime_nb.Session) -> list[int]:
