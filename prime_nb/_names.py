@@ -31,7 +31,7 @@ def real_name(shown: str) -> str:
     """The name :func:`shown_name` showed as ``shown``: ``shown`` itself when that file
     exists or holds no escape, else the name with its ``\\xNN`` made bytes again, when
     a file of that name exists."""
-    if "\\x" not in shown or os.path.lexists(shown):
+    if not isinstance(shown, str) or "\\x" not in shown or os.path.lexists(shown):
         return shown
     try:
         raw = codecs.escape_decode(shown.encode("utf-8"))[0]

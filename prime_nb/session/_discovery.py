@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._names import shown_name
+from .._names import real_name, shown_name
 from ..format._dialect import header_to_canonical
 from ..format._reading import Problem, RawEntry, scan
 from ._columns import table_time_ms
@@ -60,10 +60,10 @@ def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.js
 
 def file_list(files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Files given as a list, or one path alone (one file, not the characters of its
-    name)."""
+    name); a name a table showed with ``\\xNN`` escapes is the file it names."""
     if isinstance(files, str | os.PathLike):
-        return [Path(files)]
-    return [Path(f) for f in files]
+        files = [files]
+    return [Path(real_name(os.fspath(f))) for f in files]  # shown names open their files
 
 
 def _peek(path: Path) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from .._names import shown_name
+from .._names import real_name, shown_name
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
@@ -93,7 +93,8 @@ class Session:
     _chunk_columns: type[ChunkColumns] | None = ChunkColumns
 
     def __init__(self, file: str | Path) -> None:
-        self.file = Path(file)
+        # a name a table showed with \xNN escapes (not UTF-8) opens the file it names
+        self.file = Path(real_name(os.fspath(file)))
         self._load()
 
     # -- reading -------------------------------------------------------------------------

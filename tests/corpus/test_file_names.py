@@ -192,3 +192,19 @@ def test_datasets_from_the_folder_and_from_its_corpus_table(twins: tuple[Path, P
             shown_name(f"{odd}{os.sep}{ODD}"), f"{plain}{os.sep}{PLAIN}", regex=False
         )
         pd.testing.assert_frame_equal(got, want)
+
+
+def test_a_shown_name_opens_its_file(twins: tuple[Path, Path]) -> None:
+    """The path column leads back to the file: load, the corpus's files= and family_of
+    take the shown name, as a notebook loops over a corpus table's paths."""
+    _, odd = twins
+    table = corpus.load_corpus(odd, workers=1, progress=False)
+    shown = [p for p in table.loc[table["error"].isna(), "path"] if "\\xff" in p]
+    assert len(shown) == 2
+    for path in shown:
+        assert len(prime_nb.load(path)) > 0
+    again = corpus.load_corpus(files=shown, workers=1, progress=False)
+    assert again["error"].isna().all() and again["path"].tolist() == shown
+    from prime_nb.family import family_of
+
+    assert len(family_of(shown[0])) == 1
