@@ -315,6 +315,17 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
             "aggregateUsage": _usage(99),
         },
     ),
+    "child-usage-odd-fields": _insert(
+        12,
+        {
+            "type": "child_usage_attributed",
+            "id": "cu2",
+            "parentId": "a4",
+            "targetId": "a4",
+            "childUsage": {"input": 2**64, "output": None, "cost": {"total": 0.01}},
+            "aggregateUsage": _usage(99),
+        },
+    ),
     # lines the agent reads must not be dropped
     "lone-surrogate": _raw(6, '"content": "more"', '"content": "emoji cut \\ud83d"'),
     "lone-low-surrogate-key": _raw(6, '"content": "more"', '"content": "x", "\\udc00": 1'),

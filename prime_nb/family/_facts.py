@@ -188,9 +188,10 @@ def session_facts(session: Session) -> SessionFacts:
     for entry in session.read_entries(attribution_ids) if attribution_ids else []:
         target, child = entry.get("targetId"), entry.get("childUsage")
         if isinstance(target, str) and isinstance(child, dict):
-            used = usage_tuple(child)
+            used = usage_tuple(child)  # a field out of 0..2**63-1 is None: counted as 0
             spent = used[5] if used[5] == used[5] else 0.0
-            own: Usage = (used[0], used[1], used[2], used[3], used[4], spent)
+            parts = [_tokens(v) for v in used[:5]]
+            own: Usage = (parts[0], parts[1], parts[2], parts[3], parts[4], spent)
             facts.attributions.append((entry["id"], target, own))
     parents = entries["parent_id"].tolist()
     facts.roots = [i for i, p in zip(ids, parents, strict=True) if not isinstance(p, str)]

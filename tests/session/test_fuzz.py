@@ -34,6 +34,19 @@ OPS = st.lists(
 @given(seed=st.sampled_from(sorted(seeds())), ops=OPS, torn=st.booleans())
 # found by the long run: a spec tool call merged into an assistant turn whose content was odd
 @example(seed="synthetic-v3-spec", ops=[(9, 176532, 871139), (1, 604557, 492414)], torn=False)
+# found by the long run once it checked families: a childUsage field past int64
+@example(
+    seed="synthetic-v2-spec",
+    ops=[
+        (2, 433117, 344358),
+        (8, 686071, 213147),
+        (6, 484835, 43650),
+        (4, 62348, 708331),
+        (7, 111910, 574461),
+        (2, 625352, 207147),
+    ],
+    torn=False,
+)
 def test_mutated_sessions_load_and_lose_no_line(
     seed: str, ops: list[tuple[int, int, int]], torn: bool
 ) -> None:
