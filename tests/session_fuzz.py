@@ -295,9 +295,9 @@ def check(path: Path, out_dir: Path) -> list[int]:
     return silent_drops(path, session)
 
 
-def check_research(path: Path, session: prime_nb.Session) -> None:
-    """The layers above load: every research table with its schema, the corpus pass
-    finding the same rows, and the file's family loading it."""
+def research_tables(session: prime_nb.Session) -> dict[str, Any]:
+    """Every research table of ``session``, by its schema's name (``compare``: its first
+    and last leaves, when it has leaves)."""
     leaves = list(session.leaves.index)
     tables = {
         "compaction_forensics": analysis.compaction_forensics(session),
@@ -308,6 +308,13 @@ def check_research(path: Path, session: prime_nb.Session) -> None:
     }
     if leaves:
         tables["compare"] = analysis.compare(session, leaves[0], leaves[-1]).frame
+    return tables
+
+
+def check_research(path: Path, session: prime_nb.Session) -> None:
+    """The layers above load: every research table with its schema, the corpus pass
+    finding the same rows, and the file's family loading it."""
+    tables = research_tables(session)
     for name, table in tables.items():
         assert mismatches(name, table) == [], name
     found = summarise(str(path))

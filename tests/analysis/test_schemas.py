@@ -12,26 +12,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from session_fuzz import research_tables as tables
 from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb import analysis
 from prime_nb.analysis._schemas import SCHEMAS, conform, mismatches
 from prime_nb.corpus import corpus_branches, corpus_compactions
-
-
-def tables(session: prime_nb.Session) -> dict[str, pd.DataFrame]:
-    leaves = list(session.leaves.index)
-    out = {
-        "compaction_forensics": analysis.compaction_forensics(session),
-        "branches": analysis.branches(session),
-        "fork_points": analysis.fork_points(session),
-        "branch_segments": analysis.branch_segments(session),
-        "context_frame": analysis.context_frame(session),
-    }
-    if leaves:
-        out["compare"] = analysis.compare(session, leaves[0], leaves[-1]).frame
-    return out
 
 
 @pytest.mark.parametrize("name", CASES)
