@@ -336,6 +336,12 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
         5, '"output": 5', '"output": 1e400, "n": -1' + "0" * 400 + ', "s": "\\udc00"'
     ),
     "deep-details": _raw(8, '"modifiedFiles": []', f'"modifiedFiles": {_deep(260)}'),
+    # deeper than orjson writes, shallower than it reads: kept by the scan as it is
+    "deep-read-arguments": _raw(
+        3,
+        '"arguments": {"path": "src/a.py"}',
+        f'"arguments": {{"path": "src/a.py", "deep": {_deep(300)}}}',
+    ),
     "deep-nesting": _raw(
         3, '"arguments": {"path": "src/a.py"}', f'"arguments": {{"deep": {_deep(1500)}}}'
     ),

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from ..format._migrating import Migrator
-from ..format._reading import Problem, ScanState
+from ..format._reading import Problem, ScanState, trim_depth
 from ..session._columns import USAGE_KEYS, OddUsage
 from ..session._session import paused_gc
 from ..session._store import ON_DISK, ToolCallRow, ToolCalls, UsageColumn
@@ -78,7 +78,13 @@ def dump(session: SummarySession) -> bytes:
         "tool_results": cols.tool_results,
         "first_user_text": cols.first_user_text,
     }
-    return orjson.dumps(state)
+    try:
+        return orjson.dumps(state)
+    except TypeError:
+        # nesting past what orjson writes (a read tool's arguments, the header, hundreds of
+        # levels deep): cut there, in place, as the loader's tables cut it; the summary
+        # reads only the top levels (a read's path, the header's fields)
+        return orjson.dumps(trim_depth(state)[0])
 
 
 def restore(path: str, blob: bytes) -> SummarySession:

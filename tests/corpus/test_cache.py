@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
 from research_sessions import branchy, compacted
+from session_matrix import write_all
 from test_summary import session_matrix
 
 from prime_nb.corpus import _cache, corpus_branches, corpus_compactions, load_corpus
@@ -75,7 +76,10 @@ def folder(tmp_path: Path) -> Path:
 
 
 def test_cached_tables_equal_uncached_on_the_whole_matrix(tmp_path: Path) -> None:
-    paths = session_matrix(tmp_path / "m")
+    """The corpus's own matrix and every session of the shared one (``CASES``: a read
+    tool's arguments nested deeper than orjson writes once made the cache's state fail,
+    and the cached table held an error row where the plain one held the session)."""
+    paths = session_matrix(tmp_path / "m") + sorted(write_all(tmp_path / "cases").values())
     kw: dict[str, Any] = {"files": paths, "workers": 2, "progress": False}
     want = (load_corpus(**kw), corpus_compactions(**kw), corpus_branches(**kw))
     cache = tmp_path / "cache"
