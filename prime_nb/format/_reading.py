@@ -415,12 +415,14 @@ def _tail(raw: bytes, st: ScanState, offset: int, line: int) -> Iterator[RawEntr
     if obj is None and not raw.rstrip(b"\r").strip():
         return  # trailing spaces with no newline: wait for more
     if obj is not None:
-        if problem is not None:
-            yield problem
-        yield RawEntry(line, offset, len(raw), obj)
+        # past the line before handing it on, as for every other line: a consumer that
+        # stops after it (the loader stops after the header) scans on from the next one
         st.line = line + 1
         st.offset = offset + len(raw)
         st.owes_newline = True
+        if problem is not None:
+            yield problem
+        yield RawEntry(line, offset, len(raw), obj)
     else:
         st.torn_tail = True
         yield Problem(

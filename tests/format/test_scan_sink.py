@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,46 @@ def test_state_is_past_a_line_when_it_is_handed_on(tmp_path: Path) -> None:
         assert state.offset == len(lines[0]) + 1 and state.line == 2
         rest = list(scan_file(fh, state))
     assert [getattr(item, "line", None) for item in rest] == [2, 3, 4]
+
+
+def _resumed(path: Path) -> tuple[list[Any], ScanState]:
+    """The scan stopped after every entry and started again from its state, as the
+    loader stops after the header (a line's problems come before its entry)."""
+    state = ScanState()
+    items: list[Any] = []
+    with open_regular(path, READ_BUFFER) as fh:
+        while True:
+            before = replace(state)
+            for item in scan_file(fh, state):
+                items.append(tuple(item))
+                if isinstance(item, RawEntry):
+                    break
+            else:  # the scan ran to its end (a torn tail's problem is its last word)
+                return items, state
+            assert state != before, f"the state stayed before the entry of line {item[0]}"
+
+
+@pytest.mark.parametrize("name", [*CASES, "header-only-no-newline"])
+def test_a_scan_stopped_after_any_item_goes_on_from_its_state(name: str, tmp_path: Path) -> None:
+    """The loader stops after the header and scans on in sink mode: a header that was the
+    file's last line, without its newline yet (a session the agent has just started),
+    was read twice and reported as a second header."""
+    if name == "header-only-no-newline":
+        path = tmp_path / "new.jsonl"
+        path.write_bytes(b'{"type": "session", "version": 3, "id": "s", "cwd": "/p"}')
+    else:
+        path = write_case(name, tmp_path)
+    assert _resumed(path) == _yielded(path)
+
+
+def test_a_session_of_a_header_without_its_newline_loads_clean(tmp_path: Path) -> None:
+    import prime_nb
+
+    path = tmp_path / "new.jsonl"
+    path.write_bytes(b'{"type": "session", "version": 3, "id": "s", "cwd": "/p"}')
+    session = prime_nb.load(path)
+    assert session.problems.empty  # it said "a second header" on line 1
+    with open(path, "ab") as fh:  # the agent finishes the line and goes on
+        fh.write(b'\n{"type": "session_info", "id": "n", "parentId": null, "name": "x"}\n')
+    session.refresh()
+    assert session.problems.empty and session.name == "x"
