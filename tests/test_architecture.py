@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "_workers": 0,
     "_names": 0,
     "_version": 0,
+    "_words": 0,
     "format": 1,
     "write": 2,
     "session": 3,

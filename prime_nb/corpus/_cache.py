@@ -274,8 +274,7 @@ def _dicts(value: Any) -> bool:
 
 def write_store(folder: Path, store: dict[str, Record]) -> None:
     pa, pq = _pyarrow()
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = sorted(store)
+    paths = sorted(store)  # the folder is there: usable_folder made it
     records = [store[p] for p in paths]
 
     def key(k: int) -> list[int | None]:

@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 
 from .._names import shown_name
+from .._words import counted
 from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
 from ..session._discovery import file_list, find_session_files
-from ._runner import counted, run
+from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:

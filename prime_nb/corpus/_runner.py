@@ -22,6 +22,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from .._words import counted
 from .._workers import usable_cores, without_main_script
 from ._pool import new_pool, shared
 
@@ -249,8 +250,3 @@ def _final_line(
     rate = mb / seconds if seconds > 0 else float("inf")
     tail = f", {describe(results)}" if describe is not None else ""
     return f"{counted(files, 'file')}, {mb:,.1f} MB in {seconds:.1f} s ({rate:,.0f} MB/s){tail}"
-
-
-def counted(n: int, word: str) -> str:
-    """``n`` and ``word``, plural unless ``n`` is 1 ("1 file", "2,000 files")."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"

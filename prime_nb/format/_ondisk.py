@@ -69,7 +69,7 @@ class Snapshot:
     def version(self) -> int:
         """The version as the loader reads it (``header_version``): a file it reads with
         its ids is one the writers append to."""
-        return header_version(self.header or {})[0] if self.header is not None else 1
+        return header_version(self.header)[0] if self.header is not None else 1
 
     def __contains__(self, entry_id: object) -> bool:
         return entry_id in self.parents

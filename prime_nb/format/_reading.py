@@ -365,7 +365,8 @@ def scan_file(
     careful parse) is yielded, in file order between the sink's calls. A yield and a
     ``RawEntry`` per line cost the loader a few per cent of its time, and an entry used at
     once is still in the CPU's caches. ``state`` moves past each line before the line is
-    handed on, so a consumer may stop after any item and scan on from ``state``.
+    handed on, so a consumer may stop after any entry (the loader stops after the header)
+    and scan on from ``state``; a line's problems come before its entry.
     """
     st = state if state is not None else ScanState()
     fh.seek(st.offset)

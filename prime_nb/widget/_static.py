@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._names import shown_name
+from .._words import counted
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
 
 if TYPE_CHECKING:
@@ -86,21 +87,14 @@ def summary_numbers(session: Session) -> dict[str, int]:
     }
 
 
-PLURALS = {"entry": "entries", "leaf": "leaves"}
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {PLURALS.get(word, word + 's')}"
-
-
 def text_repr(session: Session) -> str:
     """``SessionWidget: <name> · 120 entries · 3 leaves · 2 compactions · 0 problems``."""
     n = summary_numbers(session)
     parts = [
-        _plural(n["entries"], "entry"),
-        _plural(n["leaves"], "leaf"),
-        _plural(n["compactions"], "compaction"),
-        _plural(n["problems"], "problem"),
+        counted(n["entries"], "entry", grouped=False),
+        counted(n["leaves"], "leaf", grouped=False),
+        counted(n["compactions"], "compaction", grouped=False),
+        counted(n["problems"], "problem", grouped=False),
     ]
     return (
         f"SessionWidget: {_title(session)} ({shown_name(Path(session.file).name)}) · "
@@ -257,12 +251,12 @@ def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:
     svg, drawn, left_out = tree_svg(data, max_nodes)
     facts = " · ".join(
         [
-            _plural(numbers["entries"], "entry"),
-            _plural(numbers["leaves"], "leaf"),
-            _plural(numbers["forks"], "fork"),
-            _plural(numbers["compactions"], "compaction"),
-            _plural(numbers["labels"], "label"),
-            _plural(numbers["problems"], "problem"),
+            counted(numbers["entries"], "entry", grouped=False),
+            counted(numbers["leaves"], "leaf", grouped=False),
+            counted(numbers["forks"], "fork", grouped=False),
+            counted(numbers["compactions"], "compaction", grouped=False),
+            counted(numbers["labels"], "label", grouped=False),
+            counted(numbers["problems"], "problem", grouped=False),
         ]
     )
     # An image, not inline SVG: notebook front ends sanitize untrusted HTML and drop <svg>,

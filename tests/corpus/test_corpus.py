@@ -186,7 +186,7 @@ def test_the_final_line_counts_in_words(
     load_corpus(files=[corpus_dir / "broken.jsonl"], workers=1, progress=True)
     final = capsys.readouterr().out.strip().splitlines()[-1]
     assert final.startswith("1 file, ") and final.endswith(", 0 problems, 1 file unreadable")
-    from prime_nb.corpus._runner import counted
+    from prime_nb._words import counted
 
     assert [counted(n, "file") for n in (0, 1, 2, 12_345)] == [
         "0 files",
