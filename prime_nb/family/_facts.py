@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..format._dialect import header_to_canonical
+from ..format._migrating import header_version
 from ..format._reading import parse_line
 from ..session._columns import table_time_ms, usage_tuple
 
@@ -133,8 +134,7 @@ def header_facts(path: str | Path) -> SessionFacts:
 
 def _fill_header(facts: SessionFacts, header: dict[str, Any]) -> None:
     facts.id = _str(str(header["id"]) if header.get("id") is not None else None)
-    version = header.get("version")
-    facts.version = version if isinstance(version, int) and not isinstance(version, bool) else 1
+    facts.version = header_version(header)[0]  # as the loader reads it ("3" is 3)
     facts.cwd = _str(header.get("cwd"))
     facts.created_ms = table_time_ms(header.get("timestamp"))
     facts.parent_session = _str(header.get("parentSession"))

@@ -103,3 +103,13 @@ def test_a_lone_file_s_family_spends_what_its_corpus_row_says(name: str, tmp_pat
     row = corpus.session_row(str(path))
     assert family.totals["tokens"] == row["tokens"]
     assert family.totals["cost"] == pytest.approx(row["cost"], rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize(("written", "read"), [(3, 3), ("3", 3), (3.0, 3), (None, 1), ("x", 3)])
+def test_header_facts_read_the_version_as_the_loader_does(
+    tmp_path: Path, written: object, read: int
+) -> None:
+    """The family ranks copies of a session by version; its header-only facts once read
+    a version of "3" or 3.0 as 1, where the loader reads 3."""
+    path = write_lines(tmp_path / "s.jsonl", [header(version=written)])
+    assert header_facts(path).version == read == prime_nb.load(path).version
