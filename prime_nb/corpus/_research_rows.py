@@ -113,14 +113,18 @@ def _subtree_figures(
 
 
 def _read_paths(session: SummarySession, cwd: str | None) -> dict[int, list[str]]:
-    """Files opened by read tools, per assistant row."""
+    """Files opened by read tools, per assistant row. The pass keeps the arguments of
+    the read tools' calls alone (a call without kept arguments names no file), so only
+    those calls are visited, in file order."""
+    calls = session.cols.tool_calls
+    names, rows, arguments = calls.names, calls.rows, calls.arguments
     out: dict[int, list[str]] = {}
-    for call in session.cols.tool_calls:
-        name = call.name
+    for k in sorted(arguments):
+        name = names[k]
         if name.__class__ is str and name in READ_TOOLS:
-            target = tool_path(call.arguments)
+            target = tool_path(arguments[k])
             if target is not None:
-                out.setdefault(call.row, []).append(relative_path(target, cwd))
+                out.setdefault(rows[k], []).append(relative_path(target, cwd))
     return out
 
 
@@ -156,7 +160,7 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
         summarised = walk.summarised
         kept = comp["first_kept_entry_id"]
         leaf_row = walk.leaf
-        context = session.context(ids[crow])
+        context = session._context_messages(crow)
         estimate = sum(estimate_tokens(m) for m in context)
         raw = raw_entries[k]
         recorded = _count(raw.get("tokensAfter"))

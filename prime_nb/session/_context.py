@@ -14,7 +14,7 @@ Two additions of prime_nb's own: every message says which entry it came from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -191,21 +191,7 @@ def build_context(
     provider = cols.providers[model_row] if model_row >= 0 else None
     model = cols.models[model_row] if model_row >= 0 else None
     settings = {kind: int(at[leaf]) for kind, at in index.setting_at.items() if at[leaf] >= 0}
-    compaction = int(index.compaction_at[leaf])
-
-    start_depth = 0
-    if compaction >= 0:
-        start_depth = int(index.depth[compaction]) + 1  # the kept entry is not above: none kept
-        kept = index.compaction_of[compaction]["first_kept_entry_id"]
-        kept_row = cols.index_of.get(kept) if isinstance(kept, str) else None
-        if kept_row is not None and index.strictly_above(kept_row, compaction):
-            start_depth = int(index.depth[kept_row])
-    in_context = index.context_rows(leaf, start_depth, skip=compaction)
-    usage_rows = {row: child_usage[row] for row in in_context if child_usage and row in child_usage}
-    wanted = [*in_context, *usage_rows.values(), *settings.values()]
-    if compaction >= 0:
-        wanted.append(compaction)
-    entries = dict(zip(wanted, read_rows(wanted), strict=True))
+    messages, entries = _messages(leaf, cols, read_rows, index, child_usage, settings.values())
 
     def setting(kind: str, key: str, default: Any) -> Any:
         """The value the last such entry sets (the agent takes it as it is; prime_nb
@@ -215,6 +201,57 @@ def build_context(
             return default
         value = entries[row].get(key)
         return value if isinstance(value, dict if kind == "git_state" else str) else None
+
+    compaction = int(index.compaction_at[leaf])
+    return Context(
+        messages,
+        leaf_id=cols.ids[leaf],
+        provider=provider,
+        model=model,
+        thinking_level=setting("thinking_level_change", "thinkingLevel", "off"),
+        service_tier=setting("service_tier_change", "serviceTier", "default"),
+        git=setting("git_state", "git", None),
+        compaction_id=cols.ids[compaction] if compaction >= 0 else None,
+    )
+
+
+def context_messages(
+    leaf: int,
+    cols: EntryColumns,
+    read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
+    index: TreeIndex,
+    *,
+    child_usage: Mapping[int, int] | None = None,
+) -> list[dict[str, Any]]:
+    """The messages of :func:`build_context` alone: no setting entry read, no model
+    looked up (what the compaction forensics count, for every compaction of a corpus)."""
+    return _messages(leaf, cols, read_rows, index, child_usage, ())[0] if leaf >= 0 else []
+
+
+def _messages(
+    leaf: int,
+    cols: EntryColumns,
+    read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
+    index: TreeIndex,
+    child_usage: Mapping[int, int] | None,
+    also: Iterable[int],
+) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """The context's messages at ``leaf``, and the entries read for them, with the rows
+    ``also`` read in the same pass over the file (the settings' entries)."""
+    compaction = int(index.compaction_at[leaf])
+    start_depth = 0
+    if compaction >= 0:
+        start_depth = int(index.depth[compaction]) + 1  # the kept entry is not above: none kept
+        kept = index.compaction_of[compaction]["first_kept_entry_id"]
+        kept_row = cols.index_of.get(kept) if isinstance(kept, str) else None
+        if kept_row is not None and index.strictly_above(kept_row, compaction):
+            start_depth = int(index.depth[kept_row])
+    in_context = index.context_rows(leaf, start_depth, skip=compaction)
+    usage_rows = {row: child_usage[row] for row in in_context if child_usage and row in child_usage}
+    wanted = [*in_context, *usage_rows.values(), *also]
+    if compaction >= 0:
+        wanted.append(compaction)
+    entries = dict(zip(wanted, read_rows(wanted), strict=True))
 
     def usage_of(row: int) -> dict[str, Any] | None:
         source = usage_rows.get(row)
@@ -234,13 +271,4 @@ def build_context(
     else:
         for row in in_context:
             _append(messages, entries[row], usage_of(row))
-    return Context(
-        messages,
-        leaf_id=cols.ids[leaf],
-        provider=provider,
-        model=model,
-        thinking_level=setting("thinking_level_change", "thinkingLevel", "off"),
-        service_tier=setting("service_tier_change", "serviceTier", "default"),
-        git=setting("git_state", "git", None),
-        compaction_id=cols.ids[compaction] if compaction >= 0 else None,
-    )
+    return messages, entries

@@ -19,6 +19,7 @@ Python walk. Built once per Session on first use, dropped when entries are appen
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -62,27 +63,23 @@ def _objects(values: list[Any]) -> np.ndarray:
 
 
 class TreeIndex:
-    """Preorder spans and nearest-of-a-kind pointers for every row of one session."""
+    """Preorder spans and nearest-of-a-kind pointers for every row of one session.
+
+    The pointers for the compaction and the context entries are made at once; those for
+    the model and the settings when first read (the compaction forensics of a corpus
+    need only the first two, for a few files among thousands).
+    """
 
     def __init__(self, cols: EntryColumns, tree: Tree, *, spec_dialect: bool = False) -> None:
         n = len(tree)
         self.parent = np.fromiter(tree.parent, dtype=np.int64, count=n)
         self.depth = tree.depths()
         self._preorder(tree)
-        types = _objects(cols.types)
-        roles = _objects(cols.roles)
-        assistant = roles == "assistant"
-        model_change = types == "model_change"
-        # the agent's rule (see ``build_context``): in the specification's dialect a tool
-        # call is an assistant message without a model, which leaves the model as it was
-        sets_model = model_change | assistant
-        if spec_dialect:
-            sets_model &= model_change | (_objects(cols.models) != None)  # noqa: E711
-        other = ~(model_change | assistant)
-        self.model_at = nearest(self.parent, sets_model)
-        self.setting_at = {
-            kind: nearest(self.parent, other & (types == kind)) for kind in SETTING_TYPES
-        }
+        self._cols, self._spec_dialect = cols, spec_dialect
+        self._types = types = _objects(cols.types)
+        self._assistant = _objects(cols.roles) == "assistant"
+        self._model_change = types == "model_change"
+        other = self._other = ~(self._model_change | self._assistant)
         self.is_compaction = other & (types == "compaction")
         self.compaction_at = nearest(self.parent, self.is_compaction)
         is_context = np.zeros(n, dtype=bool)
@@ -90,6 +87,24 @@ class TreeIndex:
             is_context |= types == kind
         self.context_at = nearest(self.parent, is_context)
         self.compaction_of: dict[int, dict[str, Any]] = {c["index"]: c for c in cols.compactions}
+
+    @cached_property
+    def model_at(self) -> np.ndarray:
+        """The row whose model is in force at each row: a model change or an assistant
+        message. In the specification's dialect a tool call is an assistant message
+        without a model, which leaves the model as it was (the agent's rule, see
+        ``build_context``)."""
+        sets_model = self._model_change | self._assistant
+        if self._spec_dialect:
+            models = _objects(self._cols.models[: len(self.parent)])
+            sets_model &= self._model_change | (models != None)  # noqa: E711
+        return nearest(self.parent, sets_model)
+
+    @cached_property
+    def setting_at(self) -> dict[str, np.ndarray]:
+        """Per kind of setting entry, the one in force at each row."""
+        other, types = self._other, self._types
+        return {kind: nearest(self.parent, other & (types == kind)) for kind in SETTING_TYPES}
 
     def _preorder(self, tree: Tree) -> None:
         parent = tree.parent

@@ -37,7 +37,7 @@ from . import _records as records
 from . import _tables as tables
 from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
-from ._context import Context, build_context
+from ._context import Context, build_context, context_messages
 from ._fork import fork_session
 from ._index import TreeIndex
 from ._messages import to_messages
@@ -602,6 +602,13 @@ class Session:
         if context.git is None and isinstance(self._header_canonical.get("git"), dict):
             context.git = self._header_canonical["git"]
         return context
+
+    def _context_messages(self, row: int) -> list[dict[str, Any]]:
+        """The messages of the context at ``row`` without its settings: what the compaction
+        forensics count (``context_messages``: no setting entry read from disk)."""
+        return context_messages(
+            row, self._cols, self._read_rows, self._index, child_usage=self._child_usage_targets
+        )
 
     def to_messages(
         self,

@@ -135,6 +135,8 @@ def check_every_row(session: prime_nb.Session) -> int:
             expected.git = header_git
         got = session.context(cols.ids[row])
         assert same(got, expected), (session.file, cols.ids[row])
+        # the messages alone (the forensics' count) read no setting: the same messages
+        assert session._context_messages(row) == list(expected), (session.file, row)
     empty = session.context() if not len(cols) else None
     if empty is not None:
         assert list(empty) == [] and empty.leaf_id is None
