@@ -138,6 +138,7 @@ def run(root: Path, count: int, each_mb: float) -> None:
     for name, fn in tables:
         wall, cpu, out = clock(lambda fn=fn: fn(files=files, workers=1, progress=False), REPEAT)
         report.line(f"{name}, 1 core", wall, 1, len(out), cpu)
+    print("    (corpus_compactions parses only the files whose bytes may hold one: see below)")
     wall, _, out = clock(lambda: corpus.load_corpus(files=files, workers=cores, progress=False))
     report.line("load_corpus, processes, first call", wall, cores, len(out))
     print("    (the first call in a Python process starts the forkserver and its imports)")
@@ -184,7 +185,33 @@ def run(root: Path, count: int, each_mb: float) -> None:
                 len(out),
             )
     print(f"  Dask efficiency 1 -> 2 workers: {seconds[1] / (2 * seconds[2]):.2f} (goal >= 0.9)")
+    compacted_only(files, cores)
     dominant(root, cores)
+
+
+def compacted_only(files: list[Path], cores: int) -> None:
+    """``corpus_compactions`` where no file can be left unparsed: only the files that
+    hold a compaction (above, the others are ruled out from their bytes, so the figure
+    there depends on how many sessions of a corpus ever compacted)."""
+    from prime_nb.corpus._skim import may_hold_compaction
+
+    held = [p for p in files if may_hold_compaction(p)]
+    if not held:
+        return
+    size = sum(p.stat().st_size for p in held)
+    bare = clock(lambda: bare_parse(held), REPEAT)[0]
+    report = Report(size, size / 1e6 / bare)
+    print(
+        f"files holding a compaction: {len(held)} of {len(files)}, {size / 1e6:.0f} MB"
+        f" (bare {bare:.2f} s), every one parsed"
+    )
+    for workers in sorted({1, cores}):
+        wall, _, out = clock(
+            lambda w=workers: corpus.corpus_compactions(files=held, workers=w, progress=False),
+            REPEAT,
+        )
+        label = "1 core" if workers == 1 else f"{workers} processes"
+        report.line(f"corpus_compactions, {label}", wall, workers, len(out))
 
 
 def dominant(root: Path, cores: int) -> None:

@@ -12,10 +12,12 @@ from typing import Any, NamedTuple
 
 from .._names import shown_name
 from ._research_rows import branch_rows, compaction_rows
+from ._skim import may_hold_compaction
 from ._summary import SummarySession, read_summary, row_of
 
 ROW, COMPACTIONS, BRANCHES = "row", "compactions", "branches"
 ALL_PARTS = frozenset({ROW, COMPACTIONS, BRANCHES})
+ONLY_COMPACTIONS = frozenset({COMPACTIONS})
 
 
 class FileResult(NamedTuple):
@@ -34,12 +36,22 @@ def error_row(path: str, exc: BaseException) -> dict[str, Any]:
 def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = False) -> FileResult:
     """The summary of one file; a file that fails to load gives a row with ``error``
     (and no research rows, as the full path gives none for it). ``parallel``: a big file
-    is read in chunks by every core (only ever asked for outside a worker)."""
+    is read in chunks by every core (only ever asked for outside a worker).
+
+    When only the compactions are asked for, a file whose bytes rule out a compaction
+    (``_skim``) is not parsed: its row says ``unparsed`` and holds no figures."""
+    if frozenset(parts) == ONLY_COMPACTIONS and not may_hold_compaction(path):
+        return FileResult(unparsed_row(path), [], [])
     try:
         session = read_summary(path, parallel)
     except Exception as exc:  # one bad file must not stop the corpus
         return FileResult(error_row(path, exc), [], [])
     return results_of(session, path, parts)
+
+
+def unparsed_row(path: str) -> dict[str, Any]:
+    """The row of a file the pass did not parse (its bytes hold no compaction)."""
+    return {"path": shown_name(path), "error": None, "unparsed": True}
 
 
 def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
