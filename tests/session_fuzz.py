@@ -29,7 +29,7 @@ from session_matrix import FIXTURES, clean_lines, write_lines
 import prime_nb
 from prime_nb import analysis
 from prime_nb.analysis._schemas import mismatches
-from prime_nb.corpus._work import summarise
+from prime_nb.corpus._work import COMPACTIONS, summarise
 from prime_nb.datasets import synthetic_entries
 from prime_nb.errors import (
     EntryNotFoundError,
@@ -321,6 +321,8 @@ def check_research(path: Path, session: prime_nb.Session) -> None:
     assert found.row.get("error") is None, found.row.get("error")
     assert len(found.compactions) == len(tables["compaction_forensics"])
     assert len(found.branches) == len(tables["branches"])
+    only = summarise(str(path), (COMPACTIONS,))  # a file its bytes rule out is not parsed
+    assert [r["id"] for r in only.compactions] == [r["id"] for r in found.compactions]
     family = prime_nb.load_family(path)
     assert family.problems.query("kind == 'load_error'").empty, family.problems
     family.sessions  # noqa: B018
