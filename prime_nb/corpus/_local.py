@@ -115,10 +115,12 @@ def _problems_line(results: list[FileResult]) -> str:
     errors = sum(1 for r in results if r.row.get("error") is not None)
     line = f"{counted(problems, 'problem')}, {counted(errors, 'file')} unreadable"
     unparsed = sum(1 for r in results if r.row.get("unparsed"))
-    if unparsed:  # their problems are not known: say where the counts come from
-        parsed = len(results) - unparsed
-        line += f" (in the {counted(parsed, 'file')} parsed; {unparsed:,} held no compaction)"
-    return line
+    if not unparsed:
+        return line
+    # the files left unparsed have no known problems: say where the counts come from
+    parsed = len(results) - unparsed
+    skipped = f"{unparsed:,} held no compaction"
+    return f"{line} in the {counted(parsed, 'file')} parsed; {skipped}" if parsed else skipped
 
 
 def _paths(dir: str | Path | None, pattern: str, files: Iterable[str | Path] | None) -> list[str]:

@@ -22,7 +22,7 @@ from prime_nb.analysis import compaction_forensics
 from prime_nb.corpus import _skim, corpus_compactions
 from prime_nb.corpus._local import FORENSICS_DTYPES, conform, empty
 from prime_nb.corpus._skim import may_hold_compaction
-from prime_nb.corpus._work import COMPACTIONS, ROW, summarise
+from prime_nb.corpus._work import BRANCHES, COMPACTIONS, ROW, summarise
 from prime_nb.session import load
 
 
@@ -114,6 +114,9 @@ def test_a_skimmed_file_gives_an_unparsed_row_only_for_the_compactions(tmp_path:
     assert only.compactions == [] and only.branches == []
     both = summarise(str(path), (ROW, COMPACTIONS))  # the row asked for too: parsed
     assert both.row["entries"] == 10 and "unparsed" not in both.row
+    branches = summarise(str(path), (BRANCHES,))  # parsed; its row only what is counted
+    assert branches.row == {"path": str(path), "problems": 0, "error": None}
+    assert len(branches.branches) == 2
 
 
 def test_the_table_equals_parsing_every_file(tmp_path: Path) -> None:
@@ -147,7 +150,10 @@ def test_the_final_line_says_which_files_were_parsed(
     corpus_compactions(files=paths, workers=1, progress=True)
     final = capsys.readouterr().out.strip().splitlines()[-1]
     assert re.search(
-        r"^2 files, .* MB/s\), 0 problems, 0 files unreadable "
-        r"\(in the 1 file parsed; 1 held no compaction\)$",
+        r"^2 files, .* MB/s\), 0 problems, 0 files unreadable in the 1 file parsed; "
+        r"1 held no compaction$",
         final,
     ), final
+    corpus_compactions(files=paths[:1], workers=1, progress=True)
+    final = capsys.readouterr().out.strip().splitlines()[-1]
+    assert re.search(r"^1 file, .* MB/s\), 1 held no compaction$", final), final
