@@ -534,8 +534,11 @@ class Session:
         """Full canonical entries for rows, read from disk in file order.
 
         ``trim``: cut nesting deeper than orjson writes (``False`` for a caller that
-        trims the part it keeps, as the tool_calls table does with arguments).
+        trims the part it keeps, as the tool_calls table does with arguments). No rows:
+        the file is not opened (a table of a kind the session has none of).
         """
+        if not rows:
+            return []
         cols = self._cols
         offsets, lengths = cols.offsets, cols.lengths
         out: dict[int, dict[str, Any]] = {}
