@@ -6,15 +6,16 @@ linear for one question but quadratic for a question per entry (forensics of 50k
 compactions, an export holding the context of every leaf of a comb). One pass over the
 tree answers them all instead:
 
-- ``enter``/``size``: each row's preorder position and subtree size, so "is ``a`` above
-  ``d``" is two comparisons;
+- ``enter``/``size`` (``_spans``): each row's preorder position and subtree size, so "is
+  ``a`` above ``d``" is two comparisons (rows a few levels apart just walk up);
 - for a kind of entry, the nearest row of that kind on each row's path (``nearest``): the
   model, thinking level, service tier, git state and compaction in force, and the context
   entry above each row, so the context's messages are collected by jumping from one to
   the next without visiting the rows between.
 
 The pointers are found by pointer jumping in numpy (O(n log depth)); the preorder is one
-Python walk. Built once per Session on first use, dropped when entries are appended.
+Python walk, made only when first needed. Built once per Session on first use, dropped
+when entries are appended.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ from typing import Any
 import numpy as np
 
 from ._columns import EntryColumns
-from ._tree import Tree
+from ._tree import Tree, preorder_of
 
 #: entry types the model sees as messages (the agent's ``buildSessionContext``)
 CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
+#: levels an ancestor test walks up before it builds the preorder spans instead
+SHORT_WALK = 64
 #: entry types whose latest one on the path is a setting in force
 SETTING_TYPES = ("thinking_level_change", "service_tier_change", "git_state")
 
@@ -74,7 +77,8 @@ class TreeIndex:
         n = len(tree)
         self.parent = np.fromiter(tree.parent, dtype=np.int64, count=n)
         self.depth = tree.depths()
-        self._preorder(tree)
+        #: the children as they are now (the spans are made from them when first needed)
+        self._children = tree.children.arrays()
         self._cols, self._spec_dialect = cols, spec_dialect
         self._types = types = _objects(cols.types)
         self._assistant = _objects(cols.roles) == "assistant"
@@ -106,25 +110,42 @@ class TreeIndex:
         other, types = self._other, self._types
         return {kind: nearest(self.parent, other & (types == kind)) for kind in SETTING_TYPES}
 
-    def _preorder(self, tree: Tree) -> None:
-        parent = tree.parent
+    @cached_property
+    def _spans(self) -> tuple[list[int], list[int]]:
+        """Each row's preorder position and subtree size (one walk over the whole tree,
+        made only when an ancestor test is too far apart to walk up: see
+        :meth:`above_or_self`)."""
+        parent = self.parent.tolist()
         n = len(parent)
         enter = [0] * n
         size = [1] * n
-        order = tree.preorder()
+        starts, flat = (part.tolist() for part in self._children)
+        order = preorder_of(parent, starts, flat)
         for position, row in enumerate(order):
             enter[row] = position
         for row in reversed(order):
             up = parent[row]
             if up >= 0:
                 size[up] += size[row]
-        self.order = order
-        self.enter = enter
-        self.size = size
+        return enter, size
 
     def above_or_self(self, a: int, d: int) -> bool:
-        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?"""
-        return 0 <= self.enter[d] - self.enter[a] < self.size[a]
+        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?
+
+        A few levels apart (a first kept entry and its compaction, usually) the parents
+        are walked up; further apart the preorder spans answer, built once: a session's
+        questions cost at most the walk's bound each plus one pass over the tree."""
+        depth = self.depth
+        gap = int(depth[d]) - int(depth[a])
+        if gap < 0:
+            return False
+        if gap <= SHORT_WALK:
+            parent = self.parent
+            for _ in range(gap):
+                d = int(parent[d])
+            return d == a
+        enter, size = self._spans
+        return 0 <= enter[d] - enter[a] < size[a]
 
     def strictly_above(self, a: int, d: int) -> bool:
         return a != d and self.above_or_self(a, d)

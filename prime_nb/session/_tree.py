@@ -144,14 +144,7 @@ class Tree:
     def preorder(self) -> list[int]:
         """Every row in depth-first order: roots in file order, children in theirs."""
         starts, flat = self.children.lists()
-        parent = self.parent
-        order: list[int] = []
-        stack = [r for r in range(len(parent) - 1, -1, -1) if parent[r] < 0]
-        while stack:
-            row = stack.pop()
-            order.append(row)
-            stack.extend(reversed(flat[starts[row] : starts[row + 1]]))
-        return order
+        return preorder_of(self.parent, starts, flat)
 
     def _break_cycles(self, ids: Sequence[str], lines: Sequence[int], start: int) -> None:
         """Cut each parent cycle at its earliest entry in file order."""
@@ -198,3 +191,16 @@ class Tree:
             row = self.parent[row]
         out.reverse()
         return out
+
+
+def preorder_of(parent: Sequence[int], starts: Sequence[int], flat: Sequence[int]) -> list[int]:
+    """Rows in depth-first order from parents and children as compressed rows (the
+    children of ``r`` are ``flat[starts[r]:starts[r + 1]]``): roots in file order, children
+    in theirs."""
+    order: list[int] = []
+    stack = [r for r in range(len(parent) - 1, -1, -1) if parent[r] < 0]
+    while stack:
+        row = stack.pop()
+        order.append(row)
+        stack.extend(reversed(flat[starts[row] : starts[row + 1]]))
+    return order

@@ -21,6 +21,7 @@ from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb.errors import SessionFormatError
+from prime_nb.session import _index
 from prime_nb.session._context import Context, _append, clone_usage, to_context_message
 from prime_nb.session._index import CONTEXT_TYPES, nearest
 
@@ -239,8 +240,12 @@ def test_nearest_is_the_first_hit_up_the_chain(seed: int) -> None:
     assert got.tolist() == naive_nearest(pointer, hit)
 
 
+@pytest.mark.parametrize("walk", [0, 2, 1000])  # always the spans; both; always a walk
 @pytest.mark.parametrize("seed", range(10))
-def test_ancestor_test_and_path_pieces_follow_the_tree(seed: int, tmp_path: Path) -> None:
+def test_ancestor_test_and_path_pieces_follow_the_tree(
+    seed: int, walk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_index, "SHORT_WALK", walk)
     session = prime_nb.load(random_session(seed, tmp_path, spec=False))
     index, tree = session._index, session._tree
     for row in range(len(tree)):
