@@ -131,21 +131,33 @@ class TreeArrays:
     row_of: dict[str, int]
 
     def subtree_sum(self, values: np.ndarray) -> np.ndarray:
-        """For every row, the sum of ``values`` over its subtree (each entry counted once)."""
-        out = values.astype(np.float64, copy=True)
-        for row in np.argsort(-self.depth, kind="stable").tolist():
-            p = int(self.parent[row])
+        """For every row, the sum of ``values`` over its subtree (each entry counted once).
+
+        Deepest rows first, each added to its parent: one walk over Python lists (a numpy
+        item read or written costs several times a list's), the same float additions in
+        the same order."""
+        out: list[float] = values.astype(np.float64).tolist()
+        parent: list[int] = self.parent.tolist()
+        for row in self._deepest_first():
+            p = parent[row]
             if p >= 0:
                 out[p] += out[row]
-        return out
+        return np.array(out, dtype=np.float64)
 
     def subtree_max(self, values: np.ndarray) -> np.ndarray:
-        out = values.astype(np.int64, copy=True)
-        for row in np.argsort(-self.depth, kind="stable").tolist():
-            p = int(self.parent[row])
+        """For every row, the largest of ``values`` over its subtree (as ``subtree_sum``)."""
+        out: list[int] = values.astype(np.int64).tolist()
+        parent: list[int] = self.parent.tolist()
+        for row in self._deepest_first():
+            p = parent[row]
             if p >= 0 and out[row] > out[p]:
                 out[p] = out[row]
-        return out
+        return np.array(out, dtype=np.int64)
+
+    def _deepest_first(self) -> list[int]:
+        """Rows by depth, deepest first (ties in file order)."""
+        order: list[int] = np.argsort(-self.depth, kind="stable").tolist()
+        return order
 
     def last_leaf(self) -> np.ndarray:
         """Per row, the last leaf in file order below it: the branch the agent would resume."""

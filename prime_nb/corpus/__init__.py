@@ -7,7 +7,8 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_local``: :func:`load_corpus` and the corpus tables, in local processes with tqdm.
 - ``_dask``: the same tables on Dask (an optional extra, imported on first use).
 - ``_summary``, ``_research_rows``, ``_work``: the summary pass of one file and the rows
-  it gives each table.
+  it gives each table; ``_skim``: the files whose bytes rule out a compaction, which the
+  compactions table alone leaves unparsed.
 - ``_runner``, ``_pool``: files in guided batches over worker processes, kept warm
   between calls.
 - ``_cache``, ``_state``: the Parquet cache and the state that resumes a grown file.
