@@ -75,14 +75,15 @@ def walk_compactions(
     to its last leaf are exactly the deeper rows with the same last leaf, so turns and
     reads are grouped by last leaf and met in one sweep up each group.
     """
-    depth = index.depth
+    depth: list[int] = index.depth.tolist()  # lists: a numpy item read costs several times
+    leaf_of: list[int] = last_leaf.tolist()
     groups: dict[int, list[tuple[int, int, int]]] = {}  # leaf -> (depth, kind, row or k)
     for row in turns:
-        groups.setdefault(int(last_leaf[row]), []).append((int(depth[row]), 0, row))
+        groups.setdefault(leaf_of[row], []).append((depth[row], 0, row))
     for row in reads:
-        groups.setdefault(int(last_leaf[row]), []).append((int(depth[row]), 1, row))
+        groups.setdefault(leaf_of[row], []).append((depth[row], 1, row))
     for k, row in enumerate(comps):
-        groups.setdefault(int(last_leaf[row]), []).append((int(depth[row]), 2, k))
+        groups.setdefault(leaf_of[row], []).append((depth[row], 2, k))
     first_turn = [-1] * len(comps)
     reread: list[list[str]] = [[] for _ in comps]
     for events in groups.values():
@@ -104,15 +105,15 @@ def walk_compactions(
         if previous >= 0:
             prev_kept = kept_of.get(previous, -1)
             if prev_kept >= 0 and index.strictly_above(prev_kept, previous):
-                boundary = int(depth[prev_kept])
+                boundary = depth[prev_kept]
             else:
-                boundary = int(depth[previous]) + 1
+                boundary = depth[previous] + 1
         kept = kept_of.get(row, -1)
         above_cut = row
         if kept >= 0 and index.strictly_above(kept, row):
             above_cut = kept
         summarised = index.path_between(int(index.parent[above_cut]), boundary)
-        out.append(Walked(previous, summarised, int(last_leaf[row]), first_turn[k], reread[k]))
+        out.append(Walked(previous, summarised, leaf_of[row], first_turn[k], reread[k]))
     return out
 
 
