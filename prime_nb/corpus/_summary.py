@@ -55,10 +55,11 @@ class SummaryColumns(EntryColumns):
         an ISO time and a string or missing parent, that is not the first user message.
 
         Why: most rows of a session are such messages, and the shortcut does in one call
-        what ``_start``, ``_when``, ``timestamp_ms`` and ``_finish`` do in four (a few per
-        cent of the whole pass). Anything else, or anything odd (a problem to report),
-        goes to :meth:`_add_any` before a column changes; ``tests/corpus/test_summary.py``
-        holds every column equal to the full load.
+        what ``_start``, ``_when`` and ``timestamp_ms`` do in three, then appends the row
+        with the loader's own ``_append_row`` (a few per cent of the whole pass). Anything
+        else, or anything odd (a problem to report), goes to :meth:`_add_any` before a
+        column changes; ``tests/corpus/test_summary.py`` holds every column equal to the
+        full load.
         """
         entry_id = entry.get("id")
         stamp = entry.get("timestamp")
@@ -88,34 +89,14 @@ class SummaryColumns(EntryColumns):
             moment = moment.replace(tzinfo=UTC)
         now = moment.timestamp() * 1000.0  # years 1 to 9999: always within MAX_MS
         # from here on as _start, _light and _finish do it, in their order
-        ids = self.ids
-        row = len(ids)
+        row = len(self.ids)
         index_of[entry_id] = row
         role, provider, model, usage, stop = self._light(
             row, message, now, role, (line, entry_id), problems
         )
-        ids.append(entry_id)
-        if parent:
-            found = index_of.get(parent)
-            if found is not None:
-                parent = ids[found]  # the parent's own string: one copy, not two
-        else:
-            parent = None
-        intern = self.intern
-        self.parent_ids.append(parent)
-        self.types.append("message")
-        self.roles.append(intern(role, role))
-        self.time_ms.append(now)
-        self.lines.append(line)
-        self.offsets.append(offset)
-        self.lengths.append(length)
-        provider = provider if provider.__class__ is str else None
-        model = model if model.__class__ is str else None
-        self.providers.append(intern(provider, provider))
-        self.models.append(intern(model, model))
-        self.usage.append(usage)
-        if not len(ids) & 0x3FF:
-            self._now_and_then()
+        self._append_row(
+            line, offset, length, "message", entry_id, parent, role, now, provider, model, usage
+        )
         self.stops.append(stop if stop.__class__ is str else None)
 
     def _add_any(

@@ -327,10 +327,9 @@ class EntryColumns:
         problems: list[Problem],
     ) -> None:
         """Append the columns every row has (a non-string parentId reported, made a root)."""
-        self.ids.append(entry_id)
         parent = entry.get("parentId")
-        if parent.__class__ is not str or not parent:
-            if parent is not None and parent != "":
+        if parent.__class__ is not str and parent is not None:
+            if parent != "":
                 problems.append(
                     Problem(
                         line,
@@ -340,14 +339,38 @@ class EntryColumns:
                     )
                 )
             parent = None
-        else:
+        kind = entry["type"]
+        kind = self.intern(kind, kind)
+        self._append_row(
+            line, offset, length, kind, entry_id, parent, role, now, provider, model, usage
+        )
+
+    def _append_row(
+        self,
+        line: int,
+        offset: int,
+        length: int,
+        kind: str,
+        entry_id: str,
+        parent: str | None,
+        role: Any,
+        now: float,
+        provider: Any,
+        model: Any,
+        usage: Usage | None,
+    ) -> None:
+        """The columns every row has, from checked values (``parent``: a string or None;
+        an empty one is a root)."""
+        self.ids.append(entry_id)
+        if parent:
             found = self.index_of.get(parent)
             if found is not None:
                 parent = self.ids[found]  # the parent's own string: one copy, not two
+        else:
+            parent = None
         intern = self.intern
-        kind = entry["type"]
         self.parent_ids.append(parent)
-        self.types.append(intern(kind, kind))
+        self.types.append(kind)
         self.roles.append(intern(role, role))
         self.time_ms.append(now)
         self.lines.append(line)
