@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._columns import EntryColumns
-from ._tree import Tree, preorder_of
+from ._tree import Tree, preorder_of, preorder_spans
 
 #: entry types the model sees as messages (the agent's ``buildSessionContext``)
 CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
@@ -116,18 +116,8 @@ class TreeIndex:
         made only when an ancestor test is too far apart to walk up: see
         :meth:`above_or_self`)."""
         parent = self.parent.tolist()
-        n = len(parent)
-        enter = [0] * n
-        size = [1] * n
         starts, flat = (part.tolist() for part in self._children)
-        order = preorder_of(parent, starts, flat)
-        for position, row in enumerate(order):
-            enter[row] = position
-        for row in reversed(order):
-            up = parent[row]
-            if up >= 0:
-                size[up] += size[row]
-        return enter, size
+        return preorder_spans(parent, preorder_of(parent, starts, flat))
 
     def above_or_self(self, a: int, d: int) -> bool:
         """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?

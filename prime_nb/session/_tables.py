@@ -12,7 +12,7 @@ from ..format._reading import Problem, trim_depth
 from ._columns import FLAG_BITS, EntryColumns
 from ._schema import INDEX, SCHEMAS
 from ._store import ON_DISK, TextColumn, view
-from ._tree import Tree
+from ._tree import Tree, preorder_spans
 
 PROBLEM_COLUMNS = list(SCHEMAS["problems"])
 INT64_MAX = np.iinfo(np.int64).max
@@ -372,12 +372,10 @@ class _Ancestry:
         n = len(tree)
         parent, types = tree.parent, cols.types
         order = tree.preorder()
-        self.enter = [0] * n
-        self.size = [1] * n
+        self.enter, self.size = preorder_spans(parent, order)
         self.context = [0] * n
         self.compaction_above = [-1] * n
-        for position, row in enumerate(order):
-            self.enter[row] = position
+        for row in order:
             up = parent[row]
             own = 1 if types[row] in _CONTEXT_TYPES else 0
             if up >= 0:
@@ -387,10 +385,6 @@ class _Ancestry:
                 )
             else:
                 self.context[row] = own
-        for row in reversed(order):
-            up = parent[row]
-            if up >= 0:
-                self.size[up] += self.size[row]
         self.parent = parent
         self.depth = tree.depth
 

@@ -204,3 +204,17 @@ def preorder_of(parent: Sequence[int], starts: Sequence[int], flat: Sequence[int
         order.append(row)
         stack.extend(reversed(flat[starts[row] : starts[row + 1]]))
     return order
+
+
+def preorder_spans(parent: Sequence[int], order: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Each row's position in ``order`` (a preorder) and the size of its subtree: ``a`` is
+    ``d`` or above it when ``0 <= enter[d] - enter[a] < size[a]``."""
+    enter = [0] * len(parent)
+    size = [1] * len(parent)
+    for position, row in enumerate(order):
+        enter[row] = position
+    for row in reversed(order):
+        up = parent[row]
+        if up >= 0:
+            size[up] += size[row]
+    return enter, size
