@@ -190,8 +190,8 @@ def session_facts(session: Session) -> SessionFacts:
         if isinstance(target, str) and isinstance(child, dict):
             used = usage_tuple(child)  # a field out of 0..2**63-1 is None: counted as 0
             spent = used[5] if used[5] == used[5] else 0.0
-            parts = [_tokens(v) for v in used[:5]]
-            own: Usage = (parts[0], parts[1], parts[2], parts[3], parts[4], spent)
+            inp, out, read, write, total = (_tokens(v) for v in used[:5])
+            own: Usage = (inp, out, read, write, total, spent)
             facts.attributions.append((entry["id"], target, own))
     parents = entries["parent_id"].tolist()
     facts.roots = [i for i, p in zip(ids, parents, strict=True) if not isinstance(p, str)]

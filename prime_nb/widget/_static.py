@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._names import shown_name
-from .._words import counted
+from .._words import counted, plural
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
 
 if TYPE_CHECKING:
@@ -87,15 +87,14 @@ def summary_numbers(session: Session) -> dict[str, int]:
     }
 
 
+def _counts(numbers: dict[str, int], words: tuple[str, ...]) -> list[str]:
+    """``numbers`` (keyed by plural) in words, plain digits: "120 entries", "1 leaf"."""
+    return [counted(numbers[plural(word)], word, grouped=False) for word in words]
+
+
 def text_repr(session: Session) -> str:
     """``SessionWidget: <name> · 120 entries · 3 leaves · 2 compactions · 0 problems``."""
-    n = summary_numbers(session)
-    parts = [
-        counted(n["entries"], "entry", grouped=False),
-        counted(n["leaves"], "leaf", grouped=False),
-        counted(n["compactions"], "compaction", grouped=False),
-        counted(n["problems"], "problem", grouped=False),
-    ]
+    parts = _counts(summary_numbers(session), ("entry", "leaf", "compaction", "problem"))
     return (
         f"SessionWidget: {_title(session)} ({shown_name(Path(session.file).name)}) · "
         + " · ".join(parts)
@@ -250,14 +249,7 @@ def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:
     numbers = summary_numbers(session)
     svg, drawn, left_out = tree_svg(data, max_nodes)
     facts = " · ".join(
-        [
-            counted(numbers["entries"], "entry", grouped=False),
-            counted(numbers["leaves"], "leaf", grouped=False),
-            counted(numbers["forks"], "fork", grouped=False),
-            counted(numbers["compactions"], "compaction", grouped=False),
-            counted(numbers["labels"], "label", grouped=False),
-            counted(numbers["problems"], "problem", grouped=False),
-        ]
+        _counts(numbers, ("entry", "leaf", "fork", "compaction", "label", "problem"))
     )
     # An image, not inline SVG: notebook front ends sanitize untrusted HTML and drop <svg>,
     # but keep <img> with a data: source. Nothing in an SVG shown as an image runs.
