@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..format._dialect import iso_moment, iso_timestamp
+from ..format._loader_ids import line_id, renamed_id
 from ..format._reading import Problem, trim_depth
 from ._store import (
     ON_DISK,
@@ -395,14 +396,10 @@ class EntryColumns:
     def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
         """A missing id gets a name from its line; a repeated one gets its line appended."""
         if entry_id.__class__ is not str or not entry_id:
-            entry_id = f"L{line}"
+            entry_id = line_id(line)
             problems.append(Problem(line, "missing_id", f"entry has no id; named {entry_id}"))
         if entry_id in self.index_of:
-            renamed = f"{entry_id}@L{line}"
-            suffix = 1
-            while renamed in self.index_of:  # an id may already spell the new name
-                suffix += 1
-                renamed = f"{entry_id}@L{line}.{suffix}"
+            renamed = renamed_id(entry_id, line, self.index_of)
             first = self.lines[self.index_of[entry_id]]
             problems.append(
                 Problem(

@@ -17,6 +17,7 @@ import orjson
 
 from ..errors import EntryNotFoundError, InvalidEntryError, UpgradeRequiredError
 from ..format._dialect import PRIME_TO_SPEC, iso_timestamp, to_dialect
+from ..format._loader_ids import loader_name_hint
 from ..format._ondisk import Snapshot
 from ..format._reading import iter_entries
 
@@ -155,32 +156,10 @@ def _missing(snap: Snapshot, entry_id: Any, role: str) -> EntryNotFoundError:
         f"{role} {entry_id!r} is not an entry of {snap.path} as it is on disk now "
         f"({len(snap.parents)} entries with ids); nothing was written"
     )
-    hint = _loader_name_hint(entry_id) if isinstance(entry_id, str) else None
+    hint = loader_name_hint(entry_id) if isinstance(entry_id, str) else None
     if hint is not None:
         error.message += f". {hint}"
     return error
-
-
-#: the names the loader gives entries it cannot name by their own id (``EntryColumns``)
-_NO_ID = re.compile(r"L(\d+)")
-_RENAMED = re.compile(r"(.+)@L(\d+)(?:\.\d+)?")
-
-
-def _loader_name_hint(entry_id: str) -> str | None:
-    """Why an id the loader showed is not on disk, when it is one the loader made up: the
-    agent cannot address such an entry either, so nothing can be attached to it."""
-    if match := _NO_ID.fullmatch(entry_id):
-        return (
-            f"{entry_id} is the loader's name for line {match[1]}, which has no id in the "
-            "file: no entry can refer to it; choose another entry"
-        )
-    if match := _RENAMED.fullmatch(entry_id):
-        return (
-            f"{entry_id} is the loader's name for line {match[2]}, whose id {match[1]!r} an "
-            f"earlier line uses too; on disk {match[1]!r} names that earlier entry, and "
-            "this one cannot be referred to; choose another entry"
-        )
-    return None
 
 
 def check_refs(snap: Snapshot, entry: Entry, pending: Mapping[str, str | None]) -> None:

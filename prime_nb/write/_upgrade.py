@@ -21,6 +21,7 @@ import orjson
 from ..errors import SessionFormatError, SessionWriteError
 from ..format import _ondisk as ondisk
 from ..format._dialect import dialect_of_header
+from ..format._loader_ids import line_id, renamed_id
 from ..format._migrating import CURRENT_VERSION, Migrator
 from ..format._reading import BOM, Problem, iter_entries, open_regular, parse_line
 from ._appending import check_exists, fsync_dir, io_error, locked, normalise, write_all
@@ -142,9 +143,9 @@ class _Upgrader:
 
     def _loader_id(self, entry_id: Any) -> str:
         """The id the loader gives this entry (as prime_nb.session._columns names it)."""
-        name = entry_id if isinstance(entry_id, str) and entry_id else f"L{self.line}"
+        name = entry_id if isinstance(entry_id, str) and entry_id else line_id(self.line)
         if name in self.used:
-            name = f"{name}@L{self.line}"
+            name = renamed_id(name, self.line, self.used)
         self.used.add(name)
         return name
 

@@ -101,6 +101,26 @@ def test_upgrade_duplicate_and_missing_ids_get_the_loader_names(tmp_path: Path) 
     assert len(after.problems) == 0
 
 
+def test_upgrade_names_a_repeat_as_the_loader_does_when_an_id_spells_that_name(
+    tmp_path: Path,
+) -> None:
+    """``u1@L14`` is taken by the line before, so the loader names the repeat ``u1@L14.2``;
+    the upgrade used to write ``u1@L14`` a second time."""
+    path = make_session(tmp_path / "s.jsonl", 2)
+    extra = [
+        {"type": "message", "id": "u1@L14", "parentId": "a3", "message": {"role": "user"}},
+        {"type": "message", "id": "u1", "parentId": "a3", "message": {"role": "user"}},
+    ]
+    with open(path, "ab") as fh:
+        fh.write(b"".join(orjson.dumps(e) + b"\n" for e in extra))
+    ids = list(prime_nb.load(path).entries.index)
+    assert ids[-2:] == ["u1@L14", "u1@L14.2"]
+    write.upgrade_file(path)
+    after = prime_nb.load(path)
+    assert list(after.entries.index) == ids
+    assert len(after.problems) == 0
+
+
 def test_upgrade_leaves_version_3_alone(tmp_path: Path) -> None:
     path = make_session(tmp_path / "s.jsonl", 3)
     stat = path.stat()
