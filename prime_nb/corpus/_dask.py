@@ -8,6 +8,7 @@ files are copied to a worker's temp folder, because a session is read by byte of
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -18,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 try:
+    import dask
     import dask.dataframe as dd
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError(
@@ -51,9 +53,25 @@ PARTITIONS_PER_THREAD = 4
 Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 
 
+def pandas_dtypes() -> contextlib.AbstractContextManager[Any]:
+    """Build a collection whose partitions keep the dtypes they were made with.
+
+    Why: by default Dask wraps every ``from_map`` and ``from_delayed`` in a task per
+    partition that recasts text columns to its own string dtype (missing = NA). The
+    partitions here already carry pandas' dtypes, declared in their meta, so that task
+    only costs time (a tenth of a ``sessions_dask`` run, measured in
+    ``benchmarks/bench_corpus.py``) and makes the Dask tables' dtypes differ from the
+    pandas path's, which ``tests/corpus/test_corpus_dask.py`` holds equal.
+    """
+    return dask.config.set({"dataframe.convert-string": False})
+
+
 def entries_meta() -> pd.DataFrame:
     """The empty entries table with its real dtypes (built by the loader's own code)."""
     frame = entries_frame(EntryColumns(), Tree(), -1).reset_index()
+    # the ids as the pandas path has them: reset_index gives a table's ids pandas' str
+    # dtype, but leaves an empty one's as object
+    frame["id"] = frame["id"].astype("str")
     frame.insert(0, "path", pd.Series([], dtype="str"))
     frame.insert(0, "session", pd.Series([], dtype="str"))
     return frame
@@ -178,13 +196,14 @@ def to_dask(
     Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
     """
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
-    return dd.from_map(
-        _entries_partition,
-        groups,
-        storage_options=storage_options,
-        meta=entries_meta(),
-        enforce_metadata=False,
-    )
+    with pandas_dtypes():
+        return dd.from_map(
+            _entries_partition,
+            groups,
+            storage_options=storage_options,
+            meta=entries_meta(),
+            enforce_metadata=False,
+        )
 
 
 def sessions_dask(
@@ -197,13 +216,14 @@ def sessions_dask(
     """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask, read
     by the summary pass; partitions as in :func:`to_dask`."""
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
-    return dd.from_map(
-        _sessions_partition,
-        groups,
-        storage_options=storage_options,
-        meta=corpus.corpus_frame([]),
-        enforce_metadata=False,
-    )
+    with pandas_dtypes():
+        return dd.from_map(
+            _sessions_partition,
+            groups,
+            storage_options=storage_options,
+            meta=corpus.corpus_frame([]),
+            enforce_metadata=False,
+        )
 
 
 def _research(
@@ -289,6 +309,7 @@ def families_dask(
 
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
     parts = [delayed(_facts_group)(group, storage_options) for group in groups]
-    return dd.from_delayed(
-        [delayed(_stitch_all)(parts)], meta=empty(FAMILY_COLUMNS), verify_meta=False
-    )
+    with pandas_dtypes():
+        return dd.from_delayed(
+            [delayed(_stitch_all)(parts)], meta=empty(FAMILY_COLUMNS), verify_meta=False
+        )

@@ -47,13 +47,9 @@ def client() -> Iterator[Client]:
 
 
 def sort(frame: pd.DataFrame, *keys: str) -> pd.DataFrame:
-    """Rows in a fixed order; text columns as plain objects, because Dask stores text in
-    its own string dtype (missing = NA) where pandas 3 uses NaN: the values must agree."""
-    out = frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
-    for name in out.columns:
-        if isinstance(out[name].dtype, pd.StringDtype):
-            out[name] = out[name].astype(object).where(out[name].notna(), None)
-    return out
+    """Rows in a fixed order, dtypes untouched: the Dask tables keep pandas' own dtypes
+    (text as pandas' ``str``, missing = NaN), not Dask's string dtype."""
+    return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
 
 
 def test_entries_match_pandas(folder: Path, client: Client) -> None:
@@ -69,6 +65,7 @@ def test_sessions_match_pandas_and_list_the_broken_file(folder: Path, client: Cl
     sessions = corpus.sessions_dask(folder, files_per_partition=4)
     got = sort(sessions.compute(), "path")
     expected = sort(corpus.load_corpus(folder, workers=1, progress=False), "path")
+    assert sessions._meta.dtypes.equals(expected.dtypes)  # pandas' dtypes, not Dask's strings
     pd.testing.assert_frame_equal(got, expected)
     broken = got[got["path"].str.endswith("broken.jsonl")]
     assert broken["error"].str.contains("SessionFormatError").all()
