@@ -50,7 +50,7 @@ FLOATS = {
 }
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 1
+CACHE_LAYOUT = 2
 #: Parquet metadata saying which layout and which prime_nb wrote the cache
 WRITER = {
     b"prime_nb.cache_layout": str(CACHE_LAYOUT).encode(),

@@ -10,16 +10,18 @@ from any version of Python; NaN is written as null and read back as NaN.
 from __future__ import annotations
 
 import math
+from array import array
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import orjson
 
 from ..format._migrating import Migrator
 from ..format._reading import Problem, ScanState, trim_depth
 from ..session._columns import USAGE_KEYS, OddUsage
 from ..session._session import paused_gc
-from ..session._store import ON_DISK, ToolCallRow, ToolCalls, UsageColumn
+from ..session._store import ToolCalls, UsageColumn
 from ..session._tree import Tree
 from ._summary import SummaryColumns, SummarySession
 
@@ -42,16 +44,63 @@ def _nan(value: Any) -> float:
     return NAN if value is None else float(value)
 
 
-def _usage(value: list[Any] | None) -> Any:
-    """A usage row as the loader made it (an ``OddUsage`` where a field is missing)."""
-    if value is None:
-        return None
-    usage = (*value[:5], _nan(value[5]))
-    if None not in usage[:5]:
-        return usage
-    odd = OddUsage(usage)
-    odd.fields = tuple(k for k, v in zip(USAGE_KEYS, usage[:5], strict=True) if v is None)
+def _floats(values: list[float | None]) -> bytes:
+    """A float column read back from JSON (null: NaN) as the bytes of a float64 array."""
+    return np.array(values, dtype=np.float64).tobytes()
+
+
+def _plain(column: Any) -> Any:
+    """A column as orjson writes it: a typed array as a list, a list as it is."""
+    return column.tolist() if isinstance(column, array) else column
+
+
+def _odd_usage(value: list[Any]) -> OddUsage:
+    """An odd usage row as the loader made it (``fields`` names the missing ones)."""
+    odd = OddUsage((*value[:5], _nan(value[5])))
+    odd.fields = tuple(k for k, v in zip(USAGE_KEYS, value[:5], strict=True) if v is None)
     return odd
+
+
+def _usage_state(usage: UsageColumn) -> dict[str, Any]:
+    """The usage column's own arrays (no tuple per row): tokens, cost, present, odd rows."""
+    return {
+        "tokens": usage.tokens.tolist(),
+        "cost": usage.cost.tolist(),
+        "present": list(usage.present),
+        "odd": [[row, list(value)] for row, value in usage.odd.items()],
+    }
+
+
+def _usage_column(state: dict[str, Any]) -> UsageColumn:
+    usage = UsageColumn()
+    usage.tokens.extend(state["tokens"])
+    usage.cost.frombytes(_floats(state["cost"]))
+    usage.present.extend(state["present"])
+    usage.odd = {row: _odd_usage(value) for row, value in state["odd"]}
+    return usage
+
+
+def _calls_state(calls: ToolCalls) -> dict[str, Any]:
+    """The tool calls' columns; only the arguments the pass kept (the read tools')."""
+    return {
+        "call_ids": calls.call_ids,
+        "names": calls.names,
+        "rows": calls.rows.tolist(),
+        "times": calls.times.tolist(),
+        "blocks": calls.blocks.tolist(),
+        "arguments": [[k, value] for k, value in calls.arguments.items()],
+    }
+
+
+def _tool_calls(state: dict[str, Any]) -> ToolCalls:
+    calls = ToolCalls()
+    calls.call_ids.extend(state["call_ids"])
+    calls.names.extend(state["names"])
+    calls.rows.extend(state["rows"])
+    calls.times.frombytes(_floats(state["times"]))
+    calls.blocks.extend(state["blocks"])
+    calls.arguments = {k: value for k, value in state["arguments"]}
+    return calls
 
 
 def dump(session: SummarySession) -> bytes:
@@ -64,17 +113,13 @@ def dump(session: SummarySession) -> bytes:
         "header": session._raw_header,
         "migrator": [migrator.ids_by_index, migrator.previous_id],
         "problems": [list(p) for p in session._line_problems],
-        "cols": {name: list(getattr(cols, name)) for name in _LISTS},
-        "time_ms": list(cols.time_ms),
-        "usage": [tuple(u) if u is not None else None for u in cols.usage],  # OddUsage too
+        "cols": {name: _plain(getattr(cols, name)) for name in _LISTS},
+        "time_ms": cols.time_ms.tolist(),
+        "usage": _usage_state(cols.usage),
         "compactions": cols.compactions,
         "label_events": cols.label_events,
         "names": cols.names,
-        # arguments left on disk (all but the read tools') are stored as missing
-        "tool_calls": [
-            [*call[:2], None if call.arguments is ON_DISK else call.arguments, *call[3:]]
-            for call in cols.tool_calls
-        ],
+        "tool_calls": _calls_state(cols.tool_calls),
         "tool_results": cols.tool_results,
         "first_user_text": cols.first_user_text,
     }
@@ -107,14 +152,12 @@ def restore(path: str, blob: bytes) -> SummarySession:
     for name in _LISTS:
         column = getattr(cols, name)
         column.extend(state["cols"][name])  # into the loader's own containers (arrays)
-    cols.time_ms.extend(_nan(t) for t in state["time_ms"])
-    cols.usage = UsageColumn(_usage(u) for u in state["usage"])
+    cols.time_ms.frombytes(_floats(state["time_ms"]))
+    cols.usage = _usage_column(state["usage"])
     cols.compactions = state["compactions"]
     cols.label_events = [tuple(e) for e in state["label_events"]]
     cols.names = [tuple(n) for n in state["names"]]
-    cols.tool_calls = ToolCalls(
-        ToolCallRow(c[0], c[1], c[2], c[3], _nan(c[4]), *c[5:]) for c in state["tool_calls"]
-    )
+    cols.tool_calls = _tool_calls(state["tool_calls"])
     cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in state["tool_results"].items()}
     cols.first_user_text = state["first_user_text"]
     cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}
