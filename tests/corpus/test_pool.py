@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from research_sessions import branchy, compacted
 
-from prime_nb.corpus import _pool, load_corpus
+from prime_nb.corpus import _pool, _runner, load_corpus
 from prime_nb.corpus._runner import MAX_BATCH, MIN_BATCH, guided_batches
 
 
@@ -108,3 +108,50 @@ def test_a_forked_child_does_not_use_its_parents_pool() -> None:
         assert own is not pool
     pool.shutdown()
     shared.shutdown()
+
+
+def test_a_small_corpus_is_read_in_this_process_unless_workers_are_asked_for(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``workers=None`` leaves the choice to prime_nb: a folder of a few sessions costs a
+    few ms in this process and far more in workers (0.65 s for a first call, which starts
+    the forkserver). A number of workers is what the caller asked for, whatever the size."""
+    monkeypatch.setattr(_runner, "usable_cores", lambda: 2)
+    _pool.shared.shutdown()
+    here = load_corpus(folder, progress=False)
+    assert _pool.shared.pool is None  # no worker started
+    asked = load_corpus(folder, workers=2, progress=False)
+    assert _pool.shared.pool is not None
+    assert here.equals(asked) and here.equals(load_corpus(folder, workers=1, progress=False))
+    _pool.shared.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("total", "server_up", "pays"),
+    [
+        (0, True, False),
+        ((8 << 20) - 1, True, False),  # under IN_PROCESS_MAX: never
+        (8 << 20, True, True),  # workers already forked from a running server
+        (8 << 20, False, False),  # a server to start first: not for so little
+        ((64 << 20) - 1, False, False),
+        (64 << 20, False, True),  # big enough to pay for starting the server
+    ],
+)
+def test_when_workers_pay_off(
+    total: int, server_up: bool, pays: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_runner, "forkserver_running", lambda: server_up)
+    assert _runner.workers_pay_off(total) is pays
+
+
+def test_a_corpus_worth_workers_uses_them_by_default(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_runner, "usable_cores", lambda: 2)
+    monkeypatch.setattr(_runner, "IN_PROCESS_MAX", 0)
+    monkeypatch.setattr(_runner, "COLD_IN_PROCESS_MAX", 0)
+    _pool.shared.shutdown()
+    load_corpus(folder, progress=False)
+    pool = _pool.shared.pool
+    assert pool is not None and getattr(pool, "_max_workers", 0) == 2
+    _pool.shared.shutdown()
