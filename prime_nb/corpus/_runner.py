@@ -161,8 +161,9 @@ def run(
     split: Callable[..., T] | None = None,
 ) -> list[T]:
     """``func(path)`` (or ``func(path, extra[k])``) over ``paths``, results in the order of
-    ``paths``, in worker processes when there is more than one file; a final line (files,
-    MB, MB/s, problems, and ``note``) under a shown progress bar.
+    ``paths``, in worker processes when there is more than one file (and, for
+    ``workers=None``, when :func:`workers_pay_off`); a final line (files, MB, MB/s,
+    problems, and ``note``) under a shown progress bar.
 
     ``split``: run in this process, after the workers are done, on each file bigger
     than a fair share of the corpus (:func:`split_indexes`); it may use every core
