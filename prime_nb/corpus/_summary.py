@@ -97,7 +97,7 @@ class SummaryColumns(EntryColumns):
         self._append_row(
             line, offset, length, "message", entry_id, parent, role, now, provider, model, usage
         )
-        self.stops.append(stop if stop.__class__ is str else None)
+        self.stops.append(stop)  # _light leaves a string or None
 
     def _add_any(
         self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
@@ -126,7 +126,7 @@ class SummaryColumns(EntryColumns):
         self._finish(
             line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
         )
-        self.stops.append(stop if stop.__class__ is str else None)
+        self.stops.append(stop)  # _light leaves a string or None
 
     def _keep_read_arguments(self, message: dict[str, Any], start: int) -> None:
         """The loader leaves every tool call's arguments on disk; the summary keeps those

@@ -329,16 +329,15 @@ class EntryColumns:
     ) -> None:
         """Append the columns every row has (a non-string parentId reported, made a root)."""
         parent = entry.get("parentId")
-        if parent.__class__ is not str and parent is not None:
-            if parent != "":
-                problems.append(
-                    Problem(
-                        line,
-                        "bad_parent_id",
-                        f"parentId is {_show(parent)}, not a string; loaded as a root",
-                        entry_id,
-                    )
+        if parent.__class__ is not str and parent is not None:  # "" is a root: _append_row
+            problems.append(
+                Problem(
+                    line,
+                    "bad_parent_id",
+                    f"parentId is {_show(parent)}, not a string; loaded as a root",
+                    entry_id,
                 )
+            )
             parent = None
         kind = entry["type"]
         kind = self.intern(kind, kind)
