@@ -71,6 +71,13 @@ def clock(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any]:
     return best
 
 
+def bare_timing(files: list[Path]) -> tuple[float, float, Any]:
+    """Wall and CPU seconds of the bare parse of ``files`` (the fastest of ``REPEAT``),
+    after one untimed parse: the files in the page cache, as for every engine after it."""
+    bare_parse(files)
+    return clock(lambda: bare_parse(files), REPEAT)
+
+
 class Report:
     """Prints a timing as MB/s and as the goal's ratio. ``scaling``: the machine's own
     scaling of the bare parse over the cores, measured in the same run; a line on more
@@ -111,8 +118,7 @@ def run(root: Path, count: int, each_mb: float) -> None:
     size = sum(p.stat().st_size for p in files)
     cores = usable_cores()
     print(f"{len(files)} sessions, {size / 1e6:.0f} MB; {cores} usable cores")
-    bare_parse(files)  # the files in the page cache for every engine alike
-    best = clock(lambda: bare_parse(files), REPEAT)
+    best = bare_timing(files)
     bare_rate = size / 1e6 / best[0]
     print(
         f"  {'bare orjson parse, 1 core':40s} {best[0]:6.2f} s {bare_rate:6.1f} MB/s"
@@ -166,7 +172,9 @@ def run(root: Path, count: int, each_mb: float) -> None:
     with tempfile.TemporaryDirectory() as cache:
         for label in ("first run", "unchanged"):
             wall, _, out = clock(
-                lambda: corpus.load_corpus(files=files, progress=False, cache=Path(cache))
+                lambda: corpus.load_corpus(
+                    files=files, workers=cores, progress=False, cache=Path(cache)
+                )
             )
             report.line(f"load_corpus, cache, {label}", wall, cores, len(out))
 
@@ -211,8 +219,7 @@ def compacted_only(files: list[Path], cores: int, scaling: float) -> None:
     if not held:
         return
     size = sum(p.stat().st_size for p in held)
-    bare_parse(held)  # warm, as for the whole corpus
-    bare = clock(lambda: bare_parse(held), REPEAT)[0]
+    bare = bare_timing(held)[0]
     report = Report(size, size / 1e6 / bare, scaling)
     print(
         f"files holding a compaction: {len(held)} of {len(files)}, {size / 1e6:.0f} MB"
@@ -241,8 +248,7 @@ def dominant(root: Path, cores: int, scaling: float) -> None:
         write_large_session(big, 150_000_000, seed=99)
     files.append(big)
     size = sum(p.stat().st_size for p in files)
-    bare_parse(files)
-    bare = clock(lambda: bare_parse(files), REPEAT)[0]
+    bare = bare_timing(files)[0]
     report = Report(size, size / 1e6 / bare, scaling)
     print(f"one dominant file: {len(files)} sessions, {size / 1e6:.0f} MB (bare {bare:.2f} s)")
     load_corpus = corpus.load_corpus
