@@ -178,12 +178,24 @@ def test_corpus_functions_over_the_whole_matrix(tmp_path: Path) -> None:
     corpus.corpus_branches(files=files, workers=1, progress=False)
     corpus.to_parquet(rows, tmp_path / "rows.parquet")
     corpus.to_parquet(entries, tmp_path / "entries.parquet")
+    # workers left to prime_nb: this small corpus is read in this process, the same rows
+    pd.testing.assert_frame_equal(corpus.load_corpus(files=files, progress=False), rows)
     sessions = corpus.sessions_dask(files, files_per_partition=16)
     computed = sessions.compute()
     assert computed["error"].isna().all()
-    assert len(corpus.to_dask(files, files_per_partition=16).compute()) == len(entries)
-    corpus.compactions_dask(sessions).compute()
-    corpus.branches_dask(sessions).compute()
+    # the Dask tables equal the pandas ones, dtypes included (in file order, as read)
+    same = pd.testing.assert_frame_equal
+    same(computed.reset_index(drop=True), rows)
+    dask_entries = corpus.to_dask(files, files_per_partition=16).compute()
+    same(dask_entries.reset_index(drop=True), entries)
+    same(
+        corpus.compactions_dask(sessions).compute().reset_index(drop=True),
+        corpus.corpus_compactions(files=files, workers=1, progress=False),
+    )
+    same(
+        corpus.branches_dask(sessions).compute().reset_index(drop=True),
+        corpus.corpus_branches(files=files, workers=1, progress=False),
+    )
     families = corpus.families(files=files, workers=1, progress=False)
     assert families["sessions"].sum() == len(files)
-    assert len(corpus.families_dask(files, files_per_partition=16).compute()) == len(families)
+    same(corpus.families_dask(files, files_per_partition=16).compute(), families)
