@@ -78,7 +78,13 @@ class Record:
     offset: int
     tail: bytes
     result: FileResult
+    #: the pass's saved state (None: not read from the cache file yet, or none)
     state: bytes | None
+
+    @property
+    def resumable(self) -> bool:
+        """Was the file read as a session (so that a state was saved to resume it)?"""
+        return self.offset >= 0
 
 
 def stat_key(path: str) -> Key | None:
@@ -130,19 +136,19 @@ def _failed(path: str, exc: BaseException) -> Record:
     return Record(None, -1, b"", FileResult(error_row(path, exc), [], []), None)
 
 
-def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bytes | None]:
-    """(reuse the record as it is, state to resume from)."""
+def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bool]:
+    """(reuse the record as it is, resume from its state: the file only grew)."""
     if record is None or key is None or record.key is None:
-        return False, None
+        return False, False
     if key == record.key:
-        return True, None
+        return True, False
     grown = (
-        record.state is not None
+        record.resumable
         and key[2:] == record.key[2:]
         and key[0] > record.offset  # the same length with a new mtime: rewritten
         and tail_hash(path, record.offset) == record.tail
     )
-    return False, record.state if grown else None
+    return False, grown
 
 
 def cached_summaries(
@@ -159,17 +165,24 @@ def cached_summaries(
     that cannot be written at the end (a full disk) is a warning, and the tables are
     returned all the same."""
     usable_folder(folder)
-    store = read_store(folder)
-    records: dict[int, Record] = {}
-    todo: list[int] = []
-    states: list[bytes | None] = []
-    for k, path in enumerate(paths):
-        reuse, state = _plan(path, stat_key(path), store.get(path))
-        if reuse:
-            records[k] = store[path]
-        else:
-            todo.append(k)
-            states.append(state)
+    with CacheFile(folder) as cache:
+        store = cache.records
+        records: dict[int, Record] = {}
+        todo: list[int] = []
+        grown: list[bool] = []
+        for k, path in enumerate(paths):
+            reuse, resume = _plan(path, stat_key(path), store.get(path))
+            if reuse:
+                records[k] = store[path]
+            else:
+                todo.append(k)
+                grown.append(resume)
+        if todo:  # an unchanged corpus (the common re-listing) never reads the states
+            cache.read_states()  # to resume the grown files, and to write every record back
+    states = [
+        _state_of(store.get(paths[k])) if resume else None
+        for k, resume in zip(todo, grown, strict=True)
+    ]
     fresh = run(
         summarise_for_cache,
         [paths[k] for k in todo],
@@ -195,6 +208,10 @@ def cached_summaries(
                 stacklevel=4,
             )
     return [records[k].result for k in range(len(paths))]
+
+
+def _state_of(record: Record | None) -> bytes | None:
+    return record.state if record is not None else None
 
 
 def usable_folder(folder: Path) -> None:
@@ -230,20 +247,63 @@ def _nans(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> list[dict[str,
     return rows
 
 
-def read_store(folder: Path) -> dict[str, Record]:
-    """The cache's records by path: empty when there is no cache yet, or one that is
-    damaged or was written by another layout or version of prime_nb (it is rebuilt)."""
-    pa, pq = _pyarrow()
-    target = folder / CACHE_FILE
-    if not target.exists():
-        return {}
-    try:
-        table = pq.read_table(target)
-        if not WRITER.items() <= (table.schema.metadata or {}).items():
-            return {}
-        return _records(table.to_pydict())
-    except (OSError, pa.ArrowException, KeyError, TypeError, ValueError):
-        return {}  # orjson's and Arrow's decode errors are ValueErrors too
+class CacheFile:
+    """The cache file of a folder, open: its records at once, their saved states (most of
+    its bytes) only when :meth:`read_states` asks for them.
+
+    Why: re-listing an unchanged corpus needs the summaries alone, and decompressing
+    every file's state cost ten times the rest of the read (30 ms against 3 ms on 600
+    sessions). The states are read later through the same open file, so a cache that
+    another process renames over this one meanwhile cannot mix two caches' rows.
+
+    A missing cache, or one that is damaged or was written by another layout or version
+    of prime_nb, has no records (it is rebuilt).
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.records: dict[str, Record] = {}
+        self._handle: Any = None
+        self._file: Any = None
+        pa, pq = _pyarrow()
+        self._errors = (OSError, pa.ArrowException, KeyError, TypeError, ValueError)
+        try:
+            self._handle = open(folder / CACHE_FILE, "rb")  # noqa: SIM115 (see close)
+        except OSError:  # no cache yet (or none that can be read): it is rebuilt
+            return
+        try:
+            self._file = pq.ParquetFile(self._handle)
+            if not WRITER.items() <= (self._file.schema_arrow.metadata or {}).items():
+                raise ValueError("another layout or version of prime_nb wrote it")
+            columns = [name for name in self._file.schema_arrow.names if name != "state"]
+            self.records = _records(self._file.read(columns=columns).to_pydict())
+        except self._errors:  # orjson's and Arrow's decode errors are ValueErrors too
+            self.records = {}
+            self.close()
+
+    def read_states(self) -> None:
+        """Fill in every record's state. A state column that cannot be read drops the
+        records (their files are read again) rather than trusting them without it."""
+        if self._file is None:
+            return
+        try:
+            column = self._file.read(columns=["path", "state"]).to_pydict()
+            for raw, state in zip(column["path"], column["state"], strict=True):
+                if state is not None and not isinstance(state, bytes):
+                    raise TypeError("a saved state that is not bytes")
+                self.records[os.fsdecode(raw)].state = state
+        except self._errors:
+            self.records.clear()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+        self._handle = self._file = None
+
+    def __enter__(self) -> CacheFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
@@ -264,7 +324,7 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
             _nans(branches, FLOATS["branches"]),
         )
         key = (size, mtime, inode, device) if size is not None else None
-        out[path] = Record(key, table["offset"][k], table["tail"][k], result, table["state"][k])
+        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None)
     return out
 
 

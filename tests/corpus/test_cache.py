@@ -106,8 +106,19 @@ def test_unchanged_files_are_not_read(
     first = tables(folder, cache)
     assert sorted(reads.full) == ["branchy.jsonl", "broken.jsonl", "compacted.jsonl", "large.jsonl"]
     reads.clear()
+    states_read = []
+    real = _cache.CacheFile.read_states
+    monkeypatch.setattr(
+        _cache.CacheFile, "read_states", lambda self: states_read.append(1) or real(self)
+    )
     assert_same(tables(folder, cache), first)
     assert reads.full == [] and reads.resumed == []
+    assert states_read == []  # the saved states (most of the cache's bytes) are not even read
+    bump(folder / "branchy.jsonl")
+    assert_same(tables(folder, cache), first)
+    # the first call after the change reads the states (to write every record back);
+    # the next two find nothing changed again
+    assert states_read == [1]
 
 
 def test_cache_true_uses_the_user_cache_folder(
@@ -305,6 +316,53 @@ def test_a_cache_with_a_damaged_record_is_rebuilt(
 
     rewrite_cache(cache, damage)
     assert_same(tables(folder, cache), want)
+
+
+def test_the_states_come_from_the_cache_file_that_was_opened(folder: Path, tmp_path: Path) -> None:
+    """The records and, later, their states are read through one open file: a cache that
+    another call renames over it meanwhile cannot pair one file's records with the
+    other's states."""
+    cache = tmp_path / "cache"
+    tables(folder, cache)
+    with _cache.CacheFile(cache) as before:
+        before.read_states()
+        saved = {path: r.state for path, r in before.records.items()}
+    assert sum(state is not None for state in saved.values()) == 3  # not the broken file's
+    with _cache.CacheFile(cache) as opened:
+        other = {
+            path: _cache.Record(r.key, r.offset, r.tail, r.result, b"another state")
+            for path, r in opened.records.items()
+        }
+        _cache.write_store(cache, other)  # a temporary file renamed over the cache
+        opened.read_states()
+        assert {path: r.state for path, r in opened.records.items()} == saved
+    with _cache.CacheFile(cache) as reopened:
+        reopened.read_states()
+        assert {r.state for r in reopened.records.values()} == {b"another state"}
+
+
+@pytest.mark.parametrize("state", ["text", 7])
+def test_a_damaged_state_column_reads_the_grown_file_again(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: Any
+) -> None:
+    """A grown file is resumed from its saved state; a state column that turns out
+    damaged (read only then) drops the records: the file is read in full instead."""
+    import pyarrow as pa
+
+    cache = tmp_path / "cache"
+    tables(folder, cache)
+
+    def damage(table: Any) -> Any:
+        at = table.schema.get_field_index("state")
+        return table.set_column(at, "state", pa.array([state] * len(table)))
+
+    rewrite_cache(cache, damage)
+    target = folder / "branchy.jsonl"
+    _grow(target, [msg("n1", "r1", "user", "again", 20)])
+    bump(target)
+    reads = Reads(monkeypatch)
+    assert_same(tables(folder, cache), tables(folder, False))
+    assert reads.resumed == [] and "branchy.jsonl" in reads.full
 
 
 def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
