@@ -16,6 +16,10 @@ whole, through a temporary file and a rename, so that a reader never sees half o
 Its metadata names the cache's layout and the prime_nb that wrote it: rows summarised
 by another version may follow other rules, so such a cache (or one that is damaged, or
 no cache at all) is set aside and rebuilt, never trusted.
+
+A call reads only what it needs: the states (most of the bytes) only when a file
+changed, and a research table's rows only for that table. A part found damaged when it
+is decoded makes that one file be read again.
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ import math
 import os
 import tempfile
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,7 +41,7 @@ from .._version import __version__
 from ._runner import run
 from ._state import dump, restore
 from ._summary import read_summary
-from ._work import FileResult, error_row, results_of
+from ._work import COMPACTIONS, FileResult, error_row, results_of
 
 CACHE_FILE = "corpus-summaries.parquet"
 #: bytes before the last read position that must be unchanged for a file to count as grown
@@ -80,11 +84,32 @@ class Record:
     result: FileResult
     #: the pass's saved state (None: not read from the cache file yet, or none)
     state: bytes | None
+    #: research rows still as the cache file holds them (JSON), by part: decoded when a
+    #: table asks for them (``decoded``), so that listing the sessions decodes no branch
+    stored: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def resumable(self) -> bool:
         """Was the file read as a session (so that a state was saved to resume it)?"""
         return self.offset >= 0
+
+
+def decoded(record: Record, parts: Iterable[str]) -> Record:
+    """``record`` with the research rows of ``parts`` decoded; raises TypeError or
+    ValueError when the cache file held something else there (the file is read again)."""
+    for part in set(parts) & record.stored.keys():
+        rows = orjson.loads(record.stored[part])
+        if not _dicts(rows):
+            raise TypeError(f"the cache's {part} rows are not a list of rows")
+        fixed = _nans(rows, FLOATS[part])
+        result = record.result
+        record.result = (
+            result._replace(compactions=fixed)
+            if part == COMPACTIONS
+            else result._replace(branches=fixed)
+        )
+        del record.stored[part]
+    return record
 
 
 def stat_key(path: str) -> Key | None:
@@ -153,13 +178,16 @@ def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bool
 
 def cached_summaries(
     paths: list[str],
+    parts: Iterable[str],
     workers: int | None,
     desc: str,
     progress: bool | None,
     folder: Path,
     describe: Callable[[list[FileResult]], str],
 ) -> list[FileResult]:
-    """Summaries of ``paths`` (all parts), from the cache where the files did not change.
+    """Summaries of ``paths``, from the cache where the files did not change: every part
+    of a file read now (so that the other tables are cached too), the row and ``parts``
+    of a file the cache holds.
 
     A folder that cannot hold the cache is an error before any file is read; a cache
     that cannot be written at the end (a full disk) is a warning, and the tables are
@@ -173,8 +201,11 @@ def cached_summaries(
         for k, path in enumerate(paths):
             reuse, resume = _plan(path, stat_key(path), store.get(path))
             if reuse:
-                records[k] = store[path]
-            else:
+                try:
+                    records[k] = decoded(store[path], parts)
+                except (TypeError, ValueError):  # damaged there: the file is read again
+                    reuse = resume = False
+            if not reuse:
                 todo.append(k)
                 grown.append(resume)
         if todo:  # an unchanged corpus (the common re-listing) never reads the states
@@ -314,22 +345,23 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
             table[name][k] for name in ("size", "mtime_ns", "inode", "device")
         )
         row = orjson.loads(table["row"][k])
-        compactions = orjson.loads(table["compactions"][k])
-        branches = orjson.loads(table["branches"][k])
-        if not (isinstance(row, dict) and _dicts(compactions) and _dicts(branches)):
+        if not isinstance(row, dict):
             raise TypeError(f"the cache's record of {path} is not a summary")
-        result = FileResult(
-            _nans([row], FLOATS["row"])[0],
-            _nans(compactions, FLOATS["compactions"]),
-            _nans(branches, FLOATS["branches"]),
-        )
+        result = FileResult(_nans([row], FLOATS["row"])[0], [], [])
+        stored = {"compactions": table["compactions"][k], "branches": table["branches"][k]}
         key = (size, mtime, inode, device) if size is not None else None
-        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None)
+        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored)
     return out
 
 
 def _dicts(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+
+
+def _json(record: Record, part: str) -> bytes:
+    """A part's rows as the cache file holds them (as read, when never decoded)."""
+    stored = record.stored.get(part)
+    return stored if stored is not None else orjson.dumps(getattr(record.result, part))
 
 
 def write_store(folder: Path, store: dict[str, Record]) -> None:
@@ -350,10 +382,8 @@ def write_store(folder: Path, store: dict[str, Record]) -> None:
             "offset": pa.array([r.offset for r in records], pa.int64()),
             "tail": pa.array([r.tail for r in records], pa.binary()),
             "row": pa.array([orjson.dumps(r.result.row) for r in records], pa.binary()),
-            "compactions": pa.array(
-                [orjson.dumps(r.result.compactions) for r in records], pa.binary()
-            ),
-            "branches": pa.array([orjson.dumps(r.result.branches) for r in records], pa.binary()),
+            "compactions": pa.array([_json(r, "compactions") for r in records], pa.binary()),
+            "branches": pa.array([_json(r, "branches") for r in records], pa.binary()),
             "state": pa.array([r.state for r in records], pa.large_binary()),
         },
         metadata=WRITER,

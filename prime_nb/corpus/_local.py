@@ -97,7 +97,7 @@ def _summaries(
         from ._cache import cache_folder, cached_summaries
 
         folder = cache_folder(cache)
-        return cached_summaries(paths, workers, desc, progress, folder, _problems_line)
+        return cached_summaries(paths, parts, workers, desc, progress, folder, _problems_line)
     return run(
         partial(summarise, parts=parts),
         paths,

@@ -365,6 +365,48 @@ def test_a_damaged_state_column_reads_the_grown_file_again(
     assert reads.resumed == [] and "branchy.jsonl" in reads.full
 
 
+@pytest.mark.parametrize("column", ["compactions", "branches"])
+def test_research_rows_are_decoded_only_for_their_table(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, column: str
+) -> None:
+    """Listing the sessions from the cache decodes no research rows: a damaged record
+    there costs nothing until its table is asked for, which then reads that file again.
+    Rows never decoded are written back as they were when another file changes."""
+    import pyarrow as pa
+
+    cache = tmp_path / "cache"
+    want = tables(folder, cache)
+    target = str(folder / "compacted.jsonl")
+
+    def damage(table: Any) -> Any:
+        paths = [os.fsdecode(p) for p in table["path"].to_pylist()]
+        values = table[column].to_pylist()
+        values[paths.index(target)] = b"{not json"
+        at = table.schema.get_field_index(column)
+        return table.set_column(at, column, pa.array(values, pa.binary()))
+
+    rewrite_cache(cache, damage)
+    reads = Reads(monkeypatch)
+    kw: dict[str, Any] = {"workers": 1, "progress": False, "cache": cache}
+    pd.testing.assert_frame_equal(load_corpus(folder, **kw), want[0])
+    assert reads.full == []
+    bump(folder / "branchy.jsonl")  # the cache is written again, the damage still in it
+    pd.testing.assert_frame_equal(load_corpus(folder, **kw), want[0])
+    assert reads.full == ["branchy.jsonl"]
+    reads.clear()
+    other = corpus_branches if column == "compactions" else corpus_compactions
+    table = corpus_compactions if column == "compactions" else corpus_branches
+    pd.testing.assert_frame_equal(other(folder, **kw), want[2 if other is corpus_branches else 1])
+    assert reads.full == []  # the other part's rows, kept undecoded, were written back
+    pd.testing.assert_frame_equal(
+        table(folder, **kw), want[1 if table is corpus_compactions else 2]
+    )
+    assert reads.full == ["compacted.jsonl"]
+    reads.clear()
+    assert_same(tables(folder, cache), want)  # read again, cached again
+    assert reads.full == []
+
+
 def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     tables(folder, cache)
