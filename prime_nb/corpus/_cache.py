@@ -54,7 +54,11 @@ FLOATS = {
 }
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 2
+CACHE_LAYOUT = 3
+#: a stored state says how long it is; a length past this many times its compressed bytes
+#: is a damaged cache's: zstd cannot do better (a block holds at most 128 KiB, and its
+#: smallest form, a repeated byte, takes 4 bytes); the pass's states compress about 4 to 1
+MAX_RATIO = 128 * 1024 // 4
 #: Parquet metadata saying which layout and which prime_nb wrote the cache
 WRITER = {
     b"prime_nb.cache_layout": str(CACHE_LAYOUT).encode(),
@@ -82,7 +86,7 @@ class Record:
     offset: int
     tail: bytes
     result: FileResult
-    #: the pass's saved state (None: not read from the cache file yet, or none)
+    #: the pass's saved state, ``packed`` (None: not read from the cache file yet, or none)
     state: bytes | None
     #: research rows still as the cache file holds them (JSON), by part: decoded when a
     #: table asks for them (``decoded``), so that listing the sessions decodes no branch
@@ -143,18 +147,39 @@ def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) 
     session = None
     if state is not None:
         try:
-            session = restore(path, state)
+            session = restore(path, unpacked(state))
             session.refresh()  # reads only the new bytes (or all, if the file was replaced)
         except Exception:  # a state that no longer fits: read the file from the start
             session = None
     try:
         if session is None:
             session = read_summary(path, parallel)
-        blob = dump(session)
+        blob = packed(dump(session))
     except Exception as exc:
         return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None)
     offset = session._state.offset
     return Record(key, offset, tail_hash(path, offset), results_of(session, path), blob)
+
+
+def packed(state: bytes) -> bytes:
+    """A saved state as the cache file holds it: compressed (zstd) by the worker that made
+    it, its length first. Why there: the workers compress their files' states side by
+    side and send a quarter of the bytes back, where the cache file's writer compressed
+    them all on one core while the others waited (the column is stored as it comes)."""
+    pa, _ = _pyarrow()
+    frame: bytes = pa.compress(state, codec="zstd", asbytes=True)
+    return len(state).to_bytes(8, "little") + frame
+
+
+def unpacked(stored: bytes) -> bytes:
+    """The state :func:`packed` stored (ValueError: not one; a damaged cache's length is
+    not believed past what zstd could have made of the bytes that follow it)."""
+    pa, _ = _pyarrow()
+    size, frame = int.from_bytes(stored[:8], "little"), stored[8:]
+    if len(stored) < 8 or size > max(MAX_RATIO * len(frame), 1 << 20):
+        raise ValueError("not a state this cache wrote")
+    state: bytes = pa.decompress(frame, decompressed_size=size, codec="zstd", asbytes=True)
+    return state
 
 
 def _failed(path: str, exc: BaseException) -> Record:
@@ -391,7 +416,9 @@ def write_store(folder: Path, store: dict[str, Record]) -> None:
     handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=folder)
     os.close(handle)
     try:
-        pq.write_table(table, temporary, compression="zstd")
+        codecs = {name: "zstd" for name in table.column_names}
+        codecs["state"] = "none"  # compressed already (``packed``)
+        pq.write_table(table, temporary, compression=codecs)
         os.replace(temporary, folder / CACHE_FILE)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

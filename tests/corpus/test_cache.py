@@ -341,7 +341,17 @@ def test_the_states_come_from_the_cache_file_that_was_opened(folder: Path, tmp_p
         assert {r.state for r in reopened.records.values()} == {b"another state"}
 
 
-@pytest.mark.parametrize("state", ["text", 7])
+@pytest.mark.parametrize(
+    "state",
+    [
+        "text",
+        7,
+        b"\x05",
+        (10_000).to_bytes(8, "little") + b"not zstd",
+        (2**62).to_bytes(8, "little") + b"a length no frame this short could have",
+    ],
+    ids=["text", "number", "too short", "not a frame", "a length past belief"],
+)
 def test_a_damaged_state_column_reads_the_grown_file_again(
     folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: Any
 ) -> None:
@@ -405,6 +415,15 @@ def test_research_rows_are_decoded_only_for_their_table(
     reads.clear()
     assert_same(tables(folder, cache), want)  # read again, cached again
     assert reads.full == []
+
+
+@pytest.mark.parametrize("size", [0, 1, 5_000, 3_000_000])
+def test_a_state_is_stored_compressed_and_read_back_whole(size: int) -> None:
+    state = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    stored = _cache.packed(state)
+    assert _cache.unpacked(stored) == state
+    if size > 5_000:
+        assert len(stored) < size / 10  # compressed by the worker: stored as it comes
 
 
 def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
