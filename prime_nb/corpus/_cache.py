@@ -373,7 +373,9 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         if not isinstance(row, dict):
             raise TypeError(f"the cache's record of {path} is not a summary")
         result = FileResult(_nans([row], FLOATS["row"])[0], [], [])
-        stored = {"compactions": table["compactions"][k], "branches": table["branches"][k]}
+        stored = {part: table[part][k] for part in ("compactions", "branches")}
+        if not all(isinstance(value, bytes) for value in stored.values()):
+            raise TypeError(f"the cache's record of {path} is not a summary")
         key = (size, mtime, inode, device) if size is not None else None
         out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored)
     return out

@@ -298,7 +298,15 @@ def test_a_cache_from_another_writer_is_not_trusted(
 
 @pytest.mark.parametrize(
     "column, value",
-    [("row", b"{not json"), ("row", b"[1, 2]"), ("compactions", b"{}"), ("branches", b"[3]")],
+    [
+        ("row", b"{not json"),
+        ("row", b"[1, 2]"),
+        ("row", None),
+        ("compactions", b"{}"),
+        ("compactions", None),
+        ("branches", b"[3]"),
+        ("branches", None),
+    ],
 )
 def test_a_cache_with_a_damaged_record_is_rebuilt(
     folder: Path, tmp_path: Path, column: str, value: bytes
@@ -308,13 +316,19 @@ def test_a_cache_with_a_damaged_record_is_rebuilt(
     cache = tmp_path / "cache"
     want = tables(folder, cache)
 
+    # a record with rows in that column
+    target = str(folder / ("compacted.jsonl" if column == "compactions" else "branchy.jsonl"))
+
     def damage(table: Any) -> Any:
+        paths = [os.fsdecode(p) for p in table["path"].to_pylist()]
         values = table[column].to_pylist()
-        values[0] = value
+        values[paths.index(target)] = value
         at = table.schema.get_field_index(column)
         return table.set_column(at, column, pa.array(values, pa.binary()))
 
     rewrite_cache(cache, damage)
+    bump(folder / "large.jsonl")  # the cache is written back before the damage is decoded
+    assert_same(tables(folder, cache), want)
     assert_same(tables(folder, cache), want)
 
 
