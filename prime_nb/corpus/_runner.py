@@ -7,7 +7,8 @@ batches first, few round trips; small ones last, so no core waits long for the l
 batch of another. A file bigger than a batch is a batch of its own (one task reads it:
 its summary is a few dicts, never per-entry objects). Workers fork from a
 forkserver that has already imported the corpus code, so no worker pays the imports, and
-stay up between calls for a while (``_pool``).
+stay up between calls for a while (``_pool``); while the forkserver starts, the first
+time in a process, this process reads the smallest batches itself (``_hand_out``).
 If a worker dies (out of memory, killed), the files of the batches it took down are run
 again one at a time, so that only the file that kills a worker gets an error row.
 """
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -213,10 +216,7 @@ def _in_batches(
     """Run the batches; return the indexes of files whose batch a dead worker took down."""
     failed: list[int] = []
     with shared.use(workers) as pool:
-        with without_main_script():  # workers start as tasks are submitted
-            futures: dict[Future[list[T]], list[int]] = {
-                pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
-            }
+        futures = _hand_out(pool, func, items, groups, results, bar, not forkserver_running())
         for future in as_completed(futures):
             group = futures[future]
             try:
@@ -229,6 +229,66 @@ def _in_batches(
                 results[k] = value
             bar.update(len(group))
     return sorted(failed)
+
+
+def _hand_out(
+    pool: Any,
+    func: Callable[..., T],
+    items: list[tuple[Any, ...]],
+    groups: list[list[int]],
+    results: dict[int, T],
+    bar: Any,
+    cold: bool,
+) -> dict[Future[list[T]], list[int]]:
+    """Every batch given to the pool, in order (biggest first), or read here.
+
+    ``cold``: this process has no forkserver yet. Starting one takes about half a
+    second (it imports the loader and pandas), and the first worker start waits for it.
+    So the batches are given from another thread while this one reads the smallest
+    batches itself, from the back, until that thread has given the rest: the first
+    corpus call of a process does not leave a core idle while the server starts.
+    """
+    futures: dict[Future[list[T]], list[int]] = {}
+    pending = deque(groups)
+    lock = threading.Lock()
+    given = threading.Event()
+    failure: list[BaseException] = []
+
+    def give() -> None:
+        try:
+            with without_main_script():  # workers start as tasks are submitted
+                while True:
+                    with lock:
+                        if not pending:
+                            return
+                        group = pending.popleft()
+                    futures[pool.submit(_apply, func, [items[k] for k in group])] = group
+        except BaseException as exc:  # handed to the caller's thread
+            failure.append(exc)
+        finally:
+            given.set()
+
+    if not cold:
+        give()
+    else:
+        giver = threading.Thread(target=give, name="prime-nb-corpus-start", daemon=True)
+        giver.start()
+        try:
+            while not given.is_set():
+                with lock:
+                    if not pending:
+                        break
+                    group = pending.pop()
+                for k in group:
+                    results[k] = func(*items[k])
+                bar.update(len(group))
+        finally:  # an interrupt here: give the workers nothing more
+            with lock:
+                pending.clear()
+        giver.join()
+    if failure:
+        raise failure[0]
+    return futures
 
 
 def _one_by_one(

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 from research_sessions import branchy, compacted
@@ -155,3 +159,111 @@ def test_a_corpus_worth_workers_uses_them_by_default(
     pool = _pool.shared.pool
     assert pool is not None and getattr(pool, "_max_workers", 0) == 2
     _pool.shared.shutdown()
+
+
+class StartingPool:
+    """A pool whose first submit waits, as a forkserver that is still importing does,
+    here until this process has read ``wait_for`` batches itself; tasks run at once."""
+
+    def __init__(self, read_here: threading.Event, fail: BaseException | None = None) -> None:
+        self.read_here, self.fail = read_here, fail
+        self.given: list[list[tuple[int, ...]]] = []
+
+    def submit(self, fn: Any, func: Any, items: list[tuple[int, ...]]) -> Future[Any]:
+        assert self.read_here.wait(10)
+        if self.fail is not None:
+            raise self.fail
+        self.given.append(items)
+        future: Future[Any] = Future()
+        future.set_result(fn(func, items))
+        return future
+
+
+def _hand_out(pool: Any, groups: list[list[int]], cold: bool, func: Any) -> tuple[Any, ...]:
+    items = [(k,) for k in range(sum(len(g) for g in groups))]
+    results: dict[int, Any] = {}
+    bar = _runner.progress_bar(len(items), "test", False)
+    futures = _runner._hand_out(pool, func, items, groups, results, bar, cold)
+    for future, group in futures.items():
+        results.update(zip(group, future.result(), strict=True))
+    return futures, results
+
+
+def test_a_cold_start_reads_the_smallest_batches_here_while_the_server_starts() -> None:
+    """The first call of a process: the batches go to the pool from another thread, and
+    this one reads batches from the back until that thread has given the rest."""
+    here: list[int] = []
+    main = threading.current_thread()
+    read_here = threading.Event()
+
+    def square(k: int) -> int:
+        if threading.current_thread() is main:
+            here.append(k)
+            if len(here) == 3:  # the smallest three batches (one file each) read here,
+                read_here.set()  # then the server is up: the other thread gives the rest
+                deadline = time.monotonic() + 10
+                while len(pool.given) < 3 and time.monotonic() < deadline:
+                    time.sleep(0.001)
+        return k * k
+
+    groups = [[0, 1, 2, 3], [4, 5, 6], [7, 8], [9], [10], [11]]
+    pool = StartingPool(read_here)
+    futures, results = _hand_out(pool, groups, True, square)
+    assert results == {k: k * k for k in range(12)}  # each file once, wherever it was read
+    assert here == [11, 10, 9]  # from the back
+    assert [items[0][0] for items in pool.given] == [0, 4, 7]  # the biggest, in order
+    assert sorted(len(g) for g in futures.values()) == [2, 3, 4]
+
+
+def test_a_warm_start_gives_every_batch_to_the_workers() -> None:
+    read_here = threading.Event()
+    read_here.set()
+    pool = StartingPool(read_here)
+    groups = [[0, 1], [2], [3]]
+    _, results = _hand_out(pool, groups, False, lambda k: -k)
+    assert results == {0: 0, 1: -1, 2: -2, 3: -3}
+    assert len(pool.given) == 3
+
+
+def test_a_pool_that_fails_to_start_fails_the_call_in_the_callers_thread() -> None:
+    read_here = threading.Event()
+    pool = StartingPool(read_here, fail=BrokenProcessPool("a worker died at start"))
+
+    def slow(k: int) -> int:
+        read_here.set()
+        return k
+
+    with pytest.raises(BrokenProcessPool, match="died at start"):
+        _hand_out(pool, [[0], [1], [2]], True, slow)
+
+
+def test_an_interrupt_while_reading_here_gives_the_workers_nothing_more() -> None:
+    read_here = threading.Event()
+    pool = StartingPool(read_here)
+
+    main = threading.current_thread()
+
+    def interrupted(k: int) -> int:
+        if threading.current_thread() is main:
+            raise KeyboardInterrupt  # Ctrl-C while this process reads a batch
+        return k
+
+    with pytest.raises(KeyboardInterrupt):
+        _hand_out(pool, [[0], [1], [2], [3]], True, interrupted)
+    read_here.set()  # the server is up now: the giving thread goes on, with nothing left
+    for thread in threading.enumerate():
+        if thread.name == "prime-nb-corpus-start":
+            thread.join(10)
+    assert len(pool.given) == 1  # only the batch it was giving when interrupted
+
+
+def test_a_cold_first_call_gives_the_rows_of_one_process(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_runner, "forkserver_running", lambda: False)
+    for k in range(4, 40):  # enough batches for both ends
+        (branchy if k % 2 else compacted)(folder / f"s{k}.jsonl")
+    monkeypatch.setattr(_runner, "MIN_BATCH", 1)
+    cold = load_corpus(folder, workers=2, progress=False)
+    monkeypatch.undo()
+    assert cold.equals(load_corpus(folder, workers=1, progress=False))
