@@ -15,8 +15,8 @@ from research_sessions import branchy, compacted
 from session_matrix import write_all
 from test_summary import session_matrix
 
-from prime_nb.corpus import _cache, corpus_branches, corpus_compactions, load_corpus
-from prime_nb.corpus._cache import CACHE_FILE
+from prime_nb.corpus import _cache, _cache_file, corpus_branches, corpus_compactions, load_corpus
+from prime_nb.corpus._cache_file import CACHE_FILE
 from prime_nb.datasets import write_large_session
 
 
@@ -107,9 +107,9 @@ def test_unchanged_files_are_not_read(
     assert sorted(reads.full) == ["branchy.jsonl", "broken.jsonl", "compacted.jsonl", "large.jsonl"]
     reads.clear()
     states_read = []
-    real = _cache.CacheFile.read_states
+    real = _cache_file.CacheFile.read_states
     monkeypatch.setattr(
-        _cache.CacheFile, "read_states", lambda self: states_read.append(1) or real(self)
+        _cache_file.CacheFile, "read_states", lambda self: states_read.append(1) or real(self)
     )
     assert_same(tables(folder, cache), first)
     assert reads.full == [] and reads.resumed == []
@@ -271,9 +271,9 @@ def rewrite_cache(cache: Path, change: Any) -> None:
 @pytest.mark.parametrize(
     "metadata",
     [
-        {b"prime_nb.cache_layout": b"0", b"prime_nb.version": _cache.__version__.encode()},
+        {b"prime_nb.cache_layout": b"0", b"prime_nb.version": _cache_file.__version__.encode()},
         {
-            b"prime_nb.cache_layout": str(_cache.CACHE_LAYOUT).encode(),
+            b"prime_nb.cache_layout": str(_cache_file.CACHE_LAYOUT).encode(),
             b"prime_nb.version": b"0.0.1",
         },
         {},
@@ -338,19 +338,19 @@ def test_the_states_come_from_the_cache_file_that_was_opened(folder: Path, tmp_p
     other's states."""
     cache = tmp_path / "cache"
     tables(folder, cache)
-    with _cache.CacheFile(cache) as before:
+    with _cache_file.CacheFile(cache) as before:
         before.read_states()
         saved = {path: r.state for path, r in before.records.items()}
     assert sum(state is not None for state in saved.values()) == 3  # not the broken file's
-    with _cache.CacheFile(cache) as opened:
+    with _cache_file.CacheFile(cache) as opened:
         other = {
-            path: _cache.Record(r.key, r.offset, r.tail, r.result, b"another state")
+            path: _cache_file.Record(r.key, r.offset, r.tail, r.result, b"another state")
             for path, r in opened.records.items()
         }
-        _cache.write_store(cache, other)  # a temporary file renamed over the cache
+        _cache_file.write_store(cache, other)  # a temporary file renamed over the cache
         opened.read_states()
         assert {path: r.state for path, r in opened.records.items()} == saved
-    with _cache.CacheFile(cache) as reopened:
+    with _cache_file.CacheFile(cache) as reopened:
         reopened.read_states()
         assert {r.state for r in reopened.records.values()} == {b"another state"}
 
@@ -434,8 +434,8 @@ def test_research_rows_are_decoded_only_for_their_table(
 @pytest.mark.parametrize("size", [0, 1, 5_000, 3_000_000])
 def test_a_state_is_stored_compressed_and_read_back_whole(size: int) -> None:
     state = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
-    stored = _cache.packed(state)
-    assert _cache.unpacked(stored) == state
+    stored = _cache_file.packed(state)
+    assert _cache_file.unpacked(stored) == state
     if size > 5_000:
         assert len(stored) < size / 10  # compressed by the worker: stored as it comes
 

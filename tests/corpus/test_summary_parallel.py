@@ -19,7 +19,7 @@ from conftest import header, msg, write_lines
 from session_matrix import CASES, FIXTURES, write_case
 
 from prime_nb.corpus import _cache, _runner
-from prime_nb.corpus._cache import CACHE_FILE
+from prime_nb.corpus._cache_file import CACHE_FILE
 from prime_nb.corpus._local import (
     branches_frame,
     compactions_frame,
