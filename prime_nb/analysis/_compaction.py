@@ -190,9 +190,9 @@ def compaction_forensics(session: Session, ids: str | Sequence[str] | None = Non
     walked = walk_compactions(
         index, arrays.last_leaf(), rows_of, kept_of, turns.tolist(), read_paths, known
     )
-    # the full entries, not session.compactions: that table loses a recorded count when
-    # another compaction in the file lacks one (the column turns float)
-    raw_entries = session.read_entries([str(cid) for cid in comps.index])
+    # the contexts, with the full compaction entries read for them: not session.compactions,
+    # which loses a recorded count when another compaction lacks one (the column turns float)
+    contexts = session._contexts_messages(rows_of)
     stamp_values = stamps.tolist()
     rows: list[dict[str, Any]] = []
     for k, (cid, kept, summary, from_hook) in enumerate(
@@ -207,9 +207,9 @@ def compaction_forensics(session: Session, ids: str | Sequence[str] | None = Non
         cid = str(cid)
         row = rows_of[k]
         walk = walked[k]
-        context = session._context_messages(row)
+        context, read = contexts[k]
         estimate = sum(estimate_tokens(m) for m in context)
-        raw = raw_entries[k]
+        raw = read[row]
         recorded = _count(raw.get("tokensAfter"))
         after = recorded if recorded is not None else estimate
         before_value = _count(raw.get("tokensBefore"))

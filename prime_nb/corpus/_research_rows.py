@@ -151,7 +151,7 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
     walked = walk_compactions(
         session._index, last_leaf, comp_rows, kept_of, turns, read_paths, known
     )
-    raw_entries = session._read_rows(comp_rows)
+    contexts = session._contexts_messages(comp_rows)  # the compactions' entries among them
     rows: list[dict[str, Any]] = []
     for k, comp in enumerate(cols.compactions):
         crow = comp["index"]
@@ -160,9 +160,9 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
         summarised = walk.summarised
         kept = comp["first_kept_entry_id"]
         leaf_row = walk.leaf
-        context = session._context_messages(crow)
+        context, entries = contexts[k]
         estimate = sum(estimate_tokens(m) for m in context)
-        raw = raw_entries[k]
+        raw = entries[crow]
         recorded = _count(raw.get("tokensAfter"))
         after = recorded if recorded is not None else estimate
         before_value = _count(raw.get("tokensBefore"))

@@ -21,7 +21,7 @@ from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb.errors import SessionFormatError
-from prime_nb.session import _index
+from prime_nb.session import _context, _index
 from prime_nb.session._context import Context, _append, clone_usage, to_context_message
 from prime_nb.session._index import CONTEXT_TYPES, nearest
 
@@ -130,14 +130,17 @@ def check_every_row(session: prime_nb.Session) -> int:
     spec = session.dialect == "spec"
     targets = session._child_usage_targets
     header_git = session._header_canonical.get("git")
-    for row in rows_to_check(session):
+    rows = list(rows_to_check(session))
+    # the messages alone (the forensics' count, many leaves read together): the same
+    together = session._contexts_messages(rows)
+    for row, (messages, read) in zip(rows, together, strict=True):
         expected = oracle_context(tree.path(row), cols, session._read_rows, targets, spec)
         if expected.git is None and isinstance(header_git, dict):
             expected.git = header_git
         got = session.context(cols.ids[row])
         assert same(got, expected), (session.file, cols.ids[row])
-        # the messages alone (the forensics' count) read no setting: the same messages
-        assert session._context_messages(row) == list(expected), (session.file, row)
+        assert messages == list(expected), (session.file, row)
+        assert read[row] == session._read_rows([row])[0]  # the leaf's own entry is read too
     empty = session.context() if not len(cols) else None
     if empty is not None:
         assert list(empty) == [] and empty.leaf_id is None
@@ -213,6 +216,33 @@ def test_random_trees(seed: int, spec: bool, tmp_path: Path) -> None:
     session = prime_nb.load(random_session(seed, tmp_path, spec))
     assert (session.dialect == "spec") is spec
     check_every_row(session)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_contexts_read_together_in_bounded_batches(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many leaves' contexts read together give each leaf's own, however the rows are
+    cut into reads: each read holds at most ROWS_PER_READ rows, or one context's."""
+    session = prime_nb.load(random_session(seed, tmp_path, spec=False))
+    rows = list(range(len(session._cols)))
+    alone = [session._contexts_messages([row])[0] for row in rows]
+    reads: list[int] = []
+    real = session._read_rows
+
+    def counted(wanted: Sequence[int], trim: bool = True) -> list[dict[str, Any]]:
+        reads.append(len(wanted))
+        return real(wanted, trim)
+
+    monkeypatch.setattr(session, "_read_rows", counted)
+    monkeypatch.setattr(_context, "ROWS_PER_READ", 5)
+    together = session._contexts_messages(rows)
+    assert [messages for messages, _ in together] == [messages for messages, _ in alone]
+    for row, (_, read) in zip(rows, together, strict=True):
+        assert read[row] == alone[row][1][row]
+    biggest = max(len(read) for _, read in alone)
+    assert all(n <= max(5, biggest) for n in reads)
+    assert len(reads) < len(rows)  # fewer reads than contexts: they were shared
 
 
 def naive_nearest(pointer: list[int], hit: list[bool]) -> list[int]:
