@@ -239,14 +239,14 @@ def contexts_messages(
     *,
     child_usage: Mapping[int, int] | None = None,
 ) -> list[tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]]:
-    """For each row of ``leaves`` (each 0 or more), the messages of :func:`build_context`
-    alone (no setting entry read, no model looked up) and the entries read for them,
-    the leaf's own among them.
+    """For each row of ``leaves``, the messages of :func:`build_context` alone (no setting
+    entry read, no model looked up) and the entries read for them, the leaf's own among
+    them (a row below 0, an empty session's leaf: no messages).
 
     Why many at once: the compaction forensics ask for the context at every compaction
-    of a session, and reading each from the file on its own opened it once a compaction
-    (a third of the forensics' time on a corpus). Here the rows of many contexts are
-    read in one pass, up to :data:`ROWS_PER_READ` at a time.
+    of a session, and reading each from the file on its own read the file once a
+    compaction (most of the forensics' time on a session of chained compactions). Here
+    the rows of many contexts are read in one pass, up to :data:`ROWS_PER_READ` at a time.
     """
     out: list[tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]] = []
     batch: list[_Plan] = []
@@ -260,11 +260,11 @@ def contexts_messages(
         rows.clear()
 
     for leaf in leaves:
-        plan = _plan(leaf, cols, index, child_usage, ())
-        new = {*plan.wanted, leaf} - rows
-        if batch and len(rows) + len(new) > ROWS_PER_READ:
+        plan = _plan(leaf, cols, index, child_usage, ()) if leaf >= 0 else _Plan(-1, [], {}, [])
+        own = [*plan.wanted, leaf] if leaf >= 0 else []
+        if batch and len(rows) + len(set(own) - rows) > ROWS_PER_READ:
             read()
-        rows.update(plan.wanted, (leaf,))
+        rows.update(own)
         batch.append(plan)
     if batch:
         read()

@@ -243,6 +243,9 @@ def test_contexts_read_together_in_bounded_batches(
     biggest = max(len(read) for _, read in alone)
     assert all(n <= max(5, biggest) for n in reads)
     assert len(reads) < len(rows)  # fewer reads than contexts: they were shared
+    # an empty session's leaf (-1) has no messages, and reads nothing for itself
+    (empty, _), (first, _) = session._contexts_messages([-1, 0])
+    assert empty == [] and first == alone[0][0]
 
 
 def naive_nearest(pointer: list[int], hit: list[bool]) -> list[int]:
