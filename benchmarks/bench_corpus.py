@@ -170,18 +170,16 @@ def run(root: Path, count: int, each_mb: float) -> None:
     print("    (the workers of the call before, kept warm: the pool stays up for a minute)")
 
     with tempfile.TemporaryDirectory() as caches:
-        folders = iter(Path(caches) / str(k) for k in range(REPEAT))
-        last = Path(caches) / "none yet"
+        folders = [Path(caches) / str(k) for k in range(REPEAT)]
+        fresh = iter(folders)
 
-        def cached(folder: Path | None = None) -> Any:
-            nonlocal last
-            last = folder or last
-            return corpus.load_corpus(files=files, workers=cores, progress=False, cache=last)
+        def cached(folder: Path) -> Any:
+            return corpus.load_corpus(files=files, workers=cores, progress=False, cache=folder)
 
         # the first run into a new folder each time; then the last folder, unchanged
-        wall, _, out = clock(lambda: cached(next(folders)), REPEAT)
+        wall, _, out = clock(lambda: cached(next(fresh)), REPEAT)
         report.line("load_corpus, cache, first run", wall, cores, len(out))
-        wall, _, out = clock(cached, REPEAT)
+        wall, _, out = clock(lambda: cached(folders[-1]), REPEAT)
         report.line("load_corpus, cache, unchanged", wall, cores, len(out))
 
     from distributed import Client, LocalCluster
