@@ -215,6 +215,8 @@ def build_context(
     )
 
 
+#: a context's messages and the entries read for them, by row
+ContextRead = tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]
 #: rows read from the file at once when the contexts of many leaves are asked for together
 #: (``contexts_messages``): their entries are held in memory until those contexts are built
 ROWS_PER_READ = 4096
@@ -238,7 +240,7 @@ def contexts_messages(
     index: TreeIndex,
     *,
     child_usage: Mapping[int, int] | None = None,
-) -> list[tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]]:
+) -> list[ContextRead]:
     """For each row of ``leaves``, the messages of :func:`build_context` alone (no setting
     entry read, no model looked up) and the entries read for them, the leaf's own among
     them (a row below 0, an empty session's leaf: no messages).
@@ -248,7 +250,7 @@ def contexts_messages(
     compaction (most of the forensics' time on a session of chained compactions). Here
     the rows of many contexts are read in one pass, up to :data:`ROWS_PER_READ` at a time.
     """
-    out: list[tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]] = []
+    out: list[ContextRead] = []
     batch: list[_Plan] = []
     rows: set[int] = set()
 
@@ -278,7 +280,7 @@ def _messages(
     index: TreeIndex,
     child_usage: Mapping[int, int] | None,
     also: Iterable[int],
-) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+) -> ContextRead:
     """The context's messages at ``leaf``, and the entries read for them, with the rows
     ``also`` read in the same pass over the file (the settings' entries)."""
     plan = _plan(leaf, cols, index, child_usage, also)

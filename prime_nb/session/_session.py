@@ -37,7 +37,7 @@ from . import _records as records
 from . import _tables as tables
 from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
-from ._context import Context, build_context, contexts_messages
+from ._context import Context, ContextRead, build_context, contexts_messages
 from ._fork import fork_session
 from ._index import TreeIndex
 from ._messages import to_messages
@@ -606,9 +606,7 @@ class Session:
             context.git = self._header_canonical["git"]
         return context
 
-    def _contexts_messages(
-        self, rows: Sequence[int]
-    ) -> list[tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]]:
+    def _contexts_messages(self, rows: Sequence[int]) -> list[ContextRead]:
         """The messages of the context at each of ``rows`` without its settings, and the
         entries read for them (``contexts_messages``: what the compaction forensics count,
         read in one pass over the file for many compactions)."""
