@@ -26,15 +26,17 @@ from typing import Any
 import orjson
 
 from .._version import __version__
-from ._work import COMPACTIONS, FileResult
+from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
 CACHE_FILE = "corpus-summaries.parquet"
 #: float fields of the summary rows that may be NaN (JSON writes NaN as null)
 FLOATS = {
-    "row": ("started", "ended", "cost"),
-    "compactions": ("timestamp", "previous_ms", "compression_ratio"),
-    "branches": ("started", "ended", "cost"),
+    ROW: ("started", "ended", "cost"),
+    COMPACTIONS: ("timestamp", "previous_ms", "compression_ratio"),
+    BRANCHES: ("started", "ended", "cost"),
 }
+#: the research tables' rows, kept as JSON (each a column of the file) until asked for
+RESEARCH = (COMPACTIONS, BRANCHES)
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
 CACHE_LAYOUT = 3
@@ -197,8 +199,8 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         row = orjson.loads(table["row"][k])
         if not isinstance(row, dict):
             raise TypeError(f"the cache's record of {path} is not a summary")
-        result = FileResult(_nans([row], FLOATS["row"])[0], [], [])
-        stored = {part: table[part][k] for part in ("compactions", "branches")}
+        result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
+        stored = {part: table[part][k] for part in RESEARCH}
         if not all(isinstance(value, bytes) for value in stored.values()):
             raise TypeError(f"the cache's record of {path} is not a summary")
         key = (size, mtime, inode, device) if size is not None else None
@@ -234,8 +236,7 @@ def write_store(folder: Path, store: dict[str, Record]) -> None:
             "offset": pa.array([r.offset for r in records], pa.int64()),
             "tail": pa.array([r.tail for r in records], pa.binary()),
             "row": pa.array([orjson.dumps(r.result.row) for r in records], pa.binary()),
-            "compactions": pa.array([_json(r, "compactions") for r in records], pa.binary()),
-            "branches": pa.array([_json(r, "branches") for r in records], pa.binary()),
+            **{part: pa.array([_json(r, part) for r in records], pa.binary()) for part in RESEARCH},
             "state": pa.array([r.state for r in records], pa.large_binary()),
         },
         metadata=WRITER,
