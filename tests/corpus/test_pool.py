@@ -10,10 +10,12 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from research_sessions import branchy, compacted
+from session_matrix import write_all
 
-from prime_nb.corpus import _pool, _runner, load_corpus
+from prime_nb.corpus import _pool, _runner, corpus_branches, corpus_compactions, load_corpus
 from prime_nb.corpus._runner import MAX_BATCH, MIN_BATCH, guided_batches
 
 
@@ -257,13 +259,18 @@ def test_an_interrupt_while_reading_here_gives_the_workers_nothing_more() -> Non
     assert len(pool.given) == 1  # only the batch it was giving when interrupted
 
 
+@pytest.mark.parametrize("table", [load_corpus, corpus_compactions, corpus_branches])
 def test_a_cold_first_call_gives_the_rows_of_one_process(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
+    folder: Path, monkeypatch: pytest.MonkeyPatch, table: Any
 ) -> None:
-    monkeypatch.setattr(_runner, "forkserver_running", lambda: False)
+    """Over the whole session matrix (every fixture, version and dialect, empty and
+    hostile sessions) and a run of small sessions: the same table, however the files
+    were shared between this process and the workers."""
     for k in range(4, 40):  # enough batches for both ends
         (branchy if k % 2 else compacted)(folder / f"s{k}.jsonl")
+    write_all(folder / "matrix")
+    monkeypatch.setattr(_runner, "forkserver_running", lambda: False)
     monkeypatch.setattr(_runner, "MIN_BATCH", 1)
-    cold = load_corpus(folder, workers=2, progress=False)
+    cold = table(folder, workers=2, progress=False)
     monkeypatch.undo()
-    assert cold.equals(load_corpus(folder, workers=1, progress=False))
+    pd.testing.assert_frame_equal(cold, table(folder, workers=1, progress=False))
