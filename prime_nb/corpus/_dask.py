@@ -26,7 +26,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
         "prime_nb's Dask support needs the dask extra: pip install 'prime-nb[dask]'"
     ) from exc
 
-from .._names import real_name, shown_name
+from .._names import given_path, is_path_list, real_name, shown_name
 from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns
@@ -81,9 +81,9 @@ def resolve(
     paths_or_dir: Paths, pattern: str = "**/*.jsonl", storage_options: dict[str, Any] | None = None
 ) -> list[str]:
     """Session files named, or found below a folder (local, or a URL fsspec lists)."""
-    if not isinstance(paths_or_dir, str | os.PathLike):
-        return [os.fspath(p) for p in paths_or_dir]
-    target = os.fspath(paths_or_dir)
+    if is_path_list(paths_or_dir):
+        return [os.fspath(p) for p in paths_or_dir]  # type: ignore[union-attr]
+    target = given_path(paths_or_dir, "paths_or_dir", "give a folder, a file, or a list of files")
     if "://" not in target:
         return [str(p) for p in find_session_files(target, pattern)]
     from fsspec.core import url_to_fs

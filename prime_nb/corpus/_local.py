@@ -11,12 +11,12 @@ import os
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
-from .._names import shown_name
+from .._names import is_path_list, shown_name
 from .._words import counted
 from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
@@ -123,16 +123,33 @@ def _problems_line(results: list[FileResult]) -> str:
     return f"{line} in the {counted(parsed, 'file')} parsed; {skipped}" if parsed else skipped
 
 
-def _paths(dir: str | Path | None, pattern: str, files: Iterable[str | Path] | None) -> list[str]:
+def _paths(
+    dir: str | Path | Iterable[str | Path] | None,
+    pattern: str,
+    files: Iterable[str | Path] | None,
+) -> list[str]:
     """The files to read: ``files`` (one path alone counts as one file, not as the
-    characters of its name), else those matching ``pattern`` below ``dir``."""
+    characters of its name), else those matching ``pattern`` below ``dir``.
+
+    A list of files where the folder goes is read as ``files``: the Dask tables take
+    ``paths_or_dir`` there, and the same call should work on both."""
+    if is_path_list(dir):
+        if files is not None:
+            raise ValueError("give the files once: as the first argument or as files=, not both")
+        return [str(f) for f in file_list(cast("Iterable[str | Path]", dir))]
+    folder = cast("str | Path | None", dir)
     if files is not None:
+        if folder is not None:
+            raise ValueError(
+                f"give a folder or files=, not both (got the folder {str(folder)!r} "
+                "and files=): the files alone are read as they are named"
+            )
         return [str(f) for f in file_list(files)]
-    return [str(p) for p in find_session_files(dir, pattern)]
+    return [str(p) for p in find_session_files(folder, pattern)]
 
 
 def load_corpus(
-    dir: str | Path | None = None,
+    dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     *,
@@ -140,7 +157,8 @@ def load_corpus(
     progress: bool | None = None,
     cache: Cache = False,
 ) -> pd.DataFrame:
-    """One row per session file below ``dir`` (default: the agent's sessions folder).
+    """One row per session file below ``dir`` (default: the agent's sessions folder), or
+    per file of a list given there or as ``files=``.
 
     Each file is read once by the summary pass (no tables built), in ``workers``
     processes (default: one per core this process may use, or this process alone for a
@@ -225,7 +243,7 @@ def _datetimes(values: pd.Series) -> pd.Series:
 
 
 def corpus_entries(
-    dir: str | Path | None = None,
+    dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     *,
@@ -344,7 +362,7 @@ def branches_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def corpus_compactions(
-    dir: str | Path | None = None,
+    dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     *,
@@ -365,7 +383,7 @@ def corpus_compactions(
 
 
 def corpus_branches(
-    dir: str | Path | None = None,
+    dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     *,
@@ -386,7 +404,7 @@ def _facts_error(path: str, exc: BaseException) -> SessionFacts:
 
 
 def families(
-    dir: str | Path | None = None,
+    dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     *,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .._names import given_path
 from ..session._context import Context
 from ..session._discovery import file_list, find_session_files
 from ..session._session import Session, load
@@ -306,7 +307,10 @@ def load_family(
     Raises FileNotFoundError when ``path_or_dir`` does not exist. Unreadable files do not
     raise: they are rows with ``error`` and rows of :attr:`Family.problems`.
     """
-    target = Path(path_or_dir).expanduser()
+    given = given_path(
+        path_or_dir, "load_family's target", "for exactly these files use prime_nb.family_of(files)"
+    )
+    target = Path(given).expanduser()
     if not target.exists():
         raise FileNotFoundError(
             f"{target}: no such session file or folder; pass a .jsonl session or the "

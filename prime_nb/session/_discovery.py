@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._names import real_name, shown_name
+from .._names import given_path, real_name, shown_name
 from ..format._dialect import header_to_canonical
 from ..format._reading import Problem, RawEntry, scan
 from ._columns import table_time_ms
@@ -47,7 +47,11 @@ def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.js
             f"pattern={pattern!r}: give a pattern below the folder, such as '**/*.jsonl' "
             "(pass the folder itself as the folder)"
         )
-    root = Path(folder).expanduser() if folder is not None else session_dir()
+    if folder is None:
+        root = session_dir()
+    else:
+        root = Path(given_path(folder, "the folder", "name one folder (or one session file)"))
+        root = root.expanduser()
     if not root.exists():
         raise FileNotFoundError(
             f"{root}: no such folder; pass the folder that holds your .jsonl sessions "

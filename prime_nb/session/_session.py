@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from .._names import real_name, shown_name
+from .._names import given_path, real_name, shown_name
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
@@ -94,7 +94,12 @@ class Session:
 
     def __init__(self, file: str | Path) -> None:
         # a name a table showed with \xNN escapes (not UTF-8) opens the file it names
-        self.file = Path(real_name(os.fspath(file)))
+        name = given_path(
+            file,
+            "a session",
+            "name one .jsonl session file (many files: prime_nb.corpus.load_corpus(files=...))",
+        )
+        self.file = Path(real_name(name))
         self._load()
 
     # -- reading -------------------------------------------------------------------------

@@ -106,6 +106,36 @@ def test_one_file_given_alone_is_one_file(corpus_dir: Path, table: Any) -> None:
     assert len(load_corpus(files=str(one), workers=1, progress=False)) == 1
 
 
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.__name__)
+def test_a_list_where_the_folder_goes_is_the_files(corpus_dir: Path, table: Any) -> None:
+    """As the Dask tables take ``paths_or_dir``: ``load_corpus(paths)`` reads those files."""
+    named = sorted(corpus_dir.rglob("*.jsonl"))[:3]
+    expected = table(files=named, workers=1, progress=False)
+    for given in (named, tuple(map(str, named)), pd.Series(named), (p for p in named)):
+        pd.testing.assert_frame_equal(table(given, workers=1, progress=False), expected)
+    with pytest.raises(ValueError, match="give the files once"):
+        table(named, files=named, workers=1, progress=False)
+    with pytest.raises(ValueError, match="a folder or files=, not both"):
+        table(corpus_dir, files=named, workers=1, progress=False)
+
+
+@pytest.mark.parametrize("odd", [3, None, ["a.jsonl"], b"a.jsonl", {"a": 1}])
+def test_a_path_of_the_wrong_kind_is_one_clear_error(corpus_dir: Path, odd: Any) -> None:
+    """What to pass instead, where ``Path(odd)`` only named the types it takes."""
+    with pytest.raises(TypeError, match=r"a session must be a path.*load_corpus\(files="):
+        prime_nb.load(odd)
+    if odd is not None:  # no folder: the agent's own, for these
+        with pytest.raises(TypeError, match=r"the folder must be a path.*name one folder"):
+            prime_nb.list_sessions(odd)
+    with pytest.raises(TypeError, match=r"load_family's target must be a path.*family_of"):
+        prime_nb.load_family(odd)
+    if not isinstance(odd, list):  # a list is the files (above)
+        with pytest.raises(TypeError, match="the folder must be a path"):
+            load_corpus(odd if odd is not None else 3, progress=False)
+        with pytest.raises(TypeError, match="paths_or_dir must be a path.*list of files"):
+            corpus.sessions_dask(odd)
+
+
 @pytest.mark.parametrize(
     "lister",
     [load_corpus, prime_nb.load_family, find_session_files, corpus.sessions_dask],
