@@ -3,7 +3,8 @@
 Usage: python benchmarks/bench_corpus.py [SESSIONS] [MB_PER_SESSION] [--dir DIR] (see --help)
 (default: 1000 sessions of 0.5 MB; ``--dir`` keeps the generated corpus there and reuses it).
 
-Every timing is the fastest of three runs. Every speed is printed as MB/s and as a ratio
+Every timing is the fastest of three runs (Dask's: of two rounds of three, the 1- and
+2-worker clusters in turn). Every speed is printed as MB/s and as a ratio
 to a bare ``orjson.loads`` per line of the same files on one core, measured in the same
 run (``bare``). The issue's goals:
 ``load_corpus`` and the research tables at >= 150 MB/s and >= bare / 3 x cores used, and
@@ -35,6 +36,8 @@ from prime_nb.datasets import write_large_session
 
 #: each timing is the fastest of this many runs
 REPEAT = 3
+#: Dask's 1- and 2-worker timings alternate this many times (each the fastest of REPEAT)
+DASK_ROUNDS = 2
 
 
 def bare_parse(files: list[Path]) -> None:
@@ -69,6 +72,27 @@ def clock(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, float, Any]:
             best = timing
     assert best is not None
     return best
+
+
+def dask_timing(paths: list[str], workers: int) -> tuple[float, int]:
+    """Seconds of ``sessions_dask(paths).compute()`` on a new local cluster of
+    ``workers`` single-threaded worker processes (the fastest of ``REPEAT``, workers
+    warm, as in use), and the rows it gave."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.run(lambda: __import__("prime_nb.corpus._dask"))
+        wall, _, out = clock(lambda: corpus.sessions_dask(paths).compute(), REPEAT)
+    return wall, len(out)
 
 
 def bare_timing(files: list[Path]) -> tuple[float, float, Any]:
@@ -182,29 +206,22 @@ def run(root: Path, count: int, each_mb: float) -> None:
         wall, _, out = clock(lambda: cached(folders[-1]), REPEAT)
         report.line("load_corpus, cache, unchanged", wall, cores, len(out))
 
-    from distributed import Client, LocalCluster
-
-    seconds: dict[int, float] = {}
     paths = [str(p) for p in files]  # these files alone (--dir may hold more)
-    for workers in (1, 2):
-        with (
-            LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            client.run(lambda: __import__("prime_nb.corpus._dask"))  # workers warm, as in use
-            wall, _, out = clock(lambda: corpus.sessions_dask(paths).compute(), REPEAT)
-            seconds[workers] = report.line(
-                f"Dask sessions_dask, {workers} worker{'s' if workers > 1 else ''}",
-                wall,
-                workers,
-                len(out),
-            )
+    fastest: dict[int, tuple[float, int]] = {}
+    for _ in range(DASK_ROUNDS):  # 1 and 2 workers in turn: a noisy spell hits both alike
+        for workers in (1, 2):
+            wall, rows = dask_timing(paths, workers)
+            if workers not in fastest or wall < fastest[workers][0]:
+                fastest[workers] = (wall, rows)
+    seconds = {
+        workers: report.line(
+            f"Dask sessions_dask, {workers} worker{'s' if workers > 1 else ''}",
+            wall,
+            workers,
+            rows,
+        )
+        for workers, (wall, rows) in fastest.items()
+    }
     print(
         f"  Dask efficiency 1 -> 2 workers: {seconds[1] / (2 * seconds[2]):.2f} (goal >= 0.9;"
         f" the bare parse's own scaling in this run: {scaling:.2f})"
