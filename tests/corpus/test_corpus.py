@@ -132,7 +132,7 @@ def test_a_path_of_the_wrong_kind_is_one_clear_error(corpus_dir: Path, odd: Any)
     if not isinstance(odd, list):  # a list is the files (above)
         with pytest.raises(TypeError, match="the folder must be a path"):
             load_corpus(odd if odd is not None else 3, progress=False)
-        with pytest.raises(TypeError, match="paths_or_dir must be a path.*list of files"):
+        with pytest.raises(TypeError, match=r"paths_or_dir must be a path.*list of files"):
             corpus.sessions_dask(odd)
 
 
