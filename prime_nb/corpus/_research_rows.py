@@ -22,9 +22,9 @@ from ..analysis._common import (
     relative_path,
     tool_path,
 )
-from ..analysis._compaction import _count, _files, walk_compactions
+from ..analysis._compaction_walk import _count, _files, walk_compactions
 from ..session._index import CONTEXT_TYPES
-from ..session._tables import active_path_mask
+from ..session._tree import active_path_mask
 from ._summary import SummarySession, children_counts, input_tokens, spend
 
 

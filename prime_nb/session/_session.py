@@ -11,8 +11,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-import pandas as pd
-
 from .._names import given_path, real_name, shown_name
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
@@ -33,8 +31,7 @@ from ..format._reading import (
 )
 from ..write import _api as write
 from ..write._building import js_trim
-from . import _records as records
-from . import _tables as tables
+from . import _lookups as lookups
 from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
 from ._context import Context, ContextRead, build_context, contexts_messages
@@ -45,8 +42,13 @@ from ._parallel import LoadReport, load_parallel, plan
 from ._read_runs import byte_runs
 from ._tree import Tree
 
+# The tables (``_tables``, ``_records``) and pandas are imported by the methods that build
+# them: a corpus worker reads sessions with this class and never builds a table, and a
+# process that never imports pandas starts in a fraction of the time (``prime_nb``'s
+# package docstring says why that matters).
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas as pd
 
 _T = TypeVar("_T")
 #: bytes compared at each end of what was read, to tell a replaced file from a grown one
@@ -391,19 +393,19 @@ class Session:
     def state(self) -> str | None:
         """``active``, ``archived`` or ``crash``: the last session_state entry the agent
         recognises (it reads ``sleep`` and ``hidden`` as archived); None if none."""
-        return records.session_state(self._cols, self._read_rows)
+        return lookups.session_state(self._cols, self._read_rows)
 
     @property
     def agent_status(self) -> dict[str, Any] | None:
         """The latest agent_status in the file (``summary``, ``taskState``,
         ``basedOnMessageCount``), as the agent's session list shows it; None if none."""
-        return records.agent_status(self._cols, self._read_rows)
+        return lookups.agent_status(self._cols, self._read_rows)
 
     def agent_status_at(self, leaf_id: str | None = None) -> dict[str, Any] | None:
         """The agent_status nearest ``leaf_id`` on its branch (default: the active leaf),
         as the agent resumes that branch with it; None if the branch has none."""
         row = self._leaf_row if leaf_id is None else self._row(leaf_id)
-        return records.agent_status(self._cols, self._read_rows, self._tree.path(row))
+        return lookups.agent_status(self._cols, self._read_rows, self._tree.path(row))
 
     @property
     def leaf_id(self) -> str | None:
@@ -434,6 +436,8 @@ class Session:
     @cached_property
     def entries(self) -> pd.DataFrame:
         """One row per entry in file order, index ``id``."""
+        from . import _tables as tables
+
         previous, self._previous_entries = self._previous_entries, None
         with paused_gc():
             if previous is not None and len(previous) <= len(self._cols):
@@ -448,19 +452,27 @@ class Session:
 
     @cached_property
     def tool_calls(self) -> pd.DataFrame:
+        from . import _tables as tables
+
         return tables.tool_calls_frame(self._cols, lambda rows: self._read_rows(rows, trim=False))
 
     @cached_property
     def compactions(self) -> pd.DataFrame:
+        from . import _tables as tables
+
         return tables.compactions_frame(self._cols, self._tree)
 
     @cached_property
     def leaves(self) -> pd.DataFrame:
+        from . import _tables as tables
+
         return tables.leaves_frame(self._cols, self._tree, self._leaf_row)
 
     @cached_property
     def problems(self) -> pd.DataFrame:
         """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
+        from . import _tables as tables
+
         cols, tree = self._cols, self._tree
         orphans = tree.orphan_columns(cols.ids, cols.parent_ids, cols.lines)
         return tables.problems_frame([*self._line_problems, *tree.problems], orphans)
@@ -468,45 +480,60 @@ class Session:
     @cached_property
     def labels(self) -> dict[str, str]:
         """Label in force per entry id (the latest label entry for a target wins)."""
+        from . import _tables as tables
+
         return {self._cols.ids[r]: v for r, v in tables.labels_by_row(self._cols).items()}
 
     @cached_property
     def label_table(self) -> pd.DataFrame:
         """The labels in force with when each was set: index ``id`` (the labelled entry),
         ``label``, ``label_entry_id``, ``timestamp`` (of the label entry that set it)."""
+        from . import _records as records
+        from . import _tables as tables
+
         return records.label_table(self._cols, tables.labels_by_row(self._cols))
 
     @cached_property
     def git_states(self) -> pd.DataFrame:
         """One row per git_state entry: ``repository``, ``commit``, ``branch``, ``git``.
         The state in force at a leaf is ``session.context(leaf).git``."""
+        from . import _records as records
+
         return records.git_table(self._cols, self._tree, self._read_rows)
 
     @cached_property
     def child_usage(self) -> pd.DataFrame:
         """One row per child_usage_attributed entry: ``target_id``, ``origin``, the
         children's and the aggregate tokens and cost, and both usage dicts."""
+        from . import _records as records
+
         return records.child_usage_table(self._cols, self._tree, self._read_rows)
 
     @cached_property
     def bash_runs(self) -> pd.DataFrame:
         """One row per bash run: ``command``, ``exit_code``, ``cancelled``,
         ``truncated``, ``exclude_from_context``, ``full_output_path``."""
+        from . import _records as records
+
         return records.bash_table(self._cols, self._tree, self._read_rows)
 
     @cached_property
     def custom_entries(self) -> pd.DataFrame:
         """One row per ``custom`` entry (extension state): ``custom_type``, ``data``."""
+        from . import _records as records
+
         return records.custom_table(self._cols, self._tree, self._read_rows)
 
     @cached_property
     def branch_summaries(self) -> pd.DataFrame:
         """One row per branch_summary: ``from_id``, ``summary``, ``details``, ``from_hook``."""
+        from . import _records as records
+
         return records.branch_summary_table(self._cols, self._tree, self._read_rows)
 
     @cached_property
     def _child_usage_targets(self) -> dict[int, int]:
-        return records.child_usage_targets(self._cols, self._read_rows)
+        return lookups.child_usage_targets(self._cols, self._read_rows)
 
     @cached_property
     def _index(self) -> TreeIndex:

@@ -12,7 +12,7 @@ from ..format._reading import Problem, trim_depth
 from ._columns import FLAG_BITS, EntryColumns
 from ._schema import INDEX, SCHEMAS
 from ._store import ON_DISK, TextColumn, view
-from ._tree import Tree, preorder_spans
+from ._tree import Tree, active_path_mask, preorder_spans
 
 PROBLEM_COLUMNS = list(SCHEMAS["problems"])
 INT64_MAX = np.iinfo(np.int64).max
@@ -91,13 +91,23 @@ def _arrow_strings() -> Callable[[Any], pd.api.extensions.ExtensionArray | None]
         return None
 
 
-_FAST_STRS = _arrow_strings()
+#: the fast path's builder, made on first use: checking it loads pandas and pyarrow, which
+#: a corpus worker that only runs the summary pass never needs (see ``_lazy_pandas``)
+_UNSET: Any = object()
+_FAST_STRS: Any = _UNSET
+
+
+def _fast_strs() -> Callable[[Any], pd.api.extensions.ExtensionArray | None] | None:
+    global _FAST_STRS
+    if _FAST_STRS is _UNSET:
+        _FAST_STRS = _arrow_strings()
+    return _FAST_STRS  # type: ignore[no-any-return]
 
 
 def _texts(texts: TextColumn, start: int) -> pd.api.extensions.ExtensionArray:
     """The packed previews as a ``str`` column: wrapped without a copy when pandas keeps
     its strings in pyarrow (the fast path's check passed), else decoded."""
-    if _FAST_STRS is not None:
+    if _fast_strs() is not None:
         dtype = pd.array([], dtype="str").dtype
         array_type: Any = dtype.construct_array_type()
         return array_type(texts.arrow(start), dtype=dtype)  # type: ignore[no-any-return]
@@ -106,7 +116,8 @@ def _texts(texts: TextColumn, start: int) -> pd.api.extensions.ExtensionArray:
 
 def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     """Text columns always get pandas' string dtype (missing = NaN), however few rows."""
-    fast = _FAST_STRS(values) if _FAST_STRS is not None else None
+    build = _fast_strs()
+    fast = build(values) if build is not None else None
     if fast is not None:
         return fast
     return pd.array(values, dtype="str")  # type: ignore[no-any-return]
@@ -142,14 +153,6 @@ def labels_by_row(cols: EntryColumns) -> dict[int, str]:
         else:
             out[row] = label
     return out
-
-
-def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
-    mask = np.zeros(len(tree), dtype=bool)
-    if leaf >= 0:
-        path = tree.path(leaf)
-        mask[np.fromiter(path, dtype=np.intp, count=len(path))] = True
-    return mask
 
 
 def derived_columns(cols: EntryColumns, tree: Tree, leaf: int) -> dict[str, np.ndarray]:

@@ -193,6 +193,15 @@ class Tree:
         return out
 
 
+def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
+    """True for the rows on the path from the root down to ``leaf`` (none when -1)."""
+    mask = np.zeros(len(tree), dtype=bool)
+    if leaf >= 0:
+        path = tree.path(leaf)
+        mask[np.fromiter(path, dtype=np.intp, count=len(path))] = True
+    return mask
+
+
 def preorder_of(parent: Sequence[int], starts: Sequence[int], flat: Sequence[int]) -> list[int]:
     """Rows in depth-first order from parents and children as compressed rows (the
     children of ``r`` are ``flat[starts[r]:starts[r + 1]]``): roots in file order, children
