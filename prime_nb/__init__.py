@@ -1,74 +1,15 @@
-"""prime_nb: explore and edit Prime Agent session files from notebooks."""
+"""prime_nb: explore and edit Prime Agent session files from notebooks.
 
-from typing import TYPE_CHECKING, Any
+Every name here (and in ``prime_nb.session``, ``prime_nb.analysis`` and
+``prime_nb.corpus``) is imported from its module on first use: the names are listed once,
+in ``__init__.pyi``, which type checkers read and ``lazy_loader`` turns into the
+package's ``__getattr__``. Why: the corpus tables read files in worker processes forked
+from a server that imports their code first, and with every name imported eagerly that
+server imported pandas (0.4 of its 0.55 s) for workers that never build a table. A
+notebook's first corpus call waited for it. ``tests/test_lazy_imports.py`` holds the
+workers' code free of pandas.
+"""
 
-from ._version import __version__ as __version__
-from .errors import (
-    EntryLostError,
-    EntryNotFoundError,
-    InvalidEntryError,
-    SessionFormatError,
-    SessionWriteError,
-    TornLineWarning,
-    UpgradeRequiredError,
-)
-from .family import Family, load_family
-from .format import Problem, RawEntry, iter_entries, migrate
-from .redact import redact
-from .session import Context, Session, fork_to_file, list_sessions, load, session_dir
-from .write import (
-    append_branch_summary,
-    append_compaction,
-    append_fork,
-    append_label,
-    append_message,
-    append_session_name,
-    reconcile,
-    upgrade_file,
-)
+import lazy_loader as _lazy
 
-__all__ = [
-    "Context",
-    "EntryLostError",
-    "EntryNotFoundError",
-    "Family",
-    "InvalidEntryError",
-    "Problem",
-    "RawEntry",
-    "Session",
-    "SessionFormatError",
-    "SessionWriteError",
-    "TornLineWarning",
-    "UpgradeRequiredError",
-    "append_branch_summary",
-    "append_compaction",
-    "append_fork",
-    "append_label",
-    "append_message",
-    "append_session_name",
-    "fork_to_file",
-    "iter_entries",
-    "list_sessions",
-    "load",
-    "load_family",
-    "migrate",
-    "reconcile",
-    "redact",
-    "session_dir",
-    "upgrade_file",
-]
-
-# The session widget (anywidget, ipywidgets) and the HTML export load on first use.
-_LAZY = frozenset({"FamilyWidget", "SessionWidget", "show", "show_family", "export_html", "link"})
-__all__ += ["FamilyWidget", "SessionWidget", "export_html", "link", "show", "show_family"]
-
-if TYPE_CHECKING:
-    from .widget import FamilyWidget, SessionWidget, export_html, link, show, show_family
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'prime_nb' has no attribute {name!r}")
-    from . import widget
-
-    return getattr(widget, name)
+__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)

@@ -14,42 +14,6 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_cache``, ``_state``: the Parquet cache and the state that resumes a grown file.
 """
 
-from typing import Any
+import lazy_loader as _lazy
 
-from ._local import (
-    corpus_branches,
-    corpus_compactions,
-    corpus_entries,
-    families,
-    load_corpus,
-    session_entries,
-    session_row,
-    to_parquet,
-)
-
-__all__ = [
-    "branches_dask",
-    "compactions_dask",
-    "corpus_branches",
-    "corpus_compactions",
-    "corpus_entries",
-    "families",
-    "families_dask",
-    "load_corpus",
-    "session_entries",
-    "session_row",
-    "sessions_dask",
-    "to_dask",
-    "to_parquet",
-]
-
-_DASK = ("to_dask", "sessions_dask", "compactions_dask", "branches_dask", "families_dask")
-
-
-def __getattr__(name: str) -> Any:
-    """Dask entry points, imported on first use so that dask stays an optional extra."""
-    if name in _DASK:
-        from . import _dask
-
-        return getattr(_dask, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
