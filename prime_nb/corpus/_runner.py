@@ -44,8 +44,9 @@ SPLIT_MIN = 8 << 20
 #: it in some 30 ms, about what handing it to workers and back costs even when they are up
 IN_PROCESS_MAX = 8 << 20
 #: ... and of fewer bytes than this while this process has no forkserver: starting one
-#: (it imports pandas and the loader) and forking the workers takes about 0.6 s, more
-#: than one core takes to read this much (0.2 s); a bigger corpus pays for the start
+#: (it imports the loader, without pandas) and forking two workers takes about 0.2 s,
+#: as long as one core takes to read this much, and the workers read it in half that
+#: again; a bigger corpus pays for the start
 COLD_IN_PROCESS_MAX = 64 << 20
 
 

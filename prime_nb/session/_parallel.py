@@ -21,7 +21,8 @@ Worker processes: ``forkserver``. A notebook kernel has threads, and numpy and p
 start their own, so ``fork`` could copy a lock some thread holds into a child that then
 waits on it forever (Python 3.12 warns about exactly that). A forkserver is a fresh,
 single-threaded process that imported the loader once; workers fork from it in
-milliseconds. Starting it costs about a CPU-second of imports, so a process that has
+milliseconds. Starting it and forking two workers takes about 0.2 s (the loader's code
+imports no pandas: ``prime_nb``'s package docstring), so a process that has
 none yet reads files below :attr:`ParallelSettings.cold_min_entries` in one pass, and
 for bigger ones starts it without waiting and reads chunks itself until it is up. The
 caller's script is hidden while workers start, so they never run its top level again
@@ -73,16 +74,17 @@ class ParallelSettings:
     #: a file goes parallel from this many entries, estimated from a 1 MB sample: the
     #: per-entry work decides the load time, not the bytes (benchmarks/README.md)
     min_entries: int = 30_000
-    #: the same while no forkserver runs yet in this process: starting one costs about
-    #: a CPU-second of imports, which pays off only on files this long
+    #: the same while no forkserver runs yet in this process: a cold parallel load was
+    #: still slower than one pass at 60,000 entries (160 MB), with the server up in 0.2 s
     cold_min_entries: int = 500_000
     #: processes in all, this one included; None: the cores this process may use
     processes: int | None = None
     #: "fork", "forkserver" or "spawn"; None: fork if single-threaded, else forkserver
     start_method: str | None = None
-    #: seconds a forkserver takes to start (it imports the loader): until then, this
-    #: process reads chunks itself rather than wait for the first worker (tests: 0)
-    server_start: float = 1.0
+    #: seconds a forkserver takes to start (it imports the loader; 0.18-0.19 s with two
+    #: workers): until then, this process reads chunks itself rather than wait for the
+    #: first worker (tests: 0)
+    server_start: float = 0.25
     #: chunks to cut the file into; None: :data:`CHUNKS_PER_PROCESS` a process, each of
     #: :data:`MIN_CHUNK` bytes or more (tests cut at every line with a huge number)
     chunks: int | None = None
@@ -288,8 +290,8 @@ def forkserver_running() -> bool:
 def workers_ready_at(method: str) -> float:
     """When workers can start without making this process wait (``time.monotonic``).
 
-    A forkserver that is not running yet takes about a second to start (it imports
-    the loader), and the first worker start waits for it. So it is started here
+    A forkserver that is not running yet takes a fifth of a second to start (it
+    imports the loader), and the first worker start waits for it. So it is started here
     without waiting, and this process reads chunks itself until it should be up.
     """
     global _server_ready_at
