@@ -15,7 +15,9 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
 - ``_context``: what the model saw at a leaf, as the agent rebuilds it.
 - ``_records``: side tables of the rare bookkeeping entries (git, child usage, bash runs,
-  custom data, branch summaries, session state, agent status), read on first access.
+  custom data, branch summaries), read on first access; ``_lookups``: what reading a
+  session needs from them without a table (session state, agent status, the rows that
+  carry a sub-agent's usage). Tables and pandas load only when a table is asked for.
 - ``_text``: plain text and previews of messages.
 - ``_discovery``: the agent's session folder and the files in it.
 - ``_fork``: ``fork_to_file``, one branch to a new file (needs the tree, so it is here).
