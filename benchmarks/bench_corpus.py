@@ -31,7 +31,7 @@ from machine import describe
 
 from prime_nb import corpus
 from prime_nb._workers import usable_cores
-from prime_nb.corpus import _pool
+from prime_nb.corpus import _local, _pool
 from prime_nb.datasets import write_large_session
 
 #: each timing is the fastest of this many runs
@@ -298,7 +298,7 @@ def _full_row(path: str) -> dict[str, Any]:
     entries = session.entries
     stamps = entries["timestamp"].dropna()
     users = entries.loc[entries["role"] == "user", "text"].dropna()
-    row = {k: summary[k] for k in corpus._local.CORPUS_COLUMNS if k in summary}
+    row = {k: summary[k] for k in _local.CORPUS_COLUMNS if k in summary}
     row.update(
         path=path,
         started=stamps.min(),

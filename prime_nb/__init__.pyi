@@ -5,6 +5,7 @@ from . import (
     analysis as analysis,
     corpus as corpus,
     datasets as datasets,
+    errors as errors,
     family as family,
     format as format,
     plots as plots,
