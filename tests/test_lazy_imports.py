@@ -122,3 +122,19 @@ def test_corpus_workers_run_without_pandas(tmp_path: Path) -> None:
         *paths,
     )
     assert out.split() == [str(len(paths)), "True", "True"]
+
+
+def test_a_function_that_uses_the_package_pickles_for_workers() -> None:
+    """cloudpickle sends a notebook's function to Dask workers with the modules it uses;
+    the package module must pickle (by name), as a plain module does."""
+    cloudpickle = pytest.importorskip("cloudpickle")
+
+    def rows(path: str) -> int:
+        return len(prime_nb.load(path))
+
+    again = cloudpickle.loads(cloudpickle.dumps(rows))
+    assert again.__globals__["prime_nb"] is prime_nb
+    assert cloudpickle.loads(cloudpickle.dumps(prime_nb)) is prime_nb
+    for package in PACKAGES:
+        module = importlib.import_module(package)
+        assert cloudpickle.loads(cloudpickle.dumps(module)) is module
