@@ -1,7 +1,7 @@
 """The tree walk of compaction forensics, shared with the corpus's summary pass.
 
 Why its own module: the corpus workers run this walk on the pass's columns and never
-build a table, so it must not import pandas (see ``prime_nb._lazy``): the rest of
+build a table, so it must not import pandas (``prime_nb``'s package docstring says why): the rest of
 :mod:`prime_nb.analysis._compaction` builds the forensics DataFrame.
 """
 

@@ -91,23 +91,13 @@ def _arrow_strings() -> Callable[[Any], pd.api.extensions.ExtensionArray | None]
         return None
 
 
-#: the fast path's builder, made on first use: checking it loads pandas and pyarrow, which
-#: a corpus worker that only runs the summary pass never needs (see ``_lazy_pandas``)
-_UNSET: Any = object()
-_FAST_STRS: Any = _UNSET
-
-
-def _fast_strs() -> Callable[[Any], pd.api.extensions.ExtensionArray | None] | None:
-    global _FAST_STRS
-    if _FAST_STRS is _UNSET:
-        _FAST_STRS = _arrow_strings()
-    return _FAST_STRS  # type: ignore[no-any-return]
+_FAST_STRS = _arrow_strings()
 
 
 def _texts(texts: TextColumn, start: int) -> pd.api.extensions.ExtensionArray:
     """The packed previews as a ``str`` column: wrapped without a copy when pandas keeps
     its strings in pyarrow (the fast path's check passed), else decoded."""
-    if _fast_strs() is not None:
+    if _FAST_STRS is not None:
         dtype = pd.array([], dtype="str").dtype
         array_type: Any = dtype.construct_array_type()
         return array_type(texts.arrow(start), dtype=dtype)  # type: ignore[no-any-return]
@@ -116,8 +106,7 @@ def _texts(texts: TextColumn, start: int) -> pd.api.extensions.ExtensionArray:
 
 def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     """Text columns always get pandas' string dtype (missing = NaN), however few rows."""
-    build = _fast_strs()
-    fast = build(values) if build is not None else None
+    fast = _FAST_STRS(values) if _FAST_STRS is not None else None
     if fast is not None:
         return fast
     return pd.array(values, dtype="str")  # type: ignore[no-any-return]

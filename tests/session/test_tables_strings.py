@@ -79,13 +79,13 @@ def test_fast_path_is_used_with_pyarrow() -> None:
     # the test extras install pyarrow, and pandas >= 3 then keeps str in it
     dtype = pd.array([], dtype="str").dtype
     assert isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
-    assert tables._fast_strs() is not None
+    assert tables._FAST_STRS is not None
     for values in (["a", None, "é"], [None, None], []):
-        built = tables._fast_strs()(values)
+        built = tables._FAST_STRS(values)
         assert built is not None
         assert built._pa_array.type == pa.large_string()  # type: ignore[attr-defined]
     for others in ([NAN, "a"], [1, "a"], [b"x"], [bytearray(b"x")], [pd.NA]):
-        assert tables._fast_strs()(others) is None  # left to pd.array
+        assert tables._FAST_STRS(others) is None  # left to pd.array
 
 
 @settings(max_examples=200, deadline=None)
