@@ -56,8 +56,6 @@ def test_every_listed_name_resolves_to_its_object(package: str) -> None:
     assert module.__all__, package
     assert set(module.__all__) <= set(dir(module))
     for name in module.__all__:
-        if package == "prime_nb.corpus" and name.endswith("_dask"):
-            pytest.importorskip("dask")
         value = getattr(module, name)
         assert value is not None, name
         owner = getattr(value, "__module__", None)
@@ -127,7 +125,7 @@ def test_corpus_workers_run_without_pandas(tmp_path: Path) -> None:
 def test_a_function_that_uses_the_package_pickles_for_workers() -> None:
     """cloudpickle sends a notebook's function to Dask workers with the modules it uses;
     the package module must pickle (by name), as a plain module does."""
-    cloudpickle = pytest.importorskip("cloudpickle")
+    import cloudpickle  # with distributed, in the test extras (the Dask tests need it)
 
     def rows(path: str) -> int:
         return len(prime_nb.load(path))
