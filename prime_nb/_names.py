@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Iterable
 
 
 def shown_name(name: str) -> str:
@@ -40,18 +39,3 @@ def real_name(shown: str) -> str:
         return shown
     name = os.fsdecode(raw)
     return name if os.path.lexists(name) else shown
-
-
-def given_path(value: object, what: str, instead: str) -> str:
-    """``value`` as a path, or one TypeError that says what was expected and what to call
-    instead (``instead``), where ``Path(value)`` would only say which types it takes."""
-    if isinstance(value, str | os.PathLike):
-        return os.fsdecode(os.fspath(value))
-    kind = type(value).__name__
-    raise TypeError(f"{what} must be a path (a str or a Path), not {kind}; {instead}")
-
-
-def is_path_list(value: object) -> bool:
-    """A collection of paths (a list, tuple, Series, generator...): not one path, and not
-    bytes or a mapping, which iterate as something else."""
-    return isinstance(value, Iterable) and not isinstance(value, str | os.PathLike | bytes | dict)

@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "_version": 0,
     "_words": 0,
     "format": 1,
+    "_paths": 1,  # path arguments; reads shown names back with _names
     "write": 2,
     "session": 3,
     "analysis": 4,

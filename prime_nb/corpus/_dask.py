@@ -26,7 +26,8 @@ except ImportError as exc:  # pragma: no cover - the message is the point
         "prime_nb's Dask support needs the dask extra: pip install 'prime-nb[dask]'"
     ) from exc
 
-from .._names import given_path, is_path_list, real_name, shown_name
+from .._names import real_name, shown_name
+from .._paths import given_path, is_path_list
 from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns

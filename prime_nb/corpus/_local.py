@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import pandas as pd
 
-from .._names import is_path_list, shown_name
+from .._names import shown_name
+from .._paths import file_list, is_path_list
 from .._words import counted
 from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
-from ..session._discovery import file_list, find_session_files
+from ..session._discovery import find_session_files
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .._names import given_path, real_name, shown_name
+from .._names import shown_name
+from .._paths import given_path
 from ..format._dialect import header_to_canonical
 from ..format._reading import Problem, RawEntry, scan
 from ._columns import table_time_ms
@@ -60,14 +60,6 @@ def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.js
     if root.is_file():
         return [root]
     return sorted(p for p in root.glob(pattern) if p.is_file())
-
-
-def file_list(files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Files given as a list, or one path alone (one file, not the characters of its
-    name); a name a table showed with ``\\xNN`` escapes is the file it names."""
-    if isinstance(files, str | os.PathLike):
-        files = [files]
-    return [Path(real_name(os.fspath(f))) for f in files]  # shown names open their files
 
 
 def _peek(path: Path) -> dict[str, Any]:

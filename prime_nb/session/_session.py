@@ -11,7 +11,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from .._names import given_path, real_name, shown_name
+from .._names import real_name, shown_name
+from .._paths import given_path
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
