@@ -10,6 +10,7 @@ notebook's first corpus call waited for it. ``tests/test_lazy_imports.py`` holds
 workers' code free of pandas.
 """
 
+import copyreg as _copyreg
 import importlib as _importlib
 import sys as _sys
 import types as _types
@@ -19,21 +20,13 @@ import lazy_loader as _lazy
 __getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
 
 
-class _Package(_types.ModuleType):
-    """This package's module object: ``prime_nb.redact`` stays the function after the
-    ``prime_nb.redact`` subpackage is imported (the import system then sets the
-    submodule on its parent, as it did before the names were lazy), and the module
-    pickles by name. lazy_loader guards that name with a module class of its own, which
-    cloudpickle cannot pickle: a notebook function that uses ``prime_nb``, sent to Dask
-    workers, failed with it."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "redact" and isinstance(value, _types.ModuleType):
-            return  # the function is resolved (and kept) by ``__getattr__``
-        super().__setattr__(name, value)
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return _importlib.import_module, (self.__name__,)
+def _by_name(module: _types.ModuleType) -> tuple[object, tuple[str]]:
+    return _importlib.import_module, (module.__name__,)
 
 
-_sys.modules[__name__].__class__ = _Package
+# lazy_loader keeps ``prime_nb.redact`` the function (named like its subpackage) with a
+# module class of its own, which pickle cannot handle, nor cloudpickle when it sends a
+# notebook's function that uses prime_nb to Dask workers: that class pickles by name, as
+# a plain module does under cloudpickle.
+if type(_sys.modules[__name__]) is not _types.ModuleType:
+    _copyreg.pickle(type(_sys.modules[__name__]), _by_name)
