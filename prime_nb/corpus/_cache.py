@@ -92,13 +92,14 @@ def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) 
             session = read_summary(path, parallel)
         blob = packed(dump(session))
     except Exception as exc:
-        return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None)
+        return _failed(path, exc, key)
     offset = session._state.offset
     return Record(key, offset, tail_hash(path, offset), results_of(session, path), blob)
 
 
-def _failed(path: str, exc: BaseException) -> Record:
-    return Record(None, -1, b"", FileResult(error_row(path, exc), [], []), None)
+def _failed(path: str, exc: BaseException, key: Key | None = None) -> Record:
+    """The record of a file that could not be summarised: its error row, no state."""
+    return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None)
 
 
 def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bool]:

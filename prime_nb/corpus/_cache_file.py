@@ -79,13 +79,9 @@ def decoded(record: Record, parts: Iterable[str]) -> Record:
         rows = orjson.loads(record.stored[part])
         if not _dicts(rows):
             raise TypeError(f"the cache's {part} rows are not a list of rows")
-        fixed = _nans(rows, FLOATS[part])
-        result = record.result
-        record.result = (
-            result._replace(compactions=fixed)
-            if part == COMPACTIONS
-            else result._replace(branches=fixed)
-        )
+        # the part names are FileResult's field names (``_json`` reads them the same way)
+        fixed: dict[str, Any] = {part: _nans(rows, FLOATS[part])}
+        record.result = record.result._replace(**fixed)
         del record.stored[part]
     return record
 

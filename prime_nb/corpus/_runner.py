@@ -243,8 +243,8 @@ def _hand_out(
 ) -> dict[Future[list[T]], list[int]]:
     """Every batch given to the pool, in order (biggest first), or read here.
 
-    ``cold``: this process has no forkserver yet. Starting one takes about half a
-    second (it imports the loader and pandas), and the first worker start waits for it.
+    ``cold``: this process has no forkserver yet. Starting one takes about 0.2 s (it
+    imports the loader), and the first worker start waits for it.
     So the batches are given from another thread while this one reads the smallest
     batches itself, from the back, until that thread has given the rest: the first
     corpus call of a process does not leave a core idle while the server starts.
