@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from fresh_python import run_fresh
 
 from prime_nb.corpus import load_corpus
 from prime_nb.datasets import demo_session_path
@@ -45,25 +44,20 @@ def test_the_full_load_row_of_bench_corpus_matches_load_corpus() -> None:
     """The row ``bench_corpus`` times as "before" is the corpus row of the same file. Run
     in a fresh interpreter: here every module is imported already, which hid the break."""
     path = str(demo_session_path())
-    code = textwrap.dedent(
+    keys = ["id", "entries", "leaves", "forks", "compactions", "tool_calls", "tokens"]
+    out = run_fresh(
         """
         import json, sys
         sys.path.insert(0, sys.argv[1])
         import bench_corpus
         row = bench_corpus._full_row(sys.argv[2])
         print(json.dumps({k: row[k] for k in sys.argv[3:]}))
-        """
+        """,
+        str(BENCHMARKS),
+        path,
+        *keys,
     )
-    keys = ["id", "entries", "leaves", "forks", "compactions", "tool_calls", "tokens"]
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(BENCHMARKS), path, *keys],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    before = json.loads(done.stdout)
+    before = json.loads(out)
     row = load_corpus(files=[path], workers=1, progress=False).iloc[0]
     for key in keys:
         assert before[key] == row[key], key

@@ -10,13 +10,11 @@ networkx is not even imported after all of that.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fresh_python import run_fresh
 from session_matrix import write_case
 
 import prime_nb
@@ -26,7 +24,6 @@ from prime_nb.widget._data import SessionData
 from prime_nb.widget._offline import offline_data
 from prime_nb.widget._static import static_html, text_repr
 
-REPO = Path(__file__).resolve().parents[1]
 CASES = [
     "synthetic-v3-prime-forks5",
     "synthetic-v3-spec-forks1",
@@ -170,11 +167,9 @@ def test_the_graph_is_still_there_when_asked(tmp_path: Path) -> None:
 
 def test_networkx_is_not_even_imported(tmp_path: Path) -> None:
     """In a fresh process, every feature runs without importing networkx."""
-    script = textwrap.dedent(
-        f"""
+    script = f"""
         import sys
         from pathlib import Path
-        sys.path[:0] = [{str(REPO)!r}, {str(REPO / "tests")!r}]
         import prime_nb
         from prime_nb.datasets import demo_session_path, synthetic_family, synthetic_session
         from test_graph_on_demand import use_everything, use_many
@@ -186,9 +181,4 @@ def test_networkx_is_not_even_imported(tmp_path: Path) -> None:
         assert "networkx" not in sys.modules, "networkx was imported"
         print("no networkx")
         """
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=REPO
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "no networkx" in done.stdout
+    assert "no networkx" in run_fresh(script)

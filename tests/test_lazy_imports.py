@@ -2,39 +2,22 @@
 
 Why it matters: the corpus tables and the parallel loader run in workers forked from a
 server that imports their code first. When that code imported pandas, the server took
-0.55 s to start instead of about 0.15 s, and a notebook's first corpus call waited for
+0.55 s to start instead of about 0.2 s, and a notebook's first corpus call waited for
 it. Each check runs in a fresh interpreter, since this one has imported everything.
 """
 
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from fresh_python import run_fresh
 from session_matrix import CASES, write_case
 
 import prime_nb
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["prime_nb", "prime_nb.session", "prime_nb.analysis", "prime_nb.corpus"]
-
-
-def run_fresh(code: str, *args: str) -> str:
-    """Run ``code`` in a new interpreter (this checkout first on its path); its stdout."""
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code), *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_importing_the_package_imports_no_pandas() -> None:
