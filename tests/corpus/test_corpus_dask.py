@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from prime_nb import corpus
 from prime_nb.datasets import synthetic_session
@@ -29,21 +28,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
     (root / "broken.jsonl").write_text("not a session\n")
     return root
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Client]:
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        Client(cluster) as dask_client,
-    ):
-        yield dask_client
 
 
 def sort(frame: pd.DataFrame, *keys: str) -> pd.DataFrame:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 import prime_nb
 from prime_nb import corpus
@@ -63,21 +62,6 @@ def test_worker_processes_give_the_same_table(folder: Path) -> None:
 def test_an_empty_folder_gives_an_empty_typed_table(tmp_path: Path) -> None:
     table = corpus.families(tmp_path, workers=1, progress=False)
     assert table.empty and list(table.columns) == list(FAMILY_COLUMNS)
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Client]:
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        Client(cluster) as dask_client,
-    ):
-        yield dask_client
 
 
 def test_dask_matches_pandas(folder: Path, client: Client) -> None:
