@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +80,22 @@ def msg(
         "timestamp": f"2026-01-05T10:{minute:02d}:00.000Z",
         "message": message,
     }
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A local Dask cluster for the tests of the Dask tables: two single-threaded worker
+    processes, as a laptop's would have (distributed is imported here, by its users)."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as dask_client,
+    ):
+        yield dask_client
