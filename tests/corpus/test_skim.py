@@ -15,6 +15,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from research_sessions import branchy, compacted
 from test_summary import full_tables, session_matrix
 
@@ -93,6 +95,34 @@ def test_a_word_across_two_blocks_is_found(tmp_path: Path, monkeypatch: pytest.M
             assert may_hold_compaction(path), (needle, before)
     path.write_bytes(b"compactio\\u0043 comp action \\u0080" * 7)  # near misses only
     assert not may_hold_compaction(path)
+
+
+#: bytes of the word, of its escapes and of near misses, so that random strings of them
+#: hold matches, partial matches and matches across the blocks' seams
+PIECES = [b"compaction", b"compactio", b"ompaction", b"c", b"p", b"t", b"n", b"\\u0063"]
+PIECES += [b"\\u006", b"\\u007", b"\\u0043", b"\\u0080", b"\\", b"u", b"0", b"6", b"7", b"x"]
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(
+    parts=st.lists(st.sampled_from(PIECES), max_size=40),
+    block=st.integers(min_value=1, max_value=48),
+)
+def test_the_skim_answers_as_a_plain_search_does(
+    tmp_path_factory: pytest.TempPathFactory, parts: list[bytes], block: int
+) -> None:
+    """numpy's first look at fixed offsets must never rule out what the plain search of
+    the whole file finds, at any block size (the word or an escape across a seam)."""
+    data = b"".join(parts)
+    path = tmp_path_factory.getbasetemp() / "skim-property.jsonl"
+    path.write_bytes(data)
+    saved = _skim.BLOCK
+    _skim.BLOCK = block
+    try:
+        got = may_hold_compaction(path)
+    finally:
+        _skim.BLOCK = saved
+    assert got == (b"compaction" in data or re.search(rb"\\u00[67]", data) is not None)
 
 
 def test_what_cannot_be_read_is_left_to_the_pass(tmp_path: Path) -> None:
