@@ -245,13 +245,18 @@ def _hand_out(
 
     ``cold``: this process has no forkserver yet. Starting one takes about 0.2 s (it
     imports the loader), and the first worker start waits for it.
-    So the batches are given from another thread while this one reads the smallest
-    batches itself, from the back, until that thread has given the rest: the first
-    corpus call of a process does not leave a core idle while the server starts.
+    So the batches are given from another thread while this one reads files itself,
+    until that thread has given the rest: the first corpus call of a process does not
+    leave a core idle while the server starts. It reads them one at a time from the
+    next batch to be given (the biggest after the one the pool waits with): taking
+    the smallest batches instead took the very ones that let the workers end together
+    (guided batches shrink toward the end), and one worker then waited for the other's
+    last big batch, up to a tenth of a second.
     """
     futures: dict[Future[list[T]], list[int]] = {}
     pending = deque(groups)
     lock = threading.Lock()
+    taken = threading.Event()  # the first batch is the pool's (or there was none)
     given = threading.Event()
     failure: list[BaseException] = []
 
@@ -263,10 +268,12 @@ def _hand_out(
                         if not pending:
                             return
                         group = pending.popleft()
+                    taken.set()
                     futures[pool.submit(_apply, func, [items[k] for k in group])] = group
         except BaseException as exc:  # handed to the caller's thread
             failure.append(exc)
         finally:
+            taken.set()
             given.set()
 
     if not cold:
@@ -275,14 +282,16 @@ def _hand_out(
         giver = threading.Thread(target=give, name="prime-nb-corpus-start", daemon=True)
         giver.start()
         try:
+            taken.wait()
             while not given.is_set():
                 with lock:
                     if not pending:
                         break
-                    group = pending.pop()
-                for k in group:
-                    results[k] = func(*items[k])
-                bar.update(len(group))
+                    k = pending[0].pop()
+                    if not pending[0]:
+                        pending.popleft()
+                results[k] = func(*items[k])
+                bar.update(1)
         finally:  # an interrupt here: give the workers nothing more
             with lock:
                 pending.clear()

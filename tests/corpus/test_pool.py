@@ -191,9 +191,11 @@ def _hand_out(pool: Any, groups: list[list[int]], cold: bool, func: Any) -> tupl
     return futures, results
 
 
-def test_a_cold_start_reads_the_smallest_batches_here_while_the_server_starts() -> None:
+def test_a_cold_start_reads_files_of_the_next_batch_here_while_the_server_starts() -> None:
     """The first call of a process: the batches go to the pool from another thread, and
-    this one reads batches from the back until that thread has given the rest."""
+    this one reads files one at a time from the next batch to be given, until that
+    thread has given the rest. The small last batches stay with the pool: they are the
+    ones that let the workers end together."""
     here: list[int] = []
     main = threading.current_thread()
     read_here = threading.Event()
@@ -201,10 +203,10 @@ def test_a_cold_start_reads_the_smallest_batches_here_while_the_server_starts() 
     def square(k: int) -> int:
         if threading.current_thread() is main:
             here.append(k)
-            if len(here) == 3:  # the smallest three batches (one file each) read here,
-                read_here.set()  # then the server is up: the other thread gives the rest
+            if len(here) == 3:  # the second batch read here, file by file, and then
+                read_here.set()  # the server is up: the other thread gives the rest
                 deadline = time.monotonic() + 10
-                while len(pool.given) < 3 and time.monotonic() < deadline:
+                while len(pool.given) < 5 and time.monotonic() < deadline:
                     time.sleep(0.001)
         return k * k
 
@@ -212,9 +214,36 @@ def test_a_cold_start_reads_the_smallest_batches_here_while_the_server_starts() 
     pool = StartingPool(read_here)
     futures, results = _hand_out(pool, groups, True, square)
     assert results == {k: k * k for k in range(12)}  # each file once, wherever it was read
-    assert here == [11, 10, 9]  # from the back
-    assert [items[0][0] for items in pool.given] == [0, 4, 7]  # the biggest, in order
-    assert sorted(len(g) for g in futures.values()) == [2, 3, 4]
+    assert here == [6, 5, 4]  # the batch after the pool's first, from its end
+    assert [[k for (k,) in items] for items in pool.given] == [
+        [0, 1, 2, 3],
+        [7, 8],
+        [9],
+        [10],
+        [11],
+    ]
+    assert sorted(len(g) for g in futures.values()) == [1, 1, 1, 2, 4]
+
+
+def test_a_cold_start_reads_part_of_a_batch_and_gives_the_rest() -> None:
+    read_here = threading.Event()
+    main = threading.current_thread()
+    here: list[int] = []
+
+    def one_then_up(k: int) -> int:
+        if threading.current_thread() is main:
+            here.append(k)
+            read_here.set()  # the server is up after one file read here
+            deadline = time.monotonic() + 10
+            while len(pool.given) < 2 and time.monotonic() < deadline:
+                time.sleep(0.001)
+        return -k
+
+    pool = StartingPool(read_here)
+    _, results = _hand_out(pool, [[0, 1], [2, 3, 4]], True, one_then_up)
+    assert results == {k: -k for k in range(5)}
+    assert here == [4]
+    assert [[k for (k,) in items] for items in pool.given] == [[0, 1], [2, 3]]
 
 
 def test_a_warm_start_gives_every_batch_to_the_workers() -> None:
