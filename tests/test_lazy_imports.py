@@ -82,6 +82,31 @@ def test_the_summary_pass_of_every_matrix_session_imports_no_pandas(tmp_path: Pa
     assert loaded == "False"
 
 
+def test_reading_sessions_imports_no_file_lock(tmp_path: Path) -> None:
+    """filelock is for the writers (18 ms to import): loading sessions, and the corpus
+    workers' server, never take a lock. The writers' tests take it, in this process."""
+    paths = [str(write_case(name, tmp_path / "m")) for name in CASES]
+    out = run_fresh(
+        """
+        import sys
+        import prime_nb
+        loaded = 0
+        for path in sys.argv[1:]:
+            try:
+                prime_nb.load(path).summary()
+                loaded += 1
+            except Exception:  # the hostile cases that are no session at all
+                pass
+        import prime_nb.corpus._work
+        print(loaded, "filelock" in sys.modules)
+        """,
+        *paths,
+    )
+    loaded, imported = out.split()
+    assert int(loaded) > len(paths) // 2
+    assert imported == "False"
+
+
 def test_corpus_workers_run_without_pandas(tmp_path: Path) -> None:
     """The forkserver's workers (the corpus's and the parallel loader's share it) are
     forked from a server that never imported pandas; the calling process builds the

@@ -41,8 +41,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from filelock import FileLock, Timeout
-
 try:
     import resource
 except ImportError:  # not on Windows: no file-size limit to check there
@@ -124,7 +122,13 @@ def check_exists(path: Path) -> os.stat_result:
 
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Serialise prime_nb's own writers of one file (across processes and threads)."""
+    """Serialise prime_nb's own writers of one file (across processes and threads).
+
+    filelock is imported here, on the first write: imported with the module, it cost
+    every reader of a session 18 ms (the Session module imports the writers for its
+    ``append_*`` methods), the corpus workers' forkserver among them."""
+    from filelock import FileLock, Timeout
+
     lock = FileLock(lock_path(path), timeout=LOCK_TIMEOUT)
     try:
         lock.acquire()
