@@ -125,6 +125,23 @@ def test_the_skim_answers_as_a_plain_search_does(
     assert got == (b"compaction" in data or re.search(rb"\\u00[67]", data) is not None)
 
 
+def test_threads_skim_side_by_side_with_buffers_of_their_own(tmp_path: Path) -> None:
+    """Each thread reads into its own block buffer: skims running at once in threads
+    (a threaded Dask scheduler, say) give each file its own answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = []
+    for k in range(40):
+        path = tmp_path / f"t{k}.jsonl"
+        word = b"compaction" if k % 3 == 0 else b"compact ion"
+        path.write_bytes(b"x" * (k * 7919 % 300_000) + word + b"y" * (k * 104_729 % 200_000))
+        paths.append(path)
+    want = [k % 3 == 0 for k in range(40)]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            assert list(pool.map(may_hold_compaction, paths)) == want
+
+
 def test_what_cannot_be_read_is_left_to_the_pass(tmp_path: Path) -> None:
     assert may_hold_compaction(tmp_path / "missing.jsonl")
     assert may_hold_compaction(tmp_path)  # a folder
