@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TypeGuard
 
 from ._names import real_name
 
@@ -24,7 +25,7 @@ def given_path(value: object, what: str, instead: str) -> str:
     raise TypeError(f"{what} must be a path (a str or a Path), not {kind}; {instead}")
 
 
-def is_path_list(value: object) -> bool:
+def is_path_list(value: object) -> TypeGuard[Iterable[str | os.PathLike[str]]]:
     """A collection of paths (a list, tuple, Series, generator...): not one path, and not
     bytes or a mapping, which iterate as something else."""
     return isinstance(value, Iterable) and not isinstance(value, str | os.PathLike | bytes | dict)

@@ -1,8 +1,8 @@
 """The tree walk of compaction forensics, shared with the corpus's summary pass.
 
 Why its own module: the corpus workers run this walk on the pass's columns and never
-build a table, so it must not import pandas (``prime_nb``'s package docstring says why): the rest of
-:mod:`prime_nb.analysis._compaction` builds the forensics DataFrame.
+build a table, so it must not import pandas (``prime_nb``'s package docstring says why);
+the rest of :mod:`prime_nb.analysis._compaction` builds the forensics DataFrame.
 """
 
 from __future__ import annotations

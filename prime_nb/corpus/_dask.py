@@ -83,7 +83,7 @@ def resolve(
 ) -> list[str]:
     """Session files named, or found below a folder (local, or a URL fsspec lists)."""
     if is_path_list(paths_or_dir):
-        return [os.fspath(p) for p in paths_or_dir]  # type: ignore[union-attr]
+        return [os.fspath(p) for p in paths_or_dir]
     target = given_path(paths_or_dir, "paths_or_dir", "give a folder, a file, or a list of files")
     if "://" not in target:
         return [str(p) for p in find_session_files(target, pattern)]

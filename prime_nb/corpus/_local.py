@@ -137,7 +137,7 @@ def _paths(
     if is_path_list(dir):
         if files is not None:
             raise ValueError("give the files once: as the first argument or as files=, not both")
-        return [str(f) for f in file_list(cast("Iterable[str | Path]", dir))]
+        return [str(f) for f in file_list(dir)]
     folder = cast("str | Path | None", dir)
     if files is not None:
         if folder is not None:

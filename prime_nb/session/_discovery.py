@@ -50,8 +50,8 @@ def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.js
     if folder is None:
         root = session_dir()
     else:
-        root = Path(given_path(folder, "the folder", "name one folder (or one session file)"))
-        root = root.expanduser()
+        given = given_path(folder, "the folder", "name one folder (or one session file)")
+        root = Path(given).expanduser()
     if not root.exists():
         raise FileNotFoundError(
             f"{root}: no such folder; pass the folder that holds your .jsonl sessions "
