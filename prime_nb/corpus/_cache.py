@@ -9,8 +9,10 @@ point are unchanged, only grew: the pass resumes there (see ``_state``). Anythin
 append-only; an edit further back than those 4 KB that also lengthens the file is the
 one change this cannot see.
 
-The summaries live in one Parquet file per cache folder (``_cache_file``). A part of a
-record found damaged when it is decoded makes that one file be read again.
+The summaries live in one Parquet file per corpus folder in the cache folder
+(``_cache_file``): listing one corpus never reads or rewrites another's records. A file
+that is gone leaves the cache when the cache is next written. A part of a record found
+damaged when it is decoded makes that one file be read again.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ._cache_file import (
     CacheFile,
     Key,
     Record,
+    cache_name,
     decoded,
     packed,
     unpacked,
@@ -124,17 +127,20 @@ def cached_summaries(
     desc: str,
     progress: bool | None,
     folder: Path,
+    root: str,
     describe: Callable[[list[FileResult]], str],
 ) -> list[FileResult]:
     """Summaries of ``paths``, from the cache where the files did not change: every part
     of a file read now (so that the other tables are cached too), the row and ``parts``
-    of a file the cache holds.
+    of a file the cache holds. ``root``: the corpus folder, whose cache file in
+    ``folder`` this is (``cache_name``).
 
     A folder that cannot hold the cache is an error before any file is read; a cache
     that cannot be written at the end (a full disk) is a warning, and the tables are
     returned all the same."""
     usable_folder(folder)
-    with CacheFile(folder) as cache:
+    file = folder / cache_name(root)
+    with CacheFile(file) as cache:
         store = cache.records
         records: dict[int, Record] = {}
         todo: list[int] = []
@@ -149,7 +155,8 @@ def cached_summaries(
             if not reuse:
                 todo.append(k)
                 grown.append(resume)
-        if todo:  # an unchanged corpus (the common re-listing) never reads the states
+        gone = _gone(store, paths)
+        if todo or gone:  # an unchanged corpus (the common re-listing) never reads the states
             cache.read_states()  # to resume the grown files, and to write every record back
     states = [
         _state_of(store.get(paths[k])) if resume else None
@@ -170,9 +177,11 @@ def cached_summaries(
     for k, record in zip(todo, fresh, strict=True):
         records[k] = record
         store[paths[k]] = record
-    if todo:
+    for path in gone:
+        del store[path]
+    if todo or gone:
         try:
-            write_store(folder, store)
+            write_store(file, store)
         except OSError as exc:
             warnings.warn(
                 f"the corpus cache in {folder} was not updated ({exc}); the tables are "
@@ -180,6 +189,13 @@ def cached_summaries(
                 stacklevel=4,
             )
     return [records[k].result for k in range(len(paths))]
+
+
+def _gone(store: dict[str, Record], paths: list[str]) -> list[str]:
+    """Records of files that no longer exist. Records of files this call did not list
+    but that are there (another pattern's files) stay."""
+    listed = set(paths)
+    return [path for path in store if path not in listed and not os.path.exists(path)]
 
 
 def _state_of(record: Record | None) -> bytes | None:

@@ -1,7 +1,9 @@
-"""The corpus cache's file: one Parquet file per cache folder, read as little as a call
+"""The corpus cache's file: one Parquet file per corpus folder, read as little as a call
 needs, written whole.
 
-One row per file path ever summarised there: the key columns, the summary (the corpus
+One file per corpus (``cache_name``), so that one cache folder (the user's, by default)
+serves many corpora and listing one reads and rewrites only its own records. One row per
+file path summarised there whose file still exists: the key columns, the summary (the corpus
 row and the research rows, as JSON, since a row's values may be of any JSON type in a
 hostile file) and the pass's state, compressed by the worker that made it. The file is
 rewritten whole, through a temporary file and a rename, so that a reader never sees half
@@ -15,8 +17,10 @@ changed, and a research table's rows only for that table (``decoded``).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import re
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,7 +32,8 @@ import orjson
 from .._version import __version__
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
-CACHE_FILE = "corpus-summaries.parquet"
+#: the one cache file of a folder before caches were kept per corpus (layouts 1 to 3)
+OLD_CACHE_FILE = "corpus-summaries.parquet"
 #: float fields of the summary rows that may be NaN (JSON writes NaN as null)
 FLOATS = {
     ROW: ("started", "ended", "cost"),
@@ -127,7 +132,7 @@ def _nans(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> list[dict[str,
 
 
 class CacheFile:
-    """The cache file of a folder, open: its records at once, their saved states (most of
+    """The cache file of a corpus, open: its records at once, their saved states (most of
     its bytes) only when :meth:`read_states` asks for them.
 
     Why: re-listing an unchanged corpus needs the summaries alone, and decompressing
@@ -139,14 +144,14 @@ class CacheFile:
     of prime_nb, has no records (it is rebuilt).
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, file: Path) -> None:
         self.records: dict[str, Record] = {}
         self._handle: Any = None
         self._file: Any = None
         pa, pq = _pyarrow()
         self._errors = (OSError, pa.ArrowException, KeyError, TypeError, ValueError)
         try:
-            self._handle = open(folder / CACHE_FILE, "rb")  # noqa: SIM115 (see close)
+            self._handle = open(file, "rb")  # noqa: SIM115 (see close)
         except OSError:  # no cache yet (or none that can be read): it is rebuilt
             return
         try:
@@ -214,7 +219,16 @@ def _json(record: Record, part: str) -> bytes:
     return stored if stored is not None else orjson.dumps(getattr(record.result, part))
 
 
-def write_store(folder: Path, store: dict[str, Record]) -> None:
+def cache_name(root: str) -> str:
+    """The cache file's name for the corpus below the folder ``root``: its last part, for
+    a person looking in the cache folder, and a digest of the whole path."""
+    digest = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
+    last = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(root.rstrip(os.sep)))
+    return f"corpus-{last[:40].strip('._') or 'root'}-{digest}.parquet"
+
+
+def write_store(file: Path, store: dict[str, Record]) -> None:
+    """``store`` as the cache file ``file``: a temporary file, then a rename."""
     pa, pq = _pyarrow()
     paths = sorted(store)  # the folder is there: usable_folder made it
     records = [store[p] for p in paths]
@@ -237,13 +251,30 @@ def write_store(folder: Path, store: dict[str, Record]) -> None:
         },
         metadata=WRITER,
     )
-    handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=folder)
+    handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=file.parent)
     os.close(handle)
     try:
         codecs = {name: "zstd" for name in table.column_names}
         codecs["state"] = "none"  # compressed already (``packed``)
         pq.write_table(table, temporary, compression=codecs)
-        os.replace(temporary, folder / CACHE_FILE)
+        os.replace(temporary, file)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    _remove_old_cache(file.parent)
+
+
+def _remove_old_cache(folder: Path) -> None:
+    """The folder's one cache file of layouts 1 to 3, removed once a corpus's own file is
+    written there: it held every corpus listed with that folder, and nothing reads it
+    now. Only a Parquet file that prime_nb wrote goes (its metadata says so)."""
+    old = folder / OLD_CACHE_FILE
+    if not old.is_file():
+        return
+    _, pq = _pyarrow()
+    try:
+        ours = b"prime_nb.cache_layout" in (pq.read_schema(old).metadata or {})
+    except Exception:  # not Parquet, unreadable...: not ours to remove
+        return
+    if ours:
+        old.unlink(missing_ok=True)

@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from .._names import shown_name
-from .._paths import file_list, is_path_list
+from .._paths import file_list, given_path, is_path_list
 from .._words import counted
 from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
-from ..session._discovery import find_session_files
+from ..session._discovery import find_session_files, session_dir
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
@@ -85,20 +85,24 @@ Cache = bool | str | os.PathLike[str]
 
 
 def _summaries(
-    paths: list[str],
+    dir: str | Path | Iterable[str | Path] | None,
+    pattern: str,
+    files: Iterable[str | Path] | None,
     parts: tuple[str, ...],
     workers: int | None,
     desc: str,
     progress: bool | None,
     cache: Cache = False,
 ) -> list[FileResult]:
-    """The summary pass over ``paths`` (in processes), in the order of ``paths``; with a
-    cache, every part of each changed file (so that the other tables are cached too)."""
+    """The summary pass over the files (:func:`_paths`) in processes, in their order; with
+    a cache, every part of each changed file (so that the other tables are cached too)."""
+    paths = _paths(dir, pattern, files)
     if cache is not False and cache is not None:  # None: no cache, as False
         from ._cache import cache_folder, cached_summaries
 
         folder = cache_folder(cache)
-        return cached_summaries(paths, parts, workers, desc, progress, folder, _problems_line)
+        root = corpus_root(dir, files, paths)
+        return cached_summaries(paths, parts, workers, desc, progress, folder, root, _problems_line)
     return run(
         partial(summarise, parts=parts),
         paths,
@@ -149,6 +153,23 @@ def _paths(
     return [str(p) for p in find_session_files(folder, pattern)]
 
 
+def corpus_root(
+    dir: str | Path | Iterable[str | Path] | None,
+    files: Iterable[str | Path] | None,
+    paths: list[str],
+) -> str:
+    """The folder a corpus cache file is kept for: the folder given (the agent's sessions
+    folder when none is), else the deepest folder that holds every file given.
+
+    Why the folder given, not the files found: a new sub-folder in a live sessions folder
+    must not move the corpus to another cache file."""
+    if files is None and not is_path_list(dir):
+        folder = session_dir() if dir is None else Path(given_path(dir, "dir", "")).expanduser()
+        return os.path.realpath(folder)
+    folders = {os.path.dirname(path) for path in paths}  # a few, for thousands of files
+    return os.path.commonpath([os.path.realpath(f) for f in folders]) if folders else ""
+
+
 def load_corpus(
     dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
@@ -165,20 +186,22 @@ def load_corpus(
     processes (default: one per core this process may use, or this process alone for a
     corpus one core reads before workers would be up: under 8 MB, or 64 MB while no
     workers were started yet; 1 reads in this process; workers stay up for a minute, so
-    that the next corpus call starts warm), with
-    a tqdm progress bar (a notebook bar in Jupyter; ``progress=False`` hides it) and a
-    final line: files, MB, MB/s and problems found. A file that fails to load is a row
-    with its ``error`` and no figures.
+    that the next corpus call starts warm), with a tqdm progress bar (a notebook bar in
+    Jupyter; ``progress=False`` hides it) and a final line: files, MB, MB/s and problems
+    found. A file that fails to load is a row with its ``error`` and no figures.
 
     ``cache=True`` keeps each file's summary in Parquet in the user's cache folder (a
-    path: in that folder, e.g. next to the corpus): an unchanged file (same path, size,
-    mtime, inode) is not read again, and a file that only grew is read from where the
-    last pass stopped. The cache holds every table's rows, so ``corpus_compactions`` and
-    ``corpus_branches`` with the same ``cache`` reuse it. A cache written by another
-    version of prime_nb is rebuilt, and a folder that cannot hold one is an error before
-    any file is read. A file name that is not UTF-8 is shown with ``\\xNN`` escapes.
+    path: in that folder, e.g. next to the corpus), in one file per corpus folder (the
+    folder given, or the one that holds the files given), so that listing one corpus
+    never reads another's records: an unchanged file (same path, size, mtime, inode) is
+    not read again, a file that only grew is read from where the last pass stopped, and a
+    file that is gone leaves the cache. The cache holds every table's rows, so
+    ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it. A
+    cache written by another version of prime_nb is rebuilt, and a folder that cannot
+    hold one is an error before any file is read. A file name that is not UTF-8 is
+    shown with ``\\xNN`` escapes.
     """
-    results = _summaries(_paths(dir, pattern, files), (ROW,), workers, "sessions", progress, cache)
+    results = _summaries(dir, pattern, files, (ROW,), workers, "sessions", progress, cache)
     return corpus_frame([r.row for r in results])
 
 
@@ -378,7 +401,7 @@ def corpus_compactions(
     sessions never compacted; the table is the same): the final line counts problems in
     the files parsed and says how many held no compaction."""
     results = _summaries(
-        _paths(dir, pattern, files), (COMPACTIONS,), workers, "compactions", progress, cache
+        dir, pattern, files, (COMPACTIONS,), workers, "compactions", progress, cache
     )
     return compactions_frame([row for r in results for row in r.compactions])
 
@@ -394,9 +417,7 @@ def corpus_branches(
 ) -> pd.DataFrame:
     """Branching summary of every session (one row per branch of a fork, ``session`` column),
     from the summary pass; ``cache`` as in :func:`load_corpus`."""
-    results = _summaries(
-        _paths(dir, pattern, files), (BRANCHES,), workers, "branches", progress, cache
-    )
+    results = _summaries(dir, pattern, files, (BRANCHES,), workers, "branches", progress, cache)
     return branches_frame([row for r in results for row in r.branches])
 
 

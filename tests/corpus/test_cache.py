@@ -16,7 +16,7 @@ from session_matrix import write_all
 from test_summary import session_matrix
 
 from prime_nb.corpus import _cache, _cache_file, corpus_branches, corpus_compactions, load_corpus
-from prime_nb.corpus._cache_file import CACHE_FILE
+from prime_nb.corpus._cache_file import cache_name
 from prime_nb.datasets import write_large_session
 
 
@@ -58,6 +58,17 @@ def assert_same(got: tuple[pd.DataFrame, ...], want: tuple[pd.DataFrame, ...]) -
         pd.testing.assert_frame_equal(a, b)
 
 
+def cache_file(cache: Path, corpus: Path) -> Path:
+    """The file the tables keep in the cache folder ``cache`` for the folder ``corpus``."""
+    return cache / cache_name(os.path.realpath(corpus))
+
+
+def only_cache_file(cache: Path) -> Path:
+    """The one corpus cache file in ``cache``."""
+    (file,) = cache.glob("corpus-*.parquet")
+    return file
+
+
 def bump(path: Path) -> None:
     """A new mtime even on file systems with coarse timestamps."""
     st = path.stat()
@@ -88,7 +99,7 @@ def test_cached_tables_equal_uncached_on_the_whole_matrix(tmp_path: Path) -> Non
         corpus_compactions(**kw, cache=cache),
         corpus_branches(**kw, cache=cache),
     )
-    assert (cache / CACHE_FILE).is_file()
+    assert only_cache_file(cache).is_file()
     assert_same(first, want)
     again = (
         load_corpus(**kw, cache=cache),
@@ -126,7 +137,7 @@ def test_cache_true_uses_the_user_cache_folder(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     load_corpus(folder, workers=1, progress=False, cache=True)
-    assert (tmp_path / "xdg" / "prime-nb" / "corpus" / CACHE_FILE).is_file()
+    assert cache_file(tmp_path / "xdg" / "prime-nb" / "corpus", folder).is_file()
 
 
 def _grow(path: Path, lines: list[dict[str, Any]]) -> None:
@@ -217,9 +228,9 @@ def test_changed_files_are_read_again_in_full(
 def test_a_damaged_cache_is_rebuilt(folder: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
-    (cache / CACHE_FILE).write_bytes(b"PAR1 not really parquet")
+    cache_file(cache, folder).write_bytes(b"PAR1 not really parquet")
     assert_same(tables(folder, cache), tables(folder, False))
-    assert (cache / CACHE_FILE).stat().st_size > 100
+    assert cache_file(cache, folder).stat().st_size > 100
 
 
 @pytest.mark.parametrize("where", ["a file", "below a file"])
@@ -255,9 +266,9 @@ def test_a_parquet_file_of_another_shape_is_rebuilt(folder: Path, tmp_path: Path
 
     cache = tmp_path / "cache"
     cache.mkdir()
-    pq.write_table(pa.table({"path": ["x"], "size": [1]}), cache / CACHE_FILE)
+    pq.write_table(pa.table({"path": ["x"], "size": [1]}), cache_file(cache, folder))
     assert_same(tables(folder, cache), tables(folder, False))
-    assert set(pq.read_schema(cache / CACHE_FILE).names) >= {"mtime_ns", "state"}
+    assert set(pq.read_schema(cache_file(cache, folder)).names) >= {"mtime_ns", "state"}
 
 
 def rewrite_cache(cache: Path, change: Any) -> None:
@@ -265,7 +276,8 @@ def rewrite_cache(cache: Path, change: Any) -> None:
     the change replaces it)."""
     import pyarrow.parquet as pq
 
-    pq.write_table(change(pq.read_table(cache / CACHE_FILE)), cache / CACHE_FILE)
+    file = only_cache_file(cache)
+    pq.write_table(change(pq.read_table(file)), file)
 
 
 @pytest.mark.parametrize(
@@ -338,19 +350,20 @@ def test_the_states_come_from_the_cache_file_that_was_opened(folder: Path, tmp_p
     other's states."""
     cache = tmp_path / "cache"
     tables(folder, cache)
-    with _cache_file.CacheFile(cache) as before:
+    file = only_cache_file(cache)
+    with _cache_file.CacheFile(file) as before:
         before.read_states()
         saved = {path: r.state for path, r in before.records.items()}
     assert sum(state is not None for state in saved.values()) == 3  # not the broken file's
-    with _cache_file.CacheFile(cache) as opened:
+    with _cache_file.CacheFile(file) as opened:
         other = {
             path: _cache_file.Record(r.key, r.offset, r.tail, r.result, b"another state")
             for path, r in opened.records.items()
         }
-        _cache_file.write_store(cache, other)  # a temporary file renamed over the cache
+        _cache_file.write_store(file, other)  # a temporary file renamed over the cache
         opened.read_states()
         assert {path: r.state for path, r in opened.records.items()} == saved
-    with _cache_file.CacheFile(cache) as reopened:
+    with _cache_file.CacheFile(file) as reopened:
         reopened.read_states()
         assert {r.state for r in reopened.records.values()} == {b"another state"}
 
@@ -453,3 +466,98 @@ def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
         "compacted.jsonl",
         "new.jsonl",
     ]
+
+
+def stored_paths(cache: Path, corpus: Path) -> list[str]:
+    with _cache_file.CacheFile(cache_file(cache, corpus)) as opened:
+        return sorted(Path(p).name for p in opened.records)
+
+
+def test_each_corpus_has_a_cache_file_of_its_own(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One cache folder (the user's, by default) serves many corpora: listing one reads
+    and rewrites its own records, never another corpus's, whatever its size."""
+    cache = tmp_path / "cache"
+    other = tmp_path / "other"
+    other.mkdir()
+    write_lines(other / "one.jsonl", [header(), msg("a", None, "user", "hi", 1)])
+    want = tables(folder, False)
+    tables(folder, cache)
+    first = cache_file(cache, folder)
+    before = first.stat()
+    reads = Reads(monkeypatch)
+    assert_same(tables(other, cache), tables(other, False))
+    assert reads.full == ["one.jsonl"]  # once: the other two tables find it cached
+    after = first.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert stored_paths(cache, other) == ["one.jsonl"]
+    assert stored_paths(cache, folder) == sorted(p.name for p in folder.iterdir())
+    reads.clear()
+    assert_same(tables(folder, cache), want)
+    assert reads.full == [] and reads.resumed == []
+
+
+def test_a_list_of_files_is_cached_for_the_folder_that_holds_them(
+    folder: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    paths = sorted(folder.iterdir())
+    load_corpus(files=paths, workers=1, progress=False, cache=cache)
+    load_corpus(paths[:2], workers=1, progress=False, cache=cache)  # as the first argument
+    assert [p.name for p in cache.glob("corpus-*.parquet")] == [cache_file(cache, folder).name]
+    assert cache_file(cache, folder).name.startswith("corpus-corpus-")  # the folder's name
+
+
+def test_a_new_sub_folder_keeps_the_folder_s_cache_file(folder: Path, tmp_path: Path) -> None:
+    """The cache file is named for the folder given, not for the files found in it."""
+    cache = tmp_path / "cache"
+    nested = tmp_path / "nested"
+    (nested / "project-a").mkdir(parents=True)
+    write_lines(nested / "project-a" / "s.jsonl", [header(), msg("a", None, "user", "hi", 1)])
+    load_corpus(nested, workers=1, progress=False, cache=cache)
+    (nested / "project-b").mkdir()
+    write_lines(nested / "project-b" / "t.jsonl", [header(), msg("b", None, "user", "yo", 1)])
+    load_corpus(nested, workers=1, progress=False, cache=cache)
+    assert list(cache.glob("corpus-*.parquet")) == [cache_file(cache, nested)]
+    assert stored_paths(cache, nested) == ["s.jsonl", "t.jsonl"]
+
+
+def test_a_removed_file_leaves_the_cache(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even when nothing else changed; files another pattern listed stay while they
+    are there."""
+    cache = tmp_path / "cache"
+    tables(folder, cache)
+    kw: dict[str, Any] = {"workers": 1, "progress": False, "cache": cache}
+    load_corpus(folder, "b*.jsonl", **kw)  # lists two of the four files
+    assert stored_paths(cache, folder) == sorted(p.name for p in folder.iterdir())
+    (folder / "large.jsonl").unlink()
+    reads = Reads(monkeypatch)
+    assert_same(tables(folder, cache), tables(folder, False))
+    assert reads.full == [] and reads.resumed == []
+    assert stored_paths(cache, folder) == ["branchy.jsonl", "broken.jsonl", "compacted.jsonl"]
+    (folder / "compacted.jsonl").unlink()
+    load_corpus(folder, "b*.jsonl", **kw)  # gone, although this call did not list it
+    assert stored_paths(cache, folder) == ["branchy.jsonl", "broken.jsonl"]
+
+
+def test_the_one_cache_file_of_older_versions_is_removed(folder: Path, tmp_path: Path) -> None:
+    """Before caches were kept per corpus, a folder held one file for every corpus listed
+    with it; nothing reads it now. It goes once a corpus's file is written, if prime_nb
+    wrote it: another file of that name stays."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    ours.mkdir()
+    theirs.mkdir()
+    old = _cache_file.OLD_CACHE_FILE
+    pq.write_table(pa.table({"path": [b"x"]}, metadata=_cache_file.WRITER), ours / old)
+    pq.write_table(pa.table({"path": [b"x"]}), theirs / old)
+    for cache in (ours, theirs):
+        load_corpus(folder, workers=1, progress=False, cache=cache)
+    assert not (ours / old).exists()
+    assert (theirs / old).exists()
+    assert cache_file(ours, folder).is_file()
