@@ -561,3 +561,21 @@ def test_the_one_cache_file_of_older_versions_is_removed(folder: Path, tmp_path:
     assert not (ours / old).exists()
     assert (theirs / old).exists()
     assert cache_file(ours, folder).is_file()
+
+
+@pytest.mark.parametrize(
+    "root",
+    ["/", "", "/data/..", "/data/" + "x" * 300, "/data/caf\udce9 \u00e9t\u00e9", "/data/a/b/"],
+    ids=["file system root", "none", "dots", "long", "not UTF-8", "trailing slash"],
+)
+def test_a_cache_file_name_is_one_plain_name_whatever_the_folder(root: str) -> None:
+    name = cache_name(root)
+    assert name.startswith("corpus-") and name.endswith(".parquet")
+    assert len(name) < 80 and os.sep not in name and name.isascii()
+    assert not name.startswith(".") and "\0" not in name
+    assert cache_name(root + "x") != name  # the digest tells folders apart
+
+
+def test_two_folders_of_one_name_have_two_cache_files() -> None:
+    assert cache_name("/data/a/sessions") != cache_name("/data/b/sessions")
+    assert cache_name("/data/a/sessions").split("-")[1] == "sessions"
