@@ -2,14 +2,14 @@
 needs, written whole.
 
 One file per corpus (``cache_name``), so that one cache folder (the user's, by default)
-serves many corpora and listing one reads and rewrites only its own records. One row per
-file path summarised there whose file still exists: the key columns, the summary (the corpus
-row and the research rows, as JSON, since a row's values may be of any JSON type in a
-hostile file) and the pass's state, compressed by the worker that made it. The file is
-rewritten whole, through a temporary file and a rename, so that a reader never sees half
-of it. Its metadata names the cache's layout and the prime_nb that wrote it: rows
-summarised by another version may follow other rules, so such a cache (or one that is
-damaged, or no cache at all) is set aside and rebuilt, never trusted.
+serves many corpora and listing one reads and rewrites only its own records. One row
+per file path summarised there whose file still exists: the key columns, the summary
+(the corpus row and the research rows, as JSON, since a row's values may be of any JSON
+type in a hostile file) and the pass's state, compressed by the worker that made it.
+The file is rewritten whole, through a temporary file and a rename, so that a reader
+never sees half of it. Its metadata names the cache's layout and the prime_nb that
+wrote it: rows summarised by another version may follow other rules, so such a cache
+(or one that is damaged, or no cache at all) is set aside and rebuilt, never trusted.
 
 A call reads only what it needs: the states (most of the bytes) only when a file
 changed, and a research table's rows only for that table (``decoded``).
@@ -32,7 +32,7 @@ import orjson
 from .._version import __version__
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
-#: the one cache file of a folder before caches were kept per corpus (layouts 1 to 3)
+#: the one file a cache folder held for every corpus, before each corpus had its own
 OLD_CACHE_FILE = "corpus-summaries.parquet"
 #: float fields of the summary rows that may be NaN (JSON writes NaN as null)
 FLOATS = {
@@ -265,9 +265,9 @@ def write_store(file: Path, store: dict[str, Record]) -> None:
 
 
 def _remove_old_cache(folder: Path) -> None:
-    """The folder's one cache file of layouts 1 to 3, removed once a corpus's own file is
-    written there: it held every corpus listed with that folder, and nothing reads it
-    now. Only a Parquet file that prime_nb wrote goes (its metadata says so)."""
+    """The folder's shared cache file of earlier versions, removed once a corpus's own
+    file is written there: it held every corpus listed with that folder, and nothing
+    reads it now. Only a Parquet file that prime_nb wrote goes (its metadata says so)."""
     old = folder / OLD_CACHE_FILE
     if not old.is_file():
         return
