@@ -214,21 +214,38 @@ def _in_batches(
     results: dict[int, T],
     bar: Any,
 ) -> list[int]:
-    """Run the batches; return the indexes of files whose batch a dead worker took down."""
+    """Run the batches; return the indexes of files whose batch a dead worker took down.
+
+    The kept pool may have broken while idle: a notebook's interrupt signals every
+    process of the kernel's group, and its idle workers die of it. Such a pool refuses
+    the first batch; it is then discarded, and the batches not read yet go to a new
+    one, once."""
     failed: list[int] = []
-    with shared.use(workers) as pool:
-        futures = _hand_out(pool, func, items, groups, results, bar, not forkserver_running())
-        for future in as_completed(futures):
-            group = futures[future]
+    for attempt in (1, 2):
+        with shared.use(workers) as pool:
             try:
-                values = future.result()
-            except Exception:  # a worker died (out of memory, killed...)
-                failed.extend(group)
+                cold = not forkserver_running()
+                futures = _hand_out(pool, func, items, groups, results, bar, cold)
+            except BrokenProcessPool:
                 shared.discard(pool)
+                if attempt == 2:
+                    raise
+                groups = [
+                    left for group in groups if (left := [k for k in group if k not in results])
+                ]
                 continue
-            for k, value in zip(group, values, strict=True):
-                results[k] = value
-            bar.update(len(group))
+            for future in as_completed(futures):
+                group = futures[future]
+                try:
+                    values = future.result()
+                except Exception:  # a worker died (out of memory, killed...)
+                    failed.extend(group)
+                    shared.discard(pool)
+                    continue
+                for k, value in zip(group, values, strict=True):
+                    results[k] = value
+                bar.update(len(group))
+        break
     return sorted(failed)
 
 
