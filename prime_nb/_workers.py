@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -51,6 +52,17 @@ def context_for(method: str, preload: Iterable[str] = ()) -> BaseContext:
         add_preload(preload)
         context.set_forkserver_preload(sorted(_PRELOAD))
     return context
+
+
+def end_quietly_on_interrupt() -> None:
+    """A worker's initializer: an interrupt ends it without a traceback.
+
+    Why: a notebook's interrupt, like Ctrl-C in a terminal, signals every process of the
+    group, busy or idle. A worker ends either way (its caller stops; a kept pool that
+    broke is replaced at its next use), but Python's own handler first printed a
+    KeyboardInterrupt traceback per worker into the terminal or the notebook server's log.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def forkserver_context(preload: Iterable[str] = ()) -> BaseContext:

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from multiprocessing import forkserver, get_all_start_methods
 from typing import IO, Any
 
-from .._workers import context_for, usable_cores, without_main_script
+from .._workers import context_for, end_quietly_on_interrupt, usable_cores, without_main_script
 from ..format._migrating import Migrator
 from ..format._reading import Problem, ScanState, parse_line
 from ._chunks import ChunkColumns, merge, read_chunk, take
@@ -218,7 +218,9 @@ class _Pool:
         preload: str = "",
     ) -> None:
         modules = [*PRELOAD, preload] if preload else PRELOAD
-        self.executor = ProcessPoolExecutor(workers, mp_context=context_for(method, modules))
+        self.executor = ProcessPoolExecutor(
+            workers, mp_context=context_for(method, modules), initializer=end_quietly_on_interrupt
+        )
         self.job = job
         self.futures: dict[int, Future[dict[str, Any]]] = {}
         self.lock = threading.RLock()  # a callback may run at once, in the calling thread

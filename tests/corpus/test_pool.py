@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Future
@@ -80,6 +81,67 @@ def test_an_idle_pool_is_shut_down(folder: Path, monkeypatch: pytest.MonkeyPatch
     for process in processes:
         process.join(timeout=30)
         assert not process.is_alive()
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["interrupt", "killed"])
+def test_a_kept_pool_whose_idle_workers_died_is_replaced(folder: Path, how: int) -> None:
+    """A notebook's interrupt signals every process of the kernel's group: the kept
+    pool's idle workers die of it, and the next corpus call must still work, in workers
+    (not file by file)."""
+    _pool.shared.shutdown()
+    first = load_corpus(folder, workers=2, progress=False)
+    pool = _pool.shared.pool
+    assert pool is not None
+    processes = list(getattr(pool, "_processes", {}).values())
+    for process in processes:
+        os.kill(process.pid, how)
+    for process in processes:
+        process.join(timeout=30)
+    deadline = time.monotonic() + 30  # the pool's own thread marks it broken
+    while not getattr(pool, "_broken", False) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert getattr(pool, "_broken", False)
+    one_by_one = []
+    real = _runner._one_by_one
+
+    def spy(func: Any, items: Any, indexes: list[int], *rest: Any) -> None:
+        one_by_one.extend(indexes)
+        real(func, items, indexes, *rest)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_runner, "_one_by_one", spy)
+        again = load_corpus(folder, workers=2, progress=False)
+    pd.testing.assert_frame_equal(again, first)
+    assert one_by_one == []
+    assert _pool.shared.pool is not None and _pool.shared.pool is not pool
+
+
+def test_an_interrupt_ends_a_worker_without_a_traceback() -> None:
+    """Its default action: the process ends, and Python prints nothing."""
+    with _pool.new_pool(1) as pool:
+        assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_DFL
+
+
+def test_a_second_pool_that_refuses_the_batches_fails_the_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Replaced once, not forever: a pool that breaks again is the caller's error."""
+    tries: list[object] = []
+
+    def refused(pool: object, *args: Any) -> Any:
+        tries.append(pool)
+        raise BrokenProcessPool("the workers died at start")
+
+    monkeypatch.setattr(_runner, "_hand_out", refused)
+    with pytest.raises(BrokenProcessPool, match="died at start"):
+        _runner._in_batches(abs, [(1,), (2,)], [[0], [1]], 1, {}, _NoBar())
+    assert len(tries) == 2 and tries[0] is not tries[1]
+    assert _pool.shared.pool is None  # both discarded
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
 
 
 def test_another_size_while_busy_gets_a_pool_of_its_own() -> None:

@@ -18,6 +18,7 @@ import pytest
 from session_matrix import CASES, FIXTURES, write_case
 
 import prime_nb
+from prime_nb._workers import end_quietly_on_interrupt
 from prime_nb.session import _parallel
 from prime_nb.session._parallel import SETTINGS
 
@@ -543,3 +544,22 @@ def test_a_pool_broken_while_handing_out_chunks_falls_back_with_its_reason(
     got = prime_nb.load(path)
     assert "BrokenProcessPool" in (got._load_report.fell_back or "")
     assert_same(got, load_serial(path))
+
+
+def test_the_workers_end_quietly_on_an_interrupt(
+    tmp_path: Path, parallel: _parallel.ParallelSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A notebook's interrupt signals every worker: each ends without printing a
+    KeyboardInterrupt traceback (the corpus's pool tests the worker's handler itself)."""
+    made: list[object] = []
+    real = _parallel.ProcessPoolExecutor
+
+    def recording(*args: object, **kwargs: object) -> object:
+        made.append(kwargs.get("initializer"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_parallel, "ProcessPoolExecutor", recording)
+    parallel.chunks = 4
+    got = prime_nb.load(write_raw(tmp_path / "m.jsonl", hostile_lines()))
+    assert went_parallel(got)
+    assert made == [end_quietly_on_interrupt]
