@@ -61,8 +61,11 @@ def end_quietly_on_interrupt() -> None:
     group, busy or idle. A worker ends either way (its caller stops; a kept pool that
     broke is replaced at its next use), but Python's own handler first printed a
     KeyboardInterrupt traceback per worker into the terminal or the notebook server's log.
+    A worker whose caller ignores interrupts (a job started in the background) inherits
+    that, and keeps it.
     """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def forkserver_context(preload: Iterable[str] = ()) -> BaseContext:

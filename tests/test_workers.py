@@ -9,6 +9,7 @@ functions and the parallel load) are run here from such a script, in a fresh int
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -158,3 +159,20 @@ def test_roomy_heap_changes_nothing_in_a_process_that_did_not_ask_for_trimming()
     with _workers.roomy_heap({"MALLOC_TRIM_THRESHOLD_": "lots"}, libc):
         pass
     assert libc.calls == []
+
+
+def test_a_worker_ends_quietly_on_an_interrupt_unless_its_caller_ignores_them() -> None:
+    """Python's handler (a KeyboardInterrupt, with its traceback) becomes the default
+    action (the process ends, silently); an ignored interrupt, inherited from a caller
+    started in the background, stays ignored."""
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        for given, want in [
+            (signal.default_int_handler, signal.SIG_DFL),
+            (signal.SIG_IGN, signal.SIG_IGN),
+        ]:
+            signal.signal(signal.SIGINT, given)
+            _workers.end_quietly_on_interrupt()
+            assert signal.getsignal(signal.SIGINT) == want
+    finally:
+        signal.signal(signal.SIGINT, before)
