@@ -1,0 +1,77 @@
+"""The corpus workers in a real notebook kernel, interrupted as Jupyter interrupts it.
+
+Jupyter interrupts a kernel by signalling its whole process group, so the corpus's kept
+workers are signalled too, even by an interrupt of an unrelated cell. The next corpus
+call must work all the same (it once failed with ``BrokenProcessPool``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+from research_sessions import branchy, compacted
+
+
+class Kernel:
+    """A python3 kernel of this interpreter, and a way to run code in it."""
+
+    def __init__(self) -> None:
+        self.manager, self.client = start_new_kernel(kernel_name="python3")
+
+    def start(self, code: str) -> str:
+        msg_id: str = self.client.execute(code)
+        return msg_id
+
+    def wait(self, msg_id: str, timeout: float = 120) -> list[str]:
+        """What the cell printed, returned or raised, once the kernel is idle again."""
+        out: list[str] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg: dict[str, Any] = self.client.get_iopub_msg(timeout=timeout)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "error":
+                out.append(f"{content['ename']}: {content['evalue']}")
+            elif kind == "execute_result":
+                out.append(content["data"]["text/plain"])
+            elif kind == "status" and content["execution_state"] == "idle":
+                return out
+        raise TimeoutError(f"the cell did not finish in {timeout} s: {out}")
+
+    def run(self, code: str) -> list[str]:
+        return self.wait(self.start(code))
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+
+@pytest.fixture
+def kernel() -> Iterator[Kernel]:
+    started = Kernel()
+    try:
+        yield started
+    finally:
+        started.close()
+
+
+def test_an_interrupted_cell_leaves_the_next_corpus_call_working(
+    kernel: Kernel, tmp_path: Path
+) -> None:
+    for k in range(6):
+        (branchy if k % 2 else compacted)(tmp_path / f"s{k}.jsonl")
+    call = f"len(load_corpus({str(tmp_path)!r}, workers=2, progress=False))"
+    assert kernel.run(f"from prime_nb.corpus import load_corpus\n{call}") == ["6"]
+    # another cell, interrupted while the workers are kept warm
+    sleeping = kernel.start("import time\ntime.sleep(60)")
+    time.sleep(1.0)
+    kernel.manager.interrupt_kernel()
+    assert any("KeyboardInterrupt" in line for line in kernel.wait(sleeping))
+    assert kernel.run(call) == ["6"]
+    assert kernel.run(call) == ["6"]  # and the call after it, on the new workers
