@@ -83,3 +83,19 @@ class EntryLostError(SessionWriteError):
 
 class TornLineWarning(UserWarning):
     """The file ended in an incomplete line; the new entry was written on a fresh line."""
+
+
+__all__ = [
+    "EntryLostError",
+    "EntryNotFoundError",
+    "InvalidEntryError",
+    "SessionFormatError",
+    "SessionWriteError",
+    "TornLineWarning",
+    "UpgradeRequiredError",
+]
+
+
+def __dir__() -> list[str]:
+    """The exceptions alone: what a notebook lists after ``errors.``."""
+    return sorted(__all__)

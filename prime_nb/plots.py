@@ -480,3 +480,9 @@ __all__ = [
     "tool_usage",
     "turn_timeline",
 ]
+
+
+def __dir__() -> list[str]:
+    """The figures alone: what a notebook lists after ``plots.`` (not numpy, pandas or
+    plotly, which this module imports)."""
+    return sorted(__all__)

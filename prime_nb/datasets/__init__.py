@@ -211,3 +211,9 @@ def main() -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl(path, demo_entries())
     print(f"wrote {path} ({path.stat().st_size} bytes)")
+
+
+def __dir__() -> list[str]:
+    """The public names alone: what a notebook lists after ``datasets.`` (its helpers
+    and the modules it imports stay out of the list, though still importable)."""
+    return sorted(__all__)
