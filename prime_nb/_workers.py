@@ -16,6 +16,7 @@ corpus workers ran a script's top level again, once per worker.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import platform
 import signal
@@ -52,6 +53,14 @@ def context_for(method: str, preload: Iterable[str] = ()) -> BaseContext:
         add_preload(preload)
         context.set_forkserver_preload(sorted(_PRELOAD))
     return context
+
+
+def may_start_processes() -> bool:
+    """Can this process start workers? Not when it is itself a daemonic worker (of a
+    ``multiprocessing.Pool``, say): multiprocessing refuses those children, with an
+    ``AssertionError`` that names no way out. The loader and the corpus read in this
+    process instead."""
+    return not multiprocessing.current_process().daemon
 
 
 def end_quietly_on_interrupt() -> None:

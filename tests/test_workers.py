@@ -14,7 +14,9 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
+import pytest
 from research_sessions import branchy, compacted
 
 from prime_nb import _workers
@@ -176,3 +178,60 @@ def test_a_worker_ends_quietly_on_an_interrupt_unless_its_caller_ignores_them() 
             assert signal.getsignal(signal.SIGINT) == want
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def _in_a_pool_worker(folder: str, big: str) -> tuple[int, int, list[str], Any, int]:
+    """Run in a daemonic worker of a multiprocessing Pool: the corpus with workers asked
+    for and by default, and a big file the loader would read in chunks."""
+    import warnings
+
+    import prime_nb
+    from prime_nb.corpus import load_corpus
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asked = load_corpus(folder, workers=2, progress=False)
+        default = load_corpus(folder, progress=False)
+    session = prime_nb.load(big)
+    said = [str(w.message) for w in caught]
+    report = session._load_report
+    return len(asked), len(default), said, (report.processes, report.fell_back), len(session)
+
+
+def test_a_daemonic_pool_worker_reads_in_its_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """multiprocessing refuses children to a Pool's workers (an AssertionError that names
+    no way out): the corpus and the loader read in that process instead, and a corpus
+    call that asked for workers says so."""
+    import multiprocessing
+
+    import prime_nb
+    from prime_nb.corpus import _runner
+    from prime_nb.datasets import write_large_session
+    from prime_nb.session import _parallel
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for k in range(4):
+        (branchy if k % 2 else compacted)(corpus / f"s{k}.jsonl")
+    big = write_large_session(tmp_path / "large.jsonl", 300_000, seed=5)
+    for name, value in [
+        ("threshold", 0),
+        ("min_entries", 0),
+        ("cold_min_entries", 0),
+        ("processes", 2),
+        ("chunks", 8),
+        ("server_start", 0.0),  # wait for the workers' server
+        ("chunks_here", 1),  # workers read every chunk but the first
+    ]:
+        monkeypatch.setattr(_parallel.SETTINGS, name, value)
+    monkeypatch.setattr(_runner, "workers_pay_off", lambda size: True)
+    assert prime_nb.load(big)._load_report.processes > 1  # here, it reads in chunks
+    with multiprocessing.get_context("fork").Pool(1) as pool:  # settings inherited
+        asked, default, said, processes, entries = pool.apply(
+            _in_a_pool_worker, (str(corpus), str(big))
+        )
+    assert asked == default == 4
+    assert len(said) == 1 and "daemonic" in said[0] and "workers=2" in said[0]
+    assert processes == (1, None) and entries > 0  # one pass: no failed try at workers

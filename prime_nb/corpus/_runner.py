@@ -19,6 +19,7 @@ import operator
 import os
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -26,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from .._words import counted
-from .._workers import usable_cores, without_main_script
+from .._workers import may_start_processes, usable_cores, without_main_script
 from ..session._parallel import forkserver_running
 from ._pool import new_pool, shared
 
@@ -177,6 +178,15 @@ def run(
     workers = worker_count(workers)
     sizes = file_sizes(paths)
     if not chosen and workers > 1 and not workers_pay_off(sum(sizes)):
+        workers = 1
+    if workers > 1 and not may_start_processes():
+        if chosen:
+            warnings.warn(
+                f"workers={workers}: this process is a daemonic worker (of a "
+                "multiprocessing Pool, say), which may not start processes; reading "
+                "the corpus in this process",
+                stacklevel=4,
+            )
         workers = 1
     items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
     results: dict[int, T] = {}

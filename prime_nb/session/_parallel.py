@@ -48,7 +48,13 @@ from dataclasses import dataclass, field
 from multiprocessing import forkserver, get_all_start_methods
 from typing import IO, Any
 
-from .._workers import context_for, end_quietly_on_interrupt, usable_cores, without_main_script
+from .._workers import (
+    context_for,
+    end_quietly_on_interrupt,
+    may_start_processes,
+    usable_cores,
+    without_main_script,
+)
 from ..format._migrating import Migrator
 from ..format._reading import Problem, ScanState, parse_line
 from ._chunks import ChunkColumns, merge, read_chunk, take
@@ -187,7 +193,7 @@ def plan(fh: IO[bytes], size: int) -> tuple[dict[str, Any], list[int], int] | No
     at least :data:`MIN_CHUNK` bytes each), so that work is shared evenly however fast
     each process turns out to be."""
     processes = SETTINGS.processes or usable_cores()
-    if size < SETTINGS.threshold or processes < 2:
+    if size < SETTINGS.threshold or processes < 2 or not may_start_processes():
         return None
     header = header_of(fh)
     if header is None:
