@@ -9,6 +9,8 @@ corpus workers ran a script's top level again, once per worker.
 - :func:`forkserver_context`: the ``forkserver`` context with every module asked for so
   far in its preload (applies when the server starts, so ask before the first use).
 - :func:`without_main_script`: start workers without importing the caller's script.
+- :func:`process_pool`: a pool whose workers end quietly on an interrupt.
+- :func:`may_start_processes`: not in a daemonic process (a ``multiprocessing`` Pool's).
 - :func:`roomy_heap`: undo, while sessions are read, the eager memory return a Dask
   worker asks of glibc (it made reading 1.5 x slower there).
 """
@@ -23,6 +25,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import get_context
 from multiprocessing.context import BaseContext
@@ -75,6 +78,12 @@ def end_quietly_on_interrupt() -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def process_pool(workers: int, context: BaseContext) -> ProcessPoolExecutor:
+    """The pool of either user (the parallel load, the corpus), its workers started in
+    ``context`` and ending quietly on an interrupt (:func:`end_quietly_on_interrupt`)."""
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=end_quietly_on_interrupt)
 
 
 def forkserver_context(preload: Iterable[str] = ()) -> BaseContext:

@@ -49,9 +49,11 @@ CACHE_LAYOUT = 3
 #: is a damaged cache's: zstd cannot do better (a block holds at most 128 KiB, and its
 #: smallest form, a repeated byte, takes 4 bytes); the pass's states compress about 4 to 1
 MAX_RATIO = 128 * 1024 // 4
+#: the Parquet metadata key of the layout: a file that has it was written by prime_nb
+LAYOUT_KEY = b"prime_nb.cache_layout"
 #: Parquet metadata saying which layout and which prime_nb wrote the cache
 WRITER = {
-    b"prime_nb.cache_layout": str(CACHE_LAYOUT).encode(),
+    LAYOUT_KEY: str(CACHE_LAYOUT).encode(),
     b"prime_nb.version": __version__.encode(),
 }
 
@@ -273,7 +275,7 @@ def _remove_old_cache(folder: Path) -> None:
         return
     _, pq = _pyarrow()
     try:
-        ours = b"prime_nb.cache_layout" in (pq.read_schema(old).metadata or {})
+        ours = LAYOUT_KEY in (pq.read_schema(old).metadata or {})
     except Exception:  # not Parquet, unreadable...: not ours to remove
         return
     if ours:

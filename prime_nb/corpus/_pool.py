@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
-from .._workers import end_quietly_on_interrupt, forkserver_context
+from .._workers import forkserver_context, process_pool
 
 #: imported once in the forkserver, so that forked workers start with them loaded
 PRELOAD = ["prime_nb.corpus._work"]
@@ -27,9 +27,7 @@ IDLE_SECONDS = 60.0
 
 def new_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of its own, shut down by its user (``with new_pool(n) as pool``)."""
-    return ProcessPoolExecutor(
-        workers, mp_context=forkserver_context(PRELOAD), initializer=end_quietly_on_interrupt
-    )
+    return process_pool(workers, forkserver_context(PRELOAD))
 
 
 class SharedPool:

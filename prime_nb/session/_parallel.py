@@ -42,7 +42,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from contextlib import suppress
 from dataclasses import dataclass, field
 from multiprocessing import forkserver, get_all_start_methods
@@ -50,8 +50,8 @@ from typing import IO, Any
 
 from .._workers import (
     context_for,
-    end_quietly_on_interrupt,
     may_start_processes,
+    process_pool,
     usable_cores,
     without_main_script,
 )
@@ -224,9 +224,7 @@ class _Pool:
         preload: str = "",
     ) -> None:
         modules = [*PRELOAD, preload] if preload else PRELOAD
-        self.executor = ProcessPoolExecutor(
-            workers, mp_context=context_for(method, modules), initializer=end_quietly_on_interrupt
-        )
+        self.executor = process_pool(workers, context_for(method, modules))
         self.job = job
         self.futures: dict[int, Future[dict[str, Any]]] = {}
         self.lock = threading.RLock()  # a callback may run at once, in the calling thread

@@ -133,15 +133,11 @@ def test_a_second_pool_that_refuses_the_batches_fails_the_call(
         raise BrokenProcessPool("the workers died at start")
 
     monkeypatch.setattr(_runner, "_hand_out", refused)
+    bar = _runner.progress_bar(2, "test", False)
     with pytest.raises(BrokenProcessPool, match="died at start"):
-        _runner._in_batches(abs, [(1,), (2,)], [[0], [1]], 1, {}, _NoBar())
+        _runner._in_batches(abs, [(1,), (2,)], [[0], [1]], 1, {}, bar)
     assert len(tries) == 2 and tries[0] is not tries[1]
     assert _pool.shared.pool is None  # both discarded
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
 
 
 def test_another_size_while_busy_gets_a_pool_of_its_own() -> None:

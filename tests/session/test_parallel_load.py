@@ -18,6 +18,7 @@ import pytest
 from session_matrix import CASES, FIXTURES, write_case
 
 import prime_nb
+from prime_nb import _workers
 from prime_nb._workers import end_quietly_on_interrupt
 from prime_nb.session import _parallel
 from prime_nb.session._parallel import SETTINGS
@@ -481,7 +482,7 @@ def test_workers_never_take_the_header_chunk_however_fast(
 ) -> None:
     """Each finished chunk hands its worker the next at once: instant workers take every
     chunk from the back down to chunk 1, and chunk 0 stays for this process."""
-    monkeypatch.setattr(_parallel, "ProcessPoolExecutor", InstantExecutor)
+    monkeypatch.setattr(_workers, "ProcessPoolExecutor", InstantExecutor)
     pool = _parallel._Pool(2, "fork", lambda k, given: (k, given), 0, 10)
     assert sorted(pool.futures) == list(range(1, 10))
     assert pool.claim() == 0
@@ -539,7 +540,7 @@ def test_a_pool_broken_while_handing_out_chunks_falls_back_with_its_reason(
 ) -> None:
     """Chunks that were never given (the pool broke first) are read here, and the
     report says the pool broke, not which chunk was missing."""
-    monkeypatch.setattr(_parallel, "ProcessPoolExecutor", BreakingExecutor)
+    monkeypatch.setattr(_workers, "ProcessPoolExecutor", BreakingExecutor)
     path = write_raw(tmp_path / "broke.jsonl", hostile_lines())
     got = prime_nb.load(path)
     assert "BrokenProcessPool" in (got._load_report.fell_back or "")
@@ -552,13 +553,13 @@ def test_the_workers_end_quietly_on_an_interrupt(
     """A notebook's interrupt signals every worker: each ends without printing a
     KeyboardInterrupt traceback (the corpus's pool tests the worker's handler itself)."""
     made: list[object] = []
-    real = _parallel.ProcessPoolExecutor
+    real = _workers.ProcessPoolExecutor
 
     def recording(*args: object, **kwargs: object) -> object:
         made.append(kwargs.get("initializer"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_parallel, "ProcessPoolExecutor", recording)
+    monkeypatch.setattr(_workers, "ProcessPoolExecutor", recording)
     parallel.chunks = 4
     got = prime_nb.load(write_raw(tmp_path / "m.jsonl", hostile_lines()))
     assert went_parallel(got)
