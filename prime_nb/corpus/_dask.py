@@ -81,9 +81,10 @@ def entries_meta() -> pd.DataFrame:
 def resolve(
     paths_or_dir: Paths, pattern: str = "**/*.jsonl", storage_options: dict[str, Any] | None = None
 ) -> list[str]:
-    """Session files named, or found below a folder (local, or a URL fsspec lists)."""
+    """Session files named, or found below a folder (local, or a URL fsspec lists); a
+    list as the pandas tables read one (each local folder searched, each file once)."""
     if is_path_list(paths_or_dir):
-        return [os.fspath(p) for p in paths_or_dir]
+        return corpus.named_files(paths_or_dir, pattern).paths
     target = given_path(paths_or_dir, "paths_or_dir", "give a folder, a file, or a list of files")
     if "://" not in target:
         return [str(p) for p in find_session_files(target, pattern)]

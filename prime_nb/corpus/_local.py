@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -96,12 +96,12 @@ def _summaries(
 ) -> list[FileResult]:
     """The summary pass over the files (:func:`_paths`) in processes, in their order; with
     a cache, every part of each changed file (so that the other tables are cached too)."""
-    paths = _paths(dir, pattern, files)
+    paths, folders = _listed(dir, pattern, files)
     if cache is not False and cache is not None:  # None: no cache, as False
         from ._cache import cache_folder, cached_summaries
 
         folder = cache_folder(cache)
-        root = corpus_root(dir, files, paths)
+        root = corpus_root(folders)
         return cached_summaries(paths, parts, workers, desc, progress, folder, root, _problems_line)
     return run(
         partial(summarise, parts=parts),
@@ -128,20 +128,37 @@ def _problems_line(results: list[FileResult]) -> str:
     return f"{line} in the {counted(parsed, 'file')} parsed; {skipped}" if parsed else skipped
 
 
+class Listed(NamedTuple):
+    """The files of a corpus call, and the folders they were named from (the folder
+    given; each folder of a list, and each listed file's own folder)."""
+
+    paths: list[str]
+    folders: list[str]
+
+
 def _paths(
     dir: str | Path | Iterable[str | Path] | None,
     pattern: str,
     files: Iterable[str | Path] | None,
 ) -> list[str]:
-    """The files to read: ``files`` (one path alone counts as one file, not as the
-    characters of its name), else those matching ``pattern`` below ``dir``.
+    """The files to read (:func:`_listed`)."""
+    return _listed(dir, pattern, files).paths
 
-    A list of files where the folder goes is read as ``files``: the Dask tables take
+
+def _listed(
+    dir: str | Path | Iterable[str | Path] | None,
+    pattern: str,
+    files: Iterable[str | Path] | None,
+) -> Listed:
+    """The files to read: those matching ``pattern`` below ``dir``, else those of a list
+    (``files``, or a list where the folder goes: :func:`named_files`).
+
+    A list where the folder goes is read as ``files``: the Dask tables take
     ``paths_or_dir`` there, and the same call should work on both."""
     if is_path_list(dir):
         if files is not None:
             raise ValueError("give the files once: as the first argument or as files=, not both")
-        return [str(f) for f in file_list(dir)]
+        return named_files(dir, pattern)
     folder = cast("str | Path | None", dir)
     if files is not None:
         if folder is not None:
@@ -149,25 +166,49 @@ def _paths(
                 f"give a folder or files=, not both (got the folder {str(folder)!r} "
                 "and files=): the files alone are read as they are named"
             )
-        return [str(f) for f in file_list(files)]
-    return [str(p) for p in find_session_files(folder, pattern)]
+        return named_files(files, pattern)
+    found = [str(p) for p in find_session_files(folder, pattern)]  # says what a bad one is
+    root = session_dir() if folder is None else Path(given_path(folder, "dir", "")).expanduser()
+    return Listed(found, [str(root)])
 
 
-def corpus_root(
-    dir: str | Path | Iterable[str | Path] | None,
-    files: Iterable[str | Path] | None,
-    paths: list[str],
-) -> str:
+def named_files(
+    items: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], pattern: str
+) -> Listed:
+    """The files a list names: a folder's found with ``pattern`` (sessions spread over
+    several folders), anything else as given (a file, a URL the Dask tables read, or a
+    name whose row will say what is wrong with it); each file once, in order, however
+    many items name it."""
+    paths: list[str] = []
+    folders: list[str] = []
+    seen: set[str] = set()
+    for given in [items] if isinstance(items, str | os.PathLike) else items:
+        name = os.fsdecode(os.fspath(given))
+        if "://" in name:  # a URL (fsspec): a file, as given
+            found: list[str] = [name]
+        elif (item := file_list(name)[0]).is_dir():
+            found = [str(p) for p in find_session_files(item, pattern)]
+            folders.append(str(item))
+        else:
+            found = [str(item)]
+            folders.append(os.path.dirname(item))
+        for path in found:
+            key = path if "://" in path else os.path.abspath(path)
+            if key not in seen:
+                seen.add(key)
+                paths.append(path)
+    return Listed(paths, folders)
+
+
+def corpus_root(folders: list[str]) -> str:
     """The folder a corpus cache file is kept for: the folder given (the agent's sessions
-    folder when none is), else the deepest folder that holds every file given.
+    folder when none is), else the deepest folder that holds every folder and file
+    given.
 
-    Why the folder given, not the files found: a new sub-folder in a live sessions folder
-    must not move the corpus to another cache file."""
-    if files is None and not is_path_list(dir):
-        folder = session_dir() if dir is None else Path(given_path(dir, "dir", "")).expanduser()
-        return os.path.realpath(folder)
-    folders = {os.path.dirname(path) for path in paths}  # a few, for thousands of files
-    return os.path.commonpath([os.path.realpath(f) for f in folders]) if folders else ""
+    Why the folders given, not the files found: a new sub-folder in a live sessions
+    folder must not move the corpus to another cache file."""
+    unique = {os.path.realpath(folder) for folder in folders}  # a few, for thousands of files
+    return os.path.commonpath(list(unique)) if unique else ""
 
 
 def load_corpus(
@@ -180,7 +221,8 @@ def load_corpus(
     cache: Cache = False,
 ) -> pd.DataFrame:
     """One row per session file below ``dir`` (default: the agent's sessions folder), or
-    per file of a list given there or as ``files=``.
+    per file of a list given there or as ``files=`` (a folder in the list: each of its
+    files that ``pattern`` matches; a file named twice: one row).
 
     Each file is read once by the summary pass (no tables built), in ``workers``
     processes (default: one per core this process may use, or this process alone for a

@@ -509,6 +509,24 @@ def test_a_list_of_files_is_cached_for_the_folder_that_holds_them(
     assert cache_file(cache, folder).name.startswith("corpus-corpus-")  # the folder's name
 
 
+def test_a_list_of_folders_is_cached_for_the_folder_that_holds_them(tmp_path: Path) -> None:
+    """Named for the folders given, not for the files found in them: a new sub-folder in
+    one of them keeps the corpus in its cache file."""
+    cache = tmp_path / "cache"
+    a, b = tmp_path / "corpora" / "a", tmp_path / "corpora" / "b"
+    (a / "x").mkdir(parents=True)
+    b.mkdir()
+    write_lines(a / "x" / "s.jsonl", [header(), msg("a", None, "user", "hi", 1)])
+    write_lines(b / "t.jsonl", [header(), msg("b", None, "user", "yo", 1)])
+    load_corpus([a, b], workers=1, progress=False, cache=cache)
+    (a / "y").mkdir()
+    write_lines(a / "y" / "u.jsonl", [header(), msg("c", None, "user", "hey", 1)])
+    got = load_corpus([a, b], workers=1, progress=False, cache=cache)
+    assert list(cache.glob("corpus-*.parquet")) == [cache_file(cache, tmp_path / "corpora")]
+    assert stored_paths(cache, tmp_path / "corpora") == ["s.jsonl", "t.jsonl", "u.jsonl"]
+    assert_same((got,), (load_corpus([a, b], workers=1, progress=False),))
+
+
 def test_a_new_sub_folder_keeps_the_folder_s_cache_file(folder: Path, tmp_path: Path) -> None:
     """The cache file is named for the folder given, not for the files found in it."""
     cache = tmp_path / "cache"

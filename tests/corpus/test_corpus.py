@@ -119,6 +119,47 @@ def test_a_list_where_the_folder_goes_is_the_files(corpus_dir: Path, table: Any)
         table(corpus_dir, files=named, workers=1, progress=False)
 
 
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.__name__)
+def test_a_list_may_name_folders(corpus_dir: Path, tmp_path_factory: Any, table: Any) -> None:
+    """Sessions spread over several folders: each folder of a list is searched with the
+    pattern, in the list's order; a file named twice (by a folder and by itself, or as
+    two spellings of one path) is read once, under the name it was given first."""
+    other = tmp_path_factory.mktemp("other")
+    branchy(other / "second.jsonl")
+    (other / "deeper").mkdir()
+    compacted(other / "deeper" / "third.jsonl")
+    kw: dict[str, Any] = {"workers": 1, "progress": False}
+    mine, theirs = find_session_files(corpus_dir), find_session_files(other)
+    want = table(files=[*theirs, *mine], **kw)
+    assert len(want)
+    named_twice = [other, theirs[0], corpus_dir, corpus_dir / "project" / ".." / "branchy.jsonl"]
+    for given in ([other, corpus_dir], named_twice, (str(p) for p in (other, corpus_dir))):
+        pd.testing.assert_frame_equal(table(given, **kw), want)
+    pd.testing.assert_frame_equal(table(files=[other, corpus_dir], **kw), want)
+    top = [other / "second.jsonl", *(p for p in mine if p.parent == corpus_dir)]
+    pd.testing.assert_frame_equal(
+        table([other, corpus_dir], pattern="*.jsonl", **kw), table(files=top, **kw)
+    )
+
+
+def test_each_file_of_a_list_is_one_row(corpus_dir: Path) -> None:
+    mine = find_session_files(corpus_dir)
+    got = load_corpus([*mine, corpus_dir, *reversed(mine)], workers=1, progress=False)
+    assert got["path"].tolist() == list(map(str, mine))
+
+
+def test_the_dask_tables_search_the_folders_of_a_list(
+    corpus_dir: Path, tmp_path_factory: Any
+) -> None:
+    other = tmp_path_factory.mktemp("other")
+    branchy(other / "second.jsonl")
+    want = load_corpus([other, corpus_dir], workers=1, progress=False)
+    got = corpus.sessions_dask([other, corpus_dir]).compute().reset_index(drop=True)
+    assert got["path"].tolist() == want["path"].tolist()
+    remote = "memory://bucket/s.jsonl"  # a URL in a list is one file, as given
+    assert corpus._dask.resolve([remote, other]) == [remote, str(other / "second.jsonl")]
+
+
 @pytest.mark.parametrize("odd", [3, None, ["a.jsonl"], b"a.jsonl", {"a": 1}])
 def test_a_path_of_the_wrong_kind_is_one_clear_error(corpus_dir: Path, odd: Any) -> None:
     """What to pass instead, where ``Path(odd)`` only named the types it takes."""

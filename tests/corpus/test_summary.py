@@ -26,6 +26,7 @@ from prime_nb.corpus._local import (
     empty,
     per_session,
 )
+from prime_nb.corpus._work import summarise
 from prime_nb.datasets import synthetic_session, write_large_session
 from prime_nb.session import load
 
@@ -153,8 +154,16 @@ def test_the_matrix_covers_what_it_should(matrix: list[str]) -> None:
 
 def test_every_row_column_equals_the_full_load(matrix: list[str]) -> None:
     got = load_corpus(files=matrix, workers=1, progress=False)
-    want = corpus_frame([full_row(p) for p in matrix])
+    want = corpus_frame([full_row(p) for p in matrix if not Path(p).is_dir()])
     pd.testing.assert_frame_equal(got, want)
+
+
+def test_a_folder_read_as_a_file_is_a_row_with_its_error(matrix: list[str]) -> None:
+    """A folder in a list is searched (``test_corpus``), so the pass meets one only when a
+    file is replaced by a folder after the listing: its row says so, as ``load`` does."""
+    (folder,) = [p for p in matrix if Path(p).is_dir()]
+    row = summarise(folder).row
+    assert row == full_row(folder) and "is a folder" in row["error"]
 
 
 def test_research_tables_equal_the_full_load(matrix: list[str]) -> None:
