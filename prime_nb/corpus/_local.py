@@ -68,17 +68,9 @@ def _timestamp(ms: float) -> Any:
     return pd.to_datetime([ms], unit="ms", utc=True)[0]
 
 
-def _error_row(path: str, exc: BaseException) -> dict[str, Any]:
-    return error_row(path, exc)
-
-
 def session_entries(path: str) -> pd.DataFrame:
     """The entries table of one file with ``session`` (its id) and ``path`` columns."""
     return per_session(lambda session: session.entries, path)
-
-
-#: kept for callers of the former name; the runner lives in ``_runner``
-_run = run
 
 
 Cache = bool | str | os.PathLike[str]
@@ -483,5 +475,5 @@ def families(
     copied prefixes and sub-agents once (``naive_*``: the plain sums, for comparison).
     :func:`prime_nb.load_family` gives one family's sessions, links and graph.
     """
-    facts = _run(facts_of, _paths(dir, pattern, files), workers, "families", progress, _facts_error)
+    facts = run(facts_of, _paths(dir, pattern, files), workers, "families", progress, _facts_error)
     return families_frame(facts)

@@ -204,11 +204,12 @@ def test_cache_none_is_no_cache_and_an_odd_cache_is_a_clear_error(corpus_dir: Pa
 def test_a_worker_that_dies_does_not_stop_the_corpus(corpus_dir: Path) -> None:
     from research_sessions import row_or_die
 
-    from prime_nb.corpus._local import _error_row, _run
+    from prime_nb.corpus._runner import run
+    from prime_nb.corpus._work import error_row
 
     (corpus_dir / "die.jsonl").write_text("")
     paths = [str(p) for p in sorted(corpus_dir.rglob("*.jsonl"))]
-    rows = _run(row_or_die, paths, 2, "sessions", False, _error_row)
+    rows = run(row_or_die, paths, 2, "sessions", False, error_row)
     assert [r["path"] for r in rows] == paths
     died = next(r for r in rows if r["path"].endswith("die.jsonl"))
     assert "BrokenProcessPool" in died["error"]
@@ -220,7 +221,7 @@ def test_a_worker_that_dies_does_not_stop_the_corpus(corpus_dir: Path) -> None:
     kept = _pool.shared.pool  # the broken pool is retired, never handed out again
     assert kept is None or not getattr(kept, "_broken", False)
     good = [p for p in paths if not p.endswith("die.jsonl")]
-    again = _run(row_or_die, good, 2, "sessions", False, _error_row)  # a pool that works
+    again = run(row_or_die, good, 2, "sessions", False, error_row)  # a pool that works
     assert [r.get("error") is None for r in again] == [r.get("error") is None for r in others]
 
 
