@@ -178,7 +178,7 @@ def named_files(
         name = os.fsdecode(os.fspath(given))
         if "://" in name:  # a URL (fsspec): a file, as given
             found: list[str] = [name]
-        elif (item := file_list(name)[0]).is_dir():
+        elif os.path.isdir(item := file_list(name)[0]):
             found = [str(p) for p in find_session_files(item, pattern)]
             folders.append(str(item))
         else:
@@ -199,7 +199,7 @@ def corpus_root(folders: list[str]) -> str:
 
     Why the folders given, not the files found: a new sub-folder in a live sessions
     folder must not move the corpus to another cache file."""
-    unique = {os.path.realpath(folder) for folder in folders}  # a few, for thousands of files
+    unique = {os.path.realpath(folder) for folder in set(folders)}  # a few, for many files
     return os.path.commonpath(list(unique)) if unique else ""
 
 
