@@ -9,6 +9,7 @@ something else.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TypeGuard
@@ -37,3 +38,11 @@ def file_list(files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) 
     if isinstance(files, str | os.PathLike):
         files = [files]
     return [Path(real_name(os.fspath(f))) for f in files]  # shown names open their files
+
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_url(name: str) -> bool:
+    """``scheme://...``: a name fsspec reads (the Dask tables), not a local path."""
+    return _URL.match(name) is not None

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._names import shown_name
-from .._paths import file_list, given_path, is_path_list
+from .._paths import file_list, given_path, is_path_list, is_url
 from .._words import counted
 from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
@@ -176,7 +176,7 @@ def named_files(
     seen: set[str] = set()
     for given in [items] if isinstance(items, str | os.PathLike) else items:
         name = os.fsdecode(os.fspath(given))
-        if "://" in name:  # a URL (fsspec): a file, as given
+        if is_url(name):  # fsspec reads it (the Dask tables): a file, as given
             found: list[str] = [name]
         elif os.path.isdir(item := file_list(name)[0]):
             found = [str(p) for p in find_session_files(item, pattern)]
@@ -185,7 +185,7 @@ def named_files(
             found = [str(item)]
             folders.append(os.path.dirname(item))
         for path in found:
-            key = path if "://" in path else os.path.abspath(path)
+            key = path if is_url(path) else os.path.abspath(path)
             if key not in seen:
                 seen.add(key)
                 paths.append(path)

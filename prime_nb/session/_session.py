@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from .._names import real_name, shown_name
-from .._paths import given_path
+from .._paths import given_path, is_url
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
@@ -103,7 +103,16 @@ class Session:
             "name one .jsonl session file (many files: prime_nb.corpus.load_corpus(files=...))",
         )
         self.file = Path(real_name(name))
-        self._load()
+        try:
+            self._load()
+        except FileNotFoundError:
+            if is_url(name):
+                raise FileNotFoundError(
+                    f"{name}: a URL, and load() reads local files; copy the file here first, "
+                    "or read it with prime_nb.corpus.sessions_dask(url, storage_options=...), "
+                    "which reads URLs through fsspec"
+                ) from None
+            raise
 
     # -- reading -------------------------------------------------------------------------
     def _load(self) -> None:

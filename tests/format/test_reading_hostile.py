@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,20 @@ def test_missing_file_and_folder(tmp_path: Path) -> None:
         prime_nb.load(tmp_path / "nope.jsonl")
     with pytest.raises(prime_nb.SessionFormatError, match="folder"):
         prime_nb.load(tmp_path)
+
+
+@pytest.mark.parametrize("url", ["s3://bucket/x.jsonl", "gs://b/s.jsonl", "https://h/s.jsonl"])
+def test_a_url_is_one_clear_error(url: str) -> None:
+    """A URL used to read as a missing local file, its name mangled (``s3:/bucket``)."""
+    with pytest.raises(FileNotFoundError, match=rf"^{re.escape(url)}: a URL.*sessions_dask"):
+        prime_nb.load(url)
+    (row,) = prime_nb.corpus.load_corpus([url], workers=1, progress=False).to_dict("records")
+    assert row["path"] == url and f"{url}: a URL" in row["error"]
+
+
+def test_a_missing_local_name_that_looks_odd_is_still_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no such session file"):
+        prime_nb.load(tmp_path / "not:a-url.jsonl")
 
 
 def test_unknown_entry_id_error(tmp_path: Path) -> None:
