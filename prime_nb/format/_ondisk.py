@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import SessionFormatError
 from ._dialect import SPEC_TO_PRIME, Dialect, dialect_of_header
 from ._migrating import header_version
-from ._reading import RawEntry, ScanState, scan
+from ._reading import RawEntry, ScanState, no_header, scan
 
 Identity = tuple[int, int]
 MARK = 64
@@ -148,12 +148,9 @@ def current(path: Path, fd: int) -> Snapshot:
         os.close(snap.pin)
         raise
     if snap.header is None:
+        error = no_header(path, snap.pin)
         os.close(snap.pin)
-        raise SessionFormatError(
-            path,
-            "no session header (the first JSON line must have type 'session' or 'header'); "
-            "is this a Prime Agent session file?",
-        )
+        raise error
     with _cache_lock:
         _cache[path] = snap
         while len(_cache) > CACHED_FILES:

@@ -70,6 +70,35 @@ def not_regular(path: str | Path, mode: int) -> SessionFormatError:
     )
 
 
+#: how the archives a corpus is often kept in begin, their kind and the tool that opens them
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", "gunzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
+    (b"BZh", "bzip2", "bunzip2"),
+    (b"\xfd7zXZ\x00", "xz", "unxz"),
+    (b"PK\x03\x04", "zip", "unzip"),
+)
+
+
+def no_header(path: str | Path, fd: int) -> SessionFormatError:
+    """The one error for a file with no session header. A compressed file says what it
+    is: its bytes hold no JSON line at all, and 'is this a session file?' would not help."""
+    try:
+        head = os.pread(fd, 8, 0)
+    except OSError:
+        head = b""
+    for magic, kind, tool in _COMPRESSED:
+        if head.startswith(magic):
+            return SessionFormatError(
+                path, f"compressed with {kind}, not a .jsonl session; decompress it first ({tool})"
+            )
+    return SessionFormatError(
+        path,
+        "no session header (the first JSON line must have type 'session' or 'header'); "
+        "is this a Prime Agent session file?",
+    )
+
+
 def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
     """Open a session file for reading, refusing FIFOs and devices without blocking.
 

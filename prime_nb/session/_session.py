@@ -24,6 +24,7 @@ from ..format._reading import (
     ScanState,
     Sink,
     deep_enough,
+    no_header,
     open_regular,
     parse_line,
     scan,
@@ -136,11 +137,7 @@ class Session:
             with paused_gc():
                 self._load_report = self._read_all(fh, stat.st_size)
                 if self._raw_header is None:
-                    raise SessionFormatError(
-                        self.file,
-                        "no session header (the first JSON line must have type 'session' or "
-                        "'header'); is this a Prime Agent session file?",
-                    )
+                    raise no_header(self.file, fh.fileno())
                 self._tree: Tree = Tree.build(
                     self._cols.ids,
                     self._cols.parent_ids,

@@ -141,6 +141,28 @@ def test_a_missing_local_name_that_looks_odd_is_still_a_missing_file(tmp_path: P
         prime_nb.load(tmp_path / "not:a-url.jsonl")
 
 
+@pytest.mark.parametrize(
+    ("module", "kind", "tool"),
+    [("gzip", "gzip", "gunzip"), ("bz2", "bzip2", "bunzip2"), ("lzma", "xz", "unxz")],
+)
+def test_a_compressed_session_says_so(tmp_path: Path, module: str, kind: str, tool: str) -> None:
+    """Archived corpora are often compressed: the error names the tool, where 'is this
+    a session file?' would leave the reader guessing."""
+    import importlib
+
+    plain = write_lines(tmp_path / "s.jsonl", [header(), msg("a1", None, "user", "x")])
+    packed = tmp_path / f"s.jsonl.{kind}"
+    packed.write_bytes(importlib.import_module(module).compress(plain.read_bytes()))
+    said = rf"compressed with {kind}, not a \.jsonl session; decompress it first \({tool}\)"
+    with pytest.raises(prime_nb.SessionFormatError, match=said):
+        prime_nb.load(packed)
+    with pytest.raises(prime_nb.SessionFormatError, match=said):
+        prime_nb.append_label(packed, "a1", "kept")
+    (row,) = prime_nb.corpus.load_corpus([packed], workers=1, progress=False).to_dict("records")
+    assert re.search(said, row["error"])
+    assert len(prime_nb.load(plain).entries) == 1
+
+
 def test_unknown_entry_id_error(tmp_path: Path) -> None:
     path = write_lines(tmp_path / "s.jsonl", [header(), msg("a1", None, "user", "x")])
     session = prime_nb.load(path)
