@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 
 from ._names import shown_name
 from .analysis import branch_segments, compaction_forensics
+from .session._given import SessionLike, as_session
 
 if TYPE_CHECKING:
     from .session._session import Session
@@ -71,13 +72,14 @@ def _path_frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
     return session.entries.loc[session.path(leaf_id)]
 
 
-def context_timeline(session: Session, leaf_id: str | None = None) -> go.Figure:
+def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Figure:
     """Context size per assistant turn along the path to ``leaf_id`` (default: active leaf).
 
     Bars stack input, cache-read, cache-write and output tokens as the provider reported
     them; each compaction on the path is a dashed line, annotated with tokens before and
     after, where the bars drop.
     """
+    session = as_session(session, "plots.context_timeline")
     path = _path_frame(session, leaf_id)
     turns = path[(path["role"] == "assistant") & path["total_tokens"].notna()]
     x = np.arange(1, len(turns) + 1)
@@ -140,8 +142,9 @@ def context_timeline(session: Session, leaf_id: str | None = None) -> go.Figure:
     return fig
 
 
-def cost_by_branch(session: Session) -> go.Figure:
+def cost_by_branch(session: SessionLike) -> go.Figure:
     """Cost of each branch segment, active path vs abandoned branches (each entry once)."""
+    session = as_session(session, "plots.cost_by_branch")
     segments = branch_segments(session)
     total = float(segments["cost"].sum()) if len(segments) else 0.0
     abandoned = float(segments.loc[~segments["is_active"], "cost"].sum()) if len(segments) else 0
@@ -188,8 +191,9 @@ def cost_by_branch(session: Session) -> go.Figure:
     return fig
 
 
-def tool_usage(session: Session) -> go.Figure:
+def tool_usage(session: SessionLike) -> go.Figure:
     """Calls, error rate and latency per tool."""
+    session = as_session(session, "plots.tool_usage")
     calls = session.tool_calls
     stats = (
         calls.assign(error=calls["is_error"].fillna(False).astype(bool))
@@ -252,8 +256,9 @@ def tool_usage(session: Session) -> go.Figure:
     return fig
 
 
-def turn_timeline(session: Session) -> go.Figure:
+def turn_timeline(session: SessionLike) -> go.Figure:
     """Assistant turns (markers, sized by tokens) and tool calls (bars) over wall time."""
+    session = as_session(session, "plots.turn_timeline")
     entries = session.entries
     turns = entries[entries["role"] == "assistant"]
     calls = session.tool_calls
@@ -319,8 +324,9 @@ def turn_timeline(session: Session) -> go.Figure:
     return fig
 
 
-def compaction_report(session: Session) -> go.Figure:
+def compaction_report(session: SessionLike) -> go.Figure:
     """Per compaction: tokens before and after, what it summarised, and files read again."""
+    session = as_session(session, "plots.compaction_report")
     frame = compaction_forensics(session)
     labels = [f"{k + 1}: {cid}" for k, cid in enumerate(frame.index)]
     fig = make_subplots(
@@ -418,8 +424,9 @@ def compaction_report(session: Session) -> go.Figure:
     return fig
 
 
-def model_changes(session: Session, leaf_id: str | None = None) -> go.Figure:
+def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure:
     """Which model answered each turn along a path, with model and thinking-level changes."""
+    session = as_session(session, "plots.model_changes")
     path = _path_frame(session, leaf_id)
     turns = path[path["role"] == "assistant"]
     models = (turns["provider"].map(_short) + "/" + turns["model"].map(_short)).to_numpy()

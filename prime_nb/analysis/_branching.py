@@ -12,18 +12,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..session._given import SessionLike, as_session
 from ._common import tree_arrays
 from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    pass
 
 BRANCH_COLUMNS = list(SCHEMAS["branches"])
 FORK_COLUMNS = list(SCHEMAS["fork_points"])
 SEGMENT_COLUMNS = list(SCHEMAS["branch_segments"])
 
 
-def branches(session: Session) -> pd.DataFrame:
+def branches(session: SessionLike) -> pd.DataFrame:
     """One row per branch of every fork: (fork_id, branch_id = the fork's child).
 
     ``leaf_id`` is the branch's outcome: the last leaf in file order below the branch (the
@@ -31,6 +32,7 @@ def branches(session: Session) -> pd.DataFrame:
     ``entries``/``tokens``/``cost`` cover the whole subtree (nested forks included, once).
     ``is_active``: the branch holds the session's active leaf.
     """
+    session = as_session(session, "analysis.branches")
     entries = session.entries
     arrays = tree_arrays(session)
     n = len(arrays.ids)
@@ -70,13 +72,14 @@ def branches(session: Session) -> pd.DataFrame:
     return conform(pd.DataFrame(rows, columns=BRANCH_COLUMNS), "branches")
 
 
-def fork_points(session: Session) -> pd.DataFrame:
+def fork_points(session: SessionLike) -> pd.DataFrame:
     """One row per fork (index: its id): spend below it and the share that was abandoned.
 
     ``abandoned_cost_share`` = cost of the branches without the active leaf / cost of all
     its branches (1.0 for a fork that is itself on an abandoned branch; NaN when nothing
     below it cost anything).
     """
+    session = as_session(session, "analysis.fork_points")
     table = branches(session)
     entries = session.entries
     abandoned = ~table["is_active"].astype(bool)
@@ -103,13 +106,14 @@ def fork_points(session: Session) -> pd.DataFrame:
     return conform(frame, "fork_points")
 
 
-def branch_segments(session: Session) -> pd.DataFrame:
+def branch_segments(session: SessionLike) -> pd.DataFrame:
     """Split the whole tree into one segment per leaf (index: leaf id), each entry once.
 
     An entry belongs to the segment of the last leaf in file order below it, so the active
     leaf's segment is the whole active path and every other segment starts where it left a
     branch that continued (``fork_id``). Segment sums add up to the session's totals.
     """
+    session = as_session(session, "analysis.branch_segments")
     entries = session.entries
     arrays = tree_arrays(session)
     owner = arrays.last_leaf()
@@ -146,8 +150,9 @@ def branch_segments(session: Session) -> pd.DataFrame:
     return conform(frame, "branch_segments")
 
 
-def abandoned_share(session: Session) -> float:
+def abandoned_share(session: SessionLike) -> float:
     """Share of the session's cost spent off the active path (NaN if nothing cost anything)."""
+    session = as_session(session, "analysis.abandoned_share")
     entries = session.entries
     arrays = tree_arrays(session)
     total = float(arrays.cost.sum())

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..session._given import SessionLike, as_session
 from ..session._index import CONTEXT_TYPES
 from ._common import READ_TOOLS, estimate_tokens, relative_path, tool_path, tree_arrays
 from ._compaction_walk import _count, _files, walk_compactions
@@ -36,7 +37,9 @@ def _check_compaction_ids(session: Session, wanted: set[str], compactions: pd.In
         )
 
 
-def compaction_forensics(session: Session, ids: str | Sequence[str] | None = None) -> pd.DataFrame:
+def compaction_forensics(
+    session: SessionLike, ids: str | Sequence[str] | None = None
+) -> pd.DataFrame:
     """One row per compaction (index: its id), in file order; ``ids`` picks some (one id
     alone is one id; an id that is not a compaction of the session is an error).
 
@@ -53,6 +56,7 @@ def compaction_forensics(session: Session, ids: str | Sequence[str] | None = Non
     - ``reread_files``: those files that a ``read`` tool call opened again after the
       compaction, on the branch that continues from it (to the last leaf below it).
     """
+    session = as_session(session, "analysis.compaction_forensics")
     comps = session.compactions
     if ids is not None:
         wanted = {ids} if isinstance(ids, str) else set(ids)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..session._given import SessionLike, as_session
 from ..session._text import message_text
 from ._common import relative_path, tool_path
 from ._schemas import conform
@@ -48,8 +49,9 @@ class Comparison:
         )
 
 
-def common_ancestor(session: Session, leaf_a: str, leaf_b: str) -> str | None:
+def common_ancestor(session: SessionLike, leaf_a: str, leaf_b: str) -> str | None:
     """The deepest entry on both paths (None when they share no root)."""
+    session = as_session(session, "analysis.common_ancestor")
     ancestor = None
     for a, b in zip(session.path(leaf_a), session.path(leaf_b), strict=False):
         if a != b:
@@ -101,13 +103,14 @@ def _final_text(session: Session, ids: list[str]) -> str:
     return ""
 
 
-def compare(session: Session, leaf_a: str, leaf_b: str) -> Comparison:
+def compare(session: SessionLike, leaf_a: str, leaf_b: str) -> Comparison:
     """Align the branches ending at ``leaf_a`` and ``leaf_b`` from their common ancestor.
 
     ``frame`` has one row per assistant turn after the ancestor (turn 1 of a beside turn 1
     of b) with each side's tools, tokens, cost, files touched and text preview; ``totals``
     sums each side; ``diff`` is a unified diff of their last assistant messages.
     """
+    session = as_session(session, "analysis.compare")
     path_a, path_b = session.path(leaf_a), session.path(leaf_b)
     ancestor = common_ancestor(session, leaf_a, leaf_b)
     shared = path_a.index(ancestor) + 1 if ancestor is not None else 0

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..session._given import SessionLike, as_session
 from ..session._session import paused_gc
 from ..session._text import message_text, preview
 from ._common import blocks_of, estimate_tokens, message_chars
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 COLUMNS = list(SCHEMAS["context_frame"])
 
 
-def context_frame(session: Session, leaf_id: str | None = None) -> pd.DataFrame:
+def context_frame(session: SessionLike, leaf_id: str | None = None) -> pd.DataFrame:
     """The context at ``leaf_id`` (default: the active leaf), one row per message.
 
     ``tokens_est`` is the agent's own chars/4 heuristic (see ``estimate_tokens``), so the
@@ -26,6 +27,7 @@ def context_frame(session: Session, leaf_id: str | None = None) -> pd.DataFrame:
     The collector is paused while the rows are built: they and the context all stay
     alive, and its full passes over them made the cost grow faster than the path.
     """
+    session = as_session(session, "analysis.context_frame")
     with paused_gc():
         return _frame(session, leaf_id)
 

@@ -189,9 +189,9 @@ def export_html(
     page decodes when it first needs them, so it draws at once and stays smaller than the
     session file.
     """
-    from ..session._session import Session, load
+    from ..session._given import as_session
 
-    sess = session if isinstance(session, Session) else load(Path(session))
+    sess = as_session(session, "export_html")
     out = Path(path)
     check_destination(out, Path(sess.file))
     if redact:

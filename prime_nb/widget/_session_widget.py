@@ -12,7 +12,8 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..session._session import Session, load
+from ..session._given import as_session
+from ..session._session import Session
 from ._data import COLUMN_NAMES, SessionData
 from ._offline import offline_data
 from ._static import static_html, text_repr
@@ -62,7 +63,7 @@ class SessionWidget(anywidget.AnyWidget):
     _watcher: _Watcher | None = None
 
     def __init__(self, session: Session | str | os.PathLike[str], **kwargs: Any) -> None:
-        self.session = session if isinstance(session, Session) else load(Path(session))
+        self.session = as_session(session, "SessionWidget")
         self._data = SessionData(self.session)
         if self._data.n >= WARM_SEARCH_FROM:
             self._data.warm_search()  # the first search then waits for no file reading
