@@ -7,6 +7,7 @@ the entry's position, so the same file always loads with the same ids.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -146,7 +147,16 @@ def migrate(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Migrate a list of dicts (header first) to canonical version 3; input is not changed."""
     import copy
 
+    if isinstance(entries, str | bytes | os.PathLike):
+        raise TypeError(
+            "migrate takes a session's entries (a list of dicts, header first), not a path; "
+            "for a file, prime_nb.load(path) migrates as it reads, and "
+            "prime_nb.upgrade_file(path) rewrites the file as version 3"
+        )
     items = [copy.deepcopy(e) for e in entries]
+    for number, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise TypeError(f"migrate: entry {number} is of type {type(item).__name__}, not a dict")
     if not items:
         return []
     header = items[0]

@@ -156,7 +156,9 @@ def check_destination(out: Path, source: Path) -> None:
         same = os.path.samefile(out, source)
     if same:
         reason = "is the session being exported; choose another output file"
-    elif os.path.isdir(out) or looks_like_session(out):
+    elif os.path.isdir(out):
+        reason = f"is a folder; name the page to write in it, e.g. {out / (source.stem + '.html')}"
+    elif looks_like_session(out):
         reason = (
             "exists and looks like a session file (or is no regular file); refusing to "
             "overwrite it, choose another output file"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import header, msg, write_lines
 
 import prime_nb
@@ -212,3 +213,17 @@ def test_migrate_list_of_dicts() -> None:
     assert migrated[8]["firstKeptEntryId"] == ids[2]
     assert migrated[7]["type"] == "custom_message"
     assert prime_nb.migrate(raw) == migrated  # deterministic
+
+
+@pytest.mark.parametrize("given", ["s.jsonl", b"s.jsonl", Path("s.jsonl")])
+def test_migrate_given_a_path_says_what_reads_a_file(given: Any) -> None:
+    """A path used to be iterated as characters: AttributeError: 'str' object has no
+    attribute 'get'."""
+    with pytest.raises(TypeError, match=r"not a path; .*prime_nb\.load\(path\)"):
+        prime_nb.migrate(given)
+
+
+def test_migrate_names_an_entry_that_is_no_dict() -> None:
+    with pytest.raises(TypeError, match="entry 1 is of type str, not a dict"):
+        prime_nb.migrate([{"type": "session", "version": 3, "id": "s"}, "line"])
+    assert prime_nb.migrate([]) == []
