@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -43,7 +42,12 @@ class FamilyWidget(anywidget.AnyWidget):
     selected_session = traitlets.Unicode(None, allow_none=True).tag(sync=True)
 
     def __init__(self, family: Family | str | os.PathLike[str], **kwargs: Any) -> None:
-        self.family = family if isinstance(family, Family) else load_family(Path(family))
+        if not isinstance(family, Family | str | os.PathLike):
+            raise TypeError(
+                "FamilyWidget takes a Family (prime_nb.load_family(path)) or the path of a "
+                f"session file or folder, not {type(family).__name__}"
+            )
+        self.family = family if isinstance(family, Family) else load_family(os.fspath(family))
         super().__init__(_family=family_payload(self.family), **kwargs)
 
     @traitlets.validate("selected_session")

@@ -78,3 +78,13 @@ def test_show_family_puts_the_clicked_session_under_the_view(written: dict[str, 
     view.selected_session = None
     assert box.children == (view,)
     assert prime_nb.show_family is show_family
+
+
+def test_the_family_view_takes_a_path_or_says_what_it_takes(written: dict[str, Path]) -> None:
+    """Given a number, it failed with ``Path``'s own TypeError."""
+    root = next(iter(written.values()))
+    for given in (root, str(root)):
+        assert len(FamilyWidget(given).family.sessions) == len(prime_nb.load_family(root).sessions)
+    for odd in (3, None, [root]):
+        with pytest.raises(TypeError, match=r"^FamilyWidget takes a Family .* not "):
+            show_family(odd)  # type: ignore[arg-type]
