@@ -7,7 +7,7 @@ below its first entry (its subtree), never the prefix it shares with its sibling
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,9 +15,6 @@ import pandas as pd
 from ..session._given import SessionLike, as_session
 from ._common import tree_arrays
 from ._schemas import SCHEMAS, conform
-
-if TYPE_CHECKING:
-    pass
 
 BRANCH_COLUMNS = list(SCHEMAS["branches"])
 FORK_COLUMNS = list(SCHEMAS["fork_points"])

@@ -74,7 +74,7 @@ def not_regular(path: str | Path, mode: int) -> SessionFormatError:
 _COMPRESSED = (
     (b"\x1f\x8b", "gzip", "gunzip"),
     (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
-    (b"BZh", "bzip2", "bunzip2"),
+    (tuple(b"BZh" + bytes([level]) for level in b"123456789"), "bzip2", "bunzip2"),
     (b"\xfd7zXZ\x00", "xz", "unxz"),
     (b"PK\x03\x04", "zip", "unzip"),
 )

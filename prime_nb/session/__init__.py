@@ -20,6 +20,7 @@ widget, corpora) reads sessions through :class:`Session`.
   carry a sub-agent's usage). Tables and pandas load only when a table is asked for.
 - ``_text``: plain text and previews of messages.
 - ``_discovery``: the agent's session folder and the files in it.
+- ``_given``: a Session where a helper above takes one (the Session, or a path).
 - ``_fork``: ``fork_to_file``, one branch to a new file (needs the tree, so it is here).
 """
 
