@@ -89,3 +89,18 @@ def test_the_widget_and_the_export_take_a_path(tmp_path: Path) -> None:
         show(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^export_html takes a Session .*, not NoneType"):
         export_html(None, tmp_path / "none.html")  # type: ignore[arg-type]
+
+
+def test_every_helper_that_reads_a_session_is_listed_here() -> None:
+    """A new analysis or plot function taking ``session`` must be added above (and take a
+    path through ``as_session``)."""
+    import inspect
+
+    for module, prefix in ((analysis, "analysis"), (plots, "plots")):
+        for name in module.__all__:
+            value = getattr(module, name)
+            if not inspect.isfunction(value):
+                continue
+            first = next(iter(inspect.signature(value).parameters), None)
+            if first == "session":
+                assert f"{prefix}.{name}" in HELPERS, name
