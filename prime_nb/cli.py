@@ -235,12 +235,11 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .errors import SessionWriteError
-    from .widget._export import check_destination, export_html
+    from .widget._export import check_destination, destination, export_html
 
     session = _load(args.file)
     out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
-    if out.is_dir():
-        out = out / (Path(session.file).stem + ".html")
+    out = destination(out, Path(session.file))
     try:
         check_destination(out, Path(session.file))  # never, not even with --force
     except SessionWriteError as exc:

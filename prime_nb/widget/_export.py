@@ -143,6 +143,11 @@ def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> 
         bar.close()
 
 
+def destination(out: Path, source: Path) -> Path:
+    """The page's path: ``out``, or in a folder ``out`` the session file's name as .html."""
+    return out / (source.stem + ".html") if out.is_dir() else out
+
+
 def check_destination(out: Path, source: Path) -> None:
     """Never write the HTML over the session itself, or over anything like a session.
 
@@ -157,7 +162,7 @@ def check_destination(out: Path, source: Path) -> None:
     if same:
         reason = "is the session being exported; choose another output file"
     elif os.path.isdir(out):
-        reason = f"is a folder; name the page to write in it, e.g. {out / (source.stem + '.html')}"
+        reason = "is a folder; choose another output file"
     elif looks_like_session(out):
         reason = (
             "exists and looks like a session file (or is no regular file); refusing to "
@@ -177,7 +182,9 @@ def export_html(
     progress: bool | None = None,
     **state: Any,
 ) -> Path:
-    """Write one self-contained HTML file with the viewer for ``session``; return its path.
+    """Write one self-contained HTML file with the viewer for ``session``; return its path
+    (``path`` names the page, or a folder to write ``<session file name>.html`` in, as the
+    CLI's ``-o`` does).
 
     With ``redact=True`` the page is made from a redacted copy (see
     :func:`prime_nb.redact.redact`; ``redact_rules`` is passed on as its ``extra_rules``),
@@ -194,7 +201,7 @@ def export_html(
     from ..session._given import as_session
 
     sess = as_session(session, "export_html")
-    out = Path(path)
+    out = destination(Path(path), Path(sess.file))
     check_destination(out, Path(sess.file))
     if redact:
         return _export_redacted(sess, out, redact_rules, {**state, "progress": progress})

@@ -240,9 +240,13 @@ def test_export_never_overwrites_another_session(
         export_html(session_file, other)
     with pytest.raises(prime_nb.SessionWriteError, match="is the session being exported"):
         export_html(session_file, session_file)
-    page = tmp_path / f"{session_file.stem}.html"
-    with pytest.raises(prime_nb.SessionWriteError, match=rf"is a folder; .* e\.g\. {page}$"):
-        export_html(session_file, tmp_path)  # named the folder to write in
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    assert export_html(session_file, folder) == folder / f"{session_file.stem}.html"  # as -o
+    (folder / f"{session_file.stem}.html").unlink()
+    (folder / f"{session_file.stem}.html").mkdir()  # a folder where the page would go
+    with pytest.raises(prime_nb.SessionWriteError, match="is a folder; choose another"):
+        export_html(session_file, folder)
     assert other.read_bytes().startswith(b'{"type": "session"')
 
 
