@@ -60,6 +60,23 @@ def run_session_api(session: prime_nb.Session) -> None:
     for leaf in [None, *_sample(list(session.leaves.index))]:
         session.path(leaf)
         session.context(leaf)
+        session.agent_status_at(leaf)
+        json.dumps(session.to_messages(leaf), default=str)
+        json.dumps(
+            session.to_messages(leaf, format="anthropic", images="drop", thinking=False),
+            default=str,
+        )
+    for table in (
+        "bash_runs",
+        "branch_summaries",
+        "child_usage",
+        "custom_entries",
+        "git_states",
+        "label_table",
+    ):
+        assert isinstance(getattr(session, table), pd.DataFrame), table
+    session.agent_status  # noqa: B018
+    session.state  # noqa: B018
 
 
 def run_analysis(session: prime_nb.Session) -> None:
