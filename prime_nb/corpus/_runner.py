@@ -231,43 +231,34 @@ def _in_batches(
     the first batch; it is then discarded, and the batches not read yet go to a new
     one, once."""
     failed: list[int] = []
-    try:
-        _batches_in_pool(func, items, groups, workers, results, bar, failed)
-    except BrokenProcessPool:  # a kept pool that broke while idle: a new one, once
-        left = [rest for group in groups if (rest := [k for k in group if k not in results])]
-        _batches_in_pool(func, items, left, workers, results, bar, failed)
-    return sorted(failed)
 
-
-def _batches_in_pool(
-    func: Callable[..., T],
-    items: list[tuple[Any, ...]],
-    groups: list[list[int]],
-    workers: int,
-    results: dict[int, T],
-    bar: Any,
-    failed: list[int],
-) -> None:
-    """The batches in the kept pool, results into ``results``, files of batches a dead
-    worker took down into ``failed``. A pool that refuses the batches is discarded, and
-    the refusal raised."""
-    with shared.use(workers) as pool:
-        try:
-            futures = _hand_out(pool, func, items, groups, results, bar, not forkserver_running())
-        except BrokenProcessPool:
-            shared.discard(pool)
-            raise
-        for future in as_completed(futures):
-            group = futures[future]
+    def in_pool(batches: list[list[int]]) -> None:
+        """The batches in the kept pool; a pool that refuses them is discarded, and the
+        refusal raised."""
+        with shared.use(workers) as pool:
             try:
-                values = future.result()
-            except Exception:  # a worker died (out of memory, killed...)
-                failed.extend(group)
+                cold = not forkserver_running()
+                futures = _hand_out(pool, func, items, batches, results, bar, cold)
+            except BrokenProcessPool:
                 shared.discard(pool)
-                continue
-            for k, value in zip(group, values, strict=True):
-                results[k] = value
-            bar.update(len(group))
+                raise
+            for future in as_completed(futures):
+                group = futures[future]
+                try:
+                    values = future.result()
+                except Exception:  # a worker died (out of memory, killed...)
+                    failed.extend(group)
+                    shared.discard(pool)
+                    continue
+                for k, value in zip(group, values, strict=True):
+                    results[k] = value
+                bar.update(len(group))
+
+    try:
+        in_pool(groups)
+    except BrokenProcessPool:  # a kept pool that broke while idle: a new one, once
+        in_pool([rest for group in groups if (rest := [k for k in group if k not in results])])
+    return sorted(failed)
 
 
 def _hand_out(
