@@ -5,6 +5,7 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 ``families`` table stitches files together with ``prime_nb.family``.
 
 - ``_local``: :func:`load_corpus` and the corpus tables, in local processes with tqdm.
+- ``_listing``: the files a call reads (a folder, or a list of files and folders).
 - ``_dask``: the same tables on Dask (an optional extra, imported on first use).
 - ``_summary``, ``_research_rows``, ``_work``: the summary pass of one file and the rows
   it gives each table; ``_skim``: the files whose bytes rule out a compaction, which the

@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     ) from exc
 
 from .._names import real_name, shown_name
-from .._paths import given_path, is_path_list
+from .._paths import given_path, is_path_list, is_url
 from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns
@@ -35,6 +35,7 @@ from ..session._discovery import find_session_files
 from ..session._tables import entries_frame
 from ..session._tree import Tree
 from . import _local as corpus
+from ._listing import named_files
 from ._local import (
     BRANCH_DTYPES,
     FORENSICS_DTYPES,
@@ -84,9 +85,9 @@ def resolve(
     """Session files named, or found below a folder (local, or a URL fsspec lists); a
     list as the pandas tables read one (each local folder searched, each file once)."""
     if is_path_list(paths_or_dir):
-        return corpus.named_files(paths_or_dir, pattern).paths
+        return named_files(paths_or_dir, pattern).paths
     target = given_path(paths_or_dir, "paths_or_dir", "give a folder, a file, or a list of files")
-    if "://" not in target:
+    if not is_url(target):
         return [str(p) for p in find_session_files(target, pattern)]
     from fsspec.core import url_to_fs
 
@@ -100,7 +101,7 @@ def resolve(
 @contextmanager
 def local_copy(path: str, storage_options: dict[str, Any] | None) -> Iterator[str]:
     """A local path for ``path``: itself, or a temp copy of a remote file."""
-    if "://" not in path or path.startswith("file://"):
+    if not is_url(path) or path.startswith("file://"):
         yield path.removeprefix("file://")
         return
     import fsspec
@@ -178,7 +179,7 @@ def _groups(paths: list[str], files_per_partition: int | None) -> list[list[str]
         raise FileNotFoundError("no session files to read; check the folder or the pattern")
     if files_per_partition is None:
         count = PARTITIONS_PER_THREAD * cluster_threads()
-        if not any("://" in path for path in paths):
+        if not any(map(is_url, paths)):
             return [[paths[k] for k in group] for group in batches(file_sizes(paths), count)]
         files_per_partition = -(-len(paths) // count)
     return [paths[k : k + files_per_partition] for k in range(0, len(paths), files_per_partition)]

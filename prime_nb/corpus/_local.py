@@ -11,17 +11,16 @@ import os
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .._names import shown_name
-from .._paths import file_list, given_path, is_path_list, is_url
 from .._words import counted
 from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
-from ..session._discovery import find_session_files, session_dir
+from ._listing import corpus_paths, corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
@@ -86,9 +85,10 @@ def _summaries(
     progress: bool | None,
     cache: Cache = False,
 ) -> list[FileResult]:
-    """The summary pass over the files (:func:`_paths`) in processes, in their order; with
-    a cache, every part of each changed file (so that the other tables are cached too)."""
-    paths, folders = _listed(dir, pattern, files)
+    """The summary pass over the files (``_listing.listed``) in processes, in their
+    order; with a cache, every part of each changed file (so that the other tables are
+    cached too)."""
+    paths, folders = listed(dir, pattern, files)
     if cache is not False and cache is not None:  # None: no cache, as False
         from ._cache import cache_folder, cached_summaries
 
@@ -118,89 +118,6 @@ def _problems_line(results: list[FileResult]) -> str:
     parsed = len(results) - unparsed
     skipped = f"{unparsed:,} held no compaction"
     return f"{line} in the {counted(parsed, 'file')} parsed; {skipped}" if parsed else skipped
-
-
-class Listed(NamedTuple):
-    """The files of a corpus call, and the folders they were named from (the folder
-    given; each folder of a list, and each listed file's own folder)."""
-
-    paths: list[str]
-    folders: list[str]
-
-
-def _paths(
-    dir: str | Path | Iterable[str | Path] | None,
-    pattern: str,
-    files: Iterable[str | Path] | None,
-) -> list[str]:
-    """The files to read (:func:`_listed`)."""
-    return _listed(dir, pattern, files).paths
-
-
-def _listed(
-    dir: str | Path | Iterable[str | Path] | None,
-    pattern: str,
-    files: Iterable[str | Path] | None,
-) -> Listed:
-    """The files to read: those matching ``pattern`` below ``dir``, else those of a list
-    (``files``, or a list where the folder goes: :func:`named_files`).
-
-    A list where the folder goes is read as ``files``: the Dask tables take
-    ``paths_or_dir`` there, and the same call should work on both."""
-    if is_path_list(dir):
-        if files is not None:
-            raise ValueError("give the files once: as the first argument or as files=, not both")
-        return named_files(dir, pattern)
-    folder = cast("str | Path | None", dir)
-    if files is not None:
-        if folder is not None:
-            raise ValueError(
-                f"give a folder or files=, not both (got the folder {str(folder)!r} "
-                "and files=): the files alone are read as they are named"
-            )
-        return named_files(files, pattern)
-    found = [str(p) for p in find_session_files(folder, pattern)]  # says what a bad one is
-    root = session_dir() if folder is None else Path(given_path(folder, "dir", "")).expanduser()
-    return Listed(found, [str(root)])
-
-
-def named_files(
-    items: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], pattern: str
-) -> Listed:
-    """The files a list names: a folder's found with ``pattern`` (sessions spread over
-    several folders), anything else as given (a file, a URL the Dask tables read, or a
-    name whose row will say what is wrong with it); each file once, in order, however
-    many items name it."""
-    paths: list[str] = []
-    folders: list[str] = []
-    seen: set[str] = set()
-    for given in [items] if isinstance(items, str | os.PathLike) else items:
-        name = os.fsdecode(os.fspath(given))
-        if is_url(name):  # fsspec reads it (the Dask tables): a file, as given
-            found: list[str] = [name]
-        elif os.path.isdir(item := file_list(name)[0]):
-            found = [str(p) for p in find_session_files(item, pattern)]
-            folders.append(str(item))
-        else:
-            found = [str(item)]
-            folders.append(os.path.dirname(item))
-        for path in found:
-            key = path if is_url(path) else os.path.abspath(path)
-            if key not in seen:
-                seen.add(key)
-                paths.append(path)
-    return Listed(paths, folders)
-
-
-def corpus_root(folders: list[str]) -> str:
-    """The folder a corpus cache file is kept for: the folder given (the agent's sessions
-    folder when none is), else the deepest folder that holds every folder and file
-    given.
-
-    Why the folders given, not the files found: a new sub-folder in a live sessions
-    folder must not move the corpus to another cache file."""
-    unique = {os.path.realpath(folder) for folder in set(folders)}  # a few, for many files
-    return os.path.commonpath(list(unique)) if unique else ""
 
 
 def load_corpus(
@@ -315,7 +232,7 @@ def corpus_entries(
     """
     frames = run(
         session_entries,
-        _paths(dir, pattern, files),
+        corpus_paths(dir, pattern, files),
         workers,
         "entries",
         progress,
@@ -475,5 +392,7 @@ def families(
     copied prefixes and sub-agents once (``naive_*``: the plain sums, for comparison).
     :func:`prime_nb.load_family` gives one family's sessions, links and graph.
     """
-    facts = run(facts_of, _paths(dir, pattern, files), workers, "families", progress, _facts_error)
+    facts = run(
+        facts_of, corpus_paths(dir, pattern, files), workers, "families", progress, _facts_error
+    )
     return families_frame(facts)
