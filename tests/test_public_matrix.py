@@ -167,6 +167,21 @@ def run_cli(path: Path, folder: Path) -> None:
     prime_nb.load(copy).summary()  # the upgraded file loads
 
 
+def run_migrate(path: Path) -> None:
+    """``migrate`` of the file's object lines (header first): current, header and all."""
+    entries = []
+    for line in path.read_bytes().splitlines():
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            entries.append(value)
+    if entries and entries[0].get("type") in ("session", "header"):
+        migrated = prime_nb.migrate(entries)
+        assert len(migrated) == len(entries) and migrated[0]["version"] == 3
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_every_public_function_survives(name: str, tmp_path: Path) -> None:
     path = write_case(name, tmp_path / "in")
@@ -182,6 +197,7 @@ def test_every_public_function_survives(name: str, tmp_path: Path) -> None:
     run_family(path)
     run_redact(path, tmp_path / "redact")
     run_cli(path, tmp_path / "cli")
+    run_migrate(path)
 
 
 def test_corpus_functions_over_the_whole_matrix(tmp_path: Path) -> None:
