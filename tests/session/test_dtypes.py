@@ -1,17 +1,16 @@
 """Dtypes are a contract: every table has one schema (``prime_nb.session._schema``),
-whatever the session holds, and README's column tables list exactly that schema."""
+whatever the session holds (docs/tables.md is generated from that schema)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from conftest import REPO, header, msg, write_lines
+from conftest import header, msg, write_lines
 from session_matrix import CASES, write_case
 
 import prime_nb
-from prime_nb.session._schema import INDEX, SCHEMAS, mismatches
+from prime_nb.session._schema import SCHEMAS, mismatches
 
 TABLES = list(SCHEMAS)
 SESSIONS = CASES  # every session of the matrix: empty, clean, hostile, every fixture
@@ -46,21 +45,3 @@ def test_the_dtypes_that_used_to_change_with_content(tmp_path: Path) -> None:
     assert str(waiting.entries["timestamp"].dtype) == "datetime64[us, UTC]"
     assert waiting.entries.at["a1", "timestamp"].microsecond == 123456
 
-
-def _readme_tables() -> dict[str, dict[str, str]]:
-    """``{table: {column: dtype}}`` from README's column tables (``| col | dtype | ...``)."""
-    text = (REPO / "README.md").read_text("utf-8")
-    out: dict[str, dict[str, str]] = {}
-    for match in re.finditer(r"^#### `session\.(\w+)`\n(.*?)(?=^#|\Z)", text, re.M | re.S):
-        rows = re.findall(r"^\| `(\w+)` \| `([^`]+)` \|", match.group(2), re.M)
-        out[match.group(1)] = dict(rows)
-    return out
-
-
-def test_readme_lists_each_schema() -> None:
-    documented = _readme_tables()
-    assert set(documented) == set(SCHEMAS)
-    for table, schema in SCHEMAS.items():
-        index = INDEX[table]
-        expected = ({index[0]: index[1]} if index else {}) | schema
-        assert documented[table] == expected, table
