@@ -37,7 +37,7 @@ from . import _lookups as lookups
 from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
 from ._context import Context, ContextRead, build_context, contexts_messages
-from ._fork import fork_session
+from ._fork import fork_session, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
 from ._parallel import LoadReport, load_parallel, plan
@@ -778,8 +778,28 @@ class Session:
     append_session_name = set_name
 
     def fork_to_file(self, leaf_id: str | None = None, dest: str | Path | None = None) -> Path:
-        """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file."""
-        return fork_session(self, leaf_id, dest)
+        """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file.
+
+        The Session reads the branch and the labels in force; ``_fork`` writes them (see
+        :func:`fork_to_file`), so the two modules depend one way only.
+        """
+        leaf = leaf_id if leaf_id is not None else self.leaf_id
+        ids = self.path(leaf) if leaf is not None else []
+        path = with_child_usage(
+            self.read_entries(ids), self._child_usage_targets, self._row, self._read_rows
+        )
+        labels = self.label_table
+        set_at = {
+            entry["id"]: entry.get("timestamp")
+            for entry in self.read_entries(list(labels["label_entry_id"]))
+        }
+        in_force = [
+            (entry_id, text, set_at[label_entry_id])
+            for entry_id, text, label_entry_id in zip(
+                labels.index, labels["label"], labels["label_entry_id"], strict=True
+            )
+        ]
+        return fork_session(self.file, self.header.get("cwd"), path, in_force, dest)
 
     def upgrade(self, backup: bool = True) -> Path:
         """Rewrite a version 1/2 file as version 3 (keeping a backup), then reload it."""
@@ -814,4 +834,4 @@ def fork_to_file(
     re-linking their children (which become orphans); prime_nb chains each entry to the
     one before it on the path, so the fork is one unbroken branch.
     """
-    return fork_session(Session(path), leaf_id, dest)
+    return Session(path).fork_to_file(leaf_id, dest)
