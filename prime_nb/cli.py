@@ -93,7 +93,7 @@ def _existing(path: str, what: str = "file") -> Path:
 
 def _load(path: str) -> Any:
     from .errors import SessionFormatError
-    from .session._session import load
+    from .session import load
 
     file = _existing(path)
     try:
@@ -138,7 +138,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from .errors import SessionFormatError
-    from .session._session import load
+    from .session import load
 
     bad = 0
     for path in args.files:
@@ -170,7 +170,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    from .session._discovery import list_sessions
+    from .session import list_sessions
 
     try:
         frame = list_sessions(args.dir)
@@ -220,7 +220,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     if before >= session.summary()["current_version"]:
         _say(f"{args.file}: already version {before}; nothing to do")
         return 0
-    from .write._api import upgrade_file
+    from .write import upgrade_file
 
     backups = set(file.parent.glob(f"{file.name}.v*.bak"))
     try:
@@ -235,13 +235,12 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .errors import SessionWriteError
-    from .widget._export import check_destination, destination, export_html
+    from .widget import export_destination, export_html
 
     session = _load(args.file)
     out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
-    out = destination(out, Path(session.file))
     try:
-        check_destination(out, Path(session.file))  # never, not even with --force
+        out = export_destination(out, session.file)  # never the session, even with --force
     except SessionWriteError as exc:
         raise CliError(str(exc)) from None
     if os.path.lexists(out) and not args.force:

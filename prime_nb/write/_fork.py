@@ -1,11 +1,10 @@
-"""Fork one branch of a loaded session to a new v3 session file, as the agent's own fork does.
+"""Write one branch of a loaded session to a new v3 session file, as the agent's own fork does.
 
-Why here, above the writers: what goes into the fork comes from the loaded tree (the path
-to the leaf, the labels in force); writing the new file whole uses the write layer's
-serialiser and its create-whole-or-not-at-all helper. Why plain values, not a Session:
-the Session reads its branch and hands it here, so this module needs nothing of
-``_session`` and the two never import each other (``Session.fork_to_file`` is the one
-caller).
+Why among the writers: what goes into the fork comes from the loaded tree (the path to
+the leaf, the labels in force), which the Session reads and hands here as plain values
+(``Session.fork_to_file``); writing the new file whole is a writer's work (the
+serialiser in the source's dialect, the create-whole-or-not-at-all helper). So the
+session layer calls down into this one, and this one needs nothing of it.
 """
 
 from __future__ import annotations
@@ -13,23 +12,27 @@ from __future__ import annotations
 import os
 import stat
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ..errors import InvalidEntryError
-from ..format import _ondisk as ondisk
-from ..format._dialect import dialect_of_header, iso_timestamp, ms_timestamp
-from ..format._migrating import CURRENT_VERSION
-from ..format._reading import iter_entries, scan
-from ..write._appending import io_error, normalise
-from ..write._building import Entry, new_id, now_ms, rlm_depth, serialise
-from ..write._upgrade import PathLike, write_new_file
-from ._context import clone_usage
+from ..format import (
+    CURRENT_VERSION,
+    Snapshot,
+    dialect_of_header,
+    iso_timestamp,
+    iter_entries,
+    ms_timestamp,
+    scan,
+)
+from ._appending import io_error, normalise
+from ._building import Entry, new_id, now_ms, rlm_depth, serialise
+from ._upgrade import PathLike, write_new_file
 
-__all__ = ["fork_session", "with_child_usage"]
+__all__ = ["write_fork"]
 
 
 def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
@@ -92,37 +95,7 @@ def _without_labels(path: list[Entry]) -> list[Entry]:
     return out
 
 
-def with_child_usage(
-    entries: list[Entry],
-    targets: dict[int, int],
-    row_of: Callable[[str], int],
-    read_rows: Callable[[list[int]], list[Entry]],
-) -> list[Entry]:
-    """Assistant messages that child-usage entries target carry the aggregated usage, as
-    in the agent's fork (its loader put the aggregate in the message before it forked):
-    the attribution entry itself is rarely on the branch.
-
-    ``targets`` is the Session's map from a target row to the row of its child-usage
-    entry, ``row_of`` an entry id's row, ``read_rows`` reads rows from the file.
-    """
-    if not targets:
-        return entries
-    rows = [row_of(entry["id"]) for entry in entries]
-    sources = read_rows([targets[row] for row in rows if row in targets])
-    by_target = {
-        row: source.get("aggregateUsage")
-        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
-    }
-    out = []
-    for row, entry in zip(rows, entries, strict=True):
-        aggregate = by_target.get(row)
-        if isinstance(aggregate, dict) and isinstance(entry.get("message"), dict):
-            entry = {**entry, "message": {**entry["message"], "usage": clone_usage(aggregate)}}
-        out.append(entry)
-    return out
-
-
-def fork_session(
+def write_fork(
     file: PathLike,
     cwd: Any,
     path: list[Entry],
@@ -130,16 +103,16 @@ def fork_session(
     dest: PathLike | None = None,
 ) -> Path:
     """Write a branch of a loaded session to a new v3 session file, as the agent forks
-    (see :func:`prime_nb.fork_to_file`).
+    (see :func:`prime_nb.fork_to_file`, whose Session reads what is passed here).
 
     ``path`` is the branch's entries root -> leaf as read from ``file`` (the session's
-    file; ``cwd`` its header's), with :func:`with_child_usage` applied; ``labels`` the
-    labels in force as (target id, label, time set), first set first. The new file holds
-    the path's entries (label entries dropped, the others chained anew), then one label
-    entry per label on the path, with the time that label was set, and its header names
-    the source as ``parentSession`` and carries its ``rlmDepth``: the agent opens it as it
-    is. ``dest`` defaults to the agent's naming in the source's folder (a folder as
-    ``dest`` gets that name too). Returns the new file's path.
+    file; ``cwd`` its header's), assistant messages carrying their child agents'
+    aggregated usage; ``labels`` the labels in force as (target id, label, time set),
+    first set first. The new file holds the path's entries (label entries dropped, the
+    others chained anew), then one label entry per label on the path, with the time that
+    label was set, and its header names the source as ``parentSession`` and carries its
+    ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's naming in
+    the source's folder (a folder as ``dest`` gets that name too). Returns the new path.
     """
     source = normalise(file)
     if not path:
@@ -148,7 +121,7 @@ def fork_session(
     raw_header = next(iter_entries(source)).entry
     header = _new_header(raw_header, cwd, source)
 
-    target = ondisk.Snapshot(source, (0, 0))
+    target = Snapshot(source, (0, 0))
     target.consume(scan(source))  # the spellings the source uses, for the spec dialect
     target.header = header
     kept = {entry["id"] for entry in entries}
