@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 import orjson
 from machine import describe
 
 from prime_nb import corpus
 from prime_nb._workers import usable_cores
 from prime_nb.corpus import _local, _pool
-from prime_nb.datasets import write_large_session
+from sessiongen import write_large_session
 
 #: each timing is the fastest of this many runs
 REPEAT = 3

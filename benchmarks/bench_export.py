@@ -1,6 +1,6 @@
 """export_html at 1k, 10k and 100k entries: time, page size, peak memory, the page's draw.
 
-For each size a session is generated (``datasets.large_session_entries``, seed 0) and
+For each size a session is generated (``sessiongen.large_session_entries``, seed 0) and
 exported ``--repeat`` times, each in a fresh process that has loaded it first:
 
 - time: ``export_html`` alone (best run), against a bare read of the same file in the same
@@ -36,9 +36,10 @@ import orjson
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 from machine import describe
 
-from prime_nb.datasets import large_session_entries
+from sessiongen import large_session_entries
 
 CHROMIUM = os.environ.get("PRIME_NB_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -6,7 +6,7 @@ Usage:
 
 Two shapes of file, both ``--size`` MB (default 100):
 
-- ``big``: ``prime_nb.datasets.write_large_session``, about 2.7 KB an entry (tool outputs,
+- ``big``: ``sessiongen.write_large_session``, about 2.7 KB an entry (tool outputs,
   file reads, screenshots), branchy, compacted;
 - ``dense``: the same generator with short texts in the specification's dialect (tool
   calls and results on lines of their own), about 455 bytes an entry: many small entries.
@@ -36,12 +36,13 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 from machine import describe
 
 import prime_nb
-from prime_nb.datasets import write_large_session
-from prime_nb.datasets._core import Converter
-from prime_nb.datasets._large import Scale, _LargeGen
+from sessiongen import write_large_session
+from sessiongen._core import Converter
+from sessiongen._large import Scale, _LargeGen
 
 #: texts short enough for about 455 bytes an entry in the spec dialect
 DENSE = Scale((10, 80), (20, 160), (20, 160), (20, 200), (150, 400), 0.01, (60, 120), 0)

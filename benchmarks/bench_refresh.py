@@ -17,10 +17,11 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 from machine import describe
 
 import prime_nb
-from prime_nb.datasets import large_session_entries, write_large_session
+from sessiongen import large_session_entries, write_large_session
 
 
 def appended_lines(count: int, parent: str, seed: int) -> bytes:

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_scaling.py [--quick] [--base N] [--shapes a,b] [--ops x,y]
 
-For each shape of ``prime_nb.datasets.SHAPES`` (linear chat, branchy, chained compactions,
+For each shape of ``sessiongen.SHAPES`` (linear chat, branchy, chained compactions,
 comb of leaves, siblings in reverse time order, orphan roots) a file of N, 2N, 4N and 8N
 entries is written; every operation (load, each table, context at the active leaf, the
 widget's data, search, export_html, compaction forensics...) is timed on a freshly loaded
@@ -34,15 +34,16 @@ import numpy as np
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 from machine import describe
 
 import prime_nb
 from prime_nb import analysis
-from prime_nb.datasets import SHAPES, write_shape
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._export import export_html
 from prime_nb.widget._offline import offline_data
 from prime_nb.widget._static import static_html
+from sessiongen import SHAPES, write_shape
 
 LIMIT = 1.15
 FACTORS = (1, 2, 4, 8)

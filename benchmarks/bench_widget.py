@@ -1,6 +1,6 @@
 """How fast the session widget draws, in headless Chromium, for 1k, 10k and 100k entries.
 
-For each size: a synthetic session (``datasets.large_session_entries``) is written, loaded,
+For each size: a synthetic session (``sessiongen.large_session_entries``) is written, loaded,
 turned into the widget's up-front columns, and rendered by the real bundle in a page (the
 export's stand-in model, so no kernel is involved). Measured in the page:
 
@@ -41,9 +41,9 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import prime_nb
-from prime_nb.datasets import large_session_entries
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._export import render_html, tree64
+from sessiongen import large_session_entries
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

@@ -20,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 from session_fuzz import MUTATIONS, Refused, check, mutate, seeds
 
 

@@ -16,10 +16,10 @@ from plotly.subplots import make_subplots
 
 from ._names import shown_name
 from .analysis import branch_segments, compaction_forensics
-from .session._given import SessionLike, as_session
+from .session import SessionLike, as_session
 
 if TYPE_CHECKING:
-    from .session._session import Session
+    from .session import Session
 
 TOKEN_PARTS = [
     ("input_tokens", "input", "#4C78A8"),

@@ -30,7 +30,6 @@ import prime_nb
 from prime_nb import analysis
 from prime_nb.analysis._schemas import mismatches
 from prime_nb.corpus._work import COMPACTIONS, summarise
-from prime_nb.datasets import synthetic_entries
 from prime_nb.errors import (
     EntryNotFoundError,
     InvalidEntryError,
@@ -40,6 +39,7 @@ from prime_nb.errors import (
 )
 from prime_nb.widget import export_html
 from prime_nb.widget._data import SessionData
+from sessiongen import synthetic_entries
 
 ODD_VALUES: list[Any] = [
     None,

@@ -3,7 +3,7 @@
 Reusable by any test (and by ``benchmarks/fuzz_sessions.py``): ``CASES`` names every
 session, ``write_case(name, folder)`` writes one and returns its path. It holds
 
-- ``synthetic-*``: :func:`prime_nb.datasets.synthetic_session` for every version (1-3) and
+- ``synthetic-*``: :func:`sessiongen.synthetic_session` for every version (1-3) and
   dialect, with no fork, one fork and many forks (version 1 is linear);
 - ``comp-*``: sessions with 0, 1, 2 and many compactions on the active path and 0, 1 or
   several on side branches, with no, one or many forks, in every version and dialect
@@ -23,9 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from prime_nb.datasets import synthetic_session, write_jsonl
-from prime_nb.datasets._core import Builder, Converter
-from prime_nb.datasets._large import SMALL, Story, Texts
+from sessiongen import synthetic_session, write_jsonl
+from sessiongen._core import Builder, Converter
+from sessiongen._large import SMALL, Story, Texts
 
 FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
 CWD = "/home/dev/projects/matrix"

@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from prime_nb.datasets import SHAPES
+from sessiongen import SHAPES
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scaling.py"
 

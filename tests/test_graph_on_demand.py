@@ -19,10 +19,11 @@ from session_matrix import write_case
 
 import prime_nb
 from prime_nb import analysis, corpus, plots
-from prime_nb.datasets import demo_session_path, from_sessions, synthetic_family
+from prime_nb.datasets import demo_session_path, from_sessions
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._offline import offline_data
 from prime_nb.widget._static import static_html, text_repr
+from sessiongen import synthetic_family, synthetic_session
 
 CASES = [
     "synthetic-v3-prime-forks5",
@@ -152,7 +153,7 @@ def test_the_demo_and_many_sessions_build_no_graph(tmp_path: Path, no_graphs: li
     assert "graph" not in session.__dict__
     folder = tmp_path / "corpus"
     synthetic_family(folder / "family", seed=3)
-    prime_nb.datasets.synthetic_session(folder / "alone.jsonl", seed=4)
+    synthetic_session(folder / "alone.jsonl", seed=4)
     use_many(folder, tmp_path)
     assert no_graphs == []
 
@@ -171,7 +172,8 @@ def test_networkx_is_not_even_imported(tmp_path: Path) -> None:
         import sys
         from pathlib import Path
         import prime_nb
-        from prime_nb.datasets import demo_session_path, synthetic_family, synthetic_session
+        from prime_nb.datasets import demo_session_path
+        from sessiongen import synthetic_family, synthetic_session
         from test_graph_on_demand import use_everything, use_many
         tmp = Path({str(tmp_path)!r})
         use_everything(prime_nb.load(demo_session_path()), tmp)

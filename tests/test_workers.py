@@ -208,8 +208,8 @@ def test_a_daemonic_pool_worker_reads_in_its_own_process(
 
     import prime_nb
     from prime_nb.corpus import _runner
-    from prime_nb.datasets import write_large_session
     from prime_nb.session import _parallel
+    from sessiongen import write_large_session
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

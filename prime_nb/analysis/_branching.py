@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..session._given import SessionLike, as_session
+from ..session import SessionLike, as_session
 from ._common import tree_arrays
 from ._schemas import SCHEMAS, conform
 

@@ -19,7 +19,7 @@ import orjson
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..session._session import Session
+    from ..session import Session
 
 #: chars the agent counts for one image block (it estimates an image as 1200 tokens)
 IMAGE_CHARS = 4800

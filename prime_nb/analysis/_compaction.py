@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..session._given import SessionLike, as_session
-from ..session._index import CONTEXT_TYPES
+from ..session import CONTEXT_TYPES, SessionLike, as_session
 from ._common import READ_TOOLS, estimate_tokens, relative_path, tool_path, tree_arrays
 from ._compaction_walk import _count, _files, walk_compactions
 from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 COLUMNS = list(SCHEMAS["compaction_forensics"])
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..session._index import TreeIndex
+from ..session import TreeIndex
 from ._common import relative_path
 
 

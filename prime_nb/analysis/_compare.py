@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ..session._given import SessionLike, as_session
-from ..session._text import message_text
+from ..session import SessionLike, as_session, message_text
 from ._common import relative_path, tool_path
 from ._schemas import conform
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 SIDE_COLUMNS = ["entry_id", "tools", "tokens", "cost", "files", "text"]
 

@@ -6,14 +6,12 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ..session._given import SessionLike, as_session
-from ..session._session import paused_gc
-from ..session._text import message_text, preview
+from ..session import SessionLike, as_session, message_text, paused_gc, preview
 from ._common import blocks_of, estimate_tokens, message_chars
 from ._schemas import SCHEMAS, conform
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 COLUMNS = list(SCHEMAS["context_frame"])
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..session._schema import TIME, dtype_of, frame_mismatches
+from ..session import TIME, dtype_of, frame_mismatches
 
 #: index name and dtype of each table (None: a plain RangeIndex)
 INDEX: dict[str, tuple[str, str] | None] = {

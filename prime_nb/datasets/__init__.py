@@ -1,201 +1,41 @@
-"""Datasets: generated session files for tests, benchmarks and demos; sessions as chat data.
+"""Datasets: sessions as chat data, and the demo session bundled with the package.
 
-Why: the loader, the tree widgets and the writers must be exercised on files that hold
-every entry type, every version (1-3) and both dialects ("prime", as the agent writes
-them, and "spec", as the project's specification names things), without shipping private
-sessions. Everything here is deterministic for a seed.
-
-- :func:`synthetic_entries` / :func:`synthetic_session`: small files holding every shape.
-- :func:`write_large_session` / :func:`large_session_entries`: big branchy files, streamed.
-- :func:`shape_entries` / :func:`write_shape`: the shapes scaling checks run on
-  (:data:`SHAPES`: linear chat, branchy, chained compactions, comb, reverse siblings,
-  orphans).
-- :func:`synthetic_family`: a fork of a fork and a sub-agent of a sub-agent, in folders.
 - :func:`from_sessions` / :func:`write_dataset`: branches as datasets (one chat example
   per leaf, compaction or turn), written to Parquet or JSONL.
-- :func:`demo_session_path`: a hand-written, coherent demo session bundled with the package
-  (``python -m prime_nb.datasets`` regenerates it).
+- :func:`demo_session_path`: a hand-written, coherent demo session bundled with the
+  package (its script, and the command that rewrites it, sit in the repository's
+  ``sessiongen`` folder).
+
+The session generators that used to sit here (``synthetic_session``,
+``write_large_session``, ``write_shape``, ``synthetic_family``, ...) write test data, so
+they left the package for the repository's ``sessiongen`` folder; asking for one here
+says where it went.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-import orjson
-
-from ._core import Builder, Converter, Entry
-from ._family import synthetic_family
 from ._from_sessions import from_sessions
-from ._large import (
-    SMALL,
-    Story,
-    Texts,
-    large_session_entries,
-    write_large_session,
-)
-from ._shapes import SHAPES, shape_entries, write_shape
 from ._writing import write_dataset
 
-__all__ = [
-    "SHAPES",
-    "demo_session_path",
-    "from_sessions",
-    "large_session_entries",
-    "main",
-    "shape_entries",
-    "synthetic_entries",
-    "synthetic_family",
-    "synthetic_session",
-    "write_dataset",
-    "write_jsonl",
-    "write_large_session",
-    "write_shape",
-]
+__all__ = ["demo_session_path", "from_sessions", "write_dataset"]
 
-SAMPLE_CWD = "/home/dev/projects/sample-app"
-MIN_TURNS = 12
-
-
-def synthetic_entries(
-    *,
-    version: int = 3,
-    dialect: str = "prime",
-    seed: int = 0,
-    turns: int = 30,
-    forks: int = 3,
-) -> list[dict[str, Any]]:
-    """Header + entries exactly as on disk for ``version`` (1-3) and ``dialect``.
-
-    Versions 2/3 hold every entry type of the format: two compactions on the active path,
-    a rewind with a branch summary (fork 1), a side branch with its own compaction (fork 2),
-    plain side branches (further forks), labels set/changed/cleared, two session names,
-    a failing tool call, an assistant error, an image, thinking, a model change and one
-    unknown entry type. Version 1 is linear (no ids, ``firstKeptEntryIndex``) and holds
-    only what v1 knew: messages (incl. ``hookMessage``), model/thinking changes, compactions.
-    """
-    if turns < MIN_TURNS:
-        raise ValueError(f"turns must be at least {MIN_TURNS} to fit every entry type")
-    if forks < 0:
-        raise ValueError("forks must be >= 0")
-    rng = random.Random(seed)
-    b = Builder(rng, cwd=SAMPLE_CWD)
-    conv = Converter(version, dialect, b.new_id)  # validates version and dialect
-    s = Story(b, Texts(rng, SMALL), cwd=SAMPLE_CWD)
-    tree = version > 1
-    start_model, start_level = b.model, "medium"
-    if tree:
-        s.on_main(lambda: b.model_change(start_model))
-        s.on_main(lambda: b.thinking_level(start_level))
-        s.on_main(lambda: b.session_state("active"))
-        s.on_main(lambda: b.git_state("main", False))
-        s.on_main(lambda: b.session_info("Sample app: CSV export fixes"))
-    else:
-        b.thinking = start_level
-    compact_at = {round(turns * 0.4), round(turns * 0.75)}
-    mid = turns // 2
-    fork_at: dict[int, list[int]] = {}
-    for i in range(forks if tree else 0):
-        fork_at.setdefault(3 + (i + 1) * (turns - 5) // (forks + 1), []).append(i)
-    marks: dict[str, str] = {}
-    for t in range(turns):
-        if t in compact_at:
-            s.compact()
-        if t == mid:
-            s.on_main(lambda: b.model_change("claude-opus-4-5"))
-            s.on_main(lambda: b.thinking_level("high"))
-        if t == 2:
-            s.on_main(lambda: b.bash_execution("git status --short", " M src/app/loader.py\n", 0))
-        if t == 3:
-            s.on_main(
-                lambda: b.custom_role(
-                    "git-guard",
-                    "Reminder: 2 files have uncommitted changes.",
-                    details={"files": ["src/app/loader.py", "tests/test_loader.py"]},
-                )
-            )
-        end = s.main_turn(
-            image=t == 0,
-            fail=t == 1,
-            error=t == mid,
-            subagent=tree and t == mid + 1,
-            thinking=True if t == 0 else None,
-        )
-        if tree:
-            _specials(s, t, turns, end, marks)
-        for kind in fork_at.get(t, []):
-            _fork(s, kind)
-    header = conv.header(b.header, provider="anthropic", model=start_model, thinking=start_level)
-    return [header, *(x for e in b.out for x in conv.convert(e))]
-
-
-def _specials(s: Story, t: int, turns: int, end: str, marks: dict[str, str]) -> None:
-    """The bookkeeping entry types of v2/3, placed on the main path after turn ``t``.
-
-    ``marks`` remembers label targets between calls (set, then changed or cleared).
-    """
-    b = s.b
-    if t == 0:
-        s.on_main(
-            lambda: b.custom("todo", {"items": ["fix export", "add regression test"], "done": []})
-        )
-    elif t == 1:
-        marks["bug"] = next(
-            e["id"]
-            for e in reversed(b.out)
-            if e["type"] == "message" and e["message"].get("isError")
-        )
-        s.on_main(lambda: b.label(marks["bug"], "bug found"))
-    elif t == 2:
-        s.on_main(
-            lambda: b.custom_message(
-                "test-watcher",
-                "pytest: 57 passed, 1 failed",
-                details={"failed": ["tests/test_cli.py"]},
-            )
-        )
-    elif t == 4:
-        s.on_main(lambda: b.service_tier("priority"))
-    elif t == turns // 2 + 1:
-        s.child_usage()
-    elif t == round(turns * 0.6):
-        s.on_main(lambda: b.label(marks["bug"], "bug found: header row read twice"))
-        s.on_main(lambda: b.agent_status("Fixing the CSV export", "in_progress", 40))
-        s.on_main(lambda: b.add("future_thing", {"payload": {"note": "from a newer agent"}}))
-    elif t == round(turns * 0.8):
-        marks["wip"] = end
-        s.on_main(lambda: b.label(end, "wip"))
-    elif t == round(turns * 0.9):
-        s.on_main(lambda: b.label(marks["wip"], None))
-        s.on_main(lambda: b.session_info("Sample app: CSV export + CLI errors"))
-        s.on_main(lambda: b.label(end, "good fix"))
-
-
-def _fork(s: Story, kind: int) -> None:
-    """Fork 0: rewind + branch summary; 1: side branch with a compaction; else: side."""
-    rng = s.rng
-    if kind == 0:
-        s.rewind(with_summary=True)
-    elif kind == 1:
-        s.side(rng.choice(s.safe), 2, compaction=True)
-    else:
-        end = s.side(rng.choice([*s.old_safe, *s.safe]), rng.randint(1, 2))
-        if kind == 2:
-            s.on_main(lambda: s.b.label(end, "dead end"))
-
-
-def write_jsonl(path: str | Path, entries: Sequence[Entry]) -> Path:
-    """Write entries as JSONL the way the agent does: one line each, "\\n" after every line."""
-    out = Path(path)
-    out.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in entries))
-    return out
-
-
-def synthetic_session(path: str | Path, **kwargs: Any) -> Path:
-    """Write :func:`synthetic_entries` (same keyword arguments) to ``path``; return it."""
-    return write_jsonl(path, synthetic_entries(**kwargs))
+#: the names that moved to the repository's ``sessiongen`` folder, for the message below
+MOVED = frozenset(
+    {
+        "SHAPES",
+        "large_session_entries",
+        "main",
+        "shape_entries",
+        "synthetic_entries",
+        "synthetic_family",
+        "synthetic_session",
+        "write_jsonl",
+        "write_large_session",
+        "write_shape",
+    }
+)
 
 
 def demo_session_path() -> Path:
@@ -203,14 +43,24 @@ def demo_session_path() -> Path:
     return Path(__file__).parent / "data" / "demo-session.jsonl"
 
 
-def main() -> None:
-    """Regenerate the bundled demo session file."""
-    from ._demo import demo_entries
+def __getattr__(name: str) -> object:
+    """Say where a session generator went, rather than only that it is missing.
 
-    path = demo_session_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_jsonl(path, demo_entries())
-    print(f"wrote {path} ({path.stat().st_size} bytes)")
+    Why: code written against the old address (``from prime_nb.datasets import
+    synthetic_session``) should learn the new one from the error itself. An ImportError,
+    not an AttributeError: ``from ... import`` replaces an AttributeError by its own
+    "cannot import name", which would drop the new address.
+    """
+    if name in MOVED:
+        raise ImportError(
+            f"prime_nb.datasets.{name} was removed: the session generators write test data, "
+            f"so they left the package for the repository's sessiongen folder. In a checkout "
+            f"of prime_nb, use `from sessiongen import {name}`"
+            + (" (`python -m sessiongen` regenerates the demo)" if name == "main" else ""),
+            name=name,
+            path=__file__,
+        )
+    raise AttributeError(f"module 'prime_nb.datasets' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -28,8 +28,7 @@ from tqdm.auto import tqdm
 
 from .._names import real_name, shown_name
 from ..errors import SessionFormatError
-from ..session import Session, find_session_files, load
-from ..session._turns import check_options
+from ..session import Session, check_options, find_session_files, load
 from ._units import Rows
 
 if TYPE_CHECKING:

@@ -22,11 +22,12 @@ from typing import Any
 import pandas as pd
 
 from .._names import shown_name
-from ..session import Session
-from ..session._messages import Message, context_messages
-from ..session._turns import to_json
+from ..session import Session, context_messages, to_json
 
 _CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
+
+#: a provider message and the ids of the entries it came from (``context_messages``)
+Message = tuple[dict[str, Any], list[str]]
 
 
 class Rows:

@@ -13,7 +13,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from ..session._turns import to_json
+from ..session import to_json
 from ._from_sessions import JSON_COLUMNS, _pyarrow
 
 #: rows per written batch (a row can hold a whole conversation)

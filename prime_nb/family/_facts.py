@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ..format._dialect import header_to_canonical
-from ..format._migrating import header_version
-from ..format._reading import parse_line
-from ..session._columns import table_time_ms, usage_tuple
+from ..format import header_to_canonical, header_version, parse_line
+from ..session import table_time_ms, usage_tuple
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 #: input, output, cache read, cache write, total tokens, cost (USD)
 Usage = tuple[int, int, int, int, int, float]
@@ -206,7 +204,7 @@ def session_facts(session: Session) -> SessionFacts:
 
 def facts_of(path: str | Path) -> SessionFacts:
     """Facts of the file at ``path``; a file that fails to load gives facts with ``error``."""
-    from ..session._session import load
+    from ..session import load
 
     try:
         return session_facts(load(path))

@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._paths import file_list, given_path
-from ..session._context import Context
-from ..session._discovery import find_session_files
-from ..session._session import Session, load
+from ..session import Context, Session, find_session_files, load
 from ._facts import SessionFacts, header_facts, session_facts
 from ._stitch import Stitched, _Index, stitch
 

@@ -11,21 +11,87 @@ It never builds tables or trees; ``prime_nb.session`` does that on top of it.
 - ``_migrating``: version 1 and 2 entries to version 3 (ids derived for v1).
 - ``_ondisk``: what a file held when last read (ids, dialect spellings, its identity),
   for writers that check ids against the file as it is.
+- ``_loader_ids``: how the loader names an entry without a usable id.
+
+Besides the reading names a user calls (:func:`scan`, :func:`iter_entries`,
+:func:`migrate`...), ``__all__`` lists the pieces the layers above build on (the scan's
+state, the snapshot, the dialect's spellings, timestamps): the layers import them from
+here, never from a private module.
 """
 
-from ._dialect import Dialect, dialect_of_header
-from ._migrating import CURRENT_VERSION, Migrator, migrate
-from ._reading import Problem, RawEntry, iter_entries, parse_line, scan
+from ._dialect import (
+    PRIME_TO_SPEC,
+    Dialect,
+    dialect_of_header,
+    header_to_canonical,
+    iso_moment,
+    iso_timestamp,
+    js_trim,
+    ms_timestamp,
+    to_dialect,
+)
+from ._loader_ids import line_id, loader_name_hint, renamed_id
+from ._migrating import CURRENT_VERSION, Migrator, header_version, migrate, to_current
+from ._ondisk import Snapshot, by_descriptor
+from ._ondisk import current as current_snapshot
+from ._ondisk import forget as forget_snapshot
+from ._ondisk import identity_of as file_identity
+from ._reading import (
+    BOM,
+    READ_BUFFER,
+    Problem,
+    RawEntry,
+    ScanState,
+    Sink,
+    deep_enough,
+    iter_entries,
+    looks_like_session,
+    no_header,
+    not_regular,
+    open_regular,
+    parse_line,
+    scan,
+    scan_file,
+    trim_depth,
+)
 
 __all__ = [
+    "BOM",
     "CURRENT_VERSION",
+    "PRIME_TO_SPEC",
+    "READ_BUFFER",
     "Dialect",
     "Migrator",
     "Problem",
     "RawEntry",
+    "ScanState",
+    "Sink",
+    "Snapshot",
+    "by_descriptor",
+    "current_snapshot",
+    "deep_enough",
     "dialect_of_header",
+    "file_identity",
+    "forget_snapshot",
+    "header_to_canonical",
+    "header_version",
+    "iso_moment",
+    "iso_timestamp",
     "iter_entries",
+    "js_trim",
+    "line_id",
+    "loader_name_hint",
+    "looks_like_session",
     "migrate",
+    "ms_timestamp",
+    "no_header",
+    "not_regular",
+    "open_regular",
     "parse_line",
+    "renamed_id",
     "scan",
+    "scan_file",
+    "to_current",
+    "to_dialect",
+    "trim_depth",
 ]

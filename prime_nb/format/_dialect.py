@@ -195,3 +195,16 @@ def _is_bare_tool_call(message: dict[str, Any]) -> bool:
         and set(block) <= {"type", "id", "name", "arguments"}
         and set(message) <= {"role", "content", "timestamp"}
     )
+
+
+#: what JavaScript's ``String.prototype.trim`` strips (Python's ``str.strip`` differs:
+#: it strips U+001C..U+001F and U+0085, but not U+FEFF)
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """``text.trim()`` as the agent computes it (session names are trimmed so)."""
+    return text.strip(JS_WHITESPACE)

@@ -19,9 +19,8 @@ from typing import Any, NamedTuple
 import orjson
 import pandas as pd
 
-from ..format._migrating import Migrator
-from ..format._reading import BOM, parse_line
-from ..session._session import Session
+from ..format import BOM, Migrator, parse_line
+from ..session import Session
 from ._rules import Finder, Rule, as_rule, default_rules
 from ._scrub import Hit, Scrubber
 

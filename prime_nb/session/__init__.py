@@ -21,7 +21,11 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_text``: plain text and previews of messages.
 - ``_discovery``: the agent's session folder and the files in it.
 - ``_given``: a Session where a helper above takes one (the Session, or a path).
-- ``_fork``: ``fork_to_file``, one branch to a new file (needs the tree, so it is here).
+
+Besides :class:`Session`, :func:`load` and the discovery functions, the names listed
+(in ``__init__.pyi``) include the pieces the layers above build on (text and previews,
+the tree index, the table schema, chat messages): they import them from here, never
+from a private module.
 """
 
 import lazy_loader as _lazy

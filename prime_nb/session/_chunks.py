@@ -34,9 +34,16 @@ from typing import Any
 
 import numpy as np
 
-from ..format._migrating import Migrator
-from ..format._ondisk import by_descriptor
-from ..format._reading import READ_BUFFER, Problem, RawEntry, ScanState, open_regular, scan
+from ..format import (
+    READ_BUFFER,
+    Migrator,
+    Problem,
+    RawEntry,
+    ScanState,
+    by_descriptor,
+    open_regular,
+    scan,
+)
 from ._columns import EntryColumns, _odd_usage_problem, extra_header, usage_tuple
 from ._store import UsageColumn
 

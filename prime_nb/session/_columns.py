@@ -16,9 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..format._dialect import iso_moment, iso_timestamp
-from ..format._loader_ids import line_id, renamed_id
-from ..format._reading import Problem, trim_depth
+from ..format import Problem, iso_moment, iso_timestamp, line_id, renamed_id, trim_depth
 from ._store import (
     ON_DISK,
     TEXT_BLOCK,

@@ -100,6 +100,36 @@ def clone_usage(usage: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def with_child_usage(
+    entries: list[dict[str, Any]],
+    targets: dict[int, int],
+    row_of: Callable[[str], int],
+    read_rows: Callable[[list[int]], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """For a fork: assistant messages that child-usage entries target carry the aggregated
+    usage, as in the agent's fork (its loader put the aggregate in the message before it
+    forked): the attribution entry itself is rarely on the branch.
+
+    ``targets`` is the Session's map from a target row to the row of its child-usage
+    entry, ``row_of`` an entry id's row, ``read_rows`` reads rows from the file.
+    """
+    if not targets:
+        return entries
+    rows = [row_of(entry["id"]) for entry in entries]
+    sources = read_rows([targets[row] for row in rows if row in targets])
+    by_target = {
+        row: source.get("aggregateUsage")
+        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
+    }
+    out = []
+    for row, entry in zip(rows, entries, strict=True):
+        aggregate = by_target.get(row)
+        if isinstance(aggregate, dict) and isinstance(entry.get("message"), dict):
+            entry = {**entry, "message": {**entry["message"], "usage": clone_usage(aggregate)}}
+        out.append(entry)
+    return out
+
+
 def _copy(entry: dict[str, Any], out: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
     for key in keys:
         if key in entry:

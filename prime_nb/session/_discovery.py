@@ -11,8 +11,7 @@ import pandas as pd
 
 from .._names import shown_name
 from .._paths import given_path
-from ..format._dialect import header_to_canonical
-from ..format._reading import Problem, RawEntry, scan
+from ..format import Problem, RawEntry, header_to_canonical, scan
 from ._columns import table_time_ms
 from ._text import content_text, preview
 

@@ -55,8 +55,7 @@ from .._workers import (
     usable_cores,
     without_main_script,
 )
-from ..format._migrating import Migrator
-from ..format._reading import Problem, ScanState, parse_line
+from ..format import Migrator, Problem, ScanState, parse_line
 from ._chunks import ChunkColumns, merge, read_chunk, take
 
 #: a header line longer than this is not looked at: such a file is read in one pass

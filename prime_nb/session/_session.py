@@ -11,33 +11,36 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+from .. import write
 from .._names import real_name, shown_name
 from .._paths import given_path, is_url
 from ..errors import EntryNotFoundError, SessionFormatError
-from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
-from ..format._migrating import CURRENT_VERSION, Migrator, to_current
-from ..format._ondisk import by_descriptor
-from ..format._reading import (
+from ..format import (
+    CURRENT_VERSION,
     READ_BUFFER,
+    Dialect,
+    Migrator,
     Problem,
     RawEntry,
     ScanState,
     Sink,
+    by_descriptor,
     deep_enough,
+    dialect_of_header,
+    header_to_canonical,
+    js_trim,
     no_header,
     open_regular,
     parse_line,
     scan,
     scan_file,
+    to_current,
     trim_depth,
 )
-from ..write import _api as write
-from ..write._building import js_trim
 from . import _lookups as lookups
 from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
-from ._context import Context, ContextRead, build_context, contexts_messages
-from ._fork import fork_session
+from ._context import Context, ContextRead, build_context, contexts_messages, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
 from ._parallel import LoadReport, load_parallel, plan
@@ -778,8 +781,28 @@ class Session:
     append_session_name = set_name
 
     def fork_to_file(self, leaf_id: str | None = None, dest: str | Path | None = None) -> Path:
-        """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file."""
-        return fork_session(self, leaf_id, dest)
+        """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file.
+
+        The Session reads the branch and the labels in force; the write layer writes them
+        (``write_fork``; see :func:`fork_to_file`).
+        """
+        leaf = leaf_id if leaf_id is not None else self.leaf_id
+        ids = self.path(leaf) if leaf is not None else []
+        path = with_child_usage(
+            self.read_entries(ids), self._child_usage_targets, self._row, self._read_rows
+        )
+        labels = self.label_table
+        set_at = {
+            entry["id"]: entry.get("timestamp")
+            for entry in self.read_entries(list(labels["label_entry_id"]))
+        }
+        in_force = [
+            (entry_id, text, set_at[label_entry_id])
+            for entry_id, text, label_entry_id in zip(
+                labels.index, labels["label"], labels["label_entry_id"], strict=True
+            )
+        ]
+        return write.write_fork(self.file, self.header.get("cwd"), path, in_force, dest)
 
     def upgrade(self, backup: bool = True) -> Path:
         """Rewrite a version 1/2 file as version 3 (keeping a backup), then reload it."""
@@ -814,4 +837,4 @@ def fork_to_file(
     re-linking their children (which become orphans); prime_nb chains each entry to the
     one before it on the path, so the fork is one unbroken branch.
     """
-    return fork_session(Session(path), leaf_id, dest)
+    return Session(path).fork_to_file(leaf_id, dest)

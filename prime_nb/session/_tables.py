@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..format._reading import Problem, trim_depth
+from ..format import Problem, trim_depth
 from ._columns import FLAG_BITS, EntryColumns
 from ._schema import INDEX, SCHEMAS
 from ._store import ON_DISK, TextColumn, view

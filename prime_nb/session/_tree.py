@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..format._reading import Problem
+from ..format import Problem
 from ._children import Children
 from ._store import int_array, view
 

@@ -16,7 +16,7 @@ TypeScript in ``js/``, bundled into ``prime_nb/static`` by the build backend.
   family's sessions as lanes (its own bundle, ``static/family.js``).
 """
 
-from ._export import export_html, read_export
+from ._export import export_destination, export_html, read_export
 from ._family_widget import FamilyWidget, show_family
 from ._linking import link
 from ._session_widget import SessionWidget, show
@@ -24,6 +24,7 @@ from ._session_widget import SessionWidget, show
 __all__ = [
     "FamilyWidget",
     "SessionWidget",
+    "export_destination",
     "export_html",
     "link",
     "read_export",

@@ -14,12 +14,12 @@ import numpy as np
 import orjson
 import pandas as pd
 
-from ..session._text import entry_text
+from ..session import entry_text
 from ._labels import entry_labels
 from ._search import SearchIndex
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 # Entry kind codes (must match js/src/constants.ts).
 USER, ASSISTANT, TOOL_RESULT, BASH, CUSTOM_MESSAGE, COMPACTION, BRANCH_SUMMARY = range(7)

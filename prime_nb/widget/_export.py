@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 
 from .._names import shown_name
 from ..errors import SessionWriteError
-from ..format._reading import looks_like_session
+from ..format import looks_like_session
 from ._data import SessionData
 from ._export_parts import (
     CHUNK_ROWS,
@@ -34,7 +34,7 @@ from ._pack import Packer, dumps
 from ._page import PageWriter, inline_script, json_for_html, read_page, tree64
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 __all__ = [
     "check_destination",
@@ -173,6 +173,18 @@ def check_destination(out: Path, source: Path) -> None:
     raise SessionWriteError(out, reason, errno=errno.EEXIST)
 
 
+def export_destination(out: str | os.PathLike[str], source: str | os.PathLike[str]) -> Path:
+    """Where :func:`export_html` writes the page of ``source`` given ``out`` (a file, or
+    a folder: the session file's name as .html), checked as it checks it.
+
+    Why public: a caller that must decide before writing (the CLI's ``--force``) asks
+    here, and gets the same answer and the same SessionWriteError as the export would.
+    """
+    page = destination(Path(out), Path(source))
+    check_destination(page, Path(source))
+    return page
+
+
 def export_html(
     session: Session | str | os.PathLike[str],
     path: str | os.PathLike[str],
@@ -198,11 +210,10 @@ def export_html(
     page decodes when it first needs them, so it draws at once and stays smaller than the
     session file.
     """
-    from ..session._given import as_session
+    from ..session import as_session
 
     sess = as_session(session, "export_html")
-    out = destination(Path(path), Path(sess.file))
-    check_destination(out, Path(sess.file))
+    out = export_destination(path, sess.file)
     if redact:
         return _export_redacted(sess, out, redact_rules, {**state, "progress": progress})
     title = sess.name or sess.id or shown_name(Path(sess.file).stem)
@@ -219,7 +230,7 @@ def _export_redacted(sess: Session, out: Path, rules: Any, state: dict[str, Any]
     import tempfile
 
     from ..redact import redact
-    from ..session._session import load
+    from ..session import load
 
     with tempfile.TemporaryDirectory(prefix="prime-nb-redact-") as folder:
         copy = redact(sess, Path(folder) / Path(sess.file).name, extra_rules=rules or ()).path

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..session._session import paused_gc
+from ..session import paused_gc
 from ._data import SessionData
 from ._pack import Packer, dumps
 from ._page import PageWriter

@@ -14,7 +14,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 LINE_CHARS = 200
 

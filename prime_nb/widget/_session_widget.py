@@ -12,8 +12,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..session._given import as_session
-from ..session._session import Session
+from ..session import Session, as_session
 from ._data import COLUMN_NAMES, SessionData
 from ._offline import offline_data
 from ._static import static_html, text_repr

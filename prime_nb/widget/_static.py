@@ -24,7 +24,7 @@ from .._words import counted, plural
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 MAX_NODES = 250
 TEXT_CHARS = 60

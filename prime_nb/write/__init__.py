@@ -9,6 +9,8 @@ nothing above the format. The Session's ``append_*`` methods are thin delegates 
   torn tails, concurrent writers and files renamed over by the agent handled.
 - ``_api``: the public ``append_*`` functions.
 - ``_upgrade``: the one whole-file rewrite (v1/v2 to v3, with a backup).
+- ``_fork``: :func:`write_fork`, a branch the Session read written as a new file (the
+  writer under ``Session.fork_to_file``).
 """
 
 from ._api import (
@@ -21,6 +23,7 @@ from ._api import (
     reconcile,
     upgrade_file,
 )
+from ._fork import write_fork
 
 __all__ = [
     "append_branch_summary",
@@ -31,4 +34,5 @@ __all__ = [
     "append_session_name",
     "reconcile",
     "upgrade_file",
+    "write_fork",
 ]

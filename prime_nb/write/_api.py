@@ -16,14 +16,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import InvalidEntryError
-from ..format._ondisk import Snapshot
+from ..format import Snapshot, js_trim
 from ._appending import append_entries, reconcile
 from ._building import (
     Entry,
     check_count,
     check_message,
     check_string,
-    js_trim,
     new_entry,
     require_ids,
 )

@@ -54,9 +54,7 @@ from ..errors import (
     SessionWriteError,
     TornLineWarning,
 )
-from ..format import _ondisk as ondisk
-from ..format._ondisk import Snapshot
-from ..format._reading import not_regular
+from ..format import Snapshot, current_snapshot, file_identity, forget_snapshot, not_regular
 from ._building import Entry, check_refs, serialise
 
 LOCK_TIMEOUT = 120.0
@@ -232,7 +230,7 @@ def _is_at_path(fd: int, path: Path) -> bool:
     except FileNotFoundError:
         return False
     held = os.fstat(fd)
-    return held.st_nlink > 0 and ondisk.identity_of(named) == ondisk.identity_of(held)
+    return held.st_nlink > 0 and file_identity(named) == file_identity(held)
 
 
 @dataclass
@@ -285,7 +283,7 @@ class _Appender:
                 raise not_regular(path, held.st_mode)
             if held.st_size == 0:
                 raise SessionFormatError(path, "is empty, so not a session file (no header)")
-            snap = ondisk.current(path, fd)
+            snap = current_snapshot(path, fd)
         except BaseException:
             os.close(fd)
             raise
@@ -345,8 +343,8 @@ class _Appender:
     def rescan(self) -> None:
         """Read the whole file again, ignoring the cached reading."""
         old = self.snap
-        ondisk.forget(self.path)
-        self.snap = ondisk.current(self.path, self.fd)
+        forget_snapshot(self.path)
+        self.snap = current_snapshot(self.path, self.fd)
         stale = any(self.snap.parents.get(k, k) != v for k, v in old.parents.items())
         if stale and old.identity == self.snap.identity:
             self.snap.rewritten_in_place = True  # changed in place, not only appended to
@@ -363,7 +361,7 @@ class _Appender:
     def settle(self) -> bool:
         """After a write: read the new bytes. False if the path names another file now."""
         if _is_at_path(self.fd, self.path):
-            self.snap = ondisk.current(self.path, self.fd)
+            self.snap = current_snapshot(self.path, self.fd)
             return True
         self._reopen()
         return False

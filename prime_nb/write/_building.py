@@ -16,10 +16,14 @@ from typing import Any
 import orjson
 
 from ..errors import EntryNotFoundError, InvalidEntryError, UpgradeRequiredError
-from ..format._dialect import PRIME_TO_SPEC, iso_timestamp, to_dialect
-from ..format._loader_ids import loader_name_hint
-from ..format._ondisk import Snapshot
-from ..format._reading import iter_entries
+from ..format import (
+    PRIME_TO_SPEC,
+    Snapshot,
+    iso_timestamp,
+    iter_entries,
+    loader_name_hint,
+    to_dialect,
+)
 
 Entry = dict[str, Any]
 
@@ -30,19 +34,6 @@ IN_MEMORY_ROLES = {
     "branchSummary": "append_branch_summary",
     "compactionSummary": "append_compaction",
 }
-
-
-#: what JavaScript's ``String.prototype.trim`` strips (Python's ``str.strip`` differs:
-#: it strips U+001C..U+001F and U+0085, but not U+FEFF)
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(text: str) -> str:
-    """``text.trim()`` as the agent computes it (session names are trimmed so)."""
-    return text.strip(JS_WHITESPACE)
 
 
 def now_ms() -> int:

@@ -19,11 +19,20 @@ from typing import IO, Any
 import orjson
 
 from ..errors import SessionFormatError, SessionWriteError
-from ..format import _ondisk as ondisk
-from ..format._dialect import dialect_of_header
-from ..format._loader_ids import line_id, renamed_id
-from ..format._migrating import CURRENT_VERSION, Migrator
-from ..format._reading import BOM, Problem, iter_entries, open_regular, parse_line
+from ..format import (
+    BOM,
+    CURRENT_VERSION,
+    Migrator,
+    Problem,
+    dialect_of_header,
+    file_identity,
+    forget_snapshot,
+    iter_entries,
+    line_id,
+    open_regular,
+    parse_line,
+    renamed_id,
+)
 from ._appending import check_exists, fsync_dir, io_error, locked, normalise, write_all
 from ._building import rlm_depth, valid_rlm_depth
 
@@ -194,7 +203,7 @@ def _upgrade_once(path: Path, backup: bool) -> bool:
                 out.flush()
                 os.fchmod(out.fileno(), stat.S_IMODE(held.st_mode))
                 os.fsync(out.fileno())
-            if ondisk.identity_of(os.stat(path)) != ondisk.identity_of(held):
+            if file_identity(os.stat(path)) != file_identity(held):
                 tmp.unlink()
                 return False
             if backup:
@@ -237,7 +246,7 @@ def upgrade_file(path: PathLike, backup: bool = True) -> Path:
                 file, exc, "could not upgrade the file", "The original file is unchanged"
             ) from exc
         finally:
-            ondisk.forget(file)
+            forget_snapshot(file)
     raise io_error(
         file,
         OSError(errno.EAGAIN, "the file kept being replaced"),

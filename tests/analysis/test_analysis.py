@@ -21,7 +21,7 @@ from prime_nb.analysis import (
     estimate_tokens,
     fork_points,
 )
-from prime_nb.datasets import synthetic_session
+from sessiongen import synthetic_session
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from research_sessions import BRANCHY_TOTAL_COST, branchy, compacted
 
 import prime_nb
 from prime_nb import plots
-from prime_nb.datasets import synthetic_session
 from prime_nb.widget._linking import highlight, link, point_ids
+from sessiongen import synthetic_session
 
 FIGURES = [
     plots.context_timeline,

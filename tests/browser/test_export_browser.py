@@ -24,17 +24,17 @@ from session_matrix import write_case
 from widget_support import hostile_entries, shown_by_filter, write_hostile_session
 
 import prime_nb
-from prime_nb import datasets
-from prime_nb.datasets import large_session_entries, write_jsonl
+import sessiongen
 from prime_nb.widget import _export_parts
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._export import export_html, export_payload, read_export, render_html
+from sessiongen import large_session_entries, write_jsonl
 
 
 @pytest.fixture(scope="module")
 def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
     folder = tmp_path_factory.mktemp("export")
-    path = datasets.synthetic_session(folder / "known.jsonl")
+    path = sessiongen.synthetic_session(folder / "known.jsonl")
     session = prime_nb.load(path)
     html = export_html(session, folder / "known.html")
     return session, html

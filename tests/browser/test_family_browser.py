@@ -13,9 +13,9 @@ from playwright.sync_api import Page, expect
 from widget_support import PAYLOADS
 
 import prime_nb
-from prime_nb.datasets import synthetic_family
 from prime_nb.widget._family_data import family_payload
 from prime_nb.widget._session_widget import STATIC
+from sessiongen import synthetic_family
 
 HOST = """<!doctype html><html><head><meta charset="utf-8"><title>family</title>
 <style>{css}</style></head><body><div id="host" style="width:1180px"></div></body></html>"""

@@ -13,7 +13,7 @@ from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, expect
 
 import prime_nb
-from prime_nb.datasets import synthetic_family
+from sessiongen import synthetic_family
 
 lab = jl.lab  # the fixture, by reference (importing the module's tests would rerun them)
 

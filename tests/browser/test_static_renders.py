@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, Route, expect
 from widget_support import write_hostile_session
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 
 REPO = Path(__file__).resolve().parents[2]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -59,7 +59,7 @@ def block_remote(route: Route) -> None:
 def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, Path]:
     """A notebook with two widgets (one hostile), executed to HTML by nbconvert."""
     root = tmp_path_factory.mktemp("nbconvert")
-    session = datasets.synthetic_session(root / "session.jsonl")
+    session = sessiongen.synthetic_session(root / "session.jsonl")
     hostile = write_hostile_session(root / "hostile.jsonl")
     nb = nbformat.v4.new_notebook()
     nb.cells = [

@@ -19,7 +19,7 @@ from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait
 from widget_support import write_hostile_session
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 
 LAB_OPTIONS = (
     "--LabApp.news_url=",
@@ -39,7 +39,7 @@ def lab(tmp_path: Path) -> Iterator[Jupyter]:
 
 
 def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Browser) -> None:
-    session_path = datasets.synthetic_session(lab.root / "session.jsonl")
+    session_path = sessiongen.synthetic_session(lab.root / "session.jsonl")
     session = prime_nb.load(session_path)
     e = session.entries
     users = [str(i) for i in e.index[(e["role"] == "user") & e["on_active_path"]]]

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, expect
 from servers import START_TIMEOUT, Server, child_env, free_port, only_local, wait_until
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 
 APP = """
 import marimo
@@ -94,7 +94,7 @@ class Marimo(Server):
 
 @pytest.fixture(params=["run", "edit"])
 def marimo_app(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Marimo]:
-    datasets.synthetic_session(tmp_path / "session.jsonl")
+    sessiongen.synthetic_session(tmp_path / "session.jsonl")
     (tmp_path / "app.py").write_text(APP, "utf-8")
     # the editor runs the app on open (as `marimo run` does)
     (tmp_path / "pyproject.toml").write_text(

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect
 from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def server(tmp_path: Path) -> Iterator[Jupyter]:
 
 
 def test_notebook7_draws_and_a_click_reaches_python(server: Jupyter, chromium: Browser) -> None:
-    session_path = datasets.synthetic_session(server.root / "session.jsonl")
+    session_path = sessiongen.synthetic_session(server.root / "session.jsonl")
     session = prime_nb.load(session_path)
     e = session.entries
     users = [str(i) for i in e.index[(e["role"] == "user") & e["on_active_path"]]]

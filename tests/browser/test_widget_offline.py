@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, expect
 from servers import START_TIMEOUT, Jupyter, child_env, only_local, wait_until
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 from prime_nb.widget._data import SessionData
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -34,7 +34,7 @@ KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python
 @pytest.fixture
 def lab_with_saved_widget(tmp_path: Path) -> Iterator[Jupyter]:
     """JupyterLab serving ``saved.ipynb``: executed, with its widget state."""
-    datasets.synthetic_session(tmp_path / "session.jsonl")
+    sessiongen.synthetic_session(tmp_path / "session.jsonl")
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import prime_nb\nprime_nb.show('session.jsonl')")]
     nb.metadata["kernelspec"] = KERNELSPEC

@@ -19,7 +19,7 @@ from research_sessions import branchy
 
 import prime_nb
 from prime_nb.cli import main
-from prime_nb.datasets import synthetic_session
+from sessiongen import synthetic_session
 
 CLI = [sys.executable, "-m", "prime_nb.cli"]
 SUBCOMMANDS = ["info", "validate", "ls", "upgrade", "export", "demo"]

@@ -11,7 +11,7 @@ import pytest
 
 import prime_nb
 from prime_nb.cli import main
-from prime_nb.datasets import synthetic_family
+from sessiongen import synthetic_family
 
 CLI = [sys.executable, "-m", "prime_nb.cli"]
 

@@ -17,7 +17,7 @@ from test_summary import session_matrix
 
 from prime_nb.corpus import _cache, _cache_file, corpus_branches, corpus_compactions, load_corpus
 from prime_nb.corpus._cache_file import cache_name
-from prime_nb.datasets import write_large_session
+from sessiongen import write_large_session
 
 
 class Reads:

@@ -9,7 +9,7 @@ import pytest
 from distributed import Client
 
 from prime_nb import corpus
-from prime_nb.datasets import synthetic_session
+from sessiongen import synthetic_session
 
 
 @pytest.fixture(scope="module")

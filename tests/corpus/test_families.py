@@ -10,8 +10,8 @@ from distributed import Client
 
 import prime_nb
 from prime_nb import corpus
-from prime_nb.datasets import synthetic_family, synthetic_session
 from prime_nb.family import FAMILY_COLUMNS
+from sessiongen import synthetic_family, synthetic_session
 
 
 @pytest.fixture(scope="module")

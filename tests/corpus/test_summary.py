@@ -27,8 +27,8 @@ from prime_nb.corpus._local import (
     per_session,
 )
 from prime_nb.corpus._work import summarise
-from prime_nb.datasets import synthetic_session, write_large_session
 from prime_nb.session import load
+from sessiongen import synthetic_session, write_large_session
 
 
 def full_row(path: str) -> dict[str, Any]:

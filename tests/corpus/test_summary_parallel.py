@@ -29,9 +29,9 @@ from prime_nb.corpus._local import (
 from prime_nb.corpus._state import dump
 from prime_nb.corpus._summary import SummarySession, read_summary
 from prime_nb.corpus._work import ALL_PARTS, results_of
-from prime_nb.datasets import write_large_session
 from prime_nb.session import _parallel
 from prime_nb.session._parallel import SETTINGS
+from sessiongen import write_large_session
 
 EVERY_LINE = 10**12
 

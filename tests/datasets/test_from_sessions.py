@@ -23,9 +23,10 @@ from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb.corpus import load_corpus
-from prime_nb.datasets import from_sessions, synthetic_family, write_dataset
+from prime_nb.datasets import from_sessions, write_dataset
 from prime_nb.datasets._from_sessions import COLUMNS, schema
 from prime_nb.errors import SessionFormatError
+from sessiongen import synthetic_family
 
 UNITS = ("leaf", "compaction", "turn")
 #: rows per table checked one by one against the session (all rows are checked as requests)

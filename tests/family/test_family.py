@@ -17,8 +17,8 @@ import pytest
 from conftest import FIXTURES, header, msg, write_lines
 
 import prime_nb
-from prime_nb.datasets import synthetic_family, synthetic_session
 from prime_nb.family import facts_of, families_frame, load_family
+from sessiongen import synthetic_family, synthetic_session
 
 AGENT = "agent-written"
 

@@ -15,8 +15,8 @@ import pytest
 from conftest import FIXTURES, header, msg, write_lines
 
 import prime_nb
-from prime_nb.datasets import synthetic_session
 from prime_nb.redact import REPORT_COLUMNS, Rule, default_rules, redact
+from sessiongen import synthetic_session
 
 HOST = "buildbox-7"
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import FIXTURES, header, msg, write_lines
 
 import prime_nb
-from prime_nb.datasets import synthetic_session
+from sessiongen import synthetic_session
 
 AGENT_DIR = FIXTURES / "agent-written"
 VARIANTS = list(itertools.product((1, 2, 3), ("prime", "spec")))

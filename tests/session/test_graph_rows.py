@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 import prime_nb
-from prime_nb.datasets import synthetic_session
 from prime_nb.session._graph_rows import ColumnStore, RowAttributes
+from sessiongen import synthetic_session
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import pytest
 from conftest import header, msg, write_lines
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 from prime_nb.errors import SessionFormatError
 
 TABLES = ("entries", "messages", "tool_calls", "compactions", "leaves", "problems")
@@ -59,7 +59,7 @@ def assert_equals_fresh_load(session: prime_nb.Session) -> None:
 
 
 def synthetic_lines(seed: int, turns: int = 12, forks: int = 2) -> bytes:
-    return lines_of(datasets.synthetic_entries(seed=seed, turns=turns, forks=forks))
+    return lines_of(sessiongen.synthetic_entries(seed=seed, turns=turns, forks=forks))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -111,7 +111,7 @@ def test_in_place_rewrite_that_ends_up_longer(tmp_path: Path) -> None:
     session = prime_nb.load(path)
     _ = session.entries, session.graph
     # same first and last bytes, one entry's text changed in the middle, then grown
-    entries = datasets.synthetic_entries(seed=7, turns=12, forks=2)
+    entries = sessiongen.synthetic_entries(seed=7, turns=12, forks=2)
     middle = next(
         e
         for e in entries[len(entries) // 3 :]
@@ -176,7 +176,7 @@ def test_refresh_matrix_of_appends_and_replacements(tmp_path: Path) -> None:
     """Every synthetic version and dialect: grown, then replaced by the same session."""
     for version in (1, 2, 3):
         for dialect in ("prime", "spec"):
-            entries = datasets.synthetic_entries(version=version, dialect=dialect, seed=version)
+            entries = sessiongen.synthetic_entries(version=version, dialect=dialect, seed=version)
             path = tmp_path / f"v{version}-{dialect}.jsonl"
             cut = len(entries) // 2
             path.write_bytes(lines_of(entries[:cut]))

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prime_nb
-from prime_nb.datasets import synthetic_session
 from prime_nb.session import _tables as tables
+from sessiongen import synthetic_session
 
 NAN = float("nan")
 

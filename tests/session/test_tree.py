@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import prime_nb
-from prime_nb.datasets import write_shape
+from sessiongen import write_shape
 
 
 def expected_children(lines: list[dict[str, Any]]) -> dict[str, list[str]]:

@@ -12,10 +12,10 @@ import pytest
 from session_matrix import CASES, write_case
 
 import prime_nb
-from prime_nb.datasets import large_session_entries, write_jsonl
 from prime_nb.widget import _export_parts
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._export import PROGRESS_FROM, export_html, export_payload, read_export
+from sessiongen import large_session_entries, write_jsonl
 
 
 def plain(value: Any) -> Any:

@@ -8,10 +8,10 @@ import pytest
 import traitlets
 
 import prime_nb
-from prime_nb.datasets import synthetic_family
 from prime_nb.widget import FamilyWidget, SessionWidget, show_family
 from prime_nb.widget._family_data import family_payload
 from prime_nb.widget._session_widget import STATIC
+from sessiongen import synthetic_family
 
 
 @pytest.fixture(scope="module")

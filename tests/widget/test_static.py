@@ -15,7 +15,7 @@ from conftest import header, msg, write_lines
 from widget_support import PAYLOADS, write_hostile_session
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 from prime_nb.widget import SessionWidget
 from prime_nb.widget._data import SessionData, _short
 from prime_nb.widget._offline import LINE_CHARS, offline_data
@@ -92,11 +92,11 @@ def matrix(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> list
     """Every version and dialect, every fixture (agent-written too), empty and hostile."""
     root = tmp_path_factory.mktemp("static")
     paths = [
-        _write(root / f"v{v}-{d}.jsonl", datasets.synthetic_entries(version=v, dialect=d))
+        _write(root / f"v{v}-{d}.jsonl", sessiongen.synthetic_entries(version=v, dialect=d))
         for v in (1, 2, 3)
         for d in ("prime", "spec")
     ]
-    paths.append(_write(root / "noforks.jsonl", datasets.synthetic_entries(forks=0, turns=12)))
+    paths.append(_write(root / "noforks.jsonl", sessiongen.synthetic_entries(forks=0, turns=12)))
     paths.append(write_lines(root / "empty.jsonl", [header()]))
     paths.append(write_hostile_session(root / "hostile.jsonl"))
     paths.append(
@@ -189,7 +189,7 @@ def test_the_picture_is_capped_and_says_what_is_left_out(tmp_path: Path) -> None
 
 
 def test_offline_data_is_the_first_lines_within_bounds(tmp_path: Path) -> None:
-    session = prime_nb.load(datasets.synthetic_session(tmp_path / "s.jsonl"))
+    session = prime_nb.load(sessiongen.synthetic_session(tmp_path / "s.jsonl"))
     data = SessionData(session)
     saved = offline_data(data)
     assert saved["n"] == saved["kept"] == data.n
@@ -212,14 +212,14 @@ def test_offline_data_is_the_first_lines_within_bounds(tmp_path: Path) -> None:
 
 
 def test_offline_data_bounds_a_large_session(tmp_path: Path) -> None:
-    session = prime_nb.load(datasets.write_large_session(tmp_path / "big.jsonl", 12_000_000))
+    session = prime_nb.load(sessiongen.write_large_session(tmp_path / "big.jsonl", 12_000_000))
     saved = offline_data(SessionData(session))
     assert saved["n"] == len(session.entries) > saved["kept"] > 1000
     assert len(orjson.dumps(saved)) < 400_000
 
 
 def test_widget_outputs_carry_the_fallbacks(tmp_path: Path, monkeypatch: Any) -> None:
-    path = datasets.synthetic_session(tmp_path / "s.jsonl")
+    path = sessiongen.synthetic_session(tmp_path / "s.jsonl")
     w = SessionWidget(path)
     assert repr(w) == text_repr(w.session)
     data, _meta = w._repr_mimebundle_()

@@ -13,7 +13,7 @@ from conftest import header, msg, write_lines
 from widget_support import shown_by_filter
 
 import prime_nb
-from prime_nb import datasets
+import sessiongen
 from prime_nb.widget import SessionWidget, show
 from prime_nb.widget._data import (
     ASSISTANT,
@@ -34,7 +34,7 @@ from prime_nb.widget._export import export_html, inline_script, json_for_html, r
 
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = datasets.synthetic_session(tmp_path_factory.mktemp("wd") / "s.jsonl")
+    path = sessiongen.synthetic_session(tmp_path_factory.mktemp("wd") / "s.jsonl")
     return prime_nb.load(path)
 
 
@@ -212,7 +212,7 @@ def test_widget_answers_requests_and_selects(synthetic: Any) -> None:
 
 
 def test_refresh_sends_only_new_rows(tmp_path: Path) -> None:
-    path = datasets.synthetic_session(tmp_path / "live.jsonl")
+    path = sessiongen.synthetic_session(tmp_path / "live.jsonl")
     session = prime_nb.load(path)
     w = show(session)
     sent = Sent(w)
@@ -258,7 +258,7 @@ def test_refresh_after_rewrite_resends_everything(tmp_path: Path) -> None:
 
 
 def test_watch_follows_appends(tmp_path: Path) -> None:
-    path = datasets.synthetic_session(tmp_path / "w.jsonl")
+    path = sessiongen.synthetic_session(tmp_path / "w.jsonl")
     w = show(path, watch=True)
     sent = Sent(w)
     assert w._watcher is not None
@@ -297,7 +297,7 @@ def test_export_html_is_one_safe_file(synthetic: Any, tmp_path: Path) -> None:
 
 
 def test_export_is_smaller_than_the_session(tmp_path: Path) -> None:
-    from prime_nb.datasets import large_session_entries, write_jsonl
+    from sessiongen import large_session_entries, write_jsonl
 
     path = write_jsonl(tmp_path / "big.jsonl", large_session_entries(3_000))
     out = export_html(path, tmp_path / "big.html", progress=False)

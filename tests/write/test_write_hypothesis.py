@@ -16,9 +16,8 @@ from write_support import VARIANTS, canonical_entries, make_session
 
 import prime_nb
 from prime_nb import write
-from prime_nb.format import parse_line
+from prime_nb.format import js_trim, parse_line
 from prime_nb.write import _appending as appending
-from prime_nb.write._building import js_trim
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -134,7 +134,7 @@ def rewrite_junk_after_reading(monkeypatch: pytest.MonkeyPatch, path: Path, line
             done.append(1)
         return snap
 
-    monkeypatch.setattr(ondisk, "current", current)
+    monkeypatch.setattr(appending, "current_snapshot", current)  # where the writer calls it
 
 
 def with_junk(path: Path) -> Path:

@@ -221,9 +221,9 @@ def test_upgrade_keeps_lines_the_agent_appends_meanwhile(
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_on_synthetic_sessions(tmp_path: Path, version: int, dialect: str) -> None:
     """Every entry type of the generator's files survives upgrade, appends and a fork."""
-    from prime_nb import datasets
+    import sessiongen
 
-    path = datasets.synthetic_session(
+    path = sessiongen.synthetic_session(
         tmp_path / "s.jsonl", version=version, dialect=dialect, seed=3
     )
     before = prime_nb.load(path)

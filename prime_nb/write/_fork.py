@@ -1,8 +1,10 @@
-"""Fork one branch of a loaded session to a new v3 session file, as the agent's own fork does.
+"""Write one branch of a loaded session to a new v3 session file, as the agent's own fork does.
 
-Why here, above the writers: choosing what goes into the fork needs the loaded tree (the
-path to the leaf, the labels in force), which is the Session's; writing the new file
-whole uses the write layer's serialiser and its create-whole-or-not-at-all helper.
+Why among the writers: what goes into the fork comes from the loaded tree (the path to
+the leaf, the labels in force), which the Session reads and hands here as plain values
+(``Session.fork_to_file``); writing the new file whole is a writer's work (the
+serialiser in the source's dialect, the create-whole-or-not-at-all helper). So the
+session layer calls down into this one, and this one needs nothing of it.
 """
 
 from __future__ import annotations
@@ -10,25 +12,27 @@ from __future__ import annotations
 import os
 import stat
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from ..errors import InvalidEntryError
-from ..format import _ondisk as ondisk
-from ..format._dialect import dialect_of_header, iso_timestamp, ms_timestamp
-from ..format._migrating import CURRENT_VERSION
-from ..format._reading import iter_entries, scan
-from ..write._appending import io_error, normalise
-from ..write._building import Entry, new_id, now_ms, rlm_depth, serialise
-from ..write._upgrade import PathLike, write_new_file
-from ._context import clone_usage
+from ..format import (
+    CURRENT_VERSION,
+    Snapshot,
+    dialect_of_header,
+    iso_timestamp,
+    iter_entries,
+    ms_timestamp,
+    scan,
+)
+from ._appending import io_error, normalise
+from ._building import Entry, new_id, now_ms, rlm_depth, serialise
+from ._upgrade import PathLike, write_new_file
 
-if TYPE_CHECKING:
-    from ._session import Session
-
-__all__ = ["fork_session"]
+__all__ = ["write_fork"]
 
 
 def _new_header(raw: dict[str, Any], cwd: Any, source: Path) -> dict[str, Any]:
@@ -91,67 +95,45 @@ def _without_labels(path: list[Entry]) -> list[Entry]:
     return out
 
 
-def _with_child_usage(session: Session, entries: list[Entry]) -> list[Entry]:
-    """Assistant messages that child-usage entries target carry the aggregated usage, as
-    in the agent's fork (its loader put the aggregate in the message before it forked):
-    the attribution entry itself is rarely on the branch."""
-    targets = session._child_usage_targets
-    if not targets:
-        return entries
-    rows = [session._row(entry["id"]) for entry in entries]
-    sources = session._read_rows([targets[row] for row in rows if row in targets])
-    by_target = {
-        row: source.get("aggregateUsage")
-        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
-    }
-    out = []
-    for row, entry in zip(rows, entries, strict=True):
-        aggregate = by_target.get(row)
-        if isinstance(aggregate, dict) and isinstance(entry.get("message"), dict):
-            entry = {**entry, "message": {**entry["message"], "usage": clone_usage(aggregate)}}
-        out.append(entry)
-    return out
-
-
-def fork_session(
-    session: Session, leaf_id: str | None = None, dest: PathLike | None = None
+def write_fork(
+    file: PathLike,
+    cwd: Any,
+    path: list[Entry],
+    labels: Sequence[tuple[str, str, Any]],
+    dest: PathLike | None = None,
 ) -> Path:
-    """Write the branch root -> ``leaf_id`` of a loaded session to a new v3 session file,
-    as the agent forks (see :func:`prime_nb.fork_to_file`).
+    """Write a branch of a loaded session to a new v3 session file, as the agent forks
+    (see :func:`prime_nb.fork_to_file`, whose Session reads what is passed here).
 
-    The new file holds the entries on that path (label entries dropped, the others
-    chained anew), then one label entry per label in force on the path, with the time
-    that label was set, and its header names the source as ``parentSession`` and
-    carries its ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's
-    naming in the source's folder (a folder as ``dest`` gets that name too). Returns
-    the new file's path.
+    ``path`` is the branch's entries root -> leaf as read from ``file`` (the session's
+    file; ``cwd`` its header's), assistant messages carrying their child agents'
+    aggregated usage; ``labels`` the labels in force as (target id, label, time set),
+    first set first. The new file holds the path's entries (label entries dropped, the
+    others chained anew), then one label entry per label on the path, with the time that
+    label was set, and its header names the source as ``parentSession`` and carries its
+    ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's naming in
+    the source's folder (a folder as ``dest`` gets that name too). Returns the new path.
     """
-    source = normalise(session.file)
-    leaf = leaf_id if leaf_id is not None else session.leaf_id
-    if leaf is None:
+    source = normalise(file)
+    if not path:
         raise InvalidEntryError(source, "the session has no entries, so nothing to fork")
-    ids = session.path(leaf)
-    entries = _without_labels(_with_child_usage(session, session.read_entries(ids)))
-    labels = session.label_table
-    set_at = {row["id"]: row for row in session.read_entries(list(labels["label_entry_id"]))}
+    entries = _without_labels(path)
     raw_header = next(iter_entries(source)).entry
-    header = _new_header(raw_header, session.header.get("cwd"), source)
+    header = _new_header(raw_header, cwd, source)
 
-    target = ondisk.Snapshot(source, (0, 0))
+    target = Snapshot(source, (0, 0))
     target.consume(scan(source))  # the spellings the source uses, for the spec dialect
     target.header = header
     kept = {entry["id"] for entry in entries}
     parent = entries[-1]["id"] if entries else None
     # in the order the agent keeps its labels (first set first), each with its own time
-    for entry_id, label_text, label_entry_id in zip(
-        labels.index, labels["label"], labels["label_entry_id"], strict=True
-    ):
+    for entry_id, label_text, set_at in labels:
         if entry_id in kept:
             label: Entry = {
                 "type": "label",
                 "id": new_id(kept.__contains__),
                 "parentId": parent,
-                "timestamp": set_at[label_entry_id].get("timestamp"),
+                "timestamp": set_at,
                 "targetId": entry_id,
                 "label": label_text,
             }

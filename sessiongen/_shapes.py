@@ -6,7 +6,7 @@ at 1x, 2x, 4x and 8x a base size; these generators make the files, streamed (not
 beyond a bounded window is held) and deterministic for a seed.
 
 Every generator yields the header, then exactly ``n`` entries (v3, Prime Agent's
-dialect), in the form :func:`prime_nb.datasets.write_jsonl` writes.
+dialect), in the form :func:`sessiongen.write_jsonl` writes.
 """
 
 from __future__ import annotations

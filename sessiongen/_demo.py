@@ -1,4 +1,4 @@
-'''The script of the bundled demo session (``prime_nb/datasets/data/demo-session.jsonl``).
+'''The script of the demo session bundled as ``prime_nb/datasets/data/demo-session.jsonl``.
 
 Why hand-written: a demo must read like a real coding session (a coherent story, real
 looking files and outputs) while showing every feature of the format: forks where the
@@ -6,7 +6,8 @@ user rewound, a branch summary, compactions, labels, a renamed session, a failin
 call, an API error, an image, thinking, a model change and extension entries.
 
 The story: an agent fixes a flaky test in a small made-up project, ``csvkit-lite``, then
-refactors its CSV parser. Run ``python -m prime_nb.datasets`` to rewrite the file.
+refactors its CSV parser. Run ``python -m sessiongen`` (from the repository's root) to
+rewrite the file.
 '''
 
 from __future__ import annotations

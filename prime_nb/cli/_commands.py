@@ -1,5 +1,5 @@
-"""The ``prime-nb`` command: inspect, validate, list, upgrade and export sessions, show a
-session's family, run the demo.
+"""The ``prime-nb`` commands that read and write session files (info, validate, ls,
+family, upgrade, export, redact), the parser of them all, and :func:`main`.
 
 Exit codes: 0 fine, 1 problems found (or a file that is not a session), 2 usage errors
 (unknown option, missing file). Errors are one line on stderr.
@@ -11,98 +11,13 @@ import argparse
 import contextlib
 import json
 import os
-import re
-import secrets
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Sequence
-from importlib.util import find_spec
+from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
-from typing import Any, NoReturn
+from typing import Any
 
-from ._names import shown_name
-
-PROG = "prime-nb"
-QUICKSTART = "01-quickstart.ipynb"
-DEMO_SESSION = "demo-session.jsonl"
-SERVER_START_TIMEOUT = 120.0
-SERVER_STOP_TIMEOUT = 20.0
-
-
-class CliError(Exception):
-    """Stops a command with a one-line message and an exit code."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        _err(f"{self.prog}: error: {message} (see {self.prog} --help)")
-        raise SystemExit(2)
-
-
-#: terminal escape sequences (CSI, OSC, DCS/PM/APC and two-byte ESC x), then any other
-#: control character: text from a session may set the window title, write the
-#: clipboard (OSC 52) or clear the screen when printed raw
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]?"
-    r"|(?:\x1b[\]PX^_]|[\x90\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x9b[0-?]*[ -/]*[@-~]?"
-    r"|\x1b[ -~]?"
-)
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str, *, newlines: bool = True) -> str:
-    """``text`` without escape sequences or control characters (tabs kept; newlines kept
-    unless ``newlines=False``, which turns them into spaces: one value, one line), and
-    with the bytes of a file name that are not UTF-8 as ``\\xNN`` (a strict terminal
-    refuses them)."""
-    text = shown_name(text)
-    if not newlines:
-        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    return _CONTROLS.sub("", _ESCAPES.sub("", text))
-
-
-def _say(text: str = "") -> None:
-    print(printable(text), flush=True)
-
-
-def _err(text: str) -> None:
-    sys.stderr.write(printable(text.rstrip("\n")) + "\n")
-
-
-def _existing(path: str, what: str = "file") -> Path:
-    file = Path(path).expanduser()
-    if not file.exists():
-        raise CliError(f"{path}: no such {what}", 2)
-    return file
-
-
-def _load(path: str) -> Any:
-    from .errors import SessionFormatError
-    from .session._session import load
-
-    file = _existing(path)
-    try:
-        return load(file)
-    except SessionFormatError as exc:
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"{path}: {exc.strerror or exc}") from None
-
+from ._demo import SERVER_START_TIMEOUT, cmd_demo
+from ._output import PROG, CliError, Parser, _err, _existing, _load, _say, printable
 
 # -- commands ------------------------------------------------------------------------------
 
@@ -137,8 +52,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .errors import SessionFormatError
-    from .session._session import load
+    from ..errors import SessionFormatError
+    from ..session import load
 
     bad = 0
     for path in args.files:
@@ -170,7 +85,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    from .session._discovery import list_sessions
+    from ..session import list_sessions
 
     try:
         frame = list_sessions(args.dir)
@@ -199,7 +114,7 @@ def _isna(value: Any) -> bool:
 
 
 def cmd_family(args: argparse.Namespace) -> int:
-    from .family import load_family
+    from ..family import load_family
 
     family = load_family(_existing(args.path, "file or folder"), search=args.search)
     if args.json:
@@ -220,7 +135,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     if before >= session.summary()["current_version"]:
         _say(f"{args.file}: already version {before}; nothing to do")
         return 0
-    from .write._api import upgrade_file
+    from ..write import upgrade_file
 
     backups = set(file.parent.glob(f"{file.name}.v*.bak"))
     try:
@@ -234,14 +149,13 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .errors import SessionWriteError
-    from .widget._export import check_destination, destination, export_html
+    from ..errors import SessionWriteError
+    from ..widget import export_destination, export_html
 
     session = _load(args.file)
     out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
-    out = destination(out, Path(session.file))
     try:
-        check_destination(out, Path(session.file))  # never, not even with --force
+        out = export_destination(out, session.file)  # never the session, even with --force
     except SessionWriteError as exc:
         raise CliError(str(exc)) from None
     if os.path.lexists(out) and not args.force:
@@ -257,7 +171,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_redact(args: argparse.Namespace) -> int:
-    from .redact import redact
+    from ..redact import redact
 
     source = _existing(args.file)
     out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
@@ -275,212 +189,11 @@ def cmd_redact(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- demo ----------------------------------------------------------------------------------
-
-
-def quickstart_notebook() -> Path | None:
-    """The quickstart notebook: inside the installed package, else in the source tree."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "notebooks" / QUICKSTART, here.parent / "notebooks" / QUICKSTART):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _fallback_notebook() -> dict[str, Any]:
-    """A two-cell notebook, for installs that lack the bundled quickstart notebook."""
-
-    def cell(kind: str, source: str) -> dict[str, Any]:
-        out: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": source}
-        if kind == "code":
-            out.update(execution_count=None, outputs=[])
-        return out
-
-    return {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-        },
-        "cells": [
-            cell("markdown", "# prime_nb demo\nThe demo session, copied beside this notebook."),
-            cell(
-                "code",
-                "import prime_nb\nfrom prime_nb.widget import show\n\n"
-                f"session = prime_nb.load({DEMO_SESSION!r})\nshow(session)",
-            ),
-        ],
-    }
-
-
-def prepare_demo_folder(folder: Path) -> Path:
-    """Writable copies of the demo session and the quickstart notebook; returns the notebook."""
-    from .datasets import demo_session_path
-
-    folder.mkdir(parents=True, exist_ok=True)
-    session = folder / DEMO_SESSION
-    if not session.exists():
-        shutil.copyfile(demo_session_path(), session)
-    notebook = folder / QUICKSTART
-    if not notebook.exists():
-        source = quickstart_notebook()
-        if source is not None:
-            shutil.copyfile(source, notebook)
-        else:
-            notebook.write_text(json.dumps(_fallback_notebook(), indent=1), "utf-8")
-    return notebook
-
-
-# JupyterLab asks "Get notified about Jupyter news?" until the setting is chosen; the news
-# URL alone does not stop the question. The demo changes the setting's *default* (a user's
-# own choice still wins), through a config folder of its own on JUPYTER_CONFIG_PATH.
-QUIET_LAB = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}}
-
-
-def quiet_lab_config(config: Path) -> Path:
-    """A Jupyter config folder whose lab settings turn the news prompt off; returns it."""
-    labconfig = config / "labconfig"
-    labconfig.mkdir(parents=True, exist_ok=True)
-    (labconfig / "default_setting_overrides.json").write_text(json.dumps(QUIET_LAB), "utf-8")
-    return config
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _answers(url: str, token: str) -> bool:
-    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
-    try:
-        with urllib.request.urlopen(request, timeout=2) as response:
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def _last_line(log: Path) -> str:
-    try:
-        lines = [ln.strip() for ln in log.read_text("utf-8", "replace").splitlines() if ln.strip()]
-    except OSError:
-        return "no log"
-    return lines[-1] if lines else "no output"
-
-
-class _Stop(Exception):
-    """Raised by the signal handlers so that the server is shut down in one place."""
-
-
-def _raise_stop(signum: int, frame: FrameType | None) -> None:
-    raise _Stop(signum)
-
-
-def stop_server(proc: subprocess.Popen[bytes], timeout: float = SERVER_STOP_TIMEOUT) -> None:
-    """Ask the server to stop (SIGTERM shuts Jupyter down with its kernels), then insist."""
-    if proc.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    if find_spec("jupyterlab") is None:
-        raise CliError("prime-nb demo needs JupyterLab: pip install jupyterlab")
-    folder = (
-        Path(args.dir).expanduser() if args.dir else Path(tempfile.mkdtemp(prefix="prime-nb-demo-"))
-    )
-    notebook = prepare_demo_folder(folder)
-    port = args.port or free_port()
-    token = secrets.token_urlsafe(24)
-    log = folder / ".jupyter-server.log"
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",
-        f"--ServerApp.root_dir={folder}",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.news_url=None",  # no news feed (the prompt: see QUIET_LAB)
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")  # containers and CI often run as root
-    # the kernel must import this very prime_nb, installed or not (a source checkout)
-    package_root = str(Path(__file__).resolve().parents[1])
-    python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
-    config = quiet_lab_config(Path(tempfile.mkdtemp(prefix="prime-nb-demo-config-")))
-    config_path = os.pathsep.join(
-        p for p in (str(config), os.environ.get("JUPYTER_CONFIG_PATH")) if p
-    )
-    env = {
-        **os.environ,
-        "JUPYTER_TOKEN": token,
-        "PYTHONPATH": python_path,
-        "JUPYTER_CONFIG_PATH": config_path,
-    }
-    handlers: dict[signal.Signals, Callable[..., Any] | int | None] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        handlers[signum] = signal.signal(signum, _raise_stop)
-    proc: subprocess.Popen[bytes] | None = None
-    try:
-        with open(log, "wb") as log_file:
-            # a session of its own: the terminal's Ctrl-C reaches us, and we stop the server
-            proc = subprocess.Popen(
-                command,
-                cwd=folder,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + args.timeout
-        while not _answers(f"{base}/api/status", token):
-            if proc.poll() is not None:
-                raise CliError(f"JupyterLab exited at start ({_last_line(log)}); log: {log}")
-            if time.monotonic() > deadline:
-                raise CliError(f"JupyterLab did not answer within {args.timeout:.0f} s; log: {log}")
-            time.sleep(0.1)
-        url = f"{base}/lab/tree/{notebook.name}?token={token}"
-        _say("JupyterLab is running the prime_nb demo:")
-        _say(f"    {url}")
-        _say(f"Folder (writable copies of the demo session and notebook): {folder}")
-        _say("Press Ctrl-C to stop the server.")
-        if not args.no_browser:
-            import webbrowser
-
-            webbrowser.open(url)
-        code = proc.wait()
-        if code:
-            raise CliError(f"JupyterLab stopped with exit code {code}; log: {log}")
-        return 0
-    except _Stop:
-        _say("Stopping JupyterLab...")
-        return 0
-    finally:
-        if proc is not None:
-            stop_server(proc)
-        for signum, handler in handlers.items():
-            signal.signal(signum, handler)
-        shutil.rmtree(config, ignore_errors=True)
-
-
 # -- parser --------------------------------------------------------------------------------
 
 
 def build_parser() -> Parser:
-    from . import __version__
+    from .. import __version__
 
     parser = Parser(
         prog=PROG,
@@ -614,7 +327,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         _err(f"{PROG}: error: {type(exc).__name__}: {exc} (set PRIME_NB_DEBUG=1 for a traceback)")
         return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Building blocks shared by the session generators in :mod:`prime_nb.datasets`.
+"""Building blocks shared by the session generators of :mod:`sessiongen`.
 
 Why a separate module: the small synthetic sessions, the streamed large sessions and the
 hand-written demo all need the same on-disk shapes (ids, timestamps, usage, dialects).
@@ -16,8 +16,11 @@ import struct
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final
+
+import orjson
 
 Entry = dict[str, Any]
 
@@ -573,3 +576,10 @@ class Converter:
             else:
                 out[k] = v
         return out
+
+
+def write_jsonl(path: str | Path, entries: Sequence[Entry]) -> Path:
+    """Write entries as JSONL the way the agent does: one line each, "\\n" after every line."""
+    out = Path(path)
+    out.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in entries))
+    return out

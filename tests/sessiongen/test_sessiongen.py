@@ -1,4 +1,4 @@
-"""Tests for prime_nb.datasets: the generated files are checked with plain JSON only.
+"""Tests for the session generators (sessiongen): the files are checked with plain JSON only.
 
 Why not the loader: these files are what the loader is tested against, so they must be
 checked independently of it.
@@ -15,8 +15,8 @@ from typing import Any
 import orjson
 import pytest
 
-from prime_nb.datasets import (
-    demo_session_path,
+from prime_nb.datasets import demo_session_path
+from sessiongen import (
     large_session_entries,
     synthetic_entries,
     synthetic_session,
@@ -336,7 +336,7 @@ def test_demo_session() -> None:
 
 
 def test_demo_is_up_to_date() -> None:
-    from prime_nb.datasets._demo import demo_entries
+    from sessiongen._demo import demo_entries
 
     expected = b"".join(orjson.dumps(e) + b"\n" for e in demo_entries())
     assert demo_session_path().read_bytes() == expected

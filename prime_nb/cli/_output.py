@@ -1,0 +1,84 @@
+"""What every command shares: one-line errors and exit codes, and text made safe to print.
+
+Text from a session goes to a terminal through :func:`printable` (no escape sequences,
+no control characters, file names that are not UTF-8 shown as ``\\xNN``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .._names import shown_name
+
+PROG = "prime-nb"
+
+
+class CliError(Exception):
+    """Stops a command with a one-line message and an exit code."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        _err(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        raise SystemExit(2)
+
+
+#: terminal escape sequences (CSI, OSC, DCS/PM/APC and two-byte ESC x), then any other
+#: control character: text from a session may set the window title, write the
+#: clipboard (OSC 52) or clear the screen when printed raw
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x9b[0-?]*[ -/]*[@-~]?"
+    r"|\x1b[ -~]?"
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, *, newlines: bool = True) -> str:
+    """``text`` without escape sequences or control characters (tabs kept; newlines kept
+    unless ``newlines=False``, which turns them into spaces: one value, one line), and
+    with the bytes of a file name that are not UTF-8 as ``\\xNN`` (a strict terminal
+    refuses them)."""
+    text = shown_name(text)
+    if not newlines:
+        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
+def _say(text: str = "") -> None:
+    print(printable(text), flush=True)
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(printable(text.rstrip("\n")) + "\n")
+
+
+def _existing(path: str, what: str = "file") -> Path:
+    file = Path(path).expanduser()
+    if not file.exists():
+        raise CliError(f"{path}: no such {what}", 2)
+    return file
+
+
+def _load(path: str) -> Any:
+    from ..errors import SessionFormatError
+    from ..session import load
+
+    file = _existing(path)
+    try:
+        return load(file)
+    except SessionFormatError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"{path}: {exc.strerror or exc}") from None
