@@ -16,7 +16,7 @@ from .._paths import given_path, is_url
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
 from ..format._migrating import CURRENT_VERSION, Migrator, to_current
-from ..format._ondisk import by_descriptor
+from ..format._ondisk import by_descriptor, ends, written_while_read
 from ..format._reading import (
     READ_BUFFER,
     Problem,
@@ -128,6 +128,7 @@ class Session:
             ) from None
         with fh:
             stat = os.fstat(fh.fileno())
+            seen = ends(fh.fileno(), stat.st_size, MARK)
             self._identity = (stat.st_dev, stat.st_ino)
             self._state = ScanState()
             self._line_problems: list[Problem] = []
@@ -146,6 +147,8 @@ class Session:
                     self._cols.index_of,
                 )
             self._marks: bytes = self._read_marks(fh)
+            if written_while_read(fh.fileno(), stat, seen, MARK):
+                self._marks = b""  # never matches: the next refresh() loads it afresh
         self._invalidate()
 
     def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
@@ -301,9 +304,16 @@ class Session:
                 return len(self._cols) - before
             if stat.st_size == self._state.offset and not self._state.owes_newline:
                 return 0
+            seen = ends(fh.fileno(), stat.st_size, MARK)
             state = replace(self._state)
             with paused_gc():  # read everything before changing anything
                 items = list(scan(by_descriptor(fh.fileno(), self.file), state))
+            # the marks of what was read, from the same descriptor (see ``_load``)
+            marks = ends(fh.fileno(), state.offset, MARK)
+            if self._read_marks(fh) != self._marks or written_while_read(
+                fh.fileno(), stat, seen, MARK
+            ):
+                marks = b""
         if self._state.torn_tail:
             self._line_problems = [
                 p
@@ -324,7 +334,7 @@ class Session:
             )
             touches_old_rows = "child_usage_attributed" in cols.types[start:]
             rows_kept = rows_kept and not rebuilt and not touches_old_rows
-        self._marks = self._read_marks()
+        self._marks = marks
         self._invalidate(keep_rows=rows_kept)
         return added
 
