@@ -199,9 +199,13 @@ def _isna(value: Any) -> bool:
 
 
 def cmd_family(args: argparse.Namespace) -> int:
+    from .errors import SessionFormatError
     from .family import load_family
 
-    family = load_family(_existing(args.path, "file or folder"), search=args.search)
+    try:
+        family = load_family(_existing(args.path, "file or folder"), search=args.search)
+    except SessionFormatError as exc:  # a FIFO or a device, refused at once
+        raise CliError(str(exc)) from None
     if args.json:
         frames = {"sessions": family.sessions, "links": family.links, "problems": family.problems}
         out = {

@@ -22,6 +22,7 @@ import math
 import os
 import re
 import tempfile
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,8 @@ from typing import Any
 import orjson
 
 from .._version import __version__
+from ..errors import SessionFormatError
+from ..format._reading import open_regular
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
 #: the one file a cache folder held for every corpus, before each corpus had its own
@@ -153,8 +156,15 @@ class CacheFile:
         pa, pq = _pyarrow()
         self._errors = (OSError, pa.ArrowException, KeyError, TypeError, ValueError)
         try:
-            self._handle = open(file, "rb")  # noqa: SIM115 (see close)
+            self._handle = open_regular(file)  # a FIFO there would block a plain open
         except OSError:  # no cache yet (or none that can be read): it is rebuilt
+            return
+        except SessionFormatError:
+            warnings.warn(
+                f"{file}: not a regular file (a FIFO, device or socket) where the corpus "
+                "cache goes; the cache is rebuilt and written in its place",
+                stacklevel=5,  # the caller of load_corpus (as the cache's other warning)
+            )
             return
         try:
             self._file = pq.ParquetFile(self._handle)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +232,28 @@ def test_a_damaged_cache_is_rebuilt(folder: Path, tmp_path: Path) -> None:
     cache_file(cache, folder).write_bytes(b"PAR1 not really parquet")
     assert_same(tables(folder, cache), tables(folder, False))
     assert cache_file(cache, folder).stat().st_size > 100
+
+
+def test_a_fifo_where_the_cache_file_goes_is_replaced_not_waited_on(tmp_path: Path) -> None:
+    """A plain open of a FIFO waits for a writer forever; the call runs in a thread so
+    that a regression fails here instead of hanging the run."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    branchy(corpus / "branchy.jsonl")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.mkfifo(cache_file(cache, corpus))
+    got: list[pd.DataFrame] = []
+    with pytest.warns(UserWarning, match=r"not a regular file .* the cache is rebuilt"):
+        thread = threading.Thread(
+            target=lambda: got.append(load_corpus(corpus, workers=1, progress=False, cache=cache)),
+            daemon=True,
+        )
+        thread.start()
+        thread.join(30)
+    assert not thread.is_alive(), "load_corpus waited on the FIFO at the cache's path"
+    pd.testing.assert_frame_equal(got[0], load_corpus(corpus, workers=1, progress=False))
+    assert cache_file(cache, corpus).is_file()  # a regular cache file took its place
 
 
 @pytest.mark.parametrize("where", ["a file", "below a file"])
