@@ -47,7 +47,7 @@ FLOATS = {
 RESEARCH = (COMPACTIONS, BRANCHES)
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 3
+CACHE_LAYOUT = 4
 #: a stored state says how long it is; a length past this many times its compressed bytes
 #: is a damaged cache's: zstd cannot do better (a block holds at most 128 KiB, and its
 #: smallest form, a repeated byte, takes 4 bytes); the pass's states compress about 4 to 1
@@ -75,6 +75,8 @@ class Record:
     #: research rows still as the cache file holds them (JSON), by part: decoded when a
     #: table asks for them (``decoded``), so that listing the sessions decodes no branch
     stored: dict[str, bytes] = field(default_factory=dict)
+    #: a digest of the file's first and last bytes at the size in ``key`` (``ends_hash``)
+    ends: bytes = b""
 
     @property
     def resumable(self) -> bool:
@@ -217,7 +219,10 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         if not all(isinstance(value, bytes) for value in stored.values()):
             raise TypeError(f"the cache's record of {path} is not a summary")
         key = (size, mtime, inode, device) if size is not None else None
-        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored)
+        ends = table["ends"][k]
+        if not isinstance(ends, bytes):
+            raise TypeError(f"the cache's record of {path} is not a summary")
+        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)
     return out
 
 
@@ -257,6 +262,7 @@ def write_store(file: Path, store: dict[str, Record]) -> None:
             "device": pa.array(key(3), pa.uint64()),
             "offset": pa.array([r.offset for r in records], pa.int64()),
             "tail": pa.array([r.tail for r in records], pa.binary()),
+            "ends": pa.array([r.ends for r in records], pa.binary()),
             "row": pa.array([orjson.dumps(r.result.row) for r in records], pa.binary()),
             **{part: pa.array([_json(r, part) for r in records], pa.binary()) for part in RESEARCH},
             "state": pa.array([r.state for r in records], pa.large_binary()),
