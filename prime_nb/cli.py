@@ -263,7 +263,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_redact(args: argparse.Namespace) -> int:
     from .redact import redact
 
+    if not args.file:
+        raise CliError("no FILE given (an empty path); pass the .jsonl session file to redact", 2)
     source = _existing(args.file)
+    if source.is_dir():  # "." or "/" has no name to make FILE.redacted.jsonl from
+        raise CliError(f"{args.file}: is a folder; pass one .jsonl session file")
     out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
     try:
         result = redact(
