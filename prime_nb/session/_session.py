@@ -15,7 +15,7 @@ from .._names import real_name, shown_name
 from .._paths import given_path, is_url
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format._dialect import Dialect, dialect_of_header, header_to_canonical
-from ..format._migrating import CURRENT_VERSION, Migrator, to_current
+from ..format._migrating import CURRENT_VERSION, Migrator, index_migrates, to_current
 from ..format._ondisk import by_descriptor, ends, written_while_read
 from ..format._reading import (
     READ_BUFFER,
@@ -610,7 +610,7 @@ class Session:
     def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
         """A re-read line in the form the columns were built from (ids from the columns)."""
         entry = to_current(obj, self.dialect, self.version)
-        if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+        if index_migrates(entry):
             entry.pop("firstKeptEntryIndex")
             entry["firstKeptEntryId"] = self._compaction_by_row[row]["first_kept_entry_id"]
         entry["id"] = self._cols.ids[row]
