@@ -39,7 +39,12 @@ def v1_file(path: Path, compaction: dict[str, Any]) -> Path:
 
 
 def texts(context: prime_nb.Context) -> list[str]:
-    return [m.get("content") or m["role"] for m in context]
+    """Each message's text (a summary: its role)."""
+    out = []
+    for message in context:
+        content = message.get("content") or message["role"]
+        out.append(content if isinstance(content, str) else content[0]["text"])
+    return out
 
 
 def test_an_index_naming_the_compaction_itself_names_its_own_id(tmp_path: Path) -> None:
@@ -101,3 +106,43 @@ def test_an_index_that_is_no_number_is_left_as_written(
     assert line.get("firstKeptEntryId", ABSENT) == raw_id
     after = prime_nb.load(path)
     assert list(after.context()) == list(context)
+
+
+def test_a_typeless_line_of_a_v1_file_is_no_entry_and_the_contexts_are_the_agents(
+    tmp_path: Path,
+) -> None:
+    """Where prime_nb differs from the agent on purpose.
+
+    The agent's migration gives a JSON object line without a ``type`` an id and makes it
+    the next entry's parent: it is a node of the chain, typeless, and the active leaf
+    when it is the last line. prime_nb reports it (``missing_type``) and chains the
+    entries around it instead, in every version, because (1) the format says every
+    entry has a string type, and a line must not be an entry or not depending on the
+    header's version; (2) ``upgrade_file`` must give a file that loads with the same ids
+    and contexts (a typeless line is no entry of a version 3 file, so a v3 entry whose
+    parent it were would become an orphan); (3) the agent's context building adds no
+    message for an entry of no known type, so every context is the agent's: at each
+    entry, the same messages; at the agent's typeless leaf, those of the entry before.
+    """
+    lines = [
+        header(version=None),
+        msg("-", None, "user", "q1"),
+        {"note": "no type"},
+        msg("-", None, "assistant", "a1", 1),
+        msg("-", None, "user", "q2", 2),
+        {"note": "no type, last"},
+    ]
+    for entry in lines[1:]:
+        entry.pop("id", None)
+        entry.pop("parentId", None)
+    path = write_lines(tmp_path / "v1.jsonl", lines)
+    session = prime_nb.load(path)
+    assert session.problems["kind"].tolist() == ["missing_type", "missing_type"]
+    q1, a1, q2 = session.entries.index
+    assert session.entries["parent_id"].tolist()[1:] == [q1, a1]  # chained around it
+    # the agent's chain is q1 -> X -> a1 -> q2 -> X2; its contexts, by hand:
+    agent = {q1: ["q1"], "X": ["q1"], a1: ["q1", "a1"], q2: ["q1", "a1", "q2"]}
+    agent["X2"] = agent[q2]  # the agent's active leaf: the last line
+    for leaf in (q1, a1, q2):
+        assert texts(session.context(leaf)) == agent[leaf]
+    assert session.leaf_id == q2 and texts(session.context()) == agent["X2"]
