@@ -1,17 +1,15 @@
 """The corpus cache: each file's summary, kept in Parquet, reused while the file is unchanged.
 
 Why: re-listing a corpus that did not change should cost a ``stat`` and two small reads
-per file, and a live
-session that only grew should cost its new bytes. A file's summary is reused when its
-path, size, mtime and inode (with its device) are those recorded. A file with the same
-inode that is longer than where the last pass stopped, and whose last 4 KB before that
-point are unchanged, only grew: the pass resumes there (see ``_state``). Anything else
-(rewritten, truncated, replaced by another file) is read again. A file whose size and
-mtime are those recorded is reused only if its first and last 4 KB are those recorded
-too (``ends_hash``): a rewrite of the same size with its mtime put back is read again, for
-the price of two small reads per file. Session files are append-only; what this cannot
-see is an edit further back than those 4 KB that also lengthens the file, and an edit
-between the first and the last 4 KB with the size and the mtime put back.
+per file, and a live session that only grew should cost its new bytes. A file's summary
+is reused when its path, size, mtime and inode (with its device) are those recorded, and
+so are its first and last 4 KB (``ends_hash``: a rewrite of the same size with its mtime
+put back is read again). A file with the same inode that is longer than where the last
+pass stopped, and whose last 4 KB before that point are unchanged, only grew: the pass
+resumes there (see ``_state``). Anything else (rewritten, truncated, replaced by another
+file) is read again. Session files are append-only; what this cannot see is an edit
+further back than those 4 KB that also lengthens the file, and an edit between the
+first and the last 4 KB with the size and the mtime put back.
 
 The summaries live in one Parquet file per corpus folder in the cache folder
 (``_cache_file``): listing one corpus never reads or rewrites another's records. A file
@@ -92,7 +90,7 @@ def ends_hash(path: str, size: int) -> bytes:
     changes them). It runs for every unchanged file of every call, so it is a checksum
     several times cheaper than a digest; an accidental change keeps a CRC-32 once in
     four billion, and these files are not guarded against anyone forging one."""
-    try:  # a bare descriptor: this runs for every unchanged file of every call
+    try:  # a bare descriptor, without a file object's cost
         fd = os.open(path, READ_FLAGS)
     except OSError:
         return b""
@@ -129,9 +127,8 @@ def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) 
     except Exception as exc:
         return _failed(path, exc, key, ends)
     offset = session._state.offset
-    record = Record(key, offset, tail_hash(path, offset), results_of(session, path), blob)
-    record.ends = ends
-    return record
+    result = results_of(session, path)
+    return Record(key, offset, tail_hash(path, offset), result, blob, ends=ends)
 
 
 def _failed(path: str, exc: BaseException, key: Key | None = None, ends: bytes = b"") -> Record:

@@ -75,7 +75,7 @@ class Record:
     #: research rows still as the cache file holds them (JSON), by part: decoded when a
     #: table asks for them (``decoded``), so that listing the sessions decodes no branch
     stored: dict[str, bytes] = field(default_factory=dict)
-    #: a digest of the file's first and last bytes at the size in ``key`` (``ends_hash``)
+    #: checksums of the file's first and last 4 KB at the size in ``key`` (``ends_hash``)
     ends: bytes = b""
 
     @property
