@@ -114,9 +114,13 @@ def _isna(value: Any) -> bool:
 
 
 def cmd_family(args: argparse.Namespace) -> int:
+    from ..errors import SessionFormatError
     from ..family import load_family
 
-    family = load_family(_existing(args.path, "file or folder"), search=args.search)
+    try:
+        family = load_family(_existing(args.path, "file or folder"), search=args.search)
+    except SessionFormatError as exc:  # a FIFO or a device, refused at once
+        raise CliError(str(exc)) from None
     if args.json:
         frames = {"sessions": family.sessions, "links": family.links, "problems": family.problems}
         out = {
@@ -173,7 +177,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_redact(args: argparse.Namespace) -> int:
     from ..redact import redact
 
+    if not args.file:
+        raise CliError("no FILE given (an empty path); pass the .jsonl session file to redact", 2)
     source = _existing(args.file)
+    if source.is_dir():  # "." or "/" has no name to make FILE.redacted.jsonl from
+        raise CliError(f"{args.file}: is a folder; pass one .jsonl session file")
     out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
     try:
         result = redact(

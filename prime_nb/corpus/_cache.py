@@ -1,13 +1,15 @@
 """The corpus cache: each file's summary, kept in Parquet, reused while the file is unchanged.
 
-Why: re-listing a corpus that did not change should cost a ``stat`` per file, and a live
-session that only grew should cost its new bytes. A file's summary is reused when its
-path, size, mtime and inode (with its device) are those recorded. A file with the same
-inode that is longer than where the last pass stopped, and whose last 4 KB before that
-point are unchanged, only grew: the pass resumes there (see ``_state``). Anything else
-(rewritten, truncated, replaced by another file) is read again. Session files are
-append-only; an edit further back than those 4 KB that also lengthens the file is the
-one change this cannot see.
+Why: re-listing a corpus that did not change should cost a ``stat`` and two small reads
+per file, and a live session that only grew should cost its new bytes. A file's summary
+is reused when its path, size, mtime and inode (with its device) are those recorded, and
+so are its first and last 4 KB (``ends_hash``: a rewrite of the same size with its mtime
+put back is read again). A file with the same inode that is longer than where the last
+pass stopped, and whose last 4 KB before that point are unchanged, only grew: the pass
+resumes there (see ``_state``). Anything else (rewritten, truncated, replaced by another
+file) is read again. Session files are append-only; what this cannot see is an edit
+further back than those 4 KB that also lengthens the file, and an edit between the
+first and the last 4 KB with the size and the mtime put back.
 
 The summaries live in one Parquet file per corpus folder in the cache folder
 (``_cache_file``): listing one corpus never reads or rewrites another's records. A file
@@ -19,8 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 import warnings
+import zlib
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -42,6 +46,8 @@ from ._work import FileResult, error_row, results_of
 
 #: bytes before the last read position that must be unchanged for a file to count as grown
 TAIL = 4096
+#: how ``ends_hash`` opens a file: read only, and at once even if it is a FIFO now
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def cache_folder(cache: bool | str | os.PathLike[str]) -> Path:
@@ -77,12 +83,36 @@ def tail_hash(path: str, offset: int) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+def ends_hash(path: str, size: int) -> bytes:
+    """CRC-32s of the first ``TAIL`` bytes and of the ``TAIL`` bytes before ``size``
+    (empty when unreadable): what a file of an unchanged size and mtime must still hold
+    to be the one summarised (a rewrite of the same size with its mtime put back
+    changes them). It runs for every unchanged file of every call, so it is a checksum
+    several times cheaper than a digest; an accidental change keeps a CRC-32 once in
+    four billion, and these files are not guarded against anyone forging one."""
+    try:  # a bare descriptor, without a file object's cost
+        fd = os.open(path, READ_FLAGS)
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO in its place: never waited on
+            return b""
+        head = os.pread(fd, min(TAIL, size), 0)
+        tail = os.pread(fd, min(TAIL, size), max(0, size - TAIL))
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+    return zlib.crc32(head).to_bytes(4, "little") + zlib.crc32(tail).to_bytes(4, "little")
+
+
 def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) -> Record:
     """The whole summary of a file and the state to resume it; resumed from ``state``
     when given (the caller checked that the file only grew). ``parallel``: a file read
     from its start is read in chunks by every core (the corpus asks for it only outside
     its workers, for a file bigger than a fair share of the corpus)."""
     key = stat_key(path)  # before reading: a file that grows meanwhile is resumed next time
+    ends = ends_hash(path, key[0]) if key is not None else b""  # before reading, as the key
     session = None
     if state is not None:
         try:
@@ -95,22 +125,23 @@ def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) 
             session = read_summary(path, parallel)
         blob = packed(dump(session))
     except Exception as exc:
-        return _failed(path, exc, key)
+        return _failed(path, exc, key, ends)
     offset = session._state.offset
-    return Record(key, offset, tail_hash(path, offset), results_of(session, path), blob)
+    result = results_of(session, path)
+    return Record(key, offset, tail_hash(path, offset), result, blob, ends=ends)
 
 
-def _failed(path: str, exc: BaseException, key: Key | None = None) -> Record:
+def _failed(path: str, exc: BaseException, key: Key | None = None, ends: bytes = b"") -> Record:
     """The record of a file that could not be summarised: its error row, no state."""
-    return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None)
+    return Record(key, -1, b"", FileResult(error_row(path, exc), [], []), None, ends=ends)
 
 
 def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bool]:
     """(reuse the record as it is, resume from its state: the file only grew)."""
     if record is None or key is None or record.key is None:
         return False, False
-    if key == record.key:
-        return True, False
+    if key == record.key:  # unless rewritten in place at the same size, mtime put back
+        return ends_hash(path, key[0]) == record.ends, False
     grown = (
         record.resumable
         and key[2:] == record.key[2:]

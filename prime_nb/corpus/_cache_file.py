@@ -22,6 +22,7 @@ import math
 import os
 import re
 import tempfile
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,8 @@ from typing import Any
 import orjson
 
 from .._version import __version__
+from ..errors import SessionFormatError
+from ..format._reading import open_regular
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
 #: the one file a cache folder held for every corpus, before each corpus had its own
@@ -44,7 +47,7 @@ FLOATS = {
 RESEARCH = (COMPACTIONS, BRANCHES)
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 3
+CACHE_LAYOUT = 4
 #: a stored state says how long it is; a length past this many times its compressed bytes
 #: is a damaged cache's: zstd cannot do better (a block holds at most 128 KiB, and its
 #: smallest form, a repeated byte, takes 4 bytes); the pass's states compress about 4 to 1
@@ -72,6 +75,8 @@ class Record:
     #: research rows still as the cache file holds them (JSON), by part: decoded when a
     #: table asks for them (``decoded``), so that listing the sessions decodes no branch
     stored: dict[str, bytes] = field(default_factory=dict)
+    #: checksums of the file's first and last 4 KB at the size in ``key`` (``ends_hash``)
+    ends: bytes = b""
 
     @property
     def resumable(self) -> bool:
@@ -153,8 +158,15 @@ class CacheFile:
         pa, pq = _pyarrow()
         self._errors = (OSError, pa.ArrowException, KeyError, TypeError, ValueError)
         try:
-            self._handle = open(file, "rb")  # noqa: SIM115 (see close)
+            self._handle = open_regular(file)  # a FIFO there would block a plain open
         except OSError:  # no cache yet (or none that can be read): it is rebuilt
+            return
+        except SessionFormatError:
+            warnings.warn(
+                f"{file}: not a regular file (a FIFO, device or socket) where the corpus "
+                "cache goes; the cache is rebuilt and written in its place",
+                stacklevel=5,  # the caller of load_corpus (as the cache's other warning)
+            )
             return
         try:
             self._file = pq.ParquetFile(self._handle)
@@ -207,7 +219,10 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         if not all(isinstance(value, bytes) for value in stored.values()):
             raise TypeError(f"the cache's record of {path} is not a summary")
         key = (size, mtime, inode, device) if size is not None else None
-        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored)
+        ends = table["ends"][k]
+        if not isinstance(ends, bytes):
+            raise TypeError(f"the cache's record of {path} is not a summary")
+        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)
     return out
 
 
@@ -247,6 +262,7 @@ def write_store(file: Path, store: dict[str, Record]) -> None:
             "device": pa.array(key(3), pa.uint64()),
             "offset": pa.array([r.offset for r in records], pa.int64()),
             "tail": pa.array([r.tail for r in records], pa.binary()),
+            "ends": pa.array([r.ends for r in records], pa.binary()),
             "row": pa.array([orjson.dumps(r.result.row) for r in records], pa.binary()),
             **{part: pa.array([_json(r, part) for r in records], pa.binary()) for part in RESEARCH},
             "state": pa.array([r.state for r in records], pa.large_binary()),

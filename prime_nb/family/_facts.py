@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ..format import header_to_canonical, header_version, parse_line
+from ..errors import SessionFormatError
+from ..format import header_to_canonical, header_version, open_regular, parse_line
 from ..session import table_time_ms, usage_tuple
 
 if TYPE_CHECKING:
@@ -103,8 +104,9 @@ HEADER_LINES = 8
 
 
 def _first_object(path: str | Path) -> dict[str, Any] | None:
-    """The first parseable line, as the loader takes it (blank and bad lines skipped)."""
-    with open(path, "rb") as fh:
+    """The first parseable line, as the loader takes it (blank and bad lines skipped).
+    Opened as the loader opens it: a FIFO or a device is refused, never waited on."""
+    with open_regular(path) as fh:
         for line in range(1, HEADER_LINES + 1):
             raw = fh.readline(HEADER_LIMIT)
             if not raw:
@@ -120,7 +122,7 @@ def header_facts(path: str | Path) -> SessionFacts:
     facts = SessionFacts(str(path))
     try:
         first = _first_object(path)
-    except OSError as exc:
+    except (OSError, SessionFormatError) as exc:
         facts.error = f"{type(exc).__name__}: {exc}"
         return facts
     if first is None or first.get("type") not in ("session", "header"):

@@ -9,6 +9,7 @@ one graph so a question ("what did this fork start from?") is a graph walk.
 
 from __future__ import annotations
 
+import stat
 from collections import deque
 from collections.abc import Iterable
 from functools import cached_property
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._paths import file_list, given_path
+from ..format import not_regular
 from ..session import Context, Session, find_session_files, load
 from ._facts import SessionFacts, header_facts, session_facts
 from ._stitch import Stitched, _Index, stitch
@@ -302,8 +304,10 @@ def load_family(
     session below it. A ``parentSession`` is resolved by its path, else by file name or
     session id among the files searched (folders move); see :mod:`prime_nb.family`.
 
-    Raises FileNotFoundError when ``path_or_dir`` does not exist. Unreadable files do not
-    raise: they are rows with ``error`` and rows of :attr:`Family.problems`.
+    Raises FileNotFoundError when ``path_or_dir`` does not exist, SessionFormatError when
+    it is neither a file nor a folder (a FIFO, a device: reading one would wait forever).
+    Unreadable files do not raise: they are rows with ``error`` and rows of
+    :attr:`Family.problems`.
     """
     given = given_path(
         path_or_dir, "load_family's target", "for exactly these files use prime_nb.family_of(files)"
@@ -314,6 +318,9 @@ def load_family(
             f"{target}: no such session file or folder; pass a .jsonl session or the "
             "folder that holds a family"
         )
+    mode = target.stat().st_mode
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        raise not_regular(target, mode)
     extra = [search] if isinstance(search, str | Path) else list(search or [])
     folders = [Path(p).expanduser() for p in extra]
     for folder in folders:

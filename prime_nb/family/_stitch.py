@@ -266,7 +266,7 @@ class _Index:
             written = Path(value)
             target = written if written.is_absolute() else Path(child.path).parent / written
             key = self.by_path.get(str(target.resolve()))
-        except (OSError, ValueError):
+        except (OSError, RuntimeError, ValueError):  # RuntimeError: a symlink loop
             key = None
         if key is not None:
             return [key], "path"

@@ -31,8 +31,15 @@ from ._dialect import (
     to_dialect,
 )
 from ._loader_ids import line_id, loader_name_hint, renamed_id
-from ._migrating import CURRENT_VERSION, Migrator, header_version, migrate, to_current
-from ._ondisk import Snapshot, by_descriptor
+from ._migrating import (
+    CURRENT_VERSION,
+    Migrator,
+    header_version,
+    index_migrates,
+    migrate,
+    to_current,
+)
+from ._ondisk import Snapshot, by_descriptor, ends, written_while_read
 from ._ondisk import current as current_snapshot
 from ._ondisk import forget as forget_snapshot
 from ._ondisk import identity_of as file_identity
@@ -71,10 +78,12 @@ __all__ = [
     "current_snapshot",
     "deep_enough",
     "dialect_of_header",
+    "ends",
     "file_identity",
     "forget_snapshot",
     "header_to_canonical",
     "header_version",
+    "index_migrates",
     "iso_moment",
     "iso_timestamp",
     "iter_entries",
@@ -94,4 +103,5 @@ __all__ = [
     "to_current",
     "to_dialect",
     "trim_depth",
+    "written_while_read",
 ]

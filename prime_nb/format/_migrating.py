@@ -39,6 +39,21 @@ def to_current(
     return entry
 
 
+def index_migrates(entry: dict[str, Any]) -> bool:
+    """Does the v1 migration turn this entry's ``firstKeptEntryIndex`` into an id?
+
+    Only a compaction's, and only a number: the agent tests ``typeof === "number"``,
+    so a string (``"3"``), a boolean or null is left in the entry as it is, and so is
+    the entry's own ``firstKeptEntryId``, if any (a v1 file's ids are all new, so it
+    names nothing: nothing is kept, as with no id)."""
+    kept = entry.get("firstKeptEntryIndex")
+    return (
+        entry.get("type") == "compaction"
+        and isinstance(kept, int | float)
+        and not isinstance(kept, bool)
+    )
+
+
 def header_version(header: dict[str, Any]) -> tuple[int, str | None]:
     """The header's version, read as the agent's JavaScript compares it, and why it
     could not be read (None when it could).
@@ -99,16 +114,20 @@ class Migrator:
         if self.version < 2:
             self.ids_by_index.append(TYPELESS if typeless else None)
 
-    def _kept_id(self, kept: Any, index: int) -> str | None:
+    def _kept_id(self, kept: Any, index: int, own_id: str) -> str | None:
         """The id a v1 ``firstKeptEntryIndex`` names, as the agent resolves it.
 
         An index at a typeless line names the next entry: the agent keeps from the
-        typeless line, which adds no message, so the same messages are kept.
+        typeless line, which adds no message, so the same messages are kept. The
+        compaction's own index names the compaction itself, as in the agent (it has
+        its id by then): no entry before it has that id, so nothing is kept.
         """
         if isinstance(kept, float) and kept.is_integer():
             kept = int(kept)  # JSON 3.0 is the number 3 to the agent
-        if isinstance(kept, bool) or not isinstance(kept, int) or not 0 < kept < index:
+        if isinstance(kept, bool) or not isinstance(kept, int) or not 0 < kept <= index:
             return None
+        if kept == index:
+            return own_id
         for candidate in self.ids_by_index[kept:index]:
             if candidate != TYPELESS:
                 return candidate
@@ -123,8 +142,9 @@ class Migrator:
             entry_id = self.fresh_id(index)
             entry["id"] = entry_id
             entry["parentId"] = self.previous_id
-            if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
-                entry["firstKeptEntryId"] = self._kept_id(entry.pop("firstKeptEntryIndex"), index)
+            if index_migrates(entry):
+                kept = entry.pop("firstKeptEntryIndex")
+                entry["firstKeptEntryId"] = self._kept_id(kept, index, entry_id)
             self.used.add(entry_id)
             self.previous_id = entry_id
             self.ids_by_index.append(entry_id)

@@ -133,6 +133,7 @@ def current(path: Path, fd: int) -> Snapshot:
     file was renamed over the path meanwhile (the caller checks the path after writing).
     """
     held = os.fstat(fd)
+    seen = ends(fd, held.st_size, MARK)
     identity = identity_of(held)
     with _cache_lock:
         snap = _cache.pop(path, None)
@@ -144,6 +145,8 @@ def current(path: Path, fd: int) -> Snapshot:
     try:
         snap.consume(scan(by_descriptor(snap.pin, path), snap.state))
         snap.marks = snap._read_marks(fd)
+        if written_while_read(fd, held, seen, MARK):
+            snap.marks = b""  # never matches: the next call reads the file afresh
     except BaseException:
         os.close(snap.pin)
         raise
@@ -164,6 +167,34 @@ def by_descriptor(fd: int, path: Path) -> str | Path:
         if os.path.isdir(folder):
             return f"{folder}/{fd}"
     return path
+
+
+def ends(fd: int, end: int, size: int) -> bytes:
+    """The first ``size`` bytes of the file behind ``fd`` and the ``size`` bytes before
+    ``end``: the marks that tell a file grown by appends from one rewritten in place."""
+    return os.pread(fd, min(size, end), 0) + os.pread(fd, min(size, end), max(0, end - size))
+
+
+def written_while_read(fd: int, before: os.stat_result, seen: bytes, size: int) -> bool:
+    """Was the file behind ``fd`` changed, other than by appends, while it was read?
+
+    ``before`` is its fstat and ``seen`` its ``ends(fd, before.st_size, size)``, both
+    taken before the read. Why: marks read after a read describe the file as it is then,
+    so a rewrite in place between the two would pass for the file read, and every later
+    refresh would take it for that file grown by appends; a reader told so marks its
+    reading stale instead. A shorter file, a new mtime or ctime at the same size (an
+    mtime put back moves the ctime), or other bytes at either end of what was there
+    before, all say it was rewritten.
+    """
+    now = os.fstat(fd)
+    if now.st_size < before.st_size:
+        return True
+    if now.st_size == before.st_size and (now.st_mtime_ns, now.st_ctime_ns) != (
+        before.st_mtime_ns,
+        before.st_ctime_ns,
+    ):
+        return True
+    return ends(fd, before.st_size, size) != seen
 
 
 def forget(path: Path) -> None:

@@ -27,7 +27,9 @@ from ..format import (
     by_descriptor,
     deep_enough,
     dialect_of_header,
+    ends,
     header_to_canonical,
+    index_migrates,
     js_trim,
     no_header,
     open_regular,
@@ -36,6 +38,7 @@ from ..format import (
     scan_file,
     to_current,
     trim_depth,
+    written_while_read,
 )
 from . import _lookups as lookups
 from ._chunks import ChunkColumns
@@ -131,6 +134,7 @@ class Session:
             ) from None
         with fh:
             stat = os.fstat(fh.fileno())
+            seen = ends(fh.fileno(), stat.st_size, MARK)
             self._identity = (stat.st_dev, stat.st_ino)
             self._state = ScanState()
             self._line_problems: list[Problem] = []
@@ -149,6 +153,8 @@ class Session:
                     self._cols.index_of,
                 )
             self._marks: bytes = self._read_marks(fh)
+            if written_while_read(fh.fileno(), stat, seen, MARK):
+                self._marks = b""  # never matches: the next refresh() loads it afresh
         self._invalidate()
 
     def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
@@ -304,9 +310,16 @@ class Session:
                 return len(self._cols) - before
             if stat.st_size == self._state.offset and not self._state.owes_newline:
                 return 0
+            seen = ends(fh.fileno(), stat.st_size, MARK)
             state = replace(self._state)
             with paused_gc():  # read everything before changing anything
                 items = list(scan(by_descriptor(fh.fileno(), self.file), state))
+            # the marks of what was read, from the same descriptor (see ``_load``)
+            marks = ends(fh.fileno(), state.offset, MARK)
+            if self._read_marks(fh) != self._marks or written_while_read(
+                fh.fileno(), stat, seen, MARK
+            ):
+                marks = b""
         if self._state.torn_tail:
             self._line_problems = [
                 p
@@ -327,7 +340,7 @@ class Session:
             )
             touches_old_rows = "child_usage_attributed" in cols.types[start:]
             rows_kept = rows_kept and not rebuilt and not touches_old_rows
-        self._marks = self._read_marks()
+        self._marks = marks
         self._invalidate(keep_rows=rows_kept)
         return added
 
@@ -603,7 +616,7 @@ class Session:
     def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
         """A re-read line in the form the columns were built from (ids from the columns)."""
         entry = to_current(obj, self.dialect, self.version)
-        if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+        if index_migrates(entry):
             entry.pop("firstKeptEntryIndex")
             entry["firstKeptEntryId"] = self._compaction_by_row[row]["first_kept_entry_id"]
         entry["id"] = self._cols.ids[row]

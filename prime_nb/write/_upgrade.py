@@ -115,7 +115,7 @@ class _Upgrader:
         if version < 2:
             out["id"] = entry_id
             out["parentId"] = migrated.get("parentId")
-            if "firstKeptEntryIndex" in out:
+            if "firstKeptEntryIndex" in out and "firstKeptEntryIndex" not in migrated:
                 del out["firstKeptEntryIndex"]
                 out["firstKeptEntryId"] = migrated.get("firstKeptEntryId")
             changed = True

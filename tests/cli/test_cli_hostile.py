@@ -188,7 +188,30 @@ def test_a_session_replaced_by_a_fifo(tmp_path: Path) -> None:
     assert session.leaf_id == "u1"
 
 
-@pytest.mark.parametrize("command", ["info", "validate", "export", "upgrade"])
+def test_a_family_refuses_a_fifo_or_device_as_its_file(tmp_path: Path, fifo: Path) -> None:
+    """load_family(fifo) waited on it (the header read), and so did family_of and
+    corpus.families, which read a bad file's header for its row: they list it as a
+    file that could not be read; a FIFO in a family's folder is no session of it."""
+    from prime_nb.corpus import families
+    from prime_nb.family import family_of, load_family
+
+    for path in (fifo, Path("/dev/null")):
+        error = no_hang(lambda path=path: load_family(path))
+        assert isinstance(error, SessionFormatError), repr(error)
+        assert str(error) == f"{path}: {NOT_REGULAR}; pass the path of a .jsonl session file"
+    family: list[Any] = []
+    assert no_hang(lambda: family.append(family_of([fifo]))) is None
+    assert family[0].problems["kind"].tolist() == ["load_error"]
+    assert NOT_REGULAR in family[0].problems["message"][0]
+    table: list[Any] = []
+    assert no_hang(lambda: table.append(families(files=[fifo], workers=1, progress=False))) is None
+    assert table[0]["errors"].tolist() == [1]
+    session = write_lines(tmp_path / "s.jsonl", [header(), msg("u1", None, "user", "x")])
+    assert no_hang(lambda: family.append(load_family(session))) is None
+    assert len(family[1]) == 1 and family[1].problems.empty
+
+
+@pytest.mark.parametrize("command", ["info", "validate", "export", "upgrade", "family"])
 def test_cli_refuses_a_fifo_at_once(fifo: Path, command: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "prime_nb.cli", command, str(fifo)],

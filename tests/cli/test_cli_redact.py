@@ -80,3 +80,24 @@ def test_export_redact(leaky: Path, tmp_path: Path) -> None:
         and "/home/alice" not in page
         and "[REDACTED:github-token:1]" in page
     )
+
+
+@pytest.mark.parametrize(
+    "given, code, message",
+    [
+        (".", 1, ".: is a folder; pass one .jsonl session file"),
+        ("", 2, "no FILE given (an empty path); pass the .jsonl session file to redact"),
+    ],
+    ids=["dot", "empty"],
+)
+def test_redact_of_a_folder_or_of_no_path_says_so_in_one_line(
+    tmp_path: Path, given: str, code: int, message: str
+) -> None:
+    """Both ended in ValueError ('.' has no name to make FILE.redacted.jsonl from; ''
+    is '.')."""
+    proc = subprocess.run(
+        [*CLI, "redact", given], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert (proc.returncode, proc.stdout) == (code, "")
+    assert proc.stderr.splitlines() == [f"prime-nb: error: {message}"]
+    assert list(tmp_path.iterdir()) == []  # nothing written

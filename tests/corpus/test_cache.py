@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -225,12 +226,74 @@ def test_changed_files_are_read_again_in_full(
     assert_same(got, tables(folder, False))
 
 
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Size, mtime and inode as recorded, other bytes in the first or the last 4 KB (the
+    first prompt, the last message's cost): the cache's row was reused, stale."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    entries = [header()] + [
+        msg(f"m{k}", f"m{k - 1}" if k else None, ("user", "assistant")[k % 2], f"{k:03d}" * 40)
+        for k in range(60)
+    ]
+    target = write_lines(corpus / "s.jsonl", entries)
+    assert target.stat().st_size > 4 * _cache.TAIL  # the edits are at either end only
+    cache = tmp_path / "cache"
+    first = load_corpus(corpus, workers=1, progress=False, cache=cache)
+    before = target.stat()
+    data = target.read_bytes()
+    if where == "first":  # the first prompt
+        edited = data.replace(b'"000000', b'"999999', 1)
+    else:  # the last message's cost
+        cut = data.rindex(b'"total": 0.01')
+        edited = data[:cut] + data[cut:].replace(b"0.01", b"0.07", 1)
+    assert len(edited) == len(data) and edited != data
+    with open(target, "r+b") as fh:
+        fh.write(edited)
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert _cache.stat_key(str(target)) == (
+        before.st_size,
+        before.st_mtime_ns,
+        before.st_ino,
+        before.st_dev,
+    )
+    reads = Reads(monkeypatch)
+    got = load_corpus(corpus, workers=1, progress=False, cache=cache)
+    assert reads.full == ["s.jsonl"]
+    pd.testing.assert_frame_equal(got, load_corpus(corpus, workers=1, progress=False))
+    assert not got.equals(first)
+
+
 def test_a_damaged_cache_is_rebuilt(folder: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
     cache_file(cache, folder).write_bytes(b"PAR1 not really parquet")
     assert_same(tables(folder, cache), tables(folder, False))
     assert cache_file(cache, folder).stat().st_size > 100
+
+
+def test_a_fifo_where_the_cache_file_goes_is_replaced_not_waited_on(tmp_path: Path) -> None:
+    """A plain open of a FIFO waits for a writer forever; the call runs in a thread so
+    that a regression fails here instead of hanging the run."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    branchy(corpus / "branchy.jsonl")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.mkfifo(cache_file(cache, corpus))
+    got: list[pd.DataFrame] = []
+    with pytest.warns(UserWarning, match=r"not a regular file .* the cache is rebuilt"):
+        thread = threading.Thread(
+            target=lambda: got.append(load_corpus(corpus, workers=1, progress=False, cache=cache)),
+            daemon=True,
+        )
+        thread.start()
+        thread.join(30)
+    assert not thread.is_alive(), "load_corpus waited on the FIFO at the cache's path"
+    pd.testing.assert_frame_equal(got[0], load_corpus(corpus, workers=1, progress=False))
+    assert cache_file(cache, corpus).is_file()  # a regular cache file took its place
 
 
 @pytest.mark.parametrize("where", ["a file", "below a file"])

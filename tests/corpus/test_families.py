@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import header, msg, write_lines
 from distributed import Client
 
 import prime_nb
@@ -84,3 +85,17 @@ def test_the_agent_written_fork_is_one_family_with_its_source(fixtures_dir: Path
     assert pair["cost"].iloc[0] == pytest.approx(source["cost"])
     assert pair["problems"].tolist() == [1]  # the ambiguous match (3 files hold its id)
     assert len(table) == len(list((fixtures_dir / "agent-written").glob("*.jsonl"))) - 1
+
+
+def test_a_parent_session_that_is_a_symlink_loop_is_a_missing_parent(tmp_path: Path) -> None:
+    """Resolving the path raised RuntimeError (a symlink loop) out of the stitching."""
+    loop = tmp_path / "loop-a.jsonl"
+    loop.symlink_to(tmp_path / "loop-b.jsonl")
+    (tmp_path / "loop-b.jsonl").symlink_to(loop)
+    write_lines(
+        tmp_path / "child.jsonl",
+        [header(id="sess-c", parentSession=str(loop)), msg("c1", None, "user")],
+    )
+    table = corpus.families(tmp_path, workers=1, progress=False)
+    assert table["family"].tolist() == ["sess-c"]
+    assert table["problems"].tolist() == [1] and table["errors"].tolist() == [0]

@@ -393,3 +393,17 @@ def test_bad_arguments_name_the_path(tmp_path: Path) -> None:
         family.context("nope")
     assert prime_nb.load_family is load_family
     assert "sessions" in repr(family)
+
+
+def test_a_parent_session_that_is_a_symlink_loop_is_a_missing_parent(tmp_path: Path) -> None:
+    """Resolving the path raised RuntimeError (a symlink loop) out of the stitching."""
+    loop = tmp_path / "loop-a.jsonl"
+    loop.symlink_to(tmp_path / "loop-b.jsonl")
+    (tmp_path / "loop-b.jsonl").symlink_to(loop)
+    child = write_lines(
+        tmp_path / "child.jsonl",
+        [header(id="sess-c", parentSession=str(loop)), msg("c1", None, "user")],
+    )
+    for family in (load_family(child), load_family(tmp_path)):
+        assert family.problems["kind"].tolist() == ["missing_parent"]
+        assert family.roots == ["sess-c"] and len(family) == 1

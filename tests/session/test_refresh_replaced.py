@@ -19,6 +19,8 @@ from conftest import header, msg, write_lines
 import prime_nb
 import sessiongen
 from prime_nb.errors import SessionFormatError
+from prime_nb.session import _session as session_module
+from prime_nb.session._session import Session
 
 TABLES = ("entries", "messages", "tool_calls", "compactions", "leaves", "problems")
 
@@ -205,5 +207,58 @@ def test_agent_style_temp_and_rename_that_reuses_the_inode(tmp_path: Path) -> No
         os.rename(tmp, path)
         if path.stat().st_ino == inode:
             break
+    session.refresh()
+    assert_equals_fresh_load(session)
+
+
+def test_rewrite_between_the_load_and_its_marks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is rewritten in place after load() read its entries and before it read
+    the marks refresh() compares: the marks must not pass the new file off as the one
+    read (refresh() took it for an append and never caught up with a fresh load)."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(synthetic_lines(4, turns=12, forks=0))
+    read_marks = Session._read_marks
+    rewritten: list[bool] = []
+
+    def rewrite_first(self: Session, fh: Any = None) -> bytes:
+        if not rewritten:
+            rewritten.append(True)
+            rewrite_in_place(path, synthetic_lines(104, turns=20, forks=3))
+        return read_marks(self, fh)
+
+    monkeypatch.setattr(Session, "_read_marks", rewrite_first)
+    session = prime_nb.load(path)
+    assert rewritten
+    monkeypatch.setattr(Session, "_read_marks", read_marks)
+    session.refresh()
+    assert_equals_fresh_load(session)
+
+
+def test_rewrite_between_a_refresh_and_its_marks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same race in refresh(): the appended lines are read, then the file is
+    rewritten in place (same size, other bytes) before the marks are taken."""
+    entries = sessiongen.synthetic_entries(seed=5, turns=12, forks=0)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(lines_of(entries[:10]))
+    session = prime_nb.load(path)
+    with open(path, "ab") as fh:
+        fh.write(lines_of(entries[10:]))
+    whole = path.read_bytes()
+    # same length, the first and the last user text changed: another file, same size
+    other = whole.replace(b'"user"', b'"USER"', 1)[::-1].replace(b'"resu"', b'"RESU"', 1)[::-1]
+    assert len(other) == len(whole) and other != whole
+    real_scan = session_module.scan
+
+    def scan_then_rewrite(*args: Any, **kwargs: Any) -> Any:
+        yield from real_scan(*args, **kwargs)
+        rewrite_in_place(path, other)
+
+    monkeypatch.setattr(session_module, "scan", scan_then_rewrite)
+    session.refresh()
+    monkeypatch.setattr(session_module, "scan", real_scan)
     session.refresh()
     assert_equals_fresh_load(session)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import traitlets
+from conftest import header, msg, write_lines
 
 import prime_nb
 from prime_nb.widget import FamilyWidget, SessionWidget, show_family
@@ -88,3 +89,17 @@ def test_the_family_view_takes_a_path_or_says_what_it_takes(written: dict[str, P
     for odd in (3, None, [root]):
         with pytest.raises(TypeError, match=r"^FamilyWidget takes a Family .* not "):
             show_family(odd)  # type: ignore[arg-type]
+
+
+def test_a_parent_session_that_is_a_symlink_loop_is_a_missing_parent(tmp_path: Path) -> None:
+    """Resolving the path raised RuntimeError (a symlink loop) out of the family view."""
+    loop = tmp_path / "loop-a.jsonl"
+    loop.symlink_to(tmp_path / "loop-b.jsonl")
+    (tmp_path / "loop-b.jsonl").symlink_to(loop)
+    child = write_lines(
+        tmp_path / "child.jsonl",
+        [header(id="sess-c", parentSession=str(loop)), msg("c1", None, "user")],
+    )
+    widget = FamilyWidget(child)
+    assert widget.family.problems["kind"].tolist() == ["missing_parent"]
+    assert [s["key"] for s in family_payload(widget.family)["sessions"]] == ["sess-c"]

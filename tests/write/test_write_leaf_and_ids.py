@@ -194,3 +194,34 @@ def test_a_mention_in_text_only_is_no_clash(
     new = write.append_message(path, "a3", {"role": "user", "content": "named in the text above"})
     assert new == "abcd0001" and Counter(ids_in(path))[new] == 1
     assert appending._journals[appending.normalise(path)][-1].landed
+
+
+def test_a_rewrite_before_the_writers_reading_takes_its_marks_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is rewritten in place (same size, other ids) after the writers' snapshot
+    read it and before it read its marks: the next snapshot must read the file again,
+    not take the rewritten file for the one read (its ids would be stale for good)."""
+    path = make_session(tmp_path / "s.jsonl")
+    data = path.read_bytes()
+    other = data.replace(b'"u1"', b'"w1"')
+    assert len(other) == len(data) and other != data
+    real = ondisk.Snapshot._read_marks
+    done: list[int] = []
+
+    def rewrite_first(self: ondisk.Snapshot, fd: int) -> bytes:
+        if not done:
+            done.append(1)
+            with open(path, "r+b") as fh:
+                fh.write(other)
+        return real(self, fd)
+
+    ondisk.forget(path)
+    monkeypatch.setattr(ondisk.Snapshot, "_read_marks", rewrite_first)
+    with open(path, "rb") as fh:
+        assert "u1" in ondisk.current(path, fh.fileno())
+    assert done
+    with open(path, "rb") as fh:
+        again = ondisk.current(path, fh.fileno())
+    assert "w1" in again and "u1" not in again
+    ondisk.forget(path)
