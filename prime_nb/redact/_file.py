@@ -1,10 +1,12 @@
 """`redact`: write a copy of a session file with its secrets replaced, and say what was.
 
 The copy is made line by line from the file as it is on disk: every line stays a line
-(so line numbers, version-1 indexes and derived ids are unchanged), a line with nothing
-to hide is copied byte for byte, and a changed line is written as the agent writes one
-(compact JSON). Lines that do not parse are redacted as text, so a torn or broken line
-cannot leak what it holds. The source is never written to.
+(so line numbers, version-1 indexes and derived ids are unchanged). A line is copied byte
+for byte only when it parsed cleanly, has no repeated key and nothing in it changed; any
+other line that parses is written as the agent writes one (compact JSON, the last of a
+repeated key's values, as every reader keeps). A line that is not JSON (torn, broken, not
+UTF-8) is withheld: a placeholder line says why, and nothing of it is copied, since no
+rule can vouch for text whose structure is unknown. The source is never written to.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import orjson
 import pandas as pd
 
 from ..format._migrating import Migrator
-from ..format._reading import BOM, parse_line
+from ..format._reading import _INVALID, BOM, lenient_loads
 from ..session._session import Session
 from ._rules import Finder, Rule, as_rule, default_rules
 from ._scrub import Hit, Scrubber
@@ -28,8 +30,18 @@ from ._scrub import Hit, Scrubber
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
 REPORT_COLUMNS = ["line", "entry_id", "field", "rule", "placeholder"]
-#: the ``field`` of a line that is not a JSON entry (redacted as text)
+#: the ``field`` of a line that is not JSON (withheld)
 UNPARSED = "(unparsed line)"
+#: the rule and placeholder a withheld line is reported with
+WITHHELD_RULE = "unparsed-line"
+WITHHELD = "[WITHHELD:unparsed-line]"
+#: what a withheld line becomes: still not JSON, so every reader skips it as before
+WITHHELD_LINE = (
+    WITHHELD + " prime-nb redact withheld this line: it is not valid JSON (torn or broken), "
+    "so it was not copied"
+).encode()
+#: a key in JSON text: a quote that no backslash escapes, then a colon
+_RAW_KEY = re.compile(rb'(?<!\\)(?:\\\\)*"\s*:')
 
 
 class Redaction(NamedTuple):
@@ -43,7 +55,9 @@ class _Line(NamedTuple):
     number: int
     raw: bytes  # the line as on disk, with its line end
     body: bytes  # without BOM, "\r" and "\n"
-    obj: dict[str, Any] | None
+    obj: Any  # the JSON value; _INVALID when the line is not JSON, None when blank
+    #: parsed by orjson with no key repeated: the raw bytes hold exactly ``obj``
+    exact: bool
 
 
 def _lines(path: Path) -> Iterator[_Line]:
@@ -51,8 +65,33 @@ def _lines(path: Path) -> Iterator[_Line]:
         for number, raw in enumerate(fh, start=1):
             body = raw.rstrip(b"\n").rstrip(b"\r")
             body = body[len(BOM) :] if body.startswith(BOM) else body
-            obj, _problem = parse_line(body, number)
-            yield _Line(number, raw, body, obj)
+            if not body.strip():
+                yield _Line(number, raw, body, None, True)
+                continue
+            try:
+                obj = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
+                yield _Line(number, raw, body, obj, False)
+                continue
+            exact = not isinstance(obj, dict | list) or _key_count(obj) == len(
+                _RAW_KEY.findall(body)
+            )
+            yield _Line(number, raw, body, obj, exact)
+
+
+def _key_count(obj: Any) -> int:
+    """How many object keys ``obj`` holds, at every depth."""
+    count = 0
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            count += len(node)
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+    return count
 
 
 def _rules(
@@ -145,13 +184,11 @@ def redact(
     target = Path(dest) if dest is not None else None
     if target is not None and not dry_run:
         _check_dest(source, target)
-    scrubber = Scrubber(_rules(rules, extra_rules, hostnames))
+    scrubber = Scrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
 
     for line in _lines(source):  # pass 1: learn every secret value
-        if line.obj is None:
-            scrubber.learn_text(line.body.decode("utf-8", errors="replace"))
-        else:
-            scrubber.learn(line.obj)
+        if line.obj is not None and line.obj is not _INVALID:
+            scrubber.learn(line.obj, _where(line.obj))
 
     rows: list[tuple[int, str | None, str, str, str]] = []
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
@@ -181,21 +218,28 @@ def _redacted_lines(
     for line in _lines(source):
         hits: list[Hit] = []
         entry_id: str | None = None
-        if line.obj is None:
-            text = line.body.decode("utf-8", errors="replace")
-            fixed = scrubber.scrub_text(text, UNPARSED, hits)
-            new = line.raw if not hits else _with_ends(line, fixed.encode("utf-8"))
-            yield line, new, hits, None
+        if line.obj is None:  # a blank line: nothing to hide
+            yield line, line.raw, hits, None
+            continue
+        if line.obj is _INVALID:
+            hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
+            yield line, _with_ends(line, WITHHELD_LINE), hits, None
             continue
         obj = line.obj
-        if migrator is None and obj.get("type") in ("session", "header"):
-            migrator = Migrator(obj)
-            entry_id = None
-        elif migrator is not None and obj.get("type") not in ("session", "header"):
-            entry_id = _entry_id(migrator, obj)
-        fixed_obj = scrubber.scrub(obj, hits)
-        new = line.raw if fixed_obj is obj else _with_ends(line, orjson.dumps(fixed_obj))
+        if isinstance(obj, dict) and isinstance(obj.get("type"), str):
+            if migrator is None and obj.get("type") in ("session", "header"):
+                migrator = Migrator(obj)
+            elif migrator is not None and obj.get("type") not in ("session", "header"):
+                entry_id = _entry_id(migrator, obj)
+        fixed_obj = scrubber.scrub(obj, hits, _where(obj))
+        unchanged = fixed_obj is obj and line.exact
+        new = line.raw if unchanged else _with_ends(line, orjson.dumps(fixed_obj))
         yield line, new, hits, entry_id
+
+
+def _where(obj: Any) -> str:
+    """An entry's fields have a schema; any other JSON value on a line is free data."""
+    return "entry" if isinstance(obj, dict) and isinstance(obj.get("type"), str) else "data"
 
 
 def _entry_id(migrator: Migrator, obj: dict[str, Any]) -> str | None:
