@@ -181,6 +181,33 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str]] = {
 }
 
 
+#: words the plugins' patterns cannot match without (lower-cased): a string without any
+#: of them skips the pattern
+_DETECT_SECRETS_HINTS: dict[str, tuple[str, ...]] = {
+    "aws-key": ("a3t", "abia", "acca", "akia", "asia", "aws"),
+    "artifactory-token": ("akc", "ap"),
+    "azure-storage-key": ("accountkey",),
+    "url-password": ("://",),
+    "cloudant-credentials": ("cl",),
+    "discord-token": (".",),
+    "github-token": ("gh",),
+    "gitlab-token": ("gl", "gr1348941"),
+    "ibm-cloud-key": ("key", "pwd", "pass", "token"),
+    "ibm-cos-hmac": ("secret",),
+    "mailchimp-key": ("-us",),
+    "npm-token": ("_authtoken",),
+    "openai-key": ("t3blbkfj",),
+    "pypi-token": ("pypi-",),
+    "sendgrid-key": ("sg.",),
+    "slack-token": ("xox", "hooks.slack"),
+    "softlayer-key": ("key", "pwd", "pass", "token", "softlayer"),
+    "square-secret": ("sq0csp",),
+    "stripe-key": ("k_live_",),
+    "telegram-token": (":",),
+    "twilio-key": ("ac", "sk"),
+}
+
+
 def detect_secrets_rules() -> list[Rule]:
     """One rule per detect-secrets plugin above (a pattern of the plugin = one rule)."""
     import importlib
@@ -207,7 +234,14 @@ def detect_secrets_rules() -> list[Rule]:
         )
         valid = _url_password_valid if name == "url-password" else None
         rules.extend(
-            Rule(name, pattern=p, group_if_trailing=True, confident=confident, valid=valid)
+            Rule(
+                name,
+                pattern=p,
+                group_if_trailing=True,
+                confident=confident,
+                valid=valid,
+                hints=_DETECT_SECRETS_HINTS.get(name, ()),
+            )
             for p in plugin.denylist
         )
     return rules
@@ -512,7 +546,10 @@ def secret_key_class(name: str) -> str | None:
 #: ``KEY = value``, ``"key": "value"``, ``\"key\":\"value\"``, ``key: value`` (any quoting
 #: and escaping depth of the key, one operator, a quoted, numeric or bare value)
 ASSIGNMENT = re.compile(
-    r"(?P<kq>\\*[\"'`])?(?<![A-Za-z0-9_])(?P<key>[A-Za-z_][A-Za-z0-9_.\-]{0,80})(?(kq)(?P=kq))"
+    r"(?P<kq>\\*[\"'`])?(?<![A-Za-z0-9_])"
+    # only a key with a secret's word in it (see secret_key_class) is worth the match
+    r"(?P<key>(?=[A-Za-z0-9_.\-]{0,80}?(?i:pass|pw|secret|token|key|auth|cookie|credential"
+    r"|contrase|sessionid|bearer))[A-Za-z_][A-Za-z0-9_.\-]{0,80})(?(kq)(?P=kq))"
     r"[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
     r"(?:(?P<vq>\\*[\"'`])(?P<qv>(?:(?!(?P=vq)).){1,2000}?)(?P=vq)"
     r"|(?P<num>-?\d[\d.eE+\-]*)(?=[\s,}\]\\]|$)"

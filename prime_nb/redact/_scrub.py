@@ -21,6 +21,7 @@ has the same ids, tree and context shape.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -144,8 +145,9 @@ class Scrubber:
     _matcher_size: int = -1
     #: the text the matcher finds -> the value it stands for (escaped forms included)
     _forms: dict[str, str] = field(default_factory=dict)
-    #: hashes of strings already learned from (forks and compactions repeat text)
-    _seen: set[int] = field(default_factory=set)
+    #: the spans found in each string in pass 1, by a digest of the string, for pass 2
+    #: (forks and compactions repeat text, and each string is read by the rules once)
+    _found: dict[bytes, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
@@ -328,12 +330,20 @@ class Scrubber:
                 self._bounded.add(value)
         return self.known[value][1]
 
+    def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
+        """The spans of ``text`` and whether they were found before."""
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        known = self._found.get(key)
+        if known is not None:
+            return known, True
+        found = self._found[key] = tuple(self.spans(text))
+        return found, False
+
     def learn_text(self, text: str) -> None:
-        key = hash(text)
-        if key in self._seen:
+        found, before = self._cached_spans(text)
+        if before:
             return
-        self._seen.add(key)
-        for span in self.spans(text):
+        for span in found:
             self._learn_value(text[span.start : span.end], span.rule, span.confident)
             if span.alias is not None:
                 self._learn_value(span.alias, span.rule, span.confident)
@@ -351,12 +361,12 @@ class Scrubber:
                 self._forms.setdefault(value, value)
                 for form in _escaped_forms(value):
                     self._forms.setdefault(form, value)
-            parts = []
-            for form in sorted(self._forms, key=len, reverse=True):
-                bounded = self._forms[form] in self._bounded
-                head = r"(?<![A-Za-z0-9_])" if bounded and _WORD.match(form[0]) else ""
-                tail = r"(?![A-Za-z0-9_])" if bounded and _WORD.match(form[-1]) else ""
-                parts.append(head + re.escape(form) + tail)
+            plain = [f for f in self._forms if self._forms[f] not in self._bounded]
+            parts = [_trie_pattern(plain)] if plain else []
+            for form in sorted(set(self._forms) - set(plain), key=len, reverse=True):
+                head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
+                tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
+                parts.insert(0, head + re.escape(form) + tail)
             self._matcher = re.compile("|".join(parts)) if parts else None
             self._matcher_size = len(self.wide)
         return self._matcher
@@ -365,7 +375,7 @@ class Scrubber:
         self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
     ) -> str:
         """``text`` with what the rules find in it, and every file-wide value, replaced."""
-        found = self.spans(text) if spans is None else spans
+        found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
             for m in matcher.finditer(text):
@@ -478,6 +488,31 @@ class Scrubber:
             self.learn_text(text)
             return text
         return self.scrub_text(text, path, hits)
+
+
+def _trie_pattern(words: list[str]) -> str:
+    """One regex for many literals, as a trie: at each position the engine follows one
+    path of shared prefixes instead of trying every literal (a file can hold thousands of
+    secrets). Longer words win, as with an alternation sorted longest first."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        out = []
+        while len(node) == 1 and "" not in node:  # a chain: one literal, no recursion
+            ((ch, node),) = node.items()
+            out.append(re.escape(ch))
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if branches:
+            alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+            out.append(f"(?:{alt})?" if "" in node else alt)
+        return "".join(out)
+
+    return build(trie)
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:
