@@ -32,6 +32,8 @@ RuleLike = Rule | str | re.Pattern[str] | Finder
 REPORT_COLUMNS = ["line", "entry_id", "field", "rule", "placeholder"]
 #: the ``field`` of a line that is not JSON (withheld)
 UNPARSED = "(unparsed line)"
+#: the ``field`` of a line written anew though no rule fired (see ``_Line.rewrite``)
+REWRITTEN = "(whole line)"
 #: the rule and placeholder a withheld line is reported with
 WITHHELD_RULE = "unparsed-line"
 WITHHELD = "[WITHHELD:unparsed-line]"
@@ -56,8 +58,9 @@ class _Line(NamedTuple):
     raw: bytes  # the line as on disk, with its line end
     body: bytes  # without BOM, "\r" and "\n"
     obj: Any  # the JSON value; _INVALID when the line is not JSON, None when blank
-    #: parsed by orjson with no key repeated: the raw bytes hold exactly ``obj``
-    exact: bool
+    #: why the raw bytes may hold more than ``obj``: a key repeated (its earlier values
+    #: are dropped), a line repaired by the lenient parser; None when they hold ``obj``
+    rewrite: str | None
 
 
 def _lines(path: Path) -> Iterator[_Line]:
@@ -66,18 +69,18 @@ def _lines(path: Path) -> Iterator[_Line]:
             body = raw.rstrip(b"\n").rstrip(b"\r")
             body = body[len(BOM) :] if body.startswith(BOM) else body
             if not body.strip():
-                yield _Line(number, raw, body, None, True)
+                yield _Line(number, raw, body, None, None)
                 continue
             try:
                 obj = orjson.loads(body)
             except orjson.JSONDecodeError:
                 obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
-                yield _Line(number, raw, body, obj, False)
+                yield _Line(number, raw, body, obj, "repaired-line")
                 continue
-            exact = not isinstance(obj, dict | list) or _key_count(obj) == len(
+            repeated = isinstance(obj, dict | list) and _key_count(obj) != len(
                 _RAW_KEY.findall(body)
             )
-            yield _Line(number, raw, body, obj, exact)
+            yield _Line(number, raw, body, obj, "repeated-key" if repeated else None)
 
 
 def _key_count(obj: Any) -> int:
@@ -144,7 +147,13 @@ def redact(
 
     The copy has the same version, dialect, ids and tree: only free text changes. Each
     distinct secret gets one placeholder (``[REDACTED:aws-key:1]``, ``email-2@redacted.
-    invalid``, ``/home/user-1``) used everywhere in the file.
+    invalid``, ``/home/user-1``). A value found by a confident rule (a provider's format,
+    a key block, a JWT, a strongly random value) is replaced everywhere in the file; a
+    guess from context (``DB_PASSWORD=hunter2``) where it was made. A value under a key
+    that names a secret (``api_key``, ``password``, ``Authorization``...) is replaced
+    whatever its shape; keys, JSON inside strings and base64 that decodes to text are read
+    too. A line that is not JSON is withheld (a placeholder line says why); a line with a
+    repeated key is written anew without the dropped values.
 
     Parameters
     ----------
@@ -167,7 +176,8 @@ def redact(
     -------
     Redaction
         ``path`` (None for a dry run) and ``report``: one row per replacement with
-        ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret.
+        ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret (a
+        key that is one shows as ``(key)`` in ``field``).
 
     Raises
     ------
@@ -232,7 +242,9 @@ def _redacted_lines(
             elif migrator is not None and obj.get("type") not in ("session", "header"):
                 entry_id = _entry_id(migrator, obj)
         fixed_obj = scrubber.scrub(obj, hits, _where(obj))
-        unchanged = fixed_obj is obj and line.exact
+        if line.rewrite is not None:
+            hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
+        unchanged = fixed_obj is obj and line.rewrite is None
         new = line.raw if unchanged else _with_ends(line, orjson.dumps(fixed_obj))
         yield line, new, hits, entry_id
 

@@ -2,7 +2,7 @@
 
 Every kind of secret in every place (``secret_corpus``) goes through :func:`redact`, the
 CLI (``prime-nb redact`` and ``--dry-run``) and ``export_html(redact=True)``; what each
-writes or prints is searched for every planted secret and every piece of one. The
+writes, prints or warns is searched for every planted secret and every piece of one. The
 ordinary sentences must come out unchanged, and the tree must load the same.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -31,8 +32,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
 
 @pytest.fixture(scope="module")
 def redacted(corpus: Corpus) -> tuple[Path, pd.DataFrame]:
-    out, report = redact(corpus.path, corpus.path.with_name("shared.jsonl"), hostnames=[])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out, report = redact(corpus.path, corpus.path.with_name("shared.jsonl"), hostnames=[])
     assert out is not None
+    assert leaks(corpus, "\n".join(str(w.message) for w in caught)) == []
     return out, report
 
 
@@ -90,7 +94,10 @@ def test_no_secret_shows_in_the_cli(corpus: Corpus, tmp_path: Path) -> None:
 
 
 def test_no_secret_shows_in_the_redacted_export(corpus: Corpus, tmp_path: Path) -> None:
-    page = prime_nb.export_html(corpus.path, tmp_path / "corpus.html", redact=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = prime_nb.export_html(corpus.path, tmp_path / "corpus.html", redact=True)
+    assert leaks(corpus, "\n".join(str(w.message) for w in caught)) == []
     payload = json.dumps(read_export(page), ensure_ascii=False)
     assert leaks(corpus, payload) == []
     html = page.read_text("utf-8")
