@@ -360,7 +360,8 @@ HOME = re.compile(
 #: template, a mask, a placeholder (ours included)
 _STAND_IN = re.compile(
     r"(?i)^(?:\$|%[A-Za-z_]+%$|<.*>$|\{\{.*\}\}$|\[redacted|\[withheld|.*redacted.*$"
-    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ]\w*$"
+    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
+    r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
     r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b)"
 )
 #: words that follow "password:" in prose, or that stand for no value in config
@@ -449,9 +450,17 @@ _CODE_HEAD = re.compile(
 )
 #: the pieces of a name, a version, a model or an image tag: words and small numbers
 _ORDINARY_PART = re.compile(
-    r"^(?:[A-Za-z]+|\d{1,8}|[A-Za-z]{1,12}\d{1,3}|\d{1,3}[A-Za-z]{1,3}|v\d+[a-z]?\d*)$"
+    r"^(?:[A-Z]*[a-z]*|(?:[A-Z]?[a-z]+){1,5}|[A-Z]+[a-z]+(?:[A-Z][a-z]+){0,3}"  # word, camelCase
+    r"|\d{1,8}|[A-Za-z]{1,12}\d{1,3}|\d{1,3}[A-Za-z]{1,3}|v\d+[a-z]?\d*)$"
 )
 _SPLIT = re.compile(r"[-_./:@+~=,]+")
+
+
+def is_path(value: str) -> bool:
+    """A path of plain names (``/srv/app/2024-11-02``); base64 may start with "/" too."""
+    if re.match(r"^[A-Za-z]:\\", value):
+        return True
+    return value.startswith(("/", "~", "./", "../")) and ordinary(value)
 
 
 def stand_in(value: str) -> bool:
@@ -459,8 +468,8 @@ def stand_in(value: str) -> bool:
     core = value.strip("\"'` ")
     if len(core) < 4 or core.lower() in _NOT_A_VALUE:
         return True
-    if core.startswith(("/", "~", "./", "../")) or re.match(r"^[A-Za-z]:\\", core):
-        return True  # a path (``pwd: /srv/app``); a home folder has its own rule
+    if is_path(core):
+        return True  # ``pwd: /srv/app``; a home folder has its own rule
     if re.match(r"^[a-z][a-z0-9+.-]*://", core):
         return True  # a URL: its password, if any, is the URL rule's
     return bool(_STAND_IN.match(core) or _CODE_HEAD.match(core))
@@ -505,7 +514,7 @@ def strongly_random(value: str) -> bool:
 #: a key whose value is a human-chosen secret: any value counts
 _PASSWORD_KEYS = re.compile(
     r"(?:password|passwd|passphrase|passcode|pwd|secret|secretkey|secretaccesskey|contrasena|"
-    r"contraseña|privatekey|pass|pw)$|password|passwd|privatekey|clientsecret"
+    r"contraseña|privatekey|pass|pw)$|password|passwd|privatekey|secret"
 )
 #: a key whose value is a machine-made credential
 _TOKEN_KEYS = re.compile(
@@ -518,6 +527,12 @@ _TOKEN_KEYS = re.compile(
 _NOT_SECRET_KEYS = re.compile(
     r"(?:page|next|continuation|cancellation|cancel|pad|eos|bos|stop|unk|sep|cls|mask|max|"
     r"num|count|total|input|output|cache|reasoning|start|end)token$|(?:author|oauthurl)$"
+    # where a secret is, or what it is like, not the secret: --password-stdin, TOKEN_FILE
+    r"|(?:pass|passwd|password|pw|pwd|secrets?|tokens?|keys?|auth|cookies?|credentials?)"
+    r"(?:stdin|file|path|dir|"
+    r"name|names|id|ids|len|length|policy|prompt|hash|reset|strength|required|field|type|"
+    r"url|uri|endpoint|expiry|expires|expiresat|expiresin|ttl|count|limit|budget|prefix|"
+    r"header|env|var|cmd|command|helper|store|manager|mode|format|version|scope|scopes)$"
 )
 _KEY_SEPARATORS = re.compile(r"[\s_.\-]+")
 
@@ -577,6 +592,10 @@ def _strip_quotes(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: more words after a value: the line is a sentence
+_PROSE = re.compile(r" [a-z]+(?: |$)")
+
+
 def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     """Values given to keys that name a secret (see :func:`secret_key_class`)."""
     pos = 0
@@ -597,6 +616,14 @@ def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
                 continue
         elif stand_in(value) or (kind == "token" and not json_key and not credential_like(value)):
             continue
+        elif (
+            group == "uv"
+            and m.group("op") == ":"
+            and value.isalpha()
+            and value.islower()
+            and _PROSE.match(text, m.end())
+        ):
+            continue  # "passwd: entry for user www-data updated": a sentence goes on
         yield m.span(group)
 
 

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from ._rules import Rule, secret_key_class, strongly_random
+from ._rules import Rule, is_path, secret_key_class, strongly_random
 
 #: fields of an entry (or header) that make the tree and the format, never scanned
 ENTRY_KEEP = frozenset(
@@ -103,9 +103,9 @@ def _structural_stand_in(value: str) -> bool:
     core = value.strip()
     if not core or core.lower() in ("none", "null", "nil", "true", "false", "undefined"):
         return True
-    if core.startswith(("$", "/", "~", "[REDACTED", "[WITHHELD", "<")) or set(core) <= set(
-        "*x•#.-"
-    ):
+    if core.startswith(("$", "[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
+        return True
+    if is_path(core):
         return True
     return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
 

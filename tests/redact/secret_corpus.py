@@ -106,10 +106,10 @@ def _gitlab(r: random.Random) -> Planted:
 
 
 def _slack_bot(r: random.Random) -> Planted:
-    token = f"xoxb-{_pick(r, string.digits, 12)}-{_pick(r, string.digits, 13)}-" + _pick(
-        r, ALNUM, 24
-    )
-    return _one("slack-bot-token", f"SLACK_BOT_TOKEN: {token}", token, "xoxb-")
+    secret = _pick(r, ALNUM, 24)
+    token = f"xoxb-{_pick(r, string.digits, 12)}-{_pick(r, string.digits, 13)}-{secret}"
+    # the team and bot ids are numbers: their pieces are any date's too
+    return Planted("slack-bot-token", f"SLACK_BOT_TOKEN: {token}", (token,), (secret,))
 
 
 def _slack_webhook(r: random.Random) -> Planted:
