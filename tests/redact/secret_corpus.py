@@ -393,7 +393,8 @@ KINDS: list[Callable[[random.Random], Planted]] = [
 class _Session:
     """Entries in a chain, each with an id that no hex secret can share a piece with."""
 
-    def __init__(self) -> None:
+    def __init__(self, spec: bool = False) -> None:
+        self.spec = spec  # the specification's dialect: timestamps in Unix ms
         self.lines: list[str] = []
         self.n = 0
         self.last: str | None = None
@@ -408,7 +409,9 @@ class _Session:
             "type": entry_type,
             "id": self.new_id(),
             "parentId": self.last,
-            "timestamp": f"2026-01-05T10:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000Z",
+            "timestamp": 1767607200000 + self.n * 1000
+            if self.spec
+            else f"2026-01-05T10:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000Z",
             **fields,
         }
         self.last = entry["id"]
@@ -535,7 +538,7 @@ ORDINARY = [
     "$ pwd\n/srv/www/site",
     "Using claude-3-5-sonnet-20241022 with max_tokens: 8192.",
     "Model: claude-sonnet-4-5-20250929, thinking: high",
-    "docker pull ghcr.io/astral-sh/uv:0.4.18-python3.12-bookworm-slim",
+    "docker pull example.org/tools/uv:0.4.18-python3.12-bookworm-slim",
     "image: postgres:16.4-alpine3.20",
     "FROM node:20.17.0-bookworm-slim AS build",
     "commit 3f9a1c2e8b7d4f6a0e5c9b1d2a7e8f3c4b5a6d7e\nAuthor: Dev <dev@example.com>",
@@ -670,3 +673,55 @@ def pieces(text: str, n: int = 6) -> Iterable[str]:
         piece = text[i : i + n]
         if not piece.isdigit():
             yield piece
+
+
+#: the places only the specification's dialect has (top-level tool calls and results,
+#: ``hookMessage``-era custom entries, its own type names)
+SPEC_PLACES: dict[str, Callable[[_Session, str], int]] = {
+    "spec-tool-call": lambda s, t: s.add(
+        "toolCall",
+        toolCallId=f"call_{s.n}",
+        name="bash",
+        arguments={"command": t, "env": {t: "1"}},
+    ),
+    "spec-tool-result": lambda s, t: s.add(
+        "toolResult",
+        toolCallId=f"call_{s.n - 1}",
+        toolName="bash",
+        content=[{"type": "text", "text": t}],
+        isError=False,
+    ),
+    "spec-custom": lambda s, t: s.add(
+        "custom", customType="hook", content=t, display=True, details={"raw": t}
+    ),
+    "spec-branch-summary": lambda s, t: s.add("branchSummary", fromId=s.last, summary=t),
+    "spec-model-change": lambda s, t: s.add("modelChange", provider="custom", modelId=t),
+}
+
+
+def build_spec(path: Path, seed: int = 34) -> Corpus:
+    """The corpus in the specification's dialect: every kind in its own places, and in
+    the header's fields."""
+    corpus = Corpus(path)
+    session = _Session(spec=True)
+    r = random.Random(seed)
+    notes = []
+    for place in [*SPEC_PLACES, HEADER_PLACE]:
+        for make in KINDS:
+            item = make(r)
+            corpus.planted.append((place, item.kind, item))
+            if place == HEADER_PLACE:
+                notes.append(item.snippet)
+            else:
+                SPEC_PLACES[place](session, item.snippet)
+    head = {
+        "type": "header",
+        "version": 3,
+        "id": "5d1e7a3c-0b9f-4e62-8a14-c7f3b2d6e905",
+        "workingDir": "/srv/app",
+        "timestamp": 1767607200000,
+        "notes": notes,
+    }
+    lines = [json.dumps(head, ensure_ascii=False), *session.lines]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return corpus

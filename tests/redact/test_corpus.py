@@ -16,7 +16,17 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from secret_corpus import KINDS, ORDINARY, PLACES, RAW_PLACES, Corpus, build, pieces
+from secret_corpus import (
+    KINDS,
+    ORDINARY,
+    PLACES,
+    RAW_PLACES,
+    SPEC_PLACES,
+    Corpus,
+    build,
+    build_spec,
+    pieces,
+)
 
 import prime_nb
 from prime_nb.redact import redact
@@ -127,3 +137,16 @@ def test_the_redacted_file_keeps_its_tree(
         assert new.entries[column].tolist() == old.entries[column].tolist(), column
     assert list(new.entries.index) == list(old.entries.index)
     assert len(new.entries) > len(corpus.planted)
+
+
+def test_the_spec_dialect_too(tmp_path: Path) -> None:
+    corpus = build_spec(tmp_path / "spec.jsonl")
+    assert len(corpus.planted) == len(KINDS) * (len(SPEC_PLACES) + 1)
+    source = prime_nb.load(corpus.path)
+    assert source.dialect == "spec" and len(source.entries) == len(KINDS) * len(SPEC_PLACES)
+    out, report = redact(corpus.path, tmp_path / "shared.jsonl", hostnames=[])
+    assert out is not None
+    assert leaks(corpus, out.read_text("utf-8") + report.to_csv()) == []
+    new = prime_nb.load(out)
+    for column in ("parent_id", "type", "role"):
+        assert new.entries[column].tolist() == source.entries[column].tolist(), column
