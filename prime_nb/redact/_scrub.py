@@ -194,8 +194,9 @@ class Scrubber:
         last, removed = 0, 0
         for start, end in joins:
             pieces.append(text[last:start])
+            at = start - removed  # where the break was, in the joined text
             removed += end - start
-            marks.append((start - removed + (end - start), removed))
+            marks.append((at, removed))
             last = end
         pieces.append(text[last:])
         joined = "".join(pieces)
@@ -331,7 +332,10 @@ class Scrubber:
         return self.known[value][1]
 
     def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
-        """The spans of ``text`` and whether they were found before."""
+        """The spans of ``text`` and whether they were found before (short strings are
+        cheaper to read again than to remember)."""
+        if len(text) < 64:
+            return tuple(self.spans(text)), False
         key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         known = self._found.get(key)
         if known is not None:
