@@ -3,12 +3,15 @@
 Why a rule is a small object of its own: the default set mixes provider token formats
 (taken from detect-secrets' plugins, so their patterns are maintained upstream), formats
 detect-secrets reports only partly (a private key's header line, not its body), and
-things that are private without being secrets (emails, home folders, the host name).
-User rules (a regex or a callable) are turned into the same shape, so the scrubber has
-one loop.
+secrets known only by their context (a key that names a secret, ``Bearer``, a flag, a
+URL's password, ``mysql -p``), and things that are private without being secrets
+(emails, home folders, the host name). User rules (a regex or a callable) are turned into
+the same shape, so the scrubber has one loop.
 
-A rule finds spans in one string. Each span's text is the *value*; the same value gets
-the same placeholder everywhere in the file (see ``_scrub``), whichever rule found it.
+A rule finds spans in one string. Each span's text is the *value*, with one placeholder
+in the whole file whichever rule found it. A value is hunted through the whole file only
+when its rule is *confident* in it (a provider's format, or a strongly random value): a
+context rule's guess is replaced where it was made (see ``_scrub``).
 """
 
 from __future__ import annotations
@@ -127,26 +130,6 @@ def shannon_entropy(value: str) -> float:
         counts[ch] = counts.get(ch, 0) + 1
     n = len(value)
     return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
-#: the keyword rule's thresholds (README documents them)
-MIN_KEYWORD_VALUE = 12
-MIN_KEYWORD_ENTROPY = 3.0
-
-
-def looks_random(value: str) -> bool:
-    """A credential-like value: long, mixed letters and digits, high entropy, not a word.
-
-    Git hashes and UUIDs pass this test too; the keyword rule only applies it to values
-    right after a word like "token", so a commit hash in ``git log`` is left alone.
-    """
-    core = value.strip("=")
-    return (
-        len(core) >= MIN_KEYWORD_VALUE
-        and any(c.isdigit() for c in core)
-        and any(c.isalpha() for c in core)
-        and shannon_entropy(core) >= MIN_KEYWORD_ENTROPY
-    )
 
 
 # -- the default rules -----------------------------------------------------------------
@@ -311,17 +294,6 @@ BEARER = re.compile(r"(?i)(?<![\w-])bearer\s+([A-Za-z0-9\-._~+/]{8,}=*)")
 TOKEN_WORD = re.compile(r"(?i)(?<![\w-])(?:token|api[_-]?key)\s+([A-Za-z0-9\-._~+/]{12,}=*)")
 #: ``Authorization: Basic <base64 of user:password>``
 BASIC = re.compile(r"(?i)(?<![\w-])basic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-
-_KEYWORDS = (
-    r"api[_-]?key|apikey|secret|token|passw(?:or)?d|passwd|pwd|auth|credential|"
-    r"access[_-]?key|private[_-]?key|client[_-]?key|signing[_-]?key|session[_-]?key"
-)
-#: ``NAME_TOKEN=value``, ``"api_key": "value"``, ``--token value``, ``secret: value``
-KEYWORD_VALUE = re.compile(
-    r"(?i)(?:" + _KEYWORDS + r")[A-Za-z0-9_.\-]{0,40}"
-    r"[\"']?\s*(?::=|=>|=|:|\s)\s*[\"']?"
-    r"([A-Za-z0-9+/_\-.~]{12,}=*)"
-)
 
 _BEARER_HINTS = ("bearer",)
 _TOKEN_WORD_HINTS = ("token", "key")
