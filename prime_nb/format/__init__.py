@@ -43,6 +43,7 @@ from ._ondisk import Snapshot, by_descriptor, ends, written_while_read
 from ._ondisk import current as current_snapshot
 from ._ondisk import forget as forget_snapshot
 from ._ondisk import identity_of as file_identity
+from ._reading import _INVALID as INVALID_JSON
 from ._reading import (
     BOM,
     READ_BUFFER,
@@ -52,6 +53,7 @@ from ._reading import (
     Sink,
     deep_enough,
     iter_entries,
+    lenient_loads,
     looks_like_session,
     no_header,
     not_regular,
@@ -65,6 +67,7 @@ from ._reading import (
 __all__ = [
     "BOM",
     "CURRENT_VERSION",
+    "INVALID_JSON",
     "PRIME_TO_SPEC",
     "READ_BUFFER",
     "Dialect",
@@ -88,6 +91,7 @@ __all__ = [
     "iso_timestamp",
     "iter_entries",
     "js_trim",
+    "lenient_loads",
     "line_id",
     "loader_name_hint",
     "looks_like_session",

@@ -1,10 +1,12 @@
 """`redact`: write a copy of a session file with its secrets replaced, and say what was.
 
 The copy is made line by line from the file as it is on disk: every line stays a line
-(so line numbers, version-1 indexes and derived ids are unchanged), a line with nothing
-to hide is copied byte for byte, and a changed line is written as the agent writes one
-(compact JSON). Lines that do not parse are redacted as text, so a torn or broken line
-cannot leak what it holds. The source is never written to.
+(so line numbers, version-1 indexes and derived ids are unchanged). A line is copied byte
+for byte only when it parsed cleanly, has no repeated key and nothing in it changed; any
+other line that parses is written as the agent writes one (compact JSON, the last of a
+repeated key's values, as every reader keeps). A line that is not JSON (torn, broken, not
+UTF-8) is withheld: a placeholder line says why, and nothing of it is copied, since no
+rule can vouch for text whose structure is unknown. The source is never written to.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, NamedTuple
 import orjson
 import pandas as pd
 
-from ..format import BOM, Migrator, parse_line
+from ..format import BOM, INVALID_JSON, Migrator, lenient_loads
 from ..session import Session
 from ._rules import Finder, Rule, as_rule, default_rules
 from ._scrub import Hit, Scrubber
@@ -27,8 +29,20 @@ from ._scrub import Hit, Scrubber
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
 REPORT_COLUMNS = ["line", "entry_id", "field", "rule", "placeholder"]
-#: the ``field`` of a line that is not a JSON entry (redacted as text)
+#: the ``field`` of a line that is not JSON (withheld)
 UNPARSED = "(unparsed line)"
+#: the ``field`` of a line written anew though no rule fired (see ``_Line.rewrite``)
+REWRITTEN = "(whole line)"
+#: the rule and placeholder a withheld line is reported with
+WITHHELD_RULE = "unparsed-line"
+WITHHELD = "[WITHHELD:unparsed-line]"
+#: what a withheld line becomes: still not JSON, so every reader skips it as before
+WITHHELD_LINE = (
+    WITHHELD + " prime-nb redact withheld this line: it is not valid JSON (torn or broken), "
+    "so it was not copied"
+).encode()
+#: a key in JSON text: a quote that no backslash escapes, then a colon
+_RAW_KEY = re.compile(rb'(?<!\\)(?:\\\\)*"\s*:')
 
 
 class Redaction(NamedTuple):
@@ -42,7 +56,10 @@ class _Line(NamedTuple):
     number: int
     raw: bytes  # the line as on disk, with its line end
     body: bytes  # without BOM, "\r" and "\n"
-    obj: dict[str, Any] | None
+    obj: Any  # the JSON value; INVALID_JSON when the line is not JSON, None when blank
+    #: why the raw bytes may hold more than ``obj``: a key repeated (its earlier values
+    #: are dropped), a line repaired by the lenient parser; None when they hold ``obj``
+    rewrite: str | None
 
 
 def _lines(path: Path) -> Iterator[_Line]:
@@ -50,8 +67,33 @@ def _lines(path: Path) -> Iterator[_Line]:
         for number, raw in enumerate(fh, start=1):
             body = raw.rstrip(b"\n").rstrip(b"\r")
             body = body[len(BOM) :] if body.startswith(BOM) else body
-            obj, _problem = parse_line(body, number)
-            yield _Line(number, raw, body, obj)
+            if not body.strip():
+                yield _Line(number, raw, body, None, None)
+                continue
+            try:
+                obj = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
+                yield _Line(number, raw, body, obj, "repaired-line")
+                continue
+            repeated = isinstance(obj, dict | list) and _key_count(obj) != len(
+                _RAW_KEY.findall(body)
+            )
+            yield _Line(number, raw, body, obj, "repeated-key" if repeated else None)
+
+
+def _key_count(obj: Any) -> int:
+    """How many object keys ``obj`` holds, at every depth."""
+    count = 0
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            count += len(node)
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+    return count
 
 
 def _rules(
@@ -104,7 +146,13 @@ def redact(
 
     The copy has the same version, dialect, ids and tree: only free text changes. Each
     distinct secret gets one placeholder (``[REDACTED:aws-key:1]``, ``email-2@redacted.
-    invalid``, ``/home/user-1``) used everywhere in the file.
+    invalid``, ``/home/user-1``). A value found by a confident rule (a provider's format,
+    a key block, a JWT, a strongly random value) is replaced everywhere in the file; a
+    guess from context (``DB_PASSWORD=hunter2``) where it was made. A value under a key
+    that names a secret (``api_key``, ``password``, ``Authorization``...) is replaced
+    whatever its shape; keys, JSON inside strings and base64 that decodes to text are read
+    too. A line that is not JSON is withheld (a placeholder line says why); a line with a
+    repeated key is written anew without the dropped values.
 
     Parameters
     ----------
@@ -127,7 +175,8 @@ def redact(
     -------
     Redaction
         ``path`` (None for a dry run) and ``report``: one row per replacement with
-        ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret.
+        ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret (a
+        key that is one shows as ``(key)`` in ``field``).
 
     Raises
     ------
@@ -144,13 +193,11 @@ def redact(
     target = Path(dest) if dest is not None else None
     if target is not None and not dry_run:
         _check_dest(source, target)
-    scrubber = Scrubber(_rules(rules, extra_rules, hostnames))
+    scrubber = Scrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
 
     for line in _lines(source):  # pass 1: learn every secret value
-        if line.obj is None:
-            scrubber.learn_text(line.body.decode("utf-8", errors="replace"))
-        else:
-            scrubber.learn(line.obj)
+        if line.obj is not None and line.obj is not INVALID_JSON:
+            scrubber.learn(line.obj, _where(line.obj))
 
     rows: list[tuple[int, str | None, str, str, str]] = []
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
@@ -180,21 +227,30 @@ def _redacted_lines(
     for line in _lines(source):
         hits: list[Hit] = []
         entry_id: str | None = None
-        if line.obj is None:
-            text = line.body.decode("utf-8", errors="replace")
-            fixed = scrubber.scrub_text(text, UNPARSED, hits)
-            new = line.raw if not hits else _with_ends(line, fixed.encode("utf-8"))
-            yield line, new, hits, None
+        if line.obj is None:  # a blank line: nothing to hide
+            yield line, line.raw, hits, None
+            continue
+        if line.obj is INVALID_JSON:
+            hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
+            yield line, _with_ends(line, WITHHELD_LINE), hits, None
             continue
         obj = line.obj
-        if migrator is None and obj.get("type") in ("session", "header"):
-            migrator = Migrator(obj)
-            entry_id = None
-        elif migrator is not None and obj.get("type") not in ("session", "header"):
-            entry_id = _entry_id(migrator, obj)
-        fixed_obj = scrubber.scrub(obj, hits)
-        new = line.raw if fixed_obj is obj else _with_ends(line, orjson.dumps(fixed_obj))
+        if isinstance(obj, dict) and isinstance(obj.get("type"), str):
+            if migrator is None and obj.get("type") in ("session", "header"):
+                migrator = Migrator(obj)
+            elif migrator is not None and obj.get("type") not in ("session", "header"):
+                entry_id = _entry_id(migrator, obj)
+        fixed_obj = scrubber.scrub(obj, hits, _where(obj))
+        if line.rewrite is not None:
+            hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
+        unchanged = fixed_obj is obj and line.rewrite is None
+        new = line.raw if unchanged else _with_ends(line, orjson.dumps(fixed_obj))
         yield line, new, hits, entry_id
+
+
+def _where(obj: Any) -> str:
+    """An entry's fields have a schema; any other JSON value on a line is free data."""
+    return "entry" if isinstance(obj, dict) and isinstance(obj.get("type"), str) else "data"
 
 
 def _entry_id(migrator: Migrator, obj: dict[str, Any]) -> str | None:

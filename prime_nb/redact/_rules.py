@@ -3,16 +3,20 @@
 Why a rule is a small object of its own: the default set mixes provider token formats
 (taken from detect-secrets' plugins, so their patterns are maintained upstream), formats
 detect-secrets reports only partly (a private key's header line, not its body), and
-things that are private without being secrets (emails, home folders, the host name).
-User rules (a regex or a callable) are turned into the same shape, so the scrubber has
-one loop.
+secrets known only by their context (a key that names a secret, ``Bearer``, a flag, a
+URL's password, ``mysql -p``), and things that are private without being secrets
+(emails, home folders, the host name). User rules (a regex or a callable) are turned into
+the same shape, so the scrubber has one loop.
 
-A rule finds spans in one string. Each span's text is the *value*; the same value gets
-the same placeholder everywhere in the file (see ``_scrub``), whichever rule found it.
+A rule finds spans in one string. Each span's text is the *value*, with one placeholder
+in the whole file whichever rule found it. A value is hunted through the whole file only
+when its rule is *confident* in it (a provider's format, or a strongly random value): a
+context rule's guess is replaced where it was made (see ``_scrub``).
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 import socket
@@ -53,6 +57,10 @@ class Rule:
     group_if_trailing: bool = False
     #: replace the values found only where they stand as whole words
     word_bounded: bool = False
+    #: whether a value this rule finds is replaced everywhere in the file (True, or a test
+    #: of the value), or only where the rule found it: a rule that reads context can be
+    #: wrong, and a wrong guess must not spread to every message
+    confident: bool | Callable[[str], bool] = True
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The spans of ``text`` this rule replaces, in any order."""
@@ -100,6 +108,10 @@ class Rule:
                 continue
             yield start, end
 
+    def is_confident(self, value: str) -> bool:
+        """Whether ``value``, found by this rule, is replaced everywhere in the file."""
+        return self.confident if isinstance(self.confident, bool) else self.confident(value)
+
     def make_placeholder(self, n: int, value: str) -> str:
         if self.placeholder is not None:
             return self.placeholder(n, value)
@@ -118,26 +130,6 @@ def shannon_entropy(value: str) -> float:
         counts[ch] = counts.get(ch, 0) + 1
     n = len(value)
     return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
-#: the keyword rule's thresholds (README documents them)
-MIN_KEYWORD_VALUE = 12
-MIN_KEYWORD_ENTROPY = 3.0
-
-
-def looks_random(value: str) -> bool:
-    """A credential-like value: long, mixed letters and digits, high entropy, not a word.
-
-    Git hashes and UUIDs pass this test too; the keyword rule only applies it to values
-    right after a word like "token", so a commit hash in ``git log`` is left alone.
-    """
-    core = value.strip("=")
-    return (
-        len(core) >= MIN_KEYWORD_VALUE
-        and any(c.isdigit() for c in core)
-        and any(c.isalpha() for c in core)
-        and shannon_entropy(core) >= MIN_KEYWORD_ENTROPY
-    )
 
 
 # -- the default rules -----------------------------------------------------------------
@@ -172,6 +164,33 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str]] = {
 }
 
 
+#: words the plugins' patterns cannot match without (lower-cased): a string without any
+#: of them skips the pattern
+_DETECT_SECRETS_HINTS: dict[str, tuple[str, ...]] = {
+    "aws-key": ("a3t", "abia", "acca", "akia", "asia", "aws"),
+    "artifactory-token": ("akc", "ap"),
+    "azure-storage-key": ("accountkey",),
+    "url-password": ("://",),
+    "cloudant-credentials": ("cl",),
+    "discord-token": (".",),
+    "github-token": ("gh",),
+    "gitlab-token": ("gl", "gr1348941"),
+    "ibm-cloud-key": ("key", "pwd", "pass", "token"),
+    "ibm-cos-hmac": ("secret",),
+    "mailchimp-key": ("-us",),
+    "npm-token": ("_authtoken",),
+    "openai-key": ("t3blbkfj",),
+    "pypi-token": ("pypi-",),
+    "sendgrid-key": ("sg.",),
+    "slack-token": ("xox", "hooks.slack"),
+    "softlayer-key": ("key", "pwd", "pass", "token", "softlayer"),
+    "square-secret": ("sq0csp",),
+    "stripe-key": ("k_live_",),
+    "telegram-token": (":",),
+    "twilio-key": ("ac", "sk"),
+}
+
+
 def detect_secrets_rules() -> list[Rule]:
     """One rule per detect-secrets plugin above (a pattern of the plugin = one rule)."""
     import importlib
@@ -191,8 +210,22 @@ def detect_secrets_rules() -> list[Rule]:
             # and keep the plugin's check that header and payload decode as JSON
             rules.append(Rule(name, pattern=JWT, group=0, valid=plugin.is_formally_valid))
             continue
+        # a URL's password may be a word ("admin"): replaced where found, and everywhere
+        # only when random; Artifactory's short prefixes ("AP") also start plain words
+        confident: bool | Callable[[str], bool] = (
+            strongly_random if name in ("url-password", "artifactory-token") else True
+        )
+        valid = _url_password_valid if name == "url-password" else None
         rules.extend(
-            Rule(name, pattern=pattern, group_if_trailing=True) for pattern in plugin.denylist
+            Rule(
+                name,
+                pattern=p,
+                group_if_trailing=True,
+                confident=confident,
+                valid=valid,
+                hints=_DETECT_SECRETS_HINTS.get(name, ()),
+            )
+            for p in plugin.denylist
         )
     return rules
 
@@ -200,54 +233,83 @@ def detect_secrets_rules() -> list[Rule]:
 JWT = re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+(?:\.[A-Za-z0-9_+/=-]+)?")
 
 
+#: a key block ends at its END line. The two optional parts are groups that always take
+#: part (``((?: BLOCK)?)``, not ``( BLOCK)?``): a back-reference to a group that did not
+#: take part never matches in Python, which once made every block run to the end of its
+#: string. A block whose END line is missing (a torn output) runs over its header and
+#: base64 lines only.
 PRIVATE_KEY = re.compile(
-    r"-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----"
-    r"[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)"
+    r"-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY((?: BLOCK)?)-----"
+    r"(?:[\s\S]*?-----END \1PRIVATE KEY\2-----"
+    r"|(?:(?:\s|\\[nr])+(?:[A-Za-z0-9+/=]{4,}|[A-Za-z-]+: [^\n\\]*))*)"
     r"|PuTTY-User-Key-File-\d+:[\s\S]*?Private-MAC: *[0-9a-fA-F]+"
 )
 
-#: token formats detect-secrets (1.5) lacks or matches only in part
+#: token formats detect-secrets (1.5) lacks or matches only in part; the prefixes follow
+#: the providers' documented formats (gitleaks' rule list is a public index of them)
 TOKEN_PREFIXES = re.compile(
     r"(?<![\w-])(?:"
-    r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{20,}"  # Anthropic
+    r"sk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_\-]{20,}"  # Anthropic
     r"|sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}"  # OpenAI project/service keys
-    r"|sk-[A-Za-z0-9]{40,}"  # OpenAI legacy, and look-alikes (DeepSeek, ...)
+    r"|sk-or-v1-[a-f0-9]{40,}"  # OpenRouter
+    r"|sk-[A-Za-z0-9]{32,}"  # OpenAI legacy, and look-alikes (DeepSeek, ...)
     r"|github_pat_[A-Za-z0-9_]{22,}"  # GitHub fine-grained
+    r"|gh[pousr]_[A-Za-z0-9]{30,}"  # GitHub, any length the format grows to
     r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
     r"|AIza[0-9A-Za-z_\-]{35}"  # Google API key
+    r"|GOCSPX-[0-9A-Za-z_\-]{20,}"  # Google OAuth client secret
     r"|ya29\.[0-9A-Za-z_\-]{20,}"  # Google OAuth access token
-    r"|(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"  # Stripe, incl. test keys
+    r"|(?:sk|rk|pk|whsec)_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,}"  # Stripe
     r"|npm_[A-Za-z0-9]{36}"  # npm automation / publish
-    r"|xox[abposr]-[A-Za-z0-9-]{10,}"  # Slack, all shapes
+    r"|xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{20,}"  # Slack, all shapes
     r"|gsk_[A-Za-z0-9]{40,}"  # Groq
+    r"|xai-[A-Za-z0-9]{40,}"  # xAI
     r"|pplx-[A-Za-z0-9]{40,}"  # Perplexity
     r"|r8_[A-Za-z0-9]{30,}"  # Replicate
-    r"|dop_v1_[a-f0-9]{64}"  # DigitalOcean
+    r"|fw_[A-Za-z0-9]{20,}"  # Fireworks
+    r"|dop_v1_[a-f0-9]{64}|doo_v1_[a-f0-9]{64}"  # DigitalOcean
     r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"  # Shopify
+    r"|sq0atp-[0-9A-Za-z_\-]{22}|EAAA[0-9A-Za-z_\-]{60}"  # Square
+    r"|lin_api_[A-Za-z0-9]{40}"  # Linear
+    r"|(?:ntn|secret)_[A-Za-z0-9]{43}"  # Notion
+    r"|ATATT3[A-Za-z0-9_\-=]{100,}"  # Atlassian
+    r"|dapi[a-f0-9]{32}(?:-\d)?"  # Databricks
+    r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}"  # Postman
+    r"|pul-[a-f0-9]{40}"  # Pulumi
+    r"|gl(?:c|sa)_[A-Za-z0-9_+/=]{32,}"  # Grafana
+    r"|NRAK-[A-Z0-9]{27}"  # New Relic
+    r"|sntr[ysu]_[A-Za-z0-9_+/=]{40,}"  # Sentry
+    r"|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler
+    r"|key-[0-9a-f]{32}"  # Mailgun
+    r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"  # age
+    r"|hvs\.[A-Za-z0-9_\-]{24,}"  # HashiCorp Vault
+    r"|glpat-[A-Za-z0-9_\-]{20,}"  # GitLab (any length)
     r")(?![\w-])"
+    r"|https://(?:hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"
+    r"|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,})"
 )
 
-BEARER = re.compile(r"(?i)\b(?:bearer|token|basic)\s+([A-Za-z0-9\-._~+/]{12,}=*)")
+BEARER = re.compile(r"(?i)(?<![\w-])bearer\s+([A-Za-z0-9\-._~+/]{8,}=*)")
+#: ``token <value>``, ``Authorization: Token <value>``: a value after the bare word
+TOKEN_WORD = re.compile(r"(?i)(?<![\w-])(?:token|api[_-]?key)\s+([A-Za-z0-9\-._~+/]{12,}=*)")
+#: ``Authorization: Basic <base64 of user:password>``
+BASIC = re.compile(r"(?i)(?<![\w-])basic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
-_KEYWORDS = (
-    r"api[_-]?key|apikey|secret|token|passw(?:or)?d|passwd|pwd|auth|credential|"
-    r"access[_-]?key|private[_-]?key|client[_-]?key|signing[_-]?key|session[_-]?key"
-)
-#: ``NAME_TOKEN=value``, ``"api_key": "value"``, ``--token value``, ``secret: value``
-KEYWORD_VALUE = re.compile(
-    r"(?i)(?:" + _KEYWORDS + r")[A-Za-z0-9_.\-]{0,40}"
-    r"[\"']?\s*(?::=|=>|=|:|\s)\s*[\"']?"
-    r"([A-Za-z0-9+/_\-.~]{12,}=*)"
-)
-
-_BEARER_HINTS = ("bearer", "token", "basic")
-_KEYWORD_HINTS = ("key", "secret", "token", "pass", "pwd", "auth", "credential")
+_BEARER_HINTS = ("bearer",)
+_TOKEN_WORD_HINTS = ("token", "key")
+_KEYWORD_HINTS = (
+    "key", "secret", "token", "pass", "pwd", "auth", "credential", "cookie", "contrase",
+)  # fmt: skip
 _HOME_HINTS = ("/home/", "/users/", "\\users\\")
+
+#: ``scheme://user:password@host`` with an empty user too (``redis://:password@cache``),
+#: which detect-secrets' pattern needs
+URL_PASSWORD = re.compile(r"(?<=://)[^:/?#\[\]@\s\"'`]*:([^/?#\[\]@\s\"'`]+)@")
 
 URL_TOKEN = re.compile(
     r"(?i)[?&#](?:access_token|refresh_token|id_token|token|api_?key|key|sig|signature|"
     r"secret|password|passwd|auth|client_secret|code|x-amz-signature|x-amz-credential)"
-    r"=([^&\s#\"'<>]{8,})"
+    r"=([^&\s#\"'<>\\]{8,})"
 )
 
 EMAIL = re.compile(
@@ -262,6 +324,312 @@ HOME = re.compile(
     r"(?<![\w.~-])(/home/|/Users/|[A-Za-z]:\\{1,2}Users\\{1,2})"
     r"(?!(?:Shared|Public|Default|All Users)\b)([A-Za-z0-9._\-][^/\\\s'\"`:;,|)\]}]*)"
 )
+
+
+# -- what a value looks like --------------------------------------------------------------
+
+#: a value that stands for a secret without being one: an environment reference, a
+#: template, a mask, a placeholder (ours included)
+_STAND_IN = re.compile(
+    r"(?i)^(?:\$|%[A-Za-z_]+%$|<.*>$|\{\{.*\}\}$|\[redacted|\[withheld|.*redacted.*$"
+    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
+    r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
+    r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b)"
+)
+#: words that follow "password:" in prose, or that stand for no value in config
+_NOT_A_VALUE = frozenset(
+    {
+        "none",
+        "null",
+        "nil",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "empty",
+        "unset",
+        "required",
+        "optional",
+        "hidden",
+        "set",
+        "string",
+        "str",
+        "int",
+        "bool",
+        "undefined",
+        "default",
+        "auto",
+        "is",
+        "was",
+        "are",
+        "be",
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "not",
+        "of",
+        "for",
+        "to",
+        "in",
+        "it",
+        "its",
+        "this",
+        "that",
+        "with",
+        "from",
+        "here",
+        "there",
+        "must",
+        "should",
+        "will",
+        "can",
+        "field",
+        "fields",
+        "value",
+        "values",
+        "prompt",
+        "stdin",
+        "file",
+        "env",
+        "secret",
+        "secrets",
+        "password",
+        "passwords",
+        "token",
+        "tokens",
+        "key",
+        "keys",
+        "changed",
+        "reset",
+        "expired",
+        "missing",
+        "invalid",
+        "incorrect",
+        "wrong",
+        "protected",
+        "needed",
+        "only",
+    }
+)
+#: code that reads a secret from somewhere, not the secret: ``password = self.password``
+_CODE_HEAD = re.compile(
+    r"^(?:self|cls|this|args|opts|options|kwargs|config|conf|cfg|settings|env|params|"
+    r"request|req|ctx|os|sys|process|secrets|vault|getpass)\b[.\[(]"
+)
+#: the pieces of a name, a version, a model or an image tag: words and small numbers
+_ORDINARY_PART = re.compile(
+    r"^(?:[A-Z]*[a-z]*|(?:[A-Z]?[a-z]+){1,5}|[A-Z]+[a-z]+(?:[A-Z][a-z]+){0,3}"  # word, camelCase
+    r"|\d{1,8}|[A-Za-z]{1,12}\d{1,3}|\d{1,3}[A-Za-z]{1,3}|v\d+[a-z]?\d*)$"
+)
+_SPLIT = re.compile(r"[-_./:@+~=,]+")
+
+
+def is_path(value: str) -> bool:
+    """A path of plain names (``/srv/app/2024-11-02``); base64 may start with "/" too."""
+    if re.match(r"^[A-Za-z]:\\", value):
+        return True
+    return value.startswith(("/", "~", "./", "../")) and ordinary(value)
+
+
+def stand_in(value: str) -> bool:
+    """A value that names no secret: an env reference, a mask, a template, a common word."""
+    core = value.strip("\"'` ")
+    if len(core) < 4 or core.lower() in _NOT_A_VALUE:
+        return True
+    if is_path(core):
+        return True  # ``pwd: /srv/app``; a home folder has its own rule
+    if re.match(r"^[a-z][a-z0-9+.-]*://", core):
+        return True  # a URL: its password, if any, is the URL rule's
+    return bool(_STAND_IN.match(core) or _CODE_HEAD.match(core))
+
+
+def ordinary(value: str) -> bool:
+    """Built only of words and small numbers: a model name, an image tag, a version.
+
+    ``gpt-4o-2024-08-06``, ``python3.11-slim``, ``v1.2.3``, ``release_notes`` are; a
+    token (``Zx9vB3nM7qL2wE5r``) has a long part that mixes letters and digits.
+    """
+    parts = [p for p in _SPLIT.split(value.strip("\"'`")) if p]
+    return all(_ORDINARY_PART.match(p) for p in parts)
+
+
+def credential_like(value: str) -> bool:
+    """A value that could be a key or token: 8+ characters, no stand-in, not ordinary."""
+    core = value.strip("\"'`")
+    return len(core) >= 8 and not stand_in(core) and not ordinary(core)
+
+
+def strongly_random(value: str) -> bool:
+    """A value safe to replace everywhere in a file: long, mixed, high entropy, not ordinary.
+
+    Only such values (and those of provider formats) are replaced file-wide; a weaker
+    finding (``DB_PASSWORD=hunter2``) is replaced where it was found, so that a common
+    word taken for a password does not vanish from every message.
+    """
+    core = value.strip("\"'`=")
+    return (
+        len(core) >= 12
+        and any(c.isdigit() for c in core)
+        and any(c.isalpha() for c in core)
+        and shannon_entropy(core) >= 3.2
+        and not ordinary(core)
+        and not stand_in(core)
+    )
+
+
+# -- keys that name a secret --------------------------------------------------------------
+
+#: a key whose value is a human-chosen secret: any value counts
+_PASSWORD_KEYS = re.compile(
+    r"(?:password|passwd|passphrase|passcode|pwd|secret|secretkey|secretaccesskey|contrasena|"
+    r"contraseña|privatekey|pass|pw)$|password|passwd|privatekey|secret"
+)
+#: a key whose value is a machine-made credential
+_TOKEN_KEYS = re.compile(
+    r"(?:token|apikey|accesskey|clientkey|signingkey|sessionkey|authkey|masterkey|"
+    r"encryptionkey|licensekey|servicekey|accountkey|auth|authorization|credential|"
+    r"credentials|cookie|setcookie|secrets|passwords|apikeys|sessionid|bearer)$"
+    r"|apikey|accesstoken|refreshtoken|authtoken|idtoken"
+)
+#: tokens that are no secret: paging, cancelling, a tokenizer's special tokens
+_NOT_SECRET_KEYS = re.compile(
+    r"(?:page|next|continuation|cancellation|cancel|pad|eos|bos|stop|unk|sep|cls|mask|max|"
+    r"num|count|total|input|output|cache|reasoning|start|end)token$|(?:author|oauthurl)$"
+    # where a secret is, or what it is like, not the secret: --password-stdin, TOKEN_FILE
+    r"|(?:pass|passwd|password|pw|pwd|secrets?|tokens?|keys?|auth|cookies?|credentials?)"
+    r"(?:stdin|file|path|dir|"
+    r"name|names|id|ids|len|length|policy|prompt|hash|reset|strength|required|field|type|"
+    r"url|uri|endpoint|expiry|expires|expiresat|expiresin|ttl|count|limit|budget|prefix|"
+    r"header|env|var|cmd|command|helper|store|manager|mode|format|version|scope|scopes)$"
+)
+_KEY_SEPARATORS = re.compile(r"[\s_.\-]+")
+
+
+def secret_key_class(name: str) -> str | None:
+    """``"password"``, ``"token"`` or None: whether a key names a secret, and which kind.
+
+    Case and separators do not matter (``X-Api-Key``, ``client_secret``, ``DB_PASSWORD``,
+    ``refreshToken``). A password-like key makes any value a secret; a token-like key only
+    a value that could be one (see :func:`credential_like`), unless the key is a JSON key.
+    """
+    norm = _KEY_SEPARATORS.sub("", name.strip("\"'`[]\\").lower())
+    if not norm or len(norm) > 80 or _NOT_SECRET_KEYS.search(norm):
+        return None
+    if _PASSWORD_KEYS.search(norm):
+        if norm.endswith(("pass", "pw")) and not re.search(
+            r"(?:^|[_.\-\s])(?:pass|pw)$", name.lower()
+        ):
+            return None  # "bypass", "compass": only a separate word "pass" counts
+        return "password"
+    if _TOKEN_KEYS.search(norm):
+        return "token"
+    return None
+
+
+#: ``KEY = value``, ``"key": "value"``, ``\"key\":\"value\"``, ``key: value`` (any quoting
+#: and escaping depth of the key, one operator, a quoted, numeric or bare value)
+ASSIGNMENT = re.compile(
+    r"(?P<kq>\\*[\"'`])?(?<![A-Za-z0-9_])"
+    # only a key with a secret's word in it (see secret_key_class) is worth the match
+    r"(?P<key>(?=[A-Za-z0-9_.\-]{0,80}?(?i:pass|pw|secret|token|key|auth|cookie|credential"
+    r"|contrase|sessionid|bearer))[A-Za-z_][A-Za-z0-9_.\-]{0,80})(?(kq)(?P=kq))"
+    r"[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
+    r"(?:(?P<vq>\\*[\"'`])(?P<qv>(?:(?!(?P=vq)).){1,2000}?)(?P=vq)"
+    r"|(?P<num>-?\d[\d.eE+\-]*)(?=[\s,}\]\\]|$)"
+    r"|(?P<uv>[^\s\"'`,;|<>(){}\[\]\\]{1,2000}))"
+)
+#: ``--password hunter2``, ``-token xyz``: a flag that names a secret, then its value
+FLAG = re.compile(
+    r"(?<![\w-])--?(?P<key>[A-Za-z][A-Za-z0-9_\-]{1,60})[ \t]+"
+    r"(?:\"(?P<dq>[^\"\n]{1,500})\"|'(?P<sq>[^'\n]{1,500})'|(?P<uv>[^\s\"'`-][^\s\"'`]*))"
+)
+#: passwords given to database and remote tools on their command line
+COMMAND_PASSWORD = re.compile(
+    r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb(?:-dump)?)\b[^\n|;&]*?"
+    r"[ \t](?:-p|--password=)(?P<v1>[^\s\"'`]+|\"[^\"\n]+\"|'[^'\n]+')"
+    r"|(?<![\w-])sshpass\b[^\n|;&]*?[ \t]-p[ \t]*(?P<v2>[^\s\"'`]+|\"[^\"\n]+\"|'[^'\n]+')"
+    r"|(?<![\w-])redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(?P<v3>[^\s\"'`]+|\"[^\"\n]+\"|'[^'\n]+')"
+    r"|(?<![\w-])(?:curl|wget|http)\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*[\"']?[^:\s\"']+:"
+    r"(?P<v4>[^\s\"'`]+)"
+)
+
+
+def _strip_quotes(text: str, start: int, end: int) -> tuple[int, int]:
+    if end - start >= 2 and text[start] == text[end - 1] and text[start] in "\"'":
+        return start + 1, end - 1
+    return start, end
+
+
+#: more words after a value: the line is a sentence
+_PROSE = re.compile(r" [a-z]+(?: |$)")
+
+
+def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Values given to keys that name a secret (see :func:`secret_key_class`)."""
+    pos = 0
+    while (m := ASSIGNMENT.search(text, pos)) is not None:
+        # a value may itself start the next assignment ("Error: DB_PASSWORD=x",
+        # ``"note": "token: x"``): the next search starts at the value, not after it
+        pos = m.end("op")
+        kind = secret_key_class(m.group("key"))
+        if kind is None:
+            continue
+        group = next(g for g in ("qv", "num", "uv") if m.group(g) is not None)
+        value = m.group(group)
+        if group == "uv" and m.end() < len(text) and text[m.end()] in "([":
+            continue  # a call or an index: code that fetches the secret
+        json_key = m.group("kq") is not None and m.group("vq") is not None
+        if group == "num":
+            if m.group("kq") is None and kind != "password":
+                continue
+        elif stand_in(value) or (kind == "token" and not json_key and not credential_like(value)):
+            continue
+        elif (
+            group == "uv"
+            and m.group("op") == ":"
+            and value.isalpha()
+            and value.islower()
+            and _PROSE.match(text, m.end())
+        ):
+            continue  # "passwd: entry for user www-data updated": a sentence goes on
+        yield m.span(group)
+
+
+def _flag_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in FLAG.finditer(text):
+        kind = secret_key_class(m.group("key"))
+        group = next(g for g in ("dq", "sq", "uv") if m.group(g) is not None)
+        value = m.group(group)
+        if kind is None or stand_in(value):
+            continue
+        if kind == "token" and not credential_like(value):
+            continue
+        yield m.span(group)
+
+
+def _command_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in COMMAND_PASSWORD.finditer(text):
+        group = next(g for g in ("v1", "v2", "v3", "v4") if m.group(g) is not None)
+        start, end = _strip_quotes(text, *m.span(group))
+        if not stand_in(text[start:end]) or text[start:end].lower() in ("root", "admin"):
+            yield start, end
+
+
+def _basic_valid(value: str) -> bool:
+    """A Basic credential: base64 of ``user:password`` in printable text."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return ":" in raw and raw.isprintable() and len(raw) >= 3
+
+
+def _url_password_valid(value: str) -> bool:
+    return not stand_in(value) or value.lower() in ("root", "admin", "pass", "test")
 
 
 def _email_placeholder(n: int, value: str) -> str:
@@ -316,6 +684,11 @@ def host_rule(names: Sequence[str]) -> Rule | None:
 def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     """The default rule set, most specific first (an earlier rule wins an overlap).
 
+    Provider formats, key blocks and JWTs are *confident*: a value they find is replaced
+    everywhere in the file. The rules that read context (a key's name, a flag, a
+    ``Bearer`` word, a URL's password) replace what they find where they find it, and
+    everywhere only when the value is :func:`strongly_random`.
+
     ``hostnames`` replaces the host names to hide (default: this machine's name, see
     :func:`this_host_names`); pass ``[]`` to hide none.
     """
@@ -323,9 +696,42 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0),
-        Rule("bearer-token", pattern=BEARER, valid=looks_random, hints=_BEARER_HINTS),
-        Rule("url-token", pattern=URL_TOKEN, hints=("=",)),
-        Rule("keyword-secret", pattern=KEYWORD_VALUE, valid=looks_random, hints=_KEYWORD_HINTS),
+        Rule(
+            "bearer-token",
+            pattern=BEARER,
+            valid=credential_like,
+            hints=_BEARER_HINTS,
+            confident=strongly_random,
+        ),
+        Rule("basic-auth", pattern=BASIC, valid=_basic_valid, hints=("basic",)),
+        Rule(
+            "bearer-token",
+            pattern=TOKEN_WORD,
+            valid=credential_like,
+            hints=_TOKEN_WORD_HINTS,
+            confident=strongly_random,
+        ),
+        Rule(
+            "url-password",
+            pattern=URL_PASSWORD,
+            valid=_url_password_valid,
+            hints=("://",),
+            confident=strongly_random,
+        ),
+        Rule("url-token", pattern=URL_TOKEN, hints=("=",), confident=strongly_random),
+        Rule(
+            "keyword-secret",
+            finder=_assignment_spans,
+            hints=(*_KEYWORD_HINTS, "pw"),
+            confident=strongly_random,
+        ),
+        Rule("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS, confident=strongly_random),
+        Rule(
+            "command-password",
+            finder=_command_spans,
+            hints=("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http"),
+            confident=strongly_random,
+        ),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

@@ -1,26 +1,38 @@
-"""Find and replace secrets inside the JSON of session entries, leaving the structure alone.
+"""Find and replace secrets inside the JSON of session entries, keys and structure included.
 
 Why two passes: a secret may be recognisable in one place only (``API_TOKEN=...`` in a
 ``.env`` read) and appear bare elsewhere (echoed in a later command). The first pass runs
-the rules over every string and learns each secret *value* with its placeholder; the
-second replaces every occurrence of every learned value, so the same secret becomes the
-same placeholder everywhere, whichever rule first found it.
+the rules over every string and key and learns each secret *value* with its placeholder;
+the second replaces, in each string, what the rules find there, and every occurrence of
+every value a *confident* rule found (see ``Rule.confident``), so the same secret becomes
+the same placeholder everywhere. A guess (``DB_PASSWORD=hunter2``) is replaced only where
+it was made: a model name or an image tag taken for a token must not vanish everywhere.
 
-What is never touched: object keys, and the fields that make the tree and the format
-(ids, parent ids, types, roles, timestamps, tool call ids, model names, image data,
-thinking signatures). So the redacted file has the same ids, tree and context shape.
+Beyond the rules, the scrubber reads structure: a value under a key that names a secret
+(``{"api_key": ...}``, any shape) is one; a string that holds JSON is read as JSON; base64
+that decodes to text is decoded and read; a token a terminal wrapped over two lines is
+read joined. Keys are scanned like text (a secret used as a key is replaced).
+
+What is never touched: the fields that make the tree and the format (ids, parent ids,
+types, timestamps, tool call ids, thinking signatures, image data). So the redacted file
+has the same ids, tree and context shape.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from ._rules import Rule
+import orjson
 
-#: fields of an entry (or header) that hold structure, never free text
+from ._rules import Rule, is_path, secret_key_class, strongly_random
+
+#: fields of an entry (or header) that make the tree and the format, never scanned
 ENTRY_KEEP = frozenset(
     {
         "type",
@@ -34,24 +46,47 @@ ENTRY_KEEP = frozenset(
         "version",
         "sessionId",
         "toolCallId",
-        "provider",
-        "modelId",
-        "thinkingLevel",
-        "serviceTier",
-        "customType",
         "_sourceType",
     }
 )
-#: fields of an agent message that hold structure
-MESSAGE_KEEP = frozenset(
-    {"role", "timestamp", "toolCallId", "toolName", "api", "provider", "model", "stopReason"}
-)
-#: fields of a content block that hold structure (an image's ``data`` is kept too)
-BLOCK_KEEP = frozenset(
-    {"type", "id", "mimeType", "thinkingSignature", "textSignature", "signature", "name"}
-)
+#: fields of an agent message that make the format
+MESSAGE_KEEP = frozenset({"role", "timestamp", "toolCallId"})
+#: fields of a content block that make the format (an image's ``data`` is kept too)
+BLOCK_KEEP = frozenset({"type", "id", "thinkingSignature", "textSignature", "signature"})
+
+#: a value under a key that names a secret (``{"password": ...}``)
+SECRET_FIELD = Rule("secret-field", confident=strongly_random)
+#: base64 whose decoded text holds a secret
+BASE64_SECRET = Rule("base64-secret")
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
+#: a line break inside a run of token characters (a wrapped key), with the runs around it
+_WRAP = re.compile(r"(?<=[A-Za-z0-9+/=_\-])\r?\n(?=[A-Za-z0-9+/_\-])")
+_TAIL_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~]{8,}$")
+_HEAD_RUN = re.compile(r"[A-Za-z0-9+/_\-.~]+")
+#: base64 of 20+ characters, possibly wrapped at a fixed width (``base64`` wraps at 76)
+_BASE64 = re.compile(
+    r"(?<![A-Za-z0-9+/=_\-])"
+    r"(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
+    r"(?:\r?\n(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)*"
+    r"(?![A-Za-z0-9+/=_\-])"
+)
+_NUMBER_EDGE = r"(?<![\w.]){}(?![\w.])"
+#: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
+_ESCAPED_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+#: how deep base64 inside base64, or JSON inside JSON strings, is followed
+_MAX_DEPTH = 2
+
+
+class Span(NamedTuple):
+    """A stretch of a string to replace, the rule that found it, and whether the value is
+    replaced file-wide; ``alias`` is the value without the line break of a wrapped key."""
+
+    start: int
+    end: int
+    rule: Rule
+    confident: bool
+    alias: str | None = None
 
 
 @dataclass
@@ -63,90 +98,425 @@ class Hit:
     placeholder: str
 
 
+def _structural_stand_in(value: str) -> bool:
+    """A value under a secret's key that holds none: empty, a mask, a reference, a path."""
+    core = value.strip()
+    if not core or core.lower() in ("none", "null", "nil", "true", "false", "undefined"):
+        return True
+    if core.startswith(("$", "[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
+        return True
+    if is_path(core):
+        return True
+    return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
+
+
+def _named_pair(obj: dict[str, Any]) -> bool:
+    """``{"name": "Authorization", "value": ...}``: a header or variable as a pair."""
+    if "value" not in obj:
+        return False
+    for key in ("name", "key", "header", "Name", "Key"):
+        name = obj.get(key)
+        if isinstance(name, str) and secret_key_class(name) is not None:
+            return True
+    return False
+
+
+def _escaped_forms(value: str) -> set[str]:
+    """``value`` as it appears inside a JSON string (both ways of writing non-ASCII)."""
+    forms = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
+    forms.discard(value)
+    return forms
+
+
 @dataclass
 class Scrubber:
     """Learns secret values (``learn``), then replaces them (``scrub``)."""
 
     rules: list[Rule]
+    #: read structure too: values under keys that name secrets (off when the caller's own
+    #: rules replace the defaults)
+    secret_keys: bool = True
     #: secret value -> (rule name, placeholder)
     known: dict[str, tuple[str, str]] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    #: values replaced everywhere in the file (found by a confident rule)
+    wide: set[str] = field(default_factory=set)
     _matcher: re.Pattern[str] | None = None
     _matcher_size: int = -1
-    #: hashes of strings already learned from (forks and compactions repeat text)
-    _seen: set[int] = field(default_factory=set)
+    #: the text the matcher finds -> the value it stands for (escaped forms included)
+    _forms: dict[str, str] = field(default_factory=dict)
+    #: the spans found in each string in pass 1, by a digest of the string, for pass 2
+    #: (forks and compactions repeat text, and each string is read by the rules once)
+    _found: dict[bytes, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
+    #: keys repeat in every entry: their spans are found once
+    _key_spans: dict[str, list[Span]] = field(default_factory=dict)
 
-    # -- pass 1 ------------------------------------------------------------------------
-    def learn_text(self, text: str) -> None:
-        key = hash(text)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        found: list[tuple[int, int, Rule]] = []
+    # -- finding -----------------------------------------------------------------------
+    def find(self, text: str, depth: int = 0) -> list[Span]:
+        """Every span of ``text`` a rule, a wrapped token or decoded base64 gives."""
+        spans = self._rule_spans(text)
+        if "\n" in text:
+            spans.extend(self._wrapped_spans(text))
+        if depth < _MAX_DEPTH and len(text) >= 20:
+            spans.extend(self._base64_spans(text, depth))
+        return spans
+
+    def _rule_spans(self, text: str) -> list[Span]:
+        out: list[Span] = []
         for rule in self.rules:
-            found.extend((start, end, rule) for start, end in rule.spans(text))
-        if not found:
-            return
-        # every span is learned; where spans overlap, their union is learned too, so that
-        # no rule's match can cut another's secret in two (the longest match wins in pass 2)
-        found.sort(key=lambda item: (item[0], -item[1]))
-        group: list[tuple[int, int, Rule]] = []
-        for item in [*found, (len(text) + 1, len(text) + 1, found[0][2])]:
-            if group and item[0] >= max(end for _, end, _ in group):
-                for start, end, rule in group:
-                    self._learn_value(text[start:end], rule)
-                start, end = group[0][0], max(end for _, end, _ in group)
-                if len(group) > 1 and (start, end) not in {(a, b) for a, b, _ in group}:
-                    longest = max(group, key=lambda g: g[1] - g[0])[2]
-                    self._learn_value(text[start:end], longest)
-                group = []
-            group.append(item)
+            for start, end in rule.spans(text):
+                out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
+        return out
 
-    def _learn_value(self, value: str, rule: Rule) -> None:
-        if value in self.known or not value.strip():
+    def _wrapped_spans(self, text: str) -> list[Span]:
+        """Tokens broken by a plain line break: the rules run on the lines joined, and a
+        match that crosses a join is a span of the text as it is, the break included."""
+        joins: list[tuple[int, int]] = []
+        for m in _WRAP.finditer(text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            before = text[line_start : m.start()].rstrip("\r")
+            if len(before) < 20 or not _TAIL_RUN.search(before):
+                continue
+            head = _HEAD_RUN.match(text, m.end())
+            if head is None:
+                continue
+            rest = text[head.end() : head.end() + 2]
+            if rest[:1] == ":" or (rest[:1] == "=" and rest[1:2] not in ("", "=", "\n", "\r")):
+                continue  # the next line is ``NAME=...`` or ``name: ...``: not a wrap
+            joins.append(m.span())
+        if not joins:
+            return []
+        pieces: list[str] = []
+        #: (position in the joined text, characters removed up to there)
+        marks: list[tuple[int, int]] = []
+        last, removed = 0, 0
+        for start, end in joins:
+            pieces.append(text[last:start])
+            at = start - removed  # where the break was, in the joined text
+            removed += end - start
+            marks.append((at, removed))
+            last = end
+        pieces.append(text[last:])
+        joined = "".join(pieces)
+
+        def to_text(pos: int, closing: bool) -> int:
+            shift = 0
+            for at, total in marks:
+                if at < pos or (at == pos and not closing):
+                    shift = total
+            return pos + shift
+
+        out: list[Span] = []
+        for span in self._rule_spans(joined):
+            if not any(span.start < at < span.end for at, _ in marks):
+                continue
+            start, end = to_text(span.start, False), to_text(span.end, True)
+            out.append(Span(start, end, span.rule, span.confident, joined[span.start : span.end]))
+        return out
+
+    def _base64_spans(self, text: str, depth: int) -> list[Span]:
+        """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
+        out: list[Span] = []
+        for m in _BASE64.finditer(text):
+            blob = re.sub(r"\s", "", m.group())
+            try:
+                decoded = base64.b64decode(blob, validate=True).decode("utf-8")
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if len(decoded) < 8 or not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+                continue
+            if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
+                out.append(Span(m.start(), m.end(), BASE64_SECRET, True))
+        return out
+
+    def _json_spans(self, text: str, depth: int) -> list[Span]:
+        """A string that is JSON, read as JSON: values under secret keys, and what the
+        rules find in its strings once unescaped, located in the text as written."""
+        if not self.secret_keys or depth > _MAX_DEPTH:
+            return []
+        head = text.lstrip()[:1]
+        if head not in ("{", "[") or len(text) < 8:
+            return []
+        try:
+            obj = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return []
+        if not isinstance(obj, dict | list):
+            return []
+        out: list[Span] = []
+        for value, rule, confident, quoted in self._embedded(obj, False, depth):
+            forms = {value, *_escaped_forms(value)} if not quoted else set()
+            for form in forms:
+                start = text.find(form)
+                while form and start >= 0:
+                    out.append(Span(start, start + len(form), rule, confident))
+                    start = text.find(form, start + len(form))
+            if quoted:
+                for form in {value, *_escaped_forms(value)}:
+                    needle = re.compile(
+                        _NUMBER_EDGE.format(re.escape(form))
+                        if quoted == "number"
+                        else '(?<=")' + re.escape(form) + '(?=")'
+                    )
+                    out.extend(Span(*m.span(), rule, confident) for m in needle.finditer(text))
+        return out
+
+    def _embedded(
+        self, obj: Any, secret: bool, depth: int
+    ) -> Iterator[tuple[str, Rule, bool, str | None]]:
+        """(value, rule, confident, how it is bounded) for each secret in parsed JSON."""
+        if isinstance(obj, str):
+            if secret and not _structural_stand_in(obj):
+                yield obj, SECRET_FIELD, strongly_random(obj), "string"
+            for span in self.find(obj, depth) + self._json_spans(obj, depth + 1):
+                yield obj[span.start : span.end], span.rule, span.confident, None
+        elif isinstance(obj, bool) or obj is None:
             return
-        n = self.counters.get(rule.name, 0) + 1
-        self.counters[rule.name] = n
-        self.known[value] = (rule.name, rule.make_placeholder(n, value))
-        if rule.word_bounded:
-            self._bounded.add(value)
+        elif isinstance(obj, int | float):
+            if secret:
+                yield json.dumps(obj), SECRET_FIELD, False, "number"
+        elif isinstance(obj, dict):
+            pair = _named_pair(obj)
+            for key, value in obj.items():
+                for span in self.find(key, depth):
+                    yield key[span.start : span.end], span.rule, span.confident, None
+                inner = secret or secret_key_class(key) is not None or (pair and key == "value")
+                yield from self._embedded(value, inner, depth)
+        elif isinstance(obj, list):
+            for value in obj:
+                yield from self._embedded(value, secret, depth)
+
+    def _literal_spans(self, text: str, depth: int) -> list[Span]:
+        """JSON string literals inside text, unescaped and read: a key a log line's JSON
+        wrapped (``\\n``), a password behind escaped quotes; located by their escaped form."""
+        if depth > _MAX_DEPTH or "\\" not in text:
+            return []
+        out: list[Span] = []
+        for m in _ESCAPED_LITERAL.finditer(text):
+            if "\\" not in m.group(0):
+                continue
+            try:
+                decoded = json.loads(m.group(0))
+            except ValueError:
+                continue
+            if not isinstance(decoded, str):
+                continue
+            found = self.find(decoded, depth + 1) + self._json_spans(decoded, depth + 1)
+            found += self._literal_spans(decoded, depth + 1)
+            for span in found:
+                value = decoded[span.start : span.end]
+                for form in {value, *_escaped_forms(value)}:
+                    start = text.find(form, m.start(), m.end())
+                    while form and start >= 0:
+                        out.append(Span(start, start + len(form), span.rule, span.confident))
+                        start = text.find(form, start + len(form), m.end())
+        return out
+
+    def spans(self, text: str) -> list[Span]:
+        """What is replaced in ``text`` wherever it is (before the file-wide values)."""
+        return self.find(text) + self._json_spans(text, 0) + self._literal_spans(text, 0)
+
+    # -- learning ----------------------------------------------------------------------
+    def _learn_value(self, value: str, rule: Rule, confident: bool) -> str:
+        """The value's placeholder (made on first sight); file-wide when ``confident``."""
+        if value not in self.known:
+            n = self.counters.get(rule.name, 0) + 1
+            self.counters[rule.name] = n
+            self.known[value] = (rule.name, rule.make_placeholder(n, value))
+        if confident and value.strip() and value not in self.wide:
+            self.wide.add(value)
+            if rule.word_bounded:
+                self._bounded.add(value)
+        return self.known[value][1]
+
+    def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
+        """The spans of ``text`` and whether they were found before (short strings are
+        cheaper to read again than to remember)."""
+        if len(text) < 64:
+            return tuple(self.spans(text)), False
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        known = self._found.get(key)
+        if known is not None:
+            return known, True
+        found = self._found[key] = tuple(self.spans(text))
+        return found, False
+
+    def learn_text(self, text: str) -> None:
+        found, before = self._cached_spans(text)
+        if before:
+            return
+        for span in found:
+            self._learn_value(text[span.start : span.end], span.rule, span.confident)
+            if span.alias is not None:
+                self._learn_value(span.alias, span.rule, span.confident)
 
     def learn(self, obj: Any, where: str = "entry") -> None:
-        for _path, text in strings(obj, where):
-            self.learn_text(text)
+        self._walk(obj, where, "", False, None)
 
-    # -- pass 2 ------------------------------------------------------------------------
+    # -- replacing ---------------------------------------------------------------------
     def matcher(self) -> re.Pattern[str] | None:
-        """One regex over every learned value, longest first (host names as whole words)."""
-        if self._matcher_size != len(self.known):
-            parts = []
-            for value in sorted(self.known, key=len, reverse=True):
-                bounded = value in self._bounded
-                head = r"(?<![A-Za-z0-9_])" if bounded and _WORD.match(value[0]) else ""
-                tail = r"(?![A-Za-z0-9_])" if bounded and _WORD.match(value[-1]) else ""
-                parts.append(head + re.escape(value) + tail)
+        """One regex over every file-wide value and its JSON-escaped forms, longest first
+        (host names as whole words)."""
+        if self._matcher_size != len(self.wide):
+            self._forms = {}
+            for value in self.wide:
+                self._forms.setdefault(value, value)
+                for form in _escaped_forms(value):
+                    self._forms.setdefault(form, value)
+            plain = [f for f in self._forms if self._forms[f] not in self._bounded]
+            parts = [_trie_pattern(plain)] if plain else []
+            for form in sorted(set(self._forms) - set(plain), key=len, reverse=True):
+                head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
+                tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
+                parts.insert(0, head + re.escape(form) + tail)
             self._matcher = re.compile("|".join(parts)) if parts else None
-            self._matcher_size = len(self.known)
+            self._matcher_size = len(self.wide)
         return self._matcher
 
-    def scrub_text(self, text: str, path: str, hits: list[Hit]) -> str:
+    def scrub_text(
+        self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
+    ) -> str:
+        """``text`` with what the rules find in it, and every file-wide value, replaced."""
+        found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
-        if matcher is None:
+        if matcher is not None:
+            for m in matcher.finditer(text):
+                rule_name = self.known[self._forms[m.group(0)]][0]
+                found.append(Span(m.start(), m.end(), Rule(rule_name), True))
+        if not found:
             return text
-
-        def swap(match: re.Match[str]) -> str:
-            rule, placeholder = self.known[match.group(0)]
-            hits.append(Hit(path, rule, placeholder))
-            return placeholder
-
-        new, count = matcher.subn(swap, text)
-        return new if count else text
+        found.sort(key=lambda s: (s.start, -s.end))
+        out: list[str] = []
+        last = 0
+        group: list[Span] = []
+        for span in [*found, Span(len(text) + 1, len(text) + 1, found[0].rule, False)]:
+            if group and span.start >= max(s.end for s in group):
+                start, end = group[0].start, max(s.end for s in group)
+                value = text[start:end]
+                if value in self.known:
+                    rule_name, placeholder = self.known[value]
+                elif value in self._forms:  # an escaped form of a file-wide value
+                    rule_name, placeholder = self.known[self._forms[value]]
+                else:
+                    longest = max(group, key=lambda s: s.end - s.start)
+                    placeholder = self._learn_value(value, longest.rule, False)
+                    rule_name = longest.rule.name
+                hits.append(Hit(path, rule_name, placeholder))
+                out.append(text[last:start])
+                out.append(placeholder)
+                last = end
+                group = []
+            group.append(span)
+        out.append(text[last:])
+        return "".join(out)
 
     def scrub(self, obj: Any, hits: list[Hit], where: str = "entry") -> Any:
         """A copy of ``obj`` with secrets replaced (``obj`` itself if nothing changed)."""
-        return _rebuild(obj, where, "", lambda text, path: self.scrub_text(text, path, hits))
+        return self._walk(obj, where, "", False, hits)
+
+    # -- the walk ----------------------------------------------------------------------
+    def _walk(self, obj: Any, where: str, path: str, secret: bool, hits: list[Hit] | None) -> Any:
+        """Learn (``hits`` is None) or replace, through strings, keys and numbers."""
+        if isinstance(obj, str):
+            return self._string(obj, path, secret, hits)
+        if isinstance(obj, bool) or obj is None:
+            return obj
+        if isinstance(obj, int | float):
+            if not secret:
+                return obj
+            text = json.dumps(obj)
+            if hits is None:
+                self._learn_value(text, SECRET_FIELD, False)
+                return obj
+            placeholder = self._learn_value(text, SECRET_FIELD, False)
+            hits.append(Hit(path, SECRET_FIELD.name, placeholder))
+            return placeholder
+        if isinstance(obj, dict):
+            return self._dict(obj, where, path, secret, hits)
+        if isinstance(obj, list):
+            inner = "block" if where == "content" else "data"
+            items = [self._walk(v, inner, _join(path, i), secret, hits) for i, v in enumerate(obj)]
+            return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
+        return obj
+
+    def _dict(
+        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: list[Hit] | None
+    ) -> dict[str, Any]:
+        pair = self.secret_keys and _named_pair(obj)
+        out: dict[str, Any] = {}
+        changed = False
+        for key, value in obj.items():
+            if _keep(key, where, obj):
+                out[key] = value
+                continue
+            new_key = self._key(key, _join(path, "(key)"), hits)
+            inner = secret or (
+                self.secret_keys
+                and (secret_key_class(key) is not None or (pair and key == "value"))
+            )
+            new = self._walk(value, _child_where(key, where), _join(path, new_key), inner, hits)
+            if new_key != key:
+                base, n = new_key, 1
+                while new_key in out or new_key in obj:
+                    n += 1
+                    new_key = f"{base}#{n}"
+            changed = changed or new is not value or new_key != key
+            out[new_key] = new
+        return out if changed else obj
+
+    def _key(self, key: str, path: str, hits: list[Hit] | None) -> str:
+        spans = self._key_spans.get(key)
+        if spans is None:
+            spans = self.spans(key)
+            if len(key) <= 200:
+                self._key_spans[key] = spans
+        if hits is None:
+            for span in spans:
+                self._learn_value(key[span.start : span.end], span.rule, span.confident)
+            return key
+        return self.scrub_text(key, path, hits, list(spans))
+
+    def _string(self, text: str, path: str, secret: bool, hits: list[Hit] | None) -> str:
+        if secret and not _structural_stand_in(text):
+            confident = strongly_random(text)
+            if hits is None:
+                self._learn_value(text, SECRET_FIELD, confident)
+                self.learn_text(text)  # a provider token inside is known file-wide too
+                return text
+            placeholder = self._learn_value(text, SECRET_FIELD, confident)
+            hits.append(Hit(path, SECRET_FIELD.name, placeholder))
+            return placeholder
+        if hits is None:
+            self.learn_text(text)
+            return text
+        return self.scrub_text(text, path, hits)
+
+
+def _trie_pattern(words: list[str]) -> str:
+    """One regex for many literals, as a trie: at each position the engine follows one
+    path of shared prefixes instead of trying every literal (a file can hold thousands of
+    secrets). Longer words win, as with an alternation sorted longest first."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        out = []
+        while len(node) == 1 and "" not in node:  # a chain: one literal, no recursion
+            ((ch, node),) = node.items()
+            out.append(re.escape(ch))
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if branches:
+            alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+            out.append(f"(?:{alt})?" if "" in node else alt)
+        return "".join(out)
+
+    return build(trie)
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:
@@ -172,38 +542,3 @@ def _join(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else key
-
-
-def strings(obj: Any, where: str = "entry", path: str = "") -> Iterator[tuple[str, str]]:
-    """Every free-text string in an entry, with its field path (``message.content[0].text``)."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, dict):
-        for key, value in obj.items():
-            if not _keep(key, where, obj):
-                yield from strings(value, _child_where(key, where), _join(path, key))
-    elif isinstance(obj, list):
-        inner = "block" if where == "content" else "data"
-        for i, value in enumerate(obj):
-            yield from strings(value, inner, _join(path, i))
-
-
-def _rebuild(obj: Any, where: str, path: str, fix: Any) -> Any:
-    if isinstance(obj, str):
-        return fix(obj, path)
-    if isinstance(obj, dict):
-        out: dict[str, Any] = {}
-        changed = False
-        for key, value in obj.items():
-            if _keep(key, where, obj):
-                out[key] = value
-                continue
-            new = _rebuild(value, _child_where(key, where), _join(path, key), fix)
-            changed = changed or new is not value
-            out[key] = new
-        return out if changed else obj
-    if isinstance(obj, list):
-        inner = "block" if where == "content" else "data"
-        items = [_rebuild(v, inner, _join(path, i), fix) for i, v in enumerate(obj)]
-        return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
-    return obj

@@ -303,8 +303,9 @@ def test_empty_header_only_session(tmp_path: Path) -> None:
     assert prime_nb.load(out).header["cwd"] == "/home/user-1/x"
 
 
-def test_hostile_lines_are_redacted_as_text(tmp_path: Path) -> None:
+def test_hostile_lines_are_withheld(tmp_path: Path) -> None:
     key = PLANTED["github"]
+    password = "Vuka-Tebo-7391"
     src = write_lines(
         tmp_path / "hostile.jsonl",
         [
@@ -313,7 +314,7 @@ def test_hostile_lines_are_redacted_as_text(tmp_path: Path) -> None:
             f'{{"type": "message", "id": "u2", "broken {key}',
             b"\xff\xfe not utf-8 " + key.encode(),
             msg("u3", "u1", "user", f"again {key}", 1),
-            f'{{"type":"message","id":"u4","parentId":"u3","torn {key}',
+            f'{{"type":"message","id":"u4","parentId":"u3","torn DB_PASSWORD={password} ',
         ],
         end=b"\r\n",
     )
@@ -322,12 +323,117 @@ def test_hostile_lines_are_redacted_as_text(tmp_path: Path) -> None:
     out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
     assert out is not None
     data = out.read_bytes()
-    assert key.encode() not in data
+    assert key.encode() not in data and password[:6].encode() not in data
     assert (
         data.startswith(b"\xef\xbb\xbf") and data.count(b"\r\n") == 5 and not data.endswith(b"\n")
     )
-    assert set(report.loc[report["field"] == "(unparsed line)", "line"]) == {3, 4, 6}
+    withheld = report[report["field"] == "(unparsed line)"]
+    assert set(withheld["line"]) == {3, 4, 6} and set(withheld["rule"]) == {"unparsed-line"}
+    lines = data.split(b"\r\n")
+    for number in (3, 4, 6):  # nothing of the line is copied, and the placeholder says why
+        assert lines[number - 1].startswith(b"[WITHHELD:unparsed-line] prime-nb redact withheld")
     assert _shape(prime_nb.load(out)) == _shape(prime_nb.load(src))
+
+
+def test_a_repeated_key_is_not_copied_through(tmp_path: Path) -> None:
+    """Readers keep the last of a repeated key; the first value must not ride along."""
+    key = PLANTED["github"]
+    line = (
+        '{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-05T10:00:00.000Z",'
+        f'"message":{{"role":"user","content":"{key}","content":"hello","timestamp":0}}}}'
+    )
+    src = write_lines(tmp_path / "dup.jsonl", [header(), line])
+    out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    assert key[4:10] not in out.read_text()
+    assert report[["line", "field", "rule"]].values.tolist() == [
+        [2, "(whole line)", "repeated-key"]
+    ]
+    assert prime_nb.load(out).entry("u1")["message"]["content"] == "hello"
+    assert _shape(prime_nb.load(out)) == _shape(prime_nb.load(src))
+
+
+@pytest.mark.parametrize("label", ["RSA ", "EC ", "OPENSSH ", "", "ENCRYPTED "])
+def test_a_key_block_ends_at_its_end_line(tmp_path: Path, label: str) -> None:
+    body = "MIIEowIBAAKCAQEAuZ3q9Jk2v8QyJ4X1wq7yYj0mN3bF5cU6hT2rG9kL0pDsE1aB"
+    block = f"-----BEGIN {label}PRIVATE KEY-----\n{body}\n-----END {label}PRIVATE KEY-----"
+    text = f"key:\n{block}\nThe deploy finished and the server restarted."
+    src = write_lines(tmp_path / "k.jsonl", [header(), msg("u1", None, "user", text, 0)])
+    out, _ = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    content = prime_nb.load(out).entry("u1")["message"]["content"]
+    assert (
+        content == "key:\n[REDACTED:private-key:1]\nThe deploy finished and the server restarted."
+    )
+
+
+def test_values_under_secret_keys_whatever_their_shape(tmp_path: Path) -> None:
+    arguments = {
+        "headers": {"X-Api-Key": "abc", "Accept": "text/plain"},
+        "db": {"password": 123456, "host": "db.internal"},
+        "auth": {"user": "bob", "pass": "s3cr3t"},
+        "client_secret": ["one-value", "two-value"],
+        "env": [{"name": "API_TOKEN", "value": "plain-words"}],
+        "token": None,
+        "max_tokens": 4096,
+    }
+    call = {"type": "toolCall", "id": "toolu_1", "name": "http", "arguments": arguments}
+    entry = msg("a1", None, "assistant", "", 0)
+    entry["message"]["content"] = [call]
+    src = write_lines(tmp_path / "s.jsonl", [header(), entry])
+    out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    got = prime_nb.load(out).entry("a1")["message"]["content"][0]["arguments"]
+    assert got["headers"] == {"X-Api-Key": "[REDACTED:secret-field:1]", "Accept": "text/plain"}
+    assert got["db"] == {"password": "[REDACTED:secret-field:2]", "host": "db.internal"}
+    assert got["auth"] == {"user": "[REDACTED:secret-field:3]", "pass": "[REDACTED:secret-field:4]"}
+    assert got["client_secret"] == ["[REDACTED:secret-field:5]", "[REDACTED:secret-field:6]"]
+    assert got["env"] == [{"name": "API_TOKEN", "value": "[REDACTED:secret-field:7]"}]
+    assert got["token"] is None and got["max_tokens"] == 4096
+    assert set(report["rule"]) == {"secret-field"}
+
+
+def test_a_secret_used_as_a_key_is_replaced_and_never_reported(tmp_path: Path) -> None:
+    key = PLANTED["github"]
+    entry = {
+        "type": "custom",
+        "id": "c1",
+        "parentId": None,
+        "timestamp": "2026-01-05T10:00:00.000Z",
+        "customType": "cache",
+        "data": {"tokens": {key: {"scope": "repo"}}},
+    }
+    src = write_lines(tmp_path / "s.jsonl", [header(), entry])
+    out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    data = prime_nb.load(out).entry("c1")["data"]
+    assert data == {"tokens": {"[REDACTED:github-token:1]": {"scope": "repo"}}}
+    assert key[4:10] not in report.to_csv() and key[4:10] not in out.read_text()
+    assert list(report["field"]) == ["data.tokens.(key)"]
+
+
+def test_a_guess_is_replaced_where_it_was_made_only(tmp_path: Path) -> None:
+    """A context rule may be wrong: its value is not hunted through the whole file, unless
+    it is strongly random (then it is a secret wherever it shows)."""
+    random_key = "Zx9vB3nM7qL2wE5rT8yU"
+    src = write_lines(
+        tmp_path / "s.jsonl",
+        [
+            header(),
+            msg("u1", None, "user", f"PASSWORD=sunshine99 API_KEY={random_key}", 0),
+            msg("u2", "u1", "user", f"sunshine99 is the wifi name; {random_key} was echoed", 1),
+            msg("u3", "u2", "user", "token gpt-4o-2024-08-06 and basic python3.11-slim", 2),
+            msg("u4", "u3", "user", "we use gpt-4o-2024-08-06 in python3.11-slim; pwd: /srv/a", 3),
+        ],
+    )
+    out, _ = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    session = prime_nb.load(out)
+    text = {i: session.entry(i)["message"]["content"] for i in ("u1", "u2", "u3", "u4")}
+    assert "sunshine99" not in text["u1"] and random_key not in text["u1"]
+    assert text["u2"].startswith("sunshine99 is the wifi name; [REDACTED:keyword-secret:")
+    assert text["u3"] == "token gpt-4o-2024-08-06 and basic python3.11-slim"
+    assert text["u4"] == "we use gpt-4o-2024-08-06 in python3.11-slim; pwd: /srv/a"
 
 
 # -- look-alikes --------------------------------------------------------------------------

@@ -1,0 +1,152 @@
+"""The secret corpus: no secret, nor a 6-character piece of one, survives redaction.
+
+Every kind of secret in every place (``secret_corpus``) goes through :func:`redact`, the
+CLI (``prime-nb redact`` and ``--dry-run``) and ``export_html(redact=True)``; what each
+writes, prints or warns is searched for every planted secret and every piece of one. The
+ordinary sentences must come out unchanged, and the tree must load the same.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from secret_corpus import (
+    KINDS,
+    ORDINARY,
+    PLACES,
+    RAW_PLACES,
+    SPEC_PLACES,
+    Corpus,
+    build,
+    build_spec,
+    pieces,
+)
+
+import prime_nb
+from prime_nb.redact import redact
+from prime_nb.widget import read_export
+
+CLI = [sys.executable, "-m", "prime_nb.cli"]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return build(tmp_path_factory.mktemp("corpus") / "corpus.jsonl")
+
+
+@pytest.fixture(scope="module")
+def redacted(corpus: Corpus) -> tuple[Path, pd.DataFrame]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out, report = redact(corpus.path, corpus.path.with_name("shared.jsonl"), hostnames=[])
+    assert out is not None
+    assert leaks(corpus, "\n".join(str(w.message) for w in caught)) == []
+    return out, report
+
+
+#: pieces that the ordinary sentences hold (a digest's hex) are no sign of a leak
+BENIGN = set(pieces("\n".join(ORDINARY)))
+
+
+def leaks(corpus: Corpus, text: str) -> list[str]:
+    """``place/kind`` of each planted secret that shows, whole or by a 6-character piece."""
+    grams = {text[i : i + 6] for i in range(len(text) - 5)} - BENIGN
+    found = []
+    for place, kind, item in corpus.planted:
+        whole = [s for s in item.whole if s in text or json.dumps(s)[1:-1] in text]
+        piece = [p for s in item.random for p in pieces(s) if p in grams]
+        if whole or piece:
+            found.append(f"{place}/{kind}: {(whole + piece)[:1]!r}")
+    return found
+
+
+def test_the_corpus_covers_every_kind_and_place(corpus: Corpus) -> None:
+    assert len(KINDS) >= 35 and len(PLACES) + len(RAW_PLACES) + 1 >= 29
+    assert len(corpus.planted) == len(KINDS) * (len(PLACES) + len(RAW_PLACES) + 1)
+    assert len(ORDINARY) >= 40
+    raw = corpus.path.read_text("utf-8")
+    assert len(leaks(corpus, raw)) == len(corpus.planted)  # every one is there to find
+
+
+def test_no_secret_survives_in_the_file(
+    corpus: Corpus, redacted: tuple[Path, pd.DataFrame]
+) -> None:
+    out, _ = redacted
+    assert leaks(corpus, out.read_text("utf-8")) == []
+
+
+def test_no_secret_shows_in_the_report(corpus: Corpus, redacted: tuple[Path, pd.DataFrame]) -> None:
+    _, report = redacted
+    assert leaks(corpus, report.to_csv()) == []
+    kinds = set(report["rule"])
+    assert {"secret-field", "keyword-secret", "private-key", "base64-secret"} <= kinds
+    assert "unparsed-line" in kinds  # the torn and broken lines are withheld
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def test_no_secret_shows_in_the_cli(corpus: Corpus, tmp_path: Path) -> None:
+    dry = run("redact", corpus.path, "--dry-run", "--host", "nohost-here")
+    assert dry.returncode == 0, dry.stderr
+    assert len(dry.stdout.splitlines()) > len(corpus.planted)
+    written = run("redact", corpus.path, "-o", tmp_path / "cli.jsonl", "--host", "nohost-here")
+    assert written.returncode == 0, written.stderr
+    assert leaks(corpus, dry.stdout + dry.stderr + written.stdout + written.stderr) == []
+    assert leaks(corpus, (tmp_path / "cli.jsonl").read_text("utf-8")) == []
+
+
+def test_no_secret_shows_in_the_redacted_export(corpus: Corpus, tmp_path: Path) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = prime_nb.export_html(corpus.path, tmp_path / "corpus.html", redact=True)
+    assert leaks(corpus, "\n".join(str(w.message) for w in caught)) == []
+    payload = json.dumps(read_export(page), ensure_ascii=False)
+    assert leaks(corpus, payload) == []
+    html = page.read_text("utf-8")
+    assert [s for _, _, item in corpus.planted for s in item.whole if s in html] == []
+
+
+def test_ordinary_sentences_stay(corpus: Corpus, redacted: tuple[Path, pd.DataFrame]) -> None:
+    out, report = redacted
+    before = corpus.path.read_text("utf-8").split("\n")
+    after = out.read_text("utf-8").split("\n")
+    changed = sorted(
+        sentence
+        for sentence, numbers in corpus.ordinary.items()
+        if any(before[n - 1] != after[n - 1] for n in numbers)
+    )
+    assert changed == [], report[
+        report["line"].isin({n for s in changed for n in corpus.ordinary[s]})
+    ]
+
+
+def test_the_redacted_file_keeps_its_tree(
+    corpus: Corpus, redacted: tuple[Path, pd.DataFrame]
+) -> None:
+    out, _ = redacted
+    old, new = prime_nb.load(corpus.path), prime_nb.load(out)
+    for column in ("parent_id", "type", "role"):
+        assert new.entries[column].tolist() == old.entries[column].tolist(), column
+    assert list(new.entries.index) == list(old.entries.index)
+    assert len(new.entries) > len(corpus.planted)
+
+
+def test_the_spec_dialect_too(tmp_path: Path) -> None:
+    corpus = build_spec(tmp_path / "spec.jsonl")
+    assert len(corpus.planted) == len(KINDS) * (len(SPEC_PLACES) + 1)
+    source = prime_nb.load(corpus.path)
+    assert source.dialect == "spec" and len(source.entries) == len(KINDS) * len(SPEC_PLACES)
+    out, report = redact(corpus.path, tmp_path / "shared.jsonl", hostnames=[])
+    assert out is not None
+    assert leaks(corpus, out.read_text("utf-8") + report.to_csv()) == []
+    new = prime_nb.load(out)
+    for column in ("parent_id", "type", "role"):
+        assert new.entries[column].tolist() == source.entries[column].tolist(), column
