@@ -228,7 +228,7 @@ def retention_details(
         for kind, value in in_span:
             named = named_in(kind, value, summary, cwd)
             found = None if named else later.get((kind, value))
-            place, first = found if found is not None else (None, None)
+            call_at, first = found if found is not None else (None, None)
             rows.append(
                 {
                     "compaction_id": ids[row],
@@ -238,7 +238,7 @@ def retention_details(
                     "needed_later": first is not None,
                     "first_needed_id": first.entry_id if first is not None else None,
                     "needed_tokens": first.tokens if first is not None else 0,
-                    "call": place,
+                    "call": call_at,
                 }
             )
     return rows
