@@ -149,7 +149,8 @@ def uses_of(entries: Sequence[dict[str, Any]], cwd: str | None) -> list[Use]:
                 if isinstance(block.get("id"), str):
                     by_call[block["id"]] = use
         elif message.get("role") == "toolResult":
-            call = by_call.get(message.get("toolCallId"))  # type: ignore[arg-type]
+            call_id = message.get("toolCallId")  # anything: the file is untrusted
+            call = by_call.get(call_id) if isinstance(call_id, str) else None
             tokens = estimate_tokens(message)
             if call is not None:
                 call.tokens += tokens

@@ -39,6 +39,7 @@ HELPERS: dict[str, Callable[[Any], Any]] = {
     "analysis.common_ancestor": lambda s: analysis.common_ancestor(s, *_leaves()),
     "analysis.compare": lambda s: analysis.compare(s, *_leaves()),
     "analysis.context_frame": analysis.context_frame,
+    "analysis.compaction_retention": analysis.compaction_retention,
     "plots.context_timeline": plots.context_timeline,
     "plots.cost_by_branch": plots.cost_by_branch,
     "plots.tool_usage": plots.tool_usage,
