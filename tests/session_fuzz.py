@@ -309,7 +309,9 @@ def research_tables(session: prime_nb.Session) -> dict[str, Any]:
         "compaction_retention_detail": analysis.compaction_retention(session, detail=True),
     }
     if leaves:
-        tables["compare"] = analysis.compare(session, leaves[0], leaves[-1]).frame
+        compared = analysis.compare(session, leaves[0], leaves[-1])
+        tables["compare"] = compared.frame
+        tables["compare_turns"] = compared.turns
     return tables
 
 

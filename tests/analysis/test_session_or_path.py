@@ -61,6 +61,7 @@ def _same(a: Any, b: Any) -> None:
             assert getattr(a, name) == getattr(b, name)
         _same(a.frame, b.frame)
         _same(a.totals, b.totals)
+        _same(a.turns, b.turns)
     else:
         assert a == b
 
