@@ -87,6 +87,8 @@ def run_analysis(session: prime_nb.Session) -> None:
     analysis.fork_points(session)
     analysis.branch_segments(session)
     analysis.abandoned_share(session)
+    analysis.compaction_retention(session)
+    analysis.compaction_retention(session, detail=True)
     for leaf in [None, *_sample(leaves)]:
         frame = analysis.context_frame(session, leaf)
         assert isinstance(frame, pd.DataFrame)
@@ -96,6 +98,7 @@ def run_analysis(session: prime_nb.Session) -> None:
     for a, b in pairs:
         analysis.common_ancestor(session, a, b)
         analysis.compare(session, a, b)
+        analysis.compare((session, a), (session, b))._repr_html_()
 
 
 def run_plots(session: prime_nb.Session) -> None:
@@ -209,6 +212,7 @@ def test_corpus_functions_over_the_whole_matrix(tmp_path: Path) -> None:
     assert len(entries) == sum(rows["entries"])
     corpus.corpus_compactions(files=files, workers=1, progress=False)
     corpus.corpus_branches(files=files, workers=1, progress=False)
+    corpus.corpus_retention(files=files, workers=1, progress=False)
     corpus.to_parquet(rows, tmp_path / "rows.parquet")
     corpus.to_parquet(entries, tmp_path / "entries.parquet")
     # workers left to prime_nb: this small corpus is read in this process, the same rows
