@@ -46,6 +46,7 @@ HELPERS: dict[str, Callable[[Any], Any]] = {
     "plots.turn_timeline": plots.turn_timeline,
     "plots.compaction_report": plots.compaction_report,
     "plots.model_changes": plots.model_changes,
+    "plots.retention_by_kind": plots.retention_by_kind,
 }
 
 

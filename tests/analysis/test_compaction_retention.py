@@ -1,0 +1,83 @@
+"""Compaction retention counts exactly the facts planted in a session by hand
+(``research_sessions.planted``: what it plants, and the counts it expects)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from research_sessions import CURL, EXPECTED, planted
+from session_matrix import CASES, write_case
+
+import prime_nb
+from prime_nb.analysis import compaction_forensics, compaction_retention
+from prime_nb.analysis._retention_walk import KINDS
+from prime_nb.analysis._schemas import mismatches
+
+
+def test_each_count_is_what_was_planted(tmp_path: Path) -> None:
+    table = compaction_retention(planted(tmp_path / "p.jsonl"))
+    assert mismatches("compaction_retention", table) == []
+    assert table["compaction_id"].tolist() == ["c1"] * 5
+    got = {
+        kind: (span, summary, later, tokens)
+        for kind, span, summary, later, tokens in table[
+            ["kind", "in_span", "in_summary", "needed_later", "needed_later_tokens"]
+        ].itertuples(index=False)
+    }
+    assert got == EXPECTED
+
+
+def test_the_detail_names_each_fact_and_where_it_was_needed(tmp_path: Path) -> None:
+    detail = compaction_retention(planted(tmp_path / "p.jsonl"), detail=True)
+    assert mismatches("compaction_retention_detail", detail) == []
+    rows = {
+        (kind, value): (named, needed, None if pd.isna(first) else first)
+        for kind, value, named, needed, first in detail[
+            ["kind", "value", "in_summary", "needed_later", "first_needed_id"]
+        ].itertuples(index=False)
+    }
+    missing = None
+    assert rows == {
+        ("file", "src/kept.py"): (True, False, missing),
+        ("file", "src/lost.py"): (False, True, "a5"),
+        ("file", "src/abs.py"): (True, False, missing),
+        ("file", "src/rel.py"): (True, False, missing),
+        ("command", "make test"): (True, False, missing),
+        ("command", "rm -rf build"): (False, True, "a6"),
+        ("command", CURL): (False, False, missing),
+        ("url", "https://example.com/api/v1"): (False, False, missing),
+        ("error", "Error: permission denied"): (False, True, "r4"),
+        ("identifier", "load_rows"): (True, False, missing),
+        ("identifier", "RetryPolicy"): (False, True, "a7"),
+    }
+
+
+def test_the_span_is_what_forensics_says_was_summarised(tmp_path: Path) -> None:
+    """A fact of the kept messages is no fact of the span: the agent still sees it."""
+    path = planted(tmp_path / "p.jsonl")
+    assert compaction_forensics(path).at["c1", "summarised_ids"][-1] == "t10"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_session_of_the_matrix(name: str, tmp_path: Path) -> None:
+    session = prime_nb.load(write_case(name, tmp_path))
+    table = compaction_retention(session)
+    detail = compaction_retention(session, detail=True)
+    assert mismatches("compaction_retention", table) == []
+    assert mismatches("compaction_retention_detail", detail) == []
+    comps = session.compactions.index.tolist()
+    assert table["compaction_id"].tolist() == [c for c in comps for _ in KINDS]
+    assert table["kind"].tolist() == list(KINDS) * len(comps)
+    assert (table["in_summary"] <= table["in_span"]).all()
+    assert (table["needed_later"] <= table["in_span"] - table["in_summary"]).all()
+    assert ((table["needed_later_tokens"] > 0) == (table["needed_later"] > 0)).all()
+    assert not (detail["in_summary"] & detail["needed_later"]).any()
+    assert (detail["needed_later"] == detail["first_needed_id"].notna()).all()
+    counted = detail.groupby(["compaction_id", "kind"]).agg(
+        in_span=("value", "size"), in_summary=("in_summary", "sum")
+    )
+    for (cid, kind), row in counted.iterrows():
+        mine = table[(table["compaction_id"] == cid) & (table["kind"] == kind)].iloc[0]
+        assert (mine["in_span"], mine["in_summary"]) == (row["in_span"], row["in_summary"])
