@@ -206,8 +206,8 @@ def _signature_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, st
 
 
 def prompt_turns(session: Session, ids: Sequence[str]) -> list[Turn]:
-    """The turns of the path ``ids``: each user message starts one (entries before the
-    first user message make a turn without a prompt)."""
+    """The turns of the path ``ids``: each user message starts one (assistant messages or
+    tool results before the first user message make a turn without a prompt)."""
     cwd = _cwd(session)
     entries = session.entries.loc[list(ids)] if ids else session.entries.iloc[:0]
     calls = session.tool_calls
@@ -231,10 +231,14 @@ def prompt_turns(session: Session, ids: Sequence[str]) -> list[Turn]:
         entries["stop_reason"].astype(object),
         strict=True,
     ):
-        if role == "user" or current is None:
-            prompt = text if role == "user" and isinstance(text, str) else ""
-            current = Turn(entry_id if role == "user" else None, prompt, [], (), 0, 0)
+        if role == "user":
+            current = Turn(entry_id, text if isinstance(text, str) else "", [], (), 0, 0)
             turns.append(current)
+        elif current is None and role in ("assistant", "toolResult"):
+            current = Turn(None, "", [], (), 0, 0)  # the agent acted before any prompt
+            turns.append(current)
+        if current is None:
+            continue  # settings and the like before the first message: no turn yet
         if role == "assistant":
             made = by_assistant.get(entry_id, [])
             current.tools += [name for name, _ in made]
