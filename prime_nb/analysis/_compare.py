@@ -50,7 +50,7 @@ class Turn:
     errors: int
 
 
-@dataclass
+@dataclass(repr=False)
 class Comparison:
     """The result of :func:`compare`; shows itself as the two runs side by side.
 
@@ -72,6 +72,14 @@ class Comparison:
     #: the two files compared (the same file for two branches)
     file_a: str = ""
     file_b: str = ""
+
+    def __repr__(self) -> str:
+        counts = self.turns["status"].value_counts()
+        statuses = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES if s in counts)
+        return (
+            f"Comparison of {self.leaf_a!r} (a) and {self.leaf_b!r} (b): "
+            f"{len(self.turns)} aligned turns ({statuses or 'none'})"
+        )
 
     def _repr_html_(self) -> str:
         return _page_body(self)

@@ -69,6 +69,7 @@ def test_two_sessions_of_one_task_align_turn_by_turn(tmp_path: Path) -> None:
     assert mismatches("compare_turns", same.turns) == []
     assert same.turns["a_prompt"].tolist() == ["fix the bug", "run the tests", "ship it"]
     assert same.turns["b_tools"].tolist() == ["read", "bash", "read"]
+    assert repr(same).endswith("(b): 3 aligned turns (3 same)")
     # one tool call reads another file: exactly that turn changed
     other = [BASE[0], BASE[1], ("ship it", [("read", {"path": "/proj/src/c.py"})])]
     assert _statuses(compare(a, _run(tmp_path / "c.jsonl", other))) == ["same", "same", "changed"]
