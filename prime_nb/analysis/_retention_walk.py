@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -191,6 +192,35 @@ def named_in(kind: str, value: str, summary: str, cwd: str | None) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\w)", summary) is not None
 
 
+class _Continuation:
+    """The tool calls on the path to one leaf, so that "the first use of a fact below a
+    compaction" is a binary search: every compaction continuing to this leaf shares the
+    path, and walking it once per compaction was quadratic on chained compactions."""
+
+    def __init__(
+        self, path: Sequence[str], read: dict[str, dict[str, Any]], cwd: str | None
+    ) -> None:
+        self.position = {entry_id: n for n, entry_id in enumerate(path)}
+        self.uses = uses_of([read[i] for i in path], cwd)
+        #: fact -> the path positions of the uses of it, and those uses' places, in order
+        self.where: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
+        for place, use in enumerate(self.uses):
+            at = self.position[use.entry_id]
+            for fact in use.facts:
+                positions, places = self.where.setdefault(fact, ([], []))
+                positions.append(at)
+                places.append(place)
+
+    def first(self, fact: tuple[str, str], below: str) -> tuple[int, Use] | None:
+        """The first use of ``fact`` below the entry ``below`` (and its place), if any."""
+        found = self.where.get(fact)
+        start = self.position.get(below)
+        if found is None or start is None:
+            return None
+        k = bisect_right(found[0], start)
+        return (found[1][k], self.uses[found[1][k]]) if k < len(found[0]) else None
+
+
 def retention_details(
     session: Session,
     ids: Sequence[str],
@@ -203,32 +233,26 @@ def retention_details(
     """One row per (compaction, fact) of the compaction rows ``comps``: their summary
     texts, the rows each summarised and the leaf each continues to (the walk's), with
     ``needed_tokens`` (the cost of the first call that needed it, 0 if none) and ``call``
-    (that call's place on the continuation, so that a call is paid once).
+    (that call's place on the path to the leaf, so that a call is paid once).
 
     The entries are read from disk once for all compactions (``session.read_entries``).
     """
     spans: list[list[str]] = [[ids[r] for r in rows] for rows in summarised]
-    afters: list[list[str]] = []
-    for row, leaf in zip(comps, leaves, strict=True):
-        path = session.path(ids[leaf]) if leaf >= 0 else []
-        at = path.index(ids[row]) if ids[row] in path else len(path)
-        afters.append(path[at + 1 :])
-    wanted = sorted({i for group in (*spans, *afters) for i in group})
+    paths = {leaf: session.path(ids[leaf]) for leaf in sorted(set(leaves)) if leaf >= 0}
+    wanted = sorted({i for group in (*spans, *paths.values()) for i in group})
     read = dict(zip(wanted, session.read_entries(wanted), strict=True))
+    continuing = {leaf: _Continuation(path, read, cwd) for leaf, path in paths.items()}
     rows: list[dict[str, Any]] = []
     for k, row in enumerate(comps):
         in_span: dict[tuple[str, str], None] = {}  # file order, each fact once
         for use in uses_of([read[i] for i in spans[k]], cwd):
             for fact in sorted(use.facts):
                 in_span.setdefault(fact)
-        later: dict[tuple[str, str], tuple[int, Use]] = {}  # fact -> first use, its place
-        for place, use in enumerate(uses_of([read[i] for i in afters[k]], cwd)):
-            for fact in use.facts:
-                later.setdefault(fact, (place, use))
+        after = continuing.get(leaves[k])
         summary = summaries[k]
         for kind, value in in_span:
             named = named_in(kind, value, summary, cwd)
-            found = None if named else later.get((kind, value))
+            found = None if named or after is None else after.first((kind, value), ids[row])
             call_at, first = found if found is not None else (None, None)
             rows.append(
                 {

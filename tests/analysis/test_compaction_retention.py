@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
+from conftest import header, msg, write_lines
 from research_sessions import CURL, EXPECTED, planted
 from session_matrix import CASES, write_case
 
@@ -81,3 +83,46 @@ def test_every_session_of_the_matrix(name: str, tmp_path: Path) -> None:
     for (cid, kind), row in counted.iterrows():
         mine = table[(table["compaction_id"] == cid) & (table["kind"] == kind)].iloc[0]
         assert (mine["in_span"], mine["in_summary"]) == (row["in_span"], row["in_summary"])
+
+
+def test_chained_compactions_each_find_the_first_use_below_them(tmp_path: Path) -> None:
+    """c1 loses a.py, c2 loses b.py; a.py is read again only after c2, b.py after both."""
+
+    def read(entry_id: str, parent: str, file: str) -> list[dict[str, Any]]:
+        call = {"type": "toolCall", "id": f"k{entry_id}", "name": "read", "arguments": {}}
+        call["arguments"]["path"] = file
+        return [
+            msg(entry_id, parent, "assistant", "", 1, content=[call]),
+            msg(f"t{entry_id}", entry_id, "toolResult", "x", 1, toolCallId=f"k{entry_id}"),
+        ]
+
+    def compaction(entry_id: str, parent: str, kept: str) -> dict[str, Any]:
+        return {
+            "type": "compaction",
+            "id": entry_id,
+            "parentId": parent,
+            "timestamp": "2026-01-05T10:30:00.000Z",
+            "summary": "nothing named",
+            "firstKeptEntryId": kept,
+            "tokensBefore": 100,
+        }
+
+    path = write_lines(
+        tmp_path / "chained.jsonl",
+        [
+            header(cwd="/proj"),
+            msg("u1", None, "user", "one"),
+            *read("a1", "u1", "/proj/a.py"),
+            msg("u2", "ta1", "user", "two"),
+            compaction("c1", "u2", "u2"),
+            *read("a2", "c1", "/proj/b.py"),
+            msg("u3", "ta2", "user", "three"),
+            compaction("c2", "u3", "u3"),
+            *read("a3", "c2", "/proj/a.py"),
+            *read("a4", "ta3", "/proj/b.py"),
+        ],
+    )
+    detail = compaction_retention(path, detail=True)
+    files = detail[detail["kind"] == "file"]
+    got = list(zip(files["compaction_id"], files["value"], files["first_needed_id"], strict=True))
+    assert got == [("c1", "a.py", "a3"), ("c2", "b.py", "a4")]
