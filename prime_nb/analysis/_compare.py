@@ -184,13 +184,13 @@ def _turns(session: Session, ids: list[str], cwd: str | None) -> list[dict[str, 
                 (str(name), relative_path(target, cwd) if target else None)
             )
     turns = []
-    for entry_id in ids:
-        row = entries.loc[entry_id]
-        if row["role"] != "assistant":
+    rows = entries.loc[list(ids), ["role", "total_tokens", "cost", "text"]].astype(object)
+    for entry_id, role, tokens, cost, text in zip(
+        rows.index, rows["role"], rows["total_tokens"], rows["cost"], rows["text"], strict=True
+    ):  # columns, not a row lookup per entry: a whole path of a long session is compared
+        if role != "assistant":
             continue
         made = by_assistant.get(entry_id, [])
-        tokens = row["total_tokens"]
-        cost = row["cost"]
         turns.append(
             {
                 "entry_id": entry_id,
@@ -198,7 +198,7 @@ def _turns(session: Session, ids: list[str], cwd: str | None) -> list[dict[str, 
                 "tokens": 0 if pd.isna(tokens) else int(tokens),
                 "cost": 0.0 if pd.isna(cost) else float(cost),
                 "files": sorted({f for _, f in made if f}),
-                "text": row["text"] if isinstance(row["text"], str) else "",
+                "text": text if isinstance(text, str) else "",
             }
         )
     return turns

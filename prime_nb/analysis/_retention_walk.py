@@ -130,8 +130,9 @@ def error_fact(message: dict[str, Any]) -> str | None:
 
 
 def uses_of(entries: Sequence[dict[str, Any]], cwd: str | None) -> list[Use]:
-    """The tool calls of ``entries`` (a path, root first) in order, each with its facts and
-    cost; an error result adds its error to the call it answers, at the result's entry."""
+    """The tool calls of ``entries`` (in file order: a result after its call), each with
+    its facts and cost (the call and, once it comes, its result); an error result is a use
+    of its own, at the result's entry, costing the call and the result."""
     out: list[Use] = []
     by_call: dict[str, Use] = {}
     for entry in entries:
@@ -197,11 +198,9 @@ class _Continuation:
     compaction" is a binary search: every compaction continuing to this leaf shares the
     path, and walking it once per compaction was quadratic on chained compactions."""
 
-    def __init__(
-        self, path: Sequence[str], read: dict[str, dict[str, Any]], cwd: str | None
-    ) -> None:
+    def __init__(self, path: Sequence[str], by_entry: dict[str, list[Use]]) -> None:
         self.position = {entry_id: n for n, entry_id in enumerate(path)}
-        self.uses = uses_of([read[i] for i in path], cwd)
+        self.uses = [use for entry_id in path for use in by_entry.get(entry_id, ())]
         #: fact -> the path positions of the uses of it, and those uses' places, in order
         self.where: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
         for place, use in enumerate(self.uses):
@@ -235,19 +234,28 @@ def retention_details(
     ``needed_tokens`` (the cost of the first call that needed it, 0 if none) and ``call``
     (that call's place on the path to the leaf, so that a call is paid once).
 
-    The entries are read from disk once for all compactions (``session.read_entries``).
+    The entries are read from disk once for all compactions (``session.read_entries``),
+    and their tool calls found once.
     """
-    spans: list[list[str]] = [[ids[r] for r in rows] for rows in summarised]
     paths = {leaf: session.path(ids[leaf]) for leaf in sorted(set(leaves)) if leaf >= 0}
-    wanted = sorted({i for group in (*spans, *paths.values()) for i in group})
-    read = dict(zip(wanted, session.read_entries(wanted), strict=True))
-    continuing = {leaf: _Continuation(path, read, cwd) for leaf, path in paths.items()}
+    row_of = {entry_id: n for n, entry_id in enumerate(ids)}
+    wanted = sorted(
+        {r for rows in summarised for r in rows}
+        | {row_of[i] for path in paths.values() for i in path}
+    )
+    # every entry's tool calls once, in file order (a result follows its call), shared by
+    # the spans and the paths: paths to different leaves share their beginnings
+    by_entry: dict[str, list[Use]] = {}
+    for use in uses_of(session.read_entries([ids[r] for r in wanted]), cwd):
+        by_entry.setdefault(use.entry_id, []).append(use)
+    continuing = {leaf: _Continuation(path, by_entry) for leaf, path in paths.items()}
     rows: list[dict[str, Any]] = []
     for k, row in enumerate(comps):
         in_span: dict[tuple[str, str], None] = {}  # file order, each fact once
-        for use in uses_of([read[i] for i in spans[k]], cwd):
-            for fact in sorted(use.facts):
-                in_span.setdefault(fact)
+        for r in summarised[k]:
+            for use in by_entry.get(ids[r], ()):
+                for fact in sorted(use.facts):
+                    in_span.setdefault(fact)
         after = continuing.get(leaves[k])
         summary = summaries[k]
         for kind, value in in_span:
