@@ -82,7 +82,7 @@ class Comparison:
         )
 
     def _repr_html_(self) -> str:
-        return _page_body(self)
+        return f"<style>{_STYLE}</style>{_page_body(self)}"
 
     def to_html(self, path: str | Path) -> Path:
         """Write the comparison as a self-contained page (no script; a strict CSP) and
