@@ -10,12 +10,13 @@ import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
 from research_sessions import CURL, EXPECTED, planted
-from session_matrix import CASES, write_case
+from session_matrix import CASES, compaction_entries, write_case
 
 import prime_nb
 from prime_nb.analysis import compaction_forensics, compaction_retention
 from prime_nb.analysis._retention_walk import KINDS
 from prime_nb.analysis._schemas import mismatches
+from prime_nb.datasets import write_jsonl
 
 
 def test_each_count_is_what_was_planted(tmp_path: Path) -> None:
@@ -126,3 +127,17 @@ def test_chained_compactions_each_find_the_first_use_below_them(tmp_path: Path) 
     files = detail[detail["kind"] == "file"]
     got = list(zip(files["compaction_id"], files["value"], files["first_needed_id"], strict=True))
     assert got == [("c1", "a.py", "a3"), ("c2", "b.py", "a4")]
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 6), (8, 0, 0), (2, 0, 1)])
+def test_both_dialects_of_one_session_keep_the_same_facts(
+    shape: tuple[int, int, int], tmp_path: Path
+) -> None:
+    """The specification dialect writes each tool call as an entry of its own; the facts,
+    what the summaries name and what was needed again do not change with the spelling."""
+    tables = []
+    for dialect in ("prime", "spec"):
+        path = write_jsonl(tmp_path / f"{dialect}.jsonl", compaction_entries(*shape, 3, dialect))
+        tables.append(compaction_retention(path))
+    assert tables[0]["in_span"].sum() > 0 and tables[0]["needed_later"].sum() > 0
+    pd.testing.assert_frame_equal(tables[0], tables[1])
