@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._names import shown_name
-from .analysis import branch_segments, compaction_forensics
+from .analysis import branch_segments, compaction_forensics, compaction_retention
 from .session import SessionLike, as_session
 
 if TYPE_CHECKING:
@@ -479,11 +479,84 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     return fig
 
 
+def retention_by_kind(session: SessionLike) -> go.Figure:
+    """What the compactions' summaries kept of their spans, by kind of fact (summed over
+    every compaction), and what the lost facts cost when the agent needed them again.
+
+    Top: per kind, the facts the summaries named, those lost and needed later, and those
+    lost and never needed; bottom: the estimated tokens of the calls that fetched the
+    lost facts again (see :func:`prime_nb.analysis.compaction_retention`)."""
+    session = as_session(session, "plots.retention_by_kind")
+    table = compaction_retention(session)
+    sums = table.groupby("kind", sort=False)[
+        ["in_span", "in_summary", "needed_later", "needed_later_tokens"]
+    ].sum()
+    sums = sums.reindex(["file", "command", "error", "url", "identifier"], fill_value=0)
+    kinds = sums.index.tolist()
+    span = sums["in_span"].to_numpy(dtype=float)
+    kept_share = np.divide(
+        sums["in_summary"].to_numpy(dtype=float), span, out=np.zeros_like(span), where=span > 0
+    )
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.65, 0.35],
+        vertical_spacing=0.08,
+        subplot_titles=("facts of the summarised spans", "tokens spent fetching lost facts"),
+    )
+    custom = np.column_stack([span, kept_share * 100])
+    hover = (
+        "%{x}: %{y:,} facts<br>%{customdata[0]:,} in the spans, %{customdata[1]:.0f}% kept"
+        "<extra>%{fullData.name}</extra>"
+    )
+    lost_unneeded = sums["in_span"] - sums["in_summary"] - sums["needed_later"]
+    for values, name, color in (
+        (sums["in_summary"], "named in the summary", "#54A24B"),
+        (sums["needed_later"], "lost, needed later", ERROR),
+        (lost_unneeded, "lost, not needed again", ABANDONED),
+    ):
+        fig.add_trace(
+            go.Bar(
+                x=kinds,
+                y=values.to_numpy(dtype=float),
+                name=name,
+                marker_color=color,
+                customdata=custom,
+                hovertemplate=hover,
+            ),
+            row=1,
+            col=1,
+        )
+    fig.add_trace(
+        go.Bar(
+            x=kinds,
+            y=sums["needed_later_tokens"].to_numpy(dtype=float),
+            name="tokens of the calls that needed them",
+            marker_color=ERROR,
+            opacity=0.6,
+            hovertemplate="%{x}: %{y:,} tokens<extra>%{fullData.name}</extra>",
+        ),
+        row=2,
+        col=1,
+    )
+    fig.update_layout(
+        barmode="stack",
+        title=_title(f"What {len(table) // 5} compactions kept, by kind", session),
+        legend={"orientation": "h", "y": -0.15},
+    )
+    fig.update_yaxes(title_text="facts", row=1, col=1)
+    fig.update_yaxes(title_text="tokens (est.)", row=2, col=1)
+    fig.update_xaxes(title_text="kind of fact", row=2, col=1)
+    return fig
+
+
 __all__ = [
     "compaction_report",
     "context_timeline",
     "cost_by_branch",
     "model_changes",
+    "retention_by_kind",
     "tool_usage",
     "turn_timeline",
 ]

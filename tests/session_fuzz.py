@@ -305,9 +305,13 @@ def research_tables(session: prime_nb.Session) -> dict[str, Any]:
         "fork_points": analysis.fork_points(session),
         "branch_segments": analysis.branch_segments(session),
         "context_frame": analysis.context_frame(session),
+        "compaction_retention": analysis.compaction_retention(session),
+        "compaction_retention_detail": analysis.compaction_retention(session, detail=True),
     }
     if leaves:
-        tables["compare"] = analysis.compare(session, leaves[0], leaves[-1]).frame
+        compared = analysis.compare(session, leaves[0], leaves[-1])
+        tables["compare"] = compared.frame
+        tables["compare_turns"] = compared.turns
     return tables
 
 

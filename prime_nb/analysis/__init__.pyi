@@ -15,3 +15,4 @@ from ._compare import (
     compare as compare,
 )
 from ._context_frame import context_frame as context_frame
+from ._retention import compaction_retention as compaction_retention

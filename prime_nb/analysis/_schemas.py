@@ -25,6 +25,9 @@ INDEX: dict[str, tuple[str, str] | None] = {
     "branch_segments": ("leaf_id", "str"),
     "context_frame": ("position", "int64"),
     "compare": ("turn", "int64"),
+    "compaction_retention": None,
+    "compaction_retention_detail": None,
+    "compare_turns": ("turn", "int64"),
 }
 
 #: the spend of a branch or segment and how it ended (its last leaf), in both tables
@@ -110,6 +113,37 @@ SCHEMAS: dict[str, dict[str, str]] = {
             ("text", "str"),
         )
         for side in ("a", "b")
+    },
+    "compaction_retention": {
+        "compaction_id": "str",
+        "kind": "str",
+        "in_span": "int64",
+        "in_summary": "int64",
+        "needed_later": "int64",
+        "needed_later_tokens": "int64",
+    },
+    "compaction_retention_detail": {
+        "compaction_id": "str",
+        "kind": "str",
+        "value": "str",
+        "in_summary": "bool",
+        "needed_later": "bool",
+        "first_needed_id": "str",
+    },
+    "compare_turns": {
+        "status": "str",
+        **{
+            f"{side}_{column}": dtype
+            for side in ("a", "b")
+            for column, dtype in (
+                ("prompt_id", "str"),
+                ("prompt", "str"),
+                ("tools", "str"),
+                ("tool_calls", "Int64"),
+                ("tokens", "Int64"),
+                ("errors", "Int64"),
+            )
+        },
     },
 }
 

@@ -39,13 +39,15 @@ from ._listing import named_files
 from ._local import (
     BRANCH_DTYPES,
     FORENSICS_DTYPES,
+    RETENTION_DTYPES,
     branches_frame,
     compactions_frame,
     conform,
     empty,
+    retention_frame,
 )
 from ._runner import batches, file_sizes
-from ._work import BRANCHES, COMPACTIONS, ROW, summarise
+from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, summarise
 
 #: partitions per thread of the cluster when ``files_per_partition`` is not given (each
 #: 1 to 64 MB of files): enough to even out the end, few enough that the per-partition
@@ -241,11 +243,18 @@ def _research(
         for path in sessions.loc[sessions["error"].isna(), "path"].tolist():
             with local_copy(real_name(path), storage_options) as local:
                 found = summarise(local, (part,))
-            for row in found.compactions if part == COMPACTIONS else found.branches:
+            for row in _TABLES[part][0](found):
                 row["path"] = path
                 rows.append(row)
-    frame = compactions_frame(rows) if part == COMPACTIONS else branches_frame(rows)
-    return conform(frame, empty(dtypes))
+    return conform(_TABLES[part][1](rows), empty(dtypes))
+
+
+#: each research part: its rows in a file's result, and the typed table of such rows
+_TABLES: dict[str, tuple[Callable[[FileResult], list[dict[str, Any]]], Any]] = {
+    COMPACTIONS: (lambda found: found.compactions, compactions_frame),
+    BRANCHES: (lambda found: found.branches, branches_frame),
+    RETENTION: (lambda found: found.retention, retention_frame),
+}
 
 
 def compactions_dask(
@@ -274,6 +283,21 @@ def branches_dask(
         BRANCH_DTYPES,
         storage_options,
         meta=empty(BRANCH_DTYPES),
+        enforce_metadata=False,
+    )
+
+
+def retention_dask(
+    sessions: dd.DataFrame, storage_options: dict[str, Any] | None = None
+) -> dd.DataFrame:
+    """Compaction retention per partition; equal to
+    :func:`prime_nb.corpus.corpus_retention`."""
+    return sessions.map_partitions(
+        _research,
+        RETENTION,
+        RETENTION_DTYPES,
+        storage_options,
+        meta=empty(RETENTION_DTYPES),
         enforce_metadata=False,
     )
 

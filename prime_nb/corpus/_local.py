@@ -22,7 +22,7 @@ from ..analysis._schemas import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
 from ._listing import corpus_paths, corpus_root, listed
 from ._runner import run
-from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
+from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:
     from ..session._session import Session
@@ -279,6 +279,11 @@ FORENSICS_DTYPES: dict[str, Any] = {
     **SCHEMAS["compaction_forensics"],
 }
 BRANCH_DTYPES: dict[str, Any] = {"session": "str", "path": "str", **SCHEMAS["branches"]}
+RETENTION_DTYPES: dict[str, Any] = {
+    "session": "str",
+    "path": "str",
+    **SCHEMAS["compaction_retention"],
+}
 
 
 def empty(dtypes: dict[str, Any]) -> pd.DataFrame:
@@ -337,6 +342,12 @@ def branches_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return conform(frame, meta)
 
 
+def retention_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Retention rows of the summary pass as the typed ``corpus_retention`` table."""
+    meta = empty(RETENTION_DTYPES)
+    return conform(pd.DataFrame(rows), meta) if rows else meta
+
+
 def corpus_compactions(
     dir: str | Path | Iterable[str | Path] | None = None,
     pattern: str = "**/*.jsonl",
@@ -371,6 +382,22 @@ def corpus_branches(
     from the summary pass; ``cache`` as in :func:`load_corpus`."""
     results = _summaries(dir, pattern, files, (BRANCHES,), workers, "branches", progress, cache)
     return branches_frame([row for r in results for row in r.branches])
+
+
+def corpus_retention(
+    dir: str | Path | Iterable[str | Path] | None = None,
+    pattern: str = "**/*.jsonl",
+    workers: int | None = None,
+    *,
+    files: Iterable[str | Path] | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Compaction retention of every session (:func:`prime_nb.analysis.compaction_retention`:
+    one row per compaction and kind of fact, ``session`` and ``path`` columns), from the
+    summary pass. No cache: the rows read the summarised spans' whole entries, which the
+    cache does not keep; a file whose bytes rule out a compaction is not parsed."""
+    results = _summaries(dir, pattern, files, (RETENTION,), workers, "retention", progress)
+    return retention_frame([row for r in results for row in r.retention])
 
 
 def _facts_error(path: str, exc: BaseException) -> SessionFacts:

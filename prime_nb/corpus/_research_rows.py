@@ -1,4 +1,4 @@
-"""The research tables' rows (branches, compaction forensics) from the summary pass.
+"""The research tables' rows (branches, compaction forensics, retention) from the summary pass.
 
 Why not call ``prime_nb.analysis`` per file: its functions read the entries table, and
 building that table costs more than the whole summary pass. These are the same
@@ -23,6 +23,7 @@ from ..analysis._common import (
     tool_path,
 )
 from ..analysis._compaction_walk import _count, _files, walk_compactions
+from ..analysis._retention_walk import retention_counts, retention_details
 from ..session._index import CONTEXT_TYPES
 from ..session._tree import active_path_mask
 from ._summary import SummarySession, children_counts, input_tokens, spend
@@ -206,3 +207,31 @@ def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
 def _row(index_of: dict[str, int], entry_id: Any) -> int:
     """The row of a first-kept id; -1 when it is missing, not text, or not in the file."""
     return index_of.get(entry_id, -1) if isinstance(entry_id, str) else -1
+
+
+def retention_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
+    """``prime_nb.analysis.compaction_retention`` of the file, with ``session`` and ``path``
+    (the same walk and fact rules; the spans and continuations read as whole entries)."""
+    cols = session.cols
+    if not cols.compactions:
+        return []
+    cwd = session.header.get("cwd")
+    cwd = cwd if isinstance(cwd, str) else None
+    arrays = tree_arrays(session)
+    comp_rows = [c["index"] for c in cols.compactions]
+    kept_of = {c["index"]: _row(cols.index_of, c["first_kept_entry_id"]) for c in cols.compactions}
+    walked = walk_compactions(
+        session._index, arrays.last_leaf(), comp_rows, kept_of, [], {}, [set() for _ in comp_rows]
+    )
+    summaries = [c["summary"] if isinstance(c["summary"], str) else "" for c in cols.compactions]
+    details = retention_details(
+        session,
+        cols.ids,
+        comp_rows,
+        summaries,
+        [w.summarised for w in walked],
+        [w.leaf for w in walked],
+        cwd,
+    )
+    counts = retention_counts(details, [cols.ids[r] for r in comp_rows])
+    return [{"session": session.id, "path": path, **row} for row in counts]

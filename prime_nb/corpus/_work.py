@@ -11,13 +11,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .._names import shown_name
-from ._research_rows import branch_rows, compaction_rows
+from ._research_rows import branch_rows, compaction_rows, retention_rows
 from ._skim import may_hold_compaction
 from ._summary import SummarySession, read_summary, row_of
 
-ROW, COMPACTIONS, BRANCHES = "row", "compactions", "branches"
+ROW, COMPACTIONS, BRANCHES, RETENTION = "row", "compactions", "branches", "retention"
+#: the parts the cache keeps (retention is read afresh: it reads whole entries)
 ALL_PARTS = frozenset({ROW, COMPACTIONS, BRANCHES})
-ONLY_COMPACTIONS = frozenset({COMPACTIONS})
+#: parts that only a file holding a compaction has rows for
+COMPACTION_PARTS = frozenset({COMPACTIONS, RETENTION})
 
 
 class FileResult(NamedTuple):
@@ -26,6 +28,7 @@ class FileResult(NamedTuple):
     row: dict[str, Any]
     compactions: list[dict[str, Any]]
     branches: list[dict[str, Any]]
+    retention: list[dict[str, Any]] = []  # noqa: RUF012 (a NamedTuple: never mutated)
 
 
 def error_row(path: str, exc: BaseException) -> dict[str, Any]:
@@ -38,9 +41,10 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = Fals
     (and no research rows, as the full path gives none for it). ``parallel``: a big file
     is read in chunks by every core (only ever asked for outside a worker).
 
-    When only the compactions are asked for, a file whose bytes rule out a compaction
+    When only compaction parts are asked for, a file whose bytes rule out a compaction
     (``_skim``) is not parsed: its row says ``unparsed`` and holds no figures."""
-    if frozenset(parts) == ONLY_COMPACTIONS and not may_hold_compaction(path):
+    wanted = frozenset(parts)
+    if wanted and wanted <= COMPACTION_PARTS and not may_hold_compaction(path):
         return FileResult(unparsed_row(path), [], [])
     try:
         session = read_summary(path, parallel)
@@ -80,7 +84,13 @@ def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PA
             branches = branch_rows(session, path)
     except Exception:
         branches = []
-    return FileResult(row, compactions, branches)
+    retention: list[dict[str, Any]] = []
+    try:
+        if RETENTION in wanted:
+            retention = retention_rows(session, path)
+    except Exception:  # as the other research rows: a file that fails has none
+        retention = []
+    return FileResult(row, compactions, branches, retention)
 
 
 def summarise_many(paths: Sequence[str], parts: Iterable[str] = ALL_PARTS) -> list[FileResult]:

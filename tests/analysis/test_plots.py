@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import pytest
 import traitlets
 from plotly.callbacks import Points
-from research_sessions import BRANCHY_TOTAL_COST, branchy, compacted
+from research_sessions import BRANCHY_TOTAL_COST, EXPECTED, branchy, compacted, planted
 
 import prime_nb
 from prime_nb import plots
@@ -22,6 +22,7 @@ FIGURES = [
     plots.turn_timeline,
     plots.compaction_report,
     plots.model_changes,
+    plots.retention_by_kind,
 ]
 
 
@@ -112,6 +113,19 @@ def test_compaction_report(compacted_session: prime_nb.Session) -> None:
     assert list(by_name(fig, "after (recorded or estimated)").y) == [130, 300]
     assert list(by_name(fig, "files re-read after").y) == [1, 0]
     assert point_ids(by_name(fig, "before")) == ["c1", "c2"]
+
+
+def test_retention_by_kind(tmp_path: Path) -> None:
+    """The planted session of ``test_retention``: each bar is its planted count."""
+    fig = plots.retention_by_kind(planted(tmp_path / "p.jsonl"))
+    assert list(by_name(fig, "named in the summary").x) == list(EXPECTED)
+    kept = by_name(fig, "named in the summary").y
+    needed = by_name(fig, "lost, needed later").y
+    unneeded = by_name(fig, "lost, not needed again").y
+    tokens = by_name(fig, "tokens of the calls that needed them").y
+    for k, (span, in_summary, later, cost) in enumerate(EXPECTED.values()):
+        assert (kept[k], needed[k], unneeded[k]) == (in_summary, later, span - in_summary - later)
+        assert tokens[k] == cost
 
 
 def test_model_changes(branchy_session: prime_nb.Session) -> None:

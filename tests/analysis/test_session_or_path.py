@@ -39,12 +39,14 @@ HELPERS: dict[str, Callable[[Any], Any]] = {
     "analysis.common_ancestor": lambda s: analysis.common_ancestor(s, *_leaves()),
     "analysis.compare": lambda s: analysis.compare(s, *_leaves()),
     "analysis.context_frame": analysis.context_frame,
+    "analysis.compaction_retention": analysis.compaction_retention,
     "plots.context_timeline": plots.context_timeline,
     "plots.cost_by_branch": plots.cost_by_branch,
     "plots.tool_usage": plots.tool_usage,
     "plots.turn_timeline": plots.turn_timeline,
     "plots.compaction_report": plots.compaction_report,
     "plots.model_changes": plots.model_changes,
+    "plots.retention_by_kind": plots.retention_by_kind,
 }
 
 
@@ -60,6 +62,7 @@ def _same(a: Any, b: Any) -> None:
             assert getattr(a, name) == getattr(b, name)
         _same(a.frame, b.frame)
         _same(a.totals, b.totals)
+        _same(a.turns, b.turns)
     else:
         assert a == b
 
