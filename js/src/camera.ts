@@ -42,16 +42,16 @@ export class Camera {
 
   constructor(
     private canvas: HTMLCanvasElement,
-    onChange: () => void,
+    onChange: (user: boolean) => void,
   ) {
     this.zoomer = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.01, 4])
       .filter(zoomGesture)
       .wheelDelta(wheelDelta)
       .constrain((t) => this.constrain(t))
-      .on("zoom", (ev: { transform: ZoomTransform }) => {
+      .on("zoom", (ev: { transform: ZoomTransform; sourceEvent: unknown }) => {
         this.transform = ev.transform;
-        onChange();
+        onChange(Boolean(ev.sourceEvent));
       });
     select(canvas).call(this.zoomer).on("dblclick.zoom", null);
   }
@@ -75,9 +75,10 @@ export class Camera {
     select(this.canvas).on(".zoom", null);
   }
 
-  /** Let the user zoom out to ``minK`` (at most 0.5) and in to 4x. */
+  /** Let the user zoom out to ``minK`` (the smallest readable scale of the view) and in
+   * to 4x. */
   setMinScale(minK: number): void {
-    this.zoomer.scaleExtent([Math.min(minK, 0.5), 4]);
+    this.zoomer.scaleExtent([Math.min(minK, 4), 4]);
   }
 
   set(t: ZoomTransform): void {

@@ -4,7 +4,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import type { Quadtree } from "d3-quadtree";
-import type { ZoomTransform } from "d3-zoom";
+import { ZoomTransform } from "d3-zoom";
 import { Camera } from "./camera";
 import { Requester, storeFor, type Store } from "./comm";
 import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "./constants";
@@ -18,12 +18,13 @@ import { visibleTree, type Visible } from "./filter";
 import { hitLane, hitTest, nodeIndex, type Hit } from "./hittest";
 import { HoverTip } from "./hovertip";
 import { keyAction } from "./keys";
-import { layoutLanes } from "./lanes";
+import { foldRuns } from "./fold";
+import { LANE_SPACING, layoutLanes } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
 import { buildLegend, toggleLegend } from "./legend";
-import { READABLE_FIT, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
+import { MIN_ROW_K, READABLE_FIT, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
 import type { PanelActions } from "./panel";
@@ -47,6 +48,11 @@ export interface ViewOptions {
 
 const asFilter = (v: unknown): FilterMode => ((FILTERS as readonly string[]).includes(String(v)) ? (v as FilterMode) : "default");
 const asView = (v: unknown): ViewMode => (v === "branches" || v === "transcript" ? v : "tree");
+
+/** Zooming the Tree in to this scale unfolds the folded rows on screen. */
+const UNFOLD_K = 1.25;
+/** Zooming the Tree back out past this scale folds them again. */
+const REFOLD_K = 0.9;
 
 export class SessionView {
   readonly root: HTMLDivElement;
@@ -82,6 +88,13 @@ export class SessionView {
   private filter: FilterMode;
   private view: ViewMode;
   private expanded = new Set<number>();
+  /** Tree view: whether runs fold (the rows would not fit the stage readably), and the
+   * runs the reader opened (by first entry). */
+  private folding = false;
+  private unfolded = new Set<number>();
+  /** Each view's own camera, so switching views never lands on an empty stage. */
+  private cameras = new Map<"lanes" | "tidy", ZoomTransform>();
+  private lastK = 1;
   private forced = -1;
   private selected = -1;
 
@@ -148,8 +161,9 @@ export class SessionView {
     this.root.append(this.toolbar.header, this.toolbar.bar, main);
     host.append(this.root);
 
-    this.camera = new Camera(this.canvas, () => {
+    this.camera = new Camera(this.canvas, (user) => {
       this.tip.hide();
+      if (user) this.onUserZoom();
       this.scheduleDraw();
     });
     this.disposers.add(() => this.camera.dispose());
@@ -264,10 +278,13 @@ export class SessionView {
   private onView(): void {
     const v = asView(this.model.get("view"));
     if (v === this.view) return;
+    if (this.camera.width) this.cameras.set(this.scene.kind, this.camera.transform);
     this.view = v;
     this.syncControls();
     this.rebuild("display");
-    this.recenter();
+    const kept = this.cameras.get(this.scene.kind);
+    if (kept) this.camera.set(kept);
+    else this.recenter();
   }
 
   /** New rows arrived (watch) or the data was replaced (``reset``). */
@@ -279,6 +296,7 @@ export class SessionView {
     if (reset) {
       this.text.reset();
       this.expanded.clear();
+      this.unfolded.clear();
       this.forced = -1;
       this.selected = indexOfId(this.cols, prevSelectedId);
     } else this.text.grew();
@@ -341,7 +359,9 @@ export class SessionView {
     if (level === "data" || level === "visible") {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
-    this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded);
+    this.folding = this.view === "tree" && this.vis.count * LANE_SPACING.dy * MIN_ROW_K > Math.max(this.camera.height || 600, 50) - 24;
+    const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
+    this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
     if (this.view !== "branches") {
       const lanes = layoutLanes(this.cols, this.tree, this.disp);
       this.layout = lanes;
@@ -360,8 +380,52 @@ export class SessionView {
     if (this.view === "transcript") this.showTranscript();
     else if (this.transcript.shown) this.transcript.hide();
     this.search.arrange(this.tree.order, this.vis.shown, this.selected);
-    this.camera.setMinScale(this.fitTransform().k * 0.5);
+    this.setMinScale();
     this.updateStatus();
+  }
+
+  /** The least scale the reader may zoom out to: Tree rows keep their text (runs fold
+   * instead of shrinking); Branches as the view's own readable floor. */
+  private setMinScale(): void {
+    this.camera.setMinScale(this.scene.kind === "lanes" ? MIN_ROW_K : this.fitTransform().k * 0.5);
+  }
+
+  /** Zooming the Tree in unfolds the folded rows on screen; zooming back out folds
+   * every run again. The entry in the middle of the stage stays where it is. */
+  private onUserZoom(): void {
+    const k = this.camera.transform.k;
+    const before = this.lastK;
+    this.lastK = k;
+    if (this.scene.kind !== "lanes" || !this.folding) return;
+    if (k > before && k >= UNFOLD_K) {
+      const L = this.scene.layout;
+      const rowPx = L.dy * k;
+      const t = this.camera.transform;
+      const r0 = Math.max(0, Math.floor(-t.y / rowPx));
+      const r1 = Math.min(this.disp.m - 1, Math.ceil((this.camera.height - t.y) / rowPx));
+      const open: number[] = [];
+      for (let r = r0; r <= r1; r++) {
+        const d = L.byRow[r];
+        if (this.disp.isSeg[d]) open.push(this.disp.entry[d]);
+      }
+      if (open.length) this.anchored(() => open.forEach((h) => this.unfolded.add(h)));
+    } else if (k < before && before >= REFOLD_K && k < REFOLD_K && this.unfolded.size) {
+      this.anchored(() => this.unfolded.clear());
+    }
+  }
+
+  /** Change the folds and rebuild, keeping the entry at the stage's middle in place. */
+  private anchored(change: () => void): void {
+    const t = this.camera.transform;
+    const L = this.layout;
+    const rowPx = L.dy * t.k;
+    const r = Math.min(Math.max(0, Math.round((this.camera.height / 2 - t.y) / rowPx)), this.disp.m - 1);
+    const entry = r >= 0 && this.scene.kind === "lanes" ? this.disp.entry[this.scene.layout.byRow[r]] : -1;
+    const sy = r * rowPx + t.y;
+    change();
+    this.rebuild("display");
+    const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
+    if (d >= 0) this.camera.set(new ZoomTransform(t.k, t.x, sy - this.layout.y[d] * t.k));
   }
 
   // ---------------------------------------------------------------- view transform
@@ -369,7 +433,8 @@ export class SessionView {
   private resize(): void {
     const how = this.camera.resize(this.stage);
     if (how === "unchanged") return;
-    this.camera.setMinScale(this.fitTransform().k * 0.5);
+    if (how === "first" && this.view === "tree") this.rebuild("display");
+    this.setMinScale();
     if (how === "resized") {
       this.drawNow();
       return;
@@ -406,7 +471,31 @@ export class SessionView {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return;
     const least = this.scene.kind === "lanes" ? 1 : 0.6;
+    if (this.scene.kind === "lanes" && fy === 0.5) {
+      this.frameBranch(d, k ?? Math.max(this.camera.transform.k, least));
+      return;
+    }
     this.camera.lookAt(this.layout.x[d], this.layout.y[d], k ?? Math.max(this.camera.transform.k, least), 0.5, fy);
+  }
+
+  /** Tree: show a row with its branch's context. The fork (or root) the branch came from
+   * goes near the top and the row near the bottom when both fit, else the row sits at
+   * three quarters of the height, so rows above it (its branch) fill the stage. */
+  private frameBranch(d: number, k: number): void {
+    if (this.scene.kind !== "lanes") return;
+    const L = this.scene.layout;
+    const disp = this.disp;
+    let f = disp.dparent[d];
+    while (f >= 0 && disp.childStart[f + 1] - disp.childStart[f] < 2) f = disp.dparent[f];
+    const H = this.camera.height;
+    const rowPx = L.dy * k;
+    const r = L.row[d];
+    const rf = f >= 0 ? L.row[f] : 0;
+    const y =
+      (r - rf + 2) * rowPx <= H * 0.9
+        ? Math.max(H * 0.05 + rowPx - rf * rowPx, H - rowPx * 1.5 - r * rowPx)
+        : H * 0.75 - r * rowPx;
+    this.camera.set(new ZoomTransform(k, this.camera.transform.x, Math.min(y, H * 0.5 - r * rowPx + H * 0.4)));
   }
 
   private recenter(): void {
@@ -500,7 +589,7 @@ export class SessionView {
   private fillTip(tip: HTMLElement, d: number): boolean {
     const i = this.disp.entry[d];
     if (this.disp.isSeg[d]) {
-      const s = this.disp.segments.get(i);
+      const s = this.scene.kind === "lanes" ? this.disp.folds.get(i) : this.disp.segments.get(i);
       if (s) fillSegmentTip(tip, s);
       return Boolean(s);
     }
@@ -528,6 +617,12 @@ export class SessionView {
   }
 
   private toggleSegment(head: number): void {
+    if (this.scene.kind === "lanes") {
+      this.unfolded.add(head);
+      this.rebuild("display");
+      this.drawNow();
+      return;
+    }
     if (this.expanded.has(head)) this.expanded.delete(head);
     else this.expanded.add(head);
     this.rebuild("display");
@@ -549,6 +644,7 @@ export class SessionView {
       this.forced = i;
       level = "visible";
     }
+    if (i >= 0 && !level && this.folding && this.disp.nodeOf[i] >= 0 && this.disp.isSeg[this.disp.nodeOf[i]]) level = "visible";
     if (level) this.rebuild(level);
     if (i >= 0 && o.reveal && this.view === "branches") {
       const d = this.disp.nodeOf[i];

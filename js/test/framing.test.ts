@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { Kind } from "../src/constants";
 import { buildDisplay } from "../src/display";
 import { visibleTree } from "../src/filter";
-import { fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "../src/framing";
+import { MIN_ROW_K, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "../src/framing";
 import { layoutLanes } from "../src/lanes";
 import { buildLaneScene } from "../src/lanescene";
-import { LANE_LEFT } from "../src/lanesdraw";
+import { ALL_TEXT_FROM_PX, LANE_LEFT } from "../src/lanesdraw";
 import { buildTree } from "../src/tree";
 import { columns, id8, type Row } from "./helpers";
 
@@ -19,8 +19,8 @@ function lanes(n: number) {
 }
 
 describe("framing", () => {
-  it("fits every row on screen, lanes pinned at the left, never past 1.5x", () => {
-    for (const n of [3, 159, 100_000]) {
+  it("fits every row on screen that fits readably, lanes pinned at the left, never past 1.5x", () => {
+    for (const n of [3, 20]) {
       const { s, L } = lanes(n);
       const f = fitTransform(s, L, 800, 600);
       expect(f.x).toBe(LANE_LEFT);
@@ -29,6 +29,17 @@ describe("framing", () => {
       const bottom = L.maxY * f.k + f.y;
       expect(top).toBeGreaterThanOrEqual(0);
       expect(bottom).toBeLessThanOrEqual(600);
+    }
+  });
+
+  it("never shrinks rows below the readable pitch: too many rows start at the top", () => {
+    for (const n of [159, 100_000]) {
+      const { s, L } = lanes(n);
+      const f = fitTransform(s, L, 800, 600);
+      expect(f.k).toBeCloseTo(MIN_ROW_K, 9);
+      expect(L.dy * f.k).toBeGreaterThanOrEqual(ALL_TEXT_FROM_PX);
+      expect(f.y).toBeGreaterThanOrEqual(0);
+      expect(f.y).toBeLessThan(L.dy);
     }
   });
 
