@@ -30,6 +30,17 @@ export interface SegmentInfo {
   errors: number;
 }
 
+/** A side subtree drawn as one box in the Branches view (``aggregate.ts``). */
+export interface AggregateInfo {
+  head: number;
+  /** leaves (branch ends) under it */
+  branches: number;
+  entries: number;
+  tokens: number;
+  errors: number;
+  labels: number;
+}
+
 export interface Display {
   m: number;
   /** Entry index of the node (the head entry for a segment). */
@@ -51,6 +62,8 @@ export interface Display {
   expandedHeads: number[];
   /** Folded runs of the tree view by first entry (their nodes have ``isSeg`` 1). */
   folds: Map<number, SegmentInfo>;
+  /** Subtrees drawn as one box (branch view) by head entry (their nodes have ``isSeg`` 1). */
+  aggregates: Map<number, AggregateInfo>;
 }
 
 /** Shown children of each shown entry, in the tree's order, as CSR arrays. */
@@ -127,7 +140,8 @@ function addEntry(s: SegmentInfo, cols: Columns, tree: Tree, i: number): void {
 }
 
 /** Build the display graph. `expanded` holds segment heads the user opened; `fold` (tree
- * view) the folded run of each entry from ``foldRuns`` (-1: its own row). */
+ * view) the folded run of each entry from ``foldRuns`` (-1: its own row); `aggregate`
+ * (branch view) the head entries of subtrees drawn as one box. */
 export function buildDisplay(
   cols: Columns,
   tree: Tree,
@@ -135,6 +149,7 @@ export function buildDisplay(
   view: ViewMode,
   expanded: ReadonlySet<number>,
   fold: Int32Array | null = null,
+  aggregate: ReadonlySet<number> | null = null,
 ): Display {
   const n = cols.n;
   const sc = shownChildren(tree, vis);
@@ -182,6 +197,30 @@ export function buildDisplay(
     }
   }
 
+  // Subtrees drawn as one box: the head of the box holding each entry, and its figures.
+  const aggregates = new Map<number, AggregateInfo>();
+  const aggOf = new Int32Array(aggregate && aggregate.size && view === "branches" ? n : 0).fill(-1);
+  if (aggOf.length) {
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      if (!vis.shown[i]) continue;
+      const p = vis.vparent[i];
+      const h = p >= 0 && aggOf[p] >= 0 ? aggOf[p] : aggregate!.has(i) ? i : -1;
+      aggOf[i] = h;
+      if (h < 0) continue;
+      let a = aggregates.get(h);
+      if (!a) {
+        a = { head: h, branches: 0, entries: 0, tokens: 0, errors: 0, labels: 0 };
+        aggregates.set(h, a);
+      }
+      a.entries++;
+      a.tokens += cols.tokens[i];
+      if (cols.flags[i] & Flag.Error) a.errors++;
+      if (cols.labels.has(i)) a.labels++;
+      if (!nChildren(i)) a.branches++;
+    }
+  }
+
   // Display nodes in parents-first order.
   const nodeOf = new Int32Array(n).fill(-1);
   const entry: number[] = [];
@@ -191,8 +230,8 @@ export function buildDisplay(
     const i = order[k];
     if (!vis.shown[i]) continue;
     const head = segOf[i];
-    const fh = folds.size ? fold![i] : -1;
-    if ((collapsed(head) && head !== i) || (fh >= 0 && fh !== i)) {
+    const fh = folds.size ? fold![i] : aggOf.length ? aggOf[i] : -1;
+    if (fh >= 0 ? fh !== i : collapsed(head) && head !== i) {
       nodeOf[i] = nodeOf[fh >= 0 ? fh : head];
       continue;
     }
@@ -220,7 +259,7 @@ export function buildDisplay(
   if (view === "branches") {
     for (const h of expanded) {
       const s = segments.get(h);
-      if (s && s.size > 1) expandedHeads.push(h);
+      if (s && s.size > 1 && nodeOf[h] >= 0 && entry[nodeOf[h]] === h) expandedHeads.push(h);
     }
   }
   return {
@@ -236,6 +275,7 @@ export function buildDisplay(
     segments,
     expandedHeads,
     folds,
+    aggregates,
   };
 }
 

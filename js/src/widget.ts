@@ -18,17 +18,18 @@ import { visibleTree, type Visible } from "./filter";
 import { hitLane, hitTest, nodeIndex, type Hit } from "./hittest";
 import { HoverTip } from "./hovertip";
 import { keyAction } from "./keys";
+import { chooseAggregates, columnCapacity } from "./aggregate";
 import { foldRuns } from "./fold";
 import { LANE_SPACING, layoutLanes } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
 import { buildLegend, toggleLegend } from "./legend";
-import { MIN_ROW_K, READABLE_FIT, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
+import { FALLBACK_BRANCH_K, MIN_ROW_K, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
 import type { PanelActions } from "./panel";
-import { draw, type Scene, type Theme } from "./render";
+import { BRANCH_MIN_K, SEG_W, draw, type Scene, type Theme } from "./render";
 import { buildScene } from "./scene";
 import { Search } from "./search";
 import { SidePanel } from "./sidepanel";
@@ -53,6 +54,9 @@ const asView = (v: unknown): ViewMode => (v === "branches" || v === "transcript"
 const UNFOLD_K = 1.25;
 /** Zooming the Tree back out past this scale folds them again. */
 const REFOLD_K = 0.9;
+/** Branches: the scale the view opens at (or larger), for which subtrees are aggregated
+ * to fit the stage's width. */
+const OPEN_BRANCH_K = FALLBACK_BRANCH_K;
 
 export class SessionView {
   readonly root: HTMLDivElement;
@@ -95,6 +99,8 @@ export class SessionView {
   /** Each view's own camera, so switching views never lands on an empty stage. */
   private cameras = new Map<"lanes" | "tidy", ZoomTransform>();
   private lastK = 1;
+  /** Branches: subtrees the reader opened (they are never drawn as one box again). */
+  private opened = new Set<number>();
   private forced = -1;
   private selected = -1;
 
@@ -297,6 +303,7 @@ export class SessionView {
       this.text.reset();
       this.expanded.clear();
       this.unfolded.clear();
+      this.opened.clear();
       this.forced = -1;
       this.selected = indexOfId(this.cols, prevSelectedId);
     } else this.text.grew();
@@ -362,6 +369,13 @@ export class SessionView {
     this.folding = this.view === "tree" && this.vis.count * LANE_SPACING.dy * MIN_ROW_K > Math.max(this.camera.height || 600, 50) - 24;
     const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
     this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
+    if (this.view === "branches") {
+      // Side subtrees that would not fit across the stage readably become one box each.
+      const sp = SPACING.branches;
+      const capacity = columnCapacity(this.camera.width || 1000, OPEN_BRANCH_K, sp.dx, SEG_W);
+      const agg = chooseAggregates(this.disp, this.tree, capacity, this.opened);
+      if (agg.size) this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, null, agg);
+    }
     if (this.view !== "branches") {
       const lanes = layoutLanes(this.cols, this.tree, this.disp);
       this.layout = lanes;
@@ -387,7 +401,7 @@ export class SessionView {
   /** The least scale the reader may zoom out to: Tree rows keep their text (runs fold
    * instead of shrinking); Branches as the view's own readable floor. */
   private setMinScale(): void {
-    this.camera.setMinScale(this.scene.kind === "lanes" ? MIN_ROW_K : this.fitTransform().k * 0.5);
+    this.camera.setMinScale(this.scene.kind === "lanes" ? MIN_ROW_K : BRANCH_MIN_K);
   }
 
   /** Zooming the Tree in unfolds the folded rows on screen; zooming back out folds
@@ -396,7 +410,11 @@ export class SessionView {
     const k = this.camera.transform.k;
     const before = this.lastK;
     this.lastK = k;
-    if (this.scene.kind !== "lanes" || !this.folding) return;
+    if (this.scene.kind === "tidy") {
+      if (k > before && k >= UNFOLD_K && this.disp.aggregates.size) this.openAggregatesInView();
+      return;
+    }
+    if (!this.folding) return;
     if (k > before && k >= UNFOLD_K) {
       const L = this.scene.layout;
       const rowPx = L.dy * k;
@@ -412,6 +430,32 @@ export class SessionView {
     } else if (k < before && before >= REFOLD_K && k < REFOLD_K && this.unfolded.size) {
       this.anchored(() => this.unfolded.clear());
     }
+  }
+
+  /** Branches: open every subtree box on screen, the one nearest the middle staying put. */
+  private openAggregatesInView(): void {
+    const t = this.camera.transform;
+    let best = -1;
+    let bestDist = Infinity;
+    const open: number[] = [];
+    for (const h of this.disp.aggregates.keys()) {
+      const d = this.disp.nodeOf[h];
+      const [px, py] = this.camera.toScreen(this.layout.x[d], this.layout.y[d]);
+      if (!this.camera.inView(px, py)) continue;
+      open.push(h);
+      const dist = Math.hypot(px - this.camera.width / 2, py - this.camera.height / 2);
+      if (dist < bestDist) {
+        bestDist = dist;
+        best = h;
+      }
+    }
+    if (best < 0) return;
+    const d0 = this.disp.nodeOf[best];
+    const [sx, sy] = this.camera.toScreen(this.layout.x[d0], this.layout.y[d0]);
+    open.forEach((h) => this.opened.add(h));
+    this.rebuild("display");
+    const d = this.disp.nodeOf[best];
+    this.camera.set(new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k));
   }
 
   /** Change the folds and rebuild, keeping the entry at the stage's middle in place. */
@@ -433,7 +477,7 @@ export class SessionView {
   private resize(): void {
     const how = this.camera.resize(this.stage);
     if (how === "unchanged") return;
-    if (how === "first" && this.view === "tree") this.rebuild("display");
+    if (how === "first" || this.view === "branches") this.rebuild("display");
     this.setMinScale();
     if (how === "resized") {
       this.drawNow();
@@ -458,19 +502,18 @@ export class SessionView {
     this.camera.set(this.fitTransform());
   }
 
-  /** Fit if that keeps nodes readable, else show the selection or the active leaf. */
+  /** Fit (every view's Fit is readable: folded rows, aggregated boxes), or the
+   * selection with its context when there is one. */
   private initialView(): void {
-    const fit = this.fitTransform();
-    if (fit.k >= READABLE_FIT || this.scene.kind === "lanes") this.camera.set(fit);
-    else if (this.selected >= 0) this.centerOn(this.selected, 0.9);
-    else this.centerOn(this.tree.activeLeaf, 0.9, 0.75);
+    if (this.selected >= 0) this.centerOn(this.selected);
+    else this.camera.set(this.fitTransform());
   }
 
   /** Put an entry's node at height ``fy`` of the stage (fraction; default the middle). */
   private centerOn(entry: number, k?: number, fy = 0.5): void {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return;
-    const least = this.scene.kind === "lanes" ? 1 : 0.6;
+    const least = this.scene.kind === "lanes" ? 1 : OPEN_BRANCH_K;
     if (this.scene.kind === "lanes" && fy === 0.5) {
       this.frameBranch(d, k ?? Math.max(this.camera.transform.k, least));
       return;
@@ -499,9 +542,7 @@ export class SessionView {
   }
 
   private recenter(): void {
-    const fit = this.fitTransform();
-    if (fit.k >= READABLE_FIT || this.scene.kind === "lanes") this.camera.set(fit);
-    else this.centerOn(this.selected >= 0 ? this.selected : this.tree.activeLeaf);
+    this.camera.set(this.fitTransform());
   }
 
   goActive(): void {
@@ -588,6 +629,7 @@ export class SessionView {
 
   private fillTip(tip: HTMLElement, d: number): boolean {
     const i = this.disp.entry[d];
+    if (this.disp.aggregates.has(i)) return false;
     if (this.disp.isSeg[d]) {
       const s = this.scene.kind === "lanes" ? this.disp.folds.get(i) : this.disp.segments.get(i);
       if (s) fillSegmentTip(tip, s);
@@ -617,8 +659,8 @@ export class SessionView {
   }
 
   private toggleSegment(head: number): void {
-    if (this.scene.kind === "lanes") {
-      this.unfolded.add(head);
+    if (this.scene.kind === "lanes" || this.disp.aggregates.has(head)) {
+      (this.scene.kind === "lanes" ? this.unfolded : this.opened).add(head);
       this.rebuild("display");
       this.drawNow();
       return;
@@ -646,6 +688,13 @@ export class SessionView {
     }
     if (i >= 0 && !level && this.folding && this.disp.nodeOf[i] >= 0 && this.disp.isSeg[this.disp.nodeOf[i]]) level = "visible";
     if (level) this.rebuild(level);
+    for (let guard = 0; i >= 0 && o.reveal && this.view === "branches" && guard < 64; guard++) {
+      const d = this.disp.nodeOf[i];
+      const h = d >= 0 ? this.disp.entry[d] : -1;
+      if (!this.disp.aggregates.has(h)) break;
+      this.opened.add(h);
+      this.rebuild("display");
+    }
     if (i >= 0 && o.reveal && this.view === "branches") {
       const d = this.disp.nodeOf[i];
       if (d >= 0 && this.disp.isSeg[d]) {
