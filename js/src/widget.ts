@@ -511,8 +511,14 @@ export class SessionView {
 
   /** Put an entry's node at height ``fy`` of the stage (fraction; default the middle). */
   private centerOn(entry: number, k?: number, fy = 0.5): void {
-    const d = nodeOfEntry(this.disp, entry);
+    let d = nodeOfEntry(this.disp, entry);
     if (d < 0) return;
+    if (this.scene.kind === "lanes" && this.disp.folds.has(this.disp.entry[d])) {
+      // Asked to show this entry: open the folded row it is in.
+      this.unfolded.add(this.disp.entry[d]);
+      this.rebuild("display");
+      d = nodeOfEntry(this.disp, entry);
+    }
     const least = this.scene.kind === "lanes" ? 1 : OPEN_BRANCH_K;
     if (this.scene.kind === "lanes" && fy === 0.5) {
       this.frameBranch(d, k ?? Math.max(this.camera.transform.k, least));
