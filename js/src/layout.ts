@@ -16,7 +16,7 @@ export interface Layout {
 
 export const SPACING = {
   tree: { dx: 24, dy: 30 },
-  branches: { dx: 232, dy: 96 },
+  branches: { dx: 280, dy: 96 },
 } as const;
 
 /** Lay out the display graph; a forest hangs from an invisible root. */

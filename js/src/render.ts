@@ -248,10 +248,11 @@ export function draw(
   // World y range in view (with room for boxes and labels).
   const wy0 = (-margin - 40 - t.y) / k;
   const wy1 = (height + margin + 40 - t.y) / k;
-  const wx0 = (-margin - 40 - t.x) / k;
-  const wx1 = (width + margin + 40 - t.x) / k;
+  const wx0 = (-margin - 40 - t.x) / k - SEG_W;
+  const wx1 = (width + margin + 40 - t.x) / k + SEG_W;
   const halfDy = (layout.dy / 2) * k;
-  const segW = Math.max(SEG_W * k, 6);
+  /** Screen width of box d: its own, as wide as its neighbours leave room for. */
+  const boxW = (d: number): number => Math.max((scene.boxHalf[d] || SEG_W / 2) * 2 * k, 6);
   const segH = Math.max(SEG_H * k, 4);
   const raster = KIND_STYLES[Kind.Compaction].r * k < RASTER_BELOW;
 
@@ -414,7 +415,7 @@ export function draw(
         for (let i = 0; i < hits.length; i++) if (hits[i]) hitNodes.add(disp.nodeOf[i]);
       }
       eachInView(segBucket, (d, px, py) => {
-        if (boxHasHit(disp, tree, disp.entry[d], hits, hitNodes)) roundRect(ctx, px - segW / 2 - 4, py - segH / 2 - 4, segW + 8, segH + 8, 9);
+        if (boxHasHit(disp, tree, disp.entry[d], hits, hitNodes)) roundRect(ctx, px - boxW(d) / 2 - 4, py - segH / 2 - 4, boxW(d) + 8, segH + 8, 9);
       });
       ctx.strokeStyle = COLORS.search;
       ctx.lineWidth = 4;
@@ -466,6 +467,7 @@ export function draw(
     const smallPx = titlePx - 1;
     const showText = segH >= BOX_TEXT_FROM_PX;
     eachInView(segBucket, (d, px, py) => {
+      const segW = boxW(d);
       if (px < -segW || px > width + segW || py < -segH || py > height + segH) return;
       const i = disp.entry[d];
       const agg = disp.aggregates.get(i);
@@ -595,7 +597,7 @@ export function draw(
     ctx.textBaseline = "middle";
     ctx.textAlign = "left";
     for (const [d, text] of labelUnder) {
-      const shown = fitText(ctx, text, segW - 10);
+      const shown = fitText(ctx, text, boxW(d) - 10);
       if (!shown) continue;
       const w = ctx.measureText(shown).width + 10;
       const x = sx(d) - w / 2;
@@ -668,7 +670,7 @@ export function draw(
       const px = sx(d);
       const py = sy(d) - (seg ? segH / 2 + Math.min(halfDy - segH / 2, 8 * k) : Math.min(halfDy, 12 * k + 4));
       if (!inView(px, py)) continue;
-      const w = seg ? segW / 2 + 4 : Math.max(14 * k, 8);
+      const w = seg ? boxW(d) / 2 + 4 : Math.max(14 * k, 8);
       ctx.moveTo(px - w, py);
       ctx.lineTo(px + w, py);
       if (!seg) cuts.push([`✂ context cut · ${fmtCount(c.tokensBefore)} tokens before`, px + w + 5, py, d]);
@@ -751,7 +753,7 @@ export function draw(
     const py = sy(d);
     if (!inView(px, py)) return;
     ctx.beginPath();
-    if (disp.isSeg[d]) roundRect(ctx, px - segW / 2 - extra, py - segH / 2 - extra, segW + 2 * extra, segH + 2 * extra, 8);
+    if (disp.isSeg[d]) roundRect(ctx, px - boxW(d) / 2 - extra, py - segH / 2 - extra, boxW(d) + 2 * extra, segH + 2 * extra, 8);
     else {
       const r = screenRadius(cols.kind[disp.entry[d]], k) + extra;
       ctx.arc(px, py, r, 0, Math.PI * 2);

@@ -626,7 +626,7 @@ export class SessionView {
     return hitTest(px, py, this.camera.transform, this.view, this.disp, this.layout, this.cols.kind, () => {
       this.index ??= nodeIndex(this.layout, this.disp.m);
       return this.index;
-    });
+    }, this.scene.kind === "tidy" ? this.scene.boxHalf : undefined);
   }
 
   private setHover(d: number): void {

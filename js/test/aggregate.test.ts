@@ -71,3 +71,28 @@ describe("columnCapacity", () => {
     expect(columnCapacity(10, 1, 232, 210)).toBe(1);
   });
 });
+
+describe("boxHalves", () => {
+  it("widens a box into the room its neighbours at the same depth leave, within bounds", async () => {
+    const { boxHalves } = await import("../src/scene");
+    const { layoutDisplay } = await import("../src/layout");
+    const { d } = session();
+    const L = layoutDisplay(d, 280, 96);
+    const half = boxHalves(d, L, 105, 210);
+    const root = d.roots[0];
+    // the root box is alone on its level: as wide as allowed
+    expect(half[root]).toBe(210);
+    for (let n = 0; n < d.m; n++) {
+      if (!d.isSeg[n]) {
+        expect(half[n]).toBe(0);
+        continue;
+      }
+      expect(half[n]).toBeGreaterThanOrEqual(105);
+      expect(half[n]).toBeLessThanOrEqual(210);
+      // never into a neighbour's half of the gap
+      for (let o = 0; o < d.m; o++) {
+        if (o !== n && L.y[o] === L.y[n]) expect(half[n]).toBeLessThanOrEqual(Math.max(105, Math.abs(L.x[o] - L.x[n]) / 2));
+      }
+    }
+  });
+});
