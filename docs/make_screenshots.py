@@ -67,10 +67,8 @@ def main(only: list[str]) -> None:
             page = context.new_page()
             page.goto(html.as_uri())
             page.wait_for_selector(".pnb-root[data-drawn]")
-            page.evaluate(
-                "(open) => document.querySelector('.pnb-legend').classList.toggle('pnb-collapsed', !open)",
-                legend,
-            )
+            legend_js = "(open) => document.querySelector('.pnb-legend')"
+            page.evaluate(f"{legend_js}.classList.toggle('pnb-collapsed', !open)", legend)
             if action == "active":
                 page.click(".pnb-root .pnb-header")
                 page.keyboard.press("a")

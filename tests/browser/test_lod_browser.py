@@ -25,7 +25,6 @@ import prime_nb
 from prime_nb.datasets import demo_session_path
 from prime_nb.datasets._shapes import write_shape
 from prime_nb.widget._export import export_html
-
 from tests.conftest import FIXTURES as SHARED
 
 FIXTURES = sorted((SHARED / "agent-written").glob("*.jsonl"))
@@ -47,8 +46,11 @@ CAPTURE = """() => {
       const X = (m.a * x + m.c * y + m.e) / dpr;
       const Y = (m.b * x + m.d * y + m.f) / dpr;
       const h = px * scale;
-      const left = this.textAlign === 'center' ? X - w / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? X - w : X;
-      const top = this.textBaseline === 'middle' ? Y - h / 2 : this.textBaseline === 'top' ? Y : Y - h * 0.8;
+      const align = this.textAlign;
+      const right = align === 'right' || align === 'end';
+      const left = align === 'center' ? X - w / 2 : right ? X - w : X;
+      const base = this.textBaseline;
+      const top = base === 'middle' ? Y - h / 2 : base === 'top' ? Y : Y - h * 0.8;
       (c.__texts = c.__texts || []).push({ text: String(text), px: h, x: left, y: top, w, h });
     }
     return fill.call(this, text, x, y, maxWidth);
@@ -141,7 +143,10 @@ def check_views(page: Page, name: str, root: int = 0) -> None:
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Session files by name; the 100k one is made once for the module."""
     tmp = tmp_path_factory.mktemp("lod")
-    out = {"demo": demo_session_path(), "branchy": write_shape(tmp / "branchy.jsonl", "branchy", 1000)}
+    out = {
+        "demo": demo_session_path(),
+        "branchy": write_shape(tmp / "branchy.jsonl", "branchy", 1000),
+    }
     out["100k"] = write_shape(tmp / "big.jsonl", "branchy", 100_000)
     for path in FIXTURES:
         out[path.stem] = path
@@ -190,7 +195,9 @@ def test_readable_on_every_agent_written_fixture(page: Page, pages: dict[str, Pa
         assert watch.errors == [], path.stem
 
 
-def test_big_session_folds_rows_instead_of_shrinking_them(page: Page, pages: dict[str, Path]) -> None:
+def test_big_session_folds_rows_instead_of_shrinking_them(
+    page: Page, pages: dict[str, Path]
+) -> None:
     open_export(page, pages["100k"])
     got = check_readable(page, "100k tree")
     stats = got["stats"]
@@ -242,9 +249,7 @@ def test_one_wheel_notch_zooms_at_most_a_quarter(page: Page, pages: dict[str, Pa
     page.keyboard.down("Control")
     page.mouse.wheel(0, -100)
     page.keyboard.up("Control")
-    wait_until(
-        lambda: page.evaluate(f"{debug(0)}.stats().transform.k") != k0, 10, "the zoom", page
-    )
+    wait_until(lambda: page.evaluate(f"{debug(0)}.stats().transform.k") != k0, 10, "the zoom", page)
     assert page.evaluate(f"{debug(0)}.stats().transform.k") / k0 <= 1.25 + 1e-9
 
 
