@@ -291,3 +291,23 @@ def test_readable_in_jupyterlab(lab: Jupyter, chromium: Browser, sessions: dict[
             check_views(page, f"JupyterLab {name}", index)
     finally:
         context.close()
+
+
+def test_selecting_the_leaf_shows_the_fork_it_came_from(
+    page: Page, pages: dict[str, Path], sessions: dict[str, Path]
+) -> None:
+    """``w.selected_id = leaf_id`` (the quickstart's cell) frames the branch, not the
+    last rows alone: the fork the active branch left from is on screen with the leaf."""
+    session = prime_nb.load(sessions["branchy"])
+    e = session.entries
+    fork = str(e.loc[session.leaf_id, "parent_id"])
+    while int(e.loc[fork, "children"]) < 2:
+        fork = str(e.loc[fork, "parent_id"])
+    open_export(page, pages["branchy"])
+    d = debug(0)
+    page.evaluate(f"(id) => {d}.model.set('selected_id', id)", session.leaf_id)
+    wait_until(lambda: page.evaluate(f"{d}.stats().selected") == session.leaf_id, 10, "select")
+    page.evaluate(f"{d}.drawNow()")
+    assert page.evaluate(f"(id) => {d}.screenPos(id)", session.leaf_id) is not None
+    assert page.evaluate(f"(id) => {d}.screenPos(id)", fork) is not None, "the fork is off screen"
+    check_readable(page, "branchy, leaf selected")
