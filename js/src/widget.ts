@@ -384,7 +384,9 @@ export class SessionView {
       this.camera.rowsHeight = lanes.maxY + lanes.dy;
     } else {
       const sp = SPACING.branches;
-      this.layout = layoutDisplay(this.disp, sp.dx, sp.dy);
+      const onActive = this.tree.onActive;
+      const entry = this.disp.entry;
+      this.layout = layoutDisplay(this.disp, sp.dx, sp.dy, (d) => onActive[entry[d]] === 1);
       this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, "branches");
       this.camera.fixedX = null;
     }
