@@ -152,9 +152,16 @@ export function drawLanes(
   // Search hits: halos under the nodes.
   if (marks.hits) {
     ctx.beginPath();
+    const hits = marks.hits;
+    const holdsHit = (d: number): boolean => {
+      const run = disp.isSeg[d] ? disp.folds.get(disp.entry[d]) : undefined;
+      if (!run) return hits[disp.entry[d]] === 1;
+      for (let v = run.tail, steps = 0; steps < run.size && v >= 0; v = tree.parent[v], steps++) if (hits[v]) return true;
+      return false;
+    };
     for (let r = r0; r <= r1; r++) {
       const d = layout.byRow[r];
-      if (!marks.hits[disp.entry[d]]) continue;
+      if (!holdsHit(d)) continue;
       const rad = nodeRadius(cols.kind[disp.entry[d]], rowPx) + 4;
       ctx.moveTo(X(d) + rad, Yr(r));
       ctx.arc(X(d), Yr(r), rad, 0, Math.PI * 2);

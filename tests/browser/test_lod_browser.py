@@ -83,7 +83,9 @@ def drawn(page: Page, root: int = 0) -> dict[str, Any]:
           canvas.__texts = [];
           root.pnbDebug.drawNow();
           const r = canvas.getBoundingClientRect();
-          return {{ texts: canvas.__texts, stats: root.pnbDebug.stats(), w: r.width, h: r.height }};
+          const dbg = root.pnbDebug;
+          return {{ texts: canvas.__texts, stats: dbg.stats(), w: r.width, h: r.height,
+                    left: r.left, top: r.top, rows: dbg.rowsInView(), boxes: dbg.segments() }};
         }}"""
     )
     return result
@@ -114,6 +116,30 @@ def check_readable(page: Page, where: str, root: int = 0, landmarks: bool = True
     small = [(t["text"], round(t["px"], 1)) for t in texts if t["px"] < MIN_PX - 0.01]
     assert not small, f"{where}: text under {MIN_PX} px: {small[:5]}"
     assert not overlapping(texts), f"{where}: texts overlap: {overlapping(texts)[:5]}"
+    # Read off the canvas alone: in the Tree every row on screen has a text on its line;
+    # in Branches every box on screen has a text inside it.
+    t = got["stats"]["transform"]
+    if got["rows"] is not None:
+        pitch = 24 * t["k"]
+        bare = [
+            r
+            for r in got["rows"]
+            if not any(abs(x["y"] + x["h"] / 2 - (r * pitch + t["y"])) < pitch / 2 for x in texts)
+        ]
+        assert not bare, f"{where}: rows on screen without text: {bare[:10]}"
+    else:
+        half = 29 * t["k"]
+        empty = [
+            b["id"]
+            for b in got["boxes"]
+            if half < b["y"] - got["top"] < got["h"] - half
+            and not any(
+                abs(x["y"] + x["h"] / 2 - (b["y"] - got["top"])) < half
+                and abs(x["x"] - (b["x"] - got["left"])) < 420 * t["k"]
+                for x in texts
+            )
+        ]
+        assert not empty, f"{where}: boxes on screen without text: {empty[:10]}"
     # Every landmark on screen (rows in Tree, display nodes in Branches) carries a text.
     key = "row" if got["stats"]["view"] == "tree" else "d"
     named = {t[key] for t in last["texts"]}
