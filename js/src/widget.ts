@@ -98,6 +98,7 @@ export class SessionView {
   private unfolded = new Set<number>();
   /** Each view's own camera, so switching views never lands on an empty stage. */
   private cameras = new Map<"lanes" | "tidy", ZoomTransform>();
+  /** The scale before the latest camera change (a zoom, not a pan, moves it). */
   private lastK = 1;
   /** Branches: subtrees the reader opened (they are never drawn as one box again). */
   private opened = new Set<number>();
@@ -170,6 +171,7 @@ export class SessionView {
     this.camera = new Camera(this.canvas, (user) => {
       this.tip.hide();
       if (user) this.onUserZoom();
+      this.lastK = this.camera.transform.k;
       this.scheduleDraw();
     });
     this.disposers.add(() => this.camera.dispose());
@@ -411,7 +413,6 @@ export class SessionView {
   private onUserZoom(): void {
     const k = this.camera.transform.k;
     const before = this.lastK;
-    this.lastK = k;
     if (this.scene.kind === "tidy") {
       if (k > before && k >= UNFOLD_K && this.disp.aggregates.size) this.openAggregatesInView();
       return;

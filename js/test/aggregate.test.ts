@@ -96,3 +96,19 @@ describe("boxHalves", () => {
     }
   });
 });
+
+describe("boxHasHit", () => {
+  it("finds a hit anywhere in a run's box or a subtree's box, and nowhere else", async () => {
+    const { boxHasHit } = await import("../src/render");
+    const { c, t, v, d, index } = session();
+    const hits = new Uint8Array(c.n);
+    hits[index(13)] = 1; // a leaf inside the big side subtree
+    const head = (i: number): number => d.entry[d.nodeOf[index(i)]];
+    expect(boxHasHit(d, t, head(13), hits)).toBe(true);
+    expect(boxHasHit(d, t, head(20), hits)).toBe(false);
+    expect(boxHasHit(d, t, head(0), hits)).toBe(false);
+    const d2 = buildDisplay(c, t, v, "branches", new Set(), null, chooseAggregates(d, t, 4));
+    expect(boxHasHit(d2, t, index(10), hits)).toBe(true);
+    expect(boxHasHit(d2, t, d2.entry[d2.nodeOf[index(3)]], hits)).toBe(false);
+  });
+});
