@@ -102,6 +102,7 @@ export class SessionView {
   private lastK = 1;
   /** Branches: subtrees the reader opened (they are never drawn as one box again). */
   private opened = new Set<number>();
+  private builtCapacity = -1;
   private forced = -1;
   private selected = -1;
 
@@ -368,13 +369,13 @@ export class SessionView {
     if (level === "data" || level === "visible") {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
-    this.folding = this.view === "tree" && this.vis.count * LANE_SPACING.dy * MIN_ROW_K > Math.max(this.camera.height || 600, 50) - 24;
+    this.folding = this.wouldFold();
     const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
     this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
     if (this.view === "branches") {
       // Side subtrees that would not fit across the stage readably become one box each.
-      const sp = SPACING.branches;
-      const capacity = columnCapacity(this.camera.width || 1000, OPEN_BRANCH_K, sp.dx, SEG_W);
+      const capacity = this.capacity();
+      this.builtCapacity = capacity;
       const agg = chooseAggregates(this.disp, this.tree, capacity, this.opened);
       if (agg.size) this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, null, agg);
     }
@@ -400,6 +401,16 @@ export class SessionView {
     this.search.arrange(this.tree.order, this.vis.shown, this.selected);
     this.setMinScale();
     this.updateStatus();
+  }
+
+  /** Tree: whether every row would not fit the stage at the readable pitch. */
+  private wouldFold(): boolean {
+    return this.view === "tree" && this.vis.count * LANE_SPACING.dy * MIN_ROW_K > Math.max(this.camera.height || 600, 50) - 24;
+  }
+
+  /** Branches: how many columns of boxes fit across the stage at the opening scale. */
+  private capacity(): number {
+    return columnCapacity(this.camera.width || 1000, OPEN_BRANCH_K, SPACING.branches.dx, SEG_W);
   }
 
   /** The least scale the reader may zoom out to: Tree rows keep their text (runs fold
@@ -480,7 +491,10 @@ export class SessionView {
   private resize(): void {
     const how = this.camera.resize(this.stage);
     if (how === "unchanged") return;
-    if (how === "first" || this.view === "branches") this.rebuild("display");
+    // The stage's size decides the folds (Tree) and the boxes (Branches): rebuild only
+    // when what it decides changed.
+    const capacityWas = this.builtCapacity;
+    if (this.wouldFold() !== this.folding || (this.view === "branches" && this.capacity() !== capacityWas)) this.rebuild("display");
     this.setMinScale();
     if (how === "resized") {
       this.drawNow();
