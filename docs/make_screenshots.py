@@ -1,9 +1,10 @@
-"""Screenshots of the bundled demo session for the README, in light and dark.
+"""Screenshots for the README: the bundled demo in light and dark, and a branchy session.
 
-Exports the demo with ``export_html`` (the same bundle as the notebook widget), opens it
-in Debian's Chromium through Playwright, and saves PNGs next to this file:
+Exports each session with ``export_html`` (the same bundle as the notebook widget), opens
+it in Debian's Chromium through Playwright, and saves PNGs next to this file:
 
-    .venv/bin/python docs/make_screenshots.py
+    .venv/bin/python docs/make_screenshots.py            # every picture
+    .venv/bin/python docs/make_screenshots.py tree-light.png branches-light.png
 
 Run it again after a change to how the widget draws, and look at every picture.
 """
@@ -20,19 +21,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
+from prime_nb.datasets._shapes import write_shape
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1200, "height": 680}
 DEBUG = "document.querySelector('.pnb-root').pnbDebug"
 
-#: (file name, view, colour scheme, what to do before the picture, legend open)
+#: (file name, session, view, colour scheme, what to do before the picture, legend open);
+#: "branchy" is a generated session of 1,000 entries and 17 leaves.
 SHOTS = [
-    ("tree-light.png", "tree", "light", "fit", True),
-    ("tree-dark.png", "tree", "dark", "active", False),
-    ("branches-light.png", "branches", "light", "fit", False),
-    ("branches-dark.png", "branches", "dark", "fit", False),
-    ("transcript-light.png", "transcript", "light", "top", False),
+    ("tree-light.png", "demo", "tree", "light", "fit", False),
+    ("tree-dark.png", "demo", "tree", "dark", "active", False),
+    ("branches-light.png", "demo", "branches", "light", "open", False),
+    ("branches-dark.png", "demo", "branches", "dark", "open", False),
+    ("transcript-light.png", "demo", "transcript", "light", "top", False),
+    ("tree-branchy.png", "branchy", "tree", "light", "fit", False),
+    ("branches-branchy.png", "branchy", "branches", "light", "open", False),
 ]
 
 
@@ -47,18 +52,23 @@ def settle(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_timeout(300)
 
 
-def main() -> None:
-    session = prime_nb.load(demo_session_path())
+def main(only: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        sessions = {
+            "demo": prime_nb.load(demo_session_path()),
+            "branchy": prime_nb.load(write_shape(Path(tmp) / "branchy.jsonl", "branchy", 1000)),
+        }
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        for name, view, scheme, action, legend in SHOTS:
-            html = prime_nb.export_html(session, Path(tmp) / f"{name}.html", view=view)
+        for name, which, view, scheme, action, legend in SHOTS:
+            if only and name not in only:
+                continue
+            html = prime_nb.export_html(sessions[which], Path(tmp) / f"{name}.html", view=view)
             context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
             page = context.new_page()
             page.goto(html.as_uri())
             page.wait_for_selector(".pnb-root[data-drawn]")
-            if not legend:
-                page.evaluate("document.querySelector('.pnb-legend').classList.add('pnb-collapsed')")
+            legend_js = "(open) => document.querySelector('.pnb-legend')"
+            page.evaluate(f"{legend_js}.classList.toggle('pnb-collapsed', !open)", legend)
             if action == "active":
                 page.click(".pnb-root .pnb-header")
                 page.keyboard.press("a")
@@ -72,4 +82,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

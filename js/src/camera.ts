@@ -11,6 +11,21 @@ export function zoomGesture(ev: { type: string; ctrlKey?: boolean; metaKey?: boo
   return !ev.ctrlKey && !ev.button;
 }
 
+/** Most one wheel event may change the scale by: a mouse notch, a line-mode notch or one
+ * pinch step. d3-zoom's default multiplies by 10 with ctrl held (pinches and ctrl+wheel
+ * send ctrlKey), so one notch zoomed 4x and readers lost their place. */
+export const MAX_WHEEL_STEP = 1.25;
+
+/** Log2 of the scale change of one wheel event: proportional to deltaY, so trackpads
+ * (many small deltas) stay smooth, and clamped so a notch (100 px, or 3 lines) is at most
+ * ``MAX_WHEEL_STEP``; a page-mode delta counts as a full notch. */
+export function wheelDelta(ev: { deltaY: number; deltaMode?: number }): number {
+  const limit = Math.log2(MAX_WHEEL_STEP);
+  const perUnit = ev.deltaMode === 1 ? limit / 3 : ev.deltaMode === 2 ? limit : limit / 100;
+  const v = -ev.deltaY * perUnit;
+  return Math.max(-limit, Math.min(limit, v));
+}
+
 /** The view's transform and size. ``onChange`` runs on every user pan or zoom.
  *
  * In lane mode (``fixedX`` set) the x offset is pinned and world x is in pixels: zoom
@@ -27,15 +42,16 @@ export class Camera {
 
   constructor(
     private canvas: HTMLCanvasElement,
-    onChange: () => void,
+    onChange: (user: boolean) => void,
   ) {
     this.zoomer = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.01, 4])
       .filter(zoomGesture)
+      .wheelDelta(wheelDelta)
       .constrain((t) => this.constrain(t))
-      .on("zoom", (ev: { transform: ZoomTransform }) => {
+      .on("zoom", (ev: { transform: ZoomTransform; sourceEvent: unknown }) => {
         this.transform = ev.transform;
-        onChange();
+        onChange(Boolean(ev.sourceEvent));
       });
     select(canvas).call(this.zoomer).on("dblclick.zoom", null);
   }
@@ -59,9 +75,10 @@ export class Camera {
     select(this.canvas).on(".zoom", null);
   }
 
-  /** Let the user zoom out to ``minK`` (at most 0.5) and in to 4x. */
+  /** Let the user zoom out to ``minK`` (the smallest readable scale of the view) and in
+   * to 4x. */
   setMinScale(minK: number): void {
-    this.zoomer.scaleExtent([Math.min(minK, 0.5), 4]);
+    this.zoomer.scaleExtent([Math.min(minK, 4), 4]);
   }
 
   set(t: ZoomTransform): void {

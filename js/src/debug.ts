@@ -95,9 +95,16 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       }
       return out;
     },
+    /** Ids of the entries drawn on their own node or inside a folded Tree row (not those
+     * inside a Branches box). */
     visibleIds: () => {
       const { cols, disp } = h.state();
-      return Array.from(disp.entry, (i, d) => (disp.isSeg[d] ? null : idAt(cols, i))).filter(Boolean);
+      const out: string[] = [];
+      for (let i = 0; i < cols.n; i++) {
+        const d = disp.nodeOf[i];
+        if (d >= 0 && (!disp.isSeg[d] || disp.folds.has(disp.entry[d]))) out.push(idAt(cols, i));
+      }
+      return out;
     },
     /** Tree view (lanes): the rows whose centre is on screen, or null in another view. */
     rowsInView: () => {

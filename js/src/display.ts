@@ -30,11 +30,22 @@ export interface SegmentInfo {
   errors: number;
 }
 
+/** A side subtree drawn as one box in the Branches view (``aggregate.ts``). */
+export interface AggregateInfo {
+  head: number;
+  /** leaves (branch ends) under it */
+  branches: number;
+  entries: number;
+  tokens: number;
+  errors: number;
+  labels: number;
+}
+
 export interface Display {
   m: number;
   /** Entry index of the node (the head entry for a segment). */
   entry: Int32Array;
-  /** 1 for a collapsed segment of more than one entry. */
+  /** 1 for a collapsed segment of more than one entry, or a folded run (tree view). */
   isSeg: Uint8Array;
   /** Display parent (-1 for roots). */
   dparent: Int32Array;
@@ -49,6 +60,10 @@ export interface Display {
   segments: Map<number, SegmentInfo>;
   /** Heads of expanded segments of more than one entry (branch view). */
   expandedHeads: number[];
+  /** Folded runs of the tree view by first entry (their nodes have ``isSeg`` 1). */
+  folds: Map<number, SegmentInfo>;
+  /** Subtrees drawn as one box (branch view) by head entry (their nodes have ``isSeg`` 1). */
+  aggregates: Map<number, AggregateInfo>;
 }
 
 /** Shown children of each shown entry, in the tree's order, as CSR arrays. */
@@ -98,13 +113,43 @@ function newSegment(head: number): SegmentInfo {
   };
 }
 
-/** Build the display graph. `expanded` holds segment heads the user opened. */
+/** Count entry ``i`` into a run's figures. */
+function addEntry(s: SegmentInfo, cols: Columns, tree: Tree, i: number): void {
+  s.tail = i;
+  s.size++;
+  s.tokens += cols.tokens[i];
+  s.flags |= cols.flags[i];
+  if (cols.flags[i] & Flag.Error) s.errors++;
+  if (cols.labels.has(i)) {
+    s.labels++;
+    if (s.firstLabel < 0) s.firstLabel = i;
+  }
+  if (tree.onActive[i]) s.onActive = true;
+  const kind = cols.kind[i];
+  if (kind === Kind.User) {
+    s.users++;
+    if (s.firstUser < 0) s.firstUser = i;
+  }
+  else if (kind === Kind.Assistant) s.assistants++;
+  else if (kind === Kind.ToolResult || kind === Kind.Bash) s.tools++;
+  else s.others++;
+  if (kind === Kind.Compaction) s.compactions++;
+  const t = cols.time[i];
+  if (t < s.t0) s.t0 = t;
+  if (t > s.t1) s.t1 = t;
+}
+
+/** Build the display graph. `expanded` holds segment heads the user opened; `fold` (tree
+ * view) the folded run of each entry from ``foldRuns`` (-1: its own row); `aggregate`
+ * (branch view) the head entries of subtrees drawn as one box. */
 export function buildDisplay(
   cols: Columns,
   tree: Tree,
   vis: Visible,
   view: ViewMode,
   expanded: ReadonlySet<number>,
+  fold: Int32Array | null = null,
+  aggregate: ReadonlySet<number> | null = null,
 ): Display {
   const n = cols.n;
   const sc = shownChildren(tree, vis);
@@ -127,28 +172,7 @@ export function buildDisplay(
       s = newSegment(head);
       segments.set(head, s);
     }
-    s.tail = i;
-    s.size++;
-    s.tokens += cols.tokens[i];
-    s.flags |= cols.flags[i];
-    if (cols.flags[i] & Flag.Error) s.errors++;
-    if (cols.labels.has(i)) {
-      s.labels++;
-      if (s.firstLabel < 0) s.firstLabel = i;
-    }
-    if (tree.onActive[i]) s.onActive = true;
-    const kind = cols.kind[i];
-    if (kind === Kind.User) {
-      s.users++;
-      if (s.firstUser < 0) s.firstUser = i;
-    }
-    else if (kind === Kind.Assistant) s.assistants++;
-    else if (kind === Kind.ToolResult || kind === Kind.Bash) s.tools++;
-    else s.others++;
-    if (kind === Kind.Compaction) s.compactions++;
-    const t = cols.time[i];
-    if (t < s.t0) s.t0 = t;
-    if (t > s.t1) s.t1 = t;
+    addEntry(s, cols, tree, i);
   }
 
   const collapsed = (head: number): boolean => {
@@ -156,6 +180,46 @@ export function buildDisplay(
     const s = segments.get(head);
     return !!s && s.size > 1 && !expanded.has(head);
   };
+
+  // Folded runs of the tree view: one node each, with the run's figures.
+  const folds = new Map<number, SegmentInfo>();
+  if (fold && view !== "branches") {
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      const h = fold[i];
+      if (h < 0 || !vis.shown[i]) continue;
+      let s = folds.get(h);
+      if (!s) {
+        s = newSegment(h);
+        folds.set(h, s);
+      }
+      addEntry(s, cols, tree, i);
+    }
+  }
+
+  // Subtrees drawn as one box: the head of the box holding each entry, and its figures.
+  const aggregates = new Map<number, AggregateInfo>();
+  const aggOf = new Int32Array(aggregate && aggregate.size && view === "branches" ? n : 0).fill(-1);
+  if (aggOf.length) {
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      if (!vis.shown[i]) continue;
+      const p = vis.vparent[i];
+      const h = p >= 0 && aggOf[p] >= 0 ? aggOf[p] : aggregate!.has(i) ? i : -1;
+      aggOf[i] = h;
+      if (h < 0) continue;
+      let a = aggregates.get(h);
+      if (!a) {
+        a = { head: h, branches: 0, entries: 0, tokens: 0, errors: 0, labels: 0 };
+        aggregates.set(h, a);
+      }
+      a.entries++;
+      a.tokens += cols.tokens[i];
+      if (cols.flags[i] & Flag.Error) a.errors++;
+      if (cols.labels.has(i)) a.labels++;
+      if (!nChildren(i)) a.branches++;
+    }
+  }
 
   // Display nodes in parents-first order.
   const nodeOf = new Int32Array(n).fill(-1);
@@ -166,14 +230,15 @@ export function buildDisplay(
     const i = order[k];
     if (!vis.shown[i]) continue;
     const head = segOf[i];
-    if (collapsed(head) && head !== i) {
-      nodeOf[i] = nodeOf[head];
+    const fh = folds.size ? fold![i] : aggOf.length ? aggOf[i] : -1;
+    if (fh >= 0 ? fh !== i : collapsed(head) && head !== i) {
+      nodeOf[i] = nodeOf[fh >= 0 ? fh : head];
       continue;
     }
     const d = entry.length;
     nodeOf[i] = d;
     entry.push(i);
-    isSeg.push(collapsed(head) ? 1 : 0);
+    isSeg.push(collapsed(head) || fh >= 0 ? 1 : 0);
     const p = vis.vparent[i];
     dparentArr.push(p >= 0 ? nodeOf[p] : -1);
   }
@@ -194,7 +259,7 @@ export function buildDisplay(
   if (view === "branches") {
     for (const h of expanded) {
       const s = segments.get(h);
-      if (s && s.size > 1) expandedHeads.push(h);
+      if (s && s.size > 1 && nodeOf[h] >= 0 && entry[nodeOf[h]] === h) expandedHeads.push(h);
     }
   }
   return {
@@ -209,6 +274,8 @@ export function buildDisplay(
     segOf,
     segments,
     expandedHeads,
+    folds,
+    aggregates,
   };
 }
 

@@ -34,6 +34,7 @@ export function hitTest(
   layout: Layout,
   kinds: ArrayLike<number>,
   index: () => Quadtree<number>,
+  boxHalf?: Float32Array,
 ): Hit {
   const k = t.k;
   const { x, y } = layout;
@@ -47,13 +48,13 @@ export function hitTest(
   if (!disp.m) return null;
   const wx = (px - t.x) / k;
   const wy = (py - t.y) / k;
-  const radius = view === "branches" ? Math.max(SEG_W / 2 + 4, 10 / k) : Math.max(12 / k, 10);
+  const radius = view === "branches" ? Math.max(SEG_W + 4, 10 / k) : Math.max(12 / k, 10);
   const d = index().find(wx, wy, radius);
   if (d === undefined) return null;
   const sx = x[d] * k + t.x;
   const sy = y[d] * k + t.y;
   if (disp.isSeg[d]) {
-    const hw = Math.max(SEG_W * k, 6) / 2 + 3;
+    const hw = Math.max((boxHalf?.[d] || SEG_W / 2) * 2 * k, 6) / 2 + 3;
     const hh = Math.max(SEG_H * k, 4) / 2 + 3;
     return Math.abs(px - sx) <= hw && Math.abs(py - sy) <= hh ? { type: "node", d } : null;
   }

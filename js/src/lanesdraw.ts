@@ -6,7 +6,8 @@
 
 import { COLORS, Flag, KIND_STYLES, Kind } from "./constants";
 import { eachSpanIn, textRows, type LaneScene } from "./lanescene";
-import { fitText, roundRect, shapePath, truncate, type DrawStats, type Marks, type Theme, type Transform } from "./render";
+import { fitText, fmtCount, roundRect, shapePath, truncate, type DrawStats, type Marks, type Theme, type Transform } from "./render";
+import type { SegmentInfo } from "./display";
 
 /** How a problem kind reads on its node's tag. */
 const PROBLEM_WORDS: Record<string, string> = {
@@ -43,6 +44,17 @@ export function nodeRadius(kind: number, rowPx: number): number {
 
 export interface LaneDrawStats extends DrawStats {
   texts: TextBox[];
+  /** Rows on screen that a reader must be able to name: forks, leaves, compactions and
+   * labelled entries (page tests check each has its text). */
+  landmarks: number[];
+}
+
+/** What a folded row says: how many entries, tool calls and tokens it holds. */
+export function foldText(s: SegmentInfo): string {
+  const parts = [`${fmtCount(s.size)} entries`];
+  if (s.tools) parts.push(`${fmtCount(s.tools)} tool call${s.tools === 1 ? "" : "s"}`);
+  if (s.tokens) parts.push(`${fmtCount(s.tokens)} tokens`);
+  return parts.join(" · ");
 }
 
 export function drawLanes(
@@ -63,7 +75,8 @@ export function drawLanes(
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, width, height);
   const texts: TextBox[] = [];
-  if (m === 0) return { nodes: 0, edges: 0, ms: performance.now() - t0, texts };
+  const landmarks: number[] = [];
+  if (m === 0) return { nodes: 0, edges: 0, ms: performance.now() - t0, texts, landmarks };
 
   const dy = layout.dy;
   const rowPx = dy * t.k;
@@ -83,6 +96,20 @@ export function drawLanes(
     ctx.fillRect(0, Yr(r) - half, width, rowPx);
   }
   ctx.globalAlpha = 1;
+
+  // A second root (an orphan, another conversation) starts below a rule across the
+  // stage, so it does not read as the end of the branch above it.
+  ctx.beginPath();
+  for (let r = Math.max(r0, 1); r <= r1; r++) {
+    if (disp.dparent[layout.byRow[r]] >= 0) continue;
+    ctx.moveTo(0, Math.round(Yr(r) - half) + 0.5);
+    ctx.lineTo(width, Math.round(Yr(r) - half) + 0.5);
+  }
+  ctx.strokeStyle = theme.muted;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([6, 4]);
+  ctx.stroke();
+  ctx.setLineDash([]);
 
   // Lane lines: side branches thin, the active path thick, on top.
   let nEdges = 0;
@@ -125,9 +152,16 @@ export function drawLanes(
   // Search hits: halos under the nodes.
   if (marks.hits) {
     ctx.beginPath();
+    const hits = marks.hits;
+    const holdsHit = (d: number): boolean => {
+      const run = disp.isSeg[d] ? disp.folds.get(disp.entry[d]) : undefined;
+      if (!run) return hits[disp.entry[d]] === 1;
+      for (let v = run.tail, steps = 0; steps < run.size && v >= 0; v = tree.parent[v], steps++) if (hits[v]) return true;
+      return false;
+    };
     for (let r = r0; r <= r1; r++) {
       const d = layout.byRow[r];
-      if (!marks.hits[disp.entry[d]]) continue;
+      if (!holdsHit(d)) continue;
       const rad = nodeRadius(cols.kind[disp.entry[d]], rowPx) + 4;
       ctx.moveTo(X(d) + rad, Yr(r));
       ctx.arc(X(d), Yr(r), rad, 0, Math.PI * 2);
@@ -146,9 +180,14 @@ export function drawLanes(
   const byKind: number[][] = KIND_STYLES.map(() => []);
   const dense = rowPx < 1;
   const lastPixel = new Map<number, number>(); // (lane, kind) -> last pixel row drawn
+  const folded: number[] = [];
   for (let r = r0; r <= r1; r++) {
     const d = layout.byRow[r];
     const i = disp.entry[d];
+    if (disp.isSeg[d]) {
+      folded.push(r);
+      continue;
+    }
     const kind = cols.kind[i];
     if (cols.flags[i] & Flag.Error) errors.push(r);
     if (dense) {
@@ -173,6 +212,21 @@ export function drawLanes(
     nNodes += rows.length;
     ctx.fillStyle = st.color;
     ctx.fill();
+  }
+  // Folded rows: a hollow pill on the lane, as tall as a node row allows.
+  if (folded.length) {
+    const ph = Math.max(Math.min(rowPx * 0.62, 14), 4);
+    ctx.beginPath();
+    for (const r of folded) {
+      const d = layout.byRow[r];
+      roundRect(ctx, X(d) - 4, Yr(r) - ph / 2, 8, ph, 4);
+    }
+    nNodes += folded.length;
+    ctx.fillStyle = theme.bg;
+    ctx.fill();
+    ctx.strokeStyle = theme.muted;
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
   }
   if (errors.length && nodeRadius(Kind.User, rowPx) >= 2.2) {
     ctx.beginPath();
@@ -218,6 +272,18 @@ export function drawLanes(
     if (y < -fontPx || y > height + fontPx) continue;
     let x = layout.textX[r] + t.x;
     const right = width - 8;
+    const nKids = disp.childStart[d + 1] - disp.childStart[d];
+    const fold = disp.isSeg[d] ? disp.folds.get(i) : undefined;
+    if (!fold && y >= 0 && y <= height && (nKids !== 1 || cols.kind[i] === Kind.Compaction || cols.labels.has(i))) landmarks.push(r);
+    if (fold) {
+      ctx.font = `italic ${fontPx}px ${theme.font}`;
+      ctx.fillStyle = theme.muted;
+      const shown = fitText(ctx, foldText(fold), right - x);
+      if (!shown) continue;
+      ctx.fillText(shown, x, y + 0.5);
+      texts.push({ row: r, x, y: y - fontPx / 2 - 1, w: ctx.measureText(shown).width, h: fontPx + 2 });
+      continue;
+    }
     const label = cols.labels.get(i);
     if (label) {
       ctx.font = `600 11px ${theme.font}`;
@@ -299,5 +365,5 @@ export function drawLanes(
     }
     ring(marks.selected, theme.accent, 3, 4);
   }
-  return { nodes: nNodes, edges: nEdges, ms: performance.now() - t0, missingLines: missing, texts };
+  return { nodes: nNodes, edges: nEdges, ms: performance.now() - t0, missingLines: missing, texts, landmarks };
 }

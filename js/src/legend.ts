@@ -5,12 +5,13 @@ import { clear, el } from "./dom";
 
 const STORE_KEY = "prime_nb.legend";
 
-/** Whether the legend was left open (it is, the first time). */
+/** Whether the legend was left open. It starts shut: open, it covered a third of the
+ * stage; the toolbar's Legend button opens it. */
 export function legendWasOpen(): boolean {
   try {
-    return globalThis.localStorage?.getItem(STORE_KEY) !== "closed";
+    return globalThis.localStorage?.getItem(STORE_KEY) === "open";
   } catch {
-    return true; // storage blocked (sandboxed output frames)
+    return false; // storage blocked (sandboxed output frames)
   }
 }
 

@@ -2,7 +2,9 @@
 
 import { COLORS, KIND_COUNT, KIND_STYLES, Kind, Flag, type Shape } from "./constants";
 import { fmtDuration } from "./dom";
+import type { Display } from "./display";
 import { lowerBound, type Scene } from "./scene";
+import type { Tree } from "./tree";
 
 export type { Scene } from "./scene";
 
@@ -107,6 +109,28 @@ export interface DrawStats {
   missingLines?: number[];
 }
 
+/** A text drawn on the canvas, in screen pixels, with the display node it names (-1:
+ * none). Page tests check none overlap and every box on screen has one. */
+export interface DrawnText {
+  d: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface TidyDrawStats extends DrawStats {
+  texts: DrawnText[];
+  /** Boxes and labelled entries on screen (display nodes): each must carry its text. */
+  landmarks: number[];
+}
+
+/** Box height (px) from which a box carries its title and figures. The Branches view
+ * never zooms out past the scale that gives it (``BRANCH_MIN_K``). */
+export const BOX_TEXT_FROM_PX = 38;
+/** The least Branches scale: boxes tall enough for their title and figures. */
+export const BRANCH_MIN_K = BOX_TEXT_FROM_PX / SEG_H;
+
 /** Zoom from which first lines are drawn beside the nodes. */
 export const LINES_FROM_ZOOM = 0.75;
 
@@ -161,6 +185,21 @@ function cssColorToHex(ctx: CanvasRenderingContext2D, color: string): string {
   return typeof v === "string" && v.startsWith("#") ? v : "#ffffff";
 }
 
+/** Whether the box headed by entry ``head`` (a run, or a subtree drawn as one box) holds
+ * a search hit. */
+export function boxHasHit(disp: Display, tree: Tree, head: number, hits: Uint8Array, hitNodes?: Set<number>): boolean {
+  const s = disp.segments.get(head);
+  if (disp.aggregates.has(head)) {
+    const d = disp.nodeOf[head];
+    if (hitNodes) return hitNodes.has(d);
+    for (let i = 0; i < hits.length; i++) if (hits[i] && disp.nodeOf[i] === d) return true;
+    return false;
+  }
+  if (!s) return false;
+  for (let v = s.tail, steps = 0; steps < s.size && v >= 0; v = tree.parent[v], steps++) if (hits[v]) return true;
+  return false;
+}
+
 /** Below this many screen pixels of radius, nodes are written straight into pixels. */
 const RASTER_BELOW = 2.2;
 
@@ -174,16 +213,32 @@ export function draw(
   dpr: number,
   theme: Theme,
   marks: Marks,
-): DrawStats {
+): TidyDrawStats {
   const t0 = performance.now();
   const { cols, tree, disp, layout, edges } = scene;
+  const texts: DrawnText[] = [];
+  const landmarks: number[] = [];
+  /** What text must not cover: boxes, then every text drawn outside a box. */
+  const occupied: DrawnText[] = [];
+  const labelUnder: [number, string][] = [];
+  const collides = (r: { x: number; y: number; w: number; h: number }): boolean =>
+    occupied.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h);
+  /** Room to the right of x on a text line before the first box or text on it. */
+  const roomRight = (x: number, y0: number, y1: number): number => {
+    let room = Infinity;
+    for (const o of occupied) {
+      if (o.y >= y1 || o.y + o.h <= y0 || o.x + o.w <= x) continue;
+      room = Math.min(room, o.x - x);
+    }
+    return room;
+  };
   const { x: lx, y: ly } = layout;
   const k = t.k;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
   ctx.fillStyle = theme.bg;
   ctx.fillRect(0, 0, width, height);
-  if (disp.m === 0) return { nodes: 0, edges: 0, ms: performance.now() - t0 };
+  if (disp.m === 0) return { nodes: 0, edges: 0, ms: performance.now() - t0, texts, landmarks };
 
   const margin = 40;
   const sx = (d: number): number => lx[d] * k + t.x;
@@ -193,10 +248,11 @@ export function draw(
   // World y range in view (with room for boxes and labels).
   const wy0 = (-margin - 40 - t.y) / k;
   const wy1 = (height + margin + 40 - t.y) / k;
-  const wx0 = (-margin - 40 - t.x) / k;
-  const wx1 = (width + margin + 40 - t.x) / k;
+  const wx0 = (-margin - 40 - t.x) / k - SEG_W;
+  const wx1 = (width + margin + 40 - t.x) / k + SEG_W;
   const halfDy = (layout.dy / 2) * k;
-  const segW = Math.max(SEG_W * k, 6);
+  /** Screen width of box d: its own, as wide as its neighbours leave room for. */
+  const boxW = (d: number): number => Math.max((scene.boxHalf[d] || SEG_W / 2) * 2 * k, 6);
   const segH = Math.max(SEG_H * k, 4);
   const raster = KIND_STYLES[Kind.Compaction].r * k < RASTER_BELOW;
 
@@ -344,23 +400,27 @@ export function draw(
         if (hits[disp.entry[d]]) halo(px, py, r);
       });
     }
-    const segBucket = scene.buckets[KIND_COUNT];
-    if (segBucket && segBucket.nodes.length) {
-      eachInView(segBucket, (d, px, py) => {
-        const s = disp.segments.get(disp.entry[d]);
-        if (!s) return;
-        for (let v = s.tail, steps = 0; steps < s.size && v >= 0; v = tree.parent[v], steps++) {
-          if (hits[v]) {
-            halo(px, py, segW / 2 + 5);
-            break;
-          }
-        }
-      });
-    }
     ctx.fillStyle = COLORS.search;
     ctx.globalAlpha = raster ? 0.8 : 0.55;
     ctx.fill();
     ctx.globalAlpha = 1;
+    // A box that holds a hit gets an outline of its own shape: a disc as wide as the
+    // box covered its neighbours.
+    const segBucket = scene.buckets[KIND_COUNT];
+    if (segBucket && segBucket.nodes.length) {
+      ctx.beginPath();
+      let hitNodes: Set<number> | undefined;
+      if (disp.aggregates.size) {
+        hitNodes = new Set<number>();
+        for (let i = 0; i < hits.length; i++) if (hits[i]) hitNodes.add(disp.nodeOf[i]);
+      }
+      eachInView(segBucket, (d, px, py) => {
+        if (boxHasHit(disp, tree, disp.entry[d], hits, hitNodes)) roundRect(ctx, px - boxW(d) / 2 - 4, py - segH / 2 - 4, boxW(d) + 8, segH + 8, 9);
+      });
+      ctx.strokeStyle = COLORS.search;
+      ctx.lineWidth = 4;
+      ctx.stroke();
+    }
   }
 
   // Near enough: nodes as shapes, one path per style.
@@ -397,47 +457,94 @@ export function draw(
   }
 
   // Collapsed segments: boxes that say what the run is: its first prompt, size, time
-  // span and tokens, its label, errors and compaction, and a bar of its make-up.
+  // span and tokens, its label, errors and compaction, and a bar of its make-up. Text is
+  // set in screen pixels (never under 11 px) and uses the box's whole width; a box is
+  // never drawn smaller than its text needs (the view aggregates subtrees instead).
   const segBucket = scene.buckets[KIND_COUNT];
   const wantLines: number[] = [];
   if (segBucket && segBucket.nodes.length) {
-    const fontPx = Math.min(12 * k, 13);
-    const showText = fontPx >= 8;
+    const titlePx = Math.min(Math.max(12 * k, 12), 14);
+    const smallPx = titlePx - 1;
+    const showText = segH >= BOX_TEXT_FROM_PX;
     eachInView(segBucket, (d, px, py) => {
+      const segW = boxW(d);
       if (px < -segW || px > width + segW || py < -segH || py > height + segH) return;
-      const s = disp.segments.get(disp.entry[d]);
-      if (!s) return;
+      const i = disp.entry[d];
+      const agg = disp.aggregates.get(i);
+      const s = agg ? undefined : disp.segments.get(i);
+      if (!agg && !s) return;
       nNodes++;
       const x0 = px - segW / 2;
       const y0 = py - segH / 2;
+      occupied.push({ d: -1, x: x0, y: y0, w: segW, h: segH });
+      if (px >= 0 && px <= width && py >= 0 && py <= height) landmarks.push(d);
+      if (agg) {
+        // A stack of boxes: two outlines peek out behind the front one.
+        for (const off of [6, 3]) {
+          ctx.beginPath();
+          roundRect(ctx, x0 + off, y0 - off, segW, segH, Math.min(7 * k, segH / 2));
+          ctx.fillStyle = theme.segFill;
+          ctx.fill();
+          ctx.lineWidth = 1;
+          ctx.strokeStyle = theme.edge;
+          ctx.stroke();
+        }
+      }
       ctx.beginPath();
       roundRect(ctx, x0, y0, segW, segH, Math.min(7 * k, segH / 2));
       ctx.fillStyle = theme.segFill;
       ctx.fill();
-      ctx.lineWidth = s.onActive ? 2.5 : 1.25;
-      ctx.strokeStyle = s.onActive ? theme.active : theme.edge;
+      const active = s ? s.onActive : false;
+      ctx.lineWidth = active ? 2.5 : 1.25;
+      ctx.strokeStyle = active ? theme.active : theme.edge;
+      if (agg) ctx.setLineDash([5, 3]);
       ctx.stroke();
-      const parts: [number, string][] = [
-        [s.users, KIND_STYLES[Kind.User].color],
-        [s.assistants, KIND_STYLES[Kind.Assistant].color],
-        [s.tools, KIND_STYLES[Kind.ToolResult].color],
-        [s.others, KIND_STYLES[Kind.Other].color],
-      ];
-      const barH = Math.max(3 * k, 1.5);
-      const bx0 = x0 + Math.min(8 * k, segW / 6);
-      const bw = segW - 2 * (bx0 - x0);
-      let bx = bx0;
-      for (const [count, color] of parts) {
-        if (!count) continue;
-        const w = (bw * count) / s.size;
-        ctx.fillStyle = color;
-        ctx.fillRect(bx, y0 + segH - barH - Math.max(4 * k, 1), w, barH);
-        bx += w;
+      ctx.setLineDash([]);
+      const pad = Math.max(Math.min(8 * k, 10), 6);
+      const bx0 = x0 + pad;
+      const room = segW - 2 * pad;
+      const barH = Math.max(3 * k, 2);
+      const barY = y0 + segH - barH - Math.max(4 * k, 3);
+      if (s) {
+        const parts: [number, string][] = [
+          [s.users, KIND_STYLES[Kind.User].color],
+          [s.assistants, KIND_STYLES[Kind.Assistant].color],
+          [s.tools, KIND_STYLES[Kind.ToolResult].color],
+          [s.others, KIND_STYLES[Kind.Other].color],
+        ];
+        let bx = bx0;
+        for (const [count, color] of parts) {
+          if (!count) continue;
+          const w = (room * count) / s.size;
+          ctx.fillStyle = color;
+          ctx.fillRect(bx, barY, w, barH);
+          bx += w;
+        }
       }
       if (!showText) return;
-      const room = segW - 2 * (bx0 - x0);
       ctx.textAlign = "left";
       ctx.textBaseline = "middle";
+      const yTitle = y0 + Math.max(10.5, 13 * k);
+      const yFig = yTitle + Math.max(13.5, 15 * k);
+      const yMarks = yFig + Math.max(13, 14 * k);
+      const put = (text: string, y: number, px0: number, roomPx: number, fontPx: number): number => {
+        const shown = fitText(ctx, text, roomPx);
+        if (!shown) return 0;
+        ctx.fillText(shown, px0, y);
+        const w = ctx.measureText(shown).width;
+        texts.push({ d, x: px0, y: y - fontPx / 2 - 1, w, h: fontPx + 2 });
+        return w;
+      };
+      if (agg) {
+        ctx.font = `600 ${titlePx}px ${theme.font}`;
+        ctx.fillStyle = theme.fg;
+        put(`▸ ${fmtCount(agg.branches)} branches`, yTitle, bx0, room, titlePx);
+        ctx.font = `${smallPx}px ${theme.font}`;
+        ctx.fillStyle = theme.muted;
+        put(`${fmtCount(agg.entries)} entries · ${fmtCount(agg.tokens)} tokens`, yFig, bx0, room, smallPx);
+        return;
+      }
+      if (!s) return;
       // 1: the first prompt (or what the run is when it has none)
       let head = `${fmtCount(s.size)} entries`;
       if (s.compactions && cols.kind[s.head] === Kind.Compaction) head = marks.lines?.get(s.head) ?? "compaction";
@@ -447,32 +554,36 @@ export function draw(
         else if (line) head = line;
       }
       if (cols.kind[s.head] === Kind.Compaction && marks.lines && !marks.lines.has(s.head)) wantLines.push(s.head);
-      ctx.font = `600 ${fontPx}px ${theme.font}`;
+      ctx.font = `600 ${titlePx}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
-      ctx.fillText(fitText(ctx, head, room), bx0, y0 + 13 * k);
+      put(head, yTitle, bx0, room, titlePx);
       // 2: size, time span, tokens
-      ctx.font = `${fontPx * 0.92}px ${theme.font}`;
+      ctx.font = `${smallPx}px ${theme.font}`;
       ctx.fillStyle = theme.muted;
       const span = s.t1 > s.t0 ? ` · ${fmtDuration(s.t1 - s.t0)}` : "";
-      ctx.fillText(fitText(ctx, `${fmtCount(s.size)} entries${span} · ${fmtCount(s.tokens)} tokens`, room), bx0, y0 + 28 * k);
-      // 3: marks: label, errors, compactions
+      put(`${fmtCount(s.size)} entries${span} · ${fmtCount(s.tokens)} tokens`, yFig, bx0, room, smallPx);
+      // 3: marks: label, errors, compactions; in the box when it is tall enough, else
+      // the label as a tag under the box (in the gap before the next level).
+      const inside = yMarks + smallPx / 2 <= barY;
+      ctx.font = `600 ${smallPx}px ${theme.font}`;
+      if (!inside) {
+        if (s.firstLabel >= 0) labelUnder.push([d, `${truncate(cols.labels.get(s.firstLabel) ?? "", 60)}${s.labels > 1 ? ` +${s.labels - 1}` : ""}`]);
+        return;
+      }
       let mx = bx0;
       const mark = (text: string, color: string): void => {
-        const shown = fitText(ctx, text, bx0 + room - mx);
-        if (!shown) return;
         ctx.fillStyle = color;
-        ctx.fillText(shown, mx, y0 + 42 * k);
-        mx += ctx.measureText(shown).width + 8 * k;
+        const w = put(text, yMarks, mx, bx0 + room - mx, smallPx);
+        if (w) mx += w + 8;
       };
-      ctx.font = `600 ${fontPx * 0.92}px ${theme.font}`;
       if (s.firstLabel >= 0) {
-        const r = fontPx * 0.32;
+        const r = smallPx * 0.35;
         ctx.beginPath();
-        shapePath(ctx, "tag", mx + r * 1.2, y0 + 42 * k, r);
+        shapePath(ctx, "tag", mx + r * 1.2, yMarks, r);
         ctx.fillStyle = COLORS.label;
         ctx.fill();
         mx += r * 3;
-        mark(`${truncate(cols.labels.get(s.firstLabel) ?? "", 24)}${s.labels > 1 ? ` +${s.labels - 1}` : ""}`, COLORS.label);
+        mark(`${truncate(cols.labels.get(s.firstLabel) ?? "", 60)}${s.labels > 1 ? ` +${s.labels - 1}` : ""}`, COLORS.label);
       }
       if (s.errors) mark(`✗ ${s.errors} error${s.errors > 1 ? "s" : ""}`, COLORS.error);
       const more = s.compactions - (cols.kind[s.head] === Kind.Compaction ? 1 : 0);
@@ -480,46 +591,104 @@ export function draw(
     });
   }
 
-  // Context cuts: a short dashed line across the edge into the first kept entry.
+  // Labels of boxes too short to hold them: a tag centred under the box.
+  if (labelUnder.length) {
+    ctx.font = `600 11px ${theme.font}`;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    for (const [d, text] of labelUnder) {
+      const shown = fitText(ctx, text, boxW(d) - 10);
+      if (!shown) continue;
+      const w = ctx.measureText(shown).width + 10;
+      const x = sx(d) - w / 2;
+      const y = sy(d) + segH / 2 + 3;
+      if (collides({ x, y, w, h: 16 })) continue;
+      ctx.beginPath();
+      roundRect(ctx, x, y, w, 16, 4);
+      ctx.fillStyle = COLORS.label;
+      ctx.fill();
+      ctx.fillStyle = "#ffffff";
+      ctx.fillText(shown, x + 5, y + 8.5);
+      texts.push({ d, x: x + 5, y: y + 1.5, w: w - 10, h: 13 });
+      occupied.push({ d, x, y, w, h: 16 });
+    }
+  }
+
+  const labelEnd = new Map<number, number>();
+  // Labels: tags to the right of entries (first label, "+N" for more), fitted to the
+  // room before the next box or text; drawn before first lines, which give way to them.
+  if (cols.labels.size) {
+    const perNode = new Map<number, { text: string; count: number }>();
+    for (const [i, text] of cols.labels) {
+      const d = disp.nodeOf[i];
+      if (d < 0 || disp.isSeg[d] || !inView(sx(d), sy(d))) continue;
+      const prev = perNode.get(d);
+      if (prev) prev.count++;
+      else perNode.set(d, { text, count: 1 });
+    }
+    ctx.font = `600 11px ${theme.font}`;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    let drawn = 0;
+    for (const [d, { text, count }] of perNode) {
+      labelEnd.set(d, 0);
+      if (drawn > 400) break;
+      const px = sx(d) + screenRadius(cols.kind[disp.entry[d]], k) + 10;
+      const py = sy(d);
+      if (py >= 0 && py <= height) landmarks.push(d);
+      const room = Math.min(roomRight(px, py - 8, py + 8) - 6, width - px - 8, 260);
+      const label = fitText(ctx, truncate(text, 60) + (count > 1 ? ` +${count - 1}` : ""), room - 10);
+      if (!label) continue;
+      const w = ctx.measureText(label).width + 10;
+      ctx.beginPath();
+      roundRect(ctx, px, py - 8, w, 16, 4);
+      ctx.fillStyle = COLORS.label;
+      ctx.fill();
+      ctx.fillStyle = "#ffffff";
+      ctx.fillText(label, px + 5, py + 0.5);
+      texts.push({ d, x: px + 5, y: py - 7, w: w - 10, h: 14 });
+      occupied.push({ d, x: px, y: py - 8, w, h: 16 });
+      labelEnd.set(d, w + 6);
+      drawn++;
+    }
+  }
+
+  // Context cuts: a short dashed line across the edge into the first kept entry, with
+  // what was cut beside it where there is room.
   if (scene.compactions.length) {
     ctx.setLineDash([4, 3]);
     ctx.strokeStyle = COLORS.compaction;
     ctx.lineWidth = 2;
-    const showText = k >= 0.55;
     ctx.font = `600 11px ${theme.font}`;
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";
     ctx.beginPath();
-    const texts: [string, number, number][] = [];
+    const cuts: [string, number, number, number][] = [];
     for (const c of scene.compactions) {
       const d = c.cutAt;
       const seg = disp.isSeg[d] === 1;
       const px = sx(d);
       const py = sy(d) - (seg ? segH / 2 + Math.min(halfDy - segH / 2, 8 * k) : Math.min(halfDy, 12 * k + 4));
       if (!inView(px, py)) continue;
-      const w = seg ? segW / 2 + 4 : Math.max(14 * k, 8);
+      const w = seg ? boxW(d) / 2 + 4 : Math.max(14 * k, 8);
       ctx.moveTo(px - w, py);
       ctx.lineTo(px + w, py);
-      if (showText && !seg) texts.push([`✂ context cut · ${fmtCount(c.tokensBefore)} tokens before`, px + w + 5, py]);
+      if (!seg) cuts.push([`✂ context cut · ${fmtCount(c.tokensBefore)} tokens before`, px + w + 5, py, d]);
     }
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.fillStyle = COLORS.compaction;
-    for (const [text, x, y] of texts) ctx.fillText(text, x, y);
-  }
-
-  // Room taken by label tags beside entries (the tags are drawn last, on top).
-  const labelEnd = new Map<number, number>();
-  if (cols.labels.size && k >= 0.4 && marks.lines && k >= LINES_FROM_ZOOM) {
-    ctx.font = `600 11px ${theme.font}`;
-    for (const [i, text] of cols.labels) {
-      const d = disp.nodeOf[i];
-      if (d < 0 || disp.isSeg[d]) continue;
-      labelEnd.set(d, ctx.measureText(truncate(text, 32)).width + 16);
+    for (const [text, x, y, d] of cuts) {
+      const shown = fitText(ctx, text, Math.min(roomRight(x, y - 7, y + 7) - 6, width - x - 8));
+      if (!shown) continue;
+      ctx.fillText(shown, x, y);
+      const box = { d, x, y: y - 7, w: ctx.measureText(shown).width, h: 14 };
+      texts.push(box);
+      occupied.push(box);
     }
   }
 
-  // First lines beside the nodes, in the room before the next node on the right.
+  // First lines beside the nodes, in the room before the next node, box or text.
   let missingLines: number[] | undefined;
   if (marks.lines && k >= LINES_FROM_ZOOM) {
     missingLines = [];
@@ -542,49 +711,15 @@ export function draw(
         }
         if (!text) return;
         const x0 = px + r + 10 + (labelEnd.get(d) ?? 0);
-        const room = Math.min(scene.rightGap[d] * k - (x0 - px) - 14, 460, width - x0 - 8);
+        const room = Math.min(scene.rightGap[d] * k - (x0 - px) - 14, 460, width - x0 - 8, roomRight(x0, py - 7, py + 7) - 8);
         if (room < 36) return;
         const shown = fitText(ctx, text, room);
-        if (shown) ctx.fillText(shown, x0, py + 0.5);
+        if (!shown) return;
+        ctx.fillText(shown, x0, py + 0.5);
+        const box = { d, x: x0, y: py - 7, w: ctx.measureText(shown).width, h: 14 };
+        texts.push(box);
+        occupied.push(box);
       });
-    }
-  }
-
-  // Labels: tags to the right of entries, below segments (first label, "+N" for more).
-  if (cols.labels.size) {
-    const perNode = new Map<number, { text: string; count: number }>();
-    for (const [i, text] of cols.labels) {
-      const d = disp.nodeOf[i];
-      if (d < 0 || disp.isSeg[d] || !inView(sx(d), sy(d))) continue;
-      const prev = perNode.get(d);
-      if (prev) prev.count++;
-      else perNode.set(d, { text, count: 1 });
-    }
-    if (k >= 0.4) {
-      ctx.font = `600 11px ${theme.font}`;
-      ctx.textBaseline = "middle";
-      ctx.textAlign = "left";
-      let drawn = 0;
-      for (const [d, { text, count }] of perNode) {
-        if (drawn > 400) break;
-        const seg = disp.isSeg[d] === 1;
-        const label = truncate(text, 32) + (count > 1 ? ` +${count - 1}` : "");
-        const w = ctx.measureText(label).width + 10;
-        const px = seg ? sx(d) - w / 2 : sx(d) + screenRadius(cols.kind[disp.entry[d]], k) + 10;
-        const py = seg ? sy(d) + segH / 2 + 11 : sy(d);
-        ctx.beginPath();
-        roundRect(ctx, px, py - 8, w, 16, 4);
-        ctx.fillStyle = COLORS.label;
-        ctx.fill();
-        ctx.fillStyle = "#ffffff";
-        ctx.fillText(label, px + 5, py + 0.5);
-        drawn++;
-      }
-    } else {
-      ctx.beginPath();
-      for (const d of perNode.keys()) shapePath(ctx, "tag", sx(d) + 5, sy(d) - 5, 3.5);
-      ctx.fillStyle = COLORS.label;
-      ctx.fill();
     }
   }
 
@@ -618,7 +753,7 @@ export function draw(
     const py = sy(d);
     if (!inView(px, py)) return;
     ctx.beginPath();
-    if (disp.isSeg[d]) roundRect(ctx, px - segW / 2 - extra, py - segH / 2 - extra, segW + 2 * extra, segH + 2 * extra, 8);
+    if (disp.isSeg[d]) roundRect(ctx, px - boxW(d) / 2 - extra, py - segH / 2 - extra, boxW(d) + 2 * extra, segH + 2 * extra, 8);
     else {
       const r = screenRadius(cols.kind[disp.entry[d]], k) + extra;
       ctx.arc(px, py, r, 0, Math.PI * 2);
@@ -637,5 +772,5 @@ export function draw(
     ring(marks.selected, theme.bg, 1.5, 2.5);
   }
   if (wantLines.length) missingLines = [...(missingLines ?? []), ...wantLines];
-  return { nodes: nNodes, edges: nEdges, ms: performance.now() - t0, missingLines };
+  return { nodes: nNodes, edges: nEdges, ms: performance.now() - t0, missingLines, texts, landmarks };
 }

@@ -49,6 +49,28 @@ export interface Scene {
   edges: Edges;
   compactions: CompactionMark[];
   view: "tree" | "branches";
+  /** Half the world width of each box (collapsed segment or subtree box); 0 for nodes. */
+  boxHalf: Float32Array;
+}
+
+/** Box half widths: ``base`` at least, and as wide as half the gap to the nearest node at
+ * the same depth allows (less ``margin``), up to ``max``. A title then uses the room
+ * beside its box instead of being cut at the box's fixed width. */
+export function boxHalves(disp: Display, layout: Layout, base: number, max: number, margin = 9): Float32Array {
+  const half = new Float32Array(disp.m);
+  const { x } = layout;
+  const { order, start } = byLevel(disp, layout);
+  for (let l = 0; l + 1 < start.length; l++) {
+    const row = Array.from(order.subarray(start[l], start[l + 1])).sort((p, q) => x[p] - x[q]);
+    for (let j = 0; j < row.length; j++) {
+      const d = row[j];
+      if (!disp.isSeg[d]) continue;
+      const left = j > 0 ? x[d] - x[row[j - 1]] : Infinity;
+      const right = j + 1 < row.length ? x[row[j + 1]] - x[d] : Infinity;
+      half[d] = Math.max(base, Math.min(max, Math.min(left, right) / 2 - margin));
+    }
+  }
+  return half;
 }
 
 /** Group display nodes by drawing style, each group sorted by y. */
@@ -210,7 +232,14 @@ export function rightGaps(disp: Display, layout: Layout): Float32Array {
 }
 
 /** Everything the renderer needs for one layout. */
-export function buildScene(cols: Columns, tree: Tree, disp: Display, layout: Layout, view: "tree" | "branches"): Scene {
+export function buildScene(
+  cols: Columns,
+  tree: Tree,
+  disp: Display,
+  layout: Layout,
+  view: "tree" | "branches",
+  box: { base: number; max: number } = { base: 105, max: 210 },
+): Scene {
   return {
     kind: "tidy",
     cols,
@@ -222,5 +251,6 @@ export function buildScene(cols: Columns, tree: Tree, disp: Display, layout: Lay
     edges: buildEdges(tree, disp, layout),
     compactions: compactionMarks(cols, tree, disp, layout),
     view,
+    boxHalf: boxHalves(disp, layout, box.base, box.max),
   };
 }

@@ -4,7 +4,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import type { Quadtree } from "d3-quadtree";
-import type { ZoomTransform } from "d3-zoom";
+import { ZoomTransform } from "d3-zoom";
 import { Camera } from "./camera";
 import { Requester, storeFor, type Store } from "./comm";
 import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "./constants";
@@ -18,16 +18,18 @@ import { visibleTree, type Visible } from "./filter";
 import { hitLane, hitTest, nodeIndex, type Hit } from "./hittest";
 import { HoverTip } from "./hovertip";
 import { keyAction } from "./keys";
-import { layoutLanes } from "./lanes";
+import { chooseAggregates, columnCapacity } from "./aggregate";
+import { foldRuns } from "./fold";
+import { LANE_SPACING, layoutLanes } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { SPACING, layoutDisplay, type Layout } from "./layout";
 import { buildLegend, toggleLegend } from "./legend";
-import { READABLE_FIT, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
+import { FALLBACK_BRANCH_K, MIN_ROW_K, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
 import type { PanelActions } from "./panel";
-import { draw, type Scene, type Theme } from "./render";
+import { BRANCH_MIN_K, SEG_W, draw, type Scene, type Theme } from "./render";
 import { buildScene } from "./scene";
 import { Search } from "./search";
 import { SidePanel } from "./sidepanel";
@@ -47,6 +49,14 @@ export interface ViewOptions {
 
 const asFilter = (v: unknown): FilterMode => ((FILTERS as readonly string[]).includes(String(v)) ? (v as FilterMode) : "default");
 const asView = (v: unknown): ViewMode => (v === "branches" || v === "transcript" ? v : "tree");
+
+/** Zooming the Tree in to this scale unfolds the folded rows on screen. */
+const UNFOLD_K = 1.25;
+/** Zooming the Tree back out past this scale folds them again. */
+const REFOLD_K = 0.9;
+/** Branches: the scale the view opens at (or larger), for which subtrees are aggregated
+ * to fit the stage's width. */
+const OPEN_BRANCH_K = FALLBACK_BRANCH_K;
 
 export class SessionView {
   readonly root: HTMLDivElement;
@@ -82,6 +92,17 @@ export class SessionView {
   private filter: FilterMode;
   private view: ViewMode;
   private expanded = new Set<number>();
+  /** Tree view: whether runs fold (the rows would not fit the stage readably), and the
+   * runs the reader opened (by first entry). */
+  private folding = false;
+  private unfolded = new Set<number>();
+  /** Each view's own camera, so switching views never lands on an empty stage. */
+  private cameras = new Map<"lanes" | "tidy", ZoomTransform>();
+  /** The scale before the latest camera change (a zoom, not a pan, moves it). */
+  private lastK = 1;
+  /** Branches: subtrees the reader opened (they are never drawn as one box again). */
+  private opened = new Set<number>();
+  private builtCapacity = -1;
   private forced = -1;
   private selected = -1;
 
@@ -148,8 +169,10 @@ export class SessionView {
     this.root.append(this.toolbar.header, this.toolbar.bar, main);
     host.append(this.root);
 
-    this.camera = new Camera(this.canvas, () => {
+    this.camera = new Camera(this.canvas, (user) => {
       this.tip.hide();
+      if (user) this.onUserZoom();
+      this.lastK = this.camera.transform.k;
       this.scheduleDraw();
     });
     this.disposers.add(() => this.camera.dispose());
@@ -264,10 +287,13 @@ export class SessionView {
   private onView(): void {
     const v = asView(this.model.get("view"));
     if (v === this.view) return;
+    if (this.camera.width) this.cameras.set(this.scene.kind, this.camera.transform);
     this.view = v;
     this.syncControls();
     this.rebuild("display");
-    this.recenter();
+    const kept = this.cameras.get(this.scene.kind);
+    if (kept) this.camera.set(kept);
+    else this.recenter();
   }
 
   /** New rows arrived (watch) or the data was replaced (``reset``). */
@@ -279,6 +305,8 @@ export class SessionView {
     if (reset) {
       this.text.reset();
       this.expanded.clear();
+      this.unfolded.clear();
+      this.opened.clear();
       this.forced = -1;
       this.selected = indexOfId(this.cols, prevSelectedId);
     } else this.text.grew();
@@ -341,7 +369,16 @@ export class SessionView {
     if (level === "data" || level === "visible") {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
-    this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded);
+    this.folding = this.wouldFold();
+    const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
+    this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
+    if (this.view === "branches") {
+      // Side subtrees that would not fit across the stage readably become one box each.
+      const capacity = this.capacity();
+      this.builtCapacity = capacity;
+      const agg = chooseAggregates(this.disp, this.tree, capacity, this.opened);
+      if (agg.size) this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, null, agg);
+    }
     if (this.view !== "branches") {
       const lanes = layoutLanes(this.cols, this.tree, this.disp);
       this.layout = lanes;
@@ -350,7 +387,9 @@ export class SessionView {
       this.camera.rowsHeight = lanes.maxY + lanes.dy;
     } else {
       const sp = SPACING.branches;
-      this.layout = layoutDisplay(this.disp, sp.dx, sp.dy);
+      const onActive = this.tree.onActive;
+      const entry = this.disp.entry;
+      this.layout = layoutDisplay(this.disp, sp.dx, sp.dy, (d) => onActive[entry[d]] === 1);
       this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, "branches");
       this.camera.fixedX = null;
     }
@@ -360,8 +399,91 @@ export class SessionView {
     if (this.view === "transcript") this.showTranscript();
     else if (this.transcript.shown) this.transcript.hide();
     this.search.arrange(this.tree.order, this.vis.shown, this.selected);
-    this.camera.setMinScale(this.fitTransform().k * 0.5);
+    this.setMinScale();
     this.updateStatus();
+  }
+
+  /** Tree: whether every row would not fit the stage at the readable pitch. */
+  private wouldFold(): boolean {
+    return this.view === "tree" && this.vis.count * LANE_SPACING.dy * MIN_ROW_K > Math.max(this.camera.height || 600, 50) - 24;
+  }
+
+  /** Branches: how many columns of boxes fit across the stage at the opening scale. */
+  private capacity(): number {
+    return columnCapacity(this.camera.width || 1000, OPEN_BRANCH_K, SPACING.branches.dx, SEG_W);
+  }
+
+  /** The least scale the reader may zoom out to: Tree rows keep their text (runs fold
+   * instead of shrinking); Branches as the view's own readable floor. */
+  private setMinScale(): void {
+    this.camera.setMinScale(this.scene.kind === "lanes" ? MIN_ROW_K : BRANCH_MIN_K);
+  }
+
+  /** Zooming the Tree in unfolds the folded rows on screen; zooming back out folds
+   * every run again. The entry in the middle of the stage stays where it is. */
+  private onUserZoom(): void {
+    const k = this.camera.transform.k;
+    const before = this.lastK;
+    if (this.scene.kind === "tidy") {
+      if (k > before && k >= UNFOLD_K && this.disp.aggregates.size) this.openAggregatesInView();
+      return;
+    }
+    if (!this.folding) return;
+    if (k > before && k >= UNFOLD_K) {
+      const L = this.scene.layout;
+      const rowPx = L.dy * k;
+      const t = this.camera.transform;
+      const r0 = Math.max(0, Math.floor(-t.y / rowPx));
+      const r1 = Math.min(this.disp.m - 1, Math.ceil((this.camera.height - t.y) / rowPx));
+      const open: number[] = [];
+      for (let r = r0; r <= r1; r++) {
+        const d = L.byRow[r];
+        if (this.disp.isSeg[d]) open.push(this.disp.entry[d]);
+      }
+      if (open.length) this.anchored(() => open.forEach((h) => this.unfolded.add(h)));
+    } else if (k < before && before >= REFOLD_K && k < REFOLD_K && this.unfolded.size) {
+      this.anchored(() => this.unfolded.clear());
+    }
+  }
+
+  /** Branches: open every subtree box on screen, the one nearest the middle staying put. */
+  private openAggregatesInView(): void {
+    const t = this.camera.transform;
+    let best = -1;
+    let bestDist = Infinity;
+    const open: number[] = [];
+    for (const h of this.disp.aggregates.keys()) {
+      const d = this.disp.nodeOf[h];
+      const [px, py] = this.camera.toScreen(this.layout.x[d], this.layout.y[d]);
+      if (!this.camera.inView(px, py)) continue;
+      open.push(h);
+      const dist = Math.hypot(px - this.camera.width / 2, py - this.camera.height / 2);
+      if (dist < bestDist) {
+        bestDist = dist;
+        best = h;
+      }
+    }
+    if (best < 0) return;
+    const d0 = this.disp.nodeOf[best];
+    const [sx, sy] = this.camera.toScreen(this.layout.x[d0], this.layout.y[d0]);
+    open.forEach((h) => this.opened.add(h));
+    this.rebuild("display");
+    const d = this.disp.nodeOf[best];
+    this.camera.set(new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k));
+  }
+
+  /** Change the folds and rebuild, keeping the entry at the stage's middle in place. */
+  private anchored(change: () => void): void {
+    const t = this.camera.transform;
+    const L = this.layout;
+    const rowPx = L.dy * t.k;
+    const r = Math.min(Math.max(0, Math.round((this.camera.height / 2 - t.y) / rowPx)), this.disp.m - 1);
+    const entry = r >= 0 && this.scene.kind === "lanes" ? this.disp.entry[this.scene.layout.byRow[r]] : -1;
+    const sy = r * rowPx + t.y;
+    change();
+    this.rebuild("display");
+    const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
+    if (d >= 0) this.camera.set(new ZoomTransform(t.k, t.x, sy - this.layout.y[d] * t.k));
   }
 
   // ---------------------------------------------------------------- view transform
@@ -369,7 +491,11 @@ export class SessionView {
   private resize(): void {
     const how = this.camera.resize(this.stage);
     if (how === "unchanged") return;
-    this.camera.setMinScale(this.fitTransform().k * 0.5);
+    // The stage's size decides the folds (Tree) and the boxes (Branches): rebuild only
+    // when what it decides changed.
+    const capacityWas = this.builtCapacity;
+    if (this.wouldFold() !== this.folding || (this.view === "branches" && this.capacity() !== capacityWas)) this.rebuild("display");
+    this.setMinScale();
     if (how === "resized") {
       this.drawNow();
       return;
@@ -393,26 +519,53 @@ export class SessionView {
     this.camera.set(this.fitTransform());
   }
 
-  /** Fit if that keeps nodes readable, else show the selection or the active leaf. */
+  /** Fit (every view's Fit is readable: folded rows, aggregated boxes), or the
+   * selection with its context when there is one. */
   private initialView(): void {
-    const fit = this.fitTransform();
-    if (fit.k >= READABLE_FIT || this.scene.kind === "lanes") this.camera.set(fit);
-    else if (this.selected >= 0) this.centerOn(this.selected, 0.9);
-    else this.centerOn(this.tree.activeLeaf, 0.9, 0.75);
+    if (this.selected >= 0) this.centerOn(this.selected);
+    else this.camera.set(this.fitTransform());
   }
 
   /** Put an entry's node at height ``fy`` of the stage (fraction; default the middle). */
   private centerOn(entry: number, k?: number, fy = 0.5): void {
-    const d = nodeOfEntry(this.disp, entry);
+    let d = nodeOfEntry(this.disp, entry);
     if (d < 0) return;
-    const least = this.scene.kind === "lanes" ? 1 : 0.6;
+    if (this.scene.kind === "lanes" && this.disp.folds.has(this.disp.entry[d])) {
+      // Asked to show this entry: open the folded row it is in.
+      this.unfolded.add(this.disp.entry[d]);
+      this.rebuild("display");
+      d = nodeOfEntry(this.disp, entry);
+    }
+    const least = this.scene.kind === "lanes" ? 1 : OPEN_BRANCH_K;
+    if (this.scene.kind === "lanes" && fy === 0.5) {
+      this.frameBranch(d, k ?? Math.max(this.camera.transform.k, least));
+      return;
+    }
     this.camera.lookAt(this.layout.x[d], this.layout.y[d], k ?? Math.max(this.camera.transform.k, least), 0.5, fy);
   }
 
+  /** Tree: show a row with its branch's context. The fork (or root) the branch came from
+   * goes near the top and the row near the bottom when both fit, else the row sits at
+   * three quarters of the height, so rows above it (its branch) fill the stage. */
+  private frameBranch(d: number, k: number): void {
+    if (this.scene.kind !== "lanes") return;
+    const L = this.scene.layout;
+    const disp = this.disp;
+    let f = disp.dparent[d];
+    while (f >= 0 && disp.childStart[f + 1] - disp.childStart[f] < 2) f = disp.dparent[f];
+    const H = this.camera.height;
+    const rowPx = L.dy * k;
+    const r = L.row[d];
+    const rf = f >= 0 ? L.row[f] : 0;
+    const y =
+      (r - rf + 2) * rowPx <= H * 0.9
+        ? Math.max(H * 0.05 + rowPx - rf * rowPx, H - rowPx * 1.5 - r * rowPx)
+        : H * 0.75 - r * rowPx;
+    this.camera.set(new ZoomTransform(k, this.camera.transform.x, Math.min(y, H * 0.5 - r * rowPx + H * 0.4)));
+  }
+
   private recenter(): void {
-    const fit = this.fitTransform();
-    if (fit.k >= READABLE_FIT || this.scene.kind === "lanes") this.camera.set(fit);
-    else this.centerOn(this.selected >= 0 ? this.selected : this.tree.activeLeaf);
+    this.camera.set(this.fitTransform());
   }
 
   goActive(): void {
@@ -490,7 +643,7 @@ export class SessionView {
     return hitTest(px, py, this.camera.transform, this.view, this.disp, this.layout, this.cols.kind, () => {
       this.index ??= nodeIndex(this.layout, this.disp.m);
       return this.index;
-    });
+    }, this.scene.kind === "tidy" ? this.scene.boxHalf : undefined);
   }
 
   private setHover(d: number): void {
@@ -499,8 +652,9 @@ export class SessionView {
 
   private fillTip(tip: HTMLElement, d: number): boolean {
     const i = this.disp.entry[d];
+    if (this.disp.aggregates.has(i)) return false;
     if (this.disp.isSeg[d]) {
-      const s = this.disp.segments.get(i);
+      const s = this.scene.kind === "lanes" ? this.disp.folds.get(i) : this.disp.segments.get(i);
       if (s) fillSegmentTip(tip, s);
       return Boolean(s);
     }
@@ -528,6 +682,12 @@ export class SessionView {
   }
 
   private toggleSegment(head: number): void {
+    if (this.scene.kind === "lanes" || this.disp.aggregates.has(head)) {
+      (this.scene.kind === "lanes" ? this.unfolded : this.opened).add(head);
+      this.rebuild("display");
+      this.drawNow();
+      return;
+    }
     if (this.expanded.has(head)) this.expanded.delete(head);
     else this.expanded.add(head);
     this.rebuild("display");
@@ -549,7 +709,15 @@ export class SessionView {
       this.forced = i;
       level = "visible";
     }
+    if (i >= 0 && !level && this.folding && this.disp.nodeOf[i] >= 0 && this.disp.isSeg[this.disp.nodeOf[i]]) level = "visible";
     if (level) this.rebuild(level);
+    for (let guard = 0; i >= 0 && o.reveal && this.view === "branches" && guard < 64; guard++) {
+      const d = this.disp.nodeOf[i];
+      const h = d >= 0 ? this.disp.entry[d] : -1;
+      if (!this.disp.aggregates.has(h)) break;
+      this.opened.add(h);
+      this.rebuild("display");
+    }
     if (i >= 0 && o.reveal && this.view === "branches") {
       const d = this.disp.nodeOf[i];
       if (d >= 0 && this.disp.isSeg[d]) {

@@ -5,7 +5,7 @@ import { visibleTree } from "../src/filter";
 import { layoutDisplay } from "../src/layout";
 import { buildEdges, bucketize, compactionMarks, lowerBound } from "../src/scene";
 import { buildTree } from "../src/tree";
-import { columns, id8 } from "./helpers";
+import { columns, id8, type Row } from "./helpers";
 
 // root -> 1 -> 2 -> 3 (fork) -> {4 -> 5, 6 -> 7 -> 8}
 const rows = [
@@ -149,5 +149,21 @@ describe("scene helpers", () => {
     expect(marks[0].span.map((n) => d.entry[n])).toEqual([7, 6, 3, 2]);
     expect(d.entry[marks[0].cutAt]).toBe(2);
     expect(marks[0].tokensBefore).toBe(5000);
+  });
+});
+
+describe("layoutDisplay with the main branch", () => {
+  it("keeps a long main branch with a side leaf at every fork within a few columns", () => {
+    // main path 0 -> 1 -> ... -> 59; entry k (even) also has a side leaf 100 + k
+    const rows: Row[] = [];
+    for (let k = 0; k < 60; k++) rows.push({ id: id8(k), parent: k ? id8(k - 1) : null, kind: Kind.User });
+    for (let k = 0; k < 58; k += 2) rows.push({ id: id8(100 + k), parent: id8(k), kind: Kind.Assistant });
+    const c = columns(rows, { active_leaf: 59 });
+    const t = buildTree(c);
+    const d = buildDisplay(c, t, visibleTree(c, t, "all"), "tree", new Set());
+    const plain = layoutDisplay(d, 10, 10);
+    const main = layoutDisplay(d, 10, 10, (n) => t.onActive[d.entry[n]] === 1);
+    expect((plain.maxX - plain.minX) / 10).toBeGreaterThan(10);
+    expect((main.maxX - main.minX) / 10).toBeLessThanOrEqual(3);
   });
 });

@@ -9,24 +9,25 @@ describe("buildLegend", () => {
     expect(L.querySelectorAll(".pnb-legend-item").length).toBe(19);
     expect(L.querySelector(".pnb-legend-keys")?.textContent).toContain("f: fit");
     const title = L.querySelector(".pnb-legend-title") as HTMLElement;
+    const shut = L.classList.contains("pnb-collapsed");
     title.click();
-    expect(L.classList.contains("pnb-collapsed")).toBe(true);
+    expect(L.classList.contains("pnb-collapsed")).toBe(!shut);
     title.click();
-    expect(L.classList.contains("pnb-collapsed")).toBe(false);
+    expect(L.classList.contains("pnb-collapsed")).toBe(shut);
   });
 
-  it("opens the first time, then as it was last left", () => {
+  it("starts shut, then opens as it was last left", () => {
     localStorage.clear();
     const first = document.createElement("div");
     buildLegend(first);
-    expect(first.classList.contains("pnb-collapsed")).toBe(false);
-    (first.querySelector(".pnb-legend-title") as HTMLElement).click();
+    expect(first.classList.contains("pnb-collapsed")).toBe(true);
+    toggleLegend(first);
     const next = document.createElement("div");
     buildLegend(next);
-    expect(next.classList.contains("pnb-collapsed")).toBe(true);
-    toggleLegend(next);
+    expect(next.classList.contains("pnb-collapsed")).toBe(false);
+    (next.querySelector(".pnb-legend-title") as HTMLElement).click();
     const third = document.createElement("div");
     buildLegend(third);
-    expect(third.classList.contains("pnb-collapsed")).toBe(false);
+    expect(third.classList.contains("pnb-collapsed")).toBe(true);
   });
 });

@@ -58,7 +58,8 @@ def test_export_renders_every_shown_entry(page: Page, known: tuple[Any, Path]) -
     assert s["n"] == len(session.entries)
     expected = shown_by_filter(session, "default")
     assert s["shown"] == len(expected)
-    assert s["nodes"] == len(expected)
+    # Runs without a landmark fold into one row each: fewer nodes, every entry drawn.
+    assert 0 < s["nodes"] <= len(expected)
     assert set(page.evaluate(f"{DEBUG}.visibleIds()")) == expected
     header = page.locator(".pnb-title").inner_text()
     assert session.name in header

@@ -1,0 +1,347 @@
+"""Level of detail in a real Chromium (issue 34): every text readable, none overlapping.
+
+On exported pages of the demo, every agent-written fixture, a branchy session of 17
+leaves and a 100k-entry session, and in JupyterLab on the demo and the branchy session:
+in the Tree and Branches views, at opening and at Fit, every text the canvas draws is
+11 px or more, no two texts overlap, and every fork, leaf, compaction, label (Tree) and
+box (Branches) on screen carries its text. What the canvas draws is read by wrapping
+``CanvasRenderingContext2D.prototype.fillText`` in the page, so the check does not trust
+the widget's own account. A ctrl+wheel notch (pixel or line mode) zooms by at most 1.25x.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
+from playwright.sync_api import Browser, Page
+from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
+
+import prime_nb
+from prime_nb.datasets import demo_session_path
+from prime_nb.datasets._shapes import write_shape
+from prime_nb.widget._export import export_html
+from tests.conftest import FIXTURES as SHARED
+
+FIXTURES = sorted((SHARED / "agent-written").glob("*.jsonl"))
+
+#: Records every text drawn on a widget's main canvas, in CSS pixels of the canvas.
+CAPTURE = """() => {
+  const P = CanvasRenderingContext2D.prototype;
+  if (P.__pnbCaptured) return;
+  P.__pnbCaptured = true;
+  const fill = P.fillText;
+  P.fillText = function (text, x, y, maxWidth) {
+    const c = this.canvas;
+    if (c && c.classList && c.classList.contains('pnb-canvas')) {
+      const m = this.getTransform();
+      const dpr = window.devicePixelRatio || 1;
+      const scale = Math.hypot(m.a, m.b) / dpr;
+      const px = parseFloat((/(\\d+(?:\\.\\d+)?)px/.exec(this.font) || [0, 0])[1]);
+      const w = this.measureText(text).width * scale;
+      const X = (m.a * x + m.c * y + m.e) / dpr;
+      const Y = (m.b * x + m.d * y + m.f) / dpr;
+      const h = px * scale;
+      const align = this.textAlign;
+      const right = align === 'right' || align === 'end';
+      const left = align === 'center' ? X - w / 2 : right ? X - w : X;
+      const base = this.textBaseline;
+      const top = base === 'middle' ? Y - h / 2 : base === 'top' ? Y : Y - h * 0.8;
+      (c.__texts = c.__texts || []).push({ text: String(text), px: h, x: left, y: top, w, h });
+    }
+    return fill.call(this, text, x, y, maxWidth);
+  };
+}"""
+
+MIN_PX = 11
+
+
+def debug(root: int) -> str:
+    return f"document.querySelectorAll('.pnb-root')[{root}].pnbDebug"
+
+
+def drawn(page: Page, root: int = 0) -> dict[str, Any]:
+    """Draw once every text in view has arrived; what the canvas drew and the widget's stats."""
+    d = debug(root)
+    wait_until(
+        lambda: page.evaluate(
+            f"() => {{ {d}.drawNow(); const s = {d}.stats().lastDraw;"
+            " return s && (!s.missingLines || s.missingLines.length === 0); }"
+        ),
+        30,
+        "every first line in view",
+        page,
+    )
+    result: dict[str, Any] = page.evaluate(
+        f"""() => {{
+          const root = document.querySelectorAll('.pnb-root')[{root}];
+          const canvas = root.querySelector('.pnb-canvas');
+          canvas.__texts = [];
+          root.pnbDebug.drawNow();
+          const r = canvas.getBoundingClientRect();
+          const dbg = root.pnbDebug;
+          return {{ texts: canvas.__texts, stats: dbg.stats(), w: r.width, h: r.height,
+                    left: r.left, top: r.top, rows: dbg.rowsInView(), boxes: dbg.segments() }};
+        }}"""
+    )
+    return result
+
+
+def overlapping(texts: list[dict[str, Any]], slack: float = 1.0) -> list[tuple[str, str]]:
+    """Pairs of texts whose boxes overlap by more than ``slack`` px each way."""
+    out = []
+    boxes = sorted(texts, key=lambda t: t["y"])
+    for a, p in enumerate(boxes):
+        for q in boxes[a + 1 :]:
+            if q["y"] >= p["y"] + p["h"] - slack:
+                break
+            if p["x"] < q["x"] + q["w"] - slack and q["x"] < p["x"] + p["w"] - slack:
+                out.append((p["text"], q["text"]))
+    return out
+
+
+def check_readable(page: Page, where: str, root: int = 0, landmarks: bool = True) -> dict[str, Any]:
+    """Assert the current drawing is readable (see the module docstring); return it."""
+    got = drawn(page, root)
+    texts = [
+        t for t in got["texts"] if t["y"] + t["h"] > 0 and t["y"] < got["h"] and t["x"] < got["w"]
+    ]
+    last = got["stats"]["lastDraw"]
+    assert last["nodes"] > 0, f"{where}: an empty stage"
+    assert texts, f"{where}: no text drawn"
+    small = [(t["text"], round(t["px"], 1)) for t in texts if t["px"] < MIN_PX - 0.01]
+    assert not small, f"{where}: text under {MIN_PX} px: {small[:5]}"
+    assert not overlapping(texts), f"{where}: texts overlap: {overlapping(texts)[:5]}"
+    # Read off the canvas alone: in the Tree every row on screen has a text on its line;
+    # in Branches every box on screen has a text inside it.
+    t = got["stats"]["transform"]
+    if got["rows"] is not None:
+        pitch = 24 * t["k"]
+        bare = [
+            r
+            for r in got["rows"]
+            if not any(abs(x["y"] + x["h"] / 2 - (r * pitch + t["y"])) < pitch / 2 for x in texts)
+        ]
+        assert not bare, f"{where}: rows on screen without text: {bare[:10]}"
+    else:
+        half = 29 * t["k"]
+        empty = [
+            b["id"]
+            for b in got["boxes"]
+            if half < b["y"] - got["top"] < got["h"] - half
+            and not any(
+                abs(x["y"] + x["h"] / 2 - (b["y"] - got["top"])) < half
+                and abs(x["x"] - (b["x"] - got["left"])) < 420 * t["k"]
+                for x in texts
+            )
+        ]
+        assert not empty, f"{where}: boxes on screen without text: {empty[:10]}"
+    # Every landmark on screen (rows in Tree, display nodes in Branches) carries a text.
+    key = "row" if got["stats"]["view"] == "tree" else "d"
+    named = {t[key] for t in last["texts"]}
+    unnamed = [m for m in last["landmarks"] if m not in named]
+    assert last["landmarks"] or not landmarks, f"{where}: no landmark on screen"
+    assert not unnamed, f"{where}: landmarks without text: {unnamed[:10]}"
+    return got
+
+
+def check_views(page: Page, name: str, root: int = 0) -> None:
+    """Tree and Branches, each at opening and at Fit."""
+    d = debug(root)
+    check_readable(page, f"{name} tree at opening", root)
+    page.evaluate(f"{d}.fit()")
+    check_readable(page, f"{name} tree at fit", root)
+    page.evaluate(f"{d}.setView('branches')")
+    wait_until(lambda: page.evaluate(f"{d}.stats().view") == "branches", 10, "branches", page)
+    check_readable(page, f"{name} branches at opening", root)
+    page.evaluate(f"{d}.fit()")
+    check_readable(page, f"{name} branches at fit", root)
+    # Back to the Tree: its own camera, not the Branches zoom, so never an empty stage.
+    page.evaluate(f"{d}.setView('tree')")
+    check_readable(page, f"{name} tree again", root)
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Session files by name; the 100k one is made once for the module."""
+    tmp = tmp_path_factory.mktemp("lod")
+    out = {
+        "demo": demo_session_path(),
+        "branchy": write_shape(tmp / "branchy.jsonl", "branchy", 1000),
+    }
+    out["100k"] = write_shape(tmp / "big.jsonl", "branchy", 100_000)
+    for path in FIXTURES:
+        out[path.stem] = path
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(sessions: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("lod-html")
+    return {name: export_html(path, tmp / f"{name}.html") for name, path in sessions.items()}
+
+
+def open_export(page: Page, html: Path) -> PageWatch:
+    watch = PageWatch(page)
+    page.add_init_script(script=f"({CAPTURE})()")
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]")
+    return watch
+
+
+def test_fixtures_are_there() -> None:
+    assert len(FIXTURES) >= 10, FIXTURES
+
+
+def test_branchy_session_has_enough_leaves(sessions: dict[str, Path]) -> None:
+    assert prime_nb.load(sessions["branchy"]).entries["is_leaf"].sum() >= 15
+
+
+def test_overlap_check_can_fail() -> None:
+    a = {"text": "a", "x": 0, "y": 0, "w": 20, "h": 12}
+    assert overlapping([a, {**a, "text": "b", "x": 10}]) == [("a", "b")]
+    assert overlapping([a, {**a, "text": "b", "y": 12}]) == []
+
+
+@pytest.mark.parametrize("name", ["demo", "branchy", "100k"])
+def test_readable_in_both_views(page: Page, pages: dict[str, Path], name: str) -> None:
+    watch = open_export(page, pages[name])
+    check_views(page, name)
+    assert watch.errors == []
+
+
+def test_readable_on_every_agent_written_fixture(page: Page, pages: dict[str, Path]) -> None:
+    for path in FIXTURES:
+        watch = open_export(page, pages[path.stem])
+        check_views(page, path.stem)
+        assert watch.errors == [], path.stem
+
+
+def test_big_session_folds_rows_instead_of_shrinking_them(
+    page: Page, pages: dict[str, Path]
+) -> None:
+    open_export(page, pages["100k"])
+    got = check_readable(page, "100k tree")
+    stats = got["stats"]
+    assert stats["nodes"] < stats["shown"] / 4, "the tree did not fold"
+    assert stats["transform"]["k"] * 24 >= 17
+    # A click on a folded row opens it: more rows, the same entries.
+    before = stats["nodes"]
+    texts = [t for t in got["texts"] if " entries" in t["text"] and " tokens" in t["text"]]
+    assert texts, "no folded row on screen"
+    box = page.locator(".pnb-canvas").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + texts[0]["x"] + 5, box["y"] + texts[0]["y"] + texts[0]["h"] / 2)
+    after = drawn(page)["stats"]["nodes"]
+    assert after > before
+    # Afresh, zooming in (three ctrl+wheel notches) unfolds the folded rows on screen.
+    open_export(page, pages["100k"])
+    after = drawn(page)["stats"]["nodes"]
+    for _ in range(3):
+        zoom_ratio(page, '{"deltaY": -100, "deltaMode": 0}')
+    zoomed = check_readable(page, "100k tree zoomed in", landmarks=False)["stats"]
+    assert zoomed["transform"]["k"] >= 1.25
+    assert zoomed["nodes"] > after
+
+
+def zoom_ratio(page: Page, event: str) -> float:
+    """Scale after / before one wheel event dispatched on the canvas's middle."""
+    d = debug(0)
+    k0 = page.evaluate(f"{d}.stats().transform.k")
+    page.evaluate(
+        """(init) => {
+          const c = document.querySelector('.pnb-canvas');
+          const r = c.getBoundingClientRect();
+          c.dispatchEvent(new WheelEvent('wheel', { ...init, clientX: r.left + r.width / 2,
+            clientY: r.top + r.height / 2, ctrlKey: true, bubbles: true, cancelable: true }));
+        }""",
+        json.loads(event),
+    )
+    k1: float = page.evaluate(f"{d}.stats().transform.k")
+    return k1 / k0
+
+
+def test_one_wheel_notch_zooms_at_most_a_quarter(page: Page, pages: dict[str, Path]) -> None:
+    open_export(page, pages["demo"])
+    page.evaluate(f"{debug(0)}.setView('branches')")
+    page.evaluate(f"{debug(0)}.fit()")
+    pixel = zoom_ratio(page, '{"deltaY": -100, "deltaMode": 0}')
+    line = zoom_ratio(page, '{"deltaY": -3, "deltaMode": 1}')
+    out = zoom_ratio(page, '{"deltaY": 100, "deltaMode": 0}')
+    assert 1.2 < pixel <= 1.25 + 1e-9
+    assert 1.2 < line <= 1.25 + 1e-9
+    assert 1 / 1.25 - 1e-9 <= out < 1
+    # A real ctrl+wheel from the mouse, as a reader's notch arrives.
+    k0 = page.evaluate(f"{debug(0)}.stats().transform.k")
+    box = page.locator(".pnb-canvas").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    wait_until(lambda: page.evaluate(f"{debug(0)}.stats().transform.k") != k0, 10, "the zoom", page)
+    assert page.evaluate(f"{debug(0)}.stats().transform.k") / k0 <= 1.25 + 1e-9
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Jupyter]:
+    server = Jupyter(
+        tmp_path,
+        "jupyterlab",
+        "--LabApp.news_url=",
+        "--LabApp.extension_manager=readonly",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    )
+    try:
+        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
+        yield server
+    finally:
+        server.stop()
+
+
+def test_readable_in_jupyterlab(lab: Jupyter, chromium: Browser, sessions: dict[str, Path]) -> None:
+    cells = [
+        f"import prime_nb\nprime_nb.show({str(sessions['demo'])!r}, height=600)",
+        f"prime_nb.show({str(sessions['branchy'])!r}, height=600)",
+    ]
+    (lab.root / "lod.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", only_local)
+    context.add_init_script(script=f"({CAPTURE})()")
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(f"{lab.base}/lab/tree/lod.ipynb?reset&token={lab.token}")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        wait_until(lambda: lab.kernel_ready("lod.ipynb"), START_TIMEOUT, "the kernel", page)
+        for index, name in enumerate(["demo", "branchy"]):
+            run_cell(page, index)
+            page.locator(".pnb-root[data-drawn]").nth(index).wait_for()
+            page.locator(".pnb-root").nth(index).scroll_into_view_if_needed()
+            check_views(page, f"JupyterLab {name}", index)
+    finally:
+        context.close()
+
+
+def test_selecting_the_leaf_shows_the_fork_it_came_from(
+    page: Page, pages: dict[str, Path], sessions: dict[str, Path]
+) -> None:
+    """``w.selected_id = leaf_id`` (the quickstart's cell) frames the branch, not the
+    last rows alone: the fork the active branch left from is on screen with the leaf."""
+    session = prime_nb.load(sessions["branchy"])
+    e = session.entries
+    fork = str(e.loc[session.leaf_id, "parent_id"])
+    while int(e.loc[fork, "children"]) < 2:
+        fork = str(e.loc[fork, "parent_id"])
+    open_export(page, pages["branchy"])
+    d = debug(0)
+    page.evaluate(f"(id) => {d}.model.set('selected_id', id)", session.leaf_id)
+    wait_until(lambda: page.evaluate(f"{d}.stats().selected") == session.leaf_id, 10, "select")
+    page.evaluate(f"{d}.drawNow()")
+    assert page.evaluate(f"(id) => {d}.screenPos(id)", session.leaf_id) is not None
+    assert page.evaluate(f"(id) => {d}.screenPos(id)", fork) is not None, "the fork is off screen"
+    check_readable(page, "branchy, leaf selected")
