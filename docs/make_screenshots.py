@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
-from prime_nb.datasets._shapes import write_shape
+from sessiongen import write_shape
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"

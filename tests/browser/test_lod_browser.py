@@ -23,8 +23,8 @@ from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
-from prime_nb.datasets._shapes import write_shape
 from prime_nb.widget._export import export_html
+from sessiongen import write_shape
 from tests.conftest import FIXTURES as SHARED
 
 FIXTURES = sorted((SHARED / "agent-written").glob("*.jsonl"))
