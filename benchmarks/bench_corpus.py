@@ -257,10 +257,7 @@ def compacted_only(files: list[Path], cores: int, scaling: float) -> None:
 
 def dominant(root: Path, cores: int, scaling: float) -> None:
     """A corpus where one file holds most of the bytes (40 sessions of 0.5 MB beside one
-    of 150 MB): read whole by one worker it keeps one core busy alone; split, every core
-    reads it (the summary pass in chunks, after the pool)."""
-    from prime_nb.corpus import _runner
-
+    of 150 MB): one worker reads the big file while the others share the rest."""
     folder = root / "dominant"
     folder.mkdir(exist_ok=True)
     files = generate(folder, 40, 0.5)
@@ -272,21 +269,10 @@ def dominant(root: Path, cores: int, scaling: float) -> None:
     bare = bare_timing(files)[0]
     report = Report(size, size / 1e6 / bare, scaling)
     print(f"one dominant file: {len(files)} sessions, {size / 1e6:.0f} MB (bare {bare:.2f} s)")
-    load_corpus = corpus.load_corpus
-    saved = _runner.SPLIT_MIN
-    try:
-        _runner.SPLIT_MIN = 1 << 62
-        wall, _, out = clock(
-            lambda: load_corpus(files=files, workers=cores, progress=False), REPEAT
-        )
-        whole = report.line(
-            f"load_corpus, {cores} processes, big file whole", wall, cores, len(out)
-        )
-    finally:
-        _runner.SPLIT_MIN = saved
-    wall, _, out = clock(lambda: load_corpus(files=files, workers=cores, progress=False), REPEAT)
-    split = report.line(f"load_corpus, {cores} processes, big file split", wall, cores, len(out))
-    print(f"  split / whole: {whole / split:.2f} x faster")
+    wall, _, out = clock(
+        lambda: corpus.load_corpus(files=files, workers=cores, progress=False), REPEAT
+    )
+    report.line(f"load_corpus, {cores} processes", wall, cores, len(out))
 
 
 def _full_row(path: str) -> dict[str, Any]:

@@ -22,7 +22,6 @@ import os
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable
-from functools import partial
 from pathlib import Path
 
 from ._cache_file import (
@@ -77,11 +76,9 @@ def tail_hash(path: str, offset: int) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) -> Record:
+def summarise_for_cache(path: str, state: bytes | None) -> Record:
     """The whole summary of a file and the state to resume it; resumed from ``state``
-    when given (the caller checked that the file only grew). ``parallel``: a file read
-    from its start is read in chunks by every core (the corpus asks for it only outside
-    its workers, for a file bigger than a fair share of the corpus)."""
+    when given (the caller checked that the file only grew)."""
     key = stat_key(path)  # before reading: a file that grows meanwhile is resumed next time
     session = None
     if state is not None:
@@ -92,7 +89,7 @@ def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) 
             session = None
     try:
         if session is None:
-            session = read_summary(path, parallel)
+            session = read_summary(path)
         blob = packed(dump(session))
     except Exception as exc:
         return _failed(path, exc, key)
@@ -172,7 +169,6 @@ def cached_summaries(
         lambda found: describe([r.result for r in found]),
         extra=states,
         note=f"; {len(records)} unchanged files from the cache" if records else "",
-        split=partial(summarise_for_cache, parallel=True),
     )
     for k, record in zip(todo, fresh, strict=True):
         records[k] = record

@@ -103,7 +103,6 @@ def _summaries(
         progress,
         lambda path, exc: FileResult(error_row(path, exc), [], []),
         _problems_line,
-        split=partial(summarise, parts=parts, parallel=True),
     )
 
 

@@ -24,11 +24,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver
 from typing import Any, TypeVar
 
 from .._words import counted
 from .._workers import may_start_processes, usable_cores, without_main_script
-from ..session._parallel import forkserver_running
 from ._pool import new_pool, shared
 
 T = TypeVar("T")
@@ -38,9 +38,6 @@ MAX_BATCH = 64 << 20
 MAX_FILES_PER_BATCH = 1000
 #: a guided batch holds 1 / (workers x this) of the bytes not yet handed out
 GUIDED_SHARE = 4
-#: a file is read in chunks by every core (``here``) only from this size: below it the
-#: whole file takes less than starting the workers costs (the loader's own threshold)
-SPLIT_MIN = 8 << 20
 #: with ``workers=None``, a corpus of fewer bytes is read in this process: one core reads
 #: it in some 30 ms, about what handing it to workers and back costs even when they are up
 IN_PROCESS_MAX = 8 << 20
@@ -105,17 +102,6 @@ def guided_batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
     return out
 
 
-def split_indexes(sizes: Sequence[int], workers: int, minimum: int | None = None) -> list[int]:
-    """Files bigger than a fair share of the corpus (its bytes over ``workers``) and than
-    ``minimum`` (default :data:`SPLIT_MIN`): read whole by one worker, such a file would
-    keep that core busy after the others ran out of files, so it is split instead."""
-    if workers <= 1:
-        return []
-    floor = SPLIT_MIN if minimum is None else minimum
-    share = sum(sizes) / workers
-    return [k for k, size in enumerate(sizes) if size > share and size >= floor]
-
-
 def _apply(func: Callable[..., T], items: Sequence[tuple[Any, ...]]) -> list[T]:
     return [func(*item) for item in items]
 
@@ -124,6 +110,12 @@ def progress_bar(total: int, desc: str, show: bool | None) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, unit="file", disable=None if show is None else not show)
+
+
+def forkserver_running() -> bool:
+    """Whether this process has a forkserver already (started by an earlier call)."""
+    server = getattr(forkserver, "_forkserver", None)
+    return getattr(server, "_forkserver_pid", None) is not None
 
 
 def workers_pay_off(total: int) -> bool:
@@ -163,16 +155,11 @@ def run(
     *,
     extra: Sequence[Any] | None = None,
     note: str = "",
-    split: Callable[..., T] | None = None,
 ) -> list[T]:
     """``func(path)`` (or ``func(path, extra[k])``) over ``paths``, results in the order of
     ``paths``, in worker processes when there is more than one file (and, for
     ``workers=None``, when :func:`workers_pay_off`); a final line (files, MB, MB/s,
-    problems, and ``note``) under a shown progress bar.
-
-    ``split``: run in this process, after the workers are done, on each file bigger
-    than a fair share of the corpus (:func:`split_indexes`); it may use every core
-    itself (the summary pass reads such a file in chunks)."""
+    problems, and ``note``) under a shown progress bar."""
     start = time.perf_counter()
     chosen = workers is not None
     workers = worker_count(workers)
@@ -190,9 +177,7 @@ def run(
         workers = 1
     items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
     results: dict[int, T] = {}
-    here = split_indexes(sizes, workers) if split is not None and workers > 1 else []
-    whole = set(range(len(paths))) - set(here)
-    rest = sorted(whole)
+    rest = list(range(len(paths)))
     with progress_bar(len(paths), desc, progress) as bar:
         if workers <= 1 or len(rest) <= 1:
             for k in rest:
@@ -204,10 +189,6 @@ def run(
             groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
             failed = _in_batches(func, items, groups, workers, results, bar)
             _one_by_one(func, items, failed, results, on_error, bar)
-        for k in here:  # the workers are done: every core is free for this file
-            assert split is not None
-            results[k] = split(*items[k])
-            bar.update(1)
         out = [results[k] for k in range(len(paths))]
         shown = not bar.disable
     if shown:  # under the closed bar, where a terminal and a notebook both keep it

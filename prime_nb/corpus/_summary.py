@@ -14,14 +14,12 @@ full ``load()`` path.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..analysis._common import READ_TOOLS
 from ..format._reading import Problem
-from ..session._chunks import ChunkColumns, pack_strings, unpack_strings
 from ..session._columns import (
     EntryColumns,
     Usage,
@@ -181,52 +179,12 @@ class SummaryColumns(EntryColumns):
                 self.tool_results[call_id] = (row, bool(message.get("isError")), now)
         return (role if role.__class__ is str else None), None, None, None, None
 
-    def merge_extra(self, extra: dict[str, Any], base_row: int, base_call: int) -> None:
-        """Append what :class:`SummaryChunkColumns` kept of a chunk read by a worker
-        (``prime_nb.session._chunks.merge`` calls this, chunks in file order)."""
-        self.stops.extend(unpack_strings(extra["stops"], extra["rows"]))
-        if self.first_user_text is None:
-            self.first_user_text = extra["first_user_text"]
-        arguments = self.tool_calls.arguments
-        for k, value in extra["arguments"].items():
-            arguments[base_call + k] = value
-
-
-class SummaryChunkColumns(ChunkColumns, SummaryColumns):
-    """The summary pass over one chunk of a big file, in a worker of a parallel read:
-    ids as written and child usage recorded (``ChunkColumns``), the light extraction
-    (``SummaryColumns``); stops, the chunk's first user message and the read tools'
-    arguments go back packed beside the loader's columns. Every row takes the general
-    path: a chunk keeps ids as written (its ``_start``), which the shortcut does not."""
-
-    add = SummaryColumns._add_any
-
-    def pack_extra(self) -> dict[str, Any]:
-        return {
-            "rows": len(self.stops),
-            "stops": pack_strings(self.stops),
-            "first_user_text": self.first_user_text,
-            "arguments": self.tool_calls.arguments,
-        }
-
 
 class SummarySession(Session):
     """A Session read by the summary pass (its tables are not for use: ``rest`` is empty);
-    header, tree, problems, paths, context and whole entries work as in any Session.
-
-    Read in one pass unless ``parallel``: then a big file is read as ``load()`` reads
-    one, in chunks by every core (``prime_nb.session._parallel``, same result). The
-    corpus asks for that only in its own process, for a file bigger than a fair share of
-    the corpus, never inside a worker (whose own workers would fight it for the cores).
-    """
+    header, tree, problems, paths, context and whole entries work as in any Session."""
 
     _columns_class = SummaryColumns
-    _chunk_columns = None
-
-    def __init__(self, file: str | Path, parallel: bool = False) -> None:
-        if parallel:
-            self._chunk_columns = SummaryChunkColumns
-        super().__init__(file)
 
     @property
     def cols(self) -> SummaryColumns:
@@ -239,11 +197,11 @@ class SummarySession(Session):
         return len(self._line_problems) + len(self._tree.problems) + len(self._tree.orphans)
 
 
-def read_summary(path: str, parallel: bool = False) -> SummarySession:
+def read_summary(path: str) -> SummarySession:
     """The summary pass over one file (raises as ``load`` does on a file that is no
-    session); ``parallel``: a big file in chunks by every core (see SummarySession)."""
+    session)."""
     with paused_gc():
-        return SummarySession(path, parallel)
+        return SummarySession(path)
 
 
 def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:

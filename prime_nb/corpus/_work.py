@@ -33,17 +33,16 @@ def error_row(path: str, exc: BaseException) -> dict[str, Any]:
     return {"path": shown_name(path), "error": shown_name(f"{type(exc).__name__}: {exc}")}
 
 
-def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = False) -> FileResult:
+def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     """The summary of one file; a file that fails to load gives a row with ``error``
-    (and no research rows, as the full path gives none for it). ``parallel``: a big file
-    is read in chunks by every core (only ever asked for outside a worker).
+    (and no research rows, as the full path gives none for it).
 
     When only the compactions are asked for, a file whose bytes rule out a compaction
     (``_skim``) is not parsed: its row says ``unparsed`` and holds no figures."""
     if frozenset(parts) == ONLY_COMPACTIONS and not may_hold_compaction(path):
         return FileResult(unparsed_row(path), [], [])
     try:
-        session = read_summary(path, parallel)
+        session = read_summary(path)
     except Exception as exc:  # one bad file must not stop the corpus
         return FileResult(error_row(path, exc), [], [])
     return results_of(session, path, parts)

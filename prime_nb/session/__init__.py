@@ -7,7 +7,6 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
 - ``_columns``: one pass over the entries into columns (the per-entry hot path).
 - ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
-- ``_parallel``, ``_chunks``: a big file read in chunks by every core, merged exactly.
 - ``_tree``, ``_children``: the tree as arrays (parents, children, depth, leaves, active
   path); each row's children in two compressed arrays.
 - ``_read_runs``: rows read back from disk in runs of nearby bytes, a read per run.

@@ -34,13 +34,11 @@ from ..format._reading import (
 from ..write import _api as write
 from ..write._building import js_trim
 from . import _lookups as lookups
-from ._chunks import ChunkColumns
 from ._columns import EntryColumns, extra_header
 from ._context import Context, ContextRead, build_context, contexts_messages
 from ._fork import fork_session
 from ._index import TreeIndex
 from ._messages import to_messages
-from ._parallel import LoadReport, load_parallel, plan
 from ._read_runs import byte_runs
 from ._tree import Tree
 
@@ -92,9 +90,6 @@ class Session:
 
     #: the per-entry extraction (the corpus summary uses a lighter subclass of it)
     _columns_class: type[EntryColumns] = EntryColumns
-    #: the same extraction for a chunk read by a worker (``_parallel``); None: this kind
-    #: of session is always read in one pass
-    _chunk_columns: type[ChunkColumns] | None = ChunkColumns
 
     def __init__(self, file: str | Path) -> None:
         # a name a table showed with \xNN escapes (not UTF-8) opens the file it names
@@ -135,7 +130,7 @@ class Session:
             self._raw_header: dict[str, Any] | None = None
             self._migrator: Migrator | None = None
             with paused_gc():
-                self._load_report = self._read_all(fh, stat.st_size)
+                self._read_from(fh)
                 if self._raw_header is None:
                     raise no_header(self.file, fh.fileno())
                 self._tree: Tree = Tree.build(
@@ -148,34 +143,17 @@ class Session:
             self._marks: bytes = self._read_marks(fh)
         self._invalidate()
 
-    def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
-        """Every line of the open file into the columns: in one pass, or, for a big file,
-        in chunks read by every core and merged in order (``_parallel``: same result)."""
-        chunked = self._chunk_columns
-        planned = plan(fh, size) if chunked is not None else None
-        if planned is None or chunked is None:
-            self._read_from(fh)
-            return LoadReport()
-        return load_parallel(
-            os.path.abspath(self.file),
-            self._identity,
-            planned,
-            lambda end: self._read_from(fh, end),
-            (self._cols, self._line_problems, self._state),
-            chunked,
-        )
-
-    def _read_from(self, fh: IO[bytes], end: int | None = None) -> None:
-        """The lines from ``self._state`` up to ``end`` (None: the end of the file) into
-        the columns. Up to the header, item by item (it sets the migration); after it,
-        each clean entry line goes from the scan straight to the columns (``scan_file``'s
-        sink), and ``_consume`` takes the rest, in file order."""
+    def _read_from(self, fh: IO[bytes]) -> None:
+        """The lines from ``self._state`` to the end of the file into the columns. Up to
+        the header, item by item (it sets the migration); after it, each clean entry line
+        goes from the scan straight to the columns (``scan_file``'s sink), and
+        ``_consume`` takes the rest, in file order."""
         if self._migrator is None:
-            self._consume(scan_file(fh, self._state, end), header_only=True)
-            if self._migrator is None or (end is not None and self._state.offset >= end):
+            self._consume(scan_file(fh, self._state), header_only=True)
+            if self._migrator is None:
                 return
         sink = self._sink(self._migrator)
-        self._consume(scan_file(fh, self._state, end, sink, self._line_problems))
+        self._consume(scan_file(fh, self._state, None, sink, self._line_problems))
 
     def _sink(self, migrator: Migrator) -> Sink:
         """What takes one entry into the columns: their ``add``, after the migration
@@ -789,10 +767,8 @@ class Session:
 def load(path: str | Path) -> Session:
     """Load a session file of any version and either dialect.
 
-    A long file (about 30,000 entries or more, version 2 or 3) is read by every core this
-    process may use, in worker processes, with the very result of a single pass (see
-    ``prime_nb.session._parallel``); tool-call arguments and full texts stay on disk
-    until a table or a context asks for them.
+    One pass over the file builds compact columns and the tree; tool-call arguments and
+    full texts stay on disk until a table or a context asks for them.
     """
     return Session(path)
 

@@ -3,8 +3,7 @@
 Why: a session of a million entries must not cost a million tuples. A Python ``int`` or
 ``float`` in a list costs 32 bytes plus its 8-byte slot; in an :class:`array.array` it
 costs 8 bytes, reads back as a plain ``int``/``float``, appends in O(1) (``refresh()``
-stays proportional to the new bytes), and hands numpy its buffer without a copy. The
-parallel loader moves these buffers between processes as bytes (see ``_chunks``).
+stays proportional to the new bytes), and hands numpy its buffer without a copy.
 
 - :class:`UsageColumn`: per-row usage (or None) in two arrays, read back as the tuples
   :func:`prime_nb.session._columns.usage_tuple` makes.

@@ -28,9 +28,9 @@ class Reads:
         self.resumed: list[str] = []
         real_read, real_restore = _cache.read_summary, _cache.restore
 
-        def read(path: str, parallel: bool = False) -> Any:
+        def read(path: str) -> Any:
             self.full.append(Path(path).name)
-            return real_read(path, parallel)
+            return real_read(path)
 
         def restore(path: str, blob: bytes) -> Any:
             self.resumed.append(Path(path).name)
