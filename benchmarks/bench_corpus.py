@@ -30,8 +30,8 @@ import orjson
 from machine import describe
 
 from prime_nb import corpus
-from prime_nb._workers import usable_cores
-from prime_nb.corpus import _local, _pool
+from prime_nb.corpus import _local
+from prime_nb.corpus._runner import usable_cores
 from prime_nb.datasets import write_large_session
 
 #: each timing is the fastest of this many runs
@@ -180,18 +180,9 @@ def run(root: Path, count: int, each_mb: float) -> None:
     print("    (corpus_compactions parses only the files whose bytes may hold one: see below)")
     wall, _, out = clock(lambda: corpus.load_corpus(files=files, workers=cores, progress=False))
     report.line("load_corpus, processes, first call", wall, cores, len(out))
-    print("    (the first call in a Python process starts the forkserver and its imports)")
-
-    def cold() -> Any:
-        _pool.shared.shutdown()  # as after a minute without a corpus call
-        return corpus.load_corpus(files=files, workers=cores, progress=False)
-
-    wall, _, out = clock(cold, REPEAT)
-    report.line(f"load_corpus, {cores} processes, new pool", wall, cores, len(out))
     for name, fn in tables:
         wall, _, out = clock(lambda fn=fn: fn(files=files, workers=cores, progress=False), REPEAT)
         report.line(f"{name}, {cores} processes", wall, cores, len(out))
-    print("    (the workers of the call before, kept warm: the pool stays up for a minute)")
 
     with tempfile.TemporaryDirectory() as caches:
         folders = [Path(caches) / str(k) for k in range(REPEAT)]

@@ -10,8 +10,8 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_summary``, ``_research_rows``, ``_work``: the summary pass of one file and the rows
   it gives each table; ``_skim``: the files whose bytes rule out a compaction, which the
   compactions table alone leaves unparsed.
-- ``_runner``, ``_pool``: files in guided batches over worker processes, kept warm
-  between calls.
+- ``_runner``: files in guided batches over a process pool started for the call;
+  ``_heap``: a Dask worker's heap while it reads.
 - ``_cache``, ``_state``: the Parquet cache and the state that resumes a grown file.
 """
 

@@ -28,13 +28,13 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 from .._names import real_name, shown_name
 from .._paths import given_path, is_path_list, is_url
-from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
 from ..session._columns import EntryColumns
 from ..session._discovery import find_session_files
 from ..session._tables import entries_frame
 from ..session._tree import Tree
 from . import _local as corpus
+from ._heap import roomy_heap
 from ._listing import named_files
 from ._local import (
     BRANCH_DTYPES,
@@ -44,7 +44,7 @@ from ._local import (
     conform,
     empty,
 )
-from ._runner import batches, file_sizes
+from ._runner import batches, file_sizes, usable_cores
 from ._work import BRANCHES, COMPACTIONS, ROW, summarise
 
 #: partitions per thread of the cluster when ``files_per_partition`` is not given (each

@@ -134,10 +134,9 @@ def load_corpus(
 
     Each file is read once by the summary pass (no tables built), in ``workers``
     processes (default: one per core this process may use, or this process alone for a
-    corpus one core reads before workers would be up: under 8 MB, or 64 MB while no
-    workers were started yet; 1 reads in this process, as does a worker of a
-    multiprocessing Pool, which may not start processes; workers stay up for a minute,
-    so that the next corpus call starts warm), with a tqdm progress bar (a notebook bar in
+    corpus one core reads before workers would be up: under 8 MB; 1 reads in this
+    process, as does a worker of a multiprocessing Pool, which may not start
+    processes), with a tqdm progress bar (a notebook bar in
     Jupyter; ``progress=False`` hides it) and a final line: files, MB, MB/s and problems
     found. A file that fails to load is a row with its ``error`` and no figures.
 
