@@ -4,6 +4,21 @@ Each function takes a loaded :class:`prime_nb.Session` and returns a DataFrame (
 result object), so the answers can be filtered, plotted and saved like any other table.
 """
 
-import lazy_loader as _lazy
+from ._branching import abandoned_share, branch_segments, branches, fork_points
+from ._common import estimate_tokens
+from ._compaction import compaction_forensics
+from ._compare import Comparison, common_ancestor, compare
+from ._context_frame import context_frame
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+__all__ = [
+    "Comparison",
+    "abandoned_share",
+    "branch_segments",
+    "branches",
+    "common_ancestor",
+    "compaction_forensics",
+    "compare",
+    "context_frame",
+    "estimate_tokens",
+    "fork_points",
+]

@@ -15,6 +15,48 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_cache``, ``_state``: the Parquet cache and the state that resumes a grown file.
 """
 
-import lazy_loader as _lazy
+from typing import Any as _Any
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+from ._local import (
+    corpus_branches,
+    corpus_compactions,
+    corpus_entries,
+    families,
+    load_corpus,
+    session_entries,
+    session_row,
+    to_parquet,
+)
+
+#: the Dask tables, imported from ``_dask`` on first use: Dask is an optional extra
+_DASK_NAMES = ("branches_dask", "compactions_dask", "families_dask", "sessions_dask", "to_dask")
+
+__all__ = [
+    "branches_dask",
+    "compactions_dask",
+    "corpus_branches",
+    "corpus_compactions",
+    "corpus_entries",
+    "families",
+    "families_dask",
+    "load_corpus",
+    "session_entries",
+    "session_row",
+    "sessions_dask",
+    "to_dask",
+    "to_parquet",
+]
+
+
+def __getattr__(name: str) -> _Any:
+    """A Dask table's function, imported with Dask when first asked for (PEP 562)."""
+    if name in _DASK_NAMES:
+        from . import _dask
+
+        return getattr(_dask, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, loaded or not (what a notebook's completion lists)."""
+    return sorted(__all__)

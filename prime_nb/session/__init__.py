@@ -23,6 +23,16 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_fork``: ``fork_to_file``, one branch to a new file (needs the tree, so it is here).
 """
 
-import lazy_loader as _lazy
+from ._context import Context
+from ._discovery import find_session_files, list_sessions, session_dir
+from ._session import Session, fork_to_file, load
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+__all__ = [
+    "Context",
+    "Session",
+    "find_session_files",
+    "fork_to_file",
+    "list_sessions",
+    "load",
+    "session_dir",
+]
