@@ -5,12 +5,16 @@ result object), so the answers can be filtered, plotted and saved like any other
 """
 
 from ._branching import abandoned_share, branch_segments, branches, fork_points
-from ._common import estimate_tokens
+from ._common import READ_TOOLS, estimate_tokens
 from ._compaction import compaction_forensics
 from ._compare import Comparison, common_ancestor, compare
 from ._context_frame import context_frame
+from ._corpus_rows import corpus_branch_rows, corpus_compaction_rows
+from ._schemas import SCHEMAS
 
 __all__ = [
+    "READ_TOOLS",
+    "SCHEMAS",
     "Comparison",
     "abandoned_share",
     "branch_segments",
@@ -19,6 +23,8 @@ __all__ = [
     "compaction_forensics",
     "compare",
     "context_frame",
+    "corpus_branch_rows",
+    "corpus_compaction_rows",
     "estimate_tokens",
     "fork_points",
 ]

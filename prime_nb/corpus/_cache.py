@@ -4,7 +4,8 @@ Why: re-listing a corpus that did not change should cost a ``stat`` per file, an
 session that only grew should cost its new bytes. A file's summary is reused when its
 path, size, mtime and inode (with its device) are those recorded. A file with the same
 inode that is longer than where the last pass stopped, and whose last 4 KB before that
-point are unchanged, only grew: the pass resumes there (see ``_state``). Anything else
+point are unchanged, only grew: the pass resumes there (``read_columns(state=...)``,
+from the read the cache kept as bytes). Anything else
 (rewritten, truncated, replaced by another file) is read again. Session files are
 append-only; an edit further back than those 4 KB that also lengthens the file is the
 one change this cannot see.
@@ -24,6 +25,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..session import ColumnsRead
 from ._cache_file import (
     CacheFile,
     Key,
@@ -35,7 +37,6 @@ from ._cache_file import (
     write_store,
 )
 from ._runner import run
-from ._state import dump, restore
 from ._summary import read_summary
 from ._work import FileResult, error_row, results_of
 
@@ -80,21 +81,19 @@ def summarise_for_cache(path: str, state: bytes | None) -> Record:
     """The whole summary of a file and the state to resume it; resumed from ``state``
     when given (the caller checked that the file only grew)."""
     key = stat_key(path)  # before reading: a file that grows meanwhile is resumed next time
-    session = None
+    read = None
     if state is not None:
-        try:
-            session = restore(path, unpacked(state))
-            session.refresh()  # reads only the new bytes (or all, if the file was replaced)
+        try:  # reads only the new bytes (or all, if the file was replaced)
+            read = read_summary(path, ColumnsRead.from_bytes(unpacked(state), path))
         except Exception:  # a state that no longer fits: read the file from the start
-            session = None
+            read = None
     try:
-        if session is None:
-            session = read_summary(path)
-        blob = packed(dump(session))
+        if read is None:
+            read = read_summary(path)
+        blob = packed(read.to_bytes())
     except Exception as exc:
         return _failed(path, exc, key)
-    offset = session._state.offset
-    return Record(key, offset, tail_hash(path, offset), results_of(session, path), blob)
+    return Record(key, read.end, tail_hash(path, read.end), results_of(read, path), blob)
 
 
 def _failed(path: str, exc: BaseException, key: Key | None = None) -> Record:

@@ -18,14 +18,14 @@ import pandas as pd
 
 from .._names import shown_name
 from .._words import counted
-from ..analysis._schemas import SCHEMAS
+from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
 from ._listing import corpus_paths, corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 CORPUS_COLUMNS = [
     "id",
@@ -297,7 +297,7 @@ def conform(frame: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
 def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFrame:
     """``func(load(path))`` with ``session`` and ``path`` columns in front (index kept as
     a column); empty for a file that fails to load (load_corpus lists those)."""
-    from ..session._session import load
+    from ..session import load
 
     try:
         session = load(path)

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .._names import shown_name
-from ._research_rows import branch_rows, compaction_rows
+from ..analysis import corpus_branch_rows, corpus_compaction_rows
+from ..session import ColumnsRead, Session
 from ._skim import may_hold_compaction
-from ._summary import SummarySession, read_summary, row_of
+from ._summary import read_summary, row_of
 
 ROW, COMPACTIONS, BRANCHES = "row", "compactions", "branches"
 ALL_PARTS = frozenset({ROW, COMPACTIONS, BRANCHES})
@@ -42,10 +43,10 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     if frozenset(parts) == ONLY_COMPACTIONS and not may_hold_compaction(path):
         return FileResult(unparsed_row(path), [], [])
     try:
-        session = read_summary(path)
+        read = read_summary(path)
     except Exception as exc:  # one bad file must not stop the corpus
         return FileResult(error_row(path, exc), [], [])
-    return results_of(session, path, parts)
+    return results_of(read, path, parts)
 
 
 def unparsed_row(path: str) -> dict[str, Any]:
@@ -53,30 +54,31 @@ def unparsed_row(path: str) -> dict[str, Any]:
     return {"path": shown_name(path), "error": None, "unparsed": True}
 
 
-def problems_row(session: SummarySession, path: str) -> dict[str, Any]:
+def problems_row(read: ColumnsRead, path: str) -> dict[str, Any]:
     """The row of a file read for a research table alone: its problems, for the final
     line (the corpus row's figures cost a few numpy calls a file)."""
-    return {"path": path, "problems": session.problem_count, "error": None}
+    return {"path": path, "problems": read.problem_count, "error": None}
 
 
-def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
+def results_of(read: ColumnsRead, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     """The parts asked for, from a finished pass (``path`` as tables show it)."""
     path = shown_name(path)
     wanted = set(parts)
     try:  # without the corpus row asked for, only what the final line counts
-        row = row_of(session, path) if ROW in wanted else problems_row(session, path)
+        row = row_of(read, path) if ROW in wanted else problems_row(read, path)
     except Exception as exc:
         return FileResult(error_row(path, exc), [], [])
+    session = Session.from_read(read)
     compactions: list[dict[str, Any]] = []
     branches: list[dict[str, Any]] = []
     try:
         if COMPACTIONS in wanted:
-            compactions = compaction_rows(session, path)
+            compactions = corpus_compaction_rows(session, path)
     except Exception:  # as the full path: a file whose forensics fail has no rows
         compactions = []
     try:
         if BRANCHES in wanted:
-            branches = branch_rows(session, path)
+            branches = corpus_branch_rows(session, path)
     except Exception:
         branches = []
     return FileResult(row, compactions, branches)

@@ -15,7 +15,7 @@ It never builds tables or trees; ``prime_nb.session`` does that on top of it.
 
 from ._dialect import Dialect, dialect_of_header
 from ._migrating import CURRENT_VERSION, Migrator, migrate
-from ._reading import Problem, RawEntry, iter_entries, parse_line, scan
+from ._reading import Problem, RawEntry, iter_entries, open_regular, parse_line, scan
 
 __all__ = [
     "CURRENT_VERSION",
@@ -26,6 +26,7 @@ __all__ = [
     "dialect_of_header",
     "iter_entries",
     "migrate",
+    "open_regular",
     "parse_line",
     "scan",
 ]

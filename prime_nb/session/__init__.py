@@ -5,6 +5,9 @@ Session's ``append_*`` methods delegate there). Everything above (analysis, plot
 widget, corpora) reads sessions through :class:`Session`.
 
 - ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
+- ``_read``: :func:`read_columns`, the one way a file is read into columns (from the
+  start, or resumed from an earlier :class:`ColumnsRead`); ``_summary_columns``: the
+  lighter column set the corpus reads.
 - ``_columns``: one pass over the entries into columns (the per-entry hot path).
 - ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
 - ``_tree``, ``_children``: the tree as arrays (parents, children, depth, leaves, active
@@ -25,14 +28,19 @@ widget, corpora) reads sessions through :class:`Session`.
 
 from ._context import Context
 from ._discovery import find_session_files, list_sessions, session_dir
+from ._read import ColumnsRead, read_columns
 from ._session import Session, fork_to_file, load
+from ._tables import empty_entries
 
 __all__ = [
+    "ColumnsRead",
     "Context",
     "Session",
+    "empty_entries",
     "find_session_files",
     "fork_to_file",
     "list_sessions",
     "load",
+    "read_columns",
     "session_dir",
 ]
