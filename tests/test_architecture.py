@@ -149,3 +149,39 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
             test_lower_layers_never_import_higher_ones(fake)
     finally:
         fake.unlink()
+
+
+# -- private modules stay private to their sub-package ---------------------------------------
+#: sub-packages whose code imports only public names of the others (the rest follow)
+PUBLIC_ONLY = ("corpus",)
+
+
+def private_imports(path: Path) -> list[str]:
+    """The modules ``path`` imports that are another sub-package's private ``_module``
+    (``prime_nb.session._session`` from corpus/; the package's own top-level helpers such
+    as ``prime_nb._names`` belong to no sub-package and are not counted)."""
+    own = module_name(path).split(".")[1]
+    found = []
+    for target in imports_of(path):
+        parts = target.split(".")
+        if len(parts) > 2 and parts[1] != own and parts[2].startswith("_"):
+            found.append(target)
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in MODULES if module_name(p).split(".")[1:2] in ([name] for name in PUBLIC_ONLY)],
+    ids=lambda p: module_name(p),
+)
+def test_code_imports_only_public_names_of_other_sub_packages(path: Path) -> None:
+    assert private_imports(path) == [], f"{module_name(path)} imports private modules"
+
+
+def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
+    fake = PACKAGE / "corpus" / "_planted_for_test.py"
+    fake.write_text("from ..session._session import Session\nfrom .._names import shown_name\n")
+    try:
+        assert private_imports(fake) == ["prime_nb.session._session"]
+    finally:
+        fake.unlink()
