@@ -249,8 +249,7 @@ class TextColumn:
     A preview as a Python ``str`` costs 57 bytes besides its text, and the entries
     table would copy it once more; packed it costs 8, and the table wraps the blocks
     without a copy (:meth:`arrow`). New rows wait in ``tail`` as strings (the loader
-    appends to it directly) until :meth:`seal` packs them; workers of a parallel load
-    send their blocks as they are (:meth:`extend_blocks`).
+    appends to it directly) until :meth:`seal` packs them.
     """
 
     __slots__ = ("blocks", "sealed", "tail")
@@ -269,17 +268,6 @@ class TextColumn:
             self.blocks.append(pack_texts(self.tail))
             self.sealed += len(self.tail)
             self.tail.clear()
-
-    def extend_blocks(self, blocks: Iterable[tuple[bytes, np.ndarray]]) -> None:
-        self.seal()
-        for data, offsets in blocks:
-            self.blocks.append((data, offsets))
-            self.sealed += len(offsets) - 1
-
-    def packed(self) -> list[tuple[bytes, np.ndarray]]:
-        """Every row as blocks (what a worker sends)."""
-        self.seal()
-        return self.blocks
 
     def strings(self, start: int = 0) -> list[str]:
         """Rows ``start:`` as Python strings."""
