@@ -11,10 +11,11 @@ Times stay float ms here; the corpus's table builder turns whole columns into da
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from ..session import ColumnsRead, Session
 from ..session._columns import EntryColumns
 from ..session._index import CONTEXT_TYPES
 from ..session._store import view
@@ -27,9 +28,6 @@ from ._common import (
     tool_path,
 )
 from ._compaction_walk import _count, _files, walk_compactions
-
-if TYPE_CHECKING:
-    from ..session._session import Session
 
 
 def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:
@@ -64,9 +62,10 @@ def tree_arrays(session: Session) -> TreeArrays:
     )
 
 
-def corpus_branch_rows(session: Session, path: str) -> list[dict[str, Any]]:
-    """:func:`branches` of a session (best read with ``columns="summary"``, see the
+def corpus_branch_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]:
+    """:func:`branches` of a read (``read_columns(path, columns="summary")``, see the
     module docstring), as the corpus's rows: with ``session`` and ``path``."""
+    session = Session.from_read(read)
     children = session._tree.children.counts()
     forks = np.flatnonzero(children > 1).tolist()
     if not forks:
@@ -151,11 +150,12 @@ def _read_paths(session: Session, cwd: str | None) -> dict[int, list[str]]:
     return out
 
 
-def corpus_compaction_rows(session: Session, path: str) -> list[dict[str, Any]]:
-    """:func:`compaction_forensics` of a session (best read with ``columns="summary"``,
-    keeping the arguments of ``READ_TOOLS``), as the corpus's rows: with ``session`` and
-    ``path``; ``since_previous`` is carried as the previous compaction's time
-    (``previous_ms``)."""
+def corpus_compaction_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]:
+    """:func:`compaction_forensics` of a read (``read_columns(path, columns="summary",
+    arguments=READ_TOOLS)``: the read tools' arguments name the files read), as the
+    corpus's rows: with ``session`` and ``path``; ``since_previous`` is carried as the
+    previous compaction's time (``previous_ms``)."""
+    session = Session.from_read(read)
     cols, tree = session._cols, session._tree
     if not cols.compactions:
         return []

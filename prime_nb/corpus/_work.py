@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from .._names import shown_name
 from ..analysis import corpus_branch_rows, corpus_compaction_rows
-from ..session import ColumnsRead, Session
+from ..session import ColumnsRead
 from ._skim import may_hold_compaction
 from ._summary import read_summary, row_of
 
@@ -68,17 +68,16 @@ def results_of(read: ColumnsRead, path: str, parts: Iterable[str] = ALL_PARTS) -
         row = row_of(read, path) if ROW in wanted else problems_row(read, path)
     except Exception as exc:
         return FileResult(error_row(path, exc), [], [])
-    session = Session.from_read(read)
     compactions: list[dict[str, Any]] = []
     branches: list[dict[str, Any]] = []
     try:
         if COMPACTIONS in wanted:
-            compactions = corpus_compaction_rows(session, path)
+            compactions = corpus_compaction_rows(read, path)
     except Exception:  # as the full path: a file whose forensics fail has no rows
         compactions = []
     try:
         if BRANCHES in wanted:
-            branches = corpus_branch_rows(session, path)
+            branches = corpus_branch_rows(read, path)
     except Exception:
         branches = []
     return FileResult(row, compactions, branches)
