@@ -2,6 +2,8 @@
 
 Each function takes a loaded :class:`prime_nb.Session` and returns a DataFrame (or a small
 result object), so the answers can be filtered, plotted and saved like any other table.
+``corpus_branch_rows`` and ``corpus_compaction_rows`` give the same answers as rows for
+the corpus tables, from the corpus's summary read (``read_columns(columns="summary")``).
 """
 
 from ._branching import abandoned_share, branch_segments, branches, fork_points
