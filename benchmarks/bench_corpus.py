@@ -31,8 +31,8 @@ import orjson
 from machine import describe
 
 from prime_nb import corpus
-from prime_nb._workers import usable_cores
-from prime_nb.corpus import _local, _pool
+from prime_nb.corpus import _local
+from prime_nb.corpus._runner import usable_cores
 from sessiongen import write_large_session
 
 #: each timing is the fastest of this many runs
@@ -181,18 +181,9 @@ def run(root: Path, count: int, each_mb: float) -> None:
     print("    (corpus_compactions parses only the files whose bytes may hold one: see below)")
     wall, _, out = clock(lambda: corpus.load_corpus(files=files, workers=cores, progress=False))
     report.line("load_corpus, processes, first call", wall, cores, len(out))
-    print("    (the first call in a Python process starts the forkserver and its imports)")
-
-    def cold() -> Any:
-        _pool.shared.shutdown()  # as after a minute without a corpus call
-        return corpus.load_corpus(files=files, workers=cores, progress=False)
-
-    wall, _, out = clock(cold, REPEAT)
-    report.line(f"load_corpus, {cores} processes, new pool", wall, cores, len(out))
     for name, fn in tables:
         wall, _, out = clock(lambda fn=fn: fn(files=files, workers=cores, progress=False), REPEAT)
         report.line(f"{name}, {cores} processes", wall, cores, len(out))
-    print("    (the workers of the call before, kept warm: the pool stays up for a minute)")
 
     with tempfile.TemporaryDirectory() as caches:
         folders = [Path(caches) / str(k) for k in range(REPEAT)]
@@ -258,10 +249,7 @@ def compacted_only(files: list[Path], cores: int, scaling: float) -> None:
 
 def dominant(root: Path, cores: int, scaling: float) -> None:
     """A corpus where one file holds most of the bytes (40 sessions of 0.5 MB beside one
-    of 150 MB): read whole by one worker it keeps one core busy alone; split, every core
-    reads it (the summary pass in chunks, after the pool)."""
-    from prime_nb.corpus import _runner
-
+    of 150 MB): one worker reads the big file while the others share the rest."""
     folder = root / "dominant"
     folder.mkdir(exist_ok=True)
     files = generate(folder, 40, 0.5)
@@ -273,21 +261,10 @@ def dominant(root: Path, cores: int, scaling: float) -> None:
     bare = bare_timing(files)[0]
     report = Report(size, size / 1e6 / bare, scaling)
     print(f"one dominant file: {len(files)} sessions, {size / 1e6:.0f} MB (bare {bare:.2f} s)")
-    load_corpus = corpus.load_corpus
-    saved = _runner.SPLIT_MIN
-    try:
-        _runner.SPLIT_MIN = 1 << 62
-        wall, _, out = clock(
-            lambda: load_corpus(files=files, workers=cores, progress=False), REPEAT
-        )
-        whole = report.line(
-            f"load_corpus, {cores} processes, big file whole", wall, cores, len(out)
-        )
-    finally:
-        _runner.SPLIT_MIN = saved
-    wall, _, out = clock(lambda: load_corpus(files=files, workers=cores, progress=False), REPEAT)
-    split = report.line(f"load_corpus, {cores} processes, big file split", wall, cores, len(out))
-    print(f"  split / whole: {whole / split:.2f} x faster")
+    wall, _, out = clock(
+        lambda: corpus.load_corpus(files=files, workers=cores, progress=False), REPEAT
+    )
+    report.line(f"load_corpus, {cores} processes", wall, cores, len(out))
 
 
 def _full_row(path: str) -> dict[str, Any]:

@@ -1,8 +1,7 @@
-"""load() with every core, against a bare single-process orjson parse of the same file.
+"""load(), against a bare single-process orjson parse of the same file.
 
 Usage:
     python benchmarks/bench_load.py [--size MB] [--shapes big,dense] [--repeat N]
-    python benchmarks/bench_load.py --threshold [--sizes 1,2,4,8,16,32,64]
 
 Two shapes of file, both ``--size`` MB (default 100):
 
@@ -12,12 +11,9 @@ Two shapes of file, both ``--size`` MB (default 100):
   calls and results on lines of their own), about 455 bytes an entry: many small entries.
 
 For each it prints, as ratios to the bare parse measured in the same run (best of
-``--repeat``): load + entries, load + entries + graph, each stage, the CPU seconds of
-all processes (this one and the workers) against the bare parse's, the processes used,
-the first load in a fresh process (which starts the worker pool's server), and the peak
-RSS of a fresh process that loads the file (per file size, and per entry beyond the file
-size), with the workers' own peak beside it. ``--threshold`` compares one process with
-the parallel path on small files, to choose where the parallel path starts.
+``--repeat``): load + entries, load + entries + graph, each stage, the CPU seconds
+against the bare parse's, the first load in a fresh process, and the peak RSS of a
+fresh process that loads the file (per file size, and per entry beyond the file size).
 """
 
 from __future__ import annotations
@@ -29,7 +25,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +62,6 @@ if mode == "load":
     out["first_load_entries_s"] = time.perf_counter() - start
     out["entries"] = len(session)
     out["peak_entries"] = hwm()
-    report = getattr(session, "_load_report", None)
-    out["processes"] = getattr(report, "processes", 1)
-    out["worker_peak"] = getattr(report, "worker_peak_rss", 0)
     session.graph
     out["peak_graph"] = hwm()
     import resource
@@ -121,12 +113,11 @@ def bare_parse(path: Path) -> int:
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
-    """(wall seconds, CPU seconds of this process and the load's workers, result)."""
+    """(wall seconds, CPU seconds, result)."""
     wall, cpu = time.perf_counter(), time.process_time()
     result = fn()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    report = getattr(result, "_load_report", None)
-    return wall, cpu + getattr(report, "worker_cpu", 0.0), result
+    return wall, cpu, result
 
 
 def best(repeat: int, fn: Callable[[], Any]) -> tuple[float, float, Any]:
@@ -155,8 +146,8 @@ def with_entries(path: Path) -> prime_nb.Session:
 
 
 def stages(path: Path) -> tuple[list[float], list[float], prime_nb.Session]:
-    """Wall seconds of load, entries table and graph; CPU seconds (this process and the
-    load's workers) after the entries table and after the graph."""
+    """Wall seconds of load, entries table and graph; CPU seconds after the entries
+    table and after the graph."""
     cpu0, wall0 = time.process_time(), time.perf_counter()
     session = prime_nb.load(path)
     wall1 = time.perf_counter()
@@ -164,37 +155,13 @@ def stages(path: Path) -> tuple[list[float], list[float], prime_nb.Session]:
     wall2, cpu2 = time.perf_counter(), time.process_time()
     session.graph  # noqa: B018
     wall3, cpu3 = time.perf_counter(), time.process_time()
-    workers = getattr(getattr(session, "_load_report", None), "worker_cpu", 0.0)
-    return (
-        [wall1 - wall0, wall2 - wall1, wall3 - wall2],
-        [cpu2 - cpu0 + workers, cpu3 - cpu0 + workers],
-        session,
-    )
-
-
-def warm(path: Path) -> None:
-    """Warm the page cache, and start the workers' server as an earlier big load in the
-    process would have (a process without one reads only very long files in parallel:
-    that cold first load is measured apart, in a fresh process)."""
-    try:
-        from prime_nb.session._parallel import SETTINGS
-    except ImportError:  # the code before the parallel load
-        with_entries(path)
-        return
-    saved = SETTINGS.cold_min_entries
-    SETTINGS.cold_min_entries = 0
-    try:
-        with_entries(path)
-    finally:
-        SETTINGS.cold_min_entries = saved
-    time.sleep(SETTINGS.server_start)
-    with_entries(path)
+    return [wall1 - wall0, wall2 - wall1, wall3 - wall2], [cpu2 - cpu0, cpu3 - cpu0], session
 
 
 def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
     path = SHAPES[shape](folder / f"{shape}.jsonl", int(size_mb * 1_000_000))
     size = path.stat().st_size
-    warm(path)
+    with_entries(path)  # the page cache warm
     bare_s, bare_cpu, lines = best(repeat, lambda: bare_parse(path))
     runs = []
     for _ in range(repeat):
@@ -205,8 +172,6 @@ def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
     load_s, table_s, graph_s = (min(w[k] for w, _, _ in runs) for k in range(3))
     le_cpu = min(c[0] for _, c, _ in runs)
     leg_cpu = min(c[1] for _, c, _ in runs)
-    report = getattr(session, "_load_report", None)
-    processes = getattr(report, "processes", 1)
     n = len(session)
     cold = probe(path, "load")
     bare_rss = probe(path, "bare")
@@ -222,28 +187,19 @@ def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
     ):
         print(
             f"  {label:<29} {wall:7.3f} s = {wall / bare_s:4.2f} x   CPU {cpu:6.2f} s = "
-            f"{cpu / bare_cpu:4.2f} x   (goal <= 2.0 x)"
+            f"{cpu / bare_cpu:4.2f} x"
         )
     print(
         f"    stages: load {load_s / bare_s:.2f} x, entries table {table_s / bare_s:.2f} x, "
         f"graph {graph_s / bare_s:.2f} x (each the best of {repeat})"
     )
-    if report is not None:
-        print(
-            f"  processes {processes} ({report.start_method or 'one'}), {report.chunks} chunks, "
-            f"{report.chunks_here} read here; waited {report.waited:.3f} s, "
-            f"merged in {report.merging:.3f} s"
-        )
-    else:
-        print("  processes 1")
     print(
         f"  first load + entries in a fresh process {cold['first_load_entries_s']:.3f} s "
-        f"= {cold['first_load_entries_s'] / bare_s:.2f} x ({cold['processes']} processes)"
+        f"= {cold['first_load_entries_s'] / bare_s:.2f} x"
     )
     print(
         f"  peak RSS, load + entries   {peak / 2**20:6.0f} MiB = {peak / size:.2f} x file"
-        f" = file + {(peak - size) / n:,.0f} B an entry   (goals: <= 2.5 x file for big,"
-        f" <= file + 600 B an entry for dense)"
+        f" = file + {(peak - size) / n:,.0f} B an entry"
     )
     print(
         f"    with the graph           {cold['peak_graph'] / 2**20:6.0f} MiB = "
@@ -254,30 +210,6 @@ def bench(shape: str, size_mb: float, folder: Path, repeat: int) -> None:
         f"    (getrusage ru_maxrss: {cold['ru_maxrss'] / 2**20:.0f} MiB, which on Linux keeps"
         " this benchmark's own peak over exec: VmHWM above is the probe's)"
     )
-    if cold.get("worker_peak"):
-        print(f"    each worker peaks at     {cold['worker_peak'] / 2**20:6.0f} MiB")
-
-
-def threshold_scan(sizes: list[float], folder: Path, repeat: int) -> None:
-    """One process against the parallel path (forced, warm) on smaller files of both
-    shapes, with the number of entries: the threshold counts entries."""
-    from prime_nb.session._parallel import SETTINGS
-
-    saved = SETTINGS.threshold, SETTINGS.min_entries
-    print("\nparallel path vs one process, load + entries (best of repeats):")
-    for shape in SHAPES:
-        for size_mb in sizes:
-            path = SHAPES[shape](folder / f"t-{shape}-{size_mb}.jsonl", int(size_mb * 1_000_000))
-            SETTINGS.threshold = 1 << 62
-            one, _, session = best(repeat, partial(with_entries, path))
-            SETTINGS.threshold, SETTINGS.min_entries = 0, 0
-            warm(path)
-            many, _, _ = best(repeat, partial(with_entries, path))
-            print(
-                f"  {shape:>5} {size_mb:6.1f} MB, {len(session):>8,} entries: one process "
-                f"{one * 1000:7.1f} ms, parallel {many * 1000:7.1f} ms ({many / one:.2f} x)"
-            )
-    SETTINGS.threshold, SETTINGS.min_entries = saved
 
 
 def main() -> None:
@@ -285,15 +217,10 @@ def main() -> None:
     parser.add_argument("--size", type=float, default=100, help="MB per file")
     parser.add_argument("--shapes", default="big,dense")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--threshold", action="store_true", help="scan small sizes instead")
-    parser.add_argument("--sizes", default="1,2,4,8,16,32,64")
     args = parser.parse_args()
     print(describe())
     print(f"prime_nb {prime_nb.__version__}, orjson {orjson.__version__}")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.threshold:
-            threshold_scan([float(s) for s in args.sizes.split(",")], Path(tmp), args.repeat)
-            return
         for shape in args.shapes.split(","):
             bench(shape, args.size, Path(tmp), args.repeat)
 

@@ -30,7 +30,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "prime_nb"
 # Lowest first. Packages on one layer are siblings: neither may import the other.
 LAYERS: dict[str, int] = {
     "errors": 0,
-    "_workers": 0,
     "_names": 0,
     "_version": 0,
     "_words": 0,
@@ -50,10 +49,9 @@ LAYERS: dict[str, int] = {
     "__main__": 9,
 }
 
-# Sub-packages whose own modules may still import other sub-packages' private modules.
-# corpus/ is being rebuilt onto the one reading interface of session/ (issue #35); its
-# reaching in goes with that work, and so does this entry.
-MAY_IMPORT_PRIVATE_MODULES = {"corpus"}
+# Sub-packages whose own modules may still import other sub-packages' private modules:
+# none (corpus/ reads through session's one reading interface, ``read_columns``).
+MAY_IMPORT_PRIVATE_MODULES: set[str] = set()
 
 
 def module_name(path: Path) -> str:

@@ -2,8 +2,34 @@
 
 Each function takes a loaded :class:`prime_nb.Session` and returns a DataFrame (or a small
 result object), so the answers can be filtered, plotted and saved like any other table.
+``corpus_branch_rows`` and ``corpus_compaction_rows`` give the same answers as rows for
+the corpus tables, from the corpus's summary read (``read_columns(columns="summary")``).
 """
 
-import lazy_loader as _lazy
+from ._branching import abandoned_share, branch_segments, branches, fork_points
+from ._common import READ_TOOLS, estimate_tokens
+from ._compaction import compaction_forensics
+from ._compare import Comparison, common_ancestor, compare
+from ._context_frame import context_frame
+from ._corpus_rows import corpus_branch_rows, corpus_compaction_rows, corpus_retention_rows
+from ._retention import compaction_retention
+from ._schemas import SCHEMAS
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+__all__ = [
+    "READ_TOOLS",
+    "SCHEMAS",
+    "Comparison",
+    "abandoned_share",
+    "branch_segments",
+    "branches",
+    "common_ancestor",
+    "compaction_forensics",
+    "compaction_retention",
+    "compare",
+    "context_frame",
+    "corpus_branch_rows",
+    "corpus_compaction_rows",
+    "corpus_retention_rows",
+    "estimate_tokens",
+    "fork_points",
+]

@@ -10,11 +10,63 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_summary``, ``_research_rows``, ``_work``: the summary pass of one file and the rows
   it gives each table; ``_skim``: the files whose bytes rule out a compaction, which the
   compactions table alone leaves unparsed.
-- ``_runner``, ``_pool``: files in guided batches over worker processes, kept warm
-  between calls.
-- ``_cache``, ``_state``: the Parquet cache and the state that resumes a grown file.
+- ``_runner``: files in guided batches over a process pool started for the call;
+  ``_heap``: a Dask worker's heap while it reads.
+- ``_cache``: the Parquet cache, with the read that resumes a grown file.
 """
 
-import lazy_loader as _lazy
+from typing import Any as _Any
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+from ._local import (
+    corpus_branches,
+    corpus_compactions,
+    corpus_entries,
+    corpus_retention,
+    families,
+    load_corpus,
+    session_entries,
+    session_row,
+    to_parquet,
+)
+
+#: the Dask tables, imported from ``_dask`` on first use: Dask is an optional extra
+_DASK_NAMES = (
+    "branches_dask",
+    "compactions_dask",
+    "families_dask",
+    "retention_dask",
+    "sessions_dask",
+    "to_dask",
+)
+
+__all__ = [
+    "branches_dask",
+    "compactions_dask",
+    "corpus_branches",
+    "corpus_compactions",
+    "corpus_entries",
+    "corpus_retention",
+    "families",
+    "families_dask",
+    "load_corpus",
+    "retention_dask",
+    "session_entries",
+    "session_row",
+    "sessions_dask",
+    "to_dask",
+    "to_parquet",
+]
+
+
+def __getattr__(name: str) -> _Any:
+    """A Dask table's function, imported with Dask when first asked for (PEP 562)."""
+    if name in _DASK_NAMES:
+        from . import _dask
+
+        return getattr(_dask, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, loaded or not (what a notebook's completion lists)."""
+    return sorted(__all__)

@@ -6,10 +6,11 @@ is reused when its path, size, mtime and inode (with its device) are those recor
 so are its first and last 4 KB (``ends_hash``: a rewrite of the same size with its mtime
 put back is read again). A file with the same inode that is longer than where the last
 pass stopped, and whose last 4 KB before that point are unchanged, only grew: the pass
-resumes there (see ``_state``). Anything else (rewritten, truncated, replaced by another
-file) is read again. Session files are append-only; what this cannot see is an edit
-further back than those 4 KB that also lengthens the file, and an edit between the
-first and the last 4 KB with the size and the mtime put back.
+resumes there (``read_columns(state=...)``, from the read the cache kept as bytes).
+Anything else (rewritten, truncated, replaced by another file) is read again. Session
+files are append-only; what this cannot see is an edit further back than those 4 KB
+that also lengthens the file, and an edit between the first and the last 4 KB with the
+size and the mtime put back.
 
 The summaries live in one Parquet file per corpus folder in the cache folder
 (``_cache_file``): listing one corpus never reads or rewrites another's records. A file
@@ -26,9 +27,9 @@ import tempfile
 import warnings
 import zlib
 from collections.abc import Callable, Iterable
-from functools import partial
 from pathlib import Path
 
+from ..session import ColumnsRead
 from ._cache_file import (
     CacheFile,
     Key,
@@ -40,7 +41,6 @@ from ._cache_file import (
     write_store,
 )
 from ._runner import run
-from ._state import dump, restore
 from ._summary import read_summary
 from ._work import FileResult, error_row, results_of
 
@@ -106,29 +106,25 @@ def ends_hash(path: str, size: int) -> bytes:
     return zlib.crc32(head).to_bytes(4, "little") + zlib.crc32(tail).to_bytes(4, "little")
 
 
-def summarise_for_cache(path: str, state: bytes | None, parallel: bool = False) -> Record:
+def summarise_for_cache(path: str, state: bytes | None) -> Record:
     """The whole summary of a file and the state to resume it; resumed from ``state``
-    when given (the caller checked that the file only grew). ``parallel``: a file read
-    from its start is read in chunks by every core (the corpus asks for it only outside
-    its workers, for a file bigger than a fair share of the corpus)."""
+    when given (the caller checked that the file only grew)."""
     key = stat_key(path)  # before reading: a file that grows meanwhile is resumed next time
     ends = ends_hash(path, key[0]) if key is not None else b""  # before reading, as the key
-    session = None
+    read = None
     if state is not None:
-        try:
-            session = restore(path, unpacked(state))
-            session.refresh()  # reads only the new bytes (or all, if the file was replaced)
+        try:  # reads only the new bytes (or all, if the file was replaced)
+            read = read_summary(path, ColumnsRead.from_bytes(unpacked(state), path))
         except Exception:  # a state that no longer fits: read the file from the start
-            session = None
+            read = None
     try:
-        if session is None:
-            session = read_summary(path, parallel)
-        blob = packed(dump(session))
+        if read is None:
+            read = read_summary(path)
+        blob = packed(read.to_bytes())
     except Exception as exc:
         return _failed(path, exc, key, ends)
-    offset = session._state.offset
-    result = results_of(session, path)
-    return Record(key, offset, tail_hash(path, offset), result, blob, ends=ends)
+    result = results_of(read, path)
+    return Record(key, read.end, tail_hash(path, read.end), result, blob, ends=ends)
 
 
 def _failed(path: str, exc: BaseException, key: Key | None = None, ends: bytes = b"") -> Record:
@@ -203,7 +199,6 @@ def cached_summaries(
         lambda found: describe([r.result for r in found]),
         extra=states,
         note=f"; {len(records)} unchanged files from the cache" if records else "",
-        split=partial(summarise_for_cache, parallel=True),
     )
     for k, record in zip(todo, fresh, strict=True):
         records[k] = record

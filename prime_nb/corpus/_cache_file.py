@@ -32,7 +32,7 @@ import orjson
 
 from .._version import __version__
 from ..errors import SessionFormatError
-from ..format._reading import open_regular
+from ..format import open_regular
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
 #: the one file a cache folder held for every corpus, before each corpus had its own

@@ -28,13 +28,10 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 from .._names import real_name, shown_name
 from .._paths import given_path, is_path_list, is_url
-from .._workers import roomy_heap, usable_cores
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
-from ..session._columns import EntryColumns
-from ..session._discovery import find_session_files
-from ..session._tables import entries_frame
-from ..session._tree import Tree
+from ..session import empty_entries, find_session_files
 from . import _local as corpus
+from ._heap import roomy_heap
 from ._listing import named_files
 from ._local import (
     BRANCH_DTYPES,
@@ -46,7 +43,7 @@ from ._local import (
     empty,
     retention_frame,
 )
-from ._runner import batches, file_sizes
+from ._runner import batches, file_sizes, usable_cores
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, summarise
 
 #: partitions per thread of the cluster when ``files_per_partition`` is not given (each
@@ -72,7 +69,7 @@ def pandas_dtypes() -> contextlib.AbstractContextManager[Any]:
 
 def entries_meta() -> pd.DataFrame:
     """The empty entries table with its real dtypes (built by the loader's own code)."""
-    frame = entries_frame(EntryColumns(), Tree(), -1).reset_index()
+    frame = empty_entries().reset_index()
     # the ids as the pandas path has them: reset_index gives a table's ids pandas' str
     # dtype, but leaves an empty one's as object
     frame["id"] = frame["id"].astype("str")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple, cast
 
 from .._paths import file_list, given_path, is_path_list, is_url
-from ..session._discovery import find_session_files, session_dir
+from ..session import find_session_files, session_dir
 
 
 class Listed(NamedTuple):

@@ -18,14 +18,14 @@ import pandas as pd
 
 from .._names import shown_name
 from .._words import counted
-from ..analysis._schemas import SCHEMAS
+from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
 from ._listing import corpus_paths, corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:
-    from ..session._session import Session
+    from ..session import Session
 
 CORPUS_COLUMNS = [
     "id",
@@ -103,7 +103,6 @@ def _summaries(
         progress,
         lambda path, exc: FileResult(error_row(path, exc), [], []),
         _problems_line,
-        split=partial(summarise, parts=parts, parallel=True),
     )
 
 
@@ -135,10 +134,9 @@ def load_corpus(
 
     Each file is read once by the summary pass (no tables built), in ``workers``
     processes (default: one per core this process may use, or this process alone for a
-    corpus one core reads before workers would be up: under 8 MB, or 64 MB while no
-    workers were started yet; 1 reads in this process, as does a worker of a
-    multiprocessing Pool, which may not start processes; workers stay up for a minute,
-    so that the next corpus call starts warm), with a tqdm progress bar (a notebook bar in
+    corpus one core reads before workers would be up: under 8 MB; 1 reads in this
+    process, as does a worker of a multiprocessing Pool, which may not start
+    processes), with a tqdm progress bar (a notebook bar in
     Jupyter; ``progress=False`` hides it) and a final line: files, MB, MB/s and problems
     found. A file that fails to load is a row with its ``error`` and no figures.
 
@@ -304,7 +302,7 @@ def conform(frame: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
 def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFrame:
     """``func(load(path))`` with ``session`` and ``path`` columns in front (index kept as
     a column); empty for a file that fails to load (load_corpus lists those)."""
-    from ..session._session import load
+    from ..session import load
 
     try:
         session = load(path)

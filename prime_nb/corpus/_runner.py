@@ -5,31 +5,33 @@ of small sessions that overhead rivals the reading. A task here is a batch of fi
 whose size shrinks with the bytes still to hand out (:func:`guided_batches`): big
 batches first, few round trips; small ones last, so no core waits long for the last
 batch of another. A file bigger than a batch is a batch of its own (one task reads it:
-its summary is a few dicts, never per-entry objects). Workers fork from a
-forkserver that has already imported the corpus code, so no worker pays the imports, and
-stay up between calls for a while (``_pool``); while the forkserver starts, the first
-time in a process, this process reads the smallest batches itself (``_hand_out``).
-If a worker dies (out of memory, killed), the files of the batches it took down are run
-again one at a time, so that only the file that kills a worker gets an error row.
+its summary is a few dicts, never per-entry objects).
+
+The workers are a plain :class:`~concurrent.futures.ProcessPoolExecutor` per call, in
+the platform's default start method. A pool kept warm between calls, a forkserver that
+imported the corpus code first and a cold start read partly in this process were all
+measured against it on corpora of real sessions and none gained enough to keep
+(benchmarks/README.md). If a worker dies (out of memory, killed), the files of the
+batches it took down are run again one at a time, so that only the file that kills a
+worker gets an error row.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import operator
 import os
-import threading
+import signal
+import sys
 import time
 import warnings
-from collections import deque
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 from .._words import counted
-from .._workers import may_start_processes, usable_cores, without_main_script
-from ..session._parallel import forkserver_running
-from ._pool import new_pool, shared
 
 T = TypeVar("T")
 
@@ -38,17 +40,64 @@ MAX_BATCH = 64 << 20
 MAX_FILES_PER_BATCH = 1000
 #: a guided batch holds 1 / (workers x this) of the bytes not yet handed out
 GUIDED_SHARE = 4
-#: a file is read in chunks by every core (``here``) only from this size: below it the
-#: whole file takes less than starting the workers costs (the loader's own threshold)
-SPLIT_MIN = 8 << 20
 #: with ``workers=None``, a corpus of fewer bytes is read in this process: one core reads
-#: it in some 30 ms, about what handing it to workers and back costs even when they are up
+#: it in about the time that starting workers and handing them the files costs
 IN_PROCESS_MAX = 8 << 20
-#: ... and of fewer bytes than this while this process has no forkserver: starting one
-#: (it imports the loader, without pandas) and forking two workers takes about 0.2 s,
-#: as long as one core takes to read this much, and the workers read it in half that
-#: again; a bigger corpus pays for the start
-COLD_IN_PROCESS_MAX = 64 << 20
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity), not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+def may_start_processes() -> bool:
+    """Can this process start workers? Not when it is itself a daemonic worker (of a
+    ``multiprocessing.Pool``, say): multiprocessing refuses those children, with an
+    ``AssertionError`` that names no way out. The corpus reads in this process instead."""
+    return not multiprocessing.current_process().daemon
+
+
+def end_quietly_on_interrupt() -> None:
+    """A worker's initializer: an interrupt ends it without a traceback.
+
+    Why: a notebook's interrupt, like Ctrl-C in a terminal, signals every process of the
+    group. The worker ends either way (its caller stops), but Python's own handler first
+    printed a KeyboardInterrupt traceback per worker into the terminal or the notebook
+    server's log. A worker whose caller ignores interrupts (a job started in the
+    background) inherits that, and keeps it.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that end quietly on an interrupt."""
+    return ProcessPoolExecutor(workers, initializer=end_quietly_on_interrupt)
+
+
+@contextmanager
+def without_main_script() -> Iterator[None]:
+    """Hide the caller's script from worker start-up. Where workers are spawned (macOS,
+    Windows), each otherwise imports it again (as ``__mp_main__``), which runs the top
+    level of a script that has no ``if __name__ == "__main__":`` guard a second time.
+    The workers need nothing from it: they only run this package's code."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved: dict[str, Any] = {
+        key: main.__dict__[key] for key in ("__file__", "__spec__") if key in main.__dict__
+    }
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 def file_sizes(paths: Sequence[str]) -> list[int]:
@@ -105,17 +154,6 @@ def guided_batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
     return out
 
 
-def split_indexes(sizes: Sequence[int], workers: int, minimum: int | None = None) -> list[int]:
-    """Files bigger than a fair share of the corpus (its bytes over ``workers``) and than
-    ``minimum`` (default :data:`SPLIT_MIN`): read whole by one worker, such a file would
-    keep that core busy after the others ran out of files, so it is split instead."""
-    if workers <= 1:
-        return []
-    floor = SPLIT_MIN if minimum is None else minimum
-    share = sum(sizes) / workers
-    return [k for k, size in enumerate(sizes) if size > share and size >= floor]
-
-
 def _apply(func: Callable[..., T], items: Sequence[tuple[Any, ...]]) -> list[T]:
     return [func(*item) for item in items]
 
@@ -128,11 +166,9 @@ def progress_bar(total: int, desc: str, show: bool | None) -> Any:
 
 def workers_pay_off(total: int) -> bool:
     """Are worker processes worth it for a corpus of ``total`` bytes, when the caller
-    left the choice to prime_nb (``workers=None``)? Not for a small folder: a first call
-    on five small sessions took 0.65 s in workers against 7 ms in this process."""
-    if total < IN_PROCESS_MAX:
-        return False
-    return total >= COLD_IN_PROCESS_MAX or forkserver_running()
+    left the choice to prime_nb (``workers=None``)? Not for a small folder, which this
+    process reads before workers would be up."""
+    return total >= IN_PROCESS_MAX
 
 
 def worker_count(workers: Any) -> int:
@@ -163,16 +199,11 @@ def run(
     *,
     extra: Sequence[Any] | None = None,
     note: str = "",
-    split: Callable[..., T] | None = None,
 ) -> list[T]:
     """``func(path)`` (or ``func(path, extra[k])``) over ``paths``, results in the order of
     ``paths``, in worker processes when there is more than one file (and, for
     ``workers=None``, when :func:`workers_pay_off`); a final line (files, MB, MB/s,
-    problems, and ``note``) under a shown progress bar.
-
-    ``split``: run in this process, after the workers are done, on each file bigger
-    than a fair share of the corpus (:func:`split_indexes`); it may use every core
-    itself (the summary pass reads such a file in chunks)."""
+    problems, and ``note``) under a shown progress bar."""
     start = time.perf_counter()
     chosen = workers is not None
     workers = worker_count(workers)
@@ -190,9 +221,7 @@ def run(
         workers = 1
     items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
     results: dict[int, T] = {}
-    here = split_indexes(sizes, workers) if split is not None and workers > 1 else []
-    whole = set(range(len(paths))) - set(here)
-    rest = sorted(whole)
+    rest = list(range(len(paths)))
     with progress_bar(len(paths), desc, progress) as bar:
         if workers <= 1 or len(rest) <= 1:
             for k in rest:
@@ -204,10 +233,6 @@ def run(
             groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
             failed = _in_batches(func, items, groups, workers, results, bar)
             _one_by_one(func, items, failed, results, on_error, bar)
-        for k in here:  # the workers are done: every core is free for this file
-            assert split is not None
-            results[k] = split(*items[k])
-            bar.update(1)
         out = [results[k] for k in range(len(paths))]
         shown = not bar.disable
     if shown:  # under the closed bar, where a terminal and a notebook both keep it
@@ -224,110 +249,38 @@ def _in_batches(
     results: dict[int, T],
     bar: Any,
 ) -> list[int]:
-    """Run the batches; return the indexes of files whose batch a dead worker took down.
-
-    The kept pool may have broken while idle: a notebook's interrupt signals every
-    process of the kernel's group, and its idle workers die of it. Such a pool refuses
-    the first batch; it is then discarded, and the batches not read yet go to a new
-    one, once."""
+    """Run the batches in a new pool; return the indexes of files whose batch a dead
+    worker took down."""
     failed: list[int] = []
-
-    def in_pool(batches: list[list[int]]) -> None:
-        """The batches in the kept pool; a pool that refuses them is discarded, and the
-        refusal raised."""
-        with shared.use(workers) as pool:
-            try:
-                cold = not forkserver_running()
-                futures = _hand_out(pool, func, items, batches, results, bar, cold)
-            except BrokenProcessPool:
-                shared.discard(pool)
-                raise
-            for future in as_completed(futures):
-                group = futures[future]
-                try:
-                    values = future.result()
-                except Exception:  # a worker died (out of memory, killed...)
-                    failed.extend(group)
-                    shared.discard(pool)
-                    continue
-                for k, value in zip(group, values, strict=True):
-                    results[k] = value
-                bar.update(len(group))
-
+    pool = process_pool(workers)
     try:
-        in_pool(groups)
-    except BrokenProcessPool:  # a kept pool that broke while idle: a new one, once
-        in_pool([rest for group in groups if (rest := [k for k in group if k not in results])])
+        with without_main_script():  # workers start as tasks are submitted
+            futures = {
+                pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
+            }
+        for future in as_completed(futures):
+            group = futures[future]
+            try:
+                values = future.result()
+            except Exception:  # a worker died (out of memory, killed...)
+                failed.extend(group)
+                continue
+            for k, value in zip(group, values, strict=True):
+                results[k] = value
+            bar.update(len(group))
+    except BaseException:  # an interrupt: no worker may go on reading for nothing
+        stop(pool)
+        raise
+    pool.shutdown()
     return sorted(failed)
 
 
-def _hand_out(
-    pool: Any,
-    func: Callable[..., T],
-    items: list[tuple[Any, ...]],
-    groups: list[list[int]],
-    results: dict[int, T],
-    bar: Any,
-    cold: bool,
-) -> dict[Future[list[T]], list[int]]:
-    """Every batch given to the pool, in order (biggest first), or read here.
-
-    ``cold``: this process has no forkserver yet. Starting one takes about 0.2 s (it
-    imports the loader), and the first worker start waits for it.
-    So the batches are given from another thread while this one reads files itself,
-    until that thread has given the rest: the first corpus call of a process does not
-    leave a core idle while the server starts. It reads them one at a time from the
-    next batch to be given (the biggest after the one the pool waits with): taking
-    the smallest batches instead took the very ones that let the workers end together
-    (guided batches shrink toward the end), and one worker then waited for the other's
-    last big batch, up to a tenth of a second.
-    """
-    futures: dict[Future[list[T]], list[int]] = {}
-    pending = deque(groups)
-    lock = threading.Lock()
-    taken = threading.Event()  # the first batch is the pool's (or there was none)
-    given = threading.Event()
-    failure: list[BaseException] = []
-
-    def give() -> None:
-        try:
-            with without_main_script():  # workers start as tasks are submitted
-                while True:
-                    with lock:
-                        if not pending:
-                            return
-                        group = pending.popleft()
-                    taken.set()
-                    futures[pool.submit(_apply, func, [items[k] for k in group])] = group
-        except BaseException as exc:  # handed to the caller's thread
-            failure.append(exc)
-        finally:
-            taken.set()
-            given.set()
-
-    if not cold:
-        give()
-    else:
-        giver = threading.Thread(target=give, name="prime-nb-corpus-start", daemon=True)
-        giver.start()
-        try:
-            taken.wait()
-            while not given.is_set():
-                with lock:
-                    if not pending:
-                        break
-                    k = pending[0].pop()
-                    if not pending[0]:
-                        pending.popleft()
-                results[k] = func(*items[k])
-                bar.update(1)
-        finally:  # an interrupt here: give the workers nothing more
-            with lock:
-                pending.clear()
-        giver.join()
-    if failure:
-        raise failure[0]
-    return futures
+def stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, their batches unfinished."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with suppress(OSError, ValueError, AttributeError):  # gone already
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _one_by_one(
@@ -342,7 +295,7 @@ def _one_by_one(
     pool: ProcessPoolExecutor | None = None
     try:
         for k in indexes:
-            pool = pool or new_pool(1)
+            pool = pool or process_pool(1)
             try:
                 with without_main_script():
                     future = pool.submit(func, *items[k])

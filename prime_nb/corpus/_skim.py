@@ -27,7 +27,7 @@ import numpy as np
 
 from .._names import real_name
 from ..errors import SessionFormatError
-from ..format._reading import open_regular
+from ..format import open_regular
 
 WORD = b"compaction"
 #: a JSON escape that could spell one of the word's letters (all are in U+0061..U+007A)

@@ -2,277 +2,37 @@
 
 Why: a corpus row needs counts, spend, the first prompt and the tree's shape, never the
 entries table or a graph, whose pandas and networkx objects cost several times the parse
-itself for a file of a few hundred entries. The pass is the loader's own code (the
-Session's reading, header and migration rules, duplicate-id renaming, tree and problems)
-with a lighter per-entry extraction: :class:`SummaryColumns` keeps the columns the tree,
-the context and the research tables read, and skips text previews and per-block flags.
-The first user message is extracted by the loader's own ``_message``, so the row's text is
-the entries table's text. ``tests/corpus/test_summary.py`` compares every column with the
-full ``load()`` path.
+itself for a file of a few hundred entries. The pass is
+``read_columns(path, columns="summary")``: the loader's own reading with a lighter
+per-entry extraction, keeping the read tools' arguments for the compaction forensics.
+``tests/corpus/test_summary.py`` compares every column with the full ``load()`` path.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..analysis._common import READ_TOOLS
-from ..format._reading import Problem
-from ..session._chunks import ChunkColumns, pack_strings, unpack_strings
-from ..session._columns import (
-    EntryColumns,
-    Usage,
-    _odd,
-    _odd_usage_problem,
-    usage_tuple,
-)
-from ..session._session import Session, paused_gc
-from ..session._store import view
-
-_from_iso = datetime.fromisoformat
+from ..analysis import READ_TOOLS
+from ..session import ColumnsRead, Session, read_columns
 
 
-class SummaryColumns(EntryColumns):
-    """The loader's columns without text previews: ``rest`` stays empty, ``stops`` holds
-    each row's stop reason and ``first_user_text`` the first user message's preview.
-
-    Tool-call arguments are kept only for the read tools (compaction forensics needs
-    their paths); other arguments stay on disk.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stops: list[str | None] = []
-        self.first_user_text: str | None = None
-
-    def add(
-        self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
-    ) -> None:
-        """:meth:`_add_any`, with a shortcut for the common row: a message with a new id,
-        an ISO time and a string or missing parent, that is not the first user message.
-
-        Why: most rows of a session are such messages, and the shortcut does in one call
-        what ``_start``, ``_when`` and ``timestamp_ms`` do in three, then appends the row
-        with the loader's own ``_append_row`` (a few per cent of the whole pass). Anything
-        else, or anything odd (a problem to report), goes to :meth:`_add_any` before a
-        column changes; ``tests/corpus/test_summary.py`` holds every column equal to the
-        full load.
-        """
-        entry_id = entry.get("id")
-        stamp = entry.get("timestamp")
-        message = entry.get("message")
-        index_of = self.index_of
-        if (
-            entry_id.__class__ is not str
-            or not entry_id
-            or entry_id in index_of
-            or stamp.__class__ is not str
-            or message.__class__ is not dict
-            or entry["type"] != "message"
-            or self.spec_times
-        ):
-            return self._add_any(line, offset, length, entry, problems)
-        role = message.get("role")
-        parent = entry.get("parentId")
-        if (role == "user" and self.first_user_text is None) or (
-            parent.__class__ is not str and parent is not None
-        ):
-            return self._add_any(line, offset, length, entry, problems)
-        try:
-            moment = _from_iso(stamp)
-        except ValueError:
-            return self._add_any(line, offset, length, entry, problems)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        now = moment.timestamp() * 1000.0  # years 1 to 9999: always within MAX_MS
-        # from here on as _start, _light and _finish do it, in their order
-        row = len(self.ids)
-        index_of[entry_id] = row
-        role, provider, model, usage, stop = self._light(
-            row, message, now, role, (line, entry_id), problems
-        )
-        self._append_row(
-            line, offset, length, "message", entry_id, parent, role, now, provider, model, usage
-        )
-        self.stops.append(stop)  # _light leaves a string or None
-
-    def _add_any(
-        self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
-    ) -> None:
-        """:meth:`EntryColumns.add` without previews; the same odd-value problems."""
-        row, entry_id, message, now = self._start(line, entry, problems)
-        stop: Any = None
-        usage: Usage | None = None
-        if message.__class__ is dict:
-            role = message.get("role")
-            if role == "user" and self.first_user_text is None:
-                where = (line, entry_id, length)
-                calls = len(self.tool_calls)
-                role, provider, model, usage, rest = self._message(
-                    row, message, now, where, problems
-                )
-                self.first_user_text = rest[0]
-                self._keep_read_arguments(message, calls)
-            else:
-                role, provider, model, usage, stop = self._light(
-                    row, message, now, role, (line, entry_id), problems
-                )
-        else:
-            role = None
-            provider, model, _ = self._other(row, entry["type"], entry, (line, entry_id), problems)
-        self._finish(
-            line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
-        )
-        self.stops.append(stop)  # _light leaves a string or None
-
-    def _keep_read_arguments(self, message: dict[str, Any], start: int) -> None:
-        """The loader leaves every tool call's arguments on disk; the summary keeps those
-        of the read tools (as ``_light`` does), for the compaction forensics."""
-        content = message.get("content")
-        for k in range(start, len(self.tool_calls)):
-            call = self.tool_calls[k]
-            wanted = call.name.__class__ is str and call.name in READ_TOOLS
-            block = content[call.block] if isinstance(content, list) else None
-            if wanted and isinstance(block, dict):
-                self.tool_calls.arguments[k] = block.get("arguments")
-
-    def _light(
-        self,
-        row: int,
-        message: dict[str, Any],
-        now: float,
-        role: Any,
-        where: tuple[int, str],
-        problems: list[Problem],
-    ) -> tuple[Any, Any, Any, Usage | None, Any]:
-        """Role, provider, model, usage and stop reason, as ``_message`` finds them (and
-        the same problems for odd tool-call ids, stop reasons and usage)."""
-        content = message.get("content")
-        if content.__class__ is list:
-            for position, block in enumerate(content):
-                if block.__class__ is dict and block.get("type") == "toolCall":
-                    name = block.get("name")
-                    call_id = block.get("id")
-                    if call_id.__class__ is not str and call_id is not None:
-                        problems.append(_odd(where, "toolCall id", call_id, "kept as missing"))
-                        call_id = None
-                    calls = self.tool_calls
-                    if name.__class__ is str and name in READ_TOOLS:
-                        calls.arguments[len(calls)] = block.get("arguments")
-                    calls.add(call_id, name, row, now, position)
-        if role == "assistant":
-            stop = message.get("stopReason")
-            if stop.__class__ is not str and stop is not None:
-                problems.append(_odd(where, "stopReason", stop, "kept as missing"))
-                stop = None
-            raw_usage = message.get("usage")
-            usage = None
-            if raw_usage.__class__ is dict:
-                usage = usage_tuple(raw_usage)
-                if usage.__class__ is not tuple:
-                    problems.append(_odd_usage_problem(where, raw_usage, usage))
-            return role, message.get("provider"), message.get("model"), usage, stop
-        if role == "toolResult":
-            call_id = message.get("toolCallId")
-            if call_id.__class__ is str:
-                self.tool_results[call_id] = (row, bool(message.get("isError")), now)
-        return (role if role.__class__ is str else None), None, None, None, None
-
-    def merge_extra(self, extra: dict[str, Any], base_row: int, base_call: int) -> None:
-        """Append what :class:`SummaryChunkColumns` kept of a chunk read by a worker
-        (``prime_nb.session._chunks.merge`` calls this, chunks in file order)."""
-        self.stops.extend(unpack_strings(extra["stops"], extra["rows"]))
-        if self.first_user_text is None:
-            self.first_user_text = extra["first_user_text"]
-        arguments = self.tool_calls.arguments
-        for k, value in extra["arguments"].items():
-            arguments[base_call + k] = value
-
-
-class SummaryChunkColumns(ChunkColumns, SummaryColumns):
-    """The summary pass over one chunk of a big file, in a worker of a parallel read:
-    ids as written and child usage recorded (``ChunkColumns``), the light extraction
-    (``SummaryColumns``); stops, the chunk's first user message and the read tools'
-    arguments go back packed beside the loader's columns. Every row takes the general
-    path: a chunk keeps ids as written (its ``_start``), which the shortcut does not."""
-
-    add = SummaryColumns._add_any
-
-    def pack_extra(self) -> dict[str, Any]:
-        return {
-            "rows": len(self.stops),
-            "stops": pack_strings(self.stops),
-            "first_user_text": self.first_user_text,
-            "arguments": self.tool_calls.arguments,
-        }
-
-
-class SummarySession(Session):
-    """A Session read by the summary pass (its tables are not for use: ``rest`` is empty);
-    header, tree, problems, paths, context and whole entries work as in any Session.
-
-    Read in one pass unless ``parallel``: then a big file is read as ``load()`` reads
-    one, in chunks by every core (``prime_nb.session._parallel``, same result). The
-    corpus asks for that only in its own process, for a file bigger than a fair share of
-    the corpus, never inside a worker (whose own workers would fight it for the cores).
-    """
-
-    _columns_class = SummaryColumns
-    _chunk_columns = None
-
-    def __init__(self, file: str | Path, parallel: bool = False) -> None:
-        if parallel:
-            self._chunk_columns = SummaryChunkColumns
-        super().__init__(file)
-
-    @property
-    def cols(self) -> SummaryColumns:
-        cols = self._cols
-        assert isinstance(cols, SummaryColumns)
-        return cols
-
-    @property
-    def problem_count(self) -> int:
-        return len(self._line_problems) + len(self._tree.problems) + len(self._tree.orphans)
-
-
-def read_summary(path: str, parallel: bool = False) -> SummarySession:
+def read_summary(path: str, state: ColumnsRead | None = None) -> ColumnsRead:
     """The summary pass over one file (raises as ``load`` does on a file that is no
-    session); ``parallel``: a big file in chunks by every core (see SummarySession)."""
-    with paused_gc():
-        return SummarySession(path, parallel)
+    session); from ``state``: only what was appended since (or all of a replaced file)."""
+    return read_columns(path, columns="summary", state=state, arguments=READ_TOOLS)
 
 
-def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:
-    """Per row: total tokens (0 without usage) and cost (NaN without usage); an odd value
-    the loader kept as missing counts as no usage, as in the entries table. Read straight
-    from the usage column's arrays (a field the loader kept as missing is 0 there)."""
-    usage = cols.usage
-    tokens = view(usage.tokens, np.int64).reshape(-1, 5)[:, 4].copy()
-    return tokens, view(usage.cost, np.float64).copy()
-
-
-def input_tokens(cols: EntryColumns) -> np.ndarray:
-    """Per row: the prompt's tokens (input + cache read + cache write; 0 without usage),
-    as the analysis layer sums the entries table's columns with missing values as 0."""
-    tokens: np.ndarray = view(cols.usage.tokens, np.int64).reshape(-1, 5)
-    total: np.ndarray = tokens[:, 0] + tokens[:, 2] + tokens[:, 3]
-    return total
-
-
-def children_counts(session: SummarySession) -> np.ndarray:
-    return session._tree.children.counts()
-
-
-def row_of(session: SummarySession, path: str) -> dict[str, Any]:
+def row_of(read: ColumnsRead, path: str) -> dict[str, Any]:
     """The corpus row (``load_corpus``'s columns); times as float ms, made datetimes later."""
-    cols = session.cols
-    tokens, cost = spend(cols)
-    children = children_counts(session)
-    stamps = view(cols.time_ms, np.float64)
+    session = Session.from_read(read)
+    cols = read.columns
+    usage = cols.usage
+    tokens = np.frombuffer(usage.tokens, dtype=np.int64).reshape(-1, 5)[:, 4]
+    cost = np.frombuffer(usage.cost, dtype=np.float64)
+    children = read.tree.children.counts()
+    stamps = np.frombuffer(cols.time_ms, dtype=np.float64)
     known = stamps[~np.isnan(stamps)]
     header = session.header
     return {
@@ -292,7 +52,7 @@ def row_of(session: SummarySession, path: str) -> dict[str, Any]:
         "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
         "started": float(known.min()) if len(known) else np.nan,
         "ended": float(known.max()) if len(known) else np.nan,
-        "first_user_message": cols.first_user_text,
-        "problems": session.problem_count,
+        "first_user_message": getattr(cols, "first_user_text", None),
+        "problems": read.problem_count,
         "error": None,
     }

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .._names import shown_name
-from ._research_rows import branch_rows, compaction_rows, retention_rows
+from ..analysis import corpus_branch_rows, corpus_compaction_rows, corpus_retention_rows
+from ..session import ColumnsRead
 from ._skim import may_hold_compaction
-from ._summary import SummarySession, read_summary, row_of
+from ._summary import read_summary, row_of
 
 ROW, COMPACTIONS, BRANCHES, RETENTION = "row", "compactions", "branches", "retention"
 #: the parts the cache keeps (retention is read afresh: it reads whole entries)
@@ -36,10 +37,9 @@ def error_row(path: str, exc: BaseException) -> dict[str, Any]:
     return {"path": shown_name(path), "error": shown_name(f"{type(exc).__name__}: {exc}")}
 
 
-def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = False) -> FileResult:
+def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     """The summary of one file; a file that fails to load gives a row with ``error``
-    (and no research rows, as the full path gives none for it). ``parallel``: a big file
-    is read in chunks by every core (only ever asked for outside a worker).
+    (and no research rows, as the full path gives none for it).
 
     When only compaction parts are asked for, a file whose bytes rule out a compaction
     (``_skim``) is not parsed: its row says ``unparsed`` and holds no figures."""
@@ -47,10 +47,10 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS, parallel: bool = Fals
     if wanted and wanted <= COMPACTION_PARTS and not may_hold_compaction(path):
         return FileResult(unparsed_row(path), [], [])
     try:
-        session = read_summary(path, parallel)
+        read = read_summary(path)
     except Exception as exc:  # one bad file must not stop the corpus
         return FileResult(error_row(path, exc), [], [])
-    return results_of(session, path, parts)
+    return results_of(read, path, parts)
 
 
 def unparsed_row(path: str) -> dict[str, Any]:
@@ -58,36 +58,36 @@ def unparsed_row(path: str) -> dict[str, Any]:
     return {"path": shown_name(path), "error": None, "unparsed": True}
 
 
-def problems_row(session: SummarySession, path: str) -> dict[str, Any]:
+def problems_row(read: ColumnsRead, path: str) -> dict[str, Any]:
     """The row of a file read for a research table alone: its problems, for the final
     line (the corpus row's figures cost a few numpy calls a file)."""
-    return {"path": path, "problems": session.problem_count, "error": None}
+    return {"path": path, "problems": read.problem_count, "error": None}
 
 
-def results_of(session: SummarySession, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
+def results_of(read: ColumnsRead, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     """The parts asked for, from a finished pass (``path`` as tables show it)."""
     path = shown_name(path)
     wanted = set(parts)
     try:  # without the corpus row asked for, only what the final line counts
-        row = row_of(session, path) if ROW in wanted else problems_row(session, path)
+        row = row_of(read, path) if ROW in wanted else problems_row(read, path)
     except Exception as exc:
         return FileResult(error_row(path, exc), [], [])
     compactions: list[dict[str, Any]] = []
     branches: list[dict[str, Any]] = []
     try:
         if COMPACTIONS in wanted:
-            compactions = compaction_rows(session, path)
+            compactions = corpus_compaction_rows(read, path)
     except Exception:  # as the full path: a file whose forensics fail has no rows
         compactions = []
     try:
         if BRANCHES in wanted:
-            branches = branch_rows(session, path)
+            branches = corpus_branch_rows(read, path)
     except Exception:
         branches = []
     retention: list[dict[str, Any]] = []
     try:
         if RETENTION in wanted:
-            retention = retention_rows(session, path)
+            retention = corpus_retention_rows(read, path)
     except Exception:  # as the other research rows: a file that fails has none
         retention = []
     return FileResult(row, compactions, branches, retention)

@@ -156,12 +156,6 @@ class Migrator:
         agent's own dialect), so that a reader may skip calling it."""
         return self.version >= 3 and self.dialect != "spec"
 
-    @property
-    def chunk_safe(self) -> bool:
-        """Whether entries migrate alike wherever they sit in the file (versions 2 and
-        later), so that chunks of the file can be migrated apart, in any order."""
-        return self.version >= 2
-
 
 def migrate(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Migrate a list of dicts (header first) to canonical version 3; input is not changed."""

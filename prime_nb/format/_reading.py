@@ -366,8 +366,8 @@ def scan(
     ``state`` is updated in place so that a later call reads only new bytes. A last
     line without "\\n" is consumed if it parses (the agent writes whole lines, so it
     is complete); otherwise it is reported as ``torn_line`` and left for next time.
-    ``end``: stop at this byte offset, which must be the start of a line (a chunk of
-    the file, read by one process of a parallel load).
+    ``end``: stop at this byte offset, which must be the start of a line (a run of
+    whole lines of the file).
     """
     with open_regular(path, READ_BUFFER) as fh:
         yield from scan_file(fh, state, end)

@@ -5,9 +5,11 @@ Session's ``append_*`` methods delegate there). Everything above (analysis, plot
 widget, corpora) reads sessions through :class:`Session`.
 
 - ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
+- ``_read``: :func:`read_columns`, the one way a file is read into columns (from the
+  start, or resumed from an earlier :class:`ColumnsRead`); ``_summary_columns``: the
+  lighter column set the corpus reads.
 - ``_columns``: one pass over the entries into columns (the per-entry hot path).
 - ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
-- ``_parallel``, ``_chunks``: a big file read in chunks by every core, merged exactly.
 - ``_tree``, ``_children``: the tree as arrays (parents, children, depth, leaves, active
   path); each row's children in two compressed arrays.
 - ``_read_runs``: rows read back from disk in runs of nearby bytes, a read per run.
@@ -28,6 +30,49 @@ the tree index, the table schema, chat messages): they import them from here, ne
 from a private module.
 """
 
-import lazy_loader as _lazy
+from ._columns import EntryColumns, table_time_ms, usage_tuple
+from ._context import Context
+from ._discovery import find_session_files, list_sessions, session_dir
+from ._given import SessionLike, as_session
+from ._index import CONTEXT_TYPES, TreeIndex
+from ._messages import context_messages
+from ._read import ColumnsRead, paused_gc, read_columns
+from ._schema import TIME, dtype_of, frame_mismatches
+from ._session import Session, fork_to_file, load
+from ._store import view
+from ._tables import empty_entries
+from ._text import entry_text, message_text, preview
+from ._tree import active_path_mask
+from ._turns import check_options, to_json
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+__all__ = [
+    "CONTEXT_TYPES",
+    "TIME",
+    "ColumnsRead",
+    "Context",
+    "EntryColumns",
+    "Session",
+    "SessionLike",
+    "TreeIndex",
+    "active_path_mask",
+    "as_session",
+    "check_options",
+    "context_messages",
+    "dtype_of",
+    "empty_entries",
+    "entry_text",
+    "find_session_files",
+    "fork_to_file",
+    "frame_mismatches",
+    "list_sessions",
+    "load",
+    "message_text",
+    "paused_gc",
+    "preview",
+    "read_columns",
+    "session_dir",
+    "table_time_ms",
+    "to_json",
+    "usage_tuple",
+    "view",
+]

@@ -587,7 +587,7 @@ class EntryColumns:
 
 
 def extra_header(line: int) -> Problem:
-    """The problem of a header line after the first (the loader and its workers)."""
+    """The problem of a header line after the first."""
     return Problem(line, "extra_header", "a second header; ignored")
 
 

@@ -2,8 +2,8 @@
 state, its agent status, and which assistant rows carry a sub-agent's usage.
 
 Why apart from ``_records`` (the side tables): these answers are part of reading a
-session (its context and the corpus's forensics need the usage targets), and a corpus
-worker must read sessions without importing pandas (``prime_nb``'s package docstring).
+session (its context and the corpus's forensics need the usage targets), which builds
+no table.
 """
 
 from __future__ import annotations

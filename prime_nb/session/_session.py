@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -17,50 +15,37 @@ from .._paths import given_path, is_url
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format import (
     CURRENT_VERSION,
-    READ_BUFFER,
     Dialect,
     Migrator,
     Problem,
-    RawEntry,
     ScanState,
-    Sink,
-    by_descriptor,
     deep_enough,
     dialect_of_header,
-    ends,
     header_to_canonical,
     index_migrates,
     js_trim,
-    no_header,
     open_regular,
     parse_line,
-    scan,
-    scan_file,
     to_current,
     trim_depth,
-    written_while_read,
 )
 from . import _lookups as lookups
-from ._chunks import ChunkColumns
-from ._columns import EntryColumns, extra_header
+from ._columns import EntryColumns
 from ._context import Context, ContextRead, build_context, contexts_messages, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
-from ._parallel import LoadReport, load_parallel, plan
+from ._read import ColumnsRead, marks_of, read_columns
+from ._read import paused_gc as paused_gc  # where analysis and the widget import it
 from ._read_runs import byte_runs
 from ._tree import Tree
 
-# The tables (``_tables``, ``_records``) and pandas are imported by the methods that build
-# them: a corpus worker reads sessions with this class and never builds a table, and a
-# process that never imports pandas starts in a fraction of the time (``prime_nb``'s
-# package docstring says why that matters).
+# The tables (``_tables``, ``_records``) are imported by the methods that build them:
+# reading a session (the corpus's pass) builds none.
 if TYPE_CHECKING:
     import networkx as nx
     import pandas as pd
 
 _T = TypeVar("_T")
-#: bytes compared at each end of what was read, to tell a replaced file from a grown one
-MARK = 16 * 1024
 
 HEADER_KEYS = {
     "id": "id",
@@ -77,30 +62,11 @@ HEADER_KEYS = {
 }
 
 
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cycle collector while building many small objects that all stay alive.
-
-    A pass over 100k entries otherwise triggers full collections that cost more
-    than the parsing itself; nothing built here forms reference cycles.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 class Session:
     """One session file, loaded into columns; tables are built on first access."""
 
-    #: the per-entry extraction (the corpus summary uses a lighter subclass of it)
-    _columns_class: type[EntryColumns] = EntryColumns
-    #: the same extraction for a chunk read by a worker (``_parallel``); None: this kind
-    #: of session is always read in one pass
-    _chunk_columns: type[ChunkColumns] | None = ChunkColumns
+    #: the read the Session holds (its columns, tree, header, problems and scan state)
+    _read: ColumnsRead
 
     def __init__(self, file: str | Path) -> None:
         # a name a table showed with \xNN escapes (not UTF-8) opens the file it names
@@ -121,173 +87,51 @@ class Session:
                 ) from None
             raise
 
-    # -- reading -------------------------------------------------------------------------
+    # -- reading: ``read_columns`` does it (``_read``) -----------------------------------
+    @classmethod
+    def from_read(cls, read: ColumnsRead) -> Session:
+        """A Session over a finished :func:`read_columns` read, without reading again.
+
+        Header, tree, problems, paths, contexts and whole entries work with either
+        column set; the tables need ``columns="full"`` (a summary read has no text
+        previews). The corpus builds its rows this way from its summary pass.
+        """
+        session = cls.__new__(cls)
+        session.file = read.file
+        session._read = read
+        session._invalidate()
+        return session
+
     def _load(self) -> None:
-        """Read the whole file through one descriptor: identity, entries and marks all
-        come from the same file, even if another is renamed over the path meanwhile."""
-        try:
-            fh = open_regular(self.file, READ_BUFFER)
-        except FileNotFoundError:
-            raise FileNotFoundError(
-                f"{self.file}: no such session file; check the path, or use "
-                "prime_nb.list_sessions() to see the sessions that exist"
-            ) from None
-        with fh:
-            stat = os.fstat(fh.fileno())
-            seen = ends(fh.fileno(), stat.st_size, MARK)
-            self._identity = (stat.st_dev, stat.st_ino)
-            self._state = ScanState()
-            self._line_problems: list[Problem] = []
-            self._cols = self._columns_class()
-            self._raw_header: dict[str, Any] | None = None
-            self._migrator: Migrator | None = None
-            with paused_gc():
-                self._load_report = self._read_all(fh, stat.st_size)
-                if self._raw_header is None:
-                    raise no_header(self.file, fh.fileno())
-                self._tree: Tree = Tree.build(
-                    self._cols.ids,
-                    self._cols.parent_ids,
-                    self._cols.time_ms,
-                    self._cols.lines,
-                    self._cols.index_of,
-                )
-            self._marks: bytes = self._read_marks(fh)
-            if written_while_read(fh.fileno(), stat, seen, MARK):
-                self._marks = b""  # never matches: the next refresh() loads it afresh
+        """Read the whole file (``read_columns``: one descriptor for identity, entries
+        and marks)."""
+        self._read = read_columns(self.file)
         self._invalidate()
 
-    def _read_all(self, fh: IO[bytes], size: int) -> LoadReport:
-        """Every line of the open file into the columns: in one pass, or, for a big file,
-        in chunks read by every core and merged in order (``_parallel``: same result)."""
-        chunked = self._chunk_columns
-        planned = plan(fh, size) if chunked is not None else None
-        if planned is None or chunked is None:
-            self._read_from(fh)
-            return LoadReport()
-        return load_parallel(
-            os.path.abspath(self.file),
-            self._identity,
-            planned,
-            lambda end: self._read_from(fh, end),
-            (self._cols, self._line_problems, self._state),
-            chunked,
-        )
+    # the read's parts, by the names the Session's methods use
+    @property
+    def _cols(self) -> EntryColumns:
+        return self._read.columns
 
-    def _read_from(self, fh: IO[bytes], end: int | None = None) -> None:
-        """The lines from ``self._state`` up to ``end`` (None: the end of the file) into
-        the columns. Up to the header, item by item (it sets the migration); after it,
-        each clean entry line goes from the scan straight to the columns (``scan_file``'s
-        sink), and ``_consume`` takes the rest, in file order."""
-        if self._migrator is None:
-            self._consume(scan_file(fh, self._state, end), header_only=True)
-            if self._migrator is None or (end is not None and self._state.offset >= end):
-                return
-        sink = self._sink(self._migrator)
-        self._consume(scan_file(fh, self._state, end, sink, self._line_problems))
+    @property
+    def _tree(self) -> Tree:
+        return self._read.tree
 
-    def _sink(self, migrator: Migrator) -> Sink:
-        """What takes one entry into the columns: their ``add``, after the migration
-        unless the file is already in the current format."""
-        add = self._cols.add
-        if migrator.is_identity:
-            return add
-        apply, iso_times = migrator.apply, not self._cols.spec_times
+    @property
+    def _raw_header(self) -> dict[str, Any] | None:
+        return self._read.header
 
-        def migrated(
-            line: int, offset: int, length: int, obj: dict[str, Any], found: list[Problem]
-        ) -> None:
-            add(line, offset, length, apply(obj, iso_times), found)
+    @property
+    def _migrator(self) -> Migrator | None:
+        return self._read.migrator
 
-        return migrated
+    @property
+    def _line_problems(self) -> list[Problem]:
+        return self._read.problems
 
-    def _reload(self) -> None:
-        """Load the file again from scratch; on any error the session stays as it was."""
-        saved = dict(self.__dict__)
-        try:
-            self._load()
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
-
-    def _read_marks(self, fh: IO[bytes] | None = None) -> bytes:
-        """The first and the last bytes read (header line, last line): see ``_replaced``."""
-        end = self._state.offset
-        if fh is None:
-            with open_regular(self.file) as own:
-                return self._read_marks(own)
-        # pread: a buffered read here refills the reader's 1 MB buffer, which re-reads a
-        # whole small file (65 us of a 0.5 MB file's summary pass, 13 us with pread)
-        fd = fh.fileno()
-        return os.pread(fd, min(MARK, end), 0) + os.pread(fd, min(MARK, end), max(0, end - MARK))
-
-    def _replaced(self, stat: os.stat_result, fh: IO[bytes]) -> bool:
-        """Is the file no longer the one read, grown by appends only?
-
-        ``(dev, inode)`` is not enough: the agent replaces a file by temp + rename,
-        and ext4 can hand the new file the old inode number. So the bytes already
-        read are compared too (the header line and the last line read), and a file
-        rewritten in place, shorter or longer, counts as replaced. A complete last
-        line that had no newline and now has more bytes glued onto it was not a
-        complete line after all: the file is read again, as a fresh load reads it.
-        """
-        state = self._state
-        if (stat.st_dev, stat.st_ino) != self._identity or stat.st_size < state.offset:
-            return True
-        if self._read_marks(fh) != self._marks:
-            return True
-        if state.owes_newline and stat.st_size > state.offset:
-            fh.seek(state.offset)
-            return fh.read(1) != b"\n"
-        return False
-
-    def _consume(self, items: Any, header_only: bool = False) -> int:
-        """Read scanned lines into the columns: the header first (it sets the migration),
-        then every entry, migrated (``header_only``: stop after the header). A fresh load
-        hands most entries to the columns in the scan itself (``_read_from``); the rest,
-        and a refresh's lines, come through here."""
-        problems = self._line_problems
-        cols = self._cols
-        iterator = iter(items)
-        if self._migrator is None:
-            for item in iterator:
-                if item.__class__ is not RawEntry:
-                    problems.append(item)
-                    continue
-                obj = item.entry
-                if obj["type"] not in ("session", "header"):
-                    raise SessionFormatError(
-                        self.file,
-                        f"line {item.line} is a {obj['type']!r} entry, but a session file "
-                        "starts with its header (type 'session' or 'header')",
-                    )
-                self._raw_header = obj
-                self._migrator = Migrator(obj)
-                cols.spec_times = self._migrator.dialect == "spec"
-                if self._migrator.problem is not None:
-                    problems.append(Problem(item.line, "bad_version", self._migrator.problem))
-                break
-        migrator = self._migrator
-        if migrator is None or header_only:
-            return 0
-        sink = self._sink(migrator)
-        added = 0
-        for item in iterator:
-            if item.__class__ is not RawEntry:
-                problems.append(item)
-                if item.kind == "missing_type":
-                    migrator.skip(typeless=True)
-                continue
-            line, offset, length, obj = item
-            kind = obj["type"]
-            if kind == "session" or kind == "header":
-                problems.append(extra_header(line))
-                migrator.skip(typeless=False)
-                continue
-            sink(line, offset, length, obj, problems)
-            added += 1
-        return added
+    @property
+    def _state(self) -> ScanState:
+        return self._read.scan
 
     def refresh(self) -> int:
         """Read what was appended since the last read; return how many entries were added.
@@ -298,51 +142,16 @@ class Session:
         that fails (a new file whose header is not written yet, an I/O error) raises and
         leaves the session exactly as it was, so the next one can succeed.
         """
-        try:
-            fh = open_regular(self.file, READ_BUFFER)
-        except FileNotFoundError:
-            raise FileNotFoundError(f"{self.file}: the session file is gone") from None
-        with fh:
-            stat = os.fstat(fh.fileno())
-            if self._replaced(stat, fh):
-                before = len(self._cols)
-                self._reload()
-                return len(self._cols) - before
-            if stat.st_size == self._state.offset and not self._state.owes_newline:
-                return 0
-            seen = ends(fh.fileno(), stat.st_size, MARK)
-            state = replace(self._state)
-            with paused_gc():  # read everything before changing anything
-                items = list(scan(by_descriptor(fh.fileno(), self.file), state))
-            # the marks of what was read, from the same descriptor (see ``_load``)
-            marks = ends(fh.fileno(), state.offset, MARK)
-            if self._read_marks(fh) != self._marks or written_while_read(
-                fh.fileno(), stat, seen, MARK
-            ):
-                marks = b""
-        if self._state.torn_tail:
-            self._line_problems = [
-                p
-                for p in self._line_problems
-                if not (p.kind == "torn_line" and p.line == self._state.line)
-            ]
-        self._state = state
-        start = len(self._cols)
-        with paused_gc():
-            added = self._consume(items)
-        rows_kept = not self._state.newline_paid
-        if self._state.newline_paid and start:
-            self._cols.lengths[start - 1] += 1
-        if added:
-            cols = self._cols
-            rebuilt = self._tree.extend(
-                cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of, start
-            )
-            touches_old_rows = "child_usage_attributed" in cols.types[start:]
-            rows_kept = rows_kept and not rebuilt and not touches_old_rows
-        self._marks = marks
-        self._invalidate(keep_rows=rows_kept)
-        return added
+        before = len(self._cols)
+        read = read_columns(self.file, state=self._read)
+        if read.fresh:
+            self._read = read
+            self._invalidate()
+            return len(self._cols) - before
+        if not read.changed:
+            return 0
+        self._invalidate(keep_rows=read.rows_kept)
+        return read.added
 
     def _invalidate(self, keep_rows: bool = False) -> None:
         """Drop cached tables; with ``keep_rows`` the entries table is extended, not rebuilt."""
@@ -461,6 +270,11 @@ class Session:
         """One row per entry in file order, index ``id``."""
         from . import _tables as tables
 
+        if self._read.kind != "full":
+            raise ValueError(
+                f"{self.file}: read with columns={self._read.kind!r}, which keeps no text "
+                "previews; load() the file for its entries table"
+            )
         previous, self._previous_entries = self._previous_entries, None
         with paused_gc():
             if previous is not None and len(previous) <= len(self._cols):
@@ -626,9 +440,9 @@ class Session:
 
     def _check_identity(self, fh: IO[bytes]) -> None:
         """Offsets are only valid in the file they were read from."""
-        stat = os.fstat(fh.fileno())
-        if (stat.st_dev, stat.st_ino) != self._identity or (
-            stat.st_size < self._state.offset or self._read_marks(fh) != self._marks
+        read, stat = self._read, os.fstat(fh.fileno())
+        if (stat.st_dev, stat.st_ino) != read.identity or (
+            stat.st_size < read.end or marks_of(fh.fileno(), read.end) != read.marks
         ):
             raise SessionFormatError(
                 self.file,
@@ -825,10 +639,8 @@ class Session:
 def load(path: str | Path) -> Session:
     """Load a session file of any version and either dialect.
 
-    A long file (about 30,000 entries or more, version 2 or 3) is read by every core this
-    process may use, in worker processes, with the very result of a single pass (see
-    ``prime_nb.session._parallel``); tool-call arguments and full texts stay on disk
-    until a table or a context asks for them.
+    One pass over the file builds compact columns and the tree; tool-call arguments and
+    full texts stay on disk until a table or a context asks for them.
     """
     return Session(path)
 

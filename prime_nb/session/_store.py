@@ -3,8 +3,7 @@
 Why: a session of a million entries must not cost a million tuples. A Python ``int`` or
 ``float`` in a list costs 32 bytes plus its 8-byte slot; in an :class:`array.array` it
 costs 8 bytes, reads back as a plain ``int``/``float``, appends in O(1) (``refresh()``
-stays proportional to the new bytes), and hands numpy its buffer without a copy. The
-parallel loader moves these buffers between processes as bytes (see ``_chunks``).
+stays proportional to the new bytes), and hands numpy its buffer without a copy.
 
 - :class:`UsageColumn`: per-row usage (or None) in two arrays, read back as the tuples
   :func:`prime_nb.session._columns.usage_tuple` makes.
@@ -250,8 +249,7 @@ class TextColumn:
     A preview as a Python ``str`` costs 57 bytes besides its text, and the entries
     table would copy it once more; packed it costs 8, and the table wraps the blocks
     without a copy (:meth:`arrow`). New rows wait in ``tail`` as strings (the loader
-    appends to it directly) until :meth:`seal` packs them; workers of a parallel load
-    send their blocks as they are (:meth:`extend_blocks`).
+    appends to it directly) until :meth:`seal` packs them.
     """
 
     __slots__ = ("blocks", "sealed", "tail")
@@ -270,17 +268,6 @@ class TextColumn:
             self.blocks.append(pack_texts(self.tail))
             self.sealed += len(self.tail)
             self.tail.clear()
-
-    def extend_blocks(self, blocks: Iterable[tuple[bytes, np.ndarray]]) -> None:
-        self.seal()
-        for data, offsets in blocks:
-            self.blocks.append((data, offsets))
-            self.sealed += len(offsets) - 1
-
-    def packed(self) -> list[tuple[bytes, np.ndarray]]:
-        """Every row as blocks (what a worker sends)."""
-        self.seal()
-        return self.blocks
 
     def strings(self, start: int = 0) -> list[str]:
         """Rows ``start:`` as Python strings."""

@@ -159,6 +159,12 @@ def derived_columns(cols: EntryColumns, tree: Tree, leaf: int) -> dict[str, np.n
     }
 
 
+def empty_entries() -> pd.DataFrame:
+    """The entries table of a session without entries: every column, index and dtype
+    of ``Session.entries`` (what Dask needs to know of a table before it reads one)."""
+    return entries_frame(EntryColumns(), Tree(), -1)
+
+
 def entries_frame(
     cols: EntryColumns,
     tree: Tree,

@@ -27,18 +27,13 @@ class Reads:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.full: list[str] = []
         self.resumed: list[str] = []
-        real_read, real_restore = _cache.read_summary, _cache.restore
+        real_read = _cache.read_summary
 
-        def read(path: str, parallel: bool = False) -> Any:
-            self.full.append(Path(path).name)
-            return real_read(path, parallel)
-
-        def restore(path: str, blob: bytes) -> Any:
-            self.resumed.append(Path(path).name)
-            return real_restore(path, blob)
+        def read(path: str, state: Any = None) -> Any:
+            (self.full if state is None else self.resumed).append(Path(path).name)
+            return real_read(path, state)
 
         monkeypatch.setattr(_cache, "read_summary", read)
-        monkeypatch.setattr(_cache, "restore", restore)
 
     def clear(self) -> None:
         self.full.clear()

@@ -19,8 +19,7 @@ from conftest import header, msg, write_lines
 import prime_nb
 import sessiongen
 from prime_nb.errors import SessionFormatError
-from prime_nb.session import _session as session_module
-from prime_nb.session._session import Session
+from prime_nb.session import _read as reading
 
 TABLES = ("entries", "messages", "tool_calls", "compactions", "leaves", "problems")
 
@@ -219,19 +218,21 @@ def test_rewrite_between_the_load_and_its_marks(
     read (refresh() took it for an append and never caught up with a fresh load)."""
     path = tmp_path / "s.jsonl"
     path.write_bytes(synthetic_lines(4, turns=12, forks=0))
-    read_marks = Session._read_marks
+    real_marks_of = reading.marks_of
     rewritten: list[bool] = []
 
-    def rewrite_first(self: Session, fh: Any = None) -> bytes:
-        if not rewritten:
-            rewritten.append(True)
+    def rewrite_first(fd: int, end: int) -> bytes:
+        # the first call takes the marks of what is there before the read; the second,
+        # after it: the file is rewritten in place in between
+        if len(rewritten) == 1:
             rewrite_in_place(path, synthetic_lines(104, turns=20, forks=3))
-        return read_marks(self, fh)
+        rewritten.append(True)
+        return real_marks_of(fd, end)
 
-    monkeypatch.setattr(Session, "_read_marks", rewrite_first)
+    monkeypatch.setattr(reading, "marks_of", rewrite_first)
     session = prime_nb.load(path)
-    assert rewritten
-    monkeypatch.setattr(Session, "_read_marks", read_marks)
+    assert len(rewritten) >= 2
+    monkeypatch.setattr(reading, "marks_of", real_marks_of)
     session.refresh()
     assert_equals_fresh_load(session)
 
@@ -251,14 +252,14 @@ def test_rewrite_between_a_refresh_and_its_marks(
     # same length, the first and the last user text changed: another file, same size
     other = whole.replace(b'"user"', b'"USER"', 1)[::-1].replace(b'"resu"', b'"RESU"', 1)[::-1]
     assert len(other) == len(whole) and other != whole
-    real_scan = session_module.scan
+    real_scan = reading.scan
 
     def scan_then_rewrite(*args: Any, **kwargs: Any) -> Any:
         yield from real_scan(*args, **kwargs)
         rewrite_in_place(path, other)
 
-    monkeypatch.setattr(session_module, "scan", scan_then_rewrite)
+    monkeypatch.setattr(reading, "scan", scan_then_rewrite)
     session.refresh()
-    monkeypatch.setattr(session_module, "scan", real_scan)
+    monkeypatch.setattr(reading, "scan", real_scan)
     session.refresh()
     assert_equals_fresh_load(session)

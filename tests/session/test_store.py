@@ -20,12 +20,12 @@ TEXTS = st.lists(st.text(max_size=12), max_size=40)
 def test_texts_in_blocks_and_tail_read_back(
     first: list[str], second: list[str], tail: list[str], start: int
 ) -> None:
-    """Blocks sealed from the tail, blocks taken as they are (a worker's), and rows still
-    waiting: every way of reading gives the rows in order (NUL, non-ASCII and all)."""
+    """Blocks sealed from the tail (two of them, as two refreshes leave them), and rows
+    still waiting: every way of reading gives the rows in order (NUL, non-ASCII and all)."""
     column = TextColumn(first)
     column.seal()
-    other = TextColumn(second)
-    column.extend_blocks(other.packed())
+    column.tail.extend(second)
+    column.seal()
     column.tail.extend(tail)
     rows = [*first, *second, *tail]
     assert len(column) == len(rows)

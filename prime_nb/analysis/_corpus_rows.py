@@ -1,11 +1,11 @@
-"""The research tables' rows (branches, compaction forensics, retention) from the summary pass.
+"""The corpus's research rows (branches, compaction forensics, retention) of one summary read.
 
-Why not call ``prime_nb.analysis`` per file: its functions read the entries table, and
-building that table costs more than the whole summary pass. These are the same
-definitions on the pass's columns and tree (the analysis layer's helpers do the token
-estimates, paths and subtree sums), and ``tests/corpus/test_summary.py`` holds them equal
-to ``branches`` and ``compaction_forensics`` on every fixture and a generated corpus.
-Times stay float ms here; the table builder turns whole columns into datetimes.
+Why not :func:`branches` and :func:`compaction_forensics` per file: they read the
+entries table, and building that table costs more than the whole summary pass
+(``read_columns(path, columns="summary")``). These are the same definitions on the
+read's columns and tree, and ``tests/corpus/test_summary.py`` holds them equal to
+``branches`` and ``compaction_forensics`` on every fixture and a generated corpus.
+Times stay float ms here; the corpus's table builder turns whole columns into datetimes.
 """
 
 from __future__ import annotations
@@ -15,23 +15,38 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis._common import (
+from ..session import CONTEXT_TYPES, ColumnsRead, EntryColumns, Session, active_path_mask, view
+from ._common import (
     READ_TOOLS,
     TreeArrays,
     estimate_tokens,
     relative_path,
     tool_path,
 )
-from ..analysis._compaction_walk import _count, _files, walk_compactions
-from ..analysis._retention_walk import retention_counts, retention_details
-from ..session._index import CONTEXT_TYPES
-from ..session._tree import active_path_mask
-from ._summary import SummarySession, children_counts, input_tokens, spend
+from ._compaction_walk import _count, _files, walk_compactions
+from ._retention_walk import retention_counts, retention_details
 
 
-def tree_arrays(session: SummarySession) -> TreeArrays:
+def spend(cols: EntryColumns) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: total tokens (0 without usage) and cost (NaN without usage); an odd value
+    the loader kept as missing counts as no usage, as in the entries table. Read straight
+    from the usage column's arrays (a field the loader kept as missing is 0 there)."""
+    usage = cols.usage
+    tokens = view(usage.tokens, np.int64).reshape(-1, 5)[:, 4].copy()
+    return tokens, view(usage.cost, np.float64).copy()
+
+
+def input_tokens(cols: EntryColumns) -> np.ndarray:
+    """Per row: the prompt's tokens (input + cache read + cache write; 0 without usage),
+    as the analysis layer sums the entries table's columns with missing values as 0."""
+    tokens: np.ndarray = view(cols.usage.tokens, np.int64).reshape(-1, 5)
+    total: np.ndarray = tokens[:, 0] + tokens[:, 2] + tokens[:, 3]
+    return total
+
+
+def tree_arrays(session: Session) -> TreeArrays:
     """The analysis layer's tree arrays, straight from the pass (no entries table)."""
-    cols, tree = session.cols, session._tree
+    cols, tree = session._cols, session._tree
     n = len(cols)
     tokens, cost = spend(cols)
     return TreeArrays(
@@ -44,13 +59,15 @@ def tree_arrays(session: SummarySession) -> TreeArrays:
     )
 
 
-def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
-    """``prime_nb.analysis.branches`` of the file, with ``session`` and ``path``."""
-    children = children_counts(session)
+def corpus_branch_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]:
+    """:func:`branches` of a read (``read_columns(path, columns="summary")``, see the
+    module docstring), as the corpus's rows: with ``session`` and ``path``."""
+    session = Session.from_read(read)
+    children = session._tree.children.counts()
     forks = np.flatnonzero(children > 1).tolist()
     if not forks:
         return []
-    cols, tree = session.cols, session._tree
+    cols, tree = session._cols, session._tree
     n = len(cols)
     tokens_row, cost_row = spend(cols)
     depth = tree.depths()
@@ -62,7 +79,8 @@ def branch_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
         (children == 0).tolist(),
     )
     active = active_path_mask(tree, n - 1)
-    ids, types, roles, stops, stamps = cols.ids, cols.types, cols.roles, cols.stops, cols.time_ms
+    ids, types, roles, stamps = cols.ids, cols.types, cols.roles, cols.time_ms
+    stops = getattr(cols, "stops", cols.stop_reasons)  # a summary read's, or the loader's
     rows: list[dict[str, Any]] = []
     for fork in forks:
         for row in tree.children[fork]:
@@ -113,11 +131,11 @@ def _subtree_figures(
     return size, tokens, cost, leaves, last
 
 
-def _read_paths(session: SummarySession, cwd: str | None) -> dict[int, list[str]]:
+def _read_paths(session: Session, cwd: str | None) -> dict[int, list[str]]:
     """Files opened by read tools, per assistant row. The pass keeps the arguments of
     the read tools' calls alone (a call without kept arguments names no file), so only
     those calls are visited, in file order."""
-    calls = session.cols.tool_calls
+    calls = session._cols.tool_calls
     names, rows, arguments = calls.names, calls.rows, calls.arguments
     out: dict[int, list[str]] = {}
     for k in sorted(arguments):
@@ -129,10 +147,13 @@ def _read_paths(session: SummarySession, cwd: str | None) -> dict[int, list[str]
     return out
 
 
-def compaction_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
-    """``prime_nb.analysis.compaction_forensics`` of the file, with ``session`` and ``path``;
-    ``since_previous`` is carried as the previous compaction's time (``previous_ms``)."""
-    cols, tree = session.cols, session._tree
+def corpus_compaction_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]:
+    """:func:`compaction_forensics` of a read (``read_columns(path, columns="summary",
+    arguments=READ_TOOLS)``: the read tools' arguments name the files read), as the
+    corpus's rows: with ``session`` and ``path``; ``since_previous`` is carried as the
+    previous compaction's time (``previous_ms``)."""
+    session = Session.from_read(read)
+    cols, tree = session._cols, session._tree
     if not cols.compactions:
         return []
     cwd = session.header.get("cwd")
@@ -209,10 +230,11 @@ def _row(index_of: dict[str, int], entry_id: Any) -> int:
     return index_of.get(entry_id, -1) if isinstance(entry_id, str) else -1
 
 
-def retention_rows(session: SummarySession, path: str) -> list[dict[str, Any]]:
+def corpus_retention_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]:
     """``prime_nb.analysis.compaction_retention`` of the file, with ``session`` and ``path``
     (the same walk and fact rules; the spans and continuations read as whole entries)."""
-    cols = session.cols
+    session = Session.from_read(read)
+    cols = session._cols
     if not cols.compactions:
         return []
     cwd = session.header.get("cwd")

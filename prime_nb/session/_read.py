@@ -1,0 +1,494 @@
+"""``read_columns``: the one way a session file is read into columns, and resumed.
+
+Why one way: ``load()``, ``refresh()``, the corpus's summary pass, its cache and its
+Dask tables all read the same files by the same rules (header first, migration of old
+versions, duplicate ids renamed, torn last lines, a replaced file told from a grown
+one). Each used to reach into the Session's reading in its own way; now each asks
+:func:`read_columns` for a :class:`ColumnsRead` and, to catch up with appended lines,
+hands that read back as ``state=``.
+
+A read says which columns (``"full"``: everything the Session's tables need;
+``"summary"``: the same rows without text previews, :mod:`._summary_columns`), how far
+it read (``end``), and all it needs to go on from there. Reading goes through one
+descriptor: identity, entries and the marks that later tell a replaced file from a
+grown one all come from the same file, even if another is renamed over the path.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+from array import array
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import orjson
+
+from ..errors import SessionFormatError
+from ..format import (
+    READ_BUFFER,
+    Migrator,
+    Problem,
+    RawEntry,
+    ScanState,
+    Sink,
+    by_descriptor,
+    no_header,
+    open_regular,
+    scan,
+    scan_file,
+    trim_depth,
+    written_while_read,
+)
+from ._columns import USAGE_KEYS, EntryColumns, OddUsage, extra_header
+from ._store import ToolCalls, UsageColumn
+from ._summary_columns import SummaryColumns
+from ._tree import Tree
+
+#: bytes compared at each end of what was read, to tell a replaced file from a grown one
+MARK = 16 * 1024
+#: the column sets a read can fill
+COLUMN_SETS = ("full", "summary")
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cycle collector while building many small objects that all stay alive.
+
+    A pass over 100k entries otherwise triggers full collections that cost more
+    than the parsing itself; nothing built here forms reference cycles.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class ColumnsRead:
+    """What reading a session file gave, and where it stopped.
+
+    ``columns`` (per-entry columns, file order), ``tree`` (parents, children, depths,
+    the tree's own problems), ``header`` (line 1 as written), ``problems`` (of the
+    lines: bad JSON, torn lines, odd values), ``end`` (the byte offset read up to).
+    ``added``: rows this read added (all of them for a read from the start); ``fresh``:
+    it read from the start (no state given, or the file was replaced); ``changed``: it
+    found anything at all (a resumed read of a file that did not grow finds nothing);
+    ``rows_kept``: the rows before ``added`` are as they were (a table built on them may
+    be extended).
+
+    A read is its own state: pass it as ``read_columns(..., state=read)`` to read only
+    what was appended. It pickles, and a summary read also turns into bytes and back
+    (:meth:`to_bytes`, :meth:`from_bytes`), for a cache that must not run pickle.
+    """
+
+    def __init__(self, file: Path, kind: str, arguments: Iterable[str] = ()) -> None:
+        self.file = file
+        self.kind = kind
+        self.columns: EntryColumns = (
+            SummaryColumns(arguments) if kind == "summary" else EntryColumns()
+        )
+        self.tree = Tree()
+        self.header: dict[str, Any] | None = None
+        self.problems: list[Problem] = []
+        #: how the entries are migrated to version 3 (set by the header)
+        self.migrator: Migrator | None = None
+        #: where the scan stopped
+        self.scan = ScanState()
+        #: (device, inode) of the file read
+        self.identity: tuple[int, int] = (0, 0)
+        #: the first and last bytes read: see :func:`replaced`
+        self.marks = b""
+        self.added = 0
+        self.fresh = True
+        self.changed = True
+        self.rows_kept = False
+
+    @property
+    def end(self) -> int:
+        """The byte offset read up to: a later read resumes there."""
+        return self.scan.offset
+
+    @property
+    def problem_count(self) -> int:
+        """Problems of the lines and of the tree (orphans included)."""
+        return len(self.problems) + len(self.tree.problems) + len(self.tree.orphans)
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def __repr__(self) -> str:
+        return (
+            f"<ColumnsRead {self.kind} of {self.file.name}: {len(self)} entries, "
+            f"up to byte {self.end}>"
+        )
+
+    # -- reading -------------------------------------------------------------------------
+    def _read_from(self, fh: IO[bytes]) -> None:
+        """The lines from ``self.scan`` to the end of the file into the columns. Up to the
+        header, item by item (it sets the migration); after it, each clean entry line
+        goes from the scan straight to the columns (``scan_file``'s sink), and
+        :meth:`_consume` takes the rest, in file order."""
+        if self.migrator is None:
+            self._consume(scan_file(fh, self.scan), header_only=True)
+            if self.migrator is None:
+                return
+        sink = self._sink(self.migrator)
+        self._consume(scan_file(fh, self.scan, None, sink, self.problems))
+
+    def _sink(self, migrator: Migrator) -> Sink:
+        """What takes one entry into the columns: their ``add``, after the migration
+        unless the file is already in the current format."""
+        add = self.columns.add
+        if migrator.is_identity:
+            return add
+        apply, iso_times = migrator.apply, not self.columns.spec_times
+
+        def migrated(
+            line: int, offset: int, length: int, obj: dict[str, Any], found: list[Problem]
+        ) -> None:
+            add(line, offset, length, apply(obj, iso_times), found)
+
+        return migrated
+
+    def _consume(self, items: Any, header_only: bool = False) -> int:
+        """Read scanned lines into the columns: the header first (it sets the migration),
+        then every entry, migrated (``header_only``: stop after the header). A read from
+        the start hands most entries to the columns in the scan itself
+        (:meth:`_read_from`); the rest, and a resumed read's lines, come through here."""
+        problems = self.problems
+        cols = self.columns
+        iterator = iter(items)
+        if self.migrator is None:
+            for item in iterator:
+                if item.__class__ is not RawEntry:
+                    problems.append(item)
+                    continue
+                obj = item.entry
+                if obj["type"] not in ("session", "header"):
+                    raise SessionFormatError(
+                        self.file,
+                        f"line {item.line} is a {obj['type']!r} entry, but a session file "
+                        "starts with its header (type 'session' or 'header')",
+                    )
+                self.header = obj
+                self.migrator = Migrator(obj)
+                cols.spec_times = self.migrator.dialect == "spec"
+                if self.migrator.problem is not None:
+                    problems.append(Problem(item.line, "bad_version", self.migrator.problem))
+                break
+        migrator = self.migrator
+        if migrator is None or header_only:
+            return 0
+        sink = self._sink(migrator)
+        added = 0
+        for item in iterator:
+            if item.__class__ is not RawEntry:
+                problems.append(item)
+                if item.kind == "missing_type":
+                    migrator.skip(typeless=True)
+                continue
+            line, offset, length, obj = item
+            kind = obj["type"]
+            if kind == "session" or kind == "header":
+                problems.append(extra_header(line))
+                migrator.skip(typeless=False)
+                continue
+            sink(line, offset, length, obj, problems)
+            added += 1
+        return added
+
+    def _build_tree(self) -> None:
+        cols = self.columns
+        self.tree = Tree.build(cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of)
+
+    # -- a summary read as bytes ---------------------------------------------------------
+    def to_bytes(self) -> bytes:
+        """A summary read as JSON (orjson), to resume with :meth:`from_bytes`. JSON keeps
+        it readable by any Python, and reading it back runs no code (pickle would);
+        NaN is written as null and read back as NaN."""
+        cols = self.columns
+        if not isinstance(cols, SummaryColumns) or self.migrator is None:
+            raise ValueError(
+                f"{self.file}: only a finished read with columns='summary' turns into bytes; "
+                "pickle a full read, or keep it"
+            )
+        migrator, st = self.migrator, self.scan
+        state = {
+            "identity": list(self.identity),
+            "scan": [st.offset, st.line, st.owes_newline, st.torn_tail],
+            "header": self.header,
+            "migrator": [migrator.ids_by_index, migrator.previous_id],
+            "problems": [list(p) for p in self.problems],
+            "arguments": sorted(cols.arguments),
+            "cols": {name: _plain(getattr(cols, name)) for name in _LISTS},
+            "time_ms": cols.time_ms.tolist(),
+            "usage": _usage_state(cols.usage),
+            "compactions": cols.compactions,
+            "label_events": cols.label_events,
+            "names": cols.names,
+            "tool_calls": _calls_state(cols.tool_calls),
+            "tool_results": cols.tool_results,
+            "first_user_text": cols.first_user_text,
+        }
+        try:
+            return orjson.dumps(state)
+        except TypeError:
+            # nesting past what orjson writes (a kept tool's arguments, the header,
+            # hundreds of levels deep): cut there, in place, as the loader's tables cut it;
+            # the summary reads only the top levels (a read's path, the header's fields)
+            return orjson.dumps(trim_depth(state)[0])
+
+    @classmethod
+    def from_bytes(cls, blob: bytes, file: str | os.PathLike[str]) -> ColumnsRead:
+        """A summary read as :meth:`to_bytes` left it, of the file now at ``file``. The
+        marks that tell a grown file from a replaced one are read from the file as it is
+        now: check first that it only grew (its size, inode and last bytes read)."""
+        state = orjson.loads(blob)
+        read = cls(Path(file), "summary", state["arguments"])
+        device, inode = state["identity"]
+        read.identity = (device, inode)
+        offset, line, owes, torn = state["scan"]
+        read.scan = ScanState(offset, line, owes, torn)
+        read.problems = [Problem(*p) for p in state["problems"]]
+        read.header = state["header"]
+        migrator = Migrator(state["header"])
+        migrator.ids_by_index, migrator.previous_id = state["migrator"]
+        if migrator.version < 2:
+            migrator.used = {i for i in migrator.ids_by_index if i is not None}
+        read.migrator = migrator
+        cols = read.columns
+        assert isinstance(cols, SummaryColumns)
+        cols.spec_times = migrator.dialect == "spec"
+        for name in _LISTS:
+            getattr(cols, name).extend(state["cols"][name])  # the loader's own containers
+        cols.time_ms.frombytes(_floats(state["time_ms"]))
+        cols.usage = _usage_column(state["usage"])
+        cols.compactions = state["compactions"]
+        cols.label_events = [tuple(e) for e in state["label_events"]]
+        cols.names = [tuple(n) for n in state["names"]]
+        cols.tool_calls = _tool_calls(state["tool_calls"])
+        cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in state["tool_results"].items()}
+        cols.first_user_text = state["first_user_text"]
+        cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}
+        with paused_gc():
+            read._build_tree()
+        with open_regular(read.file) as fh:
+            read.marks = marks_of(fh.fileno(), read.end)
+        read.added, read.fresh, read.rows_kept = len(cols), True, False
+        return read
+
+
+def read_columns(
+    path: str | os.PathLike[str],
+    *,
+    columns: str = "full",
+    state: ColumnsRead | None = None,
+    arguments: Iterable[str] = (),
+) -> ColumnsRead:
+    """Read a session file into columns, or catch up with what was appended to it.
+
+    ``columns``: ``"full"`` (what the Session's tables need) or ``"summary"`` (the same
+    rows, ids, usage, tool calls, tree and problems, without text previews: the
+    corpus's pass). ``arguments``: tool names whose call arguments a summary keeps (the
+    full columns keep none: they stay on disk until a table asks).
+
+    ``state``: an earlier read of this file. Only the bytes after its ``end`` are read,
+    into its own columns (the read is advanced and returned), unless the file was
+    replaced or rewritten meanwhile, which reads it anew from the start (``fresh``).
+    Either way the result equals a read from the start. A read that fails (no header
+    yet, an I/O error) raises and leaves ``state`` as it was.
+
+    Raises FileNotFoundError for a missing file and SessionFormatError for a file that
+    is no session (a folder, no header line).
+    """
+    if state is not None:
+        return _resume(state)
+    if columns not in COLUMN_SETS:
+        raise ValueError(f"columns={columns!r}: pass one of {', '.join(COLUMN_SETS)}")
+    file = Path(path)
+    try:
+        fh = open_regular(file, READ_BUFFER)
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{file}: no such session file; check the path, or use "
+            "prime_nb.list_sessions() to see the sessions that exist"
+        ) from None
+    read = ColumnsRead(file, columns, arguments)
+    with fh:
+        stat = os.fstat(fh.fileno())
+        seen = marks_of(fh.fileno(), stat.st_size)
+        read.identity = (stat.st_dev, stat.st_ino)
+        with paused_gc():
+            read._read_from(fh)
+            if read.header is None:
+                raise no_header(file, fh.fileno())
+            read._build_tree()
+        read.marks = marks_of(fh.fileno(), read.end)
+        if written_while_read(fh.fileno(), stat, seen, MARK):
+            read.marks = b""  # never matches: the next resume reads the file afresh
+    read.added = len(read.columns)
+    return read
+
+
+def _resume(read: ColumnsRead) -> ColumnsRead:
+    """``read`` advanced over the lines appended since (see :func:`read_columns`)."""
+    try:
+        fh = open_regular(read.file, READ_BUFFER)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{read.file}: the session file is gone") from None
+    with fh:
+        stat = os.fstat(fh.fileno())
+        if replaced(read, stat, fh):
+            fresh = read_columns(
+                read.file, columns=read.kind, arguments=getattr(read.columns, "arguments", ())
+            )
+            return fresh
+        if stat.st_size == read.end and not read.scan.owes_newline:
+            read.added, read.fresh, read.changed, read.rows_kept = 0, False, False, True
+            return read
+        seen = marks_of(fh.fileno(), stat.st_size)
+        scanned = replace(read.scan)
+        with paused_gc():  # read everything before changing anything
+            items = list(scan(by_descriptor(fh.fileno(), read.file), scanned))
+        marks = marks_of(fh.fileno(), scanned.offset)
+        # the bytes read before, or any byte of what was there, changed during this read:
+        # marks that never match make the next resume read the file afresh
+        if marks_of(fh.fileno(), read.scan.offset) != read.marks or written_while_read(
+            fh.fileno(), stat, seen, MARK
+        ):
+            marks = b""
+    if read.scan.torn_tail:
+        read.problems = [
+            p for p in read.problems if not (p.kind == "torn_line" and p.line == read.scan.line)
+        ]
+    read.scan = scanned
+    cols = read.columns
+    start = len(cols)
+    with paused_gc():
+        added = read._consume(items)
+    rows_kept = not scanned.newline_paid
+    if scanned.newline_paid and start:
+        cols.lengths[start - 1] += 1
+    if added:
+        rebuilt = read.tree.extend(
+            cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of, start
+        )
+        touches_old_rows = "child_usage_attributed" in cols.types[start:]
+        rows_kept = rows_kept and not rebuilt and not touches_old_rows
+    read.marks = marks
+    read.added, read.fresh, read.changed, read.rows_kept = added, False, True, rows_kept
+    return read
+
+
+def marks_of(fd: int, end: int) -> bytes:
+    """The first and the last bytes read (header line, last line): see :func:`replaced`.
+    ``pread``: a buffered read here would refill a reader's 1 MB buffer, which re-reads
+    a whole small file."""
+    return os.pread(fd, min(MARK, end), 0) + os.pread(fd, min(MARK, end), max(0, end - MARK))
+
+
+def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
+    """Is the file no longer the one read, grown by appends only?
+
+    ``(dev, inode)`` is not enough: the agent replaces a file by temp + rename, and ext4
+    can hand the new file the old inode number. So the bytes already read are compared
+    too (the header line and the last line read), and a file rewritten in place, shorter
+    or longer, counts as replaced. A complete last line that had no newline and now has
+    more bytes glued onto it was not a complete line after all: the file is read again,
+    as a fresh read reads it.
+    """
+    state = read.scan
+    if (stat.st_dev, stat.st_ino) != read.identity or stat.st_size < state.offset:
+        return True
+    if marks_of(fh.fileno(), state.offset) != read.marks:
+        return True
+    if state.owes_newline and stat.st_size > state.offset:
+        fh.seek(state.offset)
+        return fh.read(1) != b"\n"
+    return False
+
+
+# -- a summary read's columns as JSON -------------------------------------------------------
+_LISTS = (
+    "ids",
+    "parent_ids",
+    "types",
+    "roles",
+    "lines",
+    "offsets",
+    "lengths",
+    "providers",
+    "models",
+    "stops",
+)
+
+
+def _nan(value: Any) -> float:
+    return math.nan if value is None else float(value)
+
+
+def _floats(values: list[float | None]) -> bytes:
+    """A float column read back from JSON (null: NaN) as the bytes of a float64 array."""
+    return np.array(values, dtype=np.float64).tobytes()
+
+
+def _plain(column: Any) -> Any:
+    """A column as orjson writes it: a typed array as a list, a list as it is."""
+    return column.tolist() if isinstance(column, array) else column
+
+
+def _odd_usage(value: list[Any]) -> OddUsage:
+    """An odd usage row as the loader made it (``fields`` names the missing ones)."""
+    odd = OddUsage((*value[:5], _nan(value[5])))
+    odd.fields = tuple(k for k, v in zip(USAGE_KEYS, value[:5], strict=True) if v is None)
+    return odd
+
+
+def _usage_state(usage: UsageColumn) -> dict[str, Any]:
+    """The usage column's own arrays (no tuple per row): tokens, cost, present, odd rows."""
+    return {
+        "tokens": usage.tokens.tolist(),
+        "cost": usage.cost.tolist(),
+        "present": list(usage.present),
+        "odd": [[row, list(value)] for row, value in usage.odd.items()],
+    }
+
+
+def _usage_column(state: dict[str, Any]) -> UsageColumn:
+    usage = UsageColumn()
+    usage.tokens.extend(state["tokens"])
+    usage.cost.frombytes(_floats(state["cost"]))
+    usage.present.extend(state["present"])
+    usage.odd = {row: _odd_usage(value) for row, value in state["odd"]}
+    return usage
+
+
+def _calls_state(calls: ToolCalls) -> dict[str, Any]:
+    """The tool calls' columns; only the arguments the read kept."""
+    return {
+        "call_ids": calls.call_ids,
+        "names": calls.names,
+        "rows": calls.rows.tolist(),
+        "times": calls.times.tolist(),
+        "blocks": calls.blocks.tolist(),
+        "arguments": [[k, value] for k, value in calls.arguments.items()],
+    }
+
+
+def _tool_calls(state: dict[str, Any]) -> ToolCalls:
+    calls = ToolCalls()
+    calls.call_ids.extend(state["call_ids"])
+    calls.names.extend(state["names"])
+    calls.rows.extend(state["rows"])
+    calls.times.frombytes(_floats(state["times"]))
+    calls.blocks.extend(state["blocks"])
+    calls.arguments = {k: value for k, value in state["arguments"]}
+    return calls
