@@ -9,6 +9,8 @@ export class SidePanel {
   readonly el: HTMLDivElement;
   private body: HTMLDivElement;
   private seq = 0;
+  /** What the panel last showed: an entry, a context, the problems. */
+  private showing: "entry" | "context" | "problems" | null = null;
 
   constructor(
     private req: Requester,
@@ -53,9 +55,16 @@ export class SidePanel {
     this.onToggle(false);
   }
 
+  /** Close the panel if it shows an entry: the Transcript shows entries itself, and the
+   * panel would only repeat one beside it. A context or the problems stay. */
+  hideEntry(): void {
+    if (this.showing === "entry") this.hide();
+  }
+
   /** Show entry ``i`` (``id`` is its entry id), then fill in its detail when it arrives. */
   showEntry(i: number, id: string, isLeaf: boolean): void {
     const seq = ++this.seq;
+    this.showing = "entry";
     if (!this.open) {
       this.el.classList.remove("pnb-hidden");
       this.onToggle(true);
@@ -82,6 +91,7 @@ export class SidePanel {
   /** List the loader's problems; a problem tied to an entry links to it. */
   showProblems(problems: Problem[], total: number, goTo: (row: number) => void): void {
     this.seq++;
+    this.showing = "problems";
     if (!this.open) {
       this.el.classList.remove("pnb-hidden");
       this.onToggle(true);
@@ -109,6 +119,7 @@ export class SidePanel {
   /** Show what the model saw at entry ``i``; ``back`` returns to the entry. */
   showContext(i: number, back: () => void): void {
     const seq = ++this.seq;
+    this.showing = "context";
     renderMessage(this.body, "Building the context…");
     this.req.request<ContextDetail | null>("context", { index: i }).then(
       (ctx) => {

@@ -1,8 +1,9 @@
 /**
  * The transcript view: one branch read top to bottom, the way the agent's own HTML export
- * reads. Every entry of the branch gets a header at once (kind, node line); its full
- * content is asked for only when it scrolls near the screen, so a branch of thousands of
- * entries opens at once and costs requests only for what is read.
+ * reads. It is a virtual list (``vlist.ts``): the DOM holds the rows on screen and a
+ * margin, and an entry's node line and full content are asked for only once it is on
+ * screen, so a branch of 100k entries opens at once and costs requests only for what is
+ * read.
  */
 
 import type { Requester } from "./comm";
@@ -23,6 +24,7 @@ import { idAt, type Columns } from "./data";
 import { clear, el } from "./dom";
 import { entryBody, type EntryDetail, type PanelActions } from "./panel";
 import type { Tree } from "./tree";
+import { RowHeights, wanted } from "./vlist";
 
 /** The branch through ``entry`` (or the active path when -1): root down to ``entry``,
  * then on to a leaf along the active path where it goes, else the newest child. */
@@ -42,124 +44,330 @@ export function branchPath(tree: Tree, entry: number): number[] {
   return path.reverse();
 }
 
+/** Pixels drawn beyond the screen on either side, so a short scroll shows rows at once. */
+const MARGIN = 600;
+/** Rows drawn at most, whatever the estimates say (a bound on the DOM). */
+const MAX_DRAWN = 160;
+/** Quiet time after a scroll before bodies and node lines are asked for. */
+export const LOAD_DELAY_MS = 80;
+/** Bodies asked for at once; the rest wait, and are dropped if they scroll away first. */
+const IN_FLIGHT = 12;
+/** Bodies kept after they scroll away, so scrolling back shows them without asking. */
+const CACHE = 2000;
+/** Estimated heights before a row is drawn: a header, with a body for entries that are read. */
+const EST_NOTE = 26;
+const EST_READ = 110;
+
+type Loaded = { detail: EntryDetail | null } | { error: string };
+
+/** Hooks of the coordinator: node lines (cached, fetched on demand) and selection. */
+export interface TranscriptHooks {
+  /** the node line of an entry, if known */
+  line(i: number): string | undefined;
+  /** ask for the node lines of these entries; ``ready`` runs when they arrive */
+  needLines(indices: number[], ready: () => void): void;
+  select(i: number): void;
+}
+
+/** One branch as a virtual list: only the rows on screen (and a margin) are in the DOM,
+ * heights are estimated until drawn, and bodies are asked for only for the rows on screen
+ * once scrolling pauses, so a branch of 100k entries opens at once and the kernel works
+ * only for what is read. */
 export class Transcript {
   readonly el: HTMLDivElement;
-  private items = new Map<number, HTMLElement>();
-  private observer: IntersectionObserver | null = null;
+  private head: HTMLDivElement;
+  private space: HTMLDivElement;
+  private win: HTMLDivElement;
+  private rows: number[] = [];
+  private posOf = new Int32Array(0);
+  private kinds: ArrayLike<number> = [];
+  private cols: Columns | null = null;
+  private heights = new RowHeights([]);
+  private drawn = new Map<number, HTMLElement>();
+  private first = 0;
+  private selected = -1;
+  private loaded = new Map<number, Loaded>();
+  private pending = new Set<number>();
+  private queue: number[] = [];
   private generation = 0;
+  private frame = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private resizer: ResizeObserver | null = null;
+  private onScroll = (): void => this.schedule();
 
   constructor(
     private req: Requester,
     private actions: PanelActions,
-    /** the node line of an entry, if known (else it is asked for) */
-    private line: (i: number) => string | undefined,
-    private select: (i: number) => void,
+    private hooks: TranscriptHooks,
+    private loadDelay = LOAD_DELAY_MS,
   ) {
     this.el = el("div", "pnb-transcript pnb-hidden");
     this.el.tabIndex = -1;
+    this.head = el("div", "pnb-tx-head");
+    this.space = el("div", "pnb-tx-space");
+    this.win = el("div", "pnb-tx-win");
+    this.space.append(this.win);
+    this.el.append(this.head, this.space);
+    this.el.addEventListener("scroll", this.onScroll, { passive: true });
   }
 
   dispose(): void {
-    this.observer?.disconnect();
-    this.observer = null;
+    this.stop();
+    this.el.removeEventListener("scroll", this.onScroll);
   }
 
   get shown(): boolean {
     return !this.el.classList.contains("pnb-hidden");
   }
 
+  /** The entry is a row of the branch shown. */
+  has(i: number): boolean {
+    return i >= 0 && i < this.posOf.length && this.posOf[i] >= 0;
+  }
+
+  /** Rows of the branch, drawn rows, and entries asked for (for tests and benchmarks). */
+  stats(): { rows: number; drawn: number; first: number; loaded: number; pending: number } {
+    return { rows: this.rows.length, drawn: this.drawn.size, first: this.first, loaded: this.loaded.size, pending: this.pending.size };
+  }
+
   hide(): void {
     this.el.classList.add("pnb-hidden");
-    this.dispose();
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.resizer?.disconnect();
+    this.resizer = null;
+    this.queue = [];
   }
 
   /** Show ``path`` (entry indices, root first); entries failing ``keep`` are left out. */
   show(path: number[], cols: Columns, keep: (i: number) => boolean, selected: number): void {
     this.generation++;
-    this.dispose();
+    this.stop();
     this.el.classList.remove("pnb-hidden");
-    clear(this.el);
-    this.items.clear();
-    const rows = path.filter(keep);
-    const head = el("div", "pnb-tx-head");
-    head.append(
-      el("span", "pnb-tx-title", `Transcript · ${rows.length.toLocaleString("en-US")} entries on this branch`),
+    this.cols = cols;
+    this.kinds = cols.kind;
+    this.selected = selected;
+    this.rows = path.filter(keep);
+    this.posOf = new Int32Array(cols.n).fill(-1);
+    this.rows.forEach((i, r) => (this.posOf[i] = r));
+    this.heights = new RowHeights(this.rows.map((i) => (READ_KINDS.has(cols.kind[i]) ? EST_READ : EST_NOTE)));
+    this.loaded.clear();
+    this.pending.clear();
+    for (const node of this.drawn.values()) node.remove();
+    this.drawn.clear();
+    clear(this.head);
+    this.head.append(
+      el("span", "pnb-tx-title", `Transcript · ${this.rows.length.toLocaleString("en-US")} entries on this branch`),
       el("span", "pnb-muted pnb-small", "click an entry's header to select it in the tree"),
     );
-    this.el.append(head);
-    this.observer =
-      typeof IntersectionObserver === "undefined"
-        ? null
-        : new IntersectionObserver((seen) => this.load(seen), { root: this.el, rootMargin: "800px 0px" });
-    for (const i of rows) {
-      const item = el("article", "pnb-tx-item");
-      item.dataset.index = String(i);
-      item.dataset.entryId = idAt(cols, i);
-      item.style.setProperty("--pnb-badge", KIND_STYLES[cols.kind[i]]?.color ?? "#888");
-      const bar = el("header", "pnb-tx-bar");
-      bar.append(el("span", "pnb-tx-kind", KIND_NAMES[cols.kind[i]] ?? "entry"), el("span", "pnb-tx-line", this.line(i) ?? ""));
-      const label = cols.labels.get(i);
-      if (label) bar.append(el("span", "pnb-label-tag", label));
-      bar.addEventListener("click", () => this.select(i));
-      const read = READ_KINDS.has(cols.kind[i]);
-      if (read) item.append(bar, el("div", "pnb-tx-body pnb-muted pnb-small", "…"));
-      else {
-        item.classList.add("pnb-tx-note");
-        item.append(bar);
-      }
-      if (i === selected) item.classList.add("pnb-tx-selected");
-      this.items.set(i, item);
-      this.el.append(item);
-      if (read) this.observer?.observe(item);
+    this.el.scrollTop = 0;
+    if (typeof ResizeObserver !== "undefined") {
+      this.resizer = new ResizeObserver(() => this.schedule());
+      this.resizer.observe(this.win);
+      this.resizer.observe(this.el);
     }
-    if (!this.observer) for (const i of rows.filter((r) => READ_KINDS.has(cols.kind[r])).slice(0, 50)) this.fill(i);
+    this.render();
   }
 
-  /** Mark ``i`` selected and scroll it into view. */
+  /** Mark ``i`` selected and scroll it to the middle of the screen. */
   focus(i: number): void {
-    for (const item of this.el.querySelectorAll(".pnb-tx-selected")) item.classList.remove("pnb-tx-selected");
-    const item = this.items.get(i);
-    if (!item) return;
-    item.classList.add("pnb-tx-selected");
-    item.scrollIntoView({ block: "center" });
+    this.selected = i;
+    for (const [j, node] of this.drawn) node.classList.toggle("pnb-tx-selected", j === i);
+    const r = this.has(i) ? this.posOf[i] : -1;
+    if (r < 0) return;
+    // Twice: the first pass draws the row with estimated heights above it, the second
+    // centres it again on what was measured.
+    for (let pass = 0; pass < 2; pass++) {
+      this.el.scrollTop = this.listTop() + this.heights.centre(r, this.viewport());
+      this.render();
+    }
   }
 
   /** Node lines arrived: fill the headers that were waiting for them. */
   refreshLines(): void {
-    for (const [i, item] of this.items) {
+    for (const [i, item] of this.drawn) {
       const line = item.querySelector(".pnb-tx-line");
-      if (line && !line.textContent) line.textContent = this.line(i) ?? "";
+      if (line && !line.textContent) line.textContent = this.hooks.line(i) ?? "";
     }
   }
 
-  private load(seen: IntersectionObserverEntry[]): void {
-    for (const s of seen) {
-      if (!s.isIntersecting) continue;
-      const i = Number((s.target as HTMLElement).dataset.index);
-      this.observer?.unobserve(s.target);
-      this.fill(i);
-    }
+  private viewport(): number {
+    return this.el.clientHeight || 600;
   }
 
-  private fill(i: number): void {
-    const item = this.items.get(i);
-    if (!item) return;
+  private listTop(): number {
+    return this.space.offsetTop;
+  }
+
+  private schedule(): void {
+    if (this.frame || !this.shown) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Draw the rows of the window, measure them, and keep the row being read in place. */
+  private render(): void {
+    if (!this.shown) return;
+    const laidOut = this.el.clientHeight > 0;
+    for (let pass = 0; pass < 3; pass++) {
+      const y = this.el.scrollTop - this.listTop();
+      const anchor = this.heights.anchor(Math.max(0, y));
+      const [start, rawEnd] = this.heights.window(y, this.viewport(), MARGIN);
+      const end = Math.min(rawEnd, start + MAX_DRAWN);
+      const changed = this.place(start, end);
+      if (!laidOut) break;
+      let moved = false;
+      for (let r = start; r < end; r++) {
+        const node = this.drawn.get(this.rows[r]);
+        if (node && this.heights.set(r, measure(node))) moved = true;
+      }
+      this.space.style.height = `${this.heights.total}px`;
+      this.win.style.transform = `translateY(${this.heights.top(start)}px)`;
+      if (moved && y > 0) {
+        const want = this.listTop() + this.heights.scrollFor(anchor);
+        if (Math.abs(want - this.el.scrollTop) > 0.5) this.el.scrollTop = want;
+      }
+      if (!changed && !moved) break;
+    }
+    this.space.style.height = `${this.heights.total}px`;
+    this.win.style.transform = `translateY(${this.heights.top(this.first)}px)`;
+    this.armLoad();
+  }
+
+  /** Make the DOM hold exactly rows ``[start, end)``; returns whether it changed. */
+  private place(start: number, end: number): boolean {
+    let changed = false;
+    for (const [i, node] of this.drawn) {
+      const r = this.posOf[i];
+      if (r < start || r >= end) {
+        node.remove();
+        this.drawn.delete(i);
+        changed = true;
+      }
+    }
+    let prev: HTMLElement | null = null;
+    for (let r = start; r < end; r++) {
+      const i = this.rows[r];
+      let node = this.drawn.get(i);
+      if (!node) {
+        node = this.item(i);
+        this.drawn.set(i, node);
+        changed = true;
+      }
+      const at: ChildNode | null = prev ? prev.nextSibling : this.win.firstChild;
+      if (at !== node) this.win.insertBefore(node, at);
+      prev = node;
+    }
+    this.first = start;
+    return changed;
+  }
+
+  private item(i: number): HTMLElement {
+    const cols = this.cols as Columns;
+    const item = el("article", "pnb-tx-item");
+    item.dataset.index = String(i);
+    item.dataset.entryId = idAt(cols, i);
+    item.style.setProperty("--pnb-badge", KIND_STYLES[cols.kind[i]]?.color ?? "#888");
+    const bar = el("header", "pnb-tx-bar");
+    bar.append(el("span", "pnb-tx-kind", KIND_NAMES[cols.kind[i]] ?? "entry"), el("span", "pnb-tx-line", this.hooks.line(i) ?? ""));
+    const label = cols.labels.get(i);
+    if (label) bar.append(el("span", "pnb-label-tag", label));
+    bar.addEventListener("click", () => this.hooks.select(i));
+    if (i === this.selected) item.classList.add("pnb-tx-selected");
+    if (!READ_KINDS.has(cols.kind[i])) {
+      item.classList.add("pnb-tx-note");
+      item.append(bar);
+      return item;
+    }
+    item.append(bar, el("div", "pnb-tx-body pnb-muted pnb-small", "…"));
+    const got = this.loaded.get(i);
+    if (got) this.fillItem(item, got);
+    return item;
+  }
+
+  /** Once scrolling pauses, ask for what the rows on screen still lack. */
+  private armLoad(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.loadVisible();
+    }, this.loadDelay);
+  }
+
+  /** The rows on the screen itself (not the margin), nearest its middle first. */
+  private onScreen(): number[] {
+    const y = this.el.scrollTop - this.listTop();
+    const vh = this.viewport();
+    const [start, end] = this.heights.window(y, vh, 0);
+    const mid = this.heights.rowAt(y + vh / 2);
+    return wanted(start, Math.min(end, start + MAX_DRAWN), mid, () => false).map((r) => this.rows[r]);
+  }
+
+  private loadVisible(): void {
+    if (!this.shown) return;
+    const rows = this.onScreen();
+    const lines = rows.filter((i) => this.hooks.line(i) === undefined);
+    if (lines.length) this.hooks.needLines(lines, () => this.refreshLines());
+    // What scrolled away before its turn is dropped from the queue.
+    this.queue = rows.filter((i) => READ_KINDS.has(this.kinds[i]) && !this.loaded.has(i) && !this.pending.has(i));
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.pending.size < IN_FLIGHT && this.queue.length) this.fetch(this.queue.shift() as number);
+  }
+
+  private fetch(i: number): void {
     const gen = this.generation;
+    this.pending.add(i);
+    const done = (got: Loaded): void => {
+      if (gen !== this.generation) return;
+      this.pending.delete(i);
+      this.loaded.set(i, got);
+      if (this.loaded.size > CACHE) {
+        for (const j of this.loaded.keys()) {
+          if (this.loaded.size <= CACHE) break;
+          if (!this.drawn.has(j)) this.loaded.delete(j);
+        }
+      }
+      const node = this.drawn.get(i);
+      if (node) {
+        this.fillItem(node, got);
+        this.schedule();
+      }
+      this.pump();
+    };
     this.req.request<EntryDetail | null>("entry", { index: i }).then(
-      (detail) => {
-        if (gen !== this.generation) return;
-        const body = item.querySelector(".pnb-tx-body");
-        if (!body) return;
-        body.replaceWith(detail ? withClass(entryBody(detail, this.actions), "pnb-tx-body") : el("div", "pnb-tx-body pnb-muted", "not available"));
-        item.dataset.loaded = "1";
-      },
-      (err: Error) => {
-        if (gen !== this.generation) return;
-        const body = item.querySelector(".pnb-tx-body");
-        if (body) body.textContent = `Could not load the entry: ${err.message}`;
-      },
+      (detail) => done({ detail }),
+      (err: Error) => done({ error: err.message }),
     );
   }
+
+  private fillItem(item: HTMLElement, got: Loaded): void {
+    const body = item.querySelector(".pnb-tx-body");
+    if (!body) return;
+    if ("error" in got) {
+      body.textContent = `Could not load the entry: ${got.error}`;
+      return;
+    }
+    const { detail } = got;
+    body.replaceWith(detail ? withClass(entryBody(detail, this.actions), "pnb-tx-body") : el("div", "pnb-tx-body pnb-muted", "not available"));
+    item.dataset.loaded = "1";
+  }
+}
+
+/** A drawn row's height, with the gap below it. */
+function measure(node: HTMLElement): number {
+  const gap = parseFloat(getComputedStyle(node).marginBottom) || 0;
+  return node.offsetHeight + gap;
 }
 
 function withClass(node: HTMLElement, className: string): HTMLElement {

@@ -133,12 +133,11 @@ export class SessionView {
     this.legend = el("div", "pnb-legend");
     buildLegend(this.legend);
     this.follow = new Follow(() => this.showNewest());
-    this.transcript = new Transcript(
-      this.req,
-      this.panelActions(),
-      (i) => this.text.lines.get(i),
-      (i) => this.select(i, {}),
-    );
+    this.transcript = new Transcript(this.req, this.panelActions(), {
+      line: (i) => this.text.lines.get(i),
+      needLines: (indices, ready) => this.text.fetchLines(indices, ready),
+      select: (i) => this.select(i, {}),
+    });
     this.disposers.add(() => this.transcript.dispose());
     this.minimap = new Minimap((f) => this.jumpToFraction(f));
     this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.minimap.el, this.transcript.el);
@@ -207,6 +206,7 @@ export class SessionView {
       centerOn: (i, k) => this.centerOn(i, k),
       fit: () => this.fit(),
       setView: (v) => this.setModel("view", v),
+      transcript: () => ({ ...this.transcript.stats() }),
     });
   }
 
@@ -436,6 +436,9 @@ export class SessionView {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
+    // The Transcript covers the stage: drawing the tree under it would only cost time (a
+    // whole session's rows) and ask the kernel for node lines nobody sees.
+    if (this.view === "transcript") return 0;
     this.theme ??= readTheme(this.root);
     const { transform, width, height, dpr } = this.camera;
     const marks = {
@@ -561,7 +564,7 @@ export class SessionView {
     if (i >= 0 && o.center) this.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
     if (this.view === "transcript") {
-      if (i >= 0 && !this.transcript.el.querySelector(`[data-index="${i}"]`)) this.showTranscript();
+      if (i >= 0 && !this.transcript.has(i)) this.showTranscript();
       this.transcript.focus(i);
     } else if (!o.keepPanel) this.showPanel(i);
     this.drawNow();
@@ -571,9 +574,7 @@ export class SessionView {
   private showTranscript(): void {
     const path = branchPath(this.tree, this.selected);
     this.transcript.show(path, this.cols, (i) => this.vis.shown[i] === 1, this.selected);
-    for (let j = 0; j < path.length; j += 400) {
-      this.text.fetchLines(path.slice(j, j + 400), () => this.transcript.refreshLines());
-    }
+    this.panel.hideEntry();
     if (this.selected >= 0) this.transcript.focus(this.selected);
   }
 

@@ -32,22 +32,43 @@ describe("branchPath", () => {
   });
 });
 
+/** A Transcript whose scroll position the test sets (jsdom does not scroll or lay out;
+ * unlaid, the view takes a screen of 600 px and keeps its estimated heights). */
+function scrollable(tr: Transcript): (y: number) => Promise<void> {
+  let top = 0;
+  Object.defineProperty(tr.el, "scrollTop", { get: () => top, set: (v: number) => (top = Math.max(0, v)), configurable: true });
+  return async (y: number) => {
+    tr.el.scrollTop = y;
+    tr.el.dispatchEvent(new Event("scroll"));
+    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+  };
+}
+
+const hooks = (line: (i: number) => string | undefined = () => "", select: (i: number) => void = () => undefined, lines: number[][] = []) => ({
+  line,
+  needLines: (ix: number[]) => void lines.push(ix),
+  select,
+});
+const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const drawnIndices = (tr: Transcript): number[] => Array.from(tr.el.querySelectorAll(".pnb-tx-item"), (n) => Number((n as HTMLElement).dataset.index));
+
 describe("Transcript", () => {
-  it("lists the branch with headers at once, fills bodies on request, label as text", async () => {
+  it("lists the branch with headers, fills bodies once scrolling pauses, label as text", async () => {
     const { req, asked } = fakeRequester();
     const selected: number[] = [];
-    const tr = new Transcript(req, noActions, (i) => (i === 3 ? "line three" : undefined), (i) => selected.push(i));
+    const tr = new Transcript(req, noActions, hooks((i) => (i === 3 ? "line three" : undefined), (i) => selected.push(i)), 5);
     tr.show(branchPath(t, 3), c, () => true, 3);
     const items = tr.el.querySelectorAll(".pnb-tx-item");
-    expect(Array.from(items, (n) => (n as HTMLElement).dataset.index)).toEqual(["0", "1", "2", "3"]);
+    expect(drawnIndices(tr)).toEqual([0, 1, 2, 3]);
     expect(items[3].classList.contains("pnb-tx-selected")).toBe(true);
     expect(items[3].textContent).toContain("line three");
     expect(tr.el.querySelector("b")).toBeNull();
     expect(items[3].textContent).toContain("<b>tag</b>");
-    // no IntersectionObserver in jsdom: the first entries are asked for directly
-    expect(asked.map((a) => a.extra.index)).toEqual([0, 1, 2, 3]);
+    expect(asked).toEqual([]); // nothing until the pause
+    await wait(20);
+    expect(asked.map((a) => a.extra.index).sort()).toEqual([0, 1, 2, 3]);
     expect(tr.el.querySelectorAll(".pnb-tx-note").length).toBe(0);
-    asked[0].resolve({ index: 0, id: id8(0), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "hello <img src=x onerror=alert(1)>" } } });
+    asked.find((a) => a.extra.index === 0)?.resolve({ index: 0, id: id8(0), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "hello <img src=x onerror=alert(1)>" } } });
     await flush();
     expect((items[0] as HTMLElement).dataset.loaded).toBe("1");
     expect(items[0].textContent).toContain("hello");
@@ -56,28 +77,111 @@ describe("Transcript", () => {
     expect(selected).toEqual([2]);
   });
 
-  it("reads messages in full and keeps bookkeeping entries to their line", () => {
+  it("reads messages in full and keeps bookkeeping entries to their line", async () => {
     const { req, asked } = fakeRequester();
     const cc = columns([
       { id: id8(0), parent: null, kind: Kind.ModelChange, time: 0 },
       { id: id8(1), parent: id8(0), kind: Kind.User, time: 1 },
       { id: id8(2), parent: id8(1), kind: Kind.Label, time: 2 },
     ]);
-    const tr = new Transcript(req, noActions, (i) => `line ${i}`, () => undefined);
+    const tr = new Transcript(req, noActions, hooks((i) => `line ${i}`), 0);
     tr.show([0, 1, 2], cc, () => true, -1);
     expect(tr.el.querySelectorAll(".pnb-tx-note").length).toBe(2);
     expect(tr.el.querySelectorAll(".pnb-tx-body").length).toBe(1);
+    await wait(5);
     expect(asked.map((a) => a.extra.index)).toEqual([1]);
   });
 
   it("leaves out entries the filter hides, and drops answers for an older branch", async () => {
     const { req, asked } = fakeRequester();
-    const tr = new Transcript(req, noActions, () => "", () => undefined);
+    const tr = new Transcript(req, noActions, hooks(), 0);
     tr.show([0, 1, 2, 3], c, (i) => i !== 1, -1);
     expect(tr.el.querySelectorAll(".pnb-tx-item").length).toBe(3);
+    expect(tr.has(1)).toBe(false);
+    expect(tr.has(2)).toBe(true);
+    await wait(5);
     tr.show([0, 1, 4, 5], c, () => true, -1);
     asked[0].resolve({ index: 0, id: id8(0), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "stale" } } });
     await flush();
     expect(tr.el.textContent).not.toContain("stale");
+  });
+
+  describe("on a branch of 20,000 entries", () => {
+    const n = 20_000;
+    const big = columns(Array.from({ length: n }, (_, k) => ({ id: id8(k), parent: k ? id8(k - 1) : null, kind: k % 2 ? Kind.Assistant : Kind.User })));
+    const path = Array.from({ length: n }, (_, k) => k);
+
+    it("draws only the rows near the screen, at the top, the middle and the end", async () => {
+      const { req, asked } = fakeRequester();
+      const lines: number[][] = [];
+      const tr = new Transcript(req, noActions, hooks(() => undefined, undefined, lines), 0);
+      const scrollTo = scrollable(tr);
+      tr.show(path, big, () => true, -1);
+      const top = drawnIndices(tr);
+      expect(top[0]).toBe(0);
+      expect(top.length).toBeLessThan(40);
+      await wait(5);
+      // only rows on the screen itself (600 px of 110 px estimates) are asked for
+      const first = asked.map((a) => Number(a.extra.index));
+      expect(Math.max(...first)).toBeLessThan(7);
+      expect(lines.flat().every((i) => i < 7)).toBe(true);
+
+      await scrollTo(110 * 10_000);
+      const mid = drawnIndices(tr);
+      expect(mid.length).toBeLessThan(40);
+      expect(mid).toContain(10_000);
+      expect(mid.every((i, k) => k === 0 || i === mid[k - 1] + 1)).toBe(true);
+      await wait(5);
+      const second = asked.slice(first.length).map((a) => Number(a.extra.index));
+      expect(second.length).toBeGreaterThan(0);
+      expect(second.every((i) => i >= 10_000 && i < 10_007)).toBe(true);
+
+      await scrollTo(1e12);
+      const end = drawnIndices(tr);
+      expect(end[end.length - 1]).toBe(n - 1);
+      expect(end.length).toBeLessThan(40);
+      expect(tr.el.querySelectorAll(".pnb-tx-item").length).toBe(tr.stats().drawn);
+    });
+
+    it("asks nothing for rows scrolled past before the pause", async () => {
+      const { req, asked } = fakeRequester();
+      const tr = new Transcript(req, noActions, hooks(), 30);
+      const scrollTo = scrollable(tr);
+      tr.show(path, big, () => true, -1);
+      for (const y of [110_000, 220_000, 330_000]) await scrollTo(y);
+      await wait(60);
+      const got = asked.map((a) => Number(a.extra.index));
+      expect(got.length).toBeGreaterThan(0);
+      expect(got.every((i) => i >= 3000 && i < 3007)).toBe(true);
+    });
+
+    it("shows a body already read without asking again when it scrolls back", async () => {
+      const { req, asked } = fakeRequester();
+      const tr = new Transcript(req, noActions, hooks(), 0);
+      const scrollTo = scrollable(tr);
+      tr.show(path, big, () => true, -1);
+      await wait(5);
+      const count = asked.length;
+      asked[0].resolve({ index: Number(asked[0].extra.index), id: "x", kind: Kind.User, entry: { type: "message", message: { role: "user", content: "kept body" } } });
+      await flush();
+      await scrollTo(110 * 5000);
+      await wait(5);
+      await scrollTo(0);
+      await wait(5);
+      expect(tr.el.textContent).toContain("kept body");
+      const again = asked.slice(count).map((a) => Number(a.extra.index));
+      expect(again.filter((i) => i < 7 && i === Number(asked[0].extra.index))).toEqual([]);
+    });
+
+    it("scrolls a selected entry into the middle of the screen", () => {
+      const { req } = fakeRequester();
+      const tr = new Transcript(req, noActions, hooks(), 0);
+      scrollable(tr);
+      tr.show(path, big, () => true, -1);
+      tr.focus(15_000);
+      expect(drawnIndices(tr)).toContain(15_000);
+      expect(tr.el.querySelector(".pnb-tx-selected")?.getAttribute("data-index")).toBe("15000");
+      expect(tr.el.querySelectorAll(".pnb-tx-item").length).toBeLessThan(40);
+    });
   });
 });
