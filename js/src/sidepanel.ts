@@ -2,7 +2,7 @@
 import type { Requester } from "./comm";
 import type { Problem } from "./data";
 import { button, clear, el } from "./dom";
-import { renderContext, renderEntry, renderMessage, type ContextDetail, type EntryDetail, type PanelActions } from "./panel";
+import { renderContext, renderEntry, renderMessage, revealHits, type ContextDetail, type EntryDetail, type PanelActions } from "./panel";
 
 /** Only the latest request draws: a slow answer for an entry no longer selected is dropped. */
 export class SidePanel {
@@ -17,6 +17,8 @@ export class SidePanel {
     private actions: PanelActions,
     /** Called when the panel opens or closes (the stage changes size). */
     private onToggle: (open: boolean) => void,
+    /** The search in force: Thinking blocks holding its words are opened. */
+    private query: () => string = () => "",
   ) {
     this.el = el("div", "pnb-panel pnb-hidden");
     this.body = el("div", "pnb-panel-body");
@@ -80,6 +82,7 @@ export class SidePanel {
           return;
         }
         renderEntry(this.body, detail, this.actions, isLeaf);
+        revealHits(this.body, this.query());
         this.el.dataset.loaded = String(i);
       },
       (err: Error) => {

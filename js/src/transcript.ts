@@ -22,7 +22,7 @@ const READ_KINDS: ReadonlySet<number> = new Set([
 ]);
 import { idAt, type Columns } from "./data";
 import { clear, el } from "./dom";
-import { entryBody, type EntryDetail, type PanelActions } from "./panel";
+import { entryBody, revealHits, type EntryDetail, type PanelActions } from "./panel";
 import type { Tree } from "./tree";
 import { RowHeights, wanted } from "./vlist";
 
@@ -67,6 +67,8 @@ export interface TranscriptHooks {
   /** ask for the node lines of these entries; ``ready`` runs when they arrive */
   needLines(indices: number[], ready: () => void): void;
   select(i: number): void;
+  /** the search in force: Thinking blocks holding its words are opened */
+  query?(): string;
 }
 
 /** One branch as a virtual list: only the rows on screen (and a margin) are in the DOM,
@@ -359,7 +361,9 @@ export class Transcript {
       return;
     }
     const { detail } = got;
-    body.replaceWith(detail ? withClass(entryBody(detail, this.actions), "pnb-tx-body") : el("div", "pnb-tx-body pnb-muted", "not available"));
+    const shown = detail ? withClass(entryBody(detail, this.actions), "pnb-tx-body") : el("div", "pnb-tx-body pnb-muted", "not available");
+    revealHits(shown, this.hooks.query?.() ?? "");
+    body.replaceWith(shown);
     item.dataset.loaded = "1";
   }
 }

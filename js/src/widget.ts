@@ -26,7 +26,7 @@ import { buildLegend, toggleLegend } from "./legend";
 import { READABLE_FIT, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
-import type { PanelActions } from "./panel";
+import { revealHits, type PanelActions } from "./panel";
 import { draw, type Scene, type Theme } from "./render";
 import { buildScene } from "./scene";
 import { Search } from "./search";
@@ -137,11 +137,12 @@ export class SessionView {
       line: (i) => this.text.lines.get(i),
       needLines: (indices, ready) => this.text.fetchLines(indices, ready),
       select: (i) => this.select(i, {}),
+      query: () => this.query(),
     });
     this.disposers.add(() => this.transcript.dispose());
     this.minimap = new Minimap((f) => this.jumpToFraction(f));
     this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.minimap.el, this.transcript.el);
-    this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open));
+    this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open), () => this.query());
     this.disposers.add(() => this.panel.stopResize());
     main.append(this.stage, this.panel.el);
     this.root.append(this.toolbar.header, this.toolbar.bar, main);
@@ -612,11 +613,18 @@ export class SessionView {
 
   // ---------------------------------------------------------------- search
 
+  /** The search in force (trimmed; "" when none). */
+  private query(): string {
+    return String(this.model.get("search") ?? "").trim();
+  }
+
   private onSearch(): void {
-    const q = String(this.model.get("search") ?? "").trim();
+    const q = this.query();
     this.syncControls();
     this.search.run(q, this.cols.n, () => {
       this.search.arrange(this.tree.order, this.vis.shown, this.selected);
+      revealHits(this.panel.el, q);
+      revealHits(this.transcript.el, q);
       this.drawNow();
     });
   }
