@@ -24,7 +24,7 @@ import { idAt, type Columns } from "./data";
 import { clear, el } from "./dom";
 import { entryBody, revealHits, type EntryDetail, type PanelActions } from "./panel";
 import type { Tree } from "./tree";
-import { RowHeights, wanted } from "./vlist";
+import { RowHeights, wanted, type Anchor } from "./vlist";
 
 /** The branch through ``entry`` (or the active path when -1): root down to ``entry``,
  * then on to a leaf along the active path where it goes, else the newest child. */
@@ -54,9 +54,14 @@ export const LOAD_DELAY_MS = 80;
 const IN_FLIGHT = 12;
 /** Bodies kept after they scroll away, so scrolling back shows them without asking. */
 const CACHE = 2000;
+/** Time spent filling bodies in one task before yielding to the page. */
+const FILL_BUDGET_MS = 30;
 /** Estimated heights before a row is drawn: a header, with a body for entries that are read. */
 const EST_NOTE = 26;
 const EST_READ = 110;
+
+/** Events that mean the reader scrolls by hand (a programmatic scroll sends none). */
+const USER_SCROLLS = ["wheel", "pointerdown", "keydown", "touchstart"] as const;
 
 type Loaded = { detail: EntryDetail | null } | { error: string };
 
@@ -95,7 +100,15 @@ export class Transcript {
   private frame = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private resizer: ResizeObserver | null = null;
+  private toFill = new Set<number>();
+  private fillTimer: ReturnType<typeof setTimeout> | null = null;
   private onScroll = (): void => this.schedule();
+  /** The selected row's place on screen, kept while bodies above it load, until the
+   * reader scrolls by hand. */
+  private pin: Anchor | null = null;
+  private unpin = (): void => {
+    this.pin = null;
+  };
 
   constructor(
     private req: Requester,
@@ -111,11 +124,13 @@ export class Transcript {
     this.space.append(this.win);
     this.el.append(this.head, this.space);
     this.el.addEventListener("scroll", this.onScroll, { passive: true });
+    for (const type of USER_SCROLLS) this.el.addEventListener(type, this.unpin, { passive: true });
   }
 
   dispose(): void {
     this.stop();
     this.el.removeEventListener("scroll", this.onScroll);
+    for (const type of USER_SCROLLS) this.el.removeEventListener(type, this.unpin);
   }
 
   get shown(): boolean {
@@ -145,6 +160,9 @@ export class Transcript {
     this.resizer?.disconnect();
     this.resizer = null;
     this.queue = [];
+    if (this.fillTimer) clearTimeout(this.fillTimer);
+    this.fillTimer = null;
+    this.toFill.clear();
   }
 
   /** Show ``path`` (entry indices, root first); entries failing ``keep`` are left out. */
@@ -169,6 +187,7 @@ export class Transcript {
       el("span", "pnb-muted pnb-small", "click an entry's header to select it in the tree"),
     );
     this.el.scrollTop = 0;
+    this.pin = null;
     if (typeof ResizeObserver !== "undefined") {
       this.resizer = new ResizeObserver(() => this.schedule());
       this.resizer.observe(this.win);
@@ -186,7 +205,9 @@ export class Transcript {
     // Twice: the first pass draws the row with estimated heights above it, the second
     // centres it again on what was measured.
     for (let pass = 0; pass < 2; pass++) {
-      this.el.scrollTop = this.listTop() + this.heights.centre(r, this.viewport());
+      const y = this.heights.centre(r, this.viewport());
+      this.pin = { row: r, offset: y - this.heights.top(r) };
+      this.el.scrollTop = this.listTop() + y;
       this.render();
     }
   }
@@ -221,7 +242,7 @@ export class Transcript {
     const laidOut = this.el.clientHeight > 0;
     for (let pass = 0; pass < 3; pass++) {
       const y = this.el.scrollTop - this.listTop();
-      const anchor = this.heights.anchor(Math.max(0, y));
+      const anchor = this.pin ?? this.heights.anchor(Math.max(0, y));
       const [start, rawEnd] = this.heights.window(y, this.viewport(), MARGIN);
       const end = Math.min(rawEnd, start + MAX_DRAWN);
       const changed = this.place(start, end);
@@ -233,7 +254,7 @@ export class Transcript {
       }
       this.space.style.height = `${this.heights.total}px`;
       this.win.style.transform = `translateY(${this.heights.top(start)}px)`;
-      if (moved && y > 0) {
+      if (moved && (y > 0 || this.pin)) {
         const want = this.listTop() + this.heights.scrollFor(anchor);
         if (Math.abs(want - this.el.scrollTop) > 0.5) this.el.scrollTop = want;
       }
@@ -340,17 +361,34 @@ export class Transcript {
           if (!this.drawn.has(j)) this.loaded.delete(j);
         }
       }
-      const node = this.drawn.get(i);
-      if (node) {
-        this.fillItem(node, got);
-        this.schedule();
-      }
+      if (this.drawn.has(i)) this.fillSoon(i);
       this.pump();
     };
     this.req.request<EntryDetail | null>("entry", { index: i }).then(
       (detail) => done({ detail }),
       (err: Error) => done({ error: err.message }),
     );
+  }
+
+  /** Fill drawn rows whose bodies arrived, a few milliseconds' worth per task: answers
+   * often arrive together (a chunk of an exported page decoded at once), and rendering
+   * all their markdown in one go would block a frame. */
+  private fillSoon(i: number): void {
+    this.toFill.add(i);
+    if (this.fillTimer) return;
+    this.fillTimer = setTimeout(() => {
+      this.fillTimer = null;
+      const t0 = performance.now();
+      for (const j of this.toFill) {
+        this.toFill.delete(j);
+        const node = this.drawn.get(j);
+        const got = this.loaded.get(j);
+        if (node && got && !node.dataset.loaded) this.fillItem(node, got);
+        if (performance.now() - t0 > FILL_BUDGET_MS) break;
+      }
+      this.schedule();
+      if (this.toFill.size) this.fillSoon(this.toFill.values().next().value as number);
+    }, 0);
   }
 
   private fillItem(item: HTMLElement, got: Loaded): void {

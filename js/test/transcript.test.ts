@@ -69,7 +69,7 @@ describe("Transcript", () => {
     expect(asked.map((a) => a.extra.index).sort()).toEqual([0, 1, 2, 3]);
     expect(tr.el.querySelectorAll(".pnb-tx-note").length).toBe(0);
     asked.find((a) => a.extra.index === 0)?.resolve({ index: 0, id: id8(0), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "hello <img src=x onerror=alert(1)>" } } });
-    await flush();
+    await wait(5);
     expect((items[0] as HTMLElement).dataset.loaded).toBe("1");
     expect(items[0].textContent).toContain("hello");
     expect(items[0].querySelector("img[onerror]")).toBeNull();
