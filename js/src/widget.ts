@@ -342,14 +342,18 @@ export class SessionView {
     if (level === "data" || level === "visible") {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
-    this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded);
-    if (this.view !== "branches") {
+    // The Tree and the Transcript share one display (every shown entry a row): going from
+    // one to the other with the same data and filter keeps it rather than laying out a
+    // whole session again.
+    const keep = level === "display" && this.view !== "branches" && this.scene?.kind === "lanes";
+    if (!keep) this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded);
+    if (!keep && this.view !== "branches") {
       const lanes = layoutLanes(this.cols, this.tree, this.disp);
       this.layout = lanes;
       this.scene = buildLaneScene(this.cols, this.tree, this.disp, lanes);
       this.camera.fixedX = LANE_LEFT;
       this.camera.rowsHeight = lanes.maxY + lanes.dy;
-    } else {
+    } else if (!keep) {
       const sp = SPACING.branches;
       this.layout = layoutDisplay(this.disp, sp.dx, sp.dy);
       this.scene = buildScene(this.cols, this.tree, this.disp, this.layout, "branches");
