@@ -165,27 +165,42 @@ export class Transcript {
     this.toFill.clear();
   }
 
-  /** Show ``path`` (entry indices, root first); entries failing ``keep`` are left out. */
-  show(path: number[], cols: Columns, keep: (i: number) => boolean, selected: number): void {
-    this.generation++;
-    this.stop();
+  /** Show ``path`` (entry indices, root first); entries failing ``keep`` are left out.
+   * Returns true when it is the branch shown already, grown: the reader's place is kept. */
+  show(path: number[], cols: Columns, keep: (i: number) => boolean, selected: number): boolean {
+    const rows = path.filter(keep);
+    // The same branch with entries appended (a live session): keep the reader's place,
+    // the rows drawn, the heights measured and the bodies read.
+    const grows = this.shown && this.continues(rows, cols);
+    const before = this.heights;
+    if (!grows) {
+      this.generation++;
+      this.stop();
+      this.loaded.clear();
+      this.pending.clear();
+      for (const node of this.drawn.values()) node.remove();
+      this.drawn.clear();
+    }
     this.el.classList.remove("pnb-hidden");
     this.cols = cols;
     this.kinds = cols.kind;
     this.selected = selected;
-    this.rows = path.filter(keep);
+    const kept = grows ? this.rows.length : 0;
+    this.rows = rows;
     this.posOf = new Int32Array(cols.n).fill(-1);
     this.rows.forEach((i, r) => (this.posOf[i] = r));
     this.heights = new RowHeights(this.rows.map((i) => (READ_KINDS.has(cols.kind[i]) ? EST_READ : EST_NOTE)));
-    this.loaded.clear();
-    this.pending.clear();
-    for (const node of this.drawn.values()) node.remove();
-    this.drawn.clear();
+    this.heights.carry(before, kept);
     clear(this.head);
     this.head.append(
       el("span", "pnb-tx-title", `Transcript · ${this.rows.length.toLocaleString("en-US")} entries on this branch`),
       el("span", "pnb-muted pnb-small", "click an entry's header to select it in the tree"),
     );
+    if (grows) {
+      for (const [j, node] of this.drawn) node.classList.toggle("pnb-tx-selected", j === selected);
+      this.render();
+      return true;
+    }
     this.el.scrollTop = 0;
     this.pin = null;
     if (typeof ResizeObserver !== "undefined") {
@@ -194,6 +209,18 @@ export class Transcript {
       this.resizer.observe(this.el);
     }
     this.render();
+    return false;
+  }
+
+  /** ``rows`` start with the rows shown now, the same entries (by id). */
+  private continues(rows: number[], cols: Columns): boolean {
+    const old = this.rows;
+    const k = old.length;
+    const prev = this.cols;
+    if (!k || !prev || rows.length < k) return false;
+    for (let r = 0; r < k; r++) if (rows[r] !== old[r]) return false;
+    // indices name the same entries only if the data was appended to, not replaced
+    return idAt(cols, rows[0]) === idAt(prev, old[0]) && idAt(cols, rows[k - 1]) === idAt(prev, old[k - 1]);
   }
 
   /** Mark ``i`` selected and scroll it to the middle of the screen. */

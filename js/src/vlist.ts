@@ -33,6 +33,13 @@ export class RowHeights {
     return this.measured[row] === 1;
   }
 
+  /** Take the measured heights of the first ``count`` rows of ``from`` (the same rows,
+   * before more were appended). */
+  carry(from: RowHeights, count: number): void {
+    const k = Math.min(count, from.n, this.n);
+    for (let r = 0; r < k; r++) if (from.isMeasured(r)) this.set(r, from.height(r));
+  }
+
   /** Record a measured height; returns the change (0 when it was right). */
   set(row: number, height: number): number {
     if (row < 0 || row >= this.n || !(height >= 0)) return 0;

@@ -578,9 +578,9 @@ export class SessionView {
   /** The selected branch (or the active path) as a transcript. */
   private showTranscript(): void {
     const path = branchPath(this.tree, this.selected);
-    this.transcript.show(path, this.cols, (i) => this.vis.shown[i] === 1, this.selected);
+    const grew = this.transcript.show(path, this.cols, (i) => this.vis.shown[i] === 1, this.selected);
     this.panel.hideEntry();
-    if (this.selected >= 0) this.transcript.focus(this.selected);
+    if (!grew && this.selected >= 0) this.transcript.focus(this.selected);
   }
 
   private showPanel(i: number): void {

@@ -173,6 +173,29 @@ describe("Transcript", () => {
       expect(again.filter((i) => i < 7 && i === Number(asked[0].extra.index))).toEqual([]);
     });
 
+    it("keeps the reader's place and the bodies read when the branch grows", async () => {
+      const { req, asked } = fakeRequester();
+      const tr = new Transcript(req, noActions, hooks(), 0);
+      const scrollTo = scrollable(tr);
+      tr.show(path.slice(0, n - 10), big, () => true, -1);
+      await scrollTo(110 * 5000);
+      await wait(5);
+      const first = asked.find((a) => Number(a.extra.index) >= 5000) as (typeof asked)[number];
+      const index = Number(first.extra.index);
+      first.resolve({ index, id: id8(index), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "read already" } } });
+      await wait(5);
+      const drawn = drawnIndices(tr);
+      expect(tr.show(path, big, () => true, -1)).toBe(true);
+      expect(tr.el.scrollTop).toBe(110 * 5000);
+      expect(drawnIndices(tr)).toEqual(drawn);
+      expect(tr.el.textContent).toContain("read already");
+      expect(tr.stats().rows).toBe(n);
+      // another branch (here: a filter) starts again at the top
+      expect(tr.show(path, big, (i) => i % 3 !== 1, -1)).toBe(false);
+      expect(tr.el.scrollTop).toBe(0);
+      expect(tr.el.textContent).not.toContain("read already");
+    });
+
     it("scrolls a selected entry into the middle of the screen", () => {
       const { req } = fakeRequester();
       const tr = new Transcript(req, noActions, hooks(), 0);

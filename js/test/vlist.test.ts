@@ -60,3 +60,16 @@ describe("wanted", () => {
     expect(wanted(0, 0, 0, () => false)).toEqual([]);
   });
 });
+
+describe("RowHeights.carry", () => {
+  it("takes the measured heights of the rows that were there before", () => {
+    const before = new RowHeights([10, 10, 10]);
+    before.set(0, 40);
+    before.set(2, 25);
+    const after = new RowHeights([10, 10, 10, 10, 10]);
+    after.carry(before, 3);
+    expect([0, 1, 2, 3, 4].map((r) => after.height(r))).toEqual([40, 10, 25, 10, 10]);
+    expect([0, 1, 2, 3].map((r) => after.isMeasured(r))).toEqual([true, false, true, false]);
+    expect(after.total).toBe(95);
+  });
+});
