@@ -1,10 +1,14 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from "vitest";
+import type { AnyModel } from "@anywidget/types";
+import { describe, expect, it, vi } from "vitest";
+import { Requester } from "../src/comm";
+import { OFFLINE_AFTER_MS } from "../src/offline";
+import { MockModel } from "../src/standalone";
 import { Kind } from "../src/constants";
 import { Transcript, branchPath } from "../src/transcript";
 import { buildTree } from "../src/tree";
 import { fakeRequester, flush } from "./fakes";
-import { columns, id8 } from "./helpers";
+import { columns, id8, rawTree } from "./helpers";
 
 // 0 -> 1 -> {2 -> 3 (older), 4 -> 5 (active: last row)}
 const rows = [
@@ -194,6 +198,29 @@ describe("Transcript", () => {
       expect(tr.show(path, big, (i) => i % 3 !== 1, -1)).toBe(false);
       expect(tr.el.scrollTop).toBe(0);
       expect(tr.el.textContent).not.toContain("read already");
+    });
+
+    it("in offline mode asks the saved data only for the rows on screen", async () => {
+      vi.useFakeTimers();
+      try {
+        const raw = rawTree(Array.from({ length: n }, (_, k) => ({ id: id8(k), parent: k ? id8(k - 1) : null, kind: Kind.User })));
+        const saved = { n, kept: 100, origin: null, lines: Array.from({ length: 100 }, (_, k) => `saved ${k}`), tools: [] };
+        const model = new MockModel({ _tree: raw, _offline: saved }, () => null);
+        const sent: number[] = [];
+        model.send = (c: unknown) => void sent.push(Number((c as { index?: number }).index));
+        const req = new Requester(model as unknown as AnyModel);
+        const tr = new Transcript(req, noActions, hooks(), 0);
+        tr.show(path, big, () => true, -1);
+        await vi.advanceTimersByTimeAsync(OFFLINE_AFTER_MS + 100);
+        expect(sent.length).toBeGreaterThan(0);
+        expect(sent.every((i) => i < 7)).toBe(true);
+        const first = tr.el.querySelector('.pnb-tx-item[data-index="0"]') as HTMLElement;
+        expect(first.dataset.loaded).toBe("1");
+        expect(first.textContent).toContain("saved 0");
+        req.dispose();
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it("scrolls a selected entry into the middle of the screen", () => {
