@@ -50,8 +50,10 @@ const MARGIN = 600;
 const MAX_DRAWN = 160;
 /** Quiet time after a scroll before bodies and node lines are asked for. */
 export const LOAD_DELAY_MS = 80;
-/** Bodies asked for at once; the rest wait, and are dropped if they scroll away first. */
-const IN_FLIGHT = 12;
+/** Bodies asked for in one request, and requests out at once; the rest wait, and are
+ * dropped if they scroll away first. */
+const BATCH = 8;
+const BATCHES = 2;
 /** Bodies kept after they scroll away, so scrolling back shows them without asking. */
 const CACHE = 2000;
 /** Time spent filling bodies in one task before yielding to the page. */
@@ -95,6 +97,7 @@ export class Transcript {
   private selected = -1;
   private loaded = new Map<number, Loaded>();
   private pending = new Set<number>();
+  private batches = 0;
   private queue: number[] = [];
   private generation = 0;
   private frame = 0;
@@ -178,6 +181,7 @@ export class Transcript {
       this.stop();
       this.loaded.clear();
       this.pending.clear();
+      this.batches = 0;
       for (const node of this.drawn.values()) node.remove();
       this.drawn.clear();
     }
@@ -372,28 +376,40 @@ export class Transcript {
   }
 
   private pump(): void {
-    while (this.pending.size < IN_FLIGHT && this.queue.length) this.fetch(this.queue.shift() as number);
+    while (this.batches < BATCHES && this.queue.length) this.fetch(this.queue.splice(0, BATCH));
   }
 
-  private fetch(i: number): void {
+  /** Ask for the bodies of ``rows`` in one request ("entries": the kernel reads them in
+   * one pass over the file). */
+  private fetch(rows: number[]): void {
     const gen = this.generation;
-    this.pending.add(i);
-    const done = (got: Loaded): void => {
-      if (gen !== this.generation) return;
+    this.batches++;
+    for (const i of rows) this.pending.add(i);
+    const done = (i: number, got: Loaded): void => {
       this.pending.delete(i);
       this.loaded.set(i, got);
+      if (this.drawn.has(i)) this.fillSoon(i);
+    };
+    const finish = (each: (i: number, k: number) => Loaded): void => {
+      if (gen !== this.generation) return;
+      this.batches--;
+      rows.forEach((i, k) => done(i, each(i, k)));
       if (this.loaded.size > CACHE) {
         for (const j of this.loaded.keys()) {
           if (this.loaded.size <= CACHE) break;
           if (!this.drawn.has(j)) this.loaded.delete(j);
         }
       }
-      if (this.drawn.has(i)) this.fillSoon(i);
       this.pump();
     };
-    this.req.request<EntryDetail | null>("entry", { index: i }).then(
-      (detail) => done({ detail }),
-      (err: Error) => done({ error: err.message }),
+    this.req.request<{ entries?: unknown[] } | null>("entries", { indices: rows }).then(
+      (res) =>
+        finish((_i, k) => {
+          const a = res?.entries?.[k] as (EntryDetail & { error?: string }) | null | undefined;
+          if (a && typeof a.error === "string" && !a.entry) return { error: a.error };
+          return { detail: a ?? null };
+        }),
+      (err: Error) => finish(() => ({ error: err.message })),
     );
   }
 

@@ -7,7 +7,7 @@ import { MockModel } from "../src/standalone";
 import { Kind } from "../src/constants";
 import { Transcript, branchPath } from "../src/transcript";
 import { buildTree } from "../src/tree";
-import { fakeRequester, flush } from "./fakes";
+import { fakeRequester, flush, type Asked } from "./fakes";
 import { columns, id8, rawTree } from "./helpers";
 
 // 0 -> 1 -> {2 -> 3 (older), 4 -> 5 (active: last row)}
@@ -56,6 +56,16 @@ const hooks = (line: (i: number) => string | undefined = () => "", select: (i: n
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const drawnIndices = (tr: Transcript): number[] => Array.from(tr.el.querySelectorAll(".pnb-tx-item"), (n) => Number((n as HTMLElement).dataset.index));
 
+/** Every row asked for, in the order asked. */
+const ix = (asked: Asked[]): number[] => asked.flatMap((a) => (a.extra.indices as number[] | undefined) ?? []);
+const body = (i: number, text: string) => ({ index: i, id: id8(i), kind: Kind.User, entry: { type: "message", message: { role: "user", content: text } } });
+/** Answer the request that holds row ``i``: ``i`` gets ``detail``, its other rows nothing. */
+function answer(asked: Asked[], i: number, detail: unknown): void {
+  const a = asked.find((q) => ((q.extra.indices as number[] | undefined) ?? []).includes(i));
+  if (!a) throw new Error(`row ${i} was not asked for`);
+  a.resolve({ entries: (a.extra.indices as number[]).map((j) => (j === i ? detail : null)) });
+}
+
 describe("Transcript", () => {
   it("lists the branch with headers, fills bodies once scrolling pauses, label as text", async () => {
     const { req, asked } = fakeRequester();
@@ -70,9 +80,10 @@ describe("Transcript", () => {
     expect(items[3].textContent).toContain("<b>tag</b>");
     expect(asked).toEqual([]); // nothing until the pause
     await wait(20);
-    expect(asked.map((a) => a.extra.index).sort()).toEqual([0, 1, 2, 3]);
+    expect(asked.map((a) => a.what)).toEqual(["entries"]); // one request for the screen
+    expect(ix(asked).sort()).toEqual([0, 1, 2, 3]);
     expect(tr.el.querySelectorAll(".pnb-tx-note").length).toBe(0);
-    asked.find((a) => a.extra.index === 0)?.resolve({ index: 0, id: id8(0), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "hello <img src=x onerror=alert(1)>" } } });
+    answer(asked, 0, body(0, "hello <img src=x onerror=alert(1)>"));
     await wait(5);
     expect((items[0] as HTMLElement).dataset.loaded).toBe("1");
     expect(items[0].textContent).toContain("hello");
@@ -93,7 +104,21 @@ describe("Transcript", () => {
     expect(tr.el.querySelectorAll(".pnb-tx-note").length).toBe(2);
     expect(tr.el.querySelectorAll(".pnb-tx-body").length).toBe(1);
     await wait(5);
-    expect(asked.map((a) => a.extra.index)).toEqual([1]);
+    expect(ix(asked)).toEqual([1]);
+  });
+
+  it("says why a row of a batch has no body", async () => {
+    const { req, asked } = fakeRequester();
+    const tr = new Transcript(req, noActions, hooks(), 0);
+    tr.show([0, 1], c, () => true, -1);
+    await wait(5);
+    const rows = asked[0].extra.indices as number[];
+    expect([...rows].sort()).toEqual([0, 1]);
+    asked[0].resolve({ entries: rows.map((i) => (i === 0 ? { index: 0, error: "not saved with the notebook" } : body(1, "fine"))) });
+    await wait(5);
+    const items = tr.el.querySelectorAll(".pnb-tx-item");
+    expect(items[0].textContent).toContain("Could not load the entry: not saved with the notebook");
+    expect(items[1].textContent).toContain("fine");
   });
 
   it("leaves out entries the filter hides, and drops answers for an older branch", async () => {
@@ -105,7 +130,7 @@ describe("Transcript", () => {
     expect(tr.has(2)).toBe(true);
     await wait(5);
     tr.show([0, 1, 4, 5], c, () => true, -1);
-    asked[0].resolve({ index: 0, id: id8(0), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "stale" } } });
+    answer(asked, 0, body(0, "stale"));
     await flush();
     expect(tr.el.textContent).not.toContain("stale");
   });
@@ -126,7 +151,7 @@ describe("Transcript", () => {
       expect(top.length).toBeLessThan(40);
       await wait(5);
       // only rows on the screen itself (600 px of 110 px estimates) are asked for
-      const first = asked.map((a) => Number(a.extra.index));
+      const first = ix(asked);
       expect(Math.max(...first)).toBeLessThan(7);
       expect(lines.flat().every((i) => i < 7)).toBe(true);
 
@@ -136,7 +161,7 @@ describe("Transcript", () => {
       expect(mid).toContain(10_000);
       expect(mid.every((i, k) => k === 0 || i === mid[k - 1] + 1)).toBe(true);
       await wait(5);
-      const second = asked.slice(first.length).map((a) => Number(a.extra.index));
+      const second = ix(asked).slice(first.length);
       expect(second.length).toBeGreaterThan(0);
       expect(second.every((i) => i >= 10_000 && i < 10_007)).toBe(true);
 
@@ -154,7 +179,7 @@ describe("Transcript", () => {
       tr.show(path, big, () => true, -1);
       for (const y of [110_000, 220_000, 330_000]) await scrollTo(y);
       await wait(60);
-      const got = asked.map((a) => Number(a.extra.index));
+      const got = ix(asked);
       expect(got.length).toBeGreaterThan(0);
       expect(got.every((i) => i >= 3000 && i < 3007)).toBe(true);
     });
@@ -165,16 +190,16 @@ describe("Transcript", () => {
       const scrollTo = scrollable(tr);
       tr.show(path, big, () => true, -1);
       await wait(5);
-      const count = asked.length;
-      asked[0].resolve({ index: Number(asked[0].extra.index), id: "x", kind: Kind.User, entry: { type: "message", message: { role: "user", content: "kept body" } } });
+      const count = ix(asked).length;
+      const read = ix(asked)[0];
+      answer(asked, read, body(read, "kept body"));
       await flush();
       await scrollTo(110 * 5000);
       await wait(5);
       await scrollTo(0);
       await wait(5);
       expect(tr.el.textContent).toContain("kept body");
-      const again = asked.slice(count).map((a) => Number(a.extra.index));
-      expect(again.filter((i) => i < 7 && i === Number(asked[0].extra.index))).toEqual([]);
+      expect(ix(asked).slice(count)).not.toContain(read);
     });
 
     it("keeps the reader's place and the bodies read when the branch grows", async () => {
@@ -184,9 +209,8 @@ describe("Transcript", () => {
       tr.show(path.slice(0, n - 10), big, () => true, -1);
       await scrollTo(110 * 5000);
       await wait(5);
-      const first = asked.find((a) => Number(a.extra.index) >= 5000) as (typeof asked)[number];
-      const index = Number(first.extra.index);
-      first.resolve({ index, id: id8(index), kind: Kind.User, entry: { type: "message", message: { role: "user", content: "read already" } } });
+      const index = ix(asked).find((i) => i >= 5000) as number;
+      answer(asked, index, body(index, "read already"));
       await wait(5);
       const drawn = drawnIndices(tr);
       expect(tr.show(path, big, () => true, -1)).toBe(true);
@@ -207,7 +231,7 @@ describe("Transcript", () => {
         const saved = { n, kept: 100, origin: null, lines: Array.from({ length: 100 }, (_, k) => `saved ${k}`), tools: [] };
         const model = new MockModel({ _tree: raw, _offline: saved }, () => null);
         const sent: number[] = [];
-        model.send = (c: unknown) => void sent.push(Number((c as { index?: number }).index));
+        model.send = (c: unknown) => void sent.push(...((c as { indices?: number[] }).indices ?? []));
         const req = new Requester(model as unknown as AnyModel);
         const tr = new Transcript(req, noActions, hooks(), 0);
         tr.show(path, big, () => true, -1);

@@ -36,7 +36,7 @@ WATCH = """
   const drawn = (i) => document.querySelector(`.pnb-tx-item[data-index="${i}"]`) !== null;
   const send = model.send.bind(model);
   model.send = (c) => {
-    if (c && c.type === "request" && (c.what === "entry" || c.what === "lines")) {
+    if (c && c.type === "request" && ["entry", "entries", "lines"].includes(c.what)) {
       const ix = c.what === "entry" ? [c.index] : c.indices;
       sent.push({ what: c.what, ix, drawn: ix.map(drawn) });
     }
@@ -118,7 +118,7 @@ def check_transcript(page: Page, label: str, timeout: float = 30.0) -> dict[str,
     assert max(counts) <= MAX_ITEMS, counts
     assert page.evaluate(f"{DEBUG}.transcript()")["drawn"] == counts[-1]
     watch = page.evaluate("window.__pnbWatch")
-    entries = [ix for s in watch["sent"] if s["what"] == "entry" for ix in s["ix"]]
+    entries = [ix for s in watch["sent"] if s["what"] in ("entry", "entries") for ix in s["ix"]]
     lines = [ix for s in watch["sent"] if s["what"] == "lines" for ix in s["ix"]]
     # only rows drawn when asked for, so only near the three screens visited
     assert all(d for s in watch["sent"] for d in s["drawn"]), watch["sent"][:5]
@@ -171,9 +171,9 @@ def test_jupyterlab_transcript_asks_the_kernel_only_for_the_screen(
         f"w = prime_nb.show({str(path)!r}, height=700)\n"
         "_answer = w._data.answer\n"
         "def _logged(message):\n"
-        "    if message.get('what') == 'entry':\n"
+        "    if message.get('what') == 'entries':\n"
         f"        with open({str(asked)!r}, 'a') as fh:\n"
-        "            fh.write(f\"{message.get('index')}\\n\")\n"
+        "            fh.writelines(f'{i}\\n' for i in message.get('indices'))\n"
         "    return _answer(message)\n"
         "w._data.answer = _logged\n"
         "w"
