@@ -1,8 +1,9 @@
 """A Session as the widget sees it: compact binary columns up front, details on request.
 
 Up front only a few bytes per entry travel (ids, parent index, kind and flag codes, tokens,
-time); the JS asks for everything else when it needs it ("entry", "preview", "search",
-"context"). The same answers, computed for every entry, are what the HTML export inlines.
+time); the JS asks for everything else when it needs it ("entry", "entries" for the
+Transcript's rows on screen, "preview", "lines", "search", "context"). The same answers,
+computed for every entry, are what the HTML export inlines.
 """
 
 from __future__ import annotations
