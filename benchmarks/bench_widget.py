@@ -14,7 +14,11 @@ export's stand-in model, so no kernel is involved). Measured in the page:
   letter by letter (median), against a bare scan of the same texts;
 - export_html: time (against a bare orjson parse of the file), size (against the file),
   peak memory of a process that loads and exports (against one that only loads), and the
-  exported page: time to its first draw and to text in view, in the same Chromium.
+  exported page: time to its first draw and to text in view, in the same Chromium;
+- in the exported page: the Transcript's opening from the Tree (to its frame, to bodies on
+  screen), its DOM (items and elements at the top, middle and end of the branch), the
+  worst frame while it scrolls a screen per frame (against empty frames), and the
+  Branches view's first draw with text in view.
 
 Each figure is also given as a ratio to a baseline measured in the same page and run:
 JSON.parse of the same columns as JSON (for the first draw), and a bare canvas fill of n
@@ -39,6 +43,8 @@ import orjson
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import describe
 
 import prime_nb
 from prime_nb.widget._data import SessionData
@@ -187,6 +193,91 @@ async () => {
 """
 
 
+# In the exported page (bodies answered from its embedded data), from the Tree view:
+# the Transcript's opening (the switch itself, to the next frame, to bodies on screen), its
+# DOM at the top, middle and end, and frames while it scrolls a screen per frame, against
+# the same number of empty frames; then the Branches view's first draw with text in view.
+VIEWS_JS = """
+async () => {
+  const dbg = document.querySelector('.pnb-root').pnbDebug;
+  const frame = () => new Promise((r) => requestAnimationFrame((t) => r(t)));
+  const frames = async (k, step) => {
+    let last = await frame();
+    let worst = 0;
+    for (let i = 0; i < k; i++) {
+      if (step) step(i);
+      const t = await frame();
+      worst = Math.max(worst, t - last);
+      last = t;
+    }
+    return worst;
+  };
+  const long = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) long.push(e.duration); })
+    .observe({ type: 'longtask' });
+  const out = { emptyFrame: await frames(60, null) };
+  const tx = () => document.querySelector('.pnb-transcript');
+  // rows on screen, every one that is read with its body (or a note of why not)
+  const onScreen = () => {
+    const box = tx().getBoundingClientRect();
+    const rows = Array.from(tx().querySelectorAll('.pnb-tx-item')).filter((n) => {
+      const r = n.getBoundingClientRect();
+      return r.bottom > box.top && r.top < box.bottom;
+    });
+    const waiting = rows.filter((n) => n.querySelector('.pnb-tx-body') && !n.dataset.loaded
+      && !/Could not load/.test(n.textContent));
+    return rows.length > 0 && waiting.length === 0;
+  };
+  const until = async (ok) => {
+    const t0 = performance.now();
+    while (!ok()) {
+      if (performance.now() - t0 > 60000) throw new Error('the Transcript did not settle');
+      await frame();
+    }
+  };
+  const dom = () => ({ items: tx().querySelectorAll('.pnb-tx-item').length,
+                       nodes: tx().querySelectorAll('*').length });
+  let t0 = performance.now();
+  out.txSwitch = dbg.setView('transcript');
+  await frame();
+  out.txFrame = performance.now() - t0;
+  await until(onScreen);
+  out.txBodies = performance.now() - t0;
+  out.txRows = dbg.transcript().rows;
+  out.txLongOpen = Math.max(0, ...long);
+  const doms = [dom()];
+  for (const f of [0.5, 1]) {
+    tx().scrollTop = f * (tx().scrollHeight - tx().clientHeight);
+    await frame();
+    await until(onScreen);
+    doms.push(dom());
+  }
+  out.txItems = Math.max(...doms.map((d) => d.items));
+  out.txNodes = Math.max(...doms.map((d) => d.nodes));
+  tx().scrollTop = tx().scrollHeight / 3;
+  await frame();
+  long.length = 0;
+  out.txScrollFrame = await frames(60, () => { tx().scrollTop += tx().clientHeight; });
+  out.txScrollLong = Math.max(0, ...long);
+  dbg.setView('tree');
+  await frame();
+  const leaf = dbg.rowIds().at(-1); // the active leaf: the Tree's bottom row
+  t0 = performance.now();
+  dbg.setView('branches');
+  // at zoom 1 on the active leaf, where every size draws text: missingLines lists the
+  // lines in view not known yet, empty once all of them are drawn
+  dbg.centerOn(leaf, 1);
+  await until(() => {
+    dbg.drawNow();
+    const d = dbg.stats().lastDraw;
+    return d && d.missingLines !== undefined && d.missingLines.length === 0;
+  });
+  out.branchesText = performance.now() - t0;
+  return out;
+}
+"""
+
+
 def peak_rss(path: Path, out: str) -> int:
     """Peak RSS (bytes) of a fresh process that loads ``path`` (and exports to ``out``)."""
     proc = subprocess.run(
@@ -243,8 +334,10 @@ def bench_export(path: Path, session: Any, folder: Path, browser: Any) -> dict[s
     drawn = time.perf_counter() - t0
     page.evaluate(TEXT_IN_VIEW_JS)
     text = time.perf_counter() - t0
+    views: dict[str, float] = page.evaluate(VIEWS_JS)
     page.close()
     return {
+        **views,
         "export_s": export_s,
         "parse_s": bare,
         "html_ratio": out.stat().st_size / len(raw),
@@ -315,6 +408,19 @@ def report(n: int, r: dict[str, Any]) -> list[str]:
         f"goal < 3: {ok(r['rss_export_mb'] / r['file_mb'] < 3)}",
         f"  exported page   {r['page_draw_s']:8.2f} s to first draw, {r['page_text_s']:.2f} s to "
         f"text in view   goal < 2 s: {ok(r['page_text_s'] < 2)}",
+        f"  branches + text {r['branchesText']:8.1f} ms from the switch to text in view (zoom 1, "
+        f"the active leaf) = {r['branchesText'] / r['parse']:5.1f} x JSON.parse of the columns",
+        f"  transcript open {r['txSwitch']:8.1f} ms switch, {r['txFrame']:.1f} ms to its frame "
+        f"= {r['txFrame'] / r['parse']:5.1f} x JSON.parse   goal < 300 ms: "
+        f"{ok(r['txFrame'] < 300)}; bodies on screen at {r['txBodies']:.0f} ms, longest task "
+        f"{r['txLongOpen']:.0f} ms",
+        f"  transcript DOM  {r['txItems']:8d} items, {r['txNodes']:,} elements at most (top, "
+        f"middle, end) for {r['txRows']:,} rows = {r['txItems'] / max(r['txRows'], 1):.4f} x "
+        f"the rows   goal < 300 items: {ok(r['txItems'] < 300)}",
+        f"  transcript scroll {r['txScrollFrame']:6.1f} ms worst frame (a screen per frame) "
+        f"= {r['txScrollFrame'] / r['emptyFrame']:4.1f} x the worst empty frame "
+        f"({r['emptyFrame']:.1f} ms), longest task {r['txScrollLong']:.0f} ms   goal < 100 ms: "
+        f"{ok(r['txScrollFrame'] < 100)}",
     ]
 
 
@@ -324,6 +430,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    print(describe())
     results: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

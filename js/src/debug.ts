@@ -41,6 +41,8 @@ export interface DebugHost {
   centerOn(i: number, k?: number): void;
   fit(): void;
   setView(v: ViewMode): void;
+  /** the Transcript's rows, drawn rows and bodies asked for */
+  transcript(): Record<string, number>;
 }
 
 export function debugApi(h: DebugHost): Record<string, unknown> {
@@ -124,6 +126,7 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       if (!("byRow" in layout)) return null;
       return Array.from(layout.byRow as Int32Array, (d) => idAt(cols, disp.entry[d]));
     },
+    transcript: () => h.transcript(),
     drawNow: () => h.drawNow(),
     panBy: (dx: number, dy: number) => {
       h.camera.panBy(dx, dy);

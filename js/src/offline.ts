@@ -97,11 +97,27 @@ export function answerOffline(data: OfflineData, cols: Columns, msg: Record<stri
         model: null,
       };
     }
+    case "entries":
+      return { entries: eachEntry(msg, (index) => answerOffline(data, cols, { what: "entry", index })) };
     case "context":
       throw new Error(`${NOT_SAVED}: the context needs the kernel`);
     default:
       throw new Error(`unknown request ${String(msg.what)}`);
   }
+}
+
+/** The "entries" answer: a row's "entry" answer each, or ``{index, error}`` for a row that
+ * has none (as prime_nb/widget/_data.py answers). */
+export function eachEntry(msg: Record<string, unknown>, one: (index: number) => unknown): unknown[] {
+  if (!Array.isArray(msg.indices)) throw new Error("entries needs a list of indices");
+  return (msg.indices as unknown[]).slice(0, 50).map((raw) => {
+    const index = Number(raw);
+    try {
+      return one(index);
+    } catch (e) {
+      return { index, error: (e as Error).message };
+    }
+  });
 }
 
 type Settle = (data: unknown, error?: string) => void;

@@ -118,6 +118,85 @@ function shortJson(value: unknown): string {
   );
 }
 
+/** Tool arguments as people read them: an object a key per line, nested values indented,
+ * strings as they are (a multi-line string as its lines, under ``key: |``) rather than
+ * JSON's escapes. Only text: the caller puts it in a ``<pre>`` as textContent. A string
+ * that is itself JSON (some dialects send arguments that way) is read first. */
+export function argsText(value: unknown): string {
+  if (typeof value === "string") {
+    const t = value.trim();
+    if (t.startsWith("{") || t.startsWith("[")) {
+      try {
+        return argsText(JSON.parse(t) as unknown);
+      } catch {
+        return value;
+      }
+    }
+    return value;
+  }
+  const lines: string[] = [];
+  writeArgs(value, "", lines, new Set());
+  return lines.join("\n");
+}
+
+function writeArgs(value: unknown, indent: string, out: string[], seen: Set<unknown>): void {
+  const entries: [string, unknown][] | null = Array.isArray(value)
+    ? value.map((v) => ["-", v])
+    : isObj(value)
+      ? Object.entries(value)
+      : null;
+  if (!entries) {
+    out.push(indent + scalar(value));
+    return;
+  }
+  if (!entries.length) {
+    out.push(indent + (Array.isArray(value) ? "[]" : "{}"));
+    return;
+  }
+  if (seen.has(value)) {
+    out.push(`${indent}(cycle)`);
+    return;
+  }
+  seen.add(value);
+  for (const [k, v] of entries) {
+    const key = k === "-" && Array.isArray(value) ? "-" : `${k}:`;
+    if (typeof v === "string" && v.includes("\n")) {
+      out.push(`${indent}${key} |`);
+      for (const line of v.replace(/\r\n?/g, "\n").split("\n")) out.push(`${indent}  ${line}`);
+    } else if ((Array.isArray(v) && v.length) || (isObj(v) && Object.keys(v).length)) {
+      out.push(`${indent}${key}`);
+      writeArgs(v, `${indent}  `, out, seen);
+    } else {
+      out.push(`${indent}${key} ${scalar(v)}`);
+    }
+  }
+  seen.delete(value);
+}
+
+function scalar(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return "[]";
+  if (isObj(v)) return "{}";
+  return json(v);
+}
+
+/** Open the Thinking blocks under ``root`` that hold a word of ``query``: a search hit
+ * inside a folded block would otherwise show nothing of why the entry matched. The words
+ * are matched as the search matches them (lower case, anywhere in the text). */
+export function revealHits(root: HTMLElement, query: string): number {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return 0;
+  let opened = 0;
+  for (const d of root.querySelectorAll<HTMLDetailsElement>("details.pnb-thinking")) {
+    const text = (d.textContent ?? "").toLowerCase();
+    if (!d.open && words.some((w) => text.includes(w))) {
+      d.open = true;
+      opened++;
+    }
+  }
+  return opened;
+}
+
 function idButton(id: unknown, actions: PanelActions): HTMLElement {
   const s = str(id);
   if (!s || s === "root") return el("code", "", s || "–");
@@ -191,7 +270,7 @@ function toolCall(block: Record<string, unknown>, detail: EntryDetail | null, ac
   head.append(el("span", "pnb-muted", callId));
   wrap.append(head);
   const args = block.arguments;
-  wrap.append(preText(typeof args === "string" ? args : json(args), "pnb-pre pnb-args"));
+  wrap.append(preText(argsText(args), "pnb-pre pnb-args"));
   const result = detail?.tool_results?.[callId];
   if (result) {
     const rhead = el("div", `pnb-tool-result-head${result.is_error ? " pnb-error-text" : ""}`);
@@ -242,7 +321,7 @@ export function entryBody(detail: EntryDetail, actions: PanelActions): HTMLEleme
         const h = el("div", "pnb-tool-head");
         h.append(el("span", "pnb-tool-icon", "⚙"), el("span", "pnb-tool-name", call.name));
         h.append(button(call.assistant_id, "Go to the call", () => actions.selectIndex(call.assistant_index), "pnb-id-btn"));
-        b.append(h, preText(typeof call.arguments === "string" ? call.arguments : json(call.arguments), "pnb-pre pnb-args"));
+        b.append(h, preText(argsText(call.arguments), "pnb-pre pnb-args"));
         main.append(box);
       }
       const { box, body: b } = section(msg.isError ? "Result (error)" : "Result", msg.isError ? "pnb-error-sec" : "");

@@ -2,19 +2,23 @@
 import type { Requester } from "./comm";
 import type { Problem } from "./data";
 import { button, clear, el } from "./dom";
-import { renderContext, renderEntry, renderMessage, type ContextDetail, type EntryDetail, type PanelActions } from "./panel";
+import { renderContext, renderEntry, renderMessage, revealHits, type ContextDetail, type EntryDetail, type PanelActions } from "./panel";
 
 /** Only the latest request draws: a slow answer for an entry no longer selected is dropped. */
 export class SidePanel {
   readonly el: HTMLDivElement;
   private body: HTMLDivElement;
   private seq = 0;
+  /** What the panel last showed: an entry, a context, the problems. */
+  private showing: "entry" | "context" | "problems" | null = null;
 
   constructor(
     private req: Requester,
     private actions: PanelActions,
     /** Called when the panel opens or closes (the stage changes size). */
     private onToggle: (open: boolean) => void,
+    /** The search in force: Thinking blocks holding its words are opened. */
+    private query: () => string = () => "",
   ) {
     this.el = el("div", "pnb-panel pnb-hidden");
     this.body = el("div", "pnb-panel-body");
@@ -53,9 +57,16 @@ export class SidePanel {
     this.onToggle(false);
   }
 
+  /** Close the panel if it shows an entry: the Transcript shows entries itself, and the
+   * panel would only repeat one beside it. A context or the problems stay. */
+  hideEntry(): void {
+    if (this.showing === "entry") this.hide();
+  }
+
   /** Show entry ``i`` (``id`` is its entry id), then fill in its detail when it arrives. */
   showEntry(i: number, id: string, isLeaf: boolean): void {
     const seq = ++this.seq;
+    this.showing = "entry";
     if (!this.open) {
       this.el.classList.remove("pnb-hidden");
       this.onToggle(true);
@@ -71,6 +82,7 @@ export class SidePanel {
           return;
         }
         renderEntry(this.body, detail, this.actions, isLeaf);
+        revealHits(this.body, this.query());
         this.el.dataset.loaded = String(i);
       },
       (err: Error) => {
@@ -82,6 +94,7 @@ export class SidePanel {
   /** List the loader's problems; a problem tied to an entry links to it. */
   showProblems(problems: Problem[], total: number, goTo: (row: number) => void): void {
     this.seq++;
+    this.showing = "problems";
     if (!this.open) {
       this.el.classList.remove("pnb-hidden");
       this.onToggle(true);
@@ -109,6 +122,7 @@ export class SidePanel {
   /** Show what the model saw at entry ``i``; ``back`` returns to the entry. */
   showContext(i: number, back: () => void): void {
     const seq = ++this.seq;
+    this.showing = "context";
     renderMessage(this.body, "Building the context…");
     this.req.request<ContextDetail | null>("context", { index: i }).then(
       (ctx) => {

@@ -5,6 +5,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import { decodeTree, fromBase64, idAt, type Columns, type RawTree } from "./data";
+import { eachEntry } from "./offline";
 import { CallIndex, chunkOf, entryDetail, previewAt, type DetailExtras, type DetailSources, type PreviewColumns } from "./exported";
 import { searchTexts } from "./filter";
 import type { ContextDetail } from "./panel";
@@ -167,6 +168,11 @@ export function pageAnswers(data: StandaloneData, load?: PartLoader): (msg: Reco
     switch (msg.what) {
       case "entry":
         return entryDetail(await detailSources(), index);
+      case "entries": {
+        const src = await detailSources();
+        const answers = eachEntry(msg, (row) => entryDetail(src, row).catch((e: Error) => ({ index: row, error: e.message })));
+        return { entries: await Promise.all(answers) };
+      }
       case "preview": {
         const [cols, lines] = await Promise.all([part("previews"), part("lines")]);
         return previewAt(cols as PreviewColumns | null, lines as string[] | null, index);

@@ -81,6 +81,12 @@ export class Toolbar {
         if (a.currentSearch() !== this.searchInput.value) a.setSearch(this.searchInput.value);
         else a.stepHit(ev.shiftKey ? -1 : 1);
       } else if (ev.key === "Escape") {
+        // Escape ends the search: the box, the count and the highlights all go, then the
+        // keys go back to the view. A query still waiting for its debounce is dropped.
+        ev.preventDefault();
+        this.cancelTimer();
+        this.searchInput.value = "";
+        if (a.currentSearch() !== "") a.setSearch("");
         a.leaveSearch();
       }
       ev.stopPropagation();

@@ -28,7 +28,7 @@ import { buildLegend, toggleLegend } from "./legend";
 import { FALLBACK_BRANCH_K, MIN_ROW_K, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
-import type { PanelActions } from "./panel";
+import { revealHits, type PanelActions } from "./panel";
 import { BRANCH_MIN_K, SEG_W, draw, type Scene, type Theme } from "./render";
 import { buildScene } from "./scene";
 import { Search } from "./search";
@@ -154,16 +154,16 @@ export class SessionView {
     this.legend = el("div", "pnb-legend");
     buildLegend(this.legend);
     this.follow = new Follow(() => this.showNewest());
-    this.transcript = new Transcript(
-      this.req,
-      this.panelActions(),
-      (i) => this.text.lines.get(i),
-      (i) => this.select(i, {}),
-    );
+    this.transcript = new Transcript(this.req, this.panelActions(), {
+      line: (i) => this.text.lines.get(i),
+      needLines: (indices, ready) => this.text.fetchLines(indices, ready),
+      select: (i) => this.select(i, {}),
+      query: () => this.query(),
+    });
     this.disposers.add(() => this.transcript.dispose());
     this.minimap = new Minimap((f) => this.jumpToFraction(f));
     this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.minimap.el, this.transcript.el);
-    this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open));
+    this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open), () => this.query());
     this.disposers.add(() => this.panel.stopResize());
     main.append(this.stage, this.panel.el);
     this.root.append(this.toolbar.header, this.toolbar.bar, main);
@@ -230,6 +230,7 @@ export class SessionView {
       centerOn: (i, k) => this.centerOn(i, k),
       fit: () => this.fit(),
       setView: (v) => this.setModel("view", v),
+      transcript: () => ({ ...this.transcript.stats() }),
     });
   }
 
@@ -369,23 +370,31 @@ export class SessionView {
     if (level === "data" || level === "visible") {
       this.vis = visibleTree(this.cols, this.tree, this.filter, this.forced >= 0 ? [this.forced] : []);
     }
+    // The Tree and the Transcript share one display (every shown entry a row) while the
+    // Tree is not folded: going from one to the other with the same data and filter keeps
+    // it rather than laying out a whole session again.
+    const wasFolded = this.folding;
     this.folding = this.wouldFold();
-    const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
-    this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
-    if (this.view === "branches") {
-      // Side subtrees that would not fit across the stage readably become one box each.
-      const capacity = this.capacity();
-      this.builtCapacity = capacity;
-      const agg = chooseAggregates(this.disp, this.tree, capacity, this.opened);
-      if (agg.size) this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, null, agg);
+    const keep =
+      level === "display" && this.view !== "branches" && this.scene?.kind === "lanes" && !this.folding && !wasFolded;
+    if (!keep) {
+      const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
+      this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
+      if (this.view === "branches") {
+        // Side subtrees that would not fit across the stage readably become one box each.
+        const capacity = this.capacity();
+        this.builtCapacity = capacity;
+        const agg = chooseAggregates(this.disp, this.tree, capacity, this.opened);
+        if (agg.size) this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, null, agg);
+      }
     }
-    if (this.view !== "branches") {
+    if (!keep && this.view !== "branches") {
       const lanes = layoutLanes(this.cols, this.tree, this.disp);
       this.layout = lanes;
       this.scene = buildLaneScene(this.cols, this.tree, this.disp, lanes);
       this.camera.fixedX = LANE_LEFT;
       this.camera.rowsHeight = lanes.maxY + lanes.dy;
-    } else {
+    } else if (!keep) {
       const sp = SPACING.branches;
       const onActive = this.tree.onActive;
       const entry = this.disp.entry;
@@ -589,6 +598,9 @@ export class SessionView {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
+    // The Transcript covers the stage: drawing the tree under it would only cost time (a
+    // whole session's rows) and ask the kernel for node lines nobody sees.
+    if (this.view === "transcript") return 0;
     this.theme ??= readTheme(this.root);
     const { transform, width, height, dpr } = this.camera;
     const marks = {
@@ -729,7 +741,7 @@ export class SessionView {
     if (i >= 0 && o.center) this.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
     if (this.view === "transcript") {
-      if (i >= 0 && !this.transcript.el.querySelector(`[data-index="${i}"]`)) this.showTranscript();
+      if (i >= 0 && !this.transcript.has(i)) this.showTranscript();
       this.transcript.focus(i);
     } else if (!o.keepPanel) this.showPanel(i);
     this.drawNow();
@@ -738,11 +750,9 @@ export class SessionView {
   /** The selected branch (or the active path) as a transcript. */
   private showTranscript(): void {
     const path = branchPath(this.tree, this.selected);
-    this.transcript.show(path, this.cols, (i) => this.vis.shown[i] === 1, this.selected);
-    for (let j = 0; j < path.length; j += 400) {
-      this.text.fetchLines(path.slice(j, j + 400), () => this.transcript.refreshLines());
-    }
-    if (this.selected >= 0) this.transcript.focus(this.selected);
+    const grew = this.transcript.show(path, this.cols, (i) => this.vis.shown[i] === 1, this.selected);
+    this.panel.hideEntry();
+    if (!grew && this.selected >= 0) this.transcript.focus(this.selected);
   }
 
   private showPanel(i: number): void {
@@ -779,11 +789,18 @@ export class SessionView {
 
   // ---------------------------------------------------------------- search
 
+  /** The search in force (trimmed; "" when none). */
+  private query(): string {
+    return String(this.model.get("search") ?? "").trim();
+  }
+
   private onSearch(): void {
-    const q = String(this.model.get("search") ?? "").trim();
+    const q = this.query();
     this.syncControls();
     this.search.run(q, this.cols.n, () => {
       this.search.arrange(this.tree.order, this.vis.shown, this.selected);
+      revealHits(this.panel.el, q);
+      revealHits(this.transcript.el, q);
       this.drawNow();
     });
   }

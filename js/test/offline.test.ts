@@ -47,6 +47,14 @@ describe("answerOffline", () => {
     expect(answerOffline(saved, cols, { what: "search", query: "read" })).toEqual({ indices: [1] });
   });
 
+  it("answers a batch of entries a row at a time, with an error for rows not saved", () => {
+    const got = answerOffline(saved, cols, { what: "entries", indices: [0, 2, 9] }) as { entries: Record<string, unknown>[] };
+    expect(got.entries[0]).toEqual(answerOffline(saved, cols, { what: "entry", index: 0 }));
+    expect(got.entries[1]).toEqual({ index: 2, error: expect.stringContaining(NOT_SAVED) });
+    expect(got.entries[2]).toEqual({ index: 9, error: "no entry at index 9" });
+    expect(() => answerOffline(saved, cols, { what: "entries", indices: 3 })).toThrow("entries needs a list of indices");
+  });
+
   it("gives a short entry for saved rows and says what is missing for the others", () => {
     const detail = answerOffline(saved, cols, { what: "entry", index: 1 }) as Record<string, any>;
     expect(detail).toMatchObject({ index: 1, id: "bbbbbbbb", kind: 1, label: "Checkpoint" });

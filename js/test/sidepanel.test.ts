@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
+import { Kind } from "../src/constants";
 import { SidePanel } from "../src/sidepanel";
 import { fakeRequester, flush } from "./fakes";
 
@@ -32,5 +33,34 @@ describe("SidePanel", () => {
     asked[0].resolve(null);
     await flush();
     expect(p.el.textContent).toContain("not available");
+  });
+
+  it("opens a Thinking block holding the search in force", async () => {
+    const { req, asked } = fakeRequester();
+    const p = new SidePanel(req, noActions, () => undefined, () => "retry");
+    p.showEntry(0, "a", true);
+    asked[0].resolve({
+      index: 0,
+      id: "a",
+      kind: Kind.Assistant,
+      entry: { type: "message", message: { role: "assistant", content: [{ type: "thinking", thinking: "why the retry fails" }] } },
+      tool_results: {},
+    });
+    await flush();
+    expect((p.el.querySelector("details.pnb-thinking") as HTMLDetailsElement).open).toBe(true);
+  });
+
+  it("hides itself for the Transcript only when it shows an entry", () => {
+    const { req } = fakeRequester();
+    const p = new SidePanel(req, noActions, () => undefined);
+    p.showContext(0, () => undefined);
+    p.hideEntry();
+    p.showEntry(0, "a", true);
+    expect(p.open).toBe(true);
+    p.hideEntry();
+    expect(p.open).toBe(false);
+    p.showProblems([], 0, () => undefined);
+    p.hideEntry();
+    expect(p.open).toBe(true);
   });
 });

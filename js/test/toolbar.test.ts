@@ -37,6 +37,26 @@ describe("Toolbar", () => {
     vi.useRealTimers();
   });
 
+  it("Escape clears the search, the box and a query still waiting, then leaves the box", () => {
+    vi.useFakeTimers();
+    const a = actions("abc");
+    const tb = new Toolbar(a);
+    tb.searchInput.value = "abcd";
+    tb.searchInput.dispatchEvent(new Event("input"));
+    tb.searchInput.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+    vi.advanceTimersByTime(500);
+    expect(a.calls).toEqual(["search:", "leave"]);
+    expect(tb.searchInput.value).toBe("");
+    vi.useRealTimers();
+  });
+
+  it("Escape with no search in force only leaves the box", () => {
+    const a = actions("");
+    const tb = new Toolbar(a);
+    tb.searchInput.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+    expect(a.calls).toEqual(["leave"]);
+  });
+
   it("shows the problem count only when there are problems, and opens the list", () => {
     const a = actions();
     const tb = new Toolbar(a);

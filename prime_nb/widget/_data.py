@@ -1,8 +1,9 @@
 """A Session as the widget sees it: compact binary columns up front, details on request.
 
 Up front only a few bytes per entry travel (ids, parent index, kind and flag codes, tokens,
-time); the JS asks for everything else when it needs it ("entry", "preview", "search",
-"context"). The same answers, computed for every entry, are what the HTML export inlines.
+time); the JS asks for everything else when it needs it ("entry", "entries" for the
+Transcript's rows on screen, "preview", "lines", "search", "context"). The same answers,
+computed for every entry, are what the HTML export inlines.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ PROBLEM_CHARS = 300
 LABEL_CHARS = 80
 CONTEXT_TEXT_CHARS = 240
 LINES_PER_REQUEST = 500
+ENTRIES_PER_REQUEST = 50
 COLUMN_NAMES = ("ids", "parent", "kind", "flags", "tokens", "time")
 
 
@@ -329,7 +331,8 @@ class SessionData:
 
     # -- answers ---------------------------------------------------------------------------
     def answer(self, message: dict[str, Any]) -> Any:
-        """Answer a request from the JS (`what` = entry, preview, search or context)."""
+        """Answer a request from the JS (`what` = entry, entries, preview, search, lines or
+        context)."""
         what = message.get("what")
         if what == "search":
             return {"indices": self.search(str(message.get("query") or ""))}
@@ -338,6 +341,8 @@ class SessionData:
             if not isinstance(indices, list):
                 raise ValueError("lines needs a list of indices")
             return {"lines": self.lines([i for i in indices[:LINES_PER_REQUEST]])}
+        if what == "entries":
+            return {"entries": self.entries(message.get("indices"))}
         index = message.get("index")
         if not isinstance(index, int) or not 0 <= index < self.n:
             raise ValueError(f"no entry at index {index!r}")
@@ -436,6 +441,29 @@ class SessionData:
             "cost": float(cost) if cost is not None and not pd.isna(cost) else None,
             "model": message.get("model") if message else None,
         }
+
+    def entries(self, indices: Any) -> list[dict[str, Any]]:
+        """``entry`` for many rows at once (the Transcript's rows on screen): the entries
+        and their tool results are read in one pass over the file, not one per entry.
+        An index out of range gets ``{"index": i, "error": ...}`` in its place."""
+        if not isinstance(indices, list):
+            raise ValueError("entries needs a list of indices")
+        rows = [i for i in indices[:ENTRIES_PER_REQUEST]]
+        good = [i for i in rows if isinstance(i, int) and 0 <= i < self.n]
+        by_assistant, _ = self._tool_maps()
+        wanted = {self.ids[i] for i in good}
+        for i in good:
+            for call in by_assistant.get(self.ids[i], []):
+                if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of:
+                    wanted.add(call["result_id"])
+        order = sorted(wanted, key=self.row_of.__getitem__)
+        known = dict(zip(order, self.session.read_entries(order), strict=True))
+        return [
+            self.entry(i, known[self.ids[i]], known)
+            if i in good
+            else {"index": i, "error": f"no entry at index {i!r}"}
+            for i in rows
+        ]
 
     def preview(self, index: int) -> dict[str, Any]:
         """Role, time, first line and tokens, for the tooltip."""

@@ -8,13 +8,17 @@ labelled entries are drawn, at most :data:`MAX_NODES` of them. What is left out 
 under the picture. Leaves carry their first line (and label); inner nodes carry theirs in
 an SVG tooltip. The picture is an SVG *image* (a ``data:`` URI), which sanitizers keep and
 in which nothing runs; every piece of session text is escaped besides, in the HTML and in
-the SVG: a session can never put markup, let alone script, into this output.
+the SVG: a session can never put markup, let alone script, into this output. Control
+characters (ANSI colour codes in tool output, say) are dropped too: XML forbids most of
+them, and one left in makes the whole picture malformed, drawn as nothing. A legend under
+the picture says what the colours, rings and ``+k`` marks mean.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,12 +65,42 @@ class Node:
     lane: int = 0
 
 
+# ANSI escape sequences (CSI such as colours, OSC such as titles and links), then the
+# characters XML 1.0 does not allow: C0 controls but tab and line breaks, DEL and C1
+# controls, lone surrogates, and the two non-characters U+FFFE and U+FFFF.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+# A markdown table's delimiter row ("|---|:--:|") and the pipes around and between cells.
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _clean(text: str) -> str:
+    """Text without terminal escapes or characters XML cannot hold."""
+    return _NOT_XML.sub("", _ANSI.sub("", text))
+
+
 def _esc(text: str) -> str:
-    return html.escape(text, quote=True)
+    return html.escape(_clean(text), quote=True)
+
+
+def _plain(text: str) -> str:
+    """Markdown tables read as text: delimiter rows dropped, a row's cells joined by " · "."""
+    if "|" not in text:
+        return text
+    lines = []
+    for line in text.splitlines():
+        if _TABLE_RULE.match(line) and "-" in line:
+            continue
+        stripped = line.strip()
+        if stripped.startswith("|") or stripped.endswith("|") or stripped.count("|") >= 2:
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            line = " · ".join(c for c in cells if c)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _short(text: str, limit: int = TEXT_CHARS) -> str:
-    one = " ".join(text.split())
+    one = " ".join(_plain(_clean(text)).split())
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
@@ -231,6 +265,15 @@ def tree_svg(data: SessionData, max_nodes: int = MAX_NODES) -> tuple[str, int, i
         marks.append(
             f'<text x="{x + 9}" y="{y + 4}" font-size="11" fill="#343a40">{_esc(words)}</text>'
         )
+    shown_kinds = sorted({int(kinds[nd.row]) for nd in nodes})
+    legend, legend_height = _legend(
+        shown_kinds,
+        top=height + 6,
+        width=width,
+        folded=any(nd.folded for nd in nodes),
+        labelled=any(data.ids[nd.row] in data.session.labels for nd in nodes),
+    )
+    height += legend_height + 6
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="session tree" '
@@ -238,9 +281,65 @@ def tree_svg(data: SessionData, max_nodes: int = MAX_NODES) -> tuple[str, int, i
         + "".join(edges)
         + "".join(dots)
         + "".join(marks)
+        + legend
         + "</svg>"
     )
     return svg, len(nodes), left_out
+
+
+LEGEND_ROW = 16
+
+
+def _legend(
+    kinds: list[int], *, top: int, width: int, folded: bool, labelled: bool
+) -> tuple[str, int]:
+    """A ``<g>`` saying what the picture's marks mean, and its height.
+
+    One swatch per kind drawn, then the active path (a dark edge and ring), a label's
+    ring and the ``+k`` of folded runs when the picture has them; items wrap to the width.
+    """
+    items: list[tuple[str, str]] = [
+        (f'<circle cx="{{x}}" cy="{{y}}" r="4.5" fill="{COLORS[k]}"/>', KIND_NAMES[k])
+        for k in kinds
+    ]
+    items.append(
+        (
+            '<path d="M{x0} {y} H{x1}" stroke="#495057" stroke-width="2.5"/>'
+            '<circle cx="{x}" cy="{y}" r="4.5" fill="#ffffff" stroke="#212529" '
+            'stroke-width="1.5"/>',
+            "active path",
+        )
+    )
+    if labelled:
+        items.append(
+            (
+                f'<circle cx="{{x}}" cy="{{y}}" r="4.5" fill="#ffffff" '
+                f'stroke="{COLORS[LABEL]}" stroke-width="2.5"/>',
+                "labelled",
+            )
+        )
+    if folded:
+        items.append(
+            (
+                f'<text x="{{x}}" y="{{ty}}" font-size="8" fill="{GREY}" '
+                'text-anchor="middle">+k</text>',
+                "k single entries folded",
+            )
+        )
+    parts: list[str] = []
+    x, row = PAD, 0
+    for mark, name in items:
+        item_width = 22 + 6 * len(name)
+        if x > PAD and x + item_width > width - PAD:
+            x, row = PAD, row + 1
+        y = top + row * LEGEND_ROW + LEGEND_ROW // 2
+        parts.append(mark.format(x=x + 5, y=y, x0=x - 2, x1=x + 12, ty=y + 3))
+        parts.append(
+            f'<text x="{x + 16}" y="{y + 4}" font-size="10" fill="#495057">{_esc(name)}</text>'
+        )
+        x += item_width
+    height = (row + 1) * LEGEND_ROW
+    return f'<g aria-label="legend">{"".join(parts)}</g>', height
 
 
 def static_html(data: SessionData, max_nodes: int = MAX_NODES) -> str:

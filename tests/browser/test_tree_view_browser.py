@@ -212,8 +212,10 @@ def test_transcript_reads_the_active_branch(page: Page, tmp_path: Path) -> None:
     items = page.locator(".pnb-tx-item")
     shown = set(page.evaluate(f"{DEBUG}.visibleIds()"))
     path = [i for i in session.path() if i in shown]
-    assert items.count() == len(path)
-    assert [items.nth(k).get_attribute("data-entry-id") for k in range(items.count())] == path
+    # a virtual list: the branch's first rows are drawn, in order, the rest only counted
+    assert page.evaluate(f"{DEBUG}.transcript()")["rows"] == len(path)
+    drawn = [items.nth(k).get_attribute("data-entry-id") for k in range(items.count())]
+    assert 0 < len(drawn) <= len(path) and drawn == path[: len(drawn)]
     # the first message's content loads as it comes into view
     first_user = session.entries.loc[path].query("role == 'user'").index[0]
     item = page.locator(f'.pnb-tx-item[data-entry-id="{first_user}"]')

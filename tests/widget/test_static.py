@@ -17,14 +17,14 @@ from widget_support import PAYLOADS, write_hostile_session
 import prime_nb
 import sessiongen
 from prime_nb.widget import SessionWidget
-from prime_nb.widget._data import SessionData, _short
+from prime_nb.widget._data import KIND_NAMES, SessionData, _short, kind_codes
 from prime_nb.widget._offline import LINE_CHARS, offline_data
 from prime_nb.widget._static import MAX_NODES, shape, static_html, text_repr
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ALLOWED_TAGS = {"div", "b", "code", "img"}
 ALLOWED_ATTRS = {"class", "style", "alt", "src"}
-SVG_TAGS = {"svg", "path", "circle", "text", "title"}
+SVG_TAGS = {"svg", "path", "circle", "text", "title", "g"}
 SVG_ATTRS = {
     "style", "xmlns", "width", "height", "viewbox", "role", "aria-label", "font-family", "d",
     "fill", "stroke", "stroke-width", "cx", "cy", "r", "x", "y", "font-size", "text-anchor",
@@ -39,6 +39,23 @@ def svg_of(page: str) -> str:
     svg = base64.b64decode(match.group(1)).decode("utf-8")
     ElementTree.fromstring(svg)  # well-formed XML: text can never open an element
     return svg
+
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def tree_circles(svg: str) -> list[ElementTree.Element]:
+    """The picture's nodes: its circles outside the legend."""
+    root = ElementTree.fromstring(svg)
+    legend = {id(c) for g in root.iter(f"{SVG_NS}g") for c in g.iter(f"{SVG_NS}circle")}
+    return [c for c in root.iter(f"{SVG_NS}circle") if id(c) not in legend]
+
+
+def legend_texts(svg: str) -> list[str]:
+    root = ElementTree.fromstring(svg)
+    groups = [g for g in root.iter(f"{SVG_NS}g") if g.get("aria-label") == "legend"]
+    assert len(groups) == 1, "the picture has one legend"
+    return [t.text or "" for t in groups[0].iter(f"{SVG_NS}text")]
 
 
 class Markup(HTMLParser):
@@ -135,7 +152,7 @@ def test_text_and_html_say_what_the_widget_is_for_every_session(matrix: list[Pat
         in_svg = markup(svg)
         assert in_svg.tags <= SVG_TAGS and in_svg.attrs <= SVG_ATTRS, (path, in_svg.tags)
         nodes, left_out = shape(data)
-        assert svg.count("<circle") == len(nodes) <= MAX_NODES
+        assert len(tree_circles(svg)) == len(nodes) <= MAX_NODES
         # every entry is drawn or folded into an edge (the loader breaks cycles and orphans)
         assert left_out == 0
         assert len(nodes) + sum(nd.folded for nd in nodes) == n, path
@@ -176,7 +193,7 @@ def test_the_picture_is_capped_and_says_what_is_left_out(tmp_path: Path) -> None
     assert len(nodes) == 50
     assert left_out == 1 + 400 - 50  # the root and 400 leaves; each "try" is folded
     page = static_html(data, max_nodes=50)
-    assert svg_of(page).count("<circle") == 50
+    assert len(tree_circles(svg_of(page))) == 50
     assert "50 of 401 branch points drawn; 351 left out (limit 50)" in page
     assert len(static_html(data)) < 120_000
     # lanes: the first child keeps its parent's lane, each later one opens a new lane
@@ -253,3 +270,59 @@ def test_a_rewritten_file_refreshes_the_saved_lines(tmp_path: Path) -> None:
     assert w.refresh() == 2
     assert w._offline["lines"] == ["t0", "t1"]
     w.close()
+
+
+# Every C0 control, DEL and a few C1 controls, and ANSI colour, cursor and title sequences.
+CONTROLS = "".join(chr(c) for c in range(32) if chr(c) not in "\t\n\r") + "\x7f\x85\x9b"
+ANSI = "\x1b[31mred\x1b[0m \x1b[1;32mbold green\x1b[0m \x1b[2K\x1b]0;title\x07 done"
+
+
+def test_control_characters_and_ansi_codes_keep_the_svg_well_formed(tmp_path: Path) -> None:
+    """A control character in entry text made the SVG malformed: drawn as a 0x0 image."""
+    lines: list[Any] = [header(), msg("r0000000", None, "user", f"start {CONTROLS} {ANSI}")]
+    for i in range(6):  # six branches, so every text is a drawn leaf or a tooltip
+        lines.append(msg(f"u{i:07d}", "r0000000", "user", f"try {i} {CONTROLS}"))
+        lines.append(msg(f"a{i:07d}", f"u{i:07d}", "assistant", f"{ANSI} {i}{CONTROLS}"))
+    path = write_lines(tmp_path / "ctl.jsonl", lines)
+    session = prime_nb.load(path)
+    session.append_label("a0000002", f"lab{CONTROLS}el \x1b[33mX\x1b[0m")
+    page = static_html(SessionData(prime_nb.load(path)))
+    svg = svg_of(page)  # parses as XML
+    root = ElementTree.fromstring(svg)
+    assert float(root.get("width") or 0) > 100 and float(root.get("height") or 0) > 40
+    text = "".join(root.itertext())
+    assert "red bold green" in text and "done" in text and "label X" in text
+    assert not any(c in text for c in CONTROLS + "\x1b")
+    assert "[31m" not in text and "title" not in text
+    assert not any(c in page for c in CONTROLS.replace("\n", "") + "\x1b")
+
+
+def test_the_picture_has_a_legend_of_what_it_draws(tmp_path: Path) -> None:
+    session = prime_nb.load(bushy(tmp_path / "b.jsonl", 3))
+    names = legend_texts(svg_of(static_html(SessionData(session))))
+    assert names == ["user", "assistant", "active path", "+k", "k single entries folded"]
+    # the kinds drawn, in kind order, then a label's ring when an entry drawn has one
+    session = prime_nb.load(_write(tmp_path / "s.jsonl", datasets.synthetic_entries()))
+    data = SessionData(session)
+    names = legend_texts(svg_of(static_html(data)))
+    kinds = kind_codes(session.entries)
+    drawn = sorted({int(kinds[nd.row]) for nd in shape(data)[0]})
+    assert names[: len(drawn)] == [KIND_NAMES[k] for k in drawn]
+    assert "compaction" in names and names[len(drawn) :][:2] == ["active path", "labelled"]
+
+
+def test_markdown_tables_read_as_text_in_previews(tmp_path: Path) -> None:
+    table = "| tool | runs |\n|:-----|----:|\n| bash | 3 |\n| read | 12 |"
+    lines: list[Any] = [header(), msg("r0000000", None, "user", "root")]
+    for i in range(3):
+        lines.append(msg(f"u{i:07d}", "r0000000", "user", f"try {i}"))
+        lines.append(msg(f"a{i:07d}", f"u{i:07d}", "assistant", f"Counts:\n\n{table}"))
+    session = prime_nb.load(write_lines(tmp_path / "t.jsonl", lines))
+    svg = svg_of(static_html(SessionData(session)))
+    leaves = [
+        t for t in ElementTree.fromstring(svg).iter(f"{SVG_NS}text") if "Counts" in (t.text or "")
+    ]
+    assert len(leaves) == 3
+    for leaf in leaves:
+        assert "|" not in (leaf.text or "") and "---" not in (leaf.text or "")
+        assert "tool · runs bash · 3" in (leaf.text or "")

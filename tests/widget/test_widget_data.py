@@ -120,6 +120,28 @@ def test_ids_that_are_not_eight_chars_travel_as_a_list(tmp_path: Path) -> None:
     assert list(cols(tree)["parent"]) == [-1, 0]
 
 
+def test_entries_answers_many_rows_as_entry_does_one(synthetic: Any) -> None:
+    """The Transcript's batch: each row's answer is the "entry" answer, read in one pass."""
+    data = SessionData(synthetic)
+    calls = synthetic.tool_calls.dropna(subset=["result_id"])
+    rows = [data.row_of[calls["assistant_id"].iloc[0]], 0, data.row_of[calls["result_id"].iloc[0]]]
+    rows += [data.n - 1, 10**6, -1]
+    got = data.answer({"what": "entries", "indices": rows})["entries"]
+    assert got[:4] == [data.answer({"what": "entry", "index": i}) for i in rows[:4]]
+    assert got[4] == {"index": 10**6, "error": "no entry at index 1000000"}
+    assert got[5]["error"] == "no entry at index -1"
+    reads: list[int] = []
+    read_entries = synthetic.read_entries
+    synthetic.read_entries = lambda ids: reads.append(len(ids)) or read_entries(ids)
+    try:
+        data.answer({"what": "entries", "indices": rows[:4]})
+    finally:
+        del synthetic.read_entries
+    assert len(reads) == 1 and reads[0] >= 4  # the rows and their calls' results, at once
+    with pytest.raises(ValueError, match="entries needs a list of indices"):
+        data.answer({"what": "entries", "indices": 3})
+
+
 def test_answers(synthetic: Any) -> None:
     data = SessionData(synthetic)
     e = synthetic.entries

@@ -1,0 +1,199 @@
+"""The Transcript at 100k entries, in an exported page and in JupyterLab.
+
+The Transcript is a virtual list: these tests open it on a 100k-entry session (made once
+per module) and check that the DOM holds only the rows near the screen after opening and
+after scrolling to the middle and the end, that the rows on screen get their bodies, and
+that the page (or the kernel) was asked only for entries near the screen: every request
+is recorded with whether its row was drawn when it was sent. The opening time and the long
+tasks (PerformanceObserver 'longtask') are printed as a report, never asserted: the machine
+may be shared. Node counts have a generous bound.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, wait_js  # noqa: F401
+from playwright.sync_api import Browser, Page
+from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
+
+import prime_nb
+from prime_nb.datasets import large_session_entries, write_jsonl
+from prime_nb.widget._export import export_html
+
+N = 100_000
+MAX_ITEMS = 300  # "a few hundred nodes at most"
+
+# Records every request the view sends (what, index or indices, whether each asked row was
+# drawn at the time) and every long task, from now on.
+WATCH = """
+(dbg) => {
+  const model = dbg.model;
+  const sent = [];
+  const drawn = (i) => document.querySelector(`.pnb-tx-item[data-index="${i}"]`) !== null;
+  const send = model.send.bind(model);
+  model.send = (c) => {
+    if (c && c.type === "request" && ["entry", "entries", "lines"].includes(c.what)) {
+      const ix = c.what === "entry" ? [c.index] : c.indices;
+      sent.push({ what: c.what, ix, drawn: ix.map(drawn) });
+    }
+    return send(c);
+  };
+  const long = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) long.push(e.duration); })
+    .observe({ type: "longtask" });
+  window.__pnbWatch = { sent, long };
+}
+"""
+
+OPEN = f"""
+async () => {{
+  const t0 = performance.now();
+  const sync = {DEBUG}.setView("transcript");
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return {{ sync, toFrame: performance.now() - t0 }};
+}}
+"""
+
+ITEMS = "() => document.querySelectorAll('.pnb-tx-item').length"
+
+# Rows whose box meets the transcript's screen, and how many of them have their body.
+ON_SCREEN = """
+() => {
+  const box = document.querySelector('.pnb-transcript').getBoundingClientRect();
+  const rows = Array.from(document.querySelectorAll('.pnb-tx-item')).filter((n) => {
+    const r = n.getBoundingClientRect();
+    return r.bottom > box.top && r.top < box.bottom;
+  });
+  const read = rows.filter((n) => n.querySelector('.pnb-tx-body'));
+  return {
+    rows: rows.length,
+    read: read.length,
+    loaded: read.filter((n) => n.dataset.loaded === '1').length,
+    indices: rows.map((n) => Number(n.dataset.index)),
+  };
+}
+"""
+
+SCROLL = """
+(f) => {
+  const e = document.querySelector('.pnb-transcript');
+  e.scrollTop = f * (e.scrollHeight - e.clientHeight);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("transcript")
+    path = write_jsonl(folder / "big.jsonl", large_session_entries(N, seed=3))
+    return path, export_html(prime_nb.load(path), folder / "big.html", progress=False)
+
+
+def check_transcript(page: Page, label: str, timeout: float = 30.0) -> dict[str, Any]:
+    """Open the Transcript, scroll to the middle and the end; check the DOM stays small,
+    the rows on screen get their bodies, and every request was for a row drawn then."""
+    page.evaluate(WATCH, page.evaluate_handle(DEBUG))
+    opened = page.evaluate(OPEN)
+    counts = [page.evaluate(ITEMS)]
+    rows = page.evaluate(f"{DEBUG}.transcript()")["rows"]
+    assert rows > N // 2  # the active branch of the large session is most of it
+    seen: list[int] = []
+    for where in (None, 0.5, 1.0):
+        if where is not None:
+            page.evaluate(SCROLL, where)
+        # rows on screen, and every one that is read gets its body
+        wait_js(
+            page,
+            f"() => {{ const s = ({ON_SCREEN})(); return s.rows > 0 && s.loaded === s.read; }}",
+            timeout=timeout,
+        )
+        screen = page.evaluate(ON_SCREEN)
+        assert screen["read"] > 0, where
+        seen.extend(screen["indices"])
+        counts.append(page.evaluate(ITEMS))
+    assert max(counts) <= MAX_ITEMS, counts
+    assert page.evaluate(f"{DEBUG}.transcript()")["drawn"] == counts[-1]
+    watch = page.evaluate("window.__pnbWatch")
+    entries = [ix for s in watch["sent"] if s["what"] in ("entry", "entries") for ix in s["ix"]]
+    lines = [ix for s in watch["sent"] if s["what"] == "lines" for ix in s["ix"]]
+    # only rows drawn when asked for, so only near the three screens visited
+    assert all(d for s in watch["sent"] for d in s["drawn"]), watch["sent"][:5]
+    assert 0 < len(entries) <= 3 * MAX_ITEMS and len(set(entries)) == len(entries)
+    assert len(lines) <= 3 * MAX_ITEMS
+    assert set(seen) & set(entries)
+    report = {
+        "open_sync_ms": round(opened["sync"]),
+        "open_to_frame_ms": round(opened["toFrame"]),
+        "items": counts,
+        "entry_requests": len(entries),
+        "lines_asked": len(lines),
+        "long_tasks_ms": [round(x) for x in watch["long"]],
+    }
+    print(f"\n{label}: {json.dumps(report)}")
+    return report
+
+
+def test_exported_page_transcript_is_virtual(page: Page, big: tuple[Path, Path]) -> None:
+    _, html = big
+    watch = PageWatch(page)
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)
+    check_transcript(page, "exported 100k")
+    # an entry a third of the way down, selected in the Tree: the Transcript opens on it
+    page.evaluate(SCROLL, 1 / 3)
+    wait_js(page, f"() => ({ON_SCREEN})().rows > 0")
+    row = page.evaluate(ON_SCREEN)["indices"][0]
+    page.locator(".pnb-seg-btn", has_text="Tree").click()
+    page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", row)
+    page.locator(".pnb-seg-btn", has_text="Transcript").click()
+    wait_js(page, "(i) => document.querySelector(`.pnb-tx-item[data-index='${i}']`)", row)
+    # still on screen once the bodies around it have loaded and changed the heights
+    wait_js(page, f"() => {{ const s = ({ON_SCREEN})(); return s.loaded === s.read; }}")
+    assert row in page.evaluate(ON_SCREEN)["indices"]
+    assert page.locator(".pnb-tx-selected").get_attribute("data-index") == str(row)
+    assert page.evaluate(ITEMS) <= MAX_ITEMS
+    assert watch.errors == [] and watch.remote == []
+
+
+def test_jupyterlab_transcript_asks_the_kernel_only_for_the_screen(
+    chromium: Browser, big: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The kernel logs every entry it is asked for: only rows drawn, a few screens' worth."""
+    path, _ = big
+    server = Jupyter(tmp_path, "jupyterlab", "--LabApp.news_url=")
+    asked = tmp_path / "asked.txt"
+    cells = [
+        "import prime_nb\n"
+        f"w = prime_nb.show({str(path)!r}, height=700)\n"
+        "_answer = w._data.answer\n"
+        "def _logged(message):\n"
+        "    if message.get('what') == 'entries':\n"
+        f"        with open({str(asked)!r}, 'a') as fh:\n"
+        "            fh.writelines(f'{i}\\n' for i in message.get('indices'))\n"
+        "    return _answer(message)\n"
+        "w._data.answer = _logged\n"
+        "w"
+    ]
+    (tmp_path / "t.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
+        page.goto(f"{server.base}/lab/tree/t.ipynb?reset&token={server.token}")
+        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
+        wait_until(lambda: server.kernel_ready("t.ipynb"), START_TIMEOUT, "the kernel", page)
+        run_cell(page, 0)
+        page.wait_for_selector(".pnb-root[data-drawn]", timeout=180_000)
+        report = check_transcript(page, "JupyterLab 100k", timeout=90.0)
+        logged = [int(x) for x in asked.read_text().split()] if asked.exists() else []
+        # the kernel saw what the page sent, and nothing more
+        assert len(logged) == report["entry_requests"] > 0
+    finally:
+        context.close()
+        server.stop()
