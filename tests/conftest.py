@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = REPO.parent / "shared" / "fixtures"
+FIXTURES = REPO / "tests" / "fixtures"
 
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
-    assert FIXTURES.is_dir(), f"the shared fixtures must sit beside the clone: {FIXTURES}"
+    assert FIXTURES.is_dir(), f"the fixtures are checked in under tests/fixtures: {FIXTURES}"
     return FIXTURES
 
 

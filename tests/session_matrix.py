@@ -8,7 +8,7 @@ session, ``write_case(name, folder)`` writes one and returns its path. It holds
 - ``comp-*``: sessions with 0, 1, 2 and many compactions on the active path and 0, 1 or
   several on side branches, with no, one or many forks, in every version and dialect
   that can hold them;
-- ``fixture-*``: every file in the shared fixtures, ``agent-written/`` included;
+- ``fixture-*``: every file in ``tests/fixtures``, ``agent-written/`` included;
 - ``empty-*``: a header and nothing else;
 - ``odd-*``: a clean session with one hostile line (odd values, bad lines, bad ids).
 
@@ -27,7 +27,7 @@ from prime_nb.datasets import synthetic_session, write_jsonl
 from prime_nb.datasets._core import Builder, Converter
 from prime_nb.datasets._large import SMALL, Story, Texts
 
-FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CWD = "/home/dev/projects/matrix"
 
 
@@ -105,7 +105,7 @@ def _write_comp(name: str, path: Path) -> Path:
 # -- fixtures and empty sessions -------------------------------------------------------------
 def _fixture_files() -> dict[str, Path]:
     if not FIXTURES.is_dir():
-        raise FileNotFoundError(f"{FIXTURES}: the shared fixtures must sit beside the clone")
+        raise FileNotFoundError(f"{FIXTURES}: the fixtures are checked in; restore tests/fixtures")
     return {
         "fixture-" + str(p.relative_to(FIXTURES)).replace("/", "--"): p
         for p in sorted(FIXTURES.rglob("*.jsonl"))
