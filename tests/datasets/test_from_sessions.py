@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 from chat_checks import check
 from conftest import header, msg, write_lines
-from session_matrix import CASES, LOADED_CASES, write_case
+from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb.corpus import load_corpus
@@ -112,7 +112,7 @@ def test_every_unit_over_the_matrix(
                 assert row["turn_start"] <= shown[0]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("comp-")])
+@pytest.mark.parametrize("case", [c for c in LOADED_CASES if c.startswith("comp-")])
 def test_compaction_rows_are_every_compaction(case: str, tmp_path: Path) -> None:
     _, on, off, *_ = case.split("-")
     table = from_sessions(write_case(case, tmp_path), unit="compaction", progress=False)
