@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+if TYPE_CHECKING:
+    import prime_nb
+
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = REPO.parent / "shared" / "fixtures"
+FIXTURES = REPO / "tests" / "fixtures"
 
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
-    assert FIXTURES.is_dir(), f"the shared fixtures must sit beside the clone: {FIXTURES}"
+    assert FIXTURES.is_dir(), f"the fixtures are checked in under tests/fixtures: {FIXTURES}"
     return FIXTURES
 
 
@@ -99,3 +102,31 @@ def client() -> Iterator[Any]:
         Client(cluster) as dask_client,
     ):
         yield dask_client
+
+
+@pytest.fixture(scope="module")
+def matrix_session() -> Iterator[Callable[[str], prime_nb.Session]]:
+    """``matrix_session(name)``: matrix session ``name`` loaded once per test module from
+    its shared file (``session_matrix.shared_file``), so that the tables and contexts it
+    computes lazily are computed once for all the checks of a module. Only for tests
+    that read it: one that changes a Session or its file loads its own. A session that
+    fails to load raises the same error each time it is asked for."""
+    from session_matrix import shared_file
+
+    import prime_nb  # here, not at the top: some tests check what a bare import loads
+
+    loaded: dict[str, prime_nb.Session | Exception] = {}
+
+    def get(name: str) -> prime_nb.Session:
+        if name not in loaded:
+            try:
+                loaded[name] = prime_nb.load(shared_file(name))
+            except Exception as error:
+                loaded[name] = error
+        value = loaded[name]
+        if isinstance(value, Exception):
+            raise value
+        return value
+
+    yield get
+    loaded.clear()

@@ -1,14 +1,15 @@
 """The session matrix: every shape of session the public functions must survive.
 
 Reusable by any test (and by ``benchmarks/fuzz_sessions.py``): ``CASES`` names every
-session, ``write_case(name, folder)`` writes one and returns its path. It holds
+session, ``write_case(name, folder)`` writes one and returns its path, ``shared_file(name)``
+returns one written once per process (read-only: for tests that only read it). It holds
 
 - ``synthetic-*``: :func:`sessiongen.synthetic_session` for every version (1-3) and
   dialect, with no fork, one fork and many forks (version 1 is linear);
 - ``comp-*``: sessions with 0, 1, 2 and many compactions on the active path and 0, 1 or
   several on side branches, with no, one or many forks, in every version and dialect
   that can hold them;
-- ``fixture-*``: every file in the shared fixtures, ``agent-written/`` included;
+- ``fixture-*``: every file in ``tests/fixtures``, ``agent-written/`` included;
 - ``empty-*``: a header and nothing else;
 - ``odd-*``: a clean session with one hostile line (odd values, bad lines, bad ids).
 
@@ -17,8 +18,12 @@ Nothing here imports ``conftest``, so scripts outside pytest can use it too.
 
 from __future__ import annotations
 
+import atexit
 import json
 import random
+import shutil
+import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +32,7 @@ from sessiongen import synthetic_session, write_jsonl
 from sessiongen._core import Builder, Converter
 from sessiongen._large import SMALL, Story, Texts
 
-FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CWD = "/home/dev/projects/matrix"
 
 
@@ -105,7 +110,7 @@ def _write_comp(name: str, path: Path) -> Path:
 # -- fixtures and empty sessions -------------------------------------------------------------
 def _fixture_files() -> dict[str, Path]:
     if not FIXTURES.is_dir():
-        raise FileNotFoundError(f"{FIXTURES}: the shared fixtures must sit beside the clone")
+        raise FileNotFoundError(f"{FIXTURES}: the fixtures are checked in; restore tests/fixtures")
     return {
         "fixture-" + str(p.relative_to(FIXTURES)).replace("/", "--"): p
         for p in sorted(FIXTURES.rglob("*.jsonl"))
@@ -435,6 +440,17 @@ CASES: list[str] = [
     *(f"odd-{name}" for name in ODD),
 ]
 
+#: Cases whose file differs from their twin's (a version 2 header and layout against a
+#: version 3 one) but which load to the same Session: the same tables, contexts and
+#: leaves (``tests/session/test_matrix_twins.py`` checks it). Tests of the reading keep
+#: them; tests of what is done with a loaded Session would only repeat their twin's.
+TWINS: dict[str, str] = {
+    **{n: n.replace("-v2-", "-v3-") for n in _comp_names() if "-v2-" in n},
+    "empty-v2-prime": "empty-v3-prime",
+}
+#: ``CASES`` without the twins: for tests that take a loaded Session.
+LOADED_CASES: list[str] = [name for name in CASES if name not in TWINS]
+
 
 def write_case(name: str, folder: Path) -> Path:
     """Write matrix session ``name`` into ``folder`` (fixtures are used in place)."""
@@ -455,3 +471,24 @@ def write_case(name: str, folder: Path) -> Path:
 
 def write_all(folder: Path) -> dict[str, Path]:
     return {name: write_case(name, folder) for name in CASES}
+
+
+_SHARED: dict[str, Path] = {}
+
+
+def shared_file(name: str) -> Path:
+    """Matrix session ``name``, written once per process and shared by every test that
+    asks for it: many test functions run over the whole matrix, and each used to write
+    its own copy of every session. The file is read-only, so a test that would append
+    to it fails at once instead of changing what the next test reads; a test that
+    writes must copy it (or call ``write_case``)."""
+    if name not in _SHARED:
+        if not _SHARED:
+            folder = Path(tempfile.mkdtemp(prefix="prime-nb-matrix-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            _SHARED[""] = folder
+        path = write_case(name, _SHARED[""])
+        if not name.startswith("fixture-"):  # the fixtures are read in place
+            path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+        _SHARED[name] = path
+    return _SHARED[name]

@@ -58,6 +58,6 @@ def test_the_fit_finds_the_exponent(bench: ModuleType) -> None:
 
 
 def test_unknown_names_are_refused(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^2$"):  # argparse exits 2 on bad names
         bench.main(["--quick", "--shapes", "nope"], out=lambda _: None)
     assert "unknown shape or operation: nope" in capsys.readouterr().err

@@ -8,12 +8,13 @@ the one session that differed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from session_fuzz import research_tables as tables
-from session_matrix import CASES, write_case
+from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb import analysis
@@ -21,9 +22,11 @@ from prime_nb.analysis._schemas import SCHEMAS, conform, mismatches
 from prime_nb.corpus import corpus_branches, corpus_compactions
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_every_table_of_every_session_has_its_schema(name: str, tmp_path: Path) -> None:
-    session = prime_nb.load(write_case(name, tmp_path))
+@pytest.mark.parametrize("name", LOADED_CASES)
+def test_every_table_of_every_session_has_its_schema(
+    name: str, matrix_session: Callable[[str], prime_nb.Session]
+) -> None:
+    session = matrix_session(name)
     for table, frame in tables(session).items():
         assert mismatches(table, frame) == [], table
 

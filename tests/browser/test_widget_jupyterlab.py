@@ -9,8 +9,6 @@ file, the server's status), never a fixed sleep.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from browser import DEBUG, chromium_fixture, node_position  # noqa: F401
@@ -28,14 +26,23 @@ LAB_OPTIONS = (
 )
 
 
+#: The one JupyterLab of this run, started by the first test that asks for it.
+_LAB: list[Jupyter] = []
+
+
 @pytest.fixture
-def lab(tmp_path: Path) -> Iterator[Jupyter]:
-    server = Jupyter(tmp_path, "jupyterlab", *LAB_OPTIONS)
-    try:
+def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
+    """A JupyterLab shared by every test that asks for it (this module's and
+    ``test_family_jupyterlab``'s, which imports this fixture): starting one took longer
+    than a test's clicks. Each test writes files of its own names under ``lab.root`` and
+    opens its own notebook in a new browser context; the server stops when pytest ends."""
+    if not _LAB:
+        server = Jupyter(tmp_path_factory.mktemp("lab"), "jupyterlab", *LAB_OPTIONS)
+        request.config.add_cleanup(server.stop)
         wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
-        yield server
-    finally:
-        server.stop()
+        _LAB.append(server)
+    _LAB[0].alive()
+    return _LAB[0]
 
 
 def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Browser) -> None:

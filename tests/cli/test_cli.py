@@ -50,7 +50,7 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
         assert name in top.stdout
     assert "prime-nb demo" in top.stdout  # the main job is named up front
     for name in SUBCOMMANDS:
-        with pytest.raises(SystemExit) as exit_info:
+        with pytest.raises(SystemExit, match=r"^0$") as exit_info:
             main([name, "--help"])
         assert exit_info.value.code == 0
         assert f"usage: prime-nb {name}" in capsys.readouterr().out

@@ -53,7 +53,7 @@ def test_family_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert (
         proc.stderr.strip() == f"prime-nb: error: {tmp_path / 'nope.jsonl'}: no such file or folder"
     )
-    with pytest.raises(SystemExit) as exit_info:
+    with pytest.raises(SystemExit, match=r"^0$") as exit_info:
         main(["family", "--help"])
     assert exit_info.value.code == 0
     assert "usage: prime-nb family" in capsys.readouterr().out

@@ -114,14 +114,14 @@ class InterruptedBar:
     """A progress bar whose first update is where the user presses interrupt."""
 
     def update(self, count: int) -> None:
-        raise KeyboardInterrupt
+        raise KeyboardInterrupt("the bar interrupted")
 
 
 def test_an_interrupt_ends_the_workers_with_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers left reading would hold the cores (and memory) for nothing."""
     pools = Pools(monkeypatch)
     started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match="the bar interrupted"):
         _runner._in_batches(_slow, [(0,), (1,), (2,)], [[0], [1], [2]], 2, {}, InterruptedBar())
     assert time.monotonic() - started < 20  # the slow batches were not waited for
     (pool,) = pools.started

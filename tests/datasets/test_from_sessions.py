@@ -11,6 +11,7 @@ import json
 import math
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 from chat_checks import check
 from conftest import header, msg, write_lines
-from session_matrix import CASES, write_case
+from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb.corpus import load_corpus
@@ -65,10 +66,12 @@ def _check_common(session: prime_nb.Session, row: dict[str, Any], anchor: str, f
     assert row["labels"] == [session.labels[i] for i in path if i in session.labels]
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_every_unit_over_the_matrix(case: str, tmp_path: Path) -> None:
-    file = write_case(case, tmp_path)
-    session = prime_nb.load(file)
+@pytest.mark.parametrize("case", LOADED_CASES)
+def test_every_unit_over_the_matrix(
+    case: str, matrix_session: Callable[[str], prime_nb.Session]
+) -> None:
+    session = matrix_session(case)
+    file = session.file
     for fmt in ("openai", "anthropic"):
         leaves = from_sessions(file, "leaf", fmt, progress=False)
         assert leaves.schema.equals(schema("leaf"))
@@ -110,7 +113,7 @@ def test_every_unit_over_the_matrix(case: str, tmp_path: Path) -> None:
                 assert row["turn_start"] <= shown[0]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("comp-")])
+@pytest.mark.parametrize("case", [c for c in LOADED_CASES if c.startswith("comp-")])
 def test_compaction_rows_are_every_compaction(case: str, tmp_path: Path) -> None:
     _, on, off, *_ = case.split("-")
     table = from_sessions(write_case(case, tmp_path), unit="compaction", progress=False)

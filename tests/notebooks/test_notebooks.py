@@ -2,9 +2,9 @@
 with its outputs (``notebooks/store_outputs.py``) so that it opens showing results, the
 others without.
 
-Each notebook runs as ``pytest --nbval-lax notebooks/NAME.ipynb`` in a subprocess, exactly as a
-person would check it, with this checkout on the kernel's PYTHONPATH so that a source tree
-that is not pip-installed works too.
+The notebooks run as ``pytest --nbval-lax notebooks/*.ipynb`` in one subprocess, exactly as a
+person would check them, with this checkout on the kernel's PYTHONPATH so that a source tree
+that is not pip-installed works too; each notebook's test reads its cells' results.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -82,13 +82,17 @@ def test_store_outputs_finds_what_is_wrong() -> None:
     ]
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_under_nbval(notebook: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def nbval(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[float, str]]]:
+    """Every notebook through nbval in one ``pytest --nbval-lax`` subprocess (one pytest
+    start-up, not one per notebook; each notebook still gets a fresh kernel of its own):
+    for each notebook, its cells' (seconds, failure text or "")."""
+    root = tmp_path_factory.mktemp("nbval")
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
     }
-    started = time.monotonic()
+    report = root / "cells.xml"
     proc = subprocess.run(
         [
             sys.executable,
@@ -99,15 +103,37 @@ def test_notebook_runs_under_nbval(notebook: Path, tmp_path: Path) -> None:
             "-p",
             "no:cacheprovider",
             "--rootdir",
-            str(tmp_path),
-            str(notebook),
+            str(root),
+            "-o",
+            "junit_family=xunit1",  # each cell's row names its notebook (file=)
+            f"--junitxml={report}",
+            *map(str, NOTEBOOKS),
         ],
         capture_output=True,
         text=True,
         env=env,
-        cwd=tmp_path,
-        timeout=300,
+        cwd=root,
+        timeout=300 * len(NOTEBOOKS),
     )
-    took = time.monotonic() - started
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert report.is_file(), proc.stdout[-4000:] + proc.stderr[-2000:]
+    cells: dict[str, list[tuple[float, str]]] = {p.stem: [] for p in NOTEBOOKS}
+    for case in ElementTree.parse(report).iter("testcase"):
+        stem = Path(case.get("file", "")).stem
+        failed = [
+            f.text or f.get("message", "failed") for f in case if f.tag in ("failure", "error")
+        ]
+        cells.setdefault(stem, []).append((float(case.get("time", 0)), "\n".join(failed)))
+    return cells
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_under_nbval(
+    notebook: Path, nbval: dict[str, list[tuple[float, str]]]
+) -> None:
+    cells = nbval[notebook.stem]
+    code = [c for c in json.loads(notebook.read_text("utf-8"))["cells"] if c["cell_type"] == "code"]
+    assert len(cells) == len(code), f"nbval ran {len(cells)} of {len(code)} code cells"
+    failed = [text for _, text in cells if text]
+    assert not failed, failed[0][-4000:]
+    took = sum(seconds for seconds, _ in cells)
     assert took < LIMIT_SECONDS, f"{notebook.name} took {took:.0f} s"

@@ -70,9 +70,9 @@ def test_indexing_like_a_list() -> None:
     kids = Children.of([-1, 0, 0, 1], [0.0, 2.0, 1.0, 0.0])
     assert kids[0] == [2, 1] and kids[-1] == [] and kids[-4] == [2, 1]
     assert kids[1:3] == [[3], []]
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^children: row out of range$"):
         kids[4]
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^children: row out of range$"):
         kids[-5]
     kids[0].append(99)  # a copy: the tree does not change
     assert kids[0] == [2, 1]

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from session_matrix import CASES, write_case
+from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb.session._columns import EntryColumns
@@ -59,8 +59,9 @@ def check(session: prime_nb.Session) -> int:
     return len(cols.compactions)
 
 
+#: the version 2 twins load to their version 3 twins' sessions (session_matrix.TWINS)
 WITH_COMPACTIONS = [
-    c for c in CASES if c.startswith(("synthetic-", "comp-", "fixture-", "odd-first"))
+    c for c in LOADED_CASES if c.startswith(("synthetic-", "comp-", "fixture-", "odd-first"))
 ]
 
 

@@ -110,10 +110,10 @@ def test_networkx_views_and_helpers_read_the_rows(session: prime_nb.Session) -> 
     assert attributes.get("role") == "assistant"
     assert attributes.get("nope") is None and attributes.get("nope", 3) == 3
     assert "type" in attributes and "nope" not in attributes and 5 not in attributes
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"^'nope'$"):
         attributes["nope"]
     assert isinstance(attributes, MutableMapping)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^unhashable type: 'RowAttributes'$"):
         hash(attributes)
     assert attributes.keys() == set(entries.columns)
     assert list(reversed(attributes)) == list(reversed(entries.columns))
@@ -200,15 +200,15 @@ def test_mutations_behave_exactly_like_a_dict(session: prime_nb.Session) -> None
 
 def test_missing_keys_raise_like_a_dict(session: prime_nb.Session) -> None:
     attributes = session.graph.nodes[assistant_node(session)]
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"^'nope'$"):
         del attributes["nope"]
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"^'nope'$"):
         attributes.pop("nope")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^unhashable type: 'list'$"):
         attributes[[1]]
     attributes.clear()
     assert len(attributes) == 0 and dict(attributes) == {} and attributes == {}
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"^'popitem\(\): dictionary is empty'$"):
         attributes.popitem()
 
 

@@ -9,13 +9,14 @@ errors, unanswered calls and orphan results.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from chat_checks import check, check_anthropic, check_openai
 from conftest import FIXTURES, header, msg, write_lines
-from session_matrix import CASES, write_case
+from session_matrix import LOADED_CASES
 
 import prime_nb
 from prime_nb.errors import EntryNotFoundError
@@ -76,9 +77,11 @@ def _types(value: Any) -> set[str]:
 
 
 # -- the matrix ------------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES)
-def test_every_leaf_of_the_matrix_is_a_valid_request(case: str, tmp_path: Path) -> None:
-    session = prime_nb.load(write_case(case, tmp_path))
+@pytest.mark.parametrize("case", LOADED_CASES)
+def test_every_leaf_of_the_matrix_is_a_valid_request(
+    case: str, matrix_session: Callable[[str], prime_nb.Session]
+) -> None:
+    session = matrix_session(case)
     leaves = [None, *session.leaves.index]
     for leaf in leaves:
         _check_context(session.context(leaf))

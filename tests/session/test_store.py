@@ -36,7 +36,7 @@ def test_texts_in_blocks_and_tail_read_back(
     for k, row in enumerate(rows):
         assert column[k] == row
     assert column[-1:] == rows[-1:]
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^text row out of range$"):
         column[len(rows)]
 
 

@@ -69,9 +69,13 @@ def test_strs_without_the_fast_path(values: Any, monkeypatch: pytest.MonkeyPatch
 
 
 def test_lone_surrogates_fail_as_before() -> None:
-    with pytest.raises(UnicodeEncodeError):
+    with pytest.raises(
+        UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
+    ):
         pd.array(["a", "\ud800"], dtype="str")
-    with pytest.raises(UnicodeEncodeError):
+    with pytest.raises(
+        UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
+    ):
         tables._strs(["a", "\ud800"])
 
 

@@ -267,11 +267,11 @@ def test_fork_count() -> None:
 
 
 def test_bad_arguments() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^version must be 1, 2 or 3, not 4$"):
         synthetic_entries(version=4)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^dialect must be 'prime' or 'spec', not 'other'$"):
         synthetic_entries(dialect="other")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^turns must be at least 12 to fit every entry type$"):
         synthetic_entries(turns=3)
 
 

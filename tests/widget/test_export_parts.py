@@ -4,12 +4,13 @@ from, read back whole, chunked as told, with a progress bar when it should."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from session_matrix import CASES, write_case
+from session_matrix import CASES, LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb.widget import _export_parts
@@ -23,9 +24,11 @@ def plain(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY))
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_page_holds_the_answers_of_the_widget(case: str, tmp_path: Path) -> None:
-    session = prime_nb.load(write_case(case, tmp_path / "in"))
+@pytest.mark.parametrize("case", LOADED_CASES)
+def test_page_holds_the_answers_of_the_widget(
+    case: str, tmp_path: Path, matrix_session: Callable[[str], prime_nb.Session]
+) -> None:
+    session = matrix_session(case)
     page = read_export(export_html(session, tmp_path / "out.html", view="branches"))
     payload = plain(export_payload(session))
     assert page.pop("state") == {"view": "branches"}

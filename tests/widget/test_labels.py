@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,14 @@ import prime_nb
 from prime_nb.datasets import demo_session_path
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._labels import entry_labels, first_line, short_count
-from tests.session_matrix import CASES, write_case
+from tests.session_matrix import LOADED_CASES
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_every_entry_gets_a_non_blank_single_line(case: str, tmp_path: Path) -> None:
-    session = prime_nb.load(write_case(case, tmp_path))
+@pytest.mark.parametrize("case", LOADED_CASES)
+def test_every_entry_gets_a_non_blank_single_line(
+    case: str, matrix_session: Callable[[str], prime_nb.Session]
+) -> None:
+    session = matrix_session(case)
     labels = entry_labels(session)
     assert len(labels) == len(session.entries)
     for label in labels:

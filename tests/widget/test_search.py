@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 import threading
 import time
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 import prime_nb
 from prime_nb.widget._data import SessionData
 from prime_nb.widget._search import SearchIndex, narrows
-from tests.session_matrix import CASES, write_case
+from tests.session_matrix import LOADED_CASES
 
 
 def plain(texts: list[str], query: str) -> list[int]:
@@ -90,9 +90,11 @@ def test_a_failing_background_build_is_retried_by_the_next_search() -> None:
     assert index.search("x") == [0]
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_widget_search_matches_a_plain_scan(case: str, tmp_path: Path) -> None:
-    data = SessionData(prime_nb.load(write_case(case, tmp_path)))
+@pytest.mark.parametrize("case", LOADED_CASES)
+def test_widget_search_matches_a_plain_scan(
+    case: str, matrix_session: Callable[[str], prime_nb.Session]
+) -> None:
+    data = SessionData(matrix_session(case))
     texts = data.search_texts()
     assert len(texts) == data.n
     for query in ["the", "e", "a e", "zzzz-not-there", "", "  "]:

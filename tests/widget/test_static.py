@@ -302,7 +302,7 @@ def test_the_picture_has_a_legend_of_what_it_draws(tmp_path: Path) -> None:
     names = legend_texts(svg_of(static_html(SessionData(session))))
     assert names == ["user", "assistant", "active path", "+k", "k single entries folded"]
     # the kinds drawn, in kind order, then a label's ring when an entry drawn has one
-    session = prime_nb.load(_write(tmp_path / "s.jsonl", datasets.synthetic_entries()))
+    session = prime_nb.load(_write(tmp_path / "s.jsonl", sessiongen.synthetic_entries()))
     data = SessionData(session)
     names = legend_texts(svg_of(static_html(data)))
     kinds = kind_codes(session.entries)

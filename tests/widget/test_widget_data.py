@@ -183,9 +183,9 @@ def test_answers(synthetic: Any) -> None:
     assert ctx["model"] == ref.model and ctx["thinking_level"] == ref.thinking_level
     assert all(m["tokens"] >= 0 and len(m["text"]) <= 240 for m in ctx["messages"])
 
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"^no entry at index {len(e)}$"):
         data.answer({"what": "entry", "index": len(e)})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^unknown request 'nope'$"):
         data.answer({"what": "nope", "index": 0})
 
 
@@ -229,7 +229,9 @@ def test_widget_answers_requests_and_selects(synthetic: Any) -> None:
         w.selected_id = "zzzzzzzz"
     assert w.filter == "default" and w.view == "tree"
     w.filter = "user-only"
-    with pytest.raises(Exception):  # noqa: B017 - traitlets raises TraitError
+    with pytest.raises(
+        Exception, match=r"The 'filter' trait of a SessionWidget instance expected any of .*'bogus'"
+    ):  # traitlets raises TraitError
         w.filter = "bogus"
 
 
@@ -339,7 +341,9 @@ def test_inline_script_escapes_closing_tags() -> None:
     assert "</script" not in code.lower()
     assert code.startswith('(function(){"use strict";')
     assert code.endswith("const __pnb={default:a,other:b};\ngo()\n}).call(undefined);")
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError, match=r"^the widget bundle holds '<script' and cannot be inlined safely$"
+    ):
         inline_script('var a="<script>";export{a as default};', "")
     assert json_for_html({"x": "</script><!--&"}) == (
         '{"x":"\\u003c/script\\u003e\\u003c!--\\u0026"}'

@@ -114,7 +114,10 @@ def test_del_after_a_failed_constructor_raises_nothing(tmp_path: Path) -> None:
     sys.unraisablehook = seen.append
     try:
         for bad in (tmp_path / "missing.jsonl", write_lines(tmp_path / "e.jsonl", [b"not json"])):
-            with pytest.raises((FileNotFoundError, ValueError)):
+            with pytest.raises(
+                (FileNotFoundError, ValueError),
+                match=r"no such session file; check the path|no session header",
+            ):
                 SessionWidget(bad)
             gc.collect()
     finally:

@@ -269,7 +269,10 @@ def test_version_1_is_refused_with_upgrade_hint(tmp_path: Path, dialect: str) ->
     first = prime_nb.load(path).path()[0]
     with pytest.raises(prime_nb.UpgradeRequiredError, match=r"upgrade_file\("):
         write.append_message(path, first, {"role": "user", "content": "x"})
-    with pytest.raises(prime_nb.UpgradeRequiredError):
+    with pytest.raises(
+        prime_nb.UpgradeRequiredError,
+        match=r"is a version 1 session: .* Call prime_nb\.upgrade_file\(",
+    ):
         write.append_session_name(path, "x")
     assert path.read_bytes() == make_session(tmp_path / "again.jsonl", 1, dialect).read_bytes()
 

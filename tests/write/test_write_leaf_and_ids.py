@@ -76,7 +76,10 @@ def test_forget_drops_what_would_move_the_leaf(tmp_path: Path) -> None:
     )
     label = write.append_label(path, chain[0], "mine")  # names an entry that will be held
     replace_with(path, original + agent_line("agent001", "nm"))
-    with pytest.raises(prime_nb.EntryLostError) as caught:
+    with pytest.raises(
+        prime_nb.EntryLostError,
+        match=r"another program replaced the file .* Call prime_nb\.reconcile\(",
+    ) as caught:
         write.append_message(path, "agent001", {"role": "user", "content": "next"})
     assert [e["id"] for e in caught.value.entries] == [*chain, label]
     assert write.reconcile(path, moved_leaf="forget") == []

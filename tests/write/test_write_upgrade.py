@@ -140,7 +140,9 @@ def test_upgrade_twice_keeps_both_backups(tmp_path: Path) -> None:
 def test_upgrade_refuses_what_is_no_session(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     path.write_bytes(b'{"type":"message"}\n')
-    with pytest.raises(prime_nb.SessionFormatError):
+    with pytest.raises(
+        prime_nb.SessionFormatError, match="no session header; is this a session file"
+    ):
         write.upgrade_file(path)
     assert path.read_bytes() == b'{"type":"message"}\n'
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".x.jsonl.lock")] == [
@@ -185,7 +187,9 @@ def test_fork_to_file_dest(tmp_path: Path) -> None:
     inside = fork_to_file(path, "u1", sub)
     assert inside.parent == sub
     assert prime_nb.load(inside).path() == ["u1"]
-    with pytest.raises(KeyError):
+    with pytest.raises(
+        KeyError, match=r"no entry with id 'nope' in .*; see session\.entries\.index"
+    ):
         fork_to_file(path, "nope")
     assert sorted(os.listdir(sub)) == [inside.name]  # no temp file left behind
 
