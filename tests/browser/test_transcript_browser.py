@@ -21,8 +21,8 @@ from playwright.sync_api import Browser, Page
 from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
 
 import prime_nb
-from prime_nb.datasets import large_session_entries, write_jsonl
 from prime_nb.widget._export import export_html
+from sessiongen import large_session_entries, write_jsonl
 
 N = 100_000
 MAX_ITEMS = 300  # "a few hundred nodes at most"
