@@ -35,7 +35,7 @@ from typing import Any
 from .._version import __version__
 from ._cache_file import cache_name
 from ._runner import file_sizes, run
-from ._search import FIELDS, FileHits, FileTexts, Hit, Query, file_rows, snippet
+from ._search_match import FIELDS, FileHits, FileTexts, Hit, Query, file_rows, snippet
 
 #: the index's layout; bump it when the tables or what a row holds change
 INDEX_LAYOUT = 1
