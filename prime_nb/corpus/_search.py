@@ -166,3 +166,16 @@ def _frame(hits: list[Hit]) -> pd.DataFrame:
     for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet"):
         frame[name] = frame[name].astype(object)
     return frame
+
+
+def hit_lines(hits: pd.DataFrame) -> list[str]:
+    """One line per hit, as ``prime-nb grep`` prints it: ``file:line entry_id role field:
+    snippet`` (``-`` for an entry with no role). The snippet has no control character;
+    the caller still sanitises the whole line, whose file name is the file system's."""
+    columns = ("file", "line", "entry_id", "role", "field", "snippet")
+    return [
+        f"{file}:{line} {entry_id} {role or '-'} {field}: {text}"
+        for file, line, entry_id, role, field, text in zip(
+            *(hits[name].tolist() for name in columns), strict=True
+        )
+    ]
