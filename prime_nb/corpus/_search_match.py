@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from ..session import Session, read_columns
@@ -168,19 +168,31 @@ class Query:
                 "pass regex=False to search for it as plain text"
             ) from None
 
-    @property
+    @cached_property
     def pattern(self) -> re.Pattern[str]:
         source = self.text if self.regex else re.escape(self.text)
         return re.compile(source, 0 if self.case else re.IGNORECASE)
 
     @property
-    def raw_filter(self) -> bytes | None:
-        """The needle as raw bytes when a line without them cannot hold a hit (a plain,
-        case-sensitive query with no character JSON escapes; lines with ``\\u`` or, for
-        a needle with ``/``, ``\\/`` escapes are read anyway), else None."""
-        if self.regex or not self.case or _ESCAPABLE.search(self.text):
+    def raw_filter(self) -> RawFilter | None:
+        """What a line's raw bytes must hold to hold a hit, or None when any line may.
+
+        For a plain query with no character JSON escapes (a regex may match anything):
+        the needle's UTF-8 bytes, or under ``case=False`` an ASCII needle in the line's
+        bytes with ASCII case folded. A line with a ``\\u`` escape (or ``\\/``, for a
+        needle with ``/``) may spell the needle in escapes, so it is always read; under
+        ``case=False`` so is a line with any non-ASCII byte when the needle has an i, k
+        or s (Python matches them to dotted and dotless I, the Kelvin sign, the long s).
+        """
+        if self.regex or _ESCAPABLE.search(self.text):
             return None
-        return self.text.encode("utf-8", "surrogatepass")
+        if self.case:
+            return RawFilter(self.text.encode("utf-8", "surrogatepass"), False, "/" in self.text)
+        if not self.text.isascii():
+            return None
+        folded = self.text.lower()
+        wide = any(letter in folded for letter in "iks")
+        return RawFilter(folded.encode(), True, "/" in self.text, wide)
 
     def first_match(self, text: str) -> tuple[int, int] | None:
         """Where the query first matches ``text``: (start, end), or None."""
@@ -198,9 +210,21 @@ class Query:
         )
 
 
-def _raw_may_hold(raw: bytes, needle: bytes, slash: bool) -> bool:
-    """Can a line (or file) whose bytes are ``raw`` hold the needle in a parsed string?"""
-    return needle in raw or b"\\u" in raw or (slash and b"\\/" in raw)
+class RawFilter(NamedTuple):
+    """A needle sought in raw bytes before anything is parsed (:attr:`Query.raw_filter`)."""
+
+    needle: bytes
+    fold: bool
+    slash: bool
+    wide: bool = False
+
+    def may_hold(self, raw: bytes) -> bool:
+        """Can a line (or a file) whose bytes are ``raw`` hold the needle in a string?"""
+        if b"\\u" in raw or (self.slash and b"\\/" in raw):
+            return True
+        if not self.fold:
+            return self.needle in raw
+        return self.needle in raw.lower() or (self.wide and not raw.isascii())
 
 
 def snippet(text: str, start: int, end: int) -> str:
@@ -305,16 +329,12 @@ def file_rows(path: str, candidate: Any = None) -> FileTexts:
 def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
     """The hits of one file (at most ``limit``); an error says why it could not be read."""
     try:
-        needle = query.raw_filter
-        candidate = None
-        if needle is not None:
+        raw = query.raw_filter
+        if raw is not None:
             with open(path, "rb") as fh:
-                data = fh.read()
-            slash = "/" in query.text
-            if not _raw_may_hold(data, needle, slash):
-                return FileHits([])  # no parse: the needle cannot be in this file
-            candidate = partial(_raw_may_hold, needle=needle, slash=slash)
-        texts = file_rows(path, candidate)
+                if not raw.may_hold(fh.read()):
+                    return FileHits([])  # no parse: the needle cannot be in this file
+        texts = file_rows(path, None if raw is None else raw.may_hold)
     except Exception as exc:  # a file that is no session, unreadable...: no hits
         return FileHits([], f"{type(exc).__name__}: {exc}")
     return FileHits(hits_of(path, texts, query, limit))

@@ -282,7 +282,7 @@ def _planted(folder: Path) -> list[Path]:
                 "id": "c9",
                 "parentId": "b1",
                 "timestamp": "2026-01-05T10:05:00Z",
-                "summary": "We ran rm -rf twice; 日本語 😀 K",
+                "summary": "We ran rm -rf twice; 日本語 😀 \u212aelvin",
                 "firstKeptEntryId": "b1",
                 "tokensBefore": 10,
             }
@@ -378,6 +378,8 @@ PLANTED_QUERIES: list[dict[str, Any]] = [
     {"query": "größe"},
     {"query": "日本語 😀", "case": True},
     {"query": "k"},  # the Kelvin sign matches k under case=False
+    {"query": "kelvin"},
+    {"query": "Kelvin", "case": True},
     {"query": "dotless i"},  # and dotless i matches i
     {"query": "\x00rm", "case": True},
     {"query": "\ud800", "case": True},
@@ -397,7 +399,7 @@ def test_search_equals_brute_force_on_planted_needles(
         got = search(tmp_path / "corpus", workers=1, **kwargs)
     # the unreadable file is read (and warned of) unless its raw bytes rule the query out
     skips = _search_match.Query(kwargs["query"], case=kwargs.get("case", False)).raw_filter
-    if skips is None or skips in (tmp_path / "corpus" / "not-a-session.jsonl").read_bytes():
+    if skips is None or skips.may_hold((tmp_path / "corpus" / "not-a-session.jsonl").read_bytes()):
         assert any("not-a-session.jsonl" in str(w.message) for w in caught)
     with pytest.warns(UserWarning, match="could not be read as sessions"):
         cached = search(tmp_path / "corpus", workers=1, cache=tmp_path / "cache", **kwargs)
@@ -448,12 +450,21 @@ def test_bad_arguments_say_what_to_pass(tmp_path: Path) -> None:
 
 
 def test_raw_filter_only_for_queries_no_escape_can_hide() -> None:
-    """The raw pre-filter is off for what JSON escapes or a case-insensitive match."""
-    assert _search_match.Query("rm -rf", case=True).raw_filter == b"rm -rf"
-    assert _search_match.Query("rm -rf", case=False).raw_filter is None
-    assert _search_match.Query('a"b', case=True).raw_filter is None
-    assert _search_match.Query("a\nb", case=True).raw_filter is None
-    assert _search_match.Query("rm", case=True, regex=True).raw_filter is None
+    """The raw pre-filter is off for what JSON escapes, a regex or a non-ASCII needle
+    under case=False; an ASCII needle with i, k or s reads every non-ASCII line."""
+    Query, RawFilter = _search_match.Query, _search_match.RawFilter
+    assert Query("rm -rf /", case=True).raw_filter == RawFilter(b"rm -rf /", False, True)
+    assert Query("Größe", case=True).raw_filter == RawFilter("Größe".encode(), False, False)
+    assert Query("RM -RF").raw_filter == RawFilter(b"rm -rf", True, False, False)
+    assert Query("Exit").raw_filter == RawFilter(b"exit", True, False, True)
+    assert Query("Größe").raw_filter is None
+    assert Query('a"b', case=True).raw_filter is None
+    assert Query("a\nb", case=True).raw_filter is None
+    assert Query("rm", case=True, regex=True).raw_filter is None
+    exit_filter = Query("exit").raw_filter
+    assert exit_filter is not None
+    assert exit_filter.may_hold(b'"EXIT"') and exit_filter.may_hold('"ex\u0131t"'.encode())
+    assert not exit_filter.may_hold(b'"exot"') and exit_filter.may_hold(b'"\\u0065xit"')
 
 
 def test_the_pool_gives_what_this_process_gives(tmp_path: Path) -> None:
