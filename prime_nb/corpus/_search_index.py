@@ -86,6 +86,11 @@ def _connect(file: Path) -> sqlite3.Connection:
     for attempt in range(2):
         con = sqlite3.connect(file, timeout=60)
         try:
+            # a lost index is rebuilt, never trusted half-written: WAL keeps it whole
+            # through a crash, and the writes need not wait for the disk
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
+            con.execute("PRAGMA cache_size=-65536")
             con.executescript(SCHEMA)
             meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
             want = {"layout": str(INDEX_LAYOUT), "version": __version__}
@@ -145,7 +150,8 @@ def update(
         )
         with con:
             for path, read in zip(chunk, texts, strict=True):
-                _forget(con, path)
+                if path in stored:
+                    _forget(con, path)
                 _store(con, path, keys[path], read)
     return stale
 
