@@ -29,6 +29,7 @@ def test_the_notebooks_exist() -> None:
         "02-compaction-research",
         "03-branching-and-forks",
         "04-families-and-datasets",
+        "05-search",
     ]
 
 
