@@ -279,16 +279,19 @@ class FileTexts(NamedTuple):
     error: str | None = None
 
 
-def file_rows(path: str, candidate: Any = None) -> FileTexts:
-    """Every (entry, field) text of the file at ``path`` (only of the rows for which
-    ``candidate(raw_line_bytes)`` holds, when given, and the file's bytes are at hand)."""
+def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> FileTexts:
+    """Every (entry, field) text of the file at ``path``; with ``candidate``, only of the
+    rows for which ``candidate(raw_line_bytes)`` holds, cut from ``data`` (the file's
+    bytes, when the caller read them already) or from a fresh read. A line past the end
+    of those bytes (appended since) is always a candidate."""
     read = read_columns(path, columns="summary")
     session = Session.from_read(read)
     cols = read.columns
     rows = range(len(cols.ids))
     if candidate is not None:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        if data is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
         offsets, lengths = cols.offsets, cols.lengths
         rows = [  # type: ignore[assignment]
             r
@@ -330,11 +333,13 @@ def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
     """The hits of one file (at most ``limit``); an error says why it could not be read."""
     try:
         raw = query.raw_filter
+        data = None
         if raw is not None:
             with open(path, "rb") as fh:
-                if not raw.may_hold(fh.read()):
-                    return FileHits([])  # no parse: the needle cannot be in this file
-        texts = file_rows(path, None if raw is None else raw.may_hold)
+                data = fh.read()
+            if not raw.may_hold(data):
+                return FileHits([])  # no parse: the needle cannot be in this file
+        texts = file_rows(path, None if raw is None else raw.may_hold, data)
     except Exception as exc:  # a file that is no session, unreadable...: no hits
         return FileHits([], f"{type(exc).__name__}: {exc}")
     return FileHits(hits_of(path, texts, query, limit))
