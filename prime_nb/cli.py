@@ -587,7 +587,8 @@ def build_parser() -> Parser:
         nargs="?",
         const=True,
         metavar="DIR",
-        help="keep a search index (in the user's cache folder, or DIR) for the next search",
+        help="keep a search index for the next search, in the user's cache folder or in "
+        "--cache=DIR",
     )
     p.set_defaults(func=cmd_grep)
 

@@ -102,7 +102,8 @@ def search(
 
     A file that cannot be read as a session gives no hits, and one warning names the
     files and why (the corpus tables give such a file an error row; a hit table has no
-    row to give it).
+    row to give it). A file whose raw bytes rule a plain query out is not parsed at
+    all, so it is not warned of; the index reads every file and warns of each.
     """
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise ValueError(f"limit={limit!r}: pass a whole number of rows, 0 or more, or None")
