@@ -5,7 +5,9 @@ One SQLite file per corpus folder in the cache folder, named as the corpus cache
 Parquet file is (``search-<folder>-<digest>.sqlite``). ``files`` holds each indexed
 path's stat key (size, mtime, inode, device), session id and load error; ``texts`` one
 row per (entry, field) with what a hit reports; ``fts`` the same texts in an FTS5 table
-with the trigram tokenizer (substrings of three characters or more, case folded).
+with the trigram tokenizer (substrings of three characters or more, case folded) and no
+positions kept (``detail=none``: less than half the size, built twice as fast; a query
+asks for rows holding each of its trigrams, which the exact match then sorts out).
 
 Why re-index a whole file when it grew: an append moves the active leaf, so every
 row's ``on_active_path`` may change; the texts are cheap to read again next to keeping
@@ -55,7 +57,7 @@ CREATE TABLE IF NOT EXISTS texts (
     role TEXT, type TEXT, field TEXT, active INTEGER, time_ms REAL, odd INTEGER
 );
 CREATE INDEX IF NOT EXISTS texts_path ON texts (path, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, tokenize='trigram');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, tokenize='trigram', detail='none');
 """
 
 
@@ -209,8 +211,9 @@ def _store(con: sqlite3.Connection, path: str, key: Any, read: FileTexts) -> Non
 
 
 def fts_phrase(query: Query) -> str | None:
-    """The FTS5 phrase that proposes every row the query can match, or None when the
-    index cannot be trusted to (then the stored texts are scanned).
+    """The FTS5 query that proposes every row the query can match (each of its trigrams,
+    the index keeping no positions), or None when the index cannot be trusted to (then
+    the stored texts are scanned).
 
     Trigram FTS finds substrings of three characters or more, folding case. Folding
     both sides keeps every exact match, so a case-sensitive query may use it; under
@@ -226,7 +229,9 @@ def fts_phrase(query: Query) -> str | None:
         query.text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    return '"' + query.text.replace('"', '""') + '"'
+    text = query.text
+    grams = dict.fromkeys(text[k : k + 3] for k in range(len(text) - 2))
+    return " AND ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
 
 
 def search_index(

@@ -547,9 +547,11 @@ def test_index_reads_only_changed_files_and_stays_exact(
 
 def test_fts_is_used_only_where_it_cannot_lose_a_match() -> None:
     Query = _search_match.Query
-    assert _search_index.fts_phrase(Query("rm -rf", case=True)) == '"rm -rf"'
-    assert _search_index.fts_phrase(Query('say "x"', case=True)) == '"say ""x"""'
-    assert _search_index.fts_phrase(Query("rm -rf")) == '"rm -rf"'  # k and s fold alike
+    every = '"rm " AND "m -" AND " -r" AND "-rf"'
+    assert _search_index.fts_phrase(Query("rm -rf", case=True)) == every
+    assert _search_index.fts_phrase(Query('a "x"', case=True)) == '"a """ AND " ""x" AND """x"""'
+    assert _search_index.fts_phrase(Query("rm -rf")) == every  # k and s fold alike
+    assert _search_index.fts_phrase(Query("aaaa", case=True)) == '"aaa"'
     assert _search_index.fts_phrase(Query("exit")) is None  # i: dotted and dotless I
     assert _search_index.fts_phrase(Query("größe")) is None
     assert _search_index.fts_phrase(Query("rm", case=True)) is None  # under a trigram
