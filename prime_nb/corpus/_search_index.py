@@ -57,8 +57,21 @@ CREATE TABLE IF NOT EXISTS texts (
     role TEXT, type TEXT, field TEXT, active INTEGER, time_ms REAL, odd INTEGER
 );
 CREATE INDEX IF NOT EXISTS texts_path ON texts (path, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, tokenize='trigram', detail='none');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, {FTS_OPTIONS});
 """
+#: the FTS5 table's options (the trigram tokenizer came with SQLite 3.34)
+FTS_OPTIONS = "tokenize='trigram', detail='none'"
+
+
+def fts_problem() -> str | None:
+    """Why this Python's SQLite cannot hold the index (no FTS5, or too old for the
+    trigram tokenizer), or None."""
+    with closing(sqlite3.connect(":memory:")) as con:
+        try:
+            con.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, {FTS_OPTIONS})")
+        except sqlite3.OperationalError as exc:
+            return str(exc)
+    return None
 
 
 def index_file_name(root: str) -> str:
@@ -93,7 +106,7 @@ def _connect(file: Path) -> sqlite3.Connection:
             con.execute("PRAGMA journal_mode=WAL")
             con.execute("PRAGMA synchronous=NORMAL")
             con.execute("PRAGMA cache_size=-65536")
-            con.executescript(SCHEMA)
+            con.executescript(SCHEMA.format(FTS_OPTIONS=FTS_OPTIONS))
             meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
             want = {"layout": str(INDEX_LAYOUT), "version": __version__}
             if not meta:
@@ -106,7 +119,8 @@ def _connect(file: Path) -> sqlite3.Connection:
             if attempt:
                 raise
         con.close()
-        file.unlink(missing_ok=True)
+        for leftover in (file, Path(f"{file}-wal"), Path(f"{file}-shm")):
+            leftover.unlink(missing_ok=True)
     raise sqlite3.DatabaseError(f"{file}: cannot make the search index")  # pragma: no cover
 
 
@@ -308,6 +322,13 @@ def indexed_search(
     """The search through the corpus's index in ``cache`` (brought up to date first)."""
     from ._cache import cache_folder, usable_folder
 
+    problem = fts_problem()
+    if problem is not None:
+        raise RuntimeError(
+            f"search(cache=...) needs SQLite's FTS5 with the trigram tokenizer (SQLite 3.34 "
+            f"or later); this Python's SQLite {sqlite3.sqlite_version} says: {problem}. "
+            "Search without cache=, or run a Python built with a newer SQLite"
+        )
     folder = cache_folder(cache)
     usable_folder(folder)
     with closing(_connect(folder / index_file_name(root))) as con:

@@ -572,3 +572,13 @@ def test_index_of_another_version_is_rebuilt(
     read = _counting(monkeypatch)
     _same_with_and_without(folder, cache, query="rm -rf")
     assert len(read) == 4
+
+
+def test_an_sqlite_without_trigram_fts_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = _planted(tmp_path / "corpus")
+    monkeypatch.setattr(_search_index, "FTS_OPTIONS", "tokenize='no_such_tokenizer'")
+    with pytest.raises(RuntimeError, match=r"needs SQLite's FTS5 .* Search without cache="):
+        search(paths[:1], "rm", cache=tmp_path / "cache")
+    assert not (tmp_path / "cache").exists()
