@@ -1,6 +1,7 @@
 """A corpus of generated sessions: the corpus tables on one core, on every core, and on Dask.
 
-Usage: python benchmarks/bench_corpus.py [SESSIONS] [MB_PER_SESSION] [--dir DIR] (see --help)
+Usage: python benchmarks/bench_corpus.py [SESSIONS] [MB_PER_SESSION] [--dir DIR] [--search-only]
+(see --help)
 (default: 1000 sessions of 0.5 MB; ``--dir`` keeps the generated corpus there and reuses it).
 
 Every timing is the fastest of three runs (Dask's: of two rounds of three, the 1- and
@@ -220,6 +221,40 @@ def run(root: Path, count: int, each_mb: float) -> None:
     )
     compacted_only(files, cores, scaling)
     dominant(root, cores, scaling)
+    search_timing(files, cores, report)
+
+
+#: the searches timed: a plain case-sensitive word (the raw pre-filter applies), the same
+#: ignoring case (every file parsed), and a regex
+SEARCHES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("rm -rf", {"case": True}),
+    ("error", {}),
+    (r"rm\s+-rf\s+\S+", {"regex": True}),
+)
+
+
+def search_timing(files: list[Path], cores: int, report: Report) -> None:
+    """corpus.search on every core: the first search (no index) in MB/s and as a ratio to
+    the summary pass (load_corpus) on the same files; then the index: built once, and a
+    search of the unchanged corpus through it."""
+    summary, _, _ = clock(lambda: corpus.load_corpus(files=files, workers=cores, progress=False))
+    report.line(f"summary pass (load_corpus), {cores} processes", summary, cores, len(files))
+    for query, options in SEARCHES:
+        wall, _, out = clock(
+            lambda q=query, o=options: corpus.search(files, q, workers=cores, **o), REPEAT
+        )
+        report.line(f"search {query!r} {options or ''}", wall, cores, len(out))
+        print(f"    = {summary / wall:.2f} x the summary pass's speed")
+    with tempfile.TemporaryDirectory() as cache:
+        start = time.perf_counter()
+        corpus.search(files, SEARCHES[0][0], workers=cores, cache=cache, **SEARCHES[0][1])
+        report.line("search, cache: building the index", time.perf_counter() - start, cores, 0)
+        for query, options in SEARCHES:
+            wall, _, out = clock(
+                lambda q=query, o=options: corpus.search(files, q, workers=cores, cache=cache, **o),
+                REPEAT,
+            )
+            print(f"  {f'search {query!r}, cache, unchanged':40s} {wall:6.2f} s  ({len(out)} rows)")
 
 
 def compacted_only(files: list[Path], cores: int, scaling: float) -> None:
@@ -294,14 +329,28 @@ def main() -> None:
     parser.add_argument("sessions", nargs="?", type=int, default=1000, help="(1000)")
     parser.add_argument("mb", nargs="?", type=float, default=0.5, help="MB a session (0.5)")
     parser.add_argument("--dir", help="generate the corpus here, or reuse the one found here")
+    parser.add_argument(
+        "--search-only", action="store_true", help="time corpus.search alone (and the summary pass)"
+    )
     args = parser.parse_args()
     print(describe())
+    bench = run_search_only if args.search_only else run
     if args.dir:
         Path(args.dir).mkdir(parents=True, exist_ok=True)
-        run(Path(args.dir), args.sessions, args.mb)
+        bench(Path(args.dir), args.sessions, args.mb)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            run(Path(tmp), args.sessions, args.mb)
+            bench(Path(tmp), args.sessions, args.mb)
+
+
+def run_search_only(root: Path, count: int, each_mb: float) -> None:
+    """The search's lines alone, with the bare parse they are measured against."""
+    files = generate(root, count, each_mb)
+    size = sum(p.stat().st_size for p in files)
+    cores = usable_cores()
+    print(f"{len(files)} sessions, {size / 1e6:.0f} MB; {cores} usable cores")
+    best = bare_timing(files)
+    search_timing(files, cores, Report(size, size / 1e6 / best[0]))
 
 
 if __name__ == "__main__":

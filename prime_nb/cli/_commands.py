@@ -107,6 +107,50 @@ def cmd_ls(args: argparse.Namespace) -> int:
     return 0
 
 
+def hit_lines(hits: Any) -> list[str]:
+    """One line per hit, as ``prime-nb grep`` prints it: ``file:line entry_id role field:
+    snippet`` (``-`` for an entry with no role). The snippet has no control character;
+    the caller still sanitises the whole line, whose file name is the file system's."""
+    columns = ("file", "line", "entry_id", "role", "field", "snippet")
+    return [
+        f"{file}:{line} {entry_id} {role or '-'} {field}: {text}"
+        for file, line, entry_id, role, field, text in zip(
+            *(hits[name].tolist() for name in columns), strict=True
+        )
+    ]
+
+
+def cmd_grep(args: argparse.Namespace) -> int:
+    import warnings
+
+    from ..corpus import search
+
+    for path in args.paths:
+        _existing(path, "file or folder")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            hits = search(
+                args.paths,
+                args.pattern,
+                regex=args.regex,
+                case=not args.ignore_case,
+                roles=args.role,
+                types=args.type,
+                fields=args.field,
+                active_only=args.active_only,
+                limit=args.limit,
+                cache=True if args.cache is True else args.cache or False,
+            )
+        except ValueError as exc:
+            raise CliError(str(exc), 2) from None
+    for warning in caught:
+        _err(f"{PROG}: warning: {warning.message}")
+    for line in hit_lines(hits):
+        _say(printable(line, newlines=False))
+    return 0 if len(hits) else 1
+
+
 def _isna(value: Any) -> bool:
     import pandas as pd
 
@@ -254,6 +298,35 @@ def build_parser() -> Parser:
     p.set_defaults(func=cmd_family)
 
     p = sub.add_parser(
+        "grep",
+        help="find text in the sessions below folders (exit 1 if none)",
+        description="Search the texts of every session below each FOLDER (or of each FILE) "
+        "and print FILE:LINE ENTRY_ID ROLE FIELD: SNIPPET per hit. Exit 1 if nothing is found.",
+    )
+    p.add_argument("pattern", metavar="PATTERN")
+    p.add_argument("paths", metavar="FOLDER", nargs="+")
+    p.add_argument("--regex", action="store_true", help="PATTERN is a Python regex")
+    p.add_argument("-i", "--ignore-case", action="store_true", help="ignore case")
+    for flag, what in (("role", "message role"), ("type", "entry type"), ("field", "field")):
+        p.add_argument(
+            f"--{flag}",
+            action="append",
+            metavar=flag.upper(),
+            help=f"only this {what} (repeatable)",
+        )
+    p.add_argument("--active-only", action="store_true", help="only entries on the active path")
+    p.add_argument("--limit", type=int, metavar="N", help="print at most N hits")
+    p.add_argument(
+        "--cache",
+        nargs="?",
+        const=True,
+        metavar="DIR",
+        help="keep a search index for the next search, in the user's cache folder or in "
+        "--cache=DIR",
+    )
+    p.set_defaults(func=cmd_grep)
+
+    p = sub.add_parser(
         "upgrade",
         help="rewrite a version 1 or 2 file as version 3",
         description="Rewrite a version 1 or 2 session file as version 3, "
@@ -316,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.error("choose a command: info, validate, ls, family, upgrade, export or demo")
+        parser.error("choose a command: info, validate, ls, family, grep, upgrade, export or demo")
     try:
         return int(args.func(args))
     except CliError as exc:

@@ -12,6 +12,8 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
   compactions table alone leaves unparsed.
 - ``_runner``: files in guided batches over a process pool started for the call;
   ``_heap``: a Dask worker's heap while it reads.
+- ``_search``: :func:`search`, the hits of a query in every session's texts;
+  ``_search_index``: its SQLite full-text index (``cache=``).
 - ``_cache``: the Parquet cache, with the read that resumes a grown file.
 """
 
@@ -28,6 +30,7 @@ from ._local import (
     session_row,
     to_parquet,
 )
+from ._search import search
 
 #: the Dask tables, imported from ``_dask`` on first use: Dask is an optional extra
 _DASK_NAMES = (
@@ -50,6 +53,7 @@ __all__ = [
     "families_dask",
     "load_corpus",
     "retention_dask",
+    "search",
     "session_entries",
     "session_row",
     "sessions_dask",

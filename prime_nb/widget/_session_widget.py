@@ -228,13 +228,29 @@ class _Watcher:
 
 
 def show(
-    session: Session | str | os.PathLike[str], *, watch: bool = False, **kwargs: Any
+    session: Session | str | os.PathLike[str] | Any, *, watch: bool = False, **kwargs: Any
 ) -> SessionWidget:
     """A widget for a session (or a path to one); ``watch=True`` follows appends live.
 
+    A row of ``prime_nb.corpus.search``'s result (a pandas Series with ``file`` and
+    ``entry_id``) opens that file with the hit's entry selected: a search's hits are
+    looked at one by one.
+
     Keyword arguments set traits: ``selected_id``, ``filter``, ``search``, ``view``, ``height``.
     """
+    if _is_hit_row(session):
+        hit: Any = session
+        kwargs.setdefault("selected_id", hit["entry_id"])
+        session = hit["file"]
     widget = SessionWidget(session, **kwargs)
     if watch:
         widget.watch()
     return widget
+
+
+def _is_hit_row(value: Any) -> bool:
+    """Is ``value`` a row of a search result? Told by its shape (a Series with a file and
+    an entry id): the widget does not import the corpus, which sits beside it."""
+    if type(value).__name__ != "Series" or not hasattr(value, "index"):
+        return False
+    return {"file", "entry_id"} <= set(value.index)

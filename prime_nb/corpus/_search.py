@@ -1,0 +1,169 @@
+"""Search the texts of many sessions: where did the agent run ``rm -rf``, which sessions
+hit this error?
+
+One row per (entry, field) whose text matches the query, in the order the files are
+listed, then by line, then by field. The texts are those of each entry as
+``prime_nb.load(path).entry(id)`` gives it (canonical: migrated, ids as load() names
+them), cut into fields (:func:`entry_fields`) so that a hit says where it was found.
+
+Reading is the corpus's: batches of files over the process pool of ``_runner`` (a small
+corpus in this process). A file is first read as raw bytes; for a plain, case-sensitive
+query that no JSON escape can hide (:class:`Query.raw_filter`) a file, and then a line,
+whose bytes lack the needle is not parsed at all. The rest goes through
+``read_columns`` (ids, lines, the tree) and ``Session.read_entries`` (the whole entries
+of the candidate lines). ``cache=`` keeps the texts in an SQLite full-text index instead
+(``_search_index``). What is matched, and how one file is read: ``_search_match``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Iterable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._listing import corpus_root, listed
+from ._runner import run
+from ._search_match import FIELDS, FileHits, Hit, Query, search_file
+
+__all__ = ["FIELDS", "search"]
+
+
+#: the result's columns and their dtypes (the same for an empty result)
+COLUMNS = {
+    "file": "object",
+    "session_id": "object",
+    "entry_id": "object",
+    "line": "int64",
+    "role": "object",
+    "type": "object",
+    "field": "object",
+    "on_active_path": "bool",
+    "timestamp": "datetime64[us, UTC]",
+    "snippet": "object",
+}
+
+# -- the corpus ----------------------------------------------------------------------------
+
+
+def _names(value: str | Iterable[str] | None, what: str) -> frozenset[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return frozenset([value])
+    try:
+        return frozenset(str(item) for item in value)
+    except TypeError:
+        raise TypeError(f"{what}={value!r}: pass a name or a list of names") from None
+
+
+def search(
+    folder_or_files: str | Path | Iterable[str | Path] | None,
+    query: str,
+    *,
+    regex: bool = False,
+    case: bool = False,
+    roles: str | Iterable[str] | None = None,
+    types: str | Iterable[str] | None = None,
+    fields: str | Iterable[str] | None = None,
+    active_only: bool = False,
+    limit: int | None = None,
+    cache: bool | str | os.PathLike[str] = False,
+    pattern: str = "**/*.jsonl",
+    workers: int | None = None,
+    progress: bool | None = False,
+) -> pd.DataFrame:
+    """Find ``query`` in the texts of every session below a folder (``None``: the agent's
+    sessions folder), or of a list of files and folders, as the corpus tables list them.
+
+    One row per (entry, field) whose text matches (its first match in the snippet), in
+    the order the files are listed, then by line, then by field. Columns: ``file``,
+    ``session_id``, ``entry_id`` (as ``prime_nb.load()`` names it: v1 files get derived
+    ids, a repeated id is renamed), ``line`` (the file's line, header = 1), ``role``
+    (a message's role, else None), ``type`` (the entry type, canonical), ``field`` (see
+    :func:`~prime_nb.corpus._search_match.entry_fields` for which part of an entry each of
+    ``text, thinking, tool_args, tool_output, summary, bash_command, bash_output, error,
+    label, custom`` covers), ``on_active_path``, ``timestamp`` (UTC) and ``snippet``
+    (the hit with context, control characters as spaces).
+
+    ``query`` is plain text, or a Python regex with ``regex=True``; ``case=False``
+    ignores case (as ``re.IGNORECASE``). ``roles``, ``types``, ``fields``: keep only
+    hits of those (a name or a list); ``active_only``: only entries on the active path;
+    ``limit``: the first that many rows. ``cache=True`` (or a folder) keeps the texts in
+    a full-text index in the user's cache folder, one per corpus folder as the corpus
+    cache: a later search reads only the files that changed (``_search_index``). The
+    result is the same with or without it.
+
+    A file that cannot be read as a session gives no hits, and one warning names the
+    files and why (the corpus tables give such a file an error row; a hit table has no
+    row to give it). A file whose raw bytes rule a plain query out is not parsed at
+    all, so it is not warned of; the index reads every file and warns of each.
+    """
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+        raise ValueError(f"limit={limit!r}: pass a whole number of rows, 0 or more, or None")
+    spec = Query(
+        query,
+        regex=bool(regex),
+        case=bool(case),
+        roles=_names(roles, "roles"),
+        types=_names(types, "types"),
+        fields=_names(fields, "fields"),
+        active_only=bool(active_only),
+    )
+    paths, folders = listed(folder_or_files, pattern, None)
+    if cache is not False and cache is not None:
+        from ._search_index import indexed_search
+
+        results = indexed_search(paths, corpus_root(folders), cache, spec, limit, workers, progress)
+    else:
+        results = run(
+            partial(search_file, query=spec, limit=limit),
+            paths,
+            workers,
+            "search",
+            progress,
+            lambda path, exc: FileHits([], f"{type(exc).__name__}: {exc}"),
+        )
+    return hits_frame(paths, results, limit)
+
+
+def hits_frame(
+    paths: Sequence[str], results: Sequence[FileHits], limit: int | None
+) -> pd.DataFrame:
+    """The hit table of per-file results (a warning for the files that failed)."""
+    failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
+    if failed:
+        shown = "; ".join(f"{path}: {error}" for path, error in failed[:3])
+        more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
+        warnings.warn(
+            f"search: {len(failed)} file(s) could not be read as sessions and gave no hits: "
+            f"{shown}{more}; check them with `prime-nb validate`",
+            stacklevel=3,
+        )
+    hits = [hit for r in results for hit in r.hits]
+    if limit is not None:
+        hits = hits[:limit]
+    return _frame(hits)
+
+
+def _frame(hits: list[Hit]) -> pd.DataFrame:
+    columns: dict[str, Any] = {
+        name: [getattr(hit, name) for hit in hits]
+        for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet")
+    }
+    columns["line"] = np.array([hit.line for hit in hits], dtype=np.int64)
+    columns["on_active_path"] = np.array([hit.on_active_path for hit in hits], dtype=bool)
+    ms = np.array([hit.time_ms for hit in hits], dtype=np.float64)
+    columns["timestamp"] = pd.to_datetime(
+        np.where(np.isfinite(ms), ms, math.nan), unit="ms", utc=True
+    )
+    frame = pd.DataFrame(columns, columns=list(COLUMNS))
+    for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet"):
+        frame[name] = frame[name].astype(object)
+    return frame

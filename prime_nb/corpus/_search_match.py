@@ -1,0 +1,373 @@
+"""What a search matches in one file: the fields an entry's text is cut into, the
+query, and the hits of one file (read raw first, then parsed where the needle may be).
+
+Apart from ``_search`` so that the index (``_search_index``) and the search both build
+on it without importing each other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from ..session import Session, read_columns
+
+#: the fields an entry's text is cut into, in the order a hit's rows come
+FIELDS = (
+    "text",
+    "thinking",
+    "tool_args",
+    "tool_output",
+    "summary",
+    "bash_command",
+    "bash_output",
+    "error",
+    "label",
+    "custom",
+)
+#: characters of context either side of a hit in its snippet
+SNIPPET_BEFORE = 40
+SNIPPET_AFTER = 80
+#: what JSON may write as an escape (besides ``\\uXXXX``, which can spell any character)
+#: and U+FFFD, which the reader puts for bytes that are not UTF-8
+_ESCAPABLE = re.compile(r'["\\\x00-\x1f\ufffd]')
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+# -- fields --------------------------------------------------------------------------------
+
+
+def _strings(value: Any, out: list[str]) -> None:
+    """Every string inside a JSON value (keys left out), in order."""
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
+
+
+def _block_texts(content: Any) -> str:
+    """The ``text`` blocks of a content (or the content itself, a string), one a line."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = [
+        block["text"]
+        for block in content
+        if isinstance(block, dict)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ]
+    return "\n".join(parts)
+
+
+def entry_fields(entry: dict[str, Any]) -> list[tuple[str, str]]:
+    """The searchable texts of one canonical entry, as ``(field, text)`` pairs (empty
+    texts left out), in :data:`FIELDS` order.
+
+    - ``text``: the ``text`` blocks of a user, assistant or custom message's content
+      (or the content string), and a ``custom_message`` entry's;
+    - ``thinking``: an assistant message's ``thinking`` blocks;
+    - ``tool_args``: an assistant message's tool calls, each its name and then every
+      string in its arguments (keys left out), one a line;
+    - ``tool_output``: a ``toolResult`` message's text blocks;
+    - ``summary``: a compaction's or branch summary's ``summary``, an agent status's;
+    - ``bash_command`` / ``bash_output``: a ``bashExecution`` message's command, output;
+    - ``error``: an assistant message's ``errorMessage``;
+    - ``label``: a label entry's label, a session_info entry's name;
+    - ``custom``: a ``custom`` entry's ``customType`` and every string in its ``data``.
+
+    Parts of several blocks are joined by a newline. Images, usage, ids, models and the
+    other bookkeeping are not searched.
+    """
+    kind = entry.get("type")
+    found: dict[str, str] = {}
+    if kind == "message":
+        message = entry.get("message")
+        if isinstance(message, dict):
+            _message_fields(message, found)
+    elif kind == "custom_message":
+        found["text"] = _block_texts(entry.get("content"))
+    elif kind in ("compaction", "branch_summary"):
+        summary = entry.get("summary")
+        found["summary"] = summary if isinstance(summary, str) else ""
+    elif kind == "agent_status":
+        status = entry.get("status")
+        summary = status.get("summary") if isinstance(status, dict) else None
+        found["summary"] = summary if isinstance(summary, str) else ""
+    elif kind in ("label", "session_info"):
+        value = entry.get("label" if kind == "label" else "name")
+        found["label"] = value if isinstance(value, str) else ""
+    elif kind == "custom":
+        parts: list[str] = []
+        _strings([entry.get("customType"), entry.get("data")], parts)
+        found["custom"] = "\n".join(parts)
+    return [(name, found[name]) for name in FIELDS if found.get(name)]
+
+
+def _message_fields(message: dict[str, Any], found: dict[str, str]) -> None:
+    role = message.get("role")
+    content = message.get("content")
+    if role == "bashExecution":
+        for name, key in (("bash_command", "command"), ("bash_output", "output")):
+            value = message.get(key)
+            found[name] = value if isinstance(value, str) else ""
+        return
+    if role == "toolResult":
+        found["tool_output"] = _block_texts(content)
+        return
+    found["text"] = _block_texts(content)
+    if role == "assistant" and isinstance(content, list):
+        thinking: list[str] = []
+        calls: list[str] = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+                thinking.append(block["thinking"])
+            elif block.get("type") == "toolCall":
+                _strings([block.get("name"), block.get("arguments")], calls)
+        found["thinking"] = "\n".join(thinking)
+        found["tool_args"] = "\n".join(calls)
+    error = message.get("errorMessage")
+    if role == "assistant" and isinstance(error, str):
+        found["error"] = error
+
+
+# -- the query -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    """What to find and where: picklable, so the workers get it with their files."""
+
+    text: str
+    regex: bool = False
+    case: bool = False
+    roles: frozenset[str] | None = None
+    types: frozenset[str] | None = None
+    fields: frozenset[str] | None = None
+    active_only: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str) or not self.text:
+            raise ValueError(f"query={self.text!r}: give the text (or regex) to search for")
+        if self.fields is not None and (unknown := self.fields - set(FIELDS)):
+            raise ValueError(f"fields: unknown {sorted(unknown)}; choose among {', '.join(FIELDS)}")
+        try:
+            self.pattern  # noqa: B018 - a bad regex says so before any file is read
+        except re.error as exc:
+            raise ValueError(
+                f"query={self.text!r} is no valid regex ({exc}); "
+                "pass regex=False to search for it as plain text"
+            ) from None
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        source = self.text if self.regex else re.escape(self.text)
+        return re.compile(source, 0 if self.case else re.IGNORECASE)
+
+    @property
+    def raw_filter(self) -> RawFilter | None:
+        """What a line's raw bytes must hold to hold a hit, or None when any line may.
+
+        For a plain query with no character JSON escapes (a regex may match anything):
+        the needle's UTF-8 bytes, or under ``case=False`` an ASCII needle in the line's
+        bytes with ASCII case folded. A line with a ``\\u`` escape (or ``\\/``, for a
+        needle with ``/``) may spell the needle in escapes, so it is always read; under
+        ``case=False`` so is a line with any non-ASCII byte when the needle has an i, k
+        or s (Python matches them to dotted and dotless I, the Kelvin sign, the long s).
+        """
+        if self.regex or _ESCAPABLE.search(self.text):
+            return None
+        if self.case:
+            return RawFilter(self.text.encode("utf-8", "surrogatepass"), False, "/" in self.text)
+        if not self.text.isascii():
+            return None
+        folded = self.text.lower()
+        wide = any(letter in folded for letter in "iks")
+        return RawFilter(folded.encode(), True, "/" in self.text, wide)
+
+    def first_match(self, text: str) -> tuple[int, int] | None:
+        """Where the query first matches ``text``: (start, end), or None."""
+        if self.case and not self.regex:
+            at = text.find(self.text)
+            return None if at < 0 else (at, at + len(self.text))
+        found = self.pattern.search(text)
+        return None if found is None else found.span()
+
+    def wants(self, role: str | None, kind: str | None, field: str) -> bool:
+        return (
+            (self.roles is None or role in self.roles)
+            and (self.types is None or kind in self.types)
+            and (self.fields is None or field in self.fields)
+        )
+
+
+class RawFilter(NamedTuple):
+    """A needle sought in raw bytes before anything is parsed (:attr:`Query.raw_filter`)."""
+
+    needle: bytes
+    fold: bool
+    slash: bool
+    wide: bool = False
+
+    def may_hold(self, raw: bytes) -> bool:
+        """Can a line (or a file) whose bytes are ``raw`` hold the needle in a string?"""
+        if b"\\u" in raw or (self.slash and b"\\/" in raw):
+            return True
+        if not self.fold:
+            return self.needle in raw
+        return self.needle in raw.lower() or (self.wide and not raw.isascii())
+
+
+def snippet(text: str, start: int, end: int) -> str:
+    """The hit with some context either side, on one line, control characters shown as
+    spaces (a session's text must not steer the terminal or notebook that shows it)."""
+    left = max(0, start - SNIPPET_BEFORE)
+    right = min(len(text), end + SNIPPET_AFTER)
+    shown = text[left:right]
+    shown = _CONTROLS.sub(" ", shown.encode("utf-8", "replace").decode("utf-8"))
+    return ("..." if left else "") + shown + ("..." if right < len(text) else "")
+
+
+# -- one file ------------------------------------------------------------------------------
+
+
+class Hit(NamedTuple):
+    file: str
+    session_id: str | None
+    entry_id: str
+    line: int
+    role: str | None
+    type: str
+    field: str
+    on_active_path: bool
+    time_ms: float
+    snippet: str
+
+
+class FileHits(NamedTuple):
+    hits: list[Hit]
+    error: str | None = None
+
+
+class Row(NamedTuple):
+    """One (entry, field) text of a file, as the index stores it."""
+
+    entry_id: str
+    line: int
+    role: str | None
+    type: str
+    field: str
+    on_active_path: bool
+    time_ms: float
+    text: str
+
+
+class FileTexts(NamedTuple):
+    """Every searchable text of one file, or why it could not be read."""
+
+    session_id: str | None
+    rows: list[Row]
+    error: str | None = None
+
+
+def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> FileTexts:
+    """Every (entry, field) text of the file at ``path``; with ``candidate``, only of the
+    rows for which ``candidate(raw_line_bytes)`` holds, cut from ``data`` (the file's
+    bytes, when the caller read them already) or from a fresh read. A line past the end
+    of those bytes (appended since) is always a candidate."""
+    read = read_columns(path, columns="summary")
+    session = Session.from_read(read)
+    cols = read.columns
+    rows = range(len(cols.ids))
+    if candidate is not None:
+        if data is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        offsets, lengths = cols.offsets, cols.lengths
+        rows = [  # type: ignore[assignment]
+            r
+            for r in rows
+            if offsets[r] + lengths[r] > len(data)
+            or candidate(data[offsets[r] : offsets[r] + lengths[r]])
+        ]
+    if not rows:
+        return FileTexts(session.id, [])
+    active = set(session.path()) if len(cols.ids) else set()
+    out: list[Row] = []
+    ids = [cols.ids[r] for r in rows]
+    for r, entry_id, entry in zip(rows, ids, session.read_entries(ids), strict=True):
+        message = entry.get("message")
+        role = (
+            message.get("role")
+            if entry.get("type") == "message" and isinstance(message, dict)
+            else None
+        )
+        role = role if isinstance(role, str) else None
+        kind = str(entry.get("type"))
+        for name, text in entry_fields(entry):
+            out.append(
+                Row(
+                    entry_id,
+                    int(cols.lines[r]),
+                    role,
+                    kind,
+                    name,
+                    entry_id in active,
+                    float(cols.time_ms[r]),
+                    text,
+                )
+            )
+    return FileTexts(session.id, out)
+
+
+def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
+    """The hits of one file (at most ``limit``); an error says why it could not be read."""
+    try:
+        raw = query.raw_filter
+        data = None
+        if raw is not None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+            if not raw.may_hold(data):
+                return FileHits([])  # no parse: the needle cannot be in this file
+        texts = file_rows(path, None if raw is None else raw.may_hold, data)
+    except Exception as exc:  # a file that is no session, unreadable...: no hits
+        return FileHits([], f"{type(exc).__name__}: {exc}")
+    return FileHits(hits_of(path, texts, query, limit))
+
+
+def hits_of(path: str, texts: FileTexts, query: Query, limit: int | None) -> list[Hit]:
+    hits: list[Hit] = []
+    for row in texts.rows:
+        if limit is not None and len(hits) >= limit:
+            break
+        if query.active_only and not row.on_active_path:
+            continue
+        if not query.wants(row.role, row.type, row.field):
+            continue
+        span = query.first_match(row.text)
+        if span is not None:
+            hits.append(
+                Hit(
+                    path,
+                    texts.session_id,
+                    row.entry_id,
+                    row.line,
+                    row.role,
+                    row.type,
+                    row.field,
+                    row.on_active_path,
+                    row.time_ms,
+                    snippet(row.text, *span),
+                )
+            )
+    return hits
