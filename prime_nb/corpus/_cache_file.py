@@ -144,8 +144,9 @@ class CacheFile:
 
     Why: re-listing an unchanged corpus needs the summaries alone, and decompressing
     every file's state would cost far more than the rest of the read
-    (benchmarks/README.md). The states are read later through the same open file, so a cache that
-    another process renames over this one meanwhile cannot mix two caches' rows.
+    (benchmarks/README.md). The states are read later through the same open file, so a
+    cache that another process renames over this one meanwhile cannot mix two caches'
+    rows.
 
     A missing cache, or one that is damaged or was written by another layout or version
     of prime_nb, has no records (it is rebuilt).
