@@ -143,9 +143,10 @@ class CacheFile:
     its bytes) only when :meth:`read_states` asks for them.
 
     Why: re-listing an unchanged corpus needs the summaries alone, and decompressing
-    every file's state cost ten times the rest of the read (30 ms against 3 ms on 600
-    sessions). The states are read later through the same open file, so a cache that
-    another process renames over this one meanwhile cannot mix two caches' rows.
+    every file's state would cost far more than the rest of the read
+    (benchmarks/README.md). The states are read later through the same open file, so a
+    cache that another process renames over this one meanwhile cannot mix two caches'
+    rows.
 
     A missing cache, or one that is damaged or was written by another layout or version
     of prime_nb, has no records (it is rebuilt).

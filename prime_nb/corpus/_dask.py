@@ -48,7 +48,7 @@ from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, summarise
 
 #: partitions per thread of the cluster when ``files_per_partition`` is not given (each
 #: 1 to 64 MB of files): enough to even out the end, few enough that the per-partition
-#: cost (a task to schedule, a typed frame to build and send, about 5 ms) stays small
+#: cost (a task to schedule, a typed frame to build and send) stays small
 PARTITIONS_PER_THREAD = 4
 
 Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]

@@ -1,8 +1,8 @@
 """Files that cannot hold a compaction, told from their bytes without parsing them.
 
 Why: ``corpus_compactions`` has rows only for files with a compaction entry, and most
-sessions of a corpus never compacted. Searching a file's bytes runs at memory speed, a
-few times faster than parsing its lines and many times faster than the summary pass, so
+sessions of a corpus never compacted. Searching a file's bytes runs at memory speed,
+without building a Python object per line as parsing and the summary pass do, so
 a file whose bytes rule a compaction out is not parsed at all; its (empty) rows are the
 ones the pass would give.
 
@@ -97,7 +97,7 @@ class _Scratch:
         letters?
 
         numpy finds where one could start, comparing a few bytes at fixed offsets over the
-        whole block at memory speed; an exact search, two to three times slower, runs only
+        whole block at memory speed; an exact search, which is slower, runs only
         when it found a place (almost never in a file without a compaction)."""
         data = self.block
         codes = np.frombuffer(data, np.uint8, end)

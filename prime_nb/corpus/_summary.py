@@ -1,7 +1,7 @@
 """The summary pass: one read of a session file, keeping only what the corpus tables need.
 
 Why: a corpus row needs counts, spend, the first prompt and the tree's shape, never the
-entries table or a graph, whose pandas and networkx objects cost several times the parse
+entries table or a graph, whose pandas and networkx objects cost more than the parse
 itself for a file of a few hundred entries. The pass is
 ``read_columns(path, columns="summary")``: the loader's own reading with a lighter
 per-entry extraction, keeping the read tools' arguments for the compaction forensics.

@@ -25,7 +25,7 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_given``: a Session where a helper above takes one (the Session, or a path).
 
 Besides :class:`Session`, :func:`load` and the discovery functions, the names listed
-(in ``__init__.pyi``) include the pieces the layers above build on (text and previews,
+(in ``__all__``) include the pieces the layers above build on (text and previews,
 the tree index, the table schema, chat messages): they import them from here, never
 from a private module.
 """

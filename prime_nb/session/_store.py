@@ -26,8 +26,8 @@ _ZERO5 = (0, 0, 0, 0, 0)
 #: a row without usage, as the tokens array's bytes
 _NO_TOKENS = bytes(5 * 8)
 #: five tokens fields as the tokens array's bytes (the array's own C type and byte order):
-#: ``frombytes`` of a packed row takes half the time of ``extend`` from a tuple, which
-#: walks it as a generic iterable (a row of every session goes through here)
+#: ``frombytes`` of a packed row is a copy of bytes, where ``extend`` from a tuple walks it
+#: as a generic iterable (a row of every session goes through here)
 _pack_tokens = struct.Struct("5q").pack
 
 

@@ -1,8 +1,8 @@
 """The summary column set: the loader's columns without text previews.
 
 Why: a corpus row needs counts, spend, the first prompt and the tree's shape, never the
-entries table, whose previews cost several times the parse of a file of a few hundred
-entries. :class:`SummaryColumns` is the loader's own extraction (the same rows, ids,
+entries table, whose previews cost more than the parse itself for a file of a few
+hundred entries. :class:`SummaryColumns` is the loader's own extraction (the same rows, ids,
 usage, tool calls and problems) with a lighter per-message path: it keeps each row's
 stop reason and the first user message's preview instead of every preview.
 ``read_columns(path, columns="summary")`` reads a file into it;

@@ -20,7 +20,7 @@ INT64_MAX = np.iinfo(np.int64).max
 
 def _int64(values: Sequence[int]) -> np.ndarray:
     """``np.asarray(values, dtype=np.int64)`` of a list, without numpy's shape discovery
-    (a third to half faster on long lists of Python ints).
+    (``fromiter`` with a known count fills the array in one pass over long lists of ints).
     """
     return np.fromiter(values, dtype=np.int64, count=len(values))
 

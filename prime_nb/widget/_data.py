@@ -215,7 +215,7 @@ class SessionData:
         """One column of the entries table as a plain list, kept until the rows change.
 
         Answers read a few fields of one row; ``entries.iloc[i]`` builds a whole row
-        Series for that (about 0.2 ms), which for every row of an export dominated it.
+        Series for that, which for every row of an export dominated it.
         """
         values = self._lists.get(name)
         if values is None:

@@ -2,7 +2,7 @@
 
 gzip (not a smaller but slower format) because the page undoes it with the browser's own
 ``DecompressionStream``: no library, no network. Level 1: at 100k entries it writes a
-page about half the session file in size, seconds faster than level 6, which writes a
+page about half the session file in size, in much less time than level 6, which writes a
 third less. The text is handed on in pieces as it is made (to the page's file), so no
 part is ever held whole, compressed or not. Given a one-thread pool, a packer runs the
 compressor there (zlib lets go of the GIL while it works), so compressing one batch

@@ -438,7 +438,7 @@ def test_a_guess_is_replaced_where_it_was_made_only(tmp_path: Path) -> None:
 
 # -- look-alikes --------------------------------------------------------------------------
 
-#: documented in README: at most this share of look-alike tokens may be redacted
+#: documented in docs/redaction.md: at most this share of look-alike tokens may be redacted
 LOOKALIKE_RATE = 0.01
 
 
