@@ -29,6 +29,7 @@ from typing import IO, Any
 import numpy as np
 import orjson
 
+from .._paths import is_url
 from ..errors import SessionFormatError
 from ..format import (
     READ_BUFFER,
@@ -317,10 +318,7 @@ def read_columns(
     try:
         fh = open_regular(file, READ_BUFFER)
     except FileNotFoundError:
-        raise FileNotFoundError(
-            f"{file}: no such session file; check the path, or use "
-            "prime_nb.list_sessions() to see the sessions that exist"
-        ) from None
+        raise FileNotFoundError(not_found(os.fspath(path))) from None
     read = ColumnsRead(file, columns, arguments)
     with fh:
         stat = os.fstat(fh.fileno())
@@ -336,6 +334,21 @@ def read_columns(
             read.marks = b""  # never matches: the next resume reads the file afresh
     read.added = len(read.columns)
     return read
+
+
+def not_found(name: str) -> str:
+    """What to say of a session file that is not there: a URL (``Path`` would mangle
+    ``s3://b/x`` into ``s3:/b/x``) gets told where URLs are read."""
+    if is_url(name):
+        return (
+            f"{name}: a URL, and load() reads local files; copy the file here first, or read "
+            "it with prime_nb.corpus.sessions_dask(url, storage_options=...), which reads "
+            "URLs through fsspec"
+        )
+    return (
+        f"{name}: no such session file; check the path, or use prime_nb.list_sessions() "
+        "to see the sessions that exist"
+    )
 
 
 def _resume(read: ColumnsRead) -> ColumnsRead:

@@ -34,7 +34,7 @@ from ._columns import EntryColumns
 from ._context import Context, ContextRead, build_context, contexts_messages, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
-from ._read import ColumnsRead, marks_of, read_columns
+from ._read import ColumnsRead, marks_of, not_found, read_columns
 from ._read import paused_gc as paused_gc  # where analysis and the widget import it
 from ._read_runs import byte_runs
 from ._tree import Tree
@@ -79,12 +79,8 @@ class Session:
         try:
             self._load()
         except FileNotFoundError:
-            if is_url(name):
-                raise FileNotFoundError(
-                    f"{name}: a URL, and load() reads local files; copy the file here first, "
-                    "or read it with prime_nb.corpus.sessions_dask(url, storage_options=...), "
-                    "which reads URLs through fsspec"
-                ) from None
+            if is_url(name):  # the path mangled the URL: say it as it was given
+                raise FileNotFoundError(not_found(name)) from None
             raise
 
     # -- reading: ``read_columns`` does it (``_read``) -----------------------------------

@@ -209,12 +209,15 @@ def test_transcript_reads_the_active_branch(page: Page, tmp_path: Path) -> None:
     session = prime_nb.load(demo_session_path())
     html = export_html(session, tmp_path / "t.html", view="transcript")
     watch = open_page(page, html)
-    items = page.locator(".pnb-tx-item")
+    page.locator(".pnb-tx-item").first.wait_for()
     shown = set(page.evaluate(f"{DEBUG}.visibleIds()"))
     path = [i for i in session.path() if i in shown]
     # a virtual list: the branch's first rows are drawn, in order, the rest only counted
     assert page.evaluate(f"{DEBUG}.transcript()")["rows"] == len(path)
-    drawn = [items.nth(k).get_attribute("data-entry-id") for k in range(items.count())]
+    # read in one go: the list may redraw its window between two locator calls
+    drawn = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.pnb-tx-item'), (e) => e.dataset.entryId)"
+    )
     assert 0 < len(drawn) <= len(path) and drawn == path[: len(drawn)]
     # the first message's content loads as it comes into view
     first_user = session.entries.loc[path].query("role == 'user'").index[0]
