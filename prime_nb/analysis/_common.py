@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 IMAGE_CHARS = 4800
 #: tools whose ``path`` argument is a file the model read
 READ_TOOLS = frozenset({"read", "read_file", "view"})
-#: tools whose ``path`` argument is a file the model changed
-WRITE_TOOLS = frozenset({"edit", "write", "write_file", "multi_edit", "apply_patch"})
 PATH_KEYS = ("path", "file_path", "filePath", "file")
 
 
