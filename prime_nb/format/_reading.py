@@ -80,6 +80,16 @@ _COMPRESSED = (
 )
 
 
+def first_not_header(path: str | Path, line: int, kind: Any) -> SessionFormatError:
+    """The one error for a file whose first entry is not a header: the snapshot of the
+    writers and the upgrade refuse such a file alike, as the loader does."""
+    return SessionFormatError(
+        path,
+        f"line {line} is a {kind!r} entry, but a session file starts with its header "
+        "(type 'session' or 'header'); is this a Prime Agent session file?",
+    )
+
+
 def no_header(path: str | Path, fd: int) -> SessionFormatError:
     """The one error for a file with no session header. A compressed file says what it
     is: its bytes hold no JSON line at all, and 'is this a session file?' would not help."""

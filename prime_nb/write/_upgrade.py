@@ -26,6 +26,7 @@ from ..format import (
     Problem,
     dialect_of_header,
     file_identity,
+    first_not_header,
     forget_snapshot,
     iter_entries,
     line_id,
@@ -91,11 +92,7 @@ class _Upgrader:
         kind = obj["type"]
         if self.header is None:
             if kind not in ("session", "header"):
-                raise SessionFormatError(
-                    self.path,
-                    f"line {self.line} is a {kind!r} entry, but a session file starts with "
-                    "its header (type 'session' or 'header'); is this a Prime Agent session?",
-                )
+                raise first_not_header(self.path, self.line, kind)
             self.header = obj
             self.migrator = Migrator(obj)
             out = {**obj, "version": CURRENT_VERSION}
