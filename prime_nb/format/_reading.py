@@ -401,9 +401,9 @@ def scan_file(
     ``sink``: the loader's hot path. Each clean line holding an entry that is no header
     is handed to ``sink(line, offset, length, entry, problems)`` as soon as it is parsed
     instead of being yielded; only the rest (problems, headers, lines that needed the
-    careful parse) is yielded, in file order between the sink's calls. A yield and a
-    ``RawEntry`` per line cost the loader a few per cent of its time, and an entry used at
-    once is still in the CPU's caches. ``state`` moves past each line before the line is
+    careful parse) is yielded, in file order between the sink's calls. The loader's hot
+    loop then pays for no yield and no ``RawEntry`` per line, and an entry used at once
+    is still in the CPU's caches. ``state`` moves past each line before the line is
     handed on, so a consumer may stop after any entry (the loader stops after the header)
     and scan on from ``state``; a line's problems come before its entry.
     """
