@@ -297,10 +297,10 @@ def within_depth(value: Any) -> bool:
     return True
 
 
-def trim_depth(root: Any, limit: int = KEEP_DEPTH) -> tuple[Any, int]:
-    """``root`` with every list or dict that sits deeper than ``limit`` levels replaced by
-    None (in place); returns it and how many values were cut."""
-    if not isinstance(root, dict | list) or (limit == KEEP_DEPTH and within_depth(root)):
+def trim_depth(root: Any) -> tuple[Any, int]:
+    """``root`` with every list or dict that sits deeper than :data:`KEEP_DEPTH` levels
+    replaced by None (in place); returns it and how many values were cut."""
+    if not isinstance(root, dict | list) or within_depth(root):
         return root, 0
     cut = 0
     stack: list[tuple[Any, int]] = [(root, 1)]
@@ -310,7 +310,7 @@ def trim_depth(root: Any, limit: int = KEEP_DEPTH) -> tuple[Any, int]:
         for key in list(keys):
             value = node[key]
             if isinstance(value, dict | list):
-                if depth >= limit:
+                if depth >= KEEP_DEPTH:
                     node[key] = None
                     cut += 1
                 else:
