@@ -40,8 +40,15 @@ def _short(value: Any) -> str:
     return "" if missing else str(value)
 
 
+def _custom(*columns: Any) -> np.ndarray:
+    """A trace's ``customdata``: one column per array, entry ids first (see the module
+    docstring); no rows gives an empty table of the same width."""
+    return np.column_stack(columns) if len(columns[0]) else np.empty((0, len(columns)))
+
+
 def _vline(x: float | str, dash: str, color: str) -> dict[str, Any]:
-    """A vertical line across the plot (one dict: far faster than add_vline for many)."""
+    """A vertical line across the plot, as one shape dict: many of them go into the layout
+    in one assignment, where one ``add_vline`` call each grows slow with many lines."""
     return {
         "type": "line",
         "xref": "x",
@@ -84,18 +91,12 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
     turns = path[(path["role"] == "assistant") & path["total_tokens"].notna()]
     x = np.arange(1, len(turns) + 1)
     ids = turns.index.to_numpy()
-    hover_data = (
-        np.column_stack(
-            [
-                ids,
-                turns["timestamp"].dt.strftime("%Y-%m-%d %H:%M:%S").to_numpy(),
-                turns["model"].map(_short).to_numpy(),
-                turns["stop_reason"].map(_short).to_numpy(),
-                turns["total_tokens"].fillna(0).astype(int).to_numpy(),
-            ]
-        )
-        if len(turns)
-        else np.empty((0, 5))
+    hover_data = _custom(
+        ids,
+        turns["timestamp"].dt.strftime("%Y-%m-%d %H:%M:%S").to_numpy(),
+        turns["model"].map(_short).to_numpy(),
+        turns["stop_reason"].map(_short).to_numpy(),
+        turns["total_tokens"].fillna(0).astype(int).to_numpy(),
     )
     fig = go.Figure()
     for column, label, color in TOKEN_PARTS:
@@ -162,18 +163,14 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
                 orientation="h",
                 name=name,
                 marker_color=color,
-                customdata=np.column_stack(
-                    [
-                        part.index.to_numpy(),
-                        part["entries"].to_numpy(),
-                        part["tokens"].to_numpy(),
-                        part["last_role"].map(_short).to_numpy(),
-                        part["stop_reason"].map(_short).to_numpy(),
-                        part["fork_id"].map(_short).to_numpy(),
-                    ]
-                )
-                if len(part)
-                else np.empty((0, 6)),
+                customdata=_custom(
+                    part.index.to_numpy(),
+                    part["entries"].to_numpy(),
+                    part["tokens"].to_numpy(),
+                    part["last_role"].map(_short).to_numpy(),
+                    part["stop_reason"].map(_short).to_numpy(),
+                    part["fork_id"].map(_short).to_numpy(),
+                ),
                 hovertemplate=(
                     "leaf %{customdata[0]}<br>forked at %{customdata[5]}<br>cost $%{x:.4f}"
                     "<br>%{customdata[1]} entries, %{customdata[2]:,} tokens"
@@ -277,16 +274,12 @@ def turn_timeline(session: SessionLike) -> go.Figure:
                 mode="markers",
                 name=name,
                 marker={"color": color, "size": size, "line": {"width": 0}},
-                customdata=np.column_stack(
-                    [
-                        part.index.to_numpy(),
-                        tokens,
-                        part["stop_reason"].map(_short).to_numpy(),
-                        part["text"].map(lambda t: _short(t)[:80]).to_numpy(),
-                    ]
-                )
-                if len(part)
-                else np.empty((0, 4)),
+                customdata=_custom(
+                    part.index.to_numpy(),
+                    tokens,
+                    part["stop_reason"].map(_short).to_numpy(),
+                    part["text"].map(lambda t: _short(t)[:80]).to_numpy(),
+                ),
                 hovertemplate="%{x}<br>entry %{customdata[0]}<br>%{customdata[1]:,.0f} tokens,"
                 " stop %{customdata[2]}<br>%{customdata[3]}<extra></extra>",
             )
@@ -302,15 +295,11 @@ def turn_timeline(session: SessionLike) -> go.Figure:
                 orientation="h",
                 name=name,
                 marker_color=color,
-                customdata=np.column_stack(
-                    [
-                        part["assistant_id"].to_numpy(),
-                        part["latency"].to_numpy(),
-                        part["result_id"].map(_short).to_numpy(),
-                    ]
-                )
-                if len(part)
-                else np.empty((0, 3)),
+                customdata=_custom(
+                    part["assistant_id"].to_numpy(),
+                    part["latency"].to_numpy(),
+                    part["result_id"].map(_short).to_numpy(),
+                ),
                 hovertemplate="%{y}: %{customdata[1]:.2f} s<br>call in %{customdata[0]}, "
                 "result %{customdata[2]}<extra></extra>",
             )
@@ -337,86 +326,40 @@ def compaction_report(session: SessionLike) -> go.Figure:
         vertical_spacing=0.08,
         subplot_titles=("context tokens", "what was summarised, and re-read later"),
     )
-    custom = (
-        np.column_stack(
-            [
-                frame.index.to_numpy(),
-                frame["compression_ratio"].to_numpy(dtype=float),
-                frame["summarised_messages"].to_numpy(),
-                frame["summary_chars"].to_numpy(),
-                frame["reread_files"].map(lambda f: ", ".join(f) or "none").to_numpy(),
-                frame["tokens_after_source"].to_numpy(),
-            ]
-        )
-        if len(frame)
-        else np.empty((0, 6))
+    custom = _custom(
+        frame.index.to_numpy(),
+        frame["compression_ratio"].to_numpy(dtype=float),
+        frame["summarised_messages"].to_numpy(),
+        frame["summary_chars"].to_numpy(),
+        frame["reread_files"].map(lambda f: ", ".join(f) or "none").to_numpy(),
+        frame["tokens_after_source"].to_numpy(),
     )
     hover = (
         "%{customdata[0]}<br>%{y:,} tokens<br>ratio %{customdata[1]:.1f}x"
         "<br>%{customdata[2]} messages summarised into %{customdata[3]} chars"
         "<br>re-read: %{customdata[4]}<extra>%{fullData.name}</extra>"
     )
-    fig.add_trace(
-        go.Bar(
-            x=labels,
-            y=frame["tokens_before"].astype(float),
-            name="before",
-            marker_color="#4C78A8",
-            customdata=custom,
-            hovertemplate=hover,
+    marker = {"symbol": "diamond", "size": 10, "color": "#222"}
+    for trace, column, name, style, row in (
+        (go.Bar, "tokens_before", "before", {"marker_color": "#4C78A8"}, 1),
+        (go.Bar, "tokens_after", "after (recorded or estimated)", {"marker_color": "#F58518"}, 1),
+        (
+            go.Scatter,
+            "first_turn_context_tokens",
+            "first turn after (provider count)",
+            {"mode": "markers", "marker": marker},
+            1,
         ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Bar(
-            x=labels,
-            y=frame["tokens_after"].astype(float),
-            name="after (recorded or estimated)",
-            marker_color="#F58518",
-            customdata=custom,
-            hovertemplate=hover,
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=labels,
-            y=frame["first_turn_context_tokens"].astype(float),
-            mode="markers",
-            name="first turn after (provider count)",
-            marker={"symbol": "diamond", "size": 10, "color": "#222"},
-            customdata=custom,
-            hovertemplate=hover,
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Bar(
-            x=labels,
-            y=frame["summarised_messages"],
-            name="messages summarised",
-            marker_color="#72B7B2",
-            customdata=custom,
-            hovertemplate=hover,
-        ),
-        row=2,
-        col=1,
-    )
-    fig.add_trace(
-        go.Bar(
-            x=labels,
-            y=frame["reread_count"],
-            name="files re-read after",
-            marker_color=ERROR,
-            customdata=custom,
-            hovertemplate=hover,
-        ),
-        row=2,
-        col=1,
-    )
+        (go.Bar, "summarised_messages", "messages summarised", {"marker_color": "#72B7B2"}, 2),
+        (go.Bar, "reread_count", "files re-read after", {"marker_color": ERROR}, 2),
+    ):
+        # token counts as floats (an unknown count is NaN), the counts below as they are
+        y = frame[column].astype(float) if row == 1 else frame[column]
+        fig.add_trace(
+            trace(x=labels, y=y, name=name, customdata=custom, hovertemplate=hover, **style),
+            row=row,
+            col=1,
+        )
     fig.update_yaxes(title_text="tokens", row=1, col=1)
     fig.update_yaxes(title_text="count", row=2, col=1)
     fig.update_xaxes(title_text="compaction (file order)", row=2, col=1)
@@ -438,15 +381,11 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
             mode="lines+markers",
             line_shape="hv",
             name="assistant turn",
-            customdata=np.column_stack(
-                [
-                    turns.index.to_numpy(),
-                    turns["total_tokens"].fillna(0).to_numpy(),
-                    turns["stop_reason"].map(_short).to_numpy(),
-                ]
-            )
-            if len(turns)
-            else np.empty((0, 3)),
+            customdata=_custom(
+                turns.index.to_numpy(),
+                turns["total_tokens"].fillna(0).to_numpy(),
+                turns["stop_reason"].map(_short).to_numpy(),
+            ),
             hovertemplate="%{y}<br>%{x}<br>entry %{customdata[0]}, %{customdata[1]:,} tokens, "
             "stop %{customdata[2]}<extra></extra>",
         )

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from schema_checks import mismatches
 from session_matrix import FIXTURES, clean_lines, write_lines
 
 import prime_nb
 from prime_nb import analysis
-from prime_nb.analysis._schemas import mismatches
 from prime_nb.corpus._work import COMPACTIONS, summarise
 from prime_nb.errors import (
     EntryNotFoundError,

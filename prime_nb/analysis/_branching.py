@@ -17,7 +17,6 @@ from ._common import tree_arrays
 from ._schemas import SCHEMAS, conform
 
 BRANCH_COLUMNS = list(SCHEMAS["branches"])
-FORK_COLUMNS = list(SCHEMAS["fork_points"])
 SEGMENT_COLUMNS = list(SCHEMAS["branch_segments"])
 
 

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 IMAGE_CHARS = 4800
 #: tools whose ``path`` argument is a file the model read
 READ_TOOLS = frozenset({"read", "read_file", "view"})
-#: tools whose ``path`` argument is a file the model changed
-WRITE_TOOLS = frozenset({"edit", "write", "write_file", "multi_edit", "apply_patch"})
 PATH_KEYS = ("path", "file_path", "filePath", "file")
 
 
@@ -133,8 +131,8 @@ class TreeArrays:
     def subtree_sum(self, values: np.ndarray) -> np.ndarray:
         """For every row, the sum of ``values`` over its subtree (each entry counted once).
 
-        Deepest rows first, each added to its parent: one walk over Python lists (a numpy
-        item read or written costs several times a list's), the same float additions in
+        Deepest rows first, each added to its parent: one walk over Python lists (reading or
+        writing one numpy item costs more than a list's), the same float additions in
         the same order."""
         out: list[float] = values.astype(np.float64).tolist()
         parent: list[int] = self.parent.tolist()

@@ -68,7 +68,7 @@ def walk_compactions(
     to its last leaf are exactly the deeper rows with the same last leaf, so turns and
     reads are grouped by last leaf and met in one sweep up each group.
     """
-    depth: list[int] = index.depth.tolist()  # lists: a numpy item read costs several times
+    depth: list[int] = index.depth.tolist()  # lists: a numpy item read costs more
     leaf_of: list[int] = last_leaf.tolist()
     groups: dict[int, list[tuple[int, int, int]]] = {}  # leaf -> (depth, kind, row or k)
     for row in turns:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import difflib
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
@@ -33,6 +33,8 @@ PROMPT_CHARS = 200
 STATUSES = ("same", "changed", "only_a", "only_b")
 #: the exported page may load nothing and run nothing; its one style sheet is inline
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+#: what ``_calls_by_assistant`` makes of one tool call
+_Item = TypeVar("_Item")
 
 
 @dataclass
@@ -168,19 +170,32 @@ def _cwd(session: Session) -> str | None:
     return cwd if isinstance(cwd, str) else None
 
 
-def _turns(session: Session, ids: list[str], cwd: str | None) -> list[dict[str, Any]]:
-    entries = session.entries
+def _calls_by_assistant(
+    session: Session, ids: Sequence[str], item: Callable[[str, Any, str | None], _Item]
+) -> dict[str, list[_Item]]:
+    """The tool calls of the entries ``ids``, grouped by the assistant entry that made
+    them, each as ``item(name, arguments, cwd)``: one pass over the calls table."""
+    cwd = _cwd(session)
     calls = session.tool_calls
     wanted = set(ids)
-    by_assistant: dict[str, list[tuple[str, str | None]]] = {}
+    by_assistant: dict[str, list[_Item]] = {}
     for assistant_id, name, arguments in zip(
         calls["assistant_id"], calls["name"], calls["arguments"], strict=True
     ):
         if assistant_id in wanted:
-            target = tool_path(arguments)
-            by_assistant.setdefault(assistant_id, []).append(
-                (str(name), relative_path(target, cwd) if target else None)
-            )
+            by_assistant.setdefault(assistant_id, []).append(item(str(name), arguments, cwd))
+    return by_assistant
+
+
+def _file_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, str | None]:
+    """A tool call as a turn's row lists it: its tool, and the file it touched, if any."""
+    target = tool_path(arguments)
+    return name, relative_path(target, cwd) if target else None
+
+
+def _turns(session: Session, ids: list[str]) -> list[dict[str, Any]]:
+    entries = session.entries
+    by_assistant = _calls_by_assistant(session, ids, _file_item)
     turns = []
     rows = entries.loc[list(ids), ["role", "total_tokens", "cost", "text"]].astype(object)
     for entry_id, role, tokens, cost, text in zip(
@@ -214,18 +229,8 @@ def _signature_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, st
 def prompt_turns(session: Session, ids: Sequence[str]) -> list[Turn]:
     """The turns of the path ``ids``: each user message starts one (assistant messages or
     tool results before the first user message make a turn without a prompt)."""
-    cwd = _cwd(session)
     entries = session.entries.loc[list(ids)] if ids else session.entries.iloc[:0]
-    calls = session.tool_calls
-    by_assistant: dict[str, list[tuple[str, str]]] = {}
-    wanted = set(ids)
-    for assistant_id, name, arguments in zip(
-        calls["assistant_id"], calls["name"], calls["arguments"], strict=True
-    ):
-        if assistant_id in wanted:
-            by_assistant.setdefault(assistant_id, []).append(
-                _signature_item(str(name), arguments, cwd)
-            )
+    by_assistant = _calls_by_assistant(session, ids, _signature_item)
     turns: list[Turn] = []
     current: Turn | None = None
     for entry_id, role, text, tokens, is_error, stop in zip(
@@ -399,8 +404,8 @@ def _compare(
     ancestor: str | None,
 ) -> Comparison:
     """The comparison of the two paths (the parts after any shared ancestor)."""
-    turns_a = _turns(session_a, rest_a, _cwd(session_a))
-    turns_b = _turns(session_b, rest_b, _cwd(session_b))
+    turns_a = _turns(session_a, rest_a)
+    turns_b = _turns(session_b, rest_b)
     length = max(len(turns_a), len(turns_b))
     empty: dict[str, Any] = dict.fromkeys(SIDE_COLUMNS)
     rows = []

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..session import TIME, dtype_of, frame_mismatches
+from ..session import TIME, dtype_of
 
 #: index name and dtype of each table (None: a plain RangeIndex)
 INDEX: dict[str, tuple[str, str] | None] = {
@@ -184,8 +184,3 @@ def conform(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         out[column] = pd.Series(_cast(items, dtype), index=index, dtype=dtype_of(dtype))
     out.attrs.update(frame.attrs)
     return out
-
-
-def mismatches(name: str, frame: pd.DataFrame) -> list[str]:
-    """How ``frame`` differs from the schema of table ``name`` (empty: it conforms)."""
-    return frame_mismatches(frame, SCHEMAS[name], INDEX[name])

@@ -47,32 +47,6 @@ def quickstart_notebook() -> Path | None:
     return None
 
 
-def _fallback_notebook() -> dict[str, Any]:
-    """A two-cell notebook, for installs that lack the bundled quickstart notebook."""
-
-    def cell(kind: str, source: str) -> dict[str, Any]:
-        out: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": source}
-        if kind == "code":
-            out.update(execution_count=None, outputs=[])
-        return out
-
-    return {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-        },
-        "cells": [
-            cell("markdown", "# prime_nb demo\nThe demo session, copied beside this notebook."),
-            cell(
-                "code",
-                "import prime_nb\nfrom prime_nb.widget import show\n\n"
-                f"session = prime_nb.load({DEMO_SESSION!r})\nshow(session)",
-            ),
-        ],
-    }
-
-
 def prepare_demo_folder(folder: Path) -> Path:
     """Writable copies of the demo session and the quickstart notebook; returns the notebook."""
     from ..datasets import demo_session_path
@@ -84,10 +58,12 @@ def prepare_demo_folder(folder: Path) -> Path:
     notebook = folder / QUICKSTART
     if not notebook.exists():
         source = quickstart_notebook()
-        if source is not None:
-            shutil.copyfile(source, notebook)
-        else:
-            notebook.write_text(json.dumps(_fallback_notebook(), indent=1), "utf-8")
+        if source is None:  # the wheel ships it and a checkout has it: a broken install
+            raise CliError(
+                f"the quickstart notebook ({QUICKSTART}) is missing from this install; "
+                "reinstall prime-nb"
+            )
+        shutil.copyfile(source, notebook)
     return notebook
 
 

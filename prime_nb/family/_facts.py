@@ -204,13 +204,20 @@ def session_facts(session: Session) -> SessionFacts:
     return facts
 
 
-def facts_of(path: str | Path) -> SessionFacts:
-    """Facts of the file at ``path``; a file that fails to load gives facts with ``error``."""
+def loaded_facts(path: str | Path) -> tuple[Session | None, SessionFacts]:
+    """The session at ``path`` and its facts; a file that fails to load gives None and
+    its header's facts with ``error``."""
     from ..session import load
 
     try:
-        return session_facts(load(path))
+        session = load(path)
+        return session, session_facts(session)
     except Exception as exc:  # one bad file must not stop the family
         facts = header_facts(path)
         facts.error = f"{type(exc).__name__}: {exc}"
-        return facts
+        return None, facts
+
+
+def facts_of(path: str | Path) -> SessionFacts:
+    """Facts of the file at ``path``; a file that fails to load gives facts with ``error``."""
+    return loaded_facts(path)[1]

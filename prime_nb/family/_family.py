@@ -20,8 +20,8 @@ import pandas as pd
 
 from .._paths import file_list, given_path
 from ..format import not_regular
-from ..session import Context, Session, find_session_files, load
-from ._facts import SessionFacts, header_facts, session_facts
+from ..session import Context, Session, find_session_files
+from ._facts import SessionFacts, header_facts, loaded_facts
 from ._stitch import Stitched, _Index, stitch
 
 if TYPE_CHECKING:
@@ -347,15 +347,9 @@ def family_of(files: PathLike | Iterable[PathLike]) -> Family:
     loaded: list[Session | None] = []
     facts: list[SessionFacts] = []
     for path in file_list(files):
-        try:
-            session = load(path)
-            facts.append(session_facts(session))
-            loaded.append(session)
-        except Exception as exc:  # one bad file must not stop the family
-            bad = header_facts(path)
-            bad.error = f"{type(exc).__name__}: {exc}"
-            facts.append(bad)
-            loaded.append(None)
+        session, found = loaded_facts(path)  # a file that fails to load: None, and why
+        loaded.append(session)
+        facts.append(found)
     stitched = stitch(facts)
     by_path = {f.path: s for f, s in zip(facts, loaded, strict=True)}
     return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)

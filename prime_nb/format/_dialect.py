@@ -11,8 +11,6 @@ from typing import Any, Literal
 
 Dialect = Literal["prime", "spec"]
 
-HEADER_TYPES = {"session": "prime", "header": "spec"}
-
 SPEC_TO_PRIME = {
     "header": "session",
     "modelChange": "model_change",

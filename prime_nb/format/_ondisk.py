@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SessionFormatError
 from ._dialect import SPEC_TO_PRIME, Dialect, dialect_of_header
 from ._migrating import header_version
-from ._reading import RawEntry, ScanState, no_header, scan
+from ._reading import RawEntry, ScanState, first_not_header, no_header, scan
 
 Identity = tuple[int, int]
 MARK = 64
@@ -100,12 +99,7 @@ class Snapshot:
             kind = obj["type"]
             if self.header is None:
                 if kind not in ("session", "header"):
-                    raise SessionFormatError(
-                        self.path,
-                        f"line {item.line} is a {kind!r} entry, but a session file starts "
-                        "with its header (type 'session' or 'header'); is this a Prime Agent "
-                        "session file?",
-                    )
+                    raise first_not_header(self.path, item.line, kind)
                 self.header = obj
                 continue
             if kind in ("session", "header"):

@@ -80,6 +80,16 @@ _COMPRESSED = (
 )
 
 
+def first_not_header(path: str | Path, line: int, kind: Any) -> SessionFormatError:
+    """The one error for a file whose first entry is not a header: the snapshot of the
+    writers and the upgrade refuse such a file alike, as the loader does."""
+    return SessionFormatError(
+        path,
+        f"line {line} is a {kind!r} entry, but a session file starts with its header "
+        "(type 'session' or 'header'); is this a Prime Agent session file?",
+    )
+
+
 def no_header(path: str | Path, fd: int) -> SessionFormatError:
     """The one error for a file with no session header. A compressed file says what it
     is: its bytes hold no JSON line at all, and 'is this a session file?' would not help."""
@@ -287,10 +297,10 @@ def within_depth(value: Any) -> bool:
     return True
 
 
-def trim_depth(root: Any, limit: int = KEEP_DEPTH) -> tuple[Any, int]:
-    """``root`` with every list or dict that sits deeper than ``limit`` levels replaced by
-    None (in place); returns it and how many values were cut."""
-    if not isinstance(root, dict | list) or (limit == KEEP_DEPTH and within_depth(root)):
+def trim_depth(root: Any) -> tuple[Any, int]:
+    """``root`` with every list or dict that sits deeper than :data:`KEEP_DEPTH` levels
+    replaced by None (in place); returns it and how many values were cut."""
+    if not isinstance(root, dict | list) or within_depth(root):
         return root, 0
     cut = 0
     stack: list[tuple[Any, int]] = [(root, 1)]
@@ -300,7 +310,7 @@ def trim_depth(root: Any, limit: int = KEEP_DEPTH) -> tuple[Any, int]:
         for key in list(keys):
             value = node[key]
             if isinstance(value, dict | list):
-                if depth >= limit:
+                if depth >= KEEP_DEPTH:
                     node[key] = None
                     cut += 1
                 else:
@@ -391,9 +401,9 @@ def scan_file(
     ``sink``: the loader's hot path. Each clean line holding an entry that is no header
     is handed to ``sink(line, offset, length, entry, problems)`` as soon as it is parsed
     instead of being yielded; only the rest (problems, headers, lines that needed the
-    careful parse) is yielded, in file order between the sink's calls. A yield and a
-    ``RawEntry`` per line cost the loader a few per cent of its time, and an entry used at
-    once is still in the CPU's caches. ``state`` moves past each line before the line is
+    careful parse) is yielded, in file order between the sink's calls. The loader's hot
+    loop then pays for no yield and no ``RawEntry`` per line, and an entry used at once
+    is still in the CPU's caches. ``state`` moves past each line before the line is
     handed on, so a consumer may stop after any entry (the loader stops after the header)
     and scan on from ``state``; a line's problems come before its entry.
     """

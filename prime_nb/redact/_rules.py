@@ -20,6 +20,7 @@ import base64
 import math
 import re
 import socket
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -125,11 +126,8 @@ def shannon_entropy(value: str) -> float:
     """Bits per character of ``value`` (0 for an empty string)."""
     if not value:
         return 0.0
-    counts: dict[str, int] = {}
-    for ch in value:
-        counts[ch] = counts.get(ch, 0) + 1
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
 # -- the default rules -----------------------------------------------------------------

@@ -426,11 +426,9 @@ class Scrubber:
         if isinstance(obj, int | float):
             if not secret:
                 return obj
-            text = json.dumps(obj)
+            placeholder = self._learn_value(json.dumps(obj), SECRET_FIELD, False)
             if hits is None:
-                self._learn_value(text, SECRET_FIELD, False)
                 return obj
-            placeholder = self._learn_value(text, SECRET_FIELD, False)
             hits.append(Hit(path, SECRET_FIELD.name, placeholder))
             return placeholder
         if isinstance(obj, dict):
@@ -480,12 +478,10 @@ class Scrubber:
 
     def _string(self, text: str, path: str, secret: bool, hits: list[Hit] | None) -> str:
         if secret and not _structural_stand_in(text):
-            confident = strongly_random(text)
+            placeholder = self._learn_value(text, SECRET_FIELD, strongly_random(text))
             if hits is None:
-                self._learn_value(text, SECRET_FIELD, confident)
                 self.learn_text(text)  # a provider token inside is known file-wide too
                 return text
-            placeholder = self._learn_value(text, SECRET_FIELD, confident)
             hits.append(Hit(path, SECRET_FIELD.name, placeholder))
             return placeholder
         if hits is None:

@@ -20,10 +20,10 @@ from ._api import (
     append_label,
     append_message,
     append_session_name,
-    reconcile,
-    upgrade_file,
 )
+from ._appending import reconcile
 from ._fork import write_fork
+from ._upgrade import upgrade_file
 
 __all__ = [
     "append_branch_summary",

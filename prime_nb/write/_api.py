@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import InvalidEntryError
 from ..format import Snapshot, js_trim
-from ._appending import append_entries, reconcile
+from ._appending import append_entries
 from ._building import (
     Entry,
     check_count,
@@ -26,20 +26,8 @@ from ._building import (
     new_entry,
     require_ids,
 )
-from ._upgrade import upgrade_file
 
 PathLike = str | os.PathLike[str]
-
-__all__ = [
-    "append_branch_summary",
-    "append_compaction",
-    "append_fork",
-    "append_label",
-    "append_message",
-    "append_session_name",
-    "reconcile",
-    "upgrade_file",
-]
 
 
 def _taken(snap: Snapshot, chosen: Iterable[Entry] = ()) -> Any:

@@ -24,7 +24,8 @@ It is the user's only copy of the session, so:
 - no id is ever written twice: under the lock, once the new entries are built and
   before an entry is written again, the file's bytes are searched for its id, and on a
   hit the file is read again in full before deciding (a snapshot can be stale after a
-  partial rewrite that its marks do not show). The search costs ~0.5 ms per MB.
+  partial rewrite that its marks do not show). The search is a plain byte scan of a
+  memory map, cheap next to the write it guards.
 """
 
 from __future__ import annotations
@@ -122,9 +123,9 @@ def check_exists(path: Path) -> os.stat_result:
 def locked(path: Path) -> Iterator[None]:
     """Serialise prime_nb's own writers of one file (across processes and threads).
 
-    filelock is imported here, on the first write: imported with the module, it cost
-    every reader of a session 18 ms (the Session module imports the writers for its
-    ``append_*`` methods), the corpus workers' forkserver among them."""
+    filelock is imported here, on the first write: imported with the module, its cost
+    would fall on every reader of a session (the Session module imports the writers for
+    its ``append_*`` methods), the corpus workers' forkserver among them."""
     from filelock import FileLock, Timeout
 
     lock = FileLock(lock_path(path), timeout=LOCK_TIMEOUT)

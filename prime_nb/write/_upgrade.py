@@ -12,7 +12,8 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,6 +27,7 @@ from ..format import (
     Problem,
     dialect_of_header,
     file_identity,
+    first_not_header,
     forget_snapshot,
     iter_entries,
     line_id,
@@ -91,11 +93,7 @@ class _Upgrader:
         kind = obj["type"]
         if self.header is None:
             if kind not in ("session", "header"):
-                raise SessionFormatError(
-                    self.path,
-                    f"line {self.line} is a {kind!r} entry, but a session file starts with "
-                    "its header (type 'session' or 'header'); is this a Prime Agent session?",
-                )
+                raise first_not_header(self.path, self.line, kind)
             self.header = obj
             self.migrator = Migrator(obj)
             out = {**obj, "version": CURRENT_VERSION}
@@ -159,6 +157,29 @@ class _Upgrader:
         return name
 
 
+@contextmanager
+def _temp_beside(path: Path, suffix: str) -> Iterator[tuple[IO[bytes], Path]]:
+    """A new hidden file in ``path``'s folder, open for writing (so renaming or linking
+    it to ``path`` stays on one file system); whatever is left of it at the end (the
+    caller gave up, failed, or linked it) is removed."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    tmp = Path(name)
+    try:
+        with open(fd, "wb") as out:
+            yield out, tmp
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _seal(out: IO[bytes], mode: int) -> None:
+    """Flush ``out`` to disk with ``mode``, and close it: done before it takes its name."""
+    out.flush()
+    os.fchmod(out.fileno(), mode)
+    os.fsync(out.fileno())
+    out.close()
+
+
 def _backup_name(path: Path, version: int) -> Path:
     candidate = path.with_name(f"{path.name}.v{version}.bak")
     n = 1
@@ -192,27 +213,16 @@ def _upgrade_once(path: Path, backup: bool) -> bool:
         if Migrator(first.entry).version >= CURRENT_VERSION:
             return True  # nothing to do
         upgrader = _Upgrader(path)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".upgrade", dir=path.parent)
-        tmp = Path(tmp_name)
-        try:
-            with open(fd, "wb") as out:
-                upgrader.feed(src, out.write, final=False)
-                if upgrader.header is None or upgrader.version >= CURRENT_VERSION:
-                    tmp.unlink()
-                    return False  # replaced between our two reads: look again
-                out.flush()
-                os.fchmod(out.fileno(), stat.S_IMODE(held.st_mode))
-                os.fsync(out.fileno())
+        with _temp_beside(path, ".upgrade") as (out, tmp):
+            upgrader.feed(src, out.write, final=False)
+            if upgrader.header is None or upgrader.version >= CURRENT_VERSION:
+                return False  # replaced between our two reads: look again
+            _seal(out, stat.S_IMODE(held.st_mode))
             if file_identity(os.stat(path)) != file_identity(held):
-                tmp.unlink()
                 return False
             if backup:
                 _keep_backup(path, upgrader.version)
             os.rename(tmp, path)
-        except BaseException:
-            if tmp.exists():
-                tmp.unlink()
-            raise
         fsync_dir(path.parent)
         # lines the agent appended to the old file after our last read
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
@@ -257,15 +267,10 @@ def upgrade_file(path: PathLike, backup: bool = True) -> Path:
 
 def write_new_file(dest: Path, lines: list[bytes], mode: int) -> None:
     """Create ``dest`` whole or not at all, never over an existing file."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    tmp = Path(tmp_name)
-    try:
-        with open(fd, "wb") as out:
-            for line in lines:
-                out.write(line)
-            out.flush()
-            os.fchmod(out.fileno(), mode)
-            os.fsync(out.fileno())
+    with _temp_beside(dest, ".tmp") as (out, tmp):
+        for line in lines:
+            out.write(line)
+        _seal(out, mode)
         try:
             os.link(tmp, dest)
         except FileExistsError:
@@ -278,7 +283,4 @@ def write_new_file(dest: Path, lines: list[bytes], mode: int) -> None:
             if os.path.lexists(dest):
                 raise FileExistsError(errno.EEXIST, f"{dest}: already exists") from None
             os.rename(tmp, dest)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     fsync_dir(dest.parent)

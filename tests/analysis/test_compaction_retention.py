@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
 from research_sessions import CURL, EXPECTED, planted
+from schema_checks import mismatches
 from session_matrix import CASES, compaction_entries, write_case
 
 import prime_nb
 from prime_nb.analysis import compaction_forensics, compaction_retention
 from prime_nb.analysis._retention_walk import KINDS
-from prime_nb.analysis._schemas import mismatches
 from sessiongen import write_jsonl
 
 

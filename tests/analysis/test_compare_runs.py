@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from conftest import header, msg, write_lines
+from schema_checks import mismatches
 from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb.analysis import compare
-from prime_nb.analysis._schemas import mismatches
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)">'
 

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from schema_checks import mismatches
 from session_fuzz import research_tables as tables
 from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb import analysis
-from prime_nb.analysis._schemas import SCHEMAS, conform, mismatches
+from prime_nb.analysis._schemas import SCHEMAS, conform
 from prime_nb.corpus import corpus_branches, corpus_compactions
 
 

@@ -212,3 +212,22 @@ def test_demo_serves_the_quickstart_and_stops(tmp_path: Path) -> None:
         code = proc.wait(timeout=60)
     assert code == 0
     assert not port_open(port)
+
+
+def test_demo_without_its_notebook_says_to_reinstall(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An install that lost the quickstart notebook stops before starting a server, with
+    one line that names the notebook and the cure."""
+    from prime_nb.cli import _demo
+
+    monkeypatch.setattr(_demo, "quickstart_notebook", lambda: None)
+    folder = tmp_path / "demo"
+    # a short timeout: were a server started, the call would end, not wait for Ctrl-C
+    assert main(["demo", "--no-browser", "--timeout", "0.01", "--dir", str(folder)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "prime-nb: error: the quickstart notebook (01-quickstart.ipynb) is missing from "
+        "this install; reinstall prime-nb"
+    )
+    assert not (folder / ".jupyter-server.log").exists()

@@ -8,12 +8,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from distributed import Client
+from schema_checks import mismatches
 from session_matrix import CASES, write_case
 
 import prime_nb
 from prime_nb import corpus
 from prime_nb.analysis import compaction_retention
-from prime_nb.analysis._schemas import SCHEMAS, conform, mismatches
+from prime_nb.analysis._schemas import SCHEMAS, conform
 from prime_nb.corpus._work import RETENTION, summarise
 
 NAMES = (
