@@ -1,6 +1,6 @@
 // Text fetched from the kernel on demand: hover previews and the first lines drawn beside nodes.
 import type { Requester } from "./comm";
-import type { Preview } from "./tooltip";
+import type { Preview } from "./tipcontent";
 
 /** Caches of per-entry text, keyed by entry index; ``reset`` when indices change meaning. */
 export class EntryText {

@@ -7,8 +7,8 @@
  * its assistant's detail; here it is put together when asked, from the entries.
  */
 
-import type { EntryDetail, PairedResult } from "./panel";
-import type { Preview } from "./tooltip";
+import type { EntryDetail, PairedResult } from "./panelcontent";
+import type { Preview } from "./tipcontent";
 
 /** Previews as columns, a value per row (the kernel's "preview" answer, row-wise), but
  * their first lines, which are a part of their own (the tree's text column). */

@@ -1,6 +1,6 @@
 // The hover tooltip's state: which node it is for, where the pointer is, showing and hiding.
 import { el } from "./dom";
-import { tooltipPosition } from "./tooltip";
+import { tooltipPosition } from "./tipcontent";
 
 export class HoverTip {
   readonly el: HTMLDivElement;

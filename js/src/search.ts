@@ -1,6 +1,6 @@
 // Search: the kernel's answer as a hit mask, and stepping through the hits in tree order.
 import type { Requester } from "./comm";
-import { hitCountText, nextHitPos, orderedHits } from "./hits";
+import { hitCountText, nextHitPos, orderedHits } from "./searchhits";
 
 /** The hits of the current query; only the latest query's answer is kept. */
 export class Search {

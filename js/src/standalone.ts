@@ -8,7 +8,7 @@ import { decodeTree, fromBase64, idAt, type Columns, type RawTree } from "./data
 import { eachEntry } from "./offline";
 import { CallIndex, chunkOf, entryDetail, previewAt, type DetailExtras, type DetailSources, type PreviewColumns } from "./exported";
 import { searchTexts } from "./filter";
-import type { ContextDetail } from "./panel";
+import type { ContextDetail } from "./panelcontent";
 import { SessionView } from "./widget";
 
 /** The tree columns as base64 text (the export's form of the `_tree` trait). */

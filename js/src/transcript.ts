@@ -22,7 +22,7 @@ const READ_KINDS: ReadonlySet<number> = new Set([
 ]);
 import { idAt, type Columns } from "./data";
 import { clear, el } from "./dom";
-import { entryBody, revealHits, type EntryDetail, type PanelActions } from "./panel";
+import { entryBody, revealHits, type EntryDetail, type PanelActions } from "./panelcontent";
 import type { Tree } from "./tree";
 import { RowHeights, wanted, type Anchor } from "./vlist";
 

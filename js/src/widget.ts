@@ -15,7 +15,7 @@ import { el } from "./dom";
 import { EntryText } from "./entrytext";
 import { Follow } from "./follow";
 import { visibleTree, type Visible } from "./filter";
-import { hitLane, hitTest, nodeIndex, type Hit } from "./hittest";
+import { hitLane, hitTest, nodeIndex, type Hit } from "./pointerhit";
 import { HoverTip } from "./hovertip";
 import { keyAction } from "./keys";
 import { chooseAggregates, columnCapacity } from "./aggregate";
@@ -28,20 +28,20 @@ import { buildLegend, toggleLegend } from "./legend";
 import { FALLBACK_BRANCH_K, MIN_ROW_K, fitTransform, nodeAtFraction, nodeOfEntry, rowWindow } from "./framing";
 import { Minimap } from "./minimap";
 import { moveTarget } from "./navigate";
-import { revealHits, type PanelActions } from "./panel";
+import { revealHits, type PanelActions } from "./panelcontent";
 import { BRANCH_MIN_K, SEG_W, draw, type Scene, type Theme } from "./render";
 import { buildScene } from "./scene";
 import { Search } from "./search";
-import { SidePanel } from "./sidepanel";
+import { SidePanel } from "./panelshell";
 import { Disposers, onModelChanges } from "./subscriptions";
 import { readTheme, watchTheme } from "./theme";
 import { Toolbar } from "./toolbar";
 import { Transcript, branchPath } from "./transcript";
-import { fillEntryTip, fillSegmentTip } from "./tooltip";
+import { fillEntryTip, fillSegmentTip } from "./tipcontent";
 import { buildTree, type Tree } from "./tree";
 import { showWatchError } from "./watcherror";
 
-export type { Preview } from "./tooltip";
+export type { Preview } from "./tipcontent";
 
 export interface ViewOptions {
   standalone?: boolean;

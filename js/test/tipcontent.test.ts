@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { Kind } from "../src/constants";
-import { fillEntryTip, tooltipPosition } from "../src/tooltip";
+import { fillEntryTip, tooltipPosition } from "../src/tipcontent";
 
 describe("tooltipPosition", () => {
   it("sits below right of the pointer, flipped at the stage's edges", () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { Kind } from "../src/constants";
-import { argsText, entryBody, revealHits, type EntryDetail } from "../src/panel";
+import { argsText, entryBody, revealHits, type EntryDetail } from "../src/panelcontent";
 
 const noActions = { selectId: () => undefined, selectIndex: () => undefined, showContext: () => undefined, close: () => undefined };
 

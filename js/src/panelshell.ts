@@ -2,7 +2,7 @@
 import type { Requester } from "./comm";
 import type { Problem } from "./data";
 import { button, clear, el } from "./dom";
-import { renderContext, renderEntry, renderMessage, revealHits, type ContextDetail, type EntryDetail, type PanelActions } from "./panel";
+import { renderContext, renderEntry, renderMessage, revealHits, type ContextDetail, type EntryDetail, type PanelActions } from "./panelcontent";
 
 /** Only the latest request draws: a slow answer for an entry no longer selected is dropped. */
 export class SidePanel {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Kind } from "../src/constants";
 import { buildDisplay } from "../src/display";
 import { visibleTree } from "../src/filter";
-import { hitTest, nodeIndex } from "../src/hittest";
+import { hitTest, nodeIndex } from "../src/pointerhit";
 import { layoutDisplay, SPACING } from "../src/layout";
 import { buildTree } from "../src/tree";
 import { columns, id8 } from "./helpers";

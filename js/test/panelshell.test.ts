@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { Kind } from "../src/constants";
-import { SidePanel } from "../src/sidepanel";
+import { SidePanel } from "../src/panelshell";
 import { fakeRequester, flush } from "./fakes";
 
 const noActions = { selectId: () => undefined, selectIndex: () => undefined, showContext: () => undefined, close: () => undefined };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hitCountText, nextHitPos, orderedHits } from "../src/hits";
+import { hitCountText, nextHitPos, orderedHits } from "../src/searchhits";
 
 describe("orderedHits", () => {
   it("keeps the tree's row order and counts hidden hits apart", () => {
