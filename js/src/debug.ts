@@ -6,7 +6,7 @@ import { idAt, indexOfId, type Columns } from "./model/data";
 import type { Display } from "./model/display";
 import type { Visible } from "./model/filter";
 import type { Layout } from "./branches/layout";
-import type { DrawStats } from "./branches/draw";
+import type { DrawStats } from "./ui/canvas";
 
 export interface Timings {
   start: number;

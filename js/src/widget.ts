@@ -29,7 +29,8 @@ import { FALLBACK_BRANCH_K, MIN_ROW_K, fitTransform, nodeAtFraction, nodeOfEntry
 import { Minimap } from "./tree/minimap";
 import { moveTarget } from "./ui/navigate";
 import { revealHits, type PanelActions } from "./ui/panelcontent";
-import { BRANCH_MIN_K, SEG_W, draw, type Scene, type Theme } from "./branches/draw";
+import { BRANCH_MIN_K, SEG_W, draw, type Scene } from "./branches/draw";
+import type { Theme } from "./ui/canvas";
 import { buildScene } from "./branches/scene";
 import { Search } from "./io/search";
 import { SidePanel } from "./ui/panelshell";

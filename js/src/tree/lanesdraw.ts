@@ -6,7 +6,7 @@
 
 import { COLORS, Flag, KIND_STYLES, Kind } from "../model/constants";
 import { eachSpanIn, textRows, type LaneScene } from "./lanescene";
-import { fitText, fmtCount, roundRect, shapePath, truncate, type DrawStats, type Marks, type Theme, type Transform } from "../branches/draw";
+import { fitText, fmtCount, roundRect, shapePath, truncate, type DrawStats, type Marks, type Theme, type Transform } from "../ui/canvas";
 import type { SegmentInfo } from "../model/display";
 
 /** How a problem kind reads on its node's tag. */

@@ -1,5 +1,5 @@
 // The legend: what each node shape and mark means, and the keyboard shortcuts.
-import { drawIcon } from "../branches/draw";
+import { drawIcon } from "./canvas";
 import { Kind } from "../model/constants";
 import { clear, el } from "./dom";
 

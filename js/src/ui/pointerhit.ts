@@ -3,7 +3,8 @@ import { quadtree, type Quadtree } from "d3-quadtree";
 import type { ViewMode } from "../model/constants";
 import type { Display } from "../model/display";
 import type { Layout } from "../branches/layout";
-import { SEG_H, SEG_W, screenRadius } from "../branches/draw";
+import { SEG_H, SEG_W } from "../branches/draw";
+import { screenRadius } from "./canvas";
 
 export type Hit = { type: "node"; d: number } | { type: "badge"; head: number } | null;
 

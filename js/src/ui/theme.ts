@@ -1,5 +1,5 @@
 // The canvas colours: read from the widget's CSS variables, read again when the page's theme changes.
-import type { Theme } from "../branches/draw";
+import type { Theme } from "./canvas";
 
 /** The colours in force on ``root`` now (CSS variables, with light defaults). */
 export function readTheme(root: Element): Theme {
