@@ -1,12 +1,12 @@
 // Hooks for the browser tests and benchmarks: read the view's state, drive it, time it.
 // Attached to the root element as ``pnbDebug``; nothing in the widget itself uses them.
-import type { Camera } from "./camera";
-import type { ViewMode, FilterMode } from "./constants";
-import { idAt, indexOfId, type Columns } from "./data";
-import type { Display } from "./display";
-import type { Visible } from "./filter";
-import type { Layout } from "./layout";
-import type { DrawStats } from "./render";
+import type { Camera } from "./ui/camera";
+import type { ViewMode, FilterMode } from "./model/constants";
+import { idAt, indexOfId, type Columns } from "./model/data";
+import type { Display } from "./model/display";
+import type { Visible } from "./model/filter";
+import type { Layout } from "./branches/layout";
+import type { DrawStats } from "./ui/canvas";
 
 export interface Timings {
   start: number;

@@ -1,7 +1,7 @@
 /** anywidget entry point for prime_nb's SessionWidget. */
 
 import type { AnyModel } from "@anywidget/types";
-import { storeFor } from "./comm";
+import { storeFor } from "./io/comm";
 import { mountStandalone, pagePart, readPart } from "./standalone";
 import { SessionView } from "./widget";
 import "./widget.css";

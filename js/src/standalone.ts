@@ -4,11 +4,11 @@
  */
 
 import type { AnyModel } from "@anywidget/types";
-import { decodeTree, fromBase64, idAt, type Columns, type RawTree } from "./data";
-import { eachEntry } from "./offline";
-import { CallIndex, chunkOf, entryDetail, previewAt, type DetailExtras, type DetailSources, type PreviewColumns } from "./exported";
-import { searchTexts } from "./filter";
-import type { ContextDetail } from "./panel";
+import { decodeTree, fromBase64, idAt, type Columns, type RawTree } from "./model/data";
+import { eachEntry } from "./io/offline";
+import { CallIndex, chunkOf, entryDetail, previewAt, type DetailExtras, type DetailSources, type PreviewColumns } from "./io/exported";
+import { searchTexts } from "./model/filter";
+import type { ContextDetail } from "./ui/panelcontent";
 import { SessionView } from "./widget";
 
 /** The tree columns as base64 text (the export's form of the `_tree` trait). */

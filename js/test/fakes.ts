@@ -1,5 +1,5 @@
 /** Stand-ins for the kernel link: a Requester whose answers the test settles by hand. */
-import type { Requester } from "../src/comm";
+import type { Requester } from "../src/io/comm";
 
 export interface Asked {
   what: string;

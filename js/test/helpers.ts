@@ -1,6 +1,6 @@
 /** Build raw trees for tests, the way Python sends them. */
 
-import { decodeTree, type Columns, type RawTree } from "../src/data";
+import { decodeTree, type Columns, type RawTree } from "../src/model/data";
 
 export interface Row {
   id: string;

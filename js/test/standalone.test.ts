@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeTree } from "../src/data";
+import { decodeTree } from "../src/model/data";
 import { MockModel, documentRead, pageAnswers, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
 
 const b64 = (bytes: number[]): string => btoa(String.fromCharCode(...bytes));

@@ -22,7 +22,7 @@ from ._search import SearchIndex
 if TYPE_CHECKING:
     from ..session import Session
 
-# Entry kind codes (must match js/src/constants.ts).
+# Entry kind codes (must match js/src/model/constants.ts).
 USER, ASSISTANT, TOOL_RESULT, BASH, CUSTOM_MESSAGE, COMPACTION, BRANCH_SUMMARY = range(7)
 MODEL_CHANGE, THINKING_CHANGE, LABEL, SESSION_INFO, CUSTOM, SERVICE_TIER = range(7, 13)
 CHILD_USAGE, OTHER = 13, 14

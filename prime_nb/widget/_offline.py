@@ -2,7 +2,7 @@
 
 A saved notebook keeps every widget's synced traits. When a page later runs the widget's
 JavaScript with no kernel behind it (an HTML export of the notebook, a notebook reopened
-with its widget state), the requests for texts go unanswered. ``js/src/offline.ts``
+with its widget state), the requests for texts go unanswered. ``js/src/io/offline.ts``
 answers them from this instead: the first line of each entry and its tool name, and the
 time origin. It is bounded: lines are cut to :data:`LINE_CHARS` and only the first rows,
 up to :data:`MAX_CHARS` characters in all, are kept; ``kept`` says how many (``n`` is the

@@ -34,7 +34,7 @@ MAX_NODES = 250
 TEXT_CHARS = 60
 DX, DY, PAD, TEXT_WIDTH = 26, 20, 14, 420
 GREY = "#7c8799"
-# Node colours per kind code (the same as js/src/constants.ts KIND_STYLES).
+# Node colours per kind code (the same as js/src/model/constants.ts KIND_STYLES).
 COLORS = (
     "#2f6fe4",
     "#1f9d55",

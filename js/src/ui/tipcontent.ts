@@ -1,0 +1,97 @@
+// The hover tooltip: its content for an entry or a segment, and where it goes on screen.
+import { KIND_NAMES, KIND_STYLES } from "../model/constants";
+import type { SegmentInfo } from "../model/display";
+import { clear, el, fmtDuration, fmtTime, fmtTokens } from "./dom";
+
+/** What the kernel answers for a hover preview. */
+export interface Preview {
+  role?: string | null;
+  type?: string | null;
+  time?: string | null;
+  first_line?: string | null;
+  tokens?: number | null;
+  tool_name?: string | null;
+}
+
+/** Top-left of a ``tw`` x ``th`` tooltip beside the pointer, flipped to stay inside a
+ * ``width`` x ``height`` stage (pure: the view applies it). */
+export function tooltipPosition(
+  pointer: { x: number; y: number },
+  tw: number,
+  th: number,
+  width: number,
+  height: number,
+): { left: number; top: number } {
+  let left = pointer.x + 14;
+  let top = pointer.y + 14;
+  if (left + tw > width - 4) left = Math.max(4, pointer.x - tw - 14);
+  if (top + th > height - 4) top = Math.max(4, pointer.y - th - 14);
+  return { left, top };
+}
+
+/** A collapsed segment of the Branches view: its size, time span, roles and marks. */
+export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo): void {
+  clear(tip);
+  const head = el("div", "pnb-tip-head");
+  head.append(el("span", "pnb-tip-role", `${s.size.toLocaleString("en-US")} entries`));
+  head.append(el("span", "pnb-muted", fmtDuration(s.t1 - s.t0)));
+  tip.append(head);
+  tip.append(
+    el("div", "pnb-tip-text", `${s.users} user · ${s.assistants} assistant · ${s.tools} tool · ${s.others} other`),
+  );
+  const foot: string[] = [`${fmtTokens(s.tokens)} tokens`];
+  if (s.labels) foot.push(`${s.labels} label${s.labels > 1 ? "s" : ""}`);
+  if (s.compactions) foot.push(`${s.compactions} compaction${s.compactions > 1 ? "s" : ""}`);
+  foot.push("click to expand");
+  tip.append(el("div", "pnb-tip-foot", foot.join(" · ")));
+}
+
+export interface EntryFacts {
+  kind: number;
+  label: string | undefined;
+  tokens: number;
+  error: boolean;
+}
+
+/** One entry: its kind at once, then its time, first line and tokens when the preview
+ * arrives (dropped if the pointer has moved on: ``current()`` is false). Text goes in as
+ * textContent only: session text is untrusted. */
+export function fillEntryTip(
+  tip: HTMLElement,
+  facts: EntryFacts,
+  preview: Promise<Preview>,
+  current: () => boolean,
+  filled: () => void,
+): void {
+  clear(tip);
+  const { kind } = facts;
+  const head = el("div", "pnb-tip-head");
+  const dot = el("span", "pnb-dot");
+  dot.style.setProperty("--pnb-badge", KIND_STYLES[kind].color);
+  head.append(dot, el("span", "pnb-tip-role", KIND_NAMES[kind]));
+  const timeEl = el("span", "pnb-muted", "");
+  head.append(timeEl);
+  tip.append(head);
+  const text = el("div", "pnb-tip-text", "…");
+  const foot = el("div", "pnb-tip-foot", "");
+  tip.append(text, foot);
+  preview.then(
+    (p) => {
+      if (!current()) return;
+      if (p.role && p.role !== KIND_NAMES[kind]) head.children[1].textContent = `${KIND_NAMES[kind]} · ${p.tool_name || p.role}`;
+      else if (p.tool_name) head.children[1].textContent = `${KIND_NAMES[kind]} · ${p.tool_name}`;
+      timeEl.textContent = fmtTime(p.time);
+      text.textContent = (p.first_line || "").slice(0, 200) || "(no text)";
+      const bits: string[] = [];
+      const tok = p.tokens ?? facts.tokens;
+      if (tok) bits.push(`${fmtTokens(tok)} tokens`);
+      if (facts.label) bits.push(`label: ${facts.label}`);
+      if (facts.error) bits.push("error");
+      foot.textContent = bits.join(" · ");
+      filled();
+    },
+    () => {
+      text.textContent = "(preview unavailable)";
+    },
+  );
+}

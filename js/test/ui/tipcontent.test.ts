@@ -1,0 +1,35 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { Kind } from "../../src/model/constants";
+import { fillEntryTip, tooltipPosition } from "../../src/ui/tipcontent";
+
+describe("tooltipPosition", () => {
+  it("sits below right of the pointer, flipped at the stage's edges", () => {
+    expect(tooltipPosition({ x: 10, y: 10 }, 100, 50, 800, 600)).toEqual({ left: 24, top: 24 });
+    expect(tooltipPosition({ x: 750, y: 580 }, 100, 50, 800, 600)).toEqual({ left: 636, top: 516 });
+    expect(tooltipPosition({ x: 50, y: 30 }, 300, 200, 200, 100)).toEqual({ left: 4, top: 4 });
+  });
+});
+
+describe("fillEntryTip", () => {
+  it("fills the preview as text only, and not after the pointer moved on", async () => {
+    const tip = document.createElement("div");
+    let done = 0;
+    const p = Promise.resolve({ role: "user", first_line: "<img src=x onerror=alert(1)>", tokens: 1200 });
+    fillEntryTip(tip, { kind: Kind.User, label: "good", tokens: 0, error: true }, p, () => true, () => done++);
+    await p;
+    await Promise.resolve();
+    expect(tip.querySelector("img")).toBeNull();
+    expect(tip.querySelector(".pnb-tip-text")?.textContent).toBe("<img src=x onerror=alert(1)>");
+    expect(tip.querySelector(".pnb-tip-foot")?.textContent).toContain("label: good");
+    expect(tip.querySelector(".pnb-tip-foot")?.textContent).toContain("error");
+    expect(done).toBe(1);
+
+    const stale = document.createElement("div");
+    fillEntryTip(stale, { kind: Kind.User, label: undefined, tokens: 0, error: false }, p, () => false, () => done++);
+    await p;
+    await Promise.resolve();
+    expect(stale.querySelector(".pnb-tip-text")?.textContent).toBe("…");
+    expect(done).toBe(1);
+  });
+});
