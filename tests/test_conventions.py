@@ -155,3 +155,12 @@ def test_the_version_check_sees_a_second_copy(tmp_path: Path) -> None:
     (tmp_path / "node_modules" / "x.json").write_text('{"version": "1.2.3"}')
     (tmp_path / "b.ts").write_text('const v = "1.2.3.4"; const w = "v1.2.30";\n')
     assert places_of("1.2.3", tmp_path) == ["a.py:1", "pyproject.toml:1"]
+
+
+def test_test_modules_have_names_of_their_own() -> None:
+    """pytest imports test modules by their base name (the folders have no
+    ``__init__.py``): two ``test_search.py`` in different folders stop the whole run at
+    collection."""
+    names = [path.name for path in TESTS.rglob("test_*.py") if "fixtures" not in path.parts]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    assert repeated == [], f"rename one of each: {repeated}"
