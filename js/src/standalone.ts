@@ -226,8 +226,12 @@ export function pageAnswers(data: StandaloneData, load?: PartLoader): (msg: Reco
   };
   let sources: Promise<DetailSources> | null = null;
   const detailSources = (): Promise<DetailSources> =>
-    (sources ??= (part("extras") as Promise<DetailExtras | null>).then((extras) => {
+    (sources ??= (part("extras") as Promise<DetailExtras | null>).then(async (extras) => {
+      // Three passes over every row (the extras part parsed, the tree's columns, the
+      // calls indexed): a frame between each, so that together they block none.
+      await nextTask();
       const c = columns();
+      await nextTask();
       return {
         n: c.n,
         idAt: (row) => idAt(c, row),

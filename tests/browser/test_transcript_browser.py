@@ -178,7 +178,7 @@ LONG_TASKS = """
 #: Issue #34: no frame blocked for more than 100 ms. On a shared 2-core machine this test
 #: saw 113 ms on the code before the fix (the click laid out every row of the session for
 #: the stage the Transcript covers; unpacking a chunk of entries blocked 40-60 ms more),
-#: and at most 55 ms over six runs after it: the issue's bound leaves room for a busy one.
+#: and at most 55 ms over ten runs after it: the issue's bound leaves room for a busy one.
 LONG_TASK_BOUND_MS = 100
 
 
