@@ -52,13 +52,88 @@ export interface StandaloneData {
 /** Reads a named part of the page (see ``pagePart``); null when there is none. */
 export type PartLoader = (name: string) => Promise<unknown>;
 
-/** A part of an exported page: base64 of gzipped JSON in an element, decoded with the
- * browser's own DecompressionStream (no library, no request: the page's CSP allows none). */
+/** Base64 characters decoded and inflated at a time (a multiple of 4). */
+const SLICE = 1 << 15;
+/** Time spent decoding a part before the page gets a turn to draw. */
+const SLICE_MS = 8;
+
+/** Yield to the page: its frames, input and timers run before the work goes on. */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** The text of base64 gzip ``b64``, inflated with the browser's own DecompressionStream
+ * (no library, no request: the page's CSP allows none), a slice at a time. A stream fed
+ * the whole part at once inflates it in one task: megabytes of JSON, a frame blocked
+ * for tens of milliseconds, on a busy machine for more than a hundred. */
+export async function inflateText(b64: string, sliceMs = SLICE_MS): Promise<string> {
+  const stream = new DecompressionStream("gzip");
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  const write = async (): Promise<void> => {
+    let t0 = performance.now();
+    for (let at = 0; at < b64.length; at += SLICE) {
+      await writer.write(fromBase64(b64.slice(at, at + SLICE)) as Uint8Array<ArrayBuffer>);
+      if (performance.now() - t0 > sliceMs) {
+        await nextTask();
+        t0 = performance.now();
+      }
+    }
+    await writer.close();
+  };
+  const read = async (): Promise<string> => {
+    const decoder = new TextDecoder();
+    const texts: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      texts.push(decoder.decode(value, { stream: true }));
+    }
+    texts.push(decoder.decode());
+    return texts.join("");
+  };
+  const [, text] = await Promise.all([write(), read()]);
+  return text;
+}
+
+/** A part written a row a line (``"[\nA\n,B\n]"``, as ``_pack.ROWS_OPEN`` and the like
+ * write it): each row is parsed when first asked for. Parsing a chunk of 5,000 entries
+ * whole would block a frame and make garbage for the collector, when the Transcript
+ * needs a screenful of them. Arrays have the same ``length`` and ``at``. */
+export class Rows {
+  readonly length: number;
+  private lines: string[];
+  private parsed = new Map<number, unknown>();
+
+  constructor(text: string) {
+    this.lines = text.split("\n").slice(1, -1);
+    this.length = this.lines.length;
+  }
+
+  at(k: number): unknown {
+    if (!(Number.isInteger(k) && k >= 0 && k < this.length)) return undefined;
+    if (this.parsed.has(k)) return this.parsed.get(k);
+    const line = this.lines[k];
+    const value: unknown = JSON.parse(k ? line.slice(1) : line);
+    this.parsed.set(k, value);
+    return value;
+  }
+}
+
+/** A list of rows: an array, or a part's ``Rows``. */
+export type RowList = { readonly length: number; at(k: number): unknown };
+
+/** A part's JSON text as its value: ``Rows`` for a part written a row a line. */
+export function parsePart(text: string): unknown {
+  return text.startsWith("[\n") ? new Rows(text) : JSON.parse(text);
+}
+
+/** A part of an exported page: base64 of gzipped JSON in an element (see ``inflateText``). */
 export async function readPart(element: Element | null): Promise<unknown> {
   if (!element) return null;
-  const bytes = fromBase64((element.textContent ?? "").trim());
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(stream).text());
+  return parsePart(await inflateText((element.textContent ?? "").trim()));
 }
 
 /** Resolves once the whole document is read (the script runs before its parts are). */
@@ -146,13 +221,17 @@ export function pageAnswers(data: StandaloneData, load?: PartLoader): (msg: Reco
     const starts = await chunkStarts();
     const k = chunkOf(starts, row);
     if (k < 0) return null;
-    const rows = (await part(`entries-${k}`)) as (Record<string, unknown> | null)[] | null;
-    return rows?.[row - starts[k]] ?? null;
+    const rows = (await part(`entries-${k}`)) as RowList | null;
+    return (rows?.at(row - starts[k]) as Record<string, unknown> | null | undefined) ?? null;
   };
   let sources: Promise<DetailSources> | null = null;
   const detailSources = (): Promise<DetailSources> =>
-    (sources ??= (part("extras") as Promise<DetailExtras | null>).then((extras) => {
+    (sources ??= (part("extras") as Promise<DetailExtras | null>).then(async (extras) => {
+      // Three passes over every row (the extras part parsed, the tree's columns, the
+      // calls indexed): a frame between each, so that together they block none.
+      await nextTask();
       const c = columns();
+      await nextTask();
       return {
         n: c.n,
         idAt: (row) => idAt(c, row),

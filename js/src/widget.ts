@@ -375,9 +375,15 @@ export class SessionView {
     // Tree is not folded: going from one to the other with the same data and filter keeps
     // it rather than laying out a whole session again.
     const wasFolded = this.folding;
-    this.folding = this.wouldFold();
+    // The Transcript covers the stage, so it keeps the Tree's display, folded or not, as
+    // it is: laying out every row unfolded for a stage nobody sees would block the page
+    // for as long as the first draw did when the Transcript opens on a big session. The
+    // Tree builds its display again on return when it was folded, as it did before.
+    const covered = level === "display" && this.view === "transcript" && this.scene?.kind === "lanes";
+    if (!covered) this.folding = this.wouldFold();
     const keep =
-      level === "display" && this.view !== "branches" && this.scene?.kind === "lanes" && !this.folding && !wasFolded;
+      covered ||
+      (level === "display" && this.view !== "branches" && this.scene?.kind === "lanes" && !this.folding && !wasFolded);
     if (!keep) {
       const fold = this.folding ? foldRuns(this.cols, this.tree, this.vis, { keep: this.selected >= 0 ? [this.selected] : [], unfolded: this.unfolded }) : null;
       this.disp = buildDisplay(this.cols, this.tree, this.vis, this.view, this.expanded, fold);
@@ -722,7 +728,9 @@ export class SessionView {
       this.forced = i;
       level = "visible";
     }
-    if (i >= 0 && !level && this.folding && this.disp.nodeOf[i] >= 0 && this.disp.isSeg[this.disp.nodeOf[i]]) level = "visible";
+    // (a folded run opens for its selected entry in the Tree, which builds its display
+    // again on return from the Transcript anyway)
+    if (i >= 0 && !level && this.folding && this.view !== "transcript" && this.disp.nodeOf[i] >= 0 && this.disp.isSeg[this.disp.nodeOf[i]]) level = "visible";
     if (level) this.rebuild(level);
     for (let guard = 0; i >= 0 && o.reveal && this.view === "branches" && guard < 64; guard++) {
       const d = this.disp.nodeOf[i];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeTree } from "../src/model/data";
-import { MockModel, documentRead, pageAnswers, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
+import { MockModel, Rows, documentRead, inflateText, pageAnswers, parsePart, readPart, treeFrom64, withParts, type StandaloneData } from "../src/standalone";
 
 const b64 = (bytes: number[]): string => btoa(String.fromCharCode(...bytes));
 
@@ -33,7 +33,9 @@ const data: StandaloneData = {
 async function packed(value: unknown): Promise<string> {
   const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream("gzip"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  return btoa(String.fromCharCode(...bytes));
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return btoa(bin);
 }
 
 describe("standalone data", () => {
@@ -155,5 +157,55 @@ describe("standalone data", () => {
       m.send({ type: "request", rid: "r2", what: "nope" });
     });
     expect(failed).toMatchObject({ rid: "r2", error: expect.stringMatching(/unknown/) });
+  });
+});
+
+/** A list as the export writes a part a row a line (``_pack.ROWS_OPEN``...). */
+const rowText = (lines: string[]): string => `[\n${lines.join("\n,")}\n]`;
+
+describe("parts a row a line", () => {
+  it("parses each row when first asked for, and a plain part whole", () => {
+    const rows = parsePart(rowText(['{"a":1}', '"x\\ny"', "[2,3]"])) as Rows;
+    expect(rows).toBeInstanceOf(Rows);
+    expect(rows.length).toBe(3);
+    expect(rows.at(0)).toEqual({ a: 1 });
+    expect(rows.at(0)).toBe(rows.at(0));
+    expect(rows.at(1)).toBe("x\ny");
+    expect(rows.at(2)).toEqual([2, 3]);
+    expect([rows.at(3), rows.at(-1), rows.at(0.5)]).toEqual([undefined, undefined, undefined]);
+    expect((parsePart("[\n\n]") as Rows).length).toBe(1);
+    expect((parsePart("[\n]") as Rows).length).toBe(0);
+    expect(parsePart('[{"a":1},2]')).toEqual([{ a: 1 }, 2]);
+    expect(parsePart('{"cost":[1]}')).toEqual({ cost: [1] });
+    // still one JSON array, as the Python side reads it back
+    expect(JSON.parse(rowText(['{"a":1}', "2"]))).toEqual([{ a: 1 }, 2]);
+  });
+
+  it("answers an entry from its row alone: a broken row elsewhere in the chunk is never parsed", async () => {
+    const chunk = rowText([JSON.stringify(data.entries![0]), "{broken", JSON.stringify(data.entries![1])]);
+    const bare: StandaloneData = { tree: { ...data.tree }, parts: ["entries-0", "extras"], chunks: [0] };
+    const ask = pageAnswers(bare, async (name) => (name === "entries-0" ? parsePart(chunk) : data.extras));
+    expect(await ask({ what: "entry", index: 0 })).toMatchObject({ id: "aaaaaaaa", entry: { message: { content: "hello" } } });
+    await expect(ask({ what: "entry", index: 1 })).rejects.toThrow(SyntaxError);
+  });
+
+  it("inflates a big part a slice at a time, letting timers run between slices", async () => {
+    let seed = 7;
+    const noise = Array.from({ length: 40_000 }, () => ((seed = (seed * 48271) % 2147483647) % 1e6).toString(36));
+    const text = await packed(noise);
+    expect(text.length).toBeGreaterThan(4 * (1 << 15)); // several slices
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    try {
+      expect(JSON.parse(await inflateText(text, 0))).toEqual(noise);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(2);
+    expect(await readPart({ textContent: ` ${text}\n` } as Element)).toEqual(noise);
+  });
+
+  it("rejects a part that is not gzip", async () => {
+    await expect(inflateText(btoa("not gzip at all"))).rejects.toThrow();
   });
 });

@@ -93,7 +93,7 @@ def render_html(
             continue
         index["chunks"] = list(range(0, len(value), CHUNK_ROWS))
         for k, start in enumerate(index["chunks"]):
-            page.value(f"entries-{k}", value[start : start + CHUNK_ROWS])
+            page.rows(f"entries-{k}", value[start : start + CHUNK_ROWS])
     page.finish(index)
     return out.getvalue()
 

@@ -6,8 +6,9 @@ a page has no kernel, so it carries what those answers are made from:
 - ``lines``: the line that says what each entry is (the tree's text column): small, and
   placed before the page's script, so that the first draw has its text at once;
 - ``previews``: the rest of the tooltip's fields, as columns (role, type, time, tokens, tool);
-- ``entries-K``: every entry as the file holds it (canonical), in chunks of rows, so the
-  page decodes only the chunk of the entry opened;
+- ``entries-K``: every entry as the file holds it (canonical), in chunks of rows, each
+  row on a line of its own, so the page decodes only the chunk of the entry opened and
+  parses only the rows asked for;
 - ``extras``: what an entry's detail adds to the entry: labels, costs, and which tool
   call each result answers (``CallPairs``; the page puts a result's content beside its
   call itself, rather than the file carrying it twice);
@@ -28,7 +29,7 @@ import pandas as pd
 
 from ..session import paused_gc
 from ._data import SessionData
-from ._pack import Packer, dumps
+from ._pack import ROWS_CLOSE, ROWS_OPEN, ROWS_SEP, Packer, dumps
 from ._page import PageWriter
 
 #: a chunk of entries ends at this many rows or this many bytes of JSON, whichever first
@@ -147,17 +148,17 @@ def write_entries(
     for row, entry in enumerate(each_entry(data, done)):
         if packer is None or count == CHUNK_ROWS or packer.taken >= CHUNK_BYTES:
             if packer is not None:
-                packer.write(b"]")
+                packer.write(ROWS_CLOSE)
                 page.end(packer)
             starts.append(row)
             packer = page.begin(f"entries-{len(starts) - 1}")
-            packer.write(b"[")
+            packer.write(ROWS_OPEN)
             count = 0
-        packer.write(b"," + dumps(entry) if count else dumps(entry))
+        packer.write(ROWS_SEP + dumps(entry) if count else dumps(entry))
         see(row, entry)
         count += 1
     if packer is not None:
-        packer.write(b"]")
+        packer.write(ROWS_CLOSE)
         page.end(packer)
     return starts
 

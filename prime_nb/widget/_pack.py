@@ -29,6 +29,13 @@ BATCH = 1 << 20
 IN_FLIGHT = 4
 
 
+#: a part written a row a line: ``[``, the rows, ``]``, each on a line of its own (JSON
+#: never holds a bare newline, so a line is a row). It is still one JSON array, but the
+#: page can split it at its newlines and parse only the rows it is asked for (``Rows``
+#: in ``standalone.ts``) rather than the whole part in one go, which blocks a frame.
+ROWS_OPEN, ROWS_SEP, ROWS_CLOSE = b"[\n", b"\n,", b"\n]"
+
+
 def dumps(value: Any) -> bytes:
     """JSON as the page reads it (numpy values as plain numbers)."""
     return orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY)
@@ -65,6 +72,13 @@ class Packer:
         for k, item in enumerate(items):
             self.write(b"," + dumps(item) if k else dumps(item))
         self.write(b"]")
+
+    def rows(self, items: Iterable[Any]) -> None:
+        """A JSON array a row a line (see ``ROWS_OPEN``), item by item."""
+        self.write(ROWS_OPEN)
+        for k, item in enumerate(items):
+            self.write(ROWS_SEP + dumps(item) if k else dumps(item))
+        self.write(ROWS_CLOSE)
 
     def _compress(self) -> None:
         if self._pending:

@@ -20,7 +20,7 @@ import hashlib
 import html
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -171,6 +171,12 @@ class PageWriter:
         """A part holding one value."""
         packer = self.begin(name)
         packer.write(dumps(value))
+        self.end(packer)
+
+    def rows(self, name: str, items: Iterable[Any]) -> None:
+        """A part holding a list, a row a line (see ``_pack.ROWS_OPEN``)."""
+        packer = self.begin(name)
+        packer.rows(items)
         self.end(packer)
 
     def packed(self, name: str, text: str) -> None:

@@ -159,6 +159,54 @@ def test_exported_page_transcript_is_virtual(page: Page, big: tuple[Path, Path])
     assert watch.errors == [] and watch.remote == []
 
 
+# Every long task from now on; ``window.__pnbLong()`` returns their durations, those the
+# observer has not delivered yet included.
+LONG_TASKS = """
+() => {
+  const long = [];
+  const observer = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) long.push(e.duration);
+  });
+  observer.observe({ type: "longtask" });
+  window.__pnbLong = () => {
+    for (const e of observer.takeRecords()) long.push(e.duration);
+    return long;
+  };
+}
+"""
+
+#: Issue #34: no frame blocked for more than 100 ms. On a shared 2-core machine this test
+#: saw 113 ms on the code before the fix (the click laid out every row of the session for
+#: the stage the Transcript covers; unpacking a chunk of entries blocked 40-60 ms more),
+#: and at most 55 ms over ten runs after it: the issue's bound leaves room for a busy one.
+LONG_TASK_BOUND_MS = 100
+
+
+def test_exported_page_opens_the_transcript_without_blocking_a_frame(
+    page: Page, big: tuple[Path, Path]
+) -> None:
+    """Opening the Transcript on an exported 100k page, and reading its first screen and
+    one in the middle (each unpacks a chunk of entries), blocks no frame for long."""
+    _, html = big
+    watch = PageWatch(page)
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)
+    # what the page does on loading (reading the document, the Tree's first lines) is not
+    # the Transcript's
+    wait_js(page, "() => document.readyState === 'complete'", timeout=120.0)
+    wait_js(page, f"() => {DEBUG}.stats().lines > 0", timeout=60.0)
+    page.evaluate(LONG_TASKS)
+    page.locator(".pnb-seg-btn", has_text="Transcript").click()
+    bodies = f"() => {{ const s = ({ON_SCREEN})(); return s.read > 0 && s.loaded === s.read; }}"
+    wait_js(page, bodies, timeout=30.0)
+    page.evaluate(SCROLL, 0.5)
+    wait_js(page, bodies, timeout=30.0)
+    long = [round(x) for x in page.evaluate("window.__pnbLong()")]
+    print(f"\nexported 100k, long tasks opening the Transcript: {long} ms")
+    assert max(long, default=0) <= LONG_TASK_BOUND_MS, long
+    assert watch.errors == [] and watch.remote == []
+
+
 def test_jupyterlab_transcript_asks_the_kernel_only_for_the_screen(
     chromium: Browser, big: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -3,7 +3,9 @@ from, read back whole, chunked as told, with a progress bar when it should."""
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,14 @@ from session_matrix import CASES, LOADED_CASES, write_case
 import prime_nb
 from prime_nb.widget import _export_parts
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import PROGRESS_FROM, export_html, export_payload, read_export
+from prime_nb.widget._export import (
+    PROGRESS_FROM,
+    export_html,
+    export_payload,
+    read_export,
+    render_html,
+)
+from prime_nb.widget._page import _PART
 from sessiongen import large_session_entries, write_jsonl
 
 
@@ -93,6 +102,40 @@ def test_chunks_by_rows_and_by_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyP
     index = json.loads(page.split('id="pnb-index">')[1].split("</script>")[0])
     assert 5 < len(index["chunks"]) < len(session.entries)
     assert read_export(by_bytes) == whole
+
+
+def entry_chunk_texts(page: str) -> list[str]:
+    """The JSON text of each ``entries-K`` part of a page, in order."""
+    parts = {name: data for name, data in _PART.findall(page)}
+    names = [f"entries-{k}" for k in range(len(parts)) if f"entries-{k}" in parts]
+    return [zlib.decompress(base64.b64decode(parts[n]), 47).decode("utf-8") for n in names]
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+def test_entry_chunks_hold_a_row_a_line(
+    streamed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page splits a chunk at its newlines and parses only the rows it is asked for
+    (``Rows`` in standalone.ts): each entry is a line of its own, and a chunk is still
+    one JSON array. Both writers (``export_html`` streaming, ``render_html``) do it."""
+    monkeypatch.setattr(_export_parts, "CHUNK_ROWS", 7)
+    monkeypatch.setattr("prime_nb.widget._export.CHUNK_ROWS", 7)
+    session = prime_nb.load(write_jsonl(tmp_path / "s.jsonl", large_session_entries(30, seed=3)))
+    if streamed:
+        page = export_html(session, tmp_path / "p.html").read_text("utf-8")
+    else:
+        page = render_html(export_payload(session))
+    texts = entry_chunk_texts(page)
+    assert len(texts) == -(-len(session.entries) // 7)
+    rows: list[Any] = []
+    for text in texts:
+        lines = text.split("\n")
+        assert lines[0] == "[" and lines[-1] == "]" and len(lines) - 2 <= 7
+        chunk = [orjson.loads(line[1:] if k else line) for k, line in enumerate(lines[1:-1])]
+        assert all(line.startswith(",") for line in lines[2:-1])
+        assert orjson.loads(text) == chunk
+        rows.extend(chunk)
+    assert rows == plain(session.read_entries(SessionData(session).ids))
 
 
 def test_empty_session_has_no_entry_chunks(tmp_path: Path) -> None:
