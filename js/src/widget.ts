@@ -88,6 +88,7 @@ export class SessionView {
   private minimap: Minimap;
   private disposers = new Disposers();
   private frame = 0;
+  private viewTimer: ReturnType<typeof setTimeout> | null = null;
   private theme: Theme | null = null;
 
   private filter: FilterMode;
@@ -129,7 +130,7 @@ export class SessionView {
     if (!opts.standalone && Number.isFinite(h) && h > 120) this.root.style.height = `${h}px`;
 
     this.toolbar = new Toolbar({
-      setView: (v) => this.setModel("view", v),
+      setView: (v) => this.setViewSoon(v),
       setFilter: (f) => this.setModel("filter", f),
       setSearch: (q) => this.setModel("search", q),
       stepHit: (step) => this.nextHit(step),
@@ -237,11 +238,31 @@ export class SessionView {
 
   dispose(): void {
     cancelAnimationFrame(this.frame);
+    if (this.viewTimer) clearTimeout(this.viewTimer);
     this.disposers.dispose();
     this.root.remove();
   }
 
   // ---------------------------------------------------------------- model sync
+
+  /** A view button was clicked. The Transcript opens in the next task: the click is
+   * dispatched in the same task as the host's own handling of the press (in JupyterLab
+   * the notebook makes the output's cell active, tens of milliseconds), so building the
+   * Transcript there too blocked one frame with both; in a task of its own each blocks
+   * less. The other views switch at once, and a click on one of them wins over a
+   * Transcript not opened yet. */
+  private setViewSoon(v: ViewMode): void {
+    if (this.viewTimer) clearTimeout(this.viewTimer);
+    this.viewTimer = null;
+    if (v !== "transcript") {
+      this.setModel("view", v);
+      return;
+    }
+    this.viewTimer = setTimeout(() => {
+      this.viewTimer = null;
+      this.setModel("view", v);
+    }, 0);
+  }
 
   private setModel(name: string, value: unknown): void {
     this.model.set(name, value);
