@@ -150,7 +150,10 @@ def test_exported_page_transcript_is_virtual(page: Page, big: tuple[Path, Path])
     page.locator(".pnb-seg-btn", has_text="Tree").click()
     page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", row)
     page.locator(".pnb-seg-btn", has_text="Transcript").click()
-    wait_js(page, "(i) => document.querySelector(`.pnb-tx-item[data-index='${i}']`)", row)
+    # the Transcript opens in the task after the click; until then the hidden one still
+    # holds the rows it drew before
+    shown = "(i) => document.querySelector(`.pnb-transcript:not(.pnb-hidden) [data-index='${i}']`)"
+    wait_js(page, shown, row)
     # still on screen once the bodies around it have loaded and changed the heights
     wait_js(page, f"() => {{ const s = ({ON_SCREEN})(); return s.loaded === s.read; }}")
     assert row in page.evaluate(ON_SCREEN)["indices"]
