@@ -247,7 +247,7 @@ export class SessionView {
 
   /** A view button was clicked. The Transcript opens in the next task: the click is
    * dispatched in the same task as the host's own handling of the press (in JupyterLab
-   * the notebook makes the output's cell active, tens of milliseconds), so building the
+   * the notebook makes the output's cell active), so building the
    * Transcript there too blocked one frame with both; in a task of its own each blocks
    * less. The other views switch at once, and a click on one of them wins over a
    * Transcript not opened yet. */
