@@ -10,8 +10,7 @@ a page has no kernel, so it carries what those answers are made from:
   row on a line of its own, so the page decodes only the chunk of the entry opened and
   parses only the rows asked for;
 - ``extras``: what an entry's detail adds to the entry: labels, costs, and which tool
-  call each result answers (``CallPairs``; the page puts a result's content beside its
-  call itself, rather than the file carrying it twice);
+  call each result answers;
 - ``texts``: the search text of every entry;
 - ``contexts``: the contexts of the active leaf and the newest leaves, within a budget.
 
@@ -27,7 +26,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..session import paused_gc
 from ._data import SessionData
 from ._pack import ROWS_CLOSE, ROWS_OPEN, ROWS_SEP, Packer, dumps
 from ._page import PageWriter
@@ -66,72 +64,24 @@ def preview_columns(data: SessionData) -> dict[str, list[Any]]:
     }
 
 
-class CallPairs:
-    """Every tool call and the row of the result that answers it, seen entry by entry.
-
-    The loader's rule (``session/_columns``): each ``toolCall`` block of a message is a
-    call (its id kept if a string), and a call's result is the last ``toolResult`` with
-    its id. Seen here on the one pass over the entries rather than taken from
-    ``session.tool_calls``, which also reads every call's arguments back from the file
-    and trims them: the page has those in its entries, and needs only the pairs. The
-    browser tests check the pairs against the kernel's answers over the session matrix.
-    """
-
-    def __init__(self) -> None:
-        self.rows: list[int] = []
-        self.ids: list[str | None] = []
-        self.names: list[str | None] = []
-        self._answers: dict[str, int] = {}
-
-    def see(self, row: int, entry: dict[str, Any]) -> None:
-        message = entry.get("message") if entry.get("type") == "message" else None
-        if message.__class__ is not dict:
-            return
-        content = message.get("content")
-        if content.__class__ is list:
-            for block in content:
-                if block.__class__ is dict and block.get("type") == "toolCall":
-                    self.rows.append(row)
-                    self.ids.append(_str(block.get("id")))
-                    self.names.append(_str(block.get("name")))
-        answered = message.get("toolCallId")
-        if message.get("role") == "toolResult" and answered.__class__ is str:
-            self._answers[answered] = row
-
-    def columns(self) -> dict[str, list[Any]]:
-        """The calls in file order: the calling row, call id, tool name, result row (-1)."""
-        answers = self._answers
-        return {
-            "assistant": self.rows,
-            "call_id": self.ids,
-            "name": self.names,
-            "result": [answers.get(c, -1) if c is not None else -1 for c in self.ids],
-        }
-
-
-def _str(value: Any) -> str | None:
-    return value if value.__class__ is str else None
-
-
-def detail_extras(data: SessionData, calls: CallPairs) -> dict[str, Any]:
-    """Labels in force, cost per row, and every tool call with the row of its result."""
+def detail_extras(data: SessionData) -> dict[str, Any]:
+    """Labels in force, cost per row, and every tool call (``session.tool_calls``, in file
+    order) with its calling row and the row of its result (-1 for none): the page puts a
+    result's content beside its call itself, rather than the file carrying it twice."""
     session, row_of = data.session, data.row_of
     cost = session.entries["cost"].astype(object).tolist()
+    calls = session.tool_calls
+    results = calls["result_id"].astype(object).tolist()
     return {
         "labels": [[row_of[i], text] for i, text in session.labels.items() if i in row_of],
         "cost": [None if v is None or v != v else float(v) for v in cost],
-        "calls": calls.columns(),
+        "calls": {
+            "assistant": [row_of[i] for i in calls["assistant_id"].tolist()],
+            "call_id": _str_or_none(calls["call_id"].astype(object).tolist()),
+            "name": _str_or_none(calls["name"].astype(object).tolist()),
+            "result": [row_of.get(i, -1) if i else -1 for i in _str_or_none(results)],
+        },
     }
-
-
-def each_entry(data: SessionData, done: Callable[[int], Any]) -> Iterator[dict[str, Any]]:
-    """Every entry in row order, read a batch at a time; ``done(k)`` after each batch."""
-    for start in range(0, data.n, READ_BATCH):
-        ids = data.ids[start : start + READ_BATCH]
-        with paused_gc():  # many small objects, no cycles: collections only cost here
-            batch = data.session.read_entries(ids)
-        yield from batch
-        done(len(ids))
 
 
 def write_entries(
@@ -145,7 +95,7 @@ def write_entries(
     starts: list[int] = []
     packer: Packer | None = None
     count = 0
-    for row, entry in enumerate(each_entry(data, done)):
+    for row, entry in enumerate(_each_entry(data, done)):
         if packer is None or count == CHUNK_ROWS or packer.taken >= CHUNK_BYTES:
             if packer is not None:
                 packer.write(ROWS_CLOSE)
@@ -161,6 +111,14 @@ def write_entries(
         packer.write(ROWS_CLOSE)
         page.end(packer)
     return starts
+
+
+def _each_entry(data: SessionData, done: Callable[[int], Any]) -> Iterator[dict[str, Any]]:
+    """Every entry in row order, read a batch at a time; ``done(k)`` after each batch."""
+    for start in range(0, data.n, READ_BATCH):
+        ids = data.ids[start : start + READ_BATCH]
+        yield from data.session.read_entries(ids)
+        done(len(ids))
 
 
 def context_leaves(data: SessionData) -> list[int]:

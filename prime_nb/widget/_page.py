@@ -20,8 +20,7 @@ import hashlib
 import html
 import os
 import re
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,18 +111,9 @@ class PageWriter:
     of the parts."""
 
     def __init__(
-        self,
-        write: Callable[[str], Any],
-        head: dict[str, Any],
-        early: dict[str, Any] | None = None,
-        *,
-        title: str,
-        csp: bool = True,
-        pool: Executor | None = None,
+        self, write: Callable[[str], Any], head: dict[str, Any], early: dict[str, Any], title: str
     ) -> None:
         self._write = write
-        #: where the parts' packers compress (see ``Packer``)
-        self.pool = pool
         bundle, css = bundle_text()
         script = inline_script(bundle, BOOTSTRAP)
         style = css + "\nhtml,body{margin:0;padding:0;}\n"
@@ -134,12 +124,11 @@ class PageWriter:
             "img-src data:; font-src 'none'; connect-src 'none'; "
             "base-uri 'none'; form-action 'none'; frame-src 'none'; object-src 'none'"
         )
-        meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n' if csp else ""
         #: the names of the parts written so far
         self.parts: list[str] = []
         write(
             '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f"{meta}"
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="referrer" content="no-referrer">\n'
             f"<title>{html.escape(title)}</title>\n"
@@ -147,7 +136,7 @@ class PageWriter:
             '<div id="pnb-app"></div>\n'
             f'<script type="application/json" id="pnb-data">{json_for_html(head)}</script>\n'
         )
-        for name, value in (early or {}).items():
+        for name, value in early.items():
             self.value(name, value)
         write(f"<script>{script}</script>\n")
 
@@ -161,7 +150,7 @@ class PageWriter:
     def begin(self, name: str) -> Packer:
         """Open a compressed part: write its JSON to the packer returned, then ``end`` it."""
         self._open(name)
-        return Packer(self._write, self.pool)
+        return Packer(self._write)
 
     def end(self, packer: Packer) -> None:
         packer.close()
@@ -171,12 +160,6 @@ class PageWriter:
         """A part holding one value."""
         packer = self.begin(name)
         packer.write(dumps(value))
-        self.end(packer)
-
-    def rows(self, name: str, items: Iterable[Any]) -> None:
-        """A part holding a list, a row a line (see ``_pack.ROWS_OPEN``)."""
-        packer = self.begin(name)
-        packer.rows(items)
         self.end(packer)
 
     def packed(self, name: str, text: str) -> None:

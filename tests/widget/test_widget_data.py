@@ -29,7 +29,8 @@ from prime_nb.widget._data import (
     USER,
     SessionData,
 )
-from prime_nb.widget._export import export_html, inline_script, json_for_html, read_export
+from prime_nb.widget._export import export_html, read_export
+from prime_nb.widget._page import inline_script, json_for_html
 
 
 @pytest.fixture(scope="module")
