@@ -20,7 +20,7 @@ from .._names import shown_name
 from ..errors import SessionWriteError
 from ..format import looks_like_session
 from ._data import SessionData
-from ._export_parts import contexts, detail_extras, preview_columns, write_entries
+from ._export_parts import contexts, detail_extras, write_entries
 from ._pack import Packer, dumps
 from ._page import PageWriter, read_page, tree64
 
@@ -52,7 +52,7 @@ def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> 
     show = data.n >= PROGRESS_FROM if progress is None else progress
     bar = tqdm(total=data.n, desc="export_html", unit="entry", disable=not show, leave=False)
     try:
-        page.value("previews", preview_columns(data))
+        page.value("previews", data.previews())
         packed: list[str] = []
         texts = Packer(packed.append)
         texts.write(b"[")

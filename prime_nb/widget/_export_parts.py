@@ -23,10 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
-from ._data import SessionData
+from ._data import SessionData, _strings
 from ._pack import ROWS_CLOSE, ROWS_OPEN, ROWS_SEP, Packer, dumps
 from ._page import PageWriter
 
@@ -39,47 +36,20 @@ READ_BATCH = 2_000
 MAX_CONTEXT_ITEMS = 10_000
 
 
-def _str_or_none(values: list[Any]) -> list[str | None]:
-    return [v if v.__class__ is str else None for v in values]
-
-
-def _iso_times(stamps: pd.Series) -> list[str | None]:
-    """``Timestamp.isoformat()`` of each UTC time (as the kernel's preview gives it), at
-    numpy's speed: whole seconds drop the fraction, as isoformat does."""
-    text = np.datetime_as_string(stamps.to_numpy(dtype="datetime64[us]"), unit="us").tolist()
-    return [
-        None if t == "NaT" else (t[:-7] if t.endswith(".000000") else t) + "+00:00" for t in text
-    ]
-
-
-def preview_columns(data: SessionData) -> dict[str, list[Any]]:
-    """Every row's preview but its first line (see ``SessionData.preview``), as columns."""
-    entries = data.session.entries
-    return {
-        "role": _str_or_none(entries["role"].astype(object).tolist()),
-        "type": _str_or_none(entries["type"].astype(object).tolist()),
-        "time": _iso_times(entries["timestamp"]),
-        "tokens": entries["total_tokens"].fillna(0).to_numpy(dtype=np.int64).tolist(),
-        "tool_name": _str_or_none(entries["tool_name"].astype(object).tolist()),
-    }
-
-
 def detail_extras(data: SessionData) -> dict[str, Any]:
     """Labels in force, cost per row, and every tool call (``session.tool_calls``, in file
     order) with its calling row and the row of its result (-1 for none): the page puts a
     result's content beside its call itself, rather than the file carrying it twice."""
     session, row_of = data.session, data.row_of
-    cost = session.entries["cost"].astype(object).tolist()
     calls = session.tool_calls
-    results = calls["result_id"].astype(object).tolist()
     return {
         "labels": [[row_of[i], text] for i, text in session.labels.items() if i in row_of],
-        "cost": [None if v is None or v != v else float(v) for v in cost],
+        "cost": data.costs(),
         "calls": {
             "assistant": [row_of[i] for i in calls["assistant_id"].tolist()],
-            "call_id": _str_or_none(calls["call_id"].astype(object).tolist()),
-            "name": _str_or_none(calls["name"].astype(object).tolist()),
-            "result": [row_of.get(i, -1) if i else -1 for i in _str_or_none(results)],
+            "call_id": _strings(calls["call_id"]),
+            "name": _strings(calls["name"]),
+            "result": [row_of.get(i, -1) if i else -1 for i in _strings(calls["result_id"])],
         },
     }
 
