@@ -127,6 +127,11 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = SERVER_STOP_TIME
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """open the quickstart notebook on the demo session
+
+    Copy the bundled demo session and the quickstart notebook to a writable folder, start
+    JupyterLab on 127.0.0.1 and print its URL.
+    """
     if find_spec("jupyterlab") is None:
         raise CliError("prime-nb demo needs JupyterLab: pip install jupyterlab")
     folder = (
