@@ -1,8 +1,7 @@
 """The session widget (anywidget), the data it is sent, HTML export and figure linking.
 
-Top layer beside ``prime_nb.corpus``: it reads a :class:`prime_nb.Session` and sends the
-browser compact columns up front and full entries on request. The front end is
-TypeScript in ``js/``, bundled into ``prime_nb/static`` by the build backend.
+Compact columns go up front, full entries on request; the front end is TypeScript in
+``js/``, bundled into ``prime_nb/static`` by the build backend.
 
 - ``_session_widget``: :class:`SessionWidget` and :func:`show`.
 - ``_data``: what the browser is sent (tree columns, kind codes, answers to requests).

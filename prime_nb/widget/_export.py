@@ -126,10 +126,8 @@ def export_html(
     Keyword arguments set the initial view state: ``selected_id``, ``filter``,
     ``search``, ``view``.
 
-    The page is one file: the tree columns as they are, and the rest (previews, entries,
-    search texts, the contexts of the active and newest leaves) gzipped in parts that the
-    page decodes when it first needs them, so it draws at once and stays smaller than the
-    session file.
+    The rest of the page beside the tree columns is gzipped in parts decoded when first
+    needed, so the page draws at once and stays smaller than the session file.
     """
     from ..session import as_session
 

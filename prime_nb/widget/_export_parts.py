@@ -1,7 +1,5 @@
-"""What an exported page holds beside the tree, each thing once, built as columns.
-
-The notebook widget asks the kernel for one entry's detail, preview or context at a time;
-a page has no kernel, so it carries what those answers are made from:
+"""What an exported page holds beside the tree, each thing once: what the kernel's
+answers are made from (``exported.ts`` turns them back into the answers):
 
 - ``lines``: the line that says what each entry is (the tree's text column): small, and
   placed before the page's script, so that the first draw has its text at once;
@@ -13,9 +11,6 @@ a page has no kernel, so it carries what those answers are made from:
   call each result answers;
 - ``texts``: the search text of every entry;
 - ``contexts``: the contexts of the active leaf and the newest leaves, within a budget.
-
-The page's ``exported.ts`` turns these back into the kernel's answers; the browser tests
-check that they are the same answers.
 """
 
 from __future__ import annotations

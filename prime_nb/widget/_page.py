@@ -1,16 +1,11 @@
-"""The exported page itself: one HTML file holding the viewer's bundle and the data.
+"""The exported page: the notebook widget's JS bundle, run against a stand-in for the
+kernel that answers from the page's own data. Nothing is fetched: a strict
+Content-Security-Policy allows only the page's script and style (by hash) and ``data:``
+images.
 
-The page holds the same JS bundle as the notebook widget, run against a local stand-in
-for the kernel that answers from data inlined in the page. Nothing is fetched: a strict
-Content-Security-Policy allows only the page's own script and style (by hash) and
-``data:`` images.
-
-In file order: the tree columns (a JSON element), the parts the first draw needs, the
-script, then the other compressed parts (``_pack``: non-executed elements the page
-decodes when it first needs them), then an index of the parts. The script is a classic
-one, so it runs as soon as the browser has read it: the tree is drawn while the rest of
-the file (most of it) is still being read, and a later part is looked up once the whole
-document is in. The page is written from top to bottom as its parts are made.
+In file order: the tree columns (JSON), the parts the first draw needs, the script, the
+other compressed parts (``_pack``), an index of the parts. The script is a classic one,
+so it draws the tree while the rest of the file (most of it) is still being read.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
 """The widget without JavaScript: a one-line text form and an HTML summary with an SVG tree.
 
-Static renderers (``nbconvert --to html``, GitHub, nbviewer) and front ends without a
-kernel cannot run the widget; they show one of these forms instead. The picture is the
-session's *shape*, not every entry: long runs of single-child entries are folded into
-one edge marked ``+k``, so only roots, forks, leaves, compactions, branch summaries and
-labelled entries are drawn, at most :data:`MAX_NODES` of them. What is left out is said
-under the picture. Leaves carry their first line (and label); inner nodes carry theirs in
-an SVG tooltip. The picture is an SVG *image* (a ``data:`` URI), which sanitizers keep and
-in which nothing runs; every piece of session text is escaped besides, in the HTML and in
-the SVG: a session can never put markup, let alone script, into this output. Control
-characters (ANSI colour codes in tool output, say) are dropped too: XML forbids most of
-them, and one left in makes the whole picture malformed, drawn as nothing. A legend under
-the picture says what the colours, rings and ``+k`` marks mean.
+Static renderers (``nbconvert --to html``, GitHub, nbviewer) cannot run the widget, so
+they show these. The picture is the session's *shape*: runs of single-child entries fold
+into one edge marked ``+k``, so only roots, forks, leaves, compactions, branch summaries
+and labelled entries are drawn (at most :data:`MAX_NODES`), with a legend. It is an SVG
+*image* (a ``data:`` URI), which sanitizers keep and in which nothing runs; session text
+is escaped besides, and stripped of control characters, one of which would make the whole
+SVG malformed.
 """
 
 from __future__ import annotations
@@ -65,9 +60,8 @@ class Node:
     lane: int = 0
 
 
-# ANSI escape sequences (CSI such as colours, OSC such as titles and links), then the
-# characters XML 1.0 does not allow: C0 controls but tab and line breaks, DEL and C1
-# controls, lone surrogates, and the two non-characters U+FFFE and U+FFFF.
+# ANSI escape sequences (CSI, OSC), then what XML 1.0 does not allow: C0 controls but tab
+# and line breaks, DEL and C1 controls, lone surrogates, U+FFFE and U+FFFF.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 # A markdown table's delimiter row ("|---|:--:|") and the pipes around and between cells.
@@ -75,7 +69,6 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 def _clean(text: str) -> str:
-    """Text without terminal escapes or characters XML cannot hold."""
     return _NOT_XML.sub("", _ANSI.sub("", text))
 
 
@@ -293,11 +286,9 @@ LEGEND_ROW = 16
 def _legend(
     kinds: list[int], *, top: int, width: int, folded: bool, labelled: bool
 ) -> tuple[str, int]:
-    """A ``<g>`` saying what the picture's marks mean, and its height.
-
-    One swatch per kind drawn, then the active path (a dark edge and ring), a label's
-    ring and the ``+k`` of folded runs when the picture has them; items wrap to the width.
-    """
+    """A ``<g>`` saying what the marks mean (a swatch per kind drawn, the active path, and
+    a label's ring and the ``+k`` of folded runs when drawn), wrapped to the width; and
+    its height."""
     items: list[tuple[str, str]] = [
         (f'<circle cx="{{x}}" cy="{{y}}" r="4.5" fill="{COLORS[k]}"/>', KIND_NAMES[k])
         for k in kinds
