@@ -15,9 +15,10 @@ Compact columns go up front, full entries on request; the front end is TypeScrip
   family's sessions as lanes (its own bundle, ``static/family.js``).
 """
 
-from ._export import export_destination, export_html, read_export
+from ._export import export_destination, export_html
 from ._family_widget import FamilyWidget, show_family
 from ._linking import link
+from ._page import read_export
 from ._session_widget import SessionWidget, show
 
 __all__ = [

@@ -22,25 +22,13 @@ from ..format import looks_like_session
 from ._data import SessionData
 from ._export_parts import contexts, detail_extras, write_entries
 from ._pack import Packer, dumps
-from ._page import PageWriter, read_page, tree64
+from ._page import PageWriter, tree64
 
 if TYPE_CHECKING:
     from ..session import Session
 
 #: entries from which export_html shows a progress bar by default
 PROGRESS_FROM = 20_000
-
-
-def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """What an exported page holds, decoded: ``tree``, ``state`` (if set) and the parts
-    (``lines``, ``previews``, ``extras``, ``entries`` with its chunks joined, ``texts``,
-    ``contexts``; see ``_export_parts``). For checking a page before sharing it (say,
-    that a secret is gone) and for tests; the page never needs it."""
-    raw = read_page(path)
-    out = {k: v for k, v in raw.items() if k not in ("parts", "chunks")}
-    chunks = raw.get("chunks") or []
-    out["entries"] = [e for k in range(len(chunks)) for e in out.pop(f"entries-{k}")]
-    return out
 
 
 def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> dict[str, Any]:

@@ -175,8 +175,11 @@ _PART = re.compile(
 _JSON = re.compile(r'<script type="application/json" id="pnb-(data|index)">([^<]*)</script>')
 
 
-def read_page(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The head data of a page, its index, and each of its parts, decoded, by name."""
+def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What an exported page holds, decoded: ``tree``, ``state`` (if set) and the parts
+    (``lines``, ``previews``, ``extras``, ``entries`` with its chunks joined, ``texts``,
+    ``contexts``; see ``_export_parts``). For checking a page before sharing it (say,
+    that a secret is gone) and for tests; the page never needs it."""
     text = Path(path).read_text("utf-8")
     found = dict(_JSON.findall(text))
     if "data" not in found:
@@ -184,4 +187,7 @@ def read_page(path: str | os.PathLike[str]) -> dict[str, Any]:
     out: dict[str, Any] = {**orjson.loads(found["data"]), **orjson.loads(found.get("index", "{}"))}
     for name, data in _PART.findall(text):
         out[name] = unpack(data)
+    chunks = out.pop("chunks", None) or []
+    out.pop("parts", None)
+    out["entries"] = [e for k in range(len(chunks)) for e in out.pop(f"entries-{k}")]
     return out

@@ -25,9 +25,8 @@ from widget_support import hostile_entries, shown_by_filter, write_hostile_sessi
 
 import prime_nb
 import sessiongen
-from prime_nb.widget import _export_parts
+from prime_nb.widget import _export_parts, export_html, read_export
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import export_html, read_export
 from sessiongen import large_session_entries, write_jsonl
 
 

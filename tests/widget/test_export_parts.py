@@ -15,9 +15,9 @@ import pytest
 from session_matrix import CASES, LOADED_CASES, write_case
 
 import prime_nb
-from prime_nb.widget import _export_parts
+from prime_nb.widget import _export_parts, read_export
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import PROGRESS_FROM, export_html, read_export
+from prime_nb.widget._export import PROGRESS_FROM, export_html
 from prime_nb.widget._page import _PART, tree64
 from sessiongen import large_session_entries, write_jsonl
 
