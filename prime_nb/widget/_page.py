@@ -52,13 +52,10 @@ def inline_script(bundle: str, bootstrap: str) -> str:
     match = _EXPORT_CLAUSE.search(text)
     if match is None:
         raise ValueError("the widget bundle has no final export clause")
-    pairs = []
-    for part in match.group(1).split(","):
-        part = part.strip()
-        if not part:
-            continue
-        local, _, exported = part.partition(" as ")
-        pairs.append(f"{(exported or local).strip()}:{local.strip()}")
+    names = [part.strip().partition(" as ") for part in match.group(1).split(",")]
+    pairs = [
+        f"{(exported or local).strip()}:{local.strip()}" for local, _, exported in names if local
+    ]
     code = (
         '(function(){"use strict";\n'
         + text[: match.start()]

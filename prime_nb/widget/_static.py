@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from .._names import shown_name
 from .._words import counted, plural
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
+from ._data import _short as _one_line
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -93,8 +94,7 @@ def _plain(text: str) -> str:
 
 
 def _short(text: str, limit: int = TEXT_CHARS) -> str:
-    one = " ".join(_plain(_clean(text)).split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
+    return _one_line(_plain(_clean(text)), limit)
 
 
 def _title(session: Session) -> str:
