@@ -16,7 +16,7 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._names import shown_name
 from .._words import counted, plural
@@ -101,20 +101,12 @@ def _title(session: Session) -> str:
     return session.name or session.id or shown_name(Path(session.file).name)
 
 
-def summary_numbers(session: Session) -> dict[str, int]:
-    """Entries, leaves, forks, compactions, labels and problems of a session."""
-    entries = session.entries
-    return {
-        "entries": len(entries),
-        "leaves": int(entries["is_leaf"].sum()),
-        "forks": int((entries["children"] > 1).sum()),
-        "compactions": int((entries["type"] == "compaction").sum()),
-        "labels": len(session.labels),
-        "problems": len(session.problems),
-    }
+def summary_numbers(session: Session) -> dict[str, Any]:
+    """The session's headline figures (``Session.summary``) and its labels."""
+    return {**session.summary(), "labels": len(session.labels)}
 
 
-def _counts(numbers: dict[str, int], words: tuple[str, ...]) -> list[str]:
+def _counts(numbers: dict[str, Any], words: tuple[str, ...]) -> list[str]:
     """``numbers`` (keyed by plural) in words, plain digits: "120 entries", "1 leaf"."""
     return [counted(numbers[plural(word)], word, grouped=False) for word in words]
 
