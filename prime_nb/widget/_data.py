@@ -476,18 +476,17 @@ class SessionData:
     def context(self, index: int) -> dict[str, Any]:
         """What the model saw at an entry: short messages, model and thinking level."""
         ctx = self.session.context(self.ids[index])
-        messages = []
-        for m in ctx:
-            entry_id = m.get("entry_id")
-            messages.append(
-                {
-                    "role": str(m.get("role")),
-                    "entry_id": entry_id if isinstance(entry_id, str) else None,
-                    "index": self.row_of.get(entry_id, -1) if isinstance(entry_id, str) else -1,
-                    "text": context_text(m),
-                    "tokens": estimate_tokens(m),
-                }
-            )
+        ids = [m.get("entry_id") if isinstance(m.get("entry_id"), str) else None for m in ctx]
+        messages = [
+            {
+                "role": str(m.get("role")),
+                "entry_id": entry_id,
+                "index": self.row_of.get(entry_id, -1) if entry_id is not None else -1,
+                "text": context_text(m),
+                "tokens": estimate_tokens(m),
+            }
+            for m, entry_id in zip(ctx, ids, strict=True)
+        ]
         return {
             "index": index,
             "model": ctx.model,

@@ -59,19 +59,17 @@ def write_entries(
     Returns the first row of each part."""
     starts: list[int] = []
     packer: Packer | None = None
-    count = 0
     for row, entry in enumerate(_each_entry(data, done)):
-        if packer is None or count == CHUNK_ROWS or packer.taken >= CHUNK_BYTES:
+        if packer is None or row - starts[-1] == CHUNK_ROWS or packer.taken >= CHUNK_BYTES:
             if packer is not None:
                 packer.write(ROWS_CLOSE)
                 page.end(packer)
             starts.append(row)
             packer = page.begin(f"entries-{len(starts) - 1}")
-            packer.write(ROWS_OPEN)
-            count = 0
-        packer.write(ROWS_SEP + dumps(entry) if count else dumps(entry))
+            packer.write(ROWS_OPEN + dumps(entry))
+        else:
+            packer.write(ROWS_SEP + dumps(entry))
         see(row, entry)
-        count += 1
     if packer is not None:
         packer.write(ROWS_CLOSE)
         page.end(packer)
