@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,7 +49,7 @@ from machine import describe
 
 import prime_nb
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import render_html, tree64
+from prime_nb.widget._page import PageWriter, tree64
 from sessiongen import large_session_entries
 
 CHROMIUM = "/usr/bin/chromium"
@@ -358,7 +359,11 @@ def bench(n: int, folder: Path, browser: Any) -> dict[str, Any]:
     tree = data.tree()
     python_s = time.perf_counter() - t0
     html = folder / f"bench-{n}.html"
-    html.write_text(render_html({"tree": tree64(tree)}, csp=False), "utf-8")
+    page_text: list[str] = []
+    PageWriter(page_text.append, {"tree": tree64(tree)}, {}, "Session").finish({})
+    # no Content-Security-Policy: the benchmark's own scripts run in the page
+    text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n', "", "".join(page_text))
+    html.write_text(text, "utf-8")
     page = browser.new_page(viewport=VIEWPORT)
     page.goto(html.as_uri())
     page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)

@@ -1,10 +1,9 @@
 """File names as tables can hold them.
 
 Why: a file name is bytes. Python gives the bytes that are not UTF-8 back as lone
-surrogates (``surrogateescape``), and Arrow-backed string columns, JSON and a strict UTF-8
-terminal refuse those: one such name in a folder used to fail every corpus table. Tables
-show those bytes as ``\\xNN`` escapes instead, as ``ls`` does, and :func:`real_name` turns
-such a shown name back into the one that opens the file.
+surrogates (``surrogateescape``), which Arrow-backed string columns, JSON and a strict
+UTF-8 terminal refuse. Tables show those bytes as ``\\xNN`` escapes instead, as ``ls``
+does, and :func:`real_name` turns such a shown name back into the one that opens the file.
 """
 
 from __future__ import annotations

@@ -75,6 +75,18 @@ def _note(x: float | str, text: str, y: float) -> dict[str, Any]:
     }
 
 
+def _two_rows(top: str, bottom: str) -> go.Figure:
+    """A figure of two rows sharing the x axis, the top one larger."""
+    return make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.65, 0.35],
+        vertical_spacing=0.08,
+        subplot_titles=(top, bottom),
+    )
+
+
 def _path_frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
     return session.entries.loc[session.path(leaf_id)]
 
@@ -318,14 +330,7 @@ def compaction_report(session: SessionLike) -> go.Figure:
     session = as_session(session, "plots.compaction_report")
     frame = compaction_forensics(session)
     labels = [f"{k + 1}: {cid}" for k, cid in enumerate(frame.index)]
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        row_heights=[0.65, 0.35],
-        vertical_spacing=0.08,
-        subplot_titles=("context tokens", "what was summarised, and re-read later"),
-    )
+    fig = _two_rows("context tokens", "what was summarised, and re-read later")
     custom = _custom(
         frame.index.to_numpy(),
         frame["compression_ratio"].to_numpy(dtype=float),
@@ -436,14 +441,7 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
     kept_share = np.divide(
         sums["in_summary"].to_numpy(dtype=float), span, out=np.zeros_like(span), where=span > 0
     )
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        row_heights=[0.65, 0.35],
-        vertical_spacing=0.08,
-        subplot_titles=("facts of the summarised spans", "tokens spent fetching lost facts"),
-    )
+    fig = _two_rows("facts of the summarised spans", "tokens spent fetching lost facts")
     custom = np.column_stack([span, kept_share * 100])
     hover = (
         "%{x}: %{y:,} facts<br>%{customdata[0]:,} in the spans, %{customdata[1]:.0f}% kept"

@@ -23,35 +23,36 @@ from ._output import PROG, CliError, Parser, _err, _existing, _load, _say, print
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    """headline figures of one session file
+
+    Version, dialect, entries, forks, compactions, tokens, cost and problems of one
+    session file.
+    """
     session = _load(args.file)
     summary = session.summary()
     if args.json:
         _say(json.dumps(summary, indent=2, default=str))
         return 0
-    rows = [
-        ("file", summary["file"]),
-        ("name", summary["name"] or "-"),
-        ("id", summary["id"] or "-"),
-        ("cwd", summary["cwd"] or "-"),
+    rows = [(key, summary[key] or "-") for key in ("file", "name", "id", "cwd")]
+    rows += [
         ("version", f"{summary['version']} (current: {summary['current_version']})"),
         ("dialect", summary["dialect"]),
-        ("entries", f"{summary['entries']:,}"),
-        ("messages", f"{summary['messages']:,}"),
-        ("leaves", f"{summary['leaves']:,}"),
-        ("forks", f"{summary['forks']:,}"),
-        ("compactions", f"{summary['compactions']:,}"),
-        ("tool calls", f"{summary['tool_calls']:,}"),
-        ("tokens", f"{summary['tokens']:,}"),
-        ("cost", f"${summary['cost']:.4f}"),
-        ("problems", f"{summary['problems']:,}"),
-        ("active leaf", summary["active_leaf"] or "-"),
     ]
+    counts = ("entries", "messages", "leaves", "forks", "compactions", "tool_calls", "tokens")
+    rows += [(key.replace("_", " "), f"{summary[key]:,}") for key in counts]
+    rows += [("cost", f"${summary['cost']:.4f}"), ("problems", f"{summary['problems']:,}")]
+    rows.append(("active leaf", summary["active_leaf"] or "-"))
     for key, value in rows:
         _say(f"{key:<12} {printable(str(value), newlines=False)}")
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    """list problems with line numbers (exit 1 if any)
+
+    Check session files; print FILE:LINE: kind: message for every problem. Exit 1 if any
+    file has a problem or does not load.
+    """
     from ..errors import SessionFormatError
     from ..session import load
 
@@ -59,16 +60,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             session = load(Path(path).expanduser())
-        except FileNotFoundError:
-            _say(f"{path}: error: no such file")
-            bad += 1
-            continue
-        except SessionFormatError as exc:
-            _say(f"{path}: error: {exc.reason}")
-            bad += 1
-            continue
-        except OSError as exc:
-            _say(f"{path}: error: {exc.strerror or exc}")
+        except (OSError, SessionFormatError) as exc:
+            if isinstance(exc, FileNotFoundError):
+                reason: object = "no such file"
+            elif isinstance(exc, SessionFormatError):
+                reason = exc.reason
+            else:
+                reason = exc.strerror or exc
+            _say(f"{path}: error: {reason}")
             bad += 1
             continue
         problems = session.problems
@@ -85,6 +84,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
+    """list the sessions in a folder
+
+    List session files below DIR (default: the agent's sessions folder, or
+    $PRIME_AGENT_SESSION_DIR), newest first.
+    """
+    import pandas as pd
+
     from ..session import list_sessions
 
     try:
@@ -98,8 +104,8 @@ def cmd_ls(args: argparse.Namespace) -> int:
         _say("no sessions found")
         return 0
     for _, row in frame.iterrows():
-        when = row["modified"].strftime("%Y-%m-%d %H:%M") if not _isna(row["modified"]) else "-"
-        entries = "-" if _isna(row["entries"]) else f"{int(row['entries']):,}"
+        when = row["modified"].strftime("%Y-%m-%d %H:%M") if not pd.isna(row["modified"]) else "-"
+        entries = "-" if pd.isna(row["entries"]) else f"{int(row['entries']):,}"
         title = row["name"] if isinstance(row["name"], str) else row["first_user_message"]
         title = " ".join(str(title).split())[:60] if isinstance(title, str) else "-"
         title = printable(title, newlines=False)
@@ -107,20 +113,12 @@ def cmd_ls(args: argparse.Namespace) -> int:
     return 0
 
 
-def hit_lines(hits: Any) -> list[str]:
-    """One line per hit, as ``prime-nb grep`` prints it: ``file:line entry_id role field:
-    snippet`` (``-`` for an entry with no role). The snippet has no control character;
-    the caller still sanitises the whole line, whose file name is the file system's."""
-    columns = ("file", "line", "entry_id", "role", "field", "snippet")
-    return [
-        f"{file}:{line} {entry_id} {role or '-'} {field}: {text}"
-        for file, line, entry_id, role, field, text in zip(
-            *(hits[name].tolist() for name in columns), strict=True
-        )
-    ]
-
-
 def cmd_grep(args: argparse.Namespace) -> int:
+    """find text in the sessions below folders (exit 1 if none)
+
+    Search the texts of every session below each FOLDER (or of each FILE) and print
+    FILE:LINE ENTRY_ID ROLE FIELD: SNIPPET per hit. Exit 1 if nothing is found.
+    """
     import warnings
 
     from ..corpus import search
@@ -146,18 +144,22 @@ def cmd_grep(args: argparse.Namespace) -> int:
             raise CliError(str(exc), 2) from None
     for warning in caught:
         _err(f"{PROG}: warning: {warning.message}")
-    for line in hit_lines(hits):
-        _say(printable(line, newlines=False))
+    # the snippet has no control character; the file name is the file system's
+    columns = ("file", "line", "entry_id", "role", "field", "snippet")
+    for file, line, entry_id, role, field, text in zip(
+        *(hits[name].tolist() for name in columns), strict=True
+    ):
+        _say(printable(f"{file}:{line} {entry_id} {role or '-'} {field}: {text}", newlines=False))
     return 0 if len(hits) else 1
 
 
-def _isna(value: Any) -> bool:
-    import pandas as pd
-
-    return bool(pd.isna(value))
-
-
 def cmd_family(args: argparse.Namespace) -> int:
+    """a session's forks and sub-agents, spend counted once
+
+    Link PATH (a session, or every session below a folder) to its forks and sub-agents;
+    print them as a tree with the family's tokens and cost. Exit 1 if a parent is missing
+    or links form a cycle.
+    """
     from ..errors import SessionFormatError
     from ..family import load_family
 
@@ -177,6 +179,11 @@ def cmd_family(args: argparse.Namespace) -> int:
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
+    """rewrite a version 1 or 2 file as version 3
+
+    Rewrite a version 1 or 2 session file as version 3, keeping the original beside it
+    as FILE.vN.bak.
+    """
     session = _load(args.file)
     file = Path(session.file)
     before = session.version
@@ -197,6 +204,10 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """write a self-contained HTML viewer of a session
+
+    Write one HTML file that shows the session's tree without Python or Jupyter.
+    """
     from ..errors import SessionWriteError
     from ..widget import export_destination, export_html
 
@@ -219,6 +230,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_redact(args: argparse.Namespace) -> int:
+    """write a copy of a session with secrets replaced
+
+    Write a copy of FILE with keys, tokens, emails, home folders and the host name
+    replaced by placeholders (same ids and tree); print what was replaced.
+    """
     from ..redact import redact
 
     if not args.file:
@@ -255,54 +271,31 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser(
-        "info",
-        help="headline figures of one session file",
-        description="Version, dialect, entries, forks, compactions, tokens, "
-        "cost and problems of one session file.",
-    )
+    def command(func: Any) -> argparse.ArgumentParser:
+        """A command named after ``func``, its help and description from its docstring."""
+        line, _, description = func.__doc__.partition("\n\n")
+        parser = sub.add_parser(func.__name__[4:], help=line, description=description)
+        parser.set_defaults(func=func)
+        return parser
+
+    p = command(cmd_info)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser(
-        "validate",
-        help="list problems with line numbers (exit 1 if any)",
-        description="Check session files; print FILE:LINE: kind: message for "
-        "every problem. Exit 1 if any file has a problem or does not load.",
-    )
+    p = command(cmd_validate)
     p.add_argument("files", metavar="FILE", nargs="+")
     p.add_argument("-q", "--quiet", action="store_true", help="say nothing about good files")
-    p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser(
-        "ls",
-        help="list the sessions in a folder",
-        description="List session files below DIR (default: the agent's "
-        "sessions folder, or $PRIME_AGENT_SESSION_DIR), newest first.",
-    )
+    p = command(cmd_ls)
     p.add_argument("dir", metavar="DIR", nargs="?")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.set_defaults(func=cmd_ls)
 
-    p = sub.add_parser(
-        "family",
-        help="a session's forks and sub-agents, spend counted once",
-        description="Link PATH (a session, or every session below a folder) to its forks "
-        "and sub-agents; print them as a tree with the family's tokens and cost. "
-        "Exit 1 if a parent is missing or links form a cycle.",
-    )
+    p = command(cmd_family)
     p.add_argument("path", metavar="PATH")
     p.add_argument("--search", metavar="DIR", action="append", help="more folders to search")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.set_defaults(func=cmd_family)
 
-    p = sub.add_parser(
-        "grep",
-        help="find text in the sessions below folders (exit 1 if none)",
-        description="Search the texts of every session below each FOLDER (or of each FILE) "
-        "and print FILE:LINE ENTRY_ID ROLE FIELD: SNIPPET per hit. Exit 1 if nothing is found.",
-    )
+    p = command(cmd_grep)
     p.add_argument("pattern", metavar="PATTERN")
     p.add_argument("paths", metavar="FOLDER", nargs="+")
     p.add_argument("--regex", action="store_true", help="PATTERN is a Python regex")
@@ -324,23 +317,12 @@ def build_parser() -> Parser:
         help="keep a search index for the next search, in the user's cache folder or in "
         "--cache=DIR",
     )
-    p.set_defaults(func=cmd_grep)
 
-    p = sub.add_parser(
-        "upgrade",
-        help="rewrite a version 1 or 2 file as version 3",
-        description="Rewrite a version 1 or 2 session file as version 3, "
-        "keeping the original beside it as FILE.vN.bak.",
-    )
+    p = command(cmd_upgrade)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--no-backup", action="store_true", help="do not keep the original")
-    p.set_defaults(func=cmd_upgrade)
 
-    p = sub.add_parser(
-        "export",
-        help="write a self-contained HTML viewer of a session",
-        description="Write one HTML file that shows the session's tree without Python or Jupyter.",
-    )
+    p = command(cmd_export)
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", metavar="OUT", help="HTML file (default: FILE.html)")
     p.add_argument(
@@ -349,14 +331,8 @@ def build_parser() -> Parser:
         help="overwrite OUT if it exists (never the session itself, nor any session file)",
     )
     p.add_argument("--redact", action="store_true", help="hide secrets first (see: redact)")
-    p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser(
-        "redact",
-        help="write a copy of a session with secrets replaced",
-        description="Write a copy of FILE with keys, tokens, emails, home folders and the "
-        "host name replaced by placeholders (same ids and tree); print what was replaced.",
-    )
+    p = command(cmd_redact)
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", metavar="OUT", help="new file (default: FILE.redacted.jsonl)")
     p.add_argument("--dry-run", action="store_true", help="print the report, write nothing")
@@ -364,14 +340,8 @@ def build_parser() -> Parser:
     p.add_argument(
         "--host", action="append", metavar="NAME", help="host name to hide (default: this one)"
     )
-    p.set_defaults(func=cmd_redact)
 
-    p = sub.add_parser(
-        "demo",
-        help="open the quickstart notebook on the demo session",
-        description="Copy the bundled demo session and the quickstart notebook "
-        "to a writable folder, start JupyterLab on 127.0.0.1 and print its URL.",
-    )
+    p = command(cmd_demo)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     p.add_argument("--dir", metavar="DIR", help="folder for the copies (default: a new temp dir)")
@@ -381,7 +351,6 @@ def build_parser() -> Parser:
         default=SERVER_START_TIMEOUT,
         help="seconds to wait for JupyterLab to answer (default: %(default)s)",
     )
-    p.set_defaults(func=cmd_demo)
     return parser
 
 

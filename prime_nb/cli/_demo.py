@@ -127,6 +127,11 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = SERVER_STOP_TIME
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """open the quickstart notebook on the demo session
+
+    Copy the bundled demo session and the quickstart notebook to a writable folder, start
+    JupyterLab on 127.0.0.1 and print its URL.
+    """
     if find_spec("jupyterlab") is None:
         raise CliError("prime-nb demo needs JupyterLab: pip install jupyterlab")
     folder = (
@@ -151,19 +156,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers and CI often run as root
-    # the kernel must import this very prime_nb, installed or not (a source checkout)
-    package_root = str(Path(__file__).resolve().parents[1])
-    python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
     config = quiet_lab_config(Path(tempfile.mkdtemp(prefix="prime-nb-demo-config-")))
-    config_path = os.pathsep.join(
-        p for p in (str(config), os.environ.get("JUPYTER_CONFIG_PATH")) if p
-    )
-    env = {
-        **os.environ,
-        "JUPYTER_TOKEN": token,
-        "PYTHONPATH": python_path,
-        "JUPYTER_CONFIG_PATH": config_path,
-    }
+    env = {**os.environ, "JUPYTER_TOKEN": token}
+    # the kernel must import this very prime_nb, installed or not (a source checkout)
+    for name, first in (
+        ("PYTHONPATH", Path(__file__).resolve().parents[1]),
+        ("JUPYTER_CONFIG_PATH", config),
+    ):
+        env[name] = os.pathsep.join(p for p in (str(first), os.environ.get(name)) if p)
     handlers: dict[signal.Signals, Callable[..., Any] | int | None] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         handlers[signum] = signal.signal(signum, _raise_stop)

@@ -9,6 +9,7 @@ computed for every entry, are what the HTML export inlines.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -139,20 +140,13 @@ def _short(text: str, limit: int) -> str:
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
-def _iso(value: Any) -> str | None:
-    if value is None or value is pd.NaT or (isinstance(value, float) and math.isnan(value)):
-        return None
-    try:
-        return str(pd.Timestamp(value).isoformat())
-    except (TypeError, ValueError):
-        return None
-
-
-def _int(value: Any) -> int:
-    try:
-        return 0 if value is None or pd.isna(value) else int(value)
-    except (TypeError, ValueError):
-        return 0
+def _iso_times(stamps: pd.Series) -> list[str | None]:
+    """``Timestamp.isoformat()`` of each UTC time, at numpy's speed: whole seconds drop
+    the fraction, as isoformat does."""
+    text = np.datetime_as_string(stamps.to_numpy(dtype="datetime64[us]"), unit="us").tolist()
+    return [
+        None if t == "NaT" else (t[:-7] if t.endswith(".000000") else t) + "+00:00" for t in text
+    ]
 
 
 def estimate_tokens(message: dict[str, Any]) -> int:
@@ -191,10 +185,7 @@ class SessionData:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._search = SearchIndex(self._build_search_texts)
-        self._node_lines: list[str] | None = None
-        self._calls_by_assistant: dict[str, list[dict[str, Any]]] | None = None
-        self._call_by_result: dict[str, dict[str, Any]] | None = None
+        self._search = SearchIndex(self.search_texts)
         self._sync()
 
     # -- columns ---------------------------------------------------------------------------
@@ -207,26 +198,13 @@ class SessionData:
         self.origin: pd.Timestamp | None = (
             first if first is not None and not pd.isna(first) else None
         )
-        self._calls_by_assistant = None
-        self._call_by_result = None
-        self._lists: dict[str, list[Any]] = {}
+        #: what the answers are made from, built on first use until the rows change
+        self._built: dict[str, Any] = {}
 
-    def _column(self, name: str) -> list[Any]:
-        """One column of the entries table as a plain list, kept until the rows change.
-
-        Answers read a few fields of one row; ``entries.iloc[i]`` builds a whole row
-        Series for that, which for every row of an export dominated it.
-        """
-        values = self._lists.get(name)
-        if values is None:
-            entries = self.session.entries
-            values = entries[name].astype(object).tolist() if name in entries else [None] * self.n
-            self._lists[name] = values
-        return values
-
-    def _value(self, name: str, index: int) -> Any:
-        value = self._column(name)[index]
-        return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+    def _once(self, name: str, build: Callable[[], Any]) -> Any:
+        if name not in self._built:
+            self._built[name] = build()
+        return self._built[name]
 
     @property
     def n(self) -> int:
@@ -266,7 +244,7 @@ class SessionData:
             [
                 self.row_of[cid],
                 self.row_of.get(kept, -1) if isinstance(kept, str) else -1,
-                _int(tokens),
+                0 if pd.isna(tokens) else int(tokens),
             ]
             for cid, kept, tokens in zip(
                 self.session.compactions.index,
@@ -288,9 +266,10 @@ class SessionData:
 
     def problems(self) -> dict[str, Any]:
         """``problems``: ``[line, kind, message, row]`` (row -1 when no entry holds it, e.g.
-        a malformed line), at most ``MAX_PROBLEMS`` of them; ``problem_count``: all."""
+        a malformed line; a renamed duplicate id keeps its line), at most ``MAX_PROBLEMS``
+        of them; ``problem_count``: all."""
         table = self.session.problems
-        rows = self._row_of_line()
+        rows = {int(line): row for row, line in enumerate(self.session.entries["line"].tolist())}
         out = [
             [int(line), str(kind), _short(str(message), PROBLEM_CHARS), rows.get(int(line), -1)]
             for line, kind, message in zip(
@@ -302,11 +281,6 @@ class SessionData:
         ]
         return {"problems": out, "problem_count": len(table)}
 
-    def _row_of_line(self) -> dict[int, int]:
-        """Row of the entry read from each line (a renamed duplicate id keeps its line)."""
-        lines = self.session.entries["line"].tolist()
-        return {int(line): row for row, line in enumerate(lines)}
-
     def tree(self) -> dict[str, Any]:
         """The whole `_tree` trait value."""
         return {**self.columns(0), **self.sparse()}
@@ -315,19 +289,15 @@ class SessionData:
         """Read new entries: ("none", None), ("append", message) or ("reset", tree)."""
         old_ids = self.ids
         self.session.refresh()
-        entries = self.session.entries
-        n_old = len(old_ids)
-        new_ids = [str(i) for i in entries.index]
+        new_ids = [str(i) for i in self.session.entries.index]
         if new_ids == old_ids:
             return "none", None
         self._search.invalidate()
-        self._node_lines = None
-        if len(new_ids) < n_old or new_ids[:n_old] != old_ids:
-            self._sync()
-            return "reset", self.tree()
         self._sync()
-        message = {"type": "append", **self.columns(n_old), **self.sparse()}
-        return "append", message
+        n_old = len(old_ids)
+        if len(new_ids) < n_old or new_ids[:n_old] != old_ids:
+            return "reset", self.tree()
+        return "append", {"type": "append", **self.columns(n_old), **self.sparse()}
 
     # -- answers ---------------------------------------------------------------------------
     def answer(self, message: dict[str, Any]) -> Any:
@@ -340,7 +310,7 @@ class SessionData:
             indices = message.get("indices")
             if not isinstance(indices, list):
                 raise ValueError("lines needs a list of indices")
-            return {"lines": self.lines([i for i in indices[:LINES_PER_REQUEST]])}
+            return {"lines": self.lines(indices[:LINES_PER_REQUEST])}
         if what == "entries":
             return {"entries": self.entries(message.get("indices"))}
         index = message.get("index")
@@ -354,62 +324,61 @@ class SessionData:
             return self.context(index)
         raise ValueError(f"unknown request {what!r}")
 
-    def _tool_maps(self) -> tuple[dict[str, list[dict[str, Any]]], dict[str, dict[str, Any]]]:
-        if self._calls_by_assistant is None or self._call_by_result is None:
-            by_assistant: dict[str, list[dict[str, Any]]] = {}
-            by_result: dict[str, dict[str, Any]] = {}
-            records: list[dict[str, Any]] = [
-                {str(k): v for k, v in rec.items()}
-                for rec in self.session.tool_calls.to_dict("records")
-            ]
-            for call in records:
+    def _tool_maps(self) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+        """The tool calls (dicts) by calling entry, and by the result that answers each."""
+
+        def build() -> tuple[dict[str, list[Any]], dict[str, Any]]:
+            by_assistant: dict[str, list[Any]] = {}
+            by_result: dict[str, Any] = {}
+            for call in self.session.tool_calls.to_dict("records"):
                 by_assistant.setdefault(str(call["assistant_id"]), []).append(call)
                 if isinstance(call.get("result_id"), str):
                     by_result[call["result_id"]] = call
-            self._calls_by_assistant, self._call_by_result = by_assistant, by_result
-        return self._calls_by_assistant, self._call_by_result
+            return by_assistant, by_result
 
-    def result_ids(self, index: int) -> list[str]:
-        """Ids of the tool results answering the calls of the entry at ``index``."""
-        by_assistant, _ = self._tool_maps()
+        return self._once("tool_maps", build)  # type: ignore[no-any-return]
+
+    def _answered(self, entry_id: str) -> list[dict[str, Any]]:
+        """The tool calls of an entry whose result is in the session."""
         return [
-            call["result_id"]
-            for call in by_assistant.get(self.ids[index], [])
-            if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of
-        ]
-
-    def entry(
-        self,
-        index: int,
-        full: dict[str, Any] | None = None,
-        known: dict[str, dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
-        """The whole entry, its label, usage and cost, and its paired tool call or results.
-
-        ``full``: the entry, already read; ``known``: entries already read, by id (the
-        export reads many at once rather than opening the file for each entry's results).
-        """
-        entry_id = self.ids[index]
-        entry = full if full is not None else self.session.entry(entry_id)
-        kind = kind_code(self._value("type", index), self._value("role", index))
-        message = entry.get("message") if isinstance(entry.get("message"), dict) else None
-        by_assistant, by_result = self._tool_maps()
-        results: dict[str, dict[str, Any]] = {}
-        answered = [
             call
-            for call in by_assistant.get(entry_id, [])
+            for call in self._tool_maps()[0].get(entry_id, [])
             if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of
         ]
-        known = known or {}
-        missing = [c["result_id"] for c in answered if c["result_id"] not in known]
-        fetched: dict[str, dict[str, Any]] = {}
-        if missing:
-            fetched = dict(zip(missing, self.session.read_entries(missing), strict=True))
-        read = [known.get(c["result_id"]) or fetched[c["result_id"]] for c in answered]
-        for call, result in zip(answered, read, strict=True):
+
+    def entry(self, index: int) -> dict[str, Any]:
+        """The whole entry, its label, usage and cost, and its paired tool call or results."""
+        return self.entries([index])[0]
+
+    def entries(self, indices: Any) -> list[dict[str, Any]]:
+        """``entry`` for many rows at once (the Transcript's rows on screen): the entries
+        and their tool results are read in one pass over the file, not one per entry.
+        An index out of range gets ``{"index": i, "error": ...}`` in its place."""
+        if not isinstance(indices, list):
+            raise ValueError("entries needs a list of indices")
+        rows = indices[:ENTRIES_PER_REQUEST]
+        good = [i for i in rows if isinstance(i, int) and 0 <= i < self.n]
+        wanted = {self.ids[i] for i in good}
+        wanted.update(call["result_id"] for i in good for call in self._answered(self.ids[i]))
+        order = sorted(wanted, key=self.row_of.__getitem__)
+        known = dict(zip(order, self.session.read_entries(order), strict=True))
+        return [
+            self._entry(i, known)
+            if i in good
+            else {"index": i, "error": f"no entry at index {i!r}"}
+            for i in rows
+        ]
+
+    def _entry(self, index: int, known: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        entry_id = self.ids[index]
+        entry = known[entry_id]
+        previews = self.previews()
+        message = entry.get("message") if isinstance(entry.get("message"), dict) else None
+        results: dict[str, dict[str, Any]] = {}
+        for call in self._answered(entry_id):
             result_id = call["result_id"]
-            inner = result.get("message")
-            msg: dict[str, Any] = inner if isinstance(inner, dict) else result
+            inner = known[result_id].get("message")
+            msg: dict[str, Any] = inner if isinstance(inner, dict) else known[result_id]
             results[str(call["call_id"])] = {
                 "index": self.row_of[result_id],
                 "id": result_id,
@@ -417,7 +386,7 @@ class SessionData:
                 "is_error": bool(msg.get("isError")),
                 "content": msg.get("content"),
             }
-        paired = by_result.get(entry_id)
+        paired = self._tool_maps()[1].get(entry_id)
         tool_call = None
         if paired is not None and str(paired["assistant_id"]) in self.row_of:
             tool_call = {
@@ -428,62 +397,56 @@ class SessionData:
                 "assistant_index": self.row_of[str(paired["assistant_id"])],
             }
         usage = message.get("usage") if message else None
-        cost = self._value("cost", index)
         return {
             "index": index,
             "id": entry_id,
-            "kind": kind,
+            "kind": kind_code(previews["type"][index], previews["role"][index]),
             "entry": entry,
             "label": self.session.labels.get(entry_id),
             "tool_results": results,
             "tool_call": tool_call,
             "usage": usage if isinstance(usage, dict) else None,
-            "cost": float(cost) if cost is not None and not pd.isna(cost) else None,
+            "cost": self.costs()[index],
             "model": message.get("model") if message else None,
         }
 
-    def entries(self, indices: Any) -> list[dict[str, Any]]:
-        """``entry`` for many rows at once (the Transcript's rows on screen): the entries
-        and their tool results are read in one pass over the file, not one per entry.
-        An index out of range gets ``{"index": i, "error": ...}`` in its place."""
-        if not isinstance(indices, list):
-            raise ValueError("entries needs a list of indices")
-        rows = [i for i in indices[:ENTRIES_PER_REQUEST]]
-        good = [i for i in rows if isinstance(i, int) and 0 <= i < self.n]
-        by_assistant, _ = self._tool_maps()
-        wanted = {self.ids[i] for i in good}
-        for i in good:
-            for call in by_assistant.get(self.ids[i], []):
-                if isinstance(call.get("result_id"), str) and call["result_id"] in self.row_of:
-                    wanted.add(call["result_id"])
-        order = sorted(wanted, key=self.row_of.__getitem__)
-        known = dict(zip(order, self.session.read_entries(order), strict=True))
-        return [
-            self.entry(i, known[self.ids[i]], known)
-            if i in good
-            else {"index": i, "error": f"no entry at index {i!r}"}
-            for i in rows
-        ]
+    def previews(self) -> dict[str, list[Any]]:
+        """Every row's preview but its first line, as columns: role, type, time (ISO),
+        tokens, tool_name (what an exported page carries for its tooltips)."""
+
+        def build() -> dict[str, list[Any]]:
+            entries = self.session.entries
+            return {
+                "role": _strings(entries["role"]),
+                "type": _strings(entries["type"]),
+                "time": _iso_times(entries["timestamp"]),
+                "tokens": entries["total_tokens"].fillna(0).to_numpy(dtype=np.int64).tolist(),
+                "tool_name": _strings(entries["tool_name"]),
+            }
+
+        return self._once("previews", build)  # type: ignore[no-any-return]
 
     def preview(self, index: int) -> dict[str, Any]:
         """Role, time, first line and tokens, for the tooltip."""
-        tool = self._value("tool_name", index)
-        role = self._value("role", index)
         return {
-            "role": role if isinstance(role, str) else None,
-            "type": self._value("type", index),
-            "time": _iso(self._value("timestamp", index)),
+            **{name: values[index] for name, values in self.previews().items()},
             "first_line": self.node_lines[index] if 0 <= index < self.n else "",
-            "tokens": _int(self._value("total_tokens", index)),
-            "tool_name": tool if isinstance(tool, str) else None,
         }
+
+    def costs(self) -> list[float | None]:
+        """The cost of every row (None where unknown)."""
+        return self._once(  # type: ignore[no-any-return]
+            "costs",
+            lambda: [
+                None if v is None or v != v else float(v)
+                for v in self.session.entries["cost"].astype(object).tolist()
+            ],
+        )
 
     @property
     def node_lines(self) -> list[str]:
-        """The line that says what each entry is (see ``_labels``); built once."""
-        if self._node_lines is None:
-            self._node_lines = entry_labels(self.session)
-        return self._node_lines
+        """The line that says what each entry is (see ``_labels``)."""
+        return self._once("lines", lambda: entry_labels(self.session))  # type: ignore[no-any-return]
 
     def lines(self, indices: list[Any]) -> list[str]:
         """The node lines of several entries (the tree view's text column)."""
@@ -492,20 +455,15 @@ class SessionData:
 
     def search_text(self, index: int, entry: dict[str, Any]) -> str:
         """What search looks in for one entry: its full text, label and tool name, lowered."""
-        tool = self._value("tool_name", index)
         label = self.session.labels.get(self.ids[index])
         text = entry_text(entry, full=True)
-        name = tool if isinstance(tool, str) else None
-        return " ".join(filter(None, (text, label, name))).lower()
-
-    def _build_search_texts(self) -> list[str]:
-        """Lower-cased full text of every entry (label and tool name included)."""
-        ids = list(self.ids)
-        return [self.search_text(i, e) for i, e in enumerate(self.session.read_entries(ids))]
+        return " ".join(filter(None, (text, label, self.previews()["tool_name"][index]))).lower()
 
     def search_texts(self) -> list[str]:
-        """Lower-cased full text of every entry; built once (see ``_search``)."""
-        return self._search.texts()
+        """Lower-cased full text of every entry (label and tool name included), read back
+        from the file: what the search index is built from (see ``_search``)."""
+        ids = list(self.ids)
+        return [self.search_text(i, e) for i, e in enumerate(self.session.read_entries(ids))]
 
     def warm_search(self) -> None:
         """Build the search index in the background now (big sessions: see ``_search``)."""
@@ -518,18 +476,17 @@ class SessionData:
     def context(self, index: int) -> dict[str, Any]:
         """What the model saw at an entry: short messages, model and thinking level."""
         ctx = self.session.context(self.ids[index])
-        messages = []
-        for m in ctx:
-            entry_id = m.get("entry_id")
-            messages.append(
-                {
-                    "role": str(m.get("role")),
-                    "entry_id": entry_id if isinstance(entry_id, str) else None,
-                    "index": self.row_of.get(entry_id, -1) if isinstance(entry_id, str) else -1,
-                    "text": context_text(m),
-                    "tokens": estimate_tokens(m),
-                }
-            )
+        ids = [m.get("entry_id") if isinstance(m.get("entry_id"), str) else None for m in ctx]
+        messages = [
+            {
+                "role": str(m.get("role")),
+                "entry_id": entry_id,
+                "index": self.row_of.get(entry_id, -1) if entry_id is not None else -1,
+                "text": context_text(m),
+                "tokens": estimate_tokens(m),
+            }
+            for m, entry_id in zip(ctx, ids, strict=True)
+        ]
         return {
             "index": index,
             "model": ctx.model,

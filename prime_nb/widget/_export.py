@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import io
 import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,111 +20,32 @@ from .._names import shown_name
 from ..errors import SessionWriteError
 from ..format import looks_like_session
 from ._data import SessionData
-from ._export_parts import (
-    CHUNK_ROWS,
-    CallPairs,
-    contexts,
-    detail_extras,
-    preview_columns,
-    write_entries,
-)
+from ._export_parts import contexts, detail_extras, write_entries
 from ._pack import Packer, dumps
-from ._page import PageWriter, inline_script, json_for_html, read_page, tree64
+from ._page import PageWriter, tree64
 
 if TYPE_CHECKING:
     from ..session import Session
 
-__all__ = [
-    "check_destination",
-    "export_html",
-    "export_payload",
-    "inline_script",
-    "json_for_html",
-    "read_export",
-    "render_html",
-    "tree64",
-]
-
 #: entries from which export_html shows a progress bar by default
 PROGRESS_FROM = 20_000
-#: what a payload holds besides the tree (see ``export_payload``), in page order
-PARTS = ("lines", "previews", "entries", "texts", "extras", "contexts")
-#: the parts placed before the page's script (needed for the first draw)
-EARLY = ("lines",)
-
-
-def export_payload(session: Session) -> dict[str, Any]:
-    """What a page of ``session`` holds, in memory (as :func:`read_export` gives it back):
-    ``tree`` (base64 columns), ``lines``, ``previews``, ``extras``, ``entries``,
-    ``texts``, ``contexts``. For tests and small sessions; :func:`export_html` streams instead."""
-    data = SessionData(session)
-    entries = session.read_entries(data.ids)
-    calls = CallPairs()
-    for row, entry in enumerate(entries):
-        calls.see(row, entry)
-    return {
-        "tree": tree64(data.tree()),
-        "lines": list(data.node_lines),
-        "previews": preview_columns(data),
-        "extras": detail_extras(data, calls),
-        "entries": entries,
-        "texts": [data.search_text(i, e) for i, e in enumerate(entries)],
-        "contexts": contexts(data),
-    }
-
-
-def render_html(
-    payload: dict[str, Any], *, title: str = "Session", csp: bool = True, state: Any = None
-) -> str:
-    """The page for a payload (see :func:`export_payload`; any part may be left out)."""
-    out = io.StringIO()
-    head: dict[str, Any] = {"tree": payload["tree"], **({"state": state} if state else {})}
-    early = {name: payload[name] for name in EARLY if payload.get(name) is not None}
-    page = PageWriter(out.write, head, early, title=title, csp=csp)
-    index: dict[str, Any] = {}
-    for name in PARTS:
-        value = payload.get(name)
-        if value is None or name in early:
-            continue
-        if name != "entries":
-            page.value(name, value)
-            continue
-        index["chunks"] = list(range(0, len(value), CHUNK_ROWS))
-        for k, start in enumerate(index["chunks"]):
-            page.rows(f"entries-{k}", value[start : start + CHUNK_ROWS])
-    page.finish(index)
-    return out.getvalue()
-
-
-def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """What an exported page holds, decoded: ``tree``, ``state`` (if set) and the parts
-    of :func:`export_payload` (its entries chunks joined). For checking a page before
-    sharing it (say, that a secret is gone) and for tests; the page never needs it."""
-    raw = read_page(path)
-    out = {k: v for k, v in raw.items() if k not in ("parts", "chunks")}
-    chunks = raw.get("chunks") or []
-    out["entries"] = [e for k in range(len(chunks)) for e in out.pop(f"entries-{k}")]
-    return out
 
 
 def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> dict[str, Any]:
     """Every part of ``data``'s page, one after another; returns the index's fields.
 
-    One pass over the file gives each entry, its search text and its tool calls or
-    result; the entries go out as they come, the search texts are compressed in memory
-    and written after them, then the calls' pairs (``extras``).
+    One pass over the file gives each entry and its search text; the entries go out as
+    they come, the search texts are compressed in memory and written after them.
     """
     show = data.n >= PROGRESS_FROM if progress is None else progress
     bar = tqdm(total=data.n, desc="export_html", unit="entry", disable=not show, leave=False)
     try:
-        page.value("previews", preview_columns(data))
-        calls = CallPairs()
+        page.value("previews", data.previews())
         packed: list[str] = []
-        texts = Packer(packed.append, page.pool)
+        texts = Packer(packed.append)
         texts.write(b"[")
 
         def see(row: int, entry: dict[str, Any]) -> None:
-            calls.see(row, entry)
             text = dumps(data.search_text(row, entry))
             texts.write(text if texts.taken == 1 else b"," + text)  # 1: just the "["
 
@@ -135,7 +54,7 @@ def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> 
         texts.close()
         page.packed("texts", "".join(packed))
         del packed[:]
-        page.value("extras", detail_extras(data, calls))
+        page.value("extras", detail_extras(data))
         bar.set_postfix_str("contexts")
         page.value("contexts", contexts(data))
         return {"chunks": chunks}
@@ -143,46 +62,36 @@ def _write_parts(data: SessionData, page: PageWriter, progress: bool | None) -> 
         bar.close()
 
 
-def destination(out: Path, source: Path) -> Path:
-    """The page's path: ``out``, or in a folder ``out`` the session file's name as .html."""
-    return out / (source.stem + ".html") if out.is_dir() else out
+def export_destination(out: str | os.PathLike[str], source: str | os.PathLike[str]) -> Path:
+    """Where :func:`export_html` writes the page of ``source`` given ``out`` (a file, or
+    a folder: the session file's name as .html), checked as it checks it: never over the
+    session itself, nor over anything like a session (``x.html`` exported with the
+    default name, or ``-o`` naming the input, would otherwise replace what may be the
+    only copy of a session).
 
-
-def check_destination(out: Path, source: Path) -> None:
-    """Never write the HTML over the session itself, or over anything like a session.
-
-    ``x.html`` exported with the default name, or ``-o`` naming the input, would
-    otherwise replace what may be the only copy of a session.
+    Why public: a caller that must decide before writing (the CLI's ``--force``) asks
+    here, and gets the same answer and the same SessionWriteError as the export would.
     """
-    if not os.path.lexists(out):
-        return
+    page = Path(out)
+    if page.is_dir():
+        page = page / (Path(source).stem + ".html")
+    if not os.path.lexists(page):
+        return page
     same = False
     with contextlib.suppress(OSError):
-        same = os.path.samefile(out, source)
+        same = os.path.samefile(page, source)
     if same:
         reason = "is the session being exported; choose another output file"
-    elif os.path.isdir(out):
+    elif os.path.isdir(page):
         reason = "is a folder; choose another output file"
-    elif looks_like_session(out):
+    elif looks_like_session(page):
         reason = (
             "exists and looks like a session file (or is no regular file); refusing to "
             "overwrite it, choose another output file"
         )
     else:
-        return
-    raise SessionWriteError(out, reason, errno=errno.EEXIST)
-
-
-def export_destination(out: str | os.PathLike[str], source: str | os.PathLike[str]) -> Path:
-    """Where :func:`export_html` writes the page of ``source`` given ``out`` (a file, or
-    a folder: the session file's name as .html), checked as it checks it.
-
-    Why public: a caller that must decide before writing (the CLI's ``--force``) asks
-    here, and gets the same answer and the same SessionWriteError as the export would.
-    """
-    page = destination(Path(out), Path(source))
-    check_destination(page, Path(source))
-    return page
+        return page
+    raise SessionWriteError(page, reason, errno=errno.EEXIST)
 
 
 def export_html(
@@ -205,10 +114,8 @@ def export_html(
     Keyword arguments set the initial view state: ``selected_id``, ``filter``,
     ``search``, ``view``.
 
-    The page is one file: the tree columns as they are, and the rest (previews, entries,
-    search texts, the contexts of the active and newest leaves) gzipped in parts that the
-    page decodes when it first needs them, so it draws at once and stays smaller than the
-    session file.
+    The rest of the page beside the tree columns is gzipped in parts decoded when first
+    needed, so the page draws at once and stays smaller than the session file.
     """
     from ..session import as_session
 
@@ -219,9 +126,8 @@ def export_html(
     title = sess.name or sess.id or shown_name(Path(sess.file).stem)
     data = SessionData(sess)
     head = {"tree": tree64(data.tree()), **({"state": state} if state else {})}
-    with open(out, "w", encoding="utf-8") as fh, ThreadPoolExecutor(1) as pool:
-        early = {"lines": data.node_lines}
-        page = PageWriter(fh.write, head, early, title=f"{title} · prime_nb", csp=True, pool=pool)
+    with open(out, "w", encoding="utf-8") as fh:
+        page = PageWriter(fh.write, head, {"lines": data.node_lines}, f"{title} · prime_nb")
         page.finish(_write_parts(data, page, progress))
     return out
 

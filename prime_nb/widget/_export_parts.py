@@ -1,7 +1,5 @@
-"""What an exported page holds beside the tree, each thing once, built as columns.
-
-The notebook widget asks the kernel for one entry's detail, preview or context at a time;
-a page has no kernel, so it carries what those answers are made from:
+"""What an exported page holds beside the tree, each thing once: what the kernel's
+answers are made from (``exported.ts`` turns them back into the answers):
 
 - ``lines``: the line that says what each entry is (the tree's text column): small, and
   placed before the page's script, so that the first draw has its text at once;
@@ -10,13 +8,9 @@ a page has no kernel, so it carries what those answers are made from:
   row on a line of its own, so the page decodes only the chunk of the entry opened and
   parses only the rows asked for;
 - ``extras``: what an entry's detail adds to the entry: labels, costs, and which tool
-  call each result answers (``CallPairs``; the page puts a result's content beside its
-  call itself, rather than the file carrying it twice);
+  call each result answers;
 - ``texts``: the search text of every entry;
 - ``contexts``: the contexts of the active leaf and the newest leaves, within a budget.
-
-The page's ``exported.ts`` turns these back into the kernel's answers; the browser tests
-check that they are the same answers.
 """
 
 from __future__ import annotations
@@ -24,11 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
-from ..session import paused_gc
-from ._data import SessionData
+from ._data import SessionData, _strings
 from ._pack import ROWS_CLOSE, ROWS_OPEN, ROWS_SEP, Packer, dumps
 from ._page import PageWriter
 
@@ -41,97 +31,22 @@ READ_BATCH = 2_000
 MAX_CONTEXT_ITEMS = 10_000
 
 
-def _str_or_none(values: list[Any]) -> list[str | None]:
-    return [v if v.__class__ is str else None for v in values]
-
-
-def _iso_times(stamps: pd.Series) -> list[str | None]:
-    """``Timestamp.isoformat()`` of each UTC time (as the kernel's preview gives it), at
-    numpy's speed: whole seconds drop the fraction, as isoformat does."""
-    text = np.datetime_as_string(stamps.to_numpy(dtype="datetime64[us]"), unit="us").tolist()
-    return [
-        None if t == "NaT" else (t[:-7] if t.endswith(".000000") else t) + "+00:00" for t in text
-    ]
-
-
-def preview_columns(data: SessionData) -> dict[str, list[Any]]:
-    """Every row's preview but its first line (see ``SessionData.preview``), as columns."""
-    entries = data.session.entries
-    return {
-        "role": _str_or_none(entries["role"].astype(object).tolist()),
-        "type": _str_or_none(entries["type"].astype(object).tolist()),
-        "time": _iso_times(entries["timestamp"]),
-        "tokens": entries["total_tokens"].fillna(0).to_numpy(dtype=np.int64).tolist(),
-        "tool_name": _str_or_none(entries["tool_name"].astype(object).tolist()),
-    }
-
-
-class CallPairs:
-    """Every tool call and the row of the result that answers it, seen entry by entry.
-
-    The loader's rule (``session/_columns``): each ``toolCall`` block of a message is a
-    call (its id kept if a string), and a call's result is the last ``toolResult`` with
-    its id. Seen here on the one pass over the entries rather than taken from
-    ``session.tool_calls``, which also reads every call's arguments back from the file
-    and trims them: the page has those in its entries, and needs only the pairs. The
-    browser tests check the pairs against the kernel's answers over the session matrix.
-    """
-
-    def __init__(self) -> None:
-        self.rows: list[int] = []
-        self.ids: list[str | None] = []
-        self.names: list[str | None] = []
-        self._answers: dict[str, int] = {}
-
-    def see(self, row: int, entry: dict[str, Any]) -> None:
-        message = entry.get("message") if entry.get("type") == "message" else None
-        if message.__class__ is not dict:
-            return
-        content = message.get("content")
-        if content.__class__ is list:
-            for block in content:
-                if block.__class__ is dict and block.get("type") == "toolCall":
-                    self.rows.append(row)
-                    self.ids.append(_str(block.get("id")))
-                    self.names.append(_str(block.get("name")))
-        answered = message.get("toolCallId")
-        if message.get("role") == "toolResult" and answered.__class__ is str:
-            self._answers[answered] = row
-
-    def columns(self) -> dict[str, list[Any]]:
-        """The calls in file order: the calling row, call id, tool name, result row (-1)."""
-        answers = self._answers
-        return {
-            "assistant": self.rows,
-            "call_id": self.ids,
-            "name": self.names,
-            "result": [answers.get(c, -1) if c is not None else -1 for c in self.ids],
-        }
-
-
-def _str(value: Any) -> str | None:
-    return value if value.__class__ is str else None
-
-
-def detail_extras(data: SessionData, calls: CallPairs) -> dict[str, Any]:
-    """Labels in force, cost per row, and every tool call with the row of its result."""
+def detail_extras(data: SessionData) -> dict[str, Any]:
+    """Labels in force, cost per row, and every tool call (``session.tool_calls``, in file
+    order) with its calling row and the row of its result (-1 for none): the page puts a
+    result's content beside its call itself, rather than the file carrying it twice."""
     session, row_of = data.session, data.row_of
-    cost = session.entries["cost"].astype(object).tolist()
+    calls = session.tool_calls
     return {
         "labels": [[row_of[i], text] for i, text in session.labels.items() if i in row_of],
-        "cost": [None if v is None or v != v else float(v) for v in cost],
-        "calls": calls.columns(),
+        "cost": data.costs(),
+        "calls": {
+            "assistant": [row_of[i] for i in calls["assistant_id"].tolist()],
+            "call_id": _strings(calls["call_id"]),
+            "name": _strings(calls["name"]),
+            "result": [row_of.get(i, -1) if i else -1 for i in _strings(calls["result_id"])],
+        },
     }
-
-
-def each_entry(data: SessionData, done: Callable[[int], Any]) -> Iterator[dict[str, Any]]:
-    """Every entry in row order, read a batch at a time; ``done(k)`` after each batch."""
-    for start in range(0, data.n, READ_BATCH):
-        ids = data.ids[start : start + READ_BATCH]
-        with paused_gc():  # many small objects, no cycles: collections only cost here
-            batch = data.session.read_entries(ids)
-        yield from batch
-        done(len(ids))
 
 
 def write_entries(
@@ -144,23 +59,29 @@ def write_entries(
     Returns the first row of each part."""
     starts: list[int] = []
     packer: Packer | None = None
-    count = 0
-    for row, entry in enumerate(each_entry(data, done)):
-        if packer is None or count == CHUNK_ROWS or packer.taken >= CHUNK_BYTES:
+    for row, entry in enumerate(_each_entry(data, done)):
+        if packer is None or row - starts[-1] == CHUNK_ROWS or packer.taken >= CHUNK_BYTES:
             if packer is not None:
                 packer.write(ROWS_CLOSE)
                 page.end(packer)
             starts.append(row)
             packer = page.begin(f"entries-{len(starts) - 1}")
-            packer.write(ROWS_OPEN)
-            count = 0
-        packer.write(ROWS_SEP + dumps(entry) if count else dumps(entry))
+            packer.write(ROWS_OPEN + dumps(entry))
+        else:
+            packer.write(ROWS_SEP + dumps(entry))
         see(row, entry)
-        count += 1
     if packer is not None:
         packer.write(ROWS_CLOSE)
         page.end(packer)
     return starts
+
+
+def _each_entry(data: SessionData, done: Callable[[int], Any]) -> Iterator[dict[str, Any]]:
+    """Every entry in row order, read a batch at a time; ``done(k)`` after each batch."""
+    for start in range(0, data.n, READ_BATCH):
+        ids = data.ids[start : start + READ_BATCH]
+        yield from data.session.read_entries(ids)
+        done(len(ids))
 
 
 def context_leaves(data: SessionData) -> list[int]:

@@ -21,13 +21,6 @@ from ..family import Family, load_family
 from ._family_data import family_payload
 from ._session_widget import SessionWidget, _asset
 
-_MISSING_BUNDLE = """
-export default { render({ el }) {
-  el.textContent = "prime_nb: the family view's JavaScript bundle is not built. "
-    + "Reinstall the package (pip install .) or run: cd js && npm ci && npm run build";
-} };
-"""
-
 
 class FamilyWidget(anywidget.AnyWidget):
     """The sessions of a family as lanes: forks solid, sub-agents dashed; click to pick.
@@ -35,8 +28,8 @@ class FamilyWidget(anywidget.AnyWidget):
     ``selected_session`` (a name from ``family.sessions['session']``) syncs both ways.
     """
 
-    _esm = _asset("family.js", _MISSING_BUNDLE)
-    _css = _asset("family.css", "")
+    _esm = _asset("family.js", "family view's")
+    _css = _asset("family.css")
 
     _family = traitlets.Dict().tag(sync=True)
     selected_session = traitlets.Unicode(None, allow_none=True).tag(sync=True)

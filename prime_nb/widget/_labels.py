@@ -1,11 +1,9 @@
 """One line per tree node that says what the entry is, by type.
 
-The tree view writes this line beside every node, so a node must never be blank: a
-compaction reads ``compaction · 10.2k → 0.6k tokens`` (not the summary's first heading),
-a model change ``model → anthropic/claude-sonnet-4-5``, an empty tool result
-``bash · (no output)``, an entry type prime_nb does not know ``future_thing``. Built once
-for every row from the entries table's columns, so the export and the saved-notebook data
-get the same lines as the live widget.
+The tree view writes it beside every node, so none is blank: ``compaction · 10.2k → 0.6k
+tokens``, ``model → anthropic/claude-sonnet-4-5``, ``bash · (no output)``, an unknown
+type's name. Built once for every row, so the export and the saved state get the same
+lines as the live widget.
 """
 
 from __future__ import annotations

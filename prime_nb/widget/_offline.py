@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._data import SessionData, _iso, _short, _strings
+from ._data import SessionData, _short, _strings
 
 LINE_CHARS = 120
 MAX_CHARS = 250_000
@@ -44,7 +44,7 @@ def offline_data(
     return {
         "n": data.n,
         "kept": len(lines),
-        "origin": _iso(data.origin) if data.origin is not None else None,
+        "origin": data.origin.isoformat() if data.origin is not None else None,
         "lines": lines,
         "tools": tool_rows,
     }

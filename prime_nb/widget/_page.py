@@ -1,16 +1,11 @@
-"""The exported page itself: one HTML file holding the viewer's bundle and the data.
+"""The exported page: the notebook widget's JS bundle, run against a stand-in for the
+kernel that answers from the page's own data. Nothing is fetched: a strict
+Content-Security-Policy allows only the page's script and style (by hash) and ``data:``
+images.
 
-The page holds the same JS bundle as the notebook widget, run against a local stand-in
-for the kernel that answers from data inlined in the page. Nothing is fetched: a strict
-Content-Security-Policy allows only the page's own script and style (by hash) and
-``data:`` images.
-
-In file order: the tree columns (a JSON element), the parts the first draw needs, the
-script, then the other compressed parts (``_pack``: non-executed elements the page
-decodes when it first needs them), then an index of the parts. The script is a classic
-one, so it runs as soon as the browser has read it: the tree is drawn while the rest of
-the file (most of it) is still being read, and a later part is looked up once the whole
-document is in. The page is written from top to bottom as its parts are made.
+In file order: the tree columns (JSON), the parts the first draw needs, the script, the
+other compressed parts (``_pack``), an index of the parts. The script is a classic one,
+so it draws the tree while the rest of the file (most of it) is still being read.
 """
 
 from __future__ import annotations
@@ -20,8 +15,7 @@ import hashlib
 import html
 import os
 import re
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,13 +52,10 @@ def inline_script(bundle: str, bootstrap: str) -> str:
     match = _EXPORT_CLAUSE.search(text)
     if match is None:
         raise ValueError("the widget bundle has no final export clause")
-    pairs = []
-    for part in match.group(1).split(","):
-        part = part.strip()
-        if not part:
-            continue
-        local, _, exported = part.partition(" as ")
-        pairs.append(f"{(exported or local).strip()}:{local.strip()}")
+    names = [part.strip().partition(" as ") for part in match.group(1).split(",")]
+    pairs = [
+        f"{(exported or local).strip()}:{local.strip()}" for local, _, exported in names if local
+    ]
     code = (
         '(function(){"use strict";\n'
         + text[: match.start()]
@@ -112,18 +103,9 @@ class PageWriter:
     of the parts."""
 
     def __init__(
-        self,
-        write: Callable[[str], Any],
-        head: dict[str, Any],
-        early: dict[str, Any] | None = None,
-        *,
-        title: str,
-        csp: bool = True,
-        pool: Executor | None = None,
+        self, write: Callable[[str], Any], head: dict[str, Any], early: dict[str, Any], title: str
     ) -> None:
         self._write = write
-        #: where the parts' packers compress (see ``Packer``)
-        self.pool = pool
         bundle, css = bundle_text()
         script = inline_script(bundle, BOOTSTRAP)
         style = css + "\nhtml,body{margin:0;padding:0;}\n"
@@ -134,12 +116,11 @@ class PageWriter:
             "img-src data:; font-src 'none'; connect-src 'none'; "
             "base-uri 'none'; form-action 'none'; frame-src 'none'; object-src 'none'"
         )
-        meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n' if csp else ""
         #: the names of the parts written so far
         self.parts: list[str] = []
         write(
             '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f"{meta}"
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="referrer" content="no-referrer">\n'
             f"<title>{html.escape(title)}</title>\n"
@@ -147,7 +128,7 @@ class PageWriter:
             '<div id="pnb-app"></div>\n'
             f'<script type="application/json" id="pnb-data">{json_for_html(head)}</script>\n'
         )
-        for name, value in (early or {}).items():
+        for name, value in early.items():
             self.value(name, value)
         write(f"<script>{script}</script>\n")
 
@@ -161,7 +142,7 @@ class PageWriter:
     def begin(self, name: str) -> Packer:
         """Open a compressed part: write its JSON to the packer returned, then ``end`` it."""
         self._open(name)
-        return Packer(self._write, self.pool)
+        return Packer(self._write)
 
     def end(self, packer: Packer) -> None:
         packer.close()
@@ -171,12 +152,6 @@ class PageWriter:
         """A part holding one value."""
         packer = self.begin(name)
         packer.write(dumps(value))
-        self.end(packer)
-
-    def rows(self, name: str, items: Iterable[Any]) -> None:
-        """A part holding a list, a row a line (see ``_pack.ROWS_OPEN``)."""
-        packer = self.begin(name)
-        packer.rows(items)
         self.end(packer)
 
     def packed(self, name: str, text: str) -> None:
@@ -197,8 +172,11 @@ _PART = re.compile(
 _JSON = re.compile(r'<script type="application/json" id="pnb-(data|index)">([^<]*)</script>')
 
 
-def read_page(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The head data of a page, its index, and each of its parts, decoded, by name."""
+def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What an exported page holds, decoded: ``tree``, ``state`` (if set) and the parts
+    (``lines``, ``previews``, ``extras``, ``entries`` with its chunks joined, ``texts``,
+    ``contexts``; see ``_export_parts``). For checking a page before sharing it (say,
+    that a secret is gone) and for tests; the page never needs it."""
     text = Path(path).read_text("utf-8")
     found = dict(_JSON.findall(text))
     if "data" not in found:
@@ -206,4 +184,7 @@ def read_page(path: str | os.PathLike[str]) -> dict[str, Any]:
     out: dict[str, Any] = {**orjson.loads(found["data"]), **orjson.loads(found.get("index", "{}"))}
     for name, data in _PART.findall(text):
         out[name] = unpack(data)
+    chunks = out.pop("chunks", None) or []
+    out.pop("parts", None)
+    out["entries"] = [e for k in range(len(chunks)) for e in out.pop(f"entries-{k}")]
     return out

@@ -25,15 +25,16 @@ WARM_SEARCH_FROM = 5_000
 
 _MISSING_BUNDLE = """
 export default { render({ el }) {
-  el.textContent = "prime_nb: the widget's JavaScript bundle is not built. "
+  el.textContent = "prime_nb: the %s JavaScript bundle is not built. "
     + "Reinstall the package (pip install .) or run: cd js && npm ci && npm run build";
 } };
 """
 
 
-def _asset(name: str, fallback: str) -> Path | str:
+def _asset(name: str, view: str = "") -> Path | str:
+    """A built file of ``static/``; if missing, a script says so in the ``view``'s place."""
     path = STATIC / name
-    return path if path.is_file() else fallback
+    return path if path.is_file() else _MISSING_BUNDLE % view if view else ""
 
 
 class SessionWidget(anywidget.AnyWidget):
@@ -45,8 +46,8 @@ class SessionWidget(anywidget.AnyWidget):
     JavaScript runs without a kernel, it answers from ``_offline`` (see ``_offline``).
     """
 
-    _esm = _asset("widget.js", _MISSING_BUNDLE)
-    _css = _asset("widget.css", "")
+    _esm = _asset("widget.js", "widget's")
+    _css = _asset("widget.css")
 
     _tree = traitlets.Dict().tag(sync=True)
     _offline = traitlets.Dict().tag(sync=True)

@@ -1,17 +1,12 @@
 """The widget without JavaScript: a one-line text form and an HTML summary with an SVG tree.
 
-Static renderers (``nbconvert --to html``, GitHub, nbviewer) and front ends without a
-kernel cannot run the widget; they show one of these forms instead. The picture is the
-session's *shape*, not every entry: long runs of single-child entries are folded into
-one edge marked ``+k``, so only roots, forks, leaves, compactions, branch summaries and
-labelled entries are drawn, at most :data:`MAX_NODES` of them. What is left out is said
-under the picture. Leaves carry their first line (and label); inner nodes carry theirs in
-an SVG tooltip. The picture is an SVG *image* (a ``data:`` URI), which sanitizers keep and
-in which nothing runs; every piece of session text is escaped besides, in the HTML and in
-the SVG: a session can never put markup, let alone script, into this output. Control
-characters (ANSI colour codes in tool output, say) are dropped too: XML forbids most of
-them, and one left in makes the whole picture malformed, drawn as nothing. A legend under
-the picture says what the colours, rings and ``+k`` marks mean.
+Static renderers (``nbconvert --to html``, GitHub, nbviewer) cannot run the widget, so
+they show these. The picture is the session's *shape*: runs of single-child entries fold
+into one edge marked ``+k``, so only roots, forks, leaves, compactions, branch summaries
+and labelled entries are drawn (at most :data:`MAX_NODES`), with a legend. It is an SVG
+*image* (a ``data:`` URI), which sanitizers keep and in which nothing runs; session text
+is escaped besides, and stripped of control characters, one of which would make the whole
+SVG malformed.
 """
 
 from __future__ import annotations
@@ -21,11 +16,12 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._names import shown_name
 from .._words import counted, plural
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
+from ._data import _short as _one_line
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -65,9 +61,8 @@ class Node:
     lane: int = 0
 
 
-# ANSI escape sequences (CSI such as colours, OSC such as titles and links), then the
-# characters XML 1.0 does not allow: C0 controls but tab and line breaks, DEL and C1
-# controls, lone surrogates, and the two non-characters U+FFFE and U+FFFF.
+# ANSI escape sequences (CSI, OSC), then what XML 1.0 does not allow: C0 controls but tab
+# and line breaks, DEL and C1 controls, lone surrogates, U+FFFE and U+FFFF.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 # A markdown table's delimiter row ("|---|:--:|") and the pipes around and between cells.
@@ -75,7 +70,6 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 def _clean(text: str) -> str:
-    """Text without terminal escapes or characters XML cannot hold."""
     return _NOT_XML.sub("", _ANSI.sub("", text))
 
 
@@ -100,28 +94,19 @@ def _plain(text: str) -> str:
 
 
 def _short(text: str, limit: int = TEXT_CHARS) -> str:
-    one = " ".join(_plain(_clean(text)).split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
+    return _one_line(_plain(_clean(text)), limit)
 
 
 def _title(session: Session) -> str:
     return session.name or session.id or shown_name(Path(session.file).name)
 
 
-def summary_numbers(session: Session) -> dict[str, int]:
-    """Entries, leaves, forks, compactions, labels and problems of a session."""
-    entries = session.entries
-    return {
-        "entries": len(entries),
-        "leaves": int(entries["is_leaf"].sum()),
-        "forks": int((entries["children"] > 1).sum()),
-        "compactions": int((entries["type"] == "compaction").sum()),
-        "labels": len(session.labels),
-        "problems": len(session.problems),
-    }
+def summary_numbers(session: Session) -> dict[str, Any]:
+    """The session's headline figures (``Session.summary``) and its labels."""
+    return {**session.summary(), "labels": len(session.labels)}
 
 
-def _counts(numbers: dict[str, int], words: tuple[str, ...]) -> list[str]:
+def _counts(numbers: dict[str, Any], words: tuple[str, ...]) -> list[str]:
     """``numbers`` (keyed by plural) in words, plain digits: "120 entries", "1 leaf"."""
     return [counted(numbers[plural(word)], word, grouped=False) for word in words]
 
@@ -293,11 +278,9 @@ LEGEND_ROW = 16
 def _legend(
     kinds: list[int], *, top: int, width: int, folded: bool, labelled: bool
 ) -> tuple[str, int]:
-    """A ``<g>`` saying what the picture's marks mean, and its height.
-
-    One swatch per kind drawn, then the active path (a dark edge and ring), a label's
-    ring and the ``+k`` of folded runs when the picture has them; items wrap to the width.
-    """
+    """A ``<g>`` saying what the marks mean (a swatch per kind drawn, the active path, and
+    a label's ring and the ``+k`` of folded runs when drawn), wrapped to the width; and
+    its height."""
     items: list[tuple[str, str]] = [
         (f'<circle cx="{{x}}" cy="{{y}}" r="4.5" fill="{COLORS[k]}"/>', KIND_NAMES[k])
         for k in kinds

@@ -25,9 +25,8 @@ from widget_support import hostile_entries, shown_by_filter, write_hostile_sessi
 
 import prime_nb
 import sessiongen
-from prime_nb.widget import _export_parts
+from prime_nb.widget import _export_parts, export_html, read_export
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import export_html, export_payload, read_export, render_html
 from sessiongen import large_session_entries, write_jsonl
 
 
@@ -199,11 +198,13 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path, 
     folder = tmp_path_factory.mktemp("hostile")
     path = write_hostile_session(folder / "hostile.jsonl")
     session = prime_nb.load(path)
-    payload = export_payload(session)
-    strict = folder / "strict.html"
-    strict.write_text(render_html(payload, title="<script>x</script>"), "utf-8")
+    strict = export_html(session, folder / "strict.html")  # its title is the hostile name
     bare = folder / "no-csp.html"
-    bare.write_text(render_html(payload, csp=False), "utf-8")
+    page, found = re.subn(
+        r'<meta http-equiv="Content-Security-Policy"[^>]*>\n', "", strict.read_text("utf-8")
+    )
+    assert found == 1
+    bare.write_text(page, "utf-8")
     with pytest.MonkeyPatch.context() as mp:  # entries in many compressed chunks
         mp.setattr(_export_parts, "CHUNK_ROWS", 3)
         streamed = export_html(session, folder / "streamed.html")

@@ -15,16 +15,10 @@ import pytest
 from session_matrix import CASES, LOADED_CASES, write_case
 
 import prime_nb
-from prime_nb.widget import _export_parts
+from prime_nb.widget import _export_parts, read_export
 from prime_nb.widget._data import SessionData
-from prime_nb.widget._export import (
-    PROGRESS_FROM,
-    export_html,
-    export_payload,
-    read_export,
-    render_html,
-)
-from prime_nb.widget._page import _PART
+from prime_nb.widget._export import PROGRESS_FROM, export_html
+from prime_nb.widget._page import _PART, tree64
 from sessiongen import large_session_entries, write_jsonl
 
 
@@ -39,11 +33,13 @@ def test_page_holds_the_answers_of_the_widget(
 ) -> None:
     session = matrix_session(case)
     page = read_export(export_html(session, tmp_path / "out.html", view="branches"))
-    payload = plain(export_payload(session))
     assert page.pop("state") == {"view": "branches"}
-    assert page == payload
+    parts = {"tree", "lines", "previews", "entries", "texts", "extras", "contexts"}
+    assert set(page) == parts
     data = SessionData(session)
     n = data.n
+    assert page["tree"] == plain(tree64(data.tree()))
+    assert page["lines"] == data.node_lines
     assert page["tree"]["n"] == n and len(page["entries"]) == n and len(page["texts"]) == n
     assert page["entries"] == plain(session.read_entries(data.ids))
     assert page["texts"] == data.search_texts()
@@ -111,20 +107,13 @@ def entry_chunk_texts(page: str) -> list[str]:
     return [zlib.decompress(base64.b64decode(parts[n]), 47).decode("utf-8") for n in names]
 
 
-@pytest.mark.parametrize("streamed", [True, False])
-def test_entry_chunks_hold_a_row_a_line(
-    streamed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_entry_chunks_hold_a_row_a_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page splits a chunk at its newlines and parses only the rows it is asked for
     (``Rows`` in standalone.ts): each entry is a line of its own, and a chunk is still
-    one JSON array. Both writers (``export_html`` streaming, ``render_html``) do it."""
+    one JSON array."""
     monkeypatch.setattr(_export_parts, "CHUNK_ROWS", 7)
-    monkeypatch.setattr("prime_nb.widget._export.CHUNK_ROWS", 7)
     session = prime_nb.load(write_jsonl(tmp_path / "s.jsonl", large_session_entries(30, seed=3)))
-    if streamed:
-        page = export_html(session, tmp_path / "p.html").read_text("utf-8")
-    else:
-        page = render_html(export_payload(session))
+    page = export_html(session, tmp_path / "p.html").read_text("utf-8")
     texts = entry_chunk_texts(page)
     assert len(texts) == -(-len(session.entries) // 7)
     rows: list[Any] = []

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, header, msg, write_lines
 
-from prime_nb.widget._export import export_html, read_export
+from prime_nb.widget import export_html, read_export
 from sessiongen import synthetic_session
 
 KEY = "sk-ant-api03-" + "Xy9Zw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9Cb8Aa7"

@@ -14,7 +14,7 @@ from widget_support import shown_by_filter
 
 import prime_nb
 import sessiongen
-from prime_nb.widget import SessionWidget, show
+from prime_nb.widget import SessionWidget, export_html, read_export, show
 from prime_nb.widget._data import (
     ASSISTANT,
     COLUMN_NAMES,
@@ -29,7 +29,7 @@ from prime_nb.widget._data import (
     USER,
     SessionData,
 )
-from prime_nb.widget._export import export_html, inline_script, json_for_html, read_export
+from prime_nb.widget._page import inline_script, json_for_html
 
 
 @pytest.fixture(scope="module")
