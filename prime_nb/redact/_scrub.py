@@ -150,8 +150,6 @@ class Scrubber:
     _found: dict[bytes, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
-    #: keys repeat in every entry: their spans are found once
-    _key_spans: dict[str, list[Span]] = field(default_factory=dict)
 
     # -- finding -----------------------------------------------------------------------
     def find(self, text: str, depth: int = 0) -> list[Span]:
@@ -365,12 +363,14 @@ class Scrubber:
                 self._forms.setdefault(value, value)
                 for form in _escaped_forms(value):
                     self._forms.setdefault(form, value)
-            plain = [f for f in self._forms if self._forms[f] not in self._bounded]
-            parts = [_trie_pattern(plain)] if plain else []
-            for form in sorted(set(self._forms) - set(plain), key=len, reverse=True):
-                head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
-                tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
-                parts.insert(0, head + re.escape(form) + tail)
+            parts: list[str] = []
+            for form in sorted(self._forms, key=len, reverse=True):
+                if self._forms[form] in self._bounded:
+                    head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
+                    tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
+                    parts.insert(0, head + re.escape(form) + tail)
+                else:
+                    parts.append(re.escape(form))
             self._matcher = re.compile("|".join(parts)) if parts else None
             self._matcher_size = len(self.wide)
         return self._matcher
@@ -465,11 +465,7 @@ class Scrubber:
         return out if changed else obj
 
     def _key(self, key: str, path: str, hits: list[Hit] | None) -> str:
-        spans = self._key_spans.get(key)
-        if spans is None:
-            spans = self.spans(key)
-            if len(key) <= 200:
-                self._key_spans[key] = spans
+        spans = self.spans(key)
         if hits is None:
             for span in spans:
                 self._learn_value(key[span.start : span.end], span.rule, span.confident)
@@ -488,31 +484,6 @@ class Scrubber:
             self.learn_text(text)
             return text
         return self.scrub_text(text, path, hits)
-
-
-def _trie_pattern(words: list[str]) -> str:
-    """One regex for many literals, as a trie: at each position the engine follows one
-    path of shared prefixes instead of trying every literal (a file can hold thousands of
-    secrets). Longer words win, as with an alternation sorted longest first."""
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def build(node: dict[str, Any]) -> str:
-        out = []
-        while len(node) == 1 and "" not in node:  # a chain: one literal, no recursion
-            ((ch, node),) = node.items()
-            out.append(re.escape(ch))
-        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
-        if branches:
-            alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-            out.append(f"(?:{alt})?" if "" in node else alt)
-        return "".join(out)
-
-    return build(trie)
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:
