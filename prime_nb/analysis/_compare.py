@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import difflib
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pandas as pd
 
@@ -33,8 +33,8 @@ PROMPT_CHARS = 200
 STATUSES = ("same", "changed", "only_a", "only_b")
 #: the exported page may load nothing and run nothing; its one style sheet is inline
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-#: what ``_calls_by_assistant`` makes of one tool call
-_Item = TypeVar("_Item")
+#: a tool call as a turn reads it: tool, file relative to cwd (or None), command (or "")
+_Call = tuple[str, str | None, str]
 
 
 @dataclass
@@ -170,32 +170,33 @@ def _cwd(session: Session) -> str | None:
     return cwd if isinstance(cwd, str) else None
 
 
-def _calls_by_assistant(
-    session: Session, ids: Sequence[str], item: Callable[[str, Any, str | None], _Item]
-) -> dict[str, list[_Item]]:
+def _calls_by_assistant(session: Session, ids: Sequence[str]) -> dict[str, list[_Call]]:
     """The tool calls of the entries ``ids``, grouped by the assistant entry that made
-    them, each as ``item(name, arguments, cwd)``: one pass over the calls table."""
+    them, each as (tool, file relative to cwd or None, command whitespace-collapsed or
+    ""): one pass over the calls table."""
     cwd = _cwd(session)
     calls = session.tool_calls
     wanted = set(ids)
-    by_assistant: dict[str, list[_Item]] = {}
+    by_assistant: dict[str, list[_Call]] = {}
     for assistant_id, name, arguments in zip(
         calls["assistant_id"], calls["name"], calls["arguments"], strict=True
     ):
         if assistant_id in wanted:
-            by_assistant.setdefault(assistant_id, []).append(item(str(name), arguments, cwd))
+            target = tool_path(arguments)
+            command = arguments.get("command") if isinstance(arguments, dict) else None
+            by_assistant.setdefault(assistant_id, []).append(
+                (
+                    str(name),
+                    relative_path(target, cwd) if target else None,
+                    " ".join(command.split()) if isinstance(command, str) else "",
+                )
+            )
     return by_assistant
-
-
-def _file_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, str | None]:
-    """A tool call as a turn's row lists it: its tool, and the file it touched, if any."""
-    target = tool_path(arguments)
-    return name, relative_path(target, cwd) if target else None
 
 
 def _turns(session: Session, ids: list[str]) -> list[dict[str, Any]]:
     entries = session.entries
-    by_assistant = _calls_by_assistant(session, ids, _file_item)
+    by_assistant = _calls_by_assistant(session, ids)
     turns = []
     rows = entries.loc[list(ids), ["role", "total_tokens", "cost", "text"]].astype(object)
     for entry_id, role, tokens, cost, text in zip(
@@ -207,30 +208,21 @@ def _turns(session: Session, ids: list[str]) -> list[dict[str, Any]]:
         turns.append(
             {
                 "entry_id": entry_id,
-                "tools": ", ".join(name for name, _ in made),
+                "tools": ", ".join(name for name, _, _ in made),
                 "tokens": 0 if pd.isna(tokens) else int(tokens),
                 "cost": 0.0 if pd.isna(cost) else float(cost),
-                "files": sorted({f for _, f in made if f}),
+                "files": sorted({f for _, f, _ in made if f}),
                 "text": text if isinstance(text, str) else "",
             }
         )
     return turns
 
 
-def _signature_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, str]:
-    """A tool call as difflib compares it: its tool, and its file or command."""
-    target = tool_path(arguments)
-    if target is not None:
-        return name, relative_path(target, cwd)
-    command = arguments.get("command") if isinstance(arguments, dict) else None
-    return name, " ".join(command.split()) if isinstance(command, str) else ""
-
-
 def prompt_turns(session: Session, ids: Sequence[str]) -> list[Turn]:
     """The turns of the path ``ids``: each user message starts one (assistant messages or
     tool results before the first user message make a turn without a prompt)."""
     entries = session.entries.loc[list(ids)] if ids else session.entries.iloc[:0]
-    by_assistant = _calls_by_assistant(session, ids, _signature_item)
+    by_assistant = _calls_by_assistant(session, ids)
     turns: list[Turn] = []
     current: Turn | None = None
     for entry_id, role, text, tokens, is_error, stop in zip(
@@ -252,8 +244,9 @@ def prompt_turns(session: Session, ids: Sequence[str]) -> list[Turn]:
             continue  # settings and the like before the first message: no turn yet
         if role == "assistant":
             made = by_assistant.get(entry_id, [])
-            current.tools += [name for name, _ in made]
-            current.signature += tuple(made)
+            current.tools += [name for name, _, _ in made]
+            # what difflib compares: the tool, and its file or else its command
+            current.signature += tuple((name, f if f else c) for name, f, c in made)
             current.tokens += 0 if pd.isna(tokens) else int(tokens)
             current.errors += int(stop == "error")
         elif role == "toolResult" and bool(is_error):
