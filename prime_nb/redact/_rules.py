@@ -132,60 +132,38 @@ def shannon_entropy(value: str) -> float:
 
 # -- the default rules -----------------------------------------------------------------
 
-# Provider formats from detect-secrets (its RegexBasedDetector plugins carry the patterns);
-# left out: PrivateKeyDetector (finds only the header line; our rule takes the block),
-# IPPublicDetector (addresses are not in scope), keyword/entropy plugins (ours below
-# give spans, not values).
-_DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str]] = {
-    "aws-key": ("aws", "AWSKeyDetector"),
-    "artifactory-token": ("artifactory", "ArtifactoryDetector"),
-    "azure-storage-key": ("azure_storage_key", "AzureStorageKeyDetector"),
-    "url-password": ("basic_auth", "BasicAuthDetector"),
-    "cloudant-credentials": ("cloudant", "CloudantDetector"),
-    "discord-token": ("discord", "DiscordBotTokenDetector"),
-    "github-token": ("github_token", "GitHubTokenDetector"),
-    "gitlab-token": ("gitlab_token", "GitLabTokenDetector"),
-    "ibm-cloud-key": ("ibm_cloud_iam", "IbmCloudIamDetector"),
-    "ibm-cos-hmac": ("ibm_cos_hmac", "IbmCosHmacDetector"),
-    "jwt": ("jwt", "JwtTokenDetector"),
-    "mailchimp-key": ("mailchimp", "MailchimpDetector"),
-    "npm-token": ("npm", "NpmDetector"),
-    "openai-key": ("openai", "OpenAIDetector"),
-    "pypi-token": ("pypi_token", "PypiTokenDetector"),
-    "sendgrid-key": ("sendgrid", "SendGridDetector"),
-    "slack-token": ("slack", "SlackDetector"),
-    "softlayer-key": ("softlayer", "SoftlayerDetector"),
-    "square-secret": ("square_oauth", "SquareOAuthDetector"),
-    "stripe-key": ("stripe", "StripeDetector"),
-    "telegram-token": ("telegram_token", "TelegramBotTokenDetector"),
-    "twilio-key": ("twilio", "TwilioKeyDetector"),
-}
-
-
-#: words the plugins' patterns cannot match without (lower-cased): a string without any
-#: of them skips the pattern
-_DETECT_SECRETS_HINTS: dict[str, tuple[str, ...]] = {
-    "aws-key": ("a3t", "abia", "acca", "akia", "asia", "aws"),
-    "artifactory-token": ("akc", "ap"),
-    "azure-storage-key": ("accountkey",),
-    "url-password": ("://",),
-    "cloudant-credentials": ("cl",),
-    "discord-token": (".",),
-    "github-token": ("gh",),
-    "gitlab-token": ("gl", "gr1348941"),
-    "ibm-cloud-key": ("key", "pwd", "pass", "token"),
-    "ibm-cos-hmac": ("secret",),
-    "mailchimp-key": ("-us",),
-    "npm-token": ("_authtoken",),
-    "openai-key": ("t3blbkfj",),
-    "pypi-token": ("pypi-",),
-    "sendgrid-key": ("sg.",),
-    "slack-token": ("xox", "hooks.slack"),
-    "softlayer-key": ("key", "pwd", "pass", "token", "softlayer"),
-    "square-secret": ("sq0csp",),
-    "stripe-key": ("k_live_",),
-    "telegram-token": (":",),
-    "twilio-key": ("ac", "sk"),
+#: provider formats from detect-secrets' RegexBasedDetector plugins (module, class), with
+#: the words their patterns cannot match without (lower-cased: a string without any of
+#: them skips the pattern). Left out: PrivateKeyDetector (finds only the header line; our
+#: rule takes the block), IPPublicDetector (addresses are not in scope), keyword/entropy
+#: plugins (ours below give spans, not values)
+_DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "aws-key": ("aws", "AWSKeyDetector", ("a3t", "abia", "acca", "akia", "asia", "aws")),
+    "artifactory-token": ("artifactory", "ArtifactoryDetector", ("akc", "ap")),
+    "azure-storage-key": ("azure_storage_key", "AzureStorageKeyDetector", ("accountkey",)),
+    "url-password": ("basic_auth", "BasicAuthDetector", ("://",)),
+    "cloudant-credentials": ("cloudant", "CloudantDetector", ("cl",)),
+    "discord-token": ("discord", "DiscordBotTokenDetector", (".",)),
+    "github-token": ("github_token", "GitHubTokenDetector", ("gh",)),
+    "gitlab-token": ("gitlab_token", "GitLabTokenDetector", ("gl", "gr1348941")),
+    "ibm-cloud-key": ("ibm_cloud_iam", "IbmCloudIamDetector", ("key", "pwd", "pass", "token")),
+    "ibm-cos-hmac": ("ibm_cos_hmac", "IbmCosHmacDetector", ("secret",)),
+    "jwt": ("jwt", "JwtTokenDetector", ()),
+    "mailchimp-key": ("mailchimp", "MailchimpDetector", ("-us",)),
+    "npm-token": ("npm", "NpmDetector", ("_authtoken",)),
+    "openai-key": ("openai", "OpenAIDetector", ("t3blbkfj",)),
+    "pypi-token": ("pypi_token", "PypiTokenDetector", ("pypi-",)),
+    "sendgrid-key": ("sendgrid", "SendGridDetector", ("sg.",)),
+    "slack-token": ("slack", "SlackDetector", ("xox", "hooks.slack")),
+    "softlayer-key": (
+        "softlayer",
+        "SoftlayerDetector",
+        ("key", "pwd", "pass", "token", "softlayer"),
+    ),
+    "square-secret": ("square_oauth", "SquareOAuthDetector", ("sq0csp",)),
+    "stripe-key": ("stripe", "StripeDetector", ("k_live_",)),
+    "telegram-token": ("telegram_token", "TelegramBotTokenDetector", (":",)),
+    "twilio-key": ("twilio", "TwilioKeyDetector", ("ac", "sk")),
 }
 
 
@@ -201,7 +179,7 @@ def detect_secrets_rules() -> list[Rule]:
             "pip install detect-secrets (or reinstall prime-nb)"
         ) from exc
     rules: list[Rule] = []
-    for name, (module, cls_name) in _DETECT_SECRETS_PLUGINS.items():
+    for name, (module, cls_name, hints) in _DETECT_SECRETS_PLUGINS.items():
         plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), cls_name)
         if name == "jwt":
             # the plugin's pattern stops lazily after the payload; take the signature too,
@@ -221,7 +199,7 @@ def detect_secrets_rules() -> list[Rule]:
                 group_if_trailing=True,
                 confident=confident,
                 valid=valid,
-                hints=_DETECT_SECRETS_HINTS.get(name, ()),
+                hints=hints,
             )
             for p in plugin.denylist
         )
