@@ -23,6 +23,7 @@ import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -74,10 +75,8 @@ class Rule:
         if self.finder is not None:
             for item in self.finder(text):
                 if isinstance(item, str):
-                    start = text.find(item)
-                    while item and start >= 0:
-                        yield start, start + len(item)
-                        start = text.find(item, start + len(item))
+                    if item:
+                        yield from (m.span() for m in re.finditer(re.escape(item), text))
                 else:
                     start, end = item
                     if not (0 <= start < end <= len(text)):
@@ -271,8 +270,6 @@ TOKEN_WORD = re.compile(r"(?i)(?<![\w-])(?:token|api[_-]?key)\s+([A-Za-z0-9\-._~
 #: ``Authorization: Basic <base64 of user:password>``
 BASIC = re.compile(r"(?i)(?<![\w-])basic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
-_BEARER_HINTS = ("bearer",)
-_TOKEN_WORD_HINTS = ("token", "key")
 _KEYWORD_HINTS = (
     "key", "secret", "token", "pass", "pwd", "auth", "credential", "cookie", "contrase",
 )  # fmt: skip
@@ -657,6 +654,12 @@ def host_rule(names: Sequence[str]) -> Rule | None:
     return Rule("hostname", pattern=pattern, placeholder=_host_placeholder, word_bounded=True)
 
 
+def _guess(name: str, **how: Any) -> Rule:
+    """A rule that reads context, so can be wrong: what it finds is replaced where it was
+    found, and everywhere in the file only when :func:`strongly_random`."""
+    return Rule(name, confident=strongly_random, **how)
+
+
 def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     """The default rule set, most specific first (an earlier rule wins an overlap).
 
@@ -668,46 +671,19 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     ``hostnames`` replaces the host names to hide (default: this machine's name, see
     :func:`this_host_names`); pass ``[]`` to hide none.
     """
+    commands = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http")
     rules = [
         Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0),
-        Rule(
-            "bearer-token",
-            pattern=BEARER,
-            valid=credential_like,
-            hints=_BEARER_HINTS,
-            confident=strongly_random,
-        ),
+        _guess("bearer-token", pattern=BEARER, valid=credential_like, hints=("bearer",)),
         Rule("basic-auth", pattern=BASIC, valid=_basic_valid, hints=("basic",)),
-        Rule(
-            "bearer-token",
-            pattern=TOKEN_WORD,
-            valid=credential_like,
-            hints=_TOKEN_WORD_HINTS,
-            confident=strongly_random,
-        ),
-        Rule(
-            "url-password",
-            pattern=URL_PASSWORD,
-            valid=_url_password_valid,
-            hints=("://",),
-            confident=strongly_random,
-        ),
-        Rule("url-token", pattern=URL_TOKEN, hints=("=",), confident=strongly_random),
-        Rule(
-            "keyword-secret",
-            finder=_assignment_spans,
-            hints=(*_KEYWORD_HINTS, "pw"),
-            confident=strongly_random,
-        ),
-        Rule("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS, confident=strongly_random),
-        Rule(
-            "command-password",
-            finder=_command_spans,
-            hints=("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http"),
-            confident=strongly_random,
-        ),
+        _guess("bearer-token", pattern=TOKEN_WORD, valid=credential_like, hints=("token", "key")),
+        _guess("url-password", pattern=URL_PASSWORD, valid=_url_password_valid, hints=("://",)),
+        _guess("url-token", pattern=URL_TOKEN, hints=("=",)),
+        _guess("keyword-secret", finder=_assignment_spans, hints=(*_KEYWORD_HINTS, "pw")),
+        _guess("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS),
+        _guess("command-password", finder=_command_spans, hints=commands),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

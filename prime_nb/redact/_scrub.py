@@ -186,32 +186,19 @@ class Scrubber:
             joins.append(m.span())
         if not joins:
             return []
-        pieces: list[str] = []
-        #: (position in the joined text, characters removed up to there)
-        marks: list[tuple[int, int]] = []
-        last, removed = 0, 0
-        for start, end in joins:
-            pieces.append(text[last:start])
-            at = start - removed  # where the break was, in the joined text
-            removed += end - start
-            marks.append((at, removed))
-            last = end
-        pieces.append(text[last:])
-        joined = "".join(pieces)
-
-        def to_text(pos: int, closing: bool) -> int:
-            shift = 0
-            for at, total in marks:
-                if at < pos or (at == pos and not closing):
-                    shift = total
-            return pos + shift
-
+        # the stretches of ``text`` between the breaks, and each joined character's place
+        starts = [0, *(end for _, end in joins)]
+        bounds = list(zip(starts, [*(start for start, _ in joins), len(text)], strict=True))
+        joined = "".join(text[start:end] for start, end in bounds)
+        origin = [i for start, end in bounds for i in range(start, end)]
         out: list[Span] = []
         for span in self._rule_spans(joined):
-            if not any(span.start < at < span.end for at, _ in marks):
-                continue
-            start, end = to_text(span.start, False), to_text(span.end, True)
-            out.append(Span(start, end, span.rule, span.confident, joined[span.start : span.end]))
+            start, last = origin[span.start], origin[span.end - 1]
+            if last - start == span.end - 1 - span.start:
+                continue  # no break inside: the rules found it in the text as it is
+            out.append(
+                Span(start, last + 1, span.rule, span.confident, joined[span.start : span.end])
+            )
         return out
 
     def _base64_spans(self, text: str, depth: int) -> list[Span]:
@@ -245,20 +232,13 @@ class Scrubber:
             return []
         out: list[Span] = []
         for value, rule, confident, quoted in self._embedded(obj, False, depth):
-            forms = {value, *_escaped_forms(value)} if not quoted else set()
-            for form in forms:
-                start = text.find(form)
-                while form and start >= 0:
-                    out.append(Span(start, start + len(form), rule, confident))
-                    start = text.find(form, start + len(form))
-            if quoted:
-                for form in {value, *_escaped_forms(value)}:
-                    needle = re.compile(
-                        _NUMBER_EDGE.format(re.escape(form))
-                        if quoted == "number"
-                        else '(?<=")' + re.escape(form) + '(?=")'
-                    )
-                    out.extend(Span(*m.span(), rule, confident) for m in needle.finditer(text))
+            for form in {value, *_escaped_forms(value)} - {""}:
+                needle = re.escape(form)
+                if quoted == "number":
+                    needle = _NUMBER_EDGE.format(needle)
+                elif quoted:
+                    needle = '(?<=")' + needle + '(?=")'
+                out.extend(Span(*m.span(), rule, confident) for m in re.finditer(needle, text))
         return out
 
     def _embedded(
@@ -305,11 +285,9 @@ class Scrubber:
             found += self._literal_spans(decoded, depth + 1)
             for span in found:
                 value = decoded[span.start : span.end]
-                for form in {value, *_escaped_forms(value)}:
-                    start = text.find(form, m.start(), m.end())
-                    while form and start >= 0:
-                        out.append(Span(start, start + len(form), span.rule, span.confident))
-                        start = text.find(form, start + len(form), m.end())
+                for form in {value, *_escaped_forms(value)} - {""}:
+                    at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
+                    out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
         return out
 
     def spans(self, text: str) -> list[Span]:
