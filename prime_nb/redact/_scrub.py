@@ -150,6 +150,8 @@ class Scrubber:
     _found: dict[bytes, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
+    #: keys repeat in every entry: their spans are found once
+    _key_spans: dict[str, list[Span]] = field(default_factory=dict)
 
     # -- finding -----------------------------------------------------------------------
     def find(self, text: str, depth: int = 0) -> list[Span]:
@@ -443,7 +445,11 @@ class Scrubber:
         return out if changed else obj
 
     def _key(self, key: str, path: str, hits: list[Hit] | None) -> str:
-        spans = self.spans(key)
+        spans = self._key_spans.get(key)
+        if spans is None:
+            spans = self.spans(key)
+            if len(key) <= 200:
+                self._key_spans[key] = spans
         if hits is None:
             for span in spans:
                 self._learn_value(key[span.start : span.end], span.rule, span.confident)
