@@ -1,14 +1,10 @@
 """Compaction retention: what each compaction's summary kept of its span, and what the
 loss cost later.
 
-Why: a compaction replaces a span of the conversation with a summary, and what the
-summary leaves out is only visible later, when the agent reads a file again, runs a
-command again or meets an error again. This module names the facts of a span (files,
-commands, errors, URLs, identifiers), checks which the summary text names, and finds the
-first tool call on the continuing branch that needed a fact the summary dropped.
-
-It works on whole entries (``session.read_entries``) and the compaction walk, never on a
-table, so the corpus's summary pass gives the same rows (:func:`corpus_retention_rows`).
+Why: what a summary leaves out is only visible later, when the agent reads a file again,
+runs a command again or meets an error again. It works on whole entries
+(``session.read_entries``) and the compaction walk, never on a table, so the corpus's
+summary pass gives the same rows (:func:`corpus_retention_rows`).
 
 The definitions, so that counts can be checked by hand:
 
@@ -22,10 +18,7 @@ The definitions, so that counts can be checked by hand:
   argument (``IDENTIFIER_KEYS``) when the whole value is one identifier (``load_rows``,
   ``pkg.Class.method``); the summary names it as a whole word.
 
-A fact is needed later when a tool call on the branch that continues from the compaction
-(to the last leaf below it) uses it again while the summary does not name it; its cost is
-that first call's estimated tokens (the call plus its result, chars / 4 as the agent
-estimates them).
+A fact is needed later as :func:`compaction_retention` says.
 """
 
 from __future__ import annotations
