@@ -6,13 +6,18 @@ result object), so the answers can be filtered, plotted and saved like any other
 the corpus tables, from the corpus's summary read (``read_columns(columns="summary")``).
 """
 
-from ._branching import abandoned_share, branch_segments, branches, fork_points
+from ._branching import (
+    abandoned_share,
+    branch_segments,
+    branches,
+    corpus_branch_rows,
+    fork_points,
+)
 from ._common import READ_TOOLS, estimate_tokens
-from ._compaction import compaction_forensics
+from ._compaction import compaction_forensics, corpus_compaction_rows
 from ._compare import Comparison, common_ancestor, compare
 from ._context_frame import context_frame
-from ._corpus_rows import corpus_branch_rows, corpus_compaction_rows, corpus_retention_rows
-from ._retention import compaction_retention
+from ._retention import compaction_retention, corpus_retention_rows
 from ._schemas import SCHEMAS
 
 __all__ = [

@@ -7,17 +7,56 @@ below its first entry (its subtree), never the prefix it shares with its sibling
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..session import SessionLike, as_session
+from ..session import ColumnsRead, Session, SessionLike, active_path_mask, as_session
 from ._common import tree_arrays
 from ._schemas import SCHEMAS, conform
 
 BRANCH_COLUMNS = list(SCHEMAS["branches"])
 SEGMENT_COLUMNS = list(SCHEMAS["branch_segments"])
+
+
+def branch_rows(session: Session, stamps: Sequence[Any]) -> list[dict[str, Any]]:
+    """The rows of :func:`branches` from the session's read alone (the corpus's summary
+    read has no entries table); ``stamps`` are the rows' times as the caller shows them."""
+    cols, tree = session._cols, session._tree
+    children = tree.children.counts()
+    forks = np.flatnonzero(children > 1).tolist()
+    if not forks:
+        return []
+    arrays = tree_arrays(session)
+    size, tokens, cost, leaves, last_leaf = arrays.subtree_figures()
+    active = active_path_mask(tree, len(cols) - 1)
+    ids, types, roles, depth = cols.ids, cols.types, cols.roles, arrays.depth
+    stops = getattr(cols, "stops", cols.stop_reasons)  # a summary read's, or the loader's
+    rows: list[dict[str, Any]] = []
+    for fork in forks:
+        for row in tree.children[fork]:
+            leaf = last_leaf[row]
+            rows.append(
+                {
+                    "fork_id": ids[fork],
+                    "branch_id": ids[row],
+                    "leaf_id": ids[leaf],
+                    "entries": int(size[row]),
+                    "leaves": int(leaves[row]),
+                    "path_length": int(depth[leaf] - depth[row] + 1),
+                    "tokens": int(tokens[row]),
+                    "cost": float(cost[row]),
+                    "last_type": types[leaf],
+                    "last_role": roles[leaf],
+                    "stop_reason": stops[leaf],
+                    "is_active": bool(active[row]),
+                    "started": stamps[row],
+                    "ended": stamps[leaf],
+                }
+            )
+    return rows
 
 
 def branches(session: SessionLike) -> pd.DataFrame:
@@ -29,43 +68,16 @@ def branches(session: SessionLike) -> pd.DataFrame:
     ``is_active``: the branch holds the session's active leaf.
     """
     session = as_session(session, "analysis.branches")
-    entries = session.entries
-    arrays = tree_arrays(session)
-    n = len(arrays.ids)
-    children = entries["children"].to_numpy()
-    size = arrays.subtree_sum(np.ones(n))
-    tokens = arrays.subtree_sum(arrays.tokens)
-    cost = arrays.subtree_sum(arrays.cost)
-    leaves = arrays.subtree_sum((children == 0).astype(np.float64))
-    last_leaf = arrays.last_leaf()
-    active = entries["on_active_path"].to_numpy()
-    types, roles = entries["type"].to_numpy(), entries["role"].to_numpy()
-    stops, stamps = entries["stop_reason"].to_numpy(), entries["timestamp"]
-    rows: list[dict[str, Any]] = []
-    for fork in np.flatnonzero(children > 1).tolist():
-        fork_id = arrays.ids[fork]
-        for child_id in session.children(fork_id):
-            row = arrays.row_of[child_id]
-            leaf = int(last_leaf[row])
-            rows.append(
-                {
-                    "fork_id": fork_id,
-                    "branch_id": child_id,
-                    "leaf_id": arrays.ids[leaf],
-                    "entries": int(size[row]),
-                    "leaves": int(leaves[row]),
-                    "path_length": int(arrays.depth[leaf] - arrays.depth[row] + 1),
-                    "tokens": int(tokens[row]),
-                    "cost": float(cost[row]),
-                    "last_type": types[leaf],
-                    "last_role": roles[leaf],
-                    "stop_reason": stops[leaf],
-                    "is_active": bool(active[row]),
-                    "started": stamps.iloc[row],
-                    "ended": stamps.iloc[leaf],
-                }
-            )
+    rows = branch_rows(session, session.entries["timestamp"].tolist())
     return conform(pd.DataFrame(rows, columns=BRANCH_COLUMNS), "branches")
+
+
+def corpus_branch_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]:
+    """:func:`branches` of a summary read (``read_columns(path, columns="summary")``), as
+    the corpus's rows: with ``session`` and ``path``, times in float ms."""
+    session = Session.from_read(read)
+    rows = branch_rows(session, session._cols.time_ms)
+    return [{"session": session.id, "path": path, **row} for row in rows]
 
 
 def fork_points(session: SessionLike) -> pd.DataFrame:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-if TYPE_CHECKING:
-    import pandas as pd
+from ..session import view
 
+if TYPE_CHECKING:
     from ..session import Session
 
 #: chars the agent counts for one image block (it estimates an image as 1200 tokens)
@@ -119,7 +119,7 @@ def tool_path(arguments: Any) -> str | None:
 
 @dataclass
 class TreeArrays:
-    """The session's tree as numpy arrays in file order (row = position in entries)."""
+    """The session's tree as arrays in file order (row = position in entries)."""
 
     ids: list[str]
     parent: np.ndarray
@@ -128,65 +128,55 @@ class TreeArrays:
     cost: np.ndarray
     row_of: dict[str, int]
 
-    def subtree_sum(self, values: np.ndarray) -> np.ndarray:
-        """For every row, the sum of ``values`` over its subtree (each entry counted once).
+    def subtree_figures(
+        self,
+    ) -> tuple[list[float], list[float], list[float], list[float], list[int]]:
+        """Per row, over its subtree (each entry once): entries, tokens, cost, leaves, and
+        the last leaf in file order (the branch the agent would resume there).
 
-        Deepest rows first, each added to its parent: one walk over Python lists (reading or
-        writing one numpy item costs more than a list's), the same float additions in
-        the same order."""
-        out: list[float] = values.astype(np.float64).tolist()
+        Deepest rows first (ties in file order), each added to its parent: one walk over
+        Python lists (reading or writing one numpy item costs more than a list's), so the
+        float sums are the same additions in the same order wherever they are asked for.
+        """
         parent: list[int] = self.parent.tolist()
-        for row in self._deepest_first():
-            p = parent[row]
-            if p >= 0:
-                out[p] += out[row]
-        return np.array(out, dtype=np.float64)
-
-    def subtree_max(self, values: np.ndarray) -> np.ndarray:
-        """For every row, the largest of ``values`` over its subtree (as ``subtree_sum``)."""
-        out: list[int] = values.astype(np.int64).tolist()
-        parent: list[int] = self.parent.tolist()
-        for row in self._deepest_first():
-            p = parent[row]
-            if p >= 0 and out[row] > out[p]:
-                out[p] = out[row]
-        return np.array(out, dtype=np.int64)
-
-    def _deepest_first(self) -> list[int]:
-        """Rows by depth, deepest first (ties in file order)."""
-        order: list[int] = np.argsort(-self.depth, kind="stable").tolist()
-        return order
+        n = len(parent)
+        is_leaf = [True] * n
+        for up in parent:
+            if up >= 0:
+                is_leaf[up] = False
+        size = [1.0] * n
+        tokens: list[float] = self.tokens.astype(np.float64).tolist()
+        cost: list[float] = self.cost.astype(np.float64).tolist()
+        leaves = [1.0 if leaf else 0.0 for leaf in is_leaf]
+        last = [row if leaf else -1 for row, leaf in enumerate(is_leaf)]
+        for row in np.argsort(-self.depth, kind="stable").tolist():
+            up = parent[row]
+            if up >= 0:
+                size[up] += size[row]
+                tokens[up] += tokens[row]
+                cost[up] += cost[row]
+                leaves[up] += leaves[row]
+                if last[row] > last[up]:
+                    last[up] = last[row]
+        return size, tokens, cost, leaves, last
 
     def last_leaf(self) -> np.ndarray:
-        """Per row, the last leaf in file order below it: the branch the agent would resume."""
-        n = len(self.ids)
-        has_child = np.zeros(n, dtype=bool)
-        has_child[self.parent[self.parent >= 0]] = True
-        leaf_rows = np.where(has_child, -1, np.arange(n, dtype=np.int64))
-        return self.subtree_max(leaf_rows)
+        """Per row, the last leaf in file order below it."""
+        return np.array(self.subtree_figures()[4], dtype=np.int64)
 
 
 def tree_arrays(session: Session) -> TreeArrays:
-    entries = session.entries
-    ids = entries.index.tolist()
-    row_of = {entry_id: row for row, entry_id in enumerate(ids)}
-    parent = np.fromiter(
-        (row_of.get(p, -1) if isinstance(p, str) else -1 for p in entries["parent_id"]),
-        dtype=np.int64,
-        count=len(ids),
-    )
+    """The tree arrays straight from the session's read, with no entries table (a corpus
+    summary read has none): total tokens and cost per row, 0 without usage (a value the
+    loader kept as missing is 0 in the usage column's arrays, as in the entries table)."""
+    cols, tree = session._cols, session._tree
+    n = len(cols)
+    tokens: np.ndarray = view(cols.usage.tokens, np.int64).reshape(-1, 5)[:, 4]
     return TreeArrays(
-        ids=ids,
-        parent=parent,
-        depth=entries["depth"].to_numpy(dtype=np.int64),
-        tokens=spend(entries, "total_tokens"),
-        cost=spend(entries, "cost"),
-        row_of=row_of,
+        ids=cols.ids,
+        parent=np.fromiter(tree.parent, dtype=np.int64, count=n),
+        depth=tree.depths(),
+        tokens=tokens.astype(np.float64),
+        cost=np.nan_to_num(view(cols.usage.cost, np.float64)),
+        row_of=cols.index_of,
     )
-
-
-def spend(entries: pd.DataFrame, column: str) -> np.ndarray:
-    """A usage column with no-usage rows as 0 (only assistant rows carry usage)."""
-    values: np.ndarray = entries[column].to_numpy(dtype=np.float64, na_value=np.nan)
-    out: np.ndarray = np.nan_to_num(values)
-    return out

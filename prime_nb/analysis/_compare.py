@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import difflib
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pandas as pd
 
@@ -33,8 +33,8 @@ PROMPT_CHARS = 200
 STATUSES = ("same", "changed", "only_a", "only_b")
 #: the exported page may load nothing and run nothing; its one style sheet is inline
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-#: what ``_calls_by_assistant`` makes of one tool call
-_Item = TypeVar("_Item")
+#: a tool call as a turn reads it: tool, file relative to cwd (or None), command (or "")
+_Call = tuple[str, str | None, str]
 
 
 @dataclass
@@ -170,95 +170,78 @@ def _cwd(session: Session) -> str | None:
     return cwd if isinstance(cwd, str) else None
 
 
-def _calls_by_assistant(
-    session: Session, ids: Sequence[str], item: Callable[[str, Any, str | None], _Item]
-) -> dict[str, list[_Item]]:
+def _calls_by_assistant(session: Session, ids: Sequence[str]) -> dict[str, list[_Call]]:
     """The tool calls of the entries ``ids``, grouped by the assistant entry that made
-    them, each as ``item(name, arguments, cwd)``: one pass over the calls table."""
+    them, each as (tool, file relative to cwd or None, command whitespace-collapsed or
+    ""): one pass over the calls table."""
     cwd = _cwd(session)
     calls = session.tool_calls
     wanted = set(ids)
-    by_assistant: dict[str, list[_Item]] = {}
+    by_assistant: dict[str, list[_Call]] = {}
     for assistant_id, name, arguments in zip(
         calls["assistant_id"], calls["name"], calls["arguments"], strict=True
     ):
         if assistant_id in wanted:
-            by_assistant.setdefault(assistant_id, []).append(item(str(name), arguments, cwd))
+            target = tool_path(arguments)
+            command = arguments.get("command") if isinstance(arguments, dict) else None
+            by_assistant.setdefault(assistant_id, []).append(
+                (
+                    str(name),
+                    relative_path(target, cwd) if target else None,
+                    " ".join(command.split()) if isinstance(command, str) else "",
+                )
+            )
     return by_assistant
 
 
-def _file_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, str | None]:
-    """A tool call as a turn's row lists it: its tool, and the file it touched, if any."""
-    target = tool_path(arguments)
-    return name, relative_path(target, cwd) if target else None
-
-
-def _turns(session: Session, ids: list[str]) -> list[dict[str, Any]]:
-    entries = session.entries
-    by_assistant = _calls_by_assistant(session, ids, _file_item)
-    turns = []
-    rows = entries.loc[list(ids), ["role", "total_tokens", "cost", "text"]].astype(object)
-    for entry_id, role, tokens, cost, text in zip(
-        rows.index, rows["role"], rows["total_tokens"], rows["cost"], rows["text"], strict=True
-    ):  # columns, not a row lookup per entry: a whole path of a long session is compared
-        if role != "assistant":
-            continue
-        made = by_assistant.get(entry_id, [])
-        turns.append(
-            {
-                "entry_id": entry_id,
-                "tools": ", ".join(name for name, _ in made),
-                "tokens": 0 if pd.isna(tokens) else int(tokens),
-                "cost": 0.0 if pd.isna(cost) else float(cost),
-                "files": sorted({f for _, f in made if f}),
-                "text": text if isinstance(text, str) else "",
-            }
-        )
-    return turns
-
-
-def _signature_item(name: str, arguments: Any, cwd: str | None) -> tuple[str, str]:
-    """A tool call as difflib compares it: its tool, and its file or command."""
-    target = tool_path(arguments)
-    if target is not None:
-        return name, relative_path(target, cwd)
-    command = arguments.get("command") if isinstance(arguments, dict) else None
-    return name, " ".join(command.split()) if isinstance(command, str) else ""
-
-
-def prompt_turns(session: Session, ids: Sequence[str]) -> list[Turn]:
-    """The turns of the path ``ids``: each user message starts one (assistant messages or
-    tool results before the first user message make a turn without a prompt)."""
+def _path_turns(session: Session, ids: Sequence[str]) -> tuple[list[dict[str, Any]], list[Turn]]:
+    """The assistant messages of the path ``ids`` (``Comparison.frame``'s sides) and its
+    turns: each user message starts one (assistant messages or tool results before the
+    first user message make a turn without a prompt)."""
     entries = session.entries.loc[list(ids)] if ids else session.entries.iloc[:0]
-    by_assistant = _calls_by_assistant(session, ids, _signature_item)
+    by_assistant = _calls_by_assistant(session, ids)
+    messages: list[dict[str, Any]] = []
     turns: list[Turn] = []
     current: Turn | None = None
-    for entry_id, role, text, tokens, is_error, stop in zip(
+    for entry_id, role, text, tokens, cost, is_error, stop in zip(
         entries.index,
         entries["role"].astype(object),
         entries["text"].astype(object),
         entries["total_tokens"].astype(object),
+        entries["cost"].astype(object),
         entries["is_error"],
         entries["stop_reason"].astype(object),
         strict=True,
-    ):
+    ):  # columns, not a row lookup per entry: a whole path of a long session is compared
+        text = text if isinstance(text, str) else ""
         if role == "user":
-            current = Turn(entry_id, text if isinstance(text, str) else "", [], (), 0, 0)
+            current = Turn(entry_id, text, [], (), 0, 0)
             turns.append(current)
         elif current is None and role in ("assistant", "toolResult"):
             current = Turn(None, "", [], (), 0, 0)  # the agent acted before any prompt
             turns.append(current)
-        if current is None:
-            continue  # settings and the like before the first message: no turn yet
         if role == "assistant":
+            assert current is not None
             made = by_assistant.get(entry_id, [])
-            current.tools += [name for name, _ in made]
-            current.signature += tuple(made)
-            current.tokens += 0 if pd.isna(tokens) else int(tokens)
+            spent = 0 if pd.isna(tokens) else int(tokens)
+            messages.append(
+                {
+                    "entry_id": entry_id,
+                    "tools": ", ".join(name for name, _, _ in made),
+                    "tokens": spent,
+                    "cost": 0.0 if pd.isna(cost) else float(cost),
+                    "files": sorted({f for _, f, _ in made if f}),
+                    "text": text,
+                }
+            )
+            current.tools += [name for name, _, _ in made]
+            # what difflib compares: the tool, and its file or else its command
+            current.signature += tuple((name, f if f else c) for name, f, c in made)
+            current.tokens += spent
             current.errors += int(stop == "error")
-        elif role == "toolResult" and bool(is_error):
+        elif role == "toolResult" and current is not None and bool(is_error):
             current.errors += 1
-    return turns
+    return messages, turns
 
 
 def _prompt_key(turn: Turn) -> str:
@@ -404,8 +387,8 @@ def _compare(
     ancestor: str | None,
 ) -> Comparison:
     """The comparison of the two paths (the parts after any shared ancestor)."""
-    turns_a = _turns(session_a, rest_a)
-    turns_b = _turns(session_b, rest_b)
+    turns_a, prompts_a = _path_turns(session_a, rest_a)
+    turns_b, prompts_b = _path_turns(session_b, rest_b)
     length = max(len(turns_a), len(turns_b))
     empty: dict[str, Any] = dict.fromkeys(SIDE_COLUMNS)
     rows = []
@@ -421,7 +404,6 @@ def _compare(
         index=pd.RangeIndex(1, length + 1, name="turn"),
     )
     frame = conform(frame, "compare")
-    prompts_a, prompts_b = prompt_turns(session_a, rest_a), prompt_turns(session_b, rest_b)
 
     def totals(ids: list[str], turns: list[dict[str, Any]], prompts: list[Turn]) -> dict[str, Any]:
         return {

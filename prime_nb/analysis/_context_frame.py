@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pandas as pd
 
-from ..session import SessionLike, as_session, message_text, paused_gc, preview
+from ..session import SessionLike, as_session, message_text, preview
 from ._common import blocks_of, estimate_tokens, message_chars
 from ._schemas import SCHEMAS, conform
-
-if TYPE_CHECKING:
-    from ..session import Session
 
 COLUMNS = list(SCHEMAS["context_frame"])
 
@@ -22,15 +17,8 @@ def context_frame(session: SessionLike, leaf_id: str | None = None) -> pd.DataFr
     ``tokens_est`` is the agent's own chars/4 heuristic (see ``estimate_tokens``), so the
     last ``cumulative_tokens_est`` is the size the agent believed the context had.
     Settings in force (model, provider, thinking level, compaction) are in ``frame.attrs``.
-    The collector is paused while the rows are built: they and the context all stay
-    alive, and its full passes over them made the cost grow faster than the path.
     """
     session = as_session(session, "analysis.context_frame")
-    with paused_gc():
-        return _frame(session, leaf_id)
-
-
-def _frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
     context = session.context(leaf_id)
     rows = []
     running = 0

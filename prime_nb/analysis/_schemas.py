@@ -1,12 +1,9 @@
 """The one schema of each research table: its columns and their dtypes, whatever the content.
 
-Why: the same reason as the Session's tables (``prime_nb.session._schema``). A research
-table's dtypes used to follow its content: an empty table was all ``object``, a column of
-missing stop reasons read as ``float64``, a ``since_previous`` with whole seconds as
-``timedelta64[s]``. Code that concatenates many sessions' tables, or calls ``.str`` on a
-column, then broke on the one session that was different. Each function builds its
-table, then :func:`conform` gives it this schema; ``tests/analysis/test_schemas.py``
-checks every table on every session of the matrix.
+Why: as for the Session's tables (``prime_nb.session._schema``), code that concatenates
+many sessions' tables, or calls ``.str`` on a column, breaks on the one session whose
+content gave another dtype (an empty table all ``object``, missing stop reasons
+``float64``). Each function builds its table, then :func:`conform` gives it this schema.
 """
 
 from __future__ import annotations

@@ -3,20 +3,10 @@
 This is the bottom layer (beside ``prime_nb.errors``): it knows bytes, lines, the two
 dialects ("prime", as the agent writes, and "spec", as the specification names things),
 the versions 1-3 and their migration, and a snapshot of what a file held when last read.
-It never builds tables or trees; ``prime_nb.session`` does that on top of it.
-
-- ``_reading``: lines of a file into :class:`RawEntry` and :class:`Problem` (untrusted
-  input: every bad line is a problem with its line number, never an exception).
-- ``_dialect``: the spec dialect's names to the agent's, and back for writing.
-- ``_migrating``: version 1 and 2 entries to version 3 (ids derived for v1).
-- ``_ondisk``: what a file held when last read (ids, dialect spellings, its identity),
-  for writers that check ids against the file as it is.
-- ``_loader_ids``: how the loader names an entry without a usable id.
-
-Besides the reading names a user calls (:func:`scan`, :func:`iter_entries`,
-:func:`migrate`...), ``__all__`` lists the pieces the layers above build on (the scan's
-state, the snapshot, the dialect's spellings, timestamps): the layers import them from
-here, never from a private module.
+It never builds tables or trees; ``prime_nb.session`` does that on top of it. Besides the
+reading names a user calls (:func:`scan`, :func:`iter_entries`, :func:`migrate`...),
+``__all__`` lists the pieces the layers above build on: they import them from here, never
+from a private module.
 """
 
 from ._dialect import (

@@ -36,7 +36,6 @@ class Snapshot:
     parents: dict[str, str | None] = field(default_factory=dict)
     #: raw id of the last entry in file order that has one (the active leaf)
     last_id: str | None = None
-    entries: int = 0
     #: for the spec dialect: canonical type -> the type name this file uses for it
     type_names: dict[str, str] = field(default_factory=dict)
     state: ScanState = field(default_factory=ScanState)
@@ -104,7 +103,6 @@ class Snapshot:
                 continue
             if kind in ("session", "header"):
                 continue
-            self.entries += 1
             self.type_names.setdefault(SPEC_TO_PRIME.get(kind, kind), kind)
             entry_id = obj.get("id")
             if isinstance(entry_id, str) and entry_id:

@@ -280,27 +280,10 @@ def deep_enough(raw: bytes) -> bool:
     return raw.count(b"[") + raw.count(b"{") > KEEP_DEPTH
 
 
-#: orjson writes at most this many levels; wrapped this deep, a value of KEEP_DEPTH fits
-_ORJSON_LEVELS = 254
-
-
-def within_depth(value: Any) -> bool:
-    """Whether ``value`` nests at most :data:`KEEP_DEPTH` levels: orjson itself is asked
-    (at C speed) to write it inside enough lists to leave it exactly that many levels."""
-    wrapped = value
-    for _ in range(_ORJSON_LEVELS - KEEP_DEPTH):
-        wrapped = [wrapped]
-    try:
-        orjson.dumps(wrapped)
-    except TypeError as exc:
-        return "Recursion" not in str(exc)  # other failures are not about depth
-    return True
-
-
 def trim_depth(root: Any) -> tuple[Any, int]:
     """``root`` with every list or dict that sits deeper than :data:`KEEP_DEPTH` levels
     replaced by None (in place); returns it and how many values were cut."""
-    if not isinstance(root, dict | list) or within_depth(root):
+    if not isinstance(root, dict | list):
         return root, 0
     cut = 0
     stack: list[tuple[Any, int]] = [(root, 1)]

@@ -144,15 +144,11 @@ def redact(
 ) -> Redaction:
     """Write a redacted copy of a session to ``dest``; return it with a report.
 
-    The copy has the same version, dialect, ids and tree: only free text changes. Each
-    distinct secret gets one placeholder (``[REDACTED:aws-key:1]``, ``email-2@redacted.
-    invalid``, ``/home/user-1``). A value found by a confident rule (a provider's format,
-    a key block, a JWT, a strongly random value) is replaced everywhere in the file; a
-    guess from context (``DB_PASSWORD=hunter2``) where it was made. A value under a key
-    that names a secret (``api_key``, ``password``, ``Authorization``...) is replaced
-    whatever its shape; keys, JSON inside strings and base64 that decodes to text are read
-    too. A line that is not JSON is withheld (a placeholder line says why); a line with a
-    repeated key is written anew without the dropped values.
+    The copy has the same version, dialect, ids and tree: only free text changes, each
+    distinct secret into one placeholder (``[REDACTED:aws-key:1]``, ``email-2@redacted.
+    invalid``, ``/home/user-1``); docs/redaction.md says what is found and where it is
+    replaced. A line that is not JSON is withheld (a placeholder line says why); a line
+    with a repeated key is written anew without the dropped values.
 
     Parameters
     ----------

@@ -23,6 +23,7 @@ import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -74,10 +75,8 @@ class Rule:
         if self.finder is not None:
             for item in self.finder(text):
                 if isinstance(item, str):
-                    start = text.find(item)
-                    while item and start >= 0:
-                        yield start, start + len(item)
-                        start = text.find(item, start + len(item))
+                    if item:
+                        yield from (m.span() for m in re.finditer(re.escape(item), text))
                 else:
                     start, end = item
                     if not (0 <= start < end <= len(text)):
@@ -132,60 +131,38 @@ def shannon_entropy(value: str) -> float:
 
 # -- the default rules -----------------------------------------------------------------
 
-# Provider formats from detect-secrets (its RegexBasedDetector plugins carry the patterns);
-# left out: PrivateKeyDetector (finds only the header line; our rule takes the block),
-# IPPublicDetector (addresses are not in scope), keyword/entropy plugins (ours below
-# give spans, not values).
-_DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str]] = {
-    "aws-key": ("aws", "AWSKeyDetector"),
-    "artifactory-token": ("artifactory", "ArtifactoryDetector"),
-    "azure-storage-key": ("azure_storage_key", "AzureStorageKeyDetector"),
-    "url-password": ("basic_auth", "BasicAuthDetector"),
-    "cloudant-credentials": ("cloudant", "CloudantDetector"),
-    "discord-token": ("discord", "DiscordBotTokenDetector"),
-    "github-token": ("github_token", "GitHubTokenDetector"),
-    "gitlab-token": ("gitlab_token", "GitLabTokenDetector"),
-    "ibm-cloud-key": ("ibm_cloud_iam", "IbmCloudIamDetector"),
-    "ibm-cos-hmac": ("ibm_cos_hmac", "IbmCosHmacDetector"),
-    "jwt": ("jwt", "JwtTokenDetector"),
-    "mailchimp-key": ("mailchimp", "MailchimpDetector"),
-    "npm-token": ("npm", "NpmDetector"),
-    "openai-key": ("openai", "OpenAIDetector"),
-    "pypi-token": ("pypi_token", "PypiTokenDetector"),
-    "sendgrid-key": ("sendgrid", "SendGridDetector"),
-    "slack-token": ("slack", "SlackDetector"),
-    "softlayer-key": ("softlayer", "SoftlayerDetector"),
-    "square-secret": ("square_oauth", "SquareOAuthDetector"),
-    "stripe-key": ("stripe", "StripeDetector"),
-    "telegram-token": ("telegram_token", "TelegramBotTokenDetector"),
-    "twilio-key": ("twilio", "TwilioKeyDetector"),
-}
-
-
-#: words the plugins' patterns cannot match without (lower-cased): a string without any
-#: of them skips the pattern
-_DETECT_SECRETS_HINTS: dict[str, tuple[str, ...]] = {
-    "aws-key": ("a3t", "abia", "acca", "akia", "asia", "aws"),
-    "artifactory-token": ("akc", "ap"),
-    "azure-storage-key": ("accountkey",),
-    "url-password": ("://",),
-    "cloudant-credentials": ("cl",),
-    "discord-token": (".",),
-    "github-token": ("gh",),
-    "gitlab-token": ("gl", "gr1348941"),
-    "ibm-cloud-key": ("key", "pwd", "pass", "token"),
-    "ibm-cos-hmac": ("secret",),
-    "mailchimp-key": ("-us",),
-    "npm-token": ("_authtoken",),
-    "openai-key": ("t3blbkfj",),
-    "pypi-token": ("pypi-",),
-    "sendgrid-key": ("sg.",),
-    "slack-token": ("xox", "hooks.slack"),
-    "softlayer-key": ("key", "pwd", "pass", "token", "softlayer"),
-    "square-secret": ("sq0csp",),
-    "stripe-key": ("k_live_",),
-    "telegram-token": (":",),
-    "twilio-key": ("ac", "sk"),
+#: provider formats from detect-secrets' RegexBasedDetector plugins (module, class), with
+#: the words their patterns cannot match without (lower-cased: a string without any of
+#: them skips the pattern). Left out: PrivateKeyDetector (finds only the header line; our
+#: rule takes the block), IPPublicDetector (addresses are not in scope), keyword/entropy
+#: plugins (ours below give spans, not values)
+_DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "aws-key": ("aws", "AWSKeyDetector", ("a3t", "abia", "acca", "akia", "asia", "aws")),
+    "artifactory-token": ("artifactory", "ArtifactoryDetector", ("akc", "ap")),
+    "azure-storage-key": ("azure_storage_key", "AzureStorageKeyDetector", ("accountkey",)),
+    "url-password": ("basic_auth", "BasicAuthDetector", ("://",)),
+    "cloudant-credentials": ("cloudant", "CloudantDetector", ("cl",)),
+    "discord-token": ("discord", "DiscordBotTokenDetector", (".",)),
+    "github-token": ("github_token", "GitHubTokenDetector", ("gh",)),
+    "gitlab-token": ("gitlab_token", "GitLabTokenDetector", ("gl", "gr1348941")),
+    "ibm-cloud-key": ("ibm_cloud_iam", "IbmCloudIamDetector", ("key", "pwd", "pass", "token")),
+    "ibm-cos-hmac": ("ibm_cos_hmac", "IbmCosHmacDetector", ("secret",)),
+    "jwt": ("jwt", "JwtTokenDetector", ()),
+    "mailchimp-key": ("mailchimp", "MailchimpDetector", ("-us",)),
+    "npm-token": ("npm", "NpmDetector", ("_authtoken",)),
+    "openai-key": ("openai", "OpenAIDetector", ("t3blbkfj",)),
+    "pypi-token": ("pypi_token", "PypiTokenDetector", ("pypi-",)),
+    "sendgrid-key": ("sendgrid", "SendGridDetector", ("sg.",)),
+    "slack-token": ("slack", "SlackDetector", ("xox", "hooks.slack")),
+    "softlayer-key": (
+        "softlayer",
+        "SoftlayerDetector",
+        ("key", "pwd", "pass", "token", "softlayer"),
+    ),
+    "square-secret": ("square_oauth", "SquareOAuthDetector", ("sq0csp",)),
+    "stripe-key": ("stripe", "StripeDetector", ("k_live_",)),
+    "telegram-token": ("telegram_token", "TelegramBotTokenDetector", (":",)),
+    "twilio-key": ("twilio", "TwilioKeyDetector", ("ac", "sk")),
 }
 
 
@@ -201,7 +178,7 @@ def detect_secrets_rules() -> list[Rule]:
             "pip install detect-secrets (or reinstall prime-nb)"
         ) from exc
     rules: list[Rule] = []
-    for name, (module, cls_name) in _DETECT_SECRETS_PLUGINS.items():
+    for name, (module, cls_name, hints) in _DETECT_SECRETS_PLUGINS.items():
         plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), cls_name)
         if name == "jwt":
             # the plugin's pattern stops lazily after the payload; take the signature too,
@@ -221,7 +198,7 @@ def detect_secrets_rules() -> list[Rule]:
                 group_if_trailing=True,
                 confident=confident,
                 valid=valid,
-                hints=_DETECT_SECRETS_HINTS.get(name, ()),
+                hints=hints,
             )
             for p in plugin.denylist
         )
@@ -293,8 +270,6 @@ TOKEN_WORD = re.compile(r"(?i)(?<![\w-])(?:token|api[_-]?key)\s+([A-Za-z0-9\-._~
 #: ``Authorization: Basic <base64 of user:password>``
 BASIC = re.compile(r"(?i)(?<![\w-])basic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
-_BEARER_HINTS = ("bearer",)
-_TOKEN_WORD_HINTS = ("token", "key")
 _KEYWORD_HINTS = (
     "key", "secret", "token", "pass", "pwd", "auth", "credential", "cookie", "contrase",
 )  # fmt: skip
@@ -679,6 +654,12 @@ def host_rule(names: Sequence[str]) -> Rule | None:
     return Rule("hostname", pattern=pattern, placeholder=_host_placeholder, word_bounded=True)
 
 
+def _guess(name: str, **how: Any) -> Rule:
+    """A rule that reads context, so can be wrong: what it finds is replaced where it was
+    found, and everywhere in the file only when :func:`strongly_random`."""
+    return Rule(name, confident=strongly_random, **how)
+
+
 def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     """The default rule set, most specific first (an earlier rule wins an overlap).
 
@@ -690,46 +671,19 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     ``hostnames`` replaces the host names to hide (default: this machine's name, see
     :func:`this_host_names`); pass ``[]`` to hide none.
     """
+    commands = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http")
     rules = [
         Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0),
-        Rule(
-            "bearer-token",
-            pattern=BEARER,
-            valid=credential_like,
-            hints=_BEARER_HINTS,
-            confident=strongly_random,
-        ),
+        _guess("bearer-token", pattern=BEARER, valid=credential_like, hints=("bearer",)),
         Rule("basic-auth", pattern=BASIC, valid=_basic_valid, hints=("basic",)),
-        Rule(
-            "bearer-token",
-            pattern=TOKEN_WORD,
-            valid=credential_like,
-            hints=_TOKEN_WORD_HINTS,
-            confident=strongly_random,
-        ),
-        Rule(
-            "url-password",
-            pattern=URL_PASSWORD,
-            valid=_url_password_valid,
-            hints=("://",),
-            confident=strongly_random,
-        ),
-        Rule("url-token", pattern=URL_TOKEN, hints=("=",), confident=strongly_random),
-        Rule(
-            "keyword-secret",
-            finder=_assignment_spans,
-            hints=(*_KEYWORD_HINTS, "pw"),
-            confident=strongly_random,
-        ),
-        Rule("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS, confident=strongly_random),
-        Rule(
-            "command-password",
-            finder=_command_spans,
-            hints=("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http"),
-            confident=strongly_random,
-        ),
+        _guess("bearer-token", pattern=TOKEN_WORD, valid=credential_like, hints=("token", "key")),
+        _guess("url-password", pattern=URL_PASSWORD, valid=_url_password_valid, hints=("://",)),
+        _guess("url-token", pattern=URL_TOKEN, hints=("=",)),
+        _guess("keyword-secret", finder=_assignment_spans, hints=(*_KEYWORD_HINTS, "pw")),
+        _guess("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS),
+        _guess("command-password", finder=_command_spans, hints=commands),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

@@ -188,32 +188,19 @@ class Scrubber:
             joins.append(m.span())
         if not joins:
             return []
-        pieces: list[str] = []
-        #: (position in the joined text, characters removed up to there)
-        marks: list[tuple[int, int]] = []
-        last, removed = 0, 0
-        for start, end in joins:
-            pieces.append(text[last:start])
-            at = start - removed  # where the break was, in the joined text
-            removed += end - start
-            marks.append((at, removed))
-            last = end
-        pieces.append(text[last:])
-        joined = "".join(pieces)
-
-        def to_text(pos: int, closing: bool) -> int:
-            shift = 0
-            for at, total in marks:
-                if at < pos or (at == pos and not closing):
-                    shift = total
-            return pos + shift
-
+        # the stretches of ``text`` between the breaks, and each joined character's place
+        starts = [0, *(end for _, end in joins)]
+        bounds = list(zip(starts, [*(start for start, _ in joins), len(text)], strict=True))
+        joined = "".join(text[start:end] for start, end in bounds)
+        origin = [i for start, end in bounds for i in range(start, end)]
         out: list[Span] = []
         for span in self._rule_spans(joined):
-            if not any(span.start < at < span.end for at, _ in marks):
-                continue
-            start, end = to_text(span.start, False), to_text(span.end, True)
-            out.append(Span(start, end, span.rule, span.confident, joined[span.start : span.end]))
+            start, last = origin[span.start], origin[span.end - 1]
+            if last - start == span.end - 1 - span.start:
+                continue  # no break inside: the rules found it in the text as it is
+            out.append(
+                Span(start, last + 1, span.rule, span.confident, joined[span.start : span.end])
+            )
         return out
 
     def _base64_spans(self, text: str, depth: int) -> list[Span]:
@@ -247,20 +234,13 @@ class Scrubber:
             return []
         out: list[Span] = []
         for value, rule, confident, quoted in self._embedded(obj, False, depth):
-            forms = {value, *_escaped_forms(value)} if not quoted else set()
-            for form in forms:
-                start = text.find(form)
-                while form and start >= 0:
-                    out.append(Span(start, start + len(form), rule, confident))
-                    start = text.find(form, start + len(form))
-            if quoted:
-                for form in {value, *_escaped_forms(value)}:
-                    needle = re.compile(
-                        _NUMBER_EDGE.format(re.escape(form))
-                        if quoted == "number"
-                        else '(?<=")' + re.escape(form) + '(?=")'
-                    )
-                    out.extend(Span(*m.span(), rule, confident) for m in needle.finditer(text))
+            for form in {value, *_escaped_forms(value)} - {""}:
+                needle = re.escape(form)
+                if quoted == "number":
+                    needle = _NUMBER_EDGE.format(needle)
+                elif quoted:
+                    needle = '(?<=")' + needle + '(?=")'
+                out.extend(Span(*m.span(), rule, confident) for m in re.finditer(needle, text))
         return out
 
     def _embedded(
@@ -307,11 +287,9 @@ class Scrubber:
             found += self._literal_spans(decoded, depth + 1)
             for span in found:
                 value = decoded[span.start : span.end]
-                for form in {value, *_escaped_forms(value)}:
-                    start = text.find(form, m.start(), m.end())
-                    while form and start >= 0:
-                        out.append(Span(start, start + len(form), span.rule, span.confident))
-                        start = text.find(form, start + len(form), m.end())
+                for form in {value, *_escaped_forms(value)} - {""}:
+                    at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
+                    out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
         return out
 
     def spans(self, text: str) -> list[Span]:
@@ -365,12 +343,14 @@ class Scrubber:
                 self._forms.setdefault(value, value)
                 for form in _escaped_forms(value):
                     self._forms.setdefault(form, value)
-            plain = [f for f in self._forms if self._forms[f] not in self._bounded]
-            parts = [_trie_pattern(plain)] if plain else []
-            for form in sorted(set(self._forms) - set(plain), key=len, reverse=True):
-                head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
-                tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
-                parts.insert(0, head + re.escape(form) + tail)
+            parts: list[str] = []
+            for form in sorted(self._forms, key=len, reverse=True):
+                if self._forms[form] in self._bounded:
+                    head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
+                    tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
+                    parts.insert(0, head + re.escape(form) + tail)
+                else:
+                    parts.append(re.escape(form))
             self._matcher = re.compile("|".join(parts)) if parts else None
             self._matcher_size = len(self.wide)
         return self._matcher
@@ -488,31 +468,6 @@ class Scrubber:
             self.learn_text(text)
             return text
         return self.scrub_text(text, path, hits)
-
-
-def _trie_pattern(words: list[str]) -> str:
-    """One regex for many literals, as a trie: at each position the engine follows one
-    path of shared prefixes instead of trying every literal (a file can hold thousands of
-    secrets). Longer words win, as with an alternation sorted longest first."""
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def build(node: dict[str, Any]) -> str:
-        out = []
-        while len(node) == 1 and "" not in node:  # a chain: one literal, no recursion
-            ((ch, node),) = node.items()
-            out.append(re.escape(ch))
-        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
-        if branches:
-            alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-            out.append(f"(?:{alt})?" if "" in node else alt)
-        return "".join(out)
-
-    return build(trie)
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:

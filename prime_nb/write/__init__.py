@@ -3,14 +3,9 @@
 Layer 2, above ``prime_nb.format`` and below ``prime_nb.session``: the writers work on the
 file as it is on disk at the moment of the write, not on a loaded Session, so they import
 nothing above the format. The Session's ``append_*`` methods are thin delegates to these.
-
-- ``_building``: new entries (ids, timestamps, checks) serialised in the file's dialect.
-- ``_appending``: one whole line per entry on an O_APPEND descriptor, under a lock, with
-  torn tails, concurrent writers and files renamed over by the agent handled.
-- ``_api``: the public ``append_*`` functions.
-- ``_upgrade``: the one whole-file rewrite (v1/v2 to v3, with a backup).
-- ``_fork``: :func:`write_fork`, a branch the Session read written as a new file (the
-  writer under ``Session.fork_to_file``).
+``_building`` makes and checks entries, ``_appending`` writes them, ``_api`` holds the
+public ``append_*``, ``_upgrade`` the one whole-file rewrite, ``_fork`` a branch written
+as a new file (under ``Session.fork_to_file``).
 """
 
 from ._api import (

@@ -103,16 +103,11 @@ def write_fork(
     dest: PathLike | None = None,
 ) -> Path:
     """Write a branch of a loaded session to a new v3 session file, as the agent forks
-    (see :func:`prime_nb.fork_to_file`, whose Session reads what is passed here).
+    (:func:`prime_nb.fork_to_file` says what the new file holds); returns its path.
 
-    ``path`` is the branch's entries root -> leaf as read from ``file`` (the session's
-    file; ``cwd`` its header's), assistant messages carrying their child agents'
-    aggregated usage; ``labels`` the labels in force as (target id, label, time set),
-    first set first. The new file holds the path's entries (label entries dropped, the
-    others chained anew), then one label entry per label on the path, with the time that
-    label was set, and its header names the source as ``parentSession`` and carries its
-    ``rlmDepth``: the agent opens it as it is. ``dest`` defaults to the agent's naming in
-    the source's folder (a folder as ``dest`` gets that name too). Returns the new path.
+    ``path`` is the branch's entries root -> leaf as read from ``file`` (``cwd`` its
+    header's), assistant messages carrying their child agents' aggregated usage;
+    ``labels`` the labels in force as (target id, label, time set), first set first.
     """
     source = normalise(file)
     if not path:

@@ -15,7 +15,7 @@ from session_matrix import CASES, compaction_entries, write_case
 
 import prime_nb
 from prime_nb.analysis import compaction_forensics, compaction_retention
-from prime_nb.analysis._retention_walk import KINDS
+from prime_nb.analysis._retention import KINDS
 from sessiongen import write_jsonl
 
 

@@ -1,5 +1,6 @@
-"""Subtree sums and maxima over Python lists give exactly what the former numpy walk gave:
-the same float additions in the same order (branches' costs sum to the last bit)."""
+"""Subtree figures over Python lists give exactly what the former numpy walk gave: the
+same float additions in the same order (branches' costs sum to the last bit), and the
+same last leaf below each row."""
 
 from __future__ import annotations
 
@@ -58,14 +59,19 @@ def random_tree(seed: int) -> TreeArrays:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_sums_and_maxima_equal_the_former_walk_to_the_bit(seed: int) -> None:
+def test_subtree_figures_equal_the_former_walk_to_the_bit(seed: int) -> None:
     arrays = random_tree(seed)
-    for values in (arrays.cost, arrays.tokens):
-        got, want = arrays.subtree_sum(values), former_sum(arrays, values)
-        assert got.dtype == want.dtype and np.array_equal(got, want)
-    leaves = np.arange(len(arrays.ids), dtype=np.int64)
-    got_max, want_max = arrays.subtree_max(leaves), former_max(arrays, leaves)
-    assert got_max.dtype == want_max.dtype and np.array_equal(got_max, want_max)
+    n = len(arrays.ids)
+    size, tokens, cost, leaves, last = arrays.subtree_figures()
+    is_leaf = _leaf_rows(arrays) >= 0
+    for got, values in (
+        (size, np.ones(n)),
+        (tokens, arrays.tokens),
+        (cost, arrays.cost),
+        (leaves, is_leaf.astype(np.float64)),
+    ):
+        assert np.array_equal(np.array(got, dtype=np.float64), former_sum(arrays, values))
+    assert np.array_equal(np.array(last, dtype=np.int64), former_max(arrays, _leaf_rows(arrays)))
     assert np.array_equal(arrays.last_leaf(), former_max(arrays, _leaf_rows(arrays)))
 
 
