@@ -8,14 +8,13 @@ computed for every entry, are what the HTML export inlines.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import orjson
 import pandas as pd
 
+from ..analysis import estimate_tokens
 from ..session import entry_text
 from ._labels import entry_labels
 from ._search import SearchIndex
@@ -147,27 +146,6 @@ def _iso_times(stamps: pd.Series) -> list[str | None]:
     return [
         None if t == "NaT" else (t[:-7] if t.endswith(".000000") else t) + "+00:00" for t in text
     ]
-
-
-def estimate_tokens(message: dict[str, Any]) -> int:
-    """Rough token count of a context message (characters / 4, images 1200)."""
-    chars = 0
-    images = 0
-    for key in ("content", "summary", "command", "output"):
-        value = message.get(key)
-        if isinstance(value, str):
-            chars += len(value)
-        elif isinstance(value, list):
-            for block in value:
-                if not isinstance(block, dict):
-                    continue
-                if block.get("type") == "image":
-                    images += 1
-                elif block.get("type") == "toolCall":
-                    chars += len(orjson.dumps(block.get("arguments"))) + len(str(block.get("name")))
-                else:
-                    chars += len(str(block.get("text") or block.get("thinking") or ""))
-    return math.ceil(chars / 4) + 1200 * images
 
 
 def context_text(message: dict[str, Any]) -> str:

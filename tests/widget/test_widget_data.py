@@ -348,3 +348,16 @@ def test_inline_script_escapes_closing_tags() -> None:
     assert json_for_html({"x": "</script><!--&"}) == (
         '{"x":"\\u003c/script\\u003e\\u003c!--\\u0026"}'
     )
+
+
+def test_context_panel_counts_tokens_as_the_analysis_does() -> None:
+    """The panel's per-message tokens are ``analysis.context_frame``'s (the agent's
+    heuristic). A second estimator once counted tool arguments in UTF-8 bytes, not in the
+    agent's JSON characters: this fixture's non-ASCII edits told the two apart."""
+    from prime_nb import analysis
+
+    session = prime_nb.load(Path(__file__).parents[1] / "fixtures" / "before-compaction.jsonl")
+    data = SessionData(session)
+    for leaf in session.leaves.index:
+        panel = [m["tokens"] for m in data.context(data.row_of[leaf])["messages"]]
+        assert panel == list(analysis.context_frame(session, leaf)["tokens_est"])
