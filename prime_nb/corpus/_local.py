@@ -168,11 +168,7 @@ COUNT_COLUMNS = (
 
 
 def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Session rows as the typed corpus table (the same dtypes however few rows).
-
-    Each column is typed once and the frame made from them in one go: a Dask partition
-    makes one such frame per few dozen files, where column-by-column assignment on a
-    built frame cost more than reading some of the files."""
+    """Session rows as the typed corpus table (the same dtypes however few rows)."""
 
     def values(name: str) -> list[Any]:
         return [row.get(name) for row in rows]
@@ -186,8 +182,8 @@ def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
         elif name in TEXT_COLUMNS:
             data[name] = pd.array(values(name), dtype="str")
     data["cost"] = np.array([np.nan if v is None else v for v in values("cost")], dtype=np.float64)
-    started = _datetimes(pd.Series(values("started"), dtype=_time_dtype(rows, "started")))
-    ended = _datetimes(pd.Series(values("ended"), dtype=_time_dtype(rows, "ended")))
+    started = _datetimes(pd.Series(values("started")))
+    ended = _datetimes(pd.Series(values("ended")))
     data["duration"] = (ended - started).astype("timedelta64[us]")
     data["started"] = started.astype("datetime64[us, UTC]")
     data["ended"] = ended.astype("datetime64[us, UTC]")
@@ -197,19 +193,9 @@ def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 TEXT_COLUMNS = ("id", "path", "cwd", "name", "dialect", "first_user_message", "error")
 
 
-def _time_dtype(rows: list[dict[str, Any]], name: str) -> Any:
-    """float64 when every time is float ms or missing (the summary pass), else None
-    (pandas infers: Timestamps from rows made elsewhere)."""
-    for row in rows:
-        value = row.get(name)
-        if value is not None and not isinstance(value, float):
-            return None
-    return np.float64
-
-
 def _datetimes(values: pd.Series) -> pd.Series:
-    """Float ms (the summary pass) or Timestamps (rows made elsewhere) as UTC datetimes;
-    ms go through the same conversion as the entries table's ``timestamp``."""
+    """Float ms (the summary pass) or Timestamps as UTC datetimes; ms go through the same
+    conversion as the entries table's ``timestamp``."""
     if pd.api.types.is_numeric_dtype(values.dtype) or values.isna().all():
         ms = values.to_numpy(dtype="float64", na_value=float("nan"))
         return pd.Series(pd.to_datetime(ms, unit="ms", utc=True), index=values.index)
@@ -277,10 +263,10 @@ FORENSICS_DTYPES: dict[str, Any] = {
     **SCHEMAS["compaction_forensics"],
 }
 BRANCH_DTYPES: dict[str, Any] = {"session": "str", "path": "str", **SCHEMAS["branches"]}
-RETENTION_DTYPES: dict[str, Any] = {
-    "session": "str",
-    "path": "str",
-    **SCHEMAS["compaction_retention"],
+RESEARCH_DTYPES: dict[str, dict[str, Any]] = {
+    COMPACTIONS: FORENSICS_DTYPES,
+    BRANCHES: BRANCH_DTYPES,
+    RETENTION: {"session": "str", "path": "str", **SCHEMAS["compaction_retention"]},
 }
 
 
@@ -315,35 +301,34 @@ def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFr
     return frame
 
 
-def compactions_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Compaction rows of the summary pass as the typed ``corpus_compactions`` table."""
-    meta = empty(FORENSICS_DTYPES)
+def research_frame(part: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Rows of a research ``part`` of the summary pass as its typed corpus table."""
+    meta = empty(RESEARCH_DTYPES[part])
     if not rows:
         return meta
     frame = pd.DataFrame(rows)
-    frame["timestamp"] = _datetimes(frame["timestamp"])
-    previous = _datetimes(frame.pop("previous_ms"))
-    frame["since_previous"] = frame["timestamp"] - previous
-    for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
-        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    if part == COMPACTIONS:
+        frame["timestamp"] = _datetimes(frame["timestamp"])
+        frame["since_previous"] = frame["timestamp"] - _datetimes(frame.pop("previous_ms"))
+        for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
+            frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    elif part == BRANCHES:
+        for column in ("started", "ended"):
+            frame[column] = _datetimes(frame[column])
     return conform(frame, meta)
 
 
-def branches_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Branch rows of the summary pass as the typed ``corpus_branches`` table."""
-    meta = empty(BRANCH_DTYPES)
-    if not rows:
-        return meta
-    frame = pd.DataFrame(rows)
-    for column in ("started", "ended"):
-        frame[column] = _datetimes(frame[column])
-    return conform(frame, meta)
-
-
-def retention_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Retention rows of the summary pass as the typed ``corpus_retention`` table."""
-    meta = empty(RETENTION_DTYPES)
-    return conform(pd.DataFrame(rows), meta) if rows else meta
+def _research_table(
+    part: str,
+    dir: str | Path | Iterable[str | Path] | None,
+    pattern: str,
+    files: Iterable[str | Path] | None,
+    workers: int | None,
+    progress: bool | None,
+    cache: Cache = False,
+) -> pd.DataFrame:
+    results = _summaries(dir, pattern, files, (part,), workers, part, progress, cache)
+    return research_frame(part, [row for r in results for row in getattr(r, part)])
 
 
 def corpus_compactions(
@@ -361,10 +346,7 @@ def corpus_compactions(
     Without a cache, a file whose bytes rule out a compaction entry is not parsed (most
     sessions never compacted; the table is the same): the final line counts problems in
     the files parsed and says how many held no compaction."""
-    results = _summaries(
-        dir, pattern, files, (COMPACTIONS,), workers, "compactions", progress, cache
-    )
-    return compactions_frame([row for r in results for row in r.compactions])
+    return _research_table(COMPACTIONS, dir, pattern, files, workers, progress, cache)
 
 
 def corpus_branches(
@@ -378,8 +360,7 @@ def corpus_branches(
 ) -> pd.DataFrame:
     """Branching summary of every session (one row per branch of a fork, ``session`` column),
     from the summary pass; ``cache`` as in :func:`load_corpus`."""
-    results = _summaries(dir, pattern, files, (BRANCHES,), workers, "branches", progress, cache)
-    return branches_frame([row for r in results for row in r.branches])
+    return _research_table(BRANCHES, dir, pattern, files, workers, progress, cache)
 
 
 def corpus_retention(
@@ -394,8 +375,7 @@ def corpus_retention(
     one row per compaction and kind of fact, ``session`` and ``path`` columns), from the
     summary pass. No cache: the rows read the summarised spans' whole entries, which the
     cache does not keep; a file whose bytes rule out a compaction is not parsed."""
-    results = _summaries(dir, pattern, files, (RETENTION,), workers, "retention", progress)
-    return retention_frame([row for r in results for row in r.retention])
+    return _research_table(RETENTION, dir, pattern, files, workers, progress)
 
 
 def _facts_error(path: str, exc: BaseException) -> SessionFacts:

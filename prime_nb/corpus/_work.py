@@ -7,7 +7,7 @@ per-entry objects, so what crosses the process boundary is tiny next to the file
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from .._names import shown_name
@@ -58,41 +58,26 @@ def unparsed_row(path: str) -> dict[str, Any]:
     return {"path": shown_name(path), "error": None, "unparsed": True}
 
 
-def problems_row(read: ColumnsRead, path: str) -> dict[str, Any]:
-    """The row of a file read for a research table alone: its problems, for the final
-    line (the corpus row's figures cost a few numpy calls a file)."""
-    return {"path": path, "problems": read.problem_count, "error": None}
+#: each research part's rows from a finished pass
+RESEARCH_ROWS = {
+    COMPACTIONS: corpus_compaction_rows,
+    BRANCHES: corpus_branch_rows,
+    RETENTION: corpus_retention_rows,
+}
 
 
 def results_of(read: ColumnsRead, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
-    """The parts asked for, from a finished pass (``path`` as tables show it)."""
+    """The row and the research parts asked for, from a finished pass (``path`` as tables
+    show it)."""
     path = shown_name(path)
-    wanted = set(parts)
-    try:  # without the corpus row asked for, only what the final line counts
-        row = row_of(read, path) if ROW in wanted else problems_row(read, path)
+    try:
+        row = row_of(read, path)
     except Exception as exc:
         return FileResult(error_row(path, exc), [], [])
-    compactions: list[dict[str, Any]] = []
-    branches: list[dict[str, Any]] = []
-    try:
-        if COMPACTIONS in wanted:
-            compactions = corpus_compaction_rows(read, path)
-    except Exception:  # as the full path: a file whose forensics fail has no rows
-        compactions = []
-    try:
-        if BRANCHES in wanted:
-            branches = corpus_branch_rows(read, path)
-    except Exception:
-        branches = []
-    retention: list[dict[str, Any]] = []
-    try:
-        if RETENTION in wanted:
-            retention = corpus_retention_rows(read, path)
-    except Exception:  # as the other research rows: a file that fails has none
-        retention = []
-    return FileResult(row, compactions, branches, retention)
-
-
-def summarise_many(paths: Sequence[str], parts: Iterable[str] = ALL_PARTS) -> list[FileResult]:
-    wanted = frozenset(parts)
-    return [summarise(path, wanted) for path in paths]
+    found: dict[str, list[dict[str, Any]]] = {COMPACTIONS: [], BRANCHES: []}
+    for part in RESEARCH_ROWS.keys() & set(parts):
+        try:
+            found[part] = RESEARCH_ROWS[part](read, path)
+        except Exception:  # as the full path: a file whose research rows fail has none
+            found[part] = []
+    return FileResult(row, **found)
