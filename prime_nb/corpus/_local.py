@@ -13,7 +13,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from .._names import shown_name
@@ -155,42 +154,27 @@ def load_corpus(
     return corpus_frame([r.row for r in results])
 
 
-COUNT_COLUMNS = (
-    "version",
-    "entries",
-    "leaves",
-    "forks",
-    "compactions",
-    "tool_calls",
-    "tokens",
-    "problems",
-)
+#: the dtypes of the corpus table's columns, but for the times (``_datetimes``)
+CORPUS_DTYPES: dict[str, Any] = {
+    **dict.fromkeys(CORPUS_COLUMNS, "str"),
+    **dict.fromkeys(
+        ("version", "entries", "leaves", "forks", "compactions", "tool_calls", "tokens"), "Int64"
+    ),
+    "problems": "Int64",
+    "cost": "float64",
+    "started": "datetime64[us, UTC]",
+    "ended": "datetime64[us, UTC]",
+    "duration": "timedelta64[us]",
+}
 
 
 def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Session rows as the typed corpus table (the same dtypes however few rows)."""
-
-    def values(name: str) -> list[Any]:
-        return [row.get(name) for row in rows]
-
-    data: dict[str, Any] = {}
-    for name in CORPUS_COLUMNS:
-        if name in COUNT_COLUMNS:
-            data[name] = pd.array(
-                [None if pd.isna(v) else int(v) for v in values(name)], dtype="Int64"
-            )
-        elif name in TEXT_COLUMNS:
-            data[name] = pd.array(values(name), dtype="str")
-    data["cost"] = np.array([np.nan if v is None else v for v in values("cost")], dtype=np.float64)
-    started = _datetimes(pd.Series(values("started")))
-    ended = _datetimes(pd.Series(values("ended")))
-    data["duration"] = (ended - started).astype("timedelta64[us]")
-    data["started"] = started.astype("datetime64[us, UTC]")
-    data["ended"] = ended.astype("datetime64[us, UTC]")
-    return pd.DataFrame(data, columns=CORPUS_COLUMNS)
-
-
-TEXT_COLUMNS = ("id", "path", "cwd", "name", "dialect", "first_user_message", "error")
+    frame = pd.DataFrame(rows, columns=CORPUS_COLUMNS, dtype=object)
+    for name in ("started", "ended"):
+        frame[name] = _datetimes(pd.Series([row.get(name) for row in rows], dtype=None))
+    frame["duration"] = frame["ended"] - frame["started"]
+    return frame.astype(CORPUS_DTYPES)
 
 
 def _datetimes(values: pd.Series) -> pd.Series:

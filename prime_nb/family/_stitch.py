@@ -217,28 +217,9 @@ class Stitched:
 
 
 def typed(rows: list[dict[str, Any]], dtypes: dict[str, str]) -> pd.DataFrame:
-    """Rows as a frame with exactly these columns and dtypes (however few rows)."""
-    frame = pd.DataFrame(rows, columns=list(dtypes))
-    dtype: Any
-    for name, dtype in dtypes.items():
-        if dtype == "str":
-            frame[name] = pd.array(
-                [
-                    None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-                    for v in frame[name].tolist()
-                ],
-                dtype="str",
-            )
-        elif dtype.startswith("datetime"):
-            frame[name] = pd.to_datetime(frame[name], utc=True).astype(dtype)
-        elif dtype == "Int64":
-            frame[name] = pd.array(
-                [None if v is None or v != v else int(v) for v in frame[name].tolist()],
-                dtype="Int64",
-            )
-        else:
-            frame[name] = frame[name].astype(dtype)
-    return frame
+    """Rows as a frame with exactly these columns and dtypes (however few rows); object
+    first, so that no integer passes through a float on its way to ``Int64``."""
+    return pd.DataFrame(rows, columns=list(dtypes), dtype=object).astype(dtypes)
 
 
 class _Index:
