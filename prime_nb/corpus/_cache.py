@@ -30,16 +30,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..session import ColumnsRead
-from ._cache_file import (
-    CacheFile,
-    Key,
-    Record,
-    cache_name,
-    decoded,
-    packed,
-    unpacked,
-    write_store,
-)
+from ._cache_file import CacheFile, Key, Record, cache_name, decoded, write_store
 from ._runner import run
 from ._summary import read_summary
 from ._work import FileResult, error_row, results_of
@@ -114,13 +105,13 @@ def summarise_for_cache(path: str, state: bytes | None) -> Record:
     read = None
     if state is not None:
         try:  # reads only the new bytes (or all, if the file was replaced)
-            read = read_summary(path, ColumnsRead.from_bytes(unpacked(state), path))
+            read = read_summary(path, ColumnsRead.from_bytes(state, path))
         except Exception:  # a state that no longer fits: read the file from the start
             read = None
     try:
         if read is None:
             read = read_summary(path)
-        blob = packed(read.to_bytes())
+        blob = read.to_bytes()
     except Exception as exc:
         return _failed(path, exc, key, ends)
     result = results_of(read, path)

@@ -5,7 +5,7 @@ One file per corpus (``cache_name``), so that one cache folder (the user's, by d
 serves many corpora and listing one reads and rewrites only its own records. One row
 per file path summarised there whose file still exists: the key columns, the summary
 (the corpus row and the research rows, as JSON, since a row's values may be of any JSON
-type in a hostile file) and the pass's state, compressed by the worker that made it.
+type in a hostile file) and the pass's state.
 The file is rewritten whole, through a temporary file and a rename, so that a reader
 never sees half of it. Its metadata names the cache's layout and the prime_nb that
 wrote it: rows summarised by another version may follow other rules, so such a cache
@@ -47,11 +47,7 @@ FLOATS = {
 RESEARCH = (COMPACTIONS, BRANCHES)
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 4
-#: a stored state says how long it is; a length past this many times its compressed bytes
-#: is a damaged cache's: zstd cannot do better (a block holds at most 128 KiB, and its
-#: smallest form, a repeated byte, takes 4 bytes); the pass's states compress about 4 to 1
-MAX_RATIO = 128 * 1024 // 4
+CACHE_LAYOUT = 5
 #: the Parquet metadata key of the layout: a file that has it was written by prime_nb
 LAYOUT_KEY = b"prime_nb.cache_layout"
 #: Parquet metadata saying which layout and which prime_nb wrote the cache
@@ -70,7 +66,7 @@ class Record:
     offset: int
     tail: bytes
     result: FileResult
-    #: the pass's saved state, ``packed`` (None: not read from the cache file yet, or none)
+    #: the pass's saved state (None: not read from the cache file yet, or none)
     state: bytes | None
     #: research rows still as the cache file holds them (JSON), by part: decoded when a
     #: table asks for them (``decoded``), so that listing the sessions decodes no branch
@@ -96,27 +92,6 @@ def decoded(record: Record, parts: Iterable[str]) -> Record:
         record.result = record.result._replace(**fixed)
         del record.stored[part]
     return record
-
-
-def packed(state: bytes) -> bytes:
-    """A saved state as the cache file holds it: compressed (zstd) by the worker that made
-    it, its length first. Why there: the workers compress their files' states side by
-    side and send a quarter of the bytes back, where the cache file's writer compressed
-    them all on one core while the others waited (the column is stored as it comes)."""
-    pa, _ = _pyarrow()
-    frame: bytes = pa.compress(state, codec="zstd", asbytes=True)
-    return len(state).to_bytes(8, "little") + frame
-
-
-def unpacked(stored: bytes) -> bytes:
-    """The state :func:`packed` stored (ValueError: not one; a damaged cache's length is
-    not believed past what zstd could have made of the bytes that follow it)."""
-    pa, _ = _pyarrow()
-    size, frame = int.from_bytes(stored[:8], "little"), stored[8:]
-    if len(stored) < 8 or size > max(MAX_RATIO * len(frame), 1 << 20):
-        raise ValueError("not a state this cache wrote")
-    state: bytes = pa.decompress(frame, decompressed_size=size, codec="zstd", asbytes=True)
-    return state
 
 
 def _pyarrow() -> Any:
@@ -273,9 +248,7 @@ def write_store(file: Path, store: dict[str, Record]) -> None:
     handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=file.parent)
     os.close(handle)
     try:
-        codecs = {name: "zstd" for name in table.column_names}
-        codecs["state"] = "none"  # compressed already (``packed``)
-        pq.write_table(table, temporary, compression=codecs)
+        pq.write_table(table, temporary, compression="zstd")
         os.replace(temporary, file)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
