@@ -1,18 +1,13 @@
 """The corpus cache's file: one Parquet file per corpus folder, read as little as a call
 needs, written whole.
 
-One file per corpus (``cache_name``), so that one cache folder (the user's, by default)
-serves many corpora and listing one reads and rewrites only its own records. One row
-per file path summarised there whose file still exists: the key columns, the summary
-(the corpus row and the research rows, as JSON, since a row's values may be of any JSON
-type in a hostile file) and the pass's state.
-The file is rewritten whole, through a temporary file and a rename, so that a reader
-never sees half of it. Its metadata names the cache's layout and the prime_nb that
-wrote it: rows summarised by another version may follow other rules, so such a cache
-(or one that is damaged, or no cache at all) is set aside and rebuilt, never trusted.
-
-A call reads only what it needs: the states (most of the bytes) only when a file
-changed, and a research table's rows only for that table (``decoded``).
+One file per corpus (``cache_name``), so that one cache folder serves many corpora and
+listing one reads and rewrites only its own records. One row per file summarised: the
+key columns, the summary (the rows as JSON, since a row's values may be of any JSON type
+in a hostile file) and the pass's state. It is rewritten through a temporary file and a
+rename, so that a reader never sees half of it. Its metadata names the layout and the
+prime_nb that wrote it: another version's rows may follow other rules, so such a cache
+(or a damaged one) is rebuilt, never trusted.
 """
 
 from __future__ import annotations
@@ -85,7 +80,7 @@ def decoded(record: Record, parts: Iterable[str]) -> Record:
     ValueError when the cache file held something else there (the file is read again)."""
     for part in set(parts) & record.stored.keys():
         rows = orjson.loads(record.stored[part])
-        if not _dicts(rows):
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise TypeError(f"the cache's {part} rows are not a list of rows")
         # the part names are FileResult's field names (``_json`` reads them the same way)
         fixed: dict[str, Any] = {part: _nans(rows, FLOATS[part])}
@@ -117,14 +112,10 @@ class CacheFile:
     """The cache file of a corpus, open: its records at once, their saved states (most of
     its bytes) only when :meth:`read_states` asks for them.
 
-    Why: re-listing an unchanged corpus needs the summaries alone, and decompressing
-    every file's state would cost far more than the rest of the read
-    (benchmarks/README.md). The states are read later through the same open file, so a
-    cache that another process renames over this one meanwhile cannot mix two caches'
-    rows.
-
-    A missing cache, or one that is damaged or was written by another layout or version
-    of prime_nb, has no records (it is rebuilt).
+    Why: re-listing an unchanged corpus needs the records alone, in half the time that
+    reading the states too takes. The states are read through the same open file, so a
+    cache renamed over this one meanwhile cannot mix two caches' rows. A missing,
+    damaged or foreign cache has no records (it is rebuilt).
     """
 
     def __init__(self, file: Path) -> None:
@@ -187,23 +178,18 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         size, mtime, inode, device = (
             table[name][k] for name in ("size", "mtime_ns", "inode", "device")
         )
-        row = orjson.loads(table["row"][k])
-        if not isinstance(row, dict):
+        row, ends = orjson.loads(table["row"][k]), table["ends"][k]
+        stored = {part: table[part][k] for part in RESEARCH}
+        if not isinstance(row, dict) or not all(map(_is_bytes, [*stored.values(), ends])):
             raise TypeError(f"the cache's record of {path} is not a summary")
         result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
-        stored = {part: table[part][k] for part in RESEARCH}
-        if not all(isinstance(value, bytes) for value in stored.values()):
-            raise TypeError(f"the cache's record of {path} is not a summary")
         key = (size, mtime, inode, device) if size is not None else None
-        ends = table["ends"][k]
-        if not isinstance(ends, bytes):
-            raise TypeError(f"the cache's record of {path} is not a summary")
         out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)
     return out
 
 
-def _dicts(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+def _is_bytes(value: Any) -> bool:
+    return isinstance(value, bytes)
 
 
 def _json(record: Record, part: str) -> bytes:
