@@ -19,7 +19,7 @@ from .._names import shown_name
 from .._words import counted
 from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
-from ._listing import corpus_paths, corpus_root, listed
+from ._listing import corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
 
@@ -132,23 +132,17 @@ def load_corpus(
     files that ``pattern`` matches; a file named twice: one row).
 
     Each file is read once by the summary pass (no tables built), in ``workers``
-    processes (default: one per core this process may use, or this process alone for a
-    corpus one core reads before workers would be up: under 8 MB; 1 reads in this
-    process, as does a worker of a multiprocessing Pool, which may not start
-    processes), with a tqdm progress bar (a notebook bar in
-    Jupyter; ``progress=False`` hides it) and a final line: files, MB, MB/s and problems
-    found. A file that fails to load is a row with its ``error`` and no figures.
+    processes (default: one per usable core, or this process alone for a corpus under
+    8 MB; 1 reads in this process), with a tqdm progress bar (``progress=False`` hides
+    it) and a final line: files, MB, MB/s and problems found. A file that fails to load
+    is a row with its ``error`` and no figures.
 
     ``cache=True`` keeps each file's summary in Parquet in the user's cache folder (a
-    path: in that folder, e.g. next to the corpus), in one file per corpus folder (the
-    folder given, or the one that holds the files given), so that listing one corpus
-    never reads another's records: an unchanged file (same path, size, mtime, inode) is
-    not read again, a file that only grew is read from where the last pass stopped, and a
-    file that is gone leaves the cache. The cache holds every table's rows, so
-    ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it. A
-    cache written by another version of prime_nb is rebuilt, and a folder that cannot
-    hold one is an error before any file is read. A file name that is not UTF-8 is
-    shown with ``\\xNN`` escapes.
+    path: in that folder), one file per corpus folder: an unchanged file is not read
+    again, a file that only grew is read from where the last pass stopped, and a file
+    that is gone leaves the cache (docs/corpus.md). It holds every table's rows, so
+    ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it; a
+    folder that cannot hold one is an error before any file is read.
     """
     results = _summaries(dir, pattern, files, (ROW,), workers, "sessions", progress, cache)
     return corpus_frame([r.row for r in results])
@@ -200,7 +194,7 @@ def corpus_entries(
     """
     frames = run(
         session_entries,
-        corpus_paths(dir, pattern, files),
+        listed(dir, pattern, files).paths,
         workers,
         "entries",
         progress,
@@ -382,6 +376,6 @@ def families(
     :func:`prime_nb.load_family` gives one family's sessions, links and graph.
     """
     facts = run(
-        facts_of, corpus_paths(dir, pattern, files), workers, "families", progress, _facts_error
+        facts_of, listed(dir, pattern, files).paths, workers, "families", progress, _facts_error
     )
     return families_frame(facts)
