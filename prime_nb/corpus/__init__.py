@@ -7,8 +7,8 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_local``: :func:`load_corpus` and the corpus tables, in local processes with tqdm.
 - ``_listing``: the files a call reads (a folder, or a list of files and folders).
 - ``_dask``: the same tables on Dask (an optional extra, imported on first use).
-- ``_summary``, ``_work``: the summary pass of one file and the rows it gives each
-  table; ``_skim``: the files whose bytes rule out a compaction.
+- ``_work``: the summary pass of one file and the rows it gives each table; ``_skim``:
+  the files whose bytes rule out a compaction.
 - ``_runner``: a process pool started for the call; ``_heap``: a Dask worker's heap.
 - ``_search``: :func:`search`, the hits of a query in every session's texts;
   ``_search_index``: its SQLite full-text index (``cache=``).

@@ -21,8 +21,7 @@ from pathlib import Path
 from ..session import ColumnsRead
 from ._cache_file import CacheFile, Key, Record, cache_name, decoded, write_store
 from ._runner import run
-from ._summary import read_summary
-from ._work import FileResult, error_row, results_of
+from ._work import FileResult, error_row, read_summary, results_of
 
 #: bytes before the last read position that must be unchanged for a file to count as grown
 TAIL = 4096

@@ -46,20 +46,12 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def may_start_processes() -> bool:
-    """Can this process start workers? Not when it is itself a daemonic worker (of a
-    ``multiprocessing.Pool``, say): multiprocessing refuses those children, with an
-    ``AssertionError`` that names no way out. The corpus reads in this process instead."""
-    return not multiprocessing.current_process().daemon
-
-
 def end_quietly_on_interrupt() -> None:
     """A worker's initializer: an interrupt ends it without a traceback.
 
-    Why: a notebook's interrupt, like Ctrl-C in a terminal, signals every process of the
-    group, and Python's own handler printed a KeyboardInterrupt traceback per worker
-    into the terminal or the notebook server's log. A worker whose caller ignores
-    interrupts (a job started in the background) inherits that, and keeps it.
+    Why: a notebook's interrupt, like Ctrl-C, signals every process of the group, and
+    Python's own handler printed a traceback per worker into the terminal or the
+    server's log. An ignored interrupt (a job started in the background) stays ignored.
     """
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -109,9 +101,8 @@ def progress_bar(total: int, desc: str, show: bool | None) -> Any:
 
 
 def workers_pay_off(total: int) -> bool:
-    """Are worker processes worth it for a corpus of ``total`` bytes, when the caller
-    left the choice to prime_nb (``workers=None``)? Not for a small folder, which this
-    process reads before workers would be up."""
+    """Are workers worth it for ``total`` bytes, when the caller left the choice to
+    prime_nb (``workers=None``)? Not for a small folder, read before workers would be up."""
     return total >= IN_PROCESS_MAX
 
 
@@ -154,7 +145,9 @@ def run(
     sizes = file_sizes(paths)
     if not chosen and workers > 1 and not workers_pay_off(sum(sizes)):
         workers = 1
-    if workers > 1 and not may_start_processes():
+    # a daemonic worker (of a multiprocessing Pool, say) may not start processes:
+    # multiprocessing's AssertionError would name no way out, so it reads them itself
+    if workers > 1 and multiprocessing.current_process().daemon:
         if chosen:
             warnings.warn(
                 f"workers={workers}: this process is a daemonic worker (of a "
