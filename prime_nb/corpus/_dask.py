@@ -164,6 +164,18 @@ def _groups(paths: list[str], files_per_partition: int | None) -> list[list[str]
     return [paths[k : k + files_per_partition] for k in range(0, len(paths), files_per_partition)]
 
 
+def _from_map(
+    partition: Callable[[Sequence[str], dict[str, Any] | None], pd.DataFrame],
+    groups: list[list[str]],
+    meta: pd.DataFrame,
+    storage_options: dict[str, Any] | None,
+) -> dd.DataFrame:
+    with pandas_dtypes():
+        return dd.from_map(
+            partition, groups, storage_options=storage_options, meta=meta, enforce_metadata=False
+        )
+
+
 def to_dask(
     paths_or_dir: Paths,
     pattern: str = "**/*.jsonl",
@@ -173,19 +185,11 @@ def to_dask(
 ) -> dd.DataFrame:
     """Every entry of every session as a Dask DataFrame (``session`` and ``path`` columns).
 
-    Partitions hold ``files_per_partition`` files, or by default about the same bytes each.
-
+    Partitions hold ``files_per_partition`` files, or by default the same number each.
     Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
     """
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
-    with pandas_dtypes():
-        return dd.from_map(
-            _entries_partition,
-            groups,
-            storage_options=storage_options,
-            meta=entries_meta(),
-            enforce_metadata=False,
-        )
+    return _from_map(_entries_partition, groups, entries_meta(), storage_options)
 
 
 def sessions_dask(
@@ -198,14 +202,7 @@ def sessions_dask(
     """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask, read
     by the summary pass; partitions as in :func:`to_dask`."""
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
-    with pandas_dtypes():
-        return dd.from_map(
-            _sessions_partition,
-            groups,
-            storage_options=storage_options,
-            meta=corpus.corpus_frame([]),
-            enforce_metadata=False,
-        )
+    return _from_map(_sessions_partition, groups, corpus.corpus_frame([]), storage_options)
 
 
 def _research(

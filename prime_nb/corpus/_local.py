@@ -26,27 +26,29 @@ from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row,
 if TYPE_CHECKING:
     from ..session import Session
 
-CORPUS_COLUMNS = [
-    "id",
-    "path",
-    "cwd",
-    "name",
-    "version",
-    "dialect",
-    "entries",
-    "leaves",
-    "forks",
-    "compactions",
-    "tool_calls",
-    "tokens",
-    "cost",
-    "started",
-    "ended",
-    "duration",
-    "first_user_message",
-    "problems",
-    "error",
-]
+#: the corpus table's columns and their dtypes
+CORPUS_DTYPES: dict[str, Any] = {
+    "id": "str",
+    "path": "str",
+    "cwd": "str",
+    "name": "str",
+    "version": "Int64",
+    "dialect": "str",
+    "entries": "Int64",
+    "leaves": "Int64",
+    "forks": "Int64",
+    "compactions": "Int64",
+    "tool_calls": "Int64",
+    "tokens": "Int64",
+    "cost": "float64",
+    "started": "datetime64[us, UTC]",
+    "ended": "datetime64[us, UTC]",
+    "duration": "timedelta64[us]",
+    "first_user_message": "str",
+    "problems": "Int64",
+    "error": "str",
+}
+CORPUS_COLUMNS = list(CORPUS_DTYPES)
 
 
 def session_row(path: str) -> dict[str, Any]:
@@ -146,20 +148,6 @@ def load_corpus(
     """
     results = _summaries(dir, pattern, files, (ROW,), workers, "sessions", progress, cache)
     return corpus_frame([r.row for r in results])
-
-
-#: the dtypes of the corpus table's columns, but for the times (``_datetimes``)
-CORPUS_DTYPES: dict[str, Any] = {
-    **dict.fromkeys(CORPUS_COLUMNS, "str"),
-    **dict.fromkeys(
-        ("version", "entries", "leaves", "forks", "compactions", "tool_calls", "tokens"), "Int64"
-    ),
-    "problems": "Int64",
-    "cost": "float64",
-    "started": "datetime64[us, UTC]",
-    "ended": "datetime64[us, UTC]",
-    "duration": "timedelta64[us]",
-}
 
 
 def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
