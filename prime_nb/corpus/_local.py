@@ -222,16 +222,9 @@ def to_parquet(frame: pd.DataFrame, path: str | Path) -> Path:
 
 
 #: dtypes of the research tables (declared, so Dask never computes a partition to infer them)
-FORENSICS_DTYPES: dict[str, Any] = {
-    "session": "str",
-    "path": "str",
-    "id": "str",
-    **SCHEMAS["compaction_forensics"],
-}
-BRANCH_DTYPES: dict[str, Any] = {"session": "str", "path": "str", **SCHEMAS["branches"]}
 RESEARCH_DTYPES: dict[str, dict[str, Any]] = {
-    COMPACTIONS: FORENSICS_DTYPES,
-    BRANCHES: BRANCH_DTYPES,
+    COMPACTIONS: {"session": "str", "path": "str", "id": "str", **SCHEMAS["compaction_forensics"]},
+    BRANCHES: {"session": "str", "path": "str", **SCHEMAS["branches"]},
     RETENTION: {"session": "str", "path": "str", **SCHEMAS["compaction_retention"]},
 }
 
@@ -356,14 +349,9 @@ def families(
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """One row per session family below ``dir`` (forks and sub-agents linked across files).
-
-    Each file is read once, in ``workers`` processes; the families are stitched from what
-    each file contributes (:func:`prime_nb.family.facts_of`), so tokens and cost count
-    copied prefixes and sub-agents once (``naive_*``: the plain sums, for comparison).
-    :func:`prime_nb.load_family` gives one family's sessions, links and graph.
-    """
-    facts = run(
-        facts_of, listed(dir, pattern, files).paths, workers, "families", progress, _facts_error
-    )
-    return families_frame(facts)
+    """One row per session family below ``dir`` (forks and sub-agents linked across files),
+    stitched from what each file contributes (:func:`prime_nb.family.facts_of`, read in
+    ``workers`` processes): copied prefixes and sub-agents counted once (``naive_*``: the
+    plain sums). :func:`prime_nb.load_family` gives one family's sessions and graph."""
+    paths = listed(dir, pattern, files).paths
+    return families_frame(run(facts_of, paths, workers, "families", progress, _facts_error))

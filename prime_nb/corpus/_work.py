@@ -55,17 +55,12 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     (``_skim``) is not parsed: its row says ``unparsed`` and holds no figures."""
     wanted = frozenset(parts)
     if wanted and wanted <= COMPACTION_PARTS and not may_hold_compaction(path):
-        return FileResult(unparsed_row(path), [], [])
+        return FileResult({"path": shown_name(path), "error": None, "unparsed": True}, [], [])
     try:
         read = read_summary(path)
     except Exception as exc:  # one bad file must not stop the corpus
         return FileResult(error_row(path, exc), [], [])
     return results_of(read, path, parts)
-
-
-def unparsed_row(path: str) -> dict[str, Any]:
-    """The row of a file the pass did not parse (its bytes hold no compaction)."""
-    return {"path": shown_name(path), "error": None, "unparsed": True}
 
 
 #: each research part's rows from a finished pass

@@ -1,11 +1,9 @@
 """What a family needs to know about one session file, small enough to send between processes.
 
 Why: stitching sessions into families is a global step (a fork's source may be any other
-file), but reading each file is not. So each file is read once, on its own (in this
-process, a worker process or a Dask worker), into :class:`SessionFacts`: the header's
-links, the entry ids and types (to find copied prefixes), each entry's usage and the
-``child_usage_attributed`` entries (to roll up spend once). Only plain values, so facts
-pickle cheaply; the stitching (``_stitch``) never opens a file.
+file), but reading each file is not. So each file is read once, on its own (here, in a
+worker process or on Dask), into :class:`SessionFacts`: plain values that pickle cheaply,
+from which the stitching (``_stitch``) works without opening a file.
 """
 
 from __future__ import annotations
