@@ -115,7 +115,7 @@ def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bool
     if key == record.key:  # unless rewritten in place at the same size, mtime put back
         return ends_hash(path, key[0]) == record.ends, False
     grown = (
-        record.resumable
+        record.offset >= 0  # read as a session: a state was saved to resume it
         and key[2:] == record.key[2:]
         and key[0] > record.offset  # the same length with a new mtime: rewritten
         and tail_hash(path, record.offset) == record.tail

@@ -69,11 +69,6 @@ class Record:
     #: checksums of the file's first and last 4 KB at the size in ``key`` (``ends_hash``)
     ends: bytes = b""
 
-    @property
-    def resumable(self) -> bool:
-        """Was the file read as a session (so that a state was saved to resume it)?"""
-        return self.offset >= 0
-
 
 def decoded(record: Record, parts: Iterable[str]) -> Record:
     """``record`` with the research rows of ``parts`` decoded; raises TypeError or

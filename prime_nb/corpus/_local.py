@@ -59,13 +59,9 @@ def session_row(path: str) -> dict[str, Any]:
     row = summarise(path, (ROW,)).row
     if row.get("error") is None:
         for key in ("started", "ended"):
-            row[key] = _timestamp(row[key])
+            row[key] = pd.to_datetime([row[key]], unit="ms", utc=True)[0]
         row["duration"] = row["ended"] - row["started"]
     return row
-
-
-def _timestamp(ms: float) -> Any:
-    return pd.to_datetime([ms], unit="ms", utc=True)[0]
 
 
 def session_entries(path: str) -> pd.DataFrame:
