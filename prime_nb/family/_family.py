@@ -333,19 +333,17 @@ def load_family(
     keep = [k for k in st.order if st.family[k] == mine]
     if len(keep) == len(st.order):
         return everything
-    by_path = {st.facts[k].path: everything._sessions.get(k) for k in keep}
-    stitched = stitch([st.facts[k] for k in keep])
-    return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)
+    return _stitched([(st.facts[k], everything._sessions.get(k)) for k in keep])
 
 
 def family_of(files: PathLike | Iterable[PathLike]) -> Family:
     """The Family of exactly these session files (no search; one path alone is one file)."""
-    loaded: list[Session | None] = []
-    facts: list[SessionFacts] = []
-    for path in file_list(files):
-        session, found = loaded_facts(path)  # a file that fails to load: None, and why
-        loaded.append(session)
-        facts.append(found)
-    stitched = stitch(facts)
-    by_path = {f.path: s for f, s in zip(facts, loaded, strict=True)}
+    # a file that fails to load: no session, and why in its facts
+    return _stitched([loaded_facts(path)[::-1] for path in file_list(files)])
+
+
+def _stitched(pairs: list[tuple[SessionFacts, Session | None]]) -> Family:
+    """The Family of these facts and their loaded sessions."""
+    stitched = stitch([facts for facts, _ in pairs])
+    by_path = {facts.path: session for facts, session in pairs}
     return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)
