@@ -131,11 +131,7 @@ class Rows:
             yield path[start : end + 1]
 
     def rows(self, unit: str) -> Iterator[dict[str, Any]]:
-        if unit == "leaf":
-            return self.leaves()
-        if unit == "compaction":
-            return self.compactions()
-        return self.turns()
+        return {"leaf": self.leaves, "compaction": self.compactions}.get(unit, self.turns)()
 
 
 def _str(value: Any) -> str | None:

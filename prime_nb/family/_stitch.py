@@ -250,14 +250,8 @@ class _Index:
 
 
 def _problem(st: Stitched, key: str, kind: str, message: str) -> None:
-    st.problems.append(
-        {
-            "session": key,
-            "path": shown_name(st.facts[key].path),
-            "kind": kind,
-            "message": shown_name(message),
-        }
-    )
+    row = (key, shown_name(st.facts[key].path), kind, shown_name(message))
+    st.problems.append(dict(zip(PROBLEM_COLUMNS, row, strict=True)))
 
 
 def stitch(facts_list: list[SessionFacts]) -> Stitched:
