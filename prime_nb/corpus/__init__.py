@@ -7,14 +7,12 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
 - ``_local``: :func:`load_corpus` and the corpus tables, in local processes with tqdm.
 - ``_listing``: the files a call reads (a folder, or a list of files and folders).
 - ``_dask``: the same tables on Dask (an optional extra, imported on first use).
-- ``_summary``, ``_research_rows``, ``_work``: the summary pass of one file and the rows
-  it gives each table; ``_skim``: the files whose bytes rule out a compaction, which the
-  compactions table alone leaves unparsed.
-- ``_runner``: files in guided batches over a process pool started for the call;
-  ``_heap``: a Dask worker's heap while it reads.
+- ``_work``: the summary pass of one file and the rows it gives each table; ``_skim``:
+  the files whose bytes rule out a compaction.
+- ``_runner``: a process pool started for the call; ``_heap``: a Dask worker's heap.
 - ``_search``: :func:`search`, the hits of a query in every session's texts;
   ``_search_index``: its SQLite full-text index (``cache=``).
-- ``_cache``: the Parquet cache, with the read that resumes a grown file.
+- ``_cache``, ``_cache_file``: the Parquet cache, with the read that resumes a grown file.
 """
 
 from typing import Any as _Any
@@ -31,16 +29,6 @@ from ._local import (
     to_parquet,
 )
 from ._search import search
-
-#: the Dask tables, imported from ``_dask`` on first use: Dask is an optional extra
-_DASK_NAMES = (
-    "branches_dask",
-    "compactions_dask",
-    "families_dask",
-    "retention_dask",
-    "sessions_dask",
-    "to_dask",
-)
 
 __all__ = [
     "branches_dask",
@@ -64,7 +52,7 @@ __all__ = [
 
 def __getattr__(name: str) -> _Any:
     """A Dask table's function, imported with Dask when first asked for (PEP 562)."""
-    if name in _DASK_NAMES:
+    if name in __all__ and name.endswith("dask"):  # Dask is an optional extra
         from . import _dask
 
         return getattr(_dask, name)

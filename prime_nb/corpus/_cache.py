@@ -1,26 +1,15 @@
 """The corpus cache: each file's summary, kept in Parquet, reused while the file is unchanged.
 
 Why: re-listing a corpus that did not change should cost a ``stat`` and two small reads
-per file, and a live session that only grew should cost its new bytes. A file's summary
-is reused when its path, size, mtime and inode (with its device) are those recorded, and
-so are its first and last 4 KB (``ends_hash``: a rewrite of the same size with its mtime
-put back is read again). A file with the same inode that is longer than where the last
-pass stopped, and whose last 4 KB before that point are unchanged, only grew: the pass
-resumes there (``read_columns(state=...)``, from the read the cache kept as bytes).
-Anything else (rewritten, truncated, replaced by another file) is read again. Session
-files are append-only; what this cannot see is an edit further back than those 4 KB
-that also lengthens the file, and an edit between the first and the last 4 KB with the
-size and the mtime put back.
-
-The summaries live in one Parquet file per corpus folder in the cache folder
-(``_cache_file``): listing one corpus never reads or rewrites another's records. A file
-that is gone leaves the cache when the cache is next written. A part of a record found
-damaged when it is decoded makes that one file be read again.
+per file, and a live session that only grew should cost its new bytes. When a file
+counts as unchanged or grown, and which edits stay unseen, is in docs/corpus.md; a
+grown file is resumed from the read the cache kept (``read_columns(state=...)``), and
+anything else is read again. A part of a record found damaged when it is decoded makes
+that one file be read again.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import tempfile
@@ -30,19 +19,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..session import ColumnsRead
-from ._cache_file import (
-    CacheFile,
-    Key,
-    Record,
-    cache_name,
-    decoded,
-    packed,
-    unpacked,
-    write_store,
-)
+from ._cache_file import CacheFile, Key, Record, cache_name, decoded, write_store
 from ._runner import run
-from ._summary import read_summary
-from ._work import FileResult, error_row, results_of
+from ._work import FileResult, error_row, read_summary, results_of
 
 #: bytes before the last read position that must be unchanged for a file to count as grown
 TAIL = 4096
@@ -69,41 +48,38 @@ def stat_key(path: str) -> Key | None:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
 
 
-def tail_hash(path: str, offset: int) -> bytes:
-    """A digest of the ``TAIL`` bytes before ``offset`` (empty when unreadable)."""
-    try:
-        with open(path, "rb") as fh:
-            start = max(0, offset - TAIL)
-            fh.seek(start)
-            data = fh.read(offset - start)
-    except OSError:
-        return b""
-    if len(data) != offset - start:
-        return b""
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def ends_hash(path: str, size: int) -> bytes:
-    """CRC-32s of the first ``TAIL`` bytes and of the ``TAIL`` bytes before ``size``
-    (empty when unreadable): what a file of an unchanged size and mtime must still hold
-    to be the one summarised (a rewrite of the same size with its mtime put back
-    changes them). It runs for every unchanged file of every call, so it is a checksum
-    several times cheaper than a digest; an accidental change keeps a CRC-32 once in
-    four billion, and these files are not guarded against anyone forging one."""
+def checksums(path: str, spans: list[tuple[int, int]]) -> bytes:
+    """CRC-32s of the file's bytes in each ``(start, end)`` span; empty when it cannot be
+    read whole there, or is no longer a regular file (a FIFO in its place is never
+    waited on). A checksum, not a digest: it runs for every unchanged file of every
+    call, an accidental change keeps a CRC-32 once in four billion, and these files are
+    not guarded against anyone forging one."""
     try:  # a bare descriptor, without a file object's cost
         fd = os.open(path, READ_FLAGS)
     except OSError:
         return b""
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO in its place: never waited on
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             return b""
-        head = os.pread(fd, min(TAIL, size), 0)
-        tail = os.pread(fd, min(TAIL, size), max(0, size - TAIL))
+        parts = [os.pread(fd, end - start, start) for start, end in spans]
     except OSError:
         return b""
     finally:
         os.close(fd)
-    return zlib.crc32(head).to_bytes(4, "little") + zlib.crc32(tail).to_bytes(4, "little")
+    if any(len(part) != end - start for part, (start, end) in zip(parts, spans, strict=True)):
+        return b""
+    return b"".join(zlib.crc32(part).to_bytes(4, "little") for part in parts)
+
+
+def ends_hash(path: str, size: int) -> bytes:
+    """The first and last ``TAIL`` bytes of a file of ``size`` bytes: what a file of an
+    unchanged size and mtime must still hold to be the one summarised."""
+    return checksums(path, [(0, min(TAIL, size)), (max(0, size - TAIL), size)])
+
+
+def tail_hash(path: str, offset: int) -> bytes:
+    """The ``TAIL`` bytes before ``offset``: what a file that only grew still holds."""
+    return checksums(path, [(max(0, offset - TAIL), offset)])
 
 
 def summarise_for_cache(path: str, state: bytes | None) -> Record:
@@ -114,13 +90,13 @@ def summarise_for_cache(path: str, state: bytes | None) -> Record:
     read = None
     if state is not None:
         try:  # reads only the new bytes (or all, if the file was replaced)
-            read = read_summary(path, ColumnsRead.from_bytes(unpacked(state), path))
+            read = read_summary(path, ColumnsRead.from_bytes(state, path))
         except Exception:  # a state that no longer fits: read the file from the start
             read = None
     try:
         if read is None:
             read = read_summary(path)
-        blob = packed(read.to_bytes())
+        blob = read.to_bytes()
     except Exception as exc:
         return _failed(path, exc, key, ends)
     result = results_of(read, path)
@@ -139,7 +115,7 @@ def _plan(path: str, key: Key | None, record: Record | None) -> tuple[bool, bool
     if key == record.key:  # unless rewritten in place at the same size, mtime put back
         return ends_hash(path, key[0]) == record.ends, False
     grown = (
-        record.resumable
+        record.offset >= 0  # read as a session: a state was saved to resume it
         and key[2:] == record.key[2:]
         and key[0] > record.offset  # the same length with a new mtime: rewritten
         and tail_hash(path, record.offset) == record.tail
@@ -185,8 +161,9 @@ def cached_summaries(
         gone = _gone(store, paths)
         if todo or gone:  # an unchanged corpus (the common re-listing) never reads the states
             cache.read_states()  # to resume the grown files, and to write every record back
+    # a grown file's state, unless the states were found damaged (the store emptied)
     states = [
-        _state_of(store.get(paths[k])) if resume else None
+        getattr(store.get(paths[k]), "state", None) if resume else None
         for k, resume in zip(todo, grown, strict=True)
     ]
     fresh = run(
@@ -222,10 +199,6 @@ def _gone(store: dict[str, Record], paths: list[str]) -> list[str]:
     but that are there (another pattern's files) stay."""
     listed = set(paths)
     return [path for path in store if path not in listed and not os.path.exists(path)]
-
-
-def _state_of(record: Record | None) -> bytes | None:
-    return record.state if record is not None else None
 
 
 def usable_folder(folder: Path) -> None:

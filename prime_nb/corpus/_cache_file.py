@@ -1,18 +1,13 @@
 """The corpus cache's file: one Parquet file per corpus folder, read as little as a call
 needs, written whole.
 
-One file per corpus (``cache_name``), so that one cache folder (the user's, by default)
-serves many corpora and listing one reads and rewrites only its own records. One row
-per file path summarised there whose file still exists: the key columns, the summary
-(the corpus row and the research rows, as JSON, since a row's values may be of any JSON
-type in a hostile file) and the pass's state, compressed by the worker that made it.
-The file is rewritten whole, through a temporary file and a rename, so that a reader
-never sees half of it. Its metadata names the cache's layout and the prime_nb that
-wrote it: rows summarised by another version may follow other rules, so such a cache
-(or one that is damaged, or no cache at all) is set aside and rebuilt, never trusted.
-
-A call reads only what it needs: the states (most of the bytes) only when a file
-changed, and a research table's rows only for that table (``decoded``).
+One file per corpus (``cache_name``), so that one cache folder serves many corpora and
+listing one reads and rewrites only its own records. One row per file summarised: the
+key columns, the summary (the rows as JSON, since a row's values may be of any JSON type
+in a hostile file) and the pass's state. It is rewritten through a temporary file and a
+rename, so that a reader never sees half of it. Its metadata names the layout and the
+prime_nb that wrote it: another version's rows may follow other rules, so such a cache
+(or a damaged one) is rebuilt, never trusted.
 """
 
 from __future__ import annotations
@@ -47,11 +42,7 @@ FLOATS = {
 RESEARCH = (COMPACTIONS, BRANCHES)
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 4
-#: a stored state says how long it is; a length past this many times its compressed bytes
-#: is a damaged cache's: zstd cannot do better (a block holds at most 128 KiB, and its
-#: smallest form, a repeated byte, takes 4 bytes); the pass's states compress about 4 to 1
-MAX_RATIO = 128 * 1024 // 4
+CACHE_LAYOUT = 5
 #: the Parquet metadata key of the layout: a file that has it was written by prime_nb
 LAYOUT_KEY = b"prime_nb.cache_layout"
 #: Parquet metadata saying which layout and which prime_nb wrote the cache
@@ -70,7 +61,7 @@ class Record:
     offset: int
     tail: bytes
     result: FileResult
-    #: the pass's saved state, ``packed`` (None: not read from the cache file yet, or none)
+    #: the pass's saved state (None: not read from the cache file yet, or none)
     state: bytes | None
     #: research rows still as the cache file holds them (JSON), by part: decoded when a
     #: table asks for them (``decoded``), so that listing the sessions decodes no branch
@@ -78,45 +69,19 @@ class Record:
     #: checksums of the file's first and last 4 KB at the size in ``key`` (``ends_hash``)
     ends: bytes = b""
 
-    @property
-    def resumable(self) -> bool:
-        """Was the file read as a session (so that a state was saved to resume it)?"""
-        return self.offset >= 0
-
 
 def decoded(record: Record, parts: Iterable[str]) -> Record:
     """``record`` with the research rows of ``parts`` decoded; raises TypeError or
     ValueError when the cache file held something else there (the file is read again)."""
     for part in set(parts) & record.stored.keys():
         rows = orjson.loads(record.stored[part])
-        if not _dicts(rows):
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise TypeError(f"the cache's {part} rows are not a list of rows")
         # the part names are FileResult's field names (``_json`` reads them the same way)
         fixed: dict[str, Any] = {part: _nans(rows, FLOATS[part])}
         record.result = record.result._replace(**fixed)
         del record.stored[part]
     return record
-
-
-def packed(state: bytes) -> bytes:
-    """A saved state as the cache file holds it: compressed (zstd) by the worker that made
-    it, its length first. Why there: the workers compress their files' states side by
-    side and send a quarter of the bytes back, where the cache file's writer compressed
-    them all on one core while the others waited (the column is stored as it comes)."""
-    pa, _ = _pyarrow()
-    frame: bytes = pa.compress(state, codec="zstd", asbytes=True)
-    return len(state).to_bytes(8, "little") + frame
-
-
-def unpacked(stored: bytes) -> bytes:
-    """The state :func:`packed` stored (ValueError: not one; a damaged cache's length is
-    not believed past what zstd could have made of the bytes that follow it)."""
-    pa, _ = _pyarrow()
-    size, frame = int.from_bytes(stored[:8], "little"), stored[8:]
-    if len(stored) < 8 or size > max(MAX_RATIO * len(frame), 1 << 20):
-        raise ValueError("not a state this cache wrote")
-    state: bytes = pa.decompress(frame, decompressed_size=size, codec="zstd", asbytes=True)
-    return state
 
 
 def _pyarrow() -> Any:
@@ -142,14 +107,10 @@ class CacheFile:
     """The cache file of a corpus, open: its records at once, their saved states (most of
     its bytes) only when :meth:`read_states` asks for them.
 
-    Why: re-listing an unchanged corpus needs the summaries alone, and decompressing
-    every file's state would cost far more than the rest of the read
-    (benchmarks/README.md). The states are read later through the same open file, so a
-    cache that another process renames over this one meanwhile cannot mix two caches'
-    rows.
-
-    A missing cache, or one that is damaged or was written by another layout or version
-    of prime_nb, has no records (it is rebuilt).
+    Why: re-listing an unchanged corpus needs the records alone, in half the time that
+    reading the states too takes. The states are read through the same open file, so a
+    cache renamed over this one meanwhile cannot mix two caches' rows. A missing,
+    damaged or foreign cache has no records (it is rebuilt).
     """
 
     def __init__(self, file: Path) -> None:
@@ -212,23 +173,18 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         size, mtime, inode, device = (
             table[name][k] for name in ("size", "mtime_ns", "inode", "device")
         )
-        row = orjson.loads(table["row"][k])
-        if not isinstance(row, dict):
+        row, ends = orjson.loads(table["row"][k]), table["ends"][k]
+        stored = {part: table[part][k] for part in RESEARCH}
+        if not isinstance(row, dict) or not all(map(_is_bytes, [*stored.values(), ends])):
             raise TypeError(f"the cache's record of {path} is not a summary")
         result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
-        stored = {part: table[part][k] for part in RESEARCH}
-        if not all(isinstance(value, bytes) for value in stored.values()):
-            raise TypeError(f"the cache's record of {path} is not a summary")
         key = (size, mtime, inode, device) if size is not None else None
-        ends = table["ends"][k]
-        if not isinstance(ends, bytes):
-            raise TypeError(f"the cache's record of {path} is not a summary")
         out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)
     return out
 
 
-def _dicts(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+def _is_bytes(value: Any) -> bool:
+    return isinstance(value, bytes)
 
 
 def _json(record: Record, part: str) -> bytes:
@@ -273,9 +229,7 @@ def write_store(file: Path, store: dict[str, Record]) -> None:
     handle, temporary = tempfile.mkstemp(prefix=".corpus-", suffix=".parquet", dir=file.parent)
     os.close(handle)
     try:
-        codecs = {name: "zstd" for name in table.column_names}
-        codecs["state"] = "none"  # compressed already (``packed``)
-        pq.write_table(table, temporary, compression=codecs)
+        pq.write_table(table, temporary, compression="zstd")
         os.replace(temporary, file)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

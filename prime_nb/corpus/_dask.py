@@ -14,7 +14,8 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import pandas as pd
 
@@ -33,25 +34,17 @@ from ..session import empty_entries, find_session_files
 from . import _local as corpus
 from ._heap import roomy_heap
 from ._listing import named_files
-from ._local import (
-    BRANCH_DTYPES,
-    FORENSICS_DTYPES,
-    RETENTION_DTYPES,
-    branches_frame,
-    compactions_frame,
-    conform,
-    empty,
-    retention_frame,
-)
-from ._runner import batches, file_sizes, usable_cores
-from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, summarise
+from ._local import conform, empty, research_frame
+from ._runner import usable_cores
+from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, summarise
 
-#: partitions per thread of the cluster when ``files_per_partition`` is not given (each
-#: 1 to 64 MB of files): enough to even out the end, few enough that the per-partition
-#: cost (a task to schedule, a typed frame to build and send) stays small
+#: partitions per thread of the cluster when ``files_per_partition`` is not given: enough
+#: to even out the end, few enough that the per-partition cost (a task to schedule, a
+#: typed frame to build and send) stays small
 PARTITIONS_PER_THREAD = 4
 
 Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+T = TypeVar("T")
 
 
 def pandas_dtypes() -> contextlib.AbstractContextManager[Any]:
@@ -60,9 +53,8 @@ def pandas_dtypes() -> contextlib.AbstractContextManager[Any]:
     Why: by default Dask wraps every ``from_map`` and ``from_delayed`` in a task per
     partition that recasts text columns to its own string dtype (missing = NA). The
     partitions here already carry pandas' dtypes, declared in their meta, so that task
-    only costs time (a tenth of a ``sessions_dask`` run, measured in
-    ``benchmarks/bench_corpus.py``) and makes the Dask tables' dtypes differ from the
-    pandas path's, which ``tests/corpus/test_corpus_dask.py`` holds equal.
+    only costs time and makes the Dask tables' dtypes differ from the pandas path's,
+    which ``tests/corpus/test_corpus_dask.py`` holds equal.
     """
     return dask.config.set({"dataframe.convert-string": False})
 
@@ -116,43 +108,35 @@ def local_copy(path: str, storage_options: dict[str, Any] | None) -> Iterator[st
 
 
 def _each(
-    group: Sequence[str],
-    storage_options: dict[str, Any] | None,
-    work: Callable[[str], pd.DataFrame],
-    meta: pd.DataFrame,
-) -> pd.DataFrame:
+    paths: Sequence[str], storage_options: dict[str, Any] | None, work: Callable[[str], T]
+) -> list[T]:
+    """``work`` on each file (a remote one copied first), on a roomy heap."""
+    out = []
     with roomy_heap():
-        frames = [_one_frame(path, storage_options, work) for path in group]
-    frames = [f for f in frames if len(f)]
-    return conform(pd.concat(frames, ignore_index=True) if frames else meta, meta)
-
-
-def _one_frame(
-    path: str, storage_options: dict[str, Any] | None, work: Callable[[str], pd.DataFrame]
-) -> pd.DataFrame:
-    with local_copy(path, storage_options) as local:
-        frame = work(local)
-    if len(frame) and "path" in frame:
-        frame["path"] = shown_name(path)
-    return frame
+        for path in paths:
+            with local_copy(path, storage_options) as local:
+                out.append(work(local))
+    return out
 
 
 def _entries_partition(
     group: Sequence[str], storage_options: dict[str, Any] | None
 ) -> pd.DataFrame:
-    return _each(group, storage_options, corpus.session_entries, entries_meta())
+    meta = entries_meta()
+    frames = _each(group, storage_options, corpus.session_entries)
+    for path, frame in zip(group, frames, strict=True):
+        if len(frame):
+            frame["path"] = shown_name(path)
+    frames = [f for f in frames if len(f)]
+    return conform(pd.concat(frames, ignore_index=True) if frames else meta, meta)
 
 
 def _sessions_partition(
     group: Sequence[str], storage_options: dict[str, Any] | None
 ) -> pd.DataFrame:
-    rows = []
-    with roomy_heap():
-        for path in group:
-            with local_copy(path, storage_options) as local:
-                row = summarise(local, (ROW,)).row
-            row["path"] = shown_name(path)
-            rows.append(row)
+    rows = [r.row for r in _each(group, storage_options, partial(summarise, parts=(ROW,)))]
+    for path, row in zip(group, rows, strict=True):
+        row["path"] = shown_name(path)
     return corpus.corpus_frame(rows)
 
 
@@ -169,19 +153,27 @@ def cluster_threads() -> int:
 
 
 def _groups(paths: list[str], files_per_partition: int | None) -> list[list[str]]:
-    """Files per partition: as many as asked, else about the same bytes in each of about
-    :data:`PARTITIONS_PER_THREAD` partitions per thread of the cluster (remote files,
-    whose sizes would cost a request each: the same number of files in each)."""
+    """Files per partition: as many as asked, else the same number of files in each of
+    about :data:`PARTITIONS_PER_THREAD` partitions per thread of the cluster."""
     if files_per_partition is not None and files_per_partition < 1:
         raise ValueError("files_per_partition must be at least 1")
     if not paths:
         raise FileNotFoundError("no session files to read; check the folder or the pattern")
     if files_per_partition is None:
-        count = PARTITIONS_PER_THREAD * cluster_threads()
-        if not any(map(is_url, paths)):
-            return [[paths[k] for k in group] for group in batches(file_sizes(paths), count)]
-        files_per_partition = -(-len(paths) // count)
+        files_per_partition = -(-len(paths) // (PARTITIONS_PER_THREAD * cluster_threads()))
     return [paths[k : k + files_per_partition] for k in range(0, len(paths), files_per_partition)]
+
+
+def _from_map(
+    partition: Callable[[Sequence[str], dict[str, Any] | None], pd.DataFrame],
+    groups: list[list[str]],
+    meta: pd.DataFrame,
+    storage_options: dict[str, Any] | None,
+) -> dd.DataFrame:
+    with pandas_dtypes():
+        return dd.from_map(
+            partition, groups, storage_options=storage_options, meta=meta, enforce_metadata=False
+        )
 
 
 def to_dask(
@@ -193,19 +185,11 @@ def to_dask(
 ) -> dd.DataFrame:
     """Every entry of every session as a Dask DataFrame (``session`` and ``path`` columns).
 
-    Partitions hold ``files_per_partition`` files, or by default about the same bytes each.
-
+    Partitions hold ``files_per_partition`` files, or by default the same number each.
     Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
     """
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
-    with pandas_dtypes():
-        return dd.from_map(
-            _entries_partition,
-            groups,
-            storage_options=storage_options,
-            meta=entries_meta(),
-            enforce_metadata=False,
-        )
+    return _from_map(_entries_partition, groups, entries_meta(), storage_options)
 
 
 def sessions_dask(
@@ -218,40 +202,30 @@ def sessions_dask(
     """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask, read
     by the summary pass; partitions as in :func:`to_dask`."""
     groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
-    with pandas_dtypes():
-        return dd.from_map(
-            _sessions_partition,
-            groups,
-            storage_options=storage_options,
-            meta=corpus.corpus_frame([]),
-            enforce_metadata=False,
-        )
+    return _from_map(_sessions_partition, groups, corpus.corpus_frame([]), storage_options)
 
 
 def _research(
-    sessions: pd.DataFrame,
-    part: str,
-    dtypes: dict[str, Any],
-    storage_options: dict[str, Any] | None,
+    sessions: pd.DataFrame, part: str, storage_options: dict[str, Any] | None
 ) -> pd.DataFrame:
     """One research table's rows for the readable sessions of a partition."""
-    rows: list[dict[str, Any]] = []
-    with roomy_heap():
-        for path in sessions.loc[sessions["error"].isna(), "path"].tolist():
-            with local_copy(real_name(path), storage_options) as local:
-                found = summarise(local, (part,))
-            for row in _TABLES[part][0](found):
-                row["path"] = path
-                rows.append(row)
-    return conform(_TABLES[part][1](rows), empty(dtypes))
+    paths = sessions.loc[sessions["error"].isna(), "path"].tolist()
+    found = _each([real_name(p) for p in paths], storage_options, partial(summarise, parts=(part,)))
+    rows = [
+        {**row, "path": path}
+        for path, result in zip(paths, found, strict=True)
+        for row in getattr(result, part)
+    ]
+    return research_frame(part, rows)
 
 
-#: each research part: its rows in a file's result, and the typed table of such rows
-_TABLES: dict[str, tuple[Callable[[FileResult], list[dict[str, Any]]], Any]] = {
-    COMPACTIONS: (lambda found: found.compactions, compactions_frame),
-    BRANCHES: (lambda found: found.branches, branches_frame),
-    RETENTION: (lambda found: found.retention, retention_frame),
-}
+def _research_dask(
+    sessions: dd.DataFrame, part: str, storage_options: dict[str, Any] | None
+) -> dd.DataFrame:
+    meta = research_frame(part, [])
+    return sessions.map_partitions(
+        _research, part, storage_options, meta=meta, enforce_metadata=False
+    )
 
 
 def compactions_dask(
@@ -259,14 +233,7 @@ def compactions_dask(
 ) -> dd.DataFrame:
     """Compaction forensics of every session in ``sessions`` (from :func:`sessions_dask`),
     computed per partition; equal to :func:`prime_nb.corpus.corpus_compactions`."""
-    return sessions.map_partitions(
-        _research,
-        COMPACTIONS,
-        FORENSICS_DTYPES,
-        storage_options,
-        meta=empty(FORENSICS_DTYPES),
-        enforce_metadata=False,
-    )
+    return _research_dask(sessions, COMPACTIONS, storage_options)
 
 
 def branches_dask(
@@ -274,14 +241,7 @@ def branches_dask(
 ) -> dd.DataFrame:
     """Branching summary (one row per branch of a fork) per partition; equal to
     :func:`prime_nb.corpus.corpus_branches`."""
-    return sessions.map_partitions(
-        _research,
-        BRANCHES,
-        BRANCH_DTYPES,
-        storage_options,
-        meta=empty(BRANCH_DTYPES),
-        enforce_metadata=False,
-    )
+    return _research_dask(sessions, BRANCHES, storage_options)
 
 
 def retention_dask(
@@ -289,27 +249,16 @@ def retention_dask(
 ) -> dd.DataFrame:
     """Compaction retention per partition; equal to
     :func:`prime_nb.corpus.corpus_retention`."""
-    return sessions.map_partitions(
-        _research,
-        RETENTION,
-        RETENTION_DTYPES,
-        storage_options,
-        meta=empty(RETENTION_DTYPES),
-        enforce_metadata=False,
-    )
+    return _research_dask(sessions, RETENTION, storage_options)
 
 
 def _facts_group(
     group: Sequence[str], storage_options: dict[str, Any] | None
 ) -> list[SessionFacts]:
-    out = []
-    with roomy_heap():
-        for path in group:
-            with local_copy(path, storage_options) as local:
-                facts = facts_of(local)
-            facts.path = path
-            out.append(facts)
-    return out
+    found = _each(group, storage_options, facts_of)
+    for path, facts in zip(group, found, strict=True):
+        facts.path = path
+    return found
 
 
 def _stitch_all(parts: list[list[SessionFacts]]) -> pd.DataFrame:

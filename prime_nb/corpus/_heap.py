@@ -12,7 +12,7 @@ import ctypes
 import os
 import platform
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,23 +41,20 @@ def _glibc() -> Any:
 
 
 @contextmanager
-def roomy_heap(environ: Mapping[str, str] | None = None, libc: Any = None) -> Iterator[None]:
+def roomy_heap() -> Iterator[None]:
     """Let the heap keep freed memory while sessions are read, in a process that asked
     glibc to return it at once (``MALLOC_TRIM_THRESHOLD_`` set: Dask sets 64 KiB in
-    every worker). Such a process also gets a fixed 128 KiB mmap threshold, so every
-    list, buffer or string above it is mapped and unmapped page by page. Inside, the
-    thresholds are 256 MiB and 32 MiB; on leaving, the process's own settings are put
-    back and ``malloc_trim`` returns what is free, as the worker wanted. Nested and
-    threaded uses share one change. Elsewhere (no such variable, not glibc) nothing
-    changes."""
+    every worker), which also fixes the mmap threshold at 128 KiB, so that every list,
+    buffer or string above it is mapped and unmapped page by page. On leaving, the
+    process's own settings are put back and ``malloc_trim`` returns what is free.
+    Nested and threaded uses share one change; elsewhere nothing changes."""
     global _heap_users
-    environ = os.environ if environ is None else environ
-    trim = environ.get("MALLOC_TRIM_THRESHOLD_")
-    libc = _glibc() if libc is None and trim is not None else libc
-    if trim is None or libc is None or not trim.isdigit():
+    trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    libc = _glibc() if trim is not None and trim.isdigit() else None
+    if trim is None or libc is None:
         yield
         return
-    mmap = environ.get("MALLOC_MMAP_THRESHOLD_", "")
+    mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_", "")
     with _heap_lock:
         _heap_users += 1
         if _heap_users == 1:

@@ -1,8 +1,6 @@
-"""Which files a corpus call reads: a folder searched with a pattern, or a list of files
-and folders; and the folder its cache file is kept for.
-
-Why a module of its own: every corpus table (pandas and Dask) and the cache start from
-the same listing, and a list may name files, folders and URLs at once.
+"""Which files a corpus call reads: a folder searched with a pattern, or a list of files,
+folders and URLs; and the folder its cache file is kept for. Every corpus table (pandas
+and Dask), the search and the caches start from this listing.
 """
 
 from __future__ import annotations
@@ -22,15 +20,6 @@ class Listed(NamedTuple):
 
     paths: list[str]
     folders: list[str]
-
-
-def corpus_paths(
-    dir: str | Path | Iterable[str | Path] | None,
-    pattern: str,
-    files: Iterable[str | Path] | None,
-) -> list[str]:
-    """The files to read (:func:`listed`)."""
-    return listed(dir, pattern, files).paths
 
 
 def listed(

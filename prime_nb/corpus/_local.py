@@ -13,41 +13,42 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from .._names import shown_name
 from .._words import counted
 from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
-from ._listing import corpus_paths, corpus_root, listed
+from ._listing import corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
 
 if TYPE_CHECKING:
     from ..session import Session
 
-CORPUS_COLUMNS = [
-    "id",
-    "path",
-    "cwd",
-    "name",
-    "version",
-    "dialect",
-    "entries",
-    "leaves",
-    "forks",
-    "compactions",
-    "tool_calls",
-    "tokens",
-    "cost",
-    "started",
-    "ended",
-    "duration",
-    "first_user_message",
-    "problems",
-    "error",
-]
+#: the corpus table's columns and their dtypes
+CORPUS_DTYPES: dict[str, Any] = {
+    "id": "str",
+    "path": "str",
+    "cwd": "str",
+    "name": "str",
+    "version": "Int64",
+    "dialect": "str",
+    "entries": "Int64",
+    "leaves": "Int64",
+    "forks": "Int64",
+    "compactions": "Int64",
+    "tool_calls": "Int64",
+    "tokens": "Int64",
+    "cost": "float64",
+    "started": "datetime64[us, UTC]",
+    "ended": "datetime64[us, UTC]",
+    "duration": "timedelta64[us]",
+    "first_user_message": "str",
+    "problems": "Int64",
+    "error": "str",
+}
+CORPUS_COLUMNS = list(CORPUS_DTYPES)
 
 
 def session_row(path: str) -> dict[str, Any]:
@@ -58,13 +59,9 @@ def session_row(path: str) -> dict[str, Any]:
     row = summarise(path, (ROW,)).row
     if row.get("error") is None:
         for key in ("started", "ended"):
-            row[key] = _timestamp(row[key])
+            row[key] = pd.to_datetime([row[key]], unit="ms", utc=True)[0]
         row["duration"] = row["ended"] - row["started"]
     return row
-
-
-def _timestamp(ms: float) -> Any:
-    return pd.to_datetime([ms], unit="ms", utc=True)[0]
 
 
 def session_entries(path: str) -> pd.DataFrame:
@@ -133,83 +130,34 @@ def load_corpus(
     files that ``pattern`` matches; a file named twice: one row).
 
     Each file is read once by the summary pass (no tables built), in ``workers``
-    processes (default: one per core this process may use, or this process alone for a
-    corpus one core reads before workers would be up: under 8 MB; 1 reads in this
-    process, as does a worker of a multiprocessing Pool, which may not start
-    processes), with a tqdm progress bar (a notebook bar in
-    Jupyter; ``progress=False`` hides it) and a final line: files, MB, MB/s and problems
-    found. A file that fails to load is a row with its ``error`` and no figures.
+    processes (default: one per usable core, or this process alone for a corpus under
+    8 MB; 1 reads in this process), with a tqdm progress bar (``progress=False`` hides
+    it) and a final line: files, MB, MB/s and problems found. A file that fails to load
+    is a row with its ``error`` and no figures.
 
     ``cache=True`` keeps each file's summary in Parquet in the user's cache folder (a
-    path: in that folder, e.g. next to the corpus), in one file per corpus folder (the
-    folder given, or the one that holds the files given), so that listing one corpus
-    never reads another's records: an unchanged file (same path, size, mtime, inode) is
-    not read again, a file that only grew is read from where the last pass stopped, and a
-    file that is gone leaves the cache. The cache holds every table's rows, so
-    ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it. A
-    cache written by another version of prime_nb is rebuilt, and a folder that cannot
-    hold one is an error before any file is read. A file name that is not UTF-8 is
-    shown with ``\\xNN`` escapes.
+    path: in that folder), one file per corpus folder: an unchanged file is not read
+    again, a file that only grew is read from where the last pass stopped, and a file
+    that is gone leaves the cache (docs/corpus.md). It holds every table's rows, so
+    ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it; a
+    folder that cannot hold one is an error before any file is read.
     """
     results = _summaries(dir, pattern, files, (ROW,), workers, "sessions", progress, cache)
     return corpus_frame([r.row for r in results])
 
 
-COUNT_COLUMNS = (
-    "version",
-    "entries",
-    "leaves",
-    "forks",
-    "compactions",
-    "tool_calls",
-    "tokens",
-    "problems",
-)
-
-
 def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Session rows as the typed corpus table (the same dtypes however few rows).
-
-    Each column is typed once and the frame made from them in one go: a Dask partition
-    makes one such frame per few dozen files, where column-by-column assignment on a
-    built frame cost more than reading some of the files."""
-
-    def values(name: str) -> list[Any]:
-        return [row.get(name) for row in rows]
-
-    data: dict[str, Any] = {}
-    for name in CORPUS_COLUMNS:
-        if name in COUNT_COLUMNS:
-            data[name] = pd.array(
-                [None if pd.isna(v) else int(v) for v in values(name)], dtype="Int64"
-            )
-        elif name in TEXT_COLUMNS:
-            data[name] = pd.array(values(name), dtype="str")
-    data["cost"] = np.array([np.nan if v is None else v for v in values("cost")], dtype=np.float64)
-    started = _datetimes(pd.Series(values("started"), dtype=_time_dtype(rows, "started")))
-    ended = _datetimes(pd.Series(values("ended"), dtype=_time_dtype(rows, "ended")))
-    data["duration"] = (ended - started).astype("timedelta64[us]")
-    data["started"] = started.astype("datetime64[us, UTC]")
-    data["ended"] = ended.astype("datetime64[us, UTC]")
-    return pd.DataFrame(data, columns=CORPUS_COLUMNS)
-
-
-TEXT_COLUMNS = ("id", "path", "cwd", "name", "dialect", "first_user_message", "error")
-
-
-def _time_dtype(rows: list[dict[str, Any]], name: str) -> Any:
-    """float64 when every time is float ms or missing (the summary pass), else None
-    (pandas infers: Timestamps from rows made elsewhere)."""
-    for row in rows:
-        value = row.get(name)
-        if value is not None and not isinstance(value, float):
-            return None
-    return np.float64
+    """Session rows as the typed corpus table (the same dtypes however few rows)."""
+    frame = pd.DataFrame(rows, columns=CORPUS_COLUMNS, dtype=object)
+    for name in ("started", "ended"):
+        frame[name] = _datetimes(pd.Series([row.get(name) for row in rows], dtype=None))
+    frame["duration"] = frame["ended"] - frame["started"]
+    return frame.astype(CORPUS_DTYPES)
 
 
 def _datetimes(values: pd.Series) -> pd.Series:
-    """Float ms (the summary pass) or Timestamps (rows made elsewhere) as UTC datetimes;
-    ms go through the same conversion as the entries table's ``timestamp``."""
+    """Float ms (the summary pass) or Timestamps as UTC datetimes; ms go through the same
+    conversion as the entries table's ``timestamp``."""
     if pd.api.types.is_numeric_dtype(values.dtype) or values.isna().all():
         ms = values.to_numpy(dtype="float64", na_value=float("nan"))
         return pd.Series(pd.to_datetime(ms, unit="ms", utc=True), index=values.index)
@@ -230,7 +178,7 @@ def corpus_entries(
     """
     frames = run(
         session_entries,
-        corpus_paths(dir, pattern, files),
+        listed(dir, pattern, files).paths,
         workers,
         "entries",
         progress,
@@ -270,17 +218,10 @@ def to_parquet(frame: pd.DataFrame, path: str | Path) -> Path:
 
 
 #: dtypes of the research tables (declared, so Dask never computes a partition to infer them)
-FORENSICS_DTYPES: dict[str, Any] = {
-    "session": "str",
-    "path": "str",
-    "id": "str",
-    **SCHEMAS["compaction_forensics"],
-}
-BRANCH_DTYPES: dict[str, Any] = {"session": "str", "path": "str", **SCHEMAS["branches"]}
-RETENTION_DTYPES: dict[str, Any] = {
-    "session": "str",
-    "path": "str",
-    **SCHEMAS["compaction_retention"],
+RESEARCH_DTYPES: dict[str, dict[str, Any]] = {
+    COMPACTIONS: {"session": "str", "path": "str", "id": "str", **SCHEMAS["compaction_forensics"]},
+    BRANCHES: {"session": "str", "path": "str", **SCHEMAS["branches"]},
+    RETENTION: {"session": "str", "path": "str", **SCHEMAS["compaction_retention"]},
 }
 
 
@@ -315,35 +256,34 @@ def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFr
     return frame
 
 
-def compactions_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Compaction rows of the summary pass as the typed ``corpus_compactions`` table."""
-    meta = empty(FORENSICS_DTYPES)
+def research_frame(part: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Rows of a research ``part`` of the summary pass as its typed corpus table."""
+    meta = empty(RESEARCH_DTYPES[part])
     if not rows:
         return meta
     frame = pd.DataFrame(rows)
-    frame["timestamp"] = _datetimes(frame["timestamp"])
-    previous = _datetimes(frame.pop("previous_ms"))
-    frame["since_previous"] = frame["timestamp"] - previous
-    for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
-        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    if part == COMPACTIONS:
+        frame["timestamp"] = _datetimes(frame["timestamp"])
+        frame["since_previous"] = frame["timestamp"] - _datetimes(frame.pop("previous_ms"))
+        for column in ("tokens_before", "tokens_after", "first_turn_context_tokens"):
+            frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    elif part == BRANCHES:
+        for column in ("started", "ended"):
+            frame[column] = _datetimes(frame[column])
     return conform(frame, meta)
 
 
-def branches_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Branch rows of the summary pass as the typed ``corpus_branches`` table."""
-    meta = empty(BRANCH_DTYPES)
-    if not rows:
-        return meta
-    frame = pd.DataFrame(rows)
-    for column in ("started", "ended"):
-        frame[column] = _datetimes(frame[column])
-    return conform(frame, meta)
-
-
-def retention_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Retention rows of the summary pass as the typed ``corpus_retention`` table."""
-    meta = empty(RETENTION_DTYPES)
-    return conform(pd.DataFrame(rows), meta) if rows else meta
+def _research_table(
+    part: str,
+    dir: str | Path | Iterable[str | Path] | None,
+    pattern: str,
+    files: Iterable[str | Path] | None,
+    workers: int | None,
+    progress: bool | None,
+    cache: Cache = False,
+) -> pd.DataFrame:
+    results = _summaries(dir, pattern, files, (part,), workers, part, progress, cache)
+    return research_frame(part, [row for r in results for row in getattr(r, part)])
 
 
 def corpus_compactions(
@@ -361,10 +301,7 @@ def corpus_compactions(
     Without a cache, a file whose bytes rule out a compaction entry is not parsed (most
     sessions never compacted; the table is the same): the final line counts problems in
     the files parsed and says how many held no compaction."""
-    results = _summaries(
-        dir, pattern, files, (COMPACTIONS,), workers, "compactions", progress, cache
-    )
-    return compactions_frame([row for r in results for row in r.compactions])
+    return _research_table(COMPACTIONS, dir, pattern, files, workers, progress, cache)
 
 
 def corpus_branches(
@@ -378,8 +315,7 @@ def corpus_branches(
 ) -> pd.DataFrame:
     """Branching summary of every session (one row per branch of a fork, ``session`` column),
     from the summary pass; ``cache`` as in :func:`load_corpus`."""
-    results = _summaries(dir, pattern, files, (BRANCHES,), workers, "branches", progress, cache)
-    return branches_frame([row for r in results for row in r.branches])
+    return _research_table(BRANCHES, dir, pattern, files, workers, progress, cache)
 
 
 def corpus_retention(
@@ -394,8 +330,7 @@ def corpus_retention(
     one row per compaction and kind of fact, ``session`` and ``path`` columns), from the
     summary pass. No cache: the rows read the summarised spans' whole entries, which the
     cache does not keep; a file whose bytes rule out a compaction is not parsed."""
-    results = _summaries(dir, pattern, files, (RETENTION,), workers, "retention", progress)
-    return retention_frame([row for r in results for row in r.retention])
+    return _research_table(RETENTION, dir, pattern, files, workers, progress)
 
 
 def _facts_error(path: str, exc: BaseException) -> SessionFacts:
@@ -410,14 +345,9 @@ def families(
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """One row per session family below ``dir`` (forks and sub-agents linked across files).
-
-    Each file is read once, in ``workers`` processes; the families are stitched from what
-    each file contributes (:func:`prime_nb.family.facts_of`), so tokens and cost count
-    copied prefixes and sub-agents once (``naive_*``: the plain sums, for comparison).
-    :func:`prime_nb.load_family` gives one family's sessions, links and graph.
-    """
-    facts = run(
-        facts_of, corpus_paths(dir, pattern, files), workers, "families", progress, _facts_error
-    )
-    return families_frame(facts)
+    """One row per session family below ``dir`` (forks and sub-agents linked across files),
+    stitched from what each file contributes (:func:`prime_nb.family.facts_of`, read in
+    ``workers`` processes): copied prefixes and sub-agents counted once (``naive_*``: the
+    plain sums). :func:`prime_nb.load_family` gives one family's sessions and graph."""
+    paths = listed(dir, pattern, files).paths
+    return families_frame(run(facts_of, paths, workers, "families", progress, _facts_error))

@@ -1,18 +1,13 @@
-"""Run a per-file function over many files: batches sized by bytes, a process per core.
+"""Run a per-file function over many files, in a process pool started for the call.
 
-Why batches: a task per file pays a round trip to a worker per file, and with thousands
-of small sessions that overhead rivals the reading. A task here is a batch of files
-whose size shrinks with the bytes still to hand out (:func:`guided_batches`): big
-batches first, few round trips; small ones last, so no core waits long for the last
-batch of another. A file bigger than a batch is a batch of its own (one task reads it:
-its summary is a few dicts, never per-entry objects).
-
-The workers are a plain :class:`~concurrent.futures.ProcessPoolExecutor` per call, in
-the platform's default start method. A pool kept warm between calls, a forkserver that
-imported the corpus code first and a cold start read partly in this process were all
-measured against it on corpora of real sessions and none gained enough to keep
-(benchmarks/README.md). If a worker dies (out of memory, killed), the files of the
-batches it took down are run again one at a time, so that only the file that kills a
+The pool is a plain :class:`~concurrent.futures.ProcessPoolExecutor` in the platform's
+default start method, fed with ``map`` in chunks of a few files: a task per file pays a
+round trip to a worker per file, which with thousands of small sessions rivals the
+reading. Guided batches sized by bytes, a pool kept warm between calls, a forkserver
+that imported the corpus code first and a cold start read partly in this process were
+all measured against it on corpora of real sessions and none gained enough to keep
+(benchmarks/README.md). If a worker dies (out of memory, killed), the files from the
+first result lost on are run again one at a time, so that only the file that kills a
 worker gets an error row.
 """
 
@@ -26,7 +21,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
@@ -35,11 +30,9 @@ from .._words import counted
 
 T = TypeVar("T")
 
-MIN_BATCH = 1 << 20
-MAX_BATCH = 64 << 20
-MAX_FILES_PER_BATCH = 1000
-#: a guided batch holds 1 / (workers x this) of the bytes not yet handed out
-GUIDED_SHARE = 4
+#: ``map`` hands each worker about this many chunks of files: few round trips, and the
+#: cores finish within one small chunk of each other
+CHUNKS_PER_WORKER = 16
 #: with ``workers=None``, a corpus of fewer bytes is read in this process: one core reads
 #: it in about the time that starting workers and handing them the files costs
 IN_PROCESS_MAX = 8 << 20
@@ -53,21 +46,12 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def may_start_processes() -> bool:
-    """Can this process start workers? Not when it is itself a daemonic worker (of a
-    ``multiprocessing.Pool``, say): multiprocessing refuses those children, with an
-    ``AssertionError`` that names no way out. The corpus reads in this process instead."""
-    return not multiprocessing.current_process().daemon
-
-
 def end_quietly_on_interrupt() -> None:
     """A worker's initializer: an interrupt ends it without a traceback.
 
-    Why: a notebook's interrupt, like Ctrl-C in a terminal, signals every process of the
-    group. The worker ends either way (its caller stops), but Python's own handler first
-    printed a KeyboardInterrupt traceback per worker into the terminal or the notebook
-    server's log. A worker whose caller ignores interrupts (a job started in the
-    background) inherits that, and keeps it.
+    Why: a notebook's interrupt, like Ctrl-C, signals every process of the group, and
+    Python's own handler printed a traceback per worker into the terminal or the
+    server's log. An ignored interrupt (a job started in the background) stays ignored.
     """
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -110,54 +94,6 @@ def file_sizes(paths: Sequence[str]) -> list[int]:
     return sizes
 
 
-def batches(sizes: Sequence[int], count: int) -> list[list[int]]:
-    """Indexes of ``sizes`` cut into about ``count`` batches of about the same number of
-    bytes (1 to 64 MB each), in order; consecutive files stay together."""
-    total = sum(sizes)
-    target = min(max(total // max(count, 1), MIN_BATCH), MAX_BATCH)
-    out: list[list[int]] = []
-    current: list[int] = []
-    held = 0
-    for k, size in enumerate(sizes):
-        current.append(k)
-        held += size
-        if held >= target or len(current) >= MAX_FILES_PER_BATCH:
-            out.append(current)
-            current, held = [], 0
-    if current:
-        out.append(current)
-    return out
-
-
-def guided_batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
-    """Indexes of ``sizes`` cut into batches of consecutive files, each holding about
-    1 / (``workers`` x :data:`GUIDED_SHARE`) of the bytes not yet in a batch (1 to 64 MB):
-    guided self-scheduling. Equal batches leave the cores idle for up to one batch at the
-    end (a tenth of a second on a 300 MB corpus); shrinking ones end within one small
-    batch, with about ``workers x GUIDED_SHARE x ln(total / 1 MB)`` tasks in all."""
-    remaining = sum(sizes)
-    share = max(workers, 1) * GUIDED_SHARE
-    out: list[list[int]] = []
-    current: list[int] = []
-    held = 0
-    target = min(max(remaining // share, MIN_BATCH), MAX_BATCH)
-    for k, size in enumerate(sizes):
-        current.append(k)
-        held += size
-        if held >= target or len(current) >= MAX_FILES_PER_BATCH:
-            out.append(current)
-            remaining -= held
-            current, held = [], 0
-            target = min(max(remaining // share, MIN_BATCH), MAX_BATCH)
-    if current:
-        out.append(current)
-    return out
-
-
-def _apply(func: Callable[..., T], items: Sequence[tuple[Any, ...]]) -> list[T]:
-    return [func(*item) for item in items]
-
-
 def progress_bar(total: int, desc: str, show: bool | None) -> Any:
     from tqdm.auto import tqdm
 
@@ -165,9 +101,8 @@ def progress_bar(total: int, desc: str, show: bool | None) -> Any:
 
 
 def workers_pay_off(total: int) -> bool:
-    """Are worker processes worth it for a corpus of ``total`` bytes, when the caller
-    left the choice to prime_nb (``workers=None``)? Not for a small folder, which this
-    process reads before workers would be up."""
+    """Are workers worth it for ``total`` bytes, when the caller left the choice to
+    prime_nb (``workers=None``)? Not for a small folder, read before workers would be up."""
     return total >= IN_PROCESS_MAX
 
 
@@ -210,7 +145,9 @@ def run(
     sizes = file_sizes(paths)
     if not chosen and workers > 1 and not workers_pay_off(sum(sizes)):
         workers = 1
-    if workers > 1 and not may_start_processes():
+    # a daemonic worker (of a multiprocessing Pool, say) may not start processes:
+    # multiprocessing's AssertionError would name no way out, so it reads them itself
+    if workers > 1 and multiprocessing.current_process().daemon:
         if chosen:
             warnings.warn(
                 f"workers={workers}: this process is a daemonic worker (of a "
@@ -219,21 +156,16 @@ def run(
                 stacklevel=4,
             )
         workers = 1
-    items = [(p,) for p in paths] if extra is None else list(zip(paths, extra, strict=True))
-    results: dict[int, T] = {}
-    rest = list(range(len(paths)))
+    columns: list[Sequence[Any]] = [paths] if extra is None else [paths, list(extra)]
+    out: list[T] = []
     with progress_bar(len(paths), desc, progress) as bar:
-        if workers <= 1 or len(rest) <= 1:
-            for k in rest:
-                results[k] = func(*items[k])
+        if workers <= 1 or len(paths) <= 1:
+            for args in zip(*columns, strict=True):
+                out.append(func(*args))
                 bar.update(1)
         else:
-            rest_sizes = [sizes[k] for k in rest]
-            groups = [[rest[k] for k in group] for group in guided_batches(rest_sizes, workers)]
-            groups.sort(key=lambda group: -sum(sizes[k] for k in group))  # biggest first
-            failed = _in_batches(func, items, groups, workers, results, bar)
-            _one_by_one(func, items, failed, results, on_error, bar)
-        out = [results[k] for k in range(len(paths))]
+            _in_pool(func, columns, workers, out, bar)
+            _one_by_one(func, [column[len(out) :] for column in columns], on_error, out, bar)
         shown = not bar.disable
     if shown:  # under the closed bar, where a terminal and a notebook both keep it
         seconds = time.perf_counter() - start
@@ -241,42 +173,29 @@ def run(
     return out
 
 
-def _in_batches(
-    func: Callable[..., T],
-    items: list[tuple[Any, ...]],
-    groups: list[list[int]],
-    workers: int,
-    results: dict[int, T],
-    bar: Any,
-) -> list[int]:
-    """Run the batches in a new pool; return the indexes of files whose batch a dead
-    worker took down."""
-    failed: list[int] = []
+def _in_pool(
+    func: Callable[..., T], columns: list[Sequence[Any]], workers: int, out: list[T], bar: Any
+) -> None:
+    """Results in order into ``out`` from a new pool, up to the first that a dead worker
+    (or an error) took down."""
     pool = process_pool(workers)
+    chunk = max(1, len(columns[0]) // (workers * CHUNKS_PER_WORKER))
     try:
         with without_main_script():  # workers start as tasks are submitted
-            futures = {
-                pool.submit(_apply, func, [items[k] for k in group]): group for group in groups
-            }
-        for future in as_completed(futures):
-            group = futures[future]
-            try:
-                values = future.result()
-            except Exception:  # a worker died (out of memory, killed...)
-                failed.extend(group)
-                continue
-            for k, value in zip(group, values, strict=True):
-                results[k] = value
-            bar.update(len(group))
-    except BaseException:  # an interrupt: no worker may go on reading for nothing
-        stop(pool)
-        raise
-    pool.shutdown()
-    return sorted(failed)
+            results = pool.map(func, *columns, chunksize=chunk)
+        for value in results:
+            out.append(value)
+            bar.update(1)
+    except BaseException as exc:  # the rest is run one by one, or the call interrupted:
+        stop(pool)  # no worker may go on reading for nothing
+        if not isinstance(exc, Exception):
+            raise
+    else:
+        pool.shutdown()
 
 
 def stop(pool: ProcessPoolExecutor) -> None:
-    """End the pool's workers now, their batches unfinished."""
+    """End the pool's workers now, their tasks unfinished."""
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         with suppress(OSError, ValueError, AttributeError):  # gone already
             process.kill()
@@ -285,27 +204,26 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 def _one_by_one(
     func: Callable[..., T],
-    items: list[tuple[Any, ...]],
-    indexes: list[int],
-    results: dict[int, T],
+    columns: list[Sequence[Any]],
     on_error: Callable[[str, BaseException], T],
+    out: list[T],
     bar: Any,
 ) -> None:
     """Files again, each alone in one worker: a death now is that file's own."""
     pool: ProcessPoolExecutor | None = None
     try:
-        for k in indexes:
+        for args in zip(*columns, strict=True):
             pool = pool or process_pool(1)
             try:
                 with without_main_script():
-                    future = pool.submit(func, *items[k])
-                results[k] = future.result()
+                    future = pool.submit(func, *args)
+                out.append(future.result())
             except BrokenProcessPool as exc:
-                results[k] = on_error(items[k][0], exc)
+                out.append(on_error(args[0], exc))
                 pool.shutdown(wait=False)
                 pool = None
             except Exception as exc:
-                results[k] = on_error(items[k][0], exc)
+                out.append(on_error(args[0], exc))
             bar.update(1)
     finally:
         if pool is not None:

@@ -2,9 +2,8 @@
 
 Why: ``corpus_compactions`` has rows only for files with a compaction entry, and most
 sessions of a corpus never compacted. Searching a file's bytes runs at memory speed,
-without building a Python object per line as parsing and the summary pass do, so
-a file whose bytes rule a compaction out is not parsed at all; its (empty) rows are the
-ones the pass would give.
+without a Python object per line, so a file whose bytes rule a compaction out is not
+parsed at all; its (empty) rows are the ones the pass would give.
 
 The rule is sound, never a guess: an entry is a compaction when its ``type`` reads
 ``"compaction"`` after parsing, and the parse (orjson, or the loader's careful path for
@@ -43,10 +42,7 @@ _scratch = threading.local()
 
 def may_hold_compaction(path: str | Path) -> bool:
     """False only when the file's bytes rule out a compaction entry. A file that cannot
-    be opened as a regular file counts as one that may (the pass reports it).
-
-    The blocks are read into one buffer per thread, kept from file to file: memory new
-    to each read costs its first touch, about as much as the search itself."""
+    be opened as a regular file counts as one that may (the pass reports it)."""
     try:
         fh = cast(io.FileIO, open_regular(real_name(os.fspath(path)), 0))  # unbuffered
     except (OSError, SessionFormatError):
@@ -76,7 +72,8 @@ _ESCAPE_TESTS = ((0, 0xFF, ord("\\")), (1, 0xFF, ord("u")), (4, 0xFE, ord("6")))
 
 
 class _Scratch:
-    """A block buffer and the work arrays of :meth:`holds`, of one thread."""
+    """A block buffer and the work arrays of :meth:`holds`, of one thread, kept from file
+    to file: memory new to each read costs its first touch, more than the search itself."""
 
     def __init__(self) -> None:
         self.size = BLOCK + _SEAM
@@ -108,9 +105,7 @@ class _Scratch:
         return start >= 0 and _ESCAPE.search(data, start, end) is not None
 
     def _first_place(self, codes: np.ndarray, tests: tuple[tuple[int, int, int], ...]) -> int:
-        """The first place in ``codes`` where every test holds, or -1. The work arrays are
-        the thread's own: new ones for each block cost their first touch, several times
-        the comparisons."""
+        """The first place in ``codes`` where every test holds, or -1."""
         span = len(codes) - max(offset for offset, _, _ in tests)
         if span <= 0:
             return -1

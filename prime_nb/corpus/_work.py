@@ -1,20 +1,30 @@
 """The per-file work of the corpus tables: one summary pass, the parts that were asked for.
 
-Why one function for all three tables: a file is read once whichever tables are wanted
-(the cache asks for all of them), and a worker returns a few small dicts per file, never
-per-entry objects, so what crosses the process boundary is tiny next to the file.
+Why one pass: a corpus row needs counts, spend, the first prompt and the tree's shape,
+never the entries table or a graph, whose pandas and networkx objects cost more than the
+parse itself for a file of a few hundred entries. The pass is ``read_columns(path,
+columns="summary")``, the loader's own reading with a lighter per-entry extraction;
+``tests/corpus/test_summary.py`` compares every column with the full ``load()`` path. A
+file is read once whichever tables are wanted (the cache asks for all of them), and a
+worker returns a few small dicts per file, so what crosses the process boundary is tiny.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .._names import shown_name
-from ..analysis import corpus_branch_rows, corpus_compaction_rows, corpus_retention_rows
-from ..session import ColumnsRead
+from ..analysis import (
+    READ_TOOLS,
+    corpus_branch_rows,
+    corpus_compaction_rows,
+    corpus_retention_rows,
+)
+from ..session import ColumnsRead, Session, read_columns
 from ._skim import may_hold_compaction
-from ._summary import read_summary, row_of
 
 ROW, COMPACTIONS, BRANCHES, RETENTION = "row", "compactions", "branches", "retention"
 #: the parts the cache keeps (retention is read afresh: it reads whole entries)
@@ -45,7 +55,7 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     (``_skim``) is not parsed: its row says ``unparsed`` and holds no figures."""
     wanted = frozenset(parts)
     if wanted and wanted <= COMPACTION_PARTS and not may_hold_compaction(path):
-        return FileResult(unparsed_row(path), [], [])
+        return FileResult({"path": shown_name(path), "error": None, "unparsed": True}, [], [])
     try:
         read = read_summary(path)
     except Exception as exc:  # one bad file must not stop the corpus
@@ -53,46 +63,66 @@ def summarise(path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
     return results_of(read, path, parts)
 
 
-def unparsed_row(path: str) -> dict[str, Any]:
-    """The row of a file the pass did not parse (its bytes hold no compaction)."""
-    return {"path": shown_name(path), "error": None, "unparsed": True}
-
-
-def problems_row(read: ColumnsRead, path: str) -> dict[str, Any]:
-    """The row of a file read for a research table alone: its problems, for the final
-    line (the corpus row's figures cost a few numpy calls a file)."""
-    return {"path": path, "problems": read.problem_count, "error": None}
+#: each research part's rows from a finished pass
+RESEARCH_ROWS = {
+    COMPACTIONS: corpus_compaction_rows,
+    BRANCHES: corpus_branch_rows,
+    RETENTION: corpus_retention_rows,
+}
 
 
 def results_of(read: ColumnsRead, path: str, parts: Iterable[str] = ALL_PARTS) -> FileResult:
-    """The parts asked for, from a finished pass (``path`` as tables show it)."""
+    """The row and the research parts asked for, from a finished pass (``path`` as tables
+    show it)."""
     path = shown_name(path)
-    wanted = set(parts)
-    try:  # without the corpus row asked for, only what the final line counts
-        row = row_of(read, path) if ROW in wanted else problems_row(read, path)
+    try:
+        row = row_of(read, path)
     except Exception as exc:
         return FileResult(error_row(path, exc), [], [])
-    compactions: list[dict[str, Any]] = []
-    branches: list[dict[str, Any]] = []
-    try:
-        if COMPACTIONS in wanted:
-            compactions = corpus_compaction_rows(read, path)
-    except Exception:  # as the full path: a file whose forensics fail has no rows
-        compactions = []
-    try:
-        if BRANCHES in wanted:
-            branches = corpus_branch_rows(read, path)
-    except Exception:
-        branches = []
-    retention: list[dict[str, Any]] = []
-    try:
-        if RETENTION in wanted:
-            retention = corpus_retention_rows(read, path)
-    except Exception:  # as the other research rows: a file that fails has none
-        retention = []
-    return FileResult(row, compactions, branches, retention)
+    found: dict[str, list[dict[str, Any]]] = {COMPACTIONS: [], BRANCHES: []}
+    for part in RESEARCH_ROWS.keys() & set(parts):
+        try:
+            found[part] = RESEARCH_ROWS[part](read, path)
+        except Exception:  # as the full path: a file whose research rows fail has none
+            found[part] = []
+    return FileResult(row, **found)
 
 
-def summarise_many(paths: Sequence[str], parts: Iterable[str] = ALL_PARTS) -> list[FileResult]:
-    wanted = frozenset(parts)
-    return [summarise(path, wanted) for path in paths]
+def read_summary(path: str, state: ColumnsRead | None = None) -> ColumnsRead:
+    """The summary pass over one file (raises as ``load`` does on a file that is no
+    session); from ``state``: only what was appended since (or all of a replaced file)."""
+    return read_columns(path, columns="summary", state=state, arguments=READ_TOOLS)
+
+
+def row_of(read: ColumnsRead, path: str) -> dict[str, Any]:
+    """The corpus row (``load_corpus``'s columns); times as float ms, made datetimes later."""
+    session = Session.from_read(read)
+    cols = read.columns
+    usage = cols.usage
+    tokens = np.frombuffer(usage.tokens, dtype=np.int64).reshape(-1, 5)[:, 4]
+    cost = np.frombuffer(usage.cost, dtype=np.float64)
+    children = read.tree.children.counts()
+    stamps = np.frombuffer(cols.time_ms, dtype=np.float64)
+    known = stamps[~np.isnan(stamps)]
+    header = session.header
+    return {
+        "id": session.id,
+        "path": path,
+        "cwd": header.get("cwd"),
+        "name": session.name,
+        "version": session.version,
+        "dialect": session.dialect,
+        "entries": len(cols),
+        "leaves": int((children == 0).sum()),
+        "forks": int((children > 1).sum()),
+        "compactions": len(cols.compactions),
+        "tool_calls": len(cols.tool_calls),
+        "tokens": int(tokens.sum()),
+        # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
+        "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
+        "started": float(known.min()) if len(known) else np.nan,
+        "ended": float(known.max()) if len(known) else np.nan,
+        "first_user_message": getattr(cols, "first_user_text", None),
+        "problems": read.problem_count,
+        "error": None,
+    }

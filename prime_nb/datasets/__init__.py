@@ -2,14 +2,10 @@
 
 - :func:`from_sessions` / :func:`write_dataset`: branches as datasets (one chat example
   per leaf, compaction or turn), written to Parquet or JSONL.
-- :func:`demo_session_path`: a hand-written, coherent demo session bundled with the
-  package (its script, and the command that rewrites it, sit in the repository's
-  ``sessiongen`` folder).
+- :func:`demo_session_path`: the demo session (its script sits in ``sessiongen``).
 
-The session generators that used to sit here (``synthetic_session``,
-``write_large_session``, ``write_shape``, ``synthetic_family``, ...) write test data, so
-they left the package for the repository's ``sessiongen`` folder; asking for one here
-says where it went.
+The session generators write test data, so they left for the repository's
+``sessiongen`` folder; asking for one here (``MOVED``) says where it went.
 """
 
 from __future__ import annotations
@@ -46,10 +42,8 @@ def demo_session_path() -> Path:
 def __getattr__(name: str) -> object:
     """Say where a session generator went, rather than only that it is missing.
 
-    Why: code written against the old address (``from prime_nb.datasets import
-    synthetic_session``) should learn the new one from the error itself. An ImportError,
-    not an AttributeError: ``from ... import`` replaces an AttributeError by its own
-    "cannot import name", which would drop the new address.
+    An ImportError, not an AttributeError: ``from ... import`` replaces an AttributeError
+    by its own "cannot import name", which would drop the new address.
     """
     if name in MOVED:
         raise ImportError(

@@ -1,18 +1,10 @@
 """Branches as datasets: sessions to a table of chat examples, per leaf, compaction or turn.
 
-Why: evaluation and training sets are tables of chat messages in a provider's format
-(one example per row), and a session tree holds many such examples: every leaf is the
-end of one conversation, every compaction a before/after pair for compaction research,
-every user turn a prompt with its answer. This builds that table from any number of
-session files with :meth:`Session.to_messages`'s rules, and says where each row came
-from and what its branch was (active or abandoned, labels, tokens, cost, errors).
-
-Messages are stored as JSON text (one string per row), not as nested Arrow columns:
-provider messages mix strings and lists of differently shaped blocks in one field,
-which no single Arrow type holds without losing or renaming fields, and the Hugging
-Face ``datasets`` library would have to infer a schema for them. The JSON text is
-exact and loads with ``json.loads``; :func:`write_dataset` writes JSONL rows with the
-messages nested, which chat fine-tuning tools read as they are.
+Why: evaluation and training sets are tables of chat messages in a provider's format,
+and a session tree holds many such examples (docs/datasets.md). Messages are stored as
+JSON text, not nested Arrow columns: provider messages mix strings and lists of
+differently shaped blocks in one field, which no single Arrow type holds without losing
+or renaming fields. :func:`write_dataset` writes JSONL rows with the messages nested.
 """
 
 from __future__ import annotations
@@ -174,23 +166,13 @@ def from_sessions(
     """A table of chat examples from session files: one row per leaf, compaction or turn.
 
     ``paths_or_corpus``: a session file, a folder (every ``*.jsonl`` below it), a
-    :class:`Session`, a list of these, or a corpus table with a ``path`` column
-    (``prime_nb.corpus.load_corpus``). ``unit``:
-
-    - ``"leaf"``: the context the model saw at each leaf (``leaf_id``);
-    - ``"compaction"``: per compaction (``entry_id``), ``messages_before`` (the context
-      at its parent), ``summary``, ``messages`` (after: the summary and the kept
-      messages), ``tokens_before``/``tokens_after`` as recorded, ``first_kept_entry_id``;
-    - ``"turn"``: per user turn, from the user message (``entry_id``) to the last
-      message before the next one (``end_id``); ``messages`` is the context at the end
-      and ``messages[turn_start:]`` the turn itself (with Anthropic the first of those
-      may also hold what was merged into that user message). Leaves that share a prefix
-      share its turns: each turn is one row; answers that fork make one row each.
-
-    Every row has ``file``, ``session_id``, ``messages`` (JSON text in ``format``, as
-    :meth:`Session.to_messages` makes them with ``images`` and ``thinking``),
-    ``message_sources`` (entry ids per message) and branch facts (``is_active``,
-    ``abandoned``, ``label``, ``labels``, ``tokens``, ``cost``, ``errors``, settings).
+    :class:`Session`, a list of these, or a corpus table with a ``path`` column.
+    ``unit``: ``"leaf"`` (the context at each leaf), ``"compaction"`` (the context
+    before and after each compaction) or ``"turn"`` (each user turn; ``messages`` is
+    the context at its end and ``messages[turn_start:]`` the turn itself). Every row
+    has ``messages`` (JSON text in ``format``, as :meth:`Session.to_messages` makes them
+    with ``images`` and ``thinking``), where it came from and its branch's facts; the
+    columns are in docs/datasets.md.
 
     ``output``: ``"arrow"`` (a pyarrow Table; needs ``prime-nb[parquet]``) or ``"hf"``
     (a Hugging Face ``datasets.Dataset``; needs ``prime-nb[hf]``). A file that cannot be

@@ -1,17 +1,9 @@
 """The rows of one session for :func:`from_sessions`: per leaf, per compaction, per turn.
 
-Every row carries the same branch facts, taken at its anchor entry (the leaf, the
-compaction, the turn's last message) from the session's own tables, so a row can be
-traced back and filtered without loading the file again:
-
-- ``is_active`` / ``abandoned``: the anchor is (not) on the path to the active leaf;
-- ``label`` (the anchor's own) and ``labels`` (every label in force from the root down);
-- ``tokens``, ``cost``, ``errors``: summed along the path root -> anchor, as
-  ``session.leaves`` sums them (``errors``: entries with ``is_error``);
-- ``model``, ``provider``, ``thinking_level``: in force at the anchor.
-
-``messages`` is the provider's chat messages as JSON text, and ``message_sources`` the
-entry ids each message came from.
+Every row carries the same branch facts (docs/datasets.md), taken at its anchor entry
+(the leaf, the compaction, the turn's last message) from the session's own tables, so a
+row can be traced back and filtered without loading the file again; ``tokens``, ``cost``
+and ``errors`` are summed along the path root -> anchor, as ``session.leaves`` sums them.
 """
 
 from __future__ import annotations
@@ -139,11 +131,7 @@ class Rows:
             yield path[start : end + 1]
 
     def rows(self, unit: str) -> Iterator[dict[str, Any]]:
-        if unit == "leaf":
-            return self.leaves()
-        if unit == "compaction":
-            return self.compactions()
-        return self.turns()
+        return {"leaf": self.leaves, "compaction": self.compactions}.get(unit, self.turns)()
 
 
 def _str(value: Any) -> str | None:

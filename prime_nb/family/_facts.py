@@ -1,11 +1,9 @@
 """What a family needs to know about one session file, small enough to send between processes.
 
 Why: stitching sessions into families is a global step (a fork's source may be any other
-file), but reading each file is not. So each file is read once, on its own (in this
-process, a worker process or a Dask worker), into :class:`SessionFacts`: the header's
-links, the entry ids and types (to find copied prefixes), each entry's usage and the
-``child_usage_attributed`` entries (to roll up spend once). Only plain values, so facts
-pickle cheaply; the stitching (``_stitch``) never opens a file.
+file), but reading each file is not. So each file is read once, on its own (here, in a
+worker process or on Dask), into :class:`SessionFacts`: plain values that pickle cheaply,
+from which the stitching (``_stitch``) works without opening a file.
 """
 
 from __future__ import annotations
@@ -141,19 +139,6 @@ def _fill_header(facts: SessionFacts, header: dict[str, Any]) -> None:
     facts.rlm_depth = valid_depth(header.get("rlmDepth"))
 
 
-def _tokens(value: Any) -> int:
-    """A token count of the entries table; a field the loader kept as missing (out of
-    0..2**63-1 in the file) counts as 0, as in the corpus tables."""
-    return 0 if value is pd.NA or value is None else int(value)
-
-
-def _has_usage(columns: list[list[Any]], row: int) -> bool:
-    """A row without a total may still have usage: a total out of range in the file is
-    kept as missing beside the fields and the cost (the corpus counts those too)."""
-    cost = columns[5][row]
-    return cost == cost or any(columns[k][row] is not pd.NA for k in range(4))
-
-
 def session_facts(session: Session) -> SessionFacts:
     """Facts of a loaded session (its entries table, and its attribution entries re-read)."""
     facts = SessionFacts(str(session.file))
@@ -161,8 +146,6 @@ def session_facts(session: Session) -> SessionFacts:
     facts.version = session.version
     facts.name = session.name
     entries = session.entries
-    # plain lists, not boolean masks: a family is many small files, where pandas' per-call
-    # overhead costs more than the rows
     ids = [str(i) for i in entries.index.tolist()]
     types = entries["type"].tolist()
     roles = entries["role"].tolist()
@@ -170,28 +153,29 @@ def session_facts(session: Session) -> SessionFacts:
     facts.entry_roles = [r if isinstance(r, str) else None for r in roles]
     since_epoch = entries["timestamp"] - pd.Timestamp(0, tz="UTC")
     facts.entry_time_ms = (since_epoch / pd.Timedelta(milliseconds=1)).astype("float64").tolist()
-    names = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
-    columns = [entries[name].tolist() for name in [*names, "total_tokens", "cost"]]
-    for row, total in enumerate(columns[4]):
-        cost = columns[5][row]
-        if (total is pd.NA or total is None) and not _has_usage(columns, row):
-            continue
-        facts.usage[ids[row]] = (
-            _tokens(columns[0][row]),
-            _tokens(columns[1][row]),
-            _tokens(columns[2][row]),
-            _tokens(columns[3][row]),
-            _tokens(total),
-            float(cost) if cost == cost else 0.0,
-        )
+    # a row with any usage field counts, a total without the others included: a total
+    # out of 0..2**63-1 in the file is kept as missing (counted as 0, as in the corpus)
+    fields = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
+    used = entries[[*fields, "total_tokens", "cost"]]
+    used = used[used.notna().any(axis=1)]
+    counts = used[[*fields, "total_tokens"]].fillna(0).astype("int64").to_numpy().tolist()
+    costs = used["cost"].fillna(0.0).tolist()
+    for eid, (inp, out, read, write, total), cost in zip(used.index, counts, costs, strict=True):
+        facts.usage[str(eid)] = (inp, out, read, write, total, cost)
     attribution_ids = [i for i, t in zip(ids, types, strict=True) if t == "child_usage_attributed"]
     for entry in session.read_entries(attribution_ids) if attribution_ids else []:
         target, child = entry.get("targetId"), entry.get("childUsage")
         if isinstance(target, str) and isinstance(child, dict):
-            used = usage_tuple(child)  # a field out of 0..2**63-1 is None: counted as 0
-            spent = used[5] if used[5] == used[5] else 0.0
-            inp, out, read, write, total = (_tokens(v) for v in used[:5])
-            own: Usage = (inp, out, read, write, total, spent)
+            # a field out of 0..2**63-1 is None, counted as 0
+            inp, out, read, write, total, spent = usage_tuple(child)
+            own: Usage = (
+                inp or 0,
+                out or 0,
+                read or 0,
+                write or 0,
+                total or 0,
+                spent if spent == spent else 0.0,
+            )
             facts.attributions.append((entry["id"], target, own))
     parents = entries["parent_id"].tolist()
     facts.roots = [i for i, p in zip(ids, parents, strict=True) if not isinstance(p, str)]

@@ -33,11 +33,9 @@ PathLike = str | Path
 class Family:
     """Sessions linked by ``parentSession`` (forks and sub-agents), counted once.
 
-    Attributes are tables built from the linked sessions: :attr:`sessions` (one row per
-    session), :attr:`links` (one row per fork or sub-agent), :attr:`problems` (missing
-    parents, cycles, duplicates, unreadable files), :attr:`totals` and :attr:`graph`.
-    Sessions are named by their header id (``session`` column); a second file with the
-    same id is named ``<id>@<file name>``.
+    :attr:`sessions`, :attr:`links`, :attr:`problems`, :attr:`totals` and :attr:`graph`
+    are built from the linked sessions (their columns: docs/families.md). Sessions are
+    named by their header id; a second file with the same id by ``<id>@<file name>``.
     """
 
     def __init__(self, sessions: dict[str, Session | None], stitched: Stitched) -> None:
@@ -297,12 +295,10 @@ def load_family(
 ) -> Family:
     """Load a session's family (a file), or every family below a folder.
 
-    For a file, its folder (sub-folders too) and the agent's ``session-artifacts`` folder
-    beside it are searched (for a sub-agent's file: the folder holding
-    ``session-artifacts``), plus the folders in ``search``; only the sessions linked to
-    the file (parents, forks, sub-agents, at any depth) are loaded. For a folder, every
-    session below it. A ``parentSession`` is resolved by its path, else by file name or
-    session id among the files searched (folders move); see :mod:`prime_nb.family`.
+    For a file, its folder, the agent's ``session-artifacts`` folder beside it (see
+    :func:`default_folders`) and the folders in ``search`` are searched, reading headers
+    only; just the sessions linked to the file, at any depth, are loaded (how a
+    ``parentSession`` is resolved: docs/families.md). For a folder, every session below it.
 
     Raises FileNotFoundError when ``path_or_dir`` does not exist, SessionFormatError when
     it is neither a file nor a folder (a FIFO, a device: reading one would wait forever).
@@ -337,19 +333,17 @@ def load_family(
     keep = [k for k in st.order if st.family[k] == mine]
     if len(keep) == len(st.order):
         return everything
-    by_path = {st.facts[k].path: everything._sessions.get(k) for k in keep}
-    stitched = stitch([st.facts[k] for k in keep])
-    return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)
+    return _stitched([(st.facts[k], everything._sessions.get(k)) for k in keep])
 
 
 def family_of(files: PathLike | Iterable[PathLike]) -> Family:
     """The Family of exactly these session files (no search; one path alone is one file)."""
-    loaded: list[Session | None] = []
-    facts: list[SessionFacts] = []
-    for path in file_list(files):
-        session, found = loaded_facts(path)  # a file that fails to load: None, and why
-        loaded.append(session)
-        facts.append(found)
-    stitched = stitch(facts)
-    by_path = {f.path: s for f, s in zip(facts, loaded, strict=True)}
+    # a file that fails to load: no session, and why in its facts
+    return _stitched([loaded_facts(path)[::-1] for path in file_list(files)])
+
+
+def _stitched(pairs: list[tuple[SessionFacts, Session | None]]) -> Family:
+    """The Family of these facts and their loaded sessions."""
+    stitched = stitch([facts for facts, _ in pairs])
+    by_path = {facts.path: session for facts, session in pairs}
     return Family({k: by_path[f.path] for k, f in stitched.facts.items()}, stitched)

@@ -1,24 +1,10 @@
 """Stitch sessions into families: resolve ``parentSession``, tell forks from sub-agents,
 break cycles, find copied prefixes and roll up spend once. Works on facts, opens no file.
 
-How a link is found. A header's ``parentSession`` is a path written on another machine
-or before a folder moved, so it is tried in three ways, in order: the path itself
-(relative paths from the child's folder, as the agent resolves them), then a file of
-the same name among the sessions given, then a session whose header id is the id in
-that file name (the agent names files ``<id>.jsonl`` or ``<time>_<id>.jsonl``). Several
-candidates (the same session in several versions, say) are ranked by the entry ids they
-share with the child, then by version, then by path; the choice is reported.
-
-Fork or sub-agent. A sub-agent's ``rlmDepth`` is its parent's plus one; a fork keeps
-its source's depth (the agent copies it). A header without ``rlmDepth`` gets the agent's
-legacy rule: one level per ``sub-xxxxxxxx`` folder it sits in.
-
-Counting once. A fork copies its source's path with the same entry ids, so an entry of a
-fork whose id (and type) is in its source is *shared* and counted in the source. An
-assistant message's usage includes the usage its sub-agents attributed to it; its own
-share is the difference (see :func:`~prime_nb.family._facts.own_usage`). A sub-agent
-present in the family counts its own usage; what a parent attributed to sub-agents that
-are not present (the file is missing) is added once, as ``unmatched`` child usage.
+The rules (a link tried as a path, a file name, then a session id; depth from
+``rlmDepth`` or ``sub-xxxxxxxx`` folders; shared entries and attributed usage counted
+once) are the ones docs/families.md gives; :func:`~prime_nb.family._facts.own_usage`
+says how an assistant message's own share is found.
 """
 
 from __future__ import annotations
@@ -217,28 +203,9 @@ class Stitched:
 
 
 def typed(rows: list[dict[str, Any]], dtypes: dict[str, str]) -> pd.DataFrame:
-    """Rows as a frame with exactly these columns and dtypes (however few rows)."""
-    frame = pd.DataFrame(rows, columns=list(dtypes))
-    dtype: Any
-    for name, dtype in dtypes.items():
-        if dtype == "str":
-            frame[name] = pd.array(
-                [
-                    None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-                    for v in frame[name].tolist()
-                ],
-                dtype="str",
-            )
-        elif dtype.startswith("datetime"):
-            frame[name] = pd.to_datetime(frame[name], utc=True).astype(dtype)
-        elif dtype == "Int64":
-            frame[name] = pd.array(
-                [None if v is None or v != v else int(v) for v in frame[name].tolist()],
-                dtype="Int64",
-            )
-        else:
-            frame[name] = frame[name].astype(dtype)
-    return frame
+    """Rows as a frame with exactly these columns and dtypes (however few rows); object
+    first, so that no integer passes through a float on its way to ``Int64``."""
+    return pd.DataFrame(rows, columns=list(dtypes), dtype=object).astype(dtypes)
 
 
 class _Index:
@@ -283,14 +250,8 @@ class _Index:
 
 
 def _problem(st: Stitched, key: str, kind: str, message: str) -> None:
-    st.problems.append(
-        {
-            "session": key,
-            "path": shown_name(st.facts[key].path),
-            "kind": kind,
-            "message": shown_name(message),
-        }
-    )
+    row = (key, shown_name(st.facts[key].path), kind, shown_name(message))
+    st.problems.append(dict(zip(PROBLEM_COLUMNS, row, strict=True)))
 
 
 def stitch(facts_list: list[SessionFacts]) -> Stitched:

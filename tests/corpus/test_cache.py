@@ -502,15 +502,6 @@ def test_research_rows_are_decoded_only_for_their_table(
     assert reads.full == []
 
 
-@pytest.mark.parametrize("size", [0, 1, 5_000, 3_000_000])
-def test_a_state_is_stored_compressed_and_read_back_whole(size: int) -> None:
-    state = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
-    stored = _cache_file.packed(state)
-    assert _cache_file.unpacked(stored) == state
-    if size > 5_000:
-        assert len(stored) < size / 10  # compressed by the worker: stored as it comes
-
-
 def test_a_new_and_a_removed_file(folder: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     tables(folder, cache)

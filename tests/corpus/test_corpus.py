@@ -233,21 +233,6 @@ def test_progress_ends_with_a_final_line(
     ), final
 
 
-def test_batches_hold_about_the_same_bytes() -> None:
-    from prime_nb.corpus._runner import MAX_BATCH, MIN_BATCH, batches
-
-    sizes = [3 << 20] * 40 + [200 << 20] + [1000] * 500
-    groups = batches(sizes, 32)
-    assert sorted(k for g in groups for k in g) == list(range(len(sizes)))  # each file once
-    assert all(g == sorted(g) for g in groups)  # consecutive files stay together
-    big = next(g for g in groups if 40 in g)
-    assert big[-1] == 40  # a file bigger than a batch closes its batch
-    for group in groups:
-        held = sum(sizes[k] for k in group)
-        assert held <= MAX_BATCH + (3 << 20) or 40 in group
-        assert held >= MIN_BATCH or group is groups[-1]
-
-
 def test_the_final_line_counts_in_words(
     corpus_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -89,7 +89,7 @@ def test_no_files_is_a_clear_error(tmp_path: Path) -> None:
         corpus.to_dask(tmp_path)
 
 
-def test_default_partitions_hold_about_the_same_bytes(tmp_path: Path) -> None:
+def test_default_partitions_hold_about_the_same_number_of_files(tmp_path: Path) -> None:
     from prime_nb.corpus._dask import PARTITIONS_PER_THREAD, _groups, cluster_threads
 
     paths = []
@@ -97,7 +97,7 @@ def test_default_partitions_hold_about_the_same_bytes(tmp_path: Path) -> None:
         path = tmp_path / f"f{k}.jsonl"
         path.write_bytes(b"x" * ((3 if k == 2 else 1) << 20))
         paths.append(str(path))
-    assert _groups(paths, None) == [[p] for p in paths]  # 1 MB each: a partition each
+    assert _groups(paths, None) == [[p] for p in paths]  # fewer files than partitions
     partitions = PARTITIONS_PER_THREAD * cluster_threads()
     remote = [f"s3://bucket/s{k}.jsonl" for k in range(partitions * 3)]
     assert [len(g) for g in _groups(remote, None)] == [3] * partitions

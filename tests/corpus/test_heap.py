@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from prime_nb.corpus import _heap
 
 
@@ -20,11 +22,21 @@ class FakeLibc:
         return 1
 
 
-def test_roomy_heap_undoes_eager_trimming_and_puts_it_back() -> None:
-    libc = FakeLibc()
-    environ = {"MALLOC_TRIM_THRESHOLD_": "65536"}  # as Dask sets in its workers
-    with _heap.roomy_heap(environ, libc):
-        with _heap.roomy_heap(environ, libc):  # nested: one change
+@pytest.fixture
+def libc(monkeypatch: pytest.MonkeyPatch) -> FakeLibc:
+    fake = FakeLibc()
+    monkeypatch.setattr(_heap, "_glibc", lambda: fake)
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    return fake
+
+
+def test_roomy_heap_undoes_eager_trimming_and_puts_it_back(
+    libc: FakeLibc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")  # as Dask sets in its workers
+    with _heap.roomy_heap():
+        with _heap.roomy_heap():  # nested: one change
             assert libc.calls == [
                 ("mallopt", _heap._M_TRIM_THRESHOLD, _heap._ROOMY_TRIM),
                 ("mallopt", _heap._M_MMAP_THRESHOLD, _heap._ROOMY_MMAP),
@@ -37,14 +49,13 @@ def test_roomy_heap_undoes_eager_trimming_and_puts_it_back() -> None:
     ]
 
 
-def test_roomy_heap_restores_even_after_an_error_and_keeps_a_set_mmap_threshold() -> None:
-    libc = FakeLibc()
-    environ = {"MALLOC_TRIM_THRESHOLD_": "0", "MALLOC_MMAP_THRESHOLD_": "4096"}
-    try:
-        with _heap.roomy_heap(environ, libc):
-            raise KeyError("boom")
-    except KeyError:
-        pass
+def test_roomy_heap_restores_even_after_an_error_and_keeps_a_set_mmap_threshold(
+    libc: FakeLibc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "0")
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "4096")
+    with pytest.raises(KeyError, match="boom"), _heap.roomy_heap():
+        raise KeyError("boom")
     assert libc.calls[-3:] == [
         ("mallopt", _heap._M_TRIM_THRESHOLD, 0),
         ("mallopt", _heap._M_MMAP_THRESHOLD, 4096),
@@ -53,10 +64,12 @@ def test_roomy_heap_restores_even_after_an_error_and_keeps_a_set_mmap_threshold(
     assert _heap._heap_users == 0
 
 
-def test_roomy_heap_changes_nothing_in_a_process_that_did_not_ask_for_trimming() -> None:
-    libc = FakeLibc()
-    with _heap.roomy_heap({}, libc):
+def test_roomy_heap_changes_nothing_in_a_process_that_did_not_ask_for_trimming(
+    libc: FakeLibc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _heap.roomy_heap():
         pass
-    with _heap.roomy_heap({"MALLOC_TRIM_THRESHOLD_": "lots"}, libc):
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "lots")
+    with _heap.roomy_heap():
         pass
     assert libc.calls == []

@@ -1,4 +1,4 @@
-"""The corpus workers: guided batches over a plain process pool, started for each call.
+"""The corpus workers: a plain process pool, started for each call, fed in chunks.
 
 What a user sees: the same rows with or without workers, a small corpus read in this
 process, a script's top level run once (never per worker), a daemonic worker that reads
@@ -20,32 +20,14 @@ import pytest
 from research_sessions import branchy, compacted
 
 from prime_nb.corpus import _runner, load_corpus
-from prime_nb.corpus._runner import MAX_BATCH, MIN_BATCH, guided_batches
 
 
-def test_guided_batches_shrink_towards_the_end() -> None:
-    sizes = [300_000 + (k * 7919) % 400_000 for k in range(2000)]  # about 1 GB
-    groups = guided_batches(sizes, 2)
-    assert [k for g in groups for k in g] == list(range(len(sizes)))  # each once, in order
-    held = [sum(sizes[k] for k in g) for g in groups]
-    assert held[0] > 40 * held[-2]  # big first, small last
-    assert all(h <= MAX_BATCH + max(sizes) for h in held)
-    assert all(h >= MIN_BATCH for h in held[:-1])
-    assert held[-1] <= MIN_BATCH + max(sizes)  # the cores finish within one small batch
-    assert 20 <= len(groups) <= 80  # not a task per file
-
-
-def test_guided_batches_give_a_big_file_its_own_batch() -> None:
-    sizes = [1 << 20] * 10 + [500 << 20] + [1 << 20] * 10
-    groups = guided_batches(sizes, 2)
-    assert [k for g in groups for k in g] == list(range(len(sizes)))
-    assert [10] in groups or any(g[-1] == 10 for g in groups)
-
-
-@pytest.mark.parametrize("sizes", [[], [0], [0, 0, 0], [5]])
-def test_guided_batches_of_nothing_much(sizes: list[int]) -> None:
-    groups = guided_batches(sizes, 4)
-    assert [k for g in groups for k in g] == list(range(len(sizes)))
+@pytest.mark.parametrize("count", [0, 1, 2, 5, 2000])
+def test_results_come_in_the_order_of_the_files(count: int) -> None:
+    """Each file once, in order, whatever the chunks ``map`` hands the workers."""
+    paths = [f"missing-{k}.jsonl" for k in range(count)]
+    got = _runner.run(str.upper, paths, 2, "upper", False, lambda path, exc: "")
+    assert got == [p.upper() for p in paths]
 
 
 @pytest.fixture
@@ -104,7 +86,7 @@ def test_a_corpus_worth_workers_uses_them_by_default(
 
 
 def _slow(k: int) -> int:
-    """A batch item that takes long, but the first."""
+    """A task that takes long, but the first."""
     if k:
         time.sleep(30)
     return k
@@ -122,8 +104,8 @@ def test_an_interrupt_ends_the_workers_with_the_call(monkeypatch: pytest.MonkeyP
     pools = Pools(monkeypatch)
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt, match="the bar interrupted"):
-        _runner._in_batches(_slow, [(0,), (1,), (2,)], [[0], [1], [2]], 2, {}, InterruptedBar())
-    assert time.monotonic() - started < 20  # the slow batches were not waited for
+        _runner._in_pool(_slow, [[0, 1, 2]], 2, [], InterruptedBar())
+    assert time.monotonic() - started < 20  # the slow tasks were not waited for
     (pool,) = pools.started
     processes = list(pool._processes.values()) if pool._processes else []  # type: ignore[attr-defined]
     deadline = time.monotonic() + 10

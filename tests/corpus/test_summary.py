@@ -18,17 +18,12 @@ from research_sessions import branchy, compacted
 
 from prime_nb.analysis import branches, compaction_forensics
 from prime_nb.corpus import corpus_branches, corpus_compactions, load_corpus
-from prime_nb.corpus._local import (
-    BRANCH_DTYPES,
-    FORENSICS_DTYPES,
-    conform,
-    corpus_frame,
-    empty,
-    per_session,
-)
-from prime_nb.corpus._work import summarise
+from prime_nb.corpus._local import RESEARCH_DTYPES, conform, corpus_frame, empty, per_session
+from prime_nb.corpus._work import BRANCHES, COMPACTIONS, summarise
 from prime_nb.session import load
 from sessiongen import synthetic_session, write_large_session
+
+FORENSICS_DTYPES, BRANCH_DTYPES = RESEARCH_DTYPES[COMPACTIONS], RESEARCH_DTYPES[BRANCHES]
 
 
 def full_row(path: str) -> dict[str, Any]:
