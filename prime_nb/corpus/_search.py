@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -120,7 +120,9 @@ def search(
     if cache is not False and cache is not None:
         from ._search_index import indexed_search
 
-        results = indexed_search(paths, corpus_root(folders), cache, spec, limit, workers, progress)
+        columns, failed = indexed_search(
+            paths, corpus_root(folders), cache, spec, limit, workers, progress
+        )
     else:
         results = run(
             partial(search_file, query=spec, limit=limit),
@@ -130,39 +132,28 @@ def search(
             progress,
             lambda path, exc: FileHits([], f"{type(exc).__name__}: {exc}"),
         )
-    return hits_frame(paths, results, limit)
-
-
-def hits_frame(
-    paths: Sequence[str], results: Sequence[FileHits], limit: int | None
-) -> pd.DataFrame:
-    """The hit table of per-file results (a warning for the files that failed)."""
-    failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
+        failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
+        hits = [hit for r in results for hit in r.hits][:limit]
+        columns = {name: [getattr(hit, name) for hit in hits] for name in Hit._fields}
     if failed:
         shown = "; ".join(f"{path}: {error}" for path, error in failed[:3])
         more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
         warnings.warn(
             f"search: {len(failed)} file(s) could not be read as sessions and gave no hits: "
             f"{shown}{more}; check them with `prime-nb validate`",
-            stacklevel=3,
+            stacklevel=2,
         )
-    hits = [hit for r in results for hit in r.hits]
-    if limit is not None:
-        hits = hits[:limit]
-    return _frame(hits)
+    return _frame(columns)
 
 
-def _frame(hits: list[Hit]) -> pd.DataFrame:
-    columns: dict[str, Any] = {
-        name: [getattr(hit, name) for hit in hits]
-        for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet")
-    }
-    columns["line"] = np.array([hit.line for hit in hits], dtype=np.int64)
-    columns["on_active_path"] = np.array([hit.on_active_path for hit in hits], dtype=bool)
-    ms = np.array([hit.time_ms for hit in hits], dtype=np.float64)
+def _frame(columns: dict[str, Any]) -> pd.DataFrame:
+    """The hit table of its columns (lists, or arrays from the index)."""
+    ms = np.asarray(columns.pop("time_ms"), dtype=np.float64)
     columns["timestamp"] = pd.to_datetime(
         np.where(np.isfinite(ms), ms, math.nan), unit="ms", utc=True
     )
+    columns["line"] = np.asarray(columns["line"], dtype=np.int64)
+    columns["on_active_path"] = np.asarray(columns["on_active_path"], dtype=bool)
     frame = pd.DataFrame(columns, columns=list(COLUMNS))
     for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet"):
         frame[name] = frame[name].astype(object)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
 from ..session import Session, read_columns
@@ -33,6 +34,11 @@ SNIPPET_AFTER = 80
 #: what JSON may write as an escape (besides ``\\uXXXX``, which can spell any character)
 #: and U+FFFD, which the reader puts for bytes that are not UTF-8
 _ESCAPABLE = re.compile(r'["\\\x00-\x1f\ufffd]')
+_ESCAPABLE_FOLDED = re.compile(r'[^\x20-\x7e]|["\\]')
+#: what Arrow's kernels cannot take or fold as Python does (surrogates, NUL; an i folded)
+NOT_KERNEL = re.compile(r"[\x00\ud800-\udfff]")
+_NOT_KERNEL_FOLDED = re.compile(r"[^\x01-\x7f]|[iI]")
+_LITERAL = _constants.LITERAL
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
@@ -173,26 +179,63 @@ class Query:
         source = self.text if self.regex else re.escape(self.text)
         return re.compile(source, 0 if self.case else re.IGNORECASE)
 
+    @cached_property
+    def literal(self) -> tuple[str, bool]:
+        """Text every match holds, and whether it matches with case folded: the query
+        itself, or a regex's longest run of literal characters at its top level (a
+        branch, group or repeat may be left out, so only those count; "" when none)."""
+        if not self.regex:
+            return self.text, not self.case
+        parsed = _parser.parse(self.text, 0 if self.case else re.IGNORECASE)
+        runs, run = [], []
+        for op, arg in parsed:
+            if op is _LITERAL:
+                run.append(chr(arg))
+            else:
+                runs.append("".join(run))
+                run = []
+        runs.append("".join(run))
+        return max(runs, key=len), bool(parsed.state.flags & re.IGNORECASE)
+
+    def longest(self, unsafe: re.Pattern[str]) -> str:
+        """The longest part of :attr:`literal` free of ``unsafe`` characters."""
+        return max(unsafe.split(self.literal[0]), key=len)
+
     @property
     def raw_filter(self) -> RawFilter | None:
         """What a line's raw bytes must hold to hold a hit, or None when any line may.
 
-        For a plain query with no character JSON escapes (a regex may match anything):
-        the needle's UTF-8 bytes, or under ``case=False`` an ASCII needle in the line's
-        bytes with ASCII case folded. A line with a ``\\u`` escape (or ``\\/``, for a
-        needle with ``/``) may spell the needle in escapes, so it is always read; under
-        ``case=False`` so is a line with any non-ASCII byte when the needle has an i, k
-        or s (Python matches them to dotted and dotless I, the Kelvin sign, the long s).
+        The longest part of :attr:`literal` with no character JSON escapes (and, with
+        case folded, ASCII only): its UTF-8 bytes, or its bytes with ASCII case folded.
+        A line with a ``\\u`` escape (or ``\\/``, for a needle with ``/``) may spell the
+        needle in escapes, so it is always read; with case folded so is a line with any
+        non-ASCII byte when the needle has an i, k or s (Python matches them to dotted
+        and dotless I, the Kelvin sign, the long s).
         """
-        if self.regex or _ESCAPABLE.search(self.text):
+        fold = self.literal[1]
+        needle = self.longest(_ESCAPABLE_FOLDED if fold else _ESCAPABLE)
+        if not needle:
             return None
-        if self.case:
-            return RawFilter(self.text.encode("utf-8", "surrogatepass"), False, "/" in self.text)
-        if not self.text.isascii():
-            return None
-        folded = self.text.lower()
-        wide = any(letter in folded for letter in "iks")
-        return RawFilter(folded.encode(), True, "/" in self.text, wide)
+        if not fold:
+            return RawFilter(needle.encode("utf-8", "surrogatepass"), False, "/" in needle)
+        folded = needle.lower()
+        return RawFilter(folded.encode(), True, "/" in needle, any(c in folded for c in "iks"))
+
+    @property
+    def kernel_literal(self) -> str:
+        """The longest part of :attr:`literal` Arrow's kernels find as Python would."""
+        return self.longest(_NOT_KERNEL_FOLDED if self.literal[1] else NOT_KERNEL)
+
+    @property
+    def kernel_exact(self) -> bool:
+        """Can Arrow's ``find_substring`` give exactly Python's first match (valid UTF-8
+        texts)? For plain text matched as is, or folded when ASCII without an i (RE2
+        folds k and s as Python does, i not: Python adds dotted and dotless I)."""
+        return (
+            not self.regex
+            and not NOT_KERNEL.search(self.text)
+            and (self.case or (self.text.isascii() and "i" not in self.text.lower()))
+        )
 
     def first_match(self, text: str) -> tuple[int, int] | None:
         """Where the query first matches ``text``: (start, end), or None."""

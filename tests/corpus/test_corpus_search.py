@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -398,7 +399,9 @@ def test_search_equals_brute_force_on_planted_needles(
         warnings.simplefilter("always")
         got = search(tmp_path / "corpus", workers=1, **kwargs)
     # the unreadable file is read (and warned of) unless its raw bytes rule the query out
-    skips = _search_match.Query(kwargs["query"], case=kwargs.get("case", False)).raw_filter
+    skips = _search_match.Query(
+        kwargs["query"], regex=kwargs.get("regex", False), case=kwargs.get("case", False)
+    ).raw_filter
     if skips is None or skips.may_hold((tmp_path / "corpus" / "not-a-session.jsonl").read_bytes()):
         assert any("not-a-session.jsonl" in str(w.message) for w in caught)
     with pytest.warns(UserWarning, match="could not be read as sessions"):
@@ -449,22 +452,46 @@ def test_bad_arguments_say_what_to_pass(tmp_path: Path) -> None:
         search(paths, "rm", limit=-1)
 
 
-def test_raw_filter_only_for_queries_no_escape_can_hide() -> None:
-    """The raw pre-filter is off for what JSON escapes, a regex or a non-ASCII needle
-    under case=False; an ASCII needle with i, k or s reads every non-ASCII line."""
+def test_raw_filter_seeks_what_no_escape_can_hide() -> None:
+    """The raw pre-filter seeks the longest part of the literal with no character JSON
+    escapes (ASCII only under case=False), for a regex the longest run of literal
+    characters every match holds; an ASCII needle with i, k or s reads every non-ASCII
+    line."""
     Query, RawFilter = _search_match.Query, _search_match.RawFilter
     assert Query("rm -rf /", case=True).raw_filter == RawFilter(b"rm -rf /", False, True)
     assert Query("Größe", case=True).raw_filter == RawFilter("Größe".encode(), False, False)
     assert Query("RM -RF").raw_filter == RawFilter(b"rm -rf", True, False, False)
     assert Query("Exit").raw_filter == RawFilter(b"exit", True, False, True)
-    assert Query("Größe").raw_filter is None
-    assert Query('a"b', case=True).raw_filter is None
-    assert Query("a\nb", case=True).raw_filter is None
-    assert Query("rm", case=True, regex=True).raw_filter is None
+    assert Query("Größe").raw_filter == RawFilter(b"gr", True, False, False)
+    assert Query("ö").raw_filter is None
+    assert Query('ab"c', case=True).raw_filter == RawFilter(b"ab", False, False)
+    assert Query("a\nbc", case=True).raw_filter == RawFilter(b"bc", False, False)
+    assert Query("rm", case=True, regex=True).raw_filter == RawFilter(b"rm", False, False)
+    assert Query(r"rm\s+-rf\s+\S+", regex=True).raw_filter == RawFilter(b"-rf", True, False)
+    assert Query(r"(?i)EXIT \d", regex=True, case=True).raw_filter == RawFilter(
+        b"exit ", True, False, True
+    )
+    assert Query(r"rm|del", regex=True).raw_filter is None  # either may match
+    assert Query(r"(rm -rf)?x*", regex=True).raw_filter is None
     exit_filter = Query("exit").raw_filter
     assert exit_filter is not None
     assert exit_filter.may_hold(b'"EXIT"') and exit_filter.may_hold('"ex\u0131t"'.encode())
     assert not exit_filter.may_hold(b'"exot"') and exit_filter.may_hold(b'"\\u0065xit"')
+
+
+def test_arrow_kernels_decide_only_where_they_match_as_python() -> None:
+    """The index trusts ``find_substring`` alone for plain text matched as is, or folded
+    when ASCII without an i; otherwise its kernel seeks a literal part it folds as
+    Python does (no i, ASCII under case=False) and Python decides."""
+    Query = _search_match.Query
+    assert Query("rm -rf", case=True).kernel_exact and Query("Größe", case=True).kernel_exact
+    assert Query("rm -rf").kernel_exact and Query("KS").kernel_exact  # k, s fold alike
+    assert not Query("exit").kernel_exact and not Query("größe").kernel_exact
+    assert not Query("\x00rm", case=True).kernel_exact and not Query("rm", regex=True).kernel_exact
+    assert Query("exit").kernel_literal == "ex" and Query("größe").kernel_literal == "gr"
+    assert Query("\ud800ab", case=True).kernel_literal == "ab"
+    assert Query(r"rm\s+-rf\s+\S+", regex=True).kernel_literal == "-rf"
+    assert Query(r"\d+", regex=True).kernel_literal == ""
 
 
 def test_the_pool_gives_what_this_process_gives(tmp_path: Path) -> None:
@@ -506,7 +533,7 @@ def test_index_reads_only_changed_files_and_stays_exact(
     read = _counting(monkeypatch)
     first = _same_with_and_without(folder, cache, query="rm -rf")
     assert sorted(read) == ["not-a-session.jsonl", "one.jsonl", "quiet.jsonl", "v1.jsonl"]
-    assert list(cache.glob("search-corpus-*.sqlite"))
+    assert list(cache.glob("search-corpus-*/*.arrow"))
 
     read.clear()  # unchanged: nothing is read, whatever the query
     for kwargs in ({"query": "rm -rf"}, {"query": r"ENO\w+", "regex": True}, {"query": "x"}):
@@ -537,25 +564,11 @@ def test_index_reads_only_changed_files_and_stays_exact(
     after = _same_with_and_without(folder, cache, query="rm -rf")
     assert read == ["quiet.jsonl"]
     assert "q9" in set(after["entry_id"]) and not after["file"].str.endswith("v1.jsonl").any()
-    index = next(cache.glob("search-corpus-*.sqlite"))
-    import sqlite3
-
-    with sqlite3.connect(index) as con:
-        held = {os.fsdecode(p) for (p,) in con.execute("SELECT path FROM texts")}
+    index = next(cache.glob("search-corpus-*"))
+    held = json.loads((index / "manifest.json").read_text(encoding="utf-8"))["files"]
     assert str(paths[1]) not in held  # the deleted file left the index
-
-
-def test_fts_is_used_only_where_it_cannot_lose_a_match() -> None:
-    Query = _search_match.Query
-    every = '"rm " AND "m -" AND " -r" AND "-rf"'
-    assert _search_index.fts_phrase(Query("rm -rf", case=True)) == every
-    assert _search_index.fts_phrase(Query('a "x"', case=True)) == '"a """ AND " ""x" AND """x"""'
-    assert _search_index.fts_phrase(Query("rm -rf")) == every  # k and s fold alike
-    assert _search_index.fts_phrase(Query("aaaa", case=True)) == '"aaa"'
-    assert _search_index.fts_phrase(Query("exit")) is None  # i: dotted and dotless I
-    assert _search_index.fts_phrase(Query("größe")) is None
-    assert _search_index.fts_phrase(Query("rm", case=True)) is None  # under a trigram
-    assert _search_index.fts_phrase(Query("rm.*", regex=True)) is None
+    segments = {entry[4] for entry in held.values()}
+    assert {p.name for p in index.glob("*.arrow")} == segments - {None}  # old ones gone
 
 
 def test_index_of_another_version_is_rebuilt(
@@ -564,21 +577,18 @@ def test_index_of_another_version_is_rebuilt(
     folder, cache = tmp_path / "corpus", tmp_path / "cache"
     _planted(folder)
     _same_with_and_without(folder, cache, query="rm -rf")
-    index = next(cache.glob("search-corpus-*.sqlite"))
-    import sqlite3
-
-    with sqlite3.connect(index) as con:
-        con.execute("UPDATE meta SET value = '0' WHERE key = 'layout'")
+    manifest = next(cache.glob("search-corpus-*/manifest.json"))
+    held = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**held, "layout": 0}), encoding="utf-8")
     read = _counting(monkeypatch)
     _same_with_and_without(folder, cache, query="rm -rf")
     assert len(read) == 4
 
 
-def test_an_sqlite_without_trigram_fts_says_what_to_do(
+def test_an_index_without_pyarrow_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = _planted(tmp_path / "corpus")
-    monkeypatch.setattr(_search_index, "FTS_OPTIONS", "tokenize='no_such_tokenizer'")
-    with pytest.raises(RuntimeError, match=r"needs SQLite's FTS5 .* Search without cache="):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"needs pyarrow; install it with: pip install"):
         search(paths[:1], "rm", cache=tmp_path / "cache")
-    assert not (tmp_path / "cache").exists()
