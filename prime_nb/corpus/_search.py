@@ -154,7 +154,12 @@ def _frame(columns: dict[str, Any]) -> pd.DataFrame:
     )
     columns["line"] = np.asarray(columns["line"], dtype=np.int64)
     columns["on_active_path"] = np.asarray(columns["on_active_path"], dtype=bool)
-    frame = pd.DataFrame(columns, columns=list(COLUMNS))
     for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet"):
-        frame[name] = frame[name].astype(object)
-    return frame
+        # object as given (pandas' str inference copies each row), a missing value as
+        # that inference leaves it: NaN beside strings, None in a column of none
+        column = pd.Series(columns[name], dtype=object)
+        missing = column.isna().to_numpy()
+        if not missing.all():
+            column[missing] = np.nan
+        columns[name] = column
+    return pd.DataFrame(columns, columns=list(COLUMNS))

@@ -36,7 +36,15 @@ import numpy as np
 from .._version import __version__
 from ._cache_file import _pyarrow, cache_name
 from ._runner import file_sizes, run, usable_cores
-from ._search_match import NOT_KERNEL, SNIPPET_AFTER, SNIPPET_BEFORE, Query, file_rows, snippet
+from ._search_match import (
+    NOT_KERNEL,
+    SNIPPET_AFTER,
+    SNIPPET_BEFORE,
+    Query,
+    file_rows,
+    kernel_pattern,
+    snippet,
+)
 
 #: the index's layout; bump it when a segment's columns or the manifest change
 INDEX_LAYOUT = 2
@@ -258,7 +266,8 @@ def _segment_hits(file: Path, live: dict[str, int], query: Query) -> tuple[Any, 
     odd = pc.is_valid(table["odd"]).to_numpy()
     text = table["text"].combine_chunks()
     if query.kernel_exact:
-        at = pc.find_substring(text, query.text, ignore_case=not query.case).to_numpy()
+        pattern = kernel_pattern(query.text, not query.case)
+        at = pc.find_substring_regex(text, pattern, ignore_case=not query.case).to_numpy()
         exact = np.flatnonzero(keep & ~odd & (at >= 0))
         shown = snippets(text, exact, at[exact], len(query.text))
         others = np.flatnonzero(keep & odd)
@@ -266,7 +275,7 @@ def _segment_hits(file: Path, live: dict[str, int], query: Query) -> tuple[Any, 
         exact, shown = np.zeros(0, np.int64), pa.array([], pa.large_string())
         literal = query.kernel_literal
         if literal:
-            held = pc.match_substring(text, literal, ignore_case=query.literal[1])
+            held = pc.match_substring_regex(text, literal, ignore_case=query.literal[1])
             held = held.to_numpy(zero_copy_only=False)
             keep &= held | odd
         others = np.flatnonzero(keep)

@@ -37,7 +37,7 @@ _ESCAPABLE = re.compile(r'["\\\x00-\x1f\ufffd]')
 _ESCAPABLE_FOLDED = re.compile(r'[^\x20-\x7e]|["\\]')
 #: what Arrow's kernels cannot take or fold as Python does (surrogates, NUL; an i folded)
 NOT_KERNEL = re.compile(r"[\x00\ud800-\udfff]")
-_NOT_KERNEL_FOLDED = re.compile(r"[^\x01-\x7f]|[iI]")
+_NOT_KERNEL_FOLDED = re.compile(r"[^\x01-\x7f]")
 _LITERAL = _constants.LITERAL
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -222,20 +222,21 @@ class Query:
         return RawFilter(folded.encode(), True, "/" in needle, any(c in folded for c in "iks"))
 
     @property
-    def kernel_literal(self) -> str:
-        """The longest part of :attr:`literal` Arrow's kernels find as Python would."""
-        return self.longest(_NOT_KERNEL_FOLDED if self.literal[1] else NOT_KERNEL)
-
-    @property
     def kernel_exact(self) -> bool:
-        """Can Arrow's ``find_substring`` give exactly Python's first match (valid UTF-8
-        texts)? For plain text matched as is, or folded when ASCII without an i (RE2
-        folds k and s as Python does, i not: Python adds dotted and dotless I)."""
+        """Does Arrow's RE2 find exactly Python's first match (:func:`kernel_pattern`) in
+        valid UTF-8 texts? For plain text (ASCII when folded) with no NUL or surrogate."""
         return (
             not self.regex
             and not NOT_KERNEL.search(self.text)
-            and (self.case or (self.text.isascii() and "i" not in self.text.lower()))
+            and (self.case or self.text.isascii())
         )
+
+    @property
+    def kernel_literal(self) -> str:
+        """RE2's pattern for the longest part of :attr:`literal` it finds as Python would
+        ("" when none): then it proposes the texts Python matches."""
+        fold = self.literal[1]
+        return kernel_pattern(self.longest(_NOT_KERNEL_FOLDED if fold else NOT_KERNEL), fold)
 
     def first_match(self, text: str) -> tuple[int, int] | None:
         """Where the query first matches ``text``: (start, end), or None."""
@@ -251,6 +252,20 @@ class Query:
             and (self.types is None or kind in self.types)
             and (self.fields is None or field in self.fields)
         )
+
+
+def kernel_pattern(text: str, fold: bool) -> str:
+    """``text`` as an RE2 literal. RE2 folds ASCII letters as Python does (k with the
+    Kelvin sign, s with the long s) except i, which Python also matches to dotted and
+    dotless I: a class of the four holds it."""
+    return "".join(
+        "[iIİı]"
+        if fold and c in "iI"
+        else c
+        if c.isascii() and c.isalnum()
+        else f"\\x{{{ord(c):x}}}"
+        for c in text
+    )
 
 
 class RawFilter(NamedTuple):
