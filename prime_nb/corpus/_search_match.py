@@ -259,7 +259,7 @@ def kernel_pattern(text: str, fold: bool) -> str:
     Kelvin sign, s with the long s) except i, which Python also matches to dotted and
     dotless I: a class of the four holds it."""
     return "".join(
-        "[iIİı]"
+        "[iI\\x{130}\\x{131}]"
         if fold and c in "iI"
         else c
         if c.isascii() and c.isalnum()
