@@ -37,7 +37,6 @@ from .._version import __version__
 from ._cache_file import _pyarrow, cache_name
 from ._runner import file_sizes, run, usable_cores
 from ._search_match import (
-    NOT_KERNEL,
     SNIPPET_AFTER,
     SNIPPET_BEFORE,
     Query,
@@ -73,6 +72,17 @@ def _schema() -> Any:
     )
 
 
+def _odd(text: str) -> bool:
+    """Is ``text`` one Arrow cannot hold (a lone surrogate) or RE2 takes otherwise (NUL)?"""
+    if "\x00" in text:
+        return True
+    try:
+        text.isascii() or text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def index_name(root: str) -> str:
     """The index folder's name for the corpus below ``root`` (the corpus cache's name)."""
     return cache_name(root).replace("corpus-", "search-", 1).removesuffix(".parquet")
@@ -92,7 +102,7 @@ def index_file(path: str) -> tuple[str | None, str | None, bytes]:
         columns = [[] for _ in schema]
     else:
         texts = columns.pop()
-        odd = [NOT_KERNEL.search(text) is not None for text in texts]
+        odd = [_odd(text) for text in texts]
         pairs = list(zip(texts, odd, strict=True))
         columns.append(["" if bad else text for text, bad in pairs])
         columns.append(

@@ -13,6 +13,7 @@ from functools import cached_property
 from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
+from ..format import deep_enough, parse_line, to_current, trim_depth
 from ..session import Session, read_columns
 
 #: the fields an entry's text is cut into, in the order a hit's rows come
@@ -339,30 +340,39 @@ class FileTexts(NamedTuple):
 
 def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> FileTexts:
     """Every (entry, field) text of the file at ``path``; with ``candidate``, only of the
-    rows for which ``candidate(raw_line_bytes)`` holds, cut from ``data`` (the file's
-    bytes, when the caller read them already) or from a fresh read. A line past the end
-    of those bytes (appended since) is always a candidate."""
+    rows for which ``candidate(raw_line_bytes)`` holds. Lines are taken from ``data``
+    (the file's bytes, when the caller read them already) and parsed as
+    ``Session.read_entries`` parses them (why: no second read of the file, no identity
+    check per file); a line past the end of those bytes (appended since) is read by it."""
+    if data is None:
+        with open(path, "rb") as fh:
+            data = fh.read()
     read = read_columns(path, columns="summary")
     session = Session.from_read(read)
     cols = read.columns
-    rows = range(len(cols.ids))
-    if candidate is not None:
-        if data is None:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        offsets, lengths = cols.offsets, cols.lengths
-        rows = [  # type: ignore[assignment]
-            r
-            for r in rows
-            if offsets[r] + lengths[r] > len(data)
-            or candidate(data[offsets[r] : offsets[r] + lengths[r]])
-        ]
+    offsets, lengths, size = cols.offsets, cols.lengths, len(data)
+    rows = [
+        r
+        for r in range(len(cols.ids))
+        if offsets[r] + lengths[r] > size
+        or candidate is None
+        or candidate(data[offsets[r] : offsets[r] + lengths[r]])
+    ]
     if not rows:
         return FileTexts(session.id, [])
-    active = set(session.path()) if len(cols.ids) else set()
+    active = set(session.path())
+    late = [r for r in rows if offsets[r] + lengths[r] > size]
+    entries = dict(zip(late, session.read_entries([cols.ids[r] for r in late]), strict=True))
+    dialect, version = session.dialect, session.version
     out: list[Row] = []
-    ids = [cols.ids[r] for r in rows]
-    for r, entry_id, entry in zip(rows, ids, session.read_entries(ids), strict=True):
+    for r in rows:
+        entry = entries.get(r)
+        if entry is None:
+            raw = data[offsets[r] : offsets[r] + lengths[r]].rstrip(b"\n")
+            obj, _ = parse_line(raw, cols.lines[r])
+            if obj is not None and deep_enough(raw):
+                obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
+            entry = to_current(obj or {"type": cols.types[r]}, dialect, version)
         message = entry.get("message")
         role = (
             message.get("role")
@@ -370,7 +380,7 @@ def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> Fi
             else None
         )
         role = role if isinstance(role, str) else None
-        kind = str(entry.get("type"))
+        kind, entry_id = str(entry.get("type")), cols.ids[r]
         for name, text in entry_fields(entry):
             out.append(
                 Row(

@@ -620,3 +620,11 @@ def test_an_index_without_pyarrow_says_what_to_install(
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     with pytest.raises(ImportError, match=r"needs pyarrow; install it with: pip install"):
         search(paths[:1], "rm", cache=tmp_path / "cache")
+
+
+def test_lines_appended_after_the_bytes_read_are_read_from_the_file(tmp_path: Path) -> None:
+    """A line past the bytes the search read (appended since) still gives its texts."""
+    path = _planted(tmp_path / "corpus")[0]
+    whole = _search_match.file_rows(str(path))
+    cut = _search_match.file_rows(str(path), data=path.read_bytes()[:200])
+    assert len(whole.rows) > 3 and cut == whole
