@@ -13,6 +13,8 @@ from functools import cached_property
 from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ..format import deep_enough, parse_line, to_current, trim_depth
 from ..session import Session, read_columns
 
@@ -285,6 +287,18 @@ class RawFilter(NamedTuple):
             return self.needle in raw
         return self.needle in raw.lower() or (self.wide and not raw.isascii())
 
+    def marks(self, data: bytes) -> Any:
+        """Where in a file's ``data`` the needle, or an escape that may spell it, is (in
+        one pass per needle over the whole file rather than line by line); none: the
+        file cannot hold the needle."""
+        hay = data.lower() if self.fold else data
+        seek = [(self.needle, hay), (b"\\u", data)] + [(b"\\/", data)] * self.slash
+        found = [m.start() for needle, seen in seek for m in re.finditer(re.escape(needle), seen)]
+        marks = np.array(found, np.int64)
+        if self.wide:
+            marks = np.concatenate([marks, np.flatnonzero(np.frombuffer(data, np.uint8) > 127)])
+        return marks
+
 
 def snippet(text: str, start: int, end: int) -> str:
     """The hit with some context either side, on one line, control characters shown as
@@ -338,9 +352,9 @@ class FileTexts(NamedTuple):
     error: str | None = None
 
 
-def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> FileTexts:
-    """Every (entry, field) text of the file at ``path``; with ``candidate``, only of the
-    rows for which ``candidate(raw_line_bytes)`` holds. Lines are taken from ``data``
+def file_rows(path: str, marks: Any = None, data: bytes | None = None) -> FileTexts:
+    """Every (entry, field) text of the file at ``path``; with ``marks``, only of the rows
+    that hold one of these byte offsets (:meth:`RawFilter.marks`). Lines are taken from ``data``
     (the file's bytes, when the caller read them already) and parsed as
     ``Session.read_entries`` parses them (why: no second read of the file, no identity
     check per file); a line past the end of those bytes (appended since) is read by it."""
@@ -351,17 +365,14 @@ def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> Fi
     session = Session.from_read(read)
     cols = read.columns
     offsets, lengths, size = cols.offsets, cols.lengths, len(data)
-    rows = [
-        r
-        for r in range(len(cols.ids))
-        if offsets[r] + lengths[r] > size
-        or candidate is None
-        or candidate(data[offsets[r] : offsets[r] + lengths[r]])
-    ]
+    late = [r for r in range(len(cols.ids)) if offsets[r] + lengths[r] > size]
+    rows: Any = range(len(cols.ids))
+    if marks is not None:
+        found = np.searchsorted(np.asarray(offsets, np.int64), marks, "right") - 1
+        rows = sorted(set(np.unique(found[found >= 0]).tolist()) | set(late))
     if not rows:
         return FileTexts(session.id, [])
     active = set(session.path())
-    late = [r for r in rows if offsets[r] + lengths[r] > size]
     entries = dict(zip(late, session.read_entries([cols.ids[r] for r in late]), strict=True))
     dialect, version = session.dialect, session.version
     out: list[Row] = []
@@ -400,14 +411,14 @@ def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> Fi
 def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
     """The hits of one file (at most ``limit``); an error says why it could not be read."""
     try:
-        raw = query.raw_filter
-        data = None
+        raw, data, marks = query.raw_filter, None, None
         if raw is not None:
             with open(path, "rb") as fh:
                 data = fh.read()
-            if not raw.may_hold(data):
+            marks = raw.marks(data)
+            if not len(marks):
                 return FileHits([])  # no parse: the needle cannot be in this file
-        texts = file_rows(path, None if raw is None else raw.may_hold, data)
+        texts = file_rows(path, marks, data)
     except Exception as exc:  # a file that is no session, unreadable...: no hits
         return FileHits([], f"{type(exc).__name__}: {exc}")
     return FileHits(hits_of(path, texts, query, limit))
