@@ -7,12 +7,10 @@ listed, then by line, then by field. The texts are those of each entry as
 them), cut into fields (:func:`entry_fields`) so that a hit says where it was found.
 
 Reading is the corpus's: batches of files over the process pool of ``_runner`` (a small
-corpus in this process). A file is first read as raw bytes; for a plain, case-sensitive
-query that no JSON escape can hide (:class:`Query.raw_filter`) a file, and then a line,
-whose bytes lack the needle is not parsed at all. The rest goes through
-``read_columns`` (ids, lines, the tree) and ``Session.read_entries`` (the whole entries
-of the candidate lines). ``cache=`` keeps the texts in an SQLite full-text index instead
-(``_search_index``). What is matched, and how one file is read: ``_search_match``.
+corpus in this process). Each file's bytes are first searched for the longest part of the
+query's literal that no JSON escape can hide (:attr:`Query.raw_filter`): a file without
+it is not parsed, and of the rest only the lines that hold it. ``cache=`` searches an
+index of Arrow columns instead (``_search_index``). What is matched: ``_search_match``.
 """
 
 from __future__ import annotations
@@ -96,13 +94,13 @@ def search(
     ignores case (as ``re.IGNORECASE``). ``roles``, ``types``, ``fields``: keep only
     hits of those (a name or a list); ``active_only``: only entries on the active path;
     ``limit``: the first that many rows. ``cache=True`` (or a folder) keeps the texts in
-    a full-text index in the user's cache folder, one per corpus folder as the corpus
-    cache: a later search reads only the files that changed (``_search_index``). The
-    result is the same with or without it.
+    an index in the user's cache folder (Arrow files: it needs pyarrow, as the corpus
+    cache does), one per corpus folder: a later search reads only the files that
+    changed (``_search_index``). The result is the same with or without it.
 
     A file that cannot be read as a session gives no hits, and one warning names the
     files and why (the corpus tables give such a file an error row; a hit table has no
-    row to give it). A file whose raw bytes rule a plain query out is not parsed at
+    row to give it). A file whose raw bytes rule the query out is not parsed at
     all, so it is not warned of; the index reads every file and warns of each.
     """
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):

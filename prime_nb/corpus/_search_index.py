@@ -1,24 +1,21 @@
 """The search index: every (entry, field) text of a corpus as Arrow columns, so that
 searching an unchanged corpus reads no session file and matches on every core.
 
-One folder per corpus folder in the cache folder, named as the corpus cache's Parquet
-file is (``search-<folder>-<digest>``): ``manifest.json`` holds each indexed path's stat
-key (size, mtime, inode, device), its segment, session id and load error; a segment is
-an uncompressed Arrow IPC file of the texts of the files indexed in one round, one row
-per (entry, field) with what a hit reports. Why Arrow: a search memory-maps the segments
-(no copy, no parse) and runs the match in Arrow's kernels, which release the GIL, over
-the segments on a thread pool; the rows of the hits alone come back into Python.
+One folder per corpus folder in the cache folder, named as the corpus cache's file is
+(``search-<folder>-<digest>``): ``manifest.json`` holds each indexed path's stat key
+(size, mtime, inode, device), segment, session id and load error; a segment is an
+uncompressed Arrow IPC file of the rows of the files indexed in one round. Why Arrow: a
+search memory-maps the segments (no copy, no parse) and matches in Arrow's kernels,
+which release the GIL, on a thread pool; only the hits' rows come back into Python.
 
-A file whose key changed (grew, rewritten) is read again into a new segment (an append
-moves the active leaf, so every row's ``on_active_path`` may change); its old rows stay
-in their segment but no longer count, and a segment no file counts in is deleted.
+A file whose key changed is read again into a new segment (an append moves the active
+leaf, so any row's ``on_active_path`` may change); its old rows no longer count, and a
+segment no file counts in is deleted.
 
-Exact as the uncached search: a plain query Arrow's ``find_substring`` matches as Python
-does (:attr:`Query.kernel_exact`) is matched there, and its snippets are cut in Arrow
-from a window around the match (:func:`snippets`). Otherwise the kernel only proposes
-rows, those holding the query's literal (or every row), and Python matches them. Texts
-Arrow cannot hold or fold as Python does (lone surrogates, NUL) are kept as bytes and
-always matched in Python.
+Exact as the uncached search: where RE2 finds what Python finds (:attr:`Query.kernel_exact`)
+the kernel matches and the snippets are cut in Arrow (:func:`snippets`); otherwise it only
+proposes the rows holding the query's literal, and Python decides. Texts Arrow cannot
+hold or RE2 may read otherwise (lone surrogates, NUL) are kept as bytes for Python.
 """
 
 from __future__ import annotations
@@ -28,6 +25,7 @@ import os
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +55,10 @@ CONTROLS_RE2 = r"[\x00-\x1f\x7f-\x{9f}\x{2028}\x{2029}\x{202a}-\x{202e}\x{2066}-
 
 def _schema() -> Any:
     pa, _ = _pyarrow()
-    return pa.schema(
-        [
-            ("entry_id", pa.string()),
-            ("line", pa.int64()),
-            ("role", pa.string()),
-            ("type", pa.string()),
-            ("field", pa.string()),
-            ("active", pa.bool_()),
-            ("time_ms", pa.float64()),
-            ("text", pa.large_string()),
-            ("odd", pa.large_binary()),
-        ]
-    )
+    kinds = {"line": pa.int64(), "active": pa.bool_(), "time_ms": pa.float64()}
+    kinds.update(text=pa.large_string(), odd=pa.large_binary())
+    names = (*HIT_COLUMNS, "text", "odd")
+    return pa.schema([(name, kinds.get(name, pa.string())) for name in names])
 
 
 def _odd(text: str) -> bool:
@@ -98,16 +87,12 @@ def index_file(path: str) -> tuple[str | None, str | None, bytes]:
     pa, _ = _pyarrow()
     schema = _schema()
     columns: list[Any] = [list(column) for column in zip(*read.rows, strict=True)]
-    if not columns:
-        columns = [[] for _ in schema]
-    else:
-        texts = columns.pop()
-        odd = [_odd(text) for text in texts]
-        pairs = list(zip(texts, odd, strict=True))
-        columns.append(["" if bad else text for text, bad in pairs])
-        columns.append(
-            [text.encode("utf-8", "surrogatepass") if bad else None for text, bad in pairs]
-        )
+    texts = columns.pop() if columns else []
+    odd = [text.encode("utf-8", "surrogatepass") if _odd(text) else None for text in texts]
+    columns = (columns or [[] for _ in HIT_COLUMNS]) + [
+        ["" if bad else text for text, bad in zip(texts, odd, strict=True)],
+        odd,
+    ]
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, schema) as writer:
         writer.write_batch(pa.record_batch(columns, schema=schema))
@@ -162,14 +147,7 @@ def update(
     for path in gone:
         del files[path]
     for chunk in _rounds(stale):
-        read = run(
-            index_file,
-            chunk,
-            workers,
-            "indexing",
-            progress,
-            lambda path, exc: (None, f"{type(exc).__name__}: {exc}", b""),
-        )
+        read = run(index_file, chunk, workers, "indexing", progress, _failed)
         segment = _write_segment(folder, chunk, [payload for _, _, payload in read])
         for path, (session_id, error, payload) in zip(chunk, read, strict=True):
             files[path] = [*(keys[path] or []), segment if payload else None, session_id, error]
@@ -179,17 +157,14 @@ def update(
     return files, stale
 
 
+def _failed(path: str, exc: BaseException) -> tuple[None, str, bytes]:
+    return None, f"{type(exc).__name__}: {exc}", b""
+
+
 def _rounds(paths: list[str]) -> Iterator[list[str]]:
-    current: list[str] = []
-    held = 0
-    for path, size in zip(paths, file_sizes(paths), strict=True):
-        current.append(path)
-        held += size
-        if held >= ROUND_BYTES:
-            yield current
-            current, held = [], 0
-    if current:
-        yield current
+    group = (np.cumsum(file_sizes(paths)) - 1) // ROUND_BYTES
+    for k in dict.fromkeys(group.tolist()):
+        yield [path for path, g in zip(paths, group, strict=True) if g == k]
 
 
 def _write_segment(folder: Path, chunk: list[str], payloads: list[bytes]) -> str:
@@ -289,15 +264,13 @@ def _segment_hits(file: Path, live: dict[str, int], query: Query) -> tuple[Any, 
             held = held.to_numpy(zero_copy_only=False)
             keep &= held | odd
         others = np.flatnonzero(keep)
-    found, cut = [], []
-    for row, plain, raw in zip(
-        others, text.take(others).to_pylist(), table["odd"].take(others).to_pylist(), strict=True
-    ):
-        value = plain if raw is None else raw.decode("utf-8", "surrogatepass")
-        span = query.first_match(value)
-        if span is not None:
-            found.append(row)
-            cut.append(snippet(value, *span))
+    pairs = zip(text.take(others).to_pylist(), table["odd"].take(others).to_pylist(), strict=True)
+    values = [
+        plain if raw is None else raw.decode("utf-8", "surrogatepass") for plain, raw in pairs
+    ]
+    spans = [query.first_match(value) for value in values]
+    found = [row for row, span in zip(others, spans, strict=True) if span]
+    cut = [snippet(value, *span) for value, span in zip(values, spans, strict=True) if span]
     rows = np.concatenate([exact, np.array(found, np.int64)])
     ranked = np.argsort(rows, kind="stable")
     shown = pa.concat_arrays([shown, pa.array(cut, pa.large_string())]).take(ranked)
@@ -324,20 +297,15 @@ def indexed_search(
     folder = folder / index_name(root)
     folder.mkdir(exist_ok=True)
     files, _ = update(folder, paths, workers, progress)
-    where: dict[str, int] = {}
-    for k, path in enumerate(paths):
-        where.setdefault(path, k)
+    where = {path: k for k, path in reversed(list(enumerate(paths)))}  # the first listing
     by_segment: dict[str, dict[str, int]] = {}
     for path, k in where.items():
         if files.get(path, [None] * 5)[4] is not None:
             by_segment.setdefault(files[path][4], {})[path] = k
     threads = max(1, min(len(by_segment), workers or usable_cores()))
     with ThreadPoolExecutor(threads) as pool:
-        parts = list(
-            pool.map(
-                lambda item: _segment_hits(folder / item[0], item[1], query), by_segment.items()
-            )
-        )
+        segments = [folder / name for name in by_segment]
+        parts = list(pool.map(_segment_hits, segments, by_segment.values(), repeat(query)))
     order = np.concatenate([part[0] for part in parts] + [np.zeros(0, np.int64)])
     ranked = np.argsort(order, kind="stable")[:limit]
     table = pa.concat_tables(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
 from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
@@ -19,18 +20,15 @@ from ..format import deep_enough, parse_line, to_current, trim_depth
 from ..session import Session, read_columns
 
 #: the fields an entry's text is cut into, in the order a hit's rows come
-FIELDS = (
+FIELDS: tuple[str, ...] = (
     "text",
     "thinking",
     "tool_args",
     "tool_output",
     "summary",
     "bash_command",
-    "bash_output",
-    "error",
-    "label",
-    "custom",
 )
+FIELDS += ("bash_output", "error", "label", "custom")
 #: characters of context either side of a hit in its snippet
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
@@ -190,15 +188,9 @@ class Query:
         if not self.regex:
             return self.text, not self.case
         parsed = _parser.parse(self.text, 0 if self.case else re.IGNORECASE)
-        runs, run = [], []
-        for op, arg in parsed:
-            if op is _LITERAL:
-                run.append(chr(arg))
-            else:
-                runs.append("".join(run))
-                run = []
-        runs.append("".join(run))
-        return max(runs, key=len), bool(parsed.state.flags & re.IGNORECASE)
+        runs = groupby(parsed, lambda item: item[0] is _LITERAL)
+        found = ["".join(chr(arg) for _, arg in run) for literal, run in runs if literal]
+        return max(found, key=len, default=""), bool(parsed.state.flags & re.IGNORECASE)
 
     def longest(self, unsafe: re.Pattern[str]) -> str:
         """The longest part of :attr:`literal` free of ``unsafe`` characters."""
@@ -261,14 +253,8 @@ def kernel_pattern(text: str, fold: bool) -> str:
     """``text`` as an RE2 literal. RE2 folds ASCII letters as Python does (k with the
     Kelvin sign, s with the long s) except i, which Python also matches to dotted and
     dotless I: a class of the four holds it."""
-    return "".join(
-        "[iI\\x{130}\\x{131}]"
-        if fold and c in "iI"
-        else c
-        if c.isascii() and c.isalnum()
-        else f"\\x{{{ord(c):x}}}"
-        for c in text
-    )
+    escaped = (c if c.isascii() and c.isalnum() else f"\\x{{{ord(c):x}}}" for c in text)
+    return "".join("[iI\\x{130}\\x{131}]" if fold and c in "iI" else c for c in escaped)
 
 
 class RawFilter(NamedTuple):
@@ -278,14 +264,6 @@ class RawFilter(NamedTuple):
     fold: bool
     slash: bool
     wide: bool = False
-
-    def may_hold(self, raw: bytes) -> bool:
-        """Can a line (or a file) whose bytes are ``raw`` hold the needle in a string?"""
-        if b"\\u" in raw or (self.slash and b"\\/" in raw):
-            return True
-        if not self.fold:
-            return self.needle in raw
-        return self.needle in raw.lower() or (self.wide and not raw.isascii())
 
     def marks(self, data: bytes) -> Any:
         """Where in a file's ``data`` the needle, or an escape that may spell it, is (in
@@ -384,27 +362,14 @@ def file_rows(path: str, marks: Any = None, data: bytes | None = None) -> FileTe
             if obj is not None and deep_enough(raw):
                 obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
             entry = to_current(obj or {"type": cols.types[r]}, dialect, version)
-        message = entry.get("message")
-        role = (
-            message.get("role")
-            if entry.get("type") == "message" and isinstance(message, dict)
-            else None
-        )
+        kind, message, entry_id = str(entry.get("type")), entry.get("message"), cols.ids[r]
+        role = message.get("role") if kind == "message" and isinstance(message, dict) else None
         role = role if isinstance(role, str) else None
-        kind, entry_id = str(entry.get("type")), cols.ids[r]
-        for name, text in entry_fields(entry):
-            out.append(
-                Row(
-                    entry_id,
-                    int(cols.lines[r]),
-                    role,
-                    kind,
-                    name,
-                    entry_id in active,
-                    float(cols.time_ms[r]),
-                    text,
-                )
-            )
+        line, ms, on = int(cols.lines[r]), float(cols.time_ms[r]), entry_id in active
+        out.extend(
+            Row(entry_id, line, role, kind, name, on, ms, text)
+            for name, text in entry_fields(entry)
+        )
     return FileTexts(session.id, out)
 
 
@@ -421,32 +386,12 @@ def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
         texts = file_rows(path, marks, data)
     except Exception as exc:  # a file that is no session, unreadable...: no hits
         return FileHits([], f"{type(exc).__name__}: {exc}")
-    return FileHits(hits_of(path, texts, query, limit))
-
-
-def hits_of(path: str, texts: FileTexts, query: Query, limit: int | None) -> list[Hit]:
     hits: list[Hit] = []
     for row in texts.rows:
         if limit is not None and len(hits) >= limit:
             break
         if query.active_only and not row.on_active_path:
             continue
-        if not query.wants(row.role, row.type, row.field):
-            continue
-        span = query.first_match(row.text)
-        if span is not None:
-            hits.append(
-                Hit(
-                    path,
-                    texts.session_id,
-                    row.entry_id,
-                    row.line,
-                    row.role,
-                    row.type,
-                    row.field,
-                    row.on_active_path,
-                    row.time_ms,
-                    snippet(row.text, *span),
-                )
-            )
-    return hits
+        if query.wants(row.role, row.type, row.field) and (span := query.first_match(row.text)):
+            hits.append(Hit(path, texts.session_id, *row[:-1], snippet(row.text, *span)))
+    return FileHits(hits)
