@@ -64,14 +64,8 @@ def _block_texts(content: Any) -> str:
         return content
     if not isinstance(content, list):
         return ""
-    parts = [
-        block["text"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") == "text"
-        and isinstance(block.get("text"), str)
-    ]
-    return "\n".join(parts)
+    texts = (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return "\n".join(text for text in texts if isinstance(text, str))
 
 
 def entry_fields(entry: dict[str, Any]) -> list[tuple[str, str]]:
