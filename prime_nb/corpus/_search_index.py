@@ -4,9 +4,9 @@ searching an unchanged corpus reads no session file and matches on every core.
 One folder per corpus folder in the cache folder, named as the corpus cache's file is
 (``search-<folder>-<digest>``): ``manifest.json`` holds each indexed path's stat key
 (size, mtime, inode, device), segment, session id and load error; a segment is an
-uncompressed Arrow IPC file of the rows of the files indexed in one round. Why Arrow: a
-search memory-maps the segments (no copy, no parse) and matches in Arrow's kernels,
-which release the GIL, on a thread pool; only the hits' rows come back into Python.
+uncompressed Arrow IPC file of a group of files' rows, written by the worker that read
+them. Why Arrow: a search memory-maps the segments (no copy, no parse) and matches in
+Arrow's kernels, which release the GIL, on a thread pool; only hits come to Python.
 
 A file whose key changed is read again into a new segment (an append moves the active
 leaf, so any row's ``on_active_path`` may change); its old rows no longer count, and a
@@ -23,8 +23,9 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,8 @@ from ._search_match import (
 
 #: the index's layout; bump it when a segment's columns or the manifest change
 INDEX_LAYOUT = 2
-#: bytes of changed files read per round, written as one segment before the next round
-ROUND_BYTES = 256 << 20
+#: bytes of session files a segment holds the texts of (a worker holds one group's rows)
+GROUP_BYTES = 32 << 20
 #: what a hit reports, as the segments hold it (with ``text``, ``odd`` and ``file``)
 HIT_COLUMNS = ("entry_id", "line", "role", "type", "field", "active", "time_ms")
 #: the snippet's control characters (``_search_match._CONTROLS``) in RE2's syntax
@@ -77,26 +78,28 @@ def index_name(root: str) -> str:
     return cache_name(root).replace("corpus-", "search-", 1).removesuffix(".parquet")
 
 
-def index_file(path: str) -> tuple[str | None, str | None, bytes]:
-    """One file's session id, load error and texts (an Arrow IPC stream: the worker
-    hands back one buffer, not a Python object per text)."""
+def index_file(path: str) -> tuple[str | None, str | None, Any]:
+    """One file's session id, load error and rows (an Arrow table, or None)."""
     try:
         read = file_rows(path)
     except Exception as exc:  # a file that is no session: no rows, its error kept
-        return None, f"{type(exc).__name__}: {exc}", b""
+        return None, f"{type(exc).__name__}: {exc}", None
+    if not read.rows:
+        return read.session_id, None, None
     pa, _ = _pyarrow()
-    schema = _schema()
-    columns: list[Any] = [list(column) for column in zip(*read.rows, strict=True)]
-    texts = columns.pop() if columns else []
+    *columns, texts = (list(column) for column in zip(*read.rows, strict=True))
     odd = [text.encode("utf-8", "surrogatepass") if _odd(text) else None for text in texts]
-    columns = (columns or [[] for _ in HIT_COLUMNS]) + [
-        ["" if bad else text for text, bad in zip(texts, odd, strict=True)],
-        odd,
-    ]
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, schema) as writer:
-        writer.write_batch(pa.record_batch(columns, schema=schema))
-    return read.session_id, None, sink.getvalue().to_pybytes()
+    plain = ["" if bad else text for text, bad in zip(texts, odd, strict=True)]
+    return read.session_id, None, pa.table([*columns, plain, odd], schema=_schema())
+
+
+def index_group(first: str, group: list[str], folder: str) -> tuple[str | None, list[Any]]:
+    """A group of files into one segment, in a worker (why there: the texts never cross
+    to the parent, and the writing runs on every core); each file's session id, load
+    error and whether it has rows."""
+    read = [index_file(path) for path in group]
+    segment = _write_segment(Path(folder), group, [table for _, _, table in read])
+    return segment, [[session_id, error, table is not None] for session_id, error, table in read]
 
 
 def _key(path: str) -> list[int] | None:
@@ -146,41 +149,37 @@ def update(
     gone = [p for p in files if (keys[p] is None if p in keys else not os.path.exists(p))]
     for path in gone:
         del files[path]
-    for chunk in _rounds(stale):
-        read = run(index_file, chunk, workers, "indexing", progress, _failed)
-        segment = _write_segment(folder, chunk, [payload for _, _, payload in read])
-        for path, (session_id, error, payload) in zip(chunk, read, strict=True):
-            files[path] = [*(keys[path] or []), segment if payload else None, session_id, error]
-        _save(folder, files)
-    if gone and not stale:
+    group = (np.cumsum(file_sizes(stale)) - 1) // GROUP_BYTES
+    groups = [[p for p, g in zip(stale, group, strict=True) if g == k] for k in set(group.tolist())]
+    by_first = {members[0]: members for members in groups}
+
+    def failed(first: str, exc: BaseException) -> tuple[None, list[Any]]:
+        return None, [[None, f"{type(exc).__name__}: {exc}", False]] * len(by_first[first])
+
+    work = partial(index_group, folder=str(folder))
+    done = run(work, list(by_first), workers, "indexing", progress, failed, extra=groups)
+    for members, (segment, read) in zip(groups, done, strict=True):
+        for path, (session_id, error, held) in zip(members, read, strict=True):
+            files[path] = [*(keys[path] or []), segment if held else None, session_id, error]
+    if gone or stale:
         _save(folder, files)
     return files, stale
 
 
-def _failed(path: str, exc: BaseException) -> tuple[None, str, bytes]:
-    return None, f"{type(exc).__name__}: {exc}", b""
-
-
-def _rounds(paths: list[str]) -> Iterator[list[str]]:
-    group = (np.cumsum(file_sizes(paths)) - 1) // ROUND_BYTES
-    for k in dict.fromkeys(group.tolist()):
-        yield [path for path, g in zip(paths, group, strict=True) if g == k]
-
-
-def _write_segment(folder: Path, chunk: list[str], payloads: list[bytes]) -> str:
-    """The texts of one round as a segment; its ``files`` metadata names the file of
-    each value of its ``file`` column."""
+def _write_segment(folder: Path, group: list[str], tables: list[Any]) -> str | None:
+    """The rows of a group of files as a segment; its ``files`` metadata names the file
+    of each value of its ``file`` column."""
     pa, _ = _pyarrow()
-    tables, names = [], []  # type: list[Any], list[str]
-    for path, payload in zip(chunk, payloads, strict=True):
-        if payload:
-            table = pa.ipc.open_stream(payload).read_all()
-            tables.append(
-                table.append_column("file", pa.array([len(names)] * len(table), pa.int32()))
-            )
-            names.append(path)
-    table = pa.concat_tables(tables) if tables else _schema().empty_table()
-    table = table.combine_chunks().replace_schema_metadata({"files": json.dumps(names)})
+    held = [(path, table) for path, table in zip(group, tables, strict=True) if table is not None]
+    if not held:
+        return None
+    numbers = [pa.array([k] * len(table), pa.int32()) for k, (_, table) in enumerate(held)]
+    table = pa.concat_tables(
+        [t.append_column("file", n) for (_, t), n in zip(held, numbers, strict=True)]
+    )
+    table = table.combine_chunks().replace_schema_metadata(
+        {"files": json.dumps([path for path, _ in held])}
+    )
     name = f"{uuid.uuid4().hex}.arrow"
     with (
         pa.OSFile(str(folder / f"{name}.part"), "wb") as sink,
