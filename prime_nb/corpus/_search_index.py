@@ -248,7 +248,7 @@ def _segment_hits(file: Path, live: dict[str, int], query: Query) -> tuple[Any, 
     if query.active_only:
         keep &= table["active"].to_numpy()
     odd = pc.is_valid(table["odd"]).to_numpy()
-    text = table["text"].combine_chunks()
+    text = table["text"].chunk(0)  # one batch a segment: a view on the mapped file
     if query.kernel_exact:
         pattern = kernel_pattern(query.text, not query.case)
         at = pc.find_substring_regex(text, pattern, ignore_case=not query.case).to_numpy()
