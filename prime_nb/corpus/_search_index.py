@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
+from ._cache import cache_folder, stat_key, usable_folder
 from ._cache_file import _pyarrow, cache_name
 from ._runner import file_sizes, run, usable_cores
 from ._search_match import (
@@ -102,14 +103,6 @@ def index_group(first: str, group: list[str], folder: str) -> tuple[str | None, 
     return segment, [[session_id, error, table is not None] for session_id, error, table in read]
 
 
-def _key(path: str) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev]
-
-
 def load_manifest(folder: Path) -> dict[str, list[Any]]:
     """Each indexed path's ``[size, mtime_ns, inode, device, segment, session_id,
     error]``; an index of another layout or version of prime_nb (or damaged) is
@@ -144,8 +137,8 @@ def update(
     """Index the listed files whose key changed, forget the files that are gone; return
     the manifest and the paths read (to tell a caller, or a test, what was read)."""
     files = load_manifest(folder)
-    keys = {path: _key(path) for path in paths}
-    stale = [p for p in paths if keys[p] is not None and files.get(p, [])[:4] != keys[p]]
+    keys = {path: stat_key(path) for path in paths}
+    stale = [p for p in paths if keys[p] is not None and tuple(files.get(p, [])[:4]) != keys[p]]
     gone = [p for p in files if (keys[p] is None if p in keys else not os.path.exists(p))]
     for path in gone:
         del files[path]
@@ -160,7 +153,7 @@ def update(
     done = run(work, list(by_first), workers, "indexing", progress, failed, extra=groups)
     for members, (segment, read) in zip(groups, done, strict=True):
         for path, (session_id, error, held) in zip(members, read, strict=True):
-            files[path] = [*(keys[path] or []), segment if held else None, session_id, error]
+            files[path] = [*(keys[path] or ()), segment if held else None, session_id, error]
     if gone or stale:
         _save(folder, files)
     return files, stale
@@ -285,11 +278,10 @@ def indexed_search(
     limit: int | None,
     workers: int | None,
     progress: bool | None,
+    again: bool = True,
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The hits' columns through the corpus's index in ``cache`` (brought up to date
     first), and the listed files that could not be read, with why."""
-    from ._cache import cache_folder, usable_folder
-
     pa, _ = _pyarrow()
     folder = cache_folder(cache)
     usable_folder(folder)
@@ -302,9 +294,15 @@ def indexed_search(
         if files.get(path, [None] * 5)[4] is not None:
             by_segment.setdefault(files[path][4], {})[path] = k
     threads = max(1, min(len(by_segment), workers or usable_cores()))
-    with ThreadPoolExecutor(threads) as pool:
-        segments = [folder / name for name in by_segment]
-        parts = list(pool.map(_segment_hits, segments, by_segment.values(), repeat(query)))
+    try:
+        with ThreadPoolExecutor(threads) as pool:
+            segments = [folder / name for name in by_segment]
+            parts = list(pool.map(_segment_hits, segments, by_segment.values(), repeat(query)))
+    except (OSError, ValueError, KeyError, pa.ArrowException):
+        if not again:
+            raise
+        (folder / "manifest.json").unlink()  # a segment lost or damaged: the index anew
+        return indexed_search(paths, root, cache, query, limit, workers, progress, again=False)
     order = np.concatenate([part[0] for part in parts] + [np.zeros(0, np.int64)])
     ranked = np.argsort(order, kind="stable")[:limit]
     table = pa.concat_tables(

@@ -630,3 +630,20 @@ def test_lines_appended_after_the_bytes_read_are_read_from_the_file(tmp_path: Pa
     whole = _search_match.file_rows(str(path))
     cut = _search_match.file_rows(str(path), data=path.read_bytes()[:200])
     assert len(whole.rows) > 3 and cut == whole
+
+
+@pytest.mark.parametrize("damage", ["truncate", "delete"])
+def test_a_damaged_segment_makes_the_index_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    folder, cache = tmp_path / "corpus", tmp_path / "cache"
+    _planted(folder)
+    _same_with_and_without(folder, cache, query="rm -rf")
+    segment = next(cache.glob("search-corpus-*/*.arrow"))
+    if damage == "truncate":
+        segment.write_bytes(segment.read_bytes()[:100])
+    else:
+        segment.unlink()
+    read = _counting(monkeypatch)
+    _same_with_and_without(folder, cache, query="rm -rf")
+    assert len(read) == 4
