@@ -260,12 +260,12 @@ class RawFilter(NamedTuple):
     wide: bool = False
 
     def marks(self, data: bytes) -> Any:
-        """Where in a file's ``data`` the needle, or an escape that may spell it, is (in
-        one pass per needle over the whole file rather than line by line); none: the
-        file cannot hold the needle."""
+        """Where in a file's ``data`` the needle (not where it ends a key, a string with a
+        ``:`` next), or an escape that may spell it, is: one pass per needle through the
+        whole file, not line by line. No mark: the file cannot hold the needle."""
         hay = data.lower() if self.fold else data
-        seek = [(self.needle, hay), (b"\\u", data)] + [(b"\\/", data)] * self.slash
-        found = [m.start() for needle, seen in seek for m in re.finditer(re.escape(needle), seen)]
+        seek = [(re.escape(self.needle) + b'(?!":)', hay), (rb"\\u", data), (rb"\\/", data)]
+        found = [m.start() for at, seen in seek[: 2 + self.slash] for m in re.finditer(at, seen)]
         marks = np.array(found, np.int64)
         if self.wide:
             marks = np.concatenate([marks, np.flatnonzero(np.frombuffer(data, np.uint8) > 127)])

@@ -479,6 +479,9 @@ def test_raw_filter_seeks_what_no_escape_can_hide() -> None:
     assert exit_filter is not None
     line = b'{"a": "EXIT"}\n{"b": "exot"}\n{"c": "\\u0065xit"}\n{"d": "ex\xc4\xb1t"}\n'
     assert exit_filter.marks(line).tolist() == [7, 35, 56, 57]  # not the exot line
+    error_filter = Query("error").raw_filter
+    assert error_filter is not None  # a key is no text: "isError": false holds none
+    assert error_filter.marks(b'{"isError": false, "e": "an Error"}').tolist() == [28]
 
 
 def test_arrow_kernels_decide_only_where_they_match_as_python() -> None:
