@@ -11,7 +11,7 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
   the files whose bytes rule out a compaction.
 - ``_runner``: a process pool started for the call; ``_heap``: a Dask worker's heap.
 - ``_search``: :func:`search`, the hits of a query in every session's texts;
-  ``_search_index``: its SQLite full-text index (``cache=``).
+  ``_search_index``: its index of Arrow columns (``cache=``).
 - ``_cache``, ``_cache_file``: the Parquet cache, with the read that resumes a grown file.
 """
 

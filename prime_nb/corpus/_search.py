@@ -7,12 +7,10 @@ listed, then by line, then by field. The texts are those of each entry as
 them), cut into fields (:func:`entry_fields`) so that a hit says where it was found.
 
 Reading is the corpus's: batches of files over the process pool of ``_runner`` (a small
-corpus in this process). A file is first read as raw bytes; for a plain, case-sensitive
-query that no JSON escape can hide (:class:`Query.raw_filter`) a file, and then a line,
-whose bytes lack the needle is not parsed at all. The rest goes through
-``read_columns`` (ids, lines, the tree) and ``Session.read_entries`` (the whole entries
-of the candidate lines). ``cache=`` keeps the texts in an SQLite full-text index instead
-(``_search_index``). What is matched, and how one file is read: ``_search_match``.
+corpus in this process). Each file's bytes are first searched for the longest part of the
+query's literal that no JSON escape can hide (:attr:`Query.raw_filter`): a file without
+it is not parsed, and of the rest only the lines that hold it. ``cache=`` searches an
+index of Arrow columns instead (``_search_index``). What is matched: ``_search_match``.
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -96,13 +94,13 @@ def search(
     ignores case (as ``re.IGNORECASE``). ``roles``, ``types``, ``fields``: keep only
     hits of those (a name or a list); ``active_only``: only entries on the active path;
     ``limit``: the first that many rows. ``cache=True`` (or a folder) keeps the texts in
-    a full-text index in the user's cache folder, one per corpus folder as the corpus
-    cache: a later search reads only the files that changed (``_search_index``). The
-    result is the same with or without it.
+    an index in the user's cache folder (Arrow files: it needs pyarrow, as the corpus
+    cache does), one per corpus folder: a later search reads only the files that
+    changed (``_search_index``). The result is the same with or without it.
 
     A file that cannot be read as a session gives no hits, and one warning names the
     files and why (the corpus tables give such a file an error row; a hit table has no
-    row to give it). A file whose raw bytes rule a plain query out is not parsed at
+    row to give it). A file whose raw bytes rule the query out is not parsed at
     all, so it is not warned of; the index reads every file and warns of each.
     """
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
@@ -120,7 +118,9 @@ def search(
     if cache is not False and cache is not None:
         from ._search_index import indexed_search
 
-        results = indexed_search(paths, corpus_root(folders), cache, spec, limit, workers, progress)
+        columns, failed = indexed_search(
+            paths, corpus_root(folders), cache, spec, limit, workers, progress
+        )
     else:
         results = run(
             partial(search_file, query=spec, limit=limit),
@@ -130,40 +130,34 @@ def search(
             progress,
             lambda path, exc: FileHits([], f"{type(exc).__name__}: {exc}"),
         )
-    return hits_frame(paths, results, limit)
-
-
-def hits_frame(
-    paths: Sequence[str], results: Sequence[FileHits], limit: int | None
-) -> pd.DataFrame:
-    """The hit table of per-file results (a warning for the files that failed)."""
-    failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
+        failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
+        hits = [hit for r in results for hit in r.hits][:limit]
+        columns = {name: [getattr(hit, name) for hit in hits] for name in Hit._fields}
     if failed:
         shown = "; ".join(f"{path}: {error}" for path, error in failed[:3])
         more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
         warnings.warn(
             f"search: {len(failed)} file(s) could not be read as sessions and gave no hits: "
             f"{shown}{more}; check them with `prime-nb validate`",
-            stacklevel=3,
+            stacklevel=2,
         )
-    hits = [hit for r in results for hit in r.hits]
-    if limit is not None:
-        hits = hits[:limit]
-    return _frame(hits)
+    return _frame(columns)
 
 
-def _frame(hits: list[Hit]) -> pd.DataFrame:
-    columns: dict[str, Any] = {
-        name: [getattr(hit, name) for hit in hits]
-        for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet")
-    }
-    columns["line"] = np.array([hit.line for hit in hits], dtype=np.int64)
-    columns["on_active_path"] = np.array([hit.on_active_path for hit in hits], dtype=bool)
-    ms = np.array([hit.time_ms for hit in hits], dtype=np.float64)
+def _frame(columns: dict[str, Any]) -> pd.DataFrame:
+    """The hit table of its columns (lists, or arrays from the index)."""
+    ms = np.asarray(columns.pop("time_ms"), dtype=np.float64)
     columns["timestamp"] = pd.to_datetime(
         np.where(np.isfinite(ms), ms, math.nan), unit="ms", utc=True
     )
-    frame = pd.DataFrame(columns, columns=list(COLUMNS))
+    columns["line"] = np.asarray(columns["line"], dtype=np.int64)
+    columns["on_active_path"] = np.asarray(columns["on_active_path"], dtype=bool)
     for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet"):
-        frame[name] = frame[name].astype(object)
-    return frame
+        # object as given (pandas' str inference copies each row), a missing value as
+        # that inference leaves it: NaN beside strings, None in a column of none
+        column = pd.Series(columns[name], dtype=object)
+        missing = column.isna().to_numpy()
+        if not missing.all():
+            column[missing] = np.nan
+        columns[name] = column
+    return pd.DataFrame(columns, columns=list(COLUMNS))

@@ -1,313 +1,273 @@
-"""The search index: every (entry, field) text of a corpus in SQLite, so that searching
-an unchanged corpus reads no session file.
+"""The search index: every (entry, field) text of a corpus as Arrow columns, so that
+searching an unchanged corpus reads no session file and matches on every core.
 
-One SQLite file per corpus folder in the cache folder, named as the corpus cache's
-Parquet file is (``search-<folder>-<digest>.sqlite``). ``files`` holds each indexed
-path's stat key (size, mtime, inode, device), session id and load error; ``texts`` one
-row per (entry, field) with what a hit reports; ``fts`` the same texts in an FTS5 table
-with the trigram tokenizer (substrings of three characters or more, case folded) and no
-positions kept (``detail=none``: less than half the size, built twice as fast; a query
-asks for rows holding each of its trigrams, which the exact match then sorts out).
+One folder per corpus folder in the cache folder, named as the corpus cache's file is
+(``search-<folder>-<digest>``): ``manifest.json`` holds each indexed path's stat key
+(size, mtime, inode, device), segment, session id and load error; a segment is an
+uncompressed Arrow IPC file of a group of files' rows, written by the worker that read
+them. Why Arrow: a search memory-maps the segments (no copy, no parse) and matches in
+Arrow's kernels, which release the GIL, on a thread pool; only hits come to Python.
 
-Why re-index a whole file when it grew: an append moves the active leaf, so every
-row's ``on_active_path`` may change; the texts are cheap to read again next to keeping
-that right. A file whose key changed (grew, rewritten) is read again, a listed file
-that no longer exists leaves the index, and a search of a file the index holds opens
-nothing but the index.
+A file whose key changed is read again into a new segment (an append moves the active
+leaf, so any row's ``on_active_path`` may change); its old rows no longer count, and a
+segment no file counts in is deleted.
 
-The index only proposes rows: every candidate is matched again in Python exactly as
-the uncached search matches, so the two give the same result. FTS proposes them for a
-plain query of three or more characters when its case folding cannot lose a match
-(:func:`fts_phrase`); a regex, a short query, or an ``i`` under ``case=False`` (Python
-matches it to dotted and dotless I, which SQLite does not fold) scans the stored texts
-of the listed files instead, still without reading a session file. Texts that SQLite
-cannot index as they are (lone surrogates, NUL) are stored as UTF-8 bytes, always
-proposed, and decoded back for the exact match.
+Exact as the uncached search: where RE2 finds what Python finds (:attr:`Query.kernel_exact`)
+the kernel matches and the snippets are cut in Arrow (:func:`snippets`); otherwise it only
+proposes the rows holding the query's literal, and Python decides. Texts Arrow cannot
+hold or RE2 may read otherwise (lone surrogates, NUL) are kept as bytes for Python.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import closing
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .._version import __version__
-from ._cache_file import cache_name
-from ._runner import file_sizes, run
-from ._search_match import FIELDS, FileHits, FileTexts, Hit, Query, file_rows, snippet
+from ._cache import cache_folder, stat_key, usable_folder
+from ._cache_file import _pyarrow, cache_name
+from ._runner import file_sizes, run, usable_cores
+from ._search_match import (
+    SNIPPET_AFTER,
+    SNIPPET_BEFORE,
+    Query,
+    file_rows,
+    kernel_pattern,
+    snippet,
+)
 
-#: the index's layout; bump it when the tables or what a row holds change
-INDEX_LAYOUT = 1
-#: bytes of changed files read per round: their texts are written before the next round
-#: is read, so that indexing a big corpus holds one round's texts in memory at a time
-ROUND_BYTES = 256 << 20
-_FIELD_ORDER = {name: k for k, name in enumerate(FIELDS)}
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS files (
-    path BLOB PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, device INTEGER,
-    session_id TEXT, error TEXT
-);
-CREATE TABLE IF NOT EXISTS texts (
-    id INTEGER PRIMARY KEY, path BLOB, seq INTEGER, entry_id TEXT, line INTEGER,
-    role TEXT, type TEXT, field TEXT, active INTEGER, time_ms REAL, odd INTEGER
-);
-CREATE INDEX IF NOT EXISTS texts_path ON texts (path, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, {FTS_OPTIONS});
-"""
-#: the FTS5 table's options (the trigram tokenizer came with SQLite 3.34)
-FTS_OPTIONS = "tokenize='trigram', detail='none'"
+#: the index's layout; bump it when a segment's columns or the manifest change
+INDEX_LAYOUT = 2
+#: bytes of session files a segment holds the texts of (a worker holds one group's rows)
+GROUP_BYTES = 32 << 20
+#: what a hit reports, as the segments hold it (with ``text``, ``odd`` and ``file``)
+HIT_COLUMNS = ("entry_id", "line", "role", "type", "field", "active", "time_ms")
+#: the snippet's control characters (``_search_match._CONTROLS``) in RE2's syntax
+CONTROLS_RE2 = r"[\x00-\x1f\x7f-\x{9f}\x{2028}\x{2029}\x{202a}-\x{202e}\x{2066}-\x{2069}]"
 
 
-def fts_problem() -> str | None:
-    """Why this Python's SQLite cannot hold the index (no FTS5, or too old for the
-    trigram tokenizer), or None."""
-    with closing(sqlite3.connect(":memory:")) as con:
-        try:
-            con.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, {FTS_OPTIONS})")
-        except sqlite3.OperationalError as exc:
-            return str(exc)
-    return None
+def _schema() -> Any:
+    pa, _ = _pyarrow()
+    kinds = {"line": pa.int64(), "active": pa.bool_(), "time_ms": pa.float64()}
+    kinds.update(text=pa.large_string(), odd=pa.large_binary())
+    names = (*HIT_COLUMNS, "text", "odd")
+    return pa.schema([(name, kinds.get(name, pa.string())) for name in names])
 
 
-def index_file_name(root: str) -> str:
-    """The index's file name for the corpus below ``root`` (the corpus cache's name)."""
-    return cache_name(root).replace("corpus-", "search-", 1).removesuffix(".parquet") + ".sqlite"
-
-
-def index_file(path: str) -> FileTexts:
-    """Every text of one file, for the index (a file that cannot be read: its error)."""
-    try:
-        return file_rows(path)
-    except Exception as exc:
-        return FileTexts(None, [], f"{type(exc).__name__}: {exc}")
-
-
-def _key(path: str) -> tuple[int, int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
-
-
-def _connect(file: Path) -> sqlite3.Connection:
-    """The index, made or checked: one written by another layout or version of prime_nb
-    (or damaged) is removed and made anew."""
-    for attempt in range(2):
-        con = sqlite3.connect(file, timeout=60)
-        try:
-            # a lost index is rebuilt, never trusted half-written: WAL keeps it whole
-            # through a crash, and the writes need not wait for the disk
-            con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=NORMAL")
-            con.execute("PRAGMA cache_size=-65536")
-            con.executescript(SCHEMA.format(FTS_OPTIONS=FTS_OPTIONS))
-            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-            want = {"layout": str(INDEX_LAYOUT), "version": __version__}
-            if not meta:
-                con.executemany("INSERT INTO meta VALUES (?, ?)", list(want.items()))
-                con.commit()
-                return con
-            if meta == want:
-                return con
-        except sqlite3.DatabaseError:
-            if attempt:
-                raise
-        con.close()
-        for leftover in (file, Path(f"{file}-wal"), Path(f"{file}-shm")):
-            leftover.unlink(missing_ok=True)
-    raise sqlite3.DatabaseError(f"{file}: cannot make the search index")  # pragma: no cover
-
-
-def _storable(text: str) -> tuple[str | bytes, int]:
-    """The text as SQLite can hold it, and whether it is odd (always a candidate)."""
+def _odd(text: str) -> bool:
+    """Is ``text`` one Arrow cannot hold (a lone surrogate) or RE2 takes otherwise (NUL)?"""
     if "\x00" in text:
-        return text.encode("utf-8", "surrogatepass"), 1
+        return True
     try:
-        text.encode("utf-8")
+        text.isascii() or text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass"), 1
-    return text, 0
+        return True
+    return False
 
 
-def _text(value: str | bytes) -> str:
-    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+def index_name(root: str) -> str:
+    """The index folder's name for the corpus below ``root`` (the corpus cache's name)."""
+    return cache_name(root).replace("corpus-", "search-", 1).removesuffix(".parquet")
+
+
+def index_file(path: str) -> tuple[str | None, str | None, Any]:
+    """One file's session id, load error and rows (an Arrow table, or None)."""
+    try:
+        read = file_rows(path)
+    except Exception as exc:  # a file that is no session: no rows, its error kept
+        return None, f"{type(exc).__name__}: {exc}", None
+    if not read.rows:
+        return read.session_id, None, None
+    pa, _ = _pyarrow()
+    *columns, texts = (list(column) for column in zip(*read.rows, strict=True))
+    odd = [text.encode("utf-8", "surrogatepass") if _odd(text) else None for text in texts]
+    plain = ["" if bad else text for text, bad in zip(texts, odd, strict=True)]
+    return read.session_id, None, pa.table([*columns, plain, odd], schema=_schema())
+
+
+def index_group(first: str, group: list[str], folder: str) -> tuple[str | None, list[Any]]:
+    """A group of files into one segment, in a worker (why there: the texts never cross
+    to the parent, and the writing runs on every core); each file's session id, load
+    error and whether it has rows."""
+    read = [index_file(path) for path in group]
+    segment = _write_segment(Path(folder), group, [table for _, _, table in read])
+    return segment, [[session_id, error, table is not None] for session_id, error, table in read]
+
+
+def load_manifest(folder: Path) -> dict[str, list[Any]]:
+    """Each indexed path's ``[size, mtime_ns, inode, device, segment, session_id,
+    error]``; an index of another layout or version of prime_nb (or damaged) is
+    emptied, to be made anew."""
+    try:
+        held = json.loads((folder / "manifest.json").read_bytes())
+        if held["layout"] == INDEX_LAYOUT and held["version"] == __version__:
+            return dict(held["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    for leftover in folder.glob("*.arrow*"):
+        leftover.unlink()
+    return {}
+
+
+def _save(folder: Path, files: dict[str, list[Any]]) -> None:
+    """The manifest, whole or not at all (a temporary file, then a rename); then the
+    segments no file counts in are deleted."""
+    part = folder / f"manifest.json.{os.getpid()}"
+    held = {"layout": INDEX_LAYOUT, "version": __version__, "files": files}
+    part.write_text(json.dumps(held), encoding="utf-8")
+    os.replace(part, folder / "manifest.json")
+    live = {entry[4] for entry in files.values()}
+    for segment in folder.glob("*.arrow"):
+        if segment.name not in live:
+            segment.unlink(missing_ok=True)
 
 
 def update(
-    con: sqlite3.Connection, paths: Sequence[str], workers: int | None, progress: bool | None
-) -> list[str]:
-    """Index the listed files whose key changed, drop the listed files that are gone;
-    return the paths read (to tell a caller, or a test, what was read)."""
-    stored = {
-        os.fsdecode(path): tuple(key)
-        for path, *key in con.execute("SELECT path, size, mtime_ns, inode, device FROM files")
-    }
-    keys = {path: _key(path) for path in paths}
-    stale = [p for p in paths if keys[p] is not None and stored.get(p) != keys[p]]
-    gone = [p for p in paths if keys[p] is None and p in stored]
-    gone += [p for p in stored if p not in keys and not os.path.exists(p)]
-    with con:
-        for path in gone:
-            _forget(con, path)
-    for chunk in _rounds(stale):
-        texts = run(
-            index_file,
-            chunk,
-            workers,
-            "indexing",
-            progress,
-            lambda path, exc: FileTexts(None, [], f"{type(exc).__name__}: {exc}"),
-        )
-        with con:
-            for path, read in zip(chunk, texts, strict=True):
-                if path in stored:
-                    _forget(con, path)
-                _store(con, path, keys[path], read)
-    return stale
+    folder: Path, paths: Sequence[str], workers: int | None, progress: bool | None
+) -> tuple[dict[str, list[Any]], list[str]]:
+    """Index the listed files whose key changed, forget the files that are gone; return
+    the manifest and the paths read (to tell a caller, or a test, what was read)."""
+    files = load_manifest(folder)
+    keys = {path: stat_key(path) for path in paths}
+    stale = [p for p in paths if keys[p] is not None and tuple(files.get(p, [])[:4]) != keys[p]]
+    gone = [p for p in files if (keys[p] is None if p in keys else not os.path.exists(p))]
+    for path in gone:
+        del files[path]
+    group = (np.cumsum(file_sizes(stale)) - 1) // GROUP_BYTES
+    groups = [[p for p, g in zip(stale, group, strict=True) if g == k] for k in set(group.tolist())]
+    by_first = {members[0]: members for members in groups}
+
+    def failed(first: str, exc: BaseException) -> tuple[None, list[Any]]:
+        return None, [[None, f"{type(exc).__name__}: {exc}", False]] * len(by_first[first])
+
+    work = partial(index_group, folder=str(folder))
+    done = run(work, list(by_first), workers, "indexing", progress, failed, extra=groups)
+    for members, (segment, read) in zip(groups, done, strict=True):
+        for path, (session_id, error, held) in zip(members, read, strict=True):
+            files[path] = [*(keys[path] or ()), segment if held else None, session_id, error]
+    if gone or stale:
+        _save(folder, files)
+    return files, stale
 
 
-def _rounds(paths: list[str]) -> Iterator[list[str]]:
-    current: list[str] = []
-    held = 0
-    for path, size in zip(paths, file_sizes(paths), strict=True):
-        current.append(path)
-        held += size
-        if held >= ROUND_BYTES:
-            yield current
-            current, held = [], 0
-    if current:
-        yield current
-
-
-def _forget(con: sqlite3.Connection, path: str) -> None:
-    raw = os.fsencode(path)
-    con.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM texts WHERE path = ?)", (raw,))
-    con.execute("DELETE FROM texts WHERE path = ?", (raw,))
-    con.execute("DELETE FROM files WHERE path = ?", (raw,))
-
-
-def _store(con: sqlite3.Connection, path: str, key: Any, read: FileTexts) -> None:
-    raw = os.fsencode(path)
-    con.execute(
-        "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", (raw, *key, read.session_id, read.error)
-    )
-    start = con.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM texts").fetchone()[0]
-    stored = [_storable(row.text) for row in read.rows]
-    con.executemany(
-        "INSERT INTO texts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                start + k,
-                raw,
-                k,
-                row.entry_id,
-                row.line,
-                row.role,
-                row.type,
-                row.field,
-                int(row.on_active_path),
-                row.time_ms,
-                odd,
-            )
-            for k, (row, (_, odd)) in enumerate(zip(read.rows, stored, strict=True))
-        ],
-    )
-    con.executemany(
-        "INSERT INTO fts (rowid, text) VALUES (?, ?)",
-        [(start + k, text) for k, (text, _) in enumerate(stored)],
-    )
-
-
-def fts_phrase(query: Query) -> str | None:
-    """The FTS5 query that proposes every row the query can match (each of its trigrams,
-    the index keeping no positions), or None when the index cannot be trusted to (then
-    the stored texts are scanned).
-
-    Trigram FTS finds substrings of three characters or more, folding case. Folding
-    both sides keeps every exact match, so a case-sensitive query may use it; under
-    ``case=False`` Python also matches ASCII letters to a few other characters (k to
-    the Kelvin sign and s to the long s, which SQLite folds alike, and i to dotted and
-    dotless I, which it does not): such a query uses it only when it is ASCII with no i.
-    """
-    if query.regex or len(query.text) < 3 or "\x00" in query.text:
+def _write_segment(folder: Path, group: list[str], tables: list[Any]) -> str | None:
+    """The rows of a group of files as a segment; its ``files`` metadata names the file
+    of each value of its ``file`` column."""
+    pa, _ = _pyarrow()
+    held = [(path, table) for path, table in zip(group, tables, strict=True) if table is not None]
+    if not held:
         return None
-    if not query.case and (not query.text.isascii() or "i" in query.text.lower()):
-        return None
-    try:
-        query.text.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
-    text = query.text
-    grams = dict.fromkeys(text[k : k + 3] for k in range(len(text) - 2))
-    return " AND ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
-
-
-def search_index(
-    con: sqlite3.Connection, paths: Sequence[str], query: Query, limit: int | None
-) -> list[FileHits]:
-    """The hits of each listed file, from the index alone (in the order of ``paths``)."""
-    con.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (path BLOB PRIMARY KEY, ord INTEGER)")
-    con.execute("DELETE FROM wanted")
-    con.executemany(
-        "INSERT OR IGNORE INTO wanted VALUES (?, ?)",
-        [(os.fsencode(p), k) for k, p in enumerate(paths)],
+    numbers = [pa.array([k] * len(table), pa.int32()) for k, (_, table) in enumerate(held)]
+    table = pa.concat_tables(
+        [t.append_column("file", n) for (_, t), n in zip(held, numbers, strict=True)]
     )
-    where, params = [], []
-    for column, names in (("role", query.roles), ("type", query.types), ("field", query.fields)):
-        if names is not None:
-            where.append(f"t.{column} IN ({', '.join('?' * len(names))})")
-            params.extend(sorted(names))
+    table = table.combine_chunks().replace_schema_metadata(
+        {"files": json.dumps([path for path, _ in held])}
+    )
+    name = f"{uuid.uuid4().hex}.arrow"
+    with (
+        pa.OSFile(str(folder / f"{name}.part"), "wb") as sink,
+        pa.ipc.new_file(sink, table.schema) as writer,
+    ):
+        writer.write_table(table)
+    os.replace(folder / f"{name}.part", folder / name)
+    return name
+
+
+def snippets(text: Any, rows: Any, at: Any, length: int) -> Any:
+    """Python's :func:`snippet` of each row of ``text`` (a LargeStringArray) whose match
+    of ``length`` characters starts at byte ``at``, cut in Arrow: the bytes either side
+    of the match that hold the context (4 bytes a character at most, moved to the next
+    character's start) become views on the text's buffer, then sliced by characters."""
+    pa, _ = _pyarrow()
+    import pyarrow.compute as pc
+
+    if not len(rows):
+        return pa.array([], pa.large_string())
+    offsets = np.frombuffer(text.buffers()[1], np.int64)[text.offset :]
+    data = np.frombuffer(text.buffers()[2], np.uint8)
+    start, end = offsets[rows], offsets[rows + 1]
+    at = start + at
+    lo = np.maximum(start, at - 4 * SNIPPET_BEFORE - 4)
+    hi = np.minimum(end, at + 4 * (length + SNIPPET_AFTER) + 3)
+    for _ in range(3):  # a UTF-8 character's continuation bytes are 10xxxxxx
+        lo += (lo < at) & (data[np.minimum(lo, len(data) - 1)] & 0xC0 == 0x80)
+        hi -= (hi < end) & (data[np.minimum(hi, len(data) - 1)] & 0xC0 == 0x80)
+    bounds = np.stack([lo, at, hi], axis=1).ravel()
+    parts = pa.LargeStringArray.from_buffers(
+        len(bounds) - 1, pa.py_buffer(bounds), text.buffers()[2]
+    )
+    before, after = parts.take(np.arange(0, len(parts), 3)), parts.take(np.arange(1, len(parts), 3))
+    dots = pa.scalar("...", pa.large_string()), pa.scalar("", pa.large_string())
+    shown = pc.binary_join_element_wise(
+        pc.utf8_slice_codeunits(before, -SNIPPET_BEFORE),
+        pc.utf8_slice_codeunits(after, 0, length + SNIPPET_AFTER),
+        dots[1],
+    )
+    left = pc.or_(pa.array(lo > start), pc.greater(pc.utf8_length(before), SNIPPET_BEFORE))
+    right = pc.or_(pa.array(hi < end), pc.greater(pc.utf8_length(after), length + SNIPPET_AFTER))
+    return pc.binary_join_element_wise(
+        pc.if_else(left, *dots),
+        pc.replace_substring_regex(shown, CONTROLS_RE2, " "),
+        pc.if_else(right, *dots),
+        dots[1],
+    )
+
+
+def _segment_hits(file: Path, live: dict[str, int], query: Query) -> tuple[Any, Any, Any]:
+    """One segment's hits among the listed files it counts for: their order in the
+    listing, their rows (``HIT_COLUMNS``) and snippets, in row order."""
+    pa, _ = _pyarrow()
+    import pyarrow.compute as pc
+
+    table = pa.ipc.open_file(pa.memory_map(str(file))).read_all()
+    names = json.loads(table.schema.metadata[b"files"])
+    order = np.array([live.get(name, -1) for name in names] + [-1], np.int64)
+    order = order[table["file"].to_numpy()]
+    keep = order >= 0
+    for column, wanted in (("role", query.roles), ("type", query.types), ("field", query.fields)):
+        if wanted is not None:
+            value_set = pa.array(sorted(wanted), pa.string())
+            keep &= pc.is_in(table[column], value_set).fill_null(False).to_numpy()
     if query.active_only:
-        where.append("t.active = 1")
-    phrase = fts_phrase(query)
-    if phrase is not None:
-        where.append("(t.odd = 1 OR t.id IN (SELECT rowid FROM fts WHERE fts MATCH ?))")
-        params.append(phrase)
-    sql = (
-        "SELECT w.ord, t.entry_id, t.line, t.role, t.type, t.field, t.active, t.time_ms, f.text"
-        " FROM wanted w JOIN texts t ON t.path = w.path JOIN fts f ON f.rowid = t.id"
-        + (" WHERE " + " AND ".join(where) if where else "")
-        + " ORDER BY w.ord, t.seq"
-    )
-    ids = {
-        os.fsdecode(path): (session_id, error)
-        for path, session_id, error in con.execute(
-            "SELECT f.path, f.session_id, f.error FROM files f JOIN wanted w ON w.path = f.path"
-        )
-    }
-    hits: list[list[Hit]] = [[] for _ in paths]
-    found = 0
-    with closing(con.execute(sql, params)) as cursor:
-        for order, entry_id, line, role, kind, field, active, time_ms, stored in cursor:
-            text = _text(stored)
-            span = query.first_match(text)
-            if span is None:
-                continue
-            path = paths[order]
-            hits[order].append(
-                Hit(
-                    path,
-                    ids[path][0],
-                    entry_id,
-                    line,
-                    role,
-                    kind,
-                    field,
-                    bool(active),
-                    time_ms if time_ms is not None else float("nan"),
-                    snippet(text, *span),
-                )
-            )
-            found += 1
-            if limit is not None and found >= limit:
-                break
-    return [FileHits(hits[k], ids.get(path, (None, None))[1]) for k, path in enumerate(paths)]
+        keep &= table["active"].to_numpy()
+    odd = pc.is_valid(table["odd"]).to_numpy()
+    text = table["text"].chunk(0)  # one batch a segment: a view on the mapped file
+    if query.kernel_exact:
+        pattern = kernel_pattern(query.text, not query.case)
+        at = pc.find_substring_regex(text, pattern, ignore_case=not query.case).to_numpy()
+        exact = np.flatnonzero(keep & ~odd & (at >= 0))
+        shown = snippets(text, exact, at[exact], len(query.text))
+        others = np.flatnonzero(keep & odd)
+    else:
+        exact, shown = np.zeros(0, np.int64), pa.array([], pa.large_string())
+        literal = query.kernel_literal
+        if literal:
+            held = pc.match_substring_regex(text, literal, ignore_case=query.literal[1])
+            held = held.to_numpy(zero_copy_only=False)
+            keep &= held | odd
+        others = np.flatnonzero(keep)
+    pairs = zip(text.take(others).to_pylist(), table["odd"].take(others).to_pylist(), strict=True)
+    values = [
+        plain if raw is None else raw.decode("utf-8", "surrogatepass") for plain, raw in pairs
+    ]
+    spans = [query.first_match(value) for value in values]
+    found = [row for row, span in zip(others, spans, strict=True) if span]
+    cut = [snippet(value, *span) for value, span in zip(values, spans, strict=True) if span]
+    rows = np.concatenate([exact, np.array(found, np.int64)])
+    ranked = np.argsort(rows, kind="stable")
+    shown = pa.concat_arrays([shown, pa.array(cut, pa.large_string())]).take(ranked)
+    rows = rows[ranked]
+    return order[rows], table.select(list(HIT_COLUMNS)).take(rows), shown
 
 
 def indexed_search(
@@ -318,19 +278,44 @@ def indexed_search(
     limit: int | None,
     workers: int | None,
     progress: bool | None,
-) -> list[FileHits]:
-    """The search through the corpus's index in ``cache`` (brought up to date first)."""
-    from ._cache import cache_folder, usable_folder
-
-    problem = fts_problem()
-    if problem is not None:
-        raise RuntimeError(
-            f"search(cache=...) needs SQLite's FTS5 with the trigram tokenizer (SQLite 3.34 "
-            f"or later); this Python's SQLite {sqlite3.sqlite_version} says: {problem}. "
-            "Search without cache=, or run a Python built with a newer SQLite"
-        )
+    again: bool = True,
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The hits' columns through the corpus's index in ``cache`` (brought up to date
+    first), and the listed files that could not be read, with why."""
+    pa, _ = _pyarrow()
     folder = cache_folder(cache)
     usable_folder(folder)
-    with closing(_connect(folder / index_file_name(root))) as con:
-        update(con, paths, workers, progress)
-        return search_index(con, paths, query, limit)
+    folder = folder / index_name(root)
+    folder.mkdir(exist_ok=True)
+    files, _ = update(folder, paths, workers, progress)
+    where = {path: k for k, path in reversed(list(enumerate(paths)))}  # the first listing
+    by_segment: dict[str, dict[str, int]] = {}
+    for path, k in where.items():
+        if files.get(path, [None] * 5)[4] is not None:
+            by_segment.setdefault(files[path][4], {})[path] = k
+    threads = max(1, min(len(by_segment), workers or usable_cores()))
+    try:
+        with ThreadPoolExecutor(threads) as pool:
+            segments = [folder / name for name in by_segment]
+            parts = list(pool.map(_segment_hits, segments, by_segment.values(), repeat(query)))
+    except (OSError, ValueError, KeyError, pa.ArrowException):
+        if not again:
+            raise
+        (folder / "manifest.json").unlink()  # a segment lost or damaged: the index anew
+        return indexed_search(paths, root, cache, query, limit, workers, progress, again=False)
+    order = np.concatenate([part[0] for part in parts] + [np.zeros(0, np.int64)])
+    ranked = np.argsort(order, kind="stable")[:limit]
+    table = pa.concat_tables(
+        [part[1] for part in parts] or [_schema().empty_table().select(list(HIT_COLUMNS))]
+    )
+    table = table.append_column(
+        "snippet", pa.chunked_array([part[2] for part in parts], pa.large_string())
+    )
+    table = table.take(ranked)
+    listed = np.array([*paths, ""], dtype=object)[order[ranked]]
+    columns = {name: table[name].to_numpy() for name in table.column_names}
+    columns["file"] = listed
+    columns["session_id"] = [files[path][5] for path in listed]
+    columns["on_active_path"] = columns.pop("active")
+    failed = [(path, files.get(path, [None] * 6 + ["FileNotFoundError"])[6]) for path in where]
+    return columns, [(path, error) for path, error in failed if error]

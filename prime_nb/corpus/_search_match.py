@@ -10,29 +10,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
+from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
+import numpy as np
+
+from ..format import deep_enough, parse_line, to_current, trim_depth
 from ..session import Session, read_columns
 
 #: the fields an entry's text is cut into, in the order a hit's rows come
-FIELDS = (
+FIELDS: tuple[str, ...] = (
     "text",
     "thinking",
     "tool_args",
     "tool_output",
     "summary",
     "bash_command",
-    "bash_output",
-    "error",
-    "label",
-    "custom",
 )
+FIELDS += ("bash_output", "error", "label", "custom")
 #: characters of context either side of a hit in its snippet
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
 #: what JSON may write as an escape (besides ``\\uXXXX``, which can spell any character)
 #: and U+FFFD, which the reader puts for bytes that are not UTF-8
 _ESCAPABLE = re.compile(r'["\\\x00-\x1f\ufffd]')
+_ESCAPABLE_FOLDED = re.compile(r'[^\x20-\x7e]|["\\]')
+#: what Arrow's kernels cannot take or fold as Python does (surrogates, NUL; an i folded)
+NOT_KERNEL = re.compile(r"[\x00\ud800-\udfff]")
+_NOT_KERNEL_FOLDED = re.compile(r"[^\x01-\x7f]")
+_LITERAL = _constants.LITERAL
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
@@ -57,14 +64,8 @@ def _block_texts(content: Any) -> str:
         return content
     if not isinstance(content, list):
         return ""
-    parts = [
-        block["text"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") == "text"
-        and isinstance(block.get("text"), str)
-    ]
-    return "\n".join(parts)
+    texts = (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return "\n".join(text for text in texts if isinstance(text, str))
 
 
 def entry_fields(entry: dict[str, Any]) -> list[tuple[str, str]]:
@@ -173,26 +174,58 @@ class Query:
         source = self.text if self.regex else re.escape(self.text)
         return re.compile(source, 0 if self.case else re.IGNORECASE)
 
+    @cached_property
+    def literal(self) -> tuple[str, bool]:
+        """Text every match holds, and whether it matches with case folded: the query
+        itself, or a regex's longest run of literal characters at its top level (a
+        branch, group or repeat may be left out, so only those count; "" when none)."""
+        if not self.regex:
+            return self.text, not self.case
+        parsed = _parser.parse(self.text, 0 if self.case else re.IGNORECASE)
+        runs = groupby(parsed, lambda item: item[0] is _LITERAL)
+        found = ["".join(chr(arg) for _, arg in run) for literal, run in runs if literal]
+        return max(found, key=len, default=""), bool(parsed.state.flags & re.IGNORECASE)
+
+    def longest(self, unsafe: re.Pattern[str]) -> str:
+        """The longest part of :attr:`literal` free of ``unsafe`` characters."""
+        return max(unsafe.split(self.literal[0]), key=len)
+
     @property
     def raw_filter(self) -> RawFilter | None:
         """What a line's raw bytes must hold to hold a hit, or None when any line may.
 
-        For a plain query with no character JSON escapes (a regex may match anything):
-        the needle's UTF-8 bytes, or under ``case=False`` an ASCII needle in the line's
-        bytes with ASCII case folded. A line with a ``\\u`` escape (or ``\\/``, for a
-        needle with ``/``) may spell the needle in escapes, so it is always read; under
-        ``case=False`` so is a line with any non-ASCII byte when the needle has an i, k
-        or s (Python matches them to dotted and dotless I, the Kelvin sign, the long s).
+        The longest part of :attr:`literal` with no character JSON escapes (and, with
+        case folded, ASCII only): its UTF-8 bytes, or its bytes with ASCII case folded.
+        A line with a ``\\u`` escape (or ``\\/``, for a needle with ``/``) may spell the
+        needle in escapes, so it is always read; with case folded so is a line with any
+        non-ASCII byte when the needle has an i, k or s (Python matches them to dotted
+        and dotless I, the Kelvin sign, the long s).
         """
-        if self.regex or _ESCAPABLE.search(self.text):
+        fold = self.literal[1]
+        needle = self.longest(_ESCAPABLE_FOLDED if fold else _ESCAPABLE)
+        if not needle:
             return None
-        if self.case:
-            return RawFilter(self.text.encode("utf-8", "surrogatepass"), False, "/" in self.text)
-        if not self.text.isascii():
-            return None
-        folded = self.text.lower()
-        wide = any(letter in folded for letter in "iks")
-        return RawFilter(folded.encode(), True, "/" in self.text, wide)
+        if not fold:
+            return RawFilter(needle.encode("utf-8", "surrogatepass"), False, "/" in needle)
+        folded = needle.lower()
+        return RawFilter(folded.encode(), True, "/" in needle, any(c in folded for c in "iks"))
+
+    @property
+    def kernel_exact(self) -> bool:
+        """Does Arrow's RE2 find exactly Python's first match (:func:`kernel_pattern`) in
+        valid UTF-8 texts? For plain text (ASCII when folded) with no NUL or surrogate."""
+        return (
+            not self.regex
+            and not NOT_KERNEL.search(self.text)
+            and (self.case or self.text.isascii())
+        )
+
+    @property
+    def kernel_literal(self) -> str:
+        """RE2's pattern for the longest part of :attr:`literal` it finds as Python would
+        ("" when none): then it proposes the texts Python matches."""
+        fold = self.literal[1]
+        return kernel_pattern(self.longest(_NOT_KERNEL_FOLDED if fold else NOT_KERNEL), fold)
 
     def first_match(self, text: str) -> tuple[int, int] | None:
         """Where the query first matches ``text``: (start, end), or None."""
@@ -210,6 +243,14 @@ class Query:
         )
 
 
+def kernel_pattern(text: str, fold: bool) -> str:
+    """``text`` as an RE2 literal. RE2 folds ASCII letters as Python does (k with the
+    Kelvin sign, s with the long s) except i, which Python also matches to dotted and
+    dotless I: a class of the four holds it."""
+    escaped = (c if c.isascii() and c.isalnum() else f"\\x{{{ord(c):x}}}" for c in text)
+    return "".join("[iI\\x{130}\\x{131}]" if fold and c in "iI" else c for c in escaped)
+
+
 class RawFilter(NamedTuple):
     """A needle sought in raw bytes before anything is parsed (:attr:`Query.raw_filter`)."""
 
@@ -218,13 +259,17 @@ class RawFilter(NamedTuple):
     slash: bool
     wide: bool = False
 
-    def may_hold(self, raw: bytes) -> bool:
-        """Can a line (or a file) whose bytes are ``raw`` hold the needle in a string?"""
-        if b"\\u" in raw or (self.slash and b"\\/" in raw):
-            return True
-        if not self.fold:
-            return self.needle in raw
-        return self.needle in raw.lower() or (self.wide and not raw.isascii())
+    def marks(self, data: bytes) -> Any:
+        """Where in a file's ``data`` the needle (not where it ends a key, a string with a
+        ``:`` next), or an escape that may spell it, is: one pass per needle through the
+        whole file, not line by line. No mark: the file cannot hold the needle."""
+        hay = data.lower() if self.fold else data
+        seek = [(re.escape(self.needle) + b'(?!":)', hay), (rb"\\u", data), (rb"\\/", data)]
+        found = [m.start() for at, seen in seek[: 2 + self.slash] for m in re.finditer(at, seen)]
+        marks = np.array(found, np.int64)
+        if self.wide:
+            marks = np.concatenate([marks, np.flatnonzero(np.frombuffer(data, np.uint8) > 127)])
+        return marks
 
 
 def snippet(text: str, start: int, end: int) -> str:
@@ -279,95 +324,68 @@ class FileTexts(NamedTuple):
     error: str | None = None
 
 
-def file_rows(path: str, candidate: Any = None, data: bytes | None = None) -> FileTexts:
-    """Every (entry, field) text of the file at ``path``; with ``candidate``, only of the
-    rows for which ``candidate(raw_line_bytes)`` holds, cut from ``data`` (the file's
-    bytes, when the caller read them already) or from a fresh read. A line past the end
-    of those bytes (appended since) is always a candidate."""
+def file_rows(path: str, marks: Any = None, data: bytes | None = None) -> FileTexts:
+    """Every (entry, field) text of the file at ``path``; with ``marks``, only of the rows
+    that hold one of these byte offsets (:meth:`RawFilter.marks`). Lines are taken from ``data``
+    (the file's bytes, when the caller read them already) and parsed as
+    ``Session.read_entries`` parses them (why: no second read of the file, no identity
+    check per file); a line past the end of those bytes (appended since) is read by it."""
+    if data is None:
+        with open(path, "rb") as fh:
+            data = fh.read()
     read = read_columns(path, columns="summary")
     session = Session.from_read(read)
     cols = read.columns
-    rows = range(len(cols.ids))
-    if candidate is not None:
-        if data is None:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        offsets, lengths = cols.offsets, cols.lengths
-        rows = [  # type: ignore[assignment]
-            r
-            for r in rows
-            if offsets[r] + lengths[r] > len(data)
-            or candidate(data[offsets[r] : offsets[r] + lengths[r]])
-        ]
+    offsets, lengths, size = cols.offsets, cols.lengths, len(data)
+    late = [r for r in range(len(cols.ids)) if offsets[r] + lengths[r] > size]
+    rows: Any = range(len(cols.ids))
+    if marks is not None:
+        found = np.searchsorted(np.asarray(offsets, np.int64), marks, "right") - 1
+        rows = sorted(set(np.unique(found[found >= 0]).tolist()) | set(late))
     if not rows:
         return FileTexts(session.id, [])
-    active = set(session.path()) if len(cols.ids) else set()
+    active = set(session.path())
+    entries = dict(zip(late, session.read_entries([cols.ids[r] for r in late]), strict=True))
+    dialect, version = session.dialect, session.version
     out: list[Row] = []
-    ids = [cols.ids[r] for r in rows]
-    for r, entry_id, entry in zip(rows, ids, session.read_entries(ids), strict=True):
-        message = entry.get("message")
-        role = (
-            message.get("role")
-            if entry.get("type") == "message" and isinstance(message, dict)
-            else None
-        )
+    for r in rows:
+        entry = entries.get(r)
+        if entry is None:
+            raw = data[offsets[r] : offsets[r] + lengths[r]].rstrip(b"\n")
+            obj, _ = parse_line(raw, cols.lines[r])
+            if obj is not None and deep_enough(raw):
+                obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
+            entry = to_current(obj or {"type": cols.types[r]}, dialect, version)
+        kind, message, entry_id = str(entry.get("type")), entry.get("message"), cols.ids[r]
+        role = message.get("role") if kind == "message" and isinstance(message, dict) else None
         role = role if isinstance(role, str) else None
-        kind = str(entry.get("type"))
-        for name, text in entry_fields(entry):
-            out.append(
-                Row(
-                    entry_id,
-                    int(cols.lines[r]),
-                    role,
-                    kind,
-                    name,
-                    entry_id in active,
-                    float(cols.time_ms[r]),
-                    text,
-                )
-            )
+        line, ms, on = int(cols.lines[r]), float(cols.time_ms[r]), entry_id in active
+        out.extend(
+            Row(entry_id, line, role, kind, name, on, ms, text)
+            for name, text in entry_fields(entry)
+        )
     return FileTexts(session.id, out)
 
 
 def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
     """The hits of one file (at most ``limit``); an error says why it could not be read."""
     try:
-        raw = query.raw_filter
-        data = None
+        raw, data, marks = query.raw_filter, None, None
         if raw is not None:
             with open(path, "rb") as fh:
                 data = fh.read()
-            if not raw.may_hold(data):
+            marks = raw.marks(data)
+            if not len(marks):
                 return FileHits([])  # no parse: the needle cannot be in this file
-        texts = file_rows(path, None if raw is None else raw.may_hold, data)
+        texts = file_rows(path, marks, data)
     except Exception as exc:  # a file that is no session, unreadable...: no hits
         return FileHits([], f"{type(exc).__name__}: {exc}")
-    return FileHits(hits_of(path, texts, query, limit))
-
-
-def hits_of(path: str, texts: FileTexts, query: Query, limit: int | None) -> list[Hit]:
     hits: list[Hit] = []
     for row in texts.rows:
         if limit is not None and len(hits) >= limit:
             break
         if query.active_only and not row.on_active_path:
             continue
-        if not query.wants(row.role, row.type, row.field):
-            continue
-        span = query.first_match(row.text)
-        if span is not None:
-            hits.append(
-                Hit(
-                    path,
-                    texts.session_id,
-                    row.entry_id,
-                    row.line,
-                    row.role,
-                    row.type,
-                    row.field,
-                    row.on_active_path,
-                    row.time_ms,
-                    snippet(row.text, *span),
-                )
-            )
-    return hits
+        if query.wants(row.role, row.type, row.field) and (span := query.first_match(row.text)):
+            hits.append(Hit(path, texts.session_id, *row[:-1], snippet(row.text, *span)))
+    return FileHits(hits)

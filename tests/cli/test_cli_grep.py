@@ -58,7 +58,7 @@ def test_grep_options_reach_the_search(tmp_path: Path, capsys: pytest.CaptureFix
     cache = tmp_path / "cache"
     assert main(["grep", "rm -rf", str(folder), f"--cache={cache}", "--field", "text"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
-    assert list(cache.glob("search-*.sqlite"))
+    assert list(cache.glob("search-*/*.arrow"))
 
 
 def test_grep_exits_1_when_nothing_is_found_and_2_on_bad_input(
