@@ -10,7 +10,9 @@ Arrow's kernels, which release the GIL, on a thread pool; only hits come to Pyth
 
 A file whose key changed is read again into a new segment (an append moves the active
 leaf, so any row's ``on_active_path`` may change); its old rows no longer count, and a
-segment no file counts in is deleted.
+segment no file counts in is deleted. One search at a time brings an index up to date
+and reads it (a lock file beside the manifest): another's clean-up would delete the
+segments a search is about to read.
 
 Exact as the uncached search: where RE2 finds what Python finds (:attr:`Query.kernel_exact`)
 the kernel matches and the snippets are cut in Arrow (:func:`snippets`); otherwise it only
@@ -278,15 +280,29 @@ def indexed_search(
     limit: int | None,
     workers: int | None,
     progress: bool | None,
-    again: bool = True,
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The hits' columns through the corpus's index in ``cache`` (brought up to date
     first), and the listed files that could not be read, with why."""
-    pa, _ = _pyarrow()
+    from filelock import FileLock
+
     folder = cache_folder(cache)
     usable_folder(folder)
     folder = folder / index_name(root)
     folder.mkdir(exist_ok=True)
+    with FileLock(folder / "index.lock"):
+        return _search_locked(folder, paths, query, limit, workers, progress)
+
+
+def _search_locked(
+    folder: Path,
+    paths: list[str],
+    query: Query,
+    limit: int | None,
+    workers: int | None,
+    progress: bool | None,
+    again: bool = True,
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    pa, _ = _pyarrow()
     files, _ = update(folder, paths, workers, progress)
     where = {path: k for k, path in reversed(list(enumerate(paths)))}  # the first listing
     by_segment: dict[str, dict[str, int]] = {}
@@ -302,7 +318,7 @@ def indexed_search(
         if not again:
             raise
         (folder / "manifest.json").unlink()  # a segment lost or damaged: the index anew
-        return indexed_search(paths, root, cache, query, limit, workers, progress, again=False)
+        return _search_locked(folder, paths, query, limit, workers, progress, again=False)
     order = np.concatenate([part[0] for part in parts] + [np.zeros(0, np.int64)])
     ranked = np.argsort(order, kind="stable")[:limit]
     table = pa.concat_tables(

@@ -658,3 +658,50 @@ def test_a_damaged_segment_makes_the_index_anew(
     read = _counting(monkeypatch)
     _same_with_and_without(folder, cache, query="rm -rf")
     assert len(read) == 4
+
+
+@pytest.mark.filterwarnings("ignore:search. 1 file")  # the corpus's unreadable file
+def test_searches_of_one_index_take_turns(tmp_path: Path) -> None:
+    """A search waits while another holds the index (bringing it up to date, or reading
+    segments another's clean-up would delete), then answers exactly."""
+    import threading
+
+    from filelock import FileLock
+
+    folder, cache = tmp_path / "corpus", tmp_path / "cache"
+    _planted(folder)
+    want = _same_with_and_without(folder, cache, query="rm -rf")
+    index = next(cache.glob("search-corpus-*"))
+    got: list[pd.DataFrame] = []
+    with FileLock(index / "index.lock"):
+        waiting = threading.Thread(
+            target=lambda: got.append(search(folder, "rm -rf", workers=1, cache=cache))
+        )
+        waiting.start()
+        waiting.join(timeout=1.0)
+        assert waiting.is_alive() and got == []
+    waiting.join(timeout=60)
+    assert len(got) == 1
+    pd.testing.assert_frame_equal(got[0], want)
+
+
+def test_concurrent_searches_while_files_change_stay_exact(tmp_path: Path) -> None:
+    """Searches in four threads, while a file grows between rounds, each equal the search
+    without the index."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    folder, cache = tmp_path / "corpus", tmp_path / "cache"
+    paths = _planted(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k in range(3):
+            with open(paths[0], "a", encoding="utf-8") as fh:
+                message = {"role": "user", "content": f"round {k}: rm -rf"}
+                fh.write(_line(_entry(f"r{k}", "a1", 40 + k, message=message)) + "\n")
+            want = search(folder, "rm -rf", workers=1)
+            with ThreadPoolExecutor(4) as pool:
+                runs = list(
+                    pool.map(lambda _: search(folder, "rm -rf", workers=1, cache=cache), range(4))
+                )
+            for got in runs:
+                pd.testing.assert_frame_equal(got, want)
