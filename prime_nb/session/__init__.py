@@ -6,13 +6,11 @@ widget, corpora) reads sessions through :class:`Session`.
 
 - ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
 - ``_read``: :func:`read_columns`, the one way a file is read into columns (from the
-  start, or resumed from an earlier :class:`ColumnsRead`); ``_summary_columns``: the
-  lighter column set the corpus reads.
-- ``_columns``: one pass over the entries into columns (the per-entry hot path).
-- ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
-- ``_tree``, ``_children``: the tree as arrays (parents, children, depth, leaves, active
-  path); each row's children in two compressed arrays.
-- ``_read_runs``: rows read back from disk in runs of nearby bytes, a read per run.
+  start, or resumed from an earlier :class:`ColumnsRead`).
+- ``_columns``: one pass over the entries into columns (the per-entry hot path), with
+  or without previews (the corpus's summary); ``_store``: usage and tool calls.
+- ``_tree``: the tree as row indexes (parents, children, depth, active path).
+- ``_index``: pointers over the tree (preorder spans, the entry of a kind in force).
 - ``_tables``: the pandas tables built from the columns, on first use.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
 - ``_context``: what the model saw at a leaf, as the agent rebuilds it.

@@ -77,8 +77,7 @@ class TreeIndex:
         n = len(tree)
         self.parent = np.fromiter(tree.parent, dtype=np.int64, count=n)
         self.depth = tree.depths()
-        #: the children as they are now (the spans are made from them when first needed)
-        self._children = tree.children.arrays()
+        self._children = tree.children  # the spans are made from them when first needed
         self._cols, self._spec_dialect = cols, spec_dialect
         self._types = types = _objects(cols.types)
         self._assistant = _objects(cols.roles) == "assistant"
@@ -116,8 +115,7 @@ class TreeIndex:
         made only when an ancestor test is too far apart to walk up: see
         :meth:`above_or_self`)."""
         parent = self.parent.tolist()
-        starts, flat = (part.tolist() for part in self._children)
-        return preorder_spans(parent, preorder_of(parent, starts, flat))
+        return preorder_spans(parent, preorder_of(parent, self._children))
 
     def above_or_self(self, a: int, d: int) -> bool:
         """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?

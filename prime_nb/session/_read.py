@@ -8,7 +8,7 @@ one). Each used to reach into the Session's reading in its own way; now each ask
 hands that read back as ``state=``.
 
 A read says which columns (``"full"``: everything the Session's tables need;
-``"summary"``: the same rows without text previews, :mod:`._summary_columns`), how far
+``"summary"``: the same rows without text previews), how far
 it read (``end``), and all it needs to go on from there. Reading goes through one
 descriptor: identity, entries and the marks that later tell a replaced file from a
 grown one all come from the same file, even if another is renamed over the path.
@@ -19,18 +19,15 @@ from __future__ import annotations
 import gc
 import math
 import os
-from array import array
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
 import orjson
 
 from .._paths import is_url
-from ..errors import SessionFormatError
 from ..format import (
     READ_BUFFER,
     Migrator,
@@ -39,6 +36,7 @@ from ..format import (
     ScanState,
     Sink,
     by_descriptor,
+    first_not_header,
     no_header,
     open_regular,
     scan,
@@ -47,8 +45,7 @@ from ..format import (
     written_while_read,
 )
 from ._columns import USAGE_KEYS, EntryColumns, OddUsage, extra_header
-from ._store import ToolCalls, UsageColumn
-from ._summary_columns import SummaryColumns
+from ._store import UsageColumn
 from ._tree import Tree
 
 #: bytes compared at each end of what was read, to tell a replaced file from a grown one
@@ -93,9 +90,7 @@ class ColumnsRead:
     def __init__(self, file: Path, kind: str, arguments: Iterable[str] = ()) -> None:
         self.file = file
         self.kind = kind
-        self.columns: EntryColumns = (
-            SummaryColumns(arguments) if kind == "summary" else EntryColumns()
-        )
+        self.columns = EntryColumns(previews=kind != "summary", arguments=frozenset(arguments))
         self.tree = Tree()
         self.header: dict[str, Any] | None = None
         self.problems: list[Problem] = []
@@ -174,11 +169,7 @@ class ColumnsRead:
                     continue
                 obj = item.entry
                 if obj["type"] not in ("session", "header"):
-                    raise SessionFormatError(
-                        self.file,
-                        f"line {item.line} is a {obj['type']!r} entry, but a session file "
-                        "starts with its header (type 'session' or 'header')",
-                    )
+                    raise first_not_header(self.file, item.line, obj["type"])
                 self.header = obj
                 self.migrator = Migrator(obj)
                 cols.spec_times = self.migrator.dialect == "spec"
@@ -216,7 +207,7 @@ class ColumnsRead:
         it readable by any Python, and reading it back runs no code (pickle would);
         NaN is written as null and read back as NaN."""
         cols = self.columns
-        if not isinstance(cols, SummaryColumns) or self.migrator is None:
+        if self.kind != "summary" or self.migrator is None:
             raise ValueError(
                 f"{self.file}: only a finished read with columns='summary' turns into bytes; "
                 "pickle a full read, or keep it"
@@ -229,13 +220,14 @@ class ColumnsRead:
             "migrator": [migrator.ids_by_index, migrator.previous_id],
             "problems": [list(p) for p in self.problems],
             "arguments": sorted(cols.arguments),
-            "cols": {name: _plain(getattr(cols, name)) for name in _LISTS},
+            "cols": {name: getattr(cols, name) for name in _LISTS},
+            "usage": [u if u is None else list(u) for u in cols.usage],
             "time_ms": cols.time_ms.tolist(),
-            "usage": _usage_state(cols.usage),
             "compactions": cols.compactions,
             "label_events": cols.label_events,
             "names": cols.names,
-            "tool_calls": _calls_state(cols.tool_calls),
+            "tool_calls": {name: getattr(cols.tool_calls, name) for name in _CALLS},
+            "arguments_kept": [[k, v] for k, v in cols.tool_calls.arguments.items()],
             "tool_results": cols.tool_results,
             "first_user_text": cols.first_user_text,
         }
@@ -266,16 +258,18 @@ class ColumnsRead:
             migrator.used = {i for i in migrator.ids_by_index if i is not None}
         read.migrator = migrator
         cols = read.columns
-        assert isinstance(cols, SummaryColumns)
         cols.spec_times = migrator.dialect == "spec"
         for name in _LISTS:
-            getattr(cols, name).extend(state["cols"][name])  # the loader's own containers
-        cols.time_ms.frombytes(_floats(state["time_ms"]))
-        cols.usage = _usage_column(state["usage"])
+            setattr(cols, name, state["cols"][name])
+        cols.time_ms.extend(map(_nan, state["time_ms"]))
+        cols.usage = UsageColumn(_usage(u) for u in state["usage"])
         cols.compactions = state["compactions"]
         cols.label_events = [tuple(e) for e in state["label_events"]]
         cols.names = [tuple(n) for n in state["names"]]
-        cols.tool_calls = _tool_calls(state["tool_calls"])
+        for name in _CALLS:
+            setattr(cols.tool_calls, name, state["tool_calls"][name])
+        cols.tool_calls.times = [_nan(t) for t in cols.tool_calls.times]
+        cols.tool_calls.arguments = dict(state["arguments_kept"])
         cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in state["tool_results"].items()}
         cols.first_user_text = state["first_user_text"]
         cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}
@@ -440,68 +434,21 @@ _LISTS = (
     "lengths",
     "providers",
     "models",
-    "stops",
+    "stop_reasons",
 )
+_CALLS = ("call_ids", "names", "rows", "times", "blocks")
 
 
 def _nan(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
-def _floats(values: list[float | None]) -> bytes:
-    """A float column read back from JSON (null: NaN) as the bytes of a float64 array."""
-    return np.array(values, dtype=np.float64).tobytes()
-
-
-def _plain(column: Any) -> Any:
-    """A column as orjson writes it: a typed array as a list, a list as it is."""
-    return column.tolist() if isinstance(column, array) else column
-
-
-def _odd_usage(value: list[Any]) -> OddUsage:
-    """An odd usage row as the loader made it (``fields`` names the missing ones)."""
+def _usage(value: list[Any] | None) -> Any:
+    """A usage row read back from JSON (cost null: NaN), odd when a field is missing."""
+    if value is None:
+        return None
+    if None not in value[:5]:
+        return (*value[:5], _nan(value[5]))
     odd = OddUsage((*value[:5], _nan(value[5])))
     odd.fields = tuple(k for k, v in zip(USAGE_KEYS, value[:5], strict=True) if v is None)
     return odd
-
-
-def _usage_state(usage: UsageColumn) -> dict[str, Any]:
-    """The usage column's own arrays (no tuple per row): tokens, cost, present, odd rows."""
-    return {
-        "tokens": usage.tokens.tolist(),
-        "cost": usage.cost.tolist(),
-        "present": list(usage.present),
-        "odd": [[row, list(value)] for row, value in usage.odd.items()],
-    }
-
-
-def _usage_column(state: dict[str, Any]) -> UsageColumn:
-    usage = UsageColumn()
-    usage.tokens.extend(state["tokens"])
-    usage.cost.frombytes(_floats(state["cost"]))
-    usage.present.extend(state["present"])
-    usage.odd = {row: _odd_usage(value) for row, value in state["odd"]}
-    return usage
-
-
-def _calls_state(calls: ToolCalls) -> dict[str, Any]:
-    """The tool calls' columns; only the arguments the read kept."""
-    return {
-        "call_ids": calls.call_ids,
-        "names": calls.names,
-        "rows": calls.rows.tolist(),
-        "times": calls.times.tolist(),
-        "blocks": calls.blocks.tolist(),
-        "arguments": [[k, value] for k, value in calls.arguments.items()],
-    }
-
-
-def _tool_calls(state: dict[str, Any]) -> ToolCalls:
-    calls = ToolCalls()
-    calls.call_ids.extend(state["call_ids"])
-    calls.names.extend(state["names"])
-    calls.rows.extend(state["rows"])
-    calls.times.frombytes(_floats(state["times"]))
-    calls.blocks.extend(state["blocks"])
-    calls.arguments = {k: value for k, value in state["arguments"]}
-    return calls

@@ -16,9 +16,6 @@ from ..errors import EntryNotFoundError, SessionFormatError
 from ..format import (
     CURRENT_VERSION,
     Dialect,
-    Migrator,
-    Problem,
-    ScanState,
     deep_enough,
     dialect_of_header,
     header_to_canonical,
@@ -36,7 +33,6 @@ from ._index import TreeIndex
 from ._messages import to_messages
 from ._read import ColumnsRead, marks_of, not_found, read_columns
 from ._read import paused_gc as paused_gc  # where analysis and the widget import it
-from ._read_runs import byte_runs
 from ._tree import Tree
 
 # The tables (``_tables``, ``_records``) are imported by the methods that build them:
@@ -113,22 +109,6 @@ class Session:
     def _tree(self) -> Tree:
         return self._read.tree
 
-    @property
-    def _raw_header(self) -> dict[str, Any] | None:
-        return self._read.header
-
-    @property
-    def _migrator(self) -> Migrator | None:
-        return self._read.migrator
-
-    @property
-    def _line_problems(self) -> list[Problem]:
-        return self._read.problems
-
-    @property
-    def _state(self) -> ScanState:
-        return self._read.scan
-
     def refresh(self) -> int:
         """Read what was appended since the last read; return how many entries were added.
 
@@ -178,8 +158,8 @@ class Session:
     # -- identity ------------------------------------------------------------------------
     @cached_property
     def _header_canonical(self) -> dict[str, Any]:
-        assert self._raw_header is not None
-        return header_to_canonical(self._raw_header)
+        assert self._read.header is not None
+        return header_to_canonical(self._read.header)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -191,14 +171,14 @@ class Session:
 
     @property
     def dialect(self) -> Dialect:
-        assert self._raw_header is not None
-        return dialect_of_header(self._raw_header)
+        assert self._read.header is not None
+        return dialect_of_header(self._read.header)
 
     @property
     def version(self) -> int:
         """The version on disk (a header without one is version 1)."""
-        assert self._migrator is not None
-        return self._migrator.version
+        assert self._read.migrator is not None
+        return self._read.migrator.version
 
     @property
     def loaded_version(self) -> int:
@@ -293,7 +273,7 @@ class Session:
     def compactions(self) -> pd.DataFrame:
         from . import _tables as tables
 
-        return tables.compactions_frame(self._cols, self._tree)
+        return tables.compactions_frame(self._cols, self._tree, self._index)
 
     @cached_property
     def leaves(self) -> pd.DataFrame:
@@ -308,7 +288,7 @@ class Session:
 
         cols, tree = self._cols, self._tree
         orphans = tree.orphan_columns(cols.ids, cols.parent_ids, cols.lines)
-        return tables.problems_frame([*self._line_problems, *tree.problems], orphans)
+        return tables.problems_frame([*self._read.problems, *tree.problems], orphans)
 
     @cached_property
     def labels(self) -> dict[str, str]:
@@ -409,18 +389,13 @@ class Session:
         out: dict[int, dict[str, Any]] = {}
         with open_regular(self.file) as fh, paused_gc():
             self._check_identity(fh)
-            for start, run in byte_runs(
-                sorted(set(rows), key=offsets.__getitem__), offsets, lengths
-            ):
-                fh.seek(start)
-                block = fh.read(offsets[run[-1]] + lengths[run[-1]] - start)
-                for row in run:
-                    at = offsets[row] - start
-                    raw = block[at : at + lengths[row]].rstrip(b"\n")
-                    obj, _ = parse_line(raw, cols.lines[row])
-                    if trim and obj is not None and deep_enough(raw):
-                        obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
-                    out[row] = self._canonical(row, obj or {"type": cols.types[row]})
+            for row in sorted(set(rows), key=offsets.__getitem__):
+                fh.seek(offsets[row])
+                raw = fh.read(lengths[row]).rstrip(b"\n")
+                obj, _ = parse_line(raw, cols.lines[row])
+                if trim and obj is not None and deep_enough(raw):
+                    obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
+                out[row] = self._canonical(row, obj or {"type": cols.types[row]})
         return [out[row] for row in rows]
 
     def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:

@@ -1,29 +1,39 @@
-"""The conversation tree as row-index arrays: parents, ordered children, depths.
+"""The conversation tree as row indexes: parents, ordered children, depths.
 
-A load builds the children at once (``Children.of``, numpy); a refresh adds its rows
-one by one (a new entry's parent is already known), and the tree is rebuilt from
-scratch when an append resolves an earlier orphan.
+A load builds the tree at once; a refresh adds its rows one by one (a new entry's
+parent is already known), and the tree is rebuilt from scratch when an append resolves
+an earlier orphan. Children are in time order, missing times last, ties by file order.
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..format import Problem
-from ._children import Children
-from ._store import int_array, view
+
+
+def order_key(time_ms: Sequence[float], row: int) -> tuple[float, int]:
+    """Where a child sits among its siblings: its time (missing last), then its row."""
+    t = time_ms[row]
+    return (t if t == t else float("inf"), row)
+
+
+class Children(list[list[int]]):
+    """``children[r]``: the rows whose parent is ``r``, in ``order_key`` order."""
+
+    def counts(self) -> np.ndarray:
+        """How many children each row has (int64)."""
+        return np.array([len(kids) for kids in self], dtype=np.int64)
 
 
 @dataclass
 class Tree:
     parent: list[int] = field(default_factory=list)
     children: Children = field(default_factory=Children)
-    #: int64 per row: a list held an int object (28 bytes) per row deeper than 256
-    depth: array[int] = field(default_factory=int_array)
+    depth: list[int] = field(default_factory=list)
     #: cycles and self-parents (orphans are kept apart, see ``orphan_problems``)
     problems: list[Problem] = field(default_factory=list)
     #: parent ids not (yet) in the file
@@ -93,58 +103,41 @@ class Tree:
         if forward:
             self._break_cycles(ids, lines, start)
         if full or forward:
-            self.children = Children.of(self.parent, time_ms)
-            self._depths(forward)
-        else:
-            self._link(time_ms, start)
+            self.children = Children([] for _ in self.parent)
+            self.depth = []
+            start = 0
+        self._link(time_ms, start)
+        if forward:  # a parent may come after its child: depths from the roots down
+            depth, stack = self.depth, [r for r, p in enumerate(self.parent) if p < 0]
+            while stack:
+                row = stack.pop()
+                for child in self.children[row]:
+                    depth[child] = depth[row] + 1
+                    stack.append(child)
         return forward
 
-    def _depths(self, any_order: bool) -> None:
-        """Every row's depth; ``any_order``: a parent may come after its child."""
-        parent = self.parent
-        if not any_order:  # each parent's depth is known before its children's
-            levels = [0] * len(parent)  # a list: its items are read without a new int
-            for row, up in enumerate(parent):
-                if up >= 0:
-                    levels[row] = levels[up] + 1
-            self.depth = int_array(levels)
-            return
-        depth = int_array([0]) * len(parent)
-        starts, flat = self.children.lists()
-        stack = [r for r, p in enumerate(parent) if p < 0]
-        while stack:
-            row = stack.pop()
-            below = depth[row] + 1
-            for child in flat[starts[row] : starts[row + 1]]:
-                depth[child] = below
-                stack.append(child)
-        self.depth = depth
-
     def _link(self, time_ms: Sequence[float], start: int) -> None:
-        """Rows ``start:`` (a refresh's) join their parents' children and get a depth."""
+        """Rows ``start:`` join their parents' children and get a depth (from their
+        parent's, when it came before them)."""
         parent, children, depth = self.parent, self.children, self.depth
-        children.grow(len(parent))
+        children.extend([] for _ in range(len(children), len(parent)))
         unsorted: set[int] = set()  # parents whose children arrived out of time order
         for i in range(start, len(parent)):
             j = parent[i]
             if j < 0:
                 depth.append(0)
                 continue
-            if children.add(j, i, time_ms):
+            kids = children[j]
+            kids.append(i)
+            if len(kids) > 1 and order_key(time_ms, i) < order_key(time_ms, kids[-2]):
                 unsorted.add(j)
-            depth.append(depth[j] + 1)
-        for j in unsorted:  # once each, at the end (see Children.add)
-            children.sort(j, time_ms)
+            depth.append(depth[j] + 1 if j < i else 0)
+        for j in unsorted:  # once each, at the end: sorting at each arrival is quadratic
+            children[j].sort(key=lambda r: order_key(time_ms, r))
 
     def depths(self) -> np.ndarray:
-        """Every row's depth as an int64 array of its own (a view would stop ``depth``
-        from growing on the next refresh)."""
-        return np.array(view(self.depth, np.int64))
-
-    def preorder(self) -> list[int]:
-        """Every row in depth-first order: roots in file order, children in theirs."""
-        starts, flat = self.children.lists()
-        return preorder_of(self.parent, starts, flat)
+        """Every row's depth as an int64 array."""
+        return np.array(self.depth, dtype=np.int64)
 
     def _break_cycles(self, ids: Sequence[str], lines: Sequence[int], start: int) -> None:
         """Cut each parent cycle at its earliest entry in file order."""
@@ -202,16 +195,14 @@ def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
     return mask
 
 
-def preorder_of(parent: Sequence[int], starts: Sequence[int], flat: Sequence[int]) -> list[int]:
-    """Rows in depth-first order from parents and children as compressed rows (the
-    children of ``r`` are ``flat[starts[r]:starts[r + 1]]``): roots in file order, children
-    in theirs."""
+def preorder_of(parent: Sequence[int], children: Sequence[list[int]]) -> list[int]:
+    """Rows in depth-first order: roots in file order, children in theirs."""
     order: list[int] = []
     stack = [r for r in range(len(parent) - 1, -1, -1) if parent[r] < 0]
     while stack:
         row = stack.pop()
         order.append(row)
-        stack.extend(reversed(flat[starts[row] : starts[row + 1]]))
+        stack.extend(reversed(children[row]))
     return order
 
 

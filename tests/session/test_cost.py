@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import prime_nb
-from prime_nb.session._columns import ON_DISK
 
 
 def big_arguments_session(
@@ -74,7 +73,7 @@ def test_long_lines_leave_arguments_on_disk(dialect: str, tmp_path: Path) -> Non
     path = tmp_path / "big.jsonl"
     arguments = big_arguments_session(path, dialect)
     session = prime_nb.load(path)
-    assert all(call.arguments is ON_DISK for call in session._cols.tool_calls)
+    assert not session._cols.tool_calls.arguments  # none kept: read from disk
     table = session.tool_calls
     assert table["arguments"].tolist() == arguments
     assert table["call_id"].tolist() == [f"k{i}" for i in range(5)]
@@ -85,7 +84,7 @@ def test_short_lines_leave_arguments_on_disk_too(dialect: str, tmp_path: Path) -
     path = tmp_path / "small.jsonl"
     arguments = big_arguments_session(path, dialect, lines=2, size=200)
     session = prime_nb.load(path)
-    assert all(call.arguments is ON_DISK for call in session._cols.tool_calls)
+    assert not session._cols.tool_calls.arguments  # none kept: read from disk
     assert session.tool_calls["arguments"].tolist() == arguments
 
 

@@ -48,4 +48,3 @@ def test_the_dtypes_that_used_to_change_with_content(tmp_path: Path) -> None:
     assert waiting.tool_calls["is_error"].isna().all()
     assert str(waiting.entries["timestamp"].dtype) == "datetime64[us, UTC]"
     assert waiting.entries.at["a1", "timestamp"].microsecond == 123456
-

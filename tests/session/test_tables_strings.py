@@ -1,5 +1,5 @@
-"""The fast text columns and numeric conversions of the entries table give what the plain
-pandas and numpy constructions gave: same dtype, array class and values.
+"""The entries table's columns are what the plain pandas and numpy constructions make of
+the loader's columns: same dtype, array class and values; times always in microseconds.
 """
 
 from __future__ import annotations
@@ -10,41 +10,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import prime_nb
 from prime_nb.session import _tables as tables
 from sessiongen import synthetic_session
 
 NAN = float("nan")
-
-CASES: dict[str, Any] = {
-    "empty": [],
-    "one None": [None],
-    "all None": [None] * 5,
-    "empty strings": ["", "", None],
-    "ascii": ["message", "assistant", None, "user"],
-    "non-ascii": ["café", "naïve ✓", "日本語のテキスト", "emoji 🎉👍🏽", "e\u0301", "\u00a0\t\n"],
-    "nul and controls": ["a\x00b", "\x1b[31mred\x1b[0m"],
-    "long": ["x" * 300 + "é" * 300, None, "y" * 10_000],
-    "object ndarray": np.asarray(["a", None, "b"], dtype=object),
-    "object ndarray all None": np.full(4, None, dtype=object),
-    "empty ndarray": np.asarray([], dtype=object),
-    "NaN": [NAN, "a", None],
-    "only NaN": [NAN, NAN],
-    "NaN ndarray": np.asarray(["a", NAN, None], dtype=object),
-    "pd.NA": ["a", pd.NA],
-    "only pd.NA": [pd.NA],
-    "numbers": [1, "a", 2.5, None],
-    "bools": [True, False, None],
-    "bytes": [b"x", "y"],
-    "bytearray": [bytearray(b"x"), "y"],
-    "str subclass": [np.str_("x"), "y"],
-    "containers": [["x"], {"a": 1}, "y"],
-}
 
 
 def same_strings(new: Any, old: Any) -> None:
@@ -55,56 +27,6 @@ def same_strings(new: Any, old: Any) -> None:
     for a, b in zip(new, old, strict=True):
         assert type(a) is type(b)
         assert a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
-
-
-@pytest.mark.parametrize("values", list(CASES.values()), ids=list(CASES))
-def test_strs_is_pd_array_str(values: Any) -> None:
-    same_strings(tables._strs(values), pd.array(values, dtype="str"))
-
-
-@pytest.mark.parametrize("values", list(CASES.values()), ids=list(CASES))
-def test_strs_without_the_fast_path(values: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "_FAST_STRS", None)
-    same_strings(tables._strs(values), pd.array(values, dtype="str"))
-
-
-def test_lone_surrogates_fail_as_before() -> None:
-    with pytest.raises(
-        UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
-    ):
-        pd.array(["a", "\ud800"], dtype="str")
-    with pytest.raises(
-        UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
-    ):
-        tables._strs(["a", "\ud800"])
-
-
-def test_fast_path_is_used_with_pyarrow() -> None:
-    # the test extras install pyarrow, and pandas >= 3 then keeps str in it
-    dtype = pd.array([], dtype="str").dtype
-    assert isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
-    assert tables._FAST_STRS is not None
-    for values in (["a", None, "é"], [None, None], []):
-        built = tables._FAST_STRS(values)
-        assert built is not None
-        assert built._pa_array.type == pa.large_string()  # type: ignore[attr-defined]
-    for others in ([NAN, "a"], [1, "a"], [b"x"], [bytearray(b"x")], [pd.NA]):
-        assert tables._FAST_STRS(others) is None  # left to pd.array
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(st.none(), st.text(max_size=40)), max_size=30))
-def test_strs_matches_pd_array_on_any_text(values: list[str | None]) -> None:
-    same_strings(tables._strs(values), pd.array(values, dtype="str"))
-
-
-@pytest.mark.parametrize(
-    "values", [[], [0], [1, 2, 3], [2**62, -(2**62), 0], list(range(1000)), [True, 2]]
-)
-def test_int64_is_np_asarray(values: list[int]) -> None:
-    new, old = tables._int64(values), np.asarray(values, dtype=np.int64)
-    assert new.dtype == old.dtype and new.shape == old.shape
-    assert np.array_equal(new, old)
 
 
 def test_times_keep_their_values_in_microseconds() -> None:
@@ -132,14 +54,19 @@ def test_entries_table_columns(tmp_path: Path, seed: int) -> None:
     same_strings(entries["parent_id"].array, pd.array(parent_ids, dtype="str"))
     for name, values in (("type", cols.types), ("role", cols.roles), ("model", cols.models)):
         same_strings(entries[name].array, pd.array(values, dtype="str"))
-    cold = cols.cold()
-    for name in ("text", "tool_name", "stop_reason", "custom_type"):
-        same_strings(entries[name].array, pd.array(cold[name], dtype="str"))
+    for name, texts in (
+        ("text", cols.texts),
+        ("tool_name", cols.tool_names),
+        ("stop_reason", cols.stop_reasons),
+        ("custom_type", cols.custom_types),
+    ):
+        same_strings(entries[name].array, pd.array(texts, dtype="str"))
+    for name in ("is_error", "has_text", "has_thinking", "has_image"):
+        assert entries[name].tolist() == getattr(cols, name)
     for name, ints in (("line", cols.lines), ("byte_offset", cols.offsets)):
         assert entries[name].dtype == np.int64
         assert np.array_equal(entries[name].to_numpy(), np.asarray(ints, dtype=np.int64))
-    usage = cols.usage_columns()
-    cost = np.asarray(usage["cost"], dtype=np.float64)
+    cost = np.asarray([NAN if u is None else u[5] for u in cols.usage], dtype=np.float64)
     assert np.array_equal(entries["cost"].to_numpy(), cost, equal_nan=True)
     no_usage = np.asarray([u is None for u in cols.usage], dtype=bool)
     assert np.array_equal(entries["input_tokens"].isna().to_numpy(), no_usage)
