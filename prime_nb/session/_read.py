@@ -34,7 +34,6 @@ from ..format import (
     Problem,
     RawEntry,
     ScanState,
-    Sink,
     by_descriptor,
     first_not_header,
     no_header,
@@ -115,7 +114,7 @@ class ColumnsRead:
     @property
     def problem_count(self) -> int:
         """Problems of the lines and of the tree (orphans included)."""
-        return len(self.problems) + len(self.tree.problems) + len(self.tree.orphans)
+        return len(self.problems) + len(self.tree.problems)
 
     def __len__(self) -> int:
         return len(self.columns)
@@ -127,38 +126,9 @@ class ColumnsRead:
         )
 
     # -- reading -------------------------------------------------------------------------
-    def _read_from(self, fh: IO[bytes]) -> None:
-        """The lines from ``self.scan`` to the end of the file into the columns. Up to the
-        header, item by item (it sets the migration); after it, each clean entry line
-        goes from the scan straight to the columns (``scan_file``'s sink), and
-        :meth:`_consume` takes the rest, in file order."""
-        if self.migrator is None:
-            self._consume(scan_file(fh, self.scan), header_only=True)
-            if self.migrator is None:
-                return
-        sink = self._sink(self.migrator)
-        self._consume(scan_file(fh, self.scan, None, sink, self.problems))
-
-    def _sink(self, migrator: Migrator) -> Sink:
-        """What takes one entry into the columns: their ``add``, after the migration
-        unless the file is already in the current format."""
-        add = self.columns.add
-        if migrator.is_identity:
-            return add
-        apply, iso_times = migrator.apply, not self.columns.spec_times
-
-        def migrated(
-            line: int, offset: int, length: int, obj: dict[str, Any], found: list[Problem]
-        ) -> None:
-            add(line, offset, length, apply(obj, iso_times), found)
-
-        return migrated
-
-    def _consume(self, items: Any, header_only: bool = False) -> int:
+    def _consume(self, items: Any) -> int:
         """Read scanned lines into the columns: the header first (it sets the migration),
-        then every entry, migrated (``header_only``: stop after the header). A read from
-        the start hands most entries to the columns in the scan itself
-        (:meth:`_read_from`); the rest, and a resumed read's lines, come through here."""
+        then every entry, migrated; returns how many entries were added."""
         problems = self.problems
         cols = self.columns
         iterator = iter(items)
@@ -177,9 +147,9 @@ class ColumnsRead:
                     problems.append(Problem(item.line, "bad_version", self.migrator.problem))
                 break
         migrator = self.migrator
-        if migrator is None or header_only:
+        if migrator is None:
             return 0
-        sink = self._sink(migrator)
+        apply, iso_times = migrator.apply, not cols.spec_times
         added = 0
         for item in iterator:
             if item.__class__ is not RawEntry:
@@ -193,7 +163,9 @@ class ColumnsRead:
                 problems.append(extra_header(line))
                 migrator.skip(typeless=False)
                 continue
-            sink(line, offset, length, obj, problems)
+            if not migrator.is_identity:
+                obj = apply(obj, iso_times)
+            cols.add(line, offset, length, obj, problems)
             added += 1
         return added
 
@@ -319,7 +291,7 @@ def read_columns(
         seen = marks_of(fh.fileno(), stat.st_size)
         read.identity = (stat.st_dev, stat.st_ino)
         with paused_gc():
-            read._read_from(fh)
+            read._consume(scan_file(fh, read.scan))
             if read.header is None:
                 raise no_header(file, fh.fileno())
             read._build_tree()

@@ -134,26 +134,9 @@ class Session:
         # the last table built is still a valid prefix, even after several refreshes
         previous = self.__dict__.get("entries", getattr(self, "_previous_entries", None))
         self._previous_entries: pd.DataFrame | None = previous if keep_rows else None
-        for name in (
-            "entries",
-            "graph",
-            "tool_calls",
-            "compactions",
-            "leaves",
-            "problems",
-            "messages",
-            "labels",
-            "label_table",
-            "git_states",
-            "child_usage",
-            "bash_runs",
-            "custom_entries",
-            "branch_summaries",
-            "_child_usage_targets",
-            "_index",
-            "_compaction_by_row",
-        ):
-            self.__dict__.pop(name, None)
+        for name, value in vars(Session).items():
+            if isinstance(value, cached_property):
+                self.__dict__.pop(name, None)
 
     # -- identity ------------------------------------------------------------------------
     @cached_property
@@ -286,9 +269,7 @@ class Session:
         """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
         from . import _tables as tables
 
-        cols, tree = self._cols, self._tree
-        orphans = tree.orphan_columns(cols.ids, cols.parent_ids, cols.lines)
-        return tables.problems_frame([*self._read.problems, *tree.problems], orphans)
+        return tables.problems_frame([*self._read.problems, *self._tree.problems])
 
     @cached_property
     def labels(self) -> dict[str, str]:

@@ -175,34 +175,16 @@ def _frame(name: str, columns: dict[str, Any], index: Any = None) -> pd.DataFram
     return frame
 
 
-def problems_frame(
-    problems: list[Problem], orphans: tuple[list[int], list[str], list[str]] | None = None
-) -> pd.DataFrame:
-    """The problems by line (ties keep their order); ``orphans``: columns of orphan
-    problems (line, message, entry id), which may be a million and come without objects."""
-    lines = [p.line for p in problems]
-    kinds: list[str] = [p.kind for p in problems]
-    messages = [p.message for p in problems]
-    entry_ids = [p.entry_id for p in problems]
-    if orphans is not None and orphans[0]:
-        lines += orphans[0]
-        kinds += ["orphan"] * len(orphans[0])
-        messages += orphans[1]
-        entry_ids += orphans[2]
-    line_array = _int64(lines)
-    order = np.argsort(line_array, kind="stable")
-    if not (order[:-1] < order[1:]).all():  # already in order: the usual case
-        kinds = [kinds[i] for i in order]
-        messages = [messages[i] for i in order]
-        entry_ids = [entry_ids[i] for i in order]
-        line_array = line_array[order]
+def problems_frame(problems: list[Problem]) -> pd.DataFrame:
+    """The problems by line (ties keep their order)."""
+    ordered = sorted(problems, key=lambda p: p.line)
     return _frame(
         "problems",
         {
-            "line": line_array,
-            "kind": _strs(kinds),
-            "message": _strs(messages),
-            "entry_id": _strs(entry_ids),
+            "line": _int64([p.line for p in ordered]),
+            "kind": _strs([p.kind for p in ordered]),
+            "message": _strs([p.message for p in ordered]),
+            "entry_id": _strs([p.entry_id for p in ordered]),
         },
     )
 

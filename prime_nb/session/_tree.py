@@ -34,13 +34,10 @@ class Tree:
     parent: list[int] = field(default_factory=list)
     children: Children = field(default_factory=Children)
     depth: list[int] = field(default_factory=list)
-    #: cycles and self-parents (orphans are kept apart, see ``orphan_problems``)
+    #: orphans, cycles and self-parents
     problems: list[Problem] = field(default_factory=list)
     #: parent ids not (yet) in the file
     waiting: set[str] = field(default_factory=set)
-    #: rows whose parent is not in the file: one int each, so that a file of a million
-    #: orphans costs no million problem objects until the problems table is asked for
-    orphans: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.parent)
@@ -88,7 +85,8 @@ class Tree:
             j = parents[i - start]
             if j == -2:
                 self.waiting.add(str(parent_ids[i]))
-                self.orphans.append(i)
+                message = f"parent {parent_ids[i]} is not in the file; loaded as a root"
+                self.problems.append(Problem(lines[i], "orphan", message, ids[i]))
                 parents[i - start] = -1
             elif j == i:
                 self.problems.append(
@@ -164,17 +162,6 @@ class Tree:
                 )
             for r in walk:
                 state[r] = 2
-
-    def orphan_columns(
-        self, ids: Sequence[str], parent_ids: Sequence[str | None], lines: Sequence[int]
-    ) -> tuple[list[int], list[str], list[str]]:
-        """Line, message and entry id of each orphan's problem, as columns (no objects)."""
-        rows = self.orphans
-        return (
-            [lines[i] for i in rows],
-            [f"parent {parent_ids[i]} is not in the file; loaded as a root" for i in rows],
-            [ids[i] for i in rows],
-        )
 
     def path(self, row: int) -> list[int]:
         """Rows from the root down to ``row``."""
