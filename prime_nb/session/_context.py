@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from ._columns import EntryColumns
 from ._index import TreeIndex
@@ -221,7 +221,7 @@ def build_context(
     provider = cols.providers[model_row] if model_row >= 0 else None
     model = cols.models[model_row] if model_row >= 0 else None
     settings = {kind: int(at[leaf]) for kind, at in index.setting_at.items() if at[leaf] >= 0}
-    messages, entries = _messages(leaf, cols, read_rows, index, child_usage, settings.values())
+    messages, entries = read_context(leaf, cols, read_rows, index, child_usage, settings.values())
 
     def setting(kind: str, key: str, default: Any) -> Any:
         """The value the last such entry sets (the agent takes it as it is; prime_nb
@@ -247,63 +247,9 @@ def build_context(
 
 #: a context's messages and the entries read for them, by row
 ContextRead = tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]
-#: rows read from the file at once when the contexts of many leaves are asked for together
-#: (``contexts_messages``): their entries are held in memory until those contexts are built
-ROWS_PER_READ = 4096
 
 
-class _Plan(NamedTuple):
-    """What the context at one leaf is made of: the compaction in force (-1: none), the
-    context rows in path order, the child-usage row of each assistant row that has one,
-    and every row to read for it."""
-
-    compaction: int
-    in_context: list[int]
-    usage_rows: dict[int, int]
-    wanted: list[int]
-
-
-def contexts_messages(
-    leaves: Sequence[int],
-    cols: EntryColumns,
-    read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
-    index: TreeIndex,
-    *,
-    child_usage: Mapping[int, int] | None = None,
-) -> list[ContextRead]:
-    """For each row of ``leaves``, the messages of :func:`build_context` alone (no setting
-    entry read, no model looked up) and the entries read for them, the leaf's own among
-    them (a row below 0, an empty session's leaf: no messages).
-
-    Why many at once: the compaction forensics ask for the context at every compaction
-    of a session, and reading each from the file on its own read the file once a
-    compaction (most of the forensics' time on a session of chained compactions). Here
-    the rows of many contexts are read in one pass, up to :data:`ROWS_PER_READ` at a time.
-    """
-    out: list[ContextRead] = []
-    batch: list[_Plan] = []
-    rows: set[int] = set()
-
-    def read() -> None:
-        ordered = sorted(rows)
-        entries = dict(zip(ordered, read_rows(ordered), strict=True))
-        out.extend((_built(plan, entries, index), entries) for plan in batch)
-        batch.clear()
-        rows.clear()
-
-    for leaf in leaves:
-        plan = _plan(leaf, cols, index, child_usage, ()) if leaf >= 0 else _Plan(-1, [], {}, [])
-        own = [*plan.wanted, leaf] if leaf >= 0 else []
-        if batch and len(rows) + len(set(own) - rows) > ROWS_PER_READ:
-            read()
-        rows.update(own)
-        batch.append(plan)
-    if batch:
-        read()
-    return out
-
-
-def _messages(
+def read_context(
     leaf: int,
     cols: EntryColumns,
     read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
@@ -313,18 +259,6 @@ def _messages(
 ) -> ContextRead:
     """The context's messages at ``leaf``, and the entries read for them, with the rows
     ``also`` read in the same pass over the file (the settings' entries)."""
-    plan = _plan(leaf, cols, index, child_usage, also)
-    entries = dict(zip(plan.wanted, read_rows(plan.wanted), strict=True))
-    return _built(plan, entries, index), entries
-
-
-def _plan(
-    leaf: int,
-    cols: EntryColumns,
-    index: TreeIndex,
-    child_usage: Mapping[int, int] | None,
-    also: Iterable[int],
-) -> _Plan:
     compaction = int(index.compaction_at[leaf])
     start_depth = 0
     if compaction >= 0:
@@ -338,14 +272,7 @@ def _plan(
     wanted = [*in_context, *usage_rows.values(), *also]
     if compaction >= 0:
         wanted.append(compaction)
-    return _Plan(compaction, in_context, usage_rows, wanted)
-
-
-def _built(
-    plan: _Plan, entries: Mapping[int, dict[str, Any]], index: TreeIndex
-) -> list[dict[str, Any]]:
-    """The messages of a planned context, from its entries (read)."""
-    compaction, in_context, usage_rows = plan.compaction, plan.in_context, plan.usage_rows
+    entries = dict(zip(wanted, read_rows(wanted), strict=True))
 
     def usage_of(row: int) -> dict[str, Any] | None:
         source = usage_rows.get(row)
@@ -365,4 +292,4 @@ def _built(
     else:
         for row in in_context:
             _append(messages, entries[row], usage_of(row))
-    return messages
+    return messages, entries

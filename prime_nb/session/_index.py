@@ -7,7 +7,7 @@ compactions, an export holding the context of every leaf of a comb). One pass ov
 tree answers them all instead:
 
 - ``enter``/``size`` (``_spans``): each row's preorder position and subtree size, so "is
-  ``a`` above ``d``" is two comparisons (rows a few levels apart just walk up);
+  ``a`` above ``d``" is two comparisons;
 - for a kind of entry, the nearest row of that kind on each row's path (``nearest``): the
   model, thinking level, service tier, git state and compaction in force, and the context
   entry above each row, so the context's messages are collected by jumping from one to
@@ -30,8 +30,6 @@ from ._tree import Tree, preorder_of, preorder_spans
 
 #: entry types the model sees as messages (the agent's ``buildSessionContext``)
 CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
-#: levels an ancestor test walks up before it builds the preorder spans instead
-SHORT_WALK = 64
 #: entry types whose latest one on the path is a setting in force
 SETTING_TYPES = ("thinking_level_change", "service_tier_change", "git_state")
 
@@ -111,27 +109,12 @@ class TreeIndex:
 
     @cached_property
     def _spans(self) -> tuple[list[int], list[int]]:
-        """Each row's preorder position and subtree size (one walk over the whole tree,
-        made only when an ancestor test is too far apart to walk up: see
-        :meth:`above_or_self`)."""
+        """Each row's preorder position and subtree size (one walk over the whole tree)."""
         parent = self.parent.tolist()
         return preorder_spans(parent, preorder_of(parent, self._children))
 
     def above_or_self(self, a: int, d: int) -> bool:
-        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?
-
-        A few levels apart (a first kept entry and its compaction, usually) the parents
-        are walked up; further apart the preorder spans answer, built once: a session's
-        questions cost at most the walk's bound each plus one pass over the tree."""
-        depth = self.depth
-        gap = int(depth[d]) - int(depth[a])
-        if gap < 0:
-            return False
-        if gap <= SHORT_WALK:
-            parent = self.parent
-            for _ in range(gap):
-                d = int(parent[d])
-            return d == a
+        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?"""
         enter, size = self._spans
         return 0 <= enter[d] - enter[a] < size[a]
 

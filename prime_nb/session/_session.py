@@ -28,7 +28,7 @@ from ..format import (
 )
 from . import _lookups as lookups
 from ._columns import EntryColumns
-from ._context import Context, ContextRead, build_context, contexts_messages, with_child_usage
+from ._context import Context, ContextRead, build_context, read_context, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
 from ._read import ColumnsRead, marks_of, not_found, read_columns
@@ -429,11 +429,13 @@ class Session:
 
     def _contexts_messages(self, rows: Sequence[int]) -> list[ContextRead]:
         """The messages of the context at each of ``rows`` without its settings, and the
-        entries read for them (``contexts_messages``: what the compaction forensics count,
-        read in one pass over the file for many compactions)."""
-        return contexts_messages(
-            rows, self._cols, self._read_rows, self._index, child_usage=self._child_usage_targets
-        )
+        entries read for them, the row's own among them (what the compaction forensics
+        count); a row below 0 (an empty session's leaf) has none."""
+        cols, index, usage = self._cols, self._index, self._child_usage_targets
+        return [
+            read_context(row, cols, self._read_rows, index, usage, (row,)) if row >= 0 else ([], {})
+            for row in rows
+        ]
 
     def to_messages(
         self,
