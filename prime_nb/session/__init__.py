@@ -35,7 +35,7 @@ from ._given import SessionLike, as_session
 from ._index import CONTEXT_TYPES, TreeIndex
 from ._messages import context_messages
 from ._read import ColumnsRead, paused_gc, read_columns
-from ._schema import TIME, dtype_of, frame_mismatches
+from ._schema import TIME, dtype_of
 from ._session import Session, fork_to_file, load
 from ._store import view
 from ._tables import empty_entries
@@ -61,7 +61,6 @@ __all__ = [
     "entry_text",
     "find_session_files",
     "fork_to_file",
-    "frame_mismatches",
     "list_sessions",
     "load",
     "message_text",
@@ -74,3 +73,15 @@ __all__ = [
     "usage_tuple",
     "view",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Say what replaced a removed name, rather than only that it is missing."""
+    if name == "frame_mismatches":
+        raise ImportError(
+            "prime_nb.session.frame_mismatches was removed: only tests used it. Compare "
+            "frame.dtypes with dtype_of(spec) of each column of your schema instead",
+            name=name,
+            path=__file__,
+        )
+    raise AttributeError(f"module 'prime_nb.session' has no attribute {name!r}")

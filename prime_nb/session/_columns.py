@@ -88,20 +88,10 @@ def _num(usage: dict[str, Any], key: str) -> int:
 
 
 def usage_tuple(usage: dict[str, Any]) -> Usage:
-    inp, out = usage.get("input"), usage.get("output")
-    read, write = usage.get("cacheRead"), usage.get("cacheWrite")
-    if not (
-        inp.__class__ is int
-        and out.__class__ is int
-        and read.__class__ is int
-        and write.__class__ is int
-    ):
-        inp, out = _num(usage, "input"), _num(usage, "output")
-        read, write = _num(usage, "cacheRead"), _num(usage, "cacheWrite")
-    total = usage.get("totalTokens")
-    if total.__class__ is not int:
-        total = _num(usage, "totalTokens")
-    total = total or inp + out + read + write
+    """A usage dict as ``(input, output, cacheRead, cacheWrite, total, cost)``: an
+    ``OddUsage`` when a count is below 0 or past int64."""
+    inp, out, read, write = (_num(usage, k) for k in ("input", "output", "cacheRead", "cacheWrite"))
+    total = _num(usage, "totalTokens") or inp + out + read + write
     cost = usage.get("cost")
     value = cost.get("total") if cost.__class__ is dict else cost
     if value.__class__ is not float:
