@@ -43,10 +43,8 @@ def spec_timestamp_ms(value: Any) -> float:
     :func:`timestamp_ms` reads the ISO text the dialect mapping writes for it.
 
     Whole ms within 2**32 seconds of 1970 take a shortcut, ``value / 1000 * 1000.0``:
-    there the seconds as a float are within half a microsecond, so the text holds the
-    very ms, and reading it back divides and multiplies just as the shortcut does.
-    Further out the float seconds can be a microsecond off, and the text a ms off,
-    so those take the long way (tests check both, value by value).
+    there the float seconds are within half a microsecond, so the text holds the very
+    ms; further out they can be a ms off, so those take the long way.
     """
     if value.__class__ is int and -_EXACT_MS <= value <= _EXACT_MS:
         return value / 1000 * 1000.0

@@ -20,6 +20,7 @@ when entries are appended.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -57,9 +58,10 @@ def nearest(pointer: np.ndarray, hit: np.ndarray) -> np.ndarray:
     return out
 
 
-def _objects(values: list[Any]) -> np.ndarray:
+def objects(values: Sequence[Any]) -> np.ndarray:
+    """An object column holding ``values`` as they are (lists and dicts stay whole)."""
     out = np.empty(len(values), dtype=object)
-    out[:] = values
+    out[:] = list(values)
     return out
 
 
@@ -77,8 +79,8 @@ class TreeIndex:
         self.depth = tree.depths()
         self._children = tree.children  # the spans are made from them when first needed
         self._cols, self._spec_dialect = cols, spec_dialect
-        self._types = types = _objects(cols.types)
-        self._assistant = _objects(cols.roles) == "assistant"
+        self._types = types = objects(cols.types)
+        self._assistant = objects(cols.roles) == "assistant"
         self._model_change = types == "model_change"
         other = self._other = ~(self._model_change | self._assistant)
         self.is_compaction = other & (types == "compaction")
@@ -97,7 +99,7 @@ class TreeIndex:
         ``build_context``)."""
         sets_model = self._model_change | self._assistant
         if self._spec_dialect:
-            models = _objects(self._cols.models[: len(self.parent)])
+            models = objects(self._cols.models[: len(self.parent)])
             sets_model &= self._model_change | (models != None)  # noqa: E711
         return nearest(self.parent, sets_model)
 

@@ -3,9 +3,8 @@
 Why one way: ``load()``, ``refresh()``, the corpus's summary pass, its cache and its
 Dask tables all read the same files by the same rules (header first, migration of old
 versions, duplicate ids renamed, torn last lines, a replaced file told from a grown
-one). Each used to reach into the Session's reading in its own way; now each asks
-:func:`read_columns` for a :class:`ColumnsRead` and, to catch up with appended lines,
-hands that read back as ``state=``.
+one). Each asks :func:`read_columns` for a :class:`ColumnsRead` and, to catch up with
+appended lines, hands that read back as ``state=``.
 
 A read says which columns (``"full"``: everything the Session's tables need;
 ``"summary"``: the same rows without text previews), how far

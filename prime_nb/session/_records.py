@@ -17,7 +17,7 @@ import pandas as pd
 from ._columns import EntryColumns, usage_tuple
 from ._lookups import ReadRows, rows_of_type
 from ._schema import dtype_of
-from ._tables import _times
+from ._tables import _times, str_or_none
 from ._tree import Tree
 
 
@@ -55,10 +55,6 @@ def _table(
     return frame.set_index("id")
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def label_table(cols: EntryColumns, labels: dict[int, str]) -> pd.DataFrame:
     """One row per label in force: the target, the label, and when the label was set
     (the timestamp of the label entry that set it, as the agent's labelTimestamps)."""
@@ -88,9 +84,9 @@ def git_table(cols: EntryColumns, tree: Tree, read_rows: ReadRows) -> pd.DataFra
         git = entry.get("git")
         found = git if isinstance(git, dict) else {}
         return {
-            "repository": _text(found.get("repoUrl")),
-            "commit": _text(found.get("commit")),
-            "branch": _text(found.get("branch")),
+            "repository": str_or_none(found.get("repoUrl")),
+            "commit": str_or_none(found.get("commit")),
+            "branch": str_or_none(found.get("branch")),
             "git": git,
         }
 
@@ -107,8 +103,8 @@ def child_usage_table(cols: EntryColumns, tree: Tree, read_rows: ReadRows) -> pd
         child_t = usage_tuple(child) if isinstance(child, dict) else None
         total_t = usage_tuple(aggregate) if isinstance(aggregate, dict) else None
         return {
-            "target_id": _text(entry.get("targetId")),
-            "origin": _text(entry.get("origin")),
+            "target_id": str_or_none(entry.get("targetId")),
+            "origin": str_or_none(entry.get("origin")),
             "child_tokens": child_t[4] if child_t else None,
             "child_cost": child_t[5] if child_t else None,
             "aggregate_tokens": total_t[4] if total_t else None,
@@ -140,12 +136,12 @@ def bash_table(cols: EntryColumns, tree: Tree, read_rows: ReadRows) -> pd.DataFr
         message = message if isinstance(message, dict) else {}
         code = message.get("exitCode")
         return {
-            "command": _text(message.get("command")),
+            "command": str_or_none(message.get("command")),
             "exit_code": code if isinstance(code, int) and not isinstance(code, bool) else None,
             "cancelled": message.get("cancelled") is True,
             "truncated": message.get("truncated") is True,
             "exclude_from_context": message.get("excludeFromContext") is True,
-            "full_output_path": _text(message.get("fullOutputPath")),
+            "full_output_path": str_or_none(message.get("fullOutputPath")),
         }
 
     dtypes = {
@@ -164,7 +160,7 @@ def custom_table(cols: EntryColumns, tree: Tree, read_rows: ReadRows) -> pd.Data
     """One row per ``custom`` entry (an extension's state): its type and ``data``."""
 
     def fields(entry: dict[str, Any]) -> dict[str, Any]:
-        return {"custom_type": _text(entry.get("customType")), "data": entry.get("data")}
+        return {"custom_type": str_or_none(entry.get("customType")), "data": entry.get("data")}
 
     dtypes = dict.fromkeys(["custom_type", "data"])
     return _table(cols, tree, read_rows, rows_of_type(cols, "custom"), fields, dtypes)
@@ -175,7 +171,7 @@ def branch_summary_table(cols: EntryColumns, tree: Tree, read_rows: ReadRows) ->
 
     def fields(entry: dict[str, Any]) -> dict[str, Any]:
         return {
-            "from_id": _text(entry.get("fromId")),
+            "from_id": str_or_none(entry.get("fromId")),
             "summary": entry.get("summary"),
             "details": entry.get("details"),
             "from_hook": entry.get("fromHook") is True,

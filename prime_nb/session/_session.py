@@ -43,16 +43,11 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+#: the header's camelCase keys in snake_case (the others keep their names)
 HEADER_KEYS = {
-    "id": "id",
-    "cwd": "cwd",
-    "timestamp": "timestamp",
-    "version": "version",
     "parentSession": "parent_session",
     "branchedFrom": "branched_from",
     "rlmDepth": "rlm_depth",
-    "git": "git",
-    "provider": "provider",
     "modelId": "model_id",
     "thinkingLevel": "thinking_level",
 }
@@ -73,11 +68,12 @@ class Session:
         )
         self.file = Path(real_name(name))
         try:
-            self._load()
+            self._read = read_columns(self.file)
         except FileNotFoundError:
             if is_url(name):  # the path mangled the URL: say it as it was given
                 raise FileNotFoundError(not_found(name)) from None
             raise
+        self._invalidate()
 
     # -- reading: ``read_columns`` does it (``_read``) -----------------------------------
     @classmethod
@@ -93,12 +89,6 @@ class Session:
         session._read = read
         session._invalidate()
         return session
-
-    def _load(self) -> None:
-        """Read the whole file (``read_columns``: one descriptor for identity, entries
-        and marks)."""
-        self._read = read_columns(self.file)
-        self._invalidate()
 
     # the read's parts, by the names the Session's methods use
     @property
@@ -451,11 +441,8 @@ class Session:
         ``tool`` results) or ``"anthropic"`` (Messages API: alternating user and
         assistant, ``tool_use`` and ``tool_result`` blocks). ``images``: ``"data_url"``
         keeps them (data URLs, base64 blocks), ``"drop"`` removes them. ``thinking``:
-        keep the model's thinking or drop it. Calls and results are paired so the
-        provider accepts the list: a call without a result gets the agent's stand-in
-        error result, an orphan result is dropped; failed assistant turns are left out,
-        as the agent leaves them out. No system message (the file holds no system
-        prompt). The full rules: ``prime_nb.session._messages``.
+        keep the model's thinking or drop it. The rules (pairing of calls and results,
+        failed turns, no system message): ``prime_nb.session._messages``.
 
         Raises ValueError for an unknown ``format`` or ``images``, EntryNotFoundError
         for an id not in the session.

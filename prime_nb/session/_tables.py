@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..format import Problem, trim_depth
 from ._columns import EntryColumns
-from ._index import CONTEXT_TYPES, TreeIndex
+from ._index import CONTEXT_TYPES, TreeIndex, objects
 from ._schema import INDEX, SCHEMAS
 from ._tree import Tree, active_path_mask
 
@@ -153,13 +153,6 @@ def extend_entries_frame(
     return combined
 
 
-def _objects(values: Sequence[Any]) -> np.ndarray:
-    """An object column holding ``values`` as they are (lists and dicts stay whole)."""
-    out = np.empty(len(values), dtype=object)
-    out[:] = list(values)
-    return out
-
-
 def _frame(name: str, columns: dict[str, Any], index: Any = None) -> pd.DataFrame:
     """A table built to its schema; ``index``: the values of the schema's index."""
     spec = INDEX[name]
@@ -189,7 +182,7 @@ def problems_frame(problems: list[Problem]) -> pd.DataFrame:
     )
 
 
-def _str_or_none(value: Any) -> str | None:
+def str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
@@ -211,8 +204,8 @@ def tool_calls_frame(
         "tool_calls",
         {
             "call_id": _strs(calls.call_ids),
-            "name": _strs([_str_or_none(name) for name in calls.names]),
-            "arguments": _objects(arguments),
+            "name": _strs([str_or_none(name) for name in calls.names]),
+            "arguments": objects(arguments),
             "assistant_id": _strs([cols.ids[row] for row in calls.rows]),
             "result_id": _strs([cols.ids[r[0]] if r is not None else None for r in results]),
             "is_error": pd.array([r[1] if r is not None else None for r in results], "boolean"),
@@ -297,10 +290,10 @@ def compactions_frame(cols: EntryColumns, tree: Tree, index: TreeIndex) -> pd.Da
             "first_kept_on_path": np.array(on_path, dtype=bool),
             "tokens_before": pd.array([c["tokens_before"] for c in comps], "Int64"),
             "tokens_after": pd.array([c["tokens_after"] for c in comps], "Int64"),
-            "summary": _strs([_str_or_none(c["summary"]) for c in comps]),
-            "details": _objects([c["details"] for c in comps]),
+            "summary": _strs([str_or_none(c["summary"]) for c in comps]),
+            "details": objects([c["details"] for c in comps]),
             "from_hook": np.array([c["from_hook"] for c in comps], dtype=bool),
-            "custom_instructions": _strs([_str_or_none(c["custom_instructions"]) for c in comps]),
+            "custom_instructions": _strs([str_or_none(c["custom_instructions"]) for c in comps]),
             "line": _int64([cols.lines[r] for r in rows]),
             "timestamp": _times([cols.time_ms[r] for r in rows]),
             "entries_summarised": _int64(summarised),
