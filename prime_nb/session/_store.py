@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from array import array
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ class UsageColumn(list[Any]):
         """Rows ``start:`` as arrays: tokens (n x 5 int64, 0 where missing), their missing
         mask (n x 5), cost (float64, NaN without usage) and whether the row has usage."""
         rows = self[start:]
-        present = np.array([u is not None for u in rows], dtype=bool)
+        present = np.fromiter((u is not None for u in rows), dtype=bool, count=len(rows))
         missing = np.repeat(~present[:, None], 5, axis=1)
         tokens = np.zeros((len(rows), 5), dtype=np.int64)
         cost = np.full(len(rows), np.nan)
@@ -43,8 +44,9 @@ class UsageColumn(list[Any]):
                 if usage.__class__ is not tuple:  # an OddUsage (rare): None fields missing
                     missing[used[j]] = [v is None for v in usage[:5]]
                     fine[j] = [0 if v is None else v for v in usage[:5]]
-            tokens[used] = np.array(fine, dtype=np.int64).reshape(-1, 5)
-            cost[used] = [u[5] for u in found]
+            flat = np.fromiter(chain.from_iterable(fine), dtype=np.int64, count=5 * len(fine))
+            tokens[used] = flat.reshape(-1, 5)
+            cost[used] = np.fromiter((u[5] for u in found), dtype=np.float64, count=len(found))
         return tokens, missing, cost, present
 
     @property

@@ -1,5 +1,6 @@
 """The entries table's columns are what the plain pandas and numpy constructions make of
-the loader's columns: same dtype, array class and values; times always in microseconds.
+the loader's columns: same dtype, array class and values (text columns built by pyarrow
+equal ``pd.array``'s); times always in microseconds.
 """
 
 from __future__ import annotations
@@ -10,13 +11,42 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prime_nb
 from prime_nb.session import _tables as tables
 from sessiongen import synthetic_session
 
 NAN = float("nan")
+
+
+CASES: dict[str, Any] = {
+    "empty": [],
+    "one None": [None],
+    "all None": [None] * 5,
+    "empty strings": ["", "", None],
+    "ascii": ["message", "assistant", None, "user"],
+    "non-ascii": ["café", "naïve ✓", "日本語のテキスト", "emoji 🎉👍🏽", "e\u0301", "\u00a0\t\n"],
+    "nul and controls": ["a\x00b", "\x1b[31mred\x1b[0m"],
+    "long": ["x" * 300 + "é" * 300, None, "y" * 10_000],
+    "object ndarray": np.asarray(["a", None, "b"], dtype=object),
+    "object ndarray all None": np.full(4, None, dtype=object),
+    "empty ndarray": np.asarray([], dtype=object),
+    "NaN": [NAN, "a", None],
+    "only NaN": [NAN, NAN],
+    "NaN ndarray": np.asarray(["a", NAN, None], dtype=object),
+    "pd.NA": ["a", pd.NA],
+    "only pd.NA": [pd.NA],
+    "numbers": [1, "a", 2.5, None],
+    "bools": [True, False, None],
+    "bytes": [b"x", "y"],
+    "bytearray": [bytearray(b"x"), "y"],
+    "str subclass": [np.str_("x"), "y"],
+    "containers": [["x"], {"a": 1}, "y"],
+}
 
 
 def same_strings(new: Any, old: Any) -> None:
@@ -27,6 +57,35 @@ def same_strings(new: Any, old: Any) -> None:
     for a, b in zip(new, old, strict=True):
         assert type(a) is type(b)
         assert a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+
+
+@pytest.mark.parametrize("values", list(CASES.values()), ids=list(CASES))
+def test_strs_is_pd_array_str(values: Any) -> None:
+    same_strings(tables._strs(values), pd.array(values, dtype="str"))
+
+
+def test_lone_surrogates_fail_as_before() -> None:
+    with pytest.raises(
+        UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
+    ):
+        pd.array(["a", "\ud800"], dtype="str")
+    with pytest.raises(
+        UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
+    ):
+        tables._strs(["a", "\ud800"])
+
+
+def test_text_columns_are_built_by_pyarrow() -> None:
+    """pandas keeps its str dtype in pyarrow here (the test extras install it), so the
+    text columns take the one-pass path: a large_string array, not pd.array's."""
+    for values in (["a", None, "é"], [None, None], []):
+        assert tables._strs(values)._pa_array.type == pa.large_string()  # type: ignore[attr-defined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text(max_size=40)), max_size=30))
+def test_strs_matches_pd_array_on_any_text(values: list[str | None]) -> None:
+    same_strings(tables._strs(values), pd.array(values, dtype="str"))
 
 
 def test_times_keep_their_values_in_microseconds() -> None:
