@@ -20,7 +20,7 @@ import math
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -191,16 +191,11 @@ class ColumnsRead:
             "migrator": [migrator.ids_by_index, migrator.previous_id],
             "problems": [list(p) for p in self.problems],
             "arguments": sorted(cols.arguments),
-            "cols": {name: getattr(cols, name) for name in _LISTS},
+            "cols": {f.name: getattr(cols, f.name) for f in fields(cols) if f.name not in _OWN},
             "usage": [u if u is None else list(u) for u in cols.usage],
             "time_ms": cols.time_ms.tolist(),
-            "compactions": cols.compactions,
-            "label_events": cols.label_events,
-            "names": cols.names,
             "tool_calls": {name: getattr(cols.tool_calls, name) for name in _CALLS},
             "arguments_kept": [[k, v] for k, v in cols.tool_calls.arguments.items()],
-            "tool_results": cols.tool_results,
-            "first_user_text": cols.first_user_text,
         }
         try:
             return orjson.dumps(state)
@@ -230,19 +225,17 @@ class ColumnsRead:
         read.migrator = migrator
         cols = read.columns
         cols.spec_times = migrator.dialect == "spec"
-        for name in _LISTS:
-            setattr(cols, name, state["cols"][name])
+        for name, value in state["cols"].items():
+            setattr(cols, name, value)
         cols.time_ms.extend(map(_nan, state["time_ms"]))
         cols.usage = UsageColumn(_usage(u) for u in state["usage"])
-        cols.compactions = state["compactions"]
-        cols.label_events = [tuple(e) for e in state["label_events"]]
-        cols.names = [tuple(n) for n in state["names"]]
+        cols.label_events = [tuple(e) for e in cols.label_events]
+        cols.names = [tuple(n) for n in cols.names]
         for name in _CALLS:
             setattr(cols.tool_calls, name, state["tool_calls"][name])
         cols.tool_calls.times = [_nan(t) for t in cols.tool_calls.times]
         cols.tool_calls.arguments = dict(state["arguments_kept"])
-        cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in state["tool_results"].items()}
-        cols.first_user_text = state["first_user_text"]
+        cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in cols.tool_results.items()}
         cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}
         with paused_gc():
             read._build_tree()
@@ -395,18 +388,8 @@ def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
 
 
 # -- a summary read's columns as JSON -------------------------------------------------------
-_LISTS = (
-    "ids",
-    "parent_ids",
-    "types",
-    "roles",
-    "lines",
-    "offsets",
-    "lengths",
-    "providers",
-    "models",
-    "stop_reasons",
-)
+#: the columns not written as they are (the others are lists and dicts of JSON values)
+_OWN = {"time_ms", "usage", "tool_calls", "index_of", "spec_times", "previews", "arguments"}
 _CALLS = ("call_ids", "names", "rows", "times", "blocks")
 
 
