@@ -168,10 +168,6 @@ class ColumnsRead:
             added += 1
         return added
 
-    def _build_tree(self) -> None:
-        cols = self.columns
-        self.tree = Tree.build(cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of)
-
     # -- a summary read as bytes ---------------------------------------------------------
     def to_bytes(self) -> bytes:
         """A summary read as JSON (orjson), to resume with :meth:`from_bytes`. JSON keeps
@@ -229,8 +225,8 @@ class ColumnsRead:
             setattr(cols, name, value)
         cols.time_ms.extend(map(_nan, state["time_ms"]))
         cols.usage = UsageColumn(_usage(u) for u in state["usage"])
-        cols.label_events = [tuple(e) for e in cols.label_events]
-        cols.names = [tuple(n) for n in cols.names]
+        cols.label_events = [(row, target, label) for row, target, label in cols.label_events]
+        cols.names = [(row, name) for row, name in cols.names]
         for name in _CALLS:
             setattr(cols.tool_calls, name, state["tool_calls"][name])
         cols.tool_calls.times = [_nan(t) for t in cols.tool_calls.times]
@@ -238,7 +234,7 @@ class ColumnsRead:
         cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in cols.tool_results.items()}
         cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}
         with paused_gc():
-            read._build_tree()
+            read.tree = Tree.build(read.columns)
         with open_regular(read.file) as fh:
             read.marks = marks_of(fh.fileno(), read.end)
         read.added, read.fresh, read.rows_kept = len(cols), True, False
@@ -286,7 +282,7 @@ def read_columns(
             read._consume(scan_file(fh, read.scan))
             if read.header is None:
                 raise no_header(file, fh.fileno())
-            read._build_tree()
+            read.tree = Tree.build(read.columns)
         read.marks = marks_of(fh.fileno(), read.end)
         if written_while_read(fh.fileno(), stat, seen, MARK):
             read.marks = b""  # never matches: the next resume reads the file afresh
@@ -349,9 +345,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
     if scanned.newline_paid and start:
         cols.lengths[start - 1] += 1
     if added:
-        rebuilt = read.tree.extend(
-            cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of, start
-        )
+        rebuilt = read.tree.extend(cols, start)
         touches_old_rows = "child_usage_attributed" in cols.types[start:]
         rows_kept = rows_kept and not rebuilt and not touches_old_rows
     read.marks = marks

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..format import Problem
+from ._columns import EntryColumns
 
 
 def order_key(time_ms: Sequence[float], row: int) -> tuple[float, int]:
@@ -43,41 +44,26 @@ class Tree:
         return len(self.parent)
 
     @classmethod
-    def build(
-        cls,
-        ids: Sequence[str],
-        parent_ids: Sequence[str | None],
-        time_ms: Sequence[float],
-        lines: Sequence[int],
-        index_of: dict[str, int],
-    ) -> Tree:
+    def build(cls, cols: EntryColumns) -> Tree:
         tree = cls()
-        tree.extend(ids, parent_ids, time_ms, lines, index_of, 0, full=True)
+        tree.extend(cols, 0, full=True)
         return tree
 
-    def extend(
-        self,
-        ids: Sequence[str],
-        parent_ids: Sequence[str | None],
-        time_ms: Sequence[float],
-        lines: Sequence[int],
-        index_of: dict[str, int],
-        start: int,
-        full: bool = False,
-    ) -> bool:
-        """Add rows ``start:`` (``full``: resolve forward references too).
+    def extend(self, cols: EntryColumns, start: int, full: bool = False) -> bool:
+        """Add the rows ``start:`` of ``cols`` (``full``: resolve forward references too).
 
         Returns True when earlier rows changed (an orphan's parent arrived: rebuilt).
         """
+        ids, parent_ids, lines = cols.ids, cols.parent_ids, cols.lines
         if not full and any(ids[i] in self.waiting for i in range(start, len(ids))):
-            rebuilt = Tree.build(ids, parent_ids, time_ms, lines, index_of)
+            rebuilt = Tree.build(cols)
             self.__dict__.update(rebuilt.__dict__)
             return True
         # each row's parent row (-1: a root), -2 while its parent is not in the file;
         # the rare rows that need more (orphans, self-parents, parents further down the
         # file) are picked out after, in file order, so the common row costs two
         # comprehension steps instead of a loop iteration
-        get = index_of.get
+        get = cols.index_of.get
         parents = [-1 if pid is None else get(pid, -2) for pid in parent_ids[start:]]
         odd = [k for k, j in enumerate(parents, start) if j == -2 or j >= k]
         forward = False
@@ -99,12 +85,12 @@ class Tree:
                 forward = True
         self.parent.extend(parents)
         if forward:
-            self._break_cycles(ids, lines, start)
+            self._break_cycles(ids, lines)
         if full or forward:
             self.children = Children([] for _ in self.parent)
             self.depth = []
             start = 0
-        self._link(time_ms, start)
+        self._link(cols.time_ms, start)
         if forward:  # a parent may come after its child: depths from the roots down
             depth, stack = self.depth, [r for r, p in enumerate(self.parent) if p < 0]
             while stack:
@@ -137,7 +123,7 @@ class Tree:
         """Every row's depth as an int64 array."""
         return np.array(self.depth, dtype=np.int64)
 
-    def _break_cycles(self, ids: Sequence[str], lines: Sequence[int], start: int) -> None:
+    def _break_cycles(self, ids: Sequence[str], lines: Sequence[int]) -> None:
         """Cut each parent cycle at its earliest entry in file order."""
         parent = self.parent
         state = [0] * len(parent)  # 0 new, 1 on the current walk, 2 done
