@@ -233,14 +233,14 @@ class EntryColumns:
         self.usage.append(usage)
         text, tool_name, stop, error, has_text, thinking, image, calls, custom_type = rest
         self.texts.append(text)
-        self.tool_names.append(tool_name)
-        self.stop_reasons.append(stop)
+        self.tool_names.append(tool_name if tool_name.__class__ is str else None)
+        self.stop_reasons.append(stop if stop.__class__ is str else None)
         self.is_error.append(error)
         self.has_text.append(has_text)
         self.has_thinking.append(thinking)
         self.has_image.append(image)
         self.n_tool_calls.append(calls)
-        self.custom_types.append(custom_type)
+        self.custom_types.append(custom_type if custom_type.__class__ is str else None)
 
     def _when(
         self, line: int, entry: dict[str, Any], entry_id: str, problems: list[Problem]
@@ -358,23 +358,8 @@ class EntryColumns:
             text = preview(message_text(message))
         if first_user:
             self.first_user_text = text
-        return (
-            role,
-            provider,
-            model,
-            usage,
-            (
-                text,
-                tool_name if tool_name.__class__ is str else None,
-                stop if stop.__class__ is str else None,
-                error,
-                has_text,
-                thinking,
-                image,
-                calls,
-                custom_type if custom_type.__class__ is str else None,
-            ),
-        )
+        rest = (text, tool_name, stop, error, has_text, thinking, image, calls, custom_type)
+        return role, provider, model, usage, rest
 
     def _other(
         self,
@@ -423,18 +408,8 @@ class EntryColumns:
             self.names.append((row, name if isinstance(name, str) else None))
         elif kind == "child_usage_attributed":
             self._child_usage(row, entry, where, problems)
-        rest = (
-            preview(entry_text(entry)) if self.previews else "",
-            None,
-            None,
-            False,
-            False,
-            False,
-            False,
-            0,
-            custom_type if custom_type.__class__ is str else None,
-        )
-        return provider, model, rest
+        text = preview(entry_text(entry)) if self.previews else ""
+        return provider, model, (text, None, None, False, False, False, False, 0, custom_type)
 
     def _child_usage(
         self, row: int, entry: dict[str, Any], where: tuple[int, str], problems: list[Problem]

@@ -281,39 +281,36 @@ class Session:
     def git_states(self) -> pd.DataFrame:
         """One row per git_state entry: ``repository``, ``commit``, ``branch``, ``git``.
         The state in force at a leaf is ``session.context(leaf).git``."""
-        from . import _records as records
-
-        return records.git_table(self._cols, self._tree, self._read_rows)
+        return self._record("git_table")
 
     @cached_property
     def child_usage(self) -> pd.DataFrame:
         """One row per child_usage_attributed entry: ``target_id``, ``origin``, the
         children's and the aggregate tokens and cost, and both usage dicts."""
-        from . import _records as records
-
-        return records.child_usage_table(self._cols, self._tree, self._read_rows)
+        return self._record("child_usage_table")
 
     @cached_property
     def bash_runs(self) -> pd.DataFrame:
         """One row per bash run: ``command``, ``exit_code``, ``cancelled``,
         ``truncated``, ``exclude_from_context``, ``full_output_path``."""
-        from . import _records as records
-
-        return records.bash_table(self._cols, self._tree, self._read_rows)
+        return self._record("bash_table")
 
     @cached_property
     def custom_entries(self) -> pd.DataFrame:
         """One row per ``custom`` entry (extension state): ``custom_type``, ``data``."""
-        from . import _records as records
-
-        return records.custom_table(self._cols, self._tree, self._read_rows)
+        return self._record("custom_table")
 
     @cached_property
     def branch_summaries(self) -> pd.DataFrame:
         """One row per branch_summary: ``from_id``, ``summary``, ``details``, ``from_hook``."""
-        from . import _records as records
+        return self._record("branch_summary_table")
 
-        return records.branch_summary_table(self._cols, self._tree, self._read_rows)
+    def _record(self, name: str) -> pd.DataFrame:
+        """The side table ``_records.<name>`` builds (its entries read from disk)."""
+        from . import _records
+
+        table: pd.DataFrame = getattr(_records, name)(self._cols, self._tree, self._read_rows)
+        return table
 
     @cached_property
     def _child_usage_targets(self) -> dict[int, int]:
