@@ -90,12 +90,6 @@ class RowAttributes(MutableMapping[str, Any]):
             raise KeyError(key)
         return store.column(key)[self._row]
 
-    def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
     def __contains__(self, key: object) -> bool:
         own = self._overrides
         if own is not None and key in own:
@@ -156,10 +150,6 @@ class RowAttributes(MutableMapping[str, Any]):
         if own is None:
             raise KeyError(key)
         del own[key]
-
-    def clear(self) -> None:
-        self._store = None
-        self._overrides = {}
 
     def popitem(self) -> tuple[str, Any]:
         """Remove and return the last (key, value) pair, as dict.popitem does."""

@@ -1,10 +1,9 @@
 """Pointers over the tree so that a question about one entry's path costs what it returns.
 
 Why: the context at an entry, the compaction in force there and the entries a compaction
-summarised are all facts about one root-to-entry path. Walking that path per question is
-linear for one question but quadratic for a question per entry (forensics of 50k chained
-compactions, an export holding the context of every leaf of a comb). One pass over the
-tree answers them all instead:
+summarised are all facts about one root-to-entry path; walking it per question is
+quadratic for a question per entry (forensics of chained compactions, an export of the
+context of every leaf). One pass over the tree answers them all instead:
 
 - ``enter``/``size`` (``_spans``): each row's preorder position and subtree size, so "is
   ``a`` above ``d``" is two comparisons;
@@ -14,8 +13,7 @@ tree answers them all instead:
   the next without visiting the rows between.
 
 The pointers are found by pointer jumping in numpy (O(n log depth)); the preorder is one
-Python walk, made only when first needed. Built once per Session on first use, dropped
-when entries are appended.
+Python walk, made when first needed. A Session drops its index when entries are appended.
 """
 
 from __future__ import annotations

@@ -54,11 +54,8 @@ COLUMN_SETS = ("full", "summary")
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """Pause the cycle collector while building many small objects that all stay alive.
-
-    A pass over 100k entries otherwise triggers full collections that cost more
-    than the parsing itself; nothing built here forms reference cycles.
-    """
+    """Pause the cycle collector while building many small objects that all stay alive
+    (nothing built here forms reference cycles: collections would only cost)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

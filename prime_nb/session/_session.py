@@ -577,8 +577,8 @@ class Session:
 def load(path: str | Path) -> Session:
     """Load a session file of any version and either dialect.
 
-    One pass over the file builds compact columns and the tree; tool-call arguments and
-    full texts stay on disk until a table or a context asks for them.
+    One pass over the file builds the columns and the tree; tool-call arguments and full
+    texts stay on disk until a table or a context asks for them.
     """
     return Session(path)
 

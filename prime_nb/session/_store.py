@@ -1,10 +1,4 @@
-"""The loader's per-row usage and its tool calls, with the numpy views the tables read.
-
-- :class:`UsageColumn`: per-row usage (or None), the tuples
-  :func:`prime_nb.session._columns.usage_tuple` makes, and their arrays.
-- :class:`ToolCalls`: one row per tool call, columnar; arguments stay on disk unless a
-  read keeps them (the corpus summary keeps those of the read tools).
-"""
+"""The loader's per-row usage and its tool calls, with the numpy arrays the tables read."""
 
 from __future__ import annotations
 
