@@ -4,23 +4,16 @@ Layer 3, on top of ``prime_nb.format`` (lines and entries) and ``prime_nb.write`
 Session's ``append_*`` methods delegate there). Everything above (analysis, plots, the
 widget, corpora) reads sessions through :class:`Session`.
 
-- ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
-- ``_read``: :func:`read_columns`, the one way a file is read into columns (from the
-  start, or resumed from an earlier :class:`ColumnsRead`).
-- ``_columns``: one pass over the entries into columns (the per-entry hot path), with
-  or without previews (the corpus's summary); ``_store``: usage and tool calls.
-- ``_tree``: the tree as row indexes (parents, children, depth, active path).
-- ``_index``: pointers over the tree (preorder spans, the entry of a kind in force).
-- ``_tables``: the pandas tables built from the columns, on first use.
+- ``_session``: :class:`Session` and :func:`load`; ``_read``: :func:`read_columns`, the
+  one way a file is read into columns (from the start, or resumed from a read).
+- ``_columns``, ``_store``: one pass over the entries into columns; ``_tree``, ``_index``:
+  the tree as row indexes, and pointers over it.
+- ``_tables``, ``_schema``, ``_records``: the pandas tables, built on first use;
+  ``_lookups``: what reading needs from bookkeeping entries without a table.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
-- ``_context``: what the model saw at a leaf, as the agent rebuilds it.
-- ``_records``: side tables of the rare bookkeeping entries (git, child usage, bash runs,
-  custom data, branch summaries), read on first access; ``_lookups``: what reading a
-  session needs from them without a table (session state, agent status, the rows that
-  carry a sub-agent's usage). Tables and pandas load only when a table is asked for.
-- ``_text``: plain text and previews of messages.
-- ``_discovery``: the agent's session folder and the files in it.
-- ``_given``: a Session where a helper above takes one (the Session, or a path).
+- ``_context``, ``_turns``, ``_messages``: what the model saw at a leaf, as chat messages.
+- ``_text``, ``_discovery``, ``_given``: previews; the agent's session folder; a Session
+  or a path where a helper takes one.
 
 Besides :class:`Session`, :func:`load` and the discovery functions, the names listed
 (in ``__all__``) include the pieces the layers above build on (text and previews,

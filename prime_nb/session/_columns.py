@@ -31,7 +31,9 @@ MAX_MS = 9.2e15
 class OddUsage(tuple):  # type: ignore[type-arg]
     """A usage tuple with fields outside 0..2**63-1 set to None (``fields`` names them)."""
 
-    fields: tuple[str, ...] = ()
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(k for k, v in zip(USAGE_KEYS, self[:5], strict=True) if v is None)
 
 
 #: whole ms within 2**32 s of 1970 (years 1833 to 2106): ``spec_timestamp_ms``'s shortcut
@@ -108,9 +110,7 @@ def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> Od
         total = total if None not in fine and total < 2**63 else None
     elif not 0 <= total < 2**63:
         total = None
-    out = OddUsage((*fine, total, cost))
-    out.fields = tuple(k for k, v in zip(USAGE_KEYS, (*fine, total), strict=True) if v is None)
-    return out
+    return OddUsage((*fine, total, cost))
 
 
 def _preview_blocks(content: list[Any]) -> str:
@@ -429,11 +429,6 @@ class EntryColumns:
             if usage.__class__ is not tuple:
                 problems.append(_odd_usage_problem(where, aggregate, usage))
             self.usage[target_row] = usage
-
-
-def extra_header(line: int) -> Problem:
-    """The problem of a header line after the first."""
-    return Problem(line, "extra_header", "a second header; ignored")
 
 
 def _show(value: Any, limit: int = 40) -> str:

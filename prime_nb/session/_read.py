@@ -42,7 +42,7 @@ from ..format import (
     trim_depth,
     written_while_read,
 )
-from ._columns import USAGE_KEYS, EntryColumns, OddUsage, extra_header
+from ._columns import EntryColumns, OddUsage
 from ._store import UsageColumn
 from ._tree import Tree
 
@@ -156,7 +156,7 @@ class ColumnsRead:
             line, offset, length, obj = item
             kind = obj["type"]
             if kind == "session" or kind == "header":
-                problems.append(extra_header(line))
+                problems.append(Problem(line, "extra_header", "a second header; ignored"))
                 migrator.skip(typeless=False)
                 continue
             if not migrator.is_identity:
@@ -394,6 +394,4 @@ def _usage(value: list[Any] | None) -> Any:
         return None
     if None not in value[:5]:
         return (*value[:5], _nan(value[5]))
-    odd = OddUsage((*value[:5], _nan(value[5])))
-    odd.fields = tuple(k for k, v in zip(USAGE_KEYS, value[:5], strict=True) if v is None)
-    return odd
+    return OddUsage((*value[:5], _nan(value[5])))

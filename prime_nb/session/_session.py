@@ -322,10 +322,6 @@ class Session:
         return TreeIndex(self._cols, self._tree, spec_dialect=self.dialect == "spec")
 
     @cached_property
-    def _compaction_by_row(self) -> dict[int, dict[str, Any]]:
-        return {c["index"]: c for c in self._cols.compactions}
-
-    @cached_property
     def graph(self) -> nx.DiGraph:
         from ._graph import session_graph
 
@@ -371,7 +367,8 @@ class Session:
         entry = to_current(obj, self.dialect, self.version)
         if index_migrates(entry):
             entry.pop("firstKeptEntryIndex")
-            entry["firstKeptEntryId"] = self._compaction_by_row[row]["first_kept_entry_id"]
+            kept = next(c for c in self._cols.compactions if c["index"] == row)
+            entry["firstKeptEntryId"] = kept["first_kept_entry_id"]
         entry["id"] = self._cols.ids[row]
         parent = self._tree.parent[row]
         entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None

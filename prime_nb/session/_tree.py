@@ -163,8 +163,7 @@ def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
     """True for the rows on the path from the root down to ``leaf`` (none when -1)."""
     mask = np.zeros(len(tree), dtype=bool)
     if leaf >= 0:
-        path = tree.path(leaf)
-        mask[np.fromiter(path, dtype=np.intp, count=len(path))] = True
+        mask[tree.path(leaf)] = True
     return mask
 
 
