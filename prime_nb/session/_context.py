@@ -102,25 +102,20 @@ def clone_usage(usage: dict[str, Any]) -> dict[str, Any]:
 
 def with_child_usage(
     entries: list[dict[str, Any]],
+    rows: list[int],
     targets: dict[int, int],
-    row_of: Callable[[str], int],
     read_rows: Callable[[list[int]], list[dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     """For a fork: assistant messages that child-usage entries target carry the aggregated
     usage, as in the agent's fork (its loader put the aggregate in the message before it
     forked): the attribution entry itself is rarely on the branch.
 
-    ``targets`` is the Session's map from a target row to the row of its child-usage
-    entry, ``row_of`` an entry id's row, ``read_rows`` reads rows from the file.
+    ``rows`` are the entries' rows, ``targets`` the Session's map from a target row to the
+    row of its child-usage entry, ``read_rows`` reads rows from the file.
     """
-    if not targets:
-        return entries
-    rows = [row_of(entry["id"]) for entry in entries]
-    sources = read_rows([targets[row] for row in rows if row in targets])
-    by_target = {
-        row: source.get("aggregateUsage")
-        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
-    }
+    hit = [row for row in rows if row in targets]
+    sources = read_rows([targets[row] for row in hit])
+    by_target = {row: s.get("aggregateUsage") for row, s in zip(hit, sources, strict=True)}
     out = []
     for row, entry in zip(rows, entries, strict=True):
         aggregate = by_target.get(row)

@@ -1,16 +1,15 @@
 """Lazy node attributes for the session graph: one table row, read column by column.
 
-A graph node's attributes are its row of the entries table. Building a plain dict of
-~30 values per node costs more than parsing the whole file, and most notebooks read one
-or two attributes (``type``, ``role``) if any. So each node gets a :class:`RowAttributes`:
-a small mapping that holds the graph's shared :class:`ColumnStore` and its row number,
-and turns a column into a Python list (``frame[name].tolist()``, cached per column) only
-the first time any node reads that column. Values, their types and the key order are
-exactly those of ``dict(zip(frame.columns, row))`` over the ``tolist()`` columns.
+A graph node's attributes are its row of the entries table. A plain dict of ~30 values
+per node costs more than parsing the whole file, and most notebooks read one or two
+attributes if any. So each node gets a :class:`RowAttributes`, its row number in the
+graph's shared :class:`ColumnStore`, which turns a column into a Python list (cached)
+the first time any node reads it. Values, their types and the key order are exactly
+those of ``dict(zip(frame.columns, row))`` over the ``tolist()`` columns.
 
-Writes never touch the store: a node's changes live in its own small ``overrides`` dict.
-Deleting one of the table's keys detaches the node (its row is copied into the overrides
-and the store dropped), so that from then on it is ordered and behaves exactly like a dict.
+Writes never touch the store: a node's changes live in its own ``overrides`` dict.
+Deleting one of the table's keys detaches the node (its row copied into the overrides),
+so that from then on it is ordered and behaves exactly like a dict.
 """
 
 from __future__ import annotations

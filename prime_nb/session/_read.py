@@ -311,10 +311,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
     with fh:
         stat = os.fstat(fh.fileno())
         if replaced(read, stat, fh):
-            fresh = read_columns(
-                read.file, columns=read.kind, arguments=getattr(read.columns, "arguments", ())
-            )
-            return fresh
+            return read_columns(read.file, columns=read.kind, arguments=read.columns.arguments)
         if stat.st_size == read.end and not read.scan.owes_newline:
             read.added, read.fresh, read.changed, read.rows_kept = 0, False, False, True
             return read

@@ -1,10 +1,8 @@
 """Side tables of the entries the agent records for bookkeeping, read on first access.
 
-Git states, child usage, bash runs, ``custom`` entries, branch summaries, session states
-and agent statuses are few in a session, and most of their fields are nowhere in the
-per-entry columns. So the loader's hot path does not extract them: their rows are found
-by type in the columns, and their whole entries are read back from disk (by byte offset)
-the first time a table asks for them.
+Git states, child usage, bash runs, ``custom`` entries and branch summaries are few in a
+session, and most of their fields are nowhere in the per-entry columns: the loader does
+not extract them, and their entries are read back from disk when a table asks.
 """
 
 from __future__ import annotations

@@ -548,11 +548,10 @@ class Session:
         The Session reads the branch and the labels in force; the write layer writes them
         (``write_fork``; see :func:`fork_to_file`).
         """
-        leaf = leaf_id if leaf_id is not None else self.leaf_id
-        ids = self.path(leaf) if leaf is not None else []
-        path = with_child_usage(
-            self.read_entries(ids), self._child_usage_targets, self._row, self._read_rows
-        )
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        rows = self._tree.path(row) if row >= 0 else []
+        targets = self._child_usage_targets
+        path = with_child_usage(self._read_rows(rows), rows, targets, self._read_rows)
         labels = self.label_table
         set_at = {
             entry["id"]: entry.get("timestamp")
