@@ -15,10 +15,8 @@ widget, corpora) reads sessions through :class:`Session`.
 - ``_text``, ``_discovery``, ``_given``: previews; the agent's session folder; a Session
   or a path where a helper takes one.
 
-Besides :class:`Session`, :func:`load` and the discovery functions, the names listed
-(in ``__all__``) include the pieces the layers above build on (text and previews,
-the tree index, the table schema, chat messages): they import them from here, never
-from a private module.
+``__all__`` also lists the pieces the layers above build on (previews, the tree index,
+the schema, chat messages): they import them from here, never from a private module.
 """
 
 from ._columns import EntryColumns, table_time_ms, usage_tuple

@@ -1,12 +1,11 @@
 """Rebuild what the model saw at a leaf, exactly as the agent builds its context.
 
 This follows the agent's ``buildSessionContext`` field for field (checked against
-sessions the agent wrote, in ``tests/session/test_agent_agreement.py``): the model,
-thinking level and service tier in force, the last compaction on the path as a summary
-message (with ``retainedMessageCount`` and ``customInstructions``), and the messages the
-agent builds from ``custom_message`` and ``branch_summary`` entries, with their
-timestamps in Unix ms. An assistant message targeted by a ``child_usage_attributed``
-entry carries the aggregated usage, as the agent's loader puts it there.
+sessions the agent wrote, in ``tests/session/test_agent_agreement.py``): the settings in
+force, the last compaction on the path as a summary message, and the messages the agent
+builds from ``custom_message`` and ``branch_summary`` entries (timestamps in Unix ms).
+An assistant message that a ``child_usage_attributed`` entry targets carries the
+aggregated usage, as the agent's loader puts it there.
 
 Two additions of prime_nb's own: every message says which entry it came from
 (``entry_id``), and the Context knows the git state in force (``git``).
@@ -197,11 +196,8 @@ def build_context(
     ``child_usage`` maps an assistant row to the ``child_usage_attributed`` row whose
     aggregated usage it carries. In the specification's dialect a tool call is an
     assistant message of its own, with no model: there an assistant message without a
-    model leaves the model as it was (``index`` was built knowing the dialect).
-
-    The settings and the last compaction in force come from ``index``'s pointers, and the
-    messages are collected by jumping from one context entry to the one above: the cost
-    is that of the messages returned, not of the path (see ``_index``).
+    model leaves the model as it was (``index`` was built knowing the dialect). The
+    settings, the compaction and the messages are found by ``index``'s pointers.
     """
     if leaf < 0:
         return Context(

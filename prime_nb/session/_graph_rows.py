@@ -24,10 +24,8 @@ import pandas as pd
 class ColumnStore:
     """The entries table shared by all nodes of one graph, with its columns as lists.
 
-    The table is a private copy (cheap: the text columns are immutable arrow arrays), so
-    later edits of ``session.entries`` don't reach the graph, as with eager dicts. The
-    store is never written after it is built, and its values are scalars (str, int,
-    float, bool, None, Timestamp), so copies of node attributes may share it.
+    A private copy of the table, so later edits of ``session.entries`` don't reach the
+    graph; never written after, and holding scalars, so node copies may share it.
     """
 
     __slots__ = ("_all", "_lists", "frame", "names", "positions")

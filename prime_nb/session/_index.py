@@ -64,12 +64,9 @@ def objects(values: Sequence[Any]) -> np.ndarray:
 
 
 class TreeIndex:
-    """Preorder spans and nearest-of-a-kind pointers for every row of one session.
-
-    The pointers for the compaction and the context entries are made at once; those for
-    the model and the settings when first read (the compaction forensics of a corpus
-    need only the first two, for a few files among thousands).
-    """
+    """Preorder spans and nearest-of-a-kind pointers for every row of one session; those
+    for the model and the settings are made when first read (the compaction forensics
+    need only the compaction and context pointers)."""
 
     def __init__(self, cols: EntryColumns, tree: Tree, *, spec_dialect: bool = False) -> None:
         n = len(tree)

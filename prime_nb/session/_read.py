@@ -6,11 +6,9 @@ versions, duplicate ids renamed, torn last lines, a replaced file told from a gr
 one). Each asks :func:`read_columns` for a :class:`ColumnsRead` and, to catch up with
 appended lines, hands that read back as ``state=``.
 
-A read says which columns (``"full"``: everything the Session's tables need;
-``"summary"``: the same rows without text previews), how far
-it read (``end``), and all it needs to go on from there. Reading goes through one
-descriptor: identity, entries and the marks that later tell a replaced file from a
-grown one all come from the same file, even if another is renamed over the path.
+Reading goes through one descriptor: identity, entries and the marks that later tell a
+replaced file from a grown one all come from the same file, even if another is renamed
+over the path.
 """
 
 from __future__ import annotations
@@ -71,11 +69,9 @@ class ColumnsRead:
     ``columns`` (per-entry columns, file order), ``tree`` (parents, children, depths,
     the tree's own problems), ``header`` (line 1 as written), ``problems`` (of the
     lines: bad JSON, torn lines, odd values), ``end`` (the byte offset read up to).
-    ``added``: rows this read added (all of them for a read from the start); ``fresh``:
-    it read from the start (no state given, or the file was replaced); ``changed``: it
-    found anything at all (a resumed read of a file that did not grow finds nothing);
-    ``rows_kept``: the rows before ``added`` are as they were (a table built on them may
-    be extended).
+    ``added``: rows this read added; ``fresh``: it read from the start (no state given,
+    or the file was replaced); ``changed``: it found anything at all; ``rows_kept``: the
+    rows before ``added`` are as they were (a table built on them may be extended).
 
     A read is its own state: pass it as ``read_columns(..., state=read)`` to read only
     what was appended. It pickles, and a summary read also turns into bytes and back

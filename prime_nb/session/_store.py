@@ -56,11 +56,8 @@ class UsageColumn(list[Any]):
 
 class ToolCalls:
     """The tool calls of a session, one row per call, columnar: call id, name, the
-    assistant entry's row, its time and the toolCall block's position in its content.
-
-    ``arguments`` holds, by position, only the arguments a read kept; the others are
-    read from the entry when the tool_calls table asks.
-    """
+    assistant entry's row, its time and the toolCall block's position in its content;
+    ``arguments`` holds, by position, only those a read kept (the rest stay on disk)."""
 
     __slots__ = ("arguments", "blocks", "call_ids", "names", "rows", "times")
 

@@ -27,10 +27,8 @@ _STR: Any = pd.array([], dtype="str").dtype
 def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     """Text columns always get pandas' string dtype (missing = NaN), however few rows.
 
-    When pandas keeps that dtype in pyarrow, pyarrow reads values that are all str or
-    None in one pass (``pd.array`` first makes an object array of them): the entries
-    table's eleven text columns cost a third of it. Other values take ``pd.array``.
-    """
+    When pandas keeps it in pyarrow, values all str or None are read by pyarrow in one
+    pass (``pd.array`` first makes an object array: half the entries table's cost)."""
     if getattr(_STR, "storage", None) == "pyarrow":
         import pyarrow as pa
 
