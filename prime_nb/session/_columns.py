@@ -44,10 +44,8 @@ def spec_timestamp_ms(value: Any) -> float:
     """The time of a spec-dialect entry's ``timestamp`` (Unix ms), exactly as
     :func:`timestamp_ms` reads the ISO text the dialect mapping writes for it.
 
-    Whole ms within 2**32 seconds of 1970 take a shortcut, ``value / 1000 * 1000.0``:
-    there the float seconds are within half a microsecond, so the text holds the very
-    ms; further out they can be a ms off, so those take the long way.
-    """
+    Whole ms within 2**32 s of 1970 take a shortcut, ``value / 1000 * 1000.0`` (there the
+    float seconds are within half a microsecond, so the text holds the very ms)."""
     if value.__class__ is int and -_EXACT_MS <= value <= _EXACT_MS:
         return value / 1000 * 1000.0
     moment = iso_moment(value)
@@ -90,7 +88,15 @@ def _num(usage: dict[str, Any], key: str) -> int:
 def usage_tuple(usage: dict[str, Any]) -> Usage:
     """A usage dict as ``(input, output, cacheRead, cacheWrite, total, cost)``: an
     ``OddUsage`` when a count is below 0 or past int64."""
-    inp, out, read, write = (_num(usage, k) for k in ("input", "output", "cacheRead", "cacheWrite"))
+    inp, out = usage.get("input"), usage.get("output")
+    read, write = usage.get("cacheRead"), usage.get("cacheWrite")
+    if not (  # the usual usage: four ints (a call to _num each costs 3% of a corpus pass)
+        inp.__class__ is int
+        and out.__class__ is int
+        and read.__class__ is int
+        and write.__class__ is int
+    ):
+        inp, out, read, write = (_num(usage, k) for k in USAGE_KEYS[:4])
     total = _num(usage, "totalTokens") or inp + out + read + write
     cost = usage.get("cost")
     value = cost.get("total") if cost.__class__ is dict else cost
@@ -142,9 +148,10 @@ class EntryColumns:
     """Append-only columns, one slot per entry, in file order.
 
     ``previews=False`` (the corpus's summary read) skips the text previews, whose cost
-    a corpus row does not need: ``texts`` then holds "" but for the first user message,
-    kept as ``first_user_text``. Tool-call arguments are kept only for the tools named
-    in ``arguments`` (the summary's compaction forensics need the read tools' paths).
+    a corpus row does not need, and leaves the columns only the entries table reads
+    empty; the first user message's preview is kept as ``first_user_text``. Tool-call
+    arguments are kept only for the tools named in ``arguments`` (the summary's
+    compaction forensics need the read tools' paths).
     """
 
     ids: list[str] = field(default_factory=list)
@@ -195,7 +202,14 @@ class EntryColumns:
         if entry_id.__class__ is not str or not entry_id or entry_id in self.index_of:
             entry_id = self._usable_id(entry_id, line, problems)
         self.index_of[entry_id] = row
-        now, message = self._when(line, entry, entry_id, problems)
+        stamp = entry.get("timestamp")
+        message = entry.get("message") if entry["type"] == "message" else None
+        in_ms = stamp is not None and self.spec_times  # left in ms by the migration
+        if stamp is None and message.__class__ is dict:
+            stamp = message.get("timestamp")
+        now = spec_timestamp_ms(stamp) if in_ms else timestamp_ms(stamp)
+        if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
+            now = _odd_time(iso_timestamp(stamp) if in_ms else stamp, line, entry_id, problems)
         if message.__class__ is dict:
             role, provider, model, usage, rest = self._message(
                 row, message, now, (line, entry_id), problems
@@ -232,29 +246,17 @@ class EntryColumns:
         self.models.append(model if model.__class__ is str else None)
         self.usage.append(usage)
         text, tool_name, stop, error, has_text, thinking, image, calls, custom_type = rest
+        self.stop_reasons.append(stop if stop.__class__ is str else None)
+        if not self.previews:  # a summary: the entries table's other columns stay empty
+            return
         self.texts.append(text)
         self.tool_names.append(tool_name if tool_name.__class__ is str else None)
-        self.stop_reasons.append(stop if stop.__class__ is str else None)
         self.is_error.append(error)
         self.has_text.append(has_text)
         self.has_thinking.append(thinking)
         self.has_image.append(image)
         self.n_tool_calls.append(calls)
         self.custom_types.append(custom_type if custom_type.__class__ is str else None)
-
-    def _when(
-        self, line: int, entry: dict[str, Any], entry_id: str, problems: list[Problem]
-    ) -> tuple[float, Any]:
-        """The time of an entry (an odd one reported, kept as NaN) and its message (or None)."""
-        stamp = entry.get("timestamp")
-        message = entry.get("message") if entry["type"] == "message" else None
-        in_ms = stamp is not None and self.spec_times  # left in ms by the migration
-        if stamp is None and message.__class__ is dict:
-            stamp = message.get("timestamp")
-        now = spec_timestamp_ms(stamp) if in_ms else timestamp_ms(stamp)
-        if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
-            now = _odd_time(iso_timestamp(stamp) if in_ms else stamp, line, entry_id, problems)
-        return now, message
 
     def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
         """A missing id gets a name from its line; a repeated one gets its line appended."""
@@ -283,20 +285,20 @@ class EntryColumns:
         where: tuple[int, str],
         problems: list[Problem],
     ) -> tuple[Any, Any, Any, Usage | None, tuple[Any, ...]]:
-        """Role, provider, model, usage and the rest of a message entry's columns (its
-        preview "" without ``previews``, but for the first user message).
-
-        ``where``: the line and id of the entry (for problems).
-        """
+        """Role, provider, model, usage and the rest of a message entry's columns;
+        ``where``: its line and id (for problems)."""
         role = message.get("role")
         content = message.get("content")
         tool_name = provider = model = stop = custom_type = usage = text = None
         first_user = role == "user" and self.first_user_text is None
-        if not (self.previews or first_user):
-            text = ""
         error = has_text = thinking = image = False
         calls = 0
-        if content.__class__ is list:
+        if not (self.previews or first_user):  # a summary: of the content, the calls alone
+            text = ""
+            for position, block in enumerate(content if content.__class__ is list else ()):
+                if block.__class__ is dict and block.get("type") == "toolCall":
+                    self._call(block, row, now, position, where, problems)
+        elif content.__class__ is list:
             for position, block in enumerate(content):
                 if block.__class__ is not dict:
                     continue
@@ -306,15 +308,8 @@ class EntryColumns:
                         has_text = True
                 elif btype == "toolCall":
                     calls += 1
-                    name = block.get("name")
+                    name = self._call(block, row, now, position, where, problems)
                     tool_name = name if tool_name is None else f"{tool_name},{name}"
-                    call_id = block.get("id")
-                    if call_id.__class__ is not str and call_id is not None:
-                        problems.append(_odd(where, "toolCall id", call_id, "kept as missing"))
-                        call_id = None
-                    if name.__class__ is str and name in self.arguments:
-                        self.tool_calls.arguments[len(self.tool_calls)] = block.get("arguments")
-                    self.tool_calls.add(call_id, name, row, now, position)
                 elif btype == "thinking":
                     thinking = True
                 elif btype == "image":
@@ -360,6 +355,26 @@ class EntryColumns:
             self.first_user_text = text
         rest = (text, tool_name, stop, error, has_text, thinking, image, calls, custom_type)
         return role, provider, model, usage, rest
+
+    def _call(
+        self,
+        block: dict[str, Any],
+        row: int,
+        now: float,
+        position: int,
+        where: tuple[int, str],
+        problems: list[Problem],
+    ) -> Any:
+        """Add a toolCall block's call (its arguments kept only for the tools named in
+        ``arguments``); returns its name."""
+        name, call_id = block.get("name"), block.get("id")
+        if call_id.__class__ is not str and call_id is not None:
+            problems.append(_odd(where, "toolCall id", call_id, "kept as missing"))
+            call_id = None
+        if name.__class__ is str and name in self.arguments:
+            self.tool_calls.arguments[len(self.tool_calls)] = block.get("arguments")
+        self.tool_calls.add(call_id, name, row, now, position)
+        return name
 
     def _other(
         self,

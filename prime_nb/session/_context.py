@@ -27,11 +27,9 @@ COST_KEYS = ("input", "output", "cacheRead", "cacheWrite", "total")
 
 
 class Context(list[dict[str, Any]]):
-    """The messages sent to the model at one leaf, plus the settings in force there.
-
-    ``provider`` and ``model`` are both None when no model is known (the agent's
-    ``null``) and when the last assistant message named none (the agent's empty model).
-    """
+    """The messages sent to the model at one leaf, plus the settings in force there;
+    ``provider`` and ``model`` are None when no model is known or the last assistant
+    message named none (the agent's ``null`` and empty model)."""
 
     def __init__(
         self,
@@ -134,11 +132,8 @@ def _copy(entry: dict[str, Any], out: dict[str, Any], keys: Sequence[str]) -> di
 def to_context_message(
     entry: dict[str, Any], retained: int = 0, usage: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """The message an entry contributes to the context, or None.
-
-    ``retained`` is a compaction's ``retainedMessageCount``; ``usage`` the aggregated
-    usage an assistant message carries when a child-usage entry targets it.
-    """
+    """The message an entry contributes to the context, or None; ``retained``: a
+    compaction's ``retainedMessageCount``; ``usage``: a child-usage entry's aggregate."""
     kind = entry.get("type")
     entry_id = entry.get("id")
     if kind == "message":

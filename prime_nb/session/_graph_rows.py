@@ -59,11 +59,8 @@ class ColumnStore:
 
 
 class RowAttributes(MutableMapping[str, Any]):
-    """One node's attributes: row ``row`` of ``store``, plus the user's own changes.
-
-    Behaves like the plain dict it stands for (reads, writes, deletes, iteration order,
-    ``==`` with a dict, ``copy()`` returning a plain dict, pickling, repr).
-    """
+    """One node's attributes: row ``row`` of ``store``, plus the user's own changes;
+    behaves like the plain dict it stands for (order, ``==``, ``copy()``, pickle, repr)."""
 
     __slots__ = ("_overrides", "_row", "_store")
 

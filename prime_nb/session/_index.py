@@ -34,12 +34,9 @@ SETTING_TYPES = ("thinking_level_change", "service_tier_change", "git_state")
 
 
 def nearest(pointer: np.ndarray, hit: np.ndarray) -> np.ndarray:
-    """Per row, the first row that is ``hit`` on the chain row, pointer[row], ... (-1: none).
-
-    ``pointer`` holds the next row of each chain (-1 ends it) and has no cycle. Pointer
-    jumping: every round, each unresolved row looks twice as far, so the rounds are
-    log2 of the longest gap between hits, each a few numpy operations.
-    """
+    """Per row, the first row that is ``hit`` on the chain row, pointer[row], ... (-1: none;
+    ``pointer`` has no cycle). Pointer jumping: each round, each unresolved row looks twice
+    as far, so there are log2 of the longest gap between hits rounds of numpy."""
     n = len(pointer)
     out = np.where(hit, np.arange(n, dtype=np.int64), -1)
     resolved = hit | (pointer < 0)

@@ -31,6 +31,7 @@ from ..format import (
     Problem,
     RawEntry,
     ScanState,
+    Sink,
     by_descriptor,
     first_not_header,
     no_header,
@@ -118,9 +119,10 @@ class ColumnsRead:
         )
 
     # -- reading -------------------------------------------------------------------------
-    def _consume(self, items: Any) -> int:
-        """Read scanned lines into the columns: the header first (it sets the migration),
-        then every entry, migrated; returns how many entries were added."""
+    def _consume(self, items: Any, fh: IO[bytes] | None = None) -> int:
+        """Read scanned lines into the columns, the header first (it sets the migration);
+        returns how many entries were added. With ``fh``, the scan after the header hands
+        clean entry lines to the columns itself (``scan_file``'s sink: no yield per line)."""
         problems = self.problems
         cols = self.columns
         iterator = iter(items)
@@ -142,6 +144,14 @@ class ColumnsRead:
         if migrator is None:
             return 0
         apply, iso_times = migrator.apply, not cols.spec_times
+        add: Sink = cols.add
+        if not migrator.is_identity:
+
+            def add(line: int, at: int, size: int, obj: Any, found: list[Problem]) -> None:
+                cols.add(line, at, size, apply(obj, iso_times), found)
+
+        if fh is not None:
+            iterator = scan_file(fh, self.scan, None, add, problems)
         added = 0
         for item in iterator:
             if item.__class__ is not RawEntry:
@@ -155,9 +165,7 @@ class ColumnsRead:
                 problems.append(Problem(line, "extra_header", "a second header; ignored"))
                 migrator.skip(typeless=False)
                 continue
-            if not migrator.is_identity:
-                obj = apply(obj, iso_times)
-            cols.add(line, offset, length, obj, problems)
+            add(line, offset, length, obj, problems)
             added += 1
         return added
 
@@ -272,7 +280,7 @@ def read_columns(
         seen = marks_of(fh.fileno(), stat.st_size)
         read.identity = (stat.st_dev, stat.st_ino)
         with paused_gc():
-            read._consume(scan_file(fh, read.scan))
+            read._consume(scan_file(fh, read.scan), fh)
             if read.header is None:
                 raise no_header(file, fh.fileno())
             read.tree = Tree.build(read.columns)
@@ -354,11 +362,9 @@ def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
     """Is the file no longer the one read, grown by appends only?
 
     ``(dev, inode)`` is not enough: the agent replaces a file by temp + rename, and ext4
-    can hand the new file the old inode number. So the bytes already read are compared
-    too (the header line and the last line read), and a file rewritten in place, shorter
-    or longer, counts as replaced. A complete last line that had no newline and now has
-    more bytes glued onto it was not a complete line after all: the file is read again,
-    as a fresh read reads it.
+    can hand the new file the old inode number. So the header line and the last line
+    read are compared too. A last line that had no newline and now has more bytes glued
+    onto it was not complete after all: the file is read again.
     """
     state = read.scan
     if (stat.st_dev, stat.st_ino) != read.identity or stat.st_size < state.offset:

@@ -3,8 +3,6 @@
 Why: code downstream (analysis, plots, the widget, corpora, parquet files) compares and
 concatenates tables of many sessions; a dtype that changes with the content (an empty
 table, one missing value, a sub-millisecond timestamp) breaks that far from its cause.
-Every table is built to this schema, README's column tables list it, and a test checks
-each table against it on empty, clean and hostile sessions.
 """
 
 from __future__ import annotations

@@ -78,12 +78,8 @@ class Session:
     # -- reading: ``read_columns`` does it (``_read``) -----------------------------------
     @classmethod
     def from_read(cls, read: ColumnsRead) -> Session:
-        """A Session over a finished :func:`read_columns` read, without reading again.
-
-        Header, tree, problems, paths, contexts and whole entries work with either
-        column set; the tables need ``columns="full"`` (a summary read has no text
-        previews). The corpus builds its rows this way from its summary pass.
-        """
+        """A Session over a finished :func:`read_columns` read, without reading again
+        (the corpus's rows): all but the tables work with a ``columns="summary"`` read."""
         session = cls.__new__(cls)
         session.file = read.file
         session._read = read
@@ -340,12 +336,9 @@ class Session:
 
     # -- full entries --------------------------------------------------------------------
     def _read_rows(self, rows: Sequence[int], trim: bool = True) -> list[dict[str, Any]]:
-        """Full canonical entries for rows, read from disk in file order.
-
-        ``trim``: cut nesting deeper than orjson writes (``False`` for a caller that
-        trims the part it keeps, as the tool_calls table does with arguments). No rows:
-        the file is not opened (a table of a kind the session has none of).
-        """
+        """Full canonical entries for rows, read from disk in file order (no rows: the file
+        is not opened). ``trim``: cut nesting deeper than orjson writes (``False`` for a
+        caller that trims the part it keeps, as the tool_calls table does)."""
         if not rows:
             return []
         cols = self._cols
@@ -436,7 +429,7 @@ class Session:
         assistant, ``tool_use`` and ``tool_result`` blocks). ``images``: ``"data_url"``
         keeps them (data URLs, base64 blocks), ``"drop"`` removes them. ``thinking``:
         keep the model's thinking or drop it. The rules (pairing of calls and results,
-        failed turns, no system message): ``prime_nb.session._messages``.
+        failed turns, no system message): ``docs/datasets.md``.
 
         Raises ValueError for an unknown ``format`` or ``images``, EntryNotFoundError
         for an id not in the session.

@@ -2,56 +2,78 @@
 
 from __future__ import annotations
 
+import math
 from array import array
-from itertools import chain
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
+_ZERO5 = (0, 0, 0, 0, 0)
+
 
 def view(values: Any, dtype: Any) -> np.ndarray:
-    """A numpy view of an ``array.array`` (a copy of any other sequence)."""
-    if isinstance(values, array):
+    """A numpy view of an ``array.array`` or ``bytearray`` (a copy of any other sequence)."""
+    if isinstance(values, array | bytearray):
         return np.frombuffer(values, dtype=dtype) if len(values) else np.zeros(0, dtype)
     return np.asarray(values, dtype=dtype)
 
 
-class UsageColumn(list[Any]):
-    """Per-row usage as ``(input, output, cacheRead, cacheWrite, total, cost)`` or None.
+class UsageColumn:
+    """Per-row usage (``usage_tuple``'s, or None) in arrays the tables and the corpus read
+    with no conversion per row: tokens (five int64 a row), cost (NaN without usage), and
+    whether a row has usage; an ``OddUsage`` (fields out of range) is kept in ``odd``."""
 
-    A usage with fields out of range is an ``OddUsage`` whose missing fields are None.
-    """
+    def __init__(self, values: Iterable[Any] = ()) -> None:
+        self.tokens = array("q")
+        self.cost = array("d")
+        self.present = bytearray()
+        self.odd: dict[int, Any] = {}
+        for value in values:
+            self.append(value)
+
+    def __len__(self) -> int:
+        return len(self.present)
+
+    def append(self, usage: Any) -> None:
+        self.present.append(usage is not None)
+        if usage is None:
+            self.tokens.extend(_ZERO5)
+            self.cost.append(math.nan)
+            return
+        if usage.__class__ is not tuple:
+            self.odd[len(self.present) - 1] = usage
+            usage = (*[0 if v is None else v for v in usage[:5]], usage[5])
+        self.tokens.extend(usage[:5])
+        self.cost.append(usage[5])
+
+    def __setitem__(self, row: int, usage: Any) -> None:
+        """A row's usage replaced (a child usage entry's aggregate, on its target)."""
+        one = UsageColumn([usage])
+        self.present[row], self.cost[row] = one.present[0], one.cost[0]
+        self.tokens[5 * row : 5 * row + 5] = one.tokens
+        self.odd.pop(row, None)
+        if one.odd:
+            self.odd[row] = one.odd[0]
+
+    def __getitem__(self, row: int) -> Any:
+        if not self.present[row]:
+            return None
+        return self.odd.get(row) or (*self.tokens[5 * row : 5 * row + 5], self.cost[row])
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[row] for row in range(len(self)))
 
     def table(self, start: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Rows ``start:`` as arrays: tokens (n x 5 int64, 0 where missing), their missing
+        """Rows ``start:`` as arrays of their own: tokens (n x 5 int64), their missing
         mask (n x 5), cost (float64, NaN without usage) and whether the row has usage."""
-        rows = self[start:]
-        present = np.fromiter((u is not None for u in rows), dtype=bool, count=len(rows))
+        tokens = view(self.tokens, np.int64).reshape(-1, 5)[start:].copy()
+        present = view(self.present, np.uint8)[start:].astype(bool)
         missing = np.repeat(~present[:, None], 5, axis=1)
-        tokens = np.zeros((len(rows), 5), dtype=np.int64)
-        cost = np.full(len(rows), np.nan)
-        used = np.flatnonzero(present)
-        if len(used):
-            found = [rows[k] for k in used]
-            fine = [u[:5] for u in found]
-            for j, usage in enumerate(found):
-                if usage.__class__ is not tuple:  # an OddUsage (rare): None fields missing
-                    missing[used[j]] = [v is None for v in usage[:5]]
-                    fine[j] = [0 if v is None else v for v in usage[:5]]
-            flat = np.fromiter(chain.from_iterable(fine), dtype=np.int64, count=5 * len(fine))
-            tokens[used] = flat.reshape(-1, 5)
-            cost[used] = np.fromiter((u[5] for u in found), dtype=np.float64, count=len(found))
-        return tokens, missing, cost, present
-
-    @property
-    def tokens(self) -> np.ndarray:
-        """Every row's five token fields (n x 5 int64; 0 without usage or where missing)."""
-        return self.table()[0]
-
-    @property
-    def cost(self) -> np.ndarray:
-        """Every row's cost (float64; NaN without usage)."""
-        return self.table()[2]
+        for row, odd in self.odd.items():
+            if row >= start:
+                missing[row - start] = [v is None for v in odd[:5]]
+        return tokens, missing, view(self.cost, np.float64)[start:].copy(), present
 
 
 class ToolCalls:

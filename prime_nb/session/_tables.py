@@ -46,12 +46,9 @@ def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
 
 
 def _times(time_ms: Sequence[float] | np.ndarray) -> pd.DatetimeIndex:
-    """Unix ms (NaN: missing) as UTC microseconds, whatever the values (see ``_schema``).
-
-    ``pd.to_datetime(unit="ms")`` picks the unit from the values (µs, or ns when a value
-    has sub-millisecond digits) and raises past its range; this never does either: the
-    loader keeps times beyond ±292,000 years as missing.
-    """
+    """Unix ms (NaN: missing) as UTC microseconds, whatever the values: unlike
+    ``pd.to_datetime(unit="ms")``, never ns for sub-millisecond digits, and NaT (not an
+    error) beyond ±292,000 years."""
     ms = np.fromiter(time_ms, dtype=np.float64, count=len(time_ms))
     us = np.round(ms * 1000.0)
     bad = ~(np.abs(us) < 9.2e18)  # NaN, inf, or past int64 microseconds
@@ -157,10 +154,8 @@ def entries_frame(
 def extend_entries_frame(
     frame: pd.DataFrame, cols: EntryColumns, tree: Tree, leaf: int
 ) -> pd.DataFrame:
-    """``frame`` (the table as of an earlier read) with the rows appended since.
-
-    Rows never change once read, except the derived columns, which are recomputed.
-    """
+    """``frame`` (the table as of an earlier read) with the rows appended since; rows
+    never change once read, but the derived columns, which are recomputed."""
     derived = derived_columns(cols, tree, leaf)
     new = entries_frame(cols, tree, leaf, start=len(frame), derived_all=derived)
     if not len(frame):

@@ -1,8 +1,7 @@
 """The conversation tree as row indexes: parents, ordered children, depths.
 
-A load builds the tree at once; a refresh adds its rows one by one (a new entry's
-parent is already known), and the tree is rebuilt from scratch when an append resolves
-an earlier orphan. Children are in time order, missing times last, ties by file order.
+A refresh adds its rows to the tree; it is rebuilt when an append resolves an earlier
+orphan. Children are in time order, missing times last, ties by file order.
 """
 
 from __future__ import annotations
