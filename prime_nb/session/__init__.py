@@ -4,30 +4,19 @@ Layer 3, on top of ``prime_nb.format`` (lines and entries) and ``prime_nb.write`
 Session's ``append_*`` methods delegate there). Everything above (analysis, plots, the
 widget, corpora) reads sessions through :class:`Session`.
 
-- ``_session``: :class:`Session` and :func:`load`; ``refresh`` reads only appended bytes.
-- ``_read``: :func:`read_columns`, the one way a file is read into columns (from the
-  start, or resumed from an earlier :class:`ColumnsRead`); ``_summary_columns``: the
-  lighter column set the corpus reads.
-- ``_columns``: one pass over the entries into columns (the per-entry hot path).
-- ``_store``: the columns' compact containers (typed arrays, usage, tool calls).
-- ``_tree``, ``_children``: the tree as arrays (parents, children, depth, leaves, active
-  path); each row's children in two compressed arrays.
-- ``_read_runs``: rows read back from disk in runs of nearby bytes, a read per run.
-- ``_tables``: the pandas tables built from the columns, on first use.
+- ``_session``: :class:`Session` and :func:`load`; ``_read``: :func:`read_columns`, the
+  one way a file is read into columns (from the start, or resumed from a read).
+- ``_columns``, ``_store``: one pass over the entries into columns; ``_tree``, ``_index``:
+  the tree as row indexes, and pointers over it.
+- ``_tables``, ``_schema``, ``_records``: the pandas tables, built on first use;
+  ``_lookups``: what reading needs from bookkeeping entries without a table.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
-- ``_context``: what the model saw at a leaf, as the agent rebuilds it.
-- ``_records``: side tables of the rare bookkeeping entries (git, child usage, bash runs,
-  custom data, branch summaries), read on first access; ``_lookups``: what reading a
-  session needs from them without a table (session state, agent status, the rows that
-  carry a sub-agent's usage). Tables and pandas load only when a table is asked for.
-- ``_text``: plain text and previews of messages.
-- ``_discovery``: the agent's session folder and the files in it.
-- ``_given``: a Session where a helper above takes one (the Session, or a path).
+- ``_context``, ``_turns``, ``_messages``: what the model saw at a leaf, as chat messages.
+- ``_text``, ``_discovery``, ``_given``: previews; the agent's session folder; a Session
+  or a path where a helper takes one.
 
-Besides :class:`Session`, :func:`load` and the discovery functions, the names listed
-(in ``__all__``) include the pieces the layers above build on (text and previews,
-the tree index, the table schema, chat messages): they import them from here, never
-from a private module.
+``__all__`` also lists the pieces the layers above build on (previews, the tree index,
+the schema, chat messages): they import them from here, never from a private module.
 """
 
 from ._columns import EntryColumns, table_time_ms, usage_tuple
@@ -37,7 +26,7 @@ from ._given import SessionLike, as_session
 from ._index import CONTEXT_TYPES, TreeIndex
 from ._messages import context_messages
 from ._read import ColumnsRead, paused_gc, read_columns
-from ._schema import TIME, dtype_of, frame_mismatches
+from ._schema import TIME, dtype_of
 from ._session import Session, fork_to_file, load
 from ._store import view
 from ._tables import empty_entries
@@ -63,7 +52,6 @@ __all__ = [
     "entry_text",
     "find_session_files",
     "fork_to_file",
-    "frame_mismatches",
     "list_sessions",
     "load",
     "message_text",
@@ -76,3 +64,15 @@ __all__ = [
     "usage_tuple",
     "view",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Say what replaced a removed name, rather than only that it is missing."""
+    if name == "frame_mismatches":
+        raise ImportError(
+            "prime_nb.session.frame_mismatches was removed: only tests used it. Compare "
+            "frame.dtypes with dtype_of(spec) of each column of your schema instead",
+            name=name,
+            path=__file__,
+        )
+    raise AttributeError(f"module 'prime_nb.session' has no attribute {name!r}")

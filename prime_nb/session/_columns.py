@@ -1,76 +1,39 @@
-"""One pass over parsed entries into compact columns (no per-entry objects kept).
+"""One pass over parsed entries into columns (no per-entry objects kept).
 
 Full entries are never held: each row keeps its byte span so that the whole entry can
 be re-read from disk when someone opens it, and tool-call arguments, full texts and
-thinking stay there until a table or a context asks for them. What the tables need sits
-in typed arrays (numbers, flags: see ``_store``) and in lists of strings, where repeated
-short strings (types, roles, models, tool names) share one copy each.
+thinking stay there until a table or a context asks for them.
 """
 
 from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ..format import Problem, iso_moment, iso_timestamp, line_id, renamed_id, trim_depth
-from ._store import (
-    ON_DISK,
-    TEXT_BLOCK,
-    OnDisk,
-    TextColumn,
-    ToolCallRow,
-    ToolCalls,
-    UsageColumn,
-    float_array,
-    int_array,
-)
+from ._store import ToolCalls, UsageColumn
 from ._text import PREVIEW_CHARS, entry_text, message_text, preview
 
-__all__ = ["ON_DISK", "EntryColumns", "OnDisk", "ToolCallRow", "timestamp_ms", "usage_tuple"]
+__all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
 NAN = math.nan
 ERROR_STOPS = frozenset({"error", "aborted"})
-
-#: order of the ``rest`` tuple ``_message`` and ``_other`` return (and of ``cold()``)
-REST_FIELDS = (
-    "text",
-    "tool_name",
-    "stop_reason",
-    "is_error",
-    "has_text",
-    "has_thinking",
-    "has_image",
-    "n_tool_calls",
-    "custom_type",
-)
-USAGE_FIELDS = (
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "total_tokens",
-    "cost",
-)
 Usage = tuple[int, int, int, int, int, float]
 #: the usage fields a usage tuple holds, in the file's names (for problem messages)
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
 #: largest |ms| whose timestamp fits the tables' datetime64[us] (about 292,000 years)
 MAX_MS = 9.2e15
-#: repeated strings are shared up to this many distinct values per session; past it
-#: (a hostile file of all-different values) new ones are kept as they come
-VOCABULARY_LIMIT = 50_000
-#: flag bits of ``EntryColumns.flags``, in ``REST_FIELDS`` order
-FLAG_BITS = {"is_error": 1, "has_text": 2, "has_thinking": 4, "has_image": 8}
 
 
 class OddUsage(tuple):  # type: ignore[type-arg]
     """A usage tuple with fields outside 0..2**63-1 set to None (``fields`` names them)."""
 
-    fields: tuple[str, ...] = ()
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(k for k, v in zip(USAGE_KEYS, self[:5], strict=True) if v is None)
 
 
 #: whole ms within 2**32 s of 1970 (years 1833 to 2106): ``spec_timestamp_ms``'s shortcut
@@ -81,12 +44,8 @@ def spec_timestamp_ms(value: Any) -> float:
     """The time of a spec-dialect entry's ``timestamp`` (Unix ms), exactly as
     :func:`timestamp_ms` reads the ISO text the dialect mapping writes for it.
 
-    Whole ms within 2**32 seconds of 1970 take a shortcut, ``value / 1000 * 1000.0``:
-    there the seconds as a float are within half a microsecond, so the text holds the
-    very ms, and reading it back divides and multiplies just as the shortcut does.
-    Further out the float seconds can be a microsecond off, and the text a ms off,
-    so those take the long way (tests check both, value by value).
-    """
+    Whole ms within 2**32 s of 1970 take a shortcut, ``value / 1000 * 1000.0`` (there the
+    float seconds are within half a microsecond, so the text holds the very ms)."""
     if value.__class__ is int and -_EXACT_MS <= value <= _EXACT_MS:
         return value / 1000 * 1000.0
     moment = iso_moment(value)
@@ -127,20 +86,18 @@ def _num(usage: dict[str, Any], key: str) -> int:
 
 
 def usage_tuple(usage: dict[str, Any]) -> Usage:
+    """A usage dict as ``(input, output, cacheRead, cacheWrite, total, cost)``: an
+    ``OddUsage`` when a count is below 0 or past int64."""
     inp, out = usage.get("input"), usage.get("output")
     read, write = usage.get("cacheRead"), usage.get("cacheWrite")
-    if not (
+    if not (  # the usual usage: four ints (a call to _num each costs 3% of a corpus pass)
         inp.__class__ is int
         and out.__class__ is int
         and read.__class__ is int
         and write.__class__ is int
     ):
-        inp, out = _num(usage, "input"), _num(usage, "output")
-        read, write = _num(usage, "cacheRead"), _num(usage, "cacheWrite")
-    total = usage.get("totalTokens")
-    if total.__class__ is not int:
-        total = _num(usage, "totalTokens")
-    total = total or inp + out + read + write
+        inp, out, read, write = (_num(usage, k) for k in USAGE_KEYS[:4])
+    total = _num(usage, "totalTokens") or inp + out + read + write
     cost = usage.get("cost")
     value = cost.get("total") if cost.__class__ is dict else cost
     if value.__class__ is not float:
@@ -159,9 +116,7 @@ def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> Od
         total = total if None not in fine and total < 2**63 else None
     elif not 0 <= total < 2**63:
         total = None
-    out = OddUsage((*fine, total, cost))
-    out.fields = tuple(k for k, v in zip(USAGE_KEYS, (*fine, total), strict=True) if v is None)
-    return out
+    return OddUsage((*fine, total, cost))
 
 
 def _preview_blocks(content: list[Any]) -> str:
@@ -190,27 +145,35 @@ def _preview_blocks(content: list[Any]) -> str:
 
 @dataclass
 class EntryColumns:
-    """Append-only columns, one slot per entry, in file order."""
+    """Append-only columns, one slot per entry, in file order.
+
+    ``previews=False`` (the corpus's summary read) skips the text previews, whose cost
+    a corpus row does not need, and leaves the columns only the entries table reads
+    empty; the first user message's preview is kept as ``first_user_text``. Tool-call
+    arguments are kept only for the tools named in ``arguments`` (the summary's
+    compaction forensics need the read tools' paths).
+    """
 
     ids: list[str] = field(default_factory=list)
     #: parent ids as written; a known parent's string is the parent's own ``ids`` object
     parent_ids: list[str | None] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     roles: list[str | None] = field(default_factory=list)
-    time_ms: array[float] = field(default_factory=float_array)
-    lines: array[int] = field(default_factory=int_array)
-    offsets: array[int] = field(default_factory=int_array)
-    lengths: array[int] = field(default_factory=int_array)
+    time_ms: array[float] = field(default_factory=lambda: array("d"))
+    lines: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
     providers: list[str | None] = field(default_factory=list)
     models: list[str | None] = field(default_factory=list)
     usage: UsageColumn = field(default_factory=UsageColumn)
-    # the entries table's other columns (``REST_FIELDS``; ``cold()`` gives them as lists)
-    texts: TextColumn = field(default_factory=TextColumn)
+    texts: list[str] = field(default_factory=list)
     tool_names: list[str | None] = field(default_factory=list)
     stop_reasons: list[str | None] = field(default_factory=list)
-    #: per row, the bits of ``FLAG_BITS`` (is_error, has_text, has_thinking, has_image)
-    flags: bytearray = field(default_factory=bytearray)
-    n_tool_calls: array[int] = field(default_factory=int_array)
+    is_error: list[bool] = field(default_factory=list)
+    has_text: list[bool] = field(default_factory=list)
+    has_thinking: list[bool] = field(default_factory=list)
+    has_image: list[bool] = field(default_factory=list)
+    n_tool_calls: list[int] = field(default_factory=list)
     custom_types: list[str | None] = field(default_factory=list)
     # sparse facts, each with the entry's row index
     compactions: list[dict[str, Any]] = field(default_factory=list)
@@ -223,84 +186,22 @@ class EntryColumns:
     #: entries come from a spec-dialect file with their ``timestamp`` left in Unix ms
     #: (``Migrator.apply(iso_times=False)``): read with :func:`spec_timestamp_ms`
     spec_times: bool = False
-    #: the shared copy of each repeated string (``intern(value, value)``)
-    vocabulary: dict[Any, Any] = field(default_factory=dict, repr=False)
-    intern: Callable[[Any, Any], Any] = field(init=False, repr=False, compare=False)
-    add_text: Callable[[str], None] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self.intern = self.vocabulary.setdefault
-        self.add_text = self.texts.tail.append
+    previews: bool = True
+    arguments: frozenset[str] = frozenset()
+    first_user_text: str | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
-
-    def cold(self) -> dict[str, list[Any]]:
-        """The rest of the entries table's columns, as lists (``REST_FIELDS`` order)."""
-        flags = self.flags
-        out: dict[str, list[Any]] = {"text": self.texts.strings()}
-        out["tool_name"] = list(self.tool_names)
-        out["stop_reason"] = list(self.stop_reasons)
-        for name, bit in FLAG_BITS.items():
-            out[name] = [bool(f & bit) for f in flags]
-        out["n_tool_calls"] = list(self.n_tool_calls)
-        out["custom_type"] = list(self.custom_types)
-        return {name: out[name] for name in REST_FIELDS}
-
-    def usage_columns(self) -> dict[str, list[Any]]:
-        zero: Usage = (0, 0, 0, 0, 0, NAN)
-        filled = [u if u is not None else zero for u in self.usage]
-        if not filled:
-            return {name: [] for name in USAGE_FIELDS}
-        return dict(zip(USAGE_FIELDS, map(list, zip(*filled, strict=True)), strict=True))
 
     def add(
         self, line: int, offset: int, length: int, entry: dict[str, Any], problems: list[Problem]
     ) -> None:
         """Append one migrated, canonical entry."""
-        row, entry_id, message, now = self._start(line, entry, problems)
-        if message.__class__ is dict:
-            role, provider, model, usage, rest = self._message(
-                row, message, now, (line, entry_id, length), problems
-            )
-        else:
-            role = usage = None
-            provider, model, rest = self._other(
-                row, entry["type"], entry, (line, entry_id), problems
-            )
-        self._finish(
-            line, offset, length, entry, entry_id, role, now, provider, model, usage, problems
-        )
-        self._rest(rest)
-
-    def _rest(self, rest: tuple[Any, ...]) -> None:
-        """Append the ``REST_FIELDS`` of a row (strings shared, flags as bits)."""
-        text, tool_name, stop, error, has_text, thinking, image, calls, custom_type = rest
-        intern = self.intern
-        self.add_text(text)
-        self.tool_names.append(intern(tool_name, tool_name))
-        self.stop_reasons.append(intern(stop, stop))
-        bits = (1 if error else 0) | (2 if has_text else 0)
-        self.flags.append(bits | (4 if thinking else 0) | (8 if image else 0))
-        self.n_tool_calls.append(calls)
-        self.custom_types.append(intern(custom_type, custom_type))
-
-    def _start(
-        self, line: int, entry: dict[str, Any], problems: list[Problem]
-    ) -> tuple[int, str, Any, float]:
-        """Row, usable id, message (or None) and time of an entry; odd times reported."""
         row = len(self.ids)
         entry_id = entry.get("id")
         if entry_id.__class__ is not str or not entry_id or entry_id in self.index_of:
             entry_id = self._usable_id(entry_id, line, problems)
         self.index_of[entry_id] = row
-        message, now = self._when(line, entry, entry_id, problems)
-        return row, entry_id, message, now
-
-    def _when(
-        self, line: int, entry: dict[str, Any], entry_id: str, problems: list[Problem]
-    ) -> tuple[Any, float]:
-        """The message (or None) and time of an entry; an odd time reported."""
         stamp = entry.get("timestamp")
         message = entry.get("message") if entry["type"] == "message" else None
         in_ms = stamp is not None and self.spec_times  # left in ms by the migration
@@ -309,25 +210,17 @@ class EntryColumns:
         now = spec_timestamp_ms(stamp) if in_ms else timestamp_ms(stamp)
         if not -MAX_MS <= now <= MAX_MS:  # also NaN: unreadable, or out of range
             now = _odd_time(iso_timestamp(stamp) if in_ms else stamp, line, entry_id, problems)
-        return message, now
-
-    def _finish(
-        self,
-        line: int,
-        offset: int,
-        length: int,
-        entry: dict[str, Any],
-        entry_id: str,
-        role: Any,
-        now: float,
-        provider: Any,
-        model: Any,
-        usage: Usage | None,
-        problems: list[Problem],
-    ) -> None:
-        """Append the columns every row has (a non-string parentId reported, made a root)."""
+        if message.__class__ is dict:
+            role, provider, model, usage, rest = self._message(
+                row, message, now, (line, entry_id), problems
+            )
+        else:
+            role = usage = None
+            provider, model, rest = self._other(
+                row, entry["type"], entry, (line, entry_id), problems
+            )
         parent = entry.get("parentId")
-        if parent.__class__ is not str and parent is not None:  # "" is a root: _append_row
+        if parent.__class__ is not str and parent is not None:
             problems.append(
                 Problem(
                     line,
@@ -337,58 +230,33 @@ class EntryColumns:
                 )
             )
             parent = None
-        kind = entry["type"]
-        kind = self.intern(kind, kind)
-        self._append_row(
-            line, offset, length, kind, entry_id, parent, role, now, provider, model, usage
-        )
-
-    def _append_row(
-        self,
-        line: int,
-        offset: int,
-        length: int,
-        kind: str,
-        entry_id: str,
-        parent: str | None,
-        role: Any,
-        now: float,
-        provider: Any,
-        model: Any,
-        usage: Usage | None,
-    ) -> None:
-        """The columns every row has, from checked values (``parent``: a string or None;
-        an empty one is a root)."""
         self.ids.append(entry_id)
-        if parent:
+        if parent:  # a known parent's own string: one copy, not two ("" is a root)
             found = self.index_of.get(parent)
-            if found is not None:
-                parent = self.ids[found]  # the parent's own string: one copy, not two
+            self.parent_ids.append(self.ids[found] if found is not None else parent)
         else:
-            parent = None
-        intern = self.intern
-        self.parent_ids.append(parent)
-        self.types.append(kind)
-        self.roles.append(intern(role, role))
+            self.parent_ids.append(None)
+        self.types.append(entry["type"])
+        self.roles.append(role)
         self.time_ms.append(now)
         self.lines.append(line)
         self.offsets.append(offset)
         self.lengths.append(length)
-        provider = provider if provider.__class__ is str else None
-        model = model if model.__class__ is str else None
-        self.providers.append(intern(provider, provider))
-        self.models.append(intern(model, model))
+        self.providers.append(provider if provider.__class__ is str else None)
+        self.models.append(model if model.__class__ is str else None)
         self.usage.append(usage)
-        if not len(self.ids) & 0x3FF:
-            self._now_and_then()
-
-    def _now_and_then(self) -> None:
-        """Every 1,024 rows: pack the waiting texts into a block once there are enough,
-        and stop growing a vocabulary that is full (share what is known, add no more)."""
-        if len(self.texts.tail) >= TEXT_BLOCK:
-            self.texts.seal()
-        if len(self.vocabulary) > VOCABULARY_LIMIT:
-            self.intern = self.vocabulary.get
+        text, tool_name, stop, error, has_text, thinking, image, calls, custom_type = rest
+        self.stop_reasons.append(stop if stop.__class__ is str else None)
+        if not self.previews:  # a summary: the entries table's other columns stay empty
+            return
+        self.texts.append(text)
+        self.tool_names.append(tool_name if tool_name.__class__ is str else None)
+        self.is_error.append(error)
+        self.has_text.append(has_text)
+        self.has_thinking.append(thinking)
+        self.has_image.append(image)
+        self.n_tool_calls.append(calls)
+        self.custom_types.append(custom_type if custom_type.__class__ is str else None)
 
     def _usable_id(self, entry_id: Any, line: int, problems: list[Problem]) -> str:
         """A missing id gets a name from its line; a repeated one gets its line appended."""
@@ -414,20 +282,23 @@ class EntryColumns:
         row: int,
         message: dict[str, Any],
         now: float,
-        where: tuple[int, str, int],
+        where: tuple[int, str],
         problems: list[Problem],
     ) -> tuple[Any, Any, Any, Usage | None, tuple[Any, ...]]:
-        """Role, provider, model, usage and the ``rest`` tuple of a message entry.
-
-        ``where``: the line, id and byte length of the entry (for problems). Tool-call
-        arguments are not kept: the tool_calls table reads them from disk.
-        """
+        """Role, provider, model, usage and the rest of a message entry's columns;
+        ``where``: its line and id (for problems)."""
         role = message.get("role")
         content = message.get("content")
         tool_name = provider = model = stop = custom_type = usage = text = None
+        first_user = role == "user" and self.first_user_text is None
         error = has_text = thinking = image = False
         calls = 0
-        if content.__class__ is list:
+        if not (self.previews or first_user):  # a summary: of the content, the calls alone
+            text = ""
+            for position, block in enumerate(content if content.__class__ is list else ()):
+                if block.__class__ is dict and block.get("type") == "toolCall":
+                    self._call(block, row, now, position, where, problems)
+        elif content.__class__ is list:
             for position, block in enumerate(content):
                 if block.__class__ is not dict:
                     continue
@@ -437,26 +308,18 @@ class EntryColumns:
                         has_text = True
                 elif btype == "toolCall":
                     calls += 1
-                    name = block.get("name")
+                    name = self._call(block, row, now, position, where, problems)
                     tool_name = name if tool_name is None else f"{tool_name},{name}"
-                    call_id = block.get("id")
-                    if call_id.__class__ is not str and call_id is not None:
-                        problems.append(
-                            _odd((where[0], where[1]), "toolCall id", call_id, "kept as missing")
-                        )
-                        call_id = None
-                    if name.__class__ is str:
-                        name = self.intern(name, name)
-                    self.tool_calls.add(call_id, name, row, now, position)
                 elif btype == "thinking":
                     thinking = True
                 elif btype == "image":
                     image = True
-            if has_text or role != "assistant":
+            if text is None and (has_text or role != "assistant"):
                 text = _preview_blocks(content)
         elif content.__class__ is str:
             has_text = bool(content)
-            text = preview(content[: PREVIEW_CHARS + 1])
+            if text is None:
+                text = preview(content[: PREVIEW_CHARS + 1])
         if role == "assistant":
             provider = message.get("provider")
             model = message.get("model")
@@ -464,13 +327,13 @@ class EntryColumns:
             if stop.__class__ is str:
                 error = stop in ERROR_STOPS
             elif stop is not None:
-                problems.append(_odd((where[0], where[1]), "stopReason", stop, "kept as missing"))
+                problems.append(_odd(where, "stopReason", stop, "kept as missing"))
                 stop = None
             raw_usage = message.get("usage")
             if raw_usage.__class__ is dict:
                 usage = usage_tuple(raw_usage)
                 if usage.__class__ is not tuple:
-                    problems.append(_odd_usage_problem((where[0], where[1]), raw_usage, usage))
+                    problems.append(_odd_usage_problem(where, raw_usage, usage))
         elif role == "toolResult":
             tool_name = message.get("toolName")
             error = bool(message.get("isError"))
@@ -481,30 +344,37 @@ class EntryColumns:
             code = message.get("exitCode")
             error = bool(code) if code.__class__ is int else False
             has_text = True
-            text = None
+            text = None if self.previews else ""  # the command and output, not the content
         elif role == "custom":
             custom_type = message.get("customType")
         elif role.__class__ is not str:
             role = None
         if text is None:
             text = preview(message_text(message))
-        return (
-            role,
-            provider,
-            model,
-            usage,
-            (
-                text,
-                tool_name if tool_name.__class__ is str else None,
-                stop if stop.__class__ is str else None,
-                error,
-                has_text,
-                thinking,
-                image,
-                calls,
-                custom_type if custom_type.__class__ is str else None,
-            ),
-        )
+        if first_user:
+            self.first_user_text = text
+        rest = (text, tool_name, stop, error, has_text, thinking, image, calls, custom_type)
+        return role, provider, model, usage, rest
+
+    def _call(
+        self,
+        block: dict[str, Any],
+        row: int,
+        now: float,
+        position: int,
+        where: tuple[int, str],
+        problems: list[Problem],
+    ) -> Any:
+        """Add a toolCall block's call (its arguments kept only for the tools named in
+        ``arguments``); returns its name."""
+        name, call_id = block.get("name"), block.get("id")
+        if call_id.__class__ is not str and call_id is not None:
+            problems.append(_odd(where, "toolCall id", call_id, "kept as missing"))
+            call_id = None
+        if name.__class__ is str and name in self.arguments:
+            self.tool_calls.arguments[len(self.tool_calls)] = block.get("arguments")
+        self.tool_calls.add(call_id, name, row, now, position)
+        return name
 
     def _other(
         self,
@@ -553,18 +423,8 @@ class EntryColumns:
             self.names.append((row, name if isinstance(name, str) else None))
         elif kind == "child_usage_attributed":
             self._child_usage(row, entry, where, problems)
-        rest = (
-            preview(entry_text(entry)),
-            None,
-            None,
-            False,
-            False,
-            False,
-            False,
-            0,
-            custom_type if custom_type.__class__ is str else None,
-        )
-        return provider, model, rest
+        text = preview(entry_text(entry)) if self.previews else ""
+        return provider, model, (text, None, None, False, False, False, False, 0, custom_type)
 
     def _child_usage(
         self, row: int, entry: dict[str, Any], where: tuple[int, str], problems: list[Problem]
@@ -584,11 +444,6 @@ class EntryColumns:
             if usage.__class__ is not tuple:
                 problems.append(_odd_usage_problem(where, aggregate, usage))
             self.usage[target_row] = usage
-
-
-def extra_header(line: int) -> Problem:
-    """The problem of a header line after the first."""
-    return Problem(line, "extra_header", "a second header; ignored")
 
 
 def _show(value: Any, limit: int = 40) -> str:

@@ -1,12 +1,11 @@
 """Rebuild what the model saw at a leaf, exactly as the agent builds its context.
 
 This follows the agent's ``buildSessionContext`` field for field (checked against
-sessions the agent wrote, in ``tests/session/test_agent_agreement.py``): the model,
-thinking level and service tier in force, the last compaction on the path as a summary
-message (with ``retainedMessageCount`` and ``customInstructions``), and the messages the
-agent builds from ``custom_message`` and ``branch_summary`` entries, with their
-timestamps in Unix ms. An assistant message targeted by a ``child_usage_attributed``
-entry carries the aggregated usage, as the agent's loader puts it there.
+sessions the agent wrote, in ``tests/session/test_agent_agreement.py``): the settings in
+force, the last compaction on the path as a summary message, and the messages the agent
+builds from ``custom_message`` and ``branch_summary`` entries (timestamps in Unix ms).
+An assistant message that a ``child_usage_attributed`` entry targets carries the
+aggregated usage, as the agent's loader puts it there.
 
 Two additions of prime_nb's own: every message says which entry it came from
 (``entry_id``), and the Context knows the git state in force (``git``).
@@ -16,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from ._columns import EntryColumns
 from ._index import TreeIndex
@@ -28,11 +27,9 @@ COST_KEYS = ("input", "output", "cacheRead", "cacheWrite", "total")
 
 
 class Context(list[dict[str, Any]]):
-    """The messages sent to the model at one leaf, plus the settings in force there.
-
-    ``provider`` and ``model`` are both None when no model is known (the agent's
-    ``null``) and when the last assistant message named none (the agent's empty model).
-    """
+    """The messages sent to the model at one leaf, plus the settings in force there;
+    ``provider`` and ``model`` are None when no model is known or the last assistant
+    message named none (the agent's ``null`` and empty model)."""
 
     def __init__(
         self,
@@ -102,25 +99,20 @@ def clone_usage(usage: dict[str, Any]) -> dict[str, Any]:
 
 def with_child_usage(
     entries: list[dict[str, Any]],
+    rows: list[int],
     targets: dict[int, int],
-    row_of: Callable[[str], int],
     read_rows: Callable[[list[int]], list[dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     """For a fork: assistant messages that child-usage entries target carry the aggregated
     usage, as in the agent's fork (its loader put the aggregate in the message before it
     forked): the attribution entry itself is rarely on the branch.
 
-    ``targets`` is the Session's map from a target row to the row of its child-usage
-    entry, ``row_of`` an entry id's row, ``read_rows`` reads rows from the file.
+    ``rows`` are the entries' rows, ``targets`` the Session's map from a target row to the
+    row of its child-usage entry, ``read_rows`` reads rows from the file.
     """
-    if not targets:
-        return entries
-    rows = [row_of(entry["id"]) for entry in entries]
-    sources = read_rows([targets[row] for row in rows if row in targets])
-    by_target = {
-        row: source.get("aggregateUsage")
-        for row, source in zip([r for r in rows if r in targets], sources, strict=True)
-    }
+    hit = [row for row in rows if row in targets]
+    sources = read_rows([targets[row] for row in hit])
+    by_target = {row: s.get("aggregateUsage") for row, s in zip(hit, sources, strict=True)}
     out = []
     for row, entry in zip(rows, entries, strict=True):
         aggregate = by_target.get(row)
@@ -140,11 +132,8 @@ def _copy(entry: dict[str, Any], out: dict[str, Any], keys: Sequence[str]) -> di
 def to_context_message(
     entry: dict[str, Any], retained: int = 0, usage: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """The message an entry contributes to the context, or None.
-
-    ``retained`` is a compaction's ``retainedMessageCount``; ``usage`` the aggregated
-    usage an assistant message carries when a child-usage entry targets it.
-    """
+    """The message an entry contributes to the context, or None; ``retained``: a
+    compaction's ``retainedMessageCount``; ``usage``: a child-usage entry's aggregate."""
     kind = entry.get("type")
     entry_id = entry.get("id")
     if kind == "message":
@@ -202,11 +191,8 @@ def build_context(
     ``child_usage`` maps an assistant row to the ``child_usage_attributed`` row whose
     aggregated usage it carries. In the specification's dialect a tool call is an
     assistant message of its own, with no model: there an assistant message without a
-    model leaves the model as it was (``index`` was built knowing the dialect).
-
-    The settings and the last compaction in force come from ``index``'s pointers, and the
-    messages are collected by jumping from one context entry to the one above: the cost
-    is that of the messages returned, not of the path (see ``_index``).
+    model leaves the model as it was (``index`` was built knowing the dialect). The
+    settings, the compaction and the messages are found by ``index``'s pointers.
     """
     if leaf < 0:
         return Context(
@@ -221,7 +207,7 @@ def build_context(
     provider = cols.providers[model_row] if model_row >= 0 else None
     model = cols.models[model_row] if model_row >= 0 else None
     settings = {kind: int(at[leaf]) for kind, at in index.setting_at.items() if at[leaf] >= 0}
-    messages, entries = _messages(leaf, cols, read_rows, index, child_usage, settings.values())
+    messages, entries = read_context(leaf, cols, read_rows, index, child_usage, settings.values())
 
     def setting(kind: str, key: str, default: Any) -> Any:
         """The value the last such entry sets (the agent takes it as it is; prime_nb
@@ -247,63 +233,9 @@ def build_context(
 
 #: a context's messages and the entries read for them, by row
 ContextRead = tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]
-#: rows read from the file at once when the contexts of many leaves are asked for together
-#: (``contexts_messages``): their entries are held in memory until those contexts are built
-ROWS_PER_READ = 4096
 
 
-class _Plan(NamedTuple):
-    """What the context at one leaf is made of: the compaction in force (-1: none), the
-    context rows in path order, the child-usage row of each assistant row that has one,
-    and every row to read for it."""
-
-    compaction: int
-    in_context: list[int]
-    usage_rows: dict[int, int]
-    wanted: list[int]
-
-
-def contexts_messages(
-    leaves: Sequence[int],
-    cols: EntryColumns,
-    read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
-    index: TreeIndex,
-    *,
-    child_usage: Mapping[int, int] | None = None,
-) -> list[ContextRead]:
-    """For each row of ``leaves``, the messages of :func:`build_context` alone (no setting
-    entry read, no model looked up) and the entries read for them, the leaf's own among
-    them (a row below 0, an empty session's leaf: no messages).
-
-    Why many at once: the compaction forensics ask for the context at every compaction
-    of a session, and reading each from the file on its own read the file once a
-    compaction (most of the forensics' time on a session of chained compactions). Here
-    the rows of many contexts are read in one pass, up to :data:`ROWS_PER_READ` at a time.
-    """
-    out: list[ContextRead] = []
-    batch: list[_Plan] = []
-    rows: set[int] = set()
-
-    def read() -> None:
-        ordered = sorted(rows)
-        entries = dict(zip(ordered, read_rows(ordered), strict=True))
-        out.extend((_built(plan, entries, index), entries) for plan in batch)
-        batch.clear()
-        rows.clear()
-
-    for leaf in leaves:
-        plan = _plan(leaf, cols, index, child_usage, ()) if leaf >= 0 else _Plan(-1, [], {}, [])
-        own = [*plan.wanted, leaf] if leaf >= 0 else []
-        if batch and len(rows) + len(set(own) - rows) > ROWS_PER_READ:
-            read()
-        rows.update(own)
-        batch.append(plan)
-    if batch:
-        read()
-    return out
-
-
-def _messages(
+def read_context(
     leaf: int,
     cols: EntryColumns,
     read_rows: Callable[[Sequence[int]], list[dict[str, Any]]],
@@ -313,18 +245,6 @@ def _messages(
 ) -> ContextRead:
     """The context's messages at ``leaf``, and the entries read for them, with the rows
     ``also`` read in the same pass over the file (the settings' entries)."""
-    plan = _plan(leaf, cols, index, child_usage, also)
-    entries = dict(zip(plan.wanted, read_rows(plan.wanted), strict=True))
-    return _built(plan, entries, index), entries
-
-
-def _plan(
-    leaf: int,
-    cols: EntryColumns,
-    index: TreeIndex,
-    child_usage: Mapping[int, int] | None,
-    also: Iterable[int],
-) -> _Plan:
     compaction = int(index.compaction_at[leaf])
     start_depth = 0
     if compaction >= 0:
@@ -338,14 +258,7 @@ def _plan(
     wanted = [*in_context, *usage_rows.values(), *also]
     if compaction >= 0:
         wanted.append(compaction)
-    return _Plan(compaction, in_context, usage_rows, wanted)
-
-
-def _built(
-    plan: _Plan, entries: Mapping[int, dict[str, Any]], index: TreeIndex
-) -> list[dict[str, Any]]:
-    """The messages of a planned context, from its entries (read)."""
-    compaction, in_context, usage_rows = plan.compaction, plan.in_context, plan.usage_rows
+    entries = dict(zip(wanted, read_rows(wanted), strict=True))
 
     def usage_of(row: int) -> dict[str, Any] | None:
         source = usage_rows.get(row)
@@ -365,4 +278,4 @@ def _built(
     else:
         for row in in_context:
             _append(messages, entries[row], usage_of(row))
-    return messages
+    return messages, entries

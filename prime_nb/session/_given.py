@@ -1,10 +1,7 @@
 """A Session where a helper takes one: the Session itself, or a session file's path, loaded.
 
 Why: in a notebook the file is what one has in hand, so ``branches("s.jsonl")`` is the
-natural first call; the research, plotting and widget helpers read ``session.entries``
-and failed with ``AttributeError: 'str' object has no attribute 'entries'`` (or, given a
-number, with ``Path``'s own TypeError). Each now takes a path too, and anything else is
-one TypeError that says what to pass.
+natural first call; anything else is one TypeError that says what to pass.
 """
 
 from __future__ import annotations

@@ -16,13 +16,7 @@ def session_graph(entries: pd.DataFrame, tree: Tree) -> nx.DiGraph:
 
     The adjacency dicts are filled directly (networkx's documented data layout: node,
     successor and predecessor dicts) because add_nodes_from/add_edges_from cost more
-    than the whole load on sessions of 100k entries.
-
-    Node attributes are lazy (:class:`~prime_nb.session._graph_rows.RowAttributes`): a plain dict
-    of ~30 values per node also cost more than parsing the file, while notebooks read a
-    column or two. Each node holds its row number in a store shared by the whole graph,
-    which turns a column into a list the first time any node reads it; the mapping reads,
-    writes and compares like the dict it replaces.
+    than the whole load; node attributes are lazy (see ``_graph_rows``).
     """
     ids: list[str] = entries.index.tolist()
     nodes = dict(zip(ids, row_attributes(entries), strict=True))

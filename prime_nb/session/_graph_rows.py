@@ -1,16 +1,15 @@
 """Lazy node attributes for the session graph: one table row, read column by column.
 
-A graph node's attributes are its row of the entries table. Building a plain dict of
-~30 values per node costs more than parsing the whole file, and most notebooks read one
-or two attributes (``type``, ``role``) if any. So each node gets a :class:`RowAttributes`:
-a small mapping that holds the graph's shared :class:`ColumnStore` and its row number,
-and turns a column into a Python list (``frame[name].tolist()``, cached per column) only
-the first time any node reads that column. Values, their types and the key order are
-exactly those of ``dict(zip(frame.columns, row))`` over the ``tolist()`` columns.
+A graph node's attributes are its row of the entries table. A plain dict of ~30 values
+per node costs more than parsing the whole file, and most notebooks read one or two
+attributes if any. So each node gets a :class:`RowAttributes`, its row number in the
+graph's shared :class:`ColumnStore`, which turns a column into a Python list (cached)
+the first time any node reads it. Values, their types and the key order are exactly
+those of ``dict(zip(frame.columns, row))`` over the ``tolist()`` columns.
 
-Writes never touch the store: a node's changes live in its own small ``overrides`` dict.
-Deleting one of the table's keys detaches the node (its row is copied into the overrides
-and the store dropped), so that from then on it is ordered and behaves exactly like a dict.
+Writes never touch the store: a node's changes live in its own ``overrides`` dict.
+Deleting one of the table's keys detaches the node (its row copied into the overrides),
+so that from then on it is ordered and behaves exactly like a dict.
 """
 
 from __future__ import annotations
@@ -25,10 +24,8 @@ import pandas as pd
 class ColumnStore:
     """The entries table shared by all nodes of one graph, with its columns as lists.
 
-    The table is a private copy (cheap: the text columns are immutable arrow arrays), so
-    later edits of ``session.entries`` don't reach the graph, as with eager dicts. The
-    store is never written after it is built, and its values are scalars (str, int,
-    float, bool, None, Timestamp), so copies of node attributes may share it.
+    A private copy of the table, so later edits of ``session.entries`` don't reach the
+    graph; never written after, and holding scalars, so node copies may share it.
     """
 
     __slots__ = ("_all", "_lists", "frame", "names", "positions")
@@ -62,11 +59,8 @@ class ColumnStore:
 
 
 class RowAttributes(MutableMapping[str, Any]):
-    """One node's attributes: row ``row`` of ``store``, plus the user's own changes.
-
-    Behaves like the plain dict it stands for (reads, writes, deletes, iteration order,
-    ``==`` with a dict, ``copy()`` returning a plain dict, pickling, repr).
-    """
+    """One node's attributes: row ``row`` of ``store``, plus the user's own changes;
+    behaves like the plain dict it stands for (order, ``==``, ``copy()``, pickle, repr)."""
 
     __slots__ = ("_overrides", "_row", "_store")
 
@@ -89,12 +83,6 @@ class RowAttributes(MutableMapping[str, Any]):
         if store is None:
             raise KeyError(key)
         return store.column(key)[self._row]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
 
     def __contains__(self, key: object) -> bool:
         own = self._overrides
@@ -156,10 +144,6 @@ class RowAttributes(MutableMapping[str, Any]):
         if own is None:
             raise KeyError(key)
         del own[key]
-
-    def clear(self) -> None:
-        self._store = None
-        self._overrides = {}
 
     def popitem(self) -> tuple[str, Any]:
         """Remove and return the last (key, value) pair, as dict.popitem does."""

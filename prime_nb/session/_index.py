@@ -1,25 +1,24 @@
 """Pointers over the tree so that a question about one entry's path costs what it returns.
 
 Why: the context at an entry, the compaction in force there and the entries a compaction
-summarised are all facts about one root-to-entry path. Walking that path per question is
-linear for one question but quadratic for a question per entry (forensics of 50k chained
-compactions, an export holding the context of every leaf of a comb). One pass over the
-tree answers them all instead:
+summarised are all facts about one root-to-entry path; walking it per question is
+quadratic for a question per entry (forensics of chained compactions, an export of the
+context of every leaf). One pass over the tree answers them all instead:
 
 - ``enter``/``size`` (``_spans``): each row's preorder position and subtree size, so "is
-  ``a`` above ``d``" is two comparisons (rows a few levels apart just walk up);
+  ``a`` above ``d``" is two comparisons;
 - for a kind of entry, the nearest row of that kind on each row's path (``nearest``): the
   model, thinking level, service tier, git state and compaction in force, and the context
   entry above each row, so the context's messages are collected by jumping from one to
   the next without visiting the rows between.
 
 The pointers are found by pointer jumping in numpy (O(n log depth)); the preorder is one
-Python walk, made only when first needed. Built once per Session on first use, dropped
-when entries are appended.
+Python walk, made when first needed. A Session drops its index when entries are appended.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -30,19 +29,14 @@ from ._tree import Tree, preorder_of, preorder_spans
 
 #: entry types the model sees as messages (the agent's ``buildSessionContext``)
 CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
-#: levels an ancestor test walks up before it builds the preorder spans instead
-SHORT_WALK = 64
 #: entry types whose latest one on the path is a setting in force
 SETTING_TYPES = ("thinking_level_change", "service_tier_change", "git_state")
 
 
 def nearest(pointer: np.ndarray, hit: np.ndarray) -> np.ndarray:
-    """Per row, the first row that is ``hit`` on the chain row, pointer[row], ... (-1: none).
-
-    ``pointer`` holds the next row of each chain (-1 ends it) and has no cycle. Pointer
-    jumping: every round, each unresolved row looks twice as far, so the rounds are
-    log2 of the longest gap between hits, each a few numpy operations.
-    """
+    """Per row, the first row that is ``hit`` on the chain row, pointer[row], ... (-1: none;
+    ``pointer`` has no cycle). Pointer jumping: each round, each unresolved row looks twice
+    as far, so there are log2 of the longest gap between hits rounds of numpy."""
     n = len(pointer)
     out = np.where(hit, np.arange(n, dtype=np.int64), -1)
     resolved = hit | (pointer < 0)
@@ -59,29 +53,26 @@ def nearest(pointer: np.ndarray, hit: np.ndarray) -> np.ndarray:
     return out
 
 
-def _objects(values: list[Any]) -> np.ndarray:
+def objects(values: Sequence[Any]) -> np.ndarray:
+    """An object column holding ``values`` as they are (lists and dicts stay whole)."""
     out = np.empty(len(values), dtype=object)
-    out[:] = values
+    out[:] = list(values)
     return out
 
 
 class TreeIndex:
-    """Preorder spans and nearest-of-a-kind pointers for every row of one session.
-
-    The pointers for the compaction and the context entries are made at once; those for
-    the model and the settings when first read (the compaction forensics of a corpus
-    need only the first two, for a few files among thousands).
-    """
+    """Preorder spans and nearest-of-a-kind pointers for every row of one session; those
+    for the model and the settings are made when first read (the compaction forensics
+    need only the compaction and context pointers)."""
 
     def __init__(self, cols: EntryColumns, tree: Tree, *, spec_dialect: bool = False) -> None:
         n = len(tree)
         self.parent = np.fromiter(tree.parent, dtype=np.int64, count=n)
         self.depth = tree.depths()
-        #: the children as they are now (the spans are made from them when first needed)
-        self._children = tree.children.arrays()
+        self._children = tree.children  # the spans are made from them when first needed
         self._cols, self._spec_dialect = cols, spec_dialect
-        self._types = types = _objects(cols.types)
-        self._assistant = _objects(cols.roles) == "assistant"
+        self._types = types = objects(cols.types)
+        self._assistant = objects(cols.roles) == "assistant"
         self._model_change = types == "model_change"
         other = self._other = ~(self._model_change | self._assistant)
         self.is_compaction = other & (types == "compaction")
@@ -100,7 +91,7 @@ class TreeIndex:
         ``build_context``)."""
         sets_model = self._model_change | self._assistant
         if self._spec_dialect:
-            models = _objects(self._cols.models[: len(self.parent)])
+            models = objects(self._cols.models[: len(self.parent)])
             sets_model &= self._model_change | (models != None)  # noqa: E711
         return nearest(self.parent, sets_model)
 
@@ -112,28 +103,12 @@ class TreeIndex:
 
     @cached_property
     def _spans(self) -> tuple[list[int], list[int]]:
-        """Each row's preorder position and subtree size (one walk over the whole tree,
-        made only when an ancestor test is too far apart to walk up: see
-        :meth:`above_or_self`)."""
+        """Each row's preorder position and subtree size (one walk over the whole tree)."""
         parent = self.parent.tolist()
-        starts, flat = (part.tolist() for part in self._children)
-        return preorder_spans(parent, preorder_of(parent, starts, flat))
+        return preorder_spans(parent, preorder_of(parent, self._children))
 
     def above_or_self(self, a: int, d: int) -> bool:
-        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?
-
-        A few levels apart (a first kept entry and its compaction, usually) the parents
-        are walked up; further apart the preorder spans answer, built once: a session's
-        questions cost at most the walk's bound each plus one pass over the tree."""
-        depth = self.depth
-        gap = int(depth[d]) - int(depth[a])
-        if gap < 0:
-            return False
-        if gap <= SHORT_WALK:
-            parent = self.parent
-            for _ in range(gap):
-                d = int(parent[d])
-            return d == a
+        """Is ``a`` on the path from the root to ``d`` (``d`` itself included)?"""
         enter, size = self._spans
         return 0 <= enter[d] - enter[a] < size[a]
 

@@ -1,9 +1,8 @@
 """What the agent reads from its bookkeeping entries, without a table: the session's
 state, its agent status, and which assistant rows carry a sub-agent's usage.
 
-Why apart from ``_records`` (the side tables): these answers are part of reading a
-session (its context and the corpus's forensics need the usage targets), which builds
-no table.
+Why apart from ``_records``: reading a session (its context, the corpus's forensics)
+needs these answers, and builds no table.
 """
 
 from __future__ import annotations

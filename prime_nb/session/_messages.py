@@ -3,34 +3,16 @@
 Why: evaluation and training tools read chat messages in a provider's request format,
 not session entries. This turns :meth:`Session.context` (what the model saw) into a
 list that the provider's own request validator accepts, by the agent's own rules where
-it has them, so the messages are what the agent sent:
+it has them, so the messages are what the agent sent. ``docs/datasets.md`` lists the
+rules (roles, failed turns, calls paired with results, images, thinking); besides:
 
-- **Roles.** ``user``, ``assistant`` and ``toolResult`` messages pass. ``custom``
-  messages, branch summaries and compaction summaries become user messages, the
-  summaries in the agent's wording (a ``<summary>`` block after one sentence); bash runs
-  the user typed (``!cmd``) become user text unless run with ``!!`` (kept out of
-  context). Any other role is dropped. The session holds no system prompt (the agent
-  builds it at run time), so there is no system message: prepend your own.
-- **Failed turns.** An assistant message that ended in ``error`` or was ``aborted`` is
-  left out, as the agent leaves it out of every later request.
-- **Tool calls and results are paired.** Each result follows the assistant message that
-  made its call. A call left without a result (the next turn began, or the branch ends
-  there) gets the agent's own stand-in: an error result ``No result provided``. A result
-  whose call is not in the assistant message before it (an orphan) is dropped. Repeated
-  call ids are made unique (``id_2``); for Anthropic, ids are cut to its id alphabet.
-- **Empty parts.** Blank text is dropped; a message left with nothing is dropped.
-- **Images** (``images="data_url"``): OpenAI ``image_url`` parts with ``data:`` URLs;
-  tool results cannot hold images there, so they follow the tool messages in one user
-  message. Anthropic: base64 ``image`` blocks (a type it does not take becomes a
-  one-line note). ``images="drop"`` removes them all.
-- **Thinking** (``thinking=True``): Anthropic ``thinking`` blocks with their
-  ``signature`` (``redacted_thinking`` for redacted ones); a thinking text with no
-  signature, and any thinking for OpenAI (which has no such field), is kept as a text
-  part ``<thinking>...</thinking>`` in its place (redacted thinking has no text
-  and is dropped there). ``thinking=False`` drops it all.
-- **Anthropic** needs alternating roles: neighbouring messages of one role are merged
-  (tool results first), and a context that opens with the assistant gets a one-line
-  user message before it.
+- bash runs made with ``!!`` stay out, as the agent keeps them out of context; any
+  other role is dropped; blank text is dropped, and so is a message left with nothing.
+- Repeated call ids are made unique (``id_2``); for Anthropic, cut to its id alphabet.
+- Anthropic: an image type it does not take becomes a one-line note; redacted thinking
+  is a ``redacted_thinking`` block (dropped for OpenAI, which has no such field);
+  neighbouring messages of one role are merged (tool results first), and a context
+  that opens with the assistant gets a one-line user message before it.
 """
 
 from __future__ import annotations

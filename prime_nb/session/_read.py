@@ -3,15 +3,12 @@
 Why one way: ``load()``, ``refresh()``, the corpus's summary pass, its cache and its
 Dask tables all read the same files by the same rules (header first, migration of old
 versions, duplicate ids renamed, torn last lines, a replaced file told from a grown
-one). Each used to reach into the Session's reading in its own way; now each asks
-:func:`read_columns` for a :class:`ColumnsRead` and, to catch up with appended lines,
-hands that read back as ``state=``.
+one). Each asks :func:`read_columns` for a :class:`ColumnsRead` and, to catch up with
+appended lines, hands that read back as ``state=``.
 
-A read says which columns (``"full"``: everything the Session's tables need;
-``"summary"``: the same rows without text previews, :mod:`._summary_columns`), how far
-it read (``end``), and all it needs to go on from there. Reading goes through one
-descriptor: identity, entries and the marks that later tell a replaced file from a
-grown one all come from the same file, even if another is renamed over the path.
+Reading goes through one descriptor: identity, entries and the marks that later tell a
+replaced file from a grown one all come from the same file, even if another is renamed
+over the path.
 """
 
 from __future__ import annotations
@@ -19,18 +16,15 @@ from __future__ import annotations
 import gc
 import math
 import os
-from array import array
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
 import orjson
 
 from .._paths import is_url
-from ..errors import SessionFormatError
 from ..format import (
     READ_BUFFER,
     Migrator,
@@ -39,6 +33,7 @@ from ..format import (
     ScanState,
     Sink,
     by_descriptor,
+    first_not_header,
     no_header,
     open_regular,
     scan,
@@ -46,9 +41,8 @@ from ..format import (
     trim_depth,
     written_while_read,
 )
-from ._columns import USAGE_KEYS, EntryColumns, OddUsage, extra_header
-from ._store import ToolCalls, UsageColumn
-from ._summary_columns import SummaryColumns
+from ._columns import EntryColumns, OddUsage
+from ._store import UsageColumn
 from ._tree import Tree
 
 #: bytes compared at each end of what was read, to tell a replaced file from a grown one
@@ -59,11 +53,8 @@ COLUMN_SETS = ("full", "summary")
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """Pause the cycle collector while building many small objects that all stay alive.
-
-    A pass over 100k entries otherwise triggers full collections that cost more
-    than the parsing itself; nothing built here forms reference cycles.
-    """
+    """Pause the cycle collector while building many small objects that all stay alive
+    (nothing built here forms reference cycles: collections would only cost)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -79,11 +70,9 @@ class ColumnsRead:
     ``columns`` (per-entry columns, file order), ``tree`` (parents, children, depths,
     the tree's own problems), ``header`` (line 1 as written), ``problems`` (of the
     lines: bad JSON, torn lines, odd values), ``end`` (the byte offset read up to).
-    ``added``: rows this read added (all of them for a read from the start); ``fresh``:
-    it read from the start (no state given, or the file was replaced); ``changed``: it
-    found anything at all (a resumed read of a file that did not grow finds nothing);
-    ``rows_kept``: the rows before ``added`` are as they were (a table built on them may
-    be extended).
+    ``added``: rows this read added; ``fresh``: it read from the start (no state given,
+    or the file was replaced); ``changed``: it found anything at all; ``rows_kept``: the
+    rows before ``added`` are as they were (a table built on them may be extended).
 
     A read is its own state: pass it as ``read_columns(..., state=read)`` to read only
     what was appended. It pickles, and a summary read also turns into bytes and back
@@ -93,9 +82,7 @@ class ColumnsRead:
     def __init__(self, file: Path, kind: str, arguments: Iterable[str] = ()) -> None:
         self.file = file
         self.kind = kind
-        self.columns: EntryColumns = (
-            SummaryColumns(arguments) if kind == "summary" else EntryColumns()
-        )
+        self.columns = EntryColumns(previews=kind != "summary", arguments=frozenset(arguments))
         self.tree = Tree()
         self.header: dict[str, Any] | None = None
         self.problems: list[Problem] = []
@@ -120,7 +107,7 @@ class ColumnsRead:
     @property
     def problem_count(self) -> int:
         """Problems of the lines and of the tree (orphans included)."""
-        return len(self.problems) + len(self.tree.problems) + len(self.tree.orphans)
+        return len(self.problems) + len(self.tree.problems)
 
     def __len__(self) -> int:
         return len(self.columns)
@@ -132,38 +119,10 @@ class ColumnsRead:
         )
 
     # -- reading -------------------------------------------------------------------------
-    def _read_from(self, fh: IO[bytes]) -> None:
-        """The lines from ``self.scan`` to the end of the file into the columns. Up to the
-        header, item by item (it sets the migration); after it, each clean entry line
-        goes from the scan straight to the columns (``scan_file``'s sink), and
-        :meth:`_consume` takes the rest, in file order."""
-        if self.migrator is None:
-            self._consume(scan_file(fh, self.scan), header_only=True)
-            if self.migrator is None:
-                return
-        sink = self._sink(self.migrator)
-        self._consume(scan_file(fh, self.scan, None, sink, self.problems))
-
-    def _sink(self, migrator: Migrator) -> Sink:
-        """What takes one entry into the columns: their ``add``, after the migration
-        unless the file is already in the current format."""
-        add = self.columns.add
-        if migrator.is_identity:
-            return add
-        apply, iso_times = migrator.apply, not self.columns.spec_times
-
-        def migrated(
-            line: int, offset: int, length: int, obj: dict[str, Any], found: list[Problem]
-        ) -> None:
-            add(line, offset, length, apply(obj, iso_times), found)
-
-        return migrated
-
-    def _consume(self, items: Any, header_only: bool = False) -> int:
-        """Read scanned lines into the columns: the header first (it sets the migration),
-        then every entry, migrated (``header_only``: stop after the header). A read from
-        the start hands most entries to the columns in the scan itself
-        (:meth:`_read_from`); the rest, and a resumed read's lines, come through here."""
+    def _consume(self, items: Any, fh: IO[bytes] | None = None) -> int:
+        """Read scanned lines into the columns, the header first (it sets the migration);
+        returns how many entries were added. With ``fh``, the scan after the header hands
+        clean entry lines to the columns itself (``scan_file``'s sink: no yield per line)."""
         problems = self.problems
         cols = self.columns
         iterator = iter(items)
@@ -174,11 +133,7 @@ class ColumnsRead:
                     continue
                 obj = item.entry
                 if obj["type"] not in ("session", "header"):
-                    raise SessionFormatError(
-                        self.file,
-                        f"line {item.line} is a {obj['type']!r} entry, but a session file "
-                        "starts with its header (type 'session' or 'header')",
-                    )
+                    raise first_not_header(self.file, item.line, obj["type"])
                 self.header = obj
                 self.migrator = Migrator(obj)
                 cols.spec_times = self.migrator.dialect == "spec"
@@ -186,9 +141,17 @@ class ColumnsRead:
                     problems.append(Problem(item.line, "bad_version", self.migrator.problem))
                 break
         migrator = self.migrator
-        if migrator is None or header_only:
+        if migrator is None:
             return 0
-        sink = self._sink(migrator)
+        apply, iso_times = migrator.apply, not cols.spec_times
+        add: Sink = cols.add
+        if not migrator.is_identity:
+
+            def add(line: int, at: int, size: int, obj: Any, found: list[Problem]) -> None:
+                cols.add(line, at, size, apply(obj, iso_times), found)
+
+        if fh is not None:
+            iterator = scan_file(fh, self.scan, None, add, problems)
         added = 0
         for item in iterator:
             if item.__class__ is not RawEntry:
@@ -199,16 +162,12 @@ class ColumnsRead:
             line, offset, length, obj = item
             kind = obj["type"]
             if kind == "session" or kind == "header":
-                problems.append(extra_header(line))
+                problems.append(Problem(line, "extra_header", "a second header; ignored"))
                 migrator.skip(typeless=False)
                 continue
-            sink(line, offset, length, obj, problems)
+            add(line, offset, length, obj, problems)
             added += 1
         return added
-
-    def _build_tree(self) -> None:
-        cols = self.columns
-        self.tree = Tree.build(cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of)
 
     # -- a summary read as bytes ---------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -216,7 +175,7 @@ class ColumnsRead:
         it readable by any Python, and reading it back runs no code (pickle would);
         NaN is written as null and read back as NaN."""
         cols = self.columns
-        if not isinstance(cols, SummaryColumns) or self.migrator is None:
+        if self.kind != "summary" or self.migrator is None:
             raise ValueError(
                 f"{self.file}: only a finished read with columns='summary' turns into bytes; "
                 "pickle a full read, or keep it"
@@ -229,15 +188,11 @@ class ColumnsRead:
             "migrator": [migrator.ids_by_index, migrator.previous_id],
             "problems": [list(p) for p in self.problems],
             "arguments": sorted(cols.arguments),
-            "cols": {name: _plain(getattr(cols, name)) for name in _LISTS},
+            "cols": {f.name: getattr(cols, f.name) for f in fields(cols) if f.name not in _OWN},
+            "usage": [u if u is None else list(u) for u in cols.usage],
             "time_ms": cols.time_ms.tolist(),
-            "usage": _usage_state(cols.usage),
-            "compactions": cols.compactions,
-            "label_events": cols.label_events,
-            "names": cols.names,
-            "tool_calls": _calls_state(cols.tool_calls),
-            "tool_results": cols.tool_results,
-            "first_user_text": cols.first_user_text,
+            "tool_calls": {name: getattr(cols.tool_calls, name) for name in _CALLS},
+            "arguments_kept": [[k, v] for k, v in cols.tool_calls.arguments.items()],
         }
         try:
             return orjson.dumps(state)
@@ -266,21 +221,21 @@ class ColumnsRead:
             migrator.used = {i for i in migrator.ids_by_index if i is not None}
         read.migrator = migrator
         cols = read.columns
-        assert isinstance(cols, SummaryColumns)
         cols.spec_times = migrator.dialect == "spec"
-        for name in _LISTS:
-            getattr(cols, name).extend(state["cols"][name])  # the loader's own containers
-        cols.time_ms.frombytes(_floats(state["time_ms"]))
-        cols.usage = _usage_column(state["usage"])
-        cols.compactions = state["compactions"]
-        cols.label_events = [tuple(e) for e in state["label_events"]]
-        cols.names = [tuple(n) for n in state["names"]]
-        cols.tool_calls = _tool_calls(state["tool_calls"])
-        cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in state["tool_results"].items()}
-        cols.first_user_text = state["first_user_text"]
+        for name, value in state["cols"].items():
+            setattr(cols, name, value)
+        cols.time_ms.extend(map(_nan, state["time_ms"]))
+        cols.usage = UsageColumn(_usage(u) for u in state["usage"])
+        cols.label_events = [(row, target, label) for row, target, label in cols.label_events]
+        cols.names = [(row, name) for row, name in cols.names]
+        for name in _CALLS:
+            setattr(cols.tool_calls, name, state["tool_calls"][name])
+        cols.tool_calls.times = [_nan(t) for t in cols.tool_calls.times]
+        cols.tool_calls.arguments = dict(state["arguments_kept"])
+        cols.tool_results = {k: (v[0], v[1], _nan(v[2])) for k, v in cols.tool_results.items()}
         cols.index_of = {entry_id: row for row, entry_id in enumerate(cols.ids)}
         with paused_gc():
-            read._build_tree()
+            read.tree = Tree.build(read.columns)
         with open_regular(read.file) as fh:
             read.marks = marks_of(fh.fileno(), read.end)
         read.added, read.fresh, read.rows_kept = len(cols), True, False
@@ -325,10 +280,10 @@ def read_columns(
         seen = marks_of(fh.fileno(), stat.st_size)
         read.identity = (stat.st_dev, stat.st_ino)
         with paused_gc():
-            read._read_from(fh)
+            read._consume(scan_file(fh, read.scan), fh)
             if read.header is None:
                 raise no_header(file, fh.fileno())
-            read._build_tree()
+            read.tree = Tree.build(read.columns)
         read.marks = marks_of(fh.fileno(), read.end)
         if written_while_read(fh.fileno(), stat, seen, MARK):
             read.marks = b""  # never matches: the next resume reads the file afresh
@@ -360,10 +315,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
     with fh:
         stat = os.fstat(fh.fileno())
         if replaced(read, stat, fh):
-            fresh = read_columns(
-                read.file, columns=read.kind, arguments=getattr(read.columns, "arguments", ())
-            )
-            return fresh
+            return read_columns(read.file, columns=read.kind, arguments=read.columns.arguments)
         if stat.st_size == read.end and not read.scan.owes_newline:
             read.added, read.fresh, read.changed, read.rows_kept = 0, False, False, True
             return read
@@ -391,9 +343,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
     if scanned.newline_paid and start:
         cols.lengths[start - 1] += 1
     if added:
-        rebuilt = read.tree.extend(
-            cols.ids, cols.parent_ids, cols.time_ms, cols.lines, cols.index_of, start
-        )
+        rebuilt = read.tree.extend(cols, start)
         touches_old_rows = "child_usage_attributed" in cols.types[start:]
         rows_kept = rows_kept and not rebuilt and not touches_old_rows
     read.marks = marks
@@ -412,11 +362,9 @@ def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
     """Is the file no longer the one read, grown by appends only?
 
     ``(dev, inode)`` is not enough: the agent replaces a file by temp + rename, and ext4
-    can hand the new file the old inode number. So the bytes already read are compared
-    too (the header line and the last line read), and a file rewritten in place, shorter
-    or longer, counts as replaced. A complete last line that had no newline and now has
-    more bytes glued onto it was not a complete line after all: the file is read again,
-    as a fresh read reads it.
+    can hand the new file the old inode number. So the header line and the last line
+    read are compared too. A last line that had no newline and now has more bytes glued
+    onto it was not complete after all: the file is read again.
     """
     state = read.scan
     if (stat.st_dev, stat.st_ino) != read.identity or stat.st_size < state.offset:
@@ -430,78 +378,19 @@ def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
 
 
 # -- a summary read's columns as JSON -------------------------------------------------------
-_LISTS = (
-    "ids",
-    "parent_ids",
-    "types",
-    "roles",
-    "lines",
-    "offsets",
-    "lengths",
-    "providers",
-    "models",
-    "stops",
-)
+#: the columns not written as they are (the others are lists and dicts of JSON values)
+_OWN = {"time_ms", "usage", "tool_calls", "index_of", "spec_times", "previews", "arguments"}
+_CALLS = ("call_ids", "names", "rows", "times", "blocks")
 
 
 def _nan(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
-def _floats(values: list[float | None]) -> bytes:
-    """A float column read back from JSON (null: NaN) as the bytes of a float64 array."""
-    return np.array(values, dtype=np.float64).tobytes()
-
-
-def _plain(column: Any) -> Any:
-    """A column as orjson writes it: a typed array as a list, a list as it is."""
-    return column.tolist() if isinstance(column, array) else column
-
-
-def _odd_usage(value: list[Any]) -> OddUsage:
-    """An odd usage row as the loader made it (``fields`` names the missing ones)."""
-    odd = OddUsage((*value[:5], _nan(value[5])))
-    odd.fields = tuple(k for k, v in zip(USAGE_KEYS, value[:5], strict=True) if v is None)
-    return odd
-
-
-def _usage_state(usage: UsageColumn) -> dict[str, Any]:
-    """The usage column's own arrays (no tuple per row): tokens, cost, present, odd rows."""
-    return {
-        "tokens": usage.tokens.tolist(),
-        "cost": usage.cost.tolist(),
-        "present": list(usage.present),
-        "odd": [[row, list(value)] for row, value in usage.odd.items()],
-    }
-
-
-def _usage_column(state: dict[str, Any]) -> UsageColumn:
-    usage = UsageColumn()
-    usage.tokens.extend(state["tokens"])
-    usage.cost.frombytes(_floats(state["cost"]))
-    usage.present.extend(state["present"])
-    usage.odd = {row: _odd_usage(value) for row, value in state["odd"]}
-    return usage
-
-
-def _calls_state(calls: ToolCalls) -> dict[str, Any]:
-    """The tool calls' columns; only the arguments the read kept."""
-    return {
-        "call_ids": calls.call_ids,
-        "names": calls.names,
-        "rows": calls.rows.tolist(),
-        "times": calls.times.tolist(),
-        "blocks": calls.blocks.tolist(),
-        "arguments": [[k, value] for k, value in calls.arguments.items()],
-    }
-
-
-def _tool_calls(state: dict[str, Any]) -> ToolCalls:
-    calls = ToolCalls()
-    calls.call_ids.extend(state["call_ids"])
-    calls.names.extend(state["names"])
-    calls.rows.extend(state["rows"])
-    calls.times.frombytes(_floats(state["times"]))
-    calls.blocks.extend(state["blocks"])
-    calls.arguments = {k: value for k, value in state["arguments"]}
-    return calls
+def _usage(value: list[Any] | None) -> Any:
+    """A usage row read back from JSON (cost null: NaN), odd when a field is missing."""
+    if value is None:
+        return None
+    if None not in value[:5]:
+        return (*value[:5], _nan(value[5]))
+    return OddUsage((*value[:5], _nan(value[5])))

@@ -3,8 +3,6 @@
 Why: code downstream (analysis, plots, the widget, corpora, parquet files) compares and
 concatenates tables of many sessions; a dtype that changes with the content (an empty
 table, one missing value, a sub-millisecond timestamp) breaks that far from its cause.
-Every table is built to this schema, README's column tables list it, and a test checks
-each table against it on empty, clean and hostile sessions.
 """
 
 from __future__ import annotations
@@ -104,26 +102,3 @@ SCHEMAS: dict[str, dict[str, str]] = {
 def dtype_of(spec: str) -> Any:
     """The pandas dtype a schema string names (``"str"`` is pandas' string dtype)."""
     return pd.api.types.pandas_dtype(spec)
-
-
-def mismatches(name: str, frame: pd.DataFrame) -> list[str]:
-    """How ``frame`` differs from the schema of table ``name`` (empty: it conforms)."""
-    return frame_mismatches(frame, SCHEMAS[name], INDEX[name])
-
-
-def frame_mismatches(
-    frame: pd.DataFrame, schema: dict[str, str], index: tuple[str, str] | None
-) -> list[str]:
-    """How ``frame`` differs from ``schema`` and its ``index`` (None: a RangeIndex)."""
-    out: list[str] = []
-    if list(frame.columns) != list(schema):
-        out.append(f"columns {list(frame.columns)} != {list(schema)}")
-    for column, spec in schema.items():
-        if column in frame.columns and frame[column].dtype != dtype_of(spec):
-            out.append(f"{column}: {frame[column].dtype} != {spec}")
-    if index is None:
-        if not isinstance(frame.index, pd.RangeIndex):
-            out.append(f"index {type(frame.index).__name__} is not a RangeIndex")
-    elif frame.index.name != index[0] or frame.index.dtype != dtype_of(index[1]):
-        out.append(f"index {frame.index.name}:{frame.index.dtype} != {index[0]}:{index[1]}")
-    return out

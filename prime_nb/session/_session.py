@@ -16,9 +16,6 @@ from ..errors import EntryNotFoundError, SessionFormatError
 from ..format import (
     CURRENT_VERSION,
     Dialect,
-    Migrator,
-    Problem,
-    ScanState,
     deep_enough,
     dialect_of_header,
     header_to_canonical,
@@ -31,12 +28,11 @@ from ..format import (
 )
 from . import _lookups as lookups
 from ._columns import EntryColumns
-from ._context import Context, ContextRead, build_context, contexts_messages, with_child_usage
+from ._context import Context, ContextRead, build_context, read_context, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
 from ._read import ColumnsRead, marks_of, not_found, read_columns
 from ._read import paused_gc as paused_gc  # where analysis and the widget import it
-from ._read_runs import byte_runs
 from ._tree import Tree
 
 # The tables (``_tables``, ``_records``) are imported by the methods that build them:
@@ -47,16 +43,11 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+#: the header's camelCase keys in snake_case (the others keep their names)
 HEADER_KEYS = {
-    "id": "id",
-    "cwd": "cwd",
-    "timestamp": "timestamp",
-    "version": "version",
     "parentSession": "parent_session",
     "branchedFrom": "branched_from",
     "rlmDepth": "rlm_depth",
-    "git": "git",
-    "provider": "provider",
     "modelId": "model_id",
     "thinkingLevel": "thinking_level",
 }
@@ -77,32 +68,23 @@ class Session:
         )
         self.file = Path(real_name(name))
         try:
-            self._load()
+            self._read = read_columns(self.file)
         except FileNotFoundError:
             if is_url(name):  # the path mangled the URL: say it as it was given
                 raise FileNotFoundError(not_found(name)) from None
             raise
+        self._invalidate()
 
     # -- reading: ``read_columns`` does it (``_read``) -----------------------------------
     @classmethod
     def from_read(cls, read: ColumnsRead) -> Session:
-        """A Session over a finished :func:`read_columns` read, without reading again.
-
-        Header, tree, problems, paths, contexts and whole entries work with either
-        column set; the tables need ``columns="full"`` (a summary read has no text
-        previews). The corpus builds its rows this way from its summary pass.
-        """
+        """A Session over a finished :func:`read_columns` read, without reading again
+        (the corpus's rows): all but the tables work with a ``columns="summary"`` read."""
         session = cls.__new__(cls)
         session.file = read.file
         session._read = read
         session._invalidate()
         return session
-
-    def _load(self) -> None:
-        """Read the whole file (``read_columns``: one descriptor for identity, entries
-        and marks)."""
-        self._read = read_columns(self.file)
-        self._invalidate()
 
     # the read's parts, by the names the Session's methods use
     @property
@@ -112,22 +94,6 @@ class Session:
     @property
     def _tree(self) -> Tree:
         return self._read.tree
-
-    @property
-    def _raw_header(self) -> dict[str, Any] | None:
-        return self._read.header
-
-    @property
-    def _migrator(self) -> Migrator | None:
-        return self._read.migrator
-
-    @property
-    def _line_problems(self) -> list[Problem]:
-        return self._read.problems
-
-    @property
-    def _state(self) -> ScanState:
-        return self._read.scan
 
     def refresh(self) -> int:
         """Read what was appended since the last read; return how many entries were added.
@@ -154,32 +120,15 @@ class Session:
         # the last table built is still a valid prefix, even after several refreshes
         previous = self.__dict__.get("entries", getattr(self, "_previous_entries", None))
         self._previous_entries: pd.DataFrame | None = previous if keep_rows else None
-        for name in (
-            "entries",
-            "graph",
-            "tool_calls",
-            "compactions",
-            "leaves",
-            "problems",
-            "messages",
-            "labels",
-            "label_table",
-            "git_states",
-            "child_usage",
-            "bash_runs",
-            "custom_entries",
-            "branch_summaries",
-            "_child_usage_targets",
-            "_index",
-            "_compaction_by_row",
-        ):
-            self.__dict__.pop(name, None)
+        for name, value in vars(Session).items():
+            if isinstance(value, cached_property):
+                self.__dict__.pop(name, None)
 
     # -- identity ------------------------------------------------------------------------
     @cached_property
     def _header_canonical(self) -> dict[str, Any]:
-        assert self._raw_header is not None
-        return header_to_canonical(self._raw_header)
+        assert self._read.header is not None
+        return header_to_canonical(self._read.header)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -191,14 +140,14 @@ class Session:
 
     @property
     def dialect(self) -> Dialect:
-        assert self._raw_header is not None
-        return dialect_of_header(self._raw_header)
+        assert self._read.header is not None
+        return dialect_of_header(self._read.header)
 
     @property
     def version(self) -> int:
         """The version on disk (a header without one is version 1)."""
-        assert self._migrator is not None
-        return self._migrator.version
+        assert self._read.migrator is not None
+        return self._read.migrator.version
 
     @property
     def loaded_version(self) -> int:
@@ -293,7 +242,7 @@ class Session:
     def compactions(self) -> pd.DataFrame:
         from . import _tables as tables
 
-        return tables.compactions_frame(self._cols, self._tree)
+        return tables.compactions_frame(self._cols, self._tree, self._index)
 
     @cached_property
     def leaves(self) -> pd.DataFrame:
@@ -306,9 +255,7 @@ class Session:
         """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
         from . import _tables as tables
 
-        cols, tree = self._cols, self._tree
-        orphans = tree.orphan_columns(cols.ids, cols.parent_ids, cols.lines)
-        return tables.problems_frame([*self._line_problems, *tree.problems], orphans)
+        return tables.problems_frame([*self._read.problems, *self._tree.problems])
 
     @cached_property
     def labels(self) -> dict[str, str]:
@@ -330,39 +277,36 @@ class Session:
     def git_states(self) -> pd.DataFrame:
         """One row per git_state entry: ``repository``, ``commit``, ``branch``, ``git``.
         The state in force at a leaf is ``session.context(leaf).git``."""
-        from . import _records as records
-
-        return records.git_table(self._cols, self._tree, self._read_rows)
+        return self._record("git_table")
 
     @cached_property
     def child_usage(self) -> pd.DataFrame:
         """One row per child_usage_attributed entry: ``target_id``, ``origin``, the
         children's and the aggregate tokens and cost, and both usage dicts."""
-        from . import _records as records
-
-        return records.child_usage_table(self._cols, self._tree, self._read_rows)
+        return self._record("child_usage_table")
 
     @cached_property
     def bash_runs(self) -> pd.DataFrame:
         """One row per bash run: ``command``, ``exit_code``, ``cancelled``,
         ``truncated``, ``exclude_from_context``, ``full_output_path``."""
-        from . import _records as records
-
-        return records.bash_table(self._cols, self._tree, self._read_rows)
+        return self._record("bash_table")
 
     @cached_property
     def custom_entries(self) -> pd.DataFrame:
         """One row per ``custom`` entry (extension state): ``custom_type``, ``data``."""
-        from . import _records as records
-
-        return records.custom_table(self._cols, self._tree, self._read_rows)
+        return self._record("custom_table")
 
     @cached_property
     def branch_summaries(self) -> pd.DataFrame:
         """One row per branch_summary: ``from_id``, ``summary``, ``details``, ``from_hook``."""
-        from . import _records as records
+        return self._record("branch_summary_table")
 
-        return records.branch_summary_table(self._cols, self._tree, self._read_rows)
+    def _record(self, name: str) -> pd.DataFrame:
+        """The side table ``_records.<name>`` builds (its entries read from disk)."""
+        from . import _records
+
+        table: pd.DataFrame = getattr(_records, name)(self._cols, self._tree, self._read_rows)
+        return table
 
     @cached_property
     def _child_usage_targets(self) -> dict[int, int]:
@@ -372,10 +316,6 @@ class Session:
     def _index(self) -> TreeIndex:
         """Pointers over the tree for the context and the compaction tables (``_index``)."""
         return TreeIndex(self._cols, self._tree, spec_dialect=self.dialect == "spec")
-
-    @cached_property
-    def _compaction_by_row(self) -> dict[int, dict[str, Any]]:
-        return {c["index"]: c for c in self._cols.compactions}
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -396,12 +336,9 @@ class Session:
 
     # -- full entries --------------------------------------------------------------------
     def _read_rows(self, rows: Sequence[int], trim: bool = True) -> list[dict[str, Any]]:
-        """Full canonical entries for rows, read from disk in file order.
-
-        ``trim``: cut nesting deeper than orjson writes (``False`` for a caller that
-        trims the part it keeps, as the tool_calls table does with arguments). No rows:
-        the file is not opened (a table of a kind the session has none of).
-        """
+        """Full canonical entries for rows, read from disk in file order (no rows: the file
+        is not opened). ``trim``: cut nesting deeper than orjson writes (``False`` for a
+        caller that trims the part it keeps, as the tool_calls table does)."""
         if not rows:
             return []
         cols = self._cols
@@ -409,18 +346,13 @@ class Session:
         out: dict[int, dict[str, Any]] = {}
         with open_regular(self.file) as fh, paused_gc():
             self._check_identity(fh)
-            for start, run in byte_runs(
-                sorted(set(rows), key=offsets.__getitem__), offsets, lengths
-            ):
-                fh.seek(start)
-                block = fh.read(offsets[run[-1]] + lengths[run[-1]] - start)
-                for row in run:
-                    at = offsets[row] - start
-                    raw = block[at : at + lengths[row]].rstrip(b"\n")
-                    obj, _ = parse_line(raw, cols.lines[row])
-                    if trim and obj is not None and deep_enough(raw):
-                        obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
-                    out[row] = self._canonical(row, obj or {"type": cols.types[row]})
+            for row in sorted(set(rows), key=offsets.__getitem__):
+                fh.seek(offsets[row])
+                raw = fh.read(lengths[row]).rstrip(b"\n")
+                obj, _ = parse_line(raw, cols.lines[row])
+                if trim and obj is not None and deep_enough(raw):
+                    obj, _ = trim_depth(obj)  # nesting orjson reads but cannot write
+                out[row] = self._canonical(row, obj or {"type": cols.types[row]})
         return [out[row] for row in rows]
 
     def _canonical(self, row: int, obj: dict[str, Any]) -> dict[str, Any]:
@@ -428,7 +360,8 @@ class Session:
         entry = to_current(obj, self.dialect, self.version)
         if index_migrates(entry):
             entry.pop("firstKeptEntryIndex")
-            entry["firstKeptEntryId"] = self._compaction_by_row[row]["first_kept_entry_id"]
+            kept = next(c for c in self._cols.compactions if c["index"] == row)
+            entry["firstKeptEntryId"] = kept["first_kept_entry_id"]
         entry["id"] = self._cols.ids[row]
         parent = self._tree.parent[row]
         entry["parentId"] = self._cols.ids[parent] if parent >= 0 else None
@@ -473,11 +406,13 @@ class Session:
 
     def _contexts_messages(self, rows: Sequence[int]) -> list[ContextRead]:
         """The messages of the context at each of ``rows`` without its settings, and the
-        entries read for them (``contexts_messages``: what the compaction forensics count,
-        read in one pass over the file for many compactions)."""
-        return contexts_messages(
-            rows, self._cols, self._read_rows, self._index, child_usage=self._child_usage_targets
-        )
+        entries read for them, the row's own among them (what the compaction forensics
+        count); a row below 0 (an empty session's leaf) has none."""
+        cols, index, usage = self._cols, self._index, self._child_usage_targets
+        return [
+            read_context(row, cols, self._read_rows, index, usage, (row,)) if row >= 0 else ([], {})
+            for row in rows
+        ]
 
     def to_messages(
         self,
@@ -493,11 +428,8 @@ class Session:
         ``tool`` results) or ``"anthropic"`` (Messages API: alternating user and
         assistant, ``tool_use`` and ``tool_result`` blocks). ``images``: ``"data_url"``
         keeps them (data URLs, base64 blocks), ``"drop"`` removes them. ``thinking``:
-        keep the model's thinking or drop it. Calls and results are paired so the
-        provider accepts the list: a call without a result gets the agent's stand-in
-        error result, an orphan result is dropped; failed assistant turns are left out,
-        as the agent leaves them out. No system message (the file holds no system
-        prompt). The full rules: ``prime_nb.session._messages``.
+        keep the model's thinking or drop it. The rules (pairing of calls and results,
+        failed turns, no system message): ``docs/datasets.md``.
 
         Raises ValueError for an unknown ``format`` or ``images``, EntryNotFoundError
         for an id not in the session.
@@ -609,11 +541,10 @@ class Session:
         The Session reads the branch and the labels in force; the write layer writes them
         (``write_fork``; see :func:`fork_to_file`).
         """
-        leaf = leaf_id if leaf_id is not None else self.leaf_id
-        ids = self.path(leaf) if leaf is not None else []
-        path = with_child_usage(
-            self.read_entries(ids), self._child_usage_targets, self._row, self._read_rows
-        )
+        row = self._leaf_row if leaf_id is None else self._row(leaf_id)
+        rows = self._tree.path(row) if row >= 0 else []
+        targets = self._child_usage_targets
+        path = with_child_usage(self._read_rows(rows), rows, targets, self._read_rows)
         labels = self.label_table
         set_at = {
             entry["id"]: entry.get("timestamp")
@@ -635,8 +566,8 @@ class Session:
 def load(path: str | Path) -> Session:
     """Load a session file of any version and either dialect.
 
-    One pass over the file builds compact columns and the tree; tool-call arguments and
-    full texts stay on disk until a table or a context asks for them.
+    One pass over the file builds the columns and the tree; tool-call arguments and full
+    texts stay on disk until a table or a context asks for them.
     """
     return Session(path)
 

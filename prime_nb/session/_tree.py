@@ -1,76 +1,68 @@
-"""The conversation tree as row-index arrays: parents, ordered children, depths.
+"""The conversation tree as row indexes: parents, ordered children, depths.
 
-A load builds the children at once (``Children.of``, numpy); a refresh adds its rows
-one by one (a new entry's parent is already known), and the tree is rebuilt from
-scratch when an append resolves an earlier orphan.
+A refresh adds its rows to the tree; it is rebuilt when an append resolves an earlier
+orphan. Children are in time order, missing times last, ties by file order.
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..format import Problem
-from ._children import Children
-from ._store import int_array, view
+from ._columns import EntryColumns
+
+
+def order_key(time_ms: Sequence[float], row: int) -> tuple[float, int]:
+    """Where a child sits among its siblings: its time (missing last), then its row."""
+    t = time_ms[row]
+    return (t if t == t else float("inf"), row)
+
+
+class Children(list[list[int]]):
+    """``children[r]``: the rows whose parent is ``r``, in ``order_key`` order."""
+
+    def counts(self) -> np.ndarray:
+        """How many children each row has (int64)."""
+        return np.array([len(kids) for kids in self], dtype=np.int64)
 
 
 @dataclass
 class Tree:
     parent: list[int] = field(default_factory=list)
     children: Children = field(default_factory=Children)
-    #: int64 per row: a list held an int object (28 bytes) per row deeper than 256
-    depth: array[int] = field(default_factory=int_array)
-    #: cycles and self-parents (orphans are kept apart, see ``orphan_problems``)
+    depth: list[int] = field(default_factory=list)
+    #: orphans, cycles and self-parents
     problems: list[Problem] = field(default_factory=list)
     #: parent ids not (yet) in the file
     waiting: set[str] = field(default_factory=set)
-    #: rows whose parent is not in the file: one int each, so that a file of a million
-    #: orphans costs no million problem objects until the problems table is asked for
-    orphans: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.parent)
 
     @classmethod
-    def build(
-        cls,
-        ids: Sequence[str],
-        parent_ids: Sequence[str | None],
-        time_ms: Sequence[float],
-        lines: Sequence[int],
-        index_of: dict[str, int],
-    ) -> Tree:
+    def build(cls, cols: EntryColumns) -> Tree:
         tree = cls()
-        tree.extend(ids, parent_ids, time_ms, lines, index_of, 0, full=True)
+        tree.extend(cols, 0, full=True)
         return tree
 
-    def extend(
-        self,
-        ids: Sequence[str],
-        parent_ids: Sequence[str | None],
-        time_ms: Sequence[float],
-        lines: Sequence[int],
-        index_of: dict[str, int],
-        start: int,
-        full: bool = False,
-    ) -> bool:
-        """Add rows ``start:`` (``full``: resolve forward references too).
+    def extend(self, cols: EntryColumns, start: int, full: bool = False) -> bool:
+        """Add the rows ``start:`` of ``cols`` (``full``: resolve forward references too).
 
         Returns True when earlier rows changed (an orphan's parent arrived: rebuilt).
         """
+        ids, parent_ids, lines = cols.ids, cols.parent_ids, cols.lines
         if not full and any(ids[i] in self.waiting for i in range(start, len(ids))):
-            rebuilt = Tree.build(ids, parent_ids, time_ms, lines, index_of)
+            rebuilt = Tree.build(cols)
             self.__dict__.update(rebuilt.__dict__)
             return True
         # each row's parent row (-1: a root), -2 while its parent is not in the file;
         # the rare rows that need more (orphans, self-parents, parents further down the
         # file) are picked out after, in file order, so the common row costs two
         # comprehension steps instead of a loop iteration
-        get = index_of.get
+        get = cols.index_of.get
         parents = [-1 if pid is None else get(pid, -2) for pid in parent_ids[start:]]
         odd = [k for k, j in enumerate(parents, start) if j == -2 or j >= k]
         forward = False
@@ -78,7 +70,8 @@ class Tree:
             j = parents[i - start]
             if j == -2:
                 self.waiting.add(str(parent_ids[i]))
-                self.orphans.append(i)
+                message = f"parent {parent_ids[i]} is not in the file; loaded as a root"
+                self.problems.append(Problem(lines[i], "orphan", message, ids[i]))
                 parents[i - start] = -1
             elif j == i:
                 self.problems.append(
@@ -91,62 +84,45 @@ class Tree:
                 forward = True
         self.parent.extend(parents)
         if forward:
-            self._break_cycles(ids, lines, start)
+            self._break_cycles(ids, lines)
         if full or forward:
-            self.children = Children.of(self.parent, time_ms)
-            self._depths(forward)
-        else:
-            self._link(time_ms, start)
+            self.children = Children([] for _ in self.parent)
+            self.depth = []
+            start = 0
+        self._link(cols.time_ms, start)
+        if forward:  # a parent may come after its child: depths from the roots down
+            depth, stack = self.depth, [r for r, p in enumerate(self.parent) if p < 0]
+            while stack:
+                row = stack.pop()
+                for child in self.children[row]:
+                    depth[child] = depth[row] + 1
+                    stack.append(child)
         return forward
 
-    def _depths(self, any_order: bool) -> None:
-        """Every row's depth; ``any_order``: a parent may come after its child."""
-        parent = self.parent
-        if not any_order:  # each parent's depth is known before its children's
-            levels = [0] * len(parent)  # a list: its items are read without a new int
-            for row, up in enumerate(parent):
-                if up >= 0:
-                    levels[row] = levels[up] + 1
-            self.depth = int_array(levels)
-            return
-        depth = int_array([0]) * len(parent)
-        starts, flat = self.children.lists()
-        stack = [r for r, p in enumerate(parent) if p < 0]
-        while stack:
-            row = stack.pop()
-            below = depth[row] + 1
-            for child in flat[starts[row] : starts[row + 1]]:
-                depth[child] = below
-                stack.append(child)
-        self.depth = depth
-
     def _link(self, time_ms: Sequence[float], start: int) -> None:
-        """Rows ``start:`` (a refresh's) join their parents' children and get a depth."""
+        """Rows ``start:`` join their parents' children and get a depth (from their
+        parent's, when it came before them)."""
         parent, children, depth = self.parent, self.children, self.depth
-        children.grow(len(parent))
+        children.extend([] for _ in range(len(children), len(parent)))
         unsorted: set[int] = set()  # parents whose children arrived out of time order
         for i in range(start, len(parent)):
             j = parent[i]
             if j < 0:
                 depth.append(0)
                 continue
-            if children.add(j, i, time_ms):
+            kids = children[j]
+            kids.append(i)
+            if len(kids) > 1 and order_key(time_ms, i) < order_key(time_ms, kids[-2]):
                 unsorted.add(j)
-            depth.append(depth[j] + 1)
-        for j in unsorted:  # once each, at the end (see Children.add)
-            children.sort(j, time_ms)
+            depth.append(depth[j] + 1 if j < i else 0)
+        for j in unsorted:  # once each, at the end: sorting at each arrival is quadratic
+            children[j].sort(key=lambda r: order_key(time_ms, r))
 
     def depths(self) -> np.ndarray:
-        """Every row's depth as an int64 array of its own (a view would stop ``depth``
-        from growing on the next refresh)."""
-        return np.array(view(self.depth, np.int64))
+        """Every row's depth as an int64 array."""
+        return np.array(self.depth, dtype=np.int64)
 
-    def preorder(self) -> list[int]:
-        """Every row in depth-first order: roots in file order, children in theirs."""
-        starts, flat = self.children.lists()
-        return preorder_of(self.parent, starts, flat)
-
-    def _break_cycles(self, ids: Sequence[str], lines: Sequence[int], start: int) -> None:
+    def _break_cycles(self, ids: Sequence[str], lines: Sequence[int]) -> None:
         """Cut each parent cycle at its earliest entry in file order."""
         parent = self.parent
         state = [0] * len(parent)  # 0 new, 1 on the current walk, 2 done
@@ -172,17 +148,6 @@ class Tree:
             for r in walk:
                 state[r] = 2
 
-    def orphan_columns(
-        self, ids: Sequence[str], parent_ids: Sequence[str | None], lines: Sequence[int]
-    ) -> tuple[list[int], list[str], list[str]]:
-        """Line, message and entry id of each orphan's problem, as columns (no objects)."""
-        rows = self.orphans
-        return (
-            [lines[i] for i in rows],
-            [f"parent {parent_ids[i]} is not in the file; loaded as a root" for i in rows],
-            [ids[i] for i in rows],
-        )
-
     def path(self, row: int) -> list[int]:
         """Rows from the root down to ``row``."""
         out: list[int] = []
@@ -197,21 +162,18 @@ def active_path_mask(tree: Tree, leaf: int) -> np.ndarray:
     """True for the rows on the path from the root down to ``leaf`` (none when -1)."""
     mask = np.zeros(len(tree), dtype=bool)
     if leaf >= 0:
-        path = tree.path(leaf)
-        mask[np.fromiter(path, dtype=np.intp, count=len(path))] = True
+        mask[tree.path(leaf)] = True
     return mask
 
 
-def preorder_of(parent: Sequence[int], starts: Sequence[int], flat: Sequence[int]) -> list[int]:
-    """Rows in depth-first order from parents and children as compressed rows (the
-    children of ``r`` are ``flat[starts[r]:starts[r + 1]]``): roots in file order, children
-    in theirs."""
+def preorder_of(parent: Sequence[int], children: Sequence[list[int]]) -> list[int]:
+    """Rows in depth-first order: roots in file order, children in theirs."""
     order: list[int] = []
     stack = [r for r in range(len(parent) - 1, -1, -1) if parent[r] < 0]
     while stack:
         row = stack.pop()
         order.append(row)
-        stack.extend(reversed(flat[starts[row] : starts[row + 1]]))
+        stack.extend(reversed(children[row]))
     return order
 
 

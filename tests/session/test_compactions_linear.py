@@ -11,8 +11,8 @@ import pytest
 from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
+from prime_nb.session import CONTEXT_TYPES
 from prime_nb.session._columns import EntryColumns
-from prime_nb.session._tables import _CONTEXT_TYPES
 from prime_nb.session._tree import Tree
 
 
@@ -42,7 +42,7 @@ def oracle(
     else:
         on_path = kept_row is not None and kept_row in tree.path(row)
         counted = [] if on_path else span
-    return sum(1 for r in counted if types[r] in _CONTEXT_TYPES), on_path
+    return sum(1 for r in counted if types[r] in CONTEXT_TYPES), on_path
 
 
 def check(session: prime_nb.Session) -> int:

@@ -1,6 +1,6 @@
 """Small hostile files must not cost much: tool-call arguments stay on disk until the
-tool_calls table asks for them, and orphans cost no problem object each until
-the problems table is built. (Timings live in benchmarks/bench_hostile.py, not here.)"""
+tool_calls table asks for them, and every orphan is a problem of the problems table.
+(Timings live in benchmarks/bench_hostile.py, not here.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import prime_nb
-from prime_nb.session._columns import ON_DISK
 
 
 def big_arguments_session(
@@ -74,7 +73,7 @@ def test_long_lines_leave_arguments_on_disk(dialect: str, tmp_path: Path) -> Non
     path = tmp_path / "big.jsonl"
     arguments = big_arguments_session(path, dialect)
     session = prime_nb.load(path)
-    assert all(call.arguments is ON_DISK for call in session._cols.tool_calls)
+    assert not session._cols.tool_calls.arguments  # none kept: read from disk
     table = session.tool_calls
     assert table["arguments"].tolist() == arguments
     assert table["call_id"].tolist() == [f"k{i}" for i in range(5)]
@@ -85,7 +84,7 @@ def test_short_lines_leave_arguments_on_disk_too(dialect: str, tmp_path: Path) -
     path = tmp_path / "small.jsonl"
     arguments = big_arguments_session(path, dialect, lines=2, size=200)
     session = prime_nb.load(path)
-    assert all(call.arguments is ON_DISK for call in session._cols.tool_calls)
+    assert not session._cols.tool_calls.arguments  # none kept: read from disk
     assert session.tool_calls["arguments"].tolist() == arguments
 
 
@@ -102,13 +101,12 @@ def test_a_loaded_session_does_not_hold_huge_arguments(tmp_path: Path) -> None:
     assert held < path.stat().st_size / 10, (held, path.stat().st_size)
 
 
-def test_orphans_are_rows_until_the_problems_table(tmp_path: Path) -> None:
+def test_every_orphan_is_a_problem(tmp_path: Path) -> None:
     lines = [{"type": "session", "version": 3, "id": "o"}]
     lines += [{"type": "custom", "id": f"o{i}", "parentId": f"gone{i}"} for i in range(2000)]
     path = tmp_path / "orphans.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     session = prime_nb.load(path)
-    assert session._tree.problems == [] and len(session._tree.orphans) == 2000
     problems = session.problems
     assert len(problems) == 2000 and set(problems["kind"]) == {"orphan"}
     assert problems["line"].tolist() == list(range(2, 2002))

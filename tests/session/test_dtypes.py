@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import header, msg, write_lines
+from schema_checks import frame_mismatches
 from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
-from prime_nb.session._schema import SCHEMAS, mismatches
+from prime_nb.session._schema import INDEX, SCHEMAS
 
 TABLES = list(SCHEMAS)
 #: every session of the matrix (empty, clean, hostile, every fixture) but the twins
@@ -24,7 +25,8 @@ def test_every_table_has_its_schema(
 ) -> None:
     session = matrix_session(name)
     for table in TABLES:
-        assert mismatches(table, getattr(session, table)) == [], (name, table)
+        found = frame_mismatches(getattr(session, table), SCHEMAS[table], INDEX[table])
+        assert found == [], (name, table)
 
 
 def test_the_dtypes_that_used_to_change_with_content(tmp_path: Path) -> None:
@@ -49,3 +51,9 @@ def test_the_dtypes_that_used_to_change_with_content(tmp_path: Path) -> None:
     assert str(waiting.entries["timestamp"].dtype) == "datetime64[us, UTC]"
     assert waiting.entries.at["a1", "timestamp"].microsecond == 123456
 
+
+def test_the_removed_schema_check_says_what_to_use() -> None:
+    with pytest.raises(ImportError, match=r"frame_mismatches was removed: .* dtype_of\(spec\)"):
+        from prime_nb.session import frame_mismatches  # noqa: F401
+    with pytest.raises(AttributeError, match=r"has no attribute 'nothing_here'"):
+        prime_nb.session.nothing_here  # type: ignore[attr-defined]  # noqa: B018

@@ -21,7 +21,6 @@ from session_matrix import LOADED_CASES
 
 import prime_nb
 from prime_nb.errors import SessionFormatError
-from prime_nb.session import _context, _index
 from prime_nb.session._context import Context, _append, clone_usage, to_context_message
 from prime_nb.session._index import CONTEXT_TYPES, nearest
 
@@ -220,34 +219,11 @@ def test_random_trees(seed: int, spec: bool, tmp_path: Path) -> None:
     check_every_row(session)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_contexts_read_together_in_bounded_batches(
-    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Many leaves' contexts read together give each leaf's own, however the rows are
-    cut into reads: each read holds at most ROWS_PER_READ rows, or one context's."""
-    session = prime_nb.load(random_session(seed, tmp_path, spec=False))
-    rows = list(range(len(session._cols)))
-    alone = [session._contexts_messages([row])[0] for row in rows]
-    reads: list[int] = []
-    real = session._read_rows
-
-    def counted(wanted: Sequence[int], trim: bool = True) -> list[dict[str, Any]]:
-        reads.append(len(wanted))
-        return real(wanted, trim)
-
-    monkeypatch.setattr(session, "_read_rows", counted)
-    monkeypatch.setattr(_context, "ROWS_PER_READ", 5)
-    together = session._contexts_messages(rows)
-    assert [messages for messages, _ in together] == [messages for messages, _ in alone]
-    for row, (_, read) in zip(rows, together, strict=True):
-        assert read[row] == alone[row][1][row]
-    biggest = max(len(read) for _, read in alone)
-    assert all(n <= max(5, biggest) for n in reads)
-    assert len(reads) < len(rows)  # fewer reads than contexts: they were shared
-    # an empty session's leaf (-1) has no messages, and reads nothing for itself
-    (empty, _), (first, _) = session._contexts_messages([-1, 0])
-    assert empty == [] and first == alone[0][0]
+def test_an_empty_leaf_has_no_context_messages(tmp_path: Path) -> None:
+    """An empty session's leaf (-1) asked with others has no messages and reads nothing."""
+    session = prime_nb.load(random_session(0, tmp_path, spec=False))
+    (empty, read), (first, _) = session._contexts_messages([-1, 0])
+    assert empty == [] and read == {} and first == list(session.context(session._cols.ids[0]))
 
 
 def naive_nearest(pointer: list[int], hit: list[bool]) -> list[int]:
@@ -275,12 +251,8 @@ def test_nearest_is_the_first_hit_up_the_chain(seed: int) -> None:
     assert got.tolist() == naive_nearest(pointer, hit)
 
 
-@pytest.mark.parametrize("walk", [0, 2, 1000])  # always the spans; both; always a walk
 @pytest.mark.parametrize("seed", range(10))
-def test_ancestor_test_and_path_pieces_follow_the_tree(
-    seed: int, walk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(_index, "SHORT_WALK", walk)
+def test_ancestor_test_and_path_pieces_follow_the_tree(seed: int, tmp_path: Path) -> None:
     session = prime_nb.load(random_session(seed, tmp_path, spec=False))
     index, tree = session._index, session._tree
     for row in range(len(tree)):

@@ -1,5 +1,6 @@
-"""The fast text columns and numeric conversions of the entries table give what the plain
-pandas and numpy constructions gave: same dtype, array class and values.
+"""The entries table's columns are what the plain pandas and numpy constructions make of
+the loader's columns: same dtype, array class and values (text columns built by pyarrow
+equal ``pd.array``'s); times always in microseconds.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from prime_nb.session import _tables as tables
 from sessiongen import synthetic_session
 
 NAN = float("nan")
+
 
 CASES: dict[str, Any] = {
     "empty": [],
@@ -62,12 +64,6 @@ def test_strs_is_pd_array_str(values: Any) -> None:
     same_strings(tables._strs(values), pd.array(values, dtype="str"))
 
 
-@pytest.mark.parametrize("values", list(CASES.values()), ids=list(CASES))
-def test_strs_without_the_fast_path(values: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "_FAST_STRS", None)
-    same_strings(tables._strs(values), pd.array(values, dtype="str"))
-
-
 def test_lone_surrogates_fail_as_before() -> None:
     with pytest.raises(
         UnicodeEncodeError, match=r"codec can't encode character .* surrogates not allowed"
@@ -79,32 +75,17 @@ def test_lone_surrogates_fail_as_before() -> None:
         tables._strs(["a", "\ud800"])
 
 
-def test_fast_path_is_used_with_pyarrow() -> None:
-    # the test extras install pyarrow, and pandas >= 3 then keeps str in it
-    dtype = pd.array([], dtype="str").dtype
-    assert isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
-    assert tables._FAST_STRS is not None
+def test_text_columns_are_built_by_pyarrow() -> None:
+    """pandas keeps its str dtype in pyarrow here (the test extras install it), so the
+    text columns take the one-pass path: a large_string array, not pd.array's."""
     for values in (["a", None, "é"], [None, None], []):
-        built = tables._FAST_STRS(values)
-        assert built is not None
-        assert built._pa_array.type == pa.large_string()  # type: ignore[attr-defined]
-    for others in ([NAN, "a"], [1, "a"], [b"x"], [bytearray(b"x")], [pd.NA]):
-        assert tables._FAST_STRS(others) is None  # left to pd.array
+        assert tables._strs(values)._pa_array.type == pa.large_string()  # type: ignore[attr-defined]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.none(), st.text(max_size=40)), max_size=30))
 def test_strs_matches_pd_array_on_any_text(values: list[str | None]) -> None:
     same_strings(tables._strs(values), pd.array(values, dtype="str"))
-
-
-@pytest.mark.parametrize(
-    "values", [[], [0], [1, 2, 3], [2**62, -(2**62), 0], list(range(1000)), [True, 2]]
-)
-def test_int64_is_np_asarray(values: list[int]) -> None:
-    new, old = tables._int64(values), np.asarray(values, dtype=np.int64)
-    assert new.dtype == old.dtype and new.shape == old.shape
-    assert np.array_equal(new, old)
 
 
 def test_times_keep_their_values_in_microseconds() -> None:
@@ -132,14 +113,19 @@ def test_entries_table_columns(tmp_path: Path, seed: int) -> None:
     same_strings(entries["parent_id"].array, pd.array(parent_ids, dtype="str"))
     for name, values in (("type", cols.types), ("role", cols.roles), ("model", cols.models)):
         same_strings(entries[name].array, pd.array(values, dtype="str"))
-    cold = cols.cold()
-    for name in ("text", "tool_name", "stop_reason", "custom_type"):
-        same_strings(entries[name].array, pd.array(cold[name], dtype="str"))
+    for name, texts in (
+        ("text", cols.texts),
+        ("tool_name", cols.tool_names),
+        ("stop_reason", cols.stop_reasons),
+        ("custom_type", cols.custom_types),
+    ):
+        same_strings(entries[name].array, pd.array(texts, dtype="str"))
+    for name in ("is_error", "has_text", "has_thinking", "has_image"):
+        assert entries[name].tolist() == getattr(cols, name)
     for name, ints in (("line", cols.lines), ("byte_offset", cols.offsets)):
         assert entries[name].dtype == np.int64
         assert np.array_equal(entries[name].to_numpy(), np.asarray(ints, dtype=np.int64))
-    usage = cols.usage_columns()
-    cost = np.asarray(usage["cost"], dtype=np.float64)
+    cost = np.asarray([NAN if u is None else u[5] for u in cols.usage], dtype=np.float64)
     assert np.array_equal(entries["cost"].to_numpy(), cost, equal_nan=True)
     no_usage = np.asarray([u is None for u in cols.usage], dtype=bool)
     assert np.array_equal(entries["input_tokens"].isna().to_numpy(), no_usage)

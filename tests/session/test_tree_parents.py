@@ -4,10 +4,25 @@ further down the file, cycles, built at once and extended by refreshes."""
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
+from prime_nb.session import EntryColumns
 from prime_nb.session._tree import Tree
+
+
+def columns(
+    ids: list[str],
+    parent_ids: list[str | None],
+    times: list[float],
+    lines: list[int],
+    index_of: dict[str, int],
+) -> EntryColumns:
+    """The loader's columns that the tree reads."""
+    return EntryColumns(
+        ids=ids, parent_ids=parent_ids, time_ms=array("d", times), lines=lines, index_of=index_of
+    )
 
 
 def oracle(ids: list[str], parent_ids: list[str | None], index_of: dict[str, int]) -> dict:
@@ -55,9 +70,9 @@ def test_parents_as_the_rules_say_row_by_row(seed: int) -> None:
     index_of = {entry_id: k for k, entry_id in enumerate(ids)}
     lines = list(range(1, len(ids) + 1))
     times = [float(k) for k in range(len(ids))]
-    tree = Tree.build(ids, parent_ids, times, lines, index_of)
+    tree = Tree.build(columns(ids, parent_ids, times, lines, index_of))
     want = oracle(ids, parent_ids, index_of)
-    assert tree.orphans == want["orphans"]
+    assert [p.line - 1 for p in tree.problems if p.kind == "orphan"] == want["orphans"]
     assert tree.waiting == want["waiting"]
     selfs = [p for p in tree.problems if p.kind == "self_parent"]
     assert [p.line - 1 for p in selfs] == want["self"]
@@ -87,9 +102,10 @@ def test_a_refresh_adds_rows_as_a_fresh_build_reads_them(seed: int) -> None:
     lines = list(range(1, n + 1))
     times = [float(k) for k in range(n)]
     cut = rng.randrange(1, n)
-    grown = Tree.build(ids[:cut], parent_ids[:cut], times[:cut], lines[:cut], index_of)
-    grown.extend(ids, parent_ids, times, lines, index_of, cut)
-    fresh = Tree.build(ids, parent_ids, times, lines, index_of)
+    grown = Tree.build(columns(ids[:cut], parent_ids[:cut], times[:cut], lines[:cut], index_of))
+    every = columns(ids, parent_ids, times, lines, index_of)
+    grown.extend(every, cut)
+    fresh = Tree.build(every)
     assert grown.parent == fresh.parent
     assert list(grown.depth) == list(fresh.depth)
     assert [(p.line, p.kind) for p in grown.problems] == [(p.line, p.kind) for p in fresh.problems]
