@@ -64,10 +64,11 @@ class Rule:
     #: wrong, and a wrong guess must not spread to every message
     confident: bool | Callable[[str], bool] = True
 
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """The spans of ``text`` this rule replaces, in any order."""
+    def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
+        """The spans of ``text`` this rule replaces, in any order (``low``: the text
+        lower-cased, when the caller runs many rules over one text)."""
         if self.hints:
-            low = text.lower()
+            low = text.lower() if low is None else low
             if not any(h in low for h in self.hints):
                 return
         if self.pattern is not None:

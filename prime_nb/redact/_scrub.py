@@ -165,8 +165,9 @@ class Scrubber:
 
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
+        low = text.lower()
         for rule in self.rules:
-            for start, end in rule.spans(text):
+            for start, end in rule.spans(text, low):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
         return out
 
