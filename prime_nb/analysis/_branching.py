@@ -33,7 +33,7 @@ def branch_rows(session: Session, stamps: Sequence[Any]) -> list[dict[str, Any]]
     size, tokens, cost, leaves, last_leaf = arrays.subtree_figures()
     active = active_path_mask(tree, len(cols) - 1)
     ids, types, roles, depth = cols.ids, cols.types, cols.roles, arrays.depth
-    stops = getattr(cols, "stops", cols.stop_reasons)  # a summary read's, or the loader's
+    stops = cols.stop_reasons
     rows: list[dict[str, Any]] = []
     for fork in forks:
         for row in tree.children[fork]:
