@@ -8,6 +8,7 @@ normalised against the session's cwd), and they must agree on them to the token.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -57,6 +58,12 @@ def blocks_of(message: dict[str, Any]) -> list[Any]:
     return content if isinstance(content, list) else []
 
 
+def call_chars(block: dict[str, Any]) -> int:
+    """Characters of one tool-call block as the agent counts them: its name and its
+    arguments as JSON (the context estimate and the cost of a retention use agree)."""
+    return len(str(block.get("name") or "")) + _json_len(block.get("arguments"))
+
+
 def message_chars(message: dict[str, Any]) -> int:
     """Characters of a context message as the agent counts them for its token estimate."""
     role = message.get("role")
@@ -71,7 +78,7 @@ def message_chars(message: dict[str, Any]) -> int:
             elif kind == "thinking" and isinstance(block.get("thinking"), str):
                 chars += len(block["thinking"])
             elif kind == "toolCall":
-                chars += len(str(block.get("name") or "")) + _json_len(block.get("arguments"))
+                chars += call_chars(block)
         return chars
     if role == "bashExecution":
         return len(str(message.get("command") or "")) + len(str(message.get("output") or ""))
@@ -105,6 +112,25 @@ def relative_path(path: str, cwd: str | None) -> str:
         except ValueError:
             return path
     return str(pure) if path else path
+
+
+def session_cwd(session: Session) -> str | None:
+    """The header's cwd that file paths are made relative to (None unless it is text:
+    the header is untrusted)."""
+    cwd = session.header.get("cwd")
+    return cwd if isinstance(cwd, str) else None
+
+
+def read_paths(calls: Iterable[tuple[int, Any, Any]], cwd: str | None) -> dict[int, list[str]]:
+    """Row -> the files its read tools (``READ_TOOLS``) opened, relative to ``cwd``, in
+    call order, from ``(row, tool name, arguments)`` triples: what forensics counts as a
+    file read again, from the entries table or from the corpus's summary read alike."""
+    out: dict[int, list[str]] = {}
+    for row, name, arguments in calls:
+        target = tool_path(arguments) if name.__class__ is str and name in READ_TOOLS else None
+        if target is not None:
+            out.setdefault(row, []).append(relative_path(target, cwd))
+    return out
 
 
 def tool_path(arguments: Any) -> str | None:

@@ -27,7 +27,7 @@ from ..session import (
     as_session,
     view,
 )
-from ._common import READ_TOOLS, estimate_tokens, relative_path, tool_path, tree_arrays
+from ._common import estimate_tokens, read_paths, relative_path, session_cwd, tree_arrays
 from ._schemas import SCHEMAS, conform
 
 COLUMNS = list(SCHEMAS["compaction_forensics"])
@@ -161,8 +161,7 @@ def forensics_rows(
     tools opened, ``stamps`` the rows' times as the caller shows them (the previous
     compaction's time is carried as ``previous_ms``)."""
     cols, tree = session._cols, session._tree
-    cwd = session.header.get("cwd")
-    cwd = cwd if isinstance(cwd, str) else None
+    cwd = session_cwd(session)
     ids, types, roles = cols.ids, cols.types, cols.roles
     active = active_path_mask(tree, len(cols) - 1)
     tokens: np.ndarray = view(cols.usage.tokens, np.int64).reshape(-1, 5)
@@ -249,19 +248,14 @@ def compaction_forensics(
         comps = comps.loc[[i for i in comps.index if i in wanted]]
     if comps.empty:
         return conform(pd.DataFrame(), "compaction_forensics")
-    cwd = session.header.get("cwd")
-    cwd = cwd if isinstance(cwd, str) else None
     row_of = session._cols.index_of
     calls = session.tool_calls
-    reads = calls[calls["name"].isin(READ_TOOLS)]
-    read_paths: dict[int, list[str]] = {}
-    for assistant_id, arguments in zip(reads["assistant_id"], reads["arguments"], strict=True):
-        target = tool_path(arguments)
-        if target is not None:
-            read_paths.setdefault(row_of[assistant_id], []).append(relative_path(target, cwd))
+    rows = map(row_of.__getitem__, calls["assistant_id"])
+    triples = zip(rows, calls["name"], calls["arguments"], strict=True)
+    opened = read_paths(triples, session_cwd(session))
     stamps = session.entries["timestamp"].tolist()
-    rows = forensics_rows(session, [row_of[str(c)] for c in comps.index], read_paths, stamps)
-    frame = pd.DataFrame(rows).set_index("id")
+    found = forensics_rows(session, [row_of[str(c)] for c in comps.index], opened, stamps)
+    frame = pd.DataFrame(found).set_index("id")
     previous = frame.pop("previous_ms")
     frame["since_previous"] = [
         None if pd.isna(p) else t - p for t, p in zip(frame["timestamp"], previous, strict=True)
@@ -277,16 +271,11 @@ def corpus_compaction_rows(read: ColumnsRead, path: str) -> list[dict[str, Any]]
     cols = session._cols
     if not cols.compactions:
         return []
-    cwd = session.header.get("cwd")
-    cwd = cwd if isinstance(cwd, str) else None
     calls = cols.tool_calls
-    read_paths: dict[int, list[str]] = {}
-    for k in sorted(calls.arguments):  # the pass keeps only the read tools' arguments
-        name = calls.names[k]
-        is_read = name.__class__ is str and name in READ_TOOLS
-        target = tool_path(calls.arguments[k]) if is_read else None
-        if target is not None:
-            read_paths.setdefault(calls.rows[k], []).append(relative_path(target, cwd))
+    opened = read_paths(  # the pass keeps only the read tools' arguments
+        ((calls.rows[k], calls.names[k], calls.arguments[k]) for k in sorted(calls.arguments)),
+        session_cwd(session),
+    )
     comp_rows = [c["index"] for c in cols.compactions]
-    rows = forensics_rows(session, comp_rows, read_paths, cols.time_ms)
+    rows = forensics_rows(session, comp_rows, opened, cols.time_ms)
     return [{"session": session.id, "path": path, **row} for row in rows]

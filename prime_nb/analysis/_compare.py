@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from ..session import Session, SessionLike, as_session, message_text
-from ._common import relative_path, tool_path
+from ._common import relative_path, session_cwd, tool_path
 from ._schemas import SCHEMAS, conform
 
 SIDE_COLUMNS = ["entry_id", "tools", "tokens", "cost", "files", "text"]
@@ -165,16 +165,11 @@ def common_ancestor(session: SessionLike, leaf_a: str, leaf_b: str) -> str | Non
     return ancestor
 
 
-def _cwd(session: Session) -> str | None:
-    cwd = session.header.get("cwd")
-    return cwd if isinstance(cwd, str) else None
-
-
 def _calls_by_assistant(session: Session, ids: Sequence[str]) -> dict[str, list[_Call]]:
     """The tool calls of the entries ``ids``, grouped by the assistant entry that made
     them, each as (tool, file relative to cwd or None, command whitespace-collapsed or
     ""): one pass over the calls table."""
-    cwd = _cwd(session)
+    cwd = session_cwd(session)
     calls = session.tool_calls
     wanted = set(ids)
     by_assistant: dict[str, list[_Call]] = {}

@@ -33,7 +33,15 @@ from typing import Any
 import pandas as pd
 
 from ..session import ColumnsRead, Session, SessionLike, as_session
-from ._common import PATH_KEYS, _json_len, blocks_of, estimate_tokens, relative_path, tree_arrays
+from ._common import (
+    PATH_KEYS,
+    blocks_of,
+    call_chars,
+    estimate_tokens,
+    relative_path,
+    session_cwd,
+    tree_arrays,
+)
 from ._compaction import kept_rows, walk_compactions
 from ._schemas import conform
 
@@ -138,9 +146,8 @@ def uses_of(entries: Sequence[dict[str, Any]], cwd: str | None) -> list[Use]:
             for block in blocks_of(message):
                 if not isinstance(block, dict) or block.get("type") != "toolCall":
                     continue
-                arguments = block.get("arguments")
-                chars = len(str(block.get("name") or "")) + _json_len(arguments)
-                use = Use(entry_id, call_facts(arguments, cwd), math.ceil(chars / 4))
+                facts = call_facts(block.get("arguments"), cwd)
+                use = Use(entry_id, facts, math.ceil(call_chars(block) / 4))
                 out.append(use)
                 if isinstance(block.get("id"), str):
                     by_call[block["id"]] = use
@@ -305,8 +312,6 @@ def retention_counts(
 def _retention(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The detail rows and the per-kind counts of every compaction of the session."""
     cols = session._cols
-    cwd = session.header.get("cwd")
-    cwd = cwd if isinstance(cwd, str) else None
     comps = [c["index"] for c in cols.compactions]
     walked = walk_compactions(
         session._index,
@@ -324,7 +329,7 @@ def _retention(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, A
         [c["summary"] if isinstance(c["summary"], str) else "" for c in cols.compactions],
         [w.summarised for w in walked],
         [w.leaf for w in walked],
-        cwd,
+        session_cwd(session),
     )
     return details, retention_counts(details, [cols.ids[r] for r in comps])
 
