@@ -404,8 +404,8 @@ def _compare(
         return {
             "entries": len(ids),
             "assistant_turns": len(turns),
-            "tool_calls": sum(len(t["tools"].split(", ")) for t in turns if t["tools"]),
-            "tokens": sum(t["tokens"] for t in turns),
+            "tool_calls": sum(len(t.tools) for t in prompts),
+            "tokens": sum(t.tokens for t in prompts),
             "cost": sum(t["cost"] for t in turns),
             "errors": sum(t.errors for t in prompts),
             "files_touched": sorted({f for t in turns for f in t["files"]}),

@@ -112,6 +112,16 @@ def test_totals_count_tokens_errors_and_files(tmp_path: Path) -> None:
     assert result.ancestor_id is None and result.file_b == "b.jsonl"
 
 
+def test_totals_count_each_tool_call_once_whatever_its_name(tmp_path: Path) -> None:
+    """A tool's name is untrusted text: one with a comma in it, or an empty one, is still
+    one call, in the totals as in the turns table (the totals once re-split the joined
+    names, and counted 3 calls here)."""
+    odd = [("odd names", [("grep, then read", {"pattern": "x"}), ("", {"path": "/proj/y.py"})])]
+    result = compare(_run(tmp_path / "a.jsonl", BASE), _run(tmp_path / "b.jsonl", odd))
+    assert result.turns["b_tool_calls"].sum() == 2
+    assert result.totals.loc["tool_calls"].tolist() == [3, 2]
+
+
 def test_pairs_pick_a_leaf_and_the_old_call_still_works(tmp_path: Path) -> None:
     a = prime_nb.load(_run(tmp_path / "a.jsonl", BASE))
     early = compare((a, "f0"), (a, None))
