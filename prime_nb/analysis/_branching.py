@@ -21,6 +21,22 @@ BRANCH_COLUMNS = list(SCHEMAS["branches"])
 SEGMENT_COLUMNS = list(SCHEMAS["branch_segments"])
 
 
+def _outcome(
+    session: Session, leaf: int, tokens: float, cost: float, active: bool
+) -> dict[str, Any]:
+    """The spend of a branch or segment and how it ended at its last leaf (``OUTCOME`` in
+    the schemas), read from the session's columns alike for both tables."""
+    cols = session._cols
+    return {
+        "tokens": int(tokens),
+        "cost": float(cost),
+        "last_type": cols.types[leaf],
+        "last_role": cols.roles[leaf],
+        "stop_reason": cols.stop_reasons[leaf],
+        "is_active": bool(active),
+    }
+
+
 def branch_rows(session: Session, stamps: Sequence[Any]) -> list[dict[str, Any]]:
     """The rows of :func:`branches` from the session's read alone (the corpus's summary
     read has no entries table); ``stamps`` are the rows' times as the caller shows them."""
@@ -32,8 +48,7 @@ def branch_rows(session: Session, stamps: Sequence[Any]) -> list[dict[str, Any]]
     arrays = tree_arrays(session)
     size, tokens, cost, leaves, last_leaf = arrays.subtree_figures()
     active = active_path_mask(tree, len(cols) - 1)
-    ids, types, roles, depth = cols.ids, cols.types, cols.roles, arrays.depth
-    stops = cols.stop_reasons
+    ids, depth = cols.ids, arrays.depth
     rows: list[dict[str, Any]] = []
     for fork in forks:
         for row in tree.children[fork]:
@@ -46,12 +61,7 @@ def branch_rows(session: Session, stamps: Sequence[Any]) -> list[dict[str, Any]]
                     "entries": int(size[row]),
                     "leaves": int(leaves[row]),
                     "path_length": int(depth[leaf] - depth[row] + 1),
-                    "tokens": int(tokens[row]),
-                    "cost": float(cost[row]),
-                    "last_type": types[leaf],
-                    "last_role": roles[leaf],
-                    "stop_reason": stops[leaf],
-                    "is_active": bool(active[row]),
+                    **_outcome(session, leaf, tokens[row], cost[row], active[row]),
                     "started": stamps[row],
                     "ended": stamps[leaf],
                 }
@@ -122,7 +132,6 @@ def branch_segments(session: SessionLike) -> pd.DataFrame:
     branch that continued (``fork_id``). Segment sums add up to the session's totals.
     """
     session = as_session(session, "analysis.branch_segments")
-    entries = session.entries
     arrays = tree_arrays(session)
     owner = arrays.last_leaf()
     n = len(arrays.ids)
@@ -134,8 +143,7 @@ def branch_segments(session: SessionLike) -> pd.DataFrame:
     start: dict[int, int] = {}
     for row in np.argsort(arrays.depth, kind="stable").tolist():
         start.setdefault(int(owner[row]), row)
-    types, roles = entries["type"].to_numpy(), entries["role"].to_numpy()
-    stops, active = entries["stop_reason"].to_numpy(), entries["on_active_path"].to_numpy()
+    active = active_path_mask(session._tree, n - 1)
     rows = []
     for leaf in sorted(start):
         first = start[leaf]
@@ -146,12 +154,7 @@ def branch_segments(session: SessionLike) -> pd.DataFrame:
                 "start_id": arrays.ids[first],
                 "fork_id": arrays.ids[parent] if parent >= 0 else None,
                 "entries": int(counts[leaf]),
-                "tokens": int(tokens[leaf]),
-                "cost": float(cost[leaf]),
-                "last_type": types[leaf],
-                "last_role": roles[leaf],
-                "stop_reason": stops[leaf],
-                "is_active": bool(active[leaf]),
+                **_outcome(session, leaf, tokens[leaf], cost[leaf], active[leaf]),
             }
         )
     frame = pd.DataFrame(rows, columns=["leaf_id", *SEGMENT_COLUMNS]).set_index("leaf_id")
