@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._names import shown_name
-from .analysis import branch_segments, compaction_forensics, compaction_retention
+from .analysis import abandoned_share, branch_segments, compaction_forensics, compaction_retention
 from .session import SessionLike, as_session
 
 if TYPE_CHECKING:
@@ -100,7 +100,8 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
     """
     session = as_session(session, "plots.context_timeline")
     path = _path_frame(session, leaf_id)
-    turns = path[(path["role"] == "assistant") & path["total_tokens"].notna()]
+    is_turn = (path["role"] == "assistant") & path["total_tokens"].notna()
+    turns = path[is_turn]
     x = np.arange(1, len(turns) + 1)
     ids = turns.index.to_numpy()
     hover_data = _custom(
@@ -126,8 +127,7 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
                 ),
             )
         )
-    assistant_before = (path["role"] == "assistant") & path["total_tokens"].notna()
-    seen = assistant_before.cumsum().to_numpy()
+    seen = is_turn.cumsum().to_numpy()  # the turns up to each entry of the path
     on_path = [str(i) for i in path.index[path["type"] == "compaction"]]
     forensics = compaction_forensics(session, on_path) if on_path else None
     shapes: list[dict[str, Any]] = []
@@ -159,8 +159,7 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
     """Cost of each branch segment, active path vs abandoned branches (each entry once)."""
     session = as_session(session, "plots.cost_by_branch")
     segments = branch_segments(session)
-    total = float(segments["cost"].sum()) if len(segments) else 0.0
-    abandoned = float(segments.loc[~segments["is_active"], "cost"].sum()) if len(segments) else 0
+    abandoned = abandoned_share(session)  # NaN when nothing cost anything
     fig = go.Figure()
     for active, name, color in ((True, "active path", ACTIVE), (False, "abandoned", ABANDONED)):
         part = segments[segments["is_active"] == active]
@@ -190,7 +189,8 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
                 ),
             )
         )
-    share = f"{abandoned / total:.0%} of ${total:.2f} abandoned" if total > 0 else "no cost"
+    total = float(segments["cost"].sum())
+    share = f"{abandoned:.0%} of ${total:.2f} abandoned" if abandoned == abandoned else "no cost"
     fig.update_layout(
         title=_title(f"Cost by branch: {share}", session),
         xaxis_title="cost (USD)",

@@ -9,6 +9,7 @@ import pytest
 import traitlets
 from plotly.callbacks import Points
 from research_sessions import BRANCHY_TOTAL_COST, EXPECTED, branchy, compacted, planted
+from session_matrix import LOADED_CASES, write_case
 
 import prime_nb
 from prime_nb import plots
@@ -86,6 +87,16 @@ def test_cost_by_branch(branchy_session: prime_nb.Session) -> None:
     assert "29% of $1.05 abandoned" in fig.layout.title.text  # 0.30 / 1.05
     # the active segment starts at the root; the abandoned one left the fork a2
     assert list(active.y) == ["a5 (root)"] and list(abandoned.y) == ["a3 (from a2)"]
+
+
+@pytest.mark.parametrize("name", LOADED_CASES)
+def test_cost_by_branch_titles_the_abandoned_share(name: str, tmp_path: Path) -> None:
+    """The title's share is analysis.abandoned_share; a session that cost nothing (its
+    share NaN) says so rather than dividing by zero."""
+    session = prime_nb.load(write_case(name, tmp_path))
+    share = prime_nb.analysis.abandoned_share(session)
+    title = plots.cost_by_branch(session).layout.title.text
+    assert (f"{share:.0%} of $" in title) if share == share else ("no cost" in title)
 
 
 def test_tool_usage(branchy_session: prime_nb.Session) -> None:
