@@ -33,13 +33,6 @@ from ._schemas import SCHEMAS, conform
 COLUMNS = list(SCHEMAS["compaction_forensics"])
 
 
-def _count(value: Any) -> int | None:
-    """A token count from the file; None unless a whole number in 0..2**63-1 (Int64)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
-        return None
-    return int(value) if 0 <= value < 2**63 else None
-
-
 def _files(details: Any, key: str, cwd: str | None) -> list[str]:
     values = details.get(key) if isinstance(details, dict) else None
     if not isinstance(values, list):
@@ -181,10 +174,10 @@ def forensics_rows(
     for k, comp in enumerate(comps):
         row, walk = comp_rows[k], walked[k]
         previous = walk.previous if walk.previous >= 0 else None
-        context, read = contexts[k]
-        recorded = _count(read[row].get("tokensAfter"))
+        context = contexts[k][0]
+        # the counts as the loader checked them (session.compactions shows the same)
+        recorded, before = comp["tokens_after"], comp["tokens_before"]
         after = recorded if recorded is not None else sum(estimate_tokens(m) for m in context)
-        before = _count(read[row].get("tokensBefore"))
         summary = comp["summary"] if isinstance(comp["summary"], str) else ""
         kept = comp["first_kept_entry_id"]
         rows.append(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -218,3 +220,34 @@ def test_forensics_of_sessions_whose_compactions_have_no_predecessor(
     table = compaction_forensics(prime_nb.load(fixtures_dir / "agent-written" / f"{name}.jsonl"))
     assert len(table) >= 1 and table["since_previous"].isna().all()
     assert pd.api.types.is_timedelta64_dtype(table["since_previous"])
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "want_before", "want_after"),
+    [
+        (1000.5, 300.5, None, None),  # not whole numbers: missing, as in session.compactions
+        (1000.0, 300.0, 1000, 300),  # whole floats are counts
+        (-5, True, None, None),  # negative, or a flag: missing
+    ],
+)
+def test_forensics_token_counts_are_the_compactions_table(
+    tmp_path: Path, before: Any, after: Any, want_before: int | None, want_after: int | None
+) -> None:
+    """A compaction's recorded counts are read once, by the loader: forensics shows what
+    ``session.compactions`` shows (a fractional count once came out truncated), and
+    without a usable ``tokensAfter`` it estimates the context after the compaction."""
+    text = compacted(tmp_path / "c.jsonl").read_text()
+    text = text.replace('"tokensBefore": 2000', f'"tokensBefore": {json.dumps(before)}')
+    text = text.replace('"tokensAfter": 300', f'"tokensAfter": {json.dumps(after)}')
+    (tmp_path / "c.jsonl").write_text(text)
+    session = prime_nb.load(tmp_path / "c.jsonl")
+    row, table = compaction_forensics(session).loc["c2"], session.compactions.loc["c2"]
+    assert pd.isna(table["tokens_before"]) == (want_before is None)
+    if want_before is None:
+        assert pd.isna(row["tokens_before"])
+    else:
+        assert row["tokens_before"] == want_before
+    if want_after is None:
+        assert row["tokens_after_source"] == "estimated" and row["tokens_after"] > 0
+    else:
+        assert row["tokens_after_source"] == "recorded" and row["tokens_after"] == want_after

@@ -26,10 +26,16 @@ from prime_nb.analysis._common import (
     tool_path,
     tree_arrays,
 )
-from prime_nb.analysis._compaction import COLUMNS, _count, _files
+from prime_nb.analysis._compaction import COLUMNS, _files
 from prime_nb.analysis._schemas import conform
 from prime_nb.errors import SessionFormatError
 from prime_nb.session._index import CONTEXT_TYPES
+
+
+def _recorded(value: Any) -> int | None:
+    """A token count as the file records it: a whole number in 0..2**63-1, else None."""
+    whole = value.__class__ is int or (value.__class__ is float and value.is_integer())
+    return int(value) if whole and 0 <= value < 2**63 else None
 
 
 def oracle(session: prime_nb.Session, ids: Sequence[str] | None = None) -> pd.DataFrame:
@@ -109,12 +115,11 @@ def oracle(session: prime_nb.Session, ids: Sequence[str] | None = None) -> pd.Da
 
         context = session.context(cid)
         estimate = sum(estimate_tokens(m) for m in context)
-        # the full entry, not session.compactions: that table loses a recorded count when
-        # another compaction in the file lacks one (the column turns float)
+        # the full entry, read here apart from the loader's columns
         raw = session.entry(cid)
-        recorded = _count(raw.get("tokensAfter"))
+        recorded = _recorded(raw.get("tokensAfter"))
         after = recorded if recorded is not None else estimate
-        before_value = _count(raw.get("tokensBefore"))
+        before_value = _recorded(raw.get("tokensBefore"))
         summary = comp["summary"] if isinstance(comp["summary"], str) else ""
 
         first_turn = next(
