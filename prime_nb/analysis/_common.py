@@ -58,12 +58,6 @@ def blocks_of(message: dict[str, Any]) -> list[Any]:
     return content if isinstance(content, list) else []
 
 
-def call_chars(block: dict[str, Any]) -> int:
-    """Characters of one tool-call block as the agent counts them: its name and its
-    arguments as JSON (the context estimate and the cost of a retention use agree)."""
-    return len(str(block.get("name") or "")) + _json_len(block.get("arguments"))
-
-
 def message_chars(message: dict[str, Any]) -> int:
     """Characters of a context message as the agent counts them for its token estimate."""
     role = message.get("role")
@@ -78,7 +72,7 @@ def message_chars(message: dict[str, Any]) -> int:
             elif kind == "thinking" and isinstance(block.get("thinking"), str):
                 chars += len(block["thinking"])
             elif kind == "toolCall":
-                chars += call_chars(block)
+                chars += len(str(block.get("name") or "")) + _json_len(block.get("arguments"))
         return chars
     if role == "bashExecution":
         return len(str(message.get("command") or "")) + len(str(message.get("output") or ""))

@@ -23,7 +23,6 @@ A fact is needed later as :func:`compaction_retention` says.
 
 from __future__ import annotations
 
-import math
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
@@ -33,15 +32,7 @@ from typing import Any
 import pandas as pd
 
 from ..session import ColumnsRead, Session, SessionLike, as_session
-from ._common import (
-    PATH_KEYS,
-    blocks_of,
-    call_chars,
-    estimate_tokens,
-    relative_path,
-    session_cwd,
-    tree_arrays,
-)
+from ._common import PATH_KEYS, blocks_of, estimate_tokens, relative_path, session_cwd, tree_arrays
 from ._compaction import kept_rows, walk_compactions
 from ._schemas import conform
 
@@ -146,8 +137,9 @@ def uses_of(entries: Sequence[dict[str, Any]], cwd: str | None) -> list[Use]:
             for block in blocks_of(message):
                 if not isinstance(block, dict) or block.get("type") != "toolCall":
                     continue
-                facts = call_facts(block.get("arguments"), cwd)
-                use = Use(entry_id, facts, math.ceil(call_chars(block) / 4))
+                # the call's tokens as the agent estimates them in its context
+                tokens = estimate_tokens({"role": "assistant", "content": [block]})
+                use = Use(entry_id, call_facts(block.get("arguments"), cwd), tokens)
                 out.append(use)
                 if isinstance(block.get("id"), str):
                     by_call[block["id"]] = use
