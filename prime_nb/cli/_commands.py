@@ -186,8 +186,8 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     """
     session = _load(args.file)
     file = Path(session.file)
-    before = session.version
-    if before >= session.summary()["current_version"]:
+    before, current = session.version, session.loaded_version
+    if before >= current:
         _say(f"{args.file}: already version {before}; nothing to do")
         return 0
     from ..write import upgrade_file
@@ -199,7 +199,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         raise CliError(f"{args.file}: {exc}") from None
     made = sorted(set(file.parent.glob(f"{file.name}.v*.bak")) - backups)
     kept = f"; the original is kept as {made[0]}" if made else ""
-    _say(f"{args.file}: upgraded from version {before} to version 3{kept}")
+    _say(f"{args.file}: upgraded from version {before} to version {current}{kept}")
     return 0
 
 
