@@ -164,9 +164,9 @@ def branch_segments(session: SessionLike) -> pd.DataFrame:
 def abandoned_share(session: SessionLike) -> float:
     """Share of the session's cost spent off the active path (NaN if nothing cost anything)."""
     session = as_session(session, "analysis.abandoned_share")
-    entries = session.entries
     arrays = tree_arrays(session)
     total = float(arrays.cost.sum())
     if total <= 0:
         return float("nan")
-    return float(arrays.cost[~entries["on_active_path"].to_numpy()].sum()) / total
+    active = active_path_mask(session._tree, len(arrays.ids) - 1)
+    return float(arrays.cost[~active].sum()) / total
