@@ -27,21 +27,30 @@ FORENSICS_DTYPES, BRANCH_DTYPES = RESEARCH_DTYPES[COMPACTIONS], RESEARCH_DTYPES[
 
 
 def full_row(path: str) -> dict[str, Any]:
-    """The corpus row through ``load()``: the entries table and ``Session.summary``."""
+    """The corpus row through ``load()``: the header's fields from ``Session.summary``, the
+    figures counted on the entries table and the problems table (``Session.summary`` and
+    the row count them on the columns, one way, so this is what checks both)."""
     try:
         session = load(path)
         summary = session.summary()
         entries = session.entries
+        counted = {
+            "leaves": int(entries["is_leaf"].sum()),
+            "forks": int((entries["children"] > 1).sum()),
+            "compactions": int((entries["type"] == "compaction").sum()),
+            "tool_calls": len(session.tool_calls),
+            "tokens": int(entries["total_tokens"].sum()),
+            "cost": float(entries["cost"].sum()),
+            "problems": len(session.problems),
+        }
         stamps = entries["timestamp"].dropna()
         users = entries.loc[entries["role"] == "user", "text"].dropna()
         started: Any = stamps.min() if len(stamps) else pd.NaT
         ended: Any = stamps.max() if len(stamps) else pd.NaT
     except Exception as exc:
         return {"path": path, "error": f"{type(exc).__name__}: {exc}"}
-    keys = ("id", "cwd", "name", "version", "dialect", "entries", "leaves", "forks")
-    row = {key: summary[key] for key in keys}
-    for key in ("compactions", "tool_calls", "tokens", "cost", "problems"):
-        row[key] = summary[key]
+    row = {key: summary[key] for key in ("id", "cwd", "name", "version", "dialect")}
+    row.update(counted, entries=len(entries))
     row.update(
         path=path,
         started=started,
