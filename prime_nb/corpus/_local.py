@@ -19,6 +19,7 @@ from .._names import shown_name
 from .._words import counted
 from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
+from ..session import utc_times
 from ._listing import corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
@@ -58,8 +59,7 @@ def session_row(path: str) -> dict[str, Any]:
     """
     row = summarise(path, (ROW,)).row
     if row.get("error") is None:
-        for key in ("started", "ended"):
-            row[key] = pd.to_datetime([row[key]], unit="ms", utc=True)[0]
+        row["started"], row["ended"] = utc_times([row["started"], row["ended"]])
         row["duration"] = row["ended"] - row["started"]
     return row
 
@@ -156,11 +156,12 @@ def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def _datetimes(values: pd.Series) -> pd.Series:
-    """Float ms (the summary pass) or Timestamps as UTC datetimes; ms go through the same
-    conversion as the entries table's ``timestamp``."""
+    """Float ms (the summary pass) or Timestamps as UTC datetimes; ms go through the
+    entries table's own conversion (``utc_times``), so a row's ``started`` is its
+    entries' first ``timestamp`` to the microsecond."""
     if pd.api.types.is_numeric_dtype(values.dtype) or values.isna().all():
         ms = values.to_numpy(dtype="float64", na_value=float("nan"))
-        return pd.Series(pd.to_datetime(ms, unit="ms", utc=True), index=values.index)
+        return pd.Series(utc_times(ms), index=values.index)
     return pd.to_datetime(values, utc=True)
 
 

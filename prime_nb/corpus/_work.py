@@ -94,35 +94,22 @@ def read_summary(path: str, state: ColumnsRead | None = None) -> ColumnsRead:
     return read_columns(path, columns="summary", state=state, arguments=READ_TOOLS)
 
 
+#: the corpus row's columns that are the Session's headline figures (``Session.summary``)
+SUMMARY_KEYS: tuple[str, ...] = ("id", "cwd", "name", "version", "dialect", "entries")
+SUMMARY_KEYS += ("leaves", "forks", "compactions", "tool_calls", "tokens", "cost", "problems")
+
+
 def row_of(read: ColumnsRead, path: str) -> dict[str, Any]:
-    """The corpus row (``load_corpus``'s columns); times as float ms, made datetimes later."""
-    session = Session.from_read(read)
-    cols = read.columns
-    usage = cols.usage
-    tokens = np.frombuffer(usage.tokens, dtype=np.int64).reshape(-1, 5)[:, 4]
-    cost = np.frombuffer(usage.cost, dtype=np.float64)
-    children = read.tree.children.counts()
-    stamps = np.frombuffer(cols.time_ms, dtype=np.float64)
+    """The corpus row (``load_corpus``'s columns); times as float ms, made datetimes later.
+    Its figures are ``Session.summary``'s, counted once for both."""
+    summary = Session.from_read(read).summary()
+    stamps = np.frombuffer(read.columns.time_ms, dtype=np.float64)
     known = stamps[~np.isnan(stamps)]
-    header = session.header
     return {
-        "id": session.id,
         "path": path,
-        "cwd": header.get("cwd"),
-        "name": session.name,
-        "version": session.version,
-        "dialect": session.dialect,
-        "entries": len(cols),
-        "leaves": int((children == 0).sum()),
-        "forks": int((children > 1).sum()),
-        "compactions": len(cols.compactions),
-        "tool_calls": len(cols.tool_calls),
-        "tokens": int(tokens.sum()),
-        # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
-        "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
+        **{key: summary[key] for key in SUMMARY_KEYS},
         "started": float(known.min()) if len(known) else np.nan,
         "ended": float(known.max()) if len(known) else np.nan,
-        "first_user_message": getattr(cols, "first_user_text", None),
-        "problems": read.problem_count,
+        "first_user_message": read.columns.first_user_text,
         "error": None,
     }

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..errors import SessionFormatError
-from ..format import header_to_canonical, header_version, open_regular, parse_line
+from ..format import header_object, header_to_canonical, header_version
 from ..session import table_time_ms, usage_tuple
 
 if TYPE_CHECKING:
@@ -96,37 +96,18 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-#: a header is a short line; reading a folder's headers must not read whole files
-HEADER_LIMIT = 1 << 20
-HEADER_LINES = 8
-
-
-def _first_object(path: str | Path) -> dict[str, Any] | None:
-    """The first parseable line, as the loader takes it (blank and bad lines skipped).
-    Opened as the loader opens it: a FIFO or a device is refused, never waited on."""
-    with open_regular(path) as fh:
-        for line in range(1, HEADER_LINES + 1):
-            raw = fh.readline(HEADER_LIMIT)
-            if not raw:
-                return None
-            obj, _ = parse_line(raw.rstrip(b"\n"), line)
-            if obj is not None:
-                return obj
-    return None
-
-
 def header_facts(path: str | Path) -> SessionFacts:
     """Facts from the header line only (cheap: used to find a family before loading it)."""
     facts = SessionFacts(str(path))
     try:
-        first = _first_object(path)
+        header = header_object(path)
     except (OSError, SessionFormatError) as exc:
         facts.error = f"{type(exc).__name__}: {exc}"
         return facts
-    if first is None or first.get("type") not in ("session", "header"):
+    if header is None:
         facts.error = "SessionFormatError: no session header"
         return facts
-    _fill_header(facts, header_to_canonical(first))
+    _fill_header(facts, header_to_canonical(header))
     return facts
 
 

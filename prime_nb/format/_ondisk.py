@@ -48,8 +48,9 @@ class Snapshot:
     rewritten_in_place: bool = False
 
     def _read_marks(self, fd: int) -> bytes:
-        end = self.state.offset
-        return os.pread(fd, MARK, 0) + os.pread(fd, min(MARK, end), max(0, end - MARK))
+        """The first and the last bytes of what was read (``ends``: never past it, so a
+        short file that grew still matches)."""
+        return ends(fd, self.state.offset, MARK)
 
     def matches(self, fd: int, identity: Identity, size: int) -> bool:
         """Is the file behind ``fd`` still the one read, grown by appends only?"""

@@ -138,12 +138,28 @@ def looks_like_session(path: str | Path) -> bool:
     if str(path).endswith(".jsonl"):
         return True
     try:
-        with open_regular(path) as fh:
-            first = fh.readline(1024 * 1024).rstrip(b"\n")
+        return header_object(path, lines=1) is not None
     except SessionFormatError:
         return True
-    obj, _ = parse_line(first, 1)
-    return obj is not None and obj.get("type") in ("session", "header")
+
+
+def header_object(path: str | Path, lines: int = 8) -> dict[str, Any] | None:
+    """The header, if the first parseable one of the file's first ``lines`` lines is one
+    (blank and bad lines skipped, as the loader skips them); else None.
+
+    Why a bound: a header is a short line, and finding a folder's families or telling a
+    session from another file must not read whole files, so each line is read up to
+    1 MB. Opened as the loader opens it: a FIFO or a device is refused, never waited on.
+    """
+    with open_regular(path) as fh:
+        for line in range(1, lines + 1):
+            raw = fh.readline(1024 * 1024)
+            if not raw:
+                return None
+            obj, _ = parse_line(raw.rstrip(b"\n"), line)
+            if obj is not None:
+                return obj if obj.get("type") in ("session", "header") else None
+    return None
 
 
 def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | None]:

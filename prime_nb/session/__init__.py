@@ -29,7 +29,7 @@ from ._read import ColumnsRead, paused_gc, read_columns
 from ._schema import TIME, dtype_of
 from ._session import Session, fork_to_file, load
 from ._store import view
-from ._tables import empty_entries
+from ._tables import empty_entries, utc_times
 from ._text import entry_text, message_text, preview
 from ._tree import active_path_mask
 from ._turns import check_options, to_json
@@ -62,6 +62,7 @@ __all__ = [
     "table_time_ms",
     "to_json",
     "usage_tuple",
+    "utc_times",
     "view",
 ]
 

@@ -33,6 +33,7 @@ from ..format import (
     ScanState,
     Sink,
     by_descriptor,
+    ends,
     first_not_header,
     no_header,
     open_regular,
@@ -353,9 +354,9 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
 
 def marks_of(fd: int, end: int) -> bytes:
     """The first and the last bytes read (header line, last line): see :func:`replaced`.
-    ``pread``: a buffered read here would refill a reader's 1 MB buffer, which re-reads
-    a whole small file."""
-    return os.pread(fd, min(MARK, end), 0) + os.pread(fd, min(MARK, end), max(0, end - MARK))
+    ``pread`` (format's ``ends``, as the writers' snapshot reads them): a buffered read
+    here would refill a reader's 1 MB buffer, which re-reads a whole small file."""
+    return ends(fd, end, MARK)
 
 
 def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:

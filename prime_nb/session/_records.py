@@ -15,7 +15,7 @@ import pandas as pd
 from ._columns import EntryColumns, usage_tuple
 from ._lookups import ReadRows, rows_of_type
 from ._schema import dtype_of
-from ._tables import _times, str_or_none
+from ._tables import str_or_none, utc_times
 from ._tree import Tree
 
 
@@ -46,7 +46,7 @@ def _table(
     ]
     frame = pd.DataFrame(out, columns=["id", "parent_id", "line", "timestamp", *dtypes])
     frame["line"] = frame["line"].astype("int64")
-    frame["timestamp"] = _times(frame["timestamp"].astype("float64").tolist())
+    frame["timestamp"] = utc_times(frame["timestamp"].astype("float64").tolist())
     for column, dtype in dtypes.items():
         if dtype is not None:
             frame[column] = frame[column].astype(dtype_of(dtype))
@@ -71,7 +71,7 @@ def label_table(cols: EntryColumns, labels: dict[int, str]) -> pd.DataFrame:
         for target, label in labels.items()
     ]
     frame = pd.DataFrame(rows, columns=["id", "label", "label_entry_id", "timestamp"])
-    frame["timestamp"] = _times(frame["timestamp"].astype("float64").tolist())
+    frame["timestamp"] = utc_times(frame["timestamp"].astype("float64").tolist())
     return frame.set_index("id")
 
 

@@ -9,6 +9,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from .. import write
 from .._names import real_name, shown_name
 from .._paths import given_path, is_url
@@ -33,6 +35,7 @@ from ._index import TreeIndex
 from ._messages import to_messages
 from ._read import ColumnsRead, marks_of, not_found, read_columns
 from ._read import paused_gc as paused_gc  # where analysis and the widget import it
+from ._store import view
 from ._tree import Tree
 
 # The tables (``_tables``, ``_records``) are imported by the methods that build them:
@@ -437,9 +440,15 @@ class Session:
         return to_messages(self.context(leaf_id), format, images, thinking)
 
     def summary(self) -> dict[str, Any]:
-        """Headline figures, for printing and for the CLI (a file name that is not
-        UTF-8 with ``\\xNN`` escapes, as JSON and terminals need)."""
-        entries = self.entries
+        """Headline figures, for printing, for the CLI (a file name that is not UTF-8
+        with ``\\xNN`` escapes, as JSON and terminals need) and for the corpus's row of
+        the file. Counted from the columns, not the entries table: so a summary read
+        (:meth:`from_read`, the corpus's pass) has them without building a table, and
+        the corpus and the Session count them one way."""
+        cols = self._cols
+        children = self._tree.children.counts()
+        tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)[:, 4]
+        cost = view(cols.usage.cost, np.float64)
         return {
             "file": shown_name(str(self.file)),
             "id": self.id,
@@ -448,15 +457,17 @@ class Session:
             "version": self.version,
             "loaded_version": self.loaded_version,
             "dialect": self.dialect,
-            "entries": len(entries),
-            "messages": int(entries["role"].notna().sum()),
-            "leaves": int(entries["is_leaf"].sum()),
-            "forks": int((entries["children"] > 1).sum()),
-            "compactions": int((entries["type"] == "compaction").sum()),
-            "tool_calls": len(self._cols.tool_calls),
-            "tokens": int(entries["total_tokens"].sum()),
-            "cost": float(entries["cost"].sum()),
-            "problems": len(self.problems),
+            "entries": len(cols),
+            "messages": sum(role is not None for role in cols.roles),
+            "leaves": int((children == 0).sum()),
+            "forks": int((children > 1).sum()),
+            "compactions": len(cols.compactions),
+            "tool_calls": len(cols.tool_calls),
+            # a missing total is 0 in the column, as the table's sum leaves it out
+            "tokens": int(tokens.sum()),
+            # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
+            "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
+            "problems": self._read.problem_count,
             "active_leaf": self.leaf_id,
             "current_version": CURRENT_VERSION,
         }

@@ -45,7 +45,7 @@ def _strs(values: Any) -> pd.api.extensions.ExtensionArray:
     return pd.array(values, dtype="str")  # type: ignore[no-any-return]
 
 
-def _times(time_ms: Sequence[float] | np.ndarray) -> pd.DatetimeIndex:
+def utc_times(time_ms: Sequence[float] | np.ndarray) -> pd.DatetimeIndex:
     """Unix ms (NaN: missing) as UTC microseconds, whatever the values: unlike
     ``pd.to_datetime(unit="ms")``, never ns for sub-millisecond digits, and NaT (not an
     error) beyond ±292,000 years."""
@@ -120,7 +120,7 @@ def entries_frame(
             "parent_id": _strs(parent_ids),
             "type": _strs(cols.types[rows]),
             "role": _strs(cols.roles[rows]),
-            "timestamp": _times(cols.time_ms[rows]),
+            "timestamp": utc_times(cols.time_ms[rows]),
             "line": _int64(cols.lines[rows]),
             "depth": tree.depths()[rows],
             "children": derived["children"],
@@ -230,7 +230,7 @@ def tool_calls_frame(
                 ],
                 dtype=np.float64,
             ),
-            "timestamp": _times(calls.times),
+            "timestamp": utc_times(calls.times),
         },
     )
 
@@ -309,7 +309,7 @@ def compactions_frame(cols: EntryColumns, tree: Tree, index: TreeIndex) -> pd.Da
             "from_hook": np.array([c["from_hook"] for c in comps], dtype=bool),
             "custom_instructions": _strs([str_or_none(c["custom_instructions"]) for c in comps]),
             "line": _int64([cols.lines[r] for r in rows]),
-            "timestamp": _times([cols.time_ms[r] for r in rows]),
+            "timestamp": utc_times([cols.time_ms[r] for r in rows]),
             "entries_summarised": _int64(summarised),
         },
         index=[cols.ids[r] for r in rows],
@@ -346,7 +346,7 @@ def leaves_frame(cols: EntryColumns, tree: Tree, leaf: int) -> pd.DataFrame:
             "path_length": depth + 1,
             "tokens": np.array([min(int(tokens[r]), INT64_MAX) for r in rows], dtype=np.int64),
             "cost": np.array([cost[r] for r in rows], dtype=np.float64),
-            "last_timestamp": _times([cols.time_ms[r] for r in rows]),
+            "last_timestamp": utc_times([cols.time_ms[r] for r in rows]),
             "type": _strs([cols.types[r] for r in rows]),
             "role": _strs([cols.roles[r] for r in rows]),
             "is_active": np.array([r == leaf for r in rows], dtype=bool),

@@ -27,21 +27,30 @@ FORENSICS_DTYPES, BRANCH_DTYPES = RESEARCH_DTYPES[COMPACTIONS], RESEARCH_DTYPES[
 
 
 def full_row(path: str) -> dict[str, Any]:
-    """The corpus row through ``load()``: the entries table and ``Session.summary``."""
+    """The corpus row through ``load()``: the header's fields from ``Session.summary``, the
+    figures counted on the entries table and the problems table (``Session.summary`` and
+    the row count them on the columns, one way, so this is what checks both)."""
     try:
         session = load(path)
         summary = session.summary()
         entries = session.entries
+        counted = {
+            "leaves": int(entries["is_leaf"].sum()),
+            "forks": int((entries["children"] > 1).sum()),
+            "compactions": int((entries["type"] == "compaction").sum()),
+            "tool_calls": len(session.tool_calls),
+            "tokens": int(entries["total_tokens"].sum()),
+            "cost": float(entries["cost"].sum()),
+            "problems": len(session.problems),
+        }
         stamps = entries["timestamp"].dropna()
         users = entries.loc[entries["role"] == "user", "text"].dropna()
         started: Any = stamps.min() if len(stamps) else pd.NaT
         ended: Any = stamps.max() if len(stamps) else pd.NaT
     except Exception as exc:
         return {"path": path, "error": f"{type(exc).__name__}: {exc}"}
-    keys = ("id", "cwd", "name", "version", "dialect", "entries", "leaves", "forks")
-    row = {key: summary[key] for key in keys}
-    for key in ("compactions", "tool_calls", "tokens", "cost", "problems"):
-        row[key] = summary[key]
+    row = {key: summary[key] for key in ("id", "cwd", "name", "version", "dialect")}
+    row.update(counted, entries=len(entries))
     row.update(
         path=path,
         started=started,
@@ -199,3 +208,26 @@ def test_rows_equal_the_full_load_over_the_odd_value_matrix(tmp_path: Path) -> N
     got = load_corpus(files=files, workers=1, progress=False)
     want = corpus_frame([full_row(p) for p in files])
     pd.testing.assert_frame_equal(got, want)
+
+
+def test_times_in_microseconds_equal_the_entries_table(tmp_path: Path) -> None:
+    """A row's ``started`` and ``ended`` are its entries' first and last ``timestamp``
+    to the microsecond, in the table and in ``session_row``. Before they shared the
+    entries table's conversion, float ms went through ``pd.to_datetime``, whose ns cut
+    to µs lost one µs on about half of such times (``.000022`` became ``.000021``)."""
+    from prime_nb.corpus import session_row
+
+    files = []
+    for micros in (1, 22, 36, 999):
+        first = msg("a", None, "user", "hi")
+        last = msg("b", "a", "assistant", "yo", minute=1)
+        first["timestamp"] = f"2026-01-05T10:00:00.{micros:06d}Z"
+        last["timestamp"] = f"2026-01-05T10:01:00.{999 - micros:06d}Z"
+        files.append(str(write_lines(tmp_path / f"t{micros}.jsonl", [header(), first, last])))
+    table = load_corpus(files=files, workers=1, progress=False)
+    for path, (_, row) in zip(files, table.iterrows(), strict=True):
+        stamps = load(path).entries["timestamp"]
+        single = session_row(path)
+        assert (row["started"], row["ended"]) == (stamps.min(), stamps.max())
+        assert (single["started"], single["ended"]) == (stamps.min(), stamps.max())
+        assert single["duration"] == row["duration"] == stamps.max() - stamps.min()

@@ -179,3 +179,28 @@ def test_iter_entries_streams_with_offsets(tmp_path: Path) -> None:
     assert data[items[1].offset : items[1].offset + items[1].length].endswith(b"\n")
     assert json.loads(data[items[1].offset : items[1].offset + items[1].length])["id"] == "a1"
     assert [(p.line, p.kind) for p in problems] == [(2, "invalid_json")]
+
+
+def test_the_header_is_looked_for_in_a_few_short_lines(tmp_path: Path) -> None:
+    """``header_object`` skips blank and bad lines before the header, as the loader does,
+    within its bound of lines; ``looks_like_session`` looks at the first line alone (a
+    writer must not take a file whose first line is not a header for a session), and
+    a FIFO is a session for it (never waited on, never overwritten)."""
+    import os
+
+    from prime_nb.format import header_object, looks_like_session
+
+    late = write_lines(tmp_path / "late.txt", ["", "not json", header(), msg("a", None, "user")])
+    assert header_object(late) == header()
+    assert header_object(late, lines=2) is None
+    assert not looks_like_session(late)
+    first = write_lines(tmp_path / "first.txt", [header()])
+    assert looks_like_session(first) and header_object(first, lines=1) == header()
+    other = write_lines(tmp_path / "other.txt", [msg("a", None, "user"), header()])
+    assert header_object(other) is None and not looks_like_session(other)
+    assert header_object(write_lines(tmp_path / "empty.txt", [])) is None
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    assert looks_like_session(fifo)
+    with pytest.raises(prime_nb.SessionFormatError, match="not a regular file"):
+        header_object(fifo)

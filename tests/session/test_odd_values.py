@@ -294,3 +294,27 @@ def test_numbers_past_a_double_keep_the_line(tmp_path: Path) -> None:
     assert pd.isna(session.entries.at["a2", "output_tokens"])
     assert set(problems_on(session, 5)["kind"]) == {"lone_surrogate", "bad_value"}
     everything_works(session, tmp_path)
+
+
+def test_summary_counts_equal_the_tables_on_every_case(tmp_path: Path) -> None:
+    """``Session.summary`` counts on the columns (so the corpus's summary read has its
+    figures without a table); on every session of the matrix, odd values included, each
+    figure equals the same count on the tables."""
+    from session_matrix import CASES
+
+    for name in CASES:
+        session = prime_nb.load(write_case(name, tmp_path))
+        entries = session.entries
+        figures = {
+            "entries": len(entries),
+            "messages": int(entries["role"].notna().sum()),
+            "leaves": int(entries["is_leaf"].sum()),
+            "forks": int((entries["children"] > 1).sum()),
+            "compactions": len(session.compactions),
+            "tool_calls": len(session.tool_calls),
+            "tokens": int(entries["total_tokens"].sum()),
+            "cost": float(entries["cost"].sum()),
+            "problems": len(session.problems),
+        }
+        summary = session.summary()
+        assert {key: summary[key] for key in figures} == figures, name

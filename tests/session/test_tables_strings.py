@@ -92,12 +92,12 @@ def test_times_keep_their_values_in_microseconds() -> None:
     """Same instants as pandas' own conversion, but always in µs (pandas picks ns when a
     value has sub-millisecond digits), and NaT, not an error, past the range."""
     ms = [0.0, 1.5, NAN, 1_767_607_200_123.0, -1.0, 1_767_607_200_000.25]
-    new = tables._times(ms)
+    new = tables.utc_times(ms)
     old = pd.to_datetime(np.asarray(ms, dtype=np.float64), unit="ms", utc=True)
     assert str(new.dtype) == "datetime64[us, UTC]"
     assert new.equals(old.as_unit("us"))
-    assert str(tables._times(ms[:4]).dtype) == "datetime64[us, UTC]"
-    far = tables._times([1e20, float(2**63), -1e20, float("inf"), 9e15])
+    assert str(tables.utc_times(ms[:4]).dtype) == "datetime64[us, UTC]"
+    far = tables.utc_times([1e20, float(2**63), -1e20, float("inf"), 9e15])
     assert far[:4].isna().all() and far[4].year > 200_000
 
 
