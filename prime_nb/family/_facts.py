@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..errors import SessionFormatError
-from ..format import header_object, header_to_canonical, header_version
+from ..format import header_object, header_to_canonical, header_version, rlm_depth_of
 from ..session import table_time_ms, usage_tuple
 
 if TYPE_CHECKING:
@@ -46,16 +46,6 @@ def own_usage(effective: Usage, child: Usage) -> Usage:
     parts = [int(max(0, effective[k] - child[k])) for k in range(4)]
     total = min(int(effective[4]), sum(parts)) if effective[4] else 0
     return (parts[0], parts[1], parts[2], parts[3], total, max(0.0, effective[5] - child[5]))
-
-
-def valid_depth(value: Any) -> int | None:
-    """``rlmDepth`` when it is a whole number >= 0 (as the agent accepts it), else None;
-    past 2**63-1 too, which no table column holds (nor any real sub-agent depth)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if not math.isfinite(value) or value < 0 or value != int(value) or value >= 2**63:
-        return None
-    return int(value)
 
 
 @dataclass
@@ -117,7 +107,7 @@ def _fill_header(facts: SessionFacts, header: dict[str, Any]) -> None:
     facts.cwd = _str(header.get("cwd"))
     facts.created_ms = table_time_ms(header.get("timestamp"))
     facts.parent_session = _str(header.get("parentSession"))
-    facts.rlm_depth = valid_depth(header.get("rlmDepth"))
+    facts.rlm_depth = rlm_depth_of(header.get("rlmDepth"))
 
 
 def session_facts(session: Session) -> SessionFacts:

@@ -18,6 +18,7 @@ from ._dialect import (
     iso_timestamp,
     js_trim,
     ms_timestamp,
+    rlm_depth_of,
     to_dialect,
 )
 from ._loader_ids import line_id, loader_name_hint, renamed_id
@@ -96,6 +97,7 @@ __all__ = [
     "open_regular",
     "parse_line",
     "renamed_id",
+    "rlm_depth_of",
     "scan",
     "scan_file",
     "to_current",

@@ -206,3 +206,13 @@ JS_WHITESPACE = (
 def js_trim(text: str) -> str:
     """``text.trim()`` as the agent computes it (session names are trimmed so)."""
     return text.strip(JS_WHITESPACE)
+
+
+def rlm_depth_of(value: Any) -> int | None:
+    """A header's ``rlmDepth`` as the agent accepts it (``isValidRlmDepth``: a number that
+    is a safe integer, 0 or more; JSON's ``3.0`` is the number 3), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not (0 <= value <= 2**53 - 1) or value != int(value):
+        return None
+    return int(value)

@@ -22,6 +22,7 @@ from ..format import (
     iso_timestamp,
     iter_entries,
     loader_name_hint,
+    rlm_depth_of,
     to_dialect,
 )
 
@@ -203,8 +204,8 @@ def serialise(entry: Entry, snap: Snapshot) -> bytes:
 
 
 def valid_rlm_depth(value: Any) -> bool:
-    """The agent's ``isValidRlmDepth``: a safe non-negative integer."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**53 - 1
+    """The agent's ``isValidRlmDepth`` (``format.rlm_depth_of``)."""
+    return rlm_depth_of(value) is not None
 
 
 def _depth_from_path(path: Path) -> int:
@@ -221,8 +222,9 @@ def rlm_depth(header: dict[str, Any], path: Path, seen: frozenset[Path] = frozen
     """The recursion depth the agent gives a session (its ``resolveSessionRlmDepth``):
     the header's ``rlmDepth`` if valid, 0 for a session with no parent, else found
     through the parent sessions' headers and the ``sub-*`` folders the file sits in."""
-    if valid_rlm_depth(header.get("rlmDepth")):
-        return int(header["rlmDepth"])
+    depth = rlm_depth_of(header.get("rlmDepth"))
+    if depth is not None:
+        return depth
     parent_name = header.get("parentSession")
     if not parent_name or not isinstance(parent_name, str):
         return 0

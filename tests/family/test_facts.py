@@ -12,7 +12,7 @@ from session_matrix import CASES, write_case
 import prime_nb
 from prime_nb import corpus
 from prime_nb.family import facts_of, header_facts
-from prime_nb.family._facts import own_usage, valid_depth
+from prime_nb.family._facts import own_usage
 
 
 def test_header_facts_read_only_the_header_like_the_loader(tmp_path: Path) -> None:
@@ -70,22 +70,26 @@ def test_own_usage(effective: tuple, child: tuple, own: tuple) -> None:
     assert got[:5] == own[:5] and got[5] == pytest.approx(own[5])
 
 
-def test_valid_depth_accepts_whole_non_negative_numbers_only() -> None:
-    values = (0, 3, 2.0, -1, 1.5, True, "1", None, float("inf"), 2**63 - 1, 2**63, 1e300)
-    assert [valid_depth(v) for v in values] == [
-        0,
-        3,
-        2,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        2**63 - 1,
-        None,  # past what a table column holds (the family table once failed on it)
-        None,
-    ]
+def test_rlm_depth_is_read_as_the_agent_reads_it(tmp_path: Path) -> None:
+    """The family, the writers and the agent agree on a header's ``rlmDepth``: a safe
+    integer, 0 or more (the agent's ``isValidRlmDepth``; JSON's 2.0 is the number 2).
+    The writers once refused 2.0, and the family took depths past 2**53."""
+    import json
+
+    from prime_nb.family._facts import header_facts
+    from prime_nb.format import rlm_depth_of
+    from prime_nb.write._building import rlm_depth
+
+    assert [rlm_depth_of(v) for v in (float("inf"), float("nan"), True, "1", None)] == [None] * 5
+    values = (0, 3, 2.0, -1, 1.5, 2**53 - 1, 2**53, 2**63, 1e300)
+    want = [0, 3, 2, None, None, 2**53 - 1, None, None, None]
+    assert [rlm_depth_of(v) for v in values] == want
+    path = tmp_path / "s.jsonl"
+    for value, depth in zip(values, want, strict=True):
+        header = {"type": "session", "version": 3, "id": "s", "rlmDepth": value}
+        path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        assert header_facts(path).rlm_depth == depth, value
+        assert rlm_depth(header, path) == (0 if depth is None else depth), value  # no parent
 
 
 @pytest.mark.parametrize("name", CASES)
