@@ -9,8 +9,13 @@ import orjson
 PREVIEW_CHARS = 300
 
 
-def content_text(content: Any) -> str:
-    """The text of a message content (string or list of blocks); images as [image]."""
+def content_text(content: Any, images: bool = True) -> str:
+    """The text of a message content (string or list of blocks), one block a line.
+
+    Images show as ``[image]`` where a person reads the text (previews, the widget's
+    search); ``images=False`` leaves them out, for the corpus search, whose fields hold
+    only what the session wrote.
+    """
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
@@ -24,7 +29,7 @@ def content_text(content: Any) -> str:
             value = block.get("text")
             if isinstance(value, str):
                 parts.append(value)
-        elif kind == "image":
+        elif kind == "image" and images:
             parts.append("[image]")
     return "\n".join(parts)
 
