@@ -15,7 +15,7 @@ from typing import Any
 
 from ..format import Problem, iso_moment, iso_timestamp, line_id, renamed_id, trim_depth
 from ._store import ToolCalls, UsageColumn
-from ._text import PREVIEW_CHARS, entry_text, message_text, preview
+from ._text import PREVIEW_CHARS, clip, entry_text, message_text, preview
 
 __all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
@@ -448,8 +448,7 @@ class EntryColumns:
 
 def _show(value: Any, limit: int = 40) -> str:
     """A short repr of an odd value for a problem message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(repr(value), limit)
 
 
 def _odd(where: tuple[int, str], key: str, value: Any, outcome: str) -> Problem:

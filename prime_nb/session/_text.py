@@ -128,6 +128,16 @@ def _count(value: float) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, the last an ellipsis where it was cut, so
+    that every preview, node line and short text of the package says so the same way."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` on one line (each run of whitespace one space), clipped to ``limit``."""
+    return clip(" ".join(text.split()), limit)
+
+
 def preview(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+    return clip(text.strip(), PREVIEW_CHARS)

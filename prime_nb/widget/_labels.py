@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..session import clip
+
 if TYPE_CHECKING:
     from ..session import Session
 
@@ -33,7 +35,7 @@ def first_line(text: Any, limit: int = LINE_CHARS) -> str:
     for line in text.splitlines():
         one = " ".join(line.split())
         if one:
-            return one if len(one) <= limit else one[: limit - 1] + "…"
+            return clip(one, limit)
     return ""
 
 

@@ -1,0 +1,38 @@
+"""An entry's text: the one way the package cuts a text short and puts it on one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import header, msg, write_lines
+
+import prime_nb
+from prime_nb.session import clip, one_line, preview
+from prime_nb.session._text import PREVIEW_CHARS
+
+
+def test_clip_marks_a_cut_with_an_ellipsis_within_the_limit() -> None:
+    assert clip("abcdef", 6) == "abcdef"
+    assert clip("abcdefg", 6) == "abcde…"
+    assert len(clip("x" * 1000, 40)) == 40
+
+
+def test_one_line_collapses_every_run_of_whitespace_before_the_cut() -> None:
+    assert one_line("  a \n\n b\t c  ", 10) == "a b c"
+    assert one_line("a\nbcdef", 4) == "a b…"
+
+
+def test_a_preview_is_the_stripped_text_clipped_keeping_its_lines() -> None:
+    body = "\n  " + "y" * PREVIEW_CHARS + "z  \n"
+    assert preview(body) == "y" * (PREVIEW_CHARS - 1) + "…"
+    assert preview("  two\nlines  ") == "two\nlines"
+
+
+def test_the_tables_preview_and_the_problems_clip_alike(tmp_path: Path) -> None:
+    text = "word " * 200
+    odd = msg("a1", "u1", "assistant", "ok", stopReason=["x" * 100])
+    path = write_lines(tmp_path / "s.jsonl", [header(), msg("u1", None, "user", text), odd])
+    session = prime_nb.load(path)
+    assert session.entries["text"].iloc[0] == clip(text.strip(), PREVIEW_CHARS)
+    message = session.problems["message"].iloc[0]
+    assert message.startswith(f"stopReason is {clip(repr(['x' * 100]), 40)};")
