@@ -30,7 +30,15 @@ from ._schema import TIME, dtype_of
 from ._session import Session, fork_to_file, load
 from ._store import view
 from ._tables import empty_entries
-from ._text import clip, content_text, entry_text, message_text, one_line, preview
+from ._text import (
+    clip,
+    content_text,
+    context_message_text,
+    entry_text,
+    message_text,
+    one_line,
+    preview,
+)
 from ._tree import active_path_mask
 from ._turns import check_options, to_json
 
@@ -48,6 +56,7 @@ __all__ = [
     "check_options",
     "clip",
     "content_text",
+    "context_message_text",
     "context_messages",
     "dtype_of",
     "empty_entries",

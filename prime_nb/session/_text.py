@@ -68,6 +68,14 @@ def message_text(message: dict[str, Any], full: bool = False) -> str:
     return text
 
 
+def context_message_text(message: dict[str, Any]) -> str:
+    """What a person reads first in a message of a context (``Session.context``): the
+    summary that stands in for a compaction or a branch, else :func:`message_text`."""
+    if message.get("role") in ("compactionSummary", "branchSummary"):
+        return str(message.get("summary") or "")
+    return message_text(message)
+
+
 def entry_text(entry: dict[str, Any], full: bool = False) -> str:
     """Text of any entry type, as the tree view and the search box see it."""
     kind = entry.get("type")

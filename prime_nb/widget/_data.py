@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import estimate_tokens
-from ..session import entry_text, one_line
+from ..session import context_message_text, entry_text, one_line
 from ._labels import entry_labels
 from ._search import SearchIndex
 
@@ -145,12 +145,7 @@ def _iso_times(stamps: pd.Series) -> list[str | None]:
 
 def context_text(message: dict[str, Any]) -> str:
     """A short text for one context message."""
-    role = message.get("role")
-    if role in ("compactionSummary", "branchSummary"):
-        text = str(message.get("summary") or "")
-    else:
-        text = entry_text({"type": "message", "message": message}, full=False)
-    return one_line(text, CONTEXT_TEXT_CHARS)
+    return one_line(context_message_text(message), CONTEXT_TEXT_CHARS)
 
 
 class SessionData:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import header, msg, write_lines
+from research_sessions import compacted
 
 import prime_nb
-from prime_nb.session import clip, one_line, preview
+from prime_nb.analysis import context_frame
+from prime_nb.session import clip, context_message_text, message_text, one_line, preview
 from prime_nb.session._text import PREVIEW_CHARS
+from prime_nb.widget._data import CONTEXT_TEXT_CHARS, SessionData
 
 
 def test_clip_marks_a_cut_with_an_ellipsis_within_the_limit() -> None:
@@ -36,3 +39,17 @@ def test_the_tables_preview_and_the_problems_clip_alike(tmp_path: Path) -> None:
     assert session.entries["text"].iloc[0] == clip(text.strip(), PREVIEW_CHARS)
     message = session.problems["message"].iloc[0]
     assert message.startswith(f"stopReason is {clip(repr(['x' * 100]), 40)};")
+
+
+def test_a_context_message_reads_as_its_summary_or_its_message_text(tmp_path: Path) -> None:
+    """The widget's context panel and ``analysis.context_frame`` show the same text of
+    each context message, a compaction's summary included (one place computes it)."""
+    session = prime_nb.load(compacted(tmp_path / "c.jsonl"))
+    context = session.context()
+    texts = [context_message_text(m) for m in context]
+    assert texts[0] == "T" * 40  # the last compaction's summary stands first
+    assert texts[1:] == [message_text(m) for m in context[1:]]
+    frame = context_frame(session)
+    assert frame["text"].tolist() == [preview(t) for t in texts]
+    shown = SessionData(session).context(len(session.entries) - 1)["messages"]
+    assert [m["text"] for m in shown] == [one_line(t, CONTEXT_TEXT_CHARS) for t in texts]
