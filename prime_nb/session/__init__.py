@@ -30,15 +30,7 @@ from ._schema import TIME, dtype_of
 from ._session import Session, fork_to_file, load
 from ._store import view
 from ._tables import empty_entries
-from ._text import (
-    clip,
-    content_text,
-    context_message_text,
-    entry_text,
-    message_text,
-    one_line,
-    preview,
-)
+from ._text import content_text, context_message_text, entry_text, message_text, one_line, preview
 from ._tree import active_path_mask
 from ._turns import check_options, to_json
 
@@ -54,7 +46,6 @@ __all__ = [
     "active_path_mask",
     "as_session",
     "check_options",
-    "clip",
     "content_text",
     "context_message_text",
     "context_messages",

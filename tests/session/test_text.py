@@ -9,8 +9,8 @@ from research_sessions import compacted
 
 import prime_nb
 from prime_nb.analysis import context_frame
-from prime_nb.session import clip, context_message_text, message_text, one_line, preview
-from prime_nb.session._text import PREVIEW_CHARS
+from prime_nb.session import context_message_text, message_text, one_line, preview
+from prime_nb.session._text import PREVIEW_CHARS, clip
 from prime_nb.widget._data import CONTEXT_TEXT_CHARS, SessionData
 
 
