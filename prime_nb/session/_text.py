@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
+from ._turns import to_json
 
 PREVIEW_CHARS = 300
 
@@ -35,11 +35,9 @@ def content_text(content: Any, images: bool = True) -> str:
 
 
 def tool_call_text(block: dict[str, Any]) -> str:
+    """``name(arguments)``, the arguments as the same JSON text a chat message carries."""
     args = block.get("arguments")
-    try:
-        rendered = orjson.dumps(args).decode() if args is not None else ""
-    except TypeError:
-        rendered = str(args)
+    rendered = to_json(args) if args is not None else ""
     return f"{block.get('name')}({rendered[:PREVIEW_CHARS]})"
 
 

@@ -9,7 +9,7 @@ from research_sessions import compacted
 
 import prime_nb
 from prime_nb.analysis import context_frame
-from prime_nb.session import context_message_text, message_text, one_line, preview
+from prime_nb.session import context_message_text, message_text, one_line, preview, to_json
 from prime_nb.session._text import PREVIEW_CHARS, clip
 from prime_nb.widget._data import CONTEXT_TEXT_CHARS, SessionData
 
@@ -53,3 +53,12 @@ def test_a_context_message_reads_as_its_summary_or_its_message_text(tmp_path: Pa
     assert frame["text"].tolist() == [preview(t) for t in texts]
     shown = SessionData(session).context(len(session.entries) - 1)["messages"]
     assert [m["text"] for m in shown] == [one_line(t, CONTEXT_TEXT_CHARS) for t in texts]
+
+
+def test_tool_call_arguments_read_as_json_even_past_64_bits() -> None:
+    """A tool call's text shows its arguments as JSON, as the chat messages do
+    (``to_json``): an integer orjson cannot write once fell back to Python's repr."""
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"n": 2**70, "ok": True}}
+    message = {"role": "assistant", "content": [call]}
+    assert message_text(message) == f'read({{"n":{2**70},"ok":true}})'
+    assert message_text(message) == f"read({to_json(call['arguments'])})"
