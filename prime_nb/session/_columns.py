@@ -119,25 +119,37 @@ def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> Od
     return OddUsage((*fine, total, cost))
 
 
+def _head(text: str) -> str:
+    """What a preview can show of ``text``: its start past the leading whitespace, which
+    ``preview`` strips (cut first, a longer indent than a preview left it nothing)."""
+    return (text.lstrip() if text[:1].isspace() else text)[: PREVIEW_CHARS + 1]
+
+
 def _preview_blocks(content: list[Any]) -> str:
+    """``preview(content_text(content))`` without joining more text than it shows."""
     if len(content) == 1:  # the usual tool result or user message: one text block
         block = content[0]
         if block.__class__ is dict and block.get("type") == "text":
             value = block.get("text")
             if value.__class__ is str:
-                return preview(value[: PREVIEW_CHARS + 1])
+                return preview(_head(value))
     parts: list[str] = []
     size = 0
+    shown = False  # until a block shows something, the preview strips what comes first
     for block in content:
         if block.__class__ is dict:
             kind = block.get("type")
             if kind == "text":
                 value = block.get("text")
                 if value.__class__ is str:
+                    if not shown:
+                        value = value.lstrip()
+                        shown = bool(value)
                     parts.append(value[: PREVIEW_CHARS + 1])
                     size += len(value)
             elif kind == "image":
                 parts.append("[image]")
+                shown = True
         if size > PREVIEW_CHARS:
             break
     return preview("\n".join(parts))
@@ -319,7 +331,7 @@ class EntryColumns:
         elif content.__class__ is str:
             has_text = bool(content)
             if text is None:
-                text = preview(content[: PREVIEW_CHARS + 1])
+                text = preview(_head(content))
         if role == "assistant":
             provider = message.get("provider")
             model = message.get("model")

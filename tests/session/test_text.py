@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from conftest import header, msg, write_lines
 from research_sessions import compacted
 
 import prime_nb
 from prime_nb.analysis import context_frame
-from prime_nb.session import context_message_text, message_text, one_line, preview, to_json
+from prime_nb.session import (
+    context_message_text,
+    entry_text,
+    message_text,
+    one_line,
+    preview,
+    to_json,
+)
 from prime_nb.session._text import PREVIEW_CHARS, clip
 from prime_nb.widget._data import CONTEXT_TEXT_CHARS, SessionData
 
@@ -62,3 +70,24 @@ def test_tool_call_arguments_read_as_json_even_past_64_bits() -> None:
     message = {"role": "assistant", "content": [call]}
     assert message_text(message) == f'read({{"n":{2**70},"ok":true}})'
     assert message_text(message) == f"read({to_json(call['arguments'])})"
+
+
+def test_a_tables_preview_is_the_preview_of_the_entrys_text(tmp_path: Path) -> None:
+    """The tables cut a content before they strip it (a long tool output is not joined
+    whole); an indent longer than a preview once left the row empty ("(no output)")."""
+    indent = " " * 400 + "\n" * 50
+    shapes: list[Any] = [
+        indent + "hello",
+        [{"type": "text", "text": indent + "out"}],
+        [{"type": "text", "text": indent}, {"type": "text", "text": "second"}],
+        [{"type": "image", "data": "AA", "mimeType": "image/png"}, {"type": "text", "text": "  x"}],
+        [{"type": "text", "text": "x" * 299 + " " * 5}],
+    ]
+    lines: list[dict[str, Any]] = [header()]
+    for n, content in enumerate(shapes):
+        role = "toolResult" if n % 2 else "user"
+        lines.append(msg(f"m{n}", lines[-1].get("id"), role, content=content, toolName="bash"))
+    session = prime_nb.load(write_lines(tmp_path / "s.jsonl", lines))
+    want = [preview(entry_text(session.entry(i))) for i in session.entries.index]
+    assert session.entries["text"].tolist() == want
+    assert want[:2] == ["hello", "out"]
