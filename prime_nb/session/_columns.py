@@ -8,6 +8,7 @@ thinking stay there until a table or a context asks for them.
 from __future__ import annotations
 
 import math
+import re
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,6 +22,8 @@ __all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
 NAN = math.nan
 ERROR_STOPS = frozenset({"error", "aborted"})
+#: a character ``str.strip`` keeps (it strips what ``re`` calls ``\s``)
+_SHOWS = re.compile(r"\S")
 Usage = tuple[int, int, int, int, int, float]
 #: the usage fields a usage tuple holds, in the file's names (for problem messages)
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
@@ -119,10 +122,30 @@ def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> Od
     return OddUsage((*fine, total, cost))
 
 
-def _head(text: str) -> str:
-    """What a preview can show of ``text``: its start past the leading whitespace, which
-    ``preview`` strips (cut first, a longer indent than a preview left it nothing)."""
-    return (text.lstrip() if text[:1].isspace() else text)[: PREVIEW_CHARS + 1]
+def _preview_text(text: str) -> str:
+    """``preview(text)`` from no more of a long text than it shows: cut past the leading
+    whitespace, which ``preview`` strips (cut first, a longer indent left it nothing);
+    a cut ending in whitespace is kept, clipped, when the text goes on past it."""
+    text = text.lstrip()  # no copy when there is nothing to strip
+    if len(text) <= PREVIEW_CHARS + 1:
+        return preview(text)
+    head = text[: PREVIEW_CHARS + 1]
+    if head[-1].isspace() and _SHOWS.search(text, PREVIEW_CHARS + 1):
+        return clip(head, PREVIEW_CHARS)
+    return preview(head)
+
+
+def _goes_on(value: str, later: list[Any]) -> bool:
+    """Does anything but whitespace follow a preview's cut in ``value`` (a text block's
+    text), or in the blocks after it?"""
+    if _SHOWS.search(value, PREVIEW_CHARS + 1):
+        return True
+    for block in later:
+        if block.__class__ is dict:
+            kind, text = block.get("type"), block.get("text")
+            if kind == "image" or (kind == "text" and text.__class__ is str and text.strip()):
+                return True
+    return False
 
 
 def _preview_blocks(content: list[Any]) -> str:
@@ -132,11 +155,12 @@ def _preview_blocks(content: list[Any]) -> str:
         if block.__class__ is dict and block.get("type") == "text":
             value = block.get("text")
             if value.__class__ is str:
-                return preview(_head(value))
+                return _preview_text(value)
     parts: list[str] = []
     size = 0
     shown = False  # until a block shows something, the preview strips what comes first
-    for block in content:
+    last = ""
+    for n, block in enumerate(content):
         if block.__class__ is dict:
             kind = block.get("type")
             if kind == "text":
@@ -147,11 +171,15 @@ def _preview_blocks(content: list[Any]) -> str:
                         shown = bool(value)
                     parts.append(value[: PREVIEW_CHARS + 1])
                     size += len(value)
+                    last = value
             elif kind == "image":
                 parts.append("[image]")
                 shown = True
-        if size > PREVIEW_CHARS:
-            break
+        if size > PREVIEW_CHARS:  # the last block read is text, longer than a preview
+            joined = "\n".join(parts).lstrip()
+            if joined[-1].isspace() and _goes_on(last, content[n + 1 :]):
+                return clip(joined, PREVIEW_CHARS)
+            return preview(joined)
     return preview("\n".join(parts))
 
 
@@ -331,7 +359,7 @@ class EntryColumns:
         elif content.__class__ is str:
             has_text = bool(content)
             if text is None:
-                text = preview(_head(content))
+                text = _preview_text(content)
         if role == "assistant":
             provider = message.get("provider")
             model = message.get("model")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -74,13 +75,16 @@ def test_tool_call_arguments_read_as_json_even_past_64_bits() -> None:
 
 def test_a_tables_preview_is_the_preview_of_the_entrys_text(tmp_path: Path) -> None:
     """The tables cut a content before they strip it (a long tool output is not joined
-    whole); an indent longer than a preview once left the row empty ("(no output)")."""
+    whole); an indent longer than a preview once left the row empty ("(no output)"),
+    and a cut in a blank stretch lost the text after it."""
     indent = " " * 400 + "\n" * 50
     shapes: list[Any] = [
         indent + "hello",
         [{"type": "text", "text": indent + "out"}],
         [{"type": "text", "text": indent}, {"type": "text", "text": "second"}],
         [{"type": "image", "data": "AA", "mimeType": "image/png"}, {"type": "text", "text": "  x"}],
+        [{"type": "text", "text": " a"}, {"type": "text", "text": indent + "b" * 400}],
+        "x" * 299 + indent + "y",
         [{"type": "text", "text": "x" * 299 + " " * 5}],
     ]
     lines: list[dict[str, Any]] = [header()]
@@ -91,3 +95,30 @@ def test_a_tables_preview_is_the_preview_of_the_entrys_text(tmp_path: Path) -> N
     want = [preview(entry_text(session.entry(i))) for i in session.entries.index]
     assert session.entries["text"].tolist() == want
     assert want[:2] == ["hello", "out"]
+
+
+def test_a_tables_preview_matches_on_random_blank_stretches(tmp_path: Path) -> None:
+    """Random contents of text and blank stretches (every kind of whitespace ``strip``
+    knows) around the preview's length: the fast path agrees with ``preview``."""
+    rng = random.Random(35)
+    pieces = ["a", "b c", " ", "\n", "\t", "\u00a0", "\x1c", "\u2028", "\u3000"]
+
+    def text() -> str:
+        return "".join(rng.choice(pieces) * rng.choice((1, 5, 150, 299, 301, 700)) for _ in "xyz")
+
+    def content() -> Any:
+        if rng.random() < 0.3:
+            return text()
+        image = {"type": "image", "data": "AA", "mimeType": "image/png"}
+        return [
+            image if rng.random() < 0.15 else {"type": "text", "text": text()}
+            for _ in range(rng.randint(1, 4))
+        ]
+
+    lines: list[dict[str, Any]] = [header()]
+    for n in range(400):
+        role = rng.choice(("user", "toolResult"))
+        lines.append(msg(f"m{n}", lines[-1].get("id"), role, content=content(), toolName="t"))
+    session = prime_nb.load(write_lines(tmp_path / "s.jsonl", lines))
+    want = [preview(entry_text(session.entry(i))) for i in session.entries.index]
+    assert session.entries["text"].tolist() == want
