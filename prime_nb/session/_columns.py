@@ -16,7 +16,7 @@ from typing import Any
 
 from ..format import Problem, iso_moment, iso_timestamp, line_id, renamed_id, trim_depth
 from ._store import ToolCalls, UsageColumn
-from ._text import PREVIEW_CHARS, clip, entry_text, message_text, preview
+from ._text import PREVIEW_CHARS, clip, content_text, entry_text, message_text, preview
 
 __all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
@@ -135,52 +135,9 @@ def _preview_text(text: str) -> str:
     return preview(head)
 
 
-def _goes_on(value: str, later: list[Any]) -> bool:
-    """Does anything but whitespace follow a preview's cut in ``value`` (a text block's
-    text), or in the blocks after it?"""
-    if _SHOWS.search(value, PREVIEW_CHARS + 1):
-        return True
-    for block in later:
-        if block.__class__ is dict:
-            kind, text = block.get("type"), block.get("text")
-            if kind == "image" or (kind == "text" and text.__class__ is str and text.strip()):
-                return True
-    return False
-
-
 def _preview_blocks(content: list[Any]) -> str:
-    """``preview(content_text(content))`` without joining more text than it shows."""
-    if len(content) == 1:  # the usual tool result or user message: one text block
-        block = content[0]
-        if block.__class__ is dict and block.get("type") == "text":
-            value = block.get("text")
-            if value.__class__ is str:
-                return _preview_text(value)
-    parts: list[str] = []
-    size = 0
-    shown = False  # until a block shows something, the preview strips what comes first
-    last = ""
-    for n, block in enumerate(content):
-        if block.__class__ is dict:
-            kind = block.get("type")
-            if kind == "text":
-                value = block.get("text")
-                if value.__class__ is str:
-                    if not shown:
-                        value = value.lstrip()
-                        shown = bool(value)
-                    parts.append(value[: PREVIEW_CHARS + 1])
-                    size += len(value)
-                    last = value
-            elif kind == "image":
-                parts.append("[image]")
-                shown = True
-        if size > PREVIEW_CHARS:  # the last block read is text, longer than a preview
-            joined = "\n".join(parts).lstrip()
-            if joined[-1].isspace() and _goes_on(last, content[n + 1 :]):
-                return clip(joined, PREVIEW_CHARS)
-            return preview(joined)
-    return preview("\n".join(parts))
+    """``preview(content_text(content))``; joining blocks copies only what they hold."""
+    return _preview_text(content_text(content))
 
 
 @dataclass
