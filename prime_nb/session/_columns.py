@@ -8,7 +8,6 @@ thinking stay there until a table or a context asks for them.
 from __future__ import annotations
 
 import math
-import re
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,14 +15,12 @@ from typing import Any
 
 from ..format import Problem, iso_moment, iso_timestamp, line_id, renamed_id, trim_depth
 from ._store import ToolCalls, UsageColumn
-from ._text import PREVIEW_CHARS, clip, content_text, entry_text, message_text, preview
+from ._text import clip, content_text, entry_text, message_text, preview
 
 __all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
 NAN = math.nan
 ERROR_STOPS = frozenset({"error", "aborted"})
-#: a character ``str.strip`` keeps (it strips what ``re`` calls ``\s``)
-_SHOWS = re.compile(r"\S")
 Usage = tuple[int, int, int, int, int, float]
 #: the usage fields a usage tuple holds, in the file's names (for problem messages)
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
@@ -120,24 +117,6 @@ def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> Od
     elif not 0 <= total < 2**63:
         total = None
     return OddUsage((*fine, total, cost))
-
-
-def _preview_text(text: str) -> str:
-    """``preview(text)`` from no more of a long text than it shows: cut past the leading
-    whitespace, which ``preview`` strips (cut first, a longer indent left it nothing);
-    a cut ending in whitespace is kept, clipped, when the text goes on past it."""
-    text = text.lstrip()  # no copy when there is nothing to strip
-    if len(text) <= PREVIEW_CHARS + 1:
-        return preview(text)
-    head = text[: PREVIEW_CHARS + 1]
-    if head[-1].isspace() and _SHOWS.search(text, PREVIEW_CHARS + 1):
-        return clip(head, PREVIEW_CHARS)
-    return preview(head)
-
-
-def _preview_blocks(content: list[Any]) -> str:
-    """``preview(content_text(content))``; joining blocks copies only what they hold."""
-    return _preview_text(content_text(content))
 
 
 @dataclass
@@ -312,11 +291,11 @@ class EntryColumns:
                 elif btype == "image":
                     image = True
             if text is None and (has_text or role != "assistant"):
-                text = _preview_blocks(content)
+                text = preview(content_text(content))
         elif content.__class__ is str:
             has_text = bool(content)
             if text is None:
-                text = _preview_text(content)
+                text = preview(content)
         if role == "assistant":
             provider = message.get("provider")
             model = message.get("model")

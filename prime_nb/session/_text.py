@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._turns import to_json
 
 PREVIEW_CHARS = 300
+#: a character ``str.strip`` keeps (it strips what ``re`` calls ``\s``)
+_SHOWS = re.compile(r"\S")
 
 
 def content_text(content: Any, images: bool = True) -> str:
@@ -146,4 +149,13 @@ def one_line(text: str, limit: int) -> str:
 
 
 def preview(text: str) -> str:
-    return clip(text.strip(), PREVIEW_CHARS)
+    """``clip(text.strip(), PREVIEW_CHARS)``, without copying more of a long text than
+    it shows (the tables take one of every entry): a cut ending in whitespace keeps its
+    ellipsis when the text goes on past it."""
+    text = text.lstrip()  # no copy when there is nothing to strip
+    if len(text) <= PREVIEW_CHARS + 1:
+        return clip(text.rstrip(), PREVIEW_CHARS)
+    head = text[: PREVIEW_CHARS + 1]
+    if head[-1].isspace() and _SHOWS.search(text, PREVIEW_CHARS + 1):
+        return clip(head, PREVIEW_CHARS)
+    return clip(head.rstrip(), PREVIEW_CHARS)

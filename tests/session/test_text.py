@@ -122,3 +122,15 @@ def test_a_tables_preview_matches_on_random_blank_stretches(tmp_path: Path) -> N
     session = prime_nb.load(write_lines(tmp_path / "s.jsonl", lines))
     want = [preview(entry_text(session.entry(i))) for i in session.entries.index]
     assert session.entries["text"].tolist() == want
+
+
+def test_preview_is_the_stripped_text_clipped_for_any_blank_stretch() -> None:
+    """``preview`` reads no more of a long text than it shows; it still says what
+    ``clip(text.strip(), PREVIEW_CHARS)`` says, wherever its cut falls."""
+    rng = random.Random(7)
+    pieces = ["a", "b c", " ", "\n", "\t", "\u00a0", "\x1c", "\u2028", "\u3000", "\x85"]
+    lengths = (1, 5, 150, 299, 300, 301, 302, 700)
+    for _ in range(3000):
+        n = rng.randint(0, 4)
+        text = "".join(rng.choice(pieces) * rng.choice(lengths) for _ in range(n))
+        assert preview(text) == clip(text.strip(), PREVIEW_CHARS), repr(text)
