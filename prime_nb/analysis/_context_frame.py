@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..session import SessionLike, as_session, message_text, preview
+from ..session import SessionLike, as_session, context_message_text, preview
 from ._common import blocks_of, estimate_tokens, message_chars
 from ._schemas import SCHEMAS, conform
 
@@ -31,13 +31,8 @@ def context_frame(session: SessionLike, leaf_id: str | None = None) -> pd.DataFr
             for block in blocks_of(message)
             if role == "assistant" and isinstance(block, dict) and block.get("type") == "toolCall"
         ]
-        if role in ("compactionSummary", "branchSummary"):
-            text = str(message.get("summary") or "")
-        elif role == "toolResult":
-            text = message_text(message)
+        if role == "toolResult":
             tools = [str(message.get("toolName"))]
-        else:
-            text = message_text(message)
         rows.append(
             {
                 "entry_id": message.get("entry_id"),
@@ -46,7 +41,7 @@ def context_frame(session: SessionLike, leaf_id: str | None = None) -> pd.DataFr
                 "chars": message_chars(message),
                 "tokens_est": tokens,
                 "cumulative_tokens_est": running,
-                "text": preview(text),
+                "text": preview(context_message_text(message)),
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..format import deep_enough, parse_line, to_current, trim_depth
-from ..session import Session, read_columns
+from ..session import Session, content_text, read_columns
 
 #: the fields an entry's text is cut into, in the order a hit's rows come
 FIELDS: tuple[str, ...] = (
@@ -58,16 +58,6 @@ def _strings(value: Any, out: list[str]) -> None:
             _strings(item, out)
 
 
-def _block_texts(content: Any) -> str:
-    """The ``text`` blocks of a content (or the content itself, a string), one a line."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    texts = (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text")
-    return "\n".join(text for text in texts if isinstance(text, str))
-
-
 def entry_fields(entry: dict[str, Any]) -> list[tuple[str, str]]:
     """The searchable texts of one canonical entry, as ``(field, text)`` pairs (empty
     texts left out), in :data:`FIELDS` order.
@@ -94,7 +84,7 @@ def entry_fields(entry: dict[str, Any]) -> list[tuple[str, str]]:
         if isinstance(message, dict):
             _message_fields(message, found)
     elif kind == "custom_message":
-        found["text"] = _block_texts(entry.get("content"))
+        found["text"] = content_text(entry.get("content"), images=False)
     elif kind in ("compaction", "branch_summary"):
         summary = entry.get("summary")
         found["summary"] = summary if isinstance(summary, str) else ""
@@ -121,9 +111,9 @@ def _message_fields(message: dict[str, Any], found: dict[str, str]) -> None:
             found[name] = value if isinstance(value, str) else ""
         return
     if role == "toolResult":
-        found["tool_output"] = _block_texts(content)
+        found["tool_output"] = content_text(content, images=False)
         return
-    found["text"] = _block_texts(content)
+    found["text"] = content_text(content, images=False)
     if role == "assistant" and isinstance(content, list):
         thinking: list[str] = []
         calls: list[str] = []

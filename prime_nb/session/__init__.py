@@ -30,7 +30,7 @@ from ._schema import TIME, dtype_of
 from ._session import Session, fork_to_file, load
 from ._store import view
 from ._tables import empty_entries, utc_times
-from ._text import entry_text, message_text, preview
+from ._text import content_text, context_message_text, entry_text, message_text, one_line, preview
 from ._tree import active_path_mask
 from ._turns import check_options, to_json
 
@@ -46,6 +46,8 @@ __all__ = [
     "active_path_mask",
     "as_session",
     "check_options",
+    "content_text",
+    "context_message_text",
     "context_messages",
     "dtype_of",
     "empty_entries",
@@ -55,6 +57,7 @@ __all__ = [
     "list_sessions",
     "load",
     "message_text",
+    "one_line",
     "paused_gc",
     "preview",
     "read_columns",

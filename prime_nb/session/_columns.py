@@ -15,7 +15,7 @@ from typing import Any
 
 from ..format import Problem, iso_moment, iso_timestamp, line_id, renamed_id, trim_depth
 from ._store import ToolCalls, UsageColumn
-from ._text import PREVIEW_CHARS, entry_text, message_text, preview
+from ._text import clip, content_text, entry_text, message_text, preview
 
 __all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
@@ -117,30 +117,6 @@ def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> Od
     elif not 0 <= total < 2**63:
         total = None
     return OddUsage((*fine, total, cost))
-
-
-def _preview_blocks(content: list[Any]) -> str:
-    if len(content) == 1:  # the usual tool result or user message: one text block
-        block = content[0]
-        if block.__class__ is dict and block.get("type") == "text":
-            value = block.get("text")
-            if value.__class__ is str:
-                return preview(value[: PREVIEW_CHARS + 1])
-    parts: list[str] = []
-    size = 0
-    for block in content:
-        if block.__class__ is dict:
-            kind = block.get("type")
-            if kind == "text":
-                value = block.get("text")
-                if value.__class__ is str:
-                    parts.append(value[: PREVIEW_CHARS + 1])
-                    size += len(value)
-            elif kind == "image":
-                parts.append("[image]")
-        if size > PREVIEW_CHARS:
-            break
-    return preview("\n".join(parts))
 
 
 @dataclass
@@ -315,11 +291,11 @@ class EntryColumns:
                 elif btype == "image":
                     image = True
             if text is None and (has_text or role != "assistant"):
-                text = _preview_blocks(content)
+                text = preview(content_text(content))
         elif content.__class__ is str:
             has_text = bool(content)
             if text is None:
-                text = preview(content[: PREVIEW_CHARS + 1])
+                text = preview(content)
         if role == "assistant":
             provider = message.get("provider")
             model = message.get("model")
@@ -448,8 +424,7 @@ class EntryColumns:
 
 def _show(value: Any, limit: int = 40) -> str:
     """A short repr of an odd value for a problem message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(repr(value), limit)
 
 
 def _odd(where: tuple[int, str], key: str, value: Any, outcome: str) -> Problem:

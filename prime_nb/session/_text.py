@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-import orjson
+from ._turns import to_json
 
 PREVIEW_CHARS = 300
+#: a character ``str.strip`` keeps (it strips what ``re`` calls ``\s``)
+_SHOWS = re.compile(r"\S")
 
 
-def content_text(content: Any) -> str:
-    """The text of a message content (string or list of blocks); images as [image]."""
+def content_text(content: Any, images: bool = True) -> str:
+    """The text of a message content (string or list of blocks), one block a line.
+
+    Images show as ``[image]`` where a person reads the text (previews, the widget's
+    search); ``images=False`` leaves them out, for the corpus search, whose fields hold
+    only what the session wrote.
+    """
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
@@ -24,17 +32,15 @@ def content_text(content: Any) -> str:
             value = block.get("text")
             if isinstance(value, str):
                 parts.append(value)
-        elif kind == "image":
+        elif kind == "image" and images:
             parts.append("[image]")
     return "\n".join(parts)
 
 
 def tool_call_text(block: dict[str, Any]) -> str:
+    """``name(arguments)``, the arguments as the same JSON text a chat message carries."""
     args = block.get("arguments")
-    try:
-        rendered = orjson.dumps(args).decode() if args is not None else ""
-    except TypeError:
-        rendered = str(args)
+    rendered = to_json(args) if args is not None else ""
     return f"{block.get('name')}({rendered[:PREVIEW_CHARS]})"
 
 
@@ -61,6 +67,14 @@ def message_text(message: dict[str, Any], full: bool = False) -> str:
     if not text and message.get("errorMessage"):
         text = str(message["errorMessage"])
     return text
+
+
+def context_message_text(message: dict[str, Any]) -> str:
+    """What a person reads first in a message of a context (``Session.context``): the
+    summary that stands in for a compaction or a branch, else :func:`message_text`."""
+    if message.get("role") in ("compactionSummary", "branchSummary"):
+        return str(message.get("summary") or "")
+    return message_text(message)
 
 
 def entry_text(entry: dict[str, Any], full: bool = False) -> str:
@@ -123,6 +137,25 @@ def _count(value: float) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, the last an ellipsis where it was cut, so
+    that every preview, node line and short text of the package says so the same way."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` on one line (each run of whitespace one space), clipped to ``limit``."""
+    return clip(" ".join(text.split()), limit)
+
+
 def preview(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+    """``clip(text.strip(), PREVIEW_CHARS)``, without copying more of a long text than
+    it shows (the tables take one of every entry): a cut ending in whitespace keeps its
+    ellipsis when the text goes on past it."""
+    text = text.lstrip()  # no copy when there is nothing to strip
+    if len(text) <= PREVIEW_CHARS + 1:
+        return clip(text.rstrip(), PREVIEW_CHARS)
+    head = text[: PREVIEW_CHARS + 1]
+    if head[-1].isspace() and _SHOWS.search(text, PREVIEW_CHARS + 1):
+        return clip(head, PREVIEW_CHARS)
+    return clip(head.rstrip(), PREVIEW_CHARS)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import estimate_tokens
-from ..session import entry_text
+from ..session import context_message_text, entry_text, one_line
 from ._labels import entry_labels
 from ._search import SearchIndex
 
@@ -134,11 +134,6 @@ def _ids_column(ids: list[str]) -> dict[str, Any]:
     return {"ids": None, "id_list": ids}
 
 
-def _short(text: str, limit: int) -> str:
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
-
-
 def _iso_times(stamps: pd.Series) -> list[str | None]:
     """``Timestamp.isoformat()`` of each UTC time, at numpy's speed: whole seconds drop
     the fraction, as isoformat does."""
@@ -150,12 +145,7 @@ def _iso_times(stamps: pd.Series) -> list[str | None]:
 
 def context_text(message: dict[str, Any]) -> str:
     """A short text for one context message."""
-    role = message.get("role")
-    if role in ("compactionSummary", "branchSummary"):
-        text = str(message.get("summary") or "")
-    else:
-        text = entry_text({"type": "message", "message": message}, full=False)
-    return _short(text, CONTEXT_TEXT_CHARS)
+    return one_line(context_message_text(message), CONTEXT_TEXT_CHARS)
 
 
 class SessionData:
@@ -214,7 +204,7 @@ class SessionData:
     def sparse(self) -> dict[str, Any]:
         """Labels, compactions, active leaf, name and cwd (small, always sent whole)."""
         labels = [
-            [self.row_of[i], _short(text, LABEL_CHARS)]
+            [self.row_of[i], one_line(text, LABEL_CHARS)]
             for i, text in self.session.labels.items()
             if i in self.row_of
         ]
@@ -249,7 +239,7 @@ class SessionData:
         table = self.session.problems
         rows = {int(line): row for row, line in enumerate(self.session.entries["line"].tolist())}
         out = [
-            [int(line), str(kind), _short(str(message), PROBLEM_CHARS), rows.get(int(line), -1)]
+            [int(line), str(kind), one_line(str(message), PROBLEM_CHARS), rows.get(int(line), -1)]
             for line, kind, message in zip(
                 table["line"].tolist()[:MAX_PROBLEMS],
                 table["kind"].tolist()[:MAX_PROBLEMS],

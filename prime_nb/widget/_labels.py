@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..session import one_line
+
 if TYPE_CHECKING:
     from ..session import Session
 
@@ -31,9 +33,8 @@ def first_line(text: Any, limit: int = LINE_CHARS) -> str:
     if not isinstance(text, str):
         return ""
     for line in text.splitlines():
-        one = " ".join(line.split())
-        if one:
-            return one if len(one) <= limit else one[: limit - 1] + "…"
+        if line.strip():
+            return one_line(line, limit)
     return ""
 
 

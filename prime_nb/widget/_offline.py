@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._data import SessionData, _short, _strings
+from ..session import one_line
+from ._data import SessionData, _strings
 
 LINE_CHARS = 120
 MAX_CHARS = 250_000
@@ -32,7 +33,7 @@ def offline_data(
     tool_rows: list[list[Any]] = []
     total = 0
     for row in range(min(data.n, max_rows)):
-        line = _short(node_lines[row], LINE_CHARS)
+        line = one_line(node_lines[row], LINE_CHARS)
         tool = tools[row]
         cost = len(line) + (len(tool) if tool else 0) + 4
         if total + cost > max_chars:
@@ -40,7 +41,7 @@ def offline_data(
         total += cost
         lines.append(line)
         if tool:
-            tool_rows.append([row, _short(tool, LINE_CHARS)])
+            tool_rows.append([row, one_line(tool, LINE_CHARS)])
     return {
         "n": data.n,
         "kept": len(lines),

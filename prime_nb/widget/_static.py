@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._names import shown_name
 from .._words import counted, plural
+from ..session import one_line
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
-from ._data import _short as _one_line
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -94,7 +94,7 @@ def _plain(text: str) -> str:
 
 
 def _short(text: str, limit: int = TEXT_CHARS) -> str:
-    return _one_line(_plain(_clean(text)), limit)
+    return one_line(_plain(_clean(text)), limit)
 
 
 def _title(session: Session) -> str:

@@ -14,11 +14,13 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from conftest import header, msg, write_lines
 from session_matrix import write_all
 
 import prime_nb
 from prime_nb.corpus import _search_index, _search_match, search
 from prime_nb.corpus._search import COLUMNS
+from prime_nb.widget._data import SessionData
 
 KEY = ["file", "session_id", "entry_id", "line", "role", "type", "field", "on_active_path"]
 
@@ -705,3 +707,20 @@ def test_concurrent_searches_while_files_change_stay_exact(tmp_path: Path) -> No
                 )
             for got in runs:
                 pd.testing.assert_frame_equal(got, want)
+
+
+def test_an_image_is_text_for_the_widget_search_but_not_for_the_corpus(tmp_path: Path) -> None:
+    """Both searches read a content's text through ``content_text``; the widget shows an
+    image as ``[image]`` and finds it so, the corpus searches only what the file wrote."""
+    content = [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]
+    content.append({"type": "text", "text": "see the picture"})
+    path = write_lines(tmp_path / "s.jsonl", [header(), msg("u1", None, "user", content=content)])
+    assert prime_nb.session.content_text(content) == "[image]\nsee the picture"
+    assert prime_nb.session.content_text(content, images=False) == "see the picture"
+    assert SessionData(prime_nb.load(path)).search("[image] picture") == [0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        hits = search(path, "[image]", workers=1)
+        text = search(path, "picture", workers=1)
+    assert hits.empty
+    assert text["snippet"].tolist() == ["see the picture"]

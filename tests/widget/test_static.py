@@ -16,8 +16,9 @@ from widget_support import PAYLOADS, write_hostile_session
 
 import prime_nb
 import sessiongen
+from prime_nb.session import one_line
 from prime_nb.widget import SessionWidget
-from prime_nb.widget._data import KIND_NAMES, SessionData, _short, kind_codes
+from prime_nb.widget._data import KIND_NAMES, SessionData, kind_codes
 from prime_nb.widget._offline import LINE_CHARS, offline_data
 from prime_nb.widget._static import MAX_NODES, shape, static_html, text_repr
 
@@ -211,7 +212,7 @@ def test_offline_data_is_the_first_lines_within_bounds(tmp_path: Path) -> None:
     saved = offline_data(data)
     assert saved["n"] == saved["kept"] == data.n
     lines = data.lines(list(range(data.n)))
-    assert saved["lines"] == [_short(line, LINE_CHARS) for line in lines]
+    assert saved["lines"] == [one_line(line, LINE_CHARS) for line in lines]
     assert max(map(len, saved["lines"])) == LINE_CHARS < max(map(len, lines))
     tools = session.entries["tool_name"].tolist()
     assert saved["tools"] == [[i, t] for i, t in enumerate(tools) if isinstance(t, str)]
