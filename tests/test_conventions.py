@@ -24,7 +24,6 @@ REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
 
 
-
 def bare_raises(source: str) -> list[int]:
     """Lines of ``pytest.raises(...)`` (or ``raises(...)`` imported from pytest) calls with
     no ``match=``, or with one that matches anything (empty, ``.*``)."""
