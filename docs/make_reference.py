@@ -93,6 +93,10 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "kind": "`invalid_json`, `orphan`, `duplicate_id`, `bad_value`, `lone_surrogate`, ...",
         "message": "what is wrong, and what was done about it",
         "entry_id": "the entry concerned, when there is one",
+        "severity": "`error` (a line or an entry lost, or the tree changed: `invalid_json`, "
+        "`glued_entries`, `orphan`, `duplicate_id`, ...) or `warning` (an odd value kept as "
+        "written, or missing where a column cannot hold it: `bad_value`, `blank_line`, ...); "
+        "`prime-nb validate` exits 1 on errors",
     },
 }
 

@@ -286,6 +286,8 @@ ODD: dict[str, Callable[[Lines], Lines]] = {
         {"input": 2**62, "output": 2**62, "cacheRead": 2**62, "cacheWrite": 2**62},
     ),
     "usage-negative": _set(5, "message", "usage", "input", -(2**70)),
+    # a provider billed a negative count (seen in a real file): kept as written
+    "usage-below-zero": _set(5, "message", "usage", "input", -154),
     "usage-not-numbers": _set(5, "message", "usage", {"input": "10", "cost": "free"}),
     "tokens-before-u64": _set(8, "tokensBefore", 2**64 - 1),
     "tokens-after-huge": _set(8, "tokensAfter", 1e300),

@@ -21,6 +21,7 @@ from ._dialect import (
     rlm_depth_of,
     to_dialect,
 )
+from ._glued import describe_glued, glued_spans
 from ._loader_ids import line_id, loader_name_hint, renamed_id
 from ._migrating import (
     CURRENT_VERSION,
@@ -38,6 +39,7 @@ from ._reading import _INVALID as INVALID_JSON
 from ._reading import (
     BOM,
     READ_BUFFER,
+    SEVERITIES,
     Problem,
     RawEntry,
     ScanState,
@@ -54,6 +56,7 @@ from ._reading import (
     parse_line,
     scan,
     scan_file,
+    severity_of,
     trim_depth,
 )
 
@@ -63,6 +66,7 @@ __all__ = [
     "INVALID_JSON",
     "PRIME_TO_SPEC",
     "READ_BUFFER",
+    "SEVERITIES",
     "Dialect",
     "Migrator",
     "Problem",
@@ -73,11 +77,13 @@ __all__ = [
     "by_descriptor",
     "current_snapshot",
     "deep_enough",
+    "describe_glued",
     "dialect_of_header",
     "ends",
     "file_identity",
     "first_not_header",
     "forget_snapshot",
+    "glued_spans",
     "header_object",
     "header_to_canonical",
     "header_version",
@@ -100,6 +106,7 @@ __all__ = [
     "rlm_depth_of",
     "scan",
     "scan_file",
+    "severity_of",
     "to_current",
     "to_dialect",
     "trim_depth",

@@ -21,19 +21,69 @@ import orjson
 from orjson import JSONDecodeError, loads
 
 from ..errors import SessionFormatError
+from ._glued import describe_glued, glued_spans
 
 BOM = b"\xef\xbb\xbf"
 #: large reads: few system calls, and lines of many MB need no special case
 READ_BUFFER = 1024 * 1024
 
 
-class Problem(NamedTuple):
-    """Something wrong with one line (or one entry) of a session file."""
+#: the kinds of problem that lose something: a line or an entry not read, or a tree that
+#: differs from what the file's links say. Every other kind is a warning: the line was
+#: read, with an odd value kept as written (or, where a column cannot hold it, missing)
+ERROR_KINDS = frozenset(
+    {
+        "invalid_json",
+        "glued_entries",
+        "not_an_object",
+        "missing_type",
+        "torn_line",
+        "extra_header",
+        "no_header",
+        "missing_id",
+        "duplicate_id",
+        "bad_parent_id",
+        "orphan",
+        "self_parent",
+        "cycle",
+    }
+)
+SEVERITIES = ("error", "warning")
 
+
+def severity_of(kind: str) -> str:
+    """A kind's severity: ``"error"`` if it loses a line or an entry or changes the tree,
+    else ``"warning"``."""
+    return "error" if kind in ERROR_KINDS else "warning"
+
+
+class _ProblemFields(NamedTuple):
     line: int
     kind: str
     message: str
-    entry_id: str | None = None
+    entry_id: str | None
+    severity: str
+
+
+class Problem(_ProblemFields):
+    """Something wrong with one line (or one entry) of a session file.
+
+    ``severity``: ``"error"`` (a line or an entry lost, or the tree changed) or
+    ``"warning"`` (an odd value, kept as written); by default the kind's
+    (:func:`severity_of`), so that every reader of a kind rates it alike.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        line: int,
+        kind: str,
+        message: str,
+        entry_id: str | None = None,
+        severity: str | None = None,
+    ) -> Problem:
+        return super().__new__(cls, line, kind, message, entry_id, severity or severity_of(kind))
 
 
 class RawEntry(NamedTuple):
@@ -81,12 +131,15 @@ _COMPRESSED = (
 
 
 def first_not_header(path: str | Path, line: int, kind: Any) -> SessionFormatError:
-    """The one error for a file whose first entry is not a header: the snapshot of the
-    writers and the upgrade refuse such a file alike, as the loader does."""
+    """The one error of the writers (appends, the upgrade) for a file whose first entry
+    is not a header. The loader reads such a file (with a ``no_header`` problem), but
+    nothing is written to it: the agent reads nothing of a file without a header (it
+    starts the session afresh over it), so entries appended there would reach no one."""
     return SessionFormatError(
         path,
-        f"line {line} is a {kind!r} entry, but a session file starts with its header "
-        "(type 'session' or 'header'); is this a Prime Agent session file?",
+        f"line {line} is a {kind!r} entry, not the session header (type 'session' or "
+        "'header'), so the agent reads nothing of this file and prime_nb writes nothing to "
+        "it; load() reads it, and fork_to_file() writes a branch of it to a new session",
     )
 
 
@@ -187,6 +240,9 @@ def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | 
             text = raw.decode("utf-8", errors="replace")
         obj, repair = lenient_loads(text)
         if obj is _INVALID:
+            glued = glued_spans(text)
+            if glued is not None:
+                return None, glued_problem(line, [value for _, _, value in glued])
             what = "invalid UTF-8 and JSON" if notice is not None else "invalid JSON"
             return None, Problem(line, "invalid_json", f"{what}: {_short(exc)}")
         if repair is not None:  # a line with bad UTF-8 reports that; else the repair
@@ -196,6 +252,17 @@ def parse_line(raw: bytes, line: int) -> tuple[dict[str, Any] | None, Problem | 
     if not isinstance(obj.get("type"), str):
         return None, Problem(line, "missing_type", "object without a string 'type'")
     return obj, notice
+
+
+def glued_problem(line: int, values: list[Any]) -> Problem:
+    """The problem of a line that holds entries glued together (``{...}{...}``)."""
+    return Problem(
+        line,
+        "glued_entries",
+        f"{len(values)} JSON values on one line, with no newline between them (a writer "
+        f"stopped between two writes): {describe_glued(values)}; the line is dropped, as "
+        "the agent drops it. prime-nb repair FILE -o NEW writes a copy with them split",
+    )
 
 
 _INVALID: Any = object()

@@ -24,16 +24,25 @@ ERROR_STOPS = frozenset({"error", "aborted"})
 Usage = tuple[int, int, int, int, int, float]
 #: the usage fields a usage tuple holds, in the file's names (for problem messages)
 USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+#: a count no int64 column holds: what an infinite or NaN token count reads as
+_PAST_INT64 = 2**63
 #: largest |ms| whose timestamp fits the tables' datetime64[us] (about 292,000 years)
 MAX_MS = 9.2e15
 
 
 class OddUsage(tuple):  # type: ignore[type-arg]
-    """A usage tuple with fields outside 0..2**63-1 set to None (``fields`` names them)."""
+    """A usage tuple with a field below 0 (kept as written: ``negative`` names them) or
+    past int64 (set to None: ``fields`` names them)."""
 
     @property
     def fields(self) -> tuple[str, ...]:
         return tuple(k for k, v in zip(USAGE_KEYS, self[:5], strict=True) if v is None)
+
+    @property
+    def negative(self) -> tuple[str, ...]:
+        return tuple(
+            k for k, v in zip(USAGE_KEYS, self[:5], strict=True) if v is not None and v < 0
+        )
 
 
 #: whole ms within 2**32 s of 1970 (years 1833 to 2106): ``spec_timestamp_ms``'s shortcut
@@ -80,14 +89,15 @@ def _num(usage: dict[str, Any], key: str) -> int:
     value = usage.get(key)
     if value.__class__ is int:
         return value  # type: ignore[no-any-return,unused-ignore]
-    if isinstance(value, float):  # -1 for inf and NaN: usage_tuple's odd-value path
-        return int(value) if math.isfinite(value) else -1
+    if isinstance(value, float):  # past int64 for inf and NaN: usage_tuple's odd-value path
+        return int(value) if math.isfinite(value) else _PAST_INT64
     return 0
 
 
 def usage_tuple(usage: dict[str, Any]) -> Usage:
     """A usage dict as ``(input, output, cacheRead, cacheWrite, total, cost)``: an
-    ``OddUsage`` when a count is below 0 or past int64."""
+    ``OddUsage`` when a count is below 0 (kept: sums then match what the provider
+    billed) or past int64 (missing)."""
     inp, out = usage.get("input"), usage.get("output")
     read, write = usage.get("cacheRead"), usage.get("cacheWrite")
     if not (  # the usual usage: four ints (a call to _num each costs 3% of a corpus pass)
@@ -107,14 +117,19 @@ def usage_tuple(usage: dict[str, Any]) -> Usage:
     return (inp, out, read, write, total, value)
 
 
+def _fits(value: int) -> bool:
+    return -(2**63) <= value < 2**63
+
+
 def _odd_usage(usage: dict[str, Any], parts: tuple[int, ...], cost: float) -> OddUsage:
-    """The slow path of :func:`usage_tuple`: fields out of 0..2**63-1 become missing."""
-    fine = [v if 0 <= v < 2**63 else None for v in parts]
+    """The slow path of :func:`usage_tuple`: fields past int64 become missing; fields
+    below 0 are kept as written (a provider wrote them, and billed by them)."""
+    fine = [v if _fits(v) else None for v in parts]
     total: int | None = _num(usage, "totalTokens")
     if not total:  # absent: the sum of the parts, when every part is usable and it fits
         total = sum(v for v in fine if v is not None)
-        total = total if None not in fine and total < 2**63 else None
-    elif not 0 <= total < 2**63:
+        total = total if None not in fine and _fits(total) else None
+    elif not _fits(total):
         total = None
     return OddUsage((*fine, total, cost))
 
@@ -309,7 +324,7 @@ class EntryColumns:
             if raw_usage.__class__ is dict:
                 usage = usage_tuple(raw_usage)
                 if usage.__class__ is not tuple:
-                    problems.append(_odd_usage_problem(where, raw_usage, usage))
+                    problems.extend(_odd_usage_problems(where, raw_usage, usage))
         elif role == "toolResult":
             tool_name = message.get("toolName")
             error = bool(message.get("isError"))
@@ -418,7 +433,7 @@ class EntryColumns:
         ):
             usage = usage_tuple(aggregate)
             if usage.__class__ is not tuple:
-                problems.append(_odd_usage_problem(where, aggregate, usage))
+                problems.extend(_odd_usage_problems(where, aggregate, usage))
             self.usage[target_row] = usage
 
 
@@ -446,11 +461,18 @@ def _odd_time(stamp: Any, line: int, entry_id: str, problems: list[Problem]) -> 
     return NAN
 
 
-def _odd_usage_problem(where: tuple[int, str], raw: dict[str, Any], usage: Any) -> Problem:
-    fields = ", ".join(f"{k}={_show(raw.get(k), 30)}" for k in getattr(usage, "fields", ()))
-    return Problem(
-        where[0], "bad_value", f"usage {fields} outside 0..2**63-1; kept as missing", where[1]
-    )
+def _odd_usage_problems(where: tuple[int, str], raw: dict[str, Any], usage: Any) -> list[Problem]:
+    """A warning for the usage fields below 0 (kept as written) and one for those past
+    int64 (kept as missing)."""
+    found = []
+    for names, outcome in (
+        (usage.negative, "below 0; kept as written"),
+        (usage.fields, "outside -2**63..2**63-1; kept as missing"),
+    ):
+        if names:
+            shown = ", ".join(f"{k}={_show(raw.get(k), 30)}" for k in names)
+            found.append(Problem(where[0], "bad_value", f"usage {shown} {outcome}", where[1]))
+    return found
 
 
 def token_count(

@@ -26,6 +26,7 @@ import orjson
 
 from .._paths import is_url
 from ..format import (
+    CURRENT_VERSION,
     READ_BUFFER,
     Migrator,
     Problem,
@@ -34,7 +35,6 @@ from ..format import (
     Sink,
     by_descriptor,
     ends,
-    first_not_header,
     no_header,
     open_regular,
     scan,
@@ -89,6 +89,8 @@ class ColumnsRead:
         self.problems: list[Problem] = []
         #: how the entries are migrated to version 3 (set by the header)
         self.migrator: Migrator | None = None
+        #: a file without a header: the version its entries are read as (else None)
+        self.read_as: int | None = None
         #: where the scan stopped
         self.scan = ScanState()
         #: (device, inode) of the file read
@@ -127,6 +129,7 @@ class ColumnsRead:
         problems = self.problems
         cols = self.columns
         iterator = iter(items)
+        first: RawEntry | None = None  # of a file without a header: its first entry
         if self.migrator is None:
             for item in iterator:
                 if item.__class__ is not RawEntry:
@@ -134,7 +137,9 @@ class ColumnsRead:
                     continue
                 obj = item.entry
                 if obj["type"] not in ("session", "header"):
-                    raise first_not_header(self.file, item.line, obj["type"])
+                    self._read_without_header(item)
+                    first = item
+                    break
                 self.header = obj
                 self.migrator = Migrator(obj)
                 cols.spec_times = self.migrator.dialect == "spec"
@@ -151,9 +156,12 @@ class ColumnsRead:
             def add(line: int, at: int, size: int, obj: Any, found: list[Problem]) -> None:
                 cols.add(line, at, size, apply(obj, iso_times), found)
 
+        added = 0
+        if first is not None:
+            add(first.line, first.offset, first.length, first.entry, problems)
+            added += 1
         if fh is not None:
             iterator = scan_file(fh, self.scan, None, add, problems)
-        added = 0
         for item in iterator:
             if item.__class__ is not RawEntry:
                 problems.append(item)
@@ -169,6 +177,28 @@ class ColumnsRead:
             add(line, offset, length, obj, problems)
             added += 1
         return added
+
+    def _read_without_header(self, first: RawEntry) -> None:
+        """A file whose first entry is no header (the tail of a session, cut by a tool or
+        by hand): read what is there, with an empty header and a ``no_header`` problem.
+
+        Its entries are read as the current version when the first has an id (as any
+        v2 or v3 tail does), as version 1 (ids derived, each the child of the one before)
+        when it has none. The writers refuse such a file, as the agent reads nothing of it.
+        """
+        entry_id = first.entry.get("id")
+        self.read_as = CURRENT_VERSION if isinstance(entry_id, str) and entry_id else 1
+        self.header = {}
+        self.migrator = Migrator({"type": "session", "version": self.read_as})
+        self.problems.append(
+            Problem(
+                first.line,
+                "no_header",
+                f"no session header: line {first.line} is a {first.entry['type']!r} entry "
+                "(the tail of a session?); read with an empty header, as version "
+                f"{self.read_as}. prime_nb appends nothing to such a file",
+            )
+        )
 
     # -- a summary read as bytes ---------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -186,6 +216,7 @@ class ColumnsRead:
             "identity": list(self.identity),
             "scan": [st.offset, st.line, st.owes_newline, st.torn_tail],
             "header": self.header,
+            "read_as": self.read_as,
             "migrator": [migrator.ids_by_index, migrator.previous_id],
             "problems": [list(p) for p in self.problems],
             "arguments": sorted(cols.arguments),
@@ -216,7 +247,12 @@ class ColumnsRead:
         read.scan = ScanState(offset, line, owes, torn)
         read.problems = [Problem(*p) for p in state["problems"]]
         read.header = state["header"]
-        migrator = Migrator(state["header"])
+        read.read_as = state.get("read_as")
+        migrator = Migrator(
+            state["header"]
+            if read.read_as is None
+            else {"type": "session", "version": read.read_as}
+        )
         migrator.ids_by_index, migrator.previous_id = state["migrator"]
         if migrator.version < 2:
             migrator.used = {i for i in migrator.ids_by_index if i is not None}
@@ -389,9 +425,10 @@ def _nan(value: Any) -> float:
 
 
 def _usage(value: list[Any] | None) -> Any:
-    """A usage row read back from JSON (cost null: NaN), odd when a field is missing."""
+    """A usage row read back from JSON (cost null: NaN), odd when a field is missing or
+    below 0."""
     if value is None:
         return None
-    if None not in value[:5]:
+    if all(v is not None and v >= 0 for v in value[:5]):
         return (*value[:5], _nan(value[5]))
     return OddUsage((*value[:5], _nan(value[5])))

@@ -95,6 +95,7 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "kind": "str",
         "message": "str",
         "entry_id": "str",
+        "severity": "str",
     },
 }
 

@@ -192,6 +192,7 @@ def problems_frame(problems: list[Problem]) -> pd.DataFrame:
             "kind": _strs([p.kind for p in ordered]),
             "message": _strs([p.message for p in ordered]),
             "entry_id": _strs([p.entry_id for p in ordered]),
+            "severity": _strs([p.severity for p in ordered]),
         },
     )
 

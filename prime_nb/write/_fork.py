@@ -113,11 +113,14 @@ def write_fork(
     if not path:
         raise InvalidEntryError(source, "the session has no entries, so nothing to fork")
     entries = _without_labels(path)
-    raw_header = next(iter_entries(source)).entry
+    first = next(iter_entries(source)).entry
+    # a source without a header (the tail of a session) forks as the agent's dialect
+    raw_header = first if first["type"] in ("session", "header") else {}
     header = _new_header(raw_header, cwd, source)
 
     target = Snapshot(source, (0, 0))
-    target.consume(scan(source))  # the spellings the source uses, for the spec dialect
+    if raw_header:
+        target.consume(scan(source))  # the spellings the source uses, for the spec dialect
     target.header = header
     kept = {entry["id"] for entry in entries}
     parent = entries[-1]["id"] if entries else None

@@ -208,8 +208,10 @@ def _upgrade_once(path: Path, backup: bool) -> bool:
     with open_regular(path) as src:
         held = os.fstat(src.fileno())
         first = next(iter_entries(path), None)
-        if first is None or first.entry["type"] not in ("session", "header"):
+        if first is None:
             raise SessionFormatError(path, "no session header; is this a session file?")
+        if first.entry["type"] not in ("session", "header"):
+            raise first_not_header(path, first.line, first.entry["type"])
         if Migrator(first.entry).version >= CURRENT_VERSION:
             return True  # nothing to do
         upgrader = _Upgrader(path)

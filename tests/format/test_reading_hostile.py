@@ -109,10 +109,7 @@ def test_huge_line(tmp_path: Path) -> None:
     assert len(session.entry("a1")["message"]["content"]) == len(big)
 
 
-@pytest.mark.parametrize(
-    "content",
-    [b"", b"\n\n", b"{bad", json.dumps(msg("a", None, "user")).encode() + b"\n"],
-)
+@pytest.mark.parametrize("content", [b"", b"\n\n", b"{bad", b"[1]\n{bad\n"])
 def test_no_header_raises_one_clear_error(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "nohead.jsonl"
     path.write_bytes(content)

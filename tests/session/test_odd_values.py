@@ -146,6 +146,29 @@ def test_one_odd_value_is_reported_and_kept_missing(
     everything_works(session, tmp_path)
 
 
+def test_a_usage_count_below_zero_is_kept_as_written_with_a_warning(tmp_path: Path) -> None:
+    """A provider wrote ``usage.input: -154`` in a real file: the sums must match what it
+    billed, so the number is kept, and the problem is a warning, not an error."""
+    session = load_odd("usage-below-zero", tmp_path)
+    row = session.entries.loc["a2"]
+    written = session.entry("a2")["message"]["usage"]
+    assert row["input_tokens"] == -154
+    assert row["output_tokens"] == written["output"]
+    assert row["total_tokens"] == written["totalTokens"]
+    found = problems_on(session, 5)
+    assert list(found["kind"]) == ["bad_value"]
+    assert list(found["severity"]) == ["warning"]
+    assert found["message"].iloc[0] == "usage input=-154 below 0; kept as written"
+    assert len(session.problems) == 1
+    everything_works(session, tmp_path)
+
+
+def test_a_usage_count_past_int64_is_missing_with_a_warning(tmp_path: Path) -> None:
+    session = load_odd("usage-negative", tmp_path)  # -(2**70): no int64 holds it
+    assert pd.isna(session.entries.at["a2", "input_tokens"])
+    assert list(session.problems["severity"]) == ["warning"]
+
+
 @pytest.mark.parametrize(
     "case", ["parent-id-number", "parent-id-dict", "parent-id-list", "parent-id-true"]
 )

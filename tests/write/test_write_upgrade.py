@@ -141,7 +141,7 @@ def test_upgrade_refuses_what_is_no_session(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     path.write_bytes(b'{"type":"message"}\n')
     with pytest.raises(
-        prime_nb.SessionFormatError, match="no session header; is this a session file"
+        prime_nb.SessionFormatError, match="'message' entry, not the session header"
     ):
         write.upgrade_file(path)
     assert path.read_bytes() == b'{"type":"message"}\n'
