@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import sys
@@ -16,8 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._words import counted
 from ._demo import SERVER_START_TIMEOUT, cmd_demo
 from ._output import PROG, CliError, Parser, _err, _existing, _load, _say, printable
+from ._repair import add_repair_arguments, cmd_repair
 
 # -- commands ------------------------------------------------------------------------------
 
@@ -47,11 +50,17 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_validate(args: argparse.Namespace) -> int:
-    """list problems with line numbers (exit 1 if any)
+#: problems ``validate`` prints per file, unless --all
+SHOWN_PROBLEMS = 20
 
-    Check session files; print FILE:LINE: kind: message for every problem. Exit 1 if any
-    file has a problem or does not load.
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """list problems with line numbers (exit 1 on errors)
+
+    Check session files; print FILE:LINE: SEVERITY: KIND: MESSAGE for the problems of
+    each (the first 20; --all prints every one). Exit 1 if a file does not load or has
+    an error (a line or an entry lost, or the tree changed); with --strict, a warning (an
+    odd value kept as written) counts too.
     """
     from ..errors import SessionFormatError
     from ..session import load
@@ -75,11 +84,21 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if not args.quiet:
                 _say(f"{path}: ok ({len(session):,} entries, version {session.version})")
             continue
-        bad += 1
-        for line, kind, message in zip(
-            problems["line"], problems["kind"], problems["message"], strict=True
-        ):
-            _say(printable(f"{path}:{line}: {kind}: {message}", newlines=False))
+        errors = int((problems["severity"] == "error").sum())
+        if errors or args.strict:
+            bad += 1
+        shown = len(problems) if args.all else min(len(problems), SHOWN_PROBLEMS)
+        rows = zip(
+            *(problems[c].tolist() for c in ("line", "severity", "kind", "message")), strict=True
+        )
+        for line, severity, kind, message in itertools.islice(rows, shown):
+            _say(printable(f"{path}:{line}: {severity}: {kind}: {message}", newlines=False))
+        if shown < len(problems):
+            _say(
+                f"{path}: {len(problems) - shown:,} more problems not shown ("
+                f"{counted(errors, 'error')}, {counted(len(problems) - errors, 'warning')} "
+                "in all); --all prints every one"
+            )
     return 1 if bad else 0
 
 
@@ -285,6 +304,10 @@ def build_parser() -> Parser:
     p = command(cmd_validate)
     p.add_argument("files", metavar="FILE", nargs="+")
     p.add_argument("-q", "--quiet", action="store_true", help="say nothing about good files")
+    p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    p.add_argument(
+        "--all", action="store_true", help=f"print every problem (default: {SHOWN_PROBLEMS})"
+    )
 
     p = command(cmd_ls)
     p.add_argument("dir", metavar="DIR", nargs="?")
@@ -340,6 +363,8 @@ def build_parser() -> Parser:
     p.add_argument(
         "--host", action="append", metavar="NAME", help="host name to hide (default: this one)"
     )
+
+    add_repair_arguments(command(cmd_repair))
 
     p = command(cmd_demo)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")

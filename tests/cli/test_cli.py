@@ -81,8 +81,8 @@ def test_validate(session_file: Path, tmp_path: Path) -> None:
     bad.write_text("\n".join(lines) + "\n" + '{"type":"message","id":"zz"')  # torn last line
     proc = run("validate", session_file, bad, tmp_path / "missing.jsonl")
     assert proc.returncode == 1
-    assert f"{bad}:3: invalid_json:" in proc.stdout
-    assert f"{bad}:13: torn_line:" in proc.stdout
+    assert f"{bad}:3: error: invalid_json:" in proc.stdout
+    assert f"{bad}:13: error: torn_line:" in proc.stdout
     assert f"{tmp_path / 'missing.jsonl'}: error: no such file" in proc.stdout
     assert f"{session_file}: ok" in proc.stdout
 
@@ -112,7 +112,7 @@ def test_usage_errors_are_one_line_exit_2(
 
 def test_problems_are_one_line_exit_1(tmp_path: Path) -> None:
     not_session = tmp_path / "notes.jsonl"
-    not_session.write_text('{"type": "message"}\n')
+    not_session.write_text("just some notes, no JSON\n")
     proc = run("info", not_session)
     assert proc.returncode == 1
     assert "header" in one_line_error(proc)
