@@ -2,9 +2,9 @@
 
 It is the user's only copy of the session, so:
 
-- prime_nb's own writers take a lock file; the agent takes none, so each line goes
-  out in one ``os.write`` on an O_APPEND descriptor (the kernel never interleaves two
-  appends), looping only on a short write;
+- prime_nb's own writers take a lock file, removed after (``_locking``); the agent
+  takes none, so each line goes out in one ``os.write`` on an O_APPEND descriptor (the
+  kernel never interleaves two appends), looping only on a short write;
 - a torn last line (a writer that died mid-line) is never merged with ours: the new
   line starts on a fresh line and a TornLineWarning names the torn one;
 - after writing, the file is read again from where the last read stopped (only the
@@ -57,6 +57,7 @@ from ..errors import (
 )
 from ..format import Snapshot, current_snapshot, file_identity, forget_snapshot, not_regular
 from ._building import Entry, check_refs, serialise
+from ._locking import LockTimeout, take_lock
 
 LOCK_TIMEOUT = 120.0
 #: rounds of "write, then find the entry in the file at the path" before giving up
@@ -92,7 +93,8 @@ def normalise(path: str | os.PathLike[str]) -> Path:
 
 
 def lock_path(path: Path) -> Path:
-    """The lock file beside the session (hidden; not a .jsonl, so not listed as one)."""
+    """The lock file beside the session while a write lasts (hidden; not a .jsonl, so
+    not listed as one)."""
     return path.with_name(f".{path.name}.lock")
 
 
@@ -121,17 +123,11 @@ def check_exists(path: Path) -> os.stat_result:
 
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Serialise prime_nb's own writers of one file (across processes and threads).
-
-    filelock is imported here, on the first write: imported with the module, its cost
-    would fall on every reader of a session (the Session module imports the writers for
-    its ``append_*`` methods), the corpus workers' forkserver among them."""
-    from filelock import FileLock, Timeout
-
-    lock = FileLock(lock_path(path), timeout=LOCK_TIMEOUT)
+    """Serialise prime_nb's own writers of one file (across processes and threads); the
+    lock file is removed when done (``_locking`` says how, safely)."""
     try:
-        lock.acquire()
-    except Timeout:
+        lock = take_lock(lock_path(path), LOCK_TIMEOUT)
+    except LockTimeout:
         raise SessionWriteError(
             path,
             f"another prime_nb writer has held the lock file {lock_path(path)} for "
