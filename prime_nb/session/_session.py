@@ -490,10 +490,20 @@ class Session:
         return self._write(lambda: write.append_message(self.file, parent_id, message, fsync=fsync))
 
     def append_fork(
-        self, from_id: str, messages: Iterable[Mapping[str, Any]], *, fsync: bool = True
+        self,
+        from_id: str,
+        messages: Iterable[Mapping[str, Any]],
+        *,
+        keep_leaf: bool = False,
+        fsync: bool = True,
     ) -> list[str]:
-        """Append a chain of messages starting at ``from_id``; returns their ids."""
-        return self._write(lambda: write.append_fork(self.file, from_id, messages, fsync=fsync))
+        """Append a chain of messages starting at ``from_id``; returns their ids. It
+        becomes the active leaf unless ``keep_leaf=True`` (see ``write.append_fork``)."""
+        return self._write(
+            lambda: write.append_fork(
+                self.file, from_id, messages, keep_leaf=keep_leaf, fsync=fsync
+            )
+        )
 
     def append_branch_summary(
         self,

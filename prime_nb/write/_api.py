@@ -52,10 +52,29 @@ def append_message(
     return append_entries(path, build, fsync=fsync)[0]
 
 
+#: the ``customType`` of the entry ``keep_leaf=True`` writes: the agent keeps custom
+#: entries as extension state, out of the model's context and of its tree view's default
+KEEP_LEAF_TYPE = "prime_nb.keep_leaf"
+
+
 def append_fork(
-    path: PathLike, from_id: str, messages: Iterable[Mapping[str, Any]], *, fsync: bool = True
+    path: PathLike,
+    from_id: str,
+    messages: Iterable[Mapping[str, Any]],
+    *,
+    keep_leaf: bool = False,
+    fsync: bool = True,
 ) -> list[str]:
-    """Append a chain of messages starting at ``from_id``; returns their ids in order."""
+    """Append a chain of messages starting at ``from_id``; returns their ids in order.
+
+    A message's ``content`` may be a string (an assistant's is stored as one text block,
+    as the agent stores it). Like any append, the fork ends the file, so it becomes the
+    active leaf: the branch the agent resumes. ``keep_leaf=True`` keeps the leaf where
+    it was: in the same write, after the fork, a ``custom`` entry (``customType``
+    ``"prime_nb.keep_leaf"``, which adds nothing to the model's context) hangs from the
+    entry that ended the file before, so the agent resumes from there as if nothing
+    had been appended. (``fork_to_file`` writes a branch to a new file instead.)
+    """
     if isinstance(messages, Mapping | str | bytes):
         raise InvalidEntryError(path, "messages must be a list of message dicts")
     items = list(messages)
@@ -71,9 +90,15 @@ def append_fork(
             entry["message"] = check_message(path, message)
             chain.append(entry)
             parent = entry["id"]
+        if keep_leaf and snap.last_id is not None:
+            marker = new_entry("custom", snap.last_id, _taken(snap, chain))
+            marker["customType"] = KEEP_LEAF_TYPE
+            marker["data"] = {"fork": chain[0]["id"]}
+            chain.append(marker)
         return chain
 
-    return append_entries(path, build, fsync=fsync)
+    written = append_entries(path, build, fsync=fsync)
+    return written[: len(items)]
 
 
 def append_branch_summary(

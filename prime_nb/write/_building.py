@@ -97,6 +97,9 @@ def check_message(path: Any, message: Any) -> dict[str, Any]:
             path, f"message role {role!r} is not one of {', '.join(map(repr, ROLES))}"
         )
     content = out.get("content")
+    if role == "assistant" and isinstance(content, str):
+        # the agent's assistant content is always a list of blocks: a string is its text
+        content = out["content"] = [{"type": "text", "text": content}]
     if role in ("user", "assistant", "toolResult", "custom") or content is not None:
         _check_content(path, role, content)
     needs = {"toolResult": "toolCallId", "custom": "customType", "bashExecution": "command"}
@@ -108,12 +111,13 @@ def check_message(path: Any, message: Any) -> dict[str, Any]:
 
 
 def _check_content(path: Any, role: str, content: Any) -> None:
-    if isinstance(content, str) and role != "assistant":
+    if isinstance(content, str):
         return
     if not isinstance(content, list):
-        kinds = "a list of blocks" if role == "assistant" else "a string or a list of blocks"
         raise InvalidEntryError(
-            path, f"a {role!r} message's content must be {kinds} (got {type(content).__name__})"
+            path,
+            f"a {role!r} message's content must be a string or a list of blocks "
+            f"(got {type(content).__name__})",
         )
     for i, block in enumerate(content):
         if not isinstance(block, Mapping) or not isinstance(block.get("type"), str):

@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 import pytest
+from agent_reading import agent_context_ids
 from write_support import VARIANTS, make_session, raw_lines
 
 import prime_nb
@@ -213,7 +214,7 @@ def test_bad_input_is_refused_before_writing(tmp_path: Path) -> None:
         {"content": "no role"},
         {"role": "robot", "content": "x"},
         {"role": "branchSummary", "summary": "x"},
-        {"role": "assistant", "content": "plain string"},
+        {"role": "assistant", "content": 42},
         {"role": "user", "content": [{"text": "no type"}]},
         {"role": "toolResult", "content": []},
         "just a string",
@@ -233,6 +234,50 @@ def test_bad_input_is_refused_before_writing(tmp_path: Path) -> None:
     )
     _unchanged(path, lambda: write.append_fork(path, "a1", []), ValueError, "empty")
     _unchanged(path, lambda: write.append_session_name(path, "  "), ValueError, "empty")
+
+
+def test_a_string_is_an_assistant_messages_text_as_a_users(tmp_path: Path) -> None:
+    """The agent's assistant content is a list of blocks: a string becomes one text block."""
+    path = make_session(tmp_path / "s.jsonl")
+    ids = write.append_fork(
+        path,
+        "a1",
+        [
+            {"role": "user", "content": "try a generator"},
+            {"role": "assistant", "content": "done, with a generator"},
+        ],
+    )
+    session = prime_nb.load(path)
+    assert session.entry(ids[0])["message"]["content"] == "try a generator"
+    stored = session.entry(ids[1])["message"]["content"]
+    assert stored == [{"type": "text", "text": "done, with a generator"}]
+    assert session.entries.at[ids[1], "text"] == "done, with a generator"
+    assert session.context(ids[1])[-1]["content"] == stored
+    assert session.problems.empty
+
+
+def test_a_fork_becomes_the_leaf_unless_keep_leaf(tmp_path: Path) -> None:
+    """The agent resumes from the last entry of the file: a fork appended moves it there,
+    and ``keep_leaf=True`` moves it back with a custom entry under the old leaf."""
+    path = make_session(tmp_path / "s.jsonl")
+    before = prime_nb.load(path)
+    old_leaf, old_context = before.leaf_id, agent_context_ids(path)
+    assert [m["entry_id"] for m in before.context()] == old_context
+    fork = [{"role": "user", "content": "what if"}, {"role": "assistant", "content": "then"}]
+    ids = write.append_fork(path, "a1", fork, keep_leaf=True)
+    session = prime_nb.load(path)
+    marker = session.leaf_id
+    assert marker not in ids and len(ids) == 2
+    assert session.entries.at[marker, "parent_id"] == old_leaf
+    assert session.entries.at[marker, "custom_type"] == "prime_nb.keep_leaf"
+    assert session.entry(marker)["data"] == {"fork": ids[0]}
+    assert agent_context_ids(path) == old_context  # the agent resumes where it was
+    assert [m["entry_id"] for m in session.context()] == old_context
+    assert session.entries.at[ids[0], "parent_id"] == "a1" and session.problems.empty
+    # without it, the fork is what the agent resumes
+    moved = before.append_fork("a1", fork)
+    assert prime_nb.load(path).leaf_id == moved[-1]
+    assert agent_context_ids(path)[-2:] == moved
 
 
 def test_entries_without_ids_explain_themselves(tmp_path: Path) -> None:
