@@ -1,6 +1,6 @@
 """Sessions for the widget tests: a hostile one (XSS payloads everywhere) and the filter rules.
 
-The filter rules here are an independent Python reading of FORMAT.md's tree-view table,
+The filter rules here are an independent Python reading of docs/format.md's tree-view table,
 used to check what the JS shows.
 """
 
@@ -219,7 +219,7 @@ BOOKKEEPING = {
 
 
 def shown_by_filter(session: Any, mode: str) -> set[str]:
-    """Entry ids the agent's tree view shows under ``mode`` (FORMAT.md)."""
+    """Entry ids the agent's tree view shows under ``mode`` (docs/format.md)."""
     e: pd.DataFrame = session.entries
     types = e["type"].astype(object)
     roles = e["role"].astype(object)

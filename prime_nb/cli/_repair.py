@@ -1,8 +1,7 @@
 """``prime-nb repair``: a copy of a session file with its glued lines split.
 
-The command is apart from ``_commands.py`` because it is the one that writes a session
-file from another: it names the lines it split and the entries they held, and refuses
-to write over the source, or over any file without ``--force``.
+A module of its own beside ``_commands.py``: the command names the lines it split, and
+refuses to write over the source, or over any file without ``--force``.
 """
 
 from __future__ import annotations

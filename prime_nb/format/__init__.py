@@ -38,6 +38,7 @@ from ._ondisk import identity_of as file_identity
 from ._reading import _INVALID as INVALID_JSON
 from ._reading import (
     BOM,
+    KINDS,
     READ_BUFFER,
     SEVERITIES,
     Problem,
@@ -64,6 +65,7 @@ __all__ = [
     "BOM",
     "CURRENT_VERSION",
     "INVALID_JSON",
+    "KINDS",
     "PRIME_TO_SPEC",
     "READ_BUFFER",
     "SEVERITIES",

@@ -28,33 +28,39 @@ BOM = b"\xef\xbb\xbf"
 READ_BUFFER = 1024 * 1024
 
 
-#: the kinds of problem that lose something: a line or an entry not read, or a tree that
-#: differs from what the file's links say. Every other kind is a warning: the line was
-#: read, with an odd value kept as written (or, where a column cannot hold it, missing)
-ERROR_KINDS = frozenset(
-    {
-        "invalid_json",
-        "glued_entries",
-        "not_an_object",
-        "missing_type",
-        "torn_line",
-        "extra_header",
-        "no_header",
-        "missing_id",
-        "duplicate_id",
-        "bad_parent_id",
-        "orphan",
-        "self_parent",
-        "cycle",
-    }
-)
+#: every kind of problem and its severity. An error loses something: a line or an entry
+#: not read, or a tree that differs from what the file's links say. A warning does not:
+#: the line was read, with an odd value kept as written (or, where a column cannot hold
+#: it, missing). docs/format.md describes each kind
+KINDS: dict[str, str] = {
+    "invalid_json": "error",
+    "glued_entries": "error",
+    "not_an_object": "error",
+    "missing_type": "error",
+    "torn_line": "error",
+    "extra_header": "error",
+    "no_header": "error",
+    "missing_id": "error",
+    "duplicate_id": "error",
+    "bad_parent_id": "error",
+    "orphan": "error",
+    "self_parent": "error",
+    "cycle": "error",
+    "blank_line": "warning",
+    "bom": "warning",
+    "invalid_utf8": "warning",
+    "lone_surrogate": "warning",
+    "deep_nesting": "warning",
+    "bad_value": "warning",
+    "bad_version": "warning",
+}
 SEVERITIES = ("error", "warning")
 
 
 def severity_of(kind: str) -> str:
-    """A kind's severity: ``"error"`` if it loses a line or an entry or changes the tree,
-    else ``"warning"``."""
-    return "error" if kind in ERROR_KINDS else "warning"
+    """A kind's severity (:data:`KINDS`): ``"error"`` if it loses a line or an entry or
+    changes the tree, else ``"warning"``."""
+    return KINDS.get(kind, "warning")
 
 
 class _ProblemFields(NamedTuple):
