@@ -70,3 +70,18 @@ def test_at_most_20_problems_a_file_unless_all(
     lines = out.splitlines()
     assert code == 1 and len(lines) == 31
     assert lines[-1].startswith(f"{path}:42: error: invalid_json: ")
+
+
+def test_a_file_without_a_header_is_read_by_info_and_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tail of a session (no header): info reads it; validate names the missing
+    header as an error, and what else it found."""
+    path = write(tmp_path / "tail.jsonl", list(clean_lines()[1:]))
+    code, out, err = run_main(capsys, "info", path)
+    assert (code, err) == (0, "")
+    fields = dict(line.split(None, 1) for line in out.splitlines() if " " in line.strip())
+    assert fields["entries"].strip() == "10" and fields["problems"].strip() == "1"
+    code, out, _ = run_main(capsys, "validate", path)
+    assert code == 1
+    assert out.startswith(f"{path}:1: error: no_header: no session header: line 1 is a 'message'")

@@ -30,7 +30,7 @@ def corpus_dir(tmp_path: Path) -> Path:
     branchy(tmp_path / "branchy.jsonl")
     (tmp_path / "project").mkdir()
     compacted(tmp_path / "project" / "compacted.jsonl")
-    (tmp_path / "broken.jsonl").write_text('{"type": "message", "id": "x"}\n')
+    (tmp_path / "broken.jsonl").write_text('["JSON", "but no entry"]\n{"type": "message"\n')
     (tmp_path / "garbage.jsonl").write_bytes(b"\x00\xff not json\n")
     (tmp_path / "notes.txt").write_text("not a session, not matched")
     return tmp_path

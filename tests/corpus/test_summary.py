@@ -83,7 +83,8 @@ def hostile(folder: Path) -> list[Path]:
         "orphans.jsonl": [h, msg("o", "gone", "user", "orphan", 1), msg("p", "o", "user", "")],
         "self_parent.jsonl": [h, msg("s", "s", "user", "me", 1)],
         "header_only.jsonl": [h],
-        "no_header.jsonl": [a, b],
+        "no_header.jsonl": [a, b],  # the tail of a session: read, with a no_header problem
+        "no_json.jsonl": [b"not JSON at all", b"[1, 2]"],
         "second_header.jsonl": [h, a, h, b],
         "no_ids.jsonl": [h, {"type": "message", "message": {"role": "user", "content": "x"}}],
         "odd_roles.jsonl": [

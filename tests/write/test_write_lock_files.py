@@ -46,9 +46,9 @@ def test_no_lock_file_is_left_beside_the_session(tmp_path: Path) -> None:
 
 def test_no_lock_file_is_left_after_a_refused_or_failed_write(tmp_path: Path) -> None:
     path = make_session(tmp_path / "s.jsonl")
-    with pytest.raises(prime_nb.EntryNotFoundError):
+    with pytest.raises(prime_nb.EntryNotFoundError, match="nope"):
         write.append_label(path, "nope", "x")
-    with pytest.raises(prime_nb.InvalidEntryError):
+    with pytest.raises(prime_nb.InvalidEntryError, match="robot"):
         write.append_fork(path, "a3", [{"role": "robot", "content": "x"}])
     assert hidden_files(tmp_path) == []
 
