@@ -42,7 +42,7 @@ FLOATS = {
 RESEARCH = (COMPACTIONS, BRANCHES)
 Key = tuple[int, int, int, int]
 #: the layout of the cache file; bump it when the columns or the stored rows change
-CACHE_LAYOUT = 5
+CACHE_LAYOUT = 6
 #: the Parquet metadata key of the layout: a file that has it was written by prime_nb
 LAYOUT_KEY = b"prime_nb.cache_layout"
 #: Parquet metadata saying which layout and which prime_nb wrote the cache

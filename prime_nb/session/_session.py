@@ -447,7 +447,9 @@ class Session:
         the corpus and the Session count them one way."""
         cols = self._cols
         children = self._tree.children.counts()
-        tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)[:, 4]
+        # input, output, cache read, cache write, total; a missing value is 0 in the column
+        # (as the table's sum leaves it out)
+        tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)
         cost = view(cols.usage.cost, np.float64)
         return {
             "file": shown_name(str(self.file)),
@@ -463,8 +465,13 @@ class Session:
             "forks": int((children > 1).sum()),
             "compactions": len(cols.compactions),
             "tool_calls": len(cols.tool_calls),
-            # a missing total is 0 in the column, as the table's sum leaves it out
-            "tokens": int(tokens.sum()),
+            # the four parts apart, as the agent's footer shows them; "tokens" adds each
+            # turn's total, so cached context read on every turn counts on every turn
+            "input_tokens": int(tokens[:, 0].sum()),
+            "output_tokens": int(tokens[:, 1].sum()),
+            "cache_read_tokens": int(tokens[:, 2].sum()),
+            "cache_write_tokens": int(tokens[:, 3].sum()),
+            "tokens": int(tokens[:, 4].sum()),
             # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
             "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
             "problems": self._read.problem_count,
