@@ -444,7 +444,12 @@ class Session:
         with ``\\xNN`` escapes, as JSON and terminals need) and for the corpus's row of
         the file. Counted from the columns, not the entries table: so a summary read
         (:meth:`from_read`, the corpus's pass) has them without building a table, and
-        the corpus and the Session count them one way."""
+        the corpus and the Session count them one way.
+
+        ``input_tokens``, ``output_tokens``, ``cache_read_tokens`` and
+        ``cache_write_tokens`` are summed over the turns, as the agent's footer shows
+        them; ``tokens`` adds each turn's total, so the cached context counts again on
+        every turn (what was processed, not the size of any context)."""
         cols = self._cols
         children = self._tree.children.counts()
         # input, output, cache read, cache write, total; a missing value is 0 in the column
