@@ -121,7 +121,7 @@ def test_family_help_names_every_problem_that_exits_1(
     shutil.copy(written["root"], tmp_path / "family" / "again.jsonl")  # one id, two files
     code, out, _ = _out(capsys, "family", tmp_path / "family")
     assert code == 1 and "duplicate_session" in out
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^0$"):
         main(["family", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "Exit 1 if the family has a problem" in text

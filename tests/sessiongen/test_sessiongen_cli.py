@@ -25,7 +25,7 @@ def _lines(path: Path) -> list[dict[str, object]]:
 def test_help_prints_the_commands_and_writes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     demo = demo_session_path()
     before = (demo.stat().st_mtime_ns, demo.read_bytes())
-    with pytest.raises(SystemExit) as stop:
+    with pytest.raises(SystemExit, match=r"^0$") as stop:
         main(["--help"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
@@ -77,7 +77,7 @@ def test_demo_to_a_path_equals_the_shipped_demo(tmp_path: Path) -> None:
 
 
 def test_a_bad_argument_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
+    with pytest.raises(SystemExit, match=r"^2$") as stop:
         main(["shape", "nosuch", "x.jsonl"])
     assert stop.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
