@@ -216,14 +216,11 @@ def cmd_family(args: argparse.Namespace) -> int:
 
 
 def _own_and_total(totals: dict[str, Any]) -> str:
-    """The line that says how the sessions' "own" costs make the family's total."""
-    line = (
-        "own: a session's new entries, less its sub-agents' usage (counted on their own "
-        "line); total: every own cost once"
-    )
+    """The line that says what "own" and the family's total are."""
+    line = "own: a session's new entries, less what its sub-agents added; total: each own once"
     missing = totals.get("unmatched_child_cost") or 0.0
     if missing:
-        line += f", plus {dollars(missing)} its sessions attributed to sub-agents not found"
+        line += f", plus {dollars(missing)} attributed to sub-agents whose files were not found"
     return f"{line}; tokens: {TOKENS_SUM}"
 
 

@@ -24,7 +24,7 @@ TOKEN_PARTS = (
 )
 
 #: what a "tokens" total is, wherever one is printed
-TOKENS_SUM = "each turn's total summed: cached context counts again on every turn"
+TOKENS_SUM = "each turn's total summed, so cached context counts again on every turn"
 
 
 def dollars(cost: float | None) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from conftest import header, msg, write_lines
 
+import prime_nb
 from prime_nb.cli import main
 from sessiongen import synthetic_family
 
@@ -55,7 +56,7 @@ def test_info_shows_the_four_token_figures_and_says_what_the_total_sums(
     fields = {line[:13].strip(): line[13:] for line in out.splitlines()}
     assert fields["tokens"] == "input 30  output 15  cache read 3,000  cache write 60"
     assert fields["total tokens"] == (
-        "3,105 (each turn's total summed: cached context counts again on every turn)"
+        "3,105 (each turn's total summed, so cached context counts again on every turn)"
     )
     code, out, _ = _out(capsys, "info", "--json", path)
     data = json.loads(out)
@@ -137,5 +138,7 @@ def test_family_says_what_own_and_total_are(
         written[role].unlink()  # their usage stays attributed in the root
     _, out, _ = _out(capsys, "family", written["root"])
     lines = out.splitlines()
-    assert lines[-1].startswith("own: a session's new entries, less its sub-agents' usage")
-    assert "sub-agents not found" in lines[-1] and "$" in lines[-1]
+    assert lines[-1].startswith("own: a session's new entries, less what its sub-agents added")
+    assert "attributed to sub-agents whose files were not found" in lines[-1]
+    family = prime_nb.load_family(written["root"])
+    assert f"plus ${family.totals['unmatched_child_cost']:.4f} attributed" in lines[-1]
