@@ -329,7 +329,9 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command(cmd_validate)
-    p.add_argument("files", metavar="FILE", nargs="+")
+    p.add_argument(
+        "files", metavar="PATH", nargs="+", help="a session file, or a folder: each one below it"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="say nothing about good files")
 
     p = command(cmd_ls)

@@ -97,6 +97,9 @@ def test_validate_takes_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, out, _ = _out(capsys, "validate", tmp_path)
     assert code == 0
     assert f"{good}: ok" in out and f"{other}: ok" in out
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["validate", "--help"])
+    assert "a session file, or a folder" in " ".join(capsys.readouterr().out.split())
     (tmp_path / "empty").mkdir()
     code, _, err = _out(capsys, "validate", tmp_path / "empty")
     assert code == 2 and "no session files in this folder" in err
