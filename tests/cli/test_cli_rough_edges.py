@@ -145,3 +145,25 @@ def test_family_says_what_own_and_total_are(
     assert "attributed to sub-agents whose files were not found" in lines[-1]
     family = prime_nb.load_family(written["root"])
     assert f"plus ${family.totals['unmatched_child_cost']:.4f} attributed" in lines[-1]
+
+
+def test_ls_and_grep_find_openclaw_archives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = _cached_turns(tmp_path / "live.jsonl")
+    reset = tmp_path / "old.jsonl.reset.2026-02-01T10-20-30.123Z"
+    shutil.copy(live, reset)
+    code, out, _ = _out(capsys, "ls", tmp_path)
+    assert code == 0
+    rows = {line.split()[-1]: line.split() for line in out.splitlines()[1:]}
+    assert rows[str(reset)][3] == "reset" and rows[str(live)][3] != "reset"
+    _, out, _ = _out(capsys, "ls", "--json", tmp_path)
+    assert {r["path"]: r["archived"] for r in json.loads(out)} == {
+        str(live): None,
+        str(reset): "reset",
+    }
+    code, out, _ = _out(capsys, "grep", "go on", tmp_path)
+    assert code == 0 and {line.split(":")[0] for line in out.splitlines()} == {
+        str(live),
+        str(reset),
+    }
