@@ -56,6 +56,11 @@ HEADER_KEYS = {
 }
 
 
+#: decimals of the summary's cost: the float noise of a sum (``0.47247160000000005``)
+#: goes, no billed fraction does (providers price a token in millionths of a dollar)
+COST_DECIMALS = 10
+
+
 class Session:
     """One session file, loaded into columns; tables are built on first access."""
 
@@ -477,8 +482,9 @@ class Session:
             "cache_read_tokens": int(tokens[:, 2].sum()),
             "cache_write_tokens": int(tokens[:, 3].sum()),
             "tokens": int(tokens[:, 4].sum()),
-            # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
-            "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
+            # summed as pandas sums a float column (NaN left out, numpy's pairwise sum),
+            # then rounded to COST_DECIMALS: the float noise of the sum never shows
+            "cost": round(float(np.where(np.isnan(cost), 0.0, cost).sum()), COST_DECIMALS),
             "problems": self._read.problem_count,
             "active_leaf": self.leaf_id,
             "current_version": CURRENT_VERSION,
