@@ -81,7 +81,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "leaf_id": "the index: the leaf's id",
         "depth": "its depth",
         "path_length": "entries on the path root -> leaf",
-        "tokens": "total tokens along the path (clipped at 2**63-1)",
+        "tokens": "the turns' `total_tokens` summed along the path, so cached context "
+        "counts again on every turn (clipped at 2**63-1)",
         "cost": "cost along the path",
         "last_timestamp": "the leaf's time",
         "type": "the leaf's entry type",

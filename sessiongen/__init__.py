@@ -14,12 +14,14 @@ import them alike (the repository's root is on the path of a checkout installed 
   orphans).
 - :func:`synthetic_family`: a fork of a fork and a sub-agent of a sub-agent, in folders.
 - :func:`write_jsonl`: entries as the agent writes them, a line each.
-- :func:`main` (``python -m sessiongen``): regenerate the demo session that
-  ``prime_nb.datasets.demo_session_path()`` ships, from the script in ``_demo``.
+- :func:`main` (``python -m sessiongen``, ``--help`` lists its commands): write a shape,
+  a big session, a small one or a family to a path; ``demo`` rewrites the demo session
+  that ``prime_nb.datasets.demo_session_path()`` ships, from the script in ``_demo``.
 """
 
 from __future__ import annotations
 
+from ._cli import main
 from ._core import write_jsonl
 from ._family import synthetic_family
 from ._large import large_session_entries, write_large_session
@@ -38,15 +40,3 @@ __all__ = [
     "write_large_session",
     "write_shape",
 ]
-
-
-def main() -> None:
-    """Regenerate the bundled demo session file from its script."""
-    from prime_nb.datasets import demo_session_path
-
-    from ._demo import demo_entries
-
-    path = demo_session_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_jsonl(path, demo_entries())
-    print(f"wrote {path} ({path.stat().st_size} bytes)")

@@ -1,5 +1,7 @@
-"""``python -m sessiongen``: regenerate the demo session bundled with ``prime_nb``."""
+"""``python -m sessiongen``: write generated sessions (``--help`` lists the commands)."""
+
+import sys
 
 from . import main
 
-main()
+sys.exit(main())

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import itertools
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -19,8 +18,19 @@ from typing import Any
 
 from .._words import counted
 from ._demo import SERVER_START_TIMEOUT, cmd_demo
-from ._output import PROG, CliError, Parser, _err, _existing, _load, _say, printable
+from ._output import (
+    PROG,
+    CliError,
+    Parser,
+    _err,
+    _existing,
+    _load,
+    _say,
+    folder_given,
+    printable,
+)
 from ._repair import add_repair_arguments, cmd_repair
+from ._shown import TOKEN_PARTS, TOKENS_SUM, dollars, json_text, records
 
 # -- commands ------------------------------------------------------------------------------
 
@@ -28,25 +38,28 @@ from ._repair import add_repair_arguments, cmd_repair
 def cmd_info(args: argparse.Namespace) -> int:
     """headline figures of one session file
 
-    Version, dialect, entries, forks, compactions, tokens, cost and problems of one
+    Version, dialect, entries, forks, compactions, tokens (input, output, cache read and
+    cache write apart, as the agent's footer shows them), cost and problems of one
     session file.
     """
-    session = _load(args.file)
+    session = _load(args.file, "info")
     summary = session.summary()
     if args.json:
-        _say(json.dumps(summary, indent=2, default=str))
+        _say(json_text(summary))
         return 0
     rows = [(key, summary[key] or "-") for key in ("file", "name", "id", "cwd")]
     rows += [
         ("version", f"{summary['version']} (current: {summary['current_version']})"),
         ("dialect", summary["dialect"]),
     ]
-    counts = ("entries", "messages", "leaves", "forks", "compactions", "tool_calls", "tokens")
+    counts = ("entries", "messages", "leaves", "forks", "compactions", "tool_calls")
     rows += [(key.replace("_", " "), f"{summary[key]:,}") for key in counts]
-    rows += [("cost", f"${summary['cost']:.4f}"), ("problems", f"{summary['problems']:,}")]
+    parts = "  ".join(f"{label} {summary[key]:,}" for label, key in TOKEN_PARTS)
+    rows += [("tokens", parts), ("total tokens", f"{summary['tokens']:,} ({TOKENS_SUM})")]
+    rows += [("cost", dollars(summary["cost"])), ("problems", f"{summary['problems']:,}")]
     rows.append(("active leaf", summary["active_leaf"] or "-"))
     for key, value in rows:
-        _say(f"{key:<12} {printable(str(value), newlines=False)}")
+        _say(f"{key:<13}{printable(str(value), newlines=False)}")
     return 0
 
 
@@ -66,7 +79,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from ..session import load
 
     bad = 0
-    for path in args.files:
+    for path in _validated_files(args.files):
         try:
             session = load(Path(path).expanduser())
         except (OSError, SessionFormatError) as exc:
@@ -102,11 +115,29 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _validated_files(given: list[str]) -> list[str]:
+    """The files ``validate`` checks: each file as given, each folder's session files
+    (as ``prime-nb ls`` lists them, archived ones too)."""
+    from ..session import find_session_files
+
+    files: list[str] = []
+    for path in given:
+        if os.path.isdir(os.path.expanduser(path)):
+            found = find_session_files(path)
+            if not found:
+                raise CliError(f"{path}: no session files in this folder; pass .jsonl files", 2)
+            files.extend(str(file) for file in found)
+        else:
+            files.append(path)
+    return files
+
+
 def cmd_ls(args: argparse.Namespace) -> int:
     """list the sessions in a folder
 
-    List session files below DIR (default: the agent's sessions folder, or
-    $PRIME_AGENT_SESSION_DIR), newest first.
+    List session files below DIR, newest first: by default those of every agent that
+    writes this format (its own folder, pi's, OpenClaw's: prime_nb.session.session_folders),
+    archived ones too (the ARCHIVED column: reset or deleted).
     """
     import pandas as pd
 
@@ -117,18 +148,21 @@ def cmd_ls(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         raise CliError(str(exc), 2) from None
     if args.json:
-        _say(frame.to_json(orient="records", date_format="iso", indent=2))
+        _say(json_text(records(frame)))
         return 0
     if frame.empty:
         _say("no sessions found")
         return 0
+    _say(f"{'MODIFIED':<16}  {'ENTRIES':>7}  {'ARCHIVED':<8}  {'TITLE':<60}  PATH")
     for _, row in frame.iterrows():
         when = row["modified"].strftime("%Y-%m-%d %H:%M") if not pd.isna(row["modified"]) else "-"
         entries = "-" if pd.isna(row["entries"]) else f"{int(row['entries']):,}"
         title = row["name"] if isinstance(row["name"], str) else row["first_user_message"]
         title = " ".join(str(title).split())[:60] if isinstance(title, str) else "-"
         title = printable(title, newlines=False)
-        _say(printable(f"{when}  {entries:>7}  {title:<60}  {row['path']}", newlines=False))
+        archived = row["archived"] if isinstance(row["archived"], str) else ""
+        line = f"{when:<16}  {entries:>7}  {archived:<8}  {title:<60}  {row['path']}"
+        _say(printable(line, newlines=False))
     return 0
 
 
@@ -176,8 +210,12 @@ def cmd_family(args: argparse.Namespace) -> int:
     """a session's forks and sub-agents, spend counted once
 
     Link PATH (a session, or every session below a folder) to its forks and sub-agents;
-    print them as a tree with the family's tokens and cost. Exit 1 if a parent is missing
-    or links form a cycle.
+    print them as a tree with the family's tokens and cost. A session's "own" cost is
+    what its new entries cost, less what its sub-agents' usage added to them; the total
+    adds every session's own cost once, and what a parent attributed to sub-agents whose
+    files were not found. Exit 1 if the family has a problem: a file that does not load,
+    one session id in two files, a missing or ambiguous parent, or links that form a
+    cycle.
     """
     from ..errors import SessionFormatError
     from ..family import load_family
@@ -188,13 +226,21 @@ def cmd_family(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if args.json:
         frames = {"sessions": family.sessions, "links": family.links, "problems": family.problems}
-        out = {
-            k: json.loads(v.to_json(orient="records", date_format="iso")) for k, v in frames.items()
-        }
-        _say(json.dumps({**out, "totals": family.totals}, indent=2, default=str))
+        out = {k: records(v) for k, v in frames.items()}
+        _say(json_text({**out, "totals": family.totals}))
     else:
         _say(family.outline())
+        _say(_own_and_total(family.totals))
     return 1 if len(family.problems) else 0
+
+
+def _own_and_total(totals: dict[str, Any]) -> str:
+    """The line that says what "own" and the family's total are."""
+    line = "own: a session's new entries, less what its sub-agents added; total: each own once"
+    missing = totals.get("unmatched_child_cost") or 0.0
+    if missing:
+        line += f", plus {dollars(missing)} attributed to sub-agents whose files were not found"
+    return f"{line}; tokens: {TOKENS_SUM}"
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
@@ -203,7 +249,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     Rewrite a version 1 or 2 session file as version 3, keeping the original beside it
     as FILE.vN.bak.
     """
-    session = _load(args.file)
+    session = _load(args.file, "upgrade")
     file = Path(session.file)
     before, current = session.version, session.loaded_version
     if before >= current:
@@ -230,7 +276,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ..errors import SessionWriteError
     from ..widget import export_destination, export_html
 
-    session = _load(args.file)
+    session = _load(args.file, "export")
     out = Path(args.output) if args.output else Path(session.file).with_suffix(".html")
     try:
         out = export_destination(out, session.file)  # never the session, even with --force
@@ -260,7 +306,7 @@ def cmd_redact(args: argparse.Namespace) -> int:
         raise CliError("no FILE given (an empty path); pass the .jsonl session file to redact", 2)
     source = _existing(args.file)
     if source.is_dir():  # "." or "/" has no name to make FILE.redacted.jsonl from
-        raise CliError(f"{args.file}: is a folder; pass one .jsonl session file")
+        raise CliError(folder_given(args.file, "redact"), 2)
     out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
     try:
         result = redact(
@@ -302,7 +348,9 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command(cmd_validate)
-    p.add_argument("files", metavar="FILE", nargs="+")
+    p.add_argument(
+        "files", metavar="PATH", nargs="+", help="a session file, or a folder: each one below it"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="say nothing about good files")
     p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     p.add_argument(

@@ -33,6 +33,11 @@ QUICKSTART = "01-quickstart.ipynb"
 DEMO_SESSION = "demo-session.jsonl"
 SERVER_START_TIMEOUT = 120.0
 SERVER_STOP_TIMEOUT = 20.0
+#: the one line ``prime-nb demo`` prints when JupyterLab is not installed
+LAB_MISSING = (
+    "demo: JupyterLab is not installed; pip install 'prime-nb[lab]' "
+    "(in a checkout: pip install -e '.[lab]')"
+)
 
 
 # -- demo ----------------------------------------------------------------------------------
@@ -132,8 +137,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     Copy the bundled demo session and the quickstart notebook to a writable folder, start
     JupyterLab on 127.0.0.1 and print its URL.
     """
-    if find_spec("jupyterlab") is None:
-        raise CliError("prime-nb demo needs JupyterLab: pip install jupyterlab")
+    if find_spec("jupyterlab") is None:  # an extra: the library itself needs no JupyterLab
+        raise CliError(LAB_MISSING)
     folder = (
         Path(args.dir).expanduser() if args.dir else Path(tempfile.mkdtemp(prefix="prime-nb-demo-"))
     )

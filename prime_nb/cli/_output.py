@@ -71,11 +71,23 @@ def _existing(path: str, what: str = "file") -> Path:
     return file
 
 
-def _load(path: str) -> Any:
+def folder_given(path: str, command: str) -> str:
+    """The error for a folder where ``command`` takes one session file: what to use."""
+    return (
+        f"{path}: is a folder; {PROG} {command} takes one session file "
+        f"({PROG} ls {path} lists them, {PROG} validate checks a whole folder)"
+    )
+
+
+def _load(path: str, command: str) -> Any:
+    """The session ``command`` reads from ``path``; a folder or a missing file is a usage
+    error (exit 2) that says what to pass."""
     from ..errors import SessionFormatError
     from ..session import load
 
     file = _existing(path)
+    if file.is_dir():
+        raise CliError(folder_given(path, command), 2)
     try:
         return load(file)
     except SessionFormatError as exc:

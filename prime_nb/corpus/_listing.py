@@ -26,16 +26,19 @@ def listed(
     dir: str | Path | Iterable[str | Path] | None,
     pattern: str,
     files: Iterable[str | Path] | None,
+    include_archived: bool = True,
 ) -> Listed:
     """The files to read: those matching ``pattern`` below ``dir``, else those of a list
     (``files``, or a list where the folder goes: :func:`named_files`).
 
     A list where the folder goes is read as ``files``: the Dask tables take
-    ``paths_or_dir`` there, and the same call should work on both."""
+    ``paths_or_dir`` there, and the same call should work on both. A folder's OpenClaw
+    archives (``<id>.jsonl.reset.<time>``) are found unless ``include_archived`` is
+    False (``find_session_files``)."""
     if is_path_list(dir):
         if files is not None:
             raise ValueError("give the files once: as the first argument or as files=, not both")
-        return named_files(dir, pattern)
+        return named_files(dir, pattern, include_archived)
     folder = cast("str | Path | None", dir)
     if files is not None:
         if folder is not None:
@@ -43,14 +46,17 @@ def listed(
                 f"give a folder or files=, not both (got the folder {str(folder)!r} "
                 "and files=): the files alone are read as they are named"
             )
-        return named_files(files, pattern)
-    found = [str(p) for p in find_session_files(folder, pattern)]  # says what a bad one is
+        return named_files(files, pattern, include_archived)
+    # find_session_files says what is wrong with a bad folder
+    found = [str(p) for p in find_session_files(folder, pattern, include_archived=include_archived)]
     root = session_dir() if folder is None else Path(given_path(folder, "dir", "")).expanduser()
     return Listed(found, [str(root)])
 
 
 def named_files(
-    items: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], pattern: str
+    items: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    pattern: str,
+    include_archived: bool = True,
 ) -> Listed:
     """The files a list names: a folder's found with ``pattern`` (sessions spread over
     several folders), anything else as given (a file, a URL the Dask tables read, or a
@@ -64,7 +70,8 @@ def named_files(
         if is_url(name):  # fsspec reads it (the Dask tables): a file, as given
             found: list[str] = [name]
         elif os.path.isdir(item := file_list(name)[0]):
-            found = [str(p) for p in find_session_files(item, pattern)]
+            files = find_session_files(item, pattern, include_archived=include_archived)
+            found = [str(p) for p in files]
             folders.append(str(item))
         else:
             found = [str(item)]

@@ -19,7 +19,7 @@ from .._names import shown_name
 from .._words import counted
 from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
-from ..session import utc_times
+from ..session import archived_kind, utc_times
 from ._listing import corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
@@ -40,6 +40,12 @@ CORPUS_DTYPES: dict[str, Any] = {
     "forks": "Int64",
     "compactions": "Int64",
     "tool_calls": "Int64",
+    # summed over the session's turns, as the agent's footer sums them
+    "input_tokens": "Int64",
+    "output_tokens": "Int64",
+    "cache_read_tokens": "Int64",
+    "cache_write_tokens": "Int64",
+    # each turn's total summed: the cached context counts again on every turn
     "tokens": "Int64",
     "cost": "float64",
     "started": "datetime64[us, UTC]",
@@ -48,6 +54,8 @@ CORPUS_DTYPES: dict[str, Any] = {
     "first_user_message": "str",
     "problems": "Int64",
     "error": "str",
+    # "reset" or "deleted": an OpenClaw archive of a session file (from its name)
+    "archived": "str",
 }
 CORPUS_COLUMNS = list(CORPUS_DTYPES)
 
@@ -81,11 +89,12 @@ def _summaries(
     desc: str,
     progress: bool | None,
     cache: Cache = False,
+    include_archived: bool = True,
 ) -> list[FileResult]:
     """The summary pass over the files (``_listing.listed``) in processes, in their
     order; with a cache, every part of each changed file (so that the other tables are
     cached too)."""
-    paths, folders = listed(dir, pattern, files)
+    paths, folders = listed(dir, pattern, files, include_archived)
     if cache is not False and cache is not None:  # None: no cache, as False
         from ._cache import cache_folder, cached_summaries
 
@@ -124,6 +133,7 @@ def load_corpus(
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
     cache: Cache = False,
+    include_archived: bool = True,
 ) -> pd.DataFrame:
     """One row per session file below ``dir`` (default: the agent's sessions folder), or
     per file of a list given there or as ``files=`` (a folder in the list: each of its
@@ -141,8 +151,16 @@ def load_corpus(
     that is gone leaves the cache (docs/corpus.md). It holds every table's rows, so
     ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it; a
     folder that cannot hold one is an error before any file is read.
+
+    A folder's OpenClaw archives of session files (``<id>.jsonl.reset.<time>``,
+    ``<id>.jsonl.deleted.<time>``) are read too, their ``archived`` column ``"reset"``
+    or ``"deleted"``; ``include_archived=False`` leaves them out. ``tokens`` adds each
+    turn's total (cached context counts again on every turn); ``input_tokens``,
+    ``output_tokens``, ``cache_read_tokens`` and ``cache_write_tokens`` are the parts.
     """
-    results = _summaries(dir, pattern, files, (ROW,), workers, "sessions", progress, cache)
+    results = _summaries(
+        dir, pattern, files, (ROW,), workers, "sessions", progress, cache, include_archived
+    )
     return corpus_frame([r.row for r in results])
 
 
@@ -152,6 +170,9 @@ def corpus_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     for name in ("started", "ended"):
         frame[name] = _datetimes(pd.Series([row.get(name) for row in rows], dtype=None))
     frame["duration"] = frame["ended"] - frame["started"]
+    frame["archived"] = [
+        archived_kind(path) if isinstance(path, str) else None for path in frame["path"]
+    ]
     return frame.astype(CORPUS_DTYPES)
 
 

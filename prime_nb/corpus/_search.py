@@ -76,6 +76,7 @@ def search(
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     progress: bool | None = False,
+    include_archived: bool = True,
 ) -> pd.DataFrame:
     """Find ``query`` in the texts of every session below a folder (``None``: the agent's
     sessions folder), or of a list of files and folders, as the corpus tables list them.
@@ -102,6 +103,9 @@ def search(
     files and why (the corpus tables give such a file an error row; a hit table has no
     row to give it). A file whose raw bytes rule the query out is not parsed at
     all, so it is not warned of; the index reads every file and warns of each.
+
+    A folder's OpenClaw archives of session files (``<id>.jsonl.reset.<time>``) are
+    searched too; ``include_archived=False`` leaves them out.
     """
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise ValueError(f"limit={limit!r}: pass a whole number of rows, 0 or more, or None")
@@ -114,7 +118,7 @@ def search(
         fields=_names(fields, "fields"),
         active_only=bool(active_only),
     )
-    paths, folders = listed(folder_or_files, pattern, None)
+    paths, folders = listed(folder_or_files, pattern, None, include_archived)
     if cache is not False and cache is not None:
         from ._search_index import indexed_search
 

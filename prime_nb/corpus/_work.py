@@ -96,7 +96,9 @@ def read_summary(path: str, state: ColumnsRead | None = None) -> ColumnsRead:
 
 #: the corpus row's columns that are the Session's headline figures (``Session.summary``)
 SUMMARY_KEYS: tuple[str, ...] = ("id", "cwd", "name", "version", "dialect", "entries")
-SUMMARY_KEYS += ("leaves", "forks", "compactions", "tool_calls", "tokens", "cost", "problems")
+SUMMARY_KEYS += ("leaves", "forks", "compactions", "tool_calls")
+SUMMARY_KEYS += ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+SUMMARY_KEYS += ("tokens", "cost", "problems")
 
 
 def row_of(read: ColumnsRead, path: str) -> dict[str, Any]:

@@ -12,8 +12,8 @@ widget, corpora) reads sessions through :class:`Session`.
   ``_lookups``: what reading needs from bookkeeping entries without a table.
 - ``_graph``, ``_graph_rows``: the networkx DiGraph, its node attributes read lazily.
 - ``_context``, ``_turns``, ``_messages``: what the model saw at a leaf, as chat messages.
-- ``_text``, ``_discovery``, ``_given``: previews; the agent's session folder; a Session
-  or a path where a helper takes one.
+- ``_text``, ``_discovery``, ``_given``: previews; the folders agents keep sessions in
+  and OpenClaw's archived files; a Session or a path where a helper takes one.
 
 ``__all__`` also lists the pieces the layers above build on (previews, the tree index,
 the schema, chat messages): they import them from here, never from a private module.
@@ -21,7 +21,14 @@ the schema, chat messages): they import them from here, never from a private mod
 
 from ._columns import EntryColumns, table_time_ms, usage_tuple
 from ._context import Context
-from ._discovery import find_session_files, list_sessions, session_dir
+from ._discovery import (
+    archived_kind,
+    find_session_files,
+    list_sessions,
+    openclaw_state_dir,
+    session_dir,
+    session_folders,
+)
 from ._given import SessionLike, as_session
 from ._index import CONTEXT_TYPES, TreeIndex
 from ._messages import context_messages
@@ -44,6 +51,7 @@ __all__ = [
     "SessionLike",
     "TreeIndex",
     "active_path_mask",
+    "archived_kind",
     "as_session",
     "check_options",
     "content_text",
@@ -58,10 +66,12 @@ __all__ = [
     "load",
     "message_text",
     "one_line",
+    "openclaw_state_dir",
     "paused_gc",
     "preview",
     "read_columns",
     "session_dir",
+    "session_folders",
     "table_time_ms",
     "to_json",
     "usage_tuple",

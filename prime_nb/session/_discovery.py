@@ -1,8 +1,20 @@
-"""Where the agent keeps its sessions, and a quick listing of them."""
+"""Where sessions in this format are kept, and a quick listing of them.
+
+The agent keeps its sessions in its own folder; pi, whose session code the agent shares,
+and OpenClaw (also Clawdbot and Moltbot), which embeds it, write the same format to
+folders of their own. OpenClaw archives a session file when the user resets or deletes
+the session, as ``<id>.jsonl.reset.<ISO time>`` or ``<id>.jsonl.deleted.<ISO time>``
+beside the live ones. Discovery lists archived files by default (with an ``archived``
+column): the session still ran, its spend was billed and its compactions happened, and
+a reset starts a new session id, so no session is counted twice; leaving them out
+(``include_archived=False``) drops a large, biased share of a real folder.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +36,23 @@ LISTING_COLUMNS = [
     "modified",
     "entries",
     "first_user_message",
+    "archived",
+    "agent",
 ]
+
+#: OpenClaw's archive of a session file: ``<id>.jsonl.reset.<ISO time>`` (the session
+#: was reset: a new one started) or ``<id>.jsonl.deleted.<ISO time>`` (it was deleted);
+#: the time as OpenClaw writes it, ``:`` as ``-`` (a compressed archive is no match)
+ARCHIVED_NAME = re.compile(r"\.jsonl\.(reset|deleted)\.\d{4}-\d\d-\d\dT[0-9:.\-]+Z\Z")
+
+#: OpenClaw's state folder under its old names, tried when ``~/.openclaw`` is absent
+OPENCLAW_OLD_NAMES = (".clawdbot", ".moldbot", ".moltbot")
+
+
+def archived_kind(path: str | os.PathLike[str]) -> str | None:
+    """``"reset"`` or ``"deleted"`` for an OpenClaw archive of a session file, else None."""
+    found = ARCHIVED_NAME.search(os.path.basename(os.fsdecode(path)))
+    return found.group(1) if found else None
 
 
 def session_dir() -> Path:
@@ -39,8 +67,60 @@ def session_dir() -> Path:
     return Path.home() / ".prime" / "agent" / "sessions"
 
 
-def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.jsonl") -> list[Path]:
-    """Session files below ``folder`` (sub-folders too: older releases nest by project)."""
+def _variable(name: str) -> Path | None:
+    value = os.environ.get(name, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def openclaw_state_dir() -> Path:
+    """OpenClaw's state folder, found as OpenClaw finds it: ``$OPENCLAW_STATE_DIR`` (or
+    the older ``$CLAWDBOT_STATE_DIR``), else ``~/.openclaw``, else the first of its old
+    names that exists."""
+    for name in ("OPENCLAW_STATE_DIR", "CLAWDBOT_STATE_DIR"):
+        if (given := _variable(name)) is not None:
+            return given
+    home = Path.home()
+    if (home / ".openclaw").exists():
+        return home / ".openclaw"
+    return next((home / n for n in OPENCLAW_OLD_NAMES if (home / n).exists()), home / ".openclaw")
+
+
+def session_folders() -> dict[str, Path]:
+    """The folders that exist where agents write this format, by agent: ``"prime"``
+    (:func:`session_dir`), ``"pi"`` (``$PI_CODING_AGENT_DIR/sessions``, default
+    ``~/.pi/agent/sessions``) and ``"openclaw:<agent>"`` for each OpenClaw agent
+    (``<state folder>/agents/<agent>/sessions``, :func:`openclaw_state_dir`). A folder
+    named twice (two variables set alike) is listed once, under the first name.
+
+    ``load_corpus(list(session_folders().values()))`` reads them all."""
+    pi_dir = _variable("PI_CODING_AGENT_DIR") or Path.home() / ".pi" / "agent"
+    candidates = [("prime", session_dir()), ("pi", pi_dir / "sessions")]
+    agents = openclaw_state_dir() / "agents"
+    with contextlib.suppress(OSError):
+        for agent_dir in sorted(agents.iterdir()) if agents.is_dir() else []:
+            candidates.append((f"openclaw:{agent_dir.name}", agent_dir / "sessions"))
+    folders: dict[str, Path] = {}
+    seen: set[str] = set()
+    for name, folder in candidates:
+        key = os.path.realpath(folder)
+        if key not in seen and folder.is_dir():
+            seen.add(key)
+            folders[name] = folder
+    return folders
+
+
+def find_session_files(
+    folder: str | Path | None = None,
+    pattern: str = "**/*.jsonl",
+    *,
+    include_archived: bool = True,
+) -> list[Path]:
+    """Session files below ``folder`` (sub-folders too: older releases nest by project;
+    default: the agent's folder, :func:`session_dir`).
+
+    With ``include_archived`` (the default) and a pattern ending in ``.jsonl``, OpenClaw's
+    archives of session files match too (``<id>.jsonl.reset.<time>``,
+    ``<id>.jsonl.deleted.<time>``: :func:`archived_kind`)."""
     if Path(pattern).is_absolute():
         raise ValueError(
             f"pattern={pattern!r}: give a pattern below the folder, such as '**/*.jsonl' "
@@ -58,10 +138,14 @@ def find_session_files(folder: str | Path | None = None, pattern: str = "**/*.js
         )
     if root.is_file():
         return [root]
-    return sorted(p for p in root.glob(pattern) if p.is_file())
+    found = [p for p in root.glob(pattern) if p.is_file()]
+    if include_archived and pattern.endswith(".jsonl"):
+        archived = root.glob(pattern + ".*")
+        found += [p for p in archived if ARCHIVED_NAME.search(p.name) and p.is_file()]
+    return sorted(found)
 
 
-def _peek(path: Path) -> dict[str, Any]:
+def _peek(path: Path, agent: str | None = None) -> dict[str, Any]:
     """Header, entry count, name and first user message without building tables."""
     header: dict[str, Any] | None = None
     entries = 0
@@ -94,12 +178,30 @@ def _peek(path: Path) -> dict[str, Any]:
         "modified": datetime.fromtimestamp(stat.st_mtime, tz=UTC),
         "entries": entries if header else None,
         "first_user_message": first_user,
+        "archived": archived_kind(path),
+        "agent": agent,
     }
 
 
-def list_sessions(dir: str | Path | None = None) -> pd.DataFrame:
-    """One row per session file below ``dir`` (default: the agent's folder), newest first."""
-    rows = [_peek(path) for path in find_session_files(dir)]
+def list_sessions(dir: str | Path | None = None, *, include_archived: bool = True) -> pd.DataFrame:
+    """One row per session file below ``dir``, newest first; by default, below every
+    folder of :func:`session_folders` (the agent's, pi's, OpenClaw's), with the
+    ``agent`` each was found for (missing for a ``dir`` given).
+
+    ``archived`` is ``"reset"`` or ``"deleted"`` for OpenClaw's archived session files,
+    missing for live ones; ``include_archived=False`` leaves the archived files out.
+    """
+    if dir is None:
+        folders = session_folders()
+        if not folders:
+            find_session_files(None)  # says where the agent's folder was looked for
+        rows = [
+            _peek(path, agent)
+            for agent, folder in folders.items()
+            for path in find_session_files(folder, include_archived=include_archived)
+        ]
+    else:
+        rows = [_peek(path) for path in find_session_files(dir, include_archived=include_archived)]
     frame = pd.DataFrame(rows, columns=LISTING_COLUMNS)
     if frame.empty:
         return frame

@@ -56,6 +56,11 @@ HEADER_KEYS = {
 }
 
 
+#: decimals of the summary's cost: the float noise of a sum (``0.47247160000000005``)
+#: goes, no billed fraction does (providers price a token in millionths of a dollar)
+COST_DECIMALS = 10
+
+
 class Session:
     """One session file, loaded into columns; tables are built on first access."""
 
@@ -444,10 +449,17 @@ class Session:
         with ``\\xNN`` escapes, as JSON and terminals need) and for the corpus's row of
         the file. Counted from the columns, not the entries table: so a summary read
         (:meth:`from_read`, the corpus's pass) has them without building a table, and
-        the corpus and the Session count them one way."""
+        the corpus and the Session count them one way.
+
+        ``input_tokens``, ``output_tokens``, ``cache_read_tokens`` and
+        ``cache_write_tokens`` are summed over the turns, as the agent's footer shows
+        them; ``tokens`` adds each turn's total, so the cached context counts again on
+        every turn (what was processed, not the size of any context)."""
         cols = self._cols
         children = self._tree.children.counts()
-        tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)[:, 4]
+        # input, output, cache read, cache write, total; a missing value is 0 in the column
+        # (as the table's sum leaves it out)
+        tokens = view(cols.usage.tokens, np.int64).reshape(-1, 5)
         cost = view(cols.usage.cost, np.float64)
         return {
             "file": shown_name(str(self.file)),
@@ -463,10 +475,16 @@ class Session:
             "forks": int((children > 1).sum()),
             "compactions": len(cols.compactions),
             "tool_calls": len(cols.tool_calls),
-            # a missing total is 0 in the column, as the table's sum leaves it out
-            "tokens": int(tokens.sum()),
-            # summed as pandas sums a float column: NaN left out, numpy's pairwise sum
-            "cost": float(np.where(np.isnan(cost), 0.0, cost).sum()),
+            # the four parts apart, as the agent's footer shows them; "tokens" adds each
+            # turn's total, so cached context read on every turn counts on every turn
+            "input_tokens": int(tokens[:, 0].sum()),
+            "output_tokens": int(tokens[:, 1].sum()),
+            "cache_read_tokens": int(tokens[:, 2].sum()),
+            "cache_write_tokens": int(tokens[:, 3].sum()),
+            "tokens": int(tokens[:, 4].sum()),
+            # summed as pandas sums a float column (NaN left out, numpy's pairwise sum),
+            # then rounded to COST_DECIMALS: the float noise of the sum never shows
+            "cost": round(float(np.where(np.isnan(cost), 0.0, cost).sum()), COST_DECIMALS),
             "problems": self._read.problem_count,
             "active_leaf": self.leaf_id,
             "current_version": CURRENT_VERSION,

@@ -59,12 +59,12 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
 def test_info(session_file: Path) -> None:
     proc = run("info", session_file)
     assert proc.returncode == 0, proc.stderr
-    fields = dict(
-        re.split(r"\s{2,}|(?<=\w) (?=\S)", line, maxsplit=1) for line in proc.stdout.splitlines()
-    )
+    fields = {line[:13].strip(): line[13:] for line in proc.stdout.splitlines()}
     # by hand: 10 entries, 1 fork (a2), 2 leaves, 5 assistant turns of 1,050 tokens, $1.05
     assert fields["entries"] == "10" and fields["forks"] == "1" and fields["leaves"] == "2"
-    assert fields["tokens"] == "1,050" and fields["cost"] == "$1.0500"
+    assert fields["tokens"] == "input 1,050  output 0  cache read 0  cache write 0"
+    assert fields["total tokens"].startswith("1,050 (each turn's total summed")
+    assert fields["cost"] == "$1.0500"
     assert fields["compactions"] == "0" and fields["problems"] == "0"
     assert fields["version"].startswith("3") and fields["dialect"] == "prime"
     data = json.loads(run("info", "--json", session_file).stdout)

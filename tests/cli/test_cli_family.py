@@ -26,13 +26,14 @@ def test_family_prints_the_tree_and_the_totals(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     family = prime_nb.load_family(written["root"])
-    assert len(lines) == 6  # five sessions, the totals
+    assert len(lines) == 7  # five sessions, the totals, what "own" and the total are
     kinds = [line.split()[0] for line in lines[:5]]
     assert sorted(kinds) == ["fork", "fork", "root", "subagent", "subagent"]
     indents = sorted(len(line) - len(line.lstrip()) for line in lines[:5])
     assert indents == [0, 2, 2, 4, 4]  # three levels
-    assert lines[-1].startswith("total: 5 sessions,")
-    assert f"${family.totals['cost']:.4f} (files summed:" in lines[-1]
+    assert lines[-2].startswith("total: 5 sessions,")
+    assert f"${family.totals['cost']:.4f} (files summed:" in lines[-2]
+    assert lines[-1].startswith("own: ")
     data = json.loads(run("family", "--json", tmp_path).stdout)
     assert sorted(data) == ["links", "problems", "sessions", "totals"]
     assert len(data["links"]) == 4 and data["problems"] == []

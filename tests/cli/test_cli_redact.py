@@ -85,7 +85,12 @@ def test_export_redact(leaky: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "given, code, message",
     [
-        (".", 1, ".: is a folder; pass one .jsonl session file"),
+        (
+            ".",
+            2,
+            ".: is a folder; prime-nb redact takes one session file "
+            "(prime-nb ls . lists them, prime-nb validate checks a whole folder)",
+        ),
         ("", 2, "no FILE given (an empty path); pass the .jsonl session file to redact"),
     ],
     ids=["dot", "empty"],

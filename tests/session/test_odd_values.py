@@ -335,8 +335,12 @@ def test_summary_counts_equal_the_tables_on_every_case(tmp_path: Path) -> None:
             "forks": int((entries["children"] > 1).sum()),
             "compactions": len(session.compactions),
             "tool_calls": len(session.tool_calls),
+            "input_tokens": int(entries["input_tokens"].sum()),
+            "output_tokens": int(entries["output_tokens"].sum()),
+            "cache_read_tokens": int(entries["cache_read_tokens"].sum()),
+            "cache_write_tokens": int(entries["cache_write_tokens"].sum()),
             "tokens": int(entries["total_tokens"].sum()),
-            "cost": float(entries["cost"].sum()),
+            "cost": round(float(entries["cost"].sum()), 10),
             "problems": len(session.problems),
         }
         summary = session.summary()
