@@ -151,5 +151,5 @@ def open_segment(folder: Path, name: object) -> tuple[Any, list[str]]:
         return pa.Table.from_batches([batch]), names
     except DamagedSegment:
         raise
-    except (pa.ArrowException, ValueError, TypeError, KeyError, MemoryError) as exc:
+    except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, MemoryError) as exc:
         raise DamagedSegment(f"{name}: {type(exc).__name__}: {exc}") from None
