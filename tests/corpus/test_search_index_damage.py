@@ -66,18 +66,17 @@ def cached_in_child(target: Any, cache: Path, tmp_path: Path, **kwargs: Any) -> 
         """
         import pickle, sys, warnings
         from prime_nb.corpus import search
-        target, cache, out, kwargs = pickle.loads(bytes.fromhex(sys.argv[1]))
+        target, query, cache, out, kwargs = pickle.loads(bytes.fromhex(sys.argv[1]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            hits = search(target, %r, workers=1, cache=cache, **kwargs)
+            hits = search(target, query, workers=1, cache=cache, **kwargs)
         with open(out, "wb") as fh:
             pickle.dump(hits, fh)
         """
-        % QUERY
     )
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
-    argument = pickle.dumps((target, cache, out, kwargs)).hex()
+    argument = pickle.dumps((target, QUERY, cache, out, kwargs)).hex()
     done = subprocess.run(
         [sys.executable, "-c", code, argument],
         capture_output=True,
@@ -319,7 +318,7 @@ def _fifo(manifest: Path) -> None:
     os.mkfifo(manifest)
 
 
-MANIFEST_DAMAGE: dict[str, Callable[[Path], None]] = {
+MANIFEST_DAMAGE: dict[str, Callable[[Path], object]] = {
     "not JSON": lambda manifest: manifest.write_bytes(b"{\x00nope"),
     "a JSON list": lambda manifest: manifest.write_text("[1, 2]", encoding="utf-8"),
     "files a list": _files_a_list,
