@@ -20,7 +20,8 @@ from prime_nb.corpus._listing import listed
 def _session(path: Path, session_id: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [header(id=session_id), msg("u1", None, "user", f"needle in {session_id}")]
-    return write_lines(path, lines)
+    write_lines(path, lines)
+    return path
 
 
 @pytest.fixture

@@ -48,7 +48,8 @@ def corpus(folder: Path) -> list[Path]:
             msg("t1", "a1", "toolResult", f"removed\x00 by rm -rf {k}", 3),
             msg("a2", "t1", "assistant", "done " * 50 + "rm -rf again " * 3, 4),
         ]
-        paths.append(write_lines(folder / f"s{k}.jsonl", lines))
+        write_lines(folder / f"s{k}.jsonl", lines)
+        paths.append(folder / f"s{k}.jsonl")
     return paths
 
 
