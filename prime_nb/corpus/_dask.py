@@ -192,6 +192,8 @@ def to_dask(
 
     Partitions hold ``files_per_partition`` files, or by default the same number each.
     Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
+    A local file that a symlink leads out of its folder is read only with
+    ``follow_symlinks=True``, as in :func:`prime_nb.corpus.load_corpus`.
     """
     groups = _groups(
         resolve(paths_or_dir, pattern, storage_options, follow_symlinks), files_per_partition
@@ -208,7 +210,7 @@ def sessions_dask(
     follow_symlinks: bool = False,
 ) -> dd.DataFrame:
     """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask, read
-    by the summary pass; partitions as in :func:`to_dask`."""
+    by the summary pass; partitions and ``follow_symlinks`` as in :func:`to_dask`."""
     groups = _groups(
         resolve(paths_or_dir, pattern, storage_options, follow_symlinks), files_per_partition
     )
