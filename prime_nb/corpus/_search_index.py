@@ -288,8 +288,9 @@ def _search_locked(
         if not damaged:
             break
     else:
+        first = next(exc for exc in failed if exc is not None)
         raise DamagedSegment(
-            f"{folder}: the search index was damaged again as it was rebuilt ({failed}); "
+            f"{folder}: the search index was damaged again as it was rebuilt ({first}); "
             "pass cache=False, or another cache folder"
         )
     parts = [job.result() for job in tried]
