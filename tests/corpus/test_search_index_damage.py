@@ -11,6 +11,7 @@ import json
 import os
 import pickle
 import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -228,7 +229,7 @@ def test_a_segment_of_other_columns_or_files_is_read_again(
     segment = next(index.glob("*.arrow"))
     change, batches = WRITTEN_DAMAGE[damage]
     _rewrite(segment, change(_held(segment)), batches)
-    with pytest.raises(DamagedSegment):
+    with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: "):
         open_segment(index, segment.name)
     pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
 
@@ -250,7 +251,7 @@ def test_a_segment_that_is_no_regular_file_is_read_again(
         segment.symlink_to(elsewhere)
     else:
         segment.touch()
-    with pytest.raises(DamagedSegment):
+    with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: "):
         open_segment(index, segment.name)
     pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
 
