@@ -26,6 +26,7 @@ hold or RE2 may read otherwise (lone surrogates, NUL) are kept as bytes for Pyth
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -143,7 +144,14 @@ def update(
             key = keys[path] or ()
             files[path] = [*key, segment if held else None, session_id, error, ends[path]]
     if gone or stale:
-        save_manifest(folder, files)
+        try:
+            save_manifest(folder, files)
+        except OSError as exc:  # a full disk, a folder where the manifest goes
+            warnings.warn(
+                f"{folder}: the search index was not updated ({exc.strerror or exc}); the "
+                "hits are complete, and the next search reads the changed files again",
+                stacklevel=5,  # the caller of search
+            )
     return files, stale
 
 

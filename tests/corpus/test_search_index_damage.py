@@ -343,6 +343,19 @@ def test_a_damaged_manifest_is_rebuilt(
     assert (index / "manifest.json").is_file()
 
 
+def test_a_folder_where_the_manifest_goes_is_a_warning(
+    indexed: tuple[Path, Path, Path, pd.DataFrame],
+) -> None:
+    """The index cannot be saved: the hits are complete all the same, and a warning says
+    why (the corpus cache does the same on a full disk)."""
+    folder, cache, index, want = indexed
+    (index / "manifest.json").unlink()
+    (index / "manifest.json").mkdir()
+    with pytest.warns(UserWarning, match=r"search index was not updated \(Is a directory\)"):
+        got = search(folder, QUERY, workers=1, cache=cache)
+    pd.testing.assert_frame_equal(got, want)
+
+
 def test_a_manifest_symlinked_from_outside_is_not_followed(
     indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
 ) -> None:
