@@ -6,8 +6,9 @@ past a text's data (a damaged byte, a hostile cache folder) is read as memory an
 the process with SIGSEGV. A segment is used only if it is a plain name this index
 writes, a regular file (no symlink, FIFO or device: opened without following links or
 blocking), one record batch of exactly the columns written, valid to the last offset and
-UTF-8 byte (``RecordBatch.validate(full=True)``), with no null where none is written, and
-every ``file`` number naming one of the files its metadata lists. Anything else raises
+UTF-8 byte (``RecordBatch.validate(full=True)``), with no null where none is written, the
+texts kept as bytes decodable as the search decodes them, and every ``file`` number
+naming one of the files its metadata lists. Anything else raises
 :class:`DamagedSegment`, and the index reads those files again.
 
 The check reads every offset and text byte once, as the search's own kernels do; it runs
@@ -145,11 +146,14 @@ def open_segment(folder: Path, name: object) -> tuple[Any, list[str]]:
         for column, field in zip(batch.columns, batch.schema, strict=True):
             if column.null_count and field.name not in NULLABLE:
                 raise DamagedSegment(f"{name}: nulls in {field.name}")
+        for raw in pc.drop_null(batch.column("odd")).to_pylist():  # few: NUL, surrogates
+            raw.decode("utf-8", "surrogatepass")  # as the search decodes them
         numbers = pc.min_max(batch.column("file")).as_py()
         if len(batch) and not 0 <= numbers["min"] <= numbers["max"] < len(names):
             raise DamagedSegment(f"{name}: file numbers outside its {len(names)} files")
         return pa.Table.from_batches([batch]), names
     except DamagedSegment:
         raise
+    # Arrow's errors, and JSON's or UTF-8's (ValueErrors), in what the file holds
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, MemoryError) as exc:
         raise DamagedSegment(f"{name}: {type(exc).__name__}: {exc}") from None

@@ -206,6 +206,13 @@ def _string_text(table: pa.Table) -> pa.Table:
     return table.set_column(k, "text", table["text"].cast(pa.string()))
 
 
+def _undecodable_bytes(table: pa.Table) -> pa.Table:
+    k = table.schema.get_field_index("odd")
+    values = [None if raw is None else b"\xff\xfe" + raw for raw in table["odd"].to_pylist()]
+    assert any(values)
+    return table.set_column(k, "odd", pa.array(values, pa.large_binary()))
+
+
 def _files(value: Any) -> Callable[[pa.Table], pa.Table]:
     return lambda table: table.replace_schema_metadata({"files": json.dumps(value)})
 
@@ -215,6 +222,7 @@ WRITTEN_DAMAGE: dict[str, tuple[Callable[[pa.Table], pa.Table], int]] = {
     "a null where none is written": (_null_active, 1),
     "text as string, not large_string": (_string_text, 1),
     "a column dropped": (lambda table: table.drop_columns(["odd"]), 1),
+    "texts kept as bytes that are no UTF-8": (_undecodable_bytes, 1),
     "files metadata not a list": (_files({"a": 1}), 1),
     "files metadata missing": (lambda table: table.replace_schema_metadata({}), 1),
     "files metadata too short": (_files([]), 1),
