@@ -18,6 +18,7 @@ runs on a sample of the files, as it would take minutes on all of them.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import tempfile
@@ -32,8 +33,9 @@ import orjson
 from machine import describe
 
 from prime_nb import corpus
-from prime_nb.corpus import _local
+from prime_nb.corpus import _local, _search_index
 from prime_nb.corpus._runner import usable_cores
+from prime_nb.corpus._search_segment import open_segment
 from sessiongen import write_large_session
 
 #: each timing is the fastest of this many runs
@@ -258,6 +260,50 @@ def search_timing(files: list[Path], cores: int, report: Report) -> None:
                 REPEAT,
             )
             print(f"  {f'search {query!r}, cache, unchanged':40s} {wall:6.2f} s  ({len(out)} rows)")
+        segment_check_timing(files, cores, Path(cache))
+
+
+def _unchecked(folder: Path, name: object) -> tuple[Any, list[str]]:
+    """A segment opened as before the check: mapped and read, nothing validated."""
+    import json
+
+    import pyarrow as pa
+
+    table = pa.ipc.open_file(pa.memory_map(str(folder / str(name)))).read_all()
+    return table, json.loads(table.schema.metadata[b"files"])
+
+
+def segment_check_timing(files: list[Path], cores: int, cache: Path) -> None:
+    """What checking each segment whole (``open_segment``) costs a search through the
+    unchanged index: the searches with the check, and with segments opened unchecked
+    (the same run, interleaved), and the check alone on one core."""
+    index = next(cache.glob("search-*"))
+    names = [p.name for p in index.glob("*.arrow")]
+    size = sum((index / name).stat().st_size for name in names) / 1e6
+    for query, options in SEARCHES:
+        times: dict[bool, float] = {True: math.inf, False: math.inf}
+        for _ in range(REPEAT):
+            for checked in (True, False):
+                opener = open_segment if checked else _unchecked
+                _search_index.open_segment = opener  # type: ignore[attr-defined]
+                try:
+                    wall, _, _ = clock(
+                        lambda q=query, o=options: corpus.search(
+                            files, q, workers=cores, cache=cache, **o
+                        )
+                    )
+                finally:
+                    _search_index.open_segment = open_segment  # type: ignore[attr-defined]
+                times[checked] = min(times[checked], wall)
+        label = f"search {query!r}, index: checked / not"
+        extra = times[True] / times[False] - 1
+        print(f"  {label:40s} {times[True]:6.3f} s / {times[False]:.3f} s  (+{extra:.0%})")
+    alone, _, _ = clock(lambda: [open_segment(index, name) for name in names], REPEAT)
+    bare, _, _ = clock(lambda: [_unchecked(index, name) for name in names], REPEAT)
+    print(
+        f"  {'segments opened and checked, 1 core':40s} {alone:6.3f} s, unchecked {bare:.3f} s"
+        f"  ({len(names)} segments, {size:.0f} MB: {size / max(alone - bare, 1e-9):,.0f} MB/s)"
+    )
 
 
 def compacted_only(files: list[Path], cores: int, scaling: float) -> None:

@@ -3,6 +3,13 @@
 Every figure has a title, axis labels and hover text, and every trace whose points stand
 for entries carries the entry id as the first ``customdata`` column, so that
 :func:`prime_nb.link` can highlight the entry selected in the widget.
+
+Session text is markup to plotly: it draws ``<a href>``, ``<b>`` and ``style`` in titles,
+labels, ticks, legends and hovers, so a session could add links (or requests) to a
+figure. Every string that comes from a session (its name, entry ids, tool names, models,
+texts, paths) goes through :func:`escape_markup` before it reaches a figure; the entry id
+that linking reads stays as it is in ``customdata[0]``, and the hovers show an escaped
+copy of it (the last ``customdata`` column).
 """
 
 from __future__ import annotations
@@ -30,9 +37,15 @@ TOKEN_PARTS = [
 ACTIVE, ABANDONED, ERROR = "#4C78A8", "#BAB0AC", "#E45756"
 
 
+def escape_markup(text: str) -> str:
+    """``text`` as plotly shows it literally: ``&``, ``<`` and ``>`` as the HTML entities
+    plotly decodes after reading its tags, so no tag of the text is ever drawn."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _title(text: str, session: Session) -> dict[str, Any]:
     name = session.name or session.id or shown_name(session.file.name)
-    return {"text": f"{text}<br><sup>{name}</sup>"}
+    return {"text": f"{text}<br><sup>{escape_markup(str(name))}</sup>"}
 
 
 def _short(value: Any) -> str:
@@ -40,10 +53,25 @@ def _short(value: Any) -> str:
     return "" if missing else str(value)
 
 
-def _custom(*columns: Any) -> np.ndarray:
-    """A trace's ``customdata``: one column per array, entry ids first (see the module
-    docstring); no rows gives an empty table of the same width."""
-    return np.column_stack(columns) if len(columns[0]) else np.empty((0, len(columns)))
+def _shown(value: Any) -> str:
+    """A session's value as a figure shows it: empty when missing, escaped."""
+    return escape_markup(_short(value))
+
+
+def _escaped(values: Any) -> Any:
+    """Each string of a column escaped (:func:`escape_markup`); numbers as they are."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "OUS":
+        return array
+    return np.array([escape_markup(v) if isinstance(v, str) else v for v in array], dtype=object)
+
+
+def _custom(ids: Any, *columns: Any) -> np.ndarray:
+    """A trace's ``customdata``: the entry ids as they are (what linking reads), the
+    other columns with their strings escaped, then the ids escaped (what hovers show, as
+    ``customdata[len(columns) + 1]``); no rows gives an empty table of the same width."""
+    shown = [ids, *(_escaped(c) for c in columns), _escaped(ids)]
+    return np.column_stack(shown) if len(ids) else np.empty((0, len(shown)))
 
 
 def _vline(x: float | str, dash: str, color: str) -> dict[str, Any]:
@@ -110,7 +138,7 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         turns["model"].map(_short).to_numpy(),
         turns["stop_reason"].map(_short).to_numpy(),
         turns["total_tokens"].fillna(0).astype(int).to_numpy(),
-    )
+    )  # the id shown: customdata[5]
     fig = go.Figure()
     for column, label, color in TOKEN_PARTS:
         fig.add_trace(
@@ -123,7 +151,7 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
                 hovertemplate=(
                     f"turn %{{x}}<br>{label}: %{{y:,}}<br>total: %{{customdata[4]:,}}"
                     "<br>%{customdata[1]}<br>model %{customdata[2]}, stop %{customdata[3]}"
-                    "<br>entry %{customdata[0]}<extra></extra>"
+                    "<br>entry %{customdata[5]}<extra></extra>"
                 ),
             )
         )
@@ -141,7 +169,8 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         suffix = " (est.)" if row["tokens_after_source"] == "estimated" else ""
         at = float(seen[k]) + 0.5
         shapes.append(_vline(at, "dash", "#444"))
-        notes.append(_note(at, f"compaction {entry_id}<br>{before} → {after}{suffix}", 1.0))
+        shown = escape_markup(str(entry_id))
+        notes.append(_note(at, f"compaction {shown}<br>{before} → {after}{suffix}", 1.0))
     fig.update_layout(
         barmode="stack",
         title=_title("Context size per turn", session),
@@ -164,7 +193,9 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
     for active, name, color in ((True, "active path", ACTIVE), (False, "abandoned", ABANDONED)):
         part = segments[segments["is_active"] == active]
         labels = [
-            f"{leaf} (from {fork})" if isinstance(fork, str) else f"{leaf} (root)"
+            f"{_shown(leaf)} (from {_shown(fork)})"
+            if isinstance(fork, str)
+            else f"{_shown(leaf)} (root)"
             for leaf, fork in zip(part.index, part["fork_id"], strict=True)
         ]
         fig.add_trace(
@@ -183,7 +214,7 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
                     part["fork_id"].map(_short).to_numpy(),
                 ),
                 hovertemplate=(
-                    "leaf %{customdata[0]}<br>forked at %{customdata[5]}<br>cost $%{x:.4f}"
+                    "leaf %{customdata[6]}<br>forked at %{customdata[5]}<br>cost $%{x:.4f}"
                     "<br>%{customdata[1]} entries, %{customdata[2]:,} tokens"
                     "<br>ended: %{customdata[3]} / %{customdata[4]}<extra></extra>"
                 ),
@@ -211,6 +242,7 @@ def tool_usage(session: SessionLike) -> go.Figure:
         .sort_values("calls", ascending=False)
     )
     names = [str(n) for n in stats.index]
+    shown = [escape_markup(n) for n in names]
     fig = make_subplots(
         rows=1,
         cols=3,
@@ -219,7 +251,7 @@ def tool_usage(session: SessionLike) -> go.Figure:
     )
     fig.add_trace(
         go.Bar(
-            x=names,
+            x=shown,
             y=stats["calls"],
             name="calls",
             marker_color=ACTIVE,
@@ -232,7 +264,7 @@ def tool_usage(session: SessionLike) -> go.Figure:
     rate = (stats["errors"] / stats["calls"]).to_numpy(dtype=float)
     fig.add_trace(
         go.Bar(
-            x=names,
+            x=shown,
             y=rate,
             name="error rate",
             marker_color=ERROR,
@@ -241,18 +273,19 @@ def tool_usage(session: SessionLike) -> go.Figure:
         row=1,
         col=2,
     )
-    for name in names:
+    for name, label in zip(names, shown, strict=True):
         lat = calls.loc[calls["name"].astype(str) == name]
         fig.add_trace(
             go.Box(
                 y=lat["latency"],
-                name=name,
+                name=label,
                 marker_color=ACTIVE,
                 showlegend=False,
                 boxpoints="all",
                 jitter=0.3,
-                customdata=lat["assistant_id"].to_numpy(),
-                hovertemplate=f"{name}: %{{y:.2f}} s<br>entry %{{customdata}}<extra></extra>",
+                customdata=_custom(lat["assistant_id"].to_numpy()),
+                hovertemplate="%{fullData.name}: %{y:.2f} s<br>entry %{customdata[1]}"
+                "<extra></extra>",
             ),
             row=1,
             col=3,
@@ -292,7 +325,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
                     part["stop_reason"].map(_short).to_numpy(),
                     part["text"].map(lambda t: _short(t)[:80]).to_numpy(),
                 ),
-                hovertemplate="%{x}<br>entry %{customdata[0]}<br>%{customdata[1]:,.0f} tokens,"
+                hovertemplate="%{x}<br>entry %{customdata[4]}<br>%{customdata[1]:,.0f} tokens,"
                 " stop %{customdata[2]}<br>%{customdata[3]}<extra></extra>",
             )
         )
@@ -303,7 +336,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
             go.Bar(
                 base=part["timestamp"],
                 x=(part["latency"] * 1000.0).to_numpy(),
-                y=part["name"].astype(str),
+                y=_escaped(part["name"].astype(str).to_numpy()),
                 orientation="h",
                 name=name,
                 marker_color=color,
@@ -312,7 +345,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
                     part["latency"].to_numpy(),
                     part["result_id"].map(_short).to_numpy(),
                 ),
-                hovertemplate="%{y}: %{customdata[1]:.2f} s<br>call in %{customdata[0]}, "
+                hovertemplate="%{y}: %{customdata[1]:.2f} s<br>call in %{customdata[3]}, "
                 "result %{customdata[2]}<extra></extra>",
             )
         )
@@ -329,7 +362,7 @@ def compaction_report(session: SessionLike) -> go.Figure:
     """Per compaction: tokens before and after, what it summarised, and files read again."""
     session = as_session(session, "plots.compaction_report")
     frame = compaction_forensics(session)
-    labels = [f"{k + 1}: {cid}" for k, cid in enumerate(frame.index)]
+    labels = [f"{k + 1}: {_shown(cid)}" for k, cid in enumerate(frame.index)]
     fig = _two_rows("context tokens", "what was summarised, and re-read later")
     custom = _custom(
         frame.index.to_numpy(),
@@ -340,7 +373,7 @@ def compaction_report(session: SessionLike) -> go.Figure:
         frame["tokens_after_source"].to_numpy(),
     )
     hover = (
-        "%{customdata[0]}<br>%{y:,} tokens<br>ratio %{customdata[1]:.1f}x"
+        "%{customdata[6]}<br>%{y:,} tokens<br>ratio %{customdata[1]:.1f}x"
         "<br>%{customdata[2]} messages summarised into %{customdata[3]} chars"
         "<br>re-read: %{customdata[4]}<extra>%{fullData.name}</extra>"
     )
@@ -377,7 +410,7 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     session = as_session(session, "plots.model_changes")
     path = _path_frame(session, leaf_id)
     turns = path[path["role"] == "assistant"]
-    models = (turns["provider"].map(_short) + "/" + turns["model"].map(_short)).to_numpy()
+    models = (turns["provider"].map(_shown) + "/" + turns["model"].map(_shown)).to_numpy()
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -391,7 +424,7 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
                 turns["total_tokens"].fillna(0).to_numpy(),
                 turns["stop_reason"].map(_short).to_numpy(),
             ),
-            hovertemplate="%{y}<br>%{x}<br>entry %{customdata[0]}, %{customdata[1]:,} tokens, "
+            hovertemplate="%{y}<br>%{x}<br>entry %{customdata[3]}, %{customdata[1]:,} tokens, "
             "stop %{customdata[2]}<extra></extra>",
         )
     )
@@ -399,12 +432,12 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     fig.add_trace(
         go.Scatter(
             x=changes["timestamp"],
-            y=(changes["provider"].map(_short) + "/" + changes["model"].map(_short)).to_numpy(),
+            y=(changes["provider"].map(_shown) + "/" + changes["model"].map(_shown)).to_numpy(),
             mode="markers",
             name="model_change",
             marker={"symbol": "diamond", "size": 13},
-            customdata=changes.index.to_numpy(),
-            hovertemplate="switch to %{y}<br>%{x}<br>entry %{customdata}<extra></extra>",
+            customdata=_custom(changes.index.to_numpy()),
+            hovertemplate="switch to %{y}<br>%{x}<br>entry %{customdata[1]}<extra></extra>",
         )
     )
     levels = path[path["type"] == "thinking_level_change"]
@@ -412,7 +445,7 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     for stamp, text in zip(levels["timestamp"], levels["text"], strict=True):
         when = stamp.isoformat()
         shapes.append(_vline(when, "dot", "#888"))
-        notes.append(_note(when, f"thinking: {_short(text)}", 1.0))
+        notes.append(_note(when, f"thinking: {_shown(text)}", 1.0))
     fig.update_layout(
         title=_title("Model per turn", session),
         shapes=shapes,

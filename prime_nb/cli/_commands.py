@@ -27,6 +27,7 @@ from ._output import (
     _load,
     _say,
     folder_given,
+    kind_of,
     printable,
 )
 from ._repair import add_repair_arguments, cmd_repair
@@ -177,7 +178,13 @@ def cmd_grep(args: argparse.Namespace) -> int:
     from ..corpus import search
 
     for path in args.paths:
-        _existing(path, "file or folder")
+        kind = kind_of(_existing(path, "file or folder"))
+        if kind not in (None, "a folder"):  # never waited on (a FIFO) or read (/dev/zero)
+            raise CliError(
+                f"{path}: is {kind}, not a session file or a folder; pass .jsonl session "
+                "files or folders of them",
+                2,
+            )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -202,7 +209,8 @@ def cmd_grep(args: argparse.Namespace) -> int:
     for file, line, entry_id, role, field, text in zip(
         *(hits[name].tolist() for name in columns), strict=True
     ):
-        _say(printable(f"{file}:{line} {entry_id} {role or '-'} {field}: {text}", newlines=False))
+        role = role if isinstance(role, str) and role else "-"  # a label has none (NaN)
+        _say(printable(f"{file}:{line} {entry_id} {role} {field}: {text}", newlines=False))
     return 0 if len(hits) else 1
 
 
@@ -305,8 +313,11 @@ def cmd_redact(args: argparse.Namespace) -> int:
     if not args.file:
         raise CliError("no FILE given (an empty path); pass the .jsonl session file to redact", 2)
     source = _existing(args.file)
-    if source.is_dir():  # "." or "/" has no name to make FILE.redacted.jsonl from
+    kind = kind_of(source)
+    if kind == "a folder":  # "." or "/" has no name to make FILE.redacted.jsonl from
         raise CliError(folder_given(args.file, "redact"), 2)
+    if kind is not None:  # a FIFO or a device: never waited on or read
+        raise CliError(f"{args.file}: is {kind}, not a regular file; pass one .jsonl session file")
     out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
     try:
         result = redact(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -77,6 +78,29 @@ def folder_given(path: str, command: str) -> str:
         f"{path}: is a folder; {PROG} {command} takes one session file "
         f"({PROG} ls {path} lists them, {PROG} validate checks a whole folder)"
     )
+
+
+#: what a path is, by its mode, for a message about a path that is no regular file
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def kind_of(path: Path) -> str | None:
+    """What ``path`` is when it is no regular file ("a folder", "a FIFO", "a character
+    device"...); None for a regular file, or a path that cannot be looked at (the
+    command's own read says why). A stat, never an open: a FIFO is not waited on."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
 def _load(path: str, command: str) -> Any:

@@ -11,7 +11,9 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
   the files whose bytes rule out a compaction.
 - ``_runner``: a process pool started for the call; ``_heap``: a Dask worker's heap.
 - ``_search``: :func:`search`, the hits of a query in every session's texts;
-  ``_search_index``: its index of Arrow columns (``cache=``).
+  ``_search_index``: its index of Arrow columns (``cache=``), with its manifest
+  (``_search_manifest``) and segments, each checked whole before use
+  (``_search_segment``).
 - ``_cache``, ``_cache_file``: the Parquet cache, with the read that resumes a grown file.
 """
 

@@ -30,10 +30,10 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 from .._names import real_name, shown_name
 from .._paths import given_path, is_path_list, is_url
 from ..family import FAMILY_COLUMNS, SessionFacts, facts_of, families_frame
-from ..session import empty_entries, find_session_files
+from ..session import empty_entries
 from . import _local as corpus
 from ._heap import roomy_heap
-from ._listing import named_files
+from ._listing import found_below, named_files
 from ._local import conform, empty, research_frame
 from ._runner import usable_cores
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, summarise
@@ -71,15 +71,19 @@ def entries_meta() -> pd.DataFrame:
 
 
 def resolve(
-    paths_or_dir: Paths, pattern: str = "**/*.jsonl", storage_options: dict[str, Any] | None = None
+    paths_or_dir: Paths,
+    pattern: str = "**/*.jsonl",
+    storage_options: dict[str, Any] | None = None,
+    follow_symlinks: bool = False,
 ) -> list[str]:
     """Session files named, or found below a folder (local, or a URL fsspec lists); a
-    list as the pandas tables read one (each local folder searched, each file once)."""
+    list as the pandas tables read one (each local folder searched, each file once, a
+    symlink leading out of a folder followed only with ``follow_symlinks``)."""
     if is_path_list(paths_or_dir):
-        return named_files(paths_or_dir, pattern).paths
+        return named_files(paths_or_dir, pattern, follow_symlinks).paths
     target = given_path(paths_or_dir, "paths_or_dir", "give a folder, a file, or a list of files")
     if not is_url(target):
-        return [str(p) for p in find_session_files(target, pattern)]
+        return found_below(target, pattern, follow_symlinks)
     from fsspec.core import url_to_fs
 
     fs, root = url_to_fs(target, **(storage_options or {}))
@@ -182,13 +186,18 @@ def to_dask(
     *,
     files_per_partition: int | None = None,
     storage_options: dict[str, Any] | None = None,
+    follow_symlinks: bool = False,
 ) -> dd.DataFrame:
     """Every entry of every session as a Dask DataFrame (``session`` and ``path`` columns).
 
     Partitions hold ``files_per_partition`` files, or by default the same number each.
     Files that fail to load contribute no rows; :func:`sessions_dask` lists their errors.
+    A local file that a symlink leads out of its folder is read only with
+    ``follow_symlinks=True``, as in :func:`prime_nb.corpus.load_corpus`.
     """
-    groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
+    groups = _groups(
+        resolve(paths_or_dir, pattern, storage_options, follow_symlinks), files_per_partition
+    )
     return _from_map(_entries_partition, groups, entries_meta(), storage_options)
 
 
@@ -198,10 +207,13 @@ def sessions_dask(
     *,
     files_per_partition: int | None = None,
     storage_options: dict[str, Any] | None = None,
+    follow_symlinks: bool = False,
 ) -> dd.DataFrame:
     """One row per session (the :func:`prime_nb.corpus.load_corpus` table) on Dask, read
-    by the summary pass; partitions as in :func:`to_dask`."""
-    groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
+    by the summary pass; partitions and ``follow_symlinks`` as in :func:`to_dask`."""
+    groups = _groups(
+        resolve(paths_or_dir, pattern, storage_options, follow_symlinks), files_per_partition
+    )
     return _from_map(_sessions_partition, groups, corpus.corpus_frame([]), storage_options)
 
 
@@ -271,6 +283,7 @@ def families_dask(
     *,
     files_per_partition: int = 1,
     storage_options: dict[str, Any] | None = None,
+    follow_symlinks: bool = False,
 ) -> dd.DataFrame:
     """One row per session family (:func:`prime_nb.corpus.families`) on Dask.
 
@@ -280,7 +293,9 @@ def families_dask(
     """
     from dask.delayed import delayed
 
-    groups = _groups(resolve(paths_or_dir, pattern, storage_options), files_per_partition)
+    groups = _groups(
+        resolve(paths_or_dir, pattern, storage_options, follow_symlinks), files_per_partition
+    )
     parts = [delayed(_facts_group)(group, storage_options) for group in groups]
     with pandas_dtypes():
         return dd.from_delayed(

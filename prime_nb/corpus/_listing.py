@@ -1,6 +1,11 @@
 """Which files a corpus call reads: a folder searched with a pattern, or a list of files,
 folders and URLs; and the folder its cache file is kept for. Every corpus table (pandas
 and Dask), the search and the caches start from this listing.
+
+A file found below a folder through a symlink that leads out of the folder (a linked
+file, or a file in a linked folder) is left out unless ``follow_symlinks=True``, as
+``grep -r`` leaves it: what a corpus call reads stays inside the folders it was given.
+A symlink that stays inside the folder, and a file named on its own, are read as given.
 """
 
 from __future__ import annotations
@@ -22,10 +27,40 @@ class Listed(NamedTuple):
     folders: list[str]
 
 
+def found_below(
+    folder: str | Path | None,
+    pattern: str,
+    follow_symlinks: bool = False,
+    *,
+    include_archived: bool = True,
+) -> list[str]:
+    """The files ``pattern`` finds below ``folder`` (a file: itself), without those that
+    a symlink leads out of the folder unless ``follow_symlinks``, and without OpenClaw's
+    archives (``<id>.jsonl.reset.<time>``) unless ``include_archived``."""
+    # find_session_files says what is wrong with a bad folder
+    found = [str(p) for p in find_session_files(folder, pattern, include_archived=include_archived)]
+    root = session_dir() if folder is None else Path(given_path(folder, "dir", "")).expanduser()
+    if follow_symlinks or not root.is_dir():
+        return found
+    inside = os.path.join(os.path.realpath(root), "")
+    parents: dict[str, str] = {}  # each folder resolved once, not each file
+    kept = []
+    for path in found:
+        parent, name = os.path.split(path)
+        if parent not in parents:
+            parents[parent] = os.path.join(os.path.realpath(parent), "")
+        real = os.path.realpath(path) if os.path.islink(path) else parents[parent] + name
+        if real.startswith(inside):
+            kept.append(path)
+    return kept
+
+
 def listed(
     dir: str | Path | Iterable[str | Path] | None,
     pattern: str,
     files: Iterable[str | Path] | None,
+    follow_symlinks: bool = False,
+    *,
     include_archived: bool = True,
 ) -> Listed:
     """The files to read: those matching ``pattern`` below ``dir``, else those of a list
@@ -38,7 +73,7 @@ def listed(
     if is_path_list(dir):
         if files is not None:
             raise ValueError("give the files once: as the first argument or as files=, not both")
-        return named_files(dir, pattern, include_archived)
+        return named_files(dir, pattern, follow_symlinks, include_archived=include_archived)
     folder = cast("str | Path | None", dir)
     if files is not None:
         if folder is not None:
@@ -46,9 +81,8 @@ def listed(
                 f"give a folder or files=, not both (got the folder {str(folder)!r} "
                 "and files=): the files alone are read as they are named"
             )
-        return named_files(files, pattern, include_archived)
-    # find_session_files says what is wrong with a bad folder
-    found = [str(p) for p in find_session_files(folder, pattern, include_archived=include_archived)]
+        return named_files(files, pattern, follow_symlinks, include_archived=include_archived)
+    found = found_below(folder, pattern, follow_symlinks, include_archived=include_archived)
     root = session_dir() if folder is None else Path(given_path(folder, "dir", "")).expanduser()
     return Listed(found, [str(root)])
 
@@ -56,6 +90,8 @@ def listed(
 def named_files(
     items: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     pattern: str,
+    follow_symlinks: bool = False,
+    *,
     include_archived: bool = True,
 ) -> Listed:
     """The files a list names: a folder's found with ``pattern`` (sessions spread over
@@ -70,8 +106,7 @@ def named_files(
         if is_url(name):  # fsspec reads it (the Dask tables): a file, as given
             found: list[str] = [name]
         elif os.path.isdir(item := file_list(name)[0]):
-            files = find_session_files(item, pattern, include_archived=include_archived)
-            found = [str(p) for p in files]
+            found = found_below(item, pattern, follow_symlinks, include_archived=include_archived)
             folders.append(str(item))
         else:
             found = [str(item)]

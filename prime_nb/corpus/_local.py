@@ -89,12 +89,13 @@ def _summaries(
     desc: str,
     progress: bool | None,
     cache: Cache = False,
+    follow_symlinks: bool = False,
     include_archived: bool = True,
 ) -> list[FileResult]:
     """The summary pass over the files (``_listing.listed``) in processes, in their
     order; with a cache, every part of each changed file (so that the other tables are
     cached too)."""
-    paths, folders = listed(dir, pattern, files, include_archived)
+    paths, folders = listed(dir, pattern, files, follow_symlinks, include_archived=include_archived)
     if cache is not False and cache is not None:  # None: no cache, as False
         from ._cache import cache_folder, cached_summaries
 
@@ -133,6 +134,7 @@ def load_corpus(
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
     cache: Cache = False,
+    follow_symlinks: bool = False,
     include_archived: bool = True,
 ) -> pd.DataFrame:
     """One row per session file below ``dir`` (default: the agent's sessions folder), or
@@ -152,6 +154,10 @@ def load_corpus(
     ``corpus_compactions`` and ``corpus_branches`` with the same ``cache`` reuse it; a
     folder that cannot hold one is an error before any file is read.
 
+    A file below a folder that a symlink leads out of the folder is left out (as
+    ``grep -r`` leaves it) unless ``follow_symlinks=True``, in this table and every
+    other corpus table; a file named in the list is read as named.
+
     A folder's OpenClaw archives of session files (``<id>.jsonl.reset.<time>``,
     ``<id>.jsonl.deleted.<time>``) are read too, their ``archived`` column ``"reset"``
     or ``"deleted"``; ``include_archived=False`` leaves them out. ``tokens`` adds each
@@ -159,7 +165,16 @@ def load_corpus(
     ``output_tokens``, ``cache_read_tokens`` and ``cache_write_tokens`` are the parts.
     """
     results = _summaries(
-        dir, pattern, files, (ROW,), workers, "sessions", progress, cache, include_archived
+        dir,
+        pattern,
+        files,
+        (ROW,),
+        workers,
+        "sessions",
+        progress,
+        cache,
+        follow_symlinks,
+        include_archived,
     )
     return corpus_frame([r.row for r in results])
 
@@ -193,6 +208,7 @@ def corpus_entries(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    follow_symlinks: bool = False,
 ) -> pd.DataFrame:
     """Every entry of every session, with ``session`` (id) and ``path`` columns.
 
@@ -200,7 +216,7 @@ def corpus_entries(
     """
     frames = run(
         session_entries,
-        listed(dir, pattern, files).paths,
+        listed(dir, pattern, files, follow_symlinks).paths,
         workers,
         "entries",
         progress,
@@ -303,8 +319,11 @@ def _research_table(
     workers: int | None,
     progress: bool | None,
     cache: Cache = False,
+    follow_symlinks: bool = False,
 ) -> pd.DataFrame:
-    results = _summaries(dir, pattern, files, (part,), workers, part, progress, cache)
+    results = _summaries(
+        dir, pattern, files, (part,), workers, part, progress, cache, follow_symlinks
+    )
     return research_frame(part, [row for r in results for row in getattr(r, part)])
 
 
@@ -316,6 +335,7 @@ def corpus_compactions(
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
     cache: Cache = False,
+    follow_symlinks: bool = False,
 ) -> pd.DataFrame:
     """Compaction forensics of every session (one row per compaction, ``session`` column),
     from the summary pass; ``cache`` as in :func:`load_corpus`.
@@ -323,7 +343,9 @@ def corpus_compactions(
     Without a cache, a file whose bytes rule out a compaction entry is not parsed (most
     sessions never compacted; the table is the same): the final line counts problems in
     the files parsed and says how many held no compaction."""
-    return _research_table(COMPACTIONS, dir, pattern, files, workers, progress, cache)
+    return _research_table(
+        COMPACTIONS, dir, pattern, files, workers, progress, cache, follow_symlinks
+    )
 
 
 def corpus_branches(
@@ -334,10 +356,11 @@ def corpus_branches(
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
     cache: Cache = False,
+    follow_symlinks: bool = False,
 ) -> pd.DataFrame:
     """Branching summary of every session (one row per branch of a fork, ``session`` column),
     from the summary pass; ``cache`` as in :func:`load_corpus`."""
-    return _research_table(BRANCHES, dir, pattern, files, workers, progress, cache)
+    return _research_table(BRANCHES, dir, pattern, files, workers, progress, cache, follow_symlinks)
 
 
 def corpus_retention(
@@ -347,12 +370,15 @@ def corpus_retention(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    follow_symlinks: bool = False,
 ) -> pd.DataFrame:
     """Compaction retention of every session (:func:`prime_nb.analysis.compaction_retention`:
     one row per compaction and kind of fact, ``session`` and ``path`` columns), from the
     summary pass. No cache: the rows read the summarised spans' whole entries, which the
     cache does not keep; a file whose bytes rule out a compaction is not parsed."""
-    return _research_table(RETENTION, dir, pattern, files, workers, progress)
+    return _research_table(
+        RETENTION, dir, pattern, files, workers, progress, False, follow_symlinks
+    )
 
 
 def _facts_error(path: str, exc: BaseException) -> SessionFacts:
@@ -366,10 +392,11 @@ def families(
     *,
     files: Iterable[str | Path] | None = None,
     progress: bool | None = None,
+    follow_symlinks: bool = False,
 ) -> pd.DataFrame:
     """One row per session family below ``dir`` (forks and sub-agents linked across files),
     stitched from what each file contributes (:func:`prime_nb.family.facts_of`, read in
     ``workers`` processes): copied prefixes and sub-agents counted once (``naive_*``: the
     plain sums). :func:`prime_nb.load_family` gives one family's sessions and graph."""
-    paths = listed(dir, pattern, files).paths
+    paths = listed(dir, pattern, files, follow_symlinks).paths
     return families_frame(run(facts_of, paths, workers, "families", progress, _facts_error))

@@ -76,6 +76,7 @@ def search(
     pattern: str = "**/*.jsonl",
     workers: int | None = None,
     progress: bool | None = False,
+    follow_symlinks: bool = False,
     include_archived: bool = True,
 ) -> pd.DataFrame:
     """Find ``query`` in the texts of every session below a folder (``None``: the agent's
@@ -99,6 +100,11 @@ def search(
     cache does), one per corpus folder: a later search reads only the files that
     changed (``_search_index``). The result is the same with or without it.
 
+    What is read: a file below a folder that a symlink leads out of the folder is left
+    out (as ``grep -r`` leaves it) unless ``follow_symlinks=True``; a file named in the
+    list is read as named. A path that is not a regular file (a FIFO, a device such as
+    ``/dev/zero``, a socket) is refused without being read or waited on.
+
     A file that cannot be read as a session gives no hits, and one warning names the
     files and why (the corpus tables give such a file an error row; a hit table has no
     row to give it). A file whose raw bytes rule the query out is not parsed at
@@ -118,7 +124,13 @@ def search(
         fields=_names(fields, "fields"),
         active_only=bool(active_only),
     )
-    paths, folders = listed(folder_or_files, pattern, None, include_archived)
+    paths, folders = listed(
+        folder_or_files,
+        pattern,
+        None,
+        bool(follow_symlinks),
+        include_archived=bool(include_archived),
+    )
     if cache is not False and cache is not None:
         from ._search_index import indexed_search
 

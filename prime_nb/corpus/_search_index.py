@@ -2,17 +2,20 @@
 searching an unchanged corpus reads no session file and matches on every core.
 
 One folder per corpus folder in the cache folder, named as the corpus cache's file is
-(``search-<folder>-<digest>``): ``manifest.json`` holds each indexed path's stat key
-(size, mtime, inode, device), segment, session id and load error; a segment is an
-uncompressed Arrow IPC file of a group of files' rows, written by the worker that read
-them. Why Arrow: a search memory-maps the segments (no copy, no parse) and matches in
-Arrow's kernels, which release the GIL, on a thread pool; only hits come to Python.
+(``search-<folder>-<digest>``): ``manifest.json`` (``_search_manifest``) holds each
+indexed path's stat key, the CRC-32s of its ends, its segment, session id and load
+error; a segment (``_search_segment``) is an uncompressed Arrow IPC file of a group of
+files' rows, written by the worker that read them. Why Arrow: a search memory-maps the
+segments (no copy, no parse) and matches in Arrow's kernels, which release the GIL, on a
+thread pool; only hits come to Python.
 
-A file whose key changed is read again into a new segment (an append moves the active
-leaf, so any row's ``on_active_path`` may change); its old rows no longer count, and a
-segment no file counts in is deleted. One search at a time brings an index up to date
-and reads it (a lock file beside the manifest): another's clean-up would delete the
-segments a search is about to read.
+A file whose key or ends changed is read again into a new segment (an append moves the
+active leaf, so any row's ``on_active_path`` may change); its old rows no longer count,
+and a segment no file counts in is deleted. Each segment is checked whole before its
+kernels run; a damaged one (or a manifest entry that is not as written) makes its files
+be read again, so a damaged cache costs a re-read, never the process. One search at a
+time brings an index up to date and reads it (a lock file beside the manifest):
+another's clean-up would delete the segments a search is about to read.
 
 Exact as the uncached search: where RE2 finds what Python finds (:attr:`Query.kernel_exact`)
 the kernel matches and the snippets are cut in Arrow (:func:`snippets`); otherwise it only
@@ -22,22 +25,20 @@ hold or RE2 may read otherwise (lone surrogates, NUL) are kept as bytes for Pyth
 
 from __future__ import annotations
 
-import json
 import os
-import uuid
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._version import __version__
-from ._cache import cache_folder, stat_key, usable_folder
+from ._cache import cache_folder, ends_hash, stat_key, usable_folder
 from ._cache_file import _pyarrow, cache_name
 from ._runner import file_sizes, run, usable_cores
+from ._search_manifest import Entry, load_manifest, save_manifest
 from ._search_match import (
     SNIPPET_AFTER,
     SNIPPET_BEFORE,
@@ -46,23 +47,18 @@ from ._search_match import (
     kernel_pattern,
     snippet,
 )
+from ._search_segment import (
+    HIT_COLUMNS,
+    DamagedSegment,
+    open_segment,
+    row_schema,
+    write_segment,
+)
 
-#: the index's layout; bump it when a segment's columns or the manifest change
-INDEX_LAYOUT = 2
 #: bytes of session files a segment holds the texts of (a worker holds one group's rows)
 GROUP_BYTES = 32 << 20
-#: what a hit reports, as the segments hold it (with ``text``, ``odd`` and ``file``)
-HIT_COLUMNS = ("entry_id", "line", "role", "type", "field", "active", "time_ms")
 #: the snippet's control characters (``_search_match._CONTROLS``) in RE2's syntax
 CONTROLS_RE2 = r"[\x00-\x1f\x7f-\x{9f}\x{2028}\x{2029}\x{202a}-\x{202e}\x{2066}-\x{2069}]"
-
-
-def _schema() -> Any:
-    pa, _ = _pyarrow()
-    kinds = {"line": pa.int64(), "active": pa.bool_(), "time_ms": pa.float64()}
-    kinds.update(text=pa.large_string(), odd=pa.large_binary())
-    names = (*HIT_COLUMNS, "text", "odd")
-    return pa.schema([(name, kinds.get(name, pa.string())) for name in names])
 
 
 def _odd(text: str) -> bool:
@@ -93,7 +89,7 @@ def index_file(path: str) -> tuple[str | None, str | None, Any]:
     *columns, texts = (list(column) for column in zip(*read.rows, strict=True))
     odd = [text.encode("utf-8", "surrogatepass") if _odd(text) else None for text in texts]
     plain = ["" if bad else text for text, bad in zip(texts, odd, strict=True)]
-    return read.session_id, None, pa.table([*columns, plain, odd], schema=_schema())
+    return read.session_id, None, pa.table([*columns, plain, odd], schema=row_schema())
 
 
 def index_group(first: str, group: list[str], folder: str) -> tuple[str | None, list[Any]]:
@@ -101,46 +97,36 @@ def index_group(first: str, group: list[str], folder: str) -> tuple[str | None, 
     to the parent, and the writing runs on every core); each file's session id, load
     error and whether it has rows."""
     read = [index_file(path) for path in group]
-    segment = _write_segment(Path(folder), group, [table for _, _, table in read])
+    segment = write_segment(Path(folder), group, [table for _, _, table in read])
     return segment, [[session_id, error, table is not None] for session_id, error, table in read]
 
 
-def load_manifest(folder: Path) -> dict[str, list[Any]]:
-    """Each indexed path's ``[size, mtime_ns, inode, device, segment, session_id,
-    error]``; an index of another layout or version of prime_nb (or damaged) is
-    emptied, to be made anew."""
-    try:
-        held = json.loads((folder / "manifest.json").read_bytes())
-        if held["layout"] == INDEX_LAYOUT and held["version"] == __version__:
-            return dict(held["files"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    for leftover in folder.glob("*.arrow*"):
-        leftover.unlink()
-    return {}
-
-
-def _save(folder: Path, files: dict[str, list[Any]]) -> None:
-    """The manifest, whole or not at all (a temporary file, then a rename); then the
-    segments no file counts in are deleted."""
-    part = folder / f"manifest.json.{os.getpid()}"
-    held = {"layout": INDEX_LAYOUT, "version": __version__, "files": files}
-    part.write_text(json.dumps(held), encoding="utf-8")
-    os.replace(part, folder / "manifest.json")
-    live = {entry[4] for entry in files.values()}
-    for segment in folder.glob("*.arrow"):
-        if segment.name not in live:
-            segment.unlink(missing_ok=True)
-
-
 def update(
-    folder: Path, paths: Sequence[str], workers: int | None, progress: bool | None
-) -> tuple[dict[str, list[Any]], list[str]]:
-    """Index the listed files whose key changed, forget the files that are gone; return
-    the manifest and the paths read (to tell a caller, or a test, what was read)."""
+    folder: Path,
+    paths: Sequence[str],
+    workers: int | None,
+    progress: bool | None,
+    damaged: frozenset[str] = frozenset(),
+) -> tuple[dict[str, Entry], list[str]]:
+    """Index the listed files that changed (their stat key, or with the same key the
+    CRC-32s of their ends: a same-size rewrite with the mtime put back), and those whose
+    segment is in ``damaged``; forget the files that are gone. Return the manifest and
+    the paths read (to tell a caller, or a test, what was read)."""
     files = load_manifest(folder)
     keys = {path: stat_key(path) for path in paths}
-    stale = [p for p in paths if keys[p] is not None and tuple(files.get(p, [])[:4]) != keys[p]]
+    # before any file is read, as the key: a file rewritten meanwhile is read next time
+    ends = {path: ends_hash(path, key[0]).hex() for path, key in keys.items() if key is not None}
+    stale = [
+        p
+        for p in paths
+        if keys[p] is not None
+        and (
+            p not in files
+            or tuple(files[p][:4]) != keys[p]
+            or files[p][7] != ends[p]
+            or files[p][4] in damaged
+        )
+    ]
     gone = [p for p in files if (keys[p] is None if p in keys else not os.path.exists(p))]
     for path in gone:
         del files[path]
@@ -155,34 +141,18 @@ def update(
     done = run(work, list(by_first), workers, "indexing", progress, failed, extra=groups)
     for members, (segment, read) in zip(groups, done, strict=True):
         for path, (session_id, error, held) in zip(members, read, strict=True):
-            files[path] = [*(keys[path] or ()), segment if held else None, session_id, error]
+            key = keys[path] or ()
+            files[path] = [*key, segment if held else None, session_id, error, ends[path]]
     if gone or stale:
-        _save(folder, files)
+        try:
+            save_manifest(folder, files)
+        except OSError as exc:  # a full disk, a folder where the manifest goes
+            warnings.warn(
+                f"{folder}: the search index was not updated ({exc.strerror or exc}); the "
+                "hits are complete, and the next search reads the changed files again",
+                stacklevel=5,  # the caller of search
+            )
     return files, stale
-
-
-def _write_segment(folder: Path, group: list[str], tables: list[Any]) -> str | None:
-    """The rows of a group of files as a segment; its ``files`` metadata names the file
-    of each value of its ``file`` column."""
-    pa, _ = _pyarrow()
-    held = [(path, table) for path, table in zip(group, tables, strict=True) if table is not None]
-    if not held:
-        return None
-    numbers = [pa.array([k] * len(table), pa.int32()) for k, (_, table) in enumerate(held)]
-    table = pa.concat_tables(
-        [t.append_column("file", n) for (_, t), n in zip(held, numbers, strict=True)]
-    )
-    table = table.combine_chunks().replace_schema_metadata(
-        {"files": json.dumps([path for path, _ in held])}
-    )
-    name = f"{uuid.uuid4().hex}.arrow"
-    with (
-        pa.OSFile(str(folder / f"{name}.part"), "wb") as sink,
-        pa.ipc.new_file(sink, table.schema) as writer,
-    ):
-        writer.write_table(table)
-    os.replace(folder / f"{name}.part", folder / name)
-    return name
 
 
 def snippets(text: Any, rows: Any, at: Any, length: int) -> Any:
@@ -225,15 +195,15 @@ def snippets(text: Any, rows: Any, at: Any, length: int) -> Any:
     )
 
 
-def _segment_hits(file: Path, live: dict[str, int], query: Query) -> tuple[Any, Any, Any]:
+def _segment_hits(folder: Path, name: str, live: dict[str, int], query: Query) -> tuple[Any, ...]:
     """One segment's hits among the listed files it counts for: their order in the
-    listing, their rows (``HIT_COLUMNS``) and snippets, in row order."""
+    listing, their rows (``HIT_COLUMNS``) and snippets, in row order. Checked first
+    (``open_segment``): a damaged one raises DamagedSegment before any kernel reads it."""
     pa, _ = _pyarrow()
     import pyarrow.compute as pc
 
-    table = pa.ipc.open_file(pa.memory_map(str(file))).read_all()
-    names = json.loads(table.schema.metadata[b"files"])
-    order = np.array([live.get(name, -1) for name in names] + [-1], np.int64)
+    table, names = open_segment(folder, name)
+    order = np.array([live.get(path, -1) for path in names] + [-1], np.int64)
     order = order[table["file"].to_numpy()]
     keep = order >= 0
     for column, wanted in (("role", query.roles), ("type", query.types), ("field", query.fields)):
@@ -300,29 +270,42 @@ def _search_locked(
     limit: int | None,
     workers: int | None,
     progress: bool | None,
-    again: bool = True,
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     pa, _ = _pyarrow()
-    files, _ = update(folder, paths, workers, progress)
-    where = {path: k for k, path in reversed(list(enumerate(paths)))}  # the first listing
-    by_segment: dict[str, dict[str, int]] = {}
-    for path, k in where.items():
-        if files.get(path, [None] * 5)[4] is not None:
-            by_segment.setdefault(files[path][4], {})[path] = k
-    threads = max(1, min(len(by_segment), workers or usable_cores()))
-    try:
+    damaged: frozenset[str] = frozenset()
+    for _ in range(2):  # a damaged segment's files are read again into a new one, once
+        files, _ = update(folder, paths, workers, progress, damaged)
+        where = {path: k for k, path in reversed(list(enumerate(paths)))}  # the first listing
+        by_segment: dict[str, dict[str, int]] = {}
+        for path, k in where.items():
+            if path in files and files[path][4] is not None:
+                by_segment.setdefault(files[path][4], {})[path] = k
+        threads = max(1, min(len(by_segment), workers or usable_cores()))
         with ThreadPoolExecutor(threads) as pool:
-            segments = [folder / name for name in by_segment]
-            parts = list(pool.map(_segment_hits, segments, by_segment.values(), repeat(query)))
-    except (OSError, ValueError, KeyError, pa.ArrowException):
-        if not again:
-            raise
-        (folder / "manifest.json").unlink()  # a segment lost or damaged: the index anew
-        return _search_locked(folder, paths, query, limit, workers, progress, again=False)
+            tried = [
+                pool.submit(_segment_hits, folder, name, live, query)
+                for name, live in by_segment.items()
+            ]
+        failed = [job.exception() for job in tried]
+        damaged = frozenset(
+            name for name, exc in zip(by_segment, failed, strict=True) if exc is not None
+        )
+        for exc in failed:
+            if exc is not None and not isinstance(exc, DamagedSegment):
+                raise exc
+        if not damaged:
+            break
+    else:
+        first = next(exc for exc in failed if exc is not None)
+        raise DamagedSegment(
+            f"{folder}: the search index was damaged again as it was rebuilt ({first}); "
+            "pass cache=False, or another cache folder"
+        )
+    parts = [job.result() for job in tried]
     order = np.concatenate([part[0] for part in parts] + [np.zeros(0, np.int64)])
     ranked = np.argsort(order, kind="stable")[:limit]
     table = pa.concat_tables(
-        [part[1] for part in parts] or [_schema().empty_table().select(list(HIT_COLUMNS))]
+        [part[1] for part in parts] or [row_schema().empty_table().select(list(HIT_COLUMNS))]
     )
     table = table.append_column(
         "snippet", pa.chunked_array([part[2] for part in parts], pa.large_string())
@@ -333,5 +316,5 @@ def _search_locked(
     columns["file"] = listed
     columns["session_id"] = [files[path][5] for path in listed]
     columns["on_active_path"] = columns.pop("active")
-    failed = [(path, files.get(path, [None] * 6 + ["FileNotFoundError"])[6]) for path in where]
-    return columns, [(path, error) for path, error in failed if error]
+    errors = [(path, files[path][6] if path in files else "FileNotFoundError") for path in where]
+    return columns, [(path, error) for path, error in errors if error]

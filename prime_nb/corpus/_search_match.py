@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..format import deep_enough, parse_line, to_current, trim_depth
+from ..format import deep_enough, open_regular, parse_line, to_current, trim_depth
 from ..session import Session, content_text, read_columns
 
 #: the fields an entry's text is cut into, in the order a hit's rows come
@@ -321,7 +321,7 @@ def file_rows(path: str, marks: Any = None, data: bytes | None = None) -> FileTe
     ``Session.read_entries`` parses them (why: no second read of the file, no identity
     check per file); a line past the end of those bytes (appended since) is read by it."""
     if data is None:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO or device: refused, never read
             data = fh.read()
     read = read_columns(path, columns="summary")
     session = Session.from_read(read)
@@ -362,7 +362,7 @@ def search_file(path: str, query: Query, limit: int | None = None) -> FileHits:
     try:
         raw, data, marks = query.raw_filter, None, None
         if raw is not None:
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:  # a FIFO or device: refused, never read
                 data = fh.read()
             marks = raw.marks(data)
             if not len(marks):

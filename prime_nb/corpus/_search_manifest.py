@@ -1,0 +1,110 @@
+"""The search index's manifest: what each indexed path was when read, and where its rows are.
+
+``manifest.json`` maps each path to ``[size, mtime_ns, inode, device, segment,
+session_id, error, ends]``: the stat key and ``ends`` (CRC-32s of the file's first and
+last 4 KiB, as the corpus cache keeps them) say whether the file is still the one read;
+``segment`` names the segment holding its rows (None: none), ``error`` why it could not be
+read. Why each entry is checked: the cache folder is a file system like any other, so a
+manifest may be damaged, hand-edited or hostile. Only a regular file is read (a symlink
+there is not followed, a FIFO never waited on); an entry whose values are not of these
+types, or whose segment is not a plain name this index gives (no ``..``, no absolute or
+numeric name), is dropped, and its file is read again: nothing outside the index folder
+is ever opened through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from ._search_segment import is_segment_name, open_plain
+
+#: the index's layout; bump it when a segment's columns or the manifest change
+INDEX_LAYOUT = 3
+#: what a manifest entry holds, in order (see the module docstring)
+ENTRY = ("size", "mtime_ns", "inode", "device", "segment", "session_id", "error", "ends")
+Entry = list[Any]
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _text(value: object) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def valid_entry(path: object, entry: object) -> bool:
+    """Is ``entry`` one this index writes for ``path``?"""
+    if not isinstance(path, str) or not isinstance(entry, list) or len(entry) != len(ENTRY):
+        return False
+    *key, segment, session_id, error, ends = entry
+    return (
+        all(map(_whole, key))
+        and (segment is None or is_segment_name(segment))
+        and _text(session_id)
+        and _text(error)
+        and isinstance(ends, str)
+    )
+
+
+def _read(file: Path) -> Any:
+    """The manifest's JSON, or None when there is none that can be read as a manifest;
+    anything but a regular file in its place is removed (the index writes its own)."""
+    try:
+        fd = open_plain(file)
+    except FileNotFoundError:
+        return None
+    except OSError:  # a symlink, FIFO, device or socket: never followed or waited on
+        _remove(file)
+        return None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            return json.loads(fh.read())
+    except (OSError, ValueError):
+        return None
+
+
+def _remove(file: Path) -> None:
+    with contextlib.suppress(OSError):  # a folder in the way stays (the save says so)
+        os.unlink(file)
+
+
+def load_manifest(folder: Path) -> dict[str, Entry]:
+    """Each indexed path's entry (:data:`ENTRY`), the entries that are not as written
+    left out. An index of another layout or version of prime_nb (or none that can be
+    read) is emptied, its segments deleted, to be made anew."""
+    held = _read(folder / "manifest.json")
+    if (
+        isinstance(held, dict)
+        and held.get("layout") == INDEX_LAYOUT
+        and held.get("version") == __version__
+        and isinstance(held.get("files"), dict)
+    ):
+        return {path: entry for path, entry in held["files"].items() if valid_entry(path, entry)}
+    for leftover in folder.glob("*.arrow*"):
+        _remove(leftover)
+    return {}
+
+
+def save_manifest(folder: Path, files: dict[str, Entry]) -> None:
+    """The manifest, whole or not at all (a temporary file, then a rename); then the
+    segments no entry names are deleted."""
+    held = {"layout": INDEX_LAYOUT, "version": __version__, "files": files}
+    handle, part = tempfile.mkstemp(prefix=".manifest-", suffix=".json", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as fh:
+            fh.write(json.dumps(held).encode("utf-8"))
+        os.replace(part, folder / "manifest.json")
+    except BaseException:
+        _remove(Path(part))
+        raise
+    live = {entry[4] for entry in files.values()}
+    for segment in folder.glob("*.arrow"):
+        if segment.name not in live:
+            _remove(segment)

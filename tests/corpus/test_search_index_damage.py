@@ -1,0 +1,448 @@
+"""A damaged or hostile search index: no crash, no hang, nothing read outside it, and the
+same hits as the search without the index.
+
+Each cached search after the damage runs in a child process with a timeout: a SIGSEGV
+fails the test (instead of killing pytest), and so does a hang.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import re
+import subprocess
+import sys
+import textwrap
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from conftest import header, msg, write_lines
+
+from prime_nb.corpus import search
+from prime_nb.corpus._search_manifest import load_manifest
+from prime_nb.corpus._search_segment import DamagedSegment, open_segment
+
+REPO = Path(__file__).resolve().parents[2]
+QUERY = "rm -rf"
+#: a child that takes longer than this hangs (a FIFO read, /dev/zero)
+TIMEOUT = 60
+
+
+def corpus(folder: Path) -> list[Path]:
+    """Three sessions holding the query in texts, tool output, a NUL text (kept as bytes)
+    and non-ASCII text."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k in range(3):
+        lines = [
+            header(id=f"s{k}"),
+            msg("u1", None, "user", f"session {k}: please rm -rf build/ now", 1),
+            msg("a1", "u1", "assistant", f"ok, é rm -rf the build {k}", 2),
+            msg("t1", "a1", "toolResult", f"removed\x00 by rm -rf {k}", 3),
+            msg("a2", "t1", "assistant", "done " * 50 + "rm -rf again " * 3, 4),
+        ]
+        write_lines(folder / f"s{k}.jsonl", lines)
+        paths.append(folder / f"s{k}.jsonl")
+    return paths
+
+
+def plain(folder: Path, **kwargs: Any) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return search(folder, QUERY, workers=1, **kwargs)
+
+
+def cached_in_child(target: Any, cache: Path, tmp_path: Path, **kwargs: Any) -> pd.DataFrame:
+    """The cached search in a child process: its hits, or a failed test if it crashed,
+    raised or hung."""
+    out = tmp_path / "hits.pickle"
+    code = textwrap.dedent(
+        """
+        import pickle, sys, warnings
+        from prime_nb.corpus import search
+        target, query, cache, out, kwargs = pickle.loads(bytes.fromhex(sys.argv[1]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            hits = search(target, query, workers=1, cache=cache, **kwargs)
+        with open(out, "wb") as fh:
+            pickle.dump(hits, fh)
+        """
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    argument = pickle.dumps((target, QUERY, cache, out, kwargs)).hex()
+    done = subprocess.run(
+        [sys.executable, "-c", code, argument],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
+    with open(out, "rb") as fh:
+        hits: pd.DataFrame = pickle.load(fh)
+    return hits
+
+
+@pytest.fixture
+def indexed(tmp_path: Path) -> tuple[Path, Path, Path, pd.DataFrame]:
+    """A corpus, its index (built in this process) and the hits without it."""
+    folder, cache = tmp_path / "corpus", tmp_path / "cache"
+    corpus(folder)
+    want = plain(folder)
+    assert len(want) == 12
+    pd.testing.assert_frame_equal(plain(folder, cache=cache), want)
+    return folder, cache, next(cache.glob("search-corpus-*")), want
+
+
+# -- damage to a segment's bytes -----------------------------------------------------------
+
+
+def _where(data: bytes, column: str, buffer: int) -> int:
+    """The byte offset in a segment file of one buffer of one column."""
+    whole = pa.py_buffer(data)
+    batch = pa.ipc.open_file(pa.BufferReader(whole)).get_batch(0)
+    held = batch.column(batch.schema.get_field_index(column)).buffers()[buffer]
+    assert held is not None
+    return int(held.address - whole.address)
+
+
+def _poke(dtype: Any, column: str, row: int, value: int) -> Callable[[bytearray], None]:
+    """Set one value of a column's offsets (or data) buffer."""
+
+    def damage(data: bytearray) -> None:
+        at = _where(bytes(data), column, 1) + row * np.dtype(dtype).itemsize
+        data[at : at + np.dtype(dtype).itemsize] = np.array([value], dtype).tobytes()
+
+    return damage
+
+
+def _swap_offsets(data: bytearray) -> None:
+    """Two text offsets swapped: no longer monotonic, each still inside the data."""
+    at = _where(bytes(data), "text", 1)
+    offsets = np.frombuffer(bytes(data[at : at + 8 * 6]), np.int64).copy()
+    offsets[[2, 4]] = offsets[[4, 2]]
+    data[at : at + 8 * 6] = offsets.tobytes()
+
+
+def _flip(seed: int) -> Callable[[bytearray], None]:
+    def damage(data: bytearray) -> None:
+        rng = random.Random(seed)
+        for _ in range(64):
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+
+    return damage
+
+
+def _truncate(data: bytearray) -> None:
+    del data[len(data) // 2 :]
+
+
+def _footer(data: bytearray) -> None:
+    for k in range(len(data) - 200, len(data) - 10):
+        data[k] = 0xFF
+
+
+BYTE_DAMAGE: dict[str, Callable[[bytearray], None]] = {
+    "text offset past the data": _poke(np.int64, "text", 3, 1 << 40),
+    "text offset negative": _poke(np.int64, "text", 3, -(1 << 20)),
+    "text offsets out of order": _swap_offsets,
+    "last text offset past the data": _poke(np.int64, "text", 12, 1 << 33),
+    "bytes offset past the data": _poke(np.int64, "odd", 1, 1 << 36),
+    "string offset past the data": _poke(np.int32, "entry_id", 2, 1 << 30),
+    "file number past the files": _poke(np.int32, "file", 0, 9999),
+    "file number negative": _poke(np.int32, "file", 0, -2),
+    "bits flipped (seed 1)": _flip(1),
+    "bits flipped (seed 2)": _flip(2),
+    "bits flipped (seed 3)": _flip(3),
+    "cut in half": _truncate,
+    "footer overwritten": _footer,
+}
+
+
+@pytest.mark.parametrize("damage", list(BYTE_DAMAGE))
+def test_a_damaged_segment_never_crashes_and_gives_the_same_hits(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
+) -> None:
+    folder, cache, index, want = indexed
+    segment = next(index.glob("*.arrow"))
+    data = bytearray(segment.read_bytes())
+    BYTE_DAMAGE[damage](data)
+    segment.write_bytes(bytes(data))
+    got = cached_in_child(folder, cache, tmp_path)
+    pd.testing.assert_frame_equal(got, want)
+    assert not segment.exists()  # read again into a new segment, the damaged one deleted
+
+
+def _rewrite(segment: Path, table: pa.Table, batches: int = 1) -> None:
+    """``segment`` rewritten by Arrow itself, with ``table``'s columns and metadata."""
+    with pa.OSFile(str(segment), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        for part in np.array_split(np.arange(len(table)), batches):
+            writer.write_table(table.take(part))
+
+
+def _held(segment: Path) -> pa.Table:
+    """A segment's table, copied (a view on the mapped file would die as it is rewritten)."""
+    return pa.ipc.open_file(pa.py_buffer(segment.read_bytes())).read_all()
+
+
+def _null_active(table: pa.Table) -> pa.Table:
+    k = table.schema.get_field_index("active")
+    values = [None, *table["active"].to_pylist()[1:]]
+    return table.set_column(k, "active", pa.array(values, pa.bool_()))
+
+
+def _string_text(table: pa.Table) -> pa.Table:
+    k = table.schema.get_field_index("text")
+    return table.set_column(k, "text", table["text"].cast(pa.string()))
+
+
+def _undecodable_bytes(table: pa.Table) -> pa.Table:
+    k = table.schema.get_field_index("odd")
+    values = [None if raw is None else b"\xff\xfe" + raw for raw in table["odd"].to_pylist()]
+    assert any(values)
+    return table.set_column(k, "odd", pa.array(values, pa.large_binary()))
+
+
+def _files(value: Any) -> Callable[[pa.Table], pa.Table]:
+    return lambda table: table.replace_schema_metadata({"files": json.dumps(value)})
+
+
+WRITTEN_DAMAGE: dict[str, tuple[Callable[[pa.Table], pa.Table], int]] = {
+    "two batches": (lambda table: table, 2),
+    "a null where none is written": (_null_active, 1),
+    "text as string, not large_string": (_string_text, 1),
+    "a column dropped": (lambda table: table.drop_columns(["odd"]), 1),
+    "texts kept as bytes that are no UTF-8": (_undecodable_bytes, 1),
+    "files metadata not a list": (_files({"a": 1}), 1),
+    "files metadata missing": (lambda table: table.replace_schema_metadata({}), 1),
+    "files metadata too short": (_files([]), 1),
+}
+
+
+@pytest.mark.parametrize("damage", list(WRITTEN_DAMAGE))
+def test_a_segment_of_other_columns_or_files_is_read_again(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
+) -> None:
+    folder, cache, index, want = indexed
+    segment = next(index.glob("*.arrow"))
+    change, batches = WRITTEN_DAMAGE[damage]
+    _rewrite(segment, change(_held(segment)), batches)
+    with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: "):
+        open_segment(index, segment.name)
+    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "symlink", "empty"])
+def test_a_segment_that_is_no_regular_file_is_read_again(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, kind: str
+) -> None:
+    folder, cache, index, want = indexed
+    segment = next(index.glob("*.arrow"))
+    elsewhere = tmp_path / "elsewhere.arrow"
+    elsewhere.write_bytes(segment.read_bytes())
+    segment.unlink()
+    if kind == "fifo":
+        os.mkfifo(segment)
+    elif kind == "folder":
+        segment.mkdir()
+    elif kind == "symlink":  # the same bytes, but outside the index: not followed
+        segment.symlink_to(elsewhere)
+    else:
+        segment.touch()
+    with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: "):
+        open_segment(index, segment.name)
+    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+
+
+# -- damage to the manifest ----------------------------------------------------------------
+
+
+def _forged(tmp_path: Path, index: Path) -> Path:
+    """A valid segment outside the index whose rows claim a hit in every file."""
+    segment = next(index.glob("*.arrow"))
+    table = _held(segment)
+    k = table.schema.get_field_index("text")
+    forged = pa.array(["FORGED rm -rf"] * len(table), pa.large_string())
+    outside = tmp_path / "outside" / "forged.arrow"
+    outside.parent.mkdir()
+    _rewrite(outside, table.set_column(k, "text", forged))
+    return outside
+
+
+def _point_at(index: Path, segment: Any) -> None:
+    manifest = index / "manifest.json"
+    held = json.loads(manifest.read_text(encoding="utf-8"))
+    for entry in held["files"].values():
+        if entry[4] is not None:
+            entry[4] = segment
+    manifest.write_text(json.dumps(held), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["relative", "absolute", "numeric", "list", "empty", "dot"])
+def test_a_manifest_segment_name_outside_the_index_is_never_read(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, name: str
+) -> None:
+    folder, cache, index, want = indexed
+    outside = _forged(tmp_path, index)
+    segment = {
+        "relative": os.path.relpath(outside, index),
+        "absolute": str(outside),
+        "numeric": 42,
+        "list": [str(outside)],
+        "empty": "",
+        "dot": ".",
+    }[name]
+    _point_at(index, segment)
+    assert all(entry[4] is None or "/" not in entry[4] for entry in load_manifest(index).values())
+    got = cached_in_child(folder, cache, tmp_path)
+    assert not got["snippet"].str.contains("FORGED").any()
+    pd.testing.assert_frame_equal(got, want)
+
+
+def _entries(change: Callable[[list[Any]], Any]) -> Callable[[Path], None]:
+    def damage(manifest: Path) -> None:
+        held = json.loads(manifest.read_text(encoding="utf-8"))
+        held["files"] = {path: change(entry) for path, entry in held["files"].items()}
+        manifest.write_text(json.dumps(held), encoding="utf-8")
+
+    return damage
+
+
+def _files_a_list(manifest: Path) -> None:
+    held = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**held, "files": [1]}), encoding="utf-8")
+
+
+def _fifo(manifest: Path) -> None:
+    manifest.unlink()
+    os.mkfifo(manifest)
+
+
+MANIFEST_DAMAGE: dict[str, Callable[[Path], object]] = {
+    "not JSON": lambda manifest: manifest.write_bytes(b"{\x00nope"),
+    "a JSON list": lambda manifest: manifest.write_text("[1, 2]", encoding="utf-8"),
+    "files a list": _files_a_list,
+    "entries not lists": _entries(lambda entry: "x"),
+    "entries too short": _entries(lambda entry: entry[:5]),
+    "sizes as text": _entries(lambda entry: [str(entry[0]), *entry[1:]]),
+    "sizes negative": _entries(lambda entry: [-1, *entry[1:]]),
+    "ends not text": _entries(lambda entry: [*entry[:7], 5]),
+    "a FIFO": _fifo,
+}
+
+
+@pytest.mark.parametrize("damage", list(MANIFEST_DAMAGE))
+def test_a_damaged_manifest_is_rebuilt(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
+) -> None:
+    folder, cache, index, want = indexed
+    MANIFEST_DAMAGE[damage](index / "manifest.json")
+    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    assert (index / "manifest.json").is_file()
+
+
+def test_a_folder_where_the_manifest_goes_is_a_warning(
+    indexed: tuple[Path, Path, Path, pd.DataFrame],
+) -> None:
+    """The index cannot be saved: the hits are complete all the same, and a warning says
+    why (the corpus cache does the same on a full disk)."""
+    folder, cache, index, want = indexed
+    (index / "manifest.json").unlink()
+    (index / "manifest.json").mkdir()
+    with pytest.warns(UserWarning, match=r"search index was not updated \(Is a directory\)"):
+        got = search(folder, QUERY, workers=1, cache=cache)
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_a_manifest_symlinked_from_outside_is_not_followed(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    """A manifest outside the index, naming a forged segment placed in the index by name:
+    the link is not followed, so the forged rows are never read."""
+    folder, cache, index, want = indexed
+    outside = _forged(tmp_path, index)
+    name = "f" * 32 + ".arrow"
+    held = json.loads((index / "manifest.json").read_text(encoding="utf-8"))
+    for entry in held["files"].values():
+        entry[4] = name
+    elsewhere = tmp_path / "outside" / "manifest.json"
+    elsewhere.write_text(json.dumps(held), encoding="utf-8")
+    (index / "manifest.json").unlink()
+    (index / "manifest.json").symlink_to(elsewhere)
+    (index / name).write_bytes(outside.read_bytes())
+    assert load_manifest(index) == {}
+    got = cached_in_child(folder, cache, tmp_path)
+    assert not got["snippet"].str.contains("FORGED").any()
+    pd.testing.assert_frame_equal(got, want)
+
+
+# -- the files searched --------------------------------------------------------------------
+
+
+def test_a_same_size_rewrite_with_the_mtime_put_back_is_read_again(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    folder, cache, _, _ = indexed
+    path = folder / "s1.jsonl"
+    before = path.stat()
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"rm -rf build/", b"ls -la build/"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    assert path.stat().st_mtime_ns == before.st_mtime_ns
+    want = plain(folder)
+    assert len(want) == 11
+    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+
+
+@pytest.mark.parametrize("cached", [False, True], ids=["plain", "cached"])
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_listed_path_that_is_no_regular_file_is_refused(
+    tmp_path: Path, cached: bool, kind: str
+) -> None:
+    """A FIFO (which a plain open waits on forever) or /dev/zero (which never ends) gives
+    no hits and one warning, at once."""
+    folder = tmp_path / "corpus"
+    paths = corpus(folder)
+    odd = tmp_path / "pipe.jsonl"
+    if kind == "fifo":
+        os.mkfifo(odd)
+    else:
+        odd = Path("/dev/zero")
+    code = textwrap.dedent(
+        """
+        import sys, warnings
+        from prime_nb.corpus import search
+        cache = sys.argv[3] if sys.argv[3] != "-" else False
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            hits = search([sys.argv[1], sys.argv[2]], "rm -rf", workers=1, cache=cache)
+        print(len(hits))
+        print("|".join(str(w.message) for w in caught))
+        """
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    cache = str(tmp_path / "cache") if cached else "-"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(paths[0]), str(odd), cache],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    count, message = done.stdout.splitlines()
+    assert int(count) == 4
+    assert f"{odd}: " in message and "not a regular file" in message
