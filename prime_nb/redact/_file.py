@@ -41,8 +41,9 @@ WITHHELD_LINE = (
     WITHHELD + " prime-nb redact withheld this line: it is not valid JSON (torn or broken), "
     "so it was not copied"
 ).encode()
-#: a key in JSON text: a quote that no backslash escapes, then a colon
-_RAW_KEY = re.compile(rb'(?<!\\)(?:\\\\)*"\s*:')
+#: a JSON string literal, and the colon after it when it is a key (a string value that
+#: starts with ":" is no key: the literal is read whole before the colon is looked at)
+_RAW_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"[ \t\r\n]*(:?)', re.DOTALL)
 
 
 class Redaction(NamedTuple):
@@ -76,10 +77,13 @@ def _lines(path: Path) -> Iterator[_Line]:
                 obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
                 yield _Line(number, raw, body, obj, "repaired-line")
                 continue
-            repeated = isinstance(obj, dict | list) and _key_count(obj) != len(
-                _RAW_KEY.findall(body)
-            )
+            repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
             yield _Line(number, raw, body, obj, "repeated-key" if repeated else None)
+
+
+def _raw_key_count(body: bytes) -> int:
+    """How many keys the JSON text ``body`` writes (a repeated one each time)."""
+    return sum(1 for m in _RAW_STRING.finditer(body) if m.end(1) > m.start(1))
 
 
 def _key_count(obj: Any) -> int:

@@ -353,6 +353,20 @@ def test_a_repeated_key_is_not_copied_through(tmp_path: Path) -> None:
     assert _shape(prime_nb.load(out)) == _shape(prime_nb.load(src))
 
 
+def test_a_value_that_starts_with_a_colon_is_no_repeated_key(tmp_path: Path) -> None:
+    """``"command":": 18789"`` holds one key: the report must not say values were dropped."""
+    lines = [
+        header(),
+        '{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-05T10:00:00.000Z",'
+        '"message":{"role":"user","content":": 18789","command":":\\" :x","timestamp":0}}',
+    ]
+    src = write_lines(tmp_path / "colon.jsonl", lines)
+    out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    assert "repeated-key" not in set(report["rule"])
+    assert out.read_bytes() == src.read_bytes()
+
+
 @pytest.mark.parametrize("label", ["RSA ", "EC ", "OPENSSH ", "", "ENCRYPTED "])
 def test_a_key_block_ends_at_its_end_line(tmp_path: Path, label: str) -> None:
     body = "MIIEowIBAAKCAQEAuZ3q9Jk2v8QyJ4X1wq7yYj0mN3bF5cU6hT2rG9kL0pDsE1aB"
