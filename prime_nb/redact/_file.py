@@ -12,6 +12,7 @@ rule can vouch for text whose structure is unknown. The source is never written 
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -25,6 +26,8 @@ from ..format import BOM, INVALID_JSON, Migrator, lenient_loads
 from ..session import Session
 from ._rules import Finder, Rule, as_rule, default_rules
 from ._scrub import Hit, Scrubber
+from ._deep import with_deep_stack
+from ._suspects import SUSPECT
 
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
@@ -46,11 +49,59 @@ WITHHELD_LINE = (
 _RAW_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"[ \t\r\n]*(:?)', re.DOTALL)
 
 
-class Redaction(NamedTuple):
-    """What :func:`redact` did: the new file (None for a dry run) and the report."""
+#: the columns of :attr:`Redaction.suspects`: where, and why (never the value)
+SUSPECT_COLUMNS = ["line", "entry_id", "field", "reason"]
 
+
+class _Result(NamedTuple):
     path: Path | None
     report: pd.DataFrame
+
+
+class Redaction(_Result):
+    """What :func:`redact` did: the new file (None for a dry run) and the report; it
+    unpacks as ``path, report``.
+
+    ``suspects`` lists what still looks like a secret and was kept (a long random token
+    beside a word like ``token``), one row per finding with ``line``, ``entry_id``,
+    ``field`` and ``reason``, never the value: review them before sharing.
+    """
+
+    suspects: pd.DataFrame
+
+    def __new__(
+        cls, path: Path | None, report: pd.DataFrame, suspects: pd.DataFrame | None = None
+    ) -> Redaction:
+        self = super().__new__(cls, path, report)
+        empty = pd.DataFrame(columns=SUSPECT_COLUMNS)
+        self.suspects = empty if suspects is None else suspects
+        return self
+
+    def summary(self) -> pd.DataFrame:
+        """Replacements by rule: ``rule``, ``replacements``, ``values`` (distinct
+        placeholders) and ``lines``, most replacements first."""
+        report = self.report
+        if report.empty:
+            return pd.DataFrame(columns=["rule", "replacements", "values", "lines"])
+        table = report.groupby("rule", sort=False).agg(
+            replacements=("placeholder", "size"),
+            values=("placeholder", "nunique"),
+            lines=("line", "nunique"),
+        )
+        table = table.reset_index().sort_values(["replacements", "rule"], ascending=[False, True])
+        return table.reset_index(drop=True)
+
+    def __repr__(self) -> str:
+        table = self.summary()
+        by_rule = ", ".join(
+            f"{rule}: {n}" for rule, n in zip(table["rule"], table["replacements"], strict=True)
+        )
+        return (
+            f"Redaction(path={str(self.path) if self.path else None!r}, "
+            f"replacements={len(self.report)}"
+            + (f" ({by_rule})" if by_rule else "")
+            + f", suspects={len(self.suspects)})"
+        )
 
 
 class _Line(NamedTuple):
@@ -194,16 +245,24 @@ def redact(
     if target is not None and not dry_run:
         _check_dest(source, target)
     scrubber = Scrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
+    return with_deep_stack(lambda: _redact(source, target, scrubber, dry_run))
 
+
+def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
     for line in _lines(source):  # pass 1: learn every secret value
         if line.obj is not None and line.obj is not INVALID_JSON:
             scrubber.learn(line.obj, _where(line.obj))
 
     rows: list[tuple[int, str | None, str, str, str]] = []
+    suspect_rows: list[tuple[int, str | None, str, str]] = []
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
         for line, new, hits, entry_id in _redacted_lines(source, scrubber):
-            rows.extend((line.number, entry_id, h.field, h.rule, h.placeholder) for h in hits)
+            for h in hits:
+                if h.rule == SUSPECT:
+                    suspect_rows.append((line.number, entry_id, h.field, h.placeholder))
+                else:
+                    rows.append((line.number, entry_id, h.field, h.rule, h.placeholder))
             if out is not None:
                 out.write(new)
     except BaseException:
@@ -216,7 +275,9 @@ def redact(
         out.close()
     report = pd.DataFrame(rows, columns=REPORT_COLUMNS)
     report["line"] = report["line"].astype("int64")
-    return Redaction(None if dry_run else target, report)
+    found = pd.DataFrame(suspect_rows, columns=SUSPECT_COLUMNS)
+    found["line"] = found["line"].astype("int64")
+    return Redaction(None if dry_run else target, report, found)
 
 
 def _redacted_lines(
@@ -244,8 +305,17 @@ def _redacted_lines(
         if line.rewrite is not None:
             hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
         unchanged = fixed_obj is obj and line.rewrite is None
-        new = line.raw if unchanged else _with_ends(line, orjson.dumps(fixed_obj))
+        new = line.raw if unchanged else _with_ends(line, _dumps(fixed_obj))
         yield line, new, hits, entry_id
+
+
+def _dumps(obj: Any) -> bytes:
+    """Compact JSON, as the agent writes a line; deeper than orjson writes (255 levels),
+    by the standard library's encoder."""
+    try:
+        return orjson.dumps(obj)
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _where(obj: Any) -> str:

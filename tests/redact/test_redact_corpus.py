@@ -8,9 +8,12 @@ ordinary sentences must come out unchanged, and the tree must load the same.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 import subprocess
 import sys
+import urllib.parse
 import warnings
 from pathlib import Path
 
@@ -54,8 +57,34 @@ def redacted(corpus: Corpus) -> tuple[Path, pd.DataFrame]:
 BENIGN = set(pieces("\n".join(ORDINARY)))
 
 
+#: runs of hex or base64 long enough to hide a secret's piece
+_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){6,}")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+
+
+def decoded(text: str) -> str:
+    """``text`` with what it says once percent-, hex- and base64-decoded appended: a
+    secret must not survive in an encoded form either."""
+    parts = [text, urllib.parse.unquote(text)]
+    for pattern, decode in ((_HEX_RUN, bytes.fromhex), (_BASE64_RUN, base64.b64decode)):
+        for m in pattern.finditer(text):
+            for skip in (0, 1) if decode is bytes.fromhex else (0,):
+                run = m.group()[skip:]
+                run = run[: len(run) // 2 * 2] if skip or decode is bytes.fromhex else run
+                try:
+                    raw = decode(
+                        run + "=" * (-len(run) % 4) if decode is not bytes.fromhex else run
+                    )
+                except ValueError:
+                    continue
+                parts.append(raw.decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
 def leaks(corpus: Corpus, text: str) -> list[str]:
-    """``place/kind`` of each planted secret that shows, whole or by a 6-character piece."""
+    """``place/kind`` of each planted secret that shows, whole or by a 6-character piece,
+    as written or encoded."""
+    text = decoded(text)
     grams = {text[i : i + 6] for i in range(len(text) - 5)} - BENIGN
     found = []
     for place, kind, item in corpus.planted:
