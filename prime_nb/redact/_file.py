@@ -165,12 +165,27 @@ def _rules(
 def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
     source = Path(session_or_path.file if isinstance(session_or_path, Session) else session_or_path)
     if not source.is_file():
+        if not source.exists():
+            raise FileNotFoundError(f"{source}: no such session file; check the path")
+        if source.is_dir():
+            raise FileNotFoundError(f"{source}: is a folder; pass one .jsonl session file")
         raise FileNotFoundError(
-            f"{source}: no such session file; check the path"
-            if not source.exists()
-            else f"{source}: is a folder; pass one .jsonl session file"
+            f"{source}: is {_file_kind(source)}, not a regular file; pass one .jsonl session file"
         )
     return source
+
+
+def _file_kind(path: Path) -> str:
+    """What a path that is neither a file nor a folder is (a FIFO is read forever)."""
+    for test, name in (
+        (path.is_fifo, "a FIFO (named pipe)"),
+        (path.is_socket, "a socket"),
+        (path.is_char_device, "a character device"),
+        (path.is_block_device, "a block device"),
+    ):
+        if test():
+            return name
+    return "a special file"
 
 
 def _check_dest(source: Path, dest: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -146,3 +147,15 @@ def test_redact_of_a_folder_or_of_no_path_says_so_in_one_line(
     assert (proc.returncode, proc.stdout) == (code, "")
     assert proc.stderr.splitlines() == [f"prime-nb: error: {message}"]
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_redact_of_a_fifo_says_what_it_is(tmp_path: Path) -> None:
+    """It said the FIFO "is a folder"."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    proc = run("redact", fifo, "--dry-run")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        f"prime-nb: error: {fifo}: is a FIFO (named pipe), not a regular file; "
+        "pass one .jsonl session file"
+    ]
