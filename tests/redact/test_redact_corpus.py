@@ -67,18 +67,17 @@ def decoded(text: str) -> str:
     """``text`` with what it says once percent-, hex- and base64-decoded appended: a
     secret must not survive in an encoded form either."""
     parts = [text, urllib.parse.unquote(text)]
-    for pattern, decode in ((_HEX_RUN, bytes.fromhex), (_BASE64_RUN, base64.b64decode)):
-        for m in pattern.finditer(text):
-            for skip in (0, 1) if decode is bytes.fromhex else (0,):
-                run = m.group()[skip:]
-                run = run[: len(run) // 2 * 2] if skip or decode is bytes.fromhex else run
-                try:
-                    raw = decode(
-                        run + "=" * (-len(run) % 4) if decode is not bytes.fromhex else run
-                    )
-                except ValueError:
-                    continue
-                parts.append(raw.decode("utf-8", "replace"))
+    for m in _HEX_RUN.finditer(text):
+        for skip in (0, 1):  # a run may start on either digit of a byte
+            run = m.group()[skip:]
+            parts.append(bytes.fromhex(run[: len(run) // 2 * 2]).decode("utf-8", "replace"))
+    for m in _BASE64_RUN.finditer(text):
+        run = m.group()
+        try:
+            raw = base64.b64decode(run + "=" * (-len(run) % 4))
+        except ValueError:
+            continue
+        parts.append(raw.decode("utf-8", "replace"))
     return "\n".join(parts)
 
 
