@@ -134,7 +134,7 @@ def _lines(path: Path) -> Iterator[_Line]:
 
 def _raw_key_count(body: bytes) -> int:
     """How many keys the JSON text ``body`` writes (a repeated one each time)."""
-    return sum(1 for m in _RAW_STRING.finditer(body) if m.end(1) > m.start(1))
+    return _RAW_STRING.findall(body).count(b":")
 
 
 def _key_count(obj: Any) -> int:

@@ -79,6 +79,22 @@ _BASE64 = re.compile(
     r"(?:\r?\n(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)*"
     r"(?![A-Za-z0-9+/=_\-])"
 )
+#: how far around a line break a wrapped token is looked for
+_WRAP_WINDOW = 400
+
+
+def _nearby(joins: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    """Line breaks in groups whose windows overlap."""
+    group: list[tuple[int, int]] = []
+    for join in joins:
+        if group and join[0] - group[-1][1] > 2 * _WRAP_WINDOW:
+            yield group
+            group = []
+        group.append(join)
+    if group:
+        yield group
+
+
 #: a line a diff adds or removes, and the longest diff read without its marks
 _DIFF_LINE = re.compile(r"(?:^|\n)@@ -\d")
 _MAX_DIFF = 1 << 20
@@ -252,21 +268,21 @@ class Scrubber:
             if rest[:1] == ":" or (rest[:1] == "=" and rest[1:2] not in ("", "=", "\n", "\r")):
                 continue  # the next line is ``NAME=...`` or ``name: ...``: not a wrap
             joins.append(m.span())
-        if not joins:
-            return []
-        # the stretches of ``text`` between the breaks, and each joined character's place
-        starts = [0, *(end for _, end in joins)]
-        bounds = list(zip(starts, [*(start for start, _ in joins), len(text)], strict=True))
-        joined = "".join(text[start:end] for start, end in bounds)
-        origin = [i for start, end in bounds for i in range(start, end)]
         out: list[Span] = []
-        for span in self._rule_spans(joined):
-            start, last = origin[span.start], origin[span.end - 1]
-            if last - start == span.end - 1 - span.start:
-                continue  # no break inside: the rules found it in the text as it is
-            out.append(
-                Span(start, last + 1, span.rule, span.confident, joined[span.start : span.end])
-            )
+        for group in _nearby(joins):
+            # the rules run on a window around the breaks only: a match that crosses a
+            # break lies within a token's length of it
+            first, last = max(0, group[0][0] - _WRAP_WINDOW), group[-1][1] + _WRAP_WINDOW
+            ends = [*(start for start, _ in group), min(len(text), last)]
+            bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
+            joined = "".join(text[start:end] for start, end in bounds)
+            origin = [i for start, end in bounds for i in range(start, end)]
+            for span in self._rule_spans(joined):
+                start, end = origin[span.start], origin[span.end - 1]
+                if end - start == span.end - 1 - span.start:
+                    continue  # no break inside: the rules found it in the text as it is
+                value = joined[span.start : span.end]
+                out.append(Span(start, end + 1, span.rule, span.confident, value))
         return out
 
     def _base64_spans(self, text: str, depth: int) -> list[Span]:

@@ -17,7 +17,6 @@ import urllib.parse
 import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from secret_corpus import (
     KINDS,
@@ -81,14 +80,24 @@ def decoded(text: str) -> str:
     return "\n".join(parts)
 
 
+def _shown(secret: str, text: str, grams: set[str]) -> bool:
+    """``secret`` (or its JSON-escaped form) is in ``text``; its first piece is looked up
+    first, so that the text is searched only for what may be there."""
+    for form in {secret, json.dumps(secret)[1:-1]}:
+        if (len(form) < 6 or form[:6] in grams) and form in text:
+            return True
+    return False
+
+
 def leaks(corpus: Corpus, text: str) -> list[str]:
     """``place/kind`` of each planted secret that shows, whole or by a 6-character piece,
     as written or encoded."""
     text = decoded(text)
-    grams = {text[i : i + 6] for i in range(len(text) - 5)} - BENIGN
+    every = {text[i : i + 6] for i in range(len(text) - 5)}
+    grams = every - BENIGN
     found = []
     for place, kind, item in corpus.planted:
-        whole = [s for s in item.whole if s in text or json.dumps(s)[1:-1] in text]
+        whole = [s for s in item.whole if _shown(s, text, every)]
         piece = [p for s in item.random for p in pieces(s) if p in grams]
         if whole or piece:
             found.append(f"{place}/{kind}: {(whole + piece)[:1]!r}")
