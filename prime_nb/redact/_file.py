@@ -24,9 +24,9 @@ import pandas as pd
 
 from ..format import BOM, INVALID_JSON, Migrator, lenient_loads
 from ..session import Session
+from ._deep import with_deep_stack
 from ._rules import Finder, Rule, as_rule, default_rules
 from ._scrub import Hit, Scrubber
-from ._deep import with_deep_stack
 from ._suspects import SUSPECT
 
 RuleLike = Rule | str | re.Pattern[str] | Finder
