@@ -30,6 +30,7 @@ from ._output import (
     kind_of,
     printable,
 )
+from ._redact import cli_rules, export_redacted, say_redaction
 from ._repair import add_repair_arguments, cmd_repair
 from ._shown import TOKEN_PARTS, TOKENS_SUM, dollars, json_text, records
 
@@ -293,7 +294,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if os.path.lexists(out) and not args.force:
         raise CliError(f"{out}: exists; pass --force to overwrite it, or choose another -o")
     try:
-        written = export_html(session, out, redact=args.redact)
+        if args.redact:
+            export_redacted(session, out)  # says what was redacted
+            return 0
+        written = export_html(session, out)
     except SessionWriteError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -320,16 +324,13 @@ def cmd_redact(args: argparse.Namespace) -> int:
         raise CliError(f"{args.file}: is {kind}, not a regular file; pass one .jsonl session file")
     out = Path(args.output) if args.output else source.with_name(source.stem + ".redacted.jsonl")
     try:
-        result = redact(
-            source, out, extra_rules=args.rule, hostnames=args.host, dry_run=args.dry_run
-        )
+        rules = cli_rules(args.rule)
+        result = redact(source, out, extra_rules=rules, hostnames=args.host, dry_run=args.dry_run)
     except (OSError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    report = result.report
-    if args.dry_run or len(report):
-        _say(report.to_string(index=False) if len(report) else "nothing to redact")
+    say_redaction(result, args.details)
     if result.path is not None:
-        _say(f"{result.path}: {len(report)} replacements")
+        _say(f"{result.path}: {len(result.report)} replacements, {len(result.suspects)} suspects")
     return 0
 
 
@@ -417,8 +418,17 @@ def build_parser() -> Parser:
     p = command(cmd_redact)
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", metavar="OUT", help="new file (default: FILE.redacted.jsonl)")
-    p.add_argument("--dry-run", action="store_true", help="print the report, write nothing")
-    p.add_argument("--rule", action="append", default=[], metavar="REGEX", help="also redact REGEX")
+    p.add_argument("--dry-run", action="store_true", help="print the summary, write nothing")
+    p.add_argument(
+        "--details", action="store_true", help="print every replacement, not the summary by rule"
+    )
+    p.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="[NAME=]REGEX",
+        help="also redact REGEX, reported as NAME (default: rule-N)",
+    )
     p.add_argument(
         "--host", action="append", metavar="NAME", help="host name to hide (default: this one)"
     )

@@ -6,11 +6,13 @@ Layer 4 (beside ``analysis``): it reads session files and takes a
 ``_file`` copies a file line by line (:func:`redact`).
 """
 
-from ._file import REPORT_COLUMNS, Redaction, redact
-from ._rules import Rule, default_rules, shannon_entropy, this_host_names
+from ._file import REPORT_COLUMNS, SUSPECT_COLUMNS, Redaction, redact
+from ._rules import Rule, default_rules, this_host_names
+from ._values import shannon_entropy
 
 __all__ = [
     "REPORT_COLUMNS",
+    "SUSPECT_COLUMNS",
     "Redaction",
     "Rule",
     "default_rules",

@@ -12,6 +12,7 @@ rule can vouch for text whose structure is unknown. The source is never written 
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,8 +24,10 @@ import pandas as pd
 
 from ..format import BOM, INVALID_JSON, Migrator, lenient_loads
 from ..session import Session
+from ._deep import with_deep_stack
 from ._rules import Finder, Rule, as_rule, default_rules
 from ._scrub import Hit, Scrubber
+from ._suspects import SUSPECT
 
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
@@ -41,15 +44,64 @@ WITHHELD_LINE = (
     WITHHELD + " prime-nb redact withheld this line: it is not valid JSON (torn or broken), "
     "so it was not copied"
 ).encode()
-#: a key in JSON text: a quote that no backslash escapes, then a colon
-_RAW_KEY = re.compile(rb'(?<!\\)(?:\\\\)*"\s*:')
+#: a JSON string literal, and the colon after it when it is a key (a string value that
+#: starts with ":" is no key: the literal is read whole before the colon is looked at)
+_RAW_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"[ \t\r\n]*(:?)', re.DOTALL)
 
 
-class Redaction(NamedTuple):
-    """What :func:`redact` did: the new file (None for a dry run) and the report."""
+#: the columns of :attr:`Redaction.suspects`: where, and why (never the value)
+SUSPECT_COLUMNS = ["line", "entry_id", "field", "reason"]
 
+
+class _Result(NamedTuple):
     path: Path | None
     report: pd.DataFrame
+
+
+class Redaction(_Result):
+    """What :func:`redact` did: the new file (None for a dry run) and the report; it
+    unpacks as ``path, report``.
+
+    ``suspects`` lists what still looks like a secret and was kept (a long random token
+    beside a word like ``token``), one row per finding with ``line``, ``entry_id``,
+    ``field`` and ``reason``, never the value: review them before sharing.
+    """
+
+    suspects: pd.DataFrame
+
+    def __new__(
+        cls, path: Path | None, report: pd.DataFrame, suspects: pd.DataFrame | None = None
+    ) -> Redaction:
+        self = super().__new__(cls, path, report)
+        empty = pd.DataFrame(columns=SUSPECT_COLUMNS)
+        self.suspects = empty if suspects is None else suspects
+        return self
+
+    def summary(self) -> pd.DataFrame:
+        """Replacements by rule: ``rule``, ``replacements``, ``values`` (distinct
+        placeholders) and ``lines``, most replacements first."""
+        report = self.report
+        if report.empty:
+            return pd.DataFrame(columns=["rule", "replacements", "values", "lines"])
+        table = report.groupby("rule", sort=False).agg(
+            replacements=("placeholder", "size"),
+            values=("placeholder", "nunique"),
+            lines=("line", "nunique"),
+        )
+        table = table.reset_index().sort_values(["replacements", "rule"], ascending=[False, True])
+        return table.reset_index(drop=True)
+
+    def __repr__(self) -> str:
+        table = self.summary()
+        by_rule = ", ".join(
+            f"{rule}: {n}" for rule, n in zip(table["rule"], table["replacements"], strict=True)
+        )
+        return (
+            f"Redaction(path={str(self.path) if self.path else None!r}, "
+            f"replacements={len(self.report)}"
+            + (f" ({by_rule})" if by_rule else "")
+            + f", suspects={len(self.suspects)})"
+        )
 
 
 class _Line(NamedTuple):
@@ -76,10 +128,13 @@ def _lines(path: Path) -> Iterator[_Line]:
                 obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
                 yield _Line(number, raw, body, obj, "repaired-line")
                 continue
-            repeated = isinstance(obj, dict | list) and _key_count(obj) != len(
-                _RAW_KEY.findall(body)
-            )
+            repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
             yield _Line(number, raw, body, obj, "repeated-key" if repeated else None)
+
+
+def _raw_key_count(body: bytes) -> int:
+    """How many keys the JSON text ``body`` writes (a repeated one each time)."""
+    return _RAW_STRING.findall(body).count(b":")
 
 
 def _key_count(obj: Any) -> int:
@@ -110,12 +165,27 @@ def _rules(
 def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
     source = Path(session_or_path.file if isinstance(session_or_path, Session) else session_or_path)
     if not source.is_file():
+        if not source.exists():
+            raise FileNotFoundError(f"{source}: no such session file; check the path")
+        if source.is_dir():
+            raise FileNotFoundError(f"{source}: is a folder; pass one .jsonl session file")
         raise FileNotFoundError(
-            f"{source}: no such session file; check the path"
-            if not source.exists()
-            else f"{source}: is a folder; pass one .jsonl session file"
+            f"{source}: is {_file_kind(source)}, not a regular file; pass one .jsonl session file"
         )
     return source
+
+
+def _file_kind(path: Path) -> str:
+    """What a path that is neither a file nor a folder is (a FIFO is read forever)."""
+    for test, name in (
+        (path.is_fifo, "a FIFO (named pipe)"),
+        (path.is_socket, "a socket"),
+        (path.is_char_device, "a character device"),
+        (path.is_block_device, "a block device"),
+    ):
+        if test():
+            return name
+    return "a special file"
 
 
 def _check_dest(source: Path, dest: Path) -> None:
@@ -190,16 +260,24 @@ def redact(
     if target is not None and not dry_run:
         _check_dest(source, target)
     scrubber = Scrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
+    return with_deep_stack(lambda: _redact(source, target, scrubber, dry_run))
 
+
+def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
     for line in _lines(source):  # pass 1: learn every secret value
         if line.obj is not None and line.obj is not INVALID_JSON:
             scrubber.learn(line.obj, _where(line.obj))
 
     rows: list[tuple[int, str | None, str, str, str]] = []
+    suspect_rows: list[tuple[int, str | None, str, str]] = []
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
         for line, new, hits, entry_id in _redacted_lines(source, scrubber):
-            rows.extend((line.number, entry_id, h.field, h.rule, h.placeholder) for h in hits)
+            for h in hits:
+                if h.rule == SUSPECT:
+                    suspect_rows.append((line.number, entry_id, h.field, h.placeholder))
+                else:
+                    rows.append((line.number, entry_id, h.field, h.rule, h.placeholder))
             if out is not None:
                 out.write(new)
     except BaseException:
@@ -212,7 +290,9 @@ def redact(
         out.close()
     report = pd.DataFrame(rows, columns=REPORT_COLUMNS)
     report["line"] = report["line"].astype("int64")
-    return Redaction(None if dry_run else target, report)
+    found = pd.DataFrame(suspect_rows, columns=SUSPECT_COLUMNS)
+    found["line"] = found["line"].astype("int64")
+    return Redaction(None if dry_run else target, report, found)
 
 
 def _redacted_lines(
@@ -240,8 +320,17 @@ def _redacted_lines(
         if line.rewrite is not None:
             hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
         unchanged = fixed_obj is obj and line.rewrite is None
-        new = line.raw if unchanged else _with_ends(line, orjson.dumps(fixed_obj))
+        new = line.raw if unchanged else _with_ends(line, _dumps(fixed_obj))
         yield line, new, hits, entry_id
+
+
+def _dumps(obj: Any) -> bytes:
+    """Compact JSON, as the agent writes a line; deeper than orjson writes (255 levels),
+    by the standard library's encoder."""
+    try:
+        return orjson.dumps(obj)
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _where(obj: Any) -> str:

@@ -17,13 +17,20 @@ context rule's guess is replaced where it was made (see ``_scrub``).
 from __future__ import annotations
 
 import base64
-import math
+import functools
 import re
 import socket
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from ._shapes import command_spans, credential_file_spans, markup_spans
+from ._values import (
+    credential_like,
+    secret_key_class,
+    stand_in,
+    strongly_random,
+)
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -69,7 +76,7 @@ class Rule:
         lower-cased, when the caller runs many rules over one text)."""
         if self.hints:
             low = text.lower() if low is None else low
-            if not any(h in low for h in self.hints):
+            if not _hint_pattern(self.hints).search(low):
                 return
         if self.pattern is not None:
             yield from self._pattern_spans(text)
@@ -119,15 +126,10 @@ class Rule:
         return secret_placeholder(self.name, n)
 
 
-# -- checks -----------------------------------------------------------------------------
-
-
-def shannon_entropy(value: str) -> float:
-    """Bits per character of ``value`` (0 for an empty string)."""
-    if not value:
-        return 0.0
-    n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+@functools.lru_cache(maxsize=256)
+def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for any of a rule's hints (cheaper than a test of each)."""
+    return re.compile("|".join(re.escape(h) for h in hints))
 
 
 # -- the default rules -----------------------------------------------------------------
@@ -260,9 +262,22 @@ TOKEN_PREFIXES = re.compile(
     r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"  # age
     r"|hvs\.[A-Za-z0-9_\-]{24,}"  # HashiCorp Vault
     r"|glpat-[A-Za-z0-9_\-]{20,}"  # GitLab (any length)
+    r"|ops_eyJ[A-Za-z0-9+/=_\-]{50,}"  # 1Password service account
+    r"|tskey-(?:auth|client|api|scim|webhook)-[A-Za-z0-9]+-[A-Za-z0-9]{20,}"  # Tailscale
+    r"|api_org_[A-Za-z0-9]{30,}"  # Hugging Face organisation
+    r"|sl\.[A-Za-z0-9_\-]{100,}"  # Dropbox
+    r"|(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9+/=]{100,}"  # AWS session token
     r")(?![\w-])"
     r"|https://(?:hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"
     r"|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,})"
+)
+
+#: token formats whose fixed part is not at their start: each with the word it holds
+TOKEN_INFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w.-])"), "s."),  # HashiCorp Vault
+    (re.compile(r"(?<![\w-])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{60,}"), "atlasv1"),
+    (re.compile(r"(?<![\w-])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}"), "apa91b"),  # FCM
+    (re.compile(r"(?<![\w~.-])[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"), "q~"),  # Azure
 )
 
 BEARER = re.compile(r"(?i)(?<![\w-])bearer\s+([A-Za-z0-9\-._~+/]{8,}=*)")
@@ -272,9 +287,16 @@ TOKEN_WORD = re.compile(r"(?i)(?<![\w-])(?:token|api[_-]?key)\s+([A-Za-z0-9\-._~
 BASIC = re.compile(r"(?i)(?<![\w-])basic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
 _KEYWORD_HINTS = (
-    "key", "secret", "token", "pass", "pwd", "auth", "credential", "cookie", "contrase",
+    "key", "secret", "token", "pass", "pwd", "auth", "cred", "cookie", "contrase", "pat",
 )  # fmt: skip
 _HOME_HINTS = ("/home/", "/users/", "\\users\\")
+#: words without which no command line of ``_shapes`` matches
+_COMMAND_HINTS = (
+    "login", "keytool", "sqlcmd", "bcp", "osql", "mongo", "ldap", "openssl", "zip", "7z",
+    "rar", "gpg", "psql", "pg_dump", "createdb", "smb", "winexe", "rabbitmqctl", "net user",
+    "nmcli", "wpa_passphrase", "echo", "printf", "securestring", "identified", "password",
+    "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "connect", "htpasswd",
+)  # fmt: skip
 
 #: ``scheme://user:password@host`` with an empty user too (``redis://:password@cache``),
 #: which detect-secrets' pattern needs
@@ -300,216 +322,12 @@ HOME = re.compile(
 )
 
 
-# -- what a value looks like --------------------------------------------------------------
-
-#: a value that stands for a secret without being one: an environment reference, a
-#: template, a mask, a placeholder (ours included)
-_STAND_IN = re.compile(
-    r"(?i)^(?:\$|%[A-Za-z_]+%$|<.*>$|\{\{.*\}\}$|\[redacted|\[withheld|.*redacted.*$"
-    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
-    r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
-    r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b)"
-)
-#: words that follow "password:" in prose, or that stand for no value in config
-_NOT_A_VALUE = frozenset(
-    {
-        "none",
-        "null",
-        "nil",
-        "true",
-        "false",
-        "yes",
-        "no",
-        "on",
-        "off",
-        "empty",
-        "unset",
-        "required",
-        "optional",
-        "hidden",
-        "set",
-        "string",
-        "str",
-        "int",
-        "bool",
-        "undefined",
-        "default",
-        "auto",
-        "is",
-        "was",
-        "are",
-        "be",
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "not",
-        "of",
-        "for",
-        "to",
-        "in",
-        "it",
-        "its",
-        "this",
-        "that",
-        "with",
-        "from",
-        "here",
-        "there",
-        "must",
-        "should",
-        "will",
-        "can",
-        "field",
-        "fields",
-        "value",
-        "values",
-        "prompt",
-        "stdin",
-        "file",
-        "env",
-        "secret",
-        "secrets",
-        "password",
-        "passwords",
-        "token",
-        "tokens",
-        "key",
-        "keys",
-        "changed",
-        "reset",
-        "expired",
-        "missing",
-        "invalid",
-        "incorrect",
-        "wrong",
-        "protected",
-        "needed",
-        "only",
-    }
-)
-#: code that reads a secret from somewhere, not the secret: ``password = self.password``
-_CODE_HEAD = re.compile(
-    r"^(?:self|cls|this|args|opts|options|kwargs|config|conf|cfg|settings|env|params|"
-    r"request|req|ctx|os|sys|process|secrets|vault|getpass)\b[.\[(]"
-)
-#: the pieces of a name, a version, a model or an image tag: words and small numbers
-_ORDINARY_PART = re.compile(
-    r"^(?:[A-Z]*[a-z]*|(?:[A-Z]?[a-z]+){1,5}|[A-Z]+[a-z]+(?:[A-Z][a-z]+){0,3}"  # word, camelCase
-    r"|\d{1,8}|[A-Za-z]{1,12}\d{1,3}|\d{1,3}[A-Za-z]{1,3}|v\d+[a-z]?\d*)$"
-)
-_SPLIT = re.compile(r"[-_./:@+~=,]+")
-
-
-def is_path(value: str) -> bool:
-    """A path of plain names (``/srv/app/2024-11-02``); base64 may start with "/" too."""
-    if re.match(r"^[A-Za-z]:\\", value):
-        return True
-    return value.startswith(("/", "~", "./", "../")) and ordinary(value)
-
-
-def stand_in(value: str) -> bool:
-    """A value that names no secret: an env reference, a mask, a template, a common word."""
-    core = value.strip("\"'` ")
-    if len(core) < 4 or core.lower() in _NOT_A_VALUE:
-        return True
-    if is_path(core):
-        return True  # ``pwd: /srv/app``; a home folder has its own rule
-    if re.match(r"^[a-z][a-z0-9+.-]*://", core):
-        return True  # a URL: its password, if any, is the URL rule's
-    return bool(_STAND_IN.match(core) or _CODE_HEAD.match(core))
-
-
-def ordinary(value: str) -> bool:
-    """Built only of words and small numbers: a model name, an image tag, a version.
-
-    ``gpt-4o-2024-08-06``, ``python3.11-slim``, ``v1.2.3``, ``release_notes`` are; a
-    token (``Zx9vB3nM7qL2wE5r``) has a long part that mixes letters and digits.
-    """
-    parts = [p for p in _SPLIT.split(value.strip("\"'`")) if p]
-    return all(_ORDINARY_PART.match(p) for p in parts)
-
-
-def credential_like(value: str) -> bool:
-    """A value that could be a key or token: 8+ characters, no stand-in, not ordinary."""
-    core = value.strip("\"'`")
-    return len(core) >= 8 and not stand_in(core) and not ordinary(core)
-
-
-def strongly_random(value: str) -> bool:
-    """A value safe to replace everywhere in a file: long, mixed, high entropy, not ordinary.
-
-    Only such values (and those of provider formats) are replaced file-wide; a weaker
-    finding (``DB_PASSWORD=hunter2``) is replaced where it was found, so that a common
-    word taken for a password does not vanish from every message.
-    """
-    core = value.strip("\"'`=")
-    return (
-        len(core) >= 12
-        and any(c.isdigit() for c in core)
-        and any(c.isalpha() for c in core)
-        and shannon_entropy(core) >= 3.2
-        and not ordinary(core)
-        and not stand_in(core)
-    )
-
-
-# -- keys that name a secret --------------------------------------------------------------
-
-#: a key whose value is a human-chosen secret: any value counts
-_PASSWORD_KEYS = re.compile(
-    r"(?:password|passwd|passphrase|passcode|pwd|secret|secretkey|secretaccesskey|contrasena|"
-    r"contraseña|privatekey|pass|pw)$|password|passwd|privatekey|secret"
-)
-#: a key whose value is a machine-made credential
-_TOKEN_KEYS = re.compile(
-    r"(?:token|apikey|accesskey|clientkey|signingkey|sessionkey|authkey|masterkey|"
-    r"encryptionkey|licensekey|servicekey|accountkey|auth|authorization|credential|"
-    r"credentials|cookie|setcookie|secrets|passwords|apikeys|sessionid|bearer)$"
-    r"|apikey|accesstoken|refreshtoken|authtoken|idtoken"
-)
-#: tokens that are no secret: paging, cancelling, a tokenizer's special tokens
-_NOT_SECRET_KEYS = re.compile(
-    r"(?:page|next|continuation|cancellation|cancel|pad|eos|bos|stop|unk|sep|cls|mask|max|"
-    r"num|count|total|input|output|cache|reasoning|start|end)token$|(?:author|oauthurl)$"
-    # where a secret is, or what it is like, not the secret: --password-stdin, TOKEN_FILE
-    r"|(?:pass|passwd|password|pw|pwd|secrets?|tokens?|keys?|auth|cookies?|credentials?)"
-    r"(?:stdin|file|path|dir|"
-    r"name|names|id|ids|len|length|policy|prompt|hash|reset|strength|required|field|type|"
-    r"url|uri|endpoint|expiry|expires|expiresat|expiresin|ttl|count|limit|budget|prefix|"
-    r"header|env|var|cmd|command|helper|store|manager|mode|format|version|scope|scopes)$"
-)
-_KEY_SEPARATORS = re.compile(r"[\s_.\-]+")
-
-
-def secret_key_class(name: str) -> str | None:
-    """``"password"``, ``"token"`` or None: whether a key names a secret, and which kind.
-
-    Case and separators do not matter (``X-Api-Key``, ``client_secret``, ``DB_PASSWORD``,
-    ``refreshToken``). A password-like key makes any value a secret; a token-like key only
-    a value that could be one (see :func:`credential_like`), unless the key is a JSON key.
-    """
-    norm = _KEY_SEPARATORS.sub("", name.strip("\"'`[]\\").lower())
-    if not norm or len(norm) > 80 or _NOT_SECRET_KEYS.search(norm):
-        return None
-    if _PASSWORD_KEYS.search(norm):
-        if norm.endswith(("pass", "pw")) and not re.search(
-            r"(?:^|[_.\-\s])(?:pass|pw)$", name.lower()
-        ):
-            return None  # "bypass", "compass": only a separate word "pass" counts
-        return "password"
-    if _TOKEN_KEYS.search(norm):
-        return "token"
-    return None
-
-
 #: ``KEY = value``, ``"key": "value"``, ``\"key\":\"value\"``, ``key: value`` (any quoting
 #: and escaping depth of the key, one operator, a quoted, numeric or bare value)
 ASSIGNMENT = re.compile(
     r"(?P<kq>\\*[\"'`])?(?<![A-Za-z0-9_])"
     # only a key with a secret's word in it (see secret_key_class) is worth the match
-    r"(?P<key>(?=[A-Za-z0-9_.\-]{0,80}?(?i:pass|pw|secret|token|key|auth|cookie|credential"
+    r"(?P<key>(?=[A-Za-z0-9_.\-]{0,80}?(?i:pass|pw|secret|token|key|auth|cookie|cred|pat"
     r"|contrase|sessionid|bearer))[A-Za-z_][A-Za-z0-9_.\-]{0,80})(?(kq)(?P=kq))"
     r"[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
     r"(?:(?P<vq>\\*[\"'`])(?P<qv>(?:(?!(?P=vq)).){1,2000}?)(?P=vq)"
@@ -558,9 +376,11 @@ def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
             continue  # a call or an index: code that fetches the secret
         json_key = m.group("kq") is not None and m.group("vq") is not None
         if group == "num":
-            if m.group("kq") is None and kind != "password":
+            if kind == "key" or (m.group("kq") is None and kind != "password"):
                 continue
-        elif stand_in(value) or (kind == "token" and not json_key and not credential_like(value)):
+        elif stand_in(value) or (
+            (kind == "key" or (kind == "token" and not json_key)) and not credential_like(value)
+        ):
             continue
         elif (
             group == "uv"
@@ -580,7 +400,7 @@ def _flag_spans(text: str) -> Iterator[tuple[int, int]]:
         value = m.group(group)
         if kind is None or stand_in(value):
             continue
-        if kind == "token" and not credential_like(value):
+        if kind in ("token", "key") and not credential_like(value):
             continue
         yield m.span(group)
 
@@ -677,6 +497,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0),
+        *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
         _guess("bearer-token", pattern=BEARER, valid=credential_like, hints=("bearer",)),
         Rule("basic-auth", pattern=BASIC, valid=_basic_valid, hints=("basic",)),
         _guess("bearer-token", pattern=TOKEN_WORD, valid=credential_like, hints=("token", "key")),
@@ -685,6 +506,9 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         _guess("keyword-secret", finder=_assignment_spans, hints=(*_KEYWORD_HINTS, "pw")),
         _guess("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS),
         _guess("command-password", finder=_command_spans, hints=commands),
+        _guess("command-password", finder=command_spans, hints=_COMMAND_HINTS),
+        _guess("credential-file", finder=credential_file_spans, hints=("password", ":", "pwd")),
+        _guess("keyword-secret", finder=markup_spans, hints=("<", "(", "authorization", "kty")),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

@@ -24,13 +24,17 @@ import base64
 import hashlib
 import json
 import re
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
 
-from ._rules import Rule, is_path, secret_key_class, strongly_random
+from ._rules import Rule
+from ._shapes import JWK_PRIVATE_MEMBERS, key_material
+from ._suspects import SUSPECT, suspects
+from ._values import is_path, secret_key_class, secret_under, stand_in, strongly_random
 
 #: fields of an entry (or header) that make the tree and the format, never scanned
 ENTRY_KEEP = frozenset(
@@ -58,10 +62,14 @@ BLOCK_KEEP = frozenset({"type", "id", "thinkingSignature", "textSignature", "sig
 SECRET_FIELD = Rule("secret-field", confident=strongly_random)
 #: base64 whose decoded text holds a secret
 BASE64_SECRET = Rule("base64-secret")
+#: percent- or hex-encoded text that holds a secret
+ENCODED_SECRET = Rule("encoded-secret")
+#: base64 of a private key without its ``-----BEGIN`` line
+KEY_MATERIAL = Rule("private-key")
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
 #: a line break inside a run of token characters (a wrapped key), with the runs around it
-_WRAP = re.compile(r"(?<=[A-Za-z0-9+/=_\-])\r?\n(?=[A-Za-z0-9+/_\-])")
+_WRAP = re.compile(r"(?<=[A-Za-z0-9+/=_\-])\r?\n[ \t]*(?=[A-Za-z0-9+/_\-])")
 _TAIL_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~]{8,}$")
 _HEAD_RUN = re.compile(r"[A-Za-z0-9+/_\-.~]+")
 #: base64 of 20+ characters, possibly wrapped at a fixed width (``base64`` wraps at 76)
@@ -71,6 +79,29 @@ _BASE64 = re.compile(
     r"(?:\r?\n(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)*"
     r"(?![A-Za-z0-9+/=_\-])"
 )
+#: how far around a line break a wrapped token is looked for
+_WRAP_WINDOW = 400
+
+
+def _nearby(joins: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    """Line breaks in groups whose windows overlap."""
+    group: list[tuple[int, int]] = []
+    for join in joins:
+        if group and join[0] - group[-1][1] > 2 * _WRAP_WINDOW:
+            yield group
+            group = []
+        group.append(join)
+    if group:
+        yield group
+
+
+#: a line a diff adds or removes, and the longest diff read without its marks
+_DIFF_LINE = re.compile(r"(?:^|\n)@@ -\d")
+_MAX_DIFF = 1 << 20
+#: a word of text (where a percent-encoded run is looked for), a run of hex bytes
+_TOKEN = re.compile(r"[^\s\"'<>]+")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Fa-f])")
 _NUMBER_EDGE = r"(?<![\w.]){}(?![\w.])"
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
 _ESCAPED_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -103,7 +134,9 @@ def _structural_stand_in(value: str) -> bool:
     core = value.strip()
     if not core or core.lower() in ("none", "null", "nil", "true", "false", "undefined"):
         return True
-    if core.startswith(("$", "[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
+    if core.startswith(("[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
+        return True
+    if core.startswith("$") and stand_in(core):  # an environment reference, not "$ecret!"
         return True
     if is_path(core):
         return True
@@ -161,7 +194,50 @@ class Scrubber:
             spans.extend(self._wrapped_spans(text))
         if depth < _MAX_DEPTH and len(text) >= 20:
             spans.extend(self._base64_spans(text, depth))
+            spans.extend(self._encoded_spans(text, depth))
+            if _DIFF_LINE.search(text) and len(text) <= _MAX_DIFF:
+                spans.extend(self._diff_spans(text, depth))
         return spans
+
+    def _diff_spans(self, text: str, depth: int) -> list[Span]:
+        """A diff's lines read without their ``+``/``-``/`` `` marks: a key or a base64
+        block that a diff split over its lines, located in the text as it is."""
+        keep = [(m.start(), m.end()) for m in re.finditer(r"(?m)^[+\- ]?([^\n]*\n?)", text)]
+        bounds = [
+            (start + 1 if text[start : start + 1] in "+- " and start < end else start, end)
+            for start, end in keep
+        ]
+        view = "".join(text[a:b] for a, b in bounds)
+        origin = [i for a, b in bounds for i in range(a, b)]
+        out: list[Span] = []
+        for span in self.find(view, depth + 1):
+            if span.end > len(origin) or span.start >= span.end:
+                continue
+            out.append(
+                Span(origin[span.start], origin[span.end - 1] + 1, span.rule, span.confident)
+            )
+        return out
+
+    def _encoded_spans(self, text: str, depth: int) -> list[Span]:
+        """Percent- and hex-encoded runs whose decoded text holds anything the rules find."""
+        out: list[Span] = []
+        if "%" in text:
+            for m in _TOKEN.finditer(text):
+                if "%" not in m.group() or not _PERCENT.search(m.group()):
+                    continue
+                decoded = urllib.parse.unquote(m.group(), errors="replace")
+                if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
+                    out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+        for m in _HEX_RUN.finditer(text):
+            try:
+                decoded = bytes.fromhex(m.group()).decode("utf-8")
+            except ValueError:
+                continue
+            if not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+                continue
+            if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
+                out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+        return out
 
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
@@ -180,6 +256,11 @@ class Scrubber:
             before = text[line_start : m.start()].rstrip("\r")
             if len(before) < 20 or not _TAIL_RUN.search(before):
                 continue
+            indent = m.end() - m.start() - (2 if text[m.start()] == "\r" else 1)
+            if indent and (
+                len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40
+            ):
+                continue  # an indented line goes on a wrapped one only at its indent
             head = _HEAD_RUN.match(text, m.end())
             if head is None:
                 continue
@@ -187,21 +268,21 @@ class Scrubber:
             if rest[:1] == ":" or (rest[:1] == "=" and rest[1:2] not in ("", "=", "\n", "\r")):
                 continue  # the next line is ``NAME=...`` or ``name: ...``: not a wrap
             joins.append(m.span())
-        if not joins:
-            return []
-        # the stretches of ``text`` between the breaks, and each joined character's place
-        starts = [0, *(end for _, end in joins)]
-        bounds = list(zip(starts, [*(start for start, _ in joins), len(text)], strict=True))
-        joined = "".join(text[start:end] for start, end in bounds)
-        origin = [i for start, end in bounds for i in range(start, end)]
         out: list[Span] = []
-        for span in self._rule_spans(joined):
-            start, last = origin[span.start], origin[span.end - 1]
-            if last - start == span.end - 1 - span.start:
-                continue  # no break inside: the rules found it in the text as it is
-            out.append(
-                Span(start, last + 1, span.rule, span.confident, joined[span.start : span.end])
-            )
+        for group in _nearby(joins):
+            # the rules run on a window around the breaks only: a match that crosses a
+            # break lies within a token's length of it
+            first, last = max(0, group[0][0] - _WRAP_WINDOW), group[-1][1] + _WRAP_WINDOW
+            ends = [*(start for start, _ in group), min(len(text), last)]
+            bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
+            joined = "".join(text[start:end] for start, end in bounds)
+            origin = [i for start, end in bounds for i in range(start, end)]
+            for span in self._rule_spans(joined):
+                start, end = origin[span.start], origin[span.end - 1]
+                if end - start == span.end - 1 - span.start:
+                    continue  # no break inside: the rules found it in the text as it is
+                value = joined[span.start : span.end]
+                out.append(Span(start, end + 1, span.rule, span.confident, value))
         return out
 
     def _base64_spans(self, text: str, depth: int) -> list[Span]:
@@ -210,8 +291,15 @@ class Scrubber:
         for m in _BASE64.finditer(text):
             blob = re.sub(r"\s", "", m.group())
             try:
-                decoded = base64.b64decode(blob, validate=True).decode("utf-8")
-            except (ValueError, UnicodeDecodeError):
+                raw = base64.b64decode(blob, validate=True)
+            except ValueError:
+                continue
+            if self.secret_keys and key_material(raw[:48]):
+                out.append(Span(m.start(), m.end(), KEY_MATERIAL, True))
+                continue
+            try:
+                decoded = raw.decode("utf-8")
+            except UnicodeDecodeError:
                 continue
             if len(decoded) < 8 or not all(c.isprintable() or c in "\n\r\t" for c in decoded):
                 continue
@@ -263,7 +351,7 @@ class Scrubber:
             for key, value in obj.items():
                 for span in self.find(key, depth):
                     yield key[span.start : span.end], span.rule, span.confident, None
-                inner = secret or secret_key_class(key) is not None or (pair and key == "value")
+                inner = secret or secret_under(key, value) or (pair and key == "value")
                 yield from self._embedded(value, inner, depth)
         elif isinstance(obj, list):
             for value in obj:
@@ -345,13 +433,16 @@ class Scrubber:
                 for form in _escaped_forms(value):
                     self._forms.setdefault(form, value)
             parts: list[str] = []
+            plain: list[str] = []
             for form in sorted(self._forms, key=len, reverse=True):
                 if self._forms[form] in self._bounded:
                     head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
                     tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
-                    parts.insert(0, head + re.escape(form) + tail)
+                    parts.append(head + re.escape(form) + tail)
                 else:
-                    parts.append(re.escape(form))
+                    plain.append(form)
+            if plain:
+                parts.append(trie_pattern(plain))
             self._matcher = re.compile("|".join(parts)) if parts else None
             self._matcher_size = len(self.wide)
         return self._matcher
@@ -359,7 +450,16 @@ class Scrubber:
     def scrub_text(
         self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
     ) -> str:
-        """``text`` with what the rules find in it, and every file-wide value, replaced."""
+        """``text`` with what the rules find in it, and every file-wide value, replaced;
+        what still looks like a secret after that is reported as a suspect, and kept."""
+        new = self._replaced(text, path, hits, spans)
+        if self.secret_keys:
+            hits.extend(Hit(path, SUSPECT, why) for why in suspects(new))
+        return new
+
+    def _replaced(
+        self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
+    ) -> str:
         found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
@@ -424,16 +524,26 @@ class Scrubber:
         self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: list[Hit] | None
     ) -> dict[str, Any]:
         pair = self.secret_keys and _named_pair(obj)
+        jwk = self.secret_keys and isinstance(obj.get("kty"), str)
         out: dict[str, Any] = {}
         changed = False
         for key, value in obj.items():
+            if where == "block" and key == "data" and isinstance(value, str):
+                new_data = self._image_data(obj, value, _join(path, key), hits)
+                changed = changed or new_data is not value
+                out[key] = new_data
+                continue
             if _keep(key, where, obj):
                 out[key] = value
                 continue
             new_key = self._key(key, _join(path, "(key)"), hits)
             inner = secret or (
                 self.secret_keys
-                and (secret_key_class(key) is not None or (pair and key == "value"))
+                and (
+                    secret_under(key, value)
+                    or (pair and key == "value")
+                    or (jwk and key in JWK_PRIVATE_MEMBERS)
+                )
             )
             new = self._walk(value, _child_where(key, where), _join(path, new_key), inner, hits)
             if new_key != key:
@@ -444,6 +554,25 @@ class Scrubber:
             changed = changed or new is not value or new_key != key
             out[new_key] = new
         return out if changed else obj
+
+    def _image_data(
+        self, block: dict[str, Any], data: str, path: str, hits: list[Hit] | None
+    ) -> str:
+        """An image block's data, scrubbed when it is text (an SVG): base64 in, base64 out."""
+        if block.get("type") != "image":
+            return self._walk(data, "data", path, False, hits)  # type: ignore[no-any-return]
+        mime = str(block.get("mimeType") or block.get("mime_type") or "")
+        textual = any(word in mime for word in ("svg", "xml", "text"))
+        if not textual and not data.startswith(("PHN2Zy", "PD94bW", "PCFET0")):
+            return data  # neither said nor seen to be text (<svg, <?xml, <!DOCTYPE)
+        try:
+            text = base64.b64decode(data, validate=True).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            return data
+        new = self._string(text, path, False, hits)
+        if new == text:
+            return data
+        return base64.b64encode(new.encode("utf-8")).decode("ascii")
 
     def _key(self, key: str, path: str, hits: list[Hit] | None) -> str:
         spans = self._key_spans.get(key)
@@ -469,6 +598,56 @@ class Scrubber:
             self.learn_text(text)
             return text
         return self.scrub_text(text, path, hits)
+
+
+#: how deep a trie's groups nest before the rest of a branch is listed flat
+_TRIE_DEPTH = 40
+
+
+def trie_pattern(words: list[str]) -> str:
+    """A regex that matches any of ``words``, the longest where several start at one
+    place: a trie of them, so that each place in a text costs one walk down the trie
+    rather than a try of every word (thousands of secrets in a big session)."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_node(trie, 0)
+
+
+def _trie_node(node: dict[str, Any], depth: int) -> str:
+    ends = "" in node
+    children = [(ch, child) for ch, child in node.items() if ch]
+    if not children:
+        return ""
+    if depth >= _TRIE_DEPTH:
+        tails = sorted(_suffixes(node), key=len, reverse=True)
+        return "(?:" + "|".join(re.escape(t) for t in tails) + (")?" if ends else ")")
+    alts = []
+    for ch, child in children:
+        chain = ch
+        while len(child) == 1 and "" not in child:
+            ((nxt, child),) = child.items()
+            chain += nxt
+        alts.append(re.escape(chain) + _trie_node(child, depth + 1))
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    return f"(?:{body})?" if ends else body
+
+
+def _suffixes(node: dict[str, Any]) -> list[str]:
+    """Every word below ``node`` (without what leads to it), walked without recursion."""
+    out: list[str] = []
+    stack: list[tuple[str, dict[str, Any]]] = [("", node)]
+    while stack:
+        prefix, at = stack.pop()
+        for ch, child in at.items():
+            if ch:
+                stack.append((prefix + ch, child))
+            elif prefix:
+                out.append(prefix)
+    return out
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,7 @@ def test_redact_writes_a_copy_and_says_so(leaky: Path) -> None:
     proc = run("redact", leaky, "--host", "nohost-here")
     assert proc.returncode == 0, proc.stderr
     out = leaky.with_name("leaky.redacted.jsonl")
-    assert proc.stdout.strip().endswith(f"{out}: 3 replacements")
+    assert proc.stdout.strip().endswith(f"{out}: 3 replacements, 0 suspects")
     assert "github-token" in proc.stdout and TOKEN not in proc.stdout
     assert TOKEN not in out.read_text() and "alice" not in out.read_text()
     assert list(prime_nb.load(out).entries.index) == ["u1", "a1"]
@@ -45,15 +46,56 @@ def test_redact_writes_a_copy_and_says_so(leaky: Path) -> None:
 
 def test_redact_dry_run_prints_the_report_only(leaky: Path, tmp_path: Path) -> None:
     before = sorted(tmp_path.iterdir())
-    proc = run("redact", leaky, "--dry-run", "--rule", r"o(k)")
+    proc = run("redact", leaky, "--dry-run", "--details", "--rule", r"o(k)")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert lines[0].split() == ["line", "entry_id", "field", "rule", "placeholder"]
     assert any(
-        line.split()[:4] == ["3", "a1", "message.content[0].text", "user-0"] for line in lines
+        line.split()[:4] == ["3", "a1", "message.content[0].text", "rule-1"] for line in lines
     )
+    assert lines[-1] == "0 suspects"
     assert "/home/alice" not in proc.stdout and TOKEN not in proc.stdout
     assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.fixture
+def many(tmp_path: Path) -> Path:
+    """A session with 60 replacements of 3 kinds."""
+    lines = [header(cwd="/srv/app")]
+    parent = None
+    for i in range(20):
+        token = "ghp_" + f"{i:02d}" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7"
+        text = f"use {token}, mail bob{i}@corp-mail.com, see /home/bob{i}/src"
+        lines.append(msg(f"u{i}", parent, "user", text, i))
+        parent = f"u{i}"
+    return write_lines(tmp_path / "many.jsonl", lines)
+
+
+def test_redact_prints_a_summary_by_rule_and_details_on_demand(many: Path) -> None:
+    """One row per replacement ran to hundreds of lines; the summary has one per rule."""
+    proc = run("redact", many, "--dry-run", "--host", "nohost-here")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].split() == ["rule", "replacements", "values", "lines"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:4]}
+    assert rows == {
+        "github-token": ["20", "20", "20"],
+        "email": ["20", "20", "20"],
+        "home-path": ["20", "20", "20"],
+    }
+    assert len(lines) == 5 and lines[-1] == "0 suspects"
+    details = run("redact", many, "--dry-run", "--details", "--host", "nohost-here")
+    assert len(details.stdout.strip().splitlines()) == 1 + 60 + 1
+
+
+def test_a_rule_given_a_name_is_reported_by_it(many: Path) -> None:
+    proc = run("redact", many, "--dry-run", "--rule", r"project=s(rc)", "--rule", r"(mail)")
+    assert proc.returncode == 0, proc.stderr
+    names = {line.split()[0] for line in proc.stdout.splitlines()[1:]}
+    assert {"project", "rule-2"} <= names and "user-0" not in proc.stdout
+    bad = run("redact", many, "--dry-run", "--rule", "name=(")
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("prime-nb: error: --rule 'name=(': not a valid regex")
 
 
 def test_redact_refuses_to_overwrite(leaky: Path, tmp_path: Path) -> None:
@@ -72,6 +114,10 @@ def test_export_redact(leaky: Path, tmp_path: Path) -> None:
     assert run("export", leaky, "-o", plain).returncode == 0
     proc = run("export", leaky, "-o", hidden, "--redact")
     assert proc.returncode == 0, proc.stderr
+    # it says what was redacted, as redact does (it printed nothing at all)
+    assert proc.stdout.splitlines()[0].split() == ["rule", "replacements", "values", "lines"]
+    assert "github-token" in proc.stdout and TOKEN not in proc.stdout
+    assert proc.stdout.strip().endswith(f"{hidden}: 3 replacements, 0 suspects")
     assert TOKEN in json.dumps(read_export(plain))
     page = hidden.read_text("utf-8") + json.dumps(read_export(hidden))
     assert (
@@ -106,3 +152,15 @@ def test_redact_of_a_folder_or_of_no_path_says_so_in_one_line(
     assert (proc.returncode, proc.stdout) == (code, "")
     assert proc.stderr.splitlines() == [f"prime-nb: error: {message}"]
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_redact_of_a_fifo_says_what_it_is(tmp_path: Path) -> None:
+    """It said the FIFO "is a folder"."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    proc = run("redact", fifo, "--dry-run")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        f"prime-nb: error: {fifo}: is a FIFO (named pipe), not a regular file; "
+        "pass one .jsonl session file"
+    ]

@@ -353,6 +353,20 @@ def test_a_repeated_key_is_not_copied_through(tmp_path: Path) -> None:
     assert _shape(prime_nb.load(out)) == _shape(prime_nb.load(src))
 
 
+def test_a_value_that_starts_with_a_colon_is_no_repeated_key(tmp_path: Path) -> None:
+    """``"command":": 18789"`` holds one key: the report must not say values were dropped."""
+    lines = [
+        header(),
+        '{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-05T10:00:00.000Z",'
+        '"message":{"role":"user","content":": 18789","command":":\\" :x","timestamp":0}}',
+    ]
+    src = write_lines(tmp_path / "colon.jsonl", lines)
+    out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None
+    assert "repeated-key" not in set(report["rule"])
+    assert out.read_bytes() == src.read_bytes()
+
+
 @pytest.mark.parametrize("label", ["RSA ", "EC ", "OPENSSH ", "", "ENCRYPTED "])
 def test_a_key_block_ends_at_its_end_line(tmp_path: Path, label: str) -> None:
     body = "MIIEowIBAAKCAQEAuZ3q9Jk2v8QyJ4X1wq7yYj0mN3bF5cU6hT2rG9kL0pDsE1aB"
@@ -573,3 +587,54 @@ def test_default_rules_hide_this_host_unless_told(monkeypatch: pytest.MonkeyPatc
     assert not [r for r in default_rules([]) if r.name == "hostname"]
     monkeypatch.setattr(socket, "gethostname", lambda: "vm")
     assert not [r for r in default_rules() if r.name == "hostname"]
+
+
+def _deep_session(tmp_path: Path, depth: int) -> Path:
+    token = PLANTED["github"]
+    body = '{"k": [' * (depth // 2) + f'{{"x": "{token}"}}' + "]}" * (depth // 2)
+    line = (
+        '{"type":"custom","id":"c1","parentId":null,"timestamp":"2026-01-05T10:00:00.000Z",'
+        f'"customType":"x","data":{body}}}'
+    )
+    return write_lines(tmp_path / "deep.jsonl", [header(), line])
+
+
+@pytest.mark.parametrize("depth", [700, 1000])
+def test_a_deep_entry_that_loads_is_redacted(tmp_path: Path, depth: int) -> None:
+    """A 700-deep entry that load() reads made redact raise RecursionError."""
+    src = _deep_session(tmp_path, depth)
+    assert list(prime_nb.load(src).entries.index) == ["c1"]
+    out, report = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None and PLANTED["github"] not in out.read_text()
+    assert list(report["rule"]) == ["github-token"]
+    assert list(prime_nb.load(out).entries.index) == ["c1"]
+
+
+def test_the_result_shows_in_a_few_lines(tmp_path: Path) -> None:
+    """The repr dumped the whole report table; it says counts by rule."""
+    lines = [header()]
+    for i in range(200):
+        lines.append(msg(f"u{i}", f"u{i - 1}" if i else None, "user", f"mail x{i}@corp.io", i))
+    src = write_lines(tmp_path / "many.jsonl", lines)
+    result = redact(src, dry_run=True, hostnames=[])
+    assert repr(result) == "Redaction(path=None, replacements=200 (email: 200), suspects=0)"
+    assert result.summary().values.tolist() == [["email", 200, 200, 200]]
+
+
+def test_what_still_looks_like_a_secret_is_a_suspect_kept_and_never_shown(
+    tmp_path: Path,
+) -> None:
+    """A random token beside a secret's word that no rule was sure of: listed, kept."""
+    token = "Qx7vB2nM9kL4wE8rT5yU1iO3pA6sD0fG"
+    texts = [f"the session ends with {token} in it", "nothing here", "token budget 4096"]
+    lines = [header()] + [
+        msg(f"u{i}", f"u{i - 1}" if i else None, "user", t, i) for i, t in enumerate(texts)
+    ]
+    src = write_lines(tmp_path / "s.jsonl", lines)
+    out, report = result = redact(src, tmp_path / "r.jsonl", hostnames=[])
+    assert out is not None and token in out.read_text()  # kept: no rule was sure
+    assert result.suspects[["line", "entry_id", "field"]].values.tolist() == [
+        [2, "u0", "message.content"]
+    ]
+    assert "after 'session'" in result.suspects["reason"].iloc[0]
+    assert token not in result.suspects.to_csv() and report.empty

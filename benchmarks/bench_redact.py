@@ -1,0 +1,112 @@
+"""Redaction's time and peak memory against ``load`` of the same file, in the same run.
+
+Two inputs: a session file of SIZE MB (``sessiongen.write_large_session``) and a file
+whose one entry holds a single text of LINE MB (base64-like, the worst case for the
+decoders). Each step runs in a fresh process so that its peak (VmHWM) is its own:
+``load`` (the baseline), then ``redact`` to a new file. Prints wall and CPU seconds, the
+peak, and the ratios redact / load::
+
+    PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from machine import describe
+
+from sessiongen import write_large_session
+
+STEP = r"""
+import json, resource, sys, time
+from pathlib import Path
+def hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+import prime_nb
+from prime_nb.redact import redact
+step, path = sys.argv[1], sys.argv[2]
+base = hwm()
+t, c = time.perf_counter(), time.process_time()
+if step == "load":
+    len(prime_nb.load(path).entries)  # parsed whole: load itself is lazy
+else:
+    redact(path, path + ".redacted.jsonl", hostnames=[])
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"wall": wall, "cpu": cpu, "peak": hwm(), "base": base}))
+"""
+
+
+def run_step(step: str, path: Path) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-c", STEP, step, str(path)], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def write_long_line(path: Path, megabytes: float) -> Path:
+    """A session whose one user message is ``megabytes`` of base64-like text."""
+    r = random.Random(5)
+    chunk = base64.b64encode(r.randbytes(3 << 20)).decode()
+    size = int(megabytes * 2**20)
+    text = (chunk * (size // len(chunk) + 1))[:size]
+    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+    entry = {
+        "type": "message",
+        "id": "u1",
+        "parentId": None,
+        "timestamp": "2026-01-05T10:00:01Z",
+        "message": {"role": "user", "content": text, "timestamp": 0},
+    }
+    path.write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n")
+    return path
+
+
+def longest_line(path: Path) -> int:
+    with open(path, "rb") as fh:
+        return max(len(line) for line in fh)
+
+
+def compare(name: str, path: Path, longest: int) -> None:
+    load, red = run_step("load", path), run_step("redact", path)
+    mb = 2**20
+    print(f"\n{name}: {path.stat().st_size / mb:.0f} MB, longest line {longest / mb:.0f} MB")
+    print(f"{'step':8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'peak - start':>13}")
+    for step, m in (("load", load), ("redact", red)):
+        grow = (m["peak"] - m["base"]) / mb
+        print(f"{step:8} {m['wall']:8.1f} {m['cpu']:8.1f} {m['peak'] / mb:9.0f} {grow:13.0f}")
+    grow = (red["peak"] - red["base"]) / longest
+    print(
+        f"redact / load: wall {red['wall'] / load['wall']:.1f} x, cpu "
+        f"{red['cpu'] / load['cpu']:.1f} x, peak {red['peak'] / load['peak']:.1f} x; "
+        f"redact's growth {grow:.1f} x the longest line"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", type=float, default=100, help="session file, MB")
+    parser.add_argument("--line", type=float, default=200, help="one line, MB")
+    args = parser.parse_args()
+    print(describe())
+    with tempfile.TemporaryDirectory() as folder:
+        big = write_large_session(Path(folder) / "big.jsonl", int(args.size * 2**20), seed=7)
+        compare("large session", Path(big), longest_line(Path(big)))
+        line = write_long_line(Path(folder) / "line.jsonl", args.line)
+        compare("one long line", line, longest_line(line))
+
+
+if __name__ == "__main__":
+    main()

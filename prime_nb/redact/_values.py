@@ -1,0 +1,290 @@
+"""What a value and a key look like: a secret, a stand-in for one, or something ordinary.
+
+Why apart from the rules: every rule that reads context (a key's name, a flag, a command
+line, a credential file) asks the same two questions, whether the name says "secret" and
+whether the value could be one, and the scrubber asks them of JSON keys too. A key names a
+secret by a word in it (``key``, ``pat``, ``token``, ``secret``, ``pass``, ``pw``,
+``pwd``, ``cred``, ``auth``), unless its last word says it is about the secret (its
+length, its file, its name); a value is plainly not a secret when it is a number where a
+count is meant, a path, a reference or a template.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of ``value`` (0 for an empty string)."""
+    if not value:
+        return 0.0
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+# -- what a value looks like --------------------------------------------------------------
+
+#: a value that stands for a secret without being one: an environment reference, a
+#: template, a mask, a placeholder (ours included)
+_STAND_IN = re.compile(
+    r"(?i)^(?:\$(?:\{[^}]*\}|\([^)]*\)|[A-Za-z_]\w*)(?=$|[/:.\\])|\$\{|%[A-Za-z_]+%$|<.*>$|\{\{.*\}\}$|\[redacted|\[withheld|.*redacted.*$"
+    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
+    r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
+    r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b)"
+)
+#: words that follow "password:" in prose, or that stand for no value in config
+_NOT_A_VALUE = frozenset(
+    {
+        "none",
+        "null",
+        "nil",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "empty",
+        "unset",
+        "required",
+        "optional",
+        "hidden",
+        "set",
+        "string",
+        "str",
+        "int",
+        "bool",
+        "undefined",
+        "default",
+        "auto",
+        "is",
+        "was",
+        "are",
+        "be",
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "not",
+        "of",
+        "for",
+        "to",
+        "in",
+        "it",
+        "its",
+        "this",
+        "that",
+        "with",
+        "from",
+        "here",
+        "there",
+        "must",
+        "should",
+        "will",
+        "can",
+        "field",
+        "fields",
+        "value",
+        "values",
+        "prompt",
+        "stdin",
+        "file",
+        "env",
+        "secret",
+        "secrets",
+        "password",
+        "passwords",
+        "token",
+        "tokens",
+        "key",
+        "keys",
+        "changed",
+        "reset",
+        "expired",
+        "missing",
+        "invalid",
+        "incorrect",
+        "wrong",
+        "protected",
+        "needed",
+        "only",
+    }
+)
+#: code that reads a secret from somewhere, not the secret: ``password = self.password``
+_CODE_HEAD = re.compile(
+    r"^(?:self|cls|this|args|opts|options|kwargs|config|conf|cfg|settings|env|params|"
+    r"request|req|ctx|os|sys|process|secrets|vault|getpass)\b[.\[(]"
+)
+#: the pieces of a name, a version, a model or an image tag: words and small numbers
+_ORDINARY_PART = re.compile(
+    r"^(?:[A-Z]*[a-z]*|(?:[A-Z]?[a-z]+){1,5}|[A-Z]+[a-z]+(?:[A-Z][a-z]+){0,3}"  # word, camelCase
+    r"|\d{1,8}|[A-Za-z]{1,12}\d{1,3}|\d{1,3}[A-Za-z]{1,3}|v\d+[a-z]?\d*)$"
+)
+_SPLIT = re.compile(r"[-_./:@+~=,]+")
+
+
+def is_path(value: str) -> bool:
+    """A path of plain names (``/srv/app/2024-11-02``); base64 may start with "/" too."""
+    if re.match(r"^[A-Za-z]:\\", value):
+        return True
+    return value.startswith(("/", "~", "./", "../")) and ordinary(value)
+
+
+def stand_in(value: str) -> bool:
+    """A value that names no secret: an env reference, a mask, a template, a common word."""
+    core = value.strip("\"'` ")
+    if len(core) < 4 or core.lower() in _NOT_A_VALUE:
+        return True
+    if is_path(core):
+        return True  # ``pwd: /srv/app``; a home folder has its own rule
+    if re.match(r"^[a-z][a-z0-9+.-]*://", core):
+        return True  # a URL: its password, if any, is the URL rule's
+    return bool(_STAND_IN.match(core) or _CODE_HEAD.match(core))
+
+
+def ordinary(value: str) -> bool:
+    """Built only of words and small numbers: a model name, an image tag, a version.
+
+    ``gpt-4o-2024-08-06``, ``python3.11-slim``, ``v1.2.3``, ``release_notes`` are; a
+    token (``Zx9vB3nM7qL2wE5r``) has a long part that mixes letters and digits.
+    """
+    parts = [p for p in _SPLIT.split(value.strip("\"'`")) if p]
+    return all(_ORDINARY_PART.match(p) for p in parts)
+
+
+def credential_like(value: str) -> bool:
+    """A value that could be a key or token: 8+ characters, no stand-in, not ordinary."""
+    core = value.strip("\"'`")
+    return len(core) >= 8 and not stand_in(core) and not ordinary(core)
+
+
+def strongly_random(value: str) -> bool:
+    """A value safe to replace everywhere in a file: long, mixed, high entropy, not ordinary.
+
+    Only such values (and those of provider formats) are replaced file-wide; a weaker
+    finding (``DB_PASSWORD=hunter2``) is replaced where it was found, so that a common
+    word taken for a password does not vanish from every message.
+    """
+    core = value.strip("\"'`=")
+    return (
+        len(core) >= 12
+        and any(c.isdigit() for c in core)
+        and any(c.isalpha() for c in core)
+        and shannon_entropy(core) >= 3.2
+        and not ordinary(core)
+        and not stand_in(core)
+    )
+
+
+# -- keys that name a secret --------------------------------------------------------------
+
+#: a key whose value is a human-chosen secret: any value counts
+_PASSWORD_KEYS = re.compile(
+    r"(?:password|passwd|passphrase|passcode|pwd|secret|secretkey|secretaccesskey|contrasena|"
+    r"contraseña|privatekey|pass|pw)$|password|passwd|privatekey|secret"
+)
+#: a key whose value is a machine-made credential
+_TOKEN_KEYS = re.compile(
+    r"(?:token|apikey|accesskey|clientkey|signingkey|sessionkey|authkey|masterkey|"
+    r"encryptionkey|licensekey|servicekey|accountkey|auth|authorization|credential|"
+    r"credentials|cookie|setcookie|secrets|passwords|apikeys|sessionid|bearer)$"
+    r"|apikey|accesstoken|refreshtoken|authtoken|idtoken"
+)
+#: tokens that are no secret: paging, cancelling, a tokenizer's special tokens
+_NOT_SECRET_KEYS = re.compile(
+    r"(?:page|next|continuation|cancellation|cancel|pad|eos|bos|stop|unk|sep|cls|mask|max|"
+    r"num|count|total|input|output|cache|reasoning|start|end)token$|(?:author|oauthurl)$"
+    # where a secret is, or what it is like, not the secret: --password-stdin, TOKEN_FILE
+    r"|(?:pass|passwd|password|pw|pwd|secrets?|tokens?|keys?|auth|cookies?|credentials?)"
+    r"(?:stdin|file|path|dir|"
+    r"name|names|id|ids|len|length|policy|prompt|hash|reset|strength|required|field|type|"
+    r"url|uri|endpoint|expiry|expires|expiresat|expiresin|ttl|count|limit|budget|prefix|"
+    r"header|env|var|cmd|command|helper|store|manager|mode|format|version|scope|scopes)$"
+)
+_KEY_SEPARATORS = re.compile(r"[\s_.\-]+")
+
+
+#: the words of a key's name: ``DB_PASSWORD``, ``refreshToken``, ``X-Api-Key``
+_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+#: words that make any key a password's (any value) or a key's (a value that could be one)
+_PASSWORD_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "passcode", "pass", "pw", "pwd", "secret", "storepass",
+     "keypass", "contrasena"}
+)  # fmt: skip
+_KEY_WORDS = frozenset(
+    {"key", "keys", "token", "tokens", "pat", "cred", "creds", "credential", "credentials",
+     "auth", "apikey", "cookie"}
+)  # fmt: skip
+#: a name's last word that says the value is about the secret, not the secret
+_QUALIFIERS = frozenset(
+    {"stdin", "file", "files", "path", "paths", "dir", "name", "names", "id", "ids", "len",
+     "length", "policy", "prompt", "hash", "hasher", "hashers", "reset", "strength",
+     "required", "field", "fields", "type", "types", "url", "uri", "endpoint", "expiry",
+     "expires", "expiration", "ttl", "count", "limit", "budget", "prefix", "header", "env",
+     "var", "cmd", "command", "helper", "store", "manager", "mode", "format", "version",
+     "scope", "scopes", "timeout", "min", "max", "size", "bits", "days", "seconds",
+     "minutes", "hours", "method", "provider", "ref", "reference", "location", "algorithm",
+     "alg", "enabled", "disabled", "label", "hint", "regex", "pattern", "rotation",
+     "interval", "source", "kind", "schema", "template", "strategy", "backend", "digits",
+     "chars", "complexity", "history", "attempts", "retries", "lifetime", "usage", "error",
+     "errors", "rate", "index", "server", "service", "host", "port", "user", "username"}
+)  # fmt: skip
+
+
+def secret_key_class(name: str) -> str | None:
+    """``"password"``, ``"token"``, ``"key"`` or None: whether a key names a secret, and
+    which kind.
+
+    Case and separators do not matter (``X-Api-Key``, ``client_secret``, ``DB_PASSWORD``,
+    ``refreshToken``). A password-like key makes any value a secret; a token-like key only
+    a value that could be one (see :func:`credential_like`), unless the key is a JSON key.
+    Any other name with a secret's word in it (``LARAVEL_APP_KEY``, ``AZURE_DEVOPS_PAT``,
+    ``VAULT_SECRET_ID``, a bare ``key``) is a ``"key"``: its value is a secret when it
+    could be one, a JSON key's too. A name whose last word qualifies the secret
+    (``PASSWORD_MIN_LENGTH``, ``secretRef``, ``auth_method``) names none.
+    """
+    bare = name.strip("\"'`[]\\")
+    words = [w.lower() for w in _NAME_WORDS.findall(bare)]
+    if len(words) > 1 and words[-1] in _QUALIFIERS and words[-2:] != ["secret", "id"]:
+        return None
+    if words[-2:] == ["secret", "id"]:
+        return "password"  # a Vault AppRole's secret id is its password
+    norm = _KEY_SEPARATORS.sub("", bare.lower())
+    if not norm or len(norm) > 80 or _NOT_SECRET_KEYS.search(norm):
+        return None
+    kind = _list_class(name, norm)
+    if kind is not None:
+        return kind
+    if any(w in _PASSWORD_WORDS for w in words):
+        return "password"
+    if any(w in _KEY_WORDS for w in words):
+        return "key"
+    return None
+
+
+def _list_class(name: str, norm: str) -> str | None:
+    """The class of a name the lists know (``apikey``, ``passwd``, ``refreshtoken``)."""
+    if _PASSWORD_KEYS.search(norm):
+        if norm.endswith(("pass", "pw")) and not re.search(
+            r"(?:^|[_.\-\s])(?:pass|pw)$", name.lower()
+        ):
+            return None  # "bypass", "compass": only a separate word "pass" counts
+        return "password"
+    if _TOKEN_KEYS.search(norm):
+        return "token"
+    return None
+
+
+def secret_under(key: str, value: object) -> bool:
+    """Whether ``value``, found under the JSON key ``key``, is a secret by its key: any
+    value of a password's or token's key, a value that could be one of any other key with
+    a secret's word in it (``{"key": "ArrowDown"}`` holds none)."""
+    kind = secret_key_class(key)
+    if kind is None:
+        return False
+    if kind != "key":
+        return True
+    return isinstance(value, str) and credential_like(value)
