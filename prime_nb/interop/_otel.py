@@ -1,0 +1,263 @@
+"""``to_otel``: a session's paths as OpenTelemetry traces, sent over OTLP/HTTP or written
+to a ``.pb`` file.
+
+Why: Phoenix, Langfuse and Jaeger read traces that arrive over OTLP, so a session
+exported here can be browsed, searched and evaluated there beside live agents' traces.
+The spans (their tree, times, ids and attributes) are decided in ``_otel_spans``; this
+module hands them to the OpenTelemetry SDK's exporters, which the ``otel`` extra
+installs (``pip install 'prime-nb[otel]'``): the core install does not need them.
+
+A ``.pb`` file holds one OTLP ``ExportTraceServiceRequest`` in protobuf, the body any
+OTLP/HTTP receiver takes at ``/v1/traces`` with ``Content-Type: application/x-protobuf``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from .._version import __version__
+from ..session import Session, SessionLike, as_session
+from ._otel_spans import SpanRecord, conversation_id, path_spans, trace_id_of
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import ReadableSpan
+    from opentelemetry.sdk.trace.export import SpanExporter
+
+#: spans per OTLP request, and the text (in characters) one request may carry before the
+#: next starts: a receiver's request size limit is met by many smaller requests
+BATCH_SPANS = 512
+BATCH_CHARS = 8_000_000
+
+#: the path an OTLP/HTTP receiver takes traces at, added to an endpoint given without one
+TRACES_PATH = "/v1/traces"
+
+#: seconds the OTLP exporter waits for a request (retries included)
+TIMEOUT = 30.0
+
+
+def to_otel(
+    session: SessionLike,
+    *,
+    endpoint: str | None = None,
+    path: str | os.PathLike[str] | None = None,
+    project: str | None = None,
+    leaf: str | None = None,
+    exporter: SpanExporter | None = None,
+) -> list[str]:
+    """Send a session's paths as traces to an OTLP/HTTP ``endpoint``, or write them to
+    ``path`` (an OTLP protobuf file), or hand them to an SDK ``exporter``.
+
+    ``session``: a Session or the path of a session file. ``leaf``: ``None`` exports the
+    active path (root to the last entry), ``"all"`` one trace per leaf, an entry id the
+    path from the root to that entry, as ``to_atif`` counts files. ``project``: the
+    Phoenix project the traces land in (resource attribute
+    ``openinference.project.name``; Phoenix's ``default`` when not given).
+
+    ``endpoint``: an OTLP/HTTP traces URL, such as Phoenix's
+    ``http://localhost:6006/v1/traces``; a URL without a path gets ``/v1/traces``.
+    ``exporter``: any ``opentelemetry.sdk.trace.export.SpanExporter`` (an in-memory one
+    for tests, gRPC, the console). Give exactly one of the three.
+
+    Each trace is an agent span with a span under it per model call, tool call and
+    compaction (docs/interop.md lists the attributes). Ids come from the session id, the
+    leaf and the entry, so exporting again gives the same traces.
+
+    Returns the trace ids (32 hex digits), one per path, in the order of ``leaf``.
+
+    Raises ImportError without the ``otel`` extra, ValueError for a wrong combination of
+    arguments, EntryNotFoundError for a ``leaf`` not in the session, ConnectionError
+    when the endpoint does not take the spans, OSError when ``path`` cannot be written.
+    """
+    targets = [
+        name
+        for name, v in (("endpoint", endpoint), ("path", path), ("exporter", exporter))
+        if v is not None
+    ]
+    if len(targets) != 1:
+        given = f"got {', '.join(targets)}" if targets else "got none"
+        raise ValueError(f"to_otel: give one of endpoint, path or exporter; {given}")
+    if endpoint is not None:
+        _check_endpoint(endpoint)
+    otel = _sdk()
+    loaded = as_session(session, "to_otel")
+    leaves = _leaves(loaded, leaf)
+    spans = [otel.readable(record, _resource(otel, project)) for record in _records(loaded, leaves)]
+    if path is not None:
+        _write(Path(os.fspath(path)), otel.encode(spans))
+    elif endpoint is not None:
+        _send(otel.http_exporter(_traces_url(endpoint)), spans, endpoint, shutdown=True)
+    else:
+        assert exporter is not None
+        _send(exporter, spans, type(exporter).__name__, shutdown=False)
+    conversation = conversation_id(loaded)
+    return [f"{trace_id_of(conversation, leaf_id):032x}" for leaf_id in leaves]
+
+
+def _leaves(session: Session, leaf: str | None) -> list[str]:
+    """The ends of the paths to export: the active leaf, every leaf, or the one asked."""
+    if leaf == "all":
+        return [str(entry_id) for entry_id in session.leaves.index]
+    if leaf is None:
+        path = session.path()
+        return path[-1:]
+    session.path(leaf)  # EntryNotFoundError for an id the session does not have
+    return [leaf]
+
+
+def _records(session: Session, leaves: Sequence[str]) -> Iterator[SpanRecord]:
+    """Every path's spans; the entries on the paths are read from the file once."""
+    on_paths = list(dict.fromkeys(e for leaf in leaves for e in session.path(leaf)))
+    entries = dict(zip(on_paths, session.read_entries(on_paths), strict=True))
+    for leaf_id in leaves:
+        yield from path_spans(session, leaf_id, entries)
+
+
+# -- the SDK ---------------------------------------------------------------------------------
+class _Sdk:
+    """The OpenTelemetry classes ``to_otel`` uses, imported when it is first called."""
+
+    def __init__(self) -> None:
+        from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import ReadableSpan
+        from opentelemetry.sdk.trace.export import SpanExportResult
+        from opentelemetry.sdk.util.instrumentation import InstrumentationScope
+        from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
+
+        self.encode_spans, self.OTLPSpanExporter = encode_spans, OTLPSpanExporter
+        self.Resource, self.ReadableSpan, self.SUCCESS = (
+            Resource,
+            ReadableSpan,
+            SpanExportResult.SUCCESS,
+        )
+        self.SpanContext, self.SpanKind, self.Status, self.StatusCode = (
+            SpanContext,
+            SpanKind,
+            Status,
+            StatusCode,
+        )
+        self.sampled = TraceFlags(TraceFlags.SAMPLED)
+        self.scope = InstrumentationScope("prime_nb", __version__)
+
+    def context(self, trace_id: int, span_id: int) -> Any:
+        return self.SpanContext(trace_id, span_id, is_remote=False, trace_flags=self.sampled)
+
+    def readable(self, record: SpanRecord, resource: Any) -> ReadableSpan:
+        parent = record.parent_id
+        kind = self.SpanKind.CLIENT if record.kind == "client" else self.SpanKind.INTERNAL
+        status = (
+            self.Status(self.StatusCode.ERROR, record.error)
+            if record.error is not None
+            else self.Status(self.StatusCode.UNSET)
+        )
+        span: ReadableSpan = self.ReadableSpan(
+            name=record.name,
+            context=self.context(record.trace_id, record.span_id),
+            parent=self.context(record.trace_id, parent) if parent is not None else None,
+            resource=resource,
+            attributes=record.attributes,
+            kind=kind,
+            status=status,
+            start_time=record.start_ns,
+            end_time=record.end_ns,
+            instrumentation_scope=self.scope,
+        )
+        return span
+
+    def encode(self, spans: Sequence[ReadableSpan]) -> bytes:
+        body: bytes = self.encode_spans(spans).SerializeToString()
+        return body
+
+    def http_exporter(self, url: str) -> SpanExporter:
+        exporter: SpanExporter = self.OTLPSpanExporter(endpoint=url, timeout=TIMEOUT)
+        return exporter
+
+
+_SDK: _Sdk | None = None
+
+
+def _sdk() -> _Sdk:
+    """The SDK's classes; without the extra, an ImportError that says how to install it."""
+    global _SDK
+    if _SDK is None:
+        try:
+            _SDK = _Sdk()
+        except ImportError as exc:
+            raise ImportError(
+                f"to_otel needs the module {exc.name or 'opentelemetry'!r}, which is not "
+                "installed; install it with: pip install 'prime-nb[otel]'",
+                name=exc.name,
+            ) from exc
+    return _SDK
+
+
+def _resource(otel: _Sdk, project: str | None) -> Any:
+    attributes = {"service.name": "prime-agent", "telemetry.sdk.name": "prime_nb"}
+    if project is not None:
+        attributes["openinference.project.name"] = project
+    return otel.Resource.create(attributes)
+
+
+# -- where the spans go ----------------------------------------------------------------------
+def _check_endpoint(endpoint: str) -> None:
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(
+            f"{endpoint}: not an OTLP/HTTP address; give an http(s) URL such as "
+            "http://localhost:6006/v1/traces"
+        )
+
+
+def _traces_url(endpoint: str) -> str:
+    """The endpoint, with ``/v1/traces`` when it names only a host."""
+    parts = urlsplit(endpoint)
+    if parts.path in ("", "/"):
+        return parts._replace(path=TRACES_PATH).geturl()
+    return endpoint
+
+
+def _batches(spans: Sequence[ReadableSpan]) -> Iterator[Sequence[ReadableSpan]]:
+    """The spans in requests of at most BATCH_SPANS spans and about BATCH_CHARS of text."""
+    start, chars = 0, 0
+    for k, span in enumerate(spans):
+        size = sum(len(v) for v in (span.attributes or {}).values() if isinstance(v, str))
+        if k > start and (k - start >= BATCH_SPANS or chars + size > BATCH_CHARS):
+            yield spans[start:k]
+            start, chars = k, 0
+        chars += size
+    if start < len(spans):
+        yield spans[start:]
+
+
+def _send(
+    exporter: SpanExporter, spans: Sequence[ReadableSpan], where: str, shutdown: bool
+) -> None:
+    try:
+        for batch in _batches(spans):
+            if exporter.export(batch) != _sdk().SUCCESS:
+                raise ConnectionError(
+                    f"{where}: the spans were not accepted; check that the OTLP receiver "
+                    "(Phoenix, Jaeger, a collector) is running at that address"
+                )
+    finally:
+        if shutdown:
+            exporter.shutdown()
+
+
+def _write(path: Path, body: bytes) -> None:
+    """Write ``body`` whole or not at all (a temporary file renamed over ``path``)."""
+    folder = path.parent
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(body)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
