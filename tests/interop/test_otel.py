@@ -1,6 +1,7 @@
 """``to_otel`` over the session matrix: the spans an in-memory exporter receives have the
 tree and the attributes docs/interop-otel.md promises, counted against the session's own
-tables (not against the exporter's rules).
+tables (not against the exporter's rules), and the same spans come back from a ``.pb``
+file.
 
 Every path is one trace: an AGENT span at the root, and under it one LLM span per
 assistant message, one TOOL span per tool call and one CHAIN span per compaction, each
@@ -10,10 +11,12 @@ naming its entry.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from session_matrix import LOADED_CASES, shared_file
@@ -145,8 +148,31 @@ def check_trace(session: prime_nb.Session, leaf_id: str, spans: list[ReadableSpa
             assert attrs(span)["output.value"].startswith(summary[:1000])
 
 
+def check_pb_file(target: Path, expected: list[ReadableSpan]) -> None:
+    """The OTLP protobuf file parses back (with OpenTelemetry's own classes) to the spans
+    the exporter got: ids, names, parents, times."""
+    request = ExportTraceServiceRequest()
+    request.ParseFromString(target.read_bytes())
+    spans = [s for r in request.resource_spans for scope in r.scope_spans for s in scope.spans]
+    twins = {s.context.span_id: s for s in expected if s.context is not None}
+    assert sorted(int.from_bytes(s.span_id, "big") for s in spans) == sorted(twins)
+    for span in spans:
+        twin = twins[int.from_bytes(span.span_id, "big")]
+        assert twin.context is not None
+        assert int.from_bytes(span.trace_id, "big") == twin.context.trace_id
+        assert span.name == twin.name
+        assert (span.start_time_unix_nano, span.end_time_unix_nano) == (
+            twin.start_time,
+            twin.end_time,
+        )
+        parent = int.from_bytes(span.parent_span_id, "big") if span.parent_span_id else None
+        assert parent == (twin.parent.span_id if twin.parent else None)
+
+
 @pytest.mark.parametrize("name", LOADED_CASES)
-def test_every_leaf_is_a_trace_with_the_session_tree(name: str) -> None:
+def test_every_leaf_is_a_trace_with_the_session_tree(name: str, tmp_path: Path) -> None:
+    """Every matrix session, in memory and as a .pb file (which needs valid UTF-8 and
+    unsigned times: hostile sessions are in the matrix)."""
     session = prime_nb.load(shared_file(name))
     leaves = list(session.leaves.index)
     traces, spans = exported(session, leaf="all", project="matrix")
@@ -159,3 +185,7 @@ def test_every_leaf_is_a_trace_with_the_session_tree(name: str) -> None:
         check_trace(session, leaf_id, grouped[int(trace, 16)])
     for span in spans:
         assert span.resource.attributes["openinference.project.name"] == "matrix"
+    target = tmp_path / "traces.pb"
+    assert to_otel(session, path=target, leaf="all", project="matrix") == traces
+    check_pb_file(target, spans)
+    assert list(tmp_path.iterdir()) == [target], "no temporary file is left"
