@@ -407,7 +407,8 @@ def _usage(row: dict[str, Any]) -> dict[str, AttributeValue]:
         out["llm.token_count.total"] = total
     cost = row["cost"]
     if not pd.isna(cost) and math.isfinite(cost):
-        out["llm.cost.total"] = out["prime_nb.cost"] = float(cost)
+        # no GenAI convention names a cost: Langfuse reads gen_ai.usage.cost
+        out["llm.cost.total"] = out["gen_ai.usage.cost"] = out["prime_nb.cost"] = float(cost)
     return {k: v for k, v in out.items() if not isinstance(v, int) or 0 <= v < 2**63}
 
 

@@ -105,7 +105,8 @@ def check_trace(session: prime_nb.Session, leaf_id: str, spans: list[ReadableSpa
         if _opt(row["cache_read_tokens"]) is not None:
             assert a["llm.token_count.prompt_details.cache_read"] == _opt(row["cache_read_tokens"])
         if not pd.isna(row["cost"]):
-            assert a["llm.cost.total"] == pytest.approx(row["cost"])
+            assert a["llm.cost.total"] == a["prime_nb.cost"] == pytest.approx(row["cost"])
+            assert a["gen_ai.usage.cost"] == a["prime_nb.cost"]
         else:
             assert "llm.cost.total" not in a
         written = _ns(row["timestamp"])
