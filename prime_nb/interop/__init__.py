@@ -1,0 +1,16 @@
+"""Sessions into other tools' formats: ATIF trajectories and Inspect Scout transcripts.
+
+Layer 6, beside the widget and the corpus (it imports neither): it reads sessions and
+their families. Each target's package is an extra (``prime-nb[atif]``,
+``prime-nb[scout]``), imported only when an export runs, so the core install stays light.
+
+- ``_path``: a root-to-leaf path read once into items every export writes.
+- ``_atif``: :func:`to_atif`, one ATIF trajectory file per path.
+- ``_scout``: :func:`to_scout`, a Scout transcript database; ``_scout_results``:
+  :func:`scan_references`, a scan's message references back to entries.
+- ``_extras``: the optional packages, named with their install command when missing.
+"""
+
+from ._atif import to_atif
+
+__all__ = ["to_atif"]
