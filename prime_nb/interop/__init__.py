@@ -7,10 +7,14 @@ their families. Each target's package is an extra (``prime-nb[atif]``,
 - ``_path``: a root-to-leaf path read once into items every export writes.
 - ``_atif``: :func:`to_atif`, one ATIF trajectory file per path.
 - ``_scout``: :func:`to_scout`, a Scout transcript database; ``_scout_results``:
-  :func:`scan_references`, a scan's message references back to entries.
+  :func:`scout_references`, a scan's cited messages back as entries of files;
+  ``_probes``: :func:`compaction_probes`, one transcript per compaction summary.
 - ``_extras``: the optional packages, named with their install command when missing.
 """
 
 from ._atif import to_atif
+from ._probes import compaction_probes
+from ._scout import to_scout
+from ._scout_results import scout_references
 
-__all__ = ["to_atif"]
+__all__ = ["compaction_probes", "scout_references", "to_atif", "to_scout"]
