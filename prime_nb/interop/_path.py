@@ -276,7 +276,23 @@ def path_items(session: Session, leaf_id: str | None) -> Iterator[Item]:
                 yield item
 
 
+#: deepest nesting an export writes: JSON readers stop at some depth (pydantic's parser
+#: at a few hundred levels), so a hostile file's deeper values are cut there
+MAX_DEPTH = 32
+CUT = "[nested too deep; cut]"
+
+
+def _cut(value: Any, depth: int) -> Any:
+    if isinstance(value, dict):
+        if depth >= MAX_DEPTH:
+            return CUT
+        return {k: _cut(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return CUT if depth >= MAX_DEPTH else [_cut(v, depth + 1) for v in value]
+    return value
+
+
 def json_safe(value: Any) -> Any:
-    """A value as JSON reads it back (tuples as lists, odd numbers as text): what a
-    format's validator and a round trip through a file see."""
-    return json.loads(to_json(value))
+    """A value as JSON reads it back (tuples as lists, odd numbers as text), nesting cut
+    at :data:`MAX_DEPTH`: what a format's validator and a round trip through a file see."""
+    return _cut(json.loads(to_json(value)), 0)

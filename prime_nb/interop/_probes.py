@@ -55,7 +55,7 @@ def compaction_probes(sessions_or_folder: SessionsOrFolder, db: str | Path) -> p
                     agent=SOURCE_TYPE,
                     message_count=1,
                     messages=[model.ChatMessageUser(id=row["compaction_id"], content=text)],
-                    metadata=json_safe(row),
+                    metadata=json_safe({k: v for k, v in row.items() if k != "transcript_id"}),
                 )
             )
             rows.append(row)
