@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ._convert import add_convert_arguments, cmd_convert
 from ._demo import SERVER_START_TIMEOUT, cmd_demo
 from ._output import PROG, CliError, Parser, _err, _existing, _load, _say, printable
 
@@ -340,6 +341,8 @@ def build_parser() -> Parser:
     p.add_argument(
         "--host", action="append", metavar="NAME", help="host name to hide (default: this one)"
     )
+
+    add_convert_arguments(command(cmd_convert))
 
     p = command(cmd_demo)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")

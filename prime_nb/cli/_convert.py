@@ -1,0 +1,103 @@
+"""``prime-nb convert FILE|FOLDER --to TARGET -o DEST``: sessions in another tool's format.
+
+Each target is one entry of :data:`TARGETS`: what it writes (its help line), the
+function that writes it, and the options only it takes. The command, its parser and its
+errors are the same for all, so a new target is one entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ._output import CliError, _existing, _say
+
+#: an option only a target takes: its flags and ``add_argument``'s keywords
+Option = tuple[tuple[str, ...], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Target:
+    """A format ``convert`` writes: ``write(source, dest, args)`` returns the lines to
+    print (what it wrote)."""
+
+    help: str
+    write: Callable[[Path, Path, argparse.Namespace], list[str]]
+    options: tuple[Option, ...] = field(default=())
+
+
+def _session_files(source: Path) -> list[Path]:
+    from ..session import find_session_files
+
+    files = find_session_files(source) if source.is_dir() else [source]
+    if not files:
+        raise CliError(f"{source}: holds no .jsonl session file; pass a session or its folder")
+    return files
+
+
+def _atif(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
+    from ..interop import to_atif
+
+    written: list[str] = []
+    for file in _session_files(source):
+        try:
+            paths = to_atif(file, dest, leaf="all" if args.all_leaves else None)
+        except ValueError as exc:  # a session with no message: nothing to write, say so
+            _say(str(exc))
+            continue
+        written += [str(p) for p in paths]
+    return written
+
+
+def _scout(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
+    from ..interop import to_scout
+
+    ids = to_scout(_session_files(source), dest, leaves="all" if args.all_leaves else "active")
+    return [f"{dest}: {len(ids)} transcripts"]
+
+
+TARGETS: dict[str, Target] = {
+    "atif": Target("ATIF trajectories, one JSON file per path (needs prime-nb[atif])", _atif),
+    "scout": Target("an Inspect Scout transcript database (needs prime-nb[scout])", _scout),
+}
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """write sessions in another tool's format (ATIF, Scout)
+
+    Convert FILE (or every session below FOLDER) into DEST: ATIF writes one trajectory
+    file per path into the folder DEST, Scout a transcript database at DEST. By default
+    each session's active path; --all-leaves writes every leaf's path.
+    """
+    source = _existing(args.source, "session file or folder")
+    target = TARGETS[args.to]
+    try:
+        lines = target.write(source, Path(args.output), args)
+    except ImportError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"{exc.filename or args.output}: {exc.strerror or exc}") from None
+    for line in lines:
+        _say(line)
+    return 0
+
+
+def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``convert``: those every target takes, then each target's own."""
+    parser.add_argument("source", metavar="FILE|FOLDER")
+    parser.add_argument(
+        "--to",
+        required=True,
+        choices=sorted(TARGETS),
+        help="; ".join(f"{name}: {t.help}" for name, t in sorted(TARGETS.items())),
+    )
+    parser.add_argument("-o", "--output", required=True, metavar="DEST", help="where to write")
+    parser.add_argument(
+        "--all-leaves", action="store_true", help="every leaf's path, not only the active one"
+    )
+    for target in TARGETS.values():
+        for flags, options in target.options:
+            parser.add_argument(*flags, **options)
