@@ -22,11 +22,13 @@ Option = tuple[tuple[str, ...], dict[str, Any]]
 @dataclass(frozen=True)
 class Target:
     """A format ``convert`` writes: ``write(source, dest, args)`` returns the lines to
-    print (what it wrote)."""
+    print (what it wrote). ``dest`` is ``-o``'s path; only a target that can send what
+    it writes elsewhere (``needs_output=False``) is called without one."""
 
     help: str
-    write: Callable[[Path, Path, argparse.Namespace], list[str]]
+    write: Callable[[Path, Path | None, argparse.Namespace], list[str]]
     options: tuple[Option, ...] = field(default=())
+    needs_output: bool = True
 
 
 def _session_files(source: Path) -> list[Path]:
@@ -38,8 +40,10 @@ def _session_files(source: Path) -> list[Path]:
     return files
 
 
-def _atif(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
+def _atif(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
     from ..interop import to_atif
+
+    assert dest is not None
 
     written: list[str] = []
     for file in _session_files(source):
@@ -52,30 +56,73 @@ def _atif(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
     return written
 
 
-def _scout(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
+def _scout(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
     from ..interop import to_scout
+
+    assert dest is not None
 
     ids = to_scout(_session_files(source), dest, leaves="all" if args.all_leaves else "active")
     return [f"{dest}: {len(ids)} transcripts"]
 
 
+def _otel(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
+    """Each session's traces to ``--endpoint``, or to ``-o``: the ``.pb`` file of a session
+    file, or a folder of ``<name>.pb`` files for a folder of sessions."""
+    from ..interop import to_otel
+
+    if (dest is None) == (args.endpoint is None):
+        raise CliError("convert --to otel: give -o FILE.pb or --endpoint URL (one of them)")
+    leaf = "all" if args.all_leaves else None
+    files = _session_files(source)
+    lines: list[str] = []
+    for file in files:
+        try:
+            if args.endpoint is not None:
+                traces = to_otel(file, endpoint=args.endpoint, project=args.project, leaf=leaf)
+                lines.append(f"{file}: {len(traces)} traces sent to {args.endpoint}")
+                continue
+            assert dest is not None
+            if source.is_dir():
+                dest.mkdir(parents=True, exist_ok=True)
+            target = dest / f"{file.stem}.pb" if source.is_dir() else dest
+            traces = to_otel(file, path=target, project=args.project, leaf=leaf)
+            lines.append(f"{target}: {len(traces)} traces")
+        except (ConnectionError, ValueError) as exc:  # the receiver, or the endpoint's form
+            raise CliError(str(exc)) from None
+    return lines
+
+
 TARGETS: dict[str, Target] = {
     "atif": Target("ATIF trajectories, one JSON file per path (needs prime-nb[atif])", _atif),
     "scout": Target("an Inspect Scout transcript database (needs prime-nb[scout])", _scout),
+    "otel": Target(
+        "OpenTelemetry traces, one per path, sent to --endpoint or written to -o as OTLP "
+        "protobuf (needs prime-nb[otel])",
+        _otel,
+        (
+            (("--endpoint",), {"metavar": "URL", "help": "otel: an OTLP/HTTP traces URL"}),
+            (("--project",), {"metavar": "NAME", "help": "otel: the Phoenix project"}),
+        ),
+        needs_output=False,
+    ),
 }
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    """write sessions in another tool's format (ATIF, Scout)
+    """write sessions in another tool's format (ATIF, Scout, OpenTelemetry)
 
     Convert FILE (or every session below FOLDER) into DEST: ATIF writes one trajectory
-    file per path into the folder DEST, Scout a transcript database at DEST. By default
-    each session's active path; --all-leaves writes every leaf's path.
+    file per path into the folder DEST, Scout a transcript database at DEST,
+    OpenTelemetry an OTLP protobuf file DEST (a folder of them for a FOLDER) or sends
+    the traces to --endpoint. By default each session's active path; --all-leaves
+    writes every leaf's path.
     """
     source = _existing(args.source, "session file or folder")
     target = TARGETS[args.to]
+    if args.output is None and target.needs_output:
+        raise CliError(f"convert --to {args.to}: give -o DEST, where to write", 2)
     try:
-        lines = target.write(source, Path(args.output), args)
+        lines = target.write(source, None if args.output is None else Path(args.output), args)
     except ImportError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -94,7 +141,7 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
         choices=sorted(TARGETS),
         help="; ".join(f"{name}: {t.help}" for name, t in sorted(TARGETS.items())),
     )
-    parser.add_argument("-o", "--output", required=True, metavar="DEST", help="where to write")
+    parser.add_argument("-o", "--output", metavar="DEST", help="where to write")
     parser.add_argument(
         "--all-leaves", action="store_true", help="every leaf's path, not only the active one"
     )

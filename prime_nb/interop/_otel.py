@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from .._version import __version__
 from ..session import Session, SessionLike, as_session
+from ._extras import require
 from ._otel_spans import SpanRecord, conversation_id, path_spans, trace_id_of
 
 if TYPE_CHECKING:
@@ -35,6 +36,9 @@ BATCH_CHARS = 8_000_000
 
 #: the path an OTLP/HTTP receiver takes traces at, added to an endpoint given without one
 TRACES_PATH = "/v1/traces"
+
+#: the module of the OTLP/HTTP exporter (``opentelemetry-exporter-otlp-proto-http``)
+OTLP_HTTP = "opentelemetry.exporter.otlp.proto.http.trace_exporter"
 
 #: seconds the OTLP exporter waits for a request (retries included)
 TIMEOUT = 30.0
@@ -186,14 +190,9 @@ def _sdk() -> _Sdk:
     """The SDK's classes; without the extra, an ImportError that says how to install it."""
     global _SDK
     if _SDK is None:
-        try:
-            _SDK = _Sdk()
-        except ImportError as exc:
-            raise ImportError(
-                f"to_otel needs the module {exc.name or 'opentelemetry'!r}, which is not "
-                "installed; install it with: pip install 'prime-nb[otel]'",
-                name=exc.name,
-            ) from exc
+        for module in ("opentelemetry.sdk.trace", OTLP_HTTP):
+            require(module, "otel", "to_otel")
+        _SDK = _Sdk()
     return _SDK
 
 

@@ -7,9 +7,6 @@ missing extra.
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +15,7 @@ from fresh_python import run_fresh
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from otlp_receiver import receiving, spans_of
 from session_matrix import shared_file
 
 import prime_nb
@@ -37,17 +35,6 @@ def ids(spans: list[ReadableSpan]) -> list[tuple[int, int]]:
     return [(s.context.trace_id, s.context.span_id) for s in spans if s.context is not None]
 
 
-def read_pb(body: bytes) -> list[Any]:
-    request = ExportTraceServiceRequest()
-    request.ParseFromString(body)
-    return [
-        span
-        for resource in request.resource_spans
-        for scope in resource.scope_spans
-        for span in scope.spans
-    ]
-
-
 def proto_ids(spans: list[Any]) -> list[tuple[int, int]]:
     return [(int.from_bytes(s.trace_id, "big"), int.from_bytes(s.span_id, "big")) for s in spans]
 
@@ -65,62 +52,30 @@ def test_the_project_is_a_resource_attribute_of_the_file(tmp_path: Path) -> None
 
 
 # -- an OTLP/HTTP receiver ---------------------------------------------------------------------
-class Receiver(BaseHTTPRequestHandler):
-    """Takes OTLP/HTTP POSTs; answers with the class's ``status``."""
-
-    status = 200
-    bodies: list[tuple[str, str, bytes]]
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        self.bodies.append((self.path, self.headers["Content-Type"], body))
-        self.send_response(self.status)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def receiver() -> Iterator[tuple[str, type[Receiver]]]:
-    handler = type("Handler", (Receiver,), {"bodies": [], "status": 200})
-    server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", handler
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def test_an_endpoint_gets_the_spans_over_otlp_http(
-    receiver: tuple[str, type[Receiver]], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_endpoint_gets_the_spans_over_otlp_http(monkeypatch: pytest.MonkeyPatch) -> None:
     """A host without a path gets ``/v1/traces``; many spans go as several requests."""
-    url, handler = receiver
     monkeypatch.setattr(_otel, "BATCH_SPANS", 7)
     session = prime_nb.load(shared_file(BRANCHY))
     expected = in_memory(session, leaf="all")
     assert len(expected) > 7
-    to_otel(session, endpoint=url, leaf="all")
-    assert len(handler.bodies) == -(-len(expected) // 7)
-    assert {(path, kind) for path, kind, _ in handler.bodies} == {
+    with receiving() as received:
+        to_otel(session, endpoint=received.url, leaf="all")
+    assert len(received.requests) == -(-len(expected) // 7)
+    assert {(path, kind) for path, kind, _ in received.requests} == {
         ("/v1/traces", "application/x-protobuf")
     }
-    received = [span for _, _, body in handler.bodies for span in read_pb(body)]
-    assert sorted(proto_ids(received)) == sorted(ids(expected))
+    spans = [span for _, _, body in received.requests for span in spans_of(body)]
+    assert sorted(proto_ids(spans)) == sorted(ids(expected))
 
 
-def test_an_endpoint_that_refuses_the_spans_is_an_error(
-    receiver: tuple[str, type[Receiver]],
-) -> None:
-    url, handler = receiver
-    handler.status = 400  # not retried by the exporter
-    with pytest.raises(ConnectionError, match=r"/v1/traces: the spans were not accepted; check"):
-        to_otel(shared_file(BRANCHY), endpoint=f"{url}/v1/traces")
+def test_an_endpoint_that_refuses_the_spans_is_an_error() -> None:
+    with (
+        receiving(status=400) as received,
+        pytest.raises(  # 400: not retried
+            ConnectionError, match=r"/v1/traces: the spans were not accepted; check"
+        ),
+    ):
+        to_otel(shared_file(BRANCHY), endpoint=f"{received.url}/v1/traces")
 
 
 # -- ids and times -----------------------------------------------------------------------------
@@ -243,7 +198,7 @@ def test_long_text_is_cut_and_says_so(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_an_empty_session_has_no_trace(tmp_path: Path) -> None:
     target = tmp_path / "t.pb"
     assert to_otel(lines(tmp_path / "s.jsonl", []), path=target, leaf="all") == []
-    assert read_pb(target.read_bytes()) == []
+    assert spans_of(target.read_bytes()) == []
 
 
 # -- arguments and the extra -------------------------------------------------------------------
@@ -276,7 +231,7 @@ def test_interop_imports_opentelemetry_only_to_export_and_names_a_missing_extra(
     )
     assert out.splitlines() == [
         "False",
-        "to_otel needs the module 'opentelemetry.sdk.trace', which is not installed; "
+        "to_otel needs the package 'opentelemetry', which is not installed; "
         "install it with: pip install 'prime-nb[otel]'",
         "ModuleNotFoundError",
     ]
