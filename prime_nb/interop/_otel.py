@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -90,14 +90,15 @@ def to_otel(
     otel = _sdk()
     loaded = as_session(session, "to_otel")
     leaves = _leaves(loaded, leaf)
-    spans = [otel.readable(record, _resource(otel, project)) for record in _records(loaded, leaves)]
+    resource = _resource(otel, project)
+    batches = _batches(otel.readable(record, resource) for record in _records(loaded, leaves))
     if path is not None:
-        _write(Path(os.fspath(path)), otel.encode(spans))
+        _write(Path(os.fspath(path)), (otel.encode(batch) for batch in batches))
     elif endpoint is not None:
-        _send(otel.http_exporter(_traces_url(endpoint)), spans, endpoint, shutdown=True)
+        _send(otel.http_exporter(_traces_url(endpoint)), batches, endpoint, shutdown=True)
     else:
         assert exporter is not None
-        _send(exporter, spans, type(exporter).__name__, shutdown=False)
+        _send(exporter, batches, type(exporter).__name__, shutdown=False)
     conversation = conversation_id(loaded)
     return [f"{trace_id_of(conversation, leaf_id):032x}" for leaf_id in leaves]
 
@@ -221,24 +222,27 @@ def _traces_url(endpoint: str) -> str:
     return endpoint
 
 
-def _batches(spans: Sequence[ReadableSpan]) -> Iterator[Sequence[ReadableSpan]]:
-    """The spans in requests of at most BATCH_SPANS spans and about BATCH_CHARS of text."""
-    start, chars = 0, 0
-    for k, span in enumerate(spans):
+def _batches(spans: Iterable[ReadableSpan]) -> Iterator[list[ReadableSpan]]:
+    """The spans in requests of at most BATCH_SPANS spans and about BATCH_CHARS of text,
+    built as they are sent: a long path is never in memory as spans all at once."""
+    batch: list[ReadableSpan] = []
+    chars = 0
+    for span in spans:
         size = sum(len(v) for v in (span.attributes or {}).values() if isinstance(v, str))
-        if k > start and (k - start >= BATCH_SPANS or chars + size > BATCH_CHARS):
-            yield spans[start:k]
-            start, chars = k, 0
+        if batch and (len(batch) >= BATCH_SPANS or chars + size > BATCH_CHARS):
+            yield batch
+            batch, chars = [], 0
+        batch.append(span)
         chars += size
-    if start < len(spans):
-        yield spans[start:]
+    if batch:
+        yield batch
 
 
 def _send(
-    exporter: SpanExporter, spans: Sequence[ReadableSpan], where: str, shutdown: bool
+    exporter: SpanExporter, batches: Iterable[list[ReadableSpan]], where: str, shutdown: bool
 ) -> None:
     try:
-        for batch in _batches(spans):
+        for batch in batches:
             if exporter.export(batch) != _sdk().SUCCESS:
                 raise ConnectionError(
                     f"{where}: the spans were not accepted; check that the OTLP receiver "
@@ -249,13 +253,17 @@ def _send(
             exporter.shutdown()
 
 
-def _write(path: Path, body: bytes) -> None:
-    """Write ``body`` whole or not at all (a temporary file renamed over ``path``)."""
+def _write(path: Path, bodies: Iterable[bytes]) -> None:
+    """Write the requests as one, whole or not at all (a temporary file renamed over
+    ``path``). Serialised protobuf messages of one type concatenate into one message
+    whose repeated fields hold all of theirs, so the batches' requests make one
+    ``ExportTraceServiceRequest``."""
     folder = path.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(body)
+            for body in bodies:
+                fh.write(body)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -40,15 +40,24 @@ def proto_ids(spans: list[Any]) -> list[tuple[int, int]]:
 
 
 # -- a .pb file ----------------------------------------------------------------------------------
-def test_the_project_is_a_resource_attribute_of_the_file(tmp_path: Path) -> None:
+def test_a_pb_file_written_in_batches_is_one_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches are encoded one by one and their bytes concatenated: the file parses as
+    one request holding every span, each batch's resource naming the project."""
+    monkeypatch.setattr(_otel, "BATCH_SPANS", 5)
+    session = prime_nb.load(shared_file(BRANCHY))
+    expected = in_memory(session, leaf="all")
     target = tmp_path / "t.pb"
-    to_otel(shared_file(BRANCHY), path=target, project="probes")
+    to_otel(session, path=target, project="probes", leaf="all")
     request = ExportTraceServiceRequest()
     request.ParseFromString(target.read_bytes())
-    (resource,) = request.resource_spans
-    values = {a.key: a.value.string_value for a in resource.resource.attributes}
-    assert values["openinference.project.name"] == "probes"
-    assert values["service.name"] == "prime-agent"
+    assert len(request.resource_spans) == -(-len(expected) // 5)
+    assert sorted(proto_ids(spans_of(target.read_bytes()))) == sorted(ids(expected))
+    for resource in request.resource_spans:
+        values = {a.key: a.value.string_value for a in resource.resource.attributes}
+        assert values["openinference.project.name"] == "probes"
+        assert values["service.name"] == "prime-agent"
 
 
 # -- an OTLP/HTTP receiver ---------------------------------------------------------------------
