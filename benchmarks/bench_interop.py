@@ -2,14 +2,16 @@
 
 A session is generated (``sessiongen.write_large_session``, the ``big`` shape, seed 0).
 Each export runs ``--repeat`` times, each in a fresh process that loads the file first
-(the export's packages, ``atif`` and Inspect, are imported before any timing: their
-import is a fixed cost of seconds, not a cost of the session):
+(the export's packages, ``atif``, Inspect and OpenTelemetry, are imported before any
+timing: their import is a fixed cost of seconds, not a cost of the session):
 
 - baseline: ``prime_nb.load`` of the file (the load every export starts from);
 - ``to_atif`` of the active path, without and with the family lookup (``family=False``,
   the default ``load_family``, which loads the family's files again);
 - ``to_scout`` of the active path (one transcript into a new database);
-- ``compaction_probes`` (one transcript per compaction).
+- ``compaction_probes`` (one transcript per compaction);
+- ``to_otel`` of the active path into an OTLP protobuf file (the spans built, encoded
+  and written as a receiver would be sent them).
 
 Printed per export: its time (best run) and its ratio to the load of the same process,
 what it wrote (bytes, against the file), and the process's peak RSS against the file.
@@ -38,6 +40,7 @@ EXPORTS = {
     "to_atif (active path, family looked up)": "to_atif(session, out / 'atif')",
     "to_scout (active path)": "to_scout(session, out / 'scout')",
     "compaction_probes": "compaction_probes(session, out / 'probes')",
+    "to_otel (active path, a .pb file)": "to_otel(session, path=out / 'traces.pb')",
 }
 
 CHILD = """
@@ -47,8 +50,9 @@ sys.path.insert(0, sys.argv[4])
 from sessiongen import use_local_tokenizer
 use_local_tokenizer()
 import atif, inspect_ai.model, inspect_ai.tool, inspect_scout  # imported before timing
+import opentelemetry.sdk.trace, opentelemetry.exporter.otlp.proto.http.trace_exporter
 import prime_nb
-from prime_nb.interop import compaction_probes, to_atif, to_scout
+from prime_nb.interop import compaction_probes, to_atif, to_otel, to_scout
 
 def peak():
     with open("/proc/self/status") as fh:
