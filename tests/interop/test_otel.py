@@ -1,5 +1,5 @@
 """``to_otel`` over the session matrix: the spans an in-memory exporter receives have the
-tree and the attributes docs/interop-otel.md promises, counted against the session's own
+tree and the attributes docs/interop.md promises, counted against the session's own
 tables (not against the exporter's rules), and the same spans come back from a ``.pb``
 file.
 
