@@ -13,9 +13,11 @@ OTLP/HTTP receiver takes at ``/v1/traces`` with ``Content-Type: application/x-pr
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -39,6 +41,9 @@ TRACES_PATH = "/v1/traces"
 
 #: the module of the OTLP/HTTP exporter (``opentelemetry-exporter-otlp-proto-http``)
 OTLP_HTTP = "opentelemetry.exporter.otlp.proto.http.trace_exporter"
+
+#: where the OTLP exporters log a refused or failed request
+EXPORTER_LOGGER = "opentelemetry.exporter.otlp"
 
 #: seconds the OTLP exporter waits for a request (retries included)
 TIMEOUT = 30.0
@@ -241,16 +246,43 @@ def _batches(spans: Iterable[ReadableSpan]) -> Iterator[list[ReadableSpan]]:
 def _send(
     exporter: SpanExporter, batches: Iterable[list[ReadableSpan]], where: str, shutdown: bool
 ) -> None:
+    """Export every batch; the first one refused is a ConnectionError. While our own
+    OTLP exporter sends (``shutdown``), what it logs is kept for that error's message
+    instead of printed beside it."""
+    with _exporter_log(keep=shutdown) as said:
+        try:
+            for batch in batches:
+                if exporter.export(batch) != _sdk().SUCCESS:
+                    detail = f" ({'; '.join(dict.fromkeys(said))[:300]})" if said else ""
+                    raise ConnectionError(
+                        f"{where}: the spans were not accepted{detail}; check that the OTLP "
+                        "receiver (Phoenix, Jaeger, a collector) is running at that address"
+                    )
+        finally:
+            if shutdown:
+                exporter.shutdown()
+
+
+@contextmanager
+def _exporter_log(keep: bool) -> Iterator[list[str]]:
+    """The OTLP exporter's log messages of the block (left alone when ``keep`` is false)."""
+    said: list[str] = []
+    if not keep:
+        yield said
+        return
+
+    class Kept(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    logger, handler = logging.getLogger(EXPORTER_LOGGER), Kept(logging.WARNING)
+    propagate, logger.propagate = logger.propagate, False
+    logger.addHandler(handler)
     try:
-        for batch in batches:
-            if exporter.export(batch) != _sdk().SUCCESS:
-                raise ConnectionError(
-                    f"{where}: the spans were not accepted; check that the OTLP receiver "
-                    "(Phoenix, Jaeger, a collector) is running at that address"
-                )
+        yield said
     finally:
-        if shutdown:
-            exporter.shutdown()
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def _write(path: Path, bodies: Iterable[bytes]) -> None:

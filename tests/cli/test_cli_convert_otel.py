@@ -66,9 +66,10 @@ def test_convert_to_otel_errors_are_one_line(
     with receiving(status=400) as received:
         assert main(["convert", source, "--to", "otel", "--endpoint", received.url]) == 1
     err = capsys.readouterr().err
-    assert err == (
-        f"prime-nb: error: {received.url}: the spans were not accepted; check that the "
-        "OTLP receiver (Phoenix, Jaeger, a collector) is running at that address\n"
+    assert err == (  # what the exporter logged is in the one line, not beside it
+        f"prime-nb: error: {received.url}: the spans were not accepted (Failed to export "
+        "spans batch code: 400, reason: Bad Request); check that the OTLP receiver "
+        "(Phoenix, Jaeger, a collector) is running at that address\n"
     )
     assert main(["convert", source, "--to", "otel", "--endpoint", "localhost:4318"]) == 1
     assert "localhost:4318: not an OTLP/HTTP address" in capsys.readouterr().err

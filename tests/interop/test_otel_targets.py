@@ -81,7 +81,7 @@ def test_an_endpoint_that_refuses_the_spans_is_an_error() -> None:
     with (
         receiving(status=400) as received,
         pytest.raises(  # 400: not retried
-            ConnectionError, match=r"/v1/traces: the spans were not accepted; check"
+            ConnectionError, match=r"/v1/traces: the spans were not accepted \(.* 400, .*\); check"
         ),
     ):
         to_otel(shared_file(BRANCHY), endpoint=f"{received.url}/v1/traces")
