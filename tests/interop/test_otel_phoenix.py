@@ -1,5 +1,5 @@
 """A session sent by ``to_otel`` to a real Phoenix server comes back whole: the same spans,
-kinds, parents and entry ids, read with Phoenix's own client.
+kinds, parents, entry ids and token counts, read with Phoenix's own client.
 
 Phoenix runs from its own virtual environment (``.venv-phoenix``, made by ``.ci/setup``;
 ``PRIME_NB_PHOENIX_PYTHON`` names another interpreter that has ``arize-phoenix``): its
@@ -60,6 +60,7 @@ print(json.dumps([
         "parent_id": s.get("parent_id"),
         "kind": s["span_kind"],
         "entry_id": s["attributes"].get("prime_nb.entry_id"),
+        "tokens": s["attributes"].get("llm.token_count.total"),
     }
     for s in spans
 ]))
@@ -148,11 +149,12 @@ def test_phoenix_stores_every_span_with_its_kind_and_entry(phoenix: tuple[str, P
             f"{s.parent.span_id:016x}" if s.parent else None,
             str((s.attributes or {})["openinference.span.kind"]),
             str((s.attributes or {})["prime_nb.entry_id"]),
+            (s.attributes or {}).get("llm.token_count.total"),
         )
         for s in sent
         if s.context is not None
     )
-    kinds = {kind for *_, kind, _ in expected}
+    kinds = {kind for *_, kind, _, _ in expected}
     assert kinds == {"AGENT", "LLM", "TOOL", "CHAIN"}, "the session has every kind of span"
 
     traces = to_otel(session, endpoint=url, project=PROJECT, leaf="all")
@@ -167,8 +169,8 @@ def test_phoenix_stores_every_span_with_its_kind_and_entry(phoenix: tuple[str, P
     )
     assert done.returncode == 0, done.stderr[-2000:]
     stored = sorted(
-        (s["trace_id"], s["span_id"], s["parent_id"], s["kind"], s["entry_id"])
+        (s["trace_id"], s["span_id"], s["parent_id"], s["kind"], s["entry_id"], s["tokens"])
         for s in json.loads(done.stdout)
     )
     assert len(stored) == len(expected)
-    assert stored == expected, "Phoenix keeps each span's ids, parent, kind and entry"
+    assert stored == expected, "Phoenix keeps each span's ids, parent, kind, entry, tokens"
