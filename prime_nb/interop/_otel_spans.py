@@ -6,7 +6,8 @@ records into the SDK's spans and sends them.
 
 One trace per path. Its root is an agent span covering the path; under it, side by side
 as the agent ran them, a span per model call (an assistant message), per tool call (a
-``toolCall`` block, ended by its result on the same path) and per compaction. Every span
+``toolCall`` block, ended by its result on the same path; the specification's dialect
+writes a call as an entry of its own, which is a tool call only) and per compaction. Every span
 carries its attributes twice, in the OpenInference conventions (what Phoenix reads) and
 in the OpenTelemetry GenAI conventions (what Langfuse, Jaeger and others read), and
 ``prime_nb.entry_id``, the entry it stands for.
@@ -43,6 +44,11 @@ MAX_TEXT_CHARS = 100_000
 
 #: the agent's name in ``gen_ai.agent.name`` and in the root span's name
 AGENT_NAME = "prime-agent"
+
+#: the key of a canonical entry that was a ``toolCall`` entry of the specification's
+#: dialect: an assistant message of one call, made in the model call before it (the
+#: session's context merges it into that turn too)
+SPEC_TOOL_CALL = "_sourceType"
 
 #: latest time a span may carry: OTLP times are unsigned 64-bit nanoseconds
 _MAX_NS = 2**64 - 1
@@ -168,7 +174,9 @@ class _PathSpans:
         for k, entry_id in enumerate(self.ids):
             entry = self.entries[entry_id]
             message = entry.get("message") if entry.get("type") == "message" else None
-            if isinstance(message, dict) and message.get("role") == "assistant":
+            if isinstance(message, dict) and entry.get(SPEC_TOOL_CALL) == "toolCall":
+                spans.extend(self._tool_calls(k, message))  # a call of the turn before it
+            elif isinstance(message, dict) and message.get("role") == "assistant":
                 span = self._model_call(k, message, "\n\n".join(pending), call_end)
                 spans.append(span)
                 spans.extend(self._tool_calls(k, message))
