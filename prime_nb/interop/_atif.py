@@ -27,6 +27,7 @@ models, and by the checks it does not make (steps present, entry ids in path ord
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 
 from .._version import __version__
-from ..session import Session, SessionLike, as_session
+from ..session import Session, SessionLike, as_session, paused_gc
 from ._extras import require
 from ._path import Item, json_safe, path_items
 
@@ -201,6 +202,15 @@ def check_trajectory(doc: dict[str, Any], path_ids: Sequence[str], where: str) -
         last = order[eid]
 
 
+def _json_bytes(doc: dict[str, Any]) -> bytes:
+    """The trajectory as indented JSON (the standard library for integers beyond 64 bits,
+    which orjson does not write)."""
+    try:
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    except TypeError:
+        return json.dumps(doc, indent=2, ensure_ascii=False).encode()
+
+
 def _file_name(session: Session, leaf_id: str) -> str:
     stem = session.file.name.removesuffix(".jsonl")
     return _UNSAFE.sub("_", f"{stem}.{leaf_id}")[:150] + ".json"
@@ -242,6 +252,12 @@ class _Writer:
         return out
 
     def write(self, session: Session, leaf_id: str, dest: Path, seen: frozenset[str]) -> Path:
+        """Write the path to ``leaf_id`` to ``dest`` (the collector paused: a path's
+        steps are many small objects that live until the file is written)."""
+        with paused_gc():
+            return self._write(session, leaf_id, dest, seen)
+
+    def _write(self, session: Session, leaf_id: str, dest: Path, seen: frozenset[str]) -> Path:
         path_ids = session.path(leaf_id)
         steps, by_entry = trajectory_steps(path_items(session, leaf_id))
         for entry_id, children in self._subagents(session).items():
@@ -278,8 +294,8 @@ class _Writer:
         if models:
             doc["agent"]["model_name"] = models[0]
         check_trajectory(doc, path_ids, f"{session.file} at {leaf_id}")
-        trajectory = self.models.Trajectory.model_validate(doc)
-        dest.write_bytes(orjson.dumps(trajectory.to_json_dict(), option=orjson.OPT_INDENT_2))
+        self.models.Trajectory.model_validate(doc)  # raises if ATIF's models refuse it
+        dest.write_bytes(_json_bytes(doc))
         self.written.append(dest)
         return dest
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from .._paths import is_path_list
-from ..session import Session, find_session_files, load
+from ..session import Session, find_session_files, load, paused_gc
 from ._extras import require
 from ._path import Item, json_safe, path_items
 
@@ -156,7 +156,8 @@ def _transcripts(
             continue  # an empty session has no path
         chosen = [str(x) for x in session.leaves.index] if leaves == "all" else [session.leaf_id]
         for leaf_id in chosen:
-            transcript = transcript_of(session, leaf_id, inspect, scout)
+            with paused_gc():  # a path's messages: many small objects, all kept
+                transcript = transcript_of(session, leaf_id, inspect, scout)
             base, n = transcript.transcript_id, 1
             while transcript.transcript_id in ids:  # the same session id in two files
                 n += 1
