@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .._version import __version__
-from ..session import Session, SessionLike, as_session
+from ..session import Session, SessionLike, as_session, paused_gc
 from ._extras import require
 from ._otel_spans import SpanRecord, conversation_id, path_spans, trace_id_of
 
@@ -97,13 +97,14 @@ def to_otel(
     leaves = _leaves(loaded, leaf)
     resource = _resource(otel, project)
     batches = _batches(otel.readable(record, resource) for record in _records(loaded, leaves))
-    if path is not None:
-        _write(Path(os.fspath(path)), (otel.encode(batch) for batch in batches))
-    elif endpoint is not None:
-        _send(otel.http_exporter(_traces_url(endpoint)), batches, endpoint, shutdown=True)
-    else:
-        assert exporter is not None
-        _send(exporter, batches, type(exporter).__name__, shutdown=False)
+    with paused_gc():  # many small objects, no cycles among them
+        if path is not None:
+            _write(Path(os.fspath(path)), (otel.encode(batch) for batch in batches))
+        elif endpoint is not None:
+            _send(otel.http_exporter(_traces_url(endpoint)), batches, endpoint, shutdown=True)
+        else:
+            assert exporter is not None
+            _send(exporter, batches, type(exporter).__name__, shutdown=False)
     conversation = conversation_id(loaded)
     return [f"{trace_id_of(conversation, leaf_id):032x}" for leaf_id in leaves]
 
