@@ -14,6 +14,7 @@ import them alike (the repository's root is on the path of a checkout installed 
   orphans).
 - :func:`synthetic_family`: a fork of a fork and a sub-agent of a sub-agent, in folders.
 - :func:`write_jsonl`: entries as the agent writes them, a line each.
+- :func:`use_local_tokenizer`: offline, the tokenizer Inspect counts with (Scout scans).
 - :func:`main` (``python -m sessiongen``, ``--help`` lists its commands): write a shape,
   a big session, a small one or a family to a path; ``demo`` rewrites the demo session
   that ``prime_nb.datasets.demo_session_path()`` ships, from the script in ``_demo``.
@@ -27,6 +28,7 @@ from ._family import synthetic_family
 from ._large import large_session_entries, write_large_session
 from ._shapes import SHAPES, shape_entries, write_shape
 from ._small import synthetic_entries, synthetic_session
+from ._tokenizer import use_local_tokenizer
 
 __all__ = [
     "SHAPES",
@@ -36,6 +38,7 @@ __all__ = [
     "synthetic_entries",
     "synthetic_family",
     "synthetic_session",
+    "use_local_tokenizer",
     "write_jsonl",
     "write_large_session",
     "write_shape",

@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "family": 5,
     "widget": 6,
     "corpus": 6,
+    "interop": 6,
     "datasets": 7,
     "cli": 8,
     "__init__": 9,

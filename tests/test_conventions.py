@@ -101,6 +101,7 @@ def version() -> str:
 NOT_SOURCES = {
     ".git",
     ".venv",
+    ".venv-phoenix",  # Phoenix's own venv, for tests/interop/test_otel_phoenix.py
     "node_modules",
     "static",
     "fixtures",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._words import counted
+from ._convert import add_convert_arguments, cmd_convert
 from ._demo import SERVER_START_TIMEOUT, cmd_demo
 from ._output import (
     PROG,
@@ -434,6 +435,7 @@ def build_parser() -> Parser:
     )
 
     add_repair_arguments(command(cmd_repair))
+    add_convert_arguments(command(cmd_convert))
 
     p = command(cmd_demo)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")

@@ -30,6 +30,7 @@ def test_the_notebooks_exist() -> None:
         "03-branching-and-forks",
         "04-families-and-datasets",
         "05-research-recipes",
+        "06-compaction-probes",
     ]
 
 

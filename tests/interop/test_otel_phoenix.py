@@ -1,0 +1,176 @@
+"""A session sent by ``to_otel`` to a real Phoenix server comes back whole: the same spans,
+kinds, parents, entry ids and token counts, read with Phoenix's own client.
+
+Phoenix runs from its own virtual environment (``.venv-phoenix``, made by ``.ci/setup``;
+``PRIME_NB_PHOENIX_PYTHON`` names another interpreter that has ``arize-phoenix``): its
+pins (an older ``anthropic``, a pytest plugin that imports for seconds) do not fit the
+test environment, and the server is a process of its own anyway. Without it the test
+fails and says how to make it. The server listens on loopback on free ports, keeps its
+database in a temporary folder and has its telemetry and external resources off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from session_matrix import shared_file
+
+import prime_nb
+from prime_nb.interop import to_otel
+
+REPO = Path(__file__).resolve().parents[2]
+#: a compaction on each of two paths, tool calls with results: every kind of span
+SESSION = "comp-on2-off0-forks1-v3-prime"
+PROJECT = "prime-nb-test"
+#: seconds Phoenix may take to answer on a busy machine, and to store what it was sent
+STARTUP = 300.0
+STORED = 60.0
+
+#: run by Phoenix's interpreter: the project's spans, polled until ``count`` are stored
+READ_BACK = """
+import json, sys, time
+from phoenix.client import Client
+
+url, project, count, patience = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+client = Client(base_url=url)
+deadline = time.monotonic() + patience
+while True:
+    try:
+        spans = client.spans.get_spans(project_identifier=project, limit=count + 100)
+    except Exception:  # the project appears with its first stored span
+        spans = []
+    if len(spans) >= count or time.monotonic() > deadline:
+        break
+    time.sleep(0.5)
+print(json.dumps([
+    {
+        "trace_id": s["context"]["trace_id"],
+        "span_id": s["context"]["span_id"],
+        "parent_id": s.get("parent_id"),
+        "kind": s["span_kind"],
+        "entry_id": s["attributes"].get("prime_nb.entry_id"),
+        "tokens": s["attributes"].get("llm.token_count.total"),
+    }
+    for s in spans
+]))
+"""
+
+
+def phoenix_python() -> Path:
+    given = os.environ.get("PRIME_NB_PHOENIX_PYTHON")
+    python = Path(given) if given else REPO / ".venv-phoenix" / "bin" / "python"
+    if not python.exists():
+        pytest.fail(
+            f"{python}: no Python with Phoenix to test against; run .ci/setup (it makes "
+            ".venv-phoenix with arize-phoenix) or set PRIME_NB_PHOENIX_PYTHON",
+            pytrace=False,
+        )
+    return python
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=5) as reply:
+            return bool(reply.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture
+def phoenix(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A Phoenix server of this test's own; its URL and its interpreter."""
+    python = phoenix_python()
+    port = free_port()
+    env = {
+        **os.environ,
+        "PHOENIX_WORKING_DIR": str(tmp_path / "phoenix"),
+        "PHOENIX_HOST": "127.0.0.1",
+        "PHOENIX_PORT": str(port),
+        "PHOENIX_GRPC_PORT": str(free_port()),
+        "PHOENIX_TELEMETRY_ENABLED": "false",
+        "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false",
+    }
+    log = tmp_path / "phoenix.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [str(python), "-m", "phoenix.server.main", "serve"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its workers go with it
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP
+        while not answers(url):
+            if server.poll() is not None or time.monotonic() > deadline:
+                tail = log.read_text(errors="replace")[-2000:]
+                pytest.fail(f"{url}: Phoenix did not start (exit {server.poll()}):\n{tail}")
+            time.sleep(0.5)
+        yield url, python
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+@pytest.mark.alone
+def test_phoenix_stores_every_span_with_its_kind_and_entry(phoenix: tuple[str, Path]) -> None:
+    url, python = phoenix
+    session = prime_nb.load(shared_file(SESSION))
+    exporter = InMemorySpanExporter()
+    to_otel(session, exporter=exporter, leaf="all")
+    sent = exporter.get_finished_spans()
+    expected = sorted(
+        (
+            f"{s.context.trace_id:032x}",
+            f"{s.context.span_id:016x}",
+            f"{s.parent.span_id:016x}" if s.parent else None,
+            str((s.attributes or {})["openinference.span.kind"]),
+            str((s.attributes or {})["prime_nb.entry_id"]),
+            (s.attributes or {}).get("llm.token_count.total"),
+        )
+        for s in sent
+        if s.context is not None
+    )
+    kinds = {kind for *_, kind, _, _ in expected}
+    assert kinds == {"AGENT", "LLM", "TOOL", "CHAIN"}, "the session has every kind of span"
+
+    traces = to_otel(session, endpoint=url, project=PROJECT, leaf="all")
+    assert len(traces) == len(session.leaves) == 2
+
+    done = subprocess.run(
+        [str(python), "-c", READ_BACK, url, PROJECT, str(len(expected)), str(STORED)],
+        capture_output=True,
+        text=True,
+        timeout=STORED + 120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    stored = sorted(
+        (s["trace_id"], s["span_id"], s["parent_id"], s["kind"], s["entry_id"], s["tokens"])
+        for s in json.loads(done.stdout)
+    )
+    assert len(stored) == len(expected)
+    assert stored == expected, "Phoenix keeps each span's ids, parent, kind, entry, tokens"
