@@ -2,17 +2,9 @@
 
 import { hierarchy, tree as d3tree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
 import type { Display } from "../model/display";
+import type { Layout } from "../ui/graphview";
 
-export interface Layout {
-  x: Float32Array;
-  y: Float32Array;
-  minX: number;
-  maxX: number;
-  minY: number;
-  maxY: number;
-  dx: number;
-  dy: number;
-}
+export type { Layout } from "../ui/graphview";
 
 export const SPACING = {
   tree: { dx: 24, dy: 30 },
