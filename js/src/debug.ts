@@ -5,7 +5,7 @@ import type { ViewMode, FilterMode } from "./model/constants";
 import { idAt, indexOfId, type Columns } from "./model/data";
 import type { Display } from "./model/display";
 import type { Visible } from "./model/filter";
-import type { Layout } from "./branches/layout";
+import type { Layout } from "./ui/graphview";
 import type { DrawStats } from "./ui/canvas";
 
 export interface Timings {

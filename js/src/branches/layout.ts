@@ -2,17 +2,9 @@
 
 import { hierarchy, tree as d3tree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
 import type { Display } from "../model/display";
+import type { Layout } from "../ui/graphview";
 
-export interface Layout {
-  x: Float32Array;
-  y: Float32Array;
-  minX: number;
-  maxX: number;
-  minY: number;
-  maxY: number;
-  dx: number;
-  dy: number;
-}
+export type { Layout } from "../ui/graphview";
 
 /** What a tidy layout needs of a graph: its nodes' children and its roots. A Display is
  * one; so is the coarse graph the Branches view measures its levels of detail on. */
