@@ -3,7 +3,7 @@
 
 import { COLORS, KIND_COUNT, KIND_STYLES, Kind } from "../model/constants";
 import { fmtDuration } from "../ui/dom";
-import type { Display } from "../model/display";
+import type { AggregateInfo, Display } from "../model/display";
 import type { Tree } from "../model/tree";
 import { BOX_TEXT_FROM_PX } from "./aggregate";
 import { fitText, fmtCount, roundRect, shapePath, truncate } from "../ui/canvas";
@@ -65,7 +65,7 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   roundRect(ctx, x0, y0, segW, segH, Math.min(7 * k, segH / 2));
   ctx.fillStyle = theme.segFill;
   ctx.fill();
-  const active = s ? s.onActive : false;
+  const active = s ? s.onActive : Boolean(agg?.onActive);
   ctx.lineWidth = active ? 2.5 : 1.25;
   ctx.strokeStyle = active ? theme.active : theme.edge;
   if (agg) ctx.setLineDash([5, 3]);
@@ -109,12 +109,17 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
     return w;
   };
   if (agg) {
+    const [title, figures, marks] = aggregateText(agg);
     ctx.font = `600 ${titlePx}px ${theme.font}`;
     ctx.fillStyle = theme.fg;
-    put(`▸ ${fmtCount(agg.branches)} branches`, yTitle, bx0, room, titlePx);
+    put(title, yTitle, bx0, room, titlePx);
     ctx.font = `${smallPx}px ${theme.font}`;
     ctx.fillStyle = theme.muted;
-    put(`${fmtCount(agg.entries)} entries · ${fmtCount(agg.tokens)} tokens`, yFig, bx0, room, smallPx);
+    put(figures, yFig, bx0, room, smallPx);
+    if (marks && yMarks + smallPx / 2 <= y0 + segH - 2) {
+      ctx.fillStyle = agg.errors ? COLORS.error : theme.muted;
+      put(marks, yMarks, bx0, room, smallPx);
+    }
     return;
   }
   if (!s) return;
@@ -163,6 +168,23 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   if (s.errors) mark(`✗ ${s.errors} error${s.errors > 1 ? "s" : ""}`, COLORS.error);
   const more = s.compactions - (cols.kind[s.head] === Kind.Compaction ? 1 : 0);
   if (more > 0) mark(`✂ ${more} more compaction${more > 1 ? "s" : ""}`, COLORS.compaction);
+}
+
+/** Whole numbers with thousands separators ("2,300"). */
+const whole = (n: number): string => Math.round(n).toLocaleString("en-US");
+const plural = (n: number, one: string, many = `${one}s`): string => `${whole(n)} ${n === 1 ? one : many}`;
+
+/** The lines of a box that stands for several runs: its title, its figures, and its
+ * marks (errors, compactions; "" when none). */
+export function aggregateText(a: AggregateInfo): [string, string, string] {
+  const errors = a.errors ? `✗ ${plural(a.errors, "error")}` : "";
+  if (a.kind === "span") {
+    const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", errors].filter(Boolean).join(" · ");
+    return [`entries ${whole(a.from)}-${whole(a.to)}`, `${plural(a.forks, "fork")} · ${fmtCount(a.tokens)} tokens`, marks];
+  }
+  const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", errors].filter(Boolean).join(" · ");
+  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "more root")}`, `${plural(a.entries, "entry", "entries")} · ${plural(a.branches, "branch", "branches")}`, marks];
+  return [`▸ ${plural(a.branches, "branch", "branches")}`, `${plural(a.entries, "entry", "entries")} · ${fmtCount(a.tokens)} tokens`, marks];
 }
 
 /** Labels of boxes too short to hold them: a tag centred under the box. */

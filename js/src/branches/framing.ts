@@ -1,26 +1,49 @@
-// What part of the Branches view the camera shows: its Fit transform. Pure: no DOM.
-import { ZoomTransform, zoomIdentity } from "d3-zoom";
+// What part of the Branches view the camera shows: the Fit transform of a picture and the
+// transform that frames a part of it. Pure: no DOM.
+import { ZoomTransform } from "d3-zoom";
 import type { Layout } from "../ui/graphview";
-import { fitBox } from "../ui/viewport";
-import { BRANCH_MIN_K, SEG_H, SEG_W } from "./draw";
+import { FIT_PAD, READABLE_K, SEG_H } from "./aggregate";
 import type { Scene } from "./scene";
 
-/** The scale of a Fit that cannot show everything; boxes then hold their title and
- * figures with room to spare. */
-export const FALLBACK_BRANCH_K = 0.85;
+/** The most Fit zooms in: a small session is shown at its natural size. */
+export const FIT_MAX_K = 1;
+/** Screen room kept under the picture for the label tags under boxes. */
+const TAG_ROOM = 20;
+/** Half the width a plain node (not a box) takes beside its centre. */
+const NODE_HALF = 14;
 
-/** The transform that shows the whole box, centred; when that would be too small to
- * read, from the top at a comfortable scale. */
-export function fitBranches(scene: Scene, layout: Layout, width: number, height: number): ZoomTransform {
-  const f = fitBox(layout, SEG_W, SEG_H, width, height);
-  if (f.k >= BRANCH_MIN_K) return zoomIdentity.translate(f.x, f.y).scale(f.k);
-  // Too big to fit readably (the view has already drawn side subtrees as single boxes):
-  // from the top at a comfortable scale (``FALLBACK_BRANCH_K``, or larger if the width
-  // allows); centred if it fits across, else on the first root.
+/** World extent of display nodes ``nodes`` (all when omitted), boxes at the width they
+ * are drawn. */
+export function extent(scene: Scene, layout: Layout, nodes?: Iterable<number>): { x0: number; x1: number; y0: number; y1: number } {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  const each = nodes ?? Array.from({ length: scene.disp.m }, (_, d) => d);
+  for (const d of each) {
+    const half = scene.boxHalf[d] || NODE_HALF;
+    x0 = Math.min(x0, layout.x[d] - half);
+    x1 = Math.max(x1, layout.x[d] + half);
+    y0 = Math.min(y0, layout.y[d] - SEG_H / 2);
+    y1 = Math.max(y1, layout.y[d] + SEG_H / 2);
+  }
+  return { x0, x1, y0, y1 };
+}
+
+/** The transform that shows nodes ``nodes`` (all when omitted) whole and centred, boxes
+ * uncut at every edge, at most at ``FIT_MAX_K``. When even that is too small to read (a
+ * stage too small for the coarsest picture), the top of the picture at the least
+ * readable scale. */
+export function fitBranches(scene: Scene, layout: Layout, width: number, height: number, nodes?: Iterable<number>): ZoomTransform {
   const W = Math.max(width, 50);
-  const across = (W - 60) / Math.max(layout.maxX - layout.minX + SEG_W, 1);
-  const k = Math.max(FALLBACK_BRANCH_K, Math.min(across, 1));
-  const root = scene.disp.m ? scene.disp.roots[0] : -1;
-  const cx = across >= k || root < 0 ? (layout.minX + layout.maxX) / 2 : layout.x[root];
-  return zoomIdentity.translate(W / 2 - cx * k, 30 + (SEG_H / 2) * k - layout.minY * k).scale(k);
+  const H = Math.max(height, 50);
+  if (!scene.disp.m) return new ZoomTransform(1, W / 2, H / 2);
+  const e = extent(scene, layout, nodes);
+  const w = Math.max(e.x1 - e.x0, 1);
+  const h = Math.max(e.y1 - e.y0, 1);
+  let k = Math.min((W - 2 * FIT_PAD) / w, (H - 2 * FIT_PAD - TAG_ROOM) / h, FIT_MAX_K);
+  const cx = (e.x0 + e.x1) / 2;
+  if (k >= READABLE_K) return new ZoomTransform(k, W / 2 - cx * k, (H - TAG_ROOM) / 2 - ((e.y0 + e.y1) / 2) * k);
+  k = READABLE_K;
+  return new ZoomTransform(k, W / 2 - cx * k, FIT_PAD - e.y0 * k);
 }

@@ -1,7 +1,8 @@
 /**
  * The Branches view behind the coordinator's ``GraphView``: run boxes in a tidy layout,
- * side subtrees drawn as one box when they would not fit across the stage, runs the
- * reader expanded, and the zoom that opens subtree boxes in view.
+ * coarsened (``coarsen.ts``) so that Fit shows the whole session with every box readable,
+ * and opened level by level as the reader zooms in (semantic zoom). A click on a box
+ * opens it and frames what it held; Fit goes back to the whole session.
  */
 
 import type { Quadtree } from "d3-quadtree";
@@ -10,18 +11,23 @@ import { buildDisplay, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
 import type { GraphSource, GraphView, Hit, Layout, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
-import { chooseAggregates, columnCapacity } from "./aggregate";
-import { BRANCH_MIN_K, SEG_W, draw } from "./draw";
-import { FALLBACK_BRANCH_K, fitBranches } from "./framing";
+import { FIT_K, READABLE_K, levelAt, levelDisplay, roomAt } from "./aggregate";
+import { baseFacts, type Base } from "./coarsen";
+import { draw } from "./draw";
+import { fitBranches } from "./framing";
 import { hitTest, nodeIndex } from "./hit";
 import { SPACING, layoutDisplay } from "./layout";
 import { buildScene, type Scene } from "./scene";
 
-/** The scale the view opens at (or larger), for which subtrees are aggregated to fit the
- * stage's width. */
-const OPEN_BRANCH_K = FALLBACK_BRANCH_K;
-/** Zooming in to this scale opens the subtree boxes on screen. */
-const UNFOLD_K = 1.25;
+/** One level of detail, built. */
+interface Level {
+  disp: Display;
+  layout: Layout;
+  scene: Scene;
+}
+
+/** The most levels kept built (zooming back and forth reuses them). */
+const KEEP_LEVELS = 8;
 
 export class BranchesView implements GraphView {
   readonly kind = "tidy";
@@ -33,41 +39,73 @@ export class BranchesView implements GraphView {
   scene!: Scene;
   /** Runs the reader expanded into their entries, by head entry. */
   private expanded = new Set<number>();
-  /** Subtrees the reader opened (they are never drawn as one box again). */
+  /** Boxes the reader opened (by head entry): open at every level until the next Fit. */
   private opened = new Set<number>();
-  private builtCapacity = -1;
+  /** The level shown (0: the whole session at Fit) and the Fit scale of level 0. */
+  private level = 0;
+  private fitK = FIT_K;
+  private base: Base | null = null;
+  private levels = new Map<number, Level>();
+  private builtFor: { src: GraphSource | null; width: number; height: number } = { src: null, width: 0, height: 0 };
   private index: Quadtree<number> | null = null;
 
-  /** How many columns of boxes fit across the stage at the opening scale. */
-  private capacity(stage: Stage): number {
-    return columnCapacity(stage.width || 1000, OPEN_BRANCH_K, SPACING.branches.dx, SEG_W);
+  build(src: GraphSource, stage: Stage): void {
+    this.base = baseFacts(buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded), src.cols, src.tree);
+    this.levels.clear();
+    this.builtFor = { src, width: stage.width, height: stage.height };
+    this.fitK = this.fitScale(src, stage);
+    this.show(src, stage, this.level);
   }
 
-  build(src: GraphSource, stage: Stage): void {
-    this.disp = buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded);
-    // Side subtrees that would not fit across the stage readably become one box each.
-    const capacity = this.capacity(stage);
-    this.builtCapacity = capacity;
-    const agg = chooseAggregates(this.disp, src.tree, capacity, this.opened);
-    if (agg.size) this.disp = buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded, null, agg);
-    const sp = SPACING.branches;
+  /** The level ``level`` built for this stage (kept for the next time). */
+  private levelOf(src: GraphSource, stage: Stage, level: number): Level {
+    let L = this.levels.get(level);
+    if (L) return L;
+    const room = roomAt(stage.width || 1000, stage.height || 600, level);
+    const { disp, base } = levelDisplay(src.cols, src.tree, src.vis, this.expanded, room, this.opened, this.base ?? undefined);
+    this.base = base;
     const onActive = src.tree.onActive;
-    const entry = this.disp.entry;
-    this.layout = layoutDisplay(this.disp, sp.dx, sp.dy, (d) => onActive[entry[d]] === 1);
-    this.scene = buildScene(src.cols, src.tree, this.disp, this.layout, "branches");
+    const sp = SPACING.branches;
+    const layout = layoutDisplay(disp, sp.dx, sp.dy, (d) => onActive[disp.entry[d]] === 1);
+    L = { disp, layout, scene: buildScene(src.cols, src.tree, disp, layout, "branches") };
+    if (this.levels.size >= KEEP_LEVELS) this.levels.delete(this.levels.keys().next().value as number);
+    this.levels.set(level, L);
+    return L;
+  }
+
+  private show(src: GraphSource, stage: Stage, level: number): void {
+    const L = this.levelOf(src, stage, level);
+    this.level = level;
+    this.disp = L.disp;
+    this.layout = L.layout;
+    this.scene = L.scene;
     this.index = null;
   }
 
-  stale(_src: GraphSource, stage: Stage): boolean {
-    return this.capacity(stage) !== this.builtCapacity;
+  /** The scale Fit shows level 0 at. */
+  private fitScale(src: GraphSource, stage: Stage): number {
+    const L = this.levelOf(src, stage, 0);
+    return fitBranches(L.scene, L.layout, stage.width, stage.height).k;
   }
 
+  stale(_src: GraphSource, stage: Stage): boolean {
+    return stage.width !== this.builtFor.width || stage.height !== this.builtFor.height;
+  }
+
+  /** The whole session: what the reader opened closes again, level 0 shows. */
   fit(stage: Stage): ZoomTransform {
+    const src = this.builtFor.src;
+    if (src && (this.opened.size || this.expanded.size || this.level !== 0 || this.stale(src, stage))) {
+      this.opened.clear();
+      this.expanded.clear();
+      this.level = 0;
+      this.build(src, stage);
+    }
     return fitBranches(this.scene, this.layout, stage.width, stage.height);
   }
 
   scaleExtent(): [number, number] {
-    return [BRANCH_MIN_K, 4];
+    return [Math.min(this.fitK, READABLE_K) / 2, 4];
   }
 
   hit(px: number, py: number, t: Transform): Hit {
@@ -87,33 +125,25 @@ export class BranchesView implements GraphView {
     return draw(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
   }
 
-  zoomed(src: GraphSource, stage: Stage, t: ZoomTransform, before: number): ZoomTransform | null {
-    if (t.k > before && t.k >= UNFOLD_K && this.disp.aggregates.size) return this.openAggregatesInView(src, stage, t);
-    return null;
+  /** Semantic zoom: each step of ``LEVEL_STEP`` past the Fit scale shows the level with
+   * that much more room; the entry nearest the stage's middle stays where it is. */
+  zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    const level = levelAt(t.k, this.fitK);
+    if (level === this.level) return null;
+    const anchor = this.nearest(t, stage.width / 2, stage.height / 2);
+    const entry = anchor >= 0 ? this.disp.entry[anchor] : -1;
+    const [sx, sy] = anchor >= 0 ? [this.layout.x[anchor] * t.k + t.x, this.layout.y[anchor] * t.k + t.y] : [0, 0];
+    this.show(src, stage, level);
+    const d = nodeOfEntry(this.disp, entry);
+    if (d < 0) return t;
+    return new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k);
   }
 
-  /** Open every subtree box on screen, the one nearest the middle staying put. */
-  private openAggregatesInView(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
-    let best = -1;
-    let bestDist = Infinity;
-    const open: number[] = [];
-    const screen = (d: number): [number, number] => [this.layout.x[d] * t.k + t.x, this.layout.y[d] * t.k + t.y];
-    for (const h of this.disp.aggregates.keys()) {
-      const [px, py] = screen(this.disp.nodeOf[h]);
-      if (px < 0 || py < 0 || px > stage.width || py > stage.height) continue;
-      open.push(h);
-      const dist = Math.hypot(px - stage.width / 2, py - stage.height / 2);
-      if (dist < bestDist) {
-        bestDist = dist;
-        best = h;
-      }
-    }
-    if (best < 0) return null;
-    const [sx, sy] = screen(this.disp.nodeOf[best]);
-    open.forEach((h) => this.opened.add(h));
-    this.build(src, stage);
-    const d = this.disp.nodeOf[best];
-    return new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k);
+  /** The display node nearest screen point (px, py), or -1. */
+  private nearest(t: Transform, px: number, py: number): number {
+    if (!this.disp.m) return -1;
+    const d = (this.index ??= nodeIndex(this.layout, this.disp.m)).find((px - t.x) / t.k, (py - t.y) / t.k);
+    return d ?? -1;
   }
 
   press(src: GraphSource, stage: Stage, hit: Exclude<Hit, null>, t: ZoomTransform): ZoomTransform | null {
@@ -123,14 +153,28 @@ export class BranchesView implements GraphView {
       return t;
     }
     if (!this.disp.isSeg[hit.d]) return null;
-    this.toggleHead(src, stage, this.disp.entry[hit.d]);
+    const head = this.disp.entry[hit.d];
+    if (this.disp.aggregates.has(head)) return this.openBox(src, stage, hit.d);
+    this.toggleHead(src, stage, head);
     return t;
   }
 
-  /** Open a subtree box, or expand (collapse) a run box. */
+  /** Open the box at display node ``d`` and frame what it held (at a readable scale). */
+  private openBox(src: GraphSource, stage: Stage, d: number): ZoomTransform {
+    const held: number[] = [];
+    const was = this.disp.nodeOf;
+    for (let i = 0; i < was.length; i++) if (was[i] === d) held.push(i);
+    this.opened.add(this.disp.entry[d]);
+    this.levels.clear();
+    this.show(src, stage, this.level);
+    const nodes = new Set<number>();
+    for (const i of held) if (this.disp.nodeOf[i] >= 0) nodes.add(this.disp.nodeOf[i]);
+    return fitBranches(this.scene, this.layout, stage.width, stage.height, nodes);
+  }
+
+  /** Expand (collapse) a run box into its entries. */
   private toggleHead(src: GraphSource, stage: Stage, head: number): void {
-    if (this.disp.aggregates.has(head)) this.opened.add(head);
-    else if (this.expanded.has(head)) this.expanded.delete(head);
+    if (this.expanded.has(head)) this.expanded.delete(head);
     else this.expanded.add(head);
     this.build(src, stage);
   }
@@ -145,20 +189,17 @@ export class BranchesView implements GraphView {
     return true;
   }
 
+  /** Open the boxes that hold ``entry`` (spans, branches, roots), so the run holding it
+   * shows; the run stays one box, which the selection rings. */
   reveal(src: GraphSource, stage: Stage, entry: number): boolean {
     let rebuilt = false;
-    for (let guard = 0; entry >= 0 && guard < 64; guard++) {
+    for (let guard = 0; entry >= 0 && guard < 256; guard++) {
       const d = this.disp.nodeOf[entry];
       const h = d >= 0 ? this.disp.entry[d] : -1;
       if (!this.disp.aggregates.has(h)) break;
       this.opened.add(h);
-      this.build(src, stage);
-      rebuilt = true;
-    }
-    const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
-    if (d >= 0 && this.disp.isSeg[d]) {
-      this.expanded.add(this.disp.segOf[entry]);
-      this.build(src, stage);
+      this.levels.clear();
+      this.show(src, stage, this.level);
       rebuilt = true;
     }
     return rebuilt;
@@ -167,13 +208,15 @@ export class BranchesView implements GraphView {
   frame(entry: number, stage: Stage, t: ZoomTransform, k?: number, fy = 0.5): ZoomTransform | null {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return null;
-    const kk = k ?? Math.max(t.k, OPEN_BRANCH_K);
+    const kk = k ?? Math.max(t.k, this.fitK, READABLE_K);
     return new ZoomTransform(kk, stage.width * 0.5 - this.layout.x[d] * kk, stage.height * fy - this.layout.y[d] * kk);
   }
 
   reset(): void {
     this.expanded.clear();
     this.opened.clear();
-    this.builtCapacity = -1;
+    this.level = 0;
+    this.levels.clear();
+    this.base = null;
   }
 }
