@@ -109,17 +109,13 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
     return w;
   };
   if (agg) {
-    const [title, figures, marks] = aggregateText(agg);
+    const [title, figures] = aggregateText(agg);
     ctx.font = `600 ${titlePx}px ${theme.font}`;
     ctx.fillStyle = theme.fg;
     put(title, yTitle, bx0, room, titlePx);
     ctx.font = `${smallPx}px ${theme.font}`;
     ctx.fillStyle = theme.muted;
     put(figures, yFig, bx0, room, smallPx);
-    if (marks && yMarks + smallPx / 2 <= y0 + segH - 2) {
-      ctx.fillStyle = agg.errors ? COLORS.error : theme.muted;
-      put(marks, yMarks, bx0, room, smallPx);
-    }
     return;
   }
   if (!s) return;
@@ -173,18 +169,17 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
 /** Whole numbers with thousands separators ("2,300"). */
 const whole = (n: number): string => Math.round(n).toLocaleString("en-US");
 const plural = (n: number, one: string, many = `${one}s`): string => `${whole(n)} ${n === 1 ? one : many}`;
+/** Token counts in three figures at most ("410k", "1.2M"). */
+const tokens = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n >= 1e8 ? 0 : 1)}M` : fmtCount(n));
 
-/** The lines of a box that stands for several runs: its title, its figures, and its
- * marks (errors, compactions; "" when none). */
-export function aggregateText(a: AggregateInfo): [string, string, string] {
-  const errors = a.errors ? `✗ ${plural(a.errors, "error")}` : "";
-  if (a.kind === "span") {
-    const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", errors].filter(Boolean).join(" · ");
-    return [`entries ${whole(a.from)}-${whole(a.to)}`, `${plural(a.forks, "fork")} · ${fmtCount(a.tokens)} tokens`, marks];
-  }
-  const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", errors].filter(Boolean).join(" · ");
-  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "more root")}`, `${plural(a.entries, "entry", "entries")} · ${plural(a.branches, "branch", "branches")}`, marks];
-  return [`▸ ${plural(a.branches, "branch", "branches")}`, `${plural(a.entries, "entry", "entries")} · ${fmtCount(a.tokens)} tokens`, marks];
+/** The two lines of a box that stands for several runs: what it is and how big, then
+ * what happened in it (forks, compactions, errors). */
+export function aggregateText(a: AggregateInfo): [string, string] {
+  const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", a.errors ? `✗ ${plural(a.errors, "error")}` : ""];
+  const fig = (...parts: string[]): string => [...parts, ...marks].filter(Boolean).join(" · ");
+  if (a.kind === "span") return [`entries ${whole(a.from)}-${whole(a.to)} · ${tokens(a.tokens)} tokens`, fig(plural(a.forks, "fork"))];
+  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "more root")} · ${plural(a.entries, "entry", "entries")}`, fig(plural(a.branches, "branch", "branches"), `${tokens(a.tokens)} tokens`)];
+  return [`▸ ${plural(a.branches, "branch", "branches")} · ${plural(a.entries, "entry", "entries")}`, fig(`${tokens(a.tokens)} tokens`)];
 }
 
 /** Labels of boxes too short to hold them: a tag centred under the box. */
