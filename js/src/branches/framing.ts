@@ -11,10 +11,13 @@ export const FIT_MAX_K = 1;
 const TAG_ROOM = 20;
 /** Half the width a plain node (not a box) takes beside its centre. */
 const NODE_HALF = 14;
+/** Screen pixels a plain node's first line (or label) may take to its right, before the
+ * next node on its level. */
+const LINE_PX = 484;
 
-/** World extent of display nodes ``nodes`` (all when omitted), boxes at the width they
- * are drawn. */
-export function extent(scene: Scene, layout: Layout, nodes?: Iterable<number>): { x0: number; x1: number; y0: number; y1: number } {
+/** World extent of display nodes ``nodes`` (all when omitted) at scale ``k``: boxes at
+ * the width they are drawn, plain nodes with their first line. */
+export function extent(scene: Scene, layout: Layout, nodes?: Iterable<number>, k = 1): { x0: number; x1: number; y0: number; y1: number } {
   let x0 = Infinity;
   let x1 = -Infinity;
   let y0 = Infinity;
@@ -22,8 +25,9 @@ export function extent(scene: Scene, layout: Layout, nodes?: Iterable<number>): 
   const each = nodes ?? Array.from({ length: scene.disp.m }, (_, d) => d);
   for (const d of each) {
     const half = scene.boxHalf[d] || NODE_HALF;
+    const right = scene.boxHalf[d] || Math.min(scene.rightGap[d], LINE_PX / k);
     x0 = Math.min(x0, layout.x[d] - half);
-    x1 = Math.max(x1, layout.x[d] + half);
+    x1 = Math.max(x1, layout.x[d] + right);
     y0 = Math.min(y0, layout.y[d] - SEG_H / 2);
     y1 = Math.max(y1, layout.y[d] + SEG_H / 2);
   }
@@ -38,10 +42,15 @@ export function fitBranches(scene: Scene, layout: Layout, width: number, height:
   const W = Math.max(width, 50);
   const H = Math.max(height, 50);
   if (!scene.disp.m) return new ZoomTransform(1, W / 2, H / 2);
-  const e = extent(scene, layout, nodes);
-  const w = Math.max(e.x1 - e.x0, 1);
-  const h = Math.max(e.y1 - e.y0, 1);
-  let k = Math.min((W - 2 * FIT_PAD) / w, (H - 2 * FIT_PAD - TAG_ROOM) / h, FIT_MAX_K);
+  const list = nodes ? Array.from(nodes) : undefined;
+  // A first line's world width depends on the scale: measure at 1:1, then at the scale
+  // that gives (twice, which settles it).
+  let k = FIT_MAX_K;
+  let e = extent(scene, layout, list, k);
+  for (let pass = 0; pass < 3; pass++) {
+    e = extent(scene, layout, list, Math.max(k, READABLE_K));
+    k = Math.min((W - 2 * FIT_PAD) / Math.max(e.x1 - e.x0, 1), (H - 2 * FIT_PAD - TAG_ROOM) / Math.max(e.y1 - e.y0, 1), FIT_MAX_K);
+  }
   const cx = (e.x0 + e.x1) / 2;
   if (k >= READABLE_K) return new ZoomTransform(k, W / 2 - cx * k, (H - TAG_ROOM) / 2 - ((e.y0 + e.y1) / 2) * k);
   k = READABLE_K;
