@@ -232,13 +232,18 @@ export function fits(units: Unit[], room: Room, grid: Grid): boolean {
 export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<number> = new Set()): Unit[] {
   let units = coarsest(b);
   const entryOf = (u: Unit): number => b.disp.entry[Math.min(...u.nodes)];
-  for (let guard = 0; guard < 256 && opened.size; guard++) {
-    const forced = boxes(units).filter((u) => opened.has(entryOf(u)));
-    if (!forced.length) break;
-    units = apply(b, units, new Set(forced));
-  }
+  // A box the reader opened may only appear once boxes around it opened: open them
+  // whenever they show up.
+  const openForced = (): void => {
+    for (let guard = 0; guard < 256 && opened.size; guard++) {
+      const forced = boxes(units).filter((u) => opened.has(entryOf(u)));
+      if (!forced.length) break;
+      units = apply(b, units, new Set(forced));
+    }
+  };
   const closed = new Set<string>();
   for (let round = 0; round < 400; round++) {
+    openForced();
     const cands = boxes(units)
       .filter((u) => !closed.has(keyOf(u)))
       .sort((p, q) => q.entries - p.entries);
@@ -261,6 +266,7 @@ export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<num
     }
     units = apply(b, units, new Set(cands.slice(0, j)));
   }
+  openForced();
   return units;
 }
 
