@@ -10,7 +10,7 @@ import type { Columns } from "../model/data";
 import { buildDisplay, type Display } from "../model/display";
 import type { Visible } from "../model/filter";
 import type { Tree } from "../model/tree";
-import { baseFacts, coarsen, planOf, type Base, type Grid, type Room } from "./coarsen";
+import { baseFacts, boxesOf, coarsen, type Base, type Grid, type Room } from "./coarsen";
 import { SPACING } from "./layout";
 
 /** Box size in world units (a box is drawn this big at scale 1). */
@@ -45,7 +45,7 @@ export function levelAt(k: number, fitK: number): number {
 }
 
 /** The Branches display for a room: the display with every run as one node, coarsened
- * until it fits. ``base`` may be passed back in (from ``facts``) to skip rebuilding it. */
+ * until it fits. ``base`` may be passed back in (from the result) to skip rebuilding it. */
 export function levelDisplay(
   cols: Columns,
   tree: Tree,
@@ -56,6 +56,63 @@ export function levelDisplay(
   base?: Base,
 ): { disp: Display; base: Base } {
   const b = base ?? baseFacts(buildDisplay(cols, tree, vis, "branches", expanded), cols, tree);
-  const plan = planOf(b, coarsen(b, room, GRID, opened));
-  return { disp: plan ? buildDisplay(cols, tree, vis, "branches", expanded, null, plan) : b.disp, base: b };
+  const found = boxesOf(b, coarsen(b, room, GRID, opened));
+  return { disp: found ? coarseDisplay(b, found.boxOf, found.first, found.plan.info) : b.disp, base: b };
+}
+
+/** The display of ``b`` with the boxes of ``boxOf`` (box per display node, -1: none;
+ * ``first``: each box's first node) each drawn as one node. The same display as
+ * ``buildDisplay`` with the boxes' plan, made from ``b``'s display rather than from every
+ * entry again: its runs and their figures are shared, only the nodes are new. */
+export function coarseDisplay(b: Base, boxOf: Int32Array, first: number[], info: Display["aggregates"]): Display {
+  const base = b.disp;
+  const nodeMap = new Int32Array(base.m);
+  const entry: number[] = [];
+  const isSeg: number[] = [];
+  const dparentArr: number[] = [];
+  // Base nodes are numbered parents first, and a box's first node comes before the rest
+  // of it: every node's parent and box already has its new node.
+  for (let d = 0; d < base.m; d++) {
+    const g = boxOf[d];
+    if (g >= 0 && first[g] !== d) {
+      nodeMap[d] = nodeMap[first[g]];
+      continue;
+    }
+    nodeMap[d] = entry.length;
+    entry.push(base.entry[d]);
+    isSeg.push(g >= 0 ? 1 : base.isSeg[d]);
+    const p = base.dparent[d];
+    dparentArr.push(p >= 0 ? nodeMap[p] : -1);
+  }
+  const m = entry.length;
+  const childStart = new Int32Array(m + 1);
+  const roots: number[] = [];
+  for (let d = 0; d < m; d++) {
+    if (dparentArr[d] >= 0) childStart[dparentArr[d] + 1]++;
+    else roots.push(d);
+  }
+  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
+  const fill = childStart.slice(0, m);
+  const childList = new Int32Array(childStart[m]);
+  for (let d = 0; d < m; d++) if (dparentArr[d] >= 0) childList[fill[dparentArr[d]]++] = d;
+  const nodeOf = new Int32Array(base.nodeOf.length);
+  for (let i = 0; i < nodeOf.length; i++) {
+    const d = base.nodeOf[i];
+    nodeOf[i] = d >= 0 ? nodeMap[d] : -1;
+  }
+  return {
+    m,
+    entry: Int32Array.from(entry),
+    isSeg: Uint8Array.from(isSeg),
+    dparent: Int32Array.from(dparentArr),
+    childStart,
+    childList,
+    roots: Int32Array.from(roots),
+    nodeOf,
+    segOf: base.segOf,
+    segments: base.segments,
+    expandedHeads: base.expandedHeads.filter((h) => base.nodeOf[h] >= 0 && boxOf[base.nodeOf[h]] < 0),
+    folds: base.folds,
+    aggregates: info,
+  };
 }

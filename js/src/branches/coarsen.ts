@@ -273,15 +273,24 @@ export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<num
 /** The boxes of a picture as the display builder takes them: each entry's box head and
  * each box's figures. Null when nothing is drawn as a box. */
 export function planOf(b: Base, units: Unit[]): AggregatePlan | null {
+  return boxesOf(b, units)?.plan ?? null;
+}
+
+/** The boxes of a picture: the plan, and per display node of ``b`` the box holding it
+ * (-1: none) with each box's first display node. */
+export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: Int32Array; first: number[] } | null {
   const { disp, cols } = b;
   const list = boxes(units);
   if (!list.length) return null;
   const boxOf = new Int32Array(disp.m).fill(-1);
   const info = new Map<number, AggregateInfo>();
   const keys: number[] = [];
+  const first: number[] = [];
   list.forEach((u, g) => {
-    const key = disp.entry[Math.min(...u.nodes)];
+    const d0 = Math.min(...u.nodes);
+    const key = disp.entry[d0];
     keys.push(key);
+    first.push(d0);
     const a: AggregateInfo = {
       head: key,
       kind: u.kind === "span" ? "span" : disp.dparent[u.nodes[0]] < 0 ? "roots" : "branches",
@@ -331,5 +340,5 @@ export function planOf(b: Base, units: Unit[]): AggregatePlan | null {
     const d = disp.nodeOf[i];
     if (d >= 0 && boxOf[d] >= 0) of[i] = keys[boxOf[d]];
   }
-  return { of, info };
+  return { plan: { of, info }, boxOf, first };
 }

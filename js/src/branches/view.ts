@@ -174,9 +174,12 @@ export class BranchesView implements GraphView {
 
   /** Expand (collapse) a run box into its entries. */
   private toggleHead(src: GraphSource, stage: Stage, head: number): void {
-    if (this.expanded.has(head)) this.expanded.delete(head);
-    else this.expanded.add(head);
+    const open = !this.expanded.has(head);
+    if (open) this.expanded.add(head);
+    else this.expanded.delete(head);
     this.build(src, stage);
+    // Its entries, now a node each, must not land in a span box.
+    if (open) this.reveal(src, stage, head);
   }
 
   /** Keyboard: expand or collapse the run holding ``entry``. */
