@@ -28,6 +28,7 @@ export class BranchesView implements GraphView {
   readonly fixedX = null;
   readonly rowsHeight = 0;
   readonly overlay = null;
+  version = 0;
   disp!: Display;
   layout!: Layout;
   scene!: Scene;
@@ -56,6 +57,7 @@ export class BranchesView implements GraphView {
     this.layout = layoutDisplay(this.disp, sp.dx, sp.dy, (d) => onActive[entry[d]] === 1);
     this.scene = buildScene(src.cols, src.tree, this.disp, this.layout, "branches");
     this.index = null;
+    this.version++;
   }
 
   stale(_src: GraphSource, stage: Stage): boolean {
