@@ -392,12 +392,18 @@ export class SessionView {
     this.camera.setMinScale(this.graph.scaleExtent(this.stageSize())[0]);
   }
 
+  /** Run ``fn`` on the view shown; when it rebuilt the display, redo what follows. */
+  private viaGraph<T>(fn: (g: GraphView, src: GraphSource, stage: Stage) => T): T {
+    const v = this.graph.version;
+    const out = fn(this.graph, this.source(), this.stageSize());
+    if (this.graph.version !== v) this.afterBuild();
+    return out;
+  }
+
   /** Semantic zoom: the view opens or closes aggregates; the reader's place stays. */
   private onUserZoom(): void {
-    const t = this.graph.zoomed(this.source(), this.stageSize(), this.camera.transform, this.lastK);
-    if (!t) return;
-    this.afterBuild();
-    this.camera.set(t);
+    const t = this.viaGraph((g, src, stage) => g.zoomed(src, stage, this.camera.transform, this.lastK));
+    if (t) this.camera.set(t);
   }
 
   // ---------------------------------------------------------------- view transform
@@ -425,7 +431,7 @@ export class SessionView {
   }
 
   private fitTransform(): ZoomTransform {
-    return this.graph.fit(this.stageSize());
+    return this.viaGraph((g, _src, stage) => g.fit(stage));
   }
 
   fit(): void {
@@ -442,8 +448,8 @@ export class SessionView {
   /** Show an entry with its context (opening what hides it), at height ``fy`` of the
    * stage (fraction; default: as the view frames it). */
   private centerOn(entry: number, k?: number, fy = 0.5): void {
-    if (this.graph.reveal(this.source(), this.stageSize(), entry)) this.afterBuild();
-    const t = this.graph.frame(entry, this.stageSize(), this.camera.transform, k, fy);
+    this.viaGraph((g, src, stage) => g.reveal(src, stage, entry));
+    const t = this.viaGraph((g, _src, stage) => g.frame(entry, stage, this.camera.transform, k, fy));
     if (t) this.camera.set(t);
   }
 
@@ -560,9 +566,8 @@ export class SessionView {
     this.root.focus({ preventScroll: true });
     const hit = this.hitTest(px, py);
     if (!hit) return;
-    const t = this.graph.press(this.source(), this.stageSize(), hit, this.camera.transform);
+    const t = this.viaGraph((g, src, stage) => g.press(src, stage, hit, this.camera.transform));
     if (t) {
-      this.afterBuild();
       this.camera.set(t);
       this.drawNow();
     } else if (hit.type === "node") this.select(this.graph.disp.entry[hit.d], {});
@@ -586,7 +591,7 @@ export class SessionView {
     if (level) this.rebuild(level);
     // Revealed (or, in the Tree, selected inside a folded row): open what hides it.
     const folded = i >= 0 && this.view === "tree" && this.graph.disp.isSeg[nodeOfEntry(this.graph.disp, i)] === 1;
-    if (i >= 0 && (o.reveal || folded) && this.view !== "transcript" && this.graph.reveal(this.source(), this.stageSize(), i)) this.afterBuild();
+    if (i >= 0 && (o.reveal || folded) && this.view !== "transcript") this.viaGraph((g, src, stage) => g.reveal(src, stage, i));
     if (!o.fromModel && prev !== i) this.setModel("selected_id", i >= 0 ? idAt(this.cols, i) : null);
     if (i >= 0 && o.center) this.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
@@ -670,10 +675,7 @@ export class SessionView {
     const disp = this.graph.disp;
     switch (action) {
       case "toggle":
-        if (this.view !== "transcript" && this.graph.toggle(this.source(), this.stageSize(), this.selected)) {
-          this.afterBuild();
-          this.drawNow();
-        }
+        if (this.view !== "transcript" && this.viaGraph((g, src, stage) => g.toggle(src, stage, this.selected))) this.drawNow();
         break;
       case "activeLeaf":
         this.goActive();

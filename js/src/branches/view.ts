@@ -34,6 +34,7 @@ export class BranchesView implements GraphView {
   readonly fixedX = null;
   readonly rowsHeight = 0;
   readonly overlay = null;
+  version = 0;
   disp!: Display;
   layout!: Layout;
   scene!: Scene;
@@ -80,6 +81,7 @@ export class BranchesView implements GraphView {
     this.layout = L.layout;
     this.scene = L.scene;
     this.index = null;
+    this.version++;
   }
 
   /** The scale Fit shows level 0 at. */

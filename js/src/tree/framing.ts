@@ -11,6 +11,11 @@ import { ALL_TEXT_FROM_PX, LANE_LEFT } from "./lanesdraw";
  * it rows would shrink to dots; the view folds runs of entries instead (``fold.ts``). */
 export const MIN_ROW_K = ALL_TEXT_FROM_PX / LANE_SPACING.dy;
 
+/** Rows that fit a stage ``height`` px tall at the readable pitch (Fit's row budget). */
+export function rowBudget(height: number): number {
+  return Math.max(3, Math.floor((Math.max(height, 50) - 24) / (LANE_SPACING.dy * MIN_ROW_K) + 1e-6));
+}
+
 /** The transform that shows every row on screen at a pitch of at most 1.5x and at least
  * ``MIN_ROW_K`` (from the top when the rows do not fit; lanes keep their pixel pitch, so
  * branches stay apart at any size). */

@@ -278,7 +278,7 @@ export function drawLanes(
     if (fold) {
       ctx.font = `italic ${fontPx}px ${theme.font}`;
       ctx.fillStyle = theme.muted;
-      const shown = fitText(ctx, foldText(fold), right - x);
+      const shown = fitText(ctx, s.foldLabels.get(i) ?? foldText(fold), right - x);
       if (!shown) continue;
       ctx.fillText(shown, x, y + 0.5);
       texts.push({ row: r, x, y: y - fontPx / 2 - 1, w: ctx.measureText(shown).width, h: fontPx + 2 });
@@ -327,7 +327,7 @@ export function drawLanes(
     const onActive = tree.onActive[i] === 1;
     ctx.font = `${fontPx}px ${theme.font}`;
     ctx.fillStyle = onActive ? theme.fg : theme.muted;
-    const shown = fitText(ctx, line, Math.min(room, 720));
+    const shown = fitText(ctx, line, room);
     if (!shown) continue;
     ctx.fillText(shown, x, y + 0.5);
     texts.push({ row: r, x, y: y - fontPx / 2 - 1, w: ctx.measureText(shown).width, h: fontPx + 2 });

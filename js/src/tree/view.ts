@@ -9,18 +9,25 @@ import { buildDisplay, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
 import type { GraphHost, GraphSource, GraphView, Hit, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
-import { foldRuns } from "./fold";
-import { MIN_ROW_K, fitLanes, hitLane, nodeAtFraction, rowWindow } from "./framing";
-import { LANE_SPACING, layoutLanes, type LaneLayout } from "./lanes";
+import { foldToFit, summaryText } from "./aggregate";
+import { MIN_ROW_K, fitLanes, hitLane, nodeAtFraction, rowBudget, rowWindow } from "./framing";
+import { layoutLanes, type LaneLayout } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { Minimap } from "./minimap";
 
-/** Zooming the Tree in to this scale unfolds the folded rows on screen. */
-const UNFOLD_K = 1.25;
-/** Zooming the Tree back out past this scale folds them again. */
-const REFOLD_K = 0.9;
+/** Each level of detail past Fit holds this many times the rows of the one before; one
+ * level per ``LEVEL_ZOOM`` of zoom, so the rows on screen keep about their number. */
+const LEVEL_ROWS = 1.5625;
+const LEVEL_ZOOM = 1.25;
 const NONE: ReadonlySet<number> = new Set();
+
+/** One build of the view: what a level of detail draws. */
+interface Built {
+  disp: Display;
+  layout: LaneLayout;
+  scene: LaneScene;
+}
 
 export class TreeView implements GraphView {
   readonly kind = "lanes";
@@ -30,12 +37,20 @@ export class TreeView implements GraphView {
   scene!: LaneScene;
   /** Whether runs may fold (the Transcript shares this display unfolded). */
   foldable = true;
-  /** Whether runs fold now (every row would not fit the stage readably). */
+  /** Whether anything folds now (every row would not fit the stage readably). */
   folding = false;
-  /** Runs the reader opened, by first entry. */
-  private unfolded = new Set<number>();
+  /** Builds so far (the coordinator redoes what follows a build when it changes). */
+  version = 0;
+  /** The level of detail built (0: Fit) and the scale of Fit at level 0. */
+  private level = 0;
+  private fitK = 1;
+  /** An entry asked to be shown (besides the selection) keeps a row of its own. */
+  private shown = -1;
   private minimap: Minimap;
-  private built: { cols: unknown; tree: unknown; vis: unknown } | null = null;
+  private src: GraphSource | null = null;
+  /** Builds by level, for this data, filter, selection and stage height. */
+  private cache = new Map<number, Built>();
+  private cacheKey: unknown[] = [];
   private last: { t: Transform; stage: Stage } = { t: { k: 1, x: 0, y: 0 }, stage: { width: 0, height: 0 } };
 
   constructor(private host: GraphHost) {
@@ -50,35 +65,70 @@ export class TreeView implements GraphView {
     return this.layout ? this.layout.maxY + this.layout.dy : 0;
   }
 
-  /** Whether every row would not fit the stage at the readable pitch. */
-  private wouldFold(src: GraphSource, stage: Stage): boolean {
-    return this.foldable && src.vis.count * LANE_SPACING.dy * MIN_ROW_K > Math.max(stage.height || 600, 50) - 24;
+  /** The rows level ``j`` of detail may draw on this stage (Infinity when unfoldable). */
+  private budget(j: number, stage: Stage): number {
+    if (!this.foldable) return Infinity;
+    return Math.floor(rowBudget(stage.height) * LEVEL_ROWS ** j);
+  }
+
+  /** The level of detail of scale ``k``: 0 at Fit and below, one more per zoom step. */
+  levelAt(k: number): number {
+    return Math.max(0, Math.floor(Math.log(k / this.fitK) / Math.log(LEVEL_ZOOM) + 1e-6));
   }
 
   build(src: GraphSource, stage: Stage): void {
-    const wasFolded = this.folding;
-    this.folding = this.wouldFold(src, stage);
-    // Unfolded, the display depends on the data and filter only: going from the Tree to
-    // the Transcript and back keeps it rather than laying out a whole session again.
-    const b = this.built;
-    if (b && !this.folding && !wasFolded && b.cols === src.cols && b.tree === src.tree && b.vis === src.vis) return;
-    const fold = this.folding ? foldRuns(src.cols, src.tree, src.vis, { keep: src.selected >= 0 ? [src.selected] : [], unfolded: this.unfolded }) : null;
-    this.disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, fold);
-    this.layout = layoutLanes(src.cols, src.tree, this.disp);
-    this.scene = buildLaneScene(src.cols, src.tree, this.disp, this.layout);
-    this.built = { cols: src.cols, tree: src.tree, vis: src.vis };
+    this.buildLevel(src, stage, this.src && this.sameData(src, stage) ? this.level : 0);
+  }
+
+  /** Whether builds made for the cached data, filter, selection and stage still hold. */
+  private sameData(src: GraphSource, stage: Stage): boolean {
+    const key = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
+    return key.every((v, j) => v === this.cacheKey[j]);
+  }
+
+  /** Build level ``j`` of detail (from the cache when it was built for this data). */
+  private buildLevel(src: GraphSource, stage: Stage, j: number): void {
+    if (!this.sameData(src, stage)) {
+      this.cache.clear();
+      this.cacheKey = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
+    }
+    this.src = src;
+    let b = this.cache.get(j);
+    if (!b) {
+      const keep = [src.selected, this.shown, src.tree.activeLeaf].filter((i) => i >= 0);
+      const folds = foldToFit(src.cols, src.tree, src.vis, this.budget(j, stage), keep);
+      const disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
+      const layout = layoutLanes(src.cols, src.tree, disp);
+      const labels = new Map<number, string>();
+      for (const [h, sum] of folds.summaries) {
+        const text = summaryText(sum);
+        if (text) labels.set(h, text);
+      }
+      b = { disp, layout, scene: buildLaneScene(src.cols, src.tree, disp, layout, labels) };
+      this.cache.set(j, b);
+    }
+    this.level = j;
+    this.disp = b.disp;
+    this.layout = b.layout;
+    this.scene = b.scene;
+    this.folding = b.disp.folds.size > 0;
+    if (j === 0) this.fitK = fitLanes(this.scene, stage.height).k;
+    this.version++;
   }
 
   stale(src: GraphSource, stage: Stage): boolean {
-    return this.wouldFold(src, stage) !== this.folding;
+    return !this.sameData(src, stage);
   }
 
+  /** Fit: level 0 of detail, every row on screen. */
   fit(stage: Stage): ZoomTransform {
+    if (this.src && (this.level !== 0 || !this.sameData(this.src, stage))) this.buildLevel(this.src, stage, 0);
     return fitLanes(this.scene, stage.height);
   }
 
+  /** Out to the readable pitch (or Fit's scale, if less), in to 4x. */
   scaleExtent(): [number, number] {
-    return [MIN_ROW_K, 4];
+    return [Math.min(MIN_ROW_K, this.fitK), 4];
   }
 
   hit(px: number, py: number, t: Transform): Hit {
@@ -107,51 +157,49 @@ export class TreeView implements GraphView {
     this.host.moveTo(new ZoomTransform(t.k, LANE_LEFT, stage.height / 2 - this.layout.y[d] * t.k));
   }
 
-  zoomed(src: GraphSource, stage: Stage, t: ZoomTransform, before: number): ZoomTransform | null {
-    if (!this.folding) return null;
-    const k = t.k;
-    if (k > before && k >= UNFOLD_K) {
-      const L = this.layout;
-      const rowPx = L.dy * k;
-      const r0 = Math.max(0, Math.floor(-t.y / rowPx));
-      const r1 = Math.min(this.disp.m - 1, Math.ceil((stage.height - t.y) / rowPx));
-      const open: number[] = [];
-      for (let r = r0; r <= r1; r++) {
-        const d = L.byRow[r];
-        if (this.disp.isSeg[d]) open.push(this.disp.entry[d]);
-      }
-      if (open.length) return this.anchored(src, stage, t, () => open.forEach((h) => this.unfolded.add(h)));
-    } else if (k < before && before >= REFOLD_K && k < REFOLD_K && this.unfolded.size) {
-      return this.anchored(src, stage, t, () => this.unfolded.clear());
-    }
-    return null;
+  /** Semantic zoom: a new level of detail for the new scale, the entry at the stage's
+   * middle staying where it is. */
+  zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    const j = this.levelAt(t.k);
+    if (j === this.level || !this.foldable) return null;
+    return this.anchored(t, stage.height / 2, () => this.buildLevel(src, stage, j));
   }
 
-  /** Change the folds and rebuild, keeping the entry at the stage's middle in place. */
-  private anchored(src: GraphSource, stage: Stage, t: ZoomTransform, change: () => void): ZoomTransform {
+  /** Rebuild, keeping the entry at height ``sy`` of the stage in place. */
+  private anchored(t: ZoomTransform, sy: number, change: () => void, k = t.k): ZoomTransform {
     const rowPx = this.layout.dy * t.k;
-    const r = Math.min(Math.max(0, Math.round((stage.height / 2 - t.y) / rowPx)), this.disp.m - 1);
+    const r = Math.min(Math.max(0, Math.round((sy - t.y) / rowPx)), this.disp.m - 1);
     const entry = r >= 0 ? this.disp.entry[this.layout.byRow[r]] : -1;
-    const sy = r * rowPx + t.y;
+    const y0 = r * rowPx + t.y;
     change();
-    this.build(src, stage);
     const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
-    return d >= 0 ? new ZoomTransform(t.k, t.x, sy - this.layout.y[d] * t.k) : t;
+    return d >= 0 ? new ZoomTransform(k, t.x, y0 - this.layout.y[d] * k) : new ZoomTransform(k, t.x, t.y);
   }
 
+  /** A click on a folded row zooms in on it, step by step, until it opens (or 4x). */
   press(src: GraphSource, stage: Stage, hit: Exclude<Hit, null>, t: ZoomTransform): ZoomTransform | null {
     if (hit.type !== "node" || !this.disp.isSeg[hit.d]) return null;
-    this.unfolded.add(this.disp.entry[hit.d]);
-    this.build(src, stage);
-    return t;
+    const head = this.disp.entry[hit.d];
+    const sy = this.layout.y[hit.d] * t.k + t.y;
+    let cur = t;
+    for (let guard = 0; guard < 16 && cur.k < 4; guard++) {
+      const k = Math.min(4, cur.k * LEVEL_ZOOM);
+      const y = this.layout.y[this.disp.nodeOf[head]] * cur.k + cur.y;
+      cur = this.anchored(cur, y, () => this.buildLevel(src, stage, this.levelAt(k)), k);
+      if (!this.disp.isSeg[this.disp.nodeOf[head]] || this.disp.entry[this.disp.nodeOf[head]] !== head) break;
+    }
+    // the opened rows start at the stage's middle, rows above for context
+    const d = this.disp.nodeOf[head];
+    const y = Math.min(sy, stage.height / 2);
+    return new ZoomTransform(cur.k, cur.x, y - this.layout.y[d] * cur.k);
   }
 
   reveal(src: GraphSource, stage: Stage, entry: number): boolean {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0 || !this.disp.isSeg[d]) return false;
-    // Asked to show this entry: open the folded row it is in.
-    this.unfolded.add(this.disp.entry[d]);
-    this.build(src, stage);
+    // Asked to show this entry: it keeps a row of its own.
+    this.shown = entry;
+    this.buildLevel(src, stage, this.level);
     return true;
   }
 
@@ -160,9 +208,12 @@ export class TreeView implements GraphView {
   }
 
   frame(entry: number, stage: Stage, t: ZoomTransform, k?: number, fy = 0.5): ZoomTransform | null {
+    const kk = k ?? Math.max(t.k, 1);
+    // the level of detail of the new scale, the entry on a row of its own
+    if (this.src && this.levelAt(kk) !== this.level) this.buildLevel(this.src, stage, this.levelAt(kk));
+    if (this.src && this.disp.isSeg[nodeOfEntry(this.disp, entry)]) this.reveal(this.src, stage, entry);
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return null;
-    const kk = k ?? Math.max(t.k, 1);
     if (fy !== 0.5) return new ZoomTransform(kk, LANE_LEFT, stage.height * fy - this.layout.y[d] * kk);
     return this.frameBranch(d, kk, stage, t);
   }
@@ -187,7 +238,8 @@ export class TreeView implements GraphView {
   }
 
   reset(): void {
-    this.unfolded.clear();
-    this.built = null;
+    this.shown = -1;
+    this.cache.clear();
+    this.cacheKey = [];
   }
 }

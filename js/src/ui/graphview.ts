@@ -61,12 +61,16 @@ export interface GraphView {
    * height every row takes (0 when free). */
   readonly fixedX: number | null;
   readonly rowsHeight: number;
+  /** Counts the builds: any call that changes it rebuilt the display (the coordinator
+   * then redoes what depends on it). */
+  readonly version: number;
 
   /** Build display, layout and scene for this data on a stage of this size. */
   build(src: GraphSource, stage: Stage): void;
   /** Whether a stage of this size would build something else than the current one. */
   stale(src: GraphSource, stage: Stage): boolean;
-  /** The transform that shows the whole session, readable. */
+  /** The transform that shows the whole session, readable (building the level of detail
+   * it needs). */
   fit(stage: Stage): ZoomTransform;
   /** The least and greatest scale the reader may zoom to. */
   scaleExtent(stage: Stage): [number, number];
