@@ -30,7 +30,19 @@ export const FIT_PAD = 16;
 /** The widest a box is drawn: it widens into the room beside it up to this half width. */
 export const BOX_HALF_MAX = 210;
 
-export const GRID: Grid = { dx: SPACING.branches.dx, dy: SPACING.branches.dy, boxHalf: BOX_HALF_MAX, boxH: SEG_H };
+/** Half the width a plain node (an entry, not a box) takes beside its centre. */
+export const NODE_HALF = 14;
+/** Screen pixels a plain node's first line (or label) may take to its right. */
+export const LINE_PX = 484;
+
+export const GRID: Grid = {
+  dx: SPACING.branches.dx,
+  dy: SPACING.branches.dy,
+  boxHalf: BOX_HALF_MAX,
+  boxH: SEG_H,
+  nodeHalf: NODE_HALF,
+  lineW: LINE_PX / FIT_K,
+};
 
 /** World room of a ``width`` x ``height`` stage at level ``level`` (0: Fit). */
 export function roomAt(width: number, height: number, level: number): Room {

@@ -8,7 +8,7 @@
  * the other roots are one "roots" box. Then boxes open, largest first, as long as the tidy
  * layout of what is shown still fits the room: a span splits in two at its middle (a run
  * of one node shows itself, its side branches as one "branches" box); a box of several
- * side branches becomes one box each; a box of one subtree shows its head run and its
+ * subtrees splits in two halves; a box of one subtree shows its head run and its
  * children's box. So a session that fits is drawn whole, and a bigger one shows as much
  * as the room allows, aggregated with figures instead of shrunk to dots. Boxes the reader
  * opened open first, whatever the room.
@@ -33,6 +33,10 @@ export interface Grid {
   /** Half the widest a box may be drawn (boxes widen into free room beside them). */
   boxHalf: number;
   boxH: number;
+  /** Half a plain node (an entry, not a box), and the room its first line takes to its
+   * right (world units at the scale the room is for). */
+  nodeHalf: number;
+  lineW: number;
 }
 
 /** What the levels are computed from: the display with every run as one node, and per
@@ -147,6 +151,12 @@ export function coarsest(b: Base): Unit[] {
 /** What replaces a box when it opens one step. */
 export function expand(b: Base, u: Unit): Unit[] {
   if (u.kind === "group") {
+    // Several subtrees: two halves (one box each, or the subtree itself), so the
+    // picture widens a little at a time.
+    if (u.nodes.length > 2) {
+      const half = Math.ceil(u.nodes.length / 2);
+      return [groupOf(b, u.nodes.slice(0, half)), groupOf(b, u.nodes.slice(half))];
+    }
     if (u.nodes.length > 1) return u.nodes.map((h) => groupOf(b, [h]));
     const h = u.nodes[0];
     const kids = Array.from(childrenOf(b.disp, h));
@@ -220,10 +230,21 @@ export function layoutUnits(units: Unit[], grid: Grid): Layout {
   return layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1);
 }
 
-/** Whether the picture fits the room, boxes at their widest. */
-export function fits(units: Unit[], room: Room, grid: Grid): boolean {
-  const L = layoutUnits(units, grid);
-  return L.maxX - L.minX + 2 * grid.boxHalf <= room.width && L.maxY - L.minY + grid.boxH <= room.height;
+/** Whether the picture fits the room: boxes at their widest, plain nodes with their
+ * first line. */
+export function fits(b: Base, units: Unit[], room: Room, grid: Grid): boolean {
+  const { shape, list, onMain } = shapeOf(units);
+  const L = layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1);
+  if (L.maxY - L.minY + grid.boxH > room.height) return false;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (let d = 0; d < shape.m; d++) {
+    const u = list[d];
+    const plain = u.kind === "node" && !b.disp.isSeg[u.nodes[0]];
+    x0 = Math.min(x0, L.x[d] - (plain ? grid.nodeHalf : grid.boxHalf));
+    x1 = Math.max(x1, L.x[d] + (plain ? grid.lineW : grid.boxHalf));
+  }
+  return x1 - x0 <= room.width;
 }
 
 /** The picture for ``room``: boxes the reader opened (by head entry), then the largest
@@ -248,7 +269,7 @@ export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<num
       .filter((u) => !closed.has(keyOf(u)))
       .sort((p, q) => q.entries - p.entries);
     if (!cands.length) break;
-    const test = (j: number): boolean => fits(apply(b, units, new Set(cands.slice(0, j))), room, grid);
+    const test = (j: number): boolean => fits(b, apply(b, units, new Set(cands.slice(0, j))), room, grid);
     let j = cands.length;
     if (!test(j)) {
       let lo = 0;

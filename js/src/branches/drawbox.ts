@@ -178,7 +178,7 @@ export function aggregateText(a: AggregateInfo): [string, string] {
   const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", a.errors ? `✗ ${plural(a.errors, "error")}` : ""];
   const fig = (...parts: string[]): string => [...parts, ...marks].filter(Boolean).join(" · ");
   if (a.kind === "span") return [`entries ${whole(a.from)}-${whole(a.to)} · ${tokens(a.tokens)} tokens`, fig(plural(a.forks, "fork"))];
-  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "more root")} · ${plural(a.entries, "entry", "entries")}`, fig(plural(a.branches, "branch", "branches"), `${tokens(a.tokens)} tokens`)];
+  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "root")} · ${plural(a.entries, "entry", "entries")}`, fig(plural(a.branches, "branch", "branches"), `${tokens(a.tokens)} tokens`)];
   return [`▸ ${plural(a.branches, "branch", "branches")} · ${plural(a.entries, "entry", "entries")}`, fig(`${tokens(a.tokens)} tokens`)];
 }
 

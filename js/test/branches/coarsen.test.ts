@@ -117,7 +117,7 @@ describe("coarsen: the whole session in the room", () => {
   it("checks its own fit the way the view lays out", () => {
     const s = mainLine(200, 10);
     const b = base(s);
-    expect(fits(coarsen(b, stage, GRID), stage, GRID)).toBe(true);
+    expect(fits(b, coarsen(b, stage, GRID), stage, GRID)).toBe(true);
   });
 });
 

@@ -71,6 +71,6 @@ describe("aggregateText", () => {
   });
   it("counts the branches of a side box and the roots of a roots box, errors too", () => {
     expect(aggregateText({ ...base, kind: "branches", compactions: 0, errors: 1 })).toEqual(["▸ 14 branches · 2,300 entries", "1.2M tokens · ✗ 1 error"]);
-    expect(aggregateText({ ...base, kind: "roots", subtrees: 23, compactions: 0 })[0]).toBe("▸ 23 more roots · 2,300 entries");
+    expect(aggregateText({ ...base, kind: "roots", subtrees: 23, compactions: 0 })[0]).toBe("▸ 23 roots · 2,300 entries");
   });
 });
