@@ -20,8 +20,17 @@ from typing import Any
 import pytest
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
 from playwright.sync_api import Page
-from servers import wait_until
-from test_lod_browser import CAPTURE, MIN_PX, debug, drawn, overlapping
+from servers import Jupyter, wait_until
+from test_lod_browser import (  # noqa: F401
+    CAPTURE,
+    MIN_PX,
+    debug,
+    drawn,
+    lab,
+    lab_page,
+    overlapping,
+    show_in_lab,
+)
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
@@ -207,3 +216,23 @@ def test_export_with_a_selected_entry_opens_readable(
     assert len(on_canvas(got)) >= 6, json.dumps([t["text"] for t in on_canvas(got)])
     fit(page)
     check_whole(page, "fit after opening on the selected entry")
+
+
+def test_fit_with_the_side_panel_open_in_jupyterlab(
+    lab_page: Page,  # noqa: F811 (the fixture imported above)
+    lab: Jupyter,  # noqa: F811
+    sessions: dict[str, Path],
+) -> None:
+    """In JupyterLab, Fit with the side panel open cut boxes at the left edge."""
+    page = lab_page
+    show_in_lab(page, lab, sessions["17 leaves"])
+    page.evaluate(f"{D}.setView('branches')")
+    wait_until(lambda: page.evaluate(f"{D}.stats().view") == "branches", 10, "branches", page)
+    fit(page)
+    check_whole(page, "JupyterLab fit, panel closed")
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
+    page.wait_for_timeout(300)
+    fit(page)
+    check_whole(page, "JupyterLab fit, panel open")
