@@ -16,8 +16,9 @@ export's stand-in model, so no kernel is involved). Measured in the page:
   peak memory of a process that loads and exports (against one that only loads), and the
   exported page: time to its first draw and to text in view, in the same Chromium;
 - Branches at Fit (issue 42): from the switch to the Branches view to its Fit drawn
-  (the picture coarsened until the whole session fits, laid out, drawn), and the worst
-  frame while zooming from Fit to 1:1 in ctrl+wheel steps (each may open boxes);
+  (the picture coarsened until the whole session fits, laid out, drawn), and, after a
+  300 ms pause, the worst frame while zooming from Fit to 1:1 in ctrl+wheel steps (each
+  may open boxes);
 - in the exported page: the Transcript's opening from the Tree (to its frame, to bodies on
   screen), its DOM (items and elements at the top, middle and end of the branch), the
   worst frame while it scrolls a screen per frame (against empty frames), and the
@@ -282,10 +283,11 @@ async () => {
 """
 
 
-# The Branches view from the Tree: the switch and its Fit (coarsening, layout, draw), then
-# ctrl+wheel steps from Fit to 1:1 on the stage's middle, each timed with its draw.
+# The Branches view from the Tree: the switch and its Fit (coarsening, layout, draw), then,
+# after a pause as a reader's takes (the view builds the next level meanwhile), ctrl+wheel
+# steps from Fit to 1:1 on the stage's middle, one after the other, each timed with its draw.
 BRANCHES_FIT_JS = """
-() => {
+async () => {
   const dbg = document.querySelector('.pnb-root').pnbDebug;
   dbg.setView('tree');
   dbg.drawNow();
@@ -293,6 +295,7 @@ BRANCHES_FIT_JS = """
   dbg.setView('branches');
   dbg.fit();
   const out = { branchesFit: performance.now() - t0, branchesFitNodes: dbg.stats().nodes };
+  await new Promise((r) => setTimeout(r, 300));
   const c = document.querySelector('.pnb-canvas');
   const r = c.getBoundingClientRect();
   let worst = 0;

@@ -49,10 +49,12 @@ export class BranchesView implements GraphView {
   private levels = new Map<number, Level>();
   private builtFor: { src: GraphSource | null; width: number; height: number } = { src: null, width: 0, height: 0 };
   private index: Quadtree<number> | null = null;
+  /** Pending build of the levels next to the one shown, while the reader looks. */
+  private prefetch: ReturnType<typeof setTimeout> | null = null;
 
   build(src: GraphSource, stage: Stage): void {
     this.base = baseFacts(buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded), src.cols, src.tree);
-    this.levels.clear();
+    this.levels = new Map();
     this.builtFor = { src, width: stage.width, height: stage.height };
     this.fitK = this.fitScale(src, stage);
     this.show(src, stage, this.level);
@@ -167,7 +169,7 @@ export class BranchesView implements GraphView {
     const was = this.disp.nodeOf;
     for (let i = 0; i < was.length; i++) if (was[i] === d) held.push(i);
     this.opened.add(this.disp.entry[d]);
-    this.levels.clear();
+    this.levels = new Map();
     this.show(src, stage, this.level);
     const nodes = new Set<number>();
     for (const i of held) if (this.disp.nodeOf[i] >= 0) nodes.add(this.disp.nodeOf[i]);
@@ -203,7 +205,7 @@ export class BranchesView implements GraphView {
       const h = d >= 0 ? this.disp.entry[d] : -1;
       if (!this.disp.aggregates.has(h)) break;
       this.opened.add(h);
-      this.levels.clear();
+      this.levels = new Map();
       this.show(src, stage, this.level);
       rebuilt = true;
     }
@@ -218,10 +220,12 @@ export class BranchesView implements GraphView {
   }
 
   reset(): void {
+    if (this.prefetch !== null) clearTimeout(this.prefetch);
+    this.prefetch = null;
     this.expanded.clear();
     this.opened.clear();
     this.level = 0;
-    this.levels.clear();
+    this.levels = new Map();
     this.base = null;
   }
 }
