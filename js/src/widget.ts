@@ -4,7 +4,7 @@
 
 import type { AnyModel } from "@anywidget/types";
 import { ZoomTransform } from "d3-zoom";
-import { Camera } from "./ui/camera";
+import type { Camera } from "./ui/camera";
 import { Requester, storeFor, type Store } from "./io/comm";
 import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "./model/constants";
 import { idAt, indexOfId, type Columns } from "./model/data";
@@ -13,9 +13,11 @@ import { el } from "./ui/dom";
 import { EntryText } from "./io/entrytext";
 import { Follow } from "./ui/follow";
 import { visibleTree, type Visible } from "./model/filter";
-import { nodeOfEntry, type GraphSource, type GraphView, type Hit, type Stage } from "./ui/graphview";
+import { nodeOfEntry, type GraphSource, type GraphView, type Stage } from "./ui/graphview";
+import { GraphStage } from "./ui/graphstage";
 import { HoverTip } from "./ui/hovertip";
-import { keyAction } from "./ui/keys";
+import { viewKeyAction } from "./ui/keys";
+import { listenPointer } from "./ui/pointer";
 import { TreeView } from "./tree/view";
 import { BranchesView } from "./branches/view";
 import { buildLegend, toggleLegend } from "./ui/legend";
@@ -28,7 +30,7 @@ import { Disposers, onModelChanges } from "./io/subscriptions";
 import { readTheme, watchTheme } from "./ui/theme";
 import { Toolbar } from "./ui/toolbar";
 import { Transcript, branchPath } from "./transcript/transcript";
-import { fillEntryTip, fillSegmentTip } from "./ui/tipcontent";
+import { fillNodeTip } from "./ui/tipcontent";
 import { buildTree, type Tree } from "./model/tree";
 import { showWatchError } from "./ui/watcherror";
 
@@ -58,7 +60,8 @@ export class SessionView {
 
   private toolbar: Toolbar;
   private canvas: HTMLCanvasElement;
-  private ctx: CanvasRenderingContext2D;
+  /** The camera and frames over the graph view shown. */
+  private gs: GraphStage;
   private stage: HTMLDivElement;
   private legend: HTMLDivElement;
   private camera: Camera;
@@ -69,18 +72,16 @@ export class SessionView {
   private follow: Follow;
   private transcript: Transcript;
   private disposers = new Disposers();
-  private frame = 0;
-  private viewTimer: ReturnType<typeof setTimeout> | null = null;
   private theme: Theme | null = null;
 
   private filter: FilterMode;
   private view: ViewMode;
   /** Each view's own camera, so switching views never lands on an empty stage. */
   private cameras = new Map<"lanes" | "tidy", ZoomTransform>();
-  /** The scale before the latest camera change (a zoom, not a pan, moves it). */
-  private lastK = 1;
   private forced = -1;
   private selected = -1;
+  /** Go to the first hit when the search's answer comes (Enter on a new query). */
+  private jumpOnHits = false;
 
   constructor(
     private model: AnyModel,
@@ -104,9 +105,13 @@ export class SessionView {
     if (!opts.standalone && Number.isFinite(h) && h > 120) this.root.style.height = `${h}px`;
 
     this.toolbar = new Toolbar({
-      setView: (v) => this.setViewSoon(v),
+      setView: (v) => this.setModel("view", v),
       setFilter: (f) => this.setModel("filter", f),
       setSearch: (q) => this.setModel("search", q),
+      confirmSearch: (q) => {
+        this.jumpOnHits = true;
+        this.setModel("search", q);
+      },
       stepHit: (step) => this.nextHit(step),
       currentSearch: () => String(this.model.get("search") ?? ""),
       fit: () => this.fit(),
@@ -125,7 +130,6 @@ export class SessionView {
     this.canvas.setAttribute("aria-label", "Session tree");
     const ctx = this.canvas.getContext("2d", { alpha: false });
     if (!ctx) throw new Error("canvas 2d not available");
-    this.ctx = ctx;
     this.tip = new HoverTip(() => this.camera);
     this.legend = el("div", "pnb-legend");
     buildLegend(this.legend);
@@ -137,7 +141,7 @@ export class SessionView {
       query: () => this.query(),
     });
     this.disposers.add(() => this.transcript.dispose());
-    this.treeView = new TreeView({ moveTo: (t) => this.moveTo(t) });
+    this.treeView = new TreeView({ moveTo: (t) => this.gs.moveTo(t) });
     this.graph = this.view === "branches" ? this.branchesView : this.treeView;
     this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.treeView.overlay, this.transcript.el);
     this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open), () => this.query());
@@ -146,14 +150,41 @@ export class SessionView {
     this.root.append(this.toolbar.header, this.toolbar.bar, main);
     host.append(this.root);
 
-    this.camera = new Camera(this.canvas, (user) => {
-      this.tip.hide();
-      if (user) this.onUserZoom();
-      this.lastK = this.camera.transform.k;
-      this.scheduleDraw();
+    this.gs = new GraphStage(this.canvas, ctx, {
+      graph: () => (this.view === "transcript" ? null : this.graph),
+      source: () => this.source(),
+      afterBuild: () => this.afterBuild(),
+      marks: () => ({
+        selected: this.selected,
+        hover: this.tip.d,
+        hits: this.search.hits,
+        currentHit: this.search.current,
+        lines: this.text.lines,
+      }),
+      theme: () => (this.theme ??= readTheme(this.root)),
+      drawn: (stats) => {
+        this.timings.lastDraw = stats;
+        if (stats.missingLines?.length) this.text.fetchLines(stats.missingLines, () => this.gs.scheduleDraw());
+      },
+      moved: () => this.tip.hide(),
     });
-    this.disposers.add(() => this.camera.dispose());
-    this.disposers.add(this.listenPointer());
+    this.camera = this.gs.camera;
+    this.disposers.add(() => this.gs.dispose());
+    this.disposers.add(
+      listenPointer(this.canvas, {
+        move: (px, py) => {
+          this.tip.pointer = { x: px, y: py };
+          const hit = this.gs.hit(px, py);
+          this.canvas.style.cursor = hit ? "pointer" : "grab";
+          this.setHover(hit && hit.type === "node" ? hit.d : -1);
+        },
+        leave: () => {
+          this.tip.pointer = null;
+          this.setHover(-1);
+        },
+        click: (px, py) => this.onClick(px, py),
+      }),
+    );
     const onKey = (ev: KeyboardEvent): void => this.onKey(ev);
     this.root.addEventListener("keydown", onKey);
     this.disposers.add(() => this.root.removeEventListener("keydown", onKey));
@@ -212,32 +243,11 @@ export class SessionView {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.frame);
-    if (this.viewTimer) clearTimeout(this.viewTimer);
     this.disposers.dispose();
     this.root.remove();
   }
 
   // ---------------------------------------------------------------- model sync
-
-  /** A view button was clicked. The Transcript opens in the next task: the click is
-   * dispatched in the same task as the host's own handling of the press (in JupyterLab
-   * the notebook makes the output's cell active), so building the
-   * Transcript there too blocked one frame with both; in a task of its own each blocks
-   * less. The other views switch at once, and a click on one of them wins over a
-   * Transcript not opened yet. */
-  private setViewSoon(v: ViewMode): void {
-    if (this.viewTimer) clearTimeout(this.viewTimer);
-    this.viewTimer = null;
-    if (v !== "transcript") {
-      this.setModel("view", v);
-      return;
-    }
-    this.viewTimer = setTimeout(() => {
-      this.viewTimer = null;
-      this.setModel("view", v);
-    }, 0);
-  }
 
   private setModel(name: string, value: unknown): void {
     this.model.set(name, value);
@@ -256,17 +266,7 @@ export class SessionView {
   }
 
   private updateStatus(): void {
-    let leaves = 0;
-    for (let i = 0; i < this.tree.n; i++) if (this.tree.childStart[i + 1] === this.tree.childStart[i]) leaves++;
-    const c = this.cols.compactions.length;
-    const parts = [
-      `${this.cols.n.toLocaleString("en-US")} entries`,
-      `${this.vis.count.toLocaleString("en-US")} shown`,
-      `${leaves.toLocaleString("en-US")} ${leaves === 1 ? "leaf" : "leaves"}`,
-    ];
-    if (c) parts.push(`${c} compaction${c > 1 ? "s" : ""}`);
-    this.toolbar.status.textContent = parts.join(" · ");
-    this.toolbar.showProblemCount(this.cols.problemCount);
+    this.toolbar.showStatus(this.cols, this.tree, this.vis.count);
   }
 
   private showProblems(): void {
@@ -279,7 +279,7 @@ export class SessionView {
     this.filter = f;
     this.syncControls();
     this.rebuild("visible");
-    this.recenter();
+    this.fit();
   }
 
   private onView(): void {
@@ -291,7 +291,7 @@ export class SessionView {
     this.rebuild("display");
     const kept = this.cameras.get(this.graph.kind);
     if (kept) this.camera.set(kept);
-    else this.recenter();
+    else this.fit();
   }
 
   /** New rows arrived (watch) or the data was replaced (``reset``). */
@@ -317,15 +317,9 @@ export class SessionView {
     this.drawNow();
   }
 
-  /** Move the camera there (a view's overview or a click asked for it). */
-  private moveTo(t: ZoomTransform): void {
-    this.camera.set(t);
-    this.drawNow();
-  }
-
   /** The newest entry (the last row read) is drawn on screen. */
   private newestInView(): boolean {
-    return this.onScreen(this.cols.n - 1, 0);
+    return this.gs.onScreen(this.cols.n - 1, 0);
   }
 
   /** Bring the newest entry into view, keeping the zoom. */
@@ -373,8 +367,7 @@ export class SessionView {
   /** What follows any build of the view's display: the camera's limits, the hover, the
    * Transcript, the search hits' order and the status line. */
   private afterBuild(): void {
-    this.camera.fixedX = this.graph.fixedX;
-    this.camera.rowsHeight = this.graph.rowsHeight;
+    this.gs.limit(this.graph);
     this.tip.d = -1;
     this.root.classList.toggle("pnb-mode-transcript", this.view === "transcript");
     if (this.view === "transcript") {
@@ -383,27 +376,7 @@ export class SessionView {
     } else if (this.transcript.shown) this.transcript.hide();
     if (this.view === "branches") this.treeView.hideOverlay();
     this.search.arrange(this.tree.order, this.vis.shown, this.selected);
-    this.setMinScale();
     this.updateStatus();
-  }
-
-  /** The least and greatest scale the reader may zoom to, as the view says. */
-  private setMinScale(): void {
-    this.camera.setMinScale(this.graph.scaleExtent(this.stageSize())[0]);
-  }
-
-  /** Run ``fn`` on the view shown; when it rebuilt the display, redo what follows. */
-  private viaGraph<T>(fn: (g: GraphView, src: GraphSource, stage: Stage) => T): T {
-    const v = this.graph.version;
-    const out = fn(this.graph, this.source(), this.stageSize());
-    if (this.graph.version !== v) this.afterBuild();
-    return out;
-  }
-
-  /** Semantic zoom: the view opens or closes aggregates; the reader's place stays. */
-  private onUserZoom(): void {
-    const t = this.viaGraph((g, src, stage) => g.zoomed(src, stage, this.camera.transform, this.lastK));
-    if (t) this.camera.set(t);
   }
 
   // ---------------------------------------------------------------- view transform
@@ -414,7 +387,7 @@ export class SessionView {
     // The stage's size decides the folds (Tree) and the boxes (Branches): rebuild only
     // when what it decides changed.
     if (this.view !== "transcript" && this.graph.stale(this.source(), this.stageSize())) this.rebuild("display");
-    this.setMinScale();
+    this.gs.limit(this.graph);
     if (how === "resized") {
       this.drawNow();
       return;
@@ -430,39 +403,19 @@ export class SessionView {
     });
   }
 
-  private fitTransform(): ZoomTransform {
-    return this.viaGraph((g, _src, stage) => g.fit(stage));
-  }
-
   fit(): void {
-    this.camera.set(this.fitTransform());
+    this.gs.fit();
   }
 
   /** Fit (every view's Fit is readable: folded rows, aggregated boxes), or the
    * selection with its context when there is one. */
   private initialView(): void {
     if (this.selected >= 0) this.centerOn(this.selected);
-    else this.camera.set(this.fitTransform());
+    else this.gs.fit();
   }
 
-  /** Show an entry with its context (opening what hides it), at height ``fy`` of the
-   * stage (fraction; default: as the view frames it). */
   private centerOn(entry: number, k?: number, fy = 0.5): void {
-    this.viaGraph((g, src, stage) => g.reveal(src, stage, entry));
-    const t = this.viaGraph((g, _src, stage) => g.frame(entry, stage, this.camera.transform, k, fy));
-    if (t) this.camera.set(t);
-  }
-
-  /** Whether entry ``i``'s node is on screen, ``margin`` px in from the edges. */
-  private onScreen(i: number, margin: number): boolean {
-    const d = nodeOfEntry(this.graph.disp, i);
-    if (d < 0) return false;
-    const L = this.graph.layout;
-    return this.camera.inView(...this.camera.toScreen(L.x[d], L.y[d]), margin);
-  }
-
-  private recenter(): void {
-    this.camera.set(this.fitTransform());
+    this.gs.centerOn(entry, k, fy);
   }
 
   goActive(): void {
@@ -473,100 +426,30 @@ export class SessionView {
   // ---------------------------------------------------------------- drawing
 
   private scheduleDraw(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.drawNow();
-    });
+    this.gs.scheduleDraw();
   }
 
   /** Draw synchronously; returns the time spent. */
   drawNow(): number {
-    if (this.frame) {
-      cancelAnimationFrame(this.frame);
-      this.frame = 0;
-    }
-    // The Transcript covers the stage: drawing the tree under it would only cost time (a
-    // whole session's rows) and ask the kernel for node lines nobody sees.
-    if (this.view === "transcript") return 0;
-    this.theme ??= readTheme(this.root);
-    const { transform, width, height, dpr } = this.camera;
-    const marks = {
-      selected: this.selected,
-      hover: this.tip.d,
-      hits: this.search.hits,
-      currentHit: this.search.current,
-      lines: this.text.lines,
-    };
-    const stats = this.graph.draw(this.ctx, transform, { width, height }, dpr, this.theme, marks);
-    this.timings.lastDraw = stats;
-    if (stats.missingLines && stats.missingLines.length) this.text.fetchLines(stats.missingLines, () => this.scheduleDraw());
-    return stats.ms;
+    return this.gs.drawNow();
   }
 
   // ---------------------------------------------------------------- pointer
-
-  private listenPointer(): () => void {
-    const local = (ev: MouseEvent): [number, number] => {
-      const r = this.canvas.getBoundingClientRect();
-      return [ev.clientX - r.left, ev.clientY - r.top];
-    };
-    const move = (ev: MouseEvent): void => {
-      const [px, py] = local(ev);
-      this.tip.pointer = { x: px, y: py };
-      const hit = this.hitTest(px, py);
-      this.canvas.style.cursor = hit ? "pointer" : "grab";
-      this.setHover(hit && hit.type === "node" ? hit.d : -1);
-    };
-    const leave = (): void => {
-      this.tip.pointer = null;
-      this.setHover(-1);
-    };
-    const click = (ev: MouseEvent): void => this.onClick(...local(ev));
-    this.canvas.addEventListener("mousemove", move);
-    this.canvas.addEventListener("mouseleave", leave);
-    this.canvas.addEventListener("click", click);
-    return () => {
-      this.canvas.removeEventListener("mousemove", move);
-      this.canvas.removeEventListener("mouseleave", leave);
-      this.canvas.removeEventListener("click", click);
-    };
-  }
-
-  /** The thing under a point (canvas coordinates). */
-  hitTest(px: number, py: number): Hit {
-    return this.graph.hit(px, py, this.camera.transform, this.stageSize());
-  }
 
   private setHover(d: number): void {
     if (this.tip.set(d, (tip, dd) => this.fillTip(tip, dd))) this.scheduleDraw();
   }
 
   private fillTip(tip: HTMLElement, d: number): boolean {
-    const disp = this.graph.disp;
-    const i = disp.entry[d];
-    if (disp.aggregates.has(i)) return false;
-    if (disp.isSeg[d]) {
-      const s = this.graph.kind === "lanes" ? disp.folds.get(i) : disp.segments.get(i);
-      if (s) fillSegmentTip(tip, s);
-      return Boolean(s);
-    }
-    const cols = this.cols;
-    fillEntryTip(
-      tip,
-      { kind: cols.kind[i], label: cols.labels.get(i), tokens: cols.tokens[i], error: Boolean(cols.flags[i] & 1) },
-      this.text.preview(i),
-      () => this.tip.d === d,
-      () => this.tip.place(),
-    );
-    return true;
+    const lanes = this.graph.kind === "lanes";
+    return fillNodeTip(tip, this.cols, this.graph.disp, d, lanes, (i) => this.text.preview(i), () => this.tip.d === d, () => this.tip.place());
   }
 
   private onClick(px: number, py: number): void {
     this.root.focus({ preventScroll: true });
-    const hit = this.hitTest(px, py);
+    const hit = this.gs.hit(px, py);
     if (!hit) return;
-    const t = this.viaGraph((g, src, stage) => g.press(src, stage, hit, this.camera.transform));
+    const t = this.gs.via((g, src, stage) => g.press(src, stage, hit, this.camera.transform));
     if (t) {
       this.camera.set(t);
       this.drawNow();
@@ -591,7 +474,7 @@ export class SessionView {
     if (level) this.rebuild(level);
     // Revealed (or, in the Tree, selected inside a folded row): open what hides it.
     const folded = i >= 0 && this.view === "tree" && this.graph.disp.isSeg[nodeOfEntry(this.graph.disp, i)] === 1;
-    if (i >= 0 && (o.reveal || folded) && this.view !== "transcript") this.viaGraph((g, src, stage) => g.reveal(src, stage, i));
+    if (i >= 0 && (o.reveal || folded) && this.view !== "transcript") this.gs.via((g, src, stage) => g.reveal(src, stage, i));
     if (!o.fromModel && prev !== i) this.setModel("selected_id", i >= 0 ? idAt(this.cols, i) : null);
     if (i >= 0 && o.center) this.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
@@ -616,7 +499,7 @@ export class SessionView {
   }
 
   private ensureInView(i: number): void {
-    if (nodeOfEntry(this.graph.disp, i) >= 0 && !this.onScreen(i, 30)) this.centerOn(i, this.camera.transform.k);
+    if (nodeOfEntry(this.graph.disp, i) >= 0 && !this.gs.onScreen(i, 30)) this.centerOn(i, this.camera.transform.k);
   }
 
   private onPanelToggle(open: boolean): void {
@@ -654,10 +537,19 @@ export class SessionView {
       revealHits(this.panel.el, q);
       revealHits(this.transcript.el, q);
       this.drawNow();
+      if (this.jumpOnHits) {
+        this.jumpOnHits = false;
+        this.nextHit(1);
+      }
     });
   }
 
   nextHit(step: number): void {
+    // Enter again before the answer came: go to the first hit when it comes.
+    if (this.search.pending) {
+      this.jumpOnHits = true;
+      return;
+    }
     const i = this.search.step(step);
     if (i >= 0) this.select(i, { reveal: true, center: true });
   }
@@ -665,17 +557,14 @@ export class SessionView {
   // ---------------------------------------------------------------- keyboard
 
   private onKey(ev: KeyboardEvent): void {
-    const target = ev.target as HTMLElement;
-    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-    if (this.panel.el.contains(target) && ev.key !== "Escape") return;
-    const action = keyAction(ev.key);
+    const action = viewKeyAction(ev, this.panel.el);
     if (action === null) return;
     ev.preventDefault();
     ev.stopPropagation();
     const disp = this.graph.disp;
     switch (action) {
       case "toggle":
-        if (this.view !== "transcript" && this.viaGraph((g, src, stage) => g.toggle(src, stage, this.selected))) this.drawNow();
+        if (this.view !== "transcript" && this.gs.via((g, src, stage) => g.toggle(src, stage, this.selected))) this.drawNow();
         break;
       case "activeLeaf":
         this.goActive();

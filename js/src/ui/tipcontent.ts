@@ -1,6 +1,7 @@
 // The hover tooltip: its content for an entry or a segment, and where it goes on screen.
-import { KIND_NAMES, KIND_STYLES } from "../model/constants";
-import type { SegmentInfo } from "../model/display";
+import { Flag, KIND_NAMES, KIND_STYLES } from "../model/constants";
+import type { Columns } from "../model/data";
+import type { Display, SegmentInfo } from "../model/display";
 import { clear, el, fmtDuration, fmtTime, fmtTokens } from "./dom";
 
 /** What the kernel answers for a hover preview. */
@@ -94,4 +95,28 @@ export function fillEntryTip(
       text.textContent = "(preview unavailable)";
     },
   );
+}
+
+/** Fill the tip for display node ``d``: a folded row's or run box's figures, or the
+ * entry's facts and preview. False when the node has no tip (a subtree box says it all). */
+export function fillNodeTip(
+  tip: HTMLElement,
+  cols: Columns,
+  disp: Display,
+  d: number,
+  folded: boolean,
+  preview: (i: number) => Promise<Preview>,
+  still: () => boolean,
+  place: () => void,
+): boolean {
+  const i = disp.entry[d];
+  if (disp.aggregates.has(i)) return false;
+  if (disp.isSeg[d]) {
+    const s = folded ? disp.folds.get(i) : disp.segments.get(i);
+    if (s) fillSegmentTip(tip, s);
+    return Boolean(s);
+  }
+  const facts = { kind: cols.kind[i], label: cols.labels.get(i), tokens: cols.tokens[i], error: Boolean(cols.flags[i] & Flag.Error) };
+  fillEntryTip(tip, facts, preview(i), still, place);
+  return true;
 }
