@@ -7,7 +7,7 @@ import type { AggregateInfo, Display } from "../model/display";
 import type { Tree } from "../model/tree";
 import { BOX_TEXT_FROM_PX } from "./aggregate";
 import { fitText, fmtCount, roundRect, shapePath, truncate } from "../ui/canvas";
-import { collides, type Frame } from "./frame";
+import { collides, onStage, type Frame } from "./frame";
 
 /** Whether the box headed by entry ``head`` (a run, or a subtree drawn as one box) holds
  * a search hit. */
@@ -48,7 +48,11 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   const x0 = px - segW / 2;
   const y0 = py - segH / 2;
   f.occupied.push({ d: -1, x: x0, y: y0, w: segW, h: segH });
-  if (px >= 0 && px <= width && py >= 0 && py <= height) f.landmarks.push(d);
+  // A box on screen must carry its text, unless its title line is off the top or bottom
+  // (texts are drawn whole or not at all).
+  const titleY = y0 + Math.max(10.5, 13 * k);
+  const titleOn = segH < BOX_TEXT_FROM_PX || (titleY - 8 >= 0 && titleY + 8 <= height);
+  if (px >= 0 && px <= width && py >= 0 && py <= height && titleOn) f.landmarks.push(d);
   if (agg) {
     // A stack of boxes: two outlines peek out behind the front one.
     for (const off of [6, 3]) {
@@ -100,13 +104,16 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   const yTitle = y0 + Math.max(10.5, 13 * k);
   const yFig = yTitle + Math.max(13.5, 15 * k);
   const yMarks = yFig + Math.max(13, 14 * k);
+  // A line whose box runs off the left edge starts at the edge, inside the box.
   const put = (text: string, y: number, px0: number, roomPx: number, fontPx: number): number => {
-    const shown = fitText(ctx, text, roomPx);
+    const x = Math.max(px0, 2);
+    if (!onStage(f, x, y, fontPx)) return 0;
+    const shown = fitText(ctx, text, Math.min(roomPx - (x - px0), width - x - 2));
     if (!shown) return 0;
-    ctx.fillText(shown, px0, y);
+    ctx.fillText(shown, x, y);
     const w = ctx.measureText(shown).width;
-    f.texts.push({ d, x: px0, y: y - fontPx / 2 - 1, w, h: fontPx + 2 });
-    return w;
+    f.texts.push({ d, x, y: y - fontPx / 2 - 1, w, h: fontPx + 2 });
+    return w + (x - px0);
   };
   if (agg) {
     const [title, figures] = aggregateText(agg);
@@ -194,7 +201,7 @@ export function drawLabelsUnderBoxes(f: Frame): void {
     const w = ctx.measureText(shown).width + 10;
     const x = f.sx(d) - w / 2;
     const y = f.sy(d) + segH / 2 + 3;
-    if (collides(f, { x, y, w, h: 16 })) continue;
+    if (collides(f, { x, y, w, h: 16 }) || !onStage(f, x + 5, y + 8.5, 13) || x + w > f.width) continue;
     ctx.beginPath();
     roundRect(ctx, x, y, w, 16, 4);
     ctx.fillStyle = COLORS.label;

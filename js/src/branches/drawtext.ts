@@ -3,7 +3,7 @@
 
 import { COLORS, KIND_COUNT } from "../model/constants";
 import { fitText, fmtCount, roundRect, screenRadius, truncate } from "../ui/canvas";
-import { roomRight, type Frame } from "./frame";
+import { onStage, roomRight, type Frame } from "./frame";
 
 /** Labels: tags to the right of entries (first label, "+N" for more), fitted to the
  * room before the next box or text; drawn before first lines, which give way to them. */
@@ -28,6 +28,7 @@ export function drawEntryLabels(f: Frame): void {
     const px = sx(d) + screenRadius(cols.kind[disp.entry[d]], k) + 10;
     const py = sy(d);
     if (py >= 0 && py <= height) f.landmarks.push(d);
+    if (!onStage(f, px + 5, py, 14)) continue;
     const room = Math.min(roomRight(f, px, py - 8, py + 8) - 6, width - px - 8, 260);
     const label = fitText(ctx, truncate(text, 60) + (count > 1 ? ` +${count - 1}` : ""), room - 10);
     if (!label) continue;
@@ -73,6 +74,7 @@ export function drawContextCuts(f: Frame): void {
   ctx.setLineDash([]);
   ctx.fillStyle = COLORS.compaction;
   for (const [text, x, y, d] of cuts) {
+    if (!onStage(f, x, y, 13)) continue;
     const shown = fitText(ctx, text, Math.min(roomRight(f, x, y - 7, y + 7) - 6, width - x - 8));
     if (!shown) continue;
     ctx.fillText(shown, x, y);
@@ -106,6 +108,7 @@ export function drawFirstLines(f: Frame, lines: Map<number, string>): number[] {
       }
       if (!text) return;
       const x0 = px + r + 10 + (f.labelEnd.get(d) ?? 0);
+      if (!onStage(f, x0, py + 0.5, 12)) return;
       const room = Math.min(scene.rightGap[d] * k - (x0 - px) - 14, 460, width - x0 - 8, roomRight(f, x0, py - 7, py + 7) - 8);
       if (room < 36) return;
       const shown = fitText(ctx, text, room);

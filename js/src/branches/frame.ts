@@ -130,6 +130,13 @@ export function newFrame(
   };
 }
 
+/** Whether a text of ``px`` px set from ``x`` with its middle at ``y`` lies whole on the
+ * stage, top to bottom and from its left end: a text is drawn whole or not at all (its
+ * right end is fitted to the stage by the caller). */
+export function onStage(f: Frame, x: number, y: number, px: number): boolean {
+  return x >= 0 && x < f.width && y - px / 2 - 1 >= 0 && y + px / 2 + 1 <= f.height;
+}
+
 /** Whether a box would cover a box or a text already drawn outside boxes. */
 export function collides(f: Frame, r: Box): boolean {
   return f.occupied.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h);
