@@ -252,6 +252,8 @@ export function fits(b: Base, units: Unit[], room: Room, grid: Grid): boolean {
  * passed over and the rest tried). */
 export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<number> = new Set()): Unit[] {
   let units = coarsest(b);
+  // A stage too narrow for the active root beside a box of the others: all roots in one.
+  if (b.disp.roots.length > 1 && !fits(b, units, room, grid)) units = [groupOf(b, Array.from(b.disp.roots))];
   const entryOf = (u: Unit): number => b.disp.entry[Math.min(...u.nodes)];
   // A box the reader opened may only appear once boxes around it opened: open them
   // whenever they show up.
@@ -323,7 +325,7 @@ export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: I
       forks: 0,
       compactions: 0,
       subtrees: u.kind === "span" ? 1 : u.nodes.length,
-      onActive: u.kind === "span" && b.active,
+      onActive: b.active && (u.kind === "span" || u.nodes.includes(b.spine[0])),
       from: 0,
       to: 0,
     };

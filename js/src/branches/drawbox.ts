@@ -108,8 +108,9 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   const put = (text: string, y: number, px0: number, roomPx: number, fontPx: number): number => {
     const x = Math.max(px0, 2);
     if (!onStage(f, x, y, fontPx)) return 0;
-    const shown = fitText(ctx, text, Math.min(roomPx - (x - px0), width - x - 2));
-    if (!shown) return 0;
+    // Fitted to its room in the box; cut short by the stage's edge, it is not drawn.
+    const shown = fitText(ctx, text, roomPx - (x - px0));
+    if (!shown || x + ctx.measureText(shown).width > width - 2) return 0;
     ctx.fillText(shown, x, y);
     const w = ctx.measureText(shown).width;
     f.texts.push({ d, x, y: y - fontPx / 2 - 1, w, h: fontPx + 2 });

@@ -68,6 +68,15 @@ describe("coarsen: the whole session in the room", () => {
     expect(entriesDrawn(disp)).toBe(s.c.n);
   });
 
+  it("folds every root into one box, marked active, when the stage is too narrow for two", () => {
+    const s = manyRoots(24);
+    const narrow = roomAt(520, 600, 0);
+    const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), narrow, new Set());
+    expect(disp.m).toBe(1);
+    expect(disp.aggregates.get(disp.entry[0])).toMatchObject({ kind: "roots", subtrees: 24, onActive: true });
+    expect(fitsRoom(disp, s.t, narrow)).toBe(true);
+  });
+
   it("opens boxes as the room grows, down to none", () => {
     const s = mainLine(400, 20);
     const b = base(s);
