@@ -323,3 +323,65 @@ def test_fit_shows_the_whole_session_in_jupyterlab(
         problems += check_fit(lab_page, f"JupyterLab {name} {view}, panel open")
         lab_page.evaluate(f"{d}.selectIndex(-1)")
     assert not problems, "\n".join(problems[:12])
+
+
+# -- defects a new reader met -------------------------------------------------------------------
+def test_clicking_a_row_near_the_top_keeps_the_session_start_at_the_top(
+    page: Page, pages: dict[str, Path]
+) -> None:
+    open_page(page, pages["1,000 entries, 40 forks"])
+    got = fit(page)
+    top = min((t for t in in_canvas(got)), key=lambda t: t["y"])
+    box = page.locator(".pnb-canvas").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + top["x"] + 5, box["y"] + top["y"] + top["h"] / 2)
+    wait_until(lambda: page.evaluate(f"{debug(0)}.stats().selected"), 10, "the selection", page)
+    t = page.evaluate(f"{debug(0)}.stats().transform")
+    # the first row stays near the top: no empty band above the session's start
+    assert t["y"] <= 0.15 * got["h"], t
+
+
+def test_one_enter_goes_to_the_first_hit(page: Page, pages: dict[str, Path]) -> None:
+    open_page(page, pages["1,000 entries, 40 forks"])
+    box = page.locator(".pnb-search-input")
+    box.click()
+    box.type("parser")
+    page.keyboard.press("Enter")
+    wait_until(lambda: page.evaluate(f"{debug(0)}.stats().selected"), 10, "the first hit", page)
+    assert page.evaluate(f"{debug(0)}.stats().hitPos") == 0
+
+
+def test_the_hit_count_never_wraps(chromium: Browser, pages: dict[str, Path]) -> None:
+    context = chromium.new_context(viewport={"width": 820, "height": 700})
+    page = context.new_page()
+    try:
+        open_page(page, pages["17 leaves"])
+        bar = page.locator(".pnb-toolbar")
+        before = bar.bounding_box()
+        page.evaluate(
+            "document.querySelector('.pnb-search-count').textContent = '16/61 (+11 hidden)'"
+        )
+        after = bar.bounding_box()
+        count = page.locator(".pnb-search-count").bounding_box()
+        assert before is not None and after is not None and count is not None
+        assert after["height"] == before["height"]
+        assert count["height"] < 20, count
+    finally:
+        context.close()
+
+
+def test_tree_text_runs_to_the_right_edge_of_a_wide_page(
+    chromium: Browser, pages: dict[str, Path]
+) -> None:
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    context.add_init_script(script=f"({CAPTURE})()")
+    page = context.new_page()
+    try:
+        page.goto(pages["17 leaves"].as_uri())
+        page.wait_for_selector(".pnb-root[data-drawn]")
+        got = fit(page)
+        right = max(t["x"] + t["w"] for t in in_canvas(got))
+        assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
+        assert not faults(got)
+    finally:
+        context.close()

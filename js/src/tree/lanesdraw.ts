@@ -27,7 +27,7 @@ export const LANE_LEFT = 18;
  * whole between the stage's edges draw none. */
 export const TEXT_HALF = 8;
 /** Room kept at the right for the overview strip, so no text runs under it. */
-const MINIMAP_ROOM = 18;
+const MINIMAP_ROOM = 28;
 
 /** A text box drawn on the canvas (page tests check none overlap). */
 export interface TextBox {

@@ -139,8 +139,12 @@ export class TreeView implements GraphView {
     this.last = { t, stage };
     const stats = drawLanes(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
     const window = rowWindow(this.scene, t, stage.height);
-    if (!window) this.minimap.hide();
-    else this.minimap.draw(this.scene, marks.hits, stage.height, dpr, window[0], window[1], theme.bg, theme.fg);
+    const whole = this.overview();
+    if (!window || !whole) this.minimap.hide();
+    else {
+      const [f0, f1] = this.overviewWindow(whole, t, stage);
+      this.minimap.draw(whole, marks.hits, stage.height, dpr, f0, f1, theme);
+    }
     return stats;
   }
 
@@ -149,9 +153,40 @@ export class TreeView implements GraphView {
     this.minimap.hide();
   }
 
-  /** Centre the row at fraction ``f`` of the session (the overview strip). */
+  /** The whole session at Fit's level of detail: what the overview strip draws. */
+  private overview(): LaneScene | null {
+    if (!this.src || !this.foldable) return null;
+    if (!this.cache.has(0)) {
+      const keep = { level: this.level, disp: this.disp, layout: this.layout, scene: this.scene, folding: this.folding };
+      this.buildLevel(this.src, this.last.stage, 0);
+      this.level = keep.level;
+      this.disp = keep.disp;
+      this.layout = keep.layout;
+      this.scene = keep.scene;
+      this.folding = keep.folding;
+    }
+    return this.cache.get(0)?.scene ?? null;
+  }
+
+  /** Fractions (top, bottom) of the overview's rows that the screen shows: the rows of
+   * the entries at the screen's top and bottom, found in the overview. */
+  private overviewWindow(whole: LaneScene, t: Transform, stage: Stage): [number, number] {
+    const rowPx = this.layout.dy * t.k;
+    const at = (y: number): number => {
+      const r = Math.min(Math.max(0, Math.round((y - t.y) / rowPx)), this.disp.m - 1);
+      const d = whole.disp.nodeOf[this.disp.entry[this.layout.byRow[r]]];
+      return d >= 0 ? whole.layout.row[d] : 0;
+    };
+    const m = Math.max(whole.disp.m, 1);
+    return [at(0) / m, (at(stage.height) + 1) / m];
+  }
+
+  /** Centre the part of the session at fraction ``f`` of the overview strip. */
   private jumpToFraction(f: number): void {
-    const d = nodeAtFraction(this.scene, f);
+    const whole = this.overview();
+    const d0 = whole ? nodeAtFraction(whole, f) : -1;
+    if (!whole || d0 < 0) return;
+    const d = this.disp.nodeOf[whole.disp.entry[d0]];
     if (d < 0) return;
     const { t, stage } = this.last;
     this.host.moveTo(new ZoomTransform(t.k, LANE_LEFT, stage.height / 2 - this.layout.y[d] * t.k));
@@ -214,14 +249,23 @@ export class TreeView implements GraphView {
     if (this.src && this.disp.isSeg[nodeOfEntry(this.disp, entry)]) this.reveal(this.src, stage, entry);
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return null;
-    if (fy !== 0.5) return new ZoomTransform(kk, LANE_LEFT, stage.height * fy - this.layout.y[d] * kk);
-    return this.frameBranch(d, kk, stage, t);
+    const y = fy !== 0.5 ? stage.height * fy - this.layout.y[d] * kk : this.frameBranch(d, kk, stage).y;
+    return new ZoomTransform(kk, LANE_LEFT, this.clampY(y, kk, stage.height));
+  }
+
+  /** No empty band above the first row or below the last when the rows could fill it:
+   * framing a row near the session's start keeps the start at the top. */
+  private clampY(y: number, k: number, height: number): number {
+    const rowPx = this.layout.dy * k;
+    const top = 12 + rowPx / 2;
+    const bottom = height - 12 - rowPx / 2 - (this.disp.m - 1) * rowPx;
+    return bottom >= top ? Math.max(Math.min(y, (top + bottom) / 2 + (bottom - top) / 2), top) : Math.min(Math.max(y, bottom), top);
   }
 
   /** Show a row with its branch's context. The fork (or root) the branch came from goes
    * near the top and the row near the bottom when both fit, else the row sits at three
    * quarters of the height, so rows above it (its branch) fill the stage. */
-  private frameBranch(d: number, k: number, stage: Stage, t: ZoomTransform): ZoomTransform {
+  private frameBranch(d: number, k: number, stage: Stage): { y: number } {
     const L = this.layout;
     const disp = this.disp;
     let f = disp.dparent[d];
@@ -234,7 +278,7 @@ export class TreeView implements GraphView {
       (r - rf + 2) * rowPx <= H * 0.9
         ? Math.max(H * 0.05 + rowPx - rf * rowPx, H - rowPx * 1.5 - r * rowPx)
         : H * 0.75 - r * rowPx;
-    return new ZoomTransform(k, t.x, Math.min(y, H * 0.5 - r * rowPx + H * 0.4));
+    return { y: Math.min(y, H * 0.5 - r * rowPx + H * 0.4) };
   }
 
   reset(): void {
