@@ -194,6 +194,14 @@ export function boxes(units: Unit[], out: Unit[] = []): Unit[] {
   return out;
 }
 
+/** The unit's first display node (its box's key): the smallest, as parents come first.
+ * (A loop: a spread of a 100k-node path overflows the call stack.) */
+function firstNode(u: Unit): number {
+  let m = u.nodes[0];
+  for (const d of u.nodes) if (d < m) m = d;
+  return m;
+}
+
 const keyOf = (u: Unit): string => `${u.kind}:${u.nodes[0]}:${u.nodes.length}`;
 
 /** The coarse picture as a graph a tidy layout takes (units numbered parents first). */
@@ -254,7 +262,7 @@ export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<num
   let units = coarsest(b);
   // A stage too narrow for the active root beside a box of the others: all roots in one.
   if (b.disp.roots.length > 1 && !fits(b, units, room, grid)) units = [groupOf(b, Array.from(b.disp.roots))];
-  const entryOf = (u: Unit): number => b.disp.entry[Math.min(...u.nodes)];
+  const entryOf = (u: Unit): number => b.disp.entry[firstNode(u)];
   // A box the reader opened may only appear once boxes around it opened: open them
   // whenever they show up.
   const openForced = (): void => {
@@ -310,7 +318,7 @@ export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: I
   const keys: number[] = [];
   const first: number[] = [];
   list.forEach((u, g) => {
-    const d0 = Math.min(...u.nodes);
+    const d0 = firstNode(u);
     const key = disp.entry[d0];
     keys.push(key);
     first.push(d0);

@@ -4,7 +4,8 @@ import { baseFacts, boxes, boxesOf, coarsen, coarsest, fits, planOf } from "../.
 import { SPACING, layoutDisplay } from "../../src/branches/layout";
 import { buildDisplay, type Display } from "../../src/model/display";
 import type { Tree } from "../../src/model/tree";
-import { mainLine, manyRoots } from "./sessions";
+import { Kind } from "../../src/model/constants";
+import { mainLine, manyRoots, session } from "./sessions";
 
 type S = ReturnType<typeof mainLine>;
 
@@ -120,6 +121,25 @@ describe("coarsen: the whole session in the room", () => {
         expect(Array.from(fast[key])).toEqual(Array.from(slow[key]));
       }
       expect([...fast.aggregates.keys()]).toEqual([...slow.aggregates.keys()]);
+    }
+  });
+
+  it("fits chains, fans and forests of 100k: a chain of compactions, 100k siblings, 100k roots", () => {
+    const chain = session((add) => {
+      let p = add(null, Kind.User);
+      for (let j = 1; j < 100_000; j++) p = add(p, Kind.Compaction);
+    });
+    const fan = session((add) => {
+      const root = add(null, Kind.User);
+      for (let j = 1; j < 100_000; j++) add(root, Kind.Assistant);
+    });
+    const forest = session((add) => {
+      for (let j = 0; j < 100_000; j++) add(null, Kind.User);
+    });
+    for (const s of [chain, fan, forest]) {
+      const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), stage, new Set());
+      expect(fitsRoom(disp, s.t, stage)).toBe(true);
+      expect(entriesDrawn(disp)).toBe(s.c.n);
     }
   });
 
