@@ -5,7 +5,7 @@ import type { ViewMode, FilterMode } from "./model/constants";
 import { idAt, indexOfId, type Columns } from "./model/data";
 import type { Display } from "./model/display";
 import type { Visible } from "./model/filter";
-import type { Layout } from "./branches/layout";
+import type { Layout } from "./ui/graphview";
 import type { DrawStats } from "./ui/canvas";
 
 export interface Timings {
@@ -108,7 +108,8 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       }
       return out;
     },
-    /** Tree view (lanes): the rows whose centre is on screen, or null in another view. */
+    /** Tree view (lanes): the rows whose text fits whole on screen (8 px either side of
+     * the row's centre), or null in another view. */
     rowsInView: () => {
       const { layout, disp } = h.state();
       if (!("byRow" in layout)) return null;
@@ -116,7 +117,7 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       const out: number[] = [];
       for (let r = 0; r < disp.m; r++) {
         const y = r * layout.dy * t.k + t.y;
-        if (y >= 0 && y <= h.camera.height) out.push(r);
+        if (y >= 8 && y <= h.camera.height - 8) out.push(r);
       }
       return out;
     },

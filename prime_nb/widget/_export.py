@@ -23,6 +23,7 @@ from ._data import SessionData
 from ._export_parts import contexts, detail_extras, write_entries
 from ._pack import Packer, dumps
 from ._page import PageWriter, tree64
+from ._state import check_state
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -112,13 +113,14 @@ def export_html(
     written to a temporary folder and removed afterwards: the page holds no secret the
     default rules (or yours) find. ``progress``: a tqdm bar (default: from 20k entries).
     Keyword arguments set the initial view state: ``selected_id``, ``filter``,
-    ``search``, ``view``.
+    ``search``, ``view``; any other keyword, view or filter raises.
 
     The rest of the page beside the tree columns is gzipped in parts decoded when first
     needed, so the page draws at once and stays smaller than the session file.
     """
     from ..session import as_session
 
+    check_state(state, "export_html")
     sess = as_session(session, "export_html")
     out = export_destination(path, sess.file)
     if redact:

@@ -9,6 +9,7 @@ lines as the live widget.
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..session import one_line
@@ -28,13 +29,44 @@ def short_count(n: float) -> str:
     return str(int(n))
 
 
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_BLOCK = re.compile(r"^\s*(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d{1,3}[.)]\s+)")
+_INLINE = (
+    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # image: its alt text
+    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # link: its text
+    (re.compile(r"`([^`]+)`"), r"\1"),
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<!\w)_(?=\S)([^_]+?)(?<=\S)_(?!\w)"), r"\1"),
+)
+
+
+def plain_line(line: str) -> str:
+    """One line of Markdown as the plain text a reader sees: no heading, quote or list
+    marks, no emphasis or code marks, links as their text, a table row as its cells."""
+    if line.lstrip().startswith("|"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        line = " · ".join(c for c in cells if c)
+    line = _BLOCK.sub("", line, count=1)
+    for pattern, repl in _INLINE:
+        line = pattern.sub(repl, line)
+    return line
+
+
 def first_line(text: Any, limit: int = LINE_CHARS) -> str:
-    """The first non-blank line, whitespace collapsed, cut to ``limit`` characters."""
+    """The first line with words, as plain text (``plain_line``: rows show text, not
+    Markdown; fences and a table's rule are skipped), whitespace collapsed, cut to
+    ``limit`` characters."""
     if not isinstance(text, str):
         return ""
     for line in text.splitlines():
-        if line.strip():
-            return one_line(line, limit)
+        if not line.strip() or _FENCE.match(line) or _TABLE_RULE.match(line):
+            continue
+        plain = plain_line(line)
+        if plain.strip():
+            return one_line(plain, limit)
     return ""
 
 
@@ -131,7 +163,7 @@ _PREFIX = {
     "service_tier_change": "service tier →",
     "label": "label:",
     "session_info": "name:",
-    "session_state": "state:",
+    "session_state": "session state:",
     "agent_status": "status ·",
     "child_usage_attributed": "sub-agent ·",
 }

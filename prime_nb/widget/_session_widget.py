@@ -15,11 +15,10 @@ import traitlets
 from ..session import Session, as_session
 from ._data import COLUMN_NAMES, SessionData
 from ._offline import offline_data
+from ._state import FILTERS, VIEWS
 from ._static import static_html, text_repr
 
 STATIC = Path(__file__).parent.parent / "static"
-FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
-VIEWS = ("tree", "branches", "transcript")
 #: sessions this big get their search index built in the background when shown
 WARM_SEARCH_FROM = 5_000
 

@@ -38,7 +38,8 @@ def test_labels_by_type_on_the_demo() -> None:
     assert all(lab.startswith("model → ") for lab in by_type["model_change"])
     assert all(lab.startswith("thinking → ") for lab in by_type["thinking_level_change"])
     assert by_type["git_state"][0] == "git · main @ 6bad6be"
-    assert by_type["session_state"] == ["state: active"]
+    # named as what it is: the session's state, not a "state" of something else
+    assert by_type["session_state"] == ["session state: active"]
     assert by_type["agent_status"][0].startswith("status · [in_progress]")
     assert by_type["future_thing"] == ["future_thing"]
     assert "label cleared" in by_type["label"]
@@ -71,3 +72,27 @@ def test_helpers() -> None:
     assert first_line("\n\n  a   b \nc") == "a b"
     assert first_line(None) == ""
     assert first_line("x" * 500, 10) == "x" * 9 + "…"
+
+
+@pytest.mark.parametrize(
+    ("markdown", "plain"),
+    [
+        ("**set iteration order** first", "set iteration order first"),
+        ("| version | 200k rows |", "version · 200k rows"),
+        ("|---|---|\n| a | b |", "a · b"),
+        ("## Plan\nmore", "Plan"),
+        ("- [x] `parse_dates` is *slow*", "parse_dates is slow"),
+        (
+            "> see [the docs](https://example.org) and ~~old~~ ![alt](x.png)",
+            "see the docs and old alt",
+        ),
+        ("```python\nx = 1\n```", "x = 1"),
+        ("1. first step", "first step"),
+        (
+            "keep snake_case_names and 2*3*4 as they are",
+            "keep snake_case_names and 2*3*4 as they are",
+        ),
+    ],
+)
+def test_rows_show_plain_text_not_markdown(markdown: str, plain: str) -> None:
+    assert first_line(markdown) == plain

@@ -2,17 +2,13 @@
 
 import { hierarchy, tree as d3tree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
 import type { Display } from "../model/display";
+import type { Layout } from "../ui/graphview";
 
-export interface Layout {
-  x: Float32Array;
-  y: Float32Array;
-  minX: number;
-  maxX: number;
-  minY: number;
-  maxY: number;
-  dx: number;
-  dy: number;
-}
+export type { Layout } from "../ui/graphview";
+
+/** What a tidy layout needs of a graph: its nodes' children and its roots. A Display is
+ * one; so is the coarse graph the Branches view measures its levels of detail on. */
+export type TreeShape = Pick<Display, "m" | "roots" | "childStart" | "childList">;
 
 export const SPACING = {
   tree: { dx: 24, dy: 30 },
@@ -23,7 +19,7 @@ export const SPACING = {
  * active path) makes the main branch alternate sides at its forks: with side branches
  * always first, each fork pushed the main branch half a column over, and a long session
  * drew a diagonal squiggle many screens wide. */
-export function layoutDisplay(disp: Display, dx: number, dy: number, onMain?: (d: number) => boolean): Layout {
+export function layoutDisplay(disp: TreeShape, dx: number, dy: number, onMain?: (d: number) => boolean): Layout {
   const m = disp.m;
   const x = new Float32Array(m);
   const y = new Float32Array(m);
@@ -57,7 +53,7 @@ type NodeCtor = new (data: number) => HierarchyNode<number>;
  * d3's `hierarchy()` sets heights in pre-order, which is quadratic on long chains (a 20k
  * chain takes a second); build the same nodes directly, with heights in linear time.
  */
-function buildHierarchy(disp: Display, virtual: number, onMain?: (d: number) => boolean): HierarchyNode<number> {
+function buildHierarchy(disp: TreeShape, virtual: number, onMain?: (d: number) => boolean): HierarchyNode<number> {
   const Node = hierarchy<number>(virtual).constructor as NodeCtor;
   const root = new Node(virtual);
   const order: HierarchyNode<number>[] = [root];

@@ -9,6 +9,8 @@ export class Search {
   list: number[] = [];
   hidden = 0;
   pos = -1;
+  /** A query asked and not answered yet. */
+  pending = false;
   private seq = 0;
 
   constructor(
@@ -23,22 +25,27 @@ export class Search {
   /** Ask for the entries matching ``query`` among ``n``; ``onDone`` runs with the answer. */
   run(query: string, n: number, onDone: () => void): void {
     const seq = ++this.seq;
+    this.pending = false;
     if (!query) {
       this.hits = null;
       onDone();
       return;
     }
     this.countEl.textContent = "…";
+    this.pending = true;
     this.req.request<{ indices: number[] }>("search", { query }).then(
       (res) => {
         if (seq !== this.seq) return;
+        this.pending = false;
         const mask = new Uint8Array(n);
         for (const i of res?.indices ?? []) if (i >= 0 && i < n) mask[i] = 1;
         this.hits = mask;
         onDone();
       },
       () => {
-        if (seq === this.seq) this.countEl.textContent = "error";
+        if (seq !== this.seq) return;
+        this.pending = false;
+        this.countEl.textContent = "error";
       },
     );
   }

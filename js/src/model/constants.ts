@@ -46,6 +46,17 @@ export const KIND_NAMES: readonly string[] = [
   "other",
 ];
 
+/** What to call an entry and what its line says after the name. Kinds without a code of
+ * their own ("other": session state, agent status, git state...) are named by their
+ * line, which the kernel starts with the entry's type ("session state: active"). */
+export function entryKindName(kind: number, line: string): { name: string; rest: string } {
+  if (kind === Kind.Other) {
+    const m = /^([a-z][a-z _-]{1,30}?)(?::| ·) (.*)$/.exec(line);
+    if (m) return { name: m[1], rest: m[2] };
+  }
+  return { name: KIND_NAMES[kind] ?? "entry", rest: line };
+}
+
 export type Shape = "circle" | "square" | "diamond" | "hexagon" | "triangle" | "triangleDown" | "tag" | "dot";
 
 export interface KindStyle {

@@ -30,15 +30,34 @@ export interface SegmentInfo {
   errors: number;
 }
 
-/** A side subtree drawn as one box in the Branches view (``aggregate.ts``). */
+/** Part of the session drawn as one box in the Branches view (``branches/coarsen.ts``):
+ * side subtrees ("branches"), roots beside the active one ("roots"), or a stretch of the
+ * active path with what forks off it ("span"). */
 export interface AggregateInfo {
   head: number;
+  kind: "branches" | "roots" | "span";
   /** leaves (branch ends) under it */
   branches: number;
   entries: number;
   tokens: number;
   errors: number;
   labels: number;
+  forks: number;
+  compactions: number;
+  /** the subtrees it holds (roots, or side branches of one fork) */
+  subtrees: number;
+  /** a span: whether it lies on the active path, and the positions along the path
+   * (1-based, shown entries) of its first and last entries */
+  onActive: boolean;
+  from: number;
+  to: number;
+}
+
+/** Which entries the Branches view draws as one box: the box's head entry for each entry
+ * (-1: drawn as usual), and each box's figures by head. */
+export interface AggregatePlan {
+  of: Int32Array;
+  info: Map<number, AggregateInfo>;
 }
 
 export interface Display {
@@ -141,7 +160,7 @@ function addEntry(s: SegmentInfo, cols: Columns, tree: Tree, i: number): void {
 
 /** Build the display graph. `expanded` holds segment heads the user opened; `fold` (tree
  * view) the folded run of each entry from ``foldRuns`` (-1: its own row); `aggregate`
- * (branch view) the head entries of subtrees drawn as one box. */
+ * (branch view) the parts drawn as one box. */
 export function buildDisplay(
   cols: Columns,
   tree: Tree,
@@ -149,7 +168,7 @@ export function buildDisplay(
   view: ViewMode,
   expanded: ReadonlySet<number>,
   fold: Int32Array | null = null,
-  aggregate: ReadonlySet<number> | null = null,
+  aggregate: AggregatePlan | null = null,
 ): Display {
   const n = cols.n;
   const sc = shownChildren(tree, vis);
@@ -197,29 +216,9 @@ export function buildDisplay(
     }
   }
 
-  // Subtrees drawn as one box: the head of the box holding each entry, and its figures.
-  const aggregates = new Map<number, AggregateInfo>();
-  const aggOf = new Int32Array(aggregate && aggregate.size && view === "branches" ? n : 0).fill(-1);
-  if (aggOf.length) {
-    for (let k = 0; k < n; k++) {
-      const i = order[k];
-      if (!vis.shown[i]) continue;
-      const p = vis.vparent[i];
-      const h = p >= 0 && aggOf[p] >= 0 ? aggOf[p] : aggregate!.has(i) ? i : -1;
-      aggOf[i] = h;
-      if (h < 0) continue;
-      let a = aggregates.get(h);
-      if (!a) {
-        a = { head: h, branches: 0, entries: 0, tokens: 0, errors: 0, labels: 0 };
-        aggregates.set(h, a);
-      }
-      a.entries++;
-      a.tokens += cols.tokens[i];
-      if (cols.flags[i] & Flag.Error) a.errors++;
-      if (cols.labels.has(i)) a.labels++;
-      if (!nChildren(i)) a.branches++;
-    }
-  }
+  // Parts drawn as one box: the head of the box holding each entry (branch view).
+  const aggregates = aggregate && view === "branches" ? aggregate.info : new Map<number, AggregateInfo>();
+  const aggOf = aggregate && aggregate.info.size && view === "branches" ? aggregate.of : new Int32Array(0);
 
   // Display nodes in parents-first order.
   const nodeOf = new Int32Array(n).fill(-1);

@@ -7,7 +7,7 @@
  */
 
 import type { Requester } from "../io/comm";
-import { KIND_NAMES, KIND_STYLES, Kind } from "../model/constants";
+import { KIND_STYLES, Kind, entryKindName } from "../model/constants";
 
 /** Kinds whose content is read in a transcript; the rest (model changes, labels, states)
  * are one line each: their node line says all there is. */
@@ -331,7 +331,8 @@ export class Transcript {
     item.dataset.entryId = idAt(cols, i);
     item.style.setProperty("--pnb-badge", KIND_STYLES[cols.kind[i]]?.color ?? "#888");
     const bar = el("header", "pnb-tx-bar");
-    bar.append(el("span", "pnb-tx-kind", KIND_NAMES[cols.kind[i]] ?? "entry"), el("span", "pnb-tx-line", this.hooks.line(i) ?? ""));
+    const named = entryKindName(cols.kind[i], this.hooks.line(i) ?? "");
+    bar.append(el("span", "pnb-tx-kind", named.name), el("span", "pnb-tx-line", named.rest));
     const label = cols.labels.get(i);
     if (label) bar.append(el("span", "pnb-label-tag", label));
     bar.addEventListener("click", () => this.hooks.select(i));

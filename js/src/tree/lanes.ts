@@ -14,7 +14,7 @@
 
 import type { Columns } from "../model/data";
 import type { Display } from "../model/display";
-import type { Layout } from "../branches/layout";
+import type { Layout } from "../ui/graphview";
 import type { Tree } from "../model/tree";
 
 export interface LaneLayout extends Layout {

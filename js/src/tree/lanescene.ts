@@ -31,10 +31,19 @@ export interface LaneScene {
   cutTokens: Float64Array;
   /** Rows that hold a compaction (drawn with its own band). */
   compactionRow: Int32Array;
+  /** What each folded row of a side group, other roots or a main-line stretch says, by
+   * head entry (``aggregate.ts``). */
+  foldLabels: ReadonlyMap<number, string>;
 }
 
 /** Precompute the lane lines, landmarks and cuts for a lane layout. */
-export function buildLaneScene(cols: Columns, tree: Tree, disp: Display, layout: LaneLayout): LaneScene {
+export function buildLaneScene(
+  cols: Columns,
+  tree: Tree,
+  disp: Display,
+  layout: LaneLayout,
+  foldLabels: ReadonlyMap<number, string> = new Map(),
+): LaneScene {
   const m = disp.m;
   const { lane, row } = layout;
   // Vertical lines: parent -> child in the same lane (the branch goes on).
@@ -69,6 +78,7 @@ export function buildLaneScene(cols: Columns, tree: Tree, disp: Display, layout:
     const p = disp.dparent[d];
     const leaf = disp.childStart[d + 1] === disp.childStart[d];
     if (p < 0 || lane[p] !== lane[d]) rank[r] = Rank.BranchStart;
+    else if (disp.isSeg[d]) rank[r] = Rank.Marked;
     else if (leaf) rank[r] = Rank.Leaf;
     else if (cols.kind[i] === Kind.Compaction || cols.kind[i] === Kind.BranchSummary || cols.labels.has(i) || cols.problemAt.has(i)) rank[r] = Rank.Marked;
   }
@@ -77,10 +87,12 @@ export function buildLaneScene(cols: Columns, tree: Tree, disp: Display, layout:
   const cutTokens: number[] = [];
   const compactionRow: number[] = [];
   for (const c of cols.compactions) {
+    // a folded row says how many compactions it holds; only a compaction's own row has
+    // the band, and only a kept entry's own row the cut
     const dc = disp.nodeOf[c.index];
-    if (dc >= 0) compactionRow.push(row[dc]);
+    if (dc >= 0 && !disp.isSeg[dc]) compactionRow.push(row[dc]);
     const dk = c.firstKept >= 0 ? disp.nodeOf[c.firstKept] : -1;
-    if (dk >= 0) {
+    if (dk >= 0 && !disp.isSeg[dk]) {
       cutRow.push(row[dk]);
       cutTokens.push(c.tokensBefore);
     }
@@ -99,6 +111,7 @@ export function buildLaneScene(cols: Columns, tree: Tree, disp: Display, layout:
     cutRow: Int32Array.from(cutRow),
     cutTokens: Float64Array.from(cutTokens),
     compactionRow: Int32Array.from(compactionRow),
+    foldLabels,
   };
 }
 
@@ -122,7 +135,7 @@ export function eachSpanIn(s: LaneScene, r0: number, r1: number, fn: (lane: numb
 export function textRows(s: LaneScene, r0: number, r1: number, rowPx: number, minGap: number): number[] {
   const out: number[] = [];
   if (r1 < r0) return out;
-  if (rowPx >= minGap) {
+  if (rowPx >= minGap - 1e-6) {
     for (let r = r0; r <= r1; r++) out.push(r);
     return out;
   }

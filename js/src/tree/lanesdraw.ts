@@ -23,6 +23,11 @@ export const ALL_TEXT_FROM_PX = 17;
 const NODE_SHARE = 0.36;
 /** Pixels between the last lane and the left of the stage. */
 export const LANE_LEFT = 18;
+/** Half the height of a row's tallest text (a 16-px tag): rows whose text would not fit
+ * whole between the stage's edges draw none. */
+export const TEXT_HALF = 8;
+/** Room kept at the right for the overview strip, so no text runs under it. */
+const MINIMAP_ROOM = 28;
 
 /** A text box drawn on the canvas (page tests check none overlap). */
 export interface TextBox {
@@ -269,16 +274,17 @@ export function drawLanes(
     const d = layout.byRow[r];
     const i = disp.entry[d];
     const y = Yr(r);
-    if (y < -fontPx || y > height + fontPx) continue;
+    // A text is drawn whole or not at all: none is cut by the stage's top or bottom.
+    if (y - TEXT_HALF < 0 || y + TEXT_HALF > height) continue;
     let x = layout.textX[r] + t.x;
-    const right = width - 8;
+    const right = width - 8 - MINIMAP_ROOM;
     const nKids = disp.childStart[d + 1] - disp.childStart[d];
     const fold = disp.isSeg[d] ? disp.folds.get(i) : undefined;
     if (!fold && y >= 0 && y <= height && (nKids !== 1 || cols.kind[i] === Kind.Compaction || cols.labels.has(i))) landmarks.push(r);
     if (fold) {
       ctx.font = `italic ${fontPx}px ${theme.font}`;
       ctx.fillStyle = theme.muted;
-      const shown = fitText(ctx, foldText(fold), right - x);
+      const shown = fitText(ctx, s.foldLabels.get(i) ?? foldText(fold), right - x);
       if (!shown) continue;
       ctx.fillText(shown, x, y + 0.5);
       texts.push({ row: r, x, y: y - fontPx / 2 - 1, w: ctx.measureText(shown).width, h: fontPx + 2 });
@@ -327,7 +333,7 @@ export function drawLanes(
     const onActive = tree.onActive[i] === 1;
     ctx.font = `${fontPx}px ${theme.font}`;
     ctx.fillStyle = onActive ? theme.fg : theme.muted;
-    const shown = fitText(ctx, line, Math.min(room, 720));
+    const shown = fitText(ctx, line, room);
     if (!shown) continue;
     ctx.fillText(shown, x, y + 0.5);
     texts.push({ row: r, x, y: y - fontPx / 2 - 1, w: ctx.measureText(shown).width, h: fontPx + 2 });

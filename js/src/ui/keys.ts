@@ -37,3 +37,12 @@ const KEYS: Record<string, KeyAction> = {
 export function keyAction(key: string): KeyAction | null {
   return Object.prototype.hasOwnProperty.call(KEYS, key) ? KEYS[key] : null;
 }
+
+/** The key of ``ev`` as an action for the view, or null when the key belongs to a field
+ * (inputs, and the side panel, which keeps every key but Escape). */
+export function viewKeyAction(ev: KeyboardEvent, panel: HTMLElement): KeyAction | null {
+  const target = ev.target as HTMLElement | null;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return null;
+  if (target && panel.contains(target) && ev.key !== "Escape") return null;
+  return keyAction(ev.key);
+}

@@ -1,6 +1,7 @@
 // The hover tooltip: its content for an entry or a segment, and where it goes on screen.
-import { KIND_NAMES, KIND_STYLES } from "../model/constants";
-import type { SegmentInfo } from "../model/display";
+import { Flag, KIND_NAMES, KIND_STYLES } from "../model/constants";
+import type { Columns } from "../model/data";
+import type { AggregateInfo, Display, SegmentInfo } from "../model/display";
 import { clear, el, fmtDuration, fmtTime, fmtTokens } from "./dom";
 
 /** What the kernel answers for a hover preview. */
@@ -44,6 +45,26 @@ export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo): void {
   if (s.compactions) foot.push(`${s.compactions} compaction${s.compactions > 1 ? "s" : ""}`);
   foot.push("click to expand");
   tip.append(el("div", "pnb-tip-foot", foot.join(" · ")));
+}
+
+/** A Branches box that stands for several runs: what it is, what it holds, and that a
+ * click (or zooming in) opens it. */
+export function fillAggregateTip(tip: HTMLElement, a: AggregateInfo): void {
+  clear(tip);
+  const n = (v: number, one: string, many = `${one}s`): string => `${v.toLocaleString("en-US")} ${v === 1 ? one : many}`;
+  const what =
+    a.kind === "span"
+      ? `Entries ${a.from.toLocaleString("en-US")}-${a.to.toLocaleString("en-US")} of the ${a.onActive ? "active" : "main"} path, with what forks off them`
+      : a.kind === "roots"
+        ? `${n(a.subtrees, "conversation")} with a root of ${a.subtrees === 1 ? "its" : "their"} own`
+        : `${n(a.subtrees, "side branch", "side branches")} of one fork`;
+  tip.append(el("div", "pnb-tip-head", what));
+  const parts = [n(a.entries, "entry", "entries"), n(a.branches, "branch end"), n(a.forks, "fork"), `${fmtTokens(a.tokens)} tokens`];
+  if (a.compactions) parts.push(n(a.compactions, "compaction"));
+  if (a.errors) parts.push(n(a.errors, "error"));
+  if (a.labels) parts.push(n(a.labels, "label"));
+  tip.append(el("div", "pnb-tip-text", parts.join(" · ")));
+  tip.append(el("div", "pnb-tip-foot", "click to open · zoom in to open step by step"));
 }
 
 export interface EntryFacts {
@@ -94,4 +115,32 @@ export function fillEntryTip(
       text.textContent = "(preview unavailable)";
     },
   );
+}
+
+/** Fill the tip for display node ``d``: a Branches box's, a folded row's or a run box's
+ * figures, or the entry's facts and preview. False when the node has no tip. */
+export function fillNodeTip(
+  tip: HTMLElement,
+  cols: Columns,
+  disp: Display,
+  d: number,
+  folded: boolean,
+  preview: (i: number) => Promise<Preview>,
+  still: () => boolean,
+  place: () => void,
+): boolean {
+  const i = disp.entry[d];
+  const a = disp.aggregates.get(i);
+  if (a) {
+    fillAggregateTip(tip, a);
+    return true;
+  }
+  if (disp.isSeg[d]) {
+    const s = folded ? disp.folds.get(i) : disp.segments.get(i);
+    if (s) fillSegmentTip(tip, s);
+    return Boolean(s);
+  }
+  const facts = { kind: cols.kind[i], label: cols.labels.get(i), tokens: cols.tokens[i], error: Boolean(cols.flags[i] & Flag.Error) };
+  fillEntryTip(tip, facts, preview(i), still, place);
+  return true;
 }

@@ -1,5 +1,7 @@
 // The header (name, working directory, status line) and the toolbar (view, filter, search, actions).
 import { FILTERS, VIEWS, type FilterMode, type ViewMode } from "../model/constants";
+import type { Columns } from "../model/data";
+import type { Tree } from "../model/tree";
 import { button, clear, el } from "./dom";
 
 const FILTER_LABELS: Record<FilterMode, string> = {
@@ -16,6 +18,8 @@ export interface ToolbarActions {
   setFilter(filter: string): void;
   /** The query, typed (debounced) or confirmed with Enter. */
   setSearch(query: string): void;
+  /** Enter on a new query: search, then go to the first hit when the answer comes. */
+  confirmSearch(query: string): void;
   /** Enter on an unchanged query, or the arrows: step through the hits. */
   stepHit(step: number): void;
   currentSearch(): string;
@@ -39,7 +43,10 @@ export class Toolbar {
   private title: HTMLDivElement;
   private filterSelect: HTMLSelectElement;
   private viewButtons: Record<ViewMode, HTMLButtonElement>;
+  /** Fit: for the graph views only (the Transcript has nothing to fit). */
+  private fitButton: HTMLButtonElement;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private viewTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(a: ToolbarActions) {
     this.header = el("div", "pnb-header");
@@ -51,9 +58,9 @@ export class Toolbar {
     this.bar = el("div", "pnb-toolbar");
     const seg = el("div", "pnb-seg");
     this.viewButtons = {
-      tree: button("Tree", "Every entry (v toggles)", () => a.setView("tree"), "pnb-seg-btn"),
-      branches: button("Branches", "One box per run without a fork (v toggles)", () => a.setView("branches"), "pnb-seg-btn"),
-      transcript: button("Transcript", "The selected branch, read top to bottom (v toggles)", () => a.setView("transcript"), "pnb-seg-btn"),
+      tree: button("Tree", "Every entry (v toggles)", () => this.setViewSoon(a, "tree"), "pnb-seg-btn"),
+      branches: button("Branches", "One box per run without a fork (v toggles)", () => this.setViewSoon(a, "branches"), "pnb-seg-btn"),
+      transcript: button("Transcript", "The selected branch, read top to bottom (v toggles)", () => this.setViewSoon(a, "transcript"), "pnb-seg-btn"),
     };
     seg.append(this.viewButtons.tree, this.viewButtons.branches, this.viewButtons.transcript);
     this.filterSelect = el("select", "pnb-select");
@@ -78,7 +85,7 @@ export class Toolbar {
       if (ev.key === "Enter") {
         ev.preventDefault();
         this.cancelTimer();
-        if (a.currentSearch() !== this.searchInput.value) a.setSearch(this.searchInput.value);
+        if (a.currentSearch() !== this.searchInput.value) a.confirmSearch(this.searchInput.value);
         else a.stepHit(ev.shiftKey ? -1 : 1);
       } else if (ev.key === "Escape") {
         // Escape ends the search: the box, the count and the highlights all go, then the
@@ -103,14 +110,33 @@ export class Toolbar {
       this.filterSelect,
       searchBox,
       el("div", "pnb-spacer"),
-      button("Fit", "Fit to view (f)", () => a.fit()),
+      (this.fitButton = button("Fit", "Fit to view (f)", () => a.fit())),
       button("Active leaf", "Go to the active leaf (a)", () => a.goActive()),
       button("Legend", "Show or hide the legend", () => a.toggleLegend()),
     );
   }
 
+  /** A view button was clicked. The Transcript opens in the next task: the click is
+   * dispatched in the same task as the host's own handling of the press (in JupyterLab
+   * the notebook makes the output's cell active), so building the Transcript there too
+   * blocked one frame with both; in a task of its own each blocks less. The other views
+   * switch at once, and a click on one of them wins over a Transcript not opened yet. */
+  private setViewSoon(a: ToolbarActions, v: ViewMode): void {
+    if (this.viewTimer) clearTimeout(this.viewTimer);
+    this.viewTimer = null;
+    if (v !== "transcript") {
+      a.setView(v);
+      return;
+    }
+    this.viewTimer = setTimeout(() => {
+      this.viewTimer = null;
+      a.setView(v);
+    }, 0);
+  }
+
   dispose(): void {
     this.cancelTimer();
+    if (this.viewTimer) clearTimeout(this.viewTimer);
   }
 
   /** Show the session's name and folder, the view and filter in force, and the query
@@ -118,10 +144,28 @@ export class Toolbar {
   sync(s: { name: string; cwd: string; view: ViewMode; filter: FilterMode; search: string }): void {
     this.filterSelect.value = s.filter;
     for (const v of VIEWS) this.viewButtons[v].classList.toggle("pnb-on", v === s.view);
+    this.fitButton.disabled = s.view === "transcript";
+    this.fitButton.title = s.view === "transcript" ? "Fit applies to the Tree and Branches views" : "Fit to view (f)";
     if (document.activeElement !== this.searchInput && this.searchInput.value !== s.search) this.searchInput.value = s.search;
     clear(this.title);
     this.title.append(el("span", "pnb-name", s.name || "Session"));
     if (s.cwd) this.title.append(el("span", "pnb-cwd", s.cwd));
+  }
+
+  /** The status line ("1,000 entries · 812 shown · 17 leaves · 3 compactions") and the
+   * problem count. */
+  showStatus(cols: Columns, tree: Tree, shown: number): void {
+    let leaves = 0;
+    for (let i = 0; i < tree.n; i++) if (tree.childStart[i + 1] === tree.childStart[i]) leaves++;
+    const c = cols.compactions.length;
+    const parts = [
+      `${cols.n.toLocaleString("en-US")} entries`,
+      `${shown.toLocaleString("en-US")} shown`,
+      `${leaves.toLocaleString("en-US")} ${leaves === 1 ? "leaf" : "leaves"}`,
+    ];
+    if (c) parts.push(`${c} compaction${c > 1 ? "s" : ""}`);
+    this.status.textContent = parts.join(" · ");
+    this.showProblemCount(cols.problemCount);
   }
 
   /** "N problems" when the loader reported any (hidden otherwise). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chooseAggregates, columnCapacity, leafCounts } from "../../src/branches/aggregate";
+import { GRID } from "../../src/branches/aggregate";
+import { apply, baseFacts, boxes, coarsen, coarsest, planOf } from "../../src/branches/coarsen";
 import { Kind } from "../../src/model/constants";
 import { buildDisplay } from "../../src/model/display";
 import { visibleTree } from "../../src/model/filter";
@@ -29,46 +30,39 @@ function session() {
   return { c, t, v, d, index: (id: number) => rows.findIndex((r) => r.id === id8(id)) };
 }
 
-describe("chooseAggregates", () => {
-  it("counts the leaves under every display node", () => {
-    const { d } = session();
-    expect(leafCounts(d)[d.roots[0]]).toBe(7);
+/** Side subtrees each drawn as one box: the sides of the fork opened one step. */
+function sidesAsBoxes(x: ReturnType<typeof session>) {
+  const b = baseFacts(x.d, x.c, x.t);
+  const units = coarsest(b);
+  return planOf(b, apply(b, units, new Set(boxes(units))));
+}
+
+describe("boxes of side subtrees", () => {
+  it("starts with the fork's side branches as one box, the active path open", () => {
+    const { c, t, d, index } = session();
+    const b = baseFacts(d, c, t);
+    const plan = planOf(b, coarsest(b));
+    expect([...plan!.info.keys()]).toEqual([index(10)]);
+    expect(plan!.info.get(index(10))).toMatchObject({ kind: "branches", subtrees: 2, branches: 6 });
+    expect(plan!.of[index(3)]).toBe(-1);
   });
 
-  it("folds nothing when every column fits", () => {
-    const { d, t } = session();
-    expect(chooseAggregates(d, t, 7).size).toBe(0);
+  it("folds nothing when the whole session fits", () => {
+    const { c, t, d } = session();
+    const b = baseFacts(d, c, t);
+    expect(planOf(b, coarsen(b, { width: 1e5, height: 1e5 }, GRID))).toBeNull();
   });
 
-  it("folds the largest side subtree first, never the active path", () => {
-    const { d, t, index } = session();
-    expect([...chooseAggregates(d, t, 4)]).toEqual([index(10)]);
-    expect(new Set(chooseAggregates(d, t, 1))).toEqual(new Set([index(10), index(20)]));
-  });
-
-  it("leaves subtrees the reader opened", () => {
-    const { d, t, index } = session();
-    expect([...chooseAggregates(d, t, 4, new Set([index(10)]))]).toEqual([index(20)]);
-  });
-
-  it("draws a chosen subtree as one box with its branches, entries and tokens", () => {
-    const { c, t, v, d, index } = session();
-    const agg = chooseAggregates(d, t, 4);
-    const d2 = buildDisplay(c, t, v, "branches", new Set(), null, agg);
+  it("draws a subtree as one box with its branches, entries and tokens", () => {
+    const x = session();
+    const { c, t, v, index } = x;
+    const d2 = buildDisplay(c, t, v, "branches", new Set(), null, sidesAsBoxes(x));
     const info = d2.aggregates.get(index(10));
-    expect(info).toMatchObject({ branches: 4, entries: 6, tokens: 60 });
+    expect(info).toMatchObject({ kind: "branches", branches: 4, entries: 6, tokens: 60, forks: 1 });
     const node = d2.nodeOf[index(10)];
     expect(d2.isSeg[node]).toBe(1);
     for (const leaf of [11, 12, 15]) expect(d2.nodeOf[index(leaf)]).toBe(node);
-    expect(leafCounts(d2)[d2.roots[0]]).toBe(4);
-  });
-});
-
-describe("columnCapacity", () => {
-  it("grows with the stage and shrinks with the scale, never below one", () => {
-    expect(columnCapacity(1200, 0.85, 232, 210)).toBeGreaterThan(columnCapacity(600, 0.85, 232, 210));
-    expect(columnCapacity(1200, 1.5, 232, 210)).toBeLessThan(columnCapacity(1200, 0.85, 232, 210));
-    expect(columnCapacity(10, 1, 232, 210)).toBe(1);
+    expect(d2.dparent[node]).toBe(d2.nodeOf[index(1)]);
   });
 });
 
@@ -107,7 +101,7 @@ describe("boxHasHit", () => {
     expect(boxHasHit(d, t, head(13), hits)).toBe(true);
     expect(boxHasHit(d, t, head(20), hits)).toBe(false);
     expect(boxHasHit(d, t, head(0), hits)).toBe(false);
-    const d2 = buildDisplay(c, t, v, "branches", new Set(), null, chooseAggregates(d, t, 4));
+    const d2 = buildDisplay(c, t, v, "branches", new Set(), null, sidesAsBoxes(session()));
     expect(boxHasHit(d2, t, index(10), hits)).toBe(true);
     expect(boxHasHit(d2, t, d2.entry[d2.nodeOf[index(3)]], hits)).toBe(false);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { draw, type TidyDrawStats } from "../../src/branches/draw";
 import type { Scene } from "../../src/branches/scene";
 import type { Marks, Theme } from "../../src/ui/canvas";
+import { aggregateText } from "../../src/branches/drawbox";
 import { branchesScene, recordingContext, type Call } from "./drawfixture";
 
 const theme: Theme = { bg: "#fefefe", fg: "#111111", muted: "#777777", edge: "#cccccc", active: "#3366ff", accent: "#ff9900", segFill: "#f4f4f4", font: "sans-serif" };
@@ -49,7 +50,7 @@ describe("draw (Branches)", () => {
   it("draws a side subtree as a stack of boxes that counts its branches", () => {
     const { log, stats } = drawAt(branchesScene(false, 2), 1);
     expect(log.some((c) => c[0] === "setLineDash" && JSON.stringify(c[1]) === "[5,3]")).toBe(true);
-    expect(log.some((c) => c[0] === "fillText" && /branches$/.test(String(c[1])))).toBe(true);
+    expect(log.some((c) => c[0] === "fillText" && /^▸ \d+ branch/.test(String(c[1])))).toBe(true);
     expect(stats.texts.length).toBeGreaterThan(0);
   });
 
@@ -60,5 +61,16 @@ describe("draw (Branches)", () => {
     expect(strokes.at(-1)?.[0]).toEqual(["=strokeStyle", theme.bg]);
     expect(strokes.at(-2)?.[0]).toEqual(["=strokeStyle", theme.accent]);
     expect(log.at(-1)).toEqual(["stroke"]);
+  });
+});
+
+describe("aggregateText", () => {
+  const base = { head: 0, branches: 14, entries: 2300, tokens: 1_234_567, errors: 0, labels: 0, forks: 12, compactions: 3, subtrees: 1, onActive: true, from: 1, to: 2300 };
+  it("says what a span of the main line holds", () => {
+    expect(aggregateText({ ...base, kind: "span" })).toEqual(["entries 1-2,300 · 1.2M tokens", "12 forks · ✂ 3 compactions"]);
+  });
+  it("counts the branches of a side box and the roots of a roots box, errors too", () => {
+    expect(aggregateText({ ...base, kind: "branches", compactions: 0, errors: 1 })).toEqual(["▸ 14 branches · 2,300 entries", "1.2M tokens · ✗ 1 error"]);
+    expect(aggregateText({ ...base, kind: "roots", subtrees: 23, compactions: 0 })[0]).toBe("▸ 23 roots · 2,300 entries");
   });
 });

@@ -4,14 +4,15 @@ import { Flag, Kind } from "../../src/model/constants";
 import { buildDisplay } from "../../src/model/display";
 import { visibleTree } from "../../src/model/filter";
 import { buildTree } from "../../src/model/tree";
-import { chooseAggregates } from "../../src/branches/aggregate";
+import { GRID } from "../../src/branches/aggregate";
+import { baseFacts, coarsen, planOf } from "../../src/branches/coarsen";
 import { SPACING, layoutDisplay } from "../../src/branches/layout";
 import { buildScene, type Scene } from "../../src/branches/scene";
 import { columns, id8, type Row } from "../helpers";
 
 /** A session with branches, a compaction, labels and errors; ``expandAll`` opens every run
- * so its entries are drawn as nodes rather than one box, ``aggregate`` caps the columns so
- * side subtrees are drawn as one box each. */
+ * so its entries are drawn as nodes rather than one box, ``aggregate`` caps the room to
+ * that many columns so parts are drawn as boxes. */
 export function branchesScene(expandAll: boolean, aggregate = 0): Scene {
   const kinds = [Kind.User, Kind.Assistant, Kind.ToolResult, Kind.Assistant];
   const rows: Row[] = [];
@@ -37,7 +38,9 @@ export function branchesScene(expandAll: boolean, aggregate = 0): Scene {
   const v = visibleTree(c, t, "all");
   const closed = buildDisplay(c, t, v, "branches", new Set());
   const heads = expandAll ? new Set(closed.segments.keys()) : new Set<number>();
-  const folded = aggregate ? chooseAggregates(closed, t, aggregate) : null;
+  const base = baseFacts(closed, c, t);
+  const room = { width: aggregate * GRID.dx + 2 * GRID.boxHalf + GRID.lineW, height: 20 * GRID.dy };
+  const folded = aggregate ? planOf(base, coarsen(base, room, GRID)) : null;
   const d = buildDisplay(c, t, v, "branches", heads, null, folded);
   const L = layoutDisplay(d, SPACING.branches.dx, SPACING.branches.dy);
   return buildScene(c, t, d, L, "branches");

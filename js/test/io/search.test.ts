@@ -22,6 +22,16 @@ describe("Search", () => {
     expect(count.textContent).toBe("–/1 (+1 hidden)");
   });
 
+  it("is pending from the question to its answer (Enter then waits for the first hit)", async () => {
+    const { req, asked } = fakeRequester();
+    const s = new Search(req, countEl());
+    s.run("a", 3, () => undefined);
+    expect(s.pending).toBe(true);
+    asked[0].resolve({ indices: [2] });
+    await flush();
+    expect(s.pending).toBe(false);
+  });
+
   it("keeps only the latest query's answer", async () => {
     const { req, asked } = fakeRequester();
     const s = new Search(req, countEl());

@@ -33,3 +33,18 @@ describe("fillEntryTip", () => {
     expect(done).toBe(1);
   });
 });
+
+describe("fillAggregateTip", () => {
+  it("says what a Branches box stands for and how to open it", async () => {
+    const { fillAggregateTip } = await import("../../src/ui/tipcontent");
+    const tip = document.createElement("div");
+    const a = { head: 0, kind: "span" as const, branches: 14, entries: 2300, tokens: 1_200_000, errors: 2, labels: 0, forks: 12, compactions: 3, subtrees: 1, onActive: true, from: 1, to: 2300 };
+    fillAggregateTip(tip, a);
+    expect(tip.textContent).toContain("Entries 1-2,300 of the active path");
+    expect(tip.textContent).toContain("12 forks");
+    expect(tip.textContent).toContain("3 compactions · 2 errors");
+    expect(tip.textContent).toContain("click to open");
+    fillAggregateTip(tip, { ...a, kind: "roots", subtrees: 23 });
+    expect(tip.querySelector(".pnb-tip-head")?.textContent).toBe("23 conversations with a root of their own");
+  });
+});

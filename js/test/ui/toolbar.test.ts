@@ -9,6 +9,7 @@ function actions(current = ""): ToolbarActions & { calls: string[] } {
     setView: (v) => calls.push(`view:${v}`),
     setFilter: (f) => calls.push(`filter:${f}`),
     setSearch: (q) => calls.push(`search:${q}`),
+    confirmSearch: (q) => calls.push(`confirm:${q}`),
     stepHit: (s) => calls.push(`step:${s}`),
     currentSearch: () => current,
     fit: () => calls.push("fit"),
@@ -35,6 +36,26 @@ describe("Toolbar", () => {
     tb.searchInput.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
     expect(a.calls.at(-1)).toBe("leave");
     vi.useRealTimers();
+  });
+
+  it("Enter on a new query searches and asks for the first hit, in one press", () => {
+    const a = actions("");
+    const tb = new Toolbar(a);
+    tb.searchInput.value = "parser";
+    tb.searchInput.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(a.calls).toEqual(["confirm:parser"]);
+  });
+
+  it("Fit is off in the Transcript (nothing to fit), on in the graph views", () => {
+    const tb = new Toolbar(actions());
+    const fit = [...tb.bar.querySelectorAll("button")].find((b) => b.textContent === "Fit") as HTMLButtonElement;
+    const sync = (view: "tree" | "branches" | "transcript"): void => tb.sync({ name: "s", cwd: "", view, filter: "default", search: "" });
+    sync("transcript");
+    expect(fit.disabled).toBe(true);
+    sync("tree");
+    expect(fit.disabled).toBe(false);
+    sync("branches");
+    expect(fit.disabled).toBe(false);
   });
 
   it("Escape clears the search, the box and a query still waiting, then leaves the box", () => {

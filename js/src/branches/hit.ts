@@ -1,18 +1,10 @@
-// What lies under a point of the canvas: a node, a segment box, or a "collapse" badge.
+// What lies under a point of the Branches canvas: a segment box, a node, or a "collapse"
+// badge.
 import { quadtree, type Quadtree } from "d3-quadtree";
-import type { ViewMode } from "../model/constants";
 import type { Display } from "../model/display";
-import type { Layout } from "../branches/layout";
-import { SEG_H, SEG_W } from "../branches/draw";
-import { screenRadius } from "./canvas";
-
-export type Hit = { type: "node"; d: number } | { type: "badge"; head: number } | null;
-
-export interface Transform {
-  x: number;
-  y: number;
-  k: number;
-}
+import { screenRadius } from "../ui/canvas";
+import type { Hit, Layout, Transform } from "../ui/graphview";
+import { SEG_H, SEG_W } from "./draw";
 
 /** A spatial index of the display nodes, built once per layout. */
 export function nodeIndex(layout: Layout, m: number): Quadtree<number> {
@@ -30,7 +22,6 @@ export function hitTest(
   px: number,
   py: number,
   t: Transform,
-  view: ViewMode,
   disp: Display,
   layout: Layout,
   kinds: ArrayLike<number>,
@@ -49,7 +40,7 @@ export function hitTest(
   if (!disp.m) return null;
   const wx = (px - t.x) / k;
   const wy = (py - t.y) / k;
-  const radius = view === "branches" ? Math.max(SEG_W + 4, 10 / k) : Math.max(12 / k, 10);
+  const radius = Math.max(SEG_W + 4, 10 / k);
   const d = index().find(wx, wy, radius);
   if (d === undefined) return null;
   const sx = x[d] * k + t.x;
@@ -61,22 +52,4 @@ export function hitTest(
   }
   const r = screenRadius(kinds[disp.entry[d]], k);
   return Math.hypot(px - sx, py - sy) <= Math.max(r + 4, 7) ? { type: "node", d } : null;
-}
-
-/** The row under a point in the commit-graph view: the row's node, or its text to the
- * right of it (a whole row is one target); nothing left of the node (other lanes). */
-export function hitLane(
-  px: number,
-  py: number,
-  t: Transform,
-  layout: { x: Float32Array; dy: number; byRow: Int32Array },
-  m: number,
-): Hit {
-  if (!m) return null;
-  const rowPx = layout.dy * t.k;
-  const r = Math.round((py - t.y) / rowPx);
-  if (r < 0 || r >= m) return null;
-  if (Math.abs(py - (r * rowPx + t.y)) > Math.max(rowPx / 2, 5)) return null;
-  const d = layout.byRow[r];
-  return px >= layout.x[d] + t.x - 10 ? { type: "node", d } : null;
 }

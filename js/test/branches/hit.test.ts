@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Kind } from "../../src/model/constants";
 import { buildDisplay } from "../../src/model/display";
 import { visibleTree } from "../../src/model/filter";
-import { hitTest, nodeIndex } from "../../src/ui/pointerhit";
+import { hitTest, nodeIndex } from "../../src/branches/hit";
 import { layoutDisplay, SPACING } from "../../src/branches/layout";
 import { buildTree } from "../../src/model/tree";
 import { columns, id8 } from "../helpers";
@@ -15,8 +15,8 @@ const rows = [
 ];
 const c = columns(rows);
 const t = buildTree(c);
-const d = buildDisplay(c, t, visibleTree(c, t, "all"), "tree", new Set());
-const L = layoutDisplay(d, SPACING.tree.dx, SPACING.tree.dy);
+const d = buildDisplay(c, t, visibleTree(c, t, "all"), "branches", new Set([0, 2, 3]));
+const L = layoutDisplay(d, SPACING.branches.dx, SPACING.branches.dy);
 const index = (): ReturnType<typeof nodeIndex> => nodeIndex(L, d.m);
 
 describe("hitTest", () => {
@@ -29,7 +29,7 @@ describe("hitTest", () => {
       for (let n = 0; n < d.m; n++) {
         const px = L.x[n] * tr.k + tr.x;
         const py = L.y[n] * tr.k + tr.y;
-        expect(hitTest(px + 1, py - 1, tr, "tree", d, L, c.kind, index)).toEqual({ type: "node", d: n });
+        expect(hitTest(px + 1, py - 1, tr, d, L, c.kind, index)).toEqual({ type: "node", d: n });
       }
     }
   });
@@ -38,6 +38,6 @@ describe("hitTest", () => {
     const tr = { x: 0, y: 0, k: 1 };
     let maxX = 0;
     for (let n = 0; n < d.m; n++) maxX = Math.max(maxX, L.x[n]);
-    expect(hitTest(maxX + 500, -500, tr, "tree", d, L, c.kind, index)).toBeNull();
+    expect(hitTest(maxX + 500, -500, tr, d, L, c.kind, index)).toBeNull();
   });
 });

@@ -1,0 +1,289 @@
+/**
+ * The Tree view behind the coordinator's ``GraphView``: the commit-graph rows, folded
+ * runs when every row would not fit readably, the overview strip, and the zoom that
+ * opens folds in view and closes them again.
+ */
+
+import { ZoomTransform } from "d3-zoom";
+import { buildDisplay, type Display } from "../model/display";
+import type { DrawStats, Marks, Theme } from "../ui/canvas";
+import type { GraphHost, GraphSource, GraphView, Hit, Stage, Transform } from "../ui/graphview";
+import { nodeOfEntry } from "../ui/graphview";
+import { foldToFit, summaryText } from "./aggregate";
+import { MIN_ROW_K, fitLanes, hitLane, nodeAtFraction, rowBudget, rowWindow } from "./framing";
+import { layoutLanes, type LaneLayout } from "./lanes";
+import { buildLaneScene, type LaneScene } from "./lanescene";
+import { LANE_LEFT, drawLanes } from "./lanesdraw";
+import { Minimap } from "./minimap";
+
+/** Each level of detail past Fit holds this many times the rows of the one before; one
+ * level per ``LEVEL_ZOOM`` of zoom, so the rows on screen keep about their number. */
+const LEVEL_ROWS = 1.5625;
+const LEVEL_ZOOM = 1.25;
+const NONE: ReadonlySet<number> = new Set();
+
+/** One build of the view: what a level of detail draws. */
+interface Built {
+  disp: Display;
+  layout: LaneLayout;
+  scene: LaneScene;
+}
+
+export class TreeView implements GraphView {
+  readonly kind = "lanes";
+  readonly fixedX = LANE_LEFT;
+  disp!: Display;
+  layout!: LaneLayout;
+  scene!: LaneScene;
+  /** Whether runs may fold (the Transcript shares this display unfolded). */
+  foldable = true;
+  /** Whether anything folds now (every row would not fit the stage readably). */
+  folding = false;
+  /** Builds so far (the coordinator redoes what follows a build when it changes). */
+  version = 0;
+  /** The level of detail built (0: Fit) and the scale of Fit at level 0. */
+  private level = 0;
+  private fitK = 1;
+  /** An entry asked to be shown (besides the selection) keeps a row of its own. */
+  private shown = -1;
+  private minimap: Minimap;
+  private src: GraphSource | null = null;
+  /** Builds by level, for this data, filter, selection and stage height. */
+  private cache = new Map<number, Built>();
+  private cacheKey: unknown[] = [];
+  private last: { t: Transform; stage: Stage } = { t: { k: 1, x: 0, y: 0 }, stage: { width: 0, height: 0 } };
+
+  constructor(private host: GraphHost) {
+    this.minimap = new Minimap((f) => this.jumpToFraction(f));
+  }
+
+  get overlay(): HTMLElement {
+    return this.minimap.el;
+  }
+
+  get rowsHeight(): number {
+    return this.layout ? this.layout.maxY + this.layout.dy : 0;
+  }
+
+  /** The rows level ``j`` of detail may draw on this stage (Infinity when unfoldable). */
+  private budget(j: number, stage: Stage): number {
+    if (!this.foldable) return Infinity;
+    return Math.floor(rowBudget(stage.height) * LEVEL_ROWS ** j);
+  }
+
+  /** The level of detail of scale ``k``: 0 at Fit and below, one more per zoom step. */
+  levelAt(k: number): number {
+    return Math.max(0, Math.floor(Math.log(k / this.fitK) / Math.log(LEVEL_ZOOM) + 1e-6));
+  }
+
+  build(src: GraphSource, stage: Stage): void {
+    this.buildLevel(src, stage, this.src && this.sameData(src, stage) ? this.level : 0);
+  }
+
+  /** Whether builds made for the cached data, filter, selection and stage still hold. */
+  private sameData(src: GraphSource, stage: Stage): boolean {
+    const key = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
+    return key.every((v, j) => v === this.cacheKey[j]);
+  }
+
+  /** Build level ``j`` of detail (from the cache when it was built for this data). */
+  private buildLevel(src: GraphSource, stage: Stage, j: number): void {
+    if (!this.sameData(src, stage)) {
+      this.cache.clear();
+      this.cacheKey = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
+    }
+    this.src = src;
+    let b = this.cache.get(j);
+    if (!b) {
+      const keep = [src.selected, this.shown, src.tree.activeLeaf].filter((i) => i >= 0);
+      const folds = foldToFit(src.cols, src.tree, src.vis, this.budget(j, stage), keep);
+      const disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
+      const layout = layoutLanes(src.cols, src.tree, disp);
+      const labels = new Map<number, string>();
+      for (const [h, sum] of folds.summaries) {
+        const text = summaryText(sum);
+        if (text) labels.set(h, text);
+      }
+      b = { disp, layout, scene: buildLaneScene(src.cols, src.tree, disp, layout, labels) };
+      this.cache.set(j, b);
+    }
+    this.level = j;
+    this.disp = b.disp;
+    this.layout = b.layout;
+    this.scene = b.scene;
+    this.folding = b.disp.folds.size > 0;
+    if (j === 0) this.fitK = fitLanes(this.scene, stage.height).k;
+    this.version++;
+  }
+
+  stale(src: GraphSource, stage: Stage): boolean {
+    return !this.sameData(src, stage);
+  }
+
+  /** Fit: level 0 of detail, every row on screen. */
+  fit(stage: Stage): ZoomTransform {
+    if (this.src && (this.level !== 0 || !this.sameData(this.src, stage))) this.buildLevel(this.src, stage, 0);
+    return fitLanes(this.scene, stage.height);
+  }
+
+  /** Out to the readable pitch (or Fit's scale, if less), in to 4x. */
+  scaleExtent(): [number, number] {
+    return [Math.min(MIN_ROW_K, this.fitK), 4];
+  }
+
+  hit(px: number, py: number, t: Transform): Hit {
+    return hitLane(px, py, t, this.layout, this.disp.m);
+  }
+
+  draw(ctx: CanvasRenderingContext2D, t: Transform, stage: Stage, dpr: number, theme: Theme, marks: Marks): DrawStats {
+    this.last = { t, stage };
+    const stats = drawLanes(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
+    const window = rowWindow(this.scene, t, stage.height);
+    const whole = this.overview();
+    if (!window || !whole) this.minimap.hide();
+    else {
+      const [f0, f1] = this.overviewWindow(whole, t, stage);
+      this.minimap.draw(whole, marks.hits, stage.height, dpr, f0, f1, theme);
+    }
+    return stats;
+  }
+
+  /** Hide the overview (another view covers the stage). */
+  hideOverlay(): void {
+    this.minimap.hide();
+  }
+
+  /** The whole session at Fit's level of detail: what the overview strip draws. */
+  private overview(): LaneScene | null {
+    if (!this.src || !this.foldable) return null;
+    if (!this.cache.has(0)) {
+      const keep = { level: this.level, disp: this.disp, layout: this.layout, scene: this.scene, folding: this.folding };
+      this.buildLevel(this.src, this.last.stage, 0);
+      this.level = keep.level;
+      this.disp = keep.disp;
+      this.layout = keep.layout;
+      this.scene = keep.scene;
+      this.folding = keep.folding;
+    }
+    return this.cache.get(0)?.scene ?? null;
+  }
+
+  /** Fractions (top, bottom) of the overview's rows that the screen shows: the rows of
+   * the entries at the screen's top and bottom, found in the overview. */
+  private overviewWindow(whole: LaneScene, t: Transform, stage: Stage): [number, number] {
+    const rowPx = this.layout.dy * t.k;
+    const at = (y: number): number => {
+      const r = Math.min(Math.max(0, Math.round((y - t.y) / rowPx)), this.disp.m - 1);
+      const d = whole.disp.nodeOf[this.disp.entry[this.layout.byRow[r]]];
+      return d >= 0 ? whole.layout.row[d] : 0;
+    };
+    const m = Math.max(whole.disp.m, 1);
+    return [at(0) / m, (at(stage.height) + 1) / m];
+  }
+
+  /** Centre the part of the session at fraction ``f`` of the overview strip. */
+  private jumpToFraction(f: number): void {
+    const whole = this.overview();
+    const d0 = whole ? nodeAtFraction(whole, f) : -1;
+    if (!whole || d0 < 0) return;
+    const d = this.disp.nodeOf[whole.disp.entry[d0]];
+    if (d < 0) return;
+    const { t, stage } = this.last;
+    this.host.moveTo(new ZoomTransform(t.k, LANE_LEFT, stage.height / 2 - this.layout.y[d] * t.k));
+  }
+
+  /** Semantic zoom: a new level of detail for the new scale, the entry at the stage's
+   * middle staying where it is. */
+  zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    const j = this.levelAt(t.k);
+    if (j === this.level || !this.foldable) return null;
+    return this.anchored(t, stage.height / 2, () => this.buildLevel(src, stage, j));
+  }
+
+  /** Rebuild, keeping the entry at height ``sy`` of the stage in place. */
+  private anchored(t: ZoomTransform, sy: number, change: () => void, k = t.k): ZoomTransform {
+    const rowPx = this.layout.dy * t.k;
+    const r = Math.min(Math.max(0, Math.round((sy - t.y) / rowPx)), this.disp.m - 1);
+    const entry = r >= 0 ? this.disp.entry[this.layout.byRow[r]] : -1;
+    const y0 = r * rowPx + t.y;
+    change();
+    const d = entry >= 0 ? this.disp.nodeOf[entry] : -1;
+    return d >= 0 ? new ZoomTransform(k, t.x, y0 - this.layout.y[d] * k) : new ZoomTransform(k, t.x, t.y);
+  }
+
+  /** A click on a folded row zooms in on it, step by step, until it opens (or 4x). */
+  press(src: GraphSource, stage: Stage, hit: Exclude<Hit, null>, t: ZoomTransform): ZoomTransform | null {
+    if (hit.type !== "node" || !this.disp.isSeg[hit.d]) return null;
+    const head = this.disp.entry[hit.d];
+    const sy = this.layout.y[hit.d] * t.k + t.y;
+    let cur = t;
+    for (let guard = 0; guard < 16 && cur.k < 4; guard++) {
+      const k = Math.min(4, cur.k * LEVEL_ZOOM);
+      const y = this.layout.y[this.disp.nodeOf[head]] * cur.k + cur.y;
+      cur = this.anchored(cur, y, () => this.buildLevel(src, stage, this.levelAt(k)), k);
+      if (!this.disp.isSeg[this.disp.nodeOf[head]] || this.disp.entry[this.disp.nodeOf[head]] !== head) break;
+    }
+    // the opened rows start at the stage's middle, rows above for context
+    const d = this.disp.nodeOf[head];
+    const y = Math.min(sy, stage.height / 2);
+    return new ZoomTransform(cur.k, cur.x, y - this.layout.y[d] * cur.k);
+  }
+
+  reveal(src: GraphSource, stage: Stage, entry: number): boolean {
+    const d = nodeOfEntry(this.disp, entry);
+    if (d < 0 || !this.disp.isSeg[d]) return false;
+    // Asked to show this entry: it keeps a row of its own.
+    this.shown = entry;
+    this.buildLevel(src, stage, this.level);
+    return true;
+  }
+
+  toggle(src: GraphSource, stage: Stage, entry: number): boolean {
+    return this.reveal(src, stage, entry);
+  }
+
+  frame(entry: number, stage: Stage, t: ZoomTransform, k?: number, fy = 0.5): ZoomTransform | null {
+    const kk = k ?? Math.max(t.k, 1);
+    // the level of detail of the new scale, the entry on a row of its own
+    if (this.src && this.levelAt(kk) !== this.level) this.buildLevel(this.src, stage, this.levelAt(kk));
+    if (this.src && this.disp.isSeg[nodeOfEntry(this.disp, entry)]) this.reveal(this.src, stage, entry);
+    const d = nodeOfEntry(this.disp, entry);
+    if (d < 0) return null;
+    const y = fy !== 0.5 ? stage.height * fy - this.layout.y[d] * kk : this.frameBranch(d, kk, stage).y;
+    return new ZoomTransform(kk, LANE_LEFT, this.clampY(y, kk, stage.height));
+  }
+
+  /** No empty band above the first row or below the last when the rows could fill it:
+   * framing a row near the session's start keeps the start at the top. */
+  private clampY(y: number, k: number, height: number): number {
+    const rowPx = this.layout.dy * k;
+    const top = 12 + rowPx / 2;
+    const bottom = height - 12 - rowPx / 2 - (this.disp.m - 1) * rowPx;
+    return bottom >= top ? Math.max(Math.min(y, (top + bottom) / 2 + (bottom - top) / 2), top) : Math.min(Math.max(y, bottom), top);
+  }
+
+  /** Show a row with its branch's context. The fork (or root) the branch came from goes
+   * near the top and the row near the bottom when both fit, else the row sits at three
+   * quarters of the height, so rows above it (its branch) fill the stage. */
+  private frameBranch(d: number, k: number, stage: Stage): { y: number } {
+    const L = this.layout;
+    const disp = this.disp;
+    let f = disp.dparent[d];
+    while (f >= 0 && disp.childStart[f + 1] - disp.childStart[f] < 2) f = disp.dparent[f];
+    const H = stage.height;
+    const rowPx = L.dy * k;
+    const r = L.row[d];
+    const rf = f >= 0 ? L.row[f] : 0;
+    const y =
+      (r - rf + 2) * rowPx <= H * 0.9
+        ? Math.max(H * 0.05 + rowPx - rf * rowPx, H - rowPx * 1.5 - r * rowPx)
+        : H * 0.75 - r * rowPx;
+    return { y: Math.min(y, H * 0.5 - r * rowPx + H * 0.4) };
+  }
+
+  reset(): void {
+    this.shown = -1;
+    this.cache.clear();
+    this.cacheKey = [];
+  }
+}

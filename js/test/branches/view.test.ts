@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { ZoomTransform } from "d3-zoom";
+import { FIT_K, LEVEL_STEP, READABLE_K } from "../../src/branches/aggregate";
+import { extent } from "../../src/branches/framing";
+import { BranchesView } from "../../src/branches/view";
+import { mainLine } from "./sessions";
+
+const stage = { width: 1000, height: 600 };
+
+function view(n = 1000, forks = 40) {
+  const s = mainLine(n, forks, 6, 150);
+  const src = { cols: s.c, tree: s.t, vis: s.v, selected: -1 };
+  const v = new BranchesView();
+  v.build(src, stage);
+  return { v, src, s };
+}
+
+/** Every box and node of the picture inside the stage at transform ``t``. */
+function whole(v: BranchesView, t: ZoomTransform): boolean {
+  const e = extent(v.scene, v.layout, undefined, t.k);
+  return e.x0 * t.k + t.x >= 0 && e.x1 * t.k + t.x <= stage.width && e.y0 * t.k + t.y >= 0 && e.y1 * t.k + t.y <= stage.height;
+}
+
+describe("BranchesView", () => {
+  it("fits the whole session, readable", () => {
+    const { v } = view();
+    const t = v.fit(stage);
+    expect(t.k).toBeGreaterThanOrEqual(READABLE_K);
+    expect(whole(v, t)).toBe(true);
+    expect(v.disp.aggregates.size).toBeGreaterThan(0);
+  });
+
+  it("lets the reader zoom out past Fit", () => {
+    const { v } = view();
+    const t = v.fit(stage);
+    expect(v.scaleExtent()[0]).toBeLessThan(t.k);
+  });
+
+  it("opens boxes level by level as the reader zooms in, keeping the middle in place", () => {
+    const { v, src } = view();
+    const t = v.fit(stage);
+    const m0 = v.disp.m;
+    const k = t.k * LEVEL_STEP ** 3 * 1.01;
+    const zoomed = new ZoomTransform(k, stage.width / 2 - ((stage.width / 2 - t.x) / t.k) * k, stage.height / 2 - ((stage.height / 2 - t.y) / t.k) * k);
+    const after = v.zoomed(src, stage, zoomed);
+    expect(after).not.toBeNull();
+    expect(v.disp.m).toBeGreaterThan(m0);
+    expect(after!.k).toBe(k);
+    // Back out to Fit's scale: the picture of Fit again.
+    v.zoomed(src, stage, t);
+    expect(v.disp.m).toBe(m0);
+  });
+
+  it("reveals an entry by opening the boxes that hold it, its run stays one box", () => {
+    const { v, src, s } = view();
+    v.fit(stage);
+    const inside = 500; // on the main line, inside a span at Fit
+    const d0 = v.disp.nodeOf[inside];
+    expect(v.disp.aggregates.has(v.disp.entry[d0])).toBe(true);
+    expect(v.reveal(src, stage, inside)).toBe(true);
+    const d = v.disp.nodeOf[inside];
+    expect(v.disp.aggregates.has(v.disp.entry[d])).toBe(false);
+    expect(v.disp.isSeg[d]).toBe(1);
+    expect(v.disp.expandedHeads).toEqual([]);
+    // Framing it stays at a readable scale; Fit shows the whole session again.
+    expect(v.frame(inside, stage, new ZoomTransform(0.2, 0, 0))!.k).toBeGreaterThanOrEqual(FIT_K);
+    const t = v.fit(stage);
+    expect(whole(v, t)).toBe(true);
+    expect(v.disp.nodeOf[inside]).toBe(d0);
+    void s;
+  });
+
+  it("opens a box on a click and frames what it held", () => {
+    const { v, src } = view();
+    const t = v.fit(stage);
+    const d = Array.from({ length: v.disp.m }, (_, j) => j).find((j) => v.disp.aggregates.has(v.disp.entry[j]))!;
+    const after = v.press(src, stage, { type: "node", d }, t);
+    expect(after).not.toBeNull();
+    expect(v.disp.m).toBeGreaterThan(1);
+    expect(after!.k).toBeGreaterThanOrEqual(READABLE_K);
+  });
+
+  it("expanding a run is undone by Fit", () => {
+    const { v, src } = view(60, 2);
+    const t = v.fit(stage);
+    const d = Array.from({ length: v.disp.m }, (_, j) => j).find((j) => v.disp.isSeg[j] && !v.disp.aggregates.has(v.disp.entry[j]))!;
+    v.press(src, stage, { type: "node", d }, t);
+    expect(v.disp.expandedHeads.length).toBe(1);
+    v.fit(stage);
+    expect(v.disp.expandedHeads.length).toBe(0);
+  });
+});

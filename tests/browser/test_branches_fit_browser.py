@@ -1,0 +1,238 @@
+"""The Branches view at Fit shows the whole session, readable (issue 42), in Chromium.
+
+On the demo, a session of 17 leaves, a comb of 1,000 entries (500 forks), 24 roots and
+100k entries (1,872 leaves, 360 compactions), each exported with ``view="branches"``:
+at Fit every text the canvas draws is 11 px or more, inside the canvas, and apart from
+the others, and dragging the picture one screen up, down, left or right shows no text
+that was not there (the whole session was on screen). Zooming in from Fit to 1:1 stays
+readable at every step. And the defects a new user met: Fit with the side panel open,
+"Active leaf" then Fit, and a page exported with ``selected_id`` opening on dots.
+What the canvas draws is read by wrapping ``fillText`` in the page
+(``test_lod_browser.CAPTURE``), so the checks do not trust the widget's own account.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
+from playwright.sync_api import Page
+from servers import Jupyter, wait_until
+from test_lod_browser import (  # noqa: F401
+    CAPTURE,
+    MIN_PX,
+    debug,
+    drawn,
+    lab,
+    lab_page,
+    overlapping,
+    show_in_lab,
+)
+
+import prime_nb
+from prime_nb.datasets import demo_session_path
+from prime_nb.widget._export import export_html
+from sessiongen import write_shape
+
+D = debug(0)
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("branches-fit")
+    return {
+        "demo": demo_session_path(),
+        "17 leaves": write_shape(tmp / "branchy.jsonl", "branchy", 1000),
+        "comb": write_shape(tmp / "comb.jsonl", "comb", 1000),
+        "24 roots": write_shape(tmp / "orphans.jsonl", "orphans", 24),
+        "100k": write_shape(tmp / "big.jsonl", "branchy", 100_000),
+    }
+
+
+@pytest.fixture(scope="module")
+def pages(sessions: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("branches-fit-html")
+    return {
+        name: export_html(path, tmp / f"{name.replace(' ', '-')}.html", view="branches")
+        for name, path in sessions.items()
+    }
+
+
+def open_page(page: Page, html: Path) -> PageWatch:
+    watch = PageWatch(page)
+    page.add_init_script(script=f"({CAPTURE})()")
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]")
+    return watch
+
+
+def on_canvas(got: dict[str, Any]) -> list[dict[str, Any]]:
+    """The texts drawn that show at least in part on the canvas."""
+    w, h = got["w"], got["h"]
+    return [
+        t
+        for t in got["texts"]
+        if t["x"] + t["w"] > 0 and t["x"] < w and t["y"] + t["h"] > 0 and t["y"] < h
+    ]
+
+
+def check_readable(page: Page, where: str, edges: bool = True) -> dict[str, Any]:
+    """Every text on the canvas at least 11 px, none over another, and (``edges``: the
+    whole picture is meant to be on screen) whole inside the canvas."""
+    got = drawn(page)
+    texts = on_canvas(got)
+    assert texts, f"{where}: no text drawn"
+    small = [(t["text"], round(t["px"], 1)) for t in texts if t["px"] < MIN_PX - 0.01]
+    assert not small, f"{where}: text under {MIN_PX} px: {small[:5]}"
+    cut = [
+        (t["text"], round(t["x"]), round(t["y"]))
+        for t in texts
+        if t["x"] < -0.5
+        or t["y"] < -0.5
+        or t["x"] + t["w"] > got["w"] + 0.5
+        or t["y"] + t["h"] > got["h"] + 0.5
+    ]
+    assert not edges or not cut, f"{where}: texts cut at the canvas edge: {cut[:5]}"
+    assert not overlapping(texts), f"{where}: texts overlap: {overlapping(texts)[:5]}"
+    return got
+
+
+def check_whole(page: Page, where: str) -> set[str]:
+    """Readable, and nothing more to find by dragging one screen each way; the texts."""
+    got = check_readable(page, where)
+    seen = {t["text"] for t in on_canvas(got)}
+    w, h = got["w"], got["h"]
+    for dx, dy in ((w, 0), (-w, 0), (0, h), (0, -h)):
+        page.evaluate(f"{D}.panBy({dx}, {dy})")
+        new = {t["text"] for t in on_canvas(drawn(page))} - seen
+        page.evaluate(f"{D}.panBy({-dx}, {-dy})")
+        assert not new, f"{where}: dragging ({dx:.0f}, {dy:.0f}) shows more: {sorted(new)[:5]}"
+    return seen
+
+
+def fit(page: Page) -> None:
+    page.evaluate(f"{D}.fit()")
+
+
+@pytest.mark.parametrize("name", ["demo", "17 leaves", "comb", "24 roots", "100k"])
+def test_fit_shows_the_whole_session_readable(
+    page: Page, pages: dict[str, Path], name: str
+) -> None:
+    watch = open_page(page, pages[name])
+    assert page.evaluate(f"{D}.stats().view") == "branches"
+    check_whole(page, f"{name} at opening")
+    fit(page)
+    check_whole(page, f"{name} at fit")
+    assert watch.errors == []
+
+
+def zoom_in(page: Page, delta: float) -> None:
+    """One ctrl+wheel event on the canvas's middle (the reader's zoom)."""
+    page.evaluate(
+        """(dy) => {
+          const c = document.querySelector('.pnb-canvas');
+          const r = c.getBoundingClientRect();
+          c.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0, ctrlKey: true,
+            clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+            bubbles: true, cancelable: true }));
+        }""",
+        delta,
+    )
+
+
+@pytest.mark.parametrize("name", ["17 leaves", "100k"])
+def test_every_zoom_step_from_fit_to_one_to_one_is_readable(
+    page: Page, pages: dict[str, Path], name: str
+) -> None:
+    open_page(page, pages[name])
+    fit(page)
+    k_fit = page.evaluate(f"{D}.stats().transform.k")
+    nodes_fit = page.evaluate(f"{D}.stats().nodes")
+    steps = 0
+    while page.evaluate(f"{D}.stats().transform.k") < 1.3 and steps < 40:
+        zoom_in(page, -25)
+        steps += 1
+        check_readable(page, f"{name} zoom step {steps}", edges=False)
+    assert steps >= 8, f"only {steps} steps from {k_fit} to 1.3"
+    # Zooming in opened boxes: more is drawn than at Fit.
+    assert page.evaluate(f"{D}.stats().nodes") > nodes_fit
+    # And zooming back out past Fit is allowed (the old floor stopped at Fit's scale).
+    fit(page)
+    for _ in range(4):
+        zoom_in(page, 100)
+    assert page.evaluate(f"{D}.stats().transform.k") < k_fit * 0.9
+
+
+def test_fit_with_the_side_panel_open_uses_the_room_left(
+    page: Page, pages: dict[str, Path], sessions: dict[str, Path]
+) -> None:
+    open_page(page, pages["17 leaves"])
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
+    page.wait_for_timeout(200)
+    canvas = page.locator(".pnb-canvas").bounding_box()
+    panel = page.locator(".pnb-panel").bounding_box()
+    assert canvas is not None and panel is not None
+    assert canvas["x"] + canvas["width"] <= panel["x"] + 1, "the canvas runs under the panel"
+    fit(page)
+    check_whole(page, "fit with the panel open")
+
+
+def test_active_leaf_shows_boxes_and_fit_undoes_it(
+    page: Page, pages: dict[str, Path], sessions: dict[str, Path]
+) -> None:
+    """ "Active leaf" zoomed to three dots with wide gaps (its run opened into entries),
+    and Fit could not undo it."""
+    open_page(page, pages["17 leaves"])
+    fit(page)
+    whole = check_whole(page, "fit")
+    page.get_by_role("button", name="Active leaf").click()
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    wait_until(lambda: page.evaluate(f"{D}.stats().selected") == leaf, 10, "the active leaf", page)
+    pos = page.evaluate(f"(id) => {D}.screenPos(id)", leaf)
+    assert pos is not None and pos["segment"], "the active leaf's run was opened into dots"
+    got = check_readable(page, "active leaf", edges=False)
+    assert len(on_canvas(got)) >= 6, [t["text"] for t in on_canvas(got)]
+    fit(page)
+    assert check_whole(page, "fit after active leaf") == whole
+
+
+def test_export_with_a_selected_entry_opens_readable(
+    page: Page, sessions: dict[str, Path], tmp_path: Path
+) -> None:
+    session = prime_nb.load(sessions["17 leaves"])
+    html = export_html(
+        session, tmp_path / "selected.html", view="branches", selected_id=session.leaf_id
+    )
+    open_page(page, html)
+    assert page.evaluate(f"{D}.stats().selected") == session.leaf_id
+    pos = page.evaluate(f"(id) => {D}.screenPos(id)", session.leaf_id)
+    assert pos is not None and pos["segment"], "the selected entry's run opened into dots"
+    got = check_readable(page, "opened on the selected entry", edges=False)
+    assert len(on_canvas(got)) >= 6, json.dumps([t["text"] for t in on_canvas(got)])
+    fit(page)
+    check_whole(page, "fit after opening on the selected entry")
+
+
+def test_fit_with_the_side_panel_open_in_jupyterlab(
+    lab_page: Page,  # noqa: F811 (the fixture imported above)
+    lab: Jupyter,  # noqa: F811
+    sessions: dict[str, Path],
+) -> None:
+    """In JupyterLab, Fit with the side panel open cut boxes at the left edge."""
+    page = lab_page
+    show_in_lab(page, lab, sessions["17 leaves"])
+    page.evaluate(f"{D}.setView('branches')")
+    wait_until(lambda: page.evaluate(f"{D}.stats().view") == "branches", 10, "branches", page)
+    fit(page)
+    check_whole(page, "JupyterLab fit, panel closed")
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
+    page.wait_for_timeout(300)
+    fit(page)
+    check_whole(page, "JupyterLab fit, panel open")

@@ -1,0 +1,387 @@
+"""The whole session on one screen (issue 42), read off what the canvas draws.
+
+Every ``fillText`` on the widget's canvas is recorded by wrapping
+``CanvasRenderingContext2D.prototype.fillText`` in the page (text, place, font size,
+measured width, under the canvas transform), so nothing here trusts the widget's own
+account. On a part of the session matrix and on four sessions that overflow one screen
+(17 leaves; 1,000 entries with 40 forks; 24 roots; 100k entries), in the Tree and in
+Branches:
+
+- at Fit, every text is 11 px or more, none overlaps another, none is cut by the
+  canvas's edge, and dragging the picture one screen up, down, left or right shows no
+  text that Fit did not;
+- at 8 zoom steps between Fit and 1:1 (ctrl+wheel, as a reader zooms), every text is
+  still 11 px or more, none overlaps, none is cut.
+
+In exported pages, and in JupyterLab with the side panel closed and open.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
+from playwright.sync_api import Browser, Page
+from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
+from test_lod_browser import CAPTURE, SHOW_CELL, debug, drawn, overlapping, show_in_lab
+
+from prime_nb.widget._export import export_html
+from sessiongen import write_shape
+from tests.session_matrix import CASES, write_case
+
+MIN_PX = 11
+VIEWS = ("tree", "branches")
+ZOOM_STEPS = 8
+
+#: The session matrix's shapes the page checks: every synthetic and compaction shape of
+#: version 3, every fixture, an empty file and two hostile ones (the rest repeat these).
+MATRIX = [
+    c
+    for c in CASES
+    if ("v3" in c and c.startswith(("synthetic-", "comp-")))
+    or c.startswith("fixture-")
+    or c in ("empty-v3-prime", "odd-parent-id-number", "odd-lone-surrogate")
+]
+
+BIG = ("17 leaves", "1,000 entries, 40 forks", "24 roots", "100k entries")
+
+USER = ["Fix the failing test in the parser.", "Now make it faster.", "Explain the change."]
+REPLY = ["Done: the loop now stops at the end.", "It reads the file once.", "Here is why."]
+
+
+def _message(eid: str, parent: str | None, ms: int, j: int) -> dict[str, Any]:
+    role = "user" if j % 2 == 0 else "assistant"
+    content: Any = USER[j % 3] if role == "user" else [{"type": "text", "text": REPLY[j % 3]}]
+    stamp = (
+        f"2026-01-05T{10 + ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.000Z"
+    )
+    return {
+        "type": "message",
+        "id": eid,
+        "parentId": parent,
+        "timestamp": stamp,
+        "message": {"role": role, "content": content, "timestamp": 1767607200000 + ms},
+    }
+
+
+def _write(path: Path, entries: list[dict[str, Any]]) -> Path:
+    header = {"type": "session", "version": 3, "id": "5e55105e-0000-4000-8000-000000000042"}
+    header |= {"timestamp": "2026-01-05T10:00:00.000Z", "cwd": "/home/dev/projects/app"}
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in [header, *entries]))
+    return path
+
+
+def forked_session(path: Path, main: int = 800, forks: int = 40, side: int = 5) -> Path:
+    """``main`` entries on the active path with ``forks`` side branches of ``side``
+    entries, each written right after its fork (the file's last entry ends the path)."""
+    out: list[dict[str, Any]] = []
+    every = main // (forks + 1)
+    prev: str | None = None
+    for j in range(main):
+        eid = f"m{j:07x}"
+        out.append(_message(eid, prev, len(out) * 1000, j))
+        prev = eid
+        if j and j % every == 0 and j // every <= forks:
+            p = eid
+            for s in range(side):
+                sid = f"s{j:04x}{s:03x}"
+                out.append(_message(sid, p, len(out) * 1000, j + 1 + s))
+                p = sid
+    return _write(path, out)
+
+
+def rooted_session(path: Path, roots: int = 24, each: int = 40) -> Path:
+    """``roots`` conversations of ``each`` entries in one file, each from its own root."""
+    out: list[dict[str, Any]] = []
+    for r in range(roots):
+        prev: str | None = None
+        for j in range(each):
+            eid = f"r{r:02x}{j:05x}"
+            out.append(_message(eid, prev, len(out) * 1000, j))
+            prev = eid
+    return _write(path, out)
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("whole")
+    return {
+        "17 leaves": write_shape(tmp / "leaves.jsonl", "branchy", 1000),
+        "1,000 entries, 40 forks": forked_session(tmp / "forks.jsonl"),
+        "24 roots": rooted_session(tmp / "roots.jsonl"),
+        "100k entries": write_shape(tmp / "big.jsonl", "branchy", 100_000),
+    }
+
+
+@pytest.fixture(scope="module")
+def pages(sessions: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("whole-html")
+    out = {
+        name: export_html(path, tmp / f"big-{j}.html")
+        for j, (name, path) in enumerate(sessions.items())
+    }
+    cases = tmp_path_factory.mktemp("whole-matrix")
+    for j, name in enumerate(MATRIX):
+        out[name] = export_html(write_case(name, cases), tmp / f"matrix-{j}.html")
+    return out
+
+
+def open_page(page: Page, html: Path) -> PageWatch:
+    watch = PageWatch(page)
+    page.add_init_script(script=f"({CAPTURE})()")
+    page.goto(html.as_uri())
+    page.wait_for_selector(".pnb-root[data-drawn]")
+    return watch
+
+
+def in_canvas(got: dict[str, Any]) -> list[dict[str, Any]]:
+    """The texts drawn at least partly inside the canvas."""
+    return [
+        t
+        for t in got["texts"]
+        if t["x"] + t["w"] > 0 and t["x"] < got["w"] and t["y"] + t["h"] > 0 and t["y"] < got["h"]
+    ]
+
+
+def faults(got: dict[str, Any]) -> list[str]:
+    """What is wrong with a drawing: small, cut or overlapping texts (empty: nothing)."""
+    texts = in_canvas(got)
+    w, h = got["w"], got["h"]
+    out = [f"{t['text']!r} is {t['px']:.1f} px" for t in texts if t["px"] < MIN_PX - 0.01]
+    out += [
+        f"{t['text']!r} is cut at the edge ({t['x']:.0f},{t['y']:.0f} "
+        f"{t['w']:.0f}x{t['h']:.0f} in {w:.0f}x{h:.0f})"
+        for t in texts
+        if t["x"] < -0.5 or t["y"] < -0.5 or t["x"] + t["w"] > w + 0.5 or t["y"] + t["h"] > h + 0.5
+    ]
+    out += [f"{a!r} overlaps {b!r}" for a, b in overlapping(texts)]
+    return out
+
+
+def drag(page: Page, dx: float, dy: float, root: int = 0) -> None:
+    """Drag the picture by (dx, dy) px with the mouse, from the canvas's middle."""
+    box = page.locator(".pnb-canvas").nth(root).bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=6)
+    page.mouse.up()
+
+
+def wheel(page: Page, ratio: float, root: int = 0) -> None:
+    """One ctrl+wheel event on the canvas's middle that zooms by ``ratio`` (at most 1.25)."""
+    delta = -100 * math.log2(ratio) / math.log2(1.25)
+    page.evaluate(
+        """([root, delta]) => {
+          const c = document.querySelectorAll('.pnb-canvas')[root];
+          const r = c.getBoundingClientRect();
+          c.dispatchEvent(new WheelEvent('wheel', { deltaY: delta, deltaMode: 0, ctrlKey: true,
+            clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+            bubbles: true, cancelable: true }));
+        }""",
+        [root, delta],
+    )
+
+
+def fit(page: Page, root: int = 0) -> dict[str, Any]:
+    page.evaluate(f"{debug(root)}.fit()")
+    return drawn(page, root)
+
+
+def check_fit(page: Page, where: str, root: int = 0) -> list[str]:
+    """Faults at Fit, and texts a drag of one screen each way shows that Fit did not."""
+    got = fit(page, root)
+    out = [f"{where} at fit: {f}" for f in faults(got)]
+    seen = {t["text"] for t in in_canvas(got)}
+    selected = page.evaluate(f"{debug(root)}.stats().selected")
+    w, h = got["w"], got["h"]
+    for name, dx, dy in (("up", 0, -h), ("down", 0, h), ("left", -w, 0), ("right", w, 0)):
+        fit(page, root)
+        drag(page, dx, dy, root)
+        after = drawn(page, root)
+        new = sorted({t["text"] for t in in_canvas(after)} - seen)
+        if new:
+            out.append(f"{where}: dragging {name} after fit shows {len(new)} more texts: {new[:3]}")
+    assert page.evaluate(f"{debug(root)}.stats().selected") == selected, "a drag selected an entry"
+    return out
+
+
+def check_zoom(page: Page, where: str, root: int = 0) -> list[str]:
+    """Faults at ``ZOOM_STEPS`` scales between Fit and 1:1."""
+    got = fit(page, root)
+    k0 = got["stats"]["transform"]["k"]
+    out: list[str] = []
+    if abs(math.log(k0)) < 1e-3:
+        return out
+    step = math.exp(-math.log(k0) / (ZOOM_STEPS + 1))
+    for j in range(1, ZOOM_STEPS + 1):
+        wheel(page, step, root)
+        got = drawn(page, root)
+        k = got["stats"]["transform"]["k"]
+        out += [f"{where} at zoom {k:.2f} (step {j}): {f}" for f in faults(got)]
+    return out
+
+
+def set_view(page: Page, view: str, root: int = 0) -> None:
+    page.evaluate(f"{debug(root)}.setView('{view}')")
+    wait_until(lambda: page.evaluate(f"{debug(root)}.stats().view") == view, 10, view, page)
+
+
+def test_the_checks_can_fail() -> None:
+    got = {"w": 100, "h": 50, "texts": [{"text": "a", "x": 90, "y": 5, "w": 20, "h": 12, "px": 12}]}
+    assert faults(got) == ["'a' is cut at the edge (90,5 20x12 in 100x50)"]
+    got["texts"] = [{"text": "a", "x": 0, "y": 0, "w": 20, "h": 9, "px": 9}]
+    assert faults(got) == ["'a' is 9.0 px"]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("name", BIG)
+def test_fit_shows_the_whole_session(
+    page: Page, pages: dict[str, Path], name: str, view: str
+) -> None:
+    watch = open_page(page, pages[name])
+    set_view(page, view)
+    problems = check_fit(page, f"{name} {view}") + check_zoom(page, f"{name} {view}")
+    assert not problems, "\n".join(problems[:12])
+    assert watch.errors == []
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_fit_shows_every_session_of_the_matrix(
+    page: Page, pages: dict[str, Path], view: str
+) -> None:
+    problems: list[str] = []
+    for name in MATRIX:
+        watch = open_page(page, pages[name])
+        set_view(page, view)
+        problems += check_fit(page, f"{name} {view}")
+        assert watch.errors == [], name
+    assert not problems, "\n".join(problems[:12])
+
+
+# -- JupyterLab --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Jupyter]:
+    server = Jupyter(
+        tmp_path_factory.mktemp("lab"),
+        "jupyterlab",
+        "--LabApp.news_url=",
+        "--LabApp.extension_manager=readonly",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    )
+    try:
+        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def lab_page(lab: Jupyter, chromium: Browser) -> Iterator[Page]:
+    (lab.root / "lod.ipynb").write_text(json.dumps(notebook([SHOW_CELL])), "utf-8")
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", only_local)
+    context.add_init_script(script=f"({CAPTURE})()")
+    pg = context.new_page()
+    pg.set_default_timeout(90_000)
+    try:
+        pg.goto(f"{lab.base}/lab/tree/lod.ipynb?reset&token={lab.token}")
+        pg.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        wait_until(lambda: lab.kernel_ready("lod.ipynb"), START_TIMEOUT, "the kernel", pg)
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", BIG)
+def test_fit_shows_the_whole_session_in_jupyterlab(
+    lab_page: Page, lab: Jupyter, sessions: dict[str, Path], name: str
+) -> None:
+    show_in_lab(lab_page, lab, sessions[name])
+    problems: list[str] = []
+    d = debug(0)
+    for view in VIEWS:
+        set_view(lab_page, view)
+        lab_page.evaluate(f"{d}.selectIndex(-1)")
+        problems += check_fit(lab_page, f"JupyterLab {name} {view}, panel closed")
+        # the side panel open: the stage is narrower, Fit still shows it all
+        lab_page.evaluate(f"{d}.selectIndex(0)")
+        wait_until(
+            lambda: lab_page.evaluate("document.querySelector('.pnb-root.pnb-has-panel') !== null"),
+            10,
+            "the side panel",
+            lab_page,
+        )
+        lab_page.wait_for_timeout(100)  # the stage resizes on the next frame
+        problems += check_fit(lab_page, f"JupyterLab {name} {view}, panel open")
+        lab_page.evaluate(f"{d}.selectIndex(-1)")
+    assert not problems, "\n".join(problems[:12])
+
+
+# -- defects a new reader met -------------------------------------------------------------------
+def test_clicking_a_row_near_the_top_keeps_the_session_start_at_the_top(
+    page: Page, pages: dict[str, Path]
+) -> None:
+    open_page(page, pages["1,000 entries, 40 forks"])
+    got = fit(page)
+    top = min((t for t in in_canvas(got)), key=lambda t: t["y"])
+    box = page.locator(".pnb-canvas").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + top["x"] + 5, box["y"] + top["y"] + top["h"] / 2)
+    wait_until(lambda: page.evaluate(f"{debug(0)}.stats().selected"), 10, "the selection", page)
+    t = page.evaluate(f"{debug(0)}.stats().transform")
+    # the first row stays near the top: no empty band above the session's start
+    assert t["y"] <= 0.15 * got["h"], t
+
+
+def test_one_enter_goes_to_the_first_hit(page: Page, pages: dict[str, Path]) -> None:
+    open_page(page, pages["1,000 entries, 40 forks"])
+    box = page.locator(".pnb-search-input")
+    box.click()
+    box.type("parser")
+    page.keyboard.press("Enter")
+    wait_until(lambda: page.evaluate(f"{debug(0)}.stats().selected"), 10, "the first hit", page)
+    assert page.evaluate(f"{debug(0)}.stats().hitPos") == 0
+
+
+def test_the_hit_count_never_wraps(chromium: Browser, pages: dict[str, Path]) -> None:
+    context = chromium.new_context(viewport={"width": 820, "height": 700})
+    page = context.new_page()
+    try:
+        open_page(page, pages["17 leaves"])
+        bar = page.locator(".pnb-toolbar")
+        before = bar.bounding_box()
+        page.evaluate(
+            "document.querySelector('.pnb-search-count').textContent = '16/61 (+11 hidden)'"
+        )
+        after = bar.bounding_box()
+        count = page.locator(".pnb-search-count").bounding_box()
+        assert before is not None and after is not None and count is not None
+        assert after["height"] == before["height"]
+        assert count["height"] < 20, count
+    finally:
+        context.close()
+
+
+def test_tree_text_runs_to_the_right_edge_of_a_wide_page(
+    chromium: Browser, pages: dict[str, Path]
+) -> None:
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    context.add_init_script(script=f"({CAPTURE})()")
+    page = context.new_page()
+    try:
+        page.goto(pages["17 leaves"].as_uri())
+        page.wait_for_selector(".pnb-root[data-drawn]")
+        got = fit(page)
+        right = max(t["x"] + t["w"] for t in in_canvas(got))
+        assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
+        assert not faults(got)
+    finally:
+        context.close()
