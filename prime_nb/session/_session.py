@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -37,6 +36,7 @@ from ._read import ColumnsRead, marks_of, not_found, read_columns
 from ._read import paused_gc as paused_gc  # where analysis and the widget import it
 from ._store import view
 from ._tree import Tree
+from ._writing import SessionWrites
 
 # The tables (``_tables``, ``_records``) are imported by the methods that build them:
 # reading a session (the corpus's pass) builds none.
@@ -61,7 +61,7 @@ HEADER_KEYS = {
 COST_DECIMALS = 10
 
 
-class Session:
+class Session(SessionWrites):
     """One session file, loaded into columns; tables are built on first access."""
 
     #: the read the Session holds (its columns, tree, header, problems and scan state)
@@ -490,90 +490,6 @@ class Session:
             "current_version": CURRENT_VERSION,
         }
 
-    # -- writing: prime_nb.write does the work, then the session reads the new entries ----
-    def _write(self, call: Callable[[], _T]) -> _T:
-        try:
-            result = call()
-        except BaseException:
-            with suppress(Exception):
-                self.refresh()  # part of a fork may have been written
-            raise
-        self.refresh()
-        return result
-
-    def append_message(
-        self, parent_id: str | None, message: Mapping[str, Any], *, fsync: bool = True
-    ) -> str:
-        """Append a message under ``parent_id`` (a fork if it already has children)."""
-        return self._write(lambda: write.append_message(self.file, parent_id, message, fsync=fsync))
-
-    def append_fork(
-        self,
-        from_id: str,
-        messages: Iterable[Mapping[str, Any]],
-        *,
-        keep_leaf: bool = False,
-        fsync: bool = True,
-    ) -> list[str]:
-        """Append a chain of messages starting at ``from_id``; returns their ids. It
-        becomes the active leaf unless ``keep_leaf=True`` (see ``write.append_fork``)."""
-        return self._write(
-            lambda: write.append_fork(
-                self.file, from_id, messages, keep_leaf=keep_leaf, fsync=fsync
-            )
-        )
-
-    def append_branch_summary(
-        self,
-        parent_id: str | None,
-        summary: str,
-        from_id: str | None = None,
-        details: Any = None,
-        *,
-        fsync: bool = True,
-    ) -> str:
-        """Append a summary of an abandoned branch under ``parent_id``."""
-        return self._write(
-            lambda: write.append_branch_summary(
-                self.file, parent_id, summary, from_id, details, fsync=fsync
-            )
-        )
-
-    def append_compaction(
-        self,
-        summary: str,
-        first_kept_entry_id: str,
-        tokens_before: int,
-        parent_id: str | None = None,
-        details: Any = None,
-        tokens_after: int | None = None,
-        *,
-        fsync: bool = True,
-    ) -> str:
-        """Append a compaction (parent: the active leaf unless given)."""
-        return self._write(
-            lambda: write.append_compaction(
-                self.file,
-                summary,
-                first_kept_entry_id,
-                tokens_before,
-                parent_id,
-                details,
-                tokens_after,
-                fsync=fsync,
-            )
-        )
-
-    def append_label(self, target_id: str, label: str | None, *, fsync: bool = True) -> str:
-        """Label an entry (``None`` clears the label)."""
-        return self._write(lambda: write.append_label(self.file, target_id, label, fsync=fsync))
-
-    def set_name(self, name: str, *, fsync: bool = True) -> str:
-        """Name the session (appends a session_info entry)."""
-        return self._write(lambda: write.append_session_name(self.file, name, fsync=fsync))
-
-    append_session_name = set_name
-
     def fork_to_file(self, leaf_id: str | None = None, dest: str | Path | None = None) -> Path:
         """Write the branch root -> ``leaf_id`` (default: the active leaf) to a new file.
 
@@ -596,10 +512,6 @@ class Session:
             )
         ]
         return write.write_fork(self.file, self.header.get("cwd"), path, in_force, dest)
-
-    def upgrade(self, backup: bool = True) -> Path:
-        """Rewrite a version 1/2 file as version 3 (keeping a backup), then reload it."""
-        return self._write(lambda: write.upgrade_file(self.file, backup))
 
 
 def load(path: str | Path) -> Session:
