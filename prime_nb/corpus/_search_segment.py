@@ -105,7 +105,8 @@ def open_plain(file: Path) -> int:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(f"{file.name} is not a regular file (a FIFO, device or socket)")
-        os.set_blocking(fd, True)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
