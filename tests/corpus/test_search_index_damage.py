@@ -389,6 +389,24 @@ def test_a_folder_where_the_manifest_goes_is_a_warning(
     pd.testing.assert_frame_equal(got, want)
 
 
+def test_a_lock_file_that_is_a_link_is_not_followed(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    """A link where the lock goes is removed, its target left as it was; a folder there
+    is one line that says what to do."""
+    folder, cache, index, want = indexed
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (index / "index.lock").unlink(missing_ok=True)
+    (index / "index.lock").symlink_to(victim)
+    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    assert victim.read_text(encoding="utf-8") == "keep me"
+    (index / "index.lock").unlink(missing_ok=True)
+    (index / "index.lock").mkdir()
+    with pytest.raises(OSError, match=r"index\.lock: cannot lock the search index \("):
+        search(folder, QUERY, workers=1, cache=cache)
+
+
 def test_a_manifest_symlinked_from_outside_is_not_followed(
     indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
 ) -> None:
