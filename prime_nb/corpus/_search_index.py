@@ -259,8 +259,21 @@ def indexed_search(
     usable_folder(folder)
     folder = folder / index_name(root)
     folder.mkdir(exist_ok=True)
-    with FileLock(folder / "index.lock"):
+    lock = folder / "index.lock"
+    if lock.is_symlink():  # never one the index made: removed, not followed
+        lock.unlink(missing_ok=True)
+    guard = FileLock(lock)
+    try:
+        guard.acquire()
+    except OSError as exc:  # a folder in its place, say
+        raise type(exc)(
+            f"{lock}: cannot lock the search index ({exc.strerror or exc}); remove it, or "
+            "pass cache= another folder"
+        ) from None
+    try:
         return _search_locked(folder, paths, query, limit, workers, progress)
+    finally:
+        guard.release()
 
 
 def _search_locked(

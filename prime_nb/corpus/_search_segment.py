@@ -3,16 +3,20 @@ whole and, before a search reads it, checked whole.
 
 Why the check: Arrow's kernels trust the buffers they are given, so an offset pointing
 past a text's data (a damaged byte, a hostile cache folder) is read as memory and kills
-the process with SIGSEGV. A segment is used only if it is a plain name this index
-writes, a regular file (no symlink, FIFO or device: opened without following links or
-blocking), one record batch of exactly the columns written, valid to the last offset and
-UTF-8 byte (``RecordBatch.validate(full=True)``), with no null where none is written, the
-texts kept as bytes decodable as the search decodes them, and every ``file`` number
-naming one of the files its metadata lists. Anything else raises
-:class:`DamagedSegment`, and the index reads those files again.
+the process with SIGSEGV; and a damaged byte that leaves the file valid changes the
+hits. A segment's name carries the CRC-32 of its bytes. It is used only if it is a
+plain name this index writes, a regular file (no symlink, FIFO or device: opened
+without following links or blocking), its bytes of that CRC-32 (any accidental
+damage), and, since a CRC is no defence against a file made to match one: one record
+batch of exactly the columns written, valid to the last offset and UTF-8 byte
+(``RecordBatch.validate(full=True)``), with no null where none is written, the texts
+kept as bytes decodable as the search decodes them, and every ``file`` number naming
+one of the files its metadata lists. Anything else raises :class:`DamagedSegment`, and
+the index reads those files again.
 
-The check reads every offset and text byte once, as the search's own kernels do; it runs
-in the search's threads, one segment each.
+The check reads the file's bytes twice (the CRC, then Arrow's validation), as the
+search's own kernels read them once; both release the GIL and run in the search's
+threads, one segment each.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import os
 import re
 import stat
 import uuid
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +37,9 @@ from ._cache_file import _pyarrow
 HIT_COLUMNS = ("entry_id", "line", "role", "type", "field", "active", "time_ms")
 #: the columns that may hold nulls (a message without a role, a text Arrow holds)
 NULLABLE = ("role", "odd")
-#: the names this index gives its segments: nothing else in a manifest is read
-SEGMENT_NAME = re.compile(r"[0-9a-f]{32}\.arrow")
+#: the names this index gives its segments (a random part, then the CRC-32 of the
+#: file's bytes): nothing else in a manifest is read
+SEGMENT_NAME = re.compile(r"[0-9a-f]{32}-([0-9a-f]{8})\.arrow")
 #: how a segment is opened: read only, never through a symlink, at once even if a FIFO
 OPEN_FLAGS = (
     os.O_RDONLY
@@ -81,12 +87,13 @@ def write_segment(folder: Path, group: list[str], tables: list[Any]) -> str | No
     table = table.combine_chunks().replace_schema_metadata(
         {"files": json.dumps([path for path, _ in held])}
     )
-    name = f"{uuid.uuid4().hex}.arrow"
-    with (
-        pa.OSFile(str(folder / f"{name}.part"), "wb") as sink,
-        pa.ipc.new_file(sink, table.schema) as writer,
-    ):
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_file(sink, table.schema) as writer:
         writer.write_table(table)
+    data = sink.getvalue()
+    name = f"{uuid.uuid4().hex}-{zlib.crc32(data):08x}.arrow"
+    with pa.OSFile(str(folder / f"{name}.part"), "wb") as out:
+        out.write(data)
     os.replace(folder / f"{name}.part", folder / name)
     return name
 
@@ -98,7 +105,8 @@ def open_plain(file: Path) -> int:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(f"{file.name} is not a regular file (a FIFO, device or socket)")
-        os.set_blocking(fd, True)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
@@ -132,6 +140,10 @@ def open_segment(folder: Path, name: object) -> tuple[Any, list[str]]:
     import pyarrow.compute as pc
 
     mapped = _mapped(folder / name)
+    written = SEGMENT_NAME.fullmatch(name)
+    assert written is not None
+    if zlib.crc32(mapped) != int(written.group(1), 16):
+        raise DamagedSegment(f"{name}: its bytes changed since it was written (CRC-32)")
     try:
         reader = pa.ipc.open_file(pa.py_buffer(mapped))
         if reader.num_record_batches != 1:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -169,25 +170,48 @@ BYTE_DAMAGE: dict[str, Callable[[bytearray], None]] = {
 }
 
 
+def forge(index: Path, segment: Path, data: bytes) -> Path:
+    """``data`` in place of ``segment`` under a name of its CRC-32, the manifest pointing
+    at it: what the checksum cannot catch, so that the checks behind it are tried."""
+    name = f"{'e' * 32}-{zlib.crc32(data):08x}.arrow"
+    (index / name).write_bytes(data)
+    segment.unlink()
+    manifest = index / "manifest.json"
+    held = json.loads(manifest.read_text(encoding="utf-8"))
+    for entry in held["files"].values():
+        if entry[4] == segment.name:
+            entry[4] = name
+    manifest.write_text(json.dumps(held), encoding="utf-8")
+    return index / name
+
+
+@pytest.mark.parametrize("forged", [False, True], ids=["damaged", "forged"])
 @pytest.mark.parametrize("damage", list(BYTE_DAMAGE))
 def test_a_damaged_segment_never_crashes_and_gives_the_same_hits(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str, forged: bool
 ) -> None:
+    """Damaged in place (its CRC-32 says so), or made to match its name's CRC-32 (the
+    structural checks must catch it): either way read again, never a crash."""
     folder, cache, index, want = indexed
     segment = next(index.glob("*.arrow"))
     data = bytearray(segment.read_bytes())
     BYTE_DAMAGE[damage](data)
-    segment.write_bytes(bytes(data))
+    if forged:
+        segment = forge(index, segment, bytes(data))
+    else:
+        segment.write_bytes(bytes(data))
     got = cached_in_child(folder, cache, tmp_path)
     pd.testing.assert_frame_equal(got, want)
     assert not segment.exists()  # read again into a new segment, the damaged one deleted
 
 
-def _rewrite(segment: Path, table: pa.Table, batches: int = 1) -> None:
-    """``segment`` rewritten by Arrow itself, with ``table``'s columns and metadata."""
-    with pa.OSFile(str(segment), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+def _written(table: pa.Table, batches: int = 1) -> bytes:
+    """``table`` as Arrow itself writes an IPC file, in ``batches`` record batches."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_file(sink, table.schema) as writer:
         for part in np.array_split(np.arange(len(table)), batches):
             writer.write_table(table.take(part))
+    return bytes(sink.getvalue())
 
 
 def _held(segment: Path) -> pa.Table:
@@ -236,8 +260,8 @@ def test_a_segment_of_other_columns_or_files_is_read_again(
     folder, cache, index, want = indexed
     segment = next(index.glob("*.arrow"))
     change, batches = WRITTEN_DAMAGE[damage]
-    _rewrite(segment, change(_held(segment)), batches)
-    with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: "):
+    segment = forge(index, segment, _written(change(_held(segment)), batches))
+    with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: (?!its bytes)"):
         open_segment(index, segment.name)
     pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
 
@@ -273,9 +297,10 @@ def _forged(tmp_path: Path, index: Path) -> Path:
     table = _held(segment)
     k = table.schema.get_field_index("text")
     forged = pa.array(["FORGED rm -rf"] * len(table), pa.large_string())
-    outside = tmp_path / "outside" / "forged.arrow"
+    data = _written(table.set_column(k, "text", forged))
+    outside = tmp_path / "outside" / f"{'d' * 32}-{zlib.crc32(data):08x}.arrow"
     outside.parent.mkdir()
-    _rewrite(outside, table.set_column(k, "text", forged))
+    outside.write_bytes(data)
     return outside
 
 
@@ -364,6 +389,24 @@ def test_a_folder_where_the_manifest_goes_is_a_warning(
     pd.testing.assert_frame_equal(got, want)
 
 
+def test_a_lock_file_that_is_a_link_is_not_followed(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    """A link where the lock goes is removed, its target left as it was; a folder there
+    is one line that says what to do."""
+    folder, cache, index, want = indexed
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (index / "index.lock").unlink(missing_ok=True)
+    (index / "index.lock").symlink_to(victim)
+    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    assert victim.read_text(encoding="utf-8") == "keep me"
+    (index / "index.lock").unlink(missing_ok=True)
+    (index / "index.lock").mkdir()
+    with pytest.raises(OSError, match=r"index\.lock: cannot lock the search index \("):
+        search(folder, QUERY, workers=1, cache=cache)
+
+
 def test_a_manifest_symlinked_from_outside_is_not_followed(
     indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
 ) -> None:
@@ -371,7 +414,7 @@ def test_a_manifest_symlinked_from_outside_is_not_followed(
     the link is not followed, so the forged rows are never read."""
     folder, cache, index, want = indexed
     outside = _forged(tmp_path, index)
-    name = "f" * 32 + ".arrow"
+    name = outside.name  # a name the index could give, of the forged bytes' CRC-32
     held = json.loads((index / "manifest.json").read_text(encoding="utf-8"))
     for entry in held["files"].values():
         entry[4] = name
@@ -446,3 +489,61 @@ def test_a_listed_path_that_is_no_regular_file_is_refused(
     count, message = done.stdout.splitlines()
     assert int(count) == 4
     assert f"{odd}: " in message and "not a regular file" in message
+
+
+FUZZ = """
+import json, random, sys, warnings, zlib
+from pathlib import Path
+import pandas as pd
+from prime_nb.corpus import search
+
+folder, cache, rounds, forged = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+warnings.simplefilter("ignore")
+want = search(folder, "rm -rf", workers=1)
+index = next(cache.glob("search-corpus-*"))
+pristine = next(index.glob("*.arrow")).read_bytes()
+rng = random.Random(0)
+for k in range(rounds):
+    damaged = bytearray(pristine)
+    for _ in range(rng.randrange(1, 9)):
+        at = rng.randrange(len(damaged))
+        damaged[at] = rng.randrange(256)
+    segment = next(index.glob("*.arrow"))
+    if forged == "forged":  # under its CRC-32's name: the structural checks must hold
+        name = f"{k:032x}-{zlib.crc32(damaged):08x}.arrow"
+        (index / name).write_bytes(bytes(damaged))
+        segment.unlink()
+        manifest = json.loads((index / "manifest.json").read_text())
+        for entry in manifest["files"].values():
+            entry[4] = name if entry[4] == segment.name else entry[4]
+        (index / "manifest.json").write_text(json.dumps(manifest))
+        search(folder, "rm -rf", workers=1, cache=cache)  # any hits, but no crash
+    else:
+        segment.write_bytes(bytes(damaged))
+        got = search(folder, "rm -rf", workers=1, cache=cache)
+        pd.testing.assert_frame_equal(got, want)
+print(rounds)
+"""
+
+
+@pytest.mark.parametrize("forged", ["damaged", "forged"])
+def test_random_damage_never_crashes(
+    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, forged: str
+) -> None:
+    """Random bytes of the segment overwritten, 150 times over, each searched through the
+    index in one child: it never crashes; a damaged segment (its CRC-32 says so) gives
+    the same hits as the plain search. A forged one (renamed to its CRC-32) may give
+    other hits when the bytes it changed leave a valid segment, but never a crash."""
+    folder, cache, _, _ = indexed
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    done = subprocess.run(
+        [sys.executable, "-c", FUZZ, str(folder), str(cache), "150", forged],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT * 5,
+        check=False,
+    )
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
+    assert done.stdout.split() == ["150"]
