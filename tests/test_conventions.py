@@ -7,6 +7,9 @@
 - The version is written in one place, ``prime_nb/_version.py``: the wheel's metadata
   (hatch reads that file) and the corpus cache take it from there, so copies elsewhere
   could only drift.
+- No module of the package or of the widget's source is over ``MAX_MODULE_LINES``
+  lines: a module that grew past that has grown past one idea, and a newcomer should
+  find the room for a change in one look.
 """
 
 from __future__ import annotations
@@ -164,3 +167,28 @@ def test_test_modules_have_names_of_their_own() -> None:
     names = [path.name for path in TESTS.rglob("test_*.py") if "fixtures" not in path.parts]
     repeated = sorted({name for name in names if names.count(name) > 1})
     assert repeated == [], f"rename one of each: {repeated}"
+
+
+#: the most lines one module of the package (Python) or the widget (TypeScript) holds
+MAX_MODULE_LINES = 600
+
+
+def long_modules(root: Path, pattern: str) -> list[str]:
+    """The modules below ``root`` matching ``pattern`` over ``MAX_MODULE_LINES`` lines."""
+    return sorted(
+        f"{path.relative_to(root)}: {lines} lines"
+        for path in root.rglob(pattern)
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    )
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    found = long_modules(REPO / "prime_nb", "*.py") + long_modules(REPO / "js" / "src", "*.ts")
+    assert not found, f"split these by concern (at most {MAX_MODULE_LINES} lines): {found}"
+
+
+def test_the_line_limit_check_sees_a_long_module(tmp_path: Path) -> None:
+    (tmp_path / "short.py").write_text("x = 1\n" * MAX_MODULE_LINES)
+    (tmp_path / "long.ts").write_text("let x = 1;\n" * (MAX_MODULE_LINES + 1))
+    assert long_modules(tmp_path, "*.py") == []
+    assert len(long_modules(tmp_path, "*.ts")) == 1
