@@ -35,7 +35,6 @@ def test_convert_to_atif_writes_a_valid_file_per_path(tmp_path: Path) -> None:
 
 
 def test_convert_a_folder_to_scout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("inspect_scout")
     (tmp_path / "in").mkdir()
     for name in ("a", "b"):
         write_lines(tmp_path / "in" / f"{name}.jsonl", clean_lines())

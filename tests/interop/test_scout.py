@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
+import inspect_ai.model as inspect_model
+import inspect_scout as scout
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -16,9 +19,6 @@ from session_matrix import CASES, clean_lines, write_case, write_lines
 import prime_nb
 from prime_nb.interop import compaction_probes, scout_references, to_scout
 from sessiongen import use_local_tokenizer
-
-inspect_model = pytest.importorskip("inspect_ai.model")
-scout = pytest.importorskip("inspect_scout")
 
 #: a few sessions of every kind for the LLM scanner (each transcript is a model call)
 LLM_CASES = [c for c in CASES if c.startswith(("comp-on2-off2-forks6", "synthetic-v3", "fixture"))]
@@ -35,12 +35,12 @@ def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def _mock(answer: str, n: int) -> object:
+def _mock(answer: str, n: int) -> inspect_model.Model:
     output = inspect_model.ModelOutput.from_content("mockllm/model", answer)
     return inspect_model.get_model("mockllm/model", custom_outputs=[output] * n)
 
 
-def _scan(scanners: dict[str, object], db: Path, model: object | None = None) -> object:
+def _scan(scanners: dict[str, Any], db: Path, model: inspect_model.Model | None = None) -> Any:
     status = scout.scan(
         scanners,
         transcripts=scout.transcripts_from(str(db)),
@@ -103,7 +103,7 @@ def test_session_and_leaf_are_columns_and_messages_keep_entry_ids(tmp_path: Path
     assert table.loc["odd:a4", "leaf_id"] == "a4" and table.loc["odd:a4", "is_active_leaf"]
     assert table.loc["odd:x1", "file"] == str(path.resolve())
 
-    async def messages() -> list[str]:
+    async def messages() -> list[str | None]:
         async with scout.transcripts_db(str(tmp_path / "db")) as db:
             info = [t async for t in db.select() if t.transcript_id == "odd:a4"]
             transcript = await db.read(info[0], scout.TranscriptContent(messages="all"))
