@@ -68,6 +68,8 @@ def test_every_case_converts_and_grep_cites_entries_of_its_session(tmp_path: Pat
     ids = to_scout(folder, tmp_path / "all")
     sessions = [prime_nb.load(p) for p in sorted(folder.glob("*.jsonl"))]
     assert len(ids) == sum(s.leaf_id is not None for s in sessions)  # empty ones have none
+    probes = compaction_probes(folder, tmp_path / "probes")
+    assert len(probes) == sum(len(s.compactions) for s in sessions)
     to_scout([written[name] for name in GREP_CASES], tmp_path / "db")
     status = _scan({"grep": scout.grep_scanner(["read", "hello"])}, tmp_path / "db")
     refs = scout_references(status)
