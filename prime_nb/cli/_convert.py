@@ -22,11 +22,14 @@ Option = tuple[tuple[str, ...], dict[str, Any]]
 @dataclass(frozen=True)
 class Target:
     """A format ``convert`` writes: ``write(source, dest, args)`` returns the lines to
-    print (what it wrote)."""
+    print (what it wrote). ``dest`` is ``-o``'s path, None when not given: a target that
+    can send instead of write (to an endpoint given by one of its ``options``) says
+    ``needs_output=False`` and checks its own arguments."""
 
     help: str
-    write: Callable[[Path, Path, argparse.Namespace], list[str]]
+    write: Callable[[Path, Path | None, argparse.Namespace], list[str]]
     options: tuple[Option, ...] = field(default=())
+    needs_output: bool = True
 
 
 def _session_files(source: Path) -> list[Path]:
@@ -38,8 +41,10 @@ def _session_files(source: Path) -> list[Path]:
     return files
 
 
-def _atif(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
+def _atif(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
     from ..interop import to_atif
+
+    assert dest is not None  # needs_output
 
     written: list[str] = []
     for file in _session_files(source):
@@ -52,8 +57,10 @@ def _atif(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
     return written
 
 
-def _scout(source: Path, dest: Path, args: argparse.Namespace) -> list[str]:
+def _scout(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
     from ..interop import to_scout
+
+    assert dest is not None  # needs_output
 
     ids = to_scout(_session_files(source), dest, leaves="all" if args.all_leaves else "active")
     return [f"{dest}: {len(ids)} transcripts"]
@@ -72,10 +79,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
     file per path into the folder DEST, Scout a transcript database at DEST. By default
     each session's active path; --all-leaves writes every leaf's path.
     """
-    source = _existing(args.source, "session file or folder")
     target = TARGETS[args.to]
+    if target.needs_output and not args.output:
+        raise CliError(f"--to {args.to} writes files; pass -o DEST", 2)
+    source = _existing(args.source, "session file or folder")
+    dest = Path(args.output) if args.output else None
     try:
-        lines = target.write(source, Path(args.output), args)
+        lines = target.write(source, dest, args)
     except ImportError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -94,7 +104,7 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
         choices=sorted(TARGETS),
         help="; ".join(f"{name}: {t.help}" for name, t in sorted(TARGETS.items())),
     )
-    parser.add_argument("-o", "--output", required=True, metavar="DEST", help="where to write")
+    parser.add_argument("-o", "--output", metavar="DEST", help="where to write")
     parser.add_argument(
         "--all-leaves", action="store_true", help="every leaf's path, not only the active one"
     )

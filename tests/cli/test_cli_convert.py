@@ -56,6 +56,8 @@ def test_convert_errors_are_one_line(
     assert main(["convert", str(source), "--to", "atif", "-o", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'prime-nb[atif]'" in err
+    assert main(["convert", str(source), "--to", "scout"]) == 2
+    assert capsys.readouterr().err == "prime-nb: error: --to scout writes files; pass -o DEST\n"
     with pytest.raises(SystemExit, match="2"):
         main(["convert", str(source), "--to", "nothing", "-o", "x"])
     assert "invalid choice: 'nothing'" in capsys.readouterr().err
