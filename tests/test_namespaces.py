@@ -16,6 +16,7 @@ PUBLIC = [
     "prime_nb.errors",
     "prime_nb.family",
     "prime_nb.format",
+    "prime_nb.interop",
     "prime_nb.plots",
     "prime_nb.redact",
     "prime_nb.session",

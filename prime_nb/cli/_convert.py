@@ -22,8 +22,9 @@ Option = tuple[tuple[str, ...], dict[str, Any]]
 @dataclass(frozen=True)
 class Target:
     """A format ``convert`` writes: ``write(source, dest, args)`` returns the lines to
-    print (what it wrote). ``dest`` is ``-o``'s path; only a target that can send what
-    it writes elsewhere (``needs_output=False``) is called without one."""
+    print (what it wrote). ``dest`` is ``-o``'s path, None when not given: a target that
+    can send instead of write (to an endpoint given by one of its ``options``) says
+    ``needs_output=False`` and checks its own arguments."""
 
     help: str
     write: Callable[[Path, Path | None, argparse.Namespace], list[str]]
@@ -43,7 +44,7 @@ def _session_files(source: Path) -> list[Path]:
 def _atif(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
     from ..interop import to_atif
 
-    assert dest is not None
+    assert dest is not None  # needs_output
 
     written: list[str] = []
     for file in _session_files(source):
@@ -59,7 +60,7 @@ def _atif(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str
 def _scout(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str]:
     from ..interop import to_scout
 
-    assert dest is not None
+    assert dest is not None  # needs_output
 
     ids = to_scout(_session_files(source), dest, leaves="all" if args.all_leaves else "active")
     return [f"{dest}: {len(ids)} transcripts"]
@@ -117,12 +118,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
     the traces to --endpoint. By default each session's active path; --all-leaves
     writes every leaf's path.
     """
-    source = _existing(args.source, "session file or folder")
     target = TARGETS[args.to]
-    if args.output is None and target.needs_output:
-        raise CliError(f"convert --to {args.to}: give -o DEST, where to write", 2)
+    if target.needs_output and not args.output:
+        raise CliError(f"--to {args.to} writes files; pass -o DEST", 2)
+    source = _existing(args.source, "session file or folder")
+    dest = Path(args.output) if args.output else None
     try:
-        lines = target.write(source, None if args.output is None else Path(args.output), args)
+        lines = target.write(source, dest, args)
     except ImportError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

@@ -190,7 +190,10 @@ def check_trajectory(doc: dict[str, Any], path_ids: Sequence[str], where: str) -
     path, in the path's order. Raises ValueError naming ``where``."""
     steps = doc["steps"]
     if not steps:
-        raise ValueError(f"{where}: the trajectory has no steps; the path holds no message")
+        raise ValueError(
+            f"{where}: the path holds no message, so the trajectory would have no steps; "
+            "choose a leaf below a message"
+        )
     order = {eid: n for n, eid in enumerate(path_ids)}
     last = -1
     for n, step in enumerate(steps, start=1):
@@ -327,7 +330,8 @@ def _leaves(session: Session, leaf: str | None) -> list[str]:
     if leaf is None:
         if session.leaf_id is None:
             raise ValueError(
-                f"{session.file}: the session has no entries; there is no path to write"
+                f"{session.file}: the session has no entries, so no path to write; "
+                "pass a session with messages"
             )
         return [session.leaf_id]
     session.path(leaf)  # raises EntryNotFoundError for an id not in the session

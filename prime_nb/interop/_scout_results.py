@@ -29,7 +29,9 @@ COLUMNS = {
     "label": "str",
     "value": "object",
     "answer": "str",
-    "explanation": "str",
+    # one text per result, shared by its references (a str column would copy it per row:
+    # a grep result cites every match, and its explanation quotes them all)
+    "explanation": "object",
     "result_uuid": "str",
 }
 
@@ -94,5 +96,5 @@ def scout_references(results: Any) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
     for scanner in list(results.scanners.keys()):
         rows += _rows(str(scanner), results.scanners[scanner])
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame = pd.DataFrame(rows, columns=list(COLUMNS), dtype=object)  # nothing copied yet
     return frame.astype(COLUMNS)

@@ -35,7 +35,6 @@ def test_convert_to_atif_writes_a_valid_file_per_path(tmp_path: Path) -> None:
 
 
 def test_convert_a_folder_to_scout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("inspect_scout")
     (tmp_path / "in").mkdir()
     for name in ("a", "b"):
         write_lines(tmp_path / "in" / f"{name}.jsonl", clean_lines())
@@ -57,6 +56,8 @@ def test_convert_errors_are_one_line(
     assert main(["convert", str(source), "--to", "atif", "-o", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'prime-nb[atif]'" in err
+    assert main(["convert", str(source), "--to", "scout"]) == 2
+    assert capsys.readouterr().err == "prime-nb: error: --to scout writes files; pass -o DEST\n"
     with pytest.raises(SystemExit, match="2"):
         main(["convert", str(source), "--to", "nothing", "-o", "x"])
     assert "invalid choice: 'nothing'" in capsys.readouterr().err

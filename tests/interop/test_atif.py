@@ -134,7 +134,10 @@ def test_leaf_chooses_the_path_and_a_json_dest_is_the_file(tmp_path: Path) -> No
 
 def test_an_empty_session_has_no_path(tmp_path: Path) -> None:
     path = write_case("empty-v3-prime", tmp_path)
-    with pytest.raises(ValueError, match=r"empty-v3-prime\.jsonl: the session has no entries"):
+    with pytest.raises(
+        ValueError,
+        match=r"empty-v3-prime\.jsonl: the session has no entries, so no path to write; pass",
+    ):
         to_atif(path, tmp_path / "out", family=False)
     assert to_atif(path, tmp_path / "out", leaf="all", family=False) == []
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
+import inspect_ai.model as inspect_model
+import inspect_scout as scout
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -17,11 +20,11 @@ import prime_nb
 from prime_nb.interop import compaction_probes, scout_references, to_scout
 from sessiongen import use_local_tokenizer
 
-inspect_model = pytest.importorskip("inspect_ai.model")
-scout = pytest.importorskip("inspect_scout")
-
 #: a few sessions of every kind for the LLM scanner (each transcript is a model call)
 LLM_CASES = [c for c in CASES if c.startswith(("comp-on2-off2-forks6", "synthetic-v3", "fixture"))]
+#: what grep scans: every kind, and every third hostile variant (Scout spends a fifth of
+#: a second per transcript; to_scout itself takes every case)
+GREP_CASES = [c for n, c in enumerate(CASES) if not c.startswith("odd") or n % 3 == 0]
 
 
 @pytest.fixture(autouse=True)
@@ -32,12 +35,12 @@ def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def _mock(answer: str, n: int) -> object:
+def _mock(answer: str, n: int) -> inspect_model.Model:
     output = inspect_model.ModelOutput.from_content("mockllm/model", answer)
     return inspect_model.get_model("mockllm/model", custom_outputs=[output] * n)
 
 
-def _scan(scanners: dict[str, object], db: Path, model: object | None = None) -> object:
+def _scan(scanners: dict[str, Any], db: Path, model: inspect_model.Model | None = None) -> Any:
     status = scout.scan(
         scanners,
         transcripts=scout.transcripts_from(str(db)),
@@ -59,18 +62,23 @@ def _check_references(refs: pd.DataFrame) -> None:
         assert set(rows["entry_id"]) <= set(session.path(str(leaf)))
 
 
-def test_grep_scanner_cites_entries_of_every_session(tmp_path: Path) -> None:
+def test_every_case_converts_and_grep_cites_entries_of_its_session(tmp_path: Path) -> None:
     folder = tmp_path / "sessions"
-    for name in CASES:
-        write_case(name, folder)
-    ids = to_scout(folder, tmp_path / "db")
+    written = {name: write_case(name, folder) for name in CASES}
+    ids = to_scout(folder, tmp_path / "all")
     sessions = [prime_nb.load(p) for p in sorted(folder.glob("*.jsonl"))]
     assert len(ids) == sum(s.leaf_id is not None for s in sessions)  # empty ones have none
-    status = _scan({"grep": scout.grep_scanner(["the", "a"])}, tmp_path / "db")
+    probes = compaction_probes(folder, tmp_path / "probes")
+    assert len(probes) == sum(len(s.compactions) for s in sessions)
+    to_scout([written[name] for name in GREP_CASES], tmp_path / "db")
+    status = _scan({"grep": scout.grep_scanner(["read", "hello"])}, tmp_path / "db")
     refs = scout_references(status)
     assert set(refs["scanner"]) == {"grep"}
+    # one explanation per result, shared by its references: a str column would copy it
+    # per row (a grep result cites every match and quotes them all)
+    assert refs["explanation"].dtype == object
     _check_references(refs)
-    assert refs["file"].nunique() > len(CASES) // 2
+    assert refs["file"].nunique() > len(GREP_CASES) // 2
 
 
 def test_llm_scanner_on_mockllm_cites_entries(tmp_path: Path) -> None:
@@ -97,7 +105,7 @@ def test_session_and_leaf_are_columns_and_messages_keep_entry_ids(tmp_path: Path
     assert table.loc["odd:a4", "leaf_id"] == "a4" and table.loc["odd:a4", "is_active_leaf"]
     assert table.loc["odd:x1", "file"] == str(path.resolve())
 
-    async def messages() -> list[str]:
+    async def messages() -> list[str | None]:
         async with scout.transcripts_db(str(tmp_path / "db")) as db:
             info = [t async for t in db.select() if t.transcript_id == "odd:a4"]
             transcript = await db.read(info[0], scout.TranscriptContent(messages="all"))
