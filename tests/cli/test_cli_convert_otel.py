@@ -62,7 +62,7 @@ def test_convert_to_otel_errors_are_one_line(
         "prime-nb: error: convert --to otel: give -o FILE.pb or --endpoint URL (one of them)\n"
     )
     assert main(["convert", source, "--to", "atif"]) == 2
-    assert "convert --to atif: give -o DEST, where to write" in capsys.readouterr().err
+    assert "--to atif writes files; pass -o DEST" in capsys.readouterr().err
     with receiving(status=400) as received:
         assert main(["convert", source, "--to", "otel", "--endpoint", received.url]) == 1
     err = capsys.readouterr().err
