@@ -151,8 +151,8 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
   for (let k = 0; k < n; k++) if (onMain(order[k])) main.push(order[k]);
   const L = main.length;
   if (L < 3) return finish(cols, tree, vis, level3, rows, 2, kinds, rootCount);
-  const posOf = new Map<number, number>();
-  main.forEach((i, p) => posOf.set(i, p));
+  const posOf = new Int32Array(n).fill(-1);
+  main.forEach((i, p) => (posOf[i] = p));
   // Rows hanging off each main-line entry (its sides) and the other roots' rows.
   const hanging = (heads: number[]): number => {
     let r = 0;
@@ -165,8 +165,8 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
   };
   const sideRows = new Int32Array(L);
   for (const [at, heads] of sidesOf) {
-    const p = posOf.get(at);
-    if (p !== undefined) sideRows[p] = hanging(heads);
+    const p = posOf[at];
+    if (p >= 0) sideRows[p] = hanging(heads);
   }
   const rootRows = hanging(otherRoots);
   const mark = landmarks(cols, tree, vis, kept);
@@ -230,9 +230,9 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
   for (let p = 0; p < L; p++) if (!isKept[p] && stretch[main[p]] === main[p]) kinds.set(main[p], "stretch");
   for (const [h] of kinds) if (fold[h] !== h) kinds.delete(h);
   // A stretch of one entry with nothing hanging off it is that entry's own row.
-  const size = new Map<number, number>();
-  for (let i = 0; i < n; i++) if (fold[i] >= 0) size.set(fold[i], (size.get(fold[i]) ?? 0) + 1);
-  for (let i = 0; i < n; i++) if (fold[i] >= 0 && size.get(fold[i]) === 1) fold[i] = -1;
+  const size = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (fold[i] >= 0) size[fold[i]]++;
+  for (let i = 0; i < n; i++) if (fold[i] >= 0 && size[fold[i]] === 1) fold[i] = -1;
   return finish(cols, tree, vis, fold, countRows(vis, fold), 3, kinds, rootCount);
 }
 
