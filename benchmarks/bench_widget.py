@@ -19,10 +19,6 @@ export's stand-in model, so no kernel is involved). Measured in the page:
 - export_html: time (against a bare orjson parse of the file), size (against the file),
   peak memory of a process that loads and exports (against one that only loads), and the
   exported page: time to its first draw and to text in view, in the same Chromium;
-- Branches at Fit (issue 42): from the switch to the Branches view to its Fit drawn
-  (the picture coarsened until the whole session fits, laid out, drawn), and, after a
-  300 ms pause, the worst frame while zooming from Fit to 1:1 in ctrl+wheel steps (each
-  may open boxes);
 - in the exported page: the Transcript's opening from the Tree (to its frame, to bodies on
   screen), its DOM (items and elements at the top, middle and end of the branch), the
   worst frame while it scrolls a screen per frame (against empty frames), and the
@@ -315,61 +311,6 @@ async () => {
 """
 
 
-# The Branches view from the Tree: the switch and its Fit (coarsening, layout, draw), then,
-# after a pause as a reader's takes (the view builds the next level meanwhile), ctrl+wheel
-# steps from Fit to 1:1 on the stage's middle, one after the other, each timed with its draw.
-BRANCHES_FIT_JS = """
-async () => {
-  const dbg = document.querySelector('.pnb-root').pnbDebug;
-  dbg.setView('tree');
-  dbg.drawNow();
-  let t0 = performance.now();
-  dbg.setView('branches');
-  dbg.fit();
-  const out = { branchesFit: performance.now() - t0, branchesFitNodes: dbg.stats().nodes };
-  await new Promise((r) => setTimeout(r, 300));
-  const c = document.querySelector('.pnb-canvas');
-  const r = c.getBoundingClientRect();
-  let worst = 0;
-  let steps = 0;
-  while (dbg.stats().transform.k < 1 && steps < 60) {
-    t0 = performance.now();
-    c.dispatchEvent(new WheelEvent('wheel', { deltaY: -25, deltaMode: 0, ctrlKey: true,
-      clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
-      bubbles: true, cancelable: true }));
-    dbg.drawNow();
-    worst = Math.max(worst, performance.now() - t0);
-    steps++;
-  }
-  out.branchesZoomWorst = worst;
-  out.branchesZoomSteps = steps;
-  out.branchesZoomNodes = dbg.stats().nodes;
-  return out;
-}
-"""
-
-
-def bench_branches_fit(page: Any) -> dict[str, float]:
-    """Branches at Fit and zooming from Fit to 1:1, in a page that has the session."""
-    result: dict[str, float] = page.evaluate(BRANCHES_FIT_JS)
-    return result
-
-
-def report_branches_fit(r: dict[str, Any]) -> list[str]:
-    def ok(good: bool) -> str:
-        return "ok" if good else "MISSED"
-
-    return [
-        f"  branches fit    {r['branchesFit']:8.1f} ms from the switch to Fit drawn "
-        f"({r['branchesFitNodes']:,} boxes and nodes) = {r['branchesFit'] / r['parse']:5.1f} x "
-        f"JSON.parse   goal < 300 ms: {ok(r['branchesFit'] < 300)}",
-        f"  branches zoom   {r['branchesZoomWorst']:8.1f} ms worst step of "
-        f"{r['branchesZoomSteps']:.0f} from Fit to 1:1 ({r['branchesZoomNodes']:,} at 1:1) "
-        f"= {r['branchesZoomWorst'] / r['fill']:5.1f} x bare fill   goal < 50 ms: "
-        f"{ok(r['branchesZoomWorst'] < 50)}",
-    ]
-
-
 def peak_rss(path: Path, out: str) -> int:
     """Peak RSS (bytes) of a fresh process that loads ``path`` (and exports to ``out``)."""
     proc = subprocess.run(
@@ -460,7 +401,6 @@ def bench(n: int, folder: Path, browser: Any) -> dict[str, Any]:
     page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)
     result: dict[str, Any] = page.evaluate(PAGE_JS)
     result.update(page.evaluate(BASELINE_JS, [n, columns_json(data)]))
-    result.update(bench_branches_fit(page))
     page.close()
     result["bytes_per_entry"] = upfront_bytes(tree) / n
     result["python_s"] = python_s
@@ -547,8 +487,7 @@ def main() -> None:
         )
         for n in sizes:
             results[n] = bench(n, Path(tmp), browser)
-            lines = report(n, results[n]) + report_branches_fit(results[n])
-            print("\n".join(lines), flush=True)
+            print("\n".join(report(n, results[n])), flush=True)
         browser.close()
     if args.json:
         args.json.write_text(
