@@ -225,7 +225,9 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
     }
     const p = vis.vparent[i];
     if (!onMain(i) && p >= 0 && stretch[p] >= 0) stretch[i] = stretch[p];
-    fold[i] = stretch[i] >= 0 ? stretch[i] : level3[i];
+    // a main-line entry outside every stretch is kept: a row of its own, even when it sat
+    // in a run of level 2 (an entry with an error is no landmark there)
+    fold[i] = stretch[i] >= 0 ? stretch[i] : onMain(i) ? -1 : level3[i];
   }
   for (let p = 0; p < L; p++) if (!isKept[p] && stretch[main[p]] === main[p]) kinds.set(main[p], "stretch");
   for (const [h] of kinds) if (fold[h] !== h) kinds.delete(h);
