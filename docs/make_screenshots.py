@@ -1,4 +1,5 @@
-"""Screenshots for the README: the bundled demo in light and dark, and a branchy session.
+"""Screenshots for the README: the bundled demo in light and dark, a branchy session and
+a session of 100k entries at Fit.
 
 Exports each session with ``export_html`` (the same bundle as the notebook widget), opens
 it in Debian's Chromium through Playwright, and saves PNGs next to this file:
@@ -29,7 +30,8 @@ VIEWPORT = {"width": 1200, "height": 680}
 DEBUG = "document.querySelector('.pnb-root').pnbDebug"
 
 #: (file name, session, view, colour scheme, what to do before the picture, legend open);
-#: "branchy" is a generated session of 1,000 entries and 17 leaves.
+#: "branchy" is a generated session of 1,000 entries and 17 leaves, "100k" one of 100,000
+#: entries (1,872 leaves, 360 compactions).
 SHOTS = [
     ("tree-light.png", "demo", "tree", "light", "fit", False),
     ("tree-dark.png", "demo", "tree", "dark", "active", False),
@@ -37,7 +39,9 @@ SHOTS = [
     ("branches-dark.png", "demo", "branches", "dark", "open", False),
     ("transcript-light.png", "demo", "transcript", "light", "top", False),
     ("tree-branchy.png", "branchy", "tree", "light", "fit", False),
-    ("branches-branchy.png", "branchy", "branches", "light", "open", False),
+    ("branches-branchy.png", "branchy", "branches", "light", "fit", False),
+    ("tree-100k.png", "100k", "tree", "light", "fit", False),
+    ("branches-100k.png", "100k", "branches", "light", "fit", False),
 ]
 
 
@@ -58,9 +62,12 @@ def main(only: list[str]) -> None:
             "demo": prime_nb.load(demo_session_path()),
             "branchy": prime_nb.load(write_shape(Path(tmp) / "branchy.jsonl", "branchy", 1000)),
         }
+        if not only or any("100k" in name for name in only):
+            big = write_shape(Path(tmp) / "big.jsonl", "branchy", 100_000)
+            sessions["100k"] = prime_nb.load(big)
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         for name, which, view, scheme, action, legend in SHOTS:
-            if only and name not in only:
+            if (only and name not in only) or which not in sessions:
                 continue
             html = prime_nb.export_html(sessions[which], Path(tmp) / f"{name}.html", view=view)
             context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)

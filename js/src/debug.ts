@@ -40,6 +40,9 @@ export interface DebugHost {
   select(i: number): void;
   centerOn(i: number, k?: number): void;
   fit(): void;
+  /** Fit from scratch: the view forgets its builds, builds Fit's level of detail and
+   * draws; the time of each. */
+  fitCold(): { build: number; draw: number };
   setView(v: ViewMode): void;
   /** the Transcript's rows, drawn rows and bodies asked for */
   transcript(): Record<string, number>;
@@ -142,6 +145,7 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       h.fit();
       return h.drawNow();
     },
+    fitCold: () => h.fitCold(),
     setView: (v: ViewMode) => {
       const t0 = performance.now();
       h.setView(v);

@@ -204,7 +204,7 @@ export class SessionView {
     this.disposers.add(
       watchTheme(() => {
         this.theme = null;
-        this.scheduleDraw();
+        this.gs.scheduleDraw();
       }),
     );
 
@@ -235,8 +235,16 @@ export class SessionView {
       }),
       drawNow: () => this.drawNow(),
       select: (i) => this.select(i, {}),
-      centerOn: (i, k) => this.centerOn(i, k),
+      centerOn: (i, k) => this.gs.centerOn(i, k),
       fit: () => this.fit(),
+      fitCold: () => {
+        const t0 = performance.now();
+        this.graph.reset();
+        this.rebuild("display");
+        this.fit();
+        const t1 = performance.now();
+        return { build: t1 - t0, draw: this.drawNow() };
+      },
       setView: (v) => this.setModel("view", v),
       transcript: () => ({ ...this.transcript.stats() }),
     });
@@ -326,7 +334,7 @@ export class SessionView {
   private showNewest(): void {
     const i = this.cols.n - 1;
     if (i < 0) return;
-    this.centerOn(i, this.camera.transform.k, 0.75);
+    this.gs.centerOn(i, this.camera.transform.k, 0.75);
     this.drawNow();
   }
 
@@ -410,12 +418,8 @@ export class SessionView {
   /** Fit (every view's Fit is readable: folded rows, aggregated boxes), or the
    * selection with its context when there is one. */
   private initialView(): void {
-    if (this.selected >= 0) this.centerOn(this.selected);
+    if (this.selected >= 0) this.gs.centerOn(this.selected);
     else this.gs.fit();
-  }
-
-  private centerOn(entry: number, k?: number, fy = 0.5): void {
-    this.gs.centerOn(entry, k, fy);
   }
 
   goActive(): void {
@@ -425,10 +429,6 @@ export class SessionView {
 
   // ---------------------------------------------------------------- drawing
 
-  private scheduleDraw(): void {
-    this.gs.scheduleDraw();
-  }
-
   /** Draw synchronously; returns the time spent. */
   drawNow(): number {
     return this.gs.drawNow();
@@ -437,7 +437,7 @@ export class SessionView {
   // ---------------------------------------------------------------- pointer
 
   private setHover(d: number): void {
-    if (this.tip.set(d, (tip, dd) => this.fillTip(tip, dd))) this.scheduleDraw();
+    if (this.tip.set(d, (tip, dd) => this.fillTip(tip, dd))) this.gs.scheduleDraw();
   }
 
   private fillTip(tip: HTMLElement, d: number): boolean {
@@ -476,7 +476,7 @@ export class SessionView {
     const folded = i >= 0 && this.view === "tree" && this.graph.disp.isSeg[nodeOfEntry(this.graph.disp, i)] === 1;
     if (i >= 0 && (o.reveal || folded) && this.view !== "transcript") this.gs.via((g, src, stage) => g.reveal(src, stage, i));
     if (!o.fromModel && prev !== i) this.setModel("selected_id", i >= 0 ? idAt(this.cols, i) : null);
-    if (i >= 0 && o.center) this.centerOn(i);
+    if (i >= 0 && o.center) this.gs.centerOn(i);
     if (i >= 0 && !o.center) this.ensureInView(i);
     if (this.view === "transcript") {
       if (i >= 0 && !this.transcript.has(i)) this.showTranscript();
@@ -499,7 +499,7 @@ export class SessionView {
   }
 
   private ensureInView(i: number): void {
-    if (nodeOfEntry(this.graph.disp, i) >= 0 && !this.gs.onScreen(i, 30)) this.centerOn(i, this.camera.transform.k);
+    if (nodeOfEntry(this.graph.disp, i) >= 0 && !this.gs.onScreen(i, 30)) this.gs.centerOn(i, this.camera.transform.k);
   }
 
   private onPanelToggle(open: boolean): void {

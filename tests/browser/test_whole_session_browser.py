@@ -31,6 +31,7 @@ from playwright.sync_api import Browser, Page
 from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
 from test_lod_browser import CAPTURE, SHOW_CELL, debug, drawn, overlapping, show_in_lab
 
+import prime_nb
 from prime_nb.widget._export import export_html
 from sessiongen import write_shape
 from tests.session_matrix import CASES, write_case
@@ -385,3 +386,21 @@ def test_tree_text_runs_to_the_right_edge_of_a_wide_page(
         assert not faults(got)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("name", ["17 leaves", "100k entries"])
+def test_the_active_leaf_is_whole_on_screen_at_opening_and_at_fit(
+    page: Page, pages: dict[str, Path], sessions: dict[str, Path], name: str
+) -> None:
+    leaf = prime_nb.load(sessions[name]).leaf_id
+    open_page(page, pages[name])
+    for when in ("opening", "fit"):
+        if when == "fit":
+            fit(page)
+        pos = page.evaluate(f"(id) => {debug(0)}.screenPos(id)", leaf)
+        box = page.locator(".pnb-canvas").bounding_box()
+        assert pos is not None and box is not None, (
+            f"{name} at {when}: the active leaf is off screen"
+        )
+        # its row, text and ring included, clear of the bottom edge
+        assert pos["y"] + 10 <= box["y"] + box["height"], f"{name} at {when}: {pos} in {box}"

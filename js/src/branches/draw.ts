@@ -3,7 +3,6 @@
  * cuts, first lines, badges, rings), each drawn over the ones before. */
 
 import type { Marks, Theme, Transform } from "../ui/canvas";
-import { READABLE_K } from "./aggregate";
 import { drawBoxes, drawLabelsUnderBoxes } from "./drawbox";
 import { drawCompactionBands, drawEdges, drawHitHalos, drawNodeShapes, drawRasterNodes } from "./drawshapes";
 import { drawCollapseBadges, drawContextCuts, drawEntryLabels, drawFirstLines, drawRings } from "./drawtext";
@@ -14,9 +13,6 @@ export type { Scene } from "./scene";
 export type { DrawnText, TidyDrawStats } from "./frame";
 export { boxHasHit } from "./drawbox";
 export { BOX_TEXT_FROM_PX, SEG_H, SEG_W } from "./aggregate";
-
-/** The least Branches scale at which boxes carry their title and figures. */
-export const BRANCH_MIN_K = READABLE_K;
 
 /** Zoom from which first lines are drawn beside the nodes. */
 export const LINES_FROM_ZOOM = 0.75;

@@ -9,8 +9,9 @@
  *    45 entries"), the largest first, and the roots besides the main one into one row;
  * 4. the main line (the active path) folded into stretches around the landmarks kept on
  *    rows of their own ("▸ 2,300 entries · 12 forks · 3 compactions · 1 error"):
- *    compactions first, then entries with an error or a label and branch summaries, then
- *    forks, spread along the line, as many as the budget allows.
+ *    compactions first, then forks (each with its side branches' row) and branch
+ *    summaries, then entries with an error, a problem or a label, spread along the line,
+ *    as many as the budget allows.
  *
  * The main line's root and end, and the entries the caller keeps (the selection), keep
  * their rows at every level. Pure: no DOM; grid units only (rows). Linear in the number
@@ -151,8 +152,8 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
   for (let k = 0; k < n; k++) if (onMain(order[k])) main.push(order[k]);
   const L = main.length;
   if (L < 3) return finish(cols, tree, vis, level3, rows, 2, kinds, rootCount);
-  const posOf = new Map<number, number>();
-  main.forEach((i, p) => posOf.set(i, p));
+  const posOf = new Int32Array(n).fill(-1);
+  main.forEach((i, p) => (posOf[i] = p));
   // Rows hanging off each main-line entry (its sides) and the other roots' rows.
   const hanging = (heads: number[]): number => {
     let r = 0;
@@ -165,15 +166,15 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
   };
   const sideRows = new Int32Array(L);
   for (const [at, heads] of sidesOf) {
-    const p = posOf.get(at);
-    if (p !== undefined) sideRows[p] = hanging(heads);
+    const p = posOf[at];
+    if (p >= 0) sideRows[p] = hanging(heads);
   }
   const rootRows = hanging(otherRoots);
   const mark = landmarks(cols, tree, vis, kept);
   const rank = (i: number): number => {
     if (cols.kind[i] === Kind.Compaction) return 4;
-    if (cols.flags[i] & Flag.Error || cols.problemAt.has(i) || cols.labels.has(i) || cols.kind[i] === Kind.BranchSummary) return 3;
-    if (kids[i] > 1) return 2;
+    if (kids[i] > 1 || cols.kind[i] === Kind.BranchSummary) return 3;
+    if (cols.flags[i] & Flag.Error || cols.problemAt.has(i) || cols.labels.has(i)) return 2;
     return mark[i] ? 1 : 0;
   };
   const must = new Set<number>([0, L - 1]);
@@ -225,14 +226,16 @@ export function foldToFit(cols: Columns, tree: Tree, vis: Visible, budget: numbe
     }
     const p = vis.vparent[i];
     if (!onMain(i) && p >= 0 && stretch[p] >= 0) stretch[i] = stretch[p];
-    fold[i] = stretch[i] >= 0 ? stretch[i] : level3[i];
+    // a main-line entry outside every stretch is kept: a row of its own, even when it sat
+    // in a run of level 2 (an entry with an error is no landmark there)
+    fold[i] = stretch[i] >= 0 ? stretch[i] : onMain(i) ? -1 : level3[i];
   }
   for (let p = 0; p < L; p++) if (!isKept[p] && stretch[main[p]] === main[p]) kinds.set(main[p], "stretch");
   for (const [h] of kinds) if (fold[h] !== h) kinds.delete(h);
   // A stretch of one entry with nothing hanging off it is that entry's own row.
-  const size = new Map<number, number>();
-  for (let i = 0; i < n; i++) if (fold[i] >= 0) size.set(fold[i], (size.get(fold[i]) ?? 0) + 1);
-  for (let i = 0; i < n; i++) if (fold[i] >= 0 && size.get(fold[i]) === 1) fold[i] = -1;
+  const size = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (fold[i] >= 0) size[fold[i]]++;
+  for (let i = 0; i < n; i++) if (fold[i] >= 0 && size[fold[i]] === 1) fold[i] = -1;
   return finish(cols, tree, vis, fold, countRows(vis, fold), 3, kinds, rootCount);
 }
 

@@ -48,6 +48,7 @@ export class TreeView implements GraphView {
   private shown = -1;
   private minimap: Minimap;
   private src: GraphSource | null = null;
+  private prefetching = false;
   /** Builds by level, for this data, filter, selection and stage height. */
   private cache = new Map<number, Built>();
   private cacheKey: unknown[] = [];
@@ -95,25 +96,43 @@ export class TreeView implements GraphView {
     this.src = src;
     let b = this.cache.get(j);
     if (!b) {
-      const keep = [src.selected, this.shown, src.tree.activeLeaf].filter((i) => i >= 0);
-      const folds = foldToFit(src.cols, src.tree, src.vis, this.budget(j, stage), keep);
-      const disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
-      const layout = layoutLanes(src.cols, src.tree, disp);
-      const labels = new Map<number, string>();
-      for (const [h, sum] of folds.summaries) {
-        const text = summaryText(sum);
-        if (text) labels.set(h, text);
-      }
-      b = { disp, layout, scene: buildLaneScene(src.cols, src.tree, disp, layout, labels) };
+      b = this.make(src, stage, j);
       this.cache.set(j, b);
     }
     this.level = j;
+    this.prefetch(src, stage, j + 1);
     this.disp = b.disp;
     this.layout = b.layout;
     this.scene = b.scene;
     this.folding = b.disp.folds.size > 0;
     if (j === 0) this.fitK = fitLanes(this.scene, stage.height).k;
     this.version++;
+  }
+
+  /** Build level ``j`` into the cache in a task of its own, soon: the next zoom step
+   * then finds it built instead of building it in its frame. */
+  private prefetch(src: GraphSource, stage: Stage, j: number): void {
+    if (!this.foldable || this.cache.has(j) || this.prefetching) return;
+    this.prefetching = true;
+    setTimeout(() => {
+      this.prefetching = false;
+      if (!this.sameData(src, stage) || this.cache.has(j)) return;
+      this.cache.set(j, this.make(src, stage, j));
+    }, 30);
+  }
+
+  /** Level ``j`` of detail: folds, display, layout and scene. */
+  private make(src: GraphSource, stage: Stage, j: number): Built {
+    const keep = [src.selected, this.shown, src.tree.activeLeaf].filter((i) => i >= 0);
+    const folds = foldToFit(src.cols, src.tree, src.vis, this.budget(j, stage), keep);
+    const disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
+    const layout = layoutLanes(src.cols, src.tree, disp);
+    const labels = new Map<number, string>();
+    for (const [h, sum] of folds.summaries) {
+      const text = summaryText(sum);
+      if (text) labels.set(h, text);
+    }
+    return { disp, layout, scene: buildLaneScene(src.cols, src.tree, disp, layout, labels) };
   }
 
   stale(src: GraphSource, stage: Stage): boolean {

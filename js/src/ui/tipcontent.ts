@@ -1,5 +1,5 @@
 // The hover tooltip: its content for an entry or a segment, and where it goes on screen.
-import { Flag, KIND_NAMES, KIND_STYLES } from "../model/constants";
+import { Flag, KIND_NAMES, KIND_STYLES, Kind } from "../model/constants";
 import type { Columns } from "../model/data";
 import type { AggregateInfo, Display, SegmentInfo } from "../model/display";
 import { clear, el, fmtDuration, fmtTime, fmtTokens } from "./dom";
@@ -31,7 +31,7 @@ export function tooltipPosition(
 }
 
 /** A collapsed segment of the Branches view: its size, time span, roles and marks. */
-export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo): void {
+export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo, action = "click to expand"): void {
   clear(tip);
   const head = el("div", "pnb-tip-head");
   head.append(el("span", "pnb-tip-role", `${s.size.toLocaleString("en-US")} entries`));
@@ -43,7 +43,7 @@ export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo): void {
   const foot: string[] = [`${fmtTokens(s.tokens)} tokens`];
   if (s.labels) foot.push(`${s.labels} label${s.labels > 1 ? "s" : ""}`);
   if (s.compactions) foot.push(`${s.compactions} compaction${s.compactions > 1 ? "s" : ""}`);
-  foot.push("click to expand");
+  foot.push(action);
   tip.append(el("div", "pnb-tip-foot", foot.join(" · ")));
 }
 
@@ -72,6 +72,8 @@ export interface EntryFacts {
   label: string | undefined;
   tokens: number;
   error: boolean;
+  /** What the marks drawn with the entry mean (the legend's words, where they are). */
+  notes?: string[];
 }
 
 /** One entry: its kind at once, then its time, first line and tokens when the preview
@@ -109,6 +111,7 @@ export function fillEntryTip(
       if (facts.label) bits.push(`label: ${facts.label}`);
       if (facts.error) bits.push("error");
       foot.textContent = bits.join(" · ");
+      for (const note of facts.notes ?? []) tip.append(el("div", "pnb-tip-foot", note));
       filled();
     },
     () => {
@@ -137,10 +140,22 @@ export function fillNodeTip(
   }
   if (disp.isSeg[d]) {
     const s = folded ? disp.folds.get(i) : disp.segments.get(i);
-    if (s) fillSegmentTip(tip, s);
+    if (s) fillSegmentTip(tip, s, folded ? FOLDED_NOTE : undefined);
     return Boolean(s);
   }
-  const facts = { kind: cols.kind[i], label: cols.labels.get(i), tokens: cols.tokens[i], error: Boolean(cols.flags[i] & Flag.Error) };
+  const facts = { kind: cols.kind[i], label: cols.labels.get(i), tokens: cols.tokens[i], error: Boolean(cols.flags[i] & Flag.Error), notes: markNotes(cols, i) };
   fillEntryTip(tip, facts, preview(i), still, place);
   return true;
+}
+
+/** The hollow pill of a folded row, in words. */
+export const FOLDED_NOTE = "hollow pill: a folded row; click or zoom in to open it";
+
+/** What the marks drawn with entry ``i`` mean: the peach band of a compaction, the
+ * orange dashed rule of a context cut above the first entry the model kept. */
+export function markNotes(cols: Columns, i: number): string[] {
+  const out: string[] = [];
+  if (cols.kind[i] === Kind.Compaction) out.push("peach band: a compaction; the context before it was summarised here");
+  if (cols.compactions.some((c) => c.firstKept === i)) out.push("orange dashed rule above: the context cut; after the compaction the model saw this entry and what follows, not what came before");
+  return out;
 }

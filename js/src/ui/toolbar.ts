@@ -4,6 +4,10 @@ import type { Columns } from "../model/data";
 import type { Tree } from "../model/tree";
 import { button, clear, el } from "./dom";
 
+/** The status line's figures, in words (its hover). */
+export const STATUS_KEY =
+  "entries: in the file · shown: what the filter lets through (Default hides bookkeeping such as model changes) · leaves: branch ends · compactions: context summaries";
+
 const FILTER_LABELS: Record<FilterMode, string> = {
   default: "Default",
   "no-tools": "No tools",
@@ -165,6 +169,7 @@ export class Toolbar {
     ];
     if (c) parts.push(`${c} compaction${c > 1 ? "s" : ""}`);
     this.status.textContent = parts.join(" · ");
+    this.status.title = STATUS_KEY;
     this.showProblemCount(cols.problemCount);
   }
 

@@ -108,7 +108,7 @@ describe("coarsen: the whole session in the room", () => {
     const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), stage, new Set());
     expect(fitsRoom(disp, s.t, stage)).toBe(true);
     expect(entriesDrawn(disp)).toBe(s.c.n);
-  });
+  }, 60_000);
 
   it("makes from the runs' display the same display as building it from every entry", () => {
     for (const s of [mainLine(600, 30, 6, 100), manyRoots(12)]) {
@@ -141,7 +141,7 @@ describe("coarsen: the whole session in the room", () => {
       expect(fitsRoom(disp, s.t, stage)).toBe(true);
       expect(entriesDrawn(disp)).toBe(s.c.n);
     }
-  });
+  }, 60_000);
 
   it("checks its own fit the way the view lays out", () => {
     const s = mainLine(200, 10);

@@ -69,6 +69,12 @@ describe("foldToFit", () => {
         expect(f.rows).toBeLessThanOrEqual(budget);
         if (f.level === 3) expect(f.rows).toBeGreaterThan(budget / 3);
         for (const i of [0, activeLeaf, ...keep]) expect(disp.isSeg[disp.nodeOf[i]], `entry ${i}`).toBe(0);
+        // the main line stays one chain: no display node has two children on it
+        for (let x = 0; x < disp.m; x++) {
+          let onPath = 0;
+          for (let k = disp.childStart[x]; k < disp.childStart[x + 1]; k++) onPath += t.onActive[disp.entry[disp.childList[k]]];
+          expect(onPath, `node ${x}`).toBeLessThanOrEqual(1);
+        }
         // every shown entry is drawn by some row, and the layout is in rows
         let unseen = 0;
         for (let i = 0; i < c.n; i++) if (disp.nodeOf[i] < 0) unseen++;
@@ -101,6 +107,24 @@ describe("foldToFit", () => {
     let ownCompactions = 0;
     for (let i = 0; i < c.n; i++) if (c.kind[i] === Kind.Compaction && disp.isSeg[disp.nodeOf[i]] === 0) ownCompactions++;
     expect(ownCompactions).toBe(3);
+  });
+
+  it("keeps entries with an error on rows of their own, even two in one run", () => {
+    // an error is no landmark for the runs of level 2: the errors at 1 and 2 sit in the
+    // run 1..149; a fork at 150 (a side branch of 5) makes level 3 too tall for 5 rows
+    const rows: Row[] = [];
+    for (let j = 0; j < 200; j++) {
+      rows.push({ id: id8(j), parent: j ? id8(j - 1) : null, kind: Kind.User, flags: j === 1 || j === 2 ? Flag.Error : 0 });
+    }
+    for (let s = 0; s < 5; s++) rows.push({ id: id8(rows.length), parent: id8(s ? rows.length - 1 : 150), kind: Kind.User });
+    const c = columns(rows, { active_leaf: 199 });
+    const t = buildTree(c);
+    const v = visibleTree(c, t, "all");
+    const f = foldToFit(c, t, v, 5);
+    const disp = buildDisplay(c, t, v, "tree", new Set(), f.fold);
+    expect(f.level).toBe(3);
+    expect(disp.m).toBe(f.rows);
+    for (const i of [1, 2]) expect(disp.isSeg[disp.nodeOf[i]], `entry ${i}`).toBe(0);
   });
 
   it("folds the other roots into one row", () => {

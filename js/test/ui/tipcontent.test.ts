@@ -1,7 +1,10 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { Kind } from "../../src/model/constants";
-import { fillEntryTip, tooltipPosition } from "../../src/ui/tipcontent";
+import { buildTree } from "../../src/model/tree";
+import { Toolbar, type ToolbarActions } from "../../src/ui/toolbar";
+import { FOLDED_NOTE, fillEntryTip, markNotes, tooltipPosition } from "../../src/ui/tipcontent";
+import { columns, id8, type Row } from "../helpers";
 
 describe("tooltipPosition", () => {
   it("sits below right of the pointer, flipped at the stage's edges", () => {
@@ -46,5 +49,28 @@ describe("fillAggregateTip", () => {
     expect(tip.textContent).toContain("click to open");
     fillAggregateTip(tip, { ...a, kind: "roots", subtrees: 23 });
     expect(tip.querySelector(".pnb-tip-head")?.textContent).toBe("23 conversations with a root of their own");
+  });
+});
+
+describe("marks explain themselves", () => {
+  it("a compaction's band and the context cut above the first kept entry, in words", () => {
+    const rows: Row[] = [
+      { id: id8(0), parent: null, kind: Kind.User },
+      { id: id8(1), parent: id8(0), kind: Kind.Assistant },
+      { id: id8(2), parent: id8(1), kind: Kind.Compaction },
+      { id: id8(3), parent: id8(2), kind: Kind.User },
+    ];
+    const c = columns(rows, { compactionsById: [[id8(2), id8(1), 5000]] });
+    expect(markNotes(c, 2).join(" ")).toMatch(/peach band: a compaction/);
+    expect(markNotes(c, 1).join(" ")).toMatch(/orange dashed rule above: the context cut/);
+    expect(markNotes(c, 3)).toEqual([]);
+  });
+
+  it("a folded row's hollow pill, and the status line's figures", () => {
+    expect(FOLDED_NOTE).toMatch(/hollow pill/);
+    const tb = new Toolbar({} as ToolbarActions);
+    const c = columns([{ id: id8(0), parent: null, kind: Kind.User }]);
+    tb.showStatus(c, buildTree(c), 1);
+    expect(tb.status.title).toMatch(/shown: what the filter lets through/);
   });
 });
