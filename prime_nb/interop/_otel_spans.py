@@ -417,7 +417,9 @@ def _usage(row: dict[str, Any]) -> dict[str, AttributeValue]:
     if not pd.isna(cost) and math.isfinite(cost):
         # no GenAI convention names a cost: Langfuse reads gen_ai.usage.cost
         out["llm.cost.total"] = out["gen_ai.usage.cost"] = out["prime_nb.cost"] = float(cost)
-    return {k: v for k, v in out.items() if not isinstance(v, int) or 0 <= v < 2**63}
+    # an OTLP integer is a signed 64-bit one; a negative count is kept as the file (and
+    # the provider's bill) has it, as the tables keep it
+    return {k: v for k, v in out.items() if not isinstance(v, int) or -(2**63) <= v < 2**63}
 
 
 # -- values --------------------------------------------------------------------------------

@@ -29,7 +29,9 @@ MOVED = [
 
 
 def test_the_moved_names_are_exactly_the_generators() -> None:
-    assert sorted(datasets.MOVED) == MOVED == sorted(sessiongen.__all__)
+    assert sorted(datasets.MOVED) == MOVED
+    # sessiongen has grown one name since the move, which the package never had
+    assert sorted(set(sessiongen.__all__) - {"use_local_tokenizer"}) == MOVED
     assert datasets.__all__ == ["demo_session_path", "from_sessions", "write_dataset"]
 
 
