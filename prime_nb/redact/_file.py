@@ -46,7 +46,7 @@ WITHHELD_LINE = (
 ).encode()
 #: a JSON string literal, and the colon after it when it is a key (a string value that
 #: starts with ":" is no key: the literal is read whole before the colon is looked at)
-_RAW_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"[ \t\r\n]*(:?)', re.DOTALL)
+_RAW_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"[ \t\r\n]*(:?)', re.DOTALL)
 
 
 #: the columns of :attr:`Redaction.suspects`: where, and why (never the value)

@@ -73,12 +73,36 @@ _WRAP = re.compile(r"(?<=[A-Za-z0-9+/=_\-])\r?\n[ \t]*(?=[A-Za-z0-9+/_\-])")
 _TAIL_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~]{8,}$")
 _HEAD_RUN = re.compile(r"[A-Za-z0-9+/_\-.~]+")
 #: base64 of 20+ characters, possibly wrapped at a fixed width (``base64`` wraps at 76)
+#: a run that may be base64 of 20+ characters, possibly wrapped at a fixed width
+#: (``base64`` wraps at 76): plain character classes, so that a run of any length costs
+#: the regex no memory; its padding and length are checked after (``_base64_blob``)
 _BASE64 = re.compile(
-    r"(?<![A-Za-z0-9+/=_\-])"
-    r"(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
-    r"(?:\r?\n(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)*"
-    r"(?![A-Za-z0-9+/=_\-])"
+    r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{20,}={0,2}"
+    r"(?:\r?\n[A-Za-z0-9+/]{4,}={0,2})*(?![A-Za-z0-9+/=_\-])"
 )
+_PADDING_INSIDE = re.compile(r"=+[^=]")
+#: how much of a long base64 run is decoded to tell whether it is text
+_PREFIX = 4096
+
+
+def _base64_blob(run: str) -> str | None:
+    """The base64 of a run without its line breaks, when it is whole (4-character groups,
+    padding at the end only)."""
+    blob = run.replace("\r", "").replace("\n", "") if "\n" in run else run
+    if len(blob) % 4 or _PADDING_INSIDE.search(blob):
+        return None
+    return blob
+
+
+def _text_prefix(raw: bytes) -> bool:
+    """Whether decoded bytes start as UTF-8 text (a cut character at the end allowed)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(raw) - 3
+    return True
+
+
 #: how far around a line break a wrapped token is looked for
 _WRAP_WINDOW = 400
 
@@ -289,13 +313,21 @@ class Scrubber:
         """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
         out: list[Span] = []
         for m in _BASE64.finditer(text):
-            blob = re.sub(r"\s", "", m.group())
+            blob = _base64_blob(m.group())
+            if blob is None:
+                continue
             try:
-                raw = base64.b64decode(blob, validate=True)
+                head = base64.b64decode(blob[:_PREFIX], validate=True)
             except ValueError:
                 continue
-            if self.secret_keys and key_material(raw[:48]):
+            if self.secret_keys and key_material(head[:48]):
                 out.append(Span(m.start(), m.end(), KEY_MATERIAL, True))
+                continue
+            if not _text_prefix(head):
+                continue  # binary (an image, a random blob): decoded no further
+            try:
+                raw = base64.b64decode(blob, validate=True) if len(blob) > _PREFIX else head
+            except ValueError:
                 continue
             try:
                 decoded = raw.decode("utf-8")
