@@ -291,11 +291,17 @@ _KEYWORD_HINTS = (
 )  # fmt: skip
 _HOME_HINTS = ("/home/", "/users/", "\\users\\")
 #: words without which no command line of ``_shapes`` matches
-_COMMAND_HINTS = (
-    "login", "keytool", "sqlcmd", "bcp", "osql", "mongo", "ldap", "openssl", "zip", "7z",
-    "rar", "gpg", "psql", "pg_dump", "createdb", "smb", "winexe", "rabbitmqctl", "net user",
-    "nmcli", "wpa_passphrase", "echo", "printf", "securestring", "identified", "password",
-    "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "connect", "htpasswd",
+_COMMAND_HINTS = tuple(
+    f"{word} "  # a command's name is followed by a blank
+    for word in (
+        "login", "keytool", "sqlcmd", "bcp", "osql", "mongo", "mongosh", "mongodump",
+        "mongorestore", "ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
+        "ldappasswd", "openssl", "zip", "zipcloak", "unzip", "7z", "7za", "rar", "unrar", "gpg",
+        "psql", "pg_dump", "createdb", "smbclient", "rpcclient", "smbmap", "smbget", "winexe",
+        "rabbitmqctl", "user", "nmcli", "wpa_passphrase", "echo", "printf",
+        "convertto-securestring", "by", "password", "sqlplus", "sqlldr", "expdp", "impdp",
+        "rman", "dgmgrl", "connect", "htpasswd",
+    )
 )  # fmt: skip
 
 #: ``scheme://user:password@host`` with an empty user too (``redis://:password@cache``),
