@@ -242,7 +242,9 @@ def redact(
     Redaction
         ``path`` (None for a dry run) and ``report``: one row per replacement with
         ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret (a
-        key that is one shows as ``(key)`` in ``field``).
+        key that is one shows as ``(key)`` in ``field``). ``suspects``: what still looks
+        like a secret and was kept, for review (``line``, ``entry_id``, ``field``,
+        ``reason``); ``summary()``: replacements by rule.
 
     Raises
     ------
