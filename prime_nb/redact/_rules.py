@@ -75,8 +75,11 @@ class Rule:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
         lower-cased, when the caller runs many rules over one text)."""
         if self.hints:
-            low = text.lower() if low is None else low
-            if not _hint_pattern(self.hints).search(low):
+            if low is not None:
+                hinted = _hint_pattern(self.hints).search(low)
+            else:  # no lower-cased copy of a long text: a case-blind search instead
+                hinted = _hint_pattern(self.hints, re.IGNORECASE).search(text)
+            if not hinted:
                 return
         if self.pattern is not None:
             yield from self._pattern_spans(text)
@@ -127,9 +130,9 @@ class Rule:
 
 
 @functools.lru_cache(maxsize=256)
-def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
+def _hint_pattern(hints: tuple[str, ...], flags: int = 0) -> re.Pattern[str]:
     """One search for any of a rule's hints (cheaper than a test of each)."""
-    return re.compile("|".join(re.escape(h) for h in hints))
+    return re.compile("|".join(re.escape(h) for h in hints), flags)
 
 
 # -- the default rules -----------------------------------------------------------------

@@ -103,6 +103,8 @@ def _text_prefix(raw: bytes) -> bool:
     return True
 
 
+#: a text longer than this is read without whole copies of it (lower-cased, encoded)
+_LONG = 1 << 20
 #: how far around a line break a wrapped token is looked for
 _WRAP_WINDOW = 400
 
@@ -265,7 +267,7 @@ class Scrubber:
 
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
-        low = text.lower()
+        low = text.lower() if len(text) <= _LONG else None  # no copy of a long text
         for rule in self.rules:
             for start, end in rule.spans(text, low):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
@@ -435,7 +437,10 @@ class Scrubber:
         cheaper to read again than to remember)."""
         if len(text) < 64:
             return tuple(self.spans(text)), False
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        digest = hashlib.blake2b(digest_size=16)
+        for at in range(0, len(text), _LONG):  # a long text is hashed a piece at a time
+            digest.update(text[at : at + _LONG].encode("utf-8", "surrogatepass"))
+        key = digest.digest()
         known = self._found.get(key)
         if known is not None:
             return known, True
