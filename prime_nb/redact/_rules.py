@@ -77,8 +77,8 @@ class Rule:
         if self.hints:
             if low is not None:
                 hinted = _hint_pattern(self.hints).search(low)
-            else:  # no lower-cased copy of a long text: a case-blind search instead
-                hinted = _hint_pattern(self.hints, re.IGNORECASE).search(text)
+            else:  # no lower-cased copy of a long text: its pieces, one at a time
+                hinted = _hinted_in_pieces(text, _hint_pattern(self.hints))
             if not hinted:
                 return
         if self.pattern is not None:
@@ -130,9 +130,21 @@ class Rule:
 
 
 @functools.lru_cache(maxsize=256)
-def _hint_pattern(hints: tuple[str, ...], flags: int = 0) -> re.Pattern[str]:
+def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of a rule's hints (cheaper than a test of each)."""
-    return re.compile("|".join(re.escape(h) for h in hints), flags)
+    return re.compile("|".join(re.escape(h) for h in hints))
+
+
+#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
+#: between two pieces whole
+_PIECE = 1 << 20
+_OVERLAP = 64
+
+
+def _hinted_in_pieces(text: str, hint: re.Pattern[str]) -> bool:
+    return any(
+        hint.search(text[at : at + _PIECE + _OVERLAP].lower()) for at in range(0, len(text), _PIECE)
+    )
 
 
 # -- the default rules -----------------------------------------------------------------
