@@ -76,7 +76,7 @@ class Rule:
         lower-cased, when the caller runs many rules over one text)."""
         if self.hints:
             if low is not None:
-                hinted = _hint_pattern(self.hints).search(low)
+                hinted = bool(_hint_pattern(self.hints).search(low))
             else:  # no lower-cased copy of a long text: its pieces, one at a time
                 hinted = _hinted_in_pieces(text, _hint_pattern(self.hints))
             if not hinted:
