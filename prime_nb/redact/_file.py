@@ -46,7 +46,7 @@ WITHHELD_LINE = (
 ).encode()
 #: a JSON string literal, and the colon after it when it is a key (a string value that
 #: starts with ":" is no key: the literal is read whole before the colon is looked at)
-_RAW_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"[ \t\r\n]*(:?)', re.DOTALL)
+_RAW_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"[ \t\r\n]*(:?)', re.DOTALL)
 
 
 #: the columns of :attr:`Redaction.suspects`: where, and why (never the value)
@@ -242,7 +242,9 @@ def redact(
     Redaction
         ``path`` (None for a dry run) and ``report``: one row per replacement with
         ``line``, ``entry_id``, ``field``, ``rule``, ``placeholder``; never the secret (a
-        key that is one shows as ``(key)`` in ``field``).
+        key that is one shows as ``(key)`` in ``field``). ``suspects``: what still looks
+        like a secret and was kept, for review (``line``, ``entry_id``, ``field``,
+        ``reason``); ``summary()``: replacements by rule.
 
     Raises
     ------

@@ -75,8 +75,11 @@ class Rule:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
         lower-cased, when the caller runs many rules over one text)."""
         if self.hints:
-            low = text.lower() if low is None else low
-            if not _hint_pattern(self.hints).search(low):
+            if low is not None:
+                hinted = bool(_hint_pattern(self.hints).search(low))
+            else:  # no lower-cased copy of a long text: its pieces, one at a time
+                hinted = _hinted_in_pieces(text, _hint_pattern(self.hints))
+            if not hinted:
                 return
         if self.pattern is not None:
             yield from self._pattern_spans(text)
@@ -130,6 +133,18 @@ class Rule:
 def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of a rule's hints (cheaper than a test of each)."""
     return re.compile("|".join(re.escape(h) for h in hints))
+
+
+#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
+#: between two pieces whole
+_PIECE = 1 << 20
+_OVERLAP = 64
+
+
+def _hinted_in_pieces(text: str, hint: re.Pattern[str]) -> bool:
+    return any(
+        hint.search(text[at : at + _PIECE + _OVERLAP].lower()) for at in range(0, len(text), _PIECE)
+    )
 
 
 # -- the default rules -----------------------------------------------------------------
@@ -291,11 +306,17 @@ _KEYWORD_HINTS = (
 )  # fmt: skip
 _HOME_HINTS = ("/home/", "/users/", "\\users\\")
 #: words without which no command line of ``_shapes`` matches
-_COMMAND_HINTS = (
-    "login", "keytool", "sqlcmd", "bcp", "osql", "mongo", "ldap", "openssl", "zip", "7z",
-    "rar", "gpg", "psql", "pg_dump", "createdb", "smb", "winexe", "rabbitmqctl", "net user",
-    "nmcli", "wpa_passphrase", "echo", "printf", "securestring", "identified", "password",
-    "sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "connect", "htpasswd",
+_COMMAND_HINTS = tuple(
+    f"{word} "  # a command's name is followed by a blank
+    for word in (
+        "login", "keytool", "sqlcmd", "bcp", "osql", "mongo", "mongosh", "mongodump",
+        "mongorestore", "ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami",
+        "ldappasswd", "openssl", "zip", "zipcloak", "unzip", "7z", "7za", "rar", "unrar", "gpg",
+        "psql", "pg_dump", "createdb", "smbclient", "rpcclient", "smbmap", "smbget", "winexe",
+        "rabbitmqctl", "user", "nmcli", "wpa_passphrase", "echo", "printf",
+        "convertto-securestring", "by", "password", "sqlplus", "sqlldr", "expdp", "impdp",
+        "rman", "dgmgrl", "connect", "htpasswd",
+    )
 )  # fmt: skip
 
 #: ``scheme://user:password@host`` with an empty user too (``redis://:password@cache``),

@@ -31,10 +31,34 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from ._encodings import (
+    BASE64_RUN,
+    DIFF_HUNK,
+    HEAD_RUN,
+    HEX_RUN,
+    LONG,
+    MAX_DIFF,
+    PERCENT,
+    PREFIX,
+    TAIL_RUN,
+    WORD_RUN,
+    WRAP,
+    WRAP_WINDOW,
+    base64_blob,
+    nearby,
+    text_prefix,
+    trie_pattern,
+)
 from ._rules import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS, key_material
 from ._suspects import SUSPECT, suspects
-from ._values import is_path, secret_key_class, secret_under, stand_in, strongly_random
+from ._values import (
+    escaped_forms,
+    named_pair,
+    secret_under,
+    strongly_random,
+    structural_stand_in,
+)
 
 #: fields of an entry (or header) that make the tree and the format, never scanned
 ENTRY_KEEP = frozenset(
@@ -68,43 +92,9 @@ ENCODED_SECRET = Rule("encoded-secret")
 KEY_MATERIAL = Rule("private-key")
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
-#: a line break inside a run of token characters (a wrapped key), with the runs around it
-_WRAP = re.compile(r"(?<=[A-Za-z0-9+/=_\-])\r?\n[ \t]*(?=[A-Za-z0-9+/_\-])")
-_TAIL_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~]{8,}$")
-_HEAD_RUN = re.compile(r"[A-Za-z0-9+/_\-.~]+")
-#: base64 of 20+ characters, possibly wrapped at a fixed width (``base64`` wraps at 76)
-_BASE64 = re.compile(
-    r"(?<![A-Za-z0-9+/=_\-])"
-    r"(?:[A-Za-z0-9+/]{4}){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
-    r"(?:\r?\n(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)*"
-    r"(?![A-Za-z0-9+/=_\-])"
-)
-#: how far around a line break a wrapped token is looked for
-_WRAP_WINDOW = 400
-
-
-def _nearby(joins: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
-    """Line breaks in groups whose windows overlap."""
-    group: list[tuple[int, int]] = []
-    for join in joins:
-        if group and join[0] - group[-1][1] > 2 * _WRAP_WINDOW:
-            yield group
-            group = []
-        group.append(join)
-    if group:
-        yield group
-
-
-#: a line a diff adds or removes, and the longest diff read without its marks
-_DIFF_LINE = re.compile(r"(?:^|\n)@@ -\d")
-_MAX_DIFF = 1 << 20
-#: a word of text (where a percent-encoded run is looked for), a run of hex bytes
-_TOKEN = re.compile(r"[^\s\"'<>]+")
-_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Fa-f])")
 _NUMBER_EDGE = r"(?<![\w.]){}(?![\w.])"
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
-_ESCAPED_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
 _MAX_DEPTH = 2
 
@@ -127,38 +117,6 @@ class Hit:
     field: str
     rule: str
     placeholder: str
-
-
-def _structural_stand_in(value: str) -> bool:
-    """A value under a secret's key that holds none: empty, a mask, a reference, a path."""
-    core = value.strip()
-    if not core or core.lower() in ("none", "null", "nil", "true", "false", "undefined"):
-        return True
-    if core.startswith(("[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
-        return True
-    if core.startswith("$") and stand_in(core):  # an environment reference, not "$ecret!"
-        return True
-    if is_path(core):
-        return True
-    return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
-
-
-def _named_pair(obj: dict[str, Any]) -> bool:
-    """``{"name": "Authorization", "value": ...}``: a header or variable as a pair."""
-    if "value" not in obj:
-        return False
-    for key in ("name", "key", "header", "Name", "Key"):
-        name = obj.get(key)
-        if isinstance(name, str) and secret_key_class(name) is not None:
-            return True
-    return False
-
-
-def _escaped_forms(value: str) -> set[str]:
-    """``value`` as it appears inside a JSON string (both ways of writing non-ASCII)."""
-    forms = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
-    forms.discard(value)
-    return forms
 
 
 @dataclass
@@ -195,7 +153,7 @@ class Scrubber:
         if depth < _MAX_DEPTH and len(text) >= 20:
             spans.extend(self._base64_spans(text, depth))
             spans.extend(self._encoded_spans(text, depth))
-            if _DIFF_LINE.search(text) and len(text) <= _MAX_DIFF:
+            if DIFF_HUNK.search(text) and len(text) <= MAX_DIFF:
                 spans.extend(self._diff_spans(text, depth))
         return spans
 
@@ -222,13 +180,13 @@ class Scrubber:
         """Percent- and hex-encoded runs whose decoded text holds anything the rules find."""
         out: list[Span] = []
         if "%" in text:
-            for m in _TOKEN.finditer(text):
-                if "%" not in m.group() or not _PERCENT.search(m.group()):
+            for m in WORD_RUN.finditer(text):
+                if "%" not in m.group() or not PERCENT.search(m.group()):
                     continue
                 decoded = urllib.parse.unquote(m.group(), errors="replace")
                 if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                     out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
-        for m in _HEX_RUN.finditer(text):
+        for m in HEX_RUN.finditer(text):
             try:
                 decoded = bytes.fromhex(m.group()).decode("utf-8")
             except ValueError:
@@ -241,7 +199,7 @@ class Scrubber:
 
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
-        low = text.lower()
+        low = text.lower() if len(text) <= LONG else None  # no copy of a long text
         for rule in self.rules:
             for start, end in rule.spans(text, low):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
@@ -251,17 +209,17 @@ class Scrubber:
         """Tokens broken by a plain line break: the rules run on the lines joined, and a
         match that crosses a join is a span of the text as it is, the break included."""
         joins: list[tuple[int, int]] = []
-        for m in _WRAP.finditer(text):
+        for m in WRAP.finditer(text):
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[line_start : m.start()].rstrip("\r")
-            if len(before) < 20 or not _TAIL_RUN.search(before):
+            if len(before) < 20 or not TAIL_RUN.search(before):
                 continue
             indent = m.end() - m.start() - (2 if text[m.start()] == "\r" else 1)
             if indent and (
                 len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40
             ):
                 continue  # an indented line goes on a wrapped one only at its indent
-            head = _HEAD_RUN.match(text, m.end())
+            head = HEAD_RUN.match(text, m.end())
             if head is None:
                 continue
             rest = text[head.end() : head.end() + 2]
@@ -269,10 +227,10 @@ class Scrubber:
                 continue  # the next line is ``NAME=...`` or ``name: ...``: not a wrap
             joins.append(m.span())
         out: list[Span] = []
-        for group in _nearby(joins):
+        for group in nearby(joins):
             # the rules run on a window around the breaks only: a match that crosses a
             # break lies within a token's length of it
-            first, last = max(0, group[0][0] - _WRAP_WINDOW), group[-1][1] + _WRAP_WINDOW
+            first, last = max(0, group[0][0] - WRAP_WINDOW), group[-1][1] + WRAP_WINDOW
             ends = [*(start for start, _ in group), min(len(text), last)]
             bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
             joined = "".join(text[start:end] for start, end in bounds)
@@ -288,14 +246,22 @@ class Scrubber:
     def _base64_spans(self, text: str, depth: int) -> list[Span]:
         """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
         out: list[Span] = []
-        for m in _BASE64.finditer(text):
-            blob = re.sub(r"\s", "", m.group())
+        for m in BASE64_RUN.finditer(text):
+            blob = base64_blob(m.group())
+            if blob is None:
+                continue
             try:
-                raw = base64.b64decode(blob, validate=True)
+                head = base64.b64decode(blob[:PREFIX], validate=True)
             except ValueError:
                 continue
-            if self.secret_keys and key_material(raw[:48]):
+            if self.secret_keys and key_material(head[:48]):
                 out.append(Span(m.start(), m.end(), KEY_MATERIAL, True))
+                continue
+            if not text_prefix(head):
+                continue  # binary (an image, a random blob): decoded no further
+            try:
+                raw = base64.b64decode(blob, validate=True) if len(blob) > PREFIX else head
+            except ValueError:
                 continue
             try:
                 decoded = raw.decode("utf-8")
@@ -323,7 +289,7 @@ class Scrubber:
             return []
         out: list[Span] = []
         for value, rule, confident, quoted in self._embedded(obj, False, depth):
-            for form in {value, *_escaped_forms(value)} - {""}:
+            for form in {value, *escaped_forms(value)} - {""}:
                 needle = re.escape(form)
                 if quoted == "number":
                     needle = _NUMBER_EDGE.format(needle)
@@ -337,7 +303,7 @@ class Scrubber:
     ) -> Iterator[tuple[str, Rule, bool, str | None]]:
         """(value, rule, confident, how it is bounded) for each secret in parsed JSON."""
         if isinstance(obj, str):
-            if secret and not _structural_stand_in(obj):
+            if secret and not structural_stand_in(obj):
                 yield obj, SECRET_FIELD, strongly_random(obj), "string"
             for span in self.find(obj, depth) + self._json_spans(obj, depth + 1):
                 yield obj[span.start : span.end], span.rule, span.confident, None
@@ -347,7 +313,7 @@ class Scrubber:
             if secret:
                 yield json.dumps(obj), SECRET_FIELD, False, "number"
         elif isinstance(obj, dict):
-            pair = _named_pair(obj)
+            pair = named_pair(obj)
             for key, value in obj.items():
                 for span in self.find(key, depth):
                     yield key[span.start : span.end], span.rule, span.confident, None
@@ -376,7 +342,7 @@ class Scrubber:
             found += self._literal_spans(decoded, depth + 1)
             for span in found:
                 value = decoded[span.start : span.end]
-                for form in {value, *_escaped_forms(value)} - {""}:
+                for form in {value, *escaped_forms(value)} - {""}:
                     at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
                     out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
         return out
@@ -403,7 +369,10 @@ class Scrubber:
         cheaper to read again than to remember)."""
         if len(text) < 64:
             return tuple(self.spans(text)), False
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        digest = hashlib.blake2b(digest_size=16)
+        for at in range(0, len(text), LONG):  # a long text is hashed a piece at a time
+            digest.update(text[at : at + LONG].encode("utf-8", "surrogatepass"))
+        key = digest.digest()
         known = self._found.get(key)
         if known is not None:
             return known, True
@@ -430,7 +399,7 @@ class Scrubber:
             self._forms = {}
             for value in self.wide:
                 self._forms.setdefault(value, value)
-                for form in _escaped_forms(value):
+                for form in escaped_forms(value):
                     self._forms.setdefault(form, value)
             parts: list[str] = []
             plain: list[str] = []
@@ -523,7 +492,7 @@ class Scrubber:
     def _dict(
         self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: list[Hit] | None
     ) -> dict[str, Any]:
-        pair = self.secret_keys and _named_pair(obj)
+        pair = self.secret_keys and named_pair(obj)
         jwk = self.secret_keys and isinstance(obj.get("kty"), str)
         out: dict[str, Any] = {}
         changed = False
@@ -587,7 +556,7 @@ class Scrubber:
         return self.scrub_text(key, path, hits, list(spans))
 
     def _string(self, text: str, path: str, secret: bool, hits: list[Hit] | None) -> str:
-        if secret and not _structural_stand_in(text):
+        if secret and not structural_stand_in(text):
             placeholder = self._learn_value(text, SECRET_FIELD, strongly_random(text))
             if hits is None:
                 self.learn_text(text)  # a provider token inside is known file-wide too
@@ -598,56 +567,6 @@ class Scrubber:
             self.learn_text(text)
             return text
         return self.scrub_text(text, path, hits)
-
-
-#: how deep a trie's groups nest before the rest of a branch is listed flat
-_TRIE_DEPTH = 40
-
-
-def trie_pattern(words: list[str]) -> str:
-    """A regex that matches any of ``words``, the longest where several start at one
-    place: a trie of them, so that each place in a text costs one walk down the trie
-    rather than a try of every word (thousands of secrets in a big session)."""
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-    return _trie_node(trie, 0)
-
-
-def _trie_node(node: dict[str, Any], depth: int) -> str:
-    ends = "" in node
-    children = [(ch, child) for ch, child in node.items() if ch]
-    if not children:
-        return ""
-    if depth >= _TRIE_DEPTH:
-        tails = sorted(_suffixes(node), key=len, reverse=True)
-        return "(?:" + "|".join(re.escape(t) for t in tails) + (")?" if ends else ")")
-    alts = []
-    for ch, child in children:
-        chain = ch
-        while len(child) == 1 and "" not in child:
-            ((nxt, child),) = child.items()
-            chain += nxt
-        alts.append(re.escape(chain) + _trie_node(child, depth + 1))
-    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-    return f"(?:{body})?" if ends else body
-
-
-def _suffixes(node: dict[str, Any]) -> list[str]:
-    """Every word below ``node`` (without what leads to it), walked without recursion."""
-    out: list[str] = []
-    stack: list[tuple[str, dict[str, Any]]] = [("", node)]
-    while stack:
-        prefix, at = stack.pop()
-        for ch, child in at.items():
-            if ch:
-                stack.append((prefix + ch, child))
-            elif prefix:
-                out.append(prefix)
-    return out
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:

@@ -11,9 +11,11 @@ count is meant, a path, a reference or a template.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
+from typing import Any
 
 
 def shannon_entropy(value: str) -> float:
@@ -288,3 +290,35 @@ def secret_under(key: str, value: object) -> bool:
     if kind != "key":
         return True
     return isinstance(value, str) and credential_like(value)
+
+
+def structural_stand_in(value: str) -> bool:
+    """A value under a secret's key that holds none: empty, a mask, a reference, a path."""
+    core = value.strip()
+    if not core or core.lower() in ("none", "null", "nil", "true", "false", "undefined"):
+        return True
+    if core.startswith(("[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
+        return True
+    if core.startswith("$") and stand_in(core):  # an environment reference, not "$ecret!"
+        return True
+    if is_path(core):
+        return True
+    return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
+
+
+def named_pair(obj: dict[str, Any]) -> bool:
+    """``{"name": "Authorization", "value": ...}``: a header or variable as a pair."""
+    if "value" not in obj:
+        return False
+    for key in ("name", "key", "header", "Name", "Key"):
+        name = obj.get(key)
+        if isinstance(name, str) and secret_key_class(name) is not None:
+            return True
+    return False
+
+
+def escaped_forms(value: str) -> set[str]:
+    """``value`` as it appears inside a JSON string (both ways of writing non-ASCII)."""
+    forms = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
+    forms.discard(value)
+    return forms

@@ -1,0 +1,125 @@
+"""Where encoded or wrapped text may hide a secret, and one regex for many secrets.
+
+Why apart: the scrubber decodes base64, percent- and hex-encoding, reads diffs without
+their marks and tokens wrapped over lines; these patterns say where such text is. Each
+is written without a repeated group, so that a run of any length costs the regex engine
+no memory (a repeated group keeps state for every repetition). ``trie_pattern`` turns the
+thousands of values replaced file-wide into one regex whose cost does not grow with
+their number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+#: a line break inside a run of token characters (a wrapped key), with the runs around it
+WRAP = re.compile(r"(?<=[A-Za-z0-9+/=_\-])\r?\n[ \t]*(?=[A-Za-z0-9+/_\-])")
+TAIL_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~]{8,}$")
+HEAD_RUN = re.compile(r"[A-Za-z0-9+/_\-.~]+")
+#: a run that may be base64 of 20+ characters, possibly wrapped at a fixed width
+#: (``base64`` wraps at 76): plain character classes, so that a run of any length costs
+#: the regex no memory; its padding and length are checked after (``base64_blob``)
+BASE64_RUN = re.compile(
+    r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{20,}={0,2}"
+    r"(?:\r?\n[A-Za-z0-9+/]{4,}={0,2})*(?![A-Za-z0-9+/=_\-])"
+)
+_PADDING_INSIDE = re.compile(r"=+[^=]")
+#: how much of a long base64 run is decoded to tell whether it is text
+PREFIX = 4096
+
+
+def base64_blob(run: str) -> str | None:
+    """The base64 of a run without its line breaks, when it is whole (4-character groups,
+    padding at the end only)."""
+    blob = run.replace("\r", "").replace("\n", "") if "\n" in run else run
+    if len(blob) % 4 or _PADDING_INSIDE.search(blob):
+        return None
+    return blob
+
+
+def text_prefix(raw: bytes) -> bool:
+    """Whether decoded bytes start as UTF-8 text (a cut character at the end allowed)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(raw) - 3
+    return True
+
+
+#: a text longer than this is read without whole copies of it (lower-cased, encoded)
+LONG = 1 << 20
+#: how far around a line break a wrapped token is looked for
+WRAP_WINDOW = 400
+
+
+def nearby(joins: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    """Line breaks in groups whose windows overlap."""
+    group: list[tuple[int, int]] = []
+    for join in joins:
+        if group and join[0] - group[-1][1] > 2 * WRAP_WINDOW:
+            yield group
+            group = []
+        group.append(join)
+    if group:
+        yield group
+
+
+#: a line a diff adds or removes, and the longest diff read without its marks
+DIFF_HUNK = re.compile(r"(?:^|\n)@@ -\d")
+MAX_DIFF = 1 << 20
+#: a word of text (where a percent-encoded run is looked for), a run of hex bytes
+WORD_RUN = re.compile(r"[^\s\"'<>]+")
+PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Fa-f])")
+
+
+#: how deep a trie's groups nest before the rest of a branch is listed flat
+_TRIE_DEPTH = 40
+
+
+def trie_pattern(words: list[str]) -> str:
+    """A regex that matches any of ``words``, the longest where several start at one
+    place: a trie of them, so that each place in a text costs one walk down the trie
+    rather than a try of every word (thousands of secrets in a big session)."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_node(trie, 0)
+
+
+def _trie_node(node: dict[str, Any], depth: int) -> str:
+    ends = "" in node
+    children = [(ch, child) for ch, child in node.items() if ch]
+    if not children:
+        return ""
+    if depth >= _TRIE_DEPTH:
+        tails = sorted(_suffixes(node), key=len, reverse=True)
+        return "(?:" + "|".join(re.escape(t) for t in tails) + (")?" if ends else ")")
+    alts = []
+    for ch, child in children:
+        chain = ch
+        while len(child) == 1 and "" not in child:
+            ((nxt, child),) = child.items()
+            chain += nxt
+        alts.append(re.escape(chain) + _trie_node(child, depth + 1))
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    return f"(?:{body})?" if ends else body
+
+
+def _suffixes(node: dict[str, Any]) -> list[str]:
+    """Every word below ``node`` (without what leads to it), walked without recursion."""
+    out: list[str] = []
+    stack: list[tuple[str, dict[str, Any]]] = [("", node)]
+    while stack:
+        prefix, at = stack.pop()
+        for ch, child in at.items():
+            if ch:
+                stack.append((prefix + ch, child))
+            elif prefix:
+                out.append(prefix)
+    return out
