@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import stat
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -80,27 +79,11 @@ def folder_given(path: str, command: str) -> str:
     )
 
 
-#: what a path is, by its mode, for a message about a path that is no regular file
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
 def kind_of(path: Path) -> str | None:
-    """What ``path`` is when it is no regular file ("a folder", "a FIFO", "a character
-    device"...); None for a regular file, or a path that cannot be looked at (the
-    command's own read says why). A stat, never an open: a FIFO is not waited on."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    if stat.S_ISREG(mode):
-        return None
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    """What ``path`` is when it is no regular file (``format.path_kind``)."""
+    from ..format import path_kind
+
+    return path_kind(path)
 
 
 def _load(path: str, command: str) -> Any:

@@ -168,6 +168,30 @@ def no_header(path: str | Path, fd: int) -> SessionFormatError:
     )
 
 
+#: what a path is, by its mode, for a message about a path that is no regular file
+_PATH_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def path_kind(path: str | Path) -> str | None:
+    """What ``path`` is when it is no regular file ("a folder", "a FIFO", "a character
+    device"...), for a message that says so; None for a regular file, or a path that
+    cannot be looked at (the caller's own read says why). A stat, never an open: a FIFO
+    is not waited on."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _PATH_KINDS if test(mode)), "not a regular file")
+
+
 def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
     """Open a session file for reading, refusing FIFOs and devices without blocking.
 

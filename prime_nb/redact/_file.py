@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import orjson
 import pandas as pd
 
-from ..format import BOM, INVALID_JSON, Migrator, lenient_loads
+from ..format import BOM, INVALID_JSON, Migrator, lenient_loads, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
 from ._rules import Finder, Rule, as_rule, default_rules
@@ -167,25 +167,13 @@ def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
     if not source.is_file():
         if not source.exists():
             raise FileNotFoundError(f"{source}: no such session file; check the path")
-        if source.is_dir():
+        kind = path_kind(source) or "not a regular file"
+        if kind == "a folder":
             raise FileNotFoundError(f"{source}: is a folder; pass one .jsonl session file")
         raise FileNotFoundError(
-            f"{source}: is {_file_kind(source)}, not a regular file; pass one .jsonl session file"
+            f"{source}: is {kind}, not a regular file; pass one .jsonl session file"
         )
     return source
-
-
-def _file_kind(path: Path) -> str:
-    """What a path that is neither a file nor a folder is (a FIFO is read forever)."""
-    for test, name in (
-        (path.is_fifo, "a FIFO (named pipe)"),
-        (path.is_socket, "a socket"),
-        (path.is_char_device, "a character device"),
-        (path.is_block_device, "a block device"),
-    ):
-        if test():
-            return name
-    return "a special file"
 
 
 def _check_dest(source: Path, dest: Path) -> None:
