@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from ..session import Session, to_json
+from ..session import Session, arguments_object, to_json
 
 #: entries read from the file per pass over it
 CHUNK = 2000
@@ -104,21 +104,6 @@ def _usage(value: Any) -> Usage | None:
         _int(value.get("cacheWrite")),
         _number(cost.get("total")) if isinstance(cost, dict) else None,
     )
-
-
-def arguments_object(arguments: Any) -> dict[str, Any]:
-    """Tool arguments as a JSON object: a JSON string of an object is read; any other
-    value is kept under ``value`` (ATIF and Scout take an object)."""
-    if isinstance(arguments, str):
-        try:
-            parsed = json.loads(arguments)
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, dict):
-            return parsed
-    if isinstance(arguments, dict):
-        return arguments
-    return {} if arguments is None else {"value": arguments}
 
 
 def _parts(content: Any) -> tuple[str, str, list[str], list[dict[str, Any]]]:

@@ -39,7 +39,7 @@ from ._store import view
 from ._tables import empty_entries, utc_times
 from ._text import content_text, context_message_text, entry_text, message_text, one_line, preview
 from ._tree import active_path_mask
-from ._turns import check_options, to_json
+from ._turns import arguments_object, check_options, to_json
 
 __all__ = [
     "CONTEXT_TYPES",
@@ -52,6 +52,7 @@ __all__ = [
     "TreeIndex",
     "active_path_mask",
     "archived_kind",
+    "arguments_object",
     "as_session",
     "check_options",
     "content_text",
