@@ -18,15 +18,14 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-import pandas as pd
 import pytest
+from agent_agreement import context_differences, reading_differences
 from conftest import FIXTURES
 
 import prime_nb
 
 AGENT_DIR = FIXTURES / "agent-written"
 FILES = sorted(p.stem for p in AGENT_DIR.glob("*.jsonl"))
-ABSENT = "<absent>"
 
 
 @cache
@@ -69,76 +68,16 @@ def _cases() -> list[Any]:
     return out
 
 
-def _model(context: prime_nb.Context) -> dict[str, Any] | None:
-    """prime_nb's model as the agent writes it; the agent's empty model ``{}`` (an
-    assistant message that named none) and its ``null`` (none yet) both read as None."""
-    if context.provider is None and context.model is None:
-        return None
-    return {"provider": context.provider, "modelId": context.model}
-
-
-def _agent_model(model: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not model:
-        return None
-    return {"provider": model.get("provider"), "modelId": model.get("modelId")}
-
-
-def _field_differences(stem: str, ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
-    theirs = dict(theirs)
-    ours = dict(ours)
-    wrong = []
-    their_entry = id_map(stem).get(theirs.pop("entryId"), "<not in the file>")
-    our_entry = ours.pop("entry_id", None)
-    ours.pop("entry_ids", None)  # spec dialect only: the entries merged into one turn
-    if our_entry != their_entry:
-        wrong.append(f"entryId: prime_nb {our_entry!r}, agent {their_entry!r}")
-    for key in sorted(set(ours) | set(theirs)):
-        mine, agents = ours.get(key, ABSENT), theirs.get(key, ABSENT)
-        if mine != agents or type(mine) is not type(agents):
-            wrong.append(f"{key}: prime_nb {mine!r:.200}, agent {agents!r:.200}")
-    return wrong
-
-
 @pytest.mark.parametrize(("stem", "agent_leaf"), _cases())
 def test_context_at_every_entry_matches_the_agent(stem: str, agent_leaf: str) -> None:
-    expected = agent(stem)["contexts"][agent_leaf]
-    leaf = id_map(stem)[agent_leaf]
-    context = session(stem).context(leaf)
-    wrong: list[str] = []
-    if context.leaf_id != id_map(stem)[expected["leafId"]]:
-        wrong.append(f"leafId: prime_nb {context.leaf_id}, agent {expected['leafId']}")
-    if _model(context) != _agent_model(expected["model"]):
-        wrong.append(f"model: prime_nb {_model(context)}, agent {expected['model']}")
-    if context.thinking_level != expected["thinkingLevel"]:
-        wrong.append(f"thinkingLevel: prime_nb {context.thinking_level}, agent {expected}")
-    if context.service_tier != expected["serviceTier"]:
-        wrong.append(f"serviceTier: prime_nb {context.service_tier}, agent {expected}")
-    if len(context) != len(expected["messages"]):
-        wrong.append(f"{len(context)} messages, the agent has {len(expected['messages'])}")
-    for n, (ours, theirs) in enumerate(zip(context, expected["messages"], strict=False)):
-        wrong.extend(
-            f"message {n} ({theirs['role']}) {problem}"
-            for problem in _field_differences(stem, ours, theirs)
-        )
-    assert not wrong, f"{stem} at {leaf}:\n" + "\n".join(wrong)
+    wrong = context_differences(session(stem), agent(stem), agent_leaf, id_map(stem))
+    assert not wrong, f"{stem} at {agent_leaf}:\n" + "\n".join(wrong)
 
 
 @pytest.mark.parametrize("stem", FILES)
 def test_leaf_name_labels_and_tree_match_the_agent(stem: str) -> None:
-    expected, s, ids = agent(stem), session(stem), id_map(stem)
-    assert s.leaf_id == ids[expected["leafId"]]
-    assert sorted(ids[k] for k in expected["contexts"]) == sorted(s.entries.index)  # every entry
-    assert s.name == expected["name"]
-    assert s.labels == {ids[k]: v for k, v in expected["labels"].items()}
-    stamps = {ids[k]: pd.Timestamp(v) for k, v in expected["labelTimestamps"].items()}
-    assert dict(s.label_table["timestamp"]) == stamps
-    tree = expected["tree"]
-    assert [r for r in s.entries.index if s.entries.at[r, "depth"] == 0] == [
-        ids[r] for r in tree["roots"]
-    ]
-    for parent, children in tree["children"].items():
-        assert s.children(ids[parent]) == [ids[c] for c in children], (stem, parent)
-    assert sorted(s.leaves.index) == sorted(ids[leaf] for leaf in tree["leaves"])
+    wrong = reading_differences(session(stem), agent(stem), id_map(stem))
+    assert not wrong, f"{stem}:\n" + "\n".join(wrong)
 
 
 @pytest.mark.parametrize("stem", FILES)
