@@ -30,7 +30,8 @@ FILES = sorted(p.stem for p in AGENT_DIR.glob("*.jsonl"))
 
 @cache
 def agent(stem: str) -> dict[str, Any]:
-    return json.loads((AGENT_DIR / f"{stem}.agent.json").read_text(encoding="utf-8"))
+    reading: dict[str, Any] = json.loads((AGENT_DIR / f"{stem}.agent.json").read_text("utf-8"))
+    return reading
 
 
 @cache
