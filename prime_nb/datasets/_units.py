@@ -124,7 +124,8 @@ class Rows:
             for n, entry_id in enumerate(path)
             if self.types[entry_id] == "message" and self.roles[entry_id] == "user"
         ]
-        for start, stop in zip(starts, [*starts[1:], len(path)], strict=True):
+        stops = [*starts[1:], len(path)] if starts else []  # no user message: no turn
+        for start, stop in zip(starts, stops, strict=True):
             end = stop - 1
             while end > start and self.types[path[end]] not in _CONTEXT_TYPES:
                 end -= 1
