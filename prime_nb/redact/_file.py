@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import orjson
 import pandas as pd
 
-from ..format import BOM, INVALID_JSON, Migrator, lenient_loads, path_kind
+from ..format import BOM, INVALID_JSON, Migrator, glued_spans, lenient_loads, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
 from ._rules import Finder, Rule, as_rule, default_rules
@@ -37,6 +37,7 @@ UNPARSED = "(unparsed line)"
 #: the ``field`` of a line written anew though no rule fired (see ``_Line.rewrite``)
 REWRITTEN = "(whole line)"
 #: the rule and placeholder a withheld line is reported with
+HEADERS = ("session", "header")
 WITHHELD_RULE = "unparsed-line"
 WITHHELD = "[WITHHELD:unparsed-line]"
 #: what a withheld line becomes: still not JSON, so every reader skips it as before
@@ -104,11 +105,21 @@ class Redaction(_Result):
         )
 
 
+class _Glued(NamedTuple):
+    """A line holding JSON values glued together (``{...}{...}``: a writer that stopped
+    between two writes): each is redacted, and the line stays glued, as written."""
+
+    text: str
+    spans: list[tuple[int, int, Any]]  # (start, end, value) of each value in ``text``
+
+
 class _Line(NamedTuple):
     number: int
     raw: bytes  # the line as on disk, with its line end
     body: bytes  # without BOM, "\r" and "\n"
-    obj: Any  # the JSON value; INVALID_JSON when the line is not JSON, None when blank
+    #: the JSON value; a _Glued for glued values; INVALID_JSON when the line is no JSON;
+    #: None when blank
+    obj: Any
     #: why the raw bytes may hold more than ``obj``: a key repeated (its earlier values
     #: are dropped), a line repaired by the lenient parser; None when they hold ``obj``
     rewrite: str | None
@@ -125,11 +136,24 @@ def _lines(path: Path) -> Iterator[_Line]:
             try:
                 obj = orjson.loads(body)
             except orjson.JSONDecodeError:
+                glued = _glued(body)
+                if glued is not None:
+                    yield _Line(number, raw, body, glued, None)
+                    continue
                 obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
                 yield _Line(number, raw, body, obj, "repaired-line")
                 continue
             repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
             yield _Line(number, raw, body, obj, "repeated-key" if repeated else None)
+
+
+def _glued(body: bytes) -> _Glued | None:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    spans = glued_spans(text)
+    return None if spans is None else _Glued(text, spans)
 
 
 def _raw_key_count(body: bytes) -> int:
@@ -255,8 +279,10 @@ def redact(
 
 def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
     for line in _lines(source):  # pass 1: learn every secret value
-        if line.obj is not None and line.obj is not INVALID_JSON:
-            scrubber.learn(line.obj, _where(line.obj))
+        values = [v for _, _, v in line.obj.spans] if isinstance(line.obj, _Glued) else [line.obj]
+        for value in values:
+            if value is not None and value is not INVALID_JSON:
+                scrubber.learn(value, _where(value))
 
     rows: list[tuple[int, str | None, str, str, str]] = []
     suspect_rows: list[tuple[int, str | None, str, str]] = []
@@ -300,6 +326,15 @@ def _redacted_lines(
             hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
             yield line, _with_ends(line, WITHHELD_LINE), hits, None
             continue
+        if isinstance(line.obj, _Glued):
+            ids: list[str | None] = []
+            for _, _, value in line.obj.spans:
+                kind = value.get("type") if isinstance(value, dict) else None
+                if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
+                    ids.append(_entry_id(migrator, value))
+            new = _glued_line(line, line.obj, scrubber, hits)
+            yield line, new, hits, next((i for i in ids if i is not None), None)
+            continue
         obj = line.obj
         if isinstance(obj, dict) and isinstance(obj.get("type"), str):
             if migrator is None and obj.get("type") in ("session", "header"):
@@ -312,6 +347,20 @@ def _redacted_lines(
         unchanged = fixed_obj is obj and line.rewrite is None
         new = line.raw if unchanged else _with_ends(line, _dumps(fixed_obj))
         yield line, new, hits, entry_id
+
+
+def _glued_line(line: _Line, glued: _Glued, scrubber: Scrubber, hits: list[Hit]) -> bytes:
+    """Each glued value redacted in its place; what lies between them kept as written."""
+    parts: list[str] = []
+    at = 0
+    for start, end, value in glued.spans:
+        fixed = scrubber.scrub(value, hits, _where(value))
+        parts.append(glued.text[at:start])
+        parts.append(glued.text[start:end] if fixed is value else _dumps(fixed).decode("utf-8"))
+        at = end
+    parts.append(glued.text[at:])
+    text = "".join(parts)
+    return line.raw if text == glued.text else _with_ends(line, text.encode("utf-8"))
 
 
 def _dumps(obj: Any) -> bytes:
