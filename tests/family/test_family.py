@@ -98,11 +98,15 @@ def test_the_fixture_folder_reports_the_ambiguous_and_duplicate_sessions(
         .all()
     )
     duplicates = problems[problems["kind"] == "duplicate_session"]
+    # agent-read/glued-repaired.jsonl is compaction-heavy again, first in path order, so
+    # compaction-heavy and glued (the same session, two lines glued) are its duplicates
     assert sorted(Path(p).name for p in duplicates["path"]) == [
         "compaction-heavy-v1.jsonl",
         "compaction-heavy-v2.jsonl",
+        "compaction-heavy.jsonl",
         "feature-tour-v1.jsonl",
         "feature-tour-v2.jsonl",
+        "glued.jsonl",
     ]
     assert family.key("feature-tour-v1.jsonl").endswith("@feature-tour-v1.jsonl")
     assert len(family.roots) == len(family) - 1
