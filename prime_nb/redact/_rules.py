@@ -61,6 +61,11 @@ class Rule:
     placeholder: Callable[[int, str], str] | None = None
     #: a cheap test that must pass before the pattern runs (a substring, lower-cased)
     hints: tuple[str, ...] = field(default=())
+    #: substrings (as written) of which every match holds one: its operator, a blank, a
+    #: fixed part. A text with none is not read by the pattern or finder: a long base64
+    #: blob holds every short hint, but no ``=`` or blank. Tested with ``in``, which is
+    #: far cheaper than a regex search of a long text
+    needs: tuple[str, ...] = field(default=())
     #: take the first group only when it ends the match (``key = "<group>"``), else the
     #: whole match (``(ghp|gho)_...`` groups a prefix): detect-secrets' patterns mix both
     group_if_trailing: bool = False
@@ -74,6 +79,8 @@ class Rule:
     def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
         lower-cased, when the caller runs many rules over one text)."""
+        if self.needs and not any(part in text for part in self.needs):
+            return
         if self.hints:
             if low is not None:
                 hinted = bool(_hint_pattern(self.hints).search(low))
@@ -184,6 +191,22 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+#: the operator after a ``name = value`` key of detect-secrets' keyword patterns
+#: (``(?: *)(?:=|:|:=|=>| +|::)``): a space, ``=`` or ``:``
+_DS_ASSIGN = (" ", "=", ":")
+#: what each pattern of a plugin needs (by the pattern's index; none: its hints only),
+#: read off the pattern, so skipping a text never loses a match
+_DETECT_SECRETS_NEEDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "cloudant-credentials": (_DS_ASSIGN, _DS_ASSIGN, ("@",), ("@",)),
+    "ibm-cloud-key": (_DS_ASSIGN,),
+    "ibm-cos-hmac": (_DS_ASSIGN,),
+    "softlayer-key": (_DS_ASSIGN, ("://",)),
+}
+#: what ``\s`` matches in a str pattern (str.isspace), for the rules that need a blank
+SPACES = tuple(chr(c) for c in (*range(9, 14), *range(28, 33), 0x85, 0xA0, 0x1680))
+SPACES += tuple(chr(c) for c in (*range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+
+
 def detect_secrets_rules() -> list[Rule]:
     """One rule per detect-secrets plugin above (a pattern of the plugin = one rule)."""
     import importlib
@@ -201,7 +224,16 @@ def detect_secrets_rules() -> list[Rule]:
         if name == "jwt":
             # the plugin's pattern stops lazily after the payload; take the signature too,
             # and keep the plugin's check that header and payload decode as JSON
-            rules.append(Rule(name, pattern=JWT, group=0, valid=plugin.is_formally_valid))
+            rules.append(
+                Rule(
+                    name,
+                    pattern=JWT,
+                    group=0,
+                    valid=plugin.is_formally_valid,
+                    needs=("eyJ",),
+                    hints=(".",),  # between its header and payload
+                )
+            )
             continue
         # a URL's password may be a word ("admin"): replaced where found, and everywhere
         # only when random; Artifactory's short prefixes ("AP") also start plain words
@@ -209,6 +241,7 @@ def detect_secrets_rules() -> list[Rule]:
             strongly_random if name in ("url-password", "artifactory-token") else True
         )
         valid = _url_password_valid if name == "url-password" else None
+        needs = _DETECT_SECRETS_NEEDS.get(name, ())
         rules.extend(
             Rule(
                 name,
@@ -217,8 +250,9 @@ def detect_secrets_rules() -> list[Rule]:
                 confident=confident,
                 valid=valid,
                 hints=hints,
+                needs=needs[i] if i < len(needs) else (),
             )
-            for p in plugin.denylist
+            for i, p in enumerate(plugin.denylist)
         )
     return rules
 
@@ -519,17 +553,61 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
-        _guess("bearer-token", pattern=BEARER, valid=credential_like, hints=("bearer",)),
-        Rule("basic-auth", pattern=BASIC, valid=_basic_valid, hints=("basic",)),
-        _guess("bearer-token", pattern=TOKEN_WORD, valid=credential_like, hints=("token", "key")),
+        _guess(
+            "bearer-token",
+            pattern=BEARER,
+            valid=credential_like,
+            hints=("bearer",),
+            needs=SPACES,
+        ),
+        Rule(
+            "basic-auth",
+            pattern=BASIC,
+            valid=_basic_valid,
+            hints=("basic",),
+            needs=SPACES,
+        ),
+        _guess(
+            "bearer-token",
+            pattern=TOKEN_WORD,
+            valid=credential_like,
+            hints=("token", "key"),
+            needs=SPACES,
+        ),
         _guess("url-password", pattern=URL_PASSWORD, valid=_url_password_valid, hints=("://",)),
-        _guess("url-token", pattern=URL_TOKEN, hints=("=",)),
-        _guess("keyword-secret", finder=_assignment_spans, hints=(*_KEYWORD_HINTS, "pw")),
-        _guess("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS),
-        _guess("command-password", finder=_command_spans, hints=commands),
-        _guess("command-password", finder=command_spans, hints=_COMMAND_HINTS),
-        _guess("credential-file", finder=credential_file_spans, hints=("password", ":", "pwd")),
-        _guess("keyword-secret", finder=markup_spans, hints=("<", "(", "authorization", "kty")),
+        _guess("url-token", pattern=URL_TOKEN, hints=("=",), needs=("?", "&", "#")),
+        _guess(
+            "keyword-secret",
+            finder=_assignment_spans,
+            hints=(*_KEYWORD_HINTS, "pw"),
+            needs=(":", "="),
+        ),
+        _guess(
+            "keyword-secret",
+            finder=_flag_spans,
+            hints=_KEYWORD_HINTS,
+            needs=(" ", "\t"),
+        ),
+        _guess("command-password", finder=_command_spans, hints=commands, needs=(" -", "\t-")),
+        # every shape of _shapes but smbclient's ``-U`` has a blank
+        _guess(
+            "command-password",
+            finder=command_spans,
+            hints=_COMMAND_HINTS,
+            needs=(*SPACES, "smbclient", "rpcclient", "smbmap", "smbget", "winexe"),
+        ),
+        _guess(
+            "credential-file",
+            finder=credential_file_spans,
+            hints=("password", ":", "pwd"),
+            needs=(*SPACES, ":", "{"),  # .netrc's blanks, .pgpass's colons, ODBC's {
+        ),
+        _guess(
+            "keyword-secret",
+            finder=markup_spans,
+            hints=("<", "(", "authorization", "kty"),
+            needs=("</", "=", "(", ":", '"kty"'),
+        ),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),
