@@ -66,6 +66,8 @@ class Rule:
     #: blob holds every short hint, but no ``=`` or blank. Tested with ``in``, which is
     #: far cheaper than a regex search of a long text
     needs: tuple[str, ...] = field(default=())
+    #: or the text starts with one of these (a pattern's ``^`` branch)
+    starts: tuple[str, ...] = field(default=())
     #: take the first group only when it ends the match (``key = "<group>"``), else the
     #: whole match (``(ghp|gho)_...`` groups a prefix): detect-secrets' patterns mix both
     group_if_trailing: bool = False
@@ -79,13 +81,19 @@ class Rule:
     def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
         lower-cased, when the caller runs many rules over one text)."""
-        if self.needs and not any(part in text for part in self.needs):
+        if (
+            self.needs
+            and not any(part in text for part in self.needs)
+            and not (self.starts and text.startswith(self.starts))
+        ):
             return
         if self.hints:
-            if low is not None:
+            if low is None:  # no lower-cased copy of a long text: its pieces, one at a time
+                hinted = _hinted_in_pieces(text, self.hints)
+            elif len(low) > _PIECE_BY_FIND:
+                hinted = any(hint in low for hint in self.hints)
+            else:
                 hinted = bool(_hint_pattern(self.hints).search(low))
-            else:  # no lower-cased copy of a long text: its pieces, one at a time
-                hinted = _hinted_in_pieces(text, _hint_pattern(self.hints))
             if not hinted:
                 return
         if self.pattern is not None:
@@ -148,10 +156,17 @@ _PIECE = 1 << 20
 _OVERLAP = 64
 
 
-def _hinted_in_pieces(text: str, hint: re.Pattern[str]) -> bool:
-    return any(
-        hint.search(text[at : at + _PIECE + _OVERLAP].lower()) for at in range(0, len(text), _PIECE)
-    )
+#: a text longer than this is searched for each hint with ``in`` (a fast substring
+#: search), not with one regex alternation (which steps through every character)
+_PIECE_BY_FIND = 4096
+
+
+def _hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
+    for at in range(0, len(text), _PIECE):
+        piece = text[at : at + _PIECE + _OVERLAP].lower()
+        if any(hint in piece for hint in hints):
+            return True
+    return False
 
 
 # -- the default rules -----------------------------------------------------------------
@@ -191,20 +206,25 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+#: what ``\s`` matches in a str pattern (str.isspace), for the rules that need a blank
+SPACES = tuple(chr(c) for c in (*range(9, 14), *range(28, 33), 0x85, 0xA0, 0x1680))
+SPACES += tuple(chr(c) for c in (*range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
 #: the operator after a ``name = value`` key of detect-secrets' keyword patterns
 #: (``(?: *)(?:=|:|:=|=>| +|::)``): a space, ``=`` or ``:``
 _DS_ASSIGN = (" ", "=", ":")
 #: what each pattern of a plugin needs (by the pattern's index; none: its hints only),
 #: read off the pattern, so skipping a text never loses a match
 _DETECT_SECRETS_NEEDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    # ``(?:\s|=|:|"|^)AKC...``: the text's start is the rule's ``starts``
+    "artifactory-token": ((*SPACES, "=", ":", '"'), (*SPACES, "=", ":", '"')),
     "cloudant-credentials": (_DS_ASSIGN, _DS_ASSIGN, ("@",), ("@",)),
     "ibm-cloud-key": (_DS_ASSIGN,),
     "ibm-cos-hmac": (_DS_ASSIGN,),
     "softlayer-key": (_DS_ASSIGN, ("://",)),
 }
-#: what ``\s`` matches in a str pattern (str.isspace), for the rules that need a blank
-SPACES = tuple(chr(c) for c in (*range(9, 14), *range(28, 33), 0x85, 0xA0, 0x1680))
-SPACES += tuple(chr(c) for c in (*range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+
+
+_DETECT_SECRETS_STARTS = {"artifactory-token": ("AKC", "AP")}
 
 
 def detect_secrets_rules() -> list[Rule]:
@@ -251,6 +271,7 @@ def detect_secrets_rules() -> list[Rule]:
                 valid=valid,
                 hints=hints,
                 needs=needs[i] if i < len(needs) else (),
+                starts=_DETECT_SECRETS_STARTS.get(name, ()),
             )
             for i, p in enumerate(plugin.denylist)
         )
@@ -320,6 +341,11 @@ TOKEN_PREFIXES = re.compile(
     r"|https://(?:hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"
     r"|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,})"
 )
+
+#: what every format of TOKEN_PREFIXES holds: a separator, or its unseparated prefix
+_TOKEN_PREFIX_NEEDS = (
+    "-", "_", ".", "AIza", "EAAA", "ATATT3", "dapi", "FwoGZXIvYXdzE", "IQoJb3JpZ2luX2Vj",
+)  # fmt: skip
 
 #: token formats whose fixed part is not at their start: each with the word it holds
 TOKEN_INFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -551,7 +577,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     rules = [
         Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
         *detect_secrets_rules(),
-        Rule("token", pattern=TOKEN_PREFIXES, group=0),
+        Rule("token", pattern=TOKEN_PREFIXES, group=0, needs=_TOKEN_PREFIX_NEEDS),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
         _guess(
             "bearer-token",

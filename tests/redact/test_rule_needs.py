@@ -36,6 +36,10 @@ EDGES = [
     "https://x.test/cb?access_token=abcdefgh12345678",
     "<password>hunter2</password>",
     'define("DB_PASSWORD", "hunter2")',
+    "AKCp8abcdefghij0123456789",
+    "APBabcdefgh12345678",
+    "AIzaSyA0123456789abcdefghijABCDEFGHIJKL",
+    "dapi0123456789abcdef0123456789abcdef",
 ]
 
 
