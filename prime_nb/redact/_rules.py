@@ -68,6 +68,9 @@ class Rule:
     needs: tuple[str, ...] = field(default=())
     #: or the text starts with one of these (a pattern's ``^`` branch)
     starts: tuple[str, ...] = field(default=())
+    #: a run of this many token characters (``[A-Za-z0-9_-]``) that every match holds: a
+    #: text of prose and short words is not read by a pattern that wants a long value
+    run: int = 0
     #: take the first group only when it ends the match (``key = "<group>"``), else the
     #: whole match (``(ghp|gho)_...`` groups a prefix): detect-secrets' patterns mix both
     group_if_trailing: bool = False
@@ -86,6 +89,8 @@ class Rule:
             and not any(part in text for part in self.needs)
             and not (self.starts and text.startswith(self.starts))
         ):
+            return
+        if self.run and _token_run(self.run).search(text) is None:
             return
         if self.hints:
             if low is None:  # no lower-cased copy of a long text: its pieces, one at a time
@@ -154,6 +159,13 @@ def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
 #: between two pieces whole
 _PIECE = 1 << 20
 _OVERLAP = 64
+
+
+@functools.lru_cache(maxsize=16)
+def _token_run(length: int) -> re.Pattern[str]:
+    # with the patterns' IGNORECASE, ``[a-z]`` also takes dotted and dotless i, long s
+    # and the Kelvin sign
+    return re.compile(f"[A-Za-z0-9_\\-\u0130\u0131\u017f\u212a]{{{length}}}")
 
 
 #: a text longer than this is searched for each hint with ``in`` (a fast substring
@@ -225,6 +237,14 @@ _DETECT_SECRETS_NEEDS: dict[str, tuple[tuple[str, ...], ...]] = {
 
 
 _DETECT_SECRETS_STARTS = {"artifactory-token": ("AKC", "AP")}
+#: the shortest value of the keyword patterns (a cloudant password of 24 letters; IBM's
+#: key of 44, a SoftLayer key of 64, ...): prose rarely holds such a run
+_DETECT_SECRETS_RUN = {
+    "cloudant-credentials": 24,
+    "ibm-cloud-key": 44,
+    "ibm-cos-hmac": 48,
+    "softlayer-key": 64,
+}
 
 
 def detect_secrets_rules() -> list[Rule]:
@@ -272,6 +292,7 @@ def detect_secrets_rules() -> list[Rule]:
                 hints=hints,
                 needs=needs[i] if i < len(needs) else (),
                 starts=_DETECT_SECRETS_STARTS.get(name, ()),
+                run=_DETECT_SECRETS_RUN.get(name, 0),
             )
             for i, p in enumerate(plugin.denylist)
         )

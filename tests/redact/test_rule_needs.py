@@ -40,6 +40,7 @@ EDGES = [
     "APBabcdefgh12345678",
     "AIzaSyA0123456789abcdefghijABCDEFGHIJKL",
     "dapi0123456789abcdef0123456789abcdef",
+    "cloudant_password: abcdefghijklmnopqrstuvw\u212a",
 ]
 
 
