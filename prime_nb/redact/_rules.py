@@ -61,6 +61,16 @@ class Rule:
     placeholder: Callable[[int, str], str] | None = None
     #: a cheap test that must pass before the pattern runs (a substring, lower-cased)
     hints: tuple[str, ...] = field(default=())
+    #: substrings (as written) of which every match holds one: its operator, a blank, a
+    #: fixed part. A text with none is not read by the pattern or finder: a long base64
+    #: blob holds every short hint, but no ``=`` or blank. Tested with ``in``, which is
+    #: far cheaper than a regex search of a long text
+    needs: tuple[str, ...] = field(default=())
+    #: or the text starts with one of these (a pattern's ``^`` branch)
+    starts: tuple[str, ...] = field(default=())
+    #: a run of this many token characters (``[A-Za-z0-9_-]``) that every match holds: a
+    #: text of prose and short words is not read by a pattern that wants a long value
+    run: int = 0
     #: take the first group only when it ends the match (``key = "<group>"``), else the
     #: whole match (``(ghp|gho)_...`` groups a prefix): detect-secrets' patterns mix both
     group_if_trailing: bool = False
@@ -74,11 +84,21 @@ class Rule:
     def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
         lower-cased, when the caller runs many rules over one text)."""
+        if (
+            self.needs
+            and not any(part in text for part in self.needs)
+            and not (self.starts and text.startswith(self.starts))
+        ):
+            return
+        if self.run and _token_run(self.run).search(text) is None:
+            return
         if self.hints:
-            if low is not None:
+            if low is None:  # no lower-cased copy of a long text: its pieces, one at a time
+                hinted = _hinted_in_pieces(text, self.hints)
+            elif len(low) > _PIECE_BY_FIND:
+                hinted = any(hint in low for hint in self.hints)
+            else:
                 hinted = bool(_hint_pattern(self.hints).search(low))
-            else:  # no lower-cased copy of a long text: its pieces, one at a time
-                hinted = _hinted_in_pieces(text, _hint_pattern(self.hints))
             if not hinted:
                 return
         if self.pattern is not None:
@@ -141,10 +161,24 @@ _PIECE = 1 << 20
 _OVERLAP = 64
 
 
-def _hinted_in_pieces(text: str, hint: re.Pattern[str]) -> bool:
-    return any(
-        hint.search(text[at : at + _PIECE + _OVERLAP].lower()) for at in range(0, len(text), _PIECE)
-    )
+@functools.lru_cache(maxsize=16)
+def _token_run(length: int) -> re.Pattern[str]:
+    # with the patterns' IGNORECASE, ``[a-z]`` also takes dotted and dotless i, long s
+    # and the Kelvin sign
+    return re.compile(f"[A-Za-z0-9_\\-\u0130\u0131\u017f\u212a]{{{length}}}")
+
+
+#: a text longer than this is searched for each hint with ``in`` (a fast substring
+#: search), not with one regex alternation (which steps through every character)
+_PIECE_BY_FIND = 4096
+
+
+def _hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
+    for at in range(0, len(text), _PIECE):
+        piece = text[at : at + _PIECE + _OVERLAP].lower()
+        if any(hint in piece for hint in hints):
+            return True
+    return False
 
 
 # -- the default rules -----------------------------------------------------------------
@@ -184,6 +218,35 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+#: what ``\s`` matches in a str pattern (str.isspace), for the rules that need a blank
+SPACES = tuple(chr(c) for c in (*range(9, 14), *range(28, 33), 0x85, 0xA0, 0x1680))
+SPACES += tuple(chr(c) for c in (*range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+#: the operator after a ``name = value`` key of detect-secrets' keyword patterns
+#: (``(?: *)(?:=|:|:=|=>| +|::)``): a space, ``=`` or ``:``
+_DS_ASSIGN = (" ", "=", ":")
+#: what each pattern of a plugin needs (by the pattern's index; none: its hints only),
+#: read off the pattern, so skipping a text never loses a match
+_DETECT_SECRETS_NEEDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    # ``(?:\s|=|:|"|^)AKC...``: the text's start is the rule's ``starts``
+    "artifactory-token": ((*SPACES, "=", ":", '"'), (*SPACES, "=", ":", '"')),
+    "cloudant-credentials": (_DS_ASSIGN, _DS_ASSIGN, ("@",), ("@",)),
+    "ibm-cloud-key": (_DS_ASSIGN,),
+    "ibm-cos-hmac": (_DS_ASSIGN,),
+    "softlayer-key": (_DS_ASSIGN, ("://",)),
+}
+
+
+_DETECT_SECRETS_STARTS = {"artifactory-token": ("AKC", "AP")}
+#: the shortest value of the keyword patterns (a cloudant password of 24 letters; IBM's
+#: key of 44, a SoftLayer key of 64, ...): prose rarely holds such a run
+_DETECT_SECRETS_RUN = {
+    "cloudant-credentials": 24,
+    "ibm-cloud-key": 44,
+    "ibm-cos-hmac": 48,
+    "softlayer-key": 64,
+}
+
+
 def detect_secrets_rules() -> list[Rule]:
     """One rule per detect-secrets plugin above (a pattern of the plugin = one rule)."""
     import importlib
@@ -201,7 +264,16 @@ def detect_secrets_rules() -> list[Rule]:
         if name == "jwt":
             # the plugin's pattern stops lazily after the payload; take the signature too,
             # and keep the plugin's check that header and payload decode as JSON
-            rules.append(Rule(name, pattern=JWT, group=0, valid=plugin.is_formally_valid))
+            rules.append(
+                Rule(
+                    name,
+                    pattern=JWT,
+                    group=0,
+                    valid=plugin.is_formally_valid,
+                    needs=("eyJ",),
+                    hints=(".",),  # between its header and payload
+                )
+            )
             continue
         # a URL's password may be a word ("admin"): replaced where found, and everywhere
         # only when random; Artifactory's short prefixes ("AP") also start plain words
@@ -209,6 +281,7 @@ def detect_secrets_rules() -> list[Rule]:
             strongly_random if name in ("url-password", "artifactory-token") else True
         )
         valid = _url_password_valid if name == "url-password" else None
+        needs = _DETECT_SECRETS_NEEDS.get(name, ())
         rules.extend(
             Rule(
                 name,
@@ -217,8 +290,11 @@ def detect_secrets_rules() -> list[Rule]:
                 confident=confident,
                 valid=valid,
                 hints=hints,
+                needs=needs[i] if i < len(needs) else (),
+                starts=_DETECT_SECRETS_STARTS.get(name, ()),
+                run=_DETECT_SECRETS_RUN.get(name, 0),
             )
-            for p in plugin.denylist
+            for i, p in enumerate(plugin.denylist)
         )
     return rules
 
@@ -286,6 +362,11 @@ TOKEN_PREFIXES = re.compile(
     r"|https://(?:hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"
     r"|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,})"
 )
+
+#: what every format of TOKEN_PREFIXES holds: a separator, or its unseparated prefix
+_TOKEN_PREFIX_NEEDS = (
+    "-", "_", ".", "AIza", "EAAA", "ATATT3", "dapi", "FwoGZXIvYXdzE", "IQoJb3JpZ2luX2Vj",
+)  # fmt: skip
 
 #: token formats whose fixed part is not at their start: each with the word it holds
 TOKEN_INFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -517,19 +598,63 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     rules = [
         Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
         *detect_secrets_rules(),
-        Rule("token", pattern=TOKEN_PREFIXES, group=0),
+        Rule("token", pattern=TOKEN_PREFIXES, group=0, needs=_TOKEN_PREFIX_NEEDS),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
-        _guess("bearer-token", pattern=BEARER, valid=credential_like, hints=("bearer",)),
-        Rule("basic-auth", pattern=BASIC, valid=_basic_valid, hints=("basic",)),
-        _guess("bearer-token", pattern=TOKEN_WORD, valid=credential_like, hints=("token", "key")),
+        _guess(
+            "bearer-token",
+            pattern=BEARER,
+            valid=credential_like,
+            hints=("bearer",),
+            needs=SPACES,
+        ),
+        Rule(
+            "basic-auth",
+            pattern=BASIC,
+            valid=_basic_valid,
+            hints=("basic",),
+            needs=SPACES,
+        ),
+        _guess(
+            "bearer-token",
+            pattern=TOKEN_WORD,
+            valid=credential_like,
+            hints=("token", "key"),
+            needs=SPACES,
+        ),
         _guess("url-password", pattern=URL_PASSWORD, valid=_url_password_valid, hints=("://",)),
-        _guess("url-token", pattern=URL_TOKEN, hints=("=",)),
-        _guess("keyword-secret", finder=_assignment_spans, hints=(*_KEYWORD_HINTS, "pw")),
-        _guess("keyword-secret", finder=_flag_spans, hints=_KEYWORD_HINTS),
-        _guess("command-password", finder=_command_spans, hints=commands),
-        _guess("command-password", finder=command_spans, hints=_COMMAND_HINTS),
-        _guess("credential-file", finder=credential_file_spans, hints=("password", ":", "pwd")),
-        _guess("keyword-secret", finder=markup_spans, hints=("<", "(", "authorization", "kty")),
+        _guess("url-token", pattern=URL_TOKEN, hints=("=",), needs=("?", "&", "#")),
+        _guess(
+            "keyword-secret",
+            finder=_assignment_spans,
+            hints=(*_KEYWORD_HINTS, "pw"),
+            needs=(":", "="),
+        ),
+        _guess(
+            "keyword-secret",
+            finder=_flag_spans,
+            hints=_KEYWORD_HINTS,
+            needs=(" ", "\t"),
+        ),
+        _guess("command-password", finder=_command_spans, hints=commands, needs=(" -", "\t-")),
+        # every shape of _shapes but smbclient's ``-U`` has a blank
+        _guess(
+            "command-password",
+            finder=command_spans,
+            hints=_COMMAND_HINTS,
+            needs=(*SPACES, "smbclient", "rpcclient", "smbmap", "smbget", "winexe"),
+        ),
+        _guess(
+            "credential-file",
+            finder=credential_file_spans,
+            hints=("password", ":", "pwd"),
+            needs=(*SPACES, ":", "{"),  # .netrc's blanks, .pgpass's colons, ODBC's {
+        ),
+        _guess(
+            "keyword-secret",
+            finder=markup_spans,
+            hints=("<", "(", "authorization", "kty"),
+            needs=("</", "=", "(", ":", '"kty"'),
+        ),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

@@ -1,0 +1,93 @@
+"""A rule's ``needs`` only skips texts it could not match in: the same spans with and
+without it, on every string of the secret corpus and on texts made to hit each rule's
+edge (a value after a bare space, a match at a text's start, a non-ASCII blank)."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from more_secrets import LOOKALIKES
+from secret_corpus import ORDINARY, build
+
+from prime_nb.redact import Rule, default_rules
+
+#: texts that reach the rules' needs from their edges
+EDGES = [
+    "cloudant_key 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    "ibm_cloud_api_key:abcdefghijABCDEFGHIJ0123456789abcdefghij_-AB",
+    "secret_access_key=0123456789abcdef0123456789abcdef0123456789abcdef",
+    "softlayer_api_key 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqr",
+    "https://api.softlayer.com/soap/v3/0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqr",
+    "https://user:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef@acct.cloudant.com",
+    "Authorization:\u00a0Bearer\u2003abcdefghij0123456789ABCDEF",
+    "basic\u3000dXNlcjpodW50ZXIy",
+    "token\u2028abcdefghijklmnop0123",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+    "smbclient-U alice%hunter2secret",
+    "PWD={p@ss}",
+    "db.example:5432:app:alice:hunter2",
+    "--password\thunter2",
+    "mysql\t-phunter2",
+    "https://x.test/cb?access_token=abcdefgh12345678",
+    "<password>hunter2</password>",
+    'define("DB_PASSWORD", "hunter2")',
+    "AKCp8abcdefghij0123456789",
+    "APBabcdefgh12345678",
+    "AIzaSyA0123456789abcdefghijABCDEFGHIJKL",
+    "dapi0123456789abcdef0123456789abcdef",
+    "cloudant_password: abcdefghijklmnopqrstuvw\u212a",
+]
+
+
+def _strings(obj: Any) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for k, v in obj.items() for s in (k, *_strings(v))]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _strings(v)]
+    return []
+
+
+def _texts(tmp_path: Path) -> list[str]:
+    corpus = build(tmp_path / "corpus.jsonl")
+    texts = [*EDGES, *ORDINARY, *LOOKALIKES]
+    for line in corpus.path.read_text(encoding="utf-8").splitlines():
+        try:
+            texts.extend(_strings(json.loads(line)))
+        except ValueError:
+            texts.append(line)
+    return texts
+
+
+def test_needs_never_changes_what_a_rule_finds(tmp_path: Path) -> None:
+    rules = [rule for rule in default_rules(hostnames=[]) if rule.needs]
+    assert len(rules) >= 15
+    texts = _texts(tmp_path)
+    found = 0
+    for rule in rules:
+        bare = dataclasses.replace(rule, needs=())
+        for text in texts:
+            want = sorted(bare.spans(text))
+            assert sorted(rule.spans(text)) == want, (rule.name, text[:120])
+            found += len(want)
+    assert found > 100  # the texts do hit the rules
+
+
+def test_a_rule_does_not_read_a_text_without_what_it_needs() -> None:
+    read: list[str] = []
+
+    def finder(text: str) -> list[tuple[int, int]]:
+        read.append(text)
+        return [(0, 1)]
+
+    rule = Rule("probe", finder=finder, needs=(":", "="))
+    blob = base64.b64encode(random.Random(3).randbytes(3000)).decode().rstrip("=")
+    assert list(rule.spans(blob)) == []
+    assert list(rule.spans("a: b")) == [(0, 1)]
+    assert read == ["a: b"]
