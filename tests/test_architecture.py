@@ -18,6 +18,7 @@ import is still a dependency), and checks four rules:
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,7 +86,18 @@ class Import:
 
 
 def imports_in(path: Path) -> Iterator[Import]:
-    """The prime_nb modules each import statement of ``path`` names."""
+    """The prime_nb modules each import statement of ``path`` names (each file is parsed
+    once while it stays the same: the graph checks and the face lookups read it again)."""
+    stat = path.stat()
+    return iter(_parsed_imports(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.cache
+def _parsed_imports(path: Path, mtime_ns: int, size: int) -> tuple[Import, ...]:
+    return tuple(_read_imports(path))
+
+
+def _read_imports(path: Path) -> Iterator[Import]:
     tree = ast.parse(path.read_text(), str(path))
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     here = module_name(path).split(".")

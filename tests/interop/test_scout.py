@@ -20,11 +20,43 @@ import prime_nb
 from prime_nb.interop import compaction_probes, scout_references, to_scout
 from sessiongen import use_local_tokenizer
 
-#: a few sessions of every kind for the LLM scanner (each transcript is a model call)
-LLM_CASES = [c for c in CASES if c.startswith(("comp-on2-off2-forks6", "synthetic-v3", "fixture"))]
-#: what grep scans: every kind, and every third hostile variant (Scout spends a fifth of
-#: a second per transcript; to_scout itself takes every case)
-GREP_CASES = [c for n, c in enumerate(CASES) if not c.startswith("odd") or n % 3 == 0]
+#: sessions of every kind for the LLM scanner (each transcript is a model call): the most
+#: forked synthetic and compacted ones in both dialects, and the fixtures whose trees differ
+#: (branches, heavy and off-path compaction, a labelled first-kept entry, the tour)
+LLM_CASES = [
+    c
+    for c in CASES
+    if (c.startswith("synthetic-v3") and c.endswith("forks5"))
+    or c in ("comp-on2-off2-forks6-v2-spec", "comp-on2-off2-forks6-v3-prime")
+    or c.endswith(
+        (
+            "agent-branched-a8.jsonl",
+            "compaction-heavy.jsonl",
+            "edge-compaction-offpath.jsonl",
+            "edge-firstkept-label.jsonl",
+            "feature-tour.jsonl",
+            "before-compaction.jsonl",
+        )
+    )
+]
+
+
+def _grep_case(n: int, name: str) -> bool:
+    """Every fixture and compaction shape once (v3 prime, and v1 in the spec dialect), every
+    synthetic format version, and every sixth hostile variant: Scout spends a tenth of a
+    second per transcript, and the dialect and fork-count variants it would repeat are
+    converted (and checked) by ``to_scout`` over every case."""
+    if name.startswith("odd"):
+        return n % 6 == 0
+    if name.startswith(("fixture", "empty")):
+        return True
+    if name.startswith("synthetic"):
+        return name.startswith("synthetic-v1") or name.endswith("forks5")
+    return name.endswith(("-v3-prime", "-v1-spec"))
+
+
+#: what grep scans
+GREP_CASES = [c for n, c in enumerate(CASES) if _grep_case(n, c)]
 
 
 @pytest.fixture(autouse=True)
