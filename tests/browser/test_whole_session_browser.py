@@ -227,13 +227,16 @@ def check_fit(page: Page, where: str, root: int = 0) -> list[str]:
     seen = {t["text"] for t in in_canvas(got)}
     selected = page.evaluate(f"{debug(root)}.stats().selected")
     w, h = got["w"], got["h"]
+    moved: list[bool] = []  # a side the picture already reaches may hold it still
     for name, dx, dy in (("up", 0, -h), ("down", 0, h), ("left", -w, 0), ("right", w, 0)):
         fit(page, root)
         drag(page, dx, dy, root)
         after = drawn(page, root)
+        moved.append(after["stats"]["transform"] != got["stats"]["transform"])
         new = sorted({t["text"] for t in in_canvas(after)} - seen)
         if new:
             out.append(f"{where}: dragging {name} after fit shows {len(new)} more texts: {new[:3]}")
+    assert any(moved), f"{where}: no drag moved the picture"
     assert page.evaluate(f"{debug(root)}.stats().selected") == selected, "a drag selected an entry"
     return out
 
