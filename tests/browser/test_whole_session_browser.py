@@ -266,7 +266,9 @@ def next_frame(page: Page) -> None:
 
 def set_view(page: Page, view: str, root: int = 0) -> None:
     page.evaluate(f"{debug(root)}.setView('{view}')")
-    wait_until(lambda: page.evaluate(f"{debug(root)}.stats().view") == view, 10, view, page)
+    page.wait_for_function(
+        f"(view) => {debug(root)}.stats().view === view", arg=view, polling="raf", timeout=10_000
+    )
 
 
 def test_the_checks_can_fail() -> None:
