@@ -29,7 +29,7 @@ import pytest
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
 from playwright.sync_api import Browser, Page
 from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
-from test_lod_browser import CAPTURE, SHOW_CELL, debug, drawn, overlapping, show_in_lab
+from test_lod_browser import CAPTURE, SHOW_CELL, debug, overlapping, show_in_lab
 
 import prime_nb
 from prime_nb.widget._export import export_html
@@ -141,6 +141,30 @@ def open_page(page: Page, html: Path) -> PageWatch:
     return watch
 
 
+def drawn(page: Page, root: int = 0) -> dict[str, Any]:
+    """Draw once every text in view has arrived (checked on every frame, not on a fixed
+    pause); what the canvas drew and the widget's stats."""
+    d = debug(root)
+    page.wait_for_function(
+        f"() => {{ {d}.drawNow(); const s = {d}.stats().lastDraw;"
+        " return s && (!s.missingLines || s.missingLines.length === 0); }",
+        polling="raf",
+        timeout=30_000,
+    )
+    result: dict[str, Any] = page.evaluate(
+        f"""() => {{
+          const root = document.querySelectorAll('.pnb-root')[{root}];
+          const canvas = root.querySelector('.pnb-canvas');
+          canvas.__texts = [];
+          root.pnbDebug.drawNow();
+          const r = canvas.getBoundingClientRect();
+          return {{ texts: canvas.__texts, stats: root.pnbDebug.stats(), w: r.width,
+                    h: r.height }};
+        }}"""
+    )
+    return result
+
+
 def in_canvas(got: dict[str, Any]) -> list[dict[str, Any]]:
     """The texts drawn at least partly inside the canvas."""
     return [
@@ -172,7 +196,7 @@ def drag(page: Page, dx: float, dy: float, root: int = 0) -> None:
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x + dx, y + dy, steps=6)
+    page.mouse.move(x + dx, y + dy, steps=2)
     page.mouse.up()
 
 
@@ -203,13 +227,16 @@ def check_fit(page: Page, where: str, root: int = 0) -> list[str]:
     seen = {t["text"] for t in in_canvas(got)}
     selected = page.evaluate(f"{debug(root)}.stats().selected")
     w, h = got["w"], got["h"]
+    moved: list[bool] = []  # a side the picture already reaches may hold it still
     for name, dx, dy in (("up", 0, -h), ("down", 0, h), ("left", -w, 0), ("right", w, 0)):
         fit(page, root)
         drag(page, dx, dy, root)
         after = drawn(page, root)
+        moved.append(after["stats"]["transform"] != got["stats"]["transform"])
         new = sorted({t["text"] for t in in_canvas(after)} - seen)
         if new:
             out.append(f"{where}: dragging {name} after fit shows {len(new)} more texts: {new[:3]}")
+    assert any(moved), f"{where}: no drag moved the picture"
     assert page.evaluate(f"{debug(root)}.stats().selected") == selected, "a drag selected an entry"
     return out
 
@@ -230,9 +257,18 @@ def check_zoom(page: Page, where: str, root: int = 0) -> list[str]:
     return out
 
 
+def next_frame(page: Page) -> None:
+    """Return once the page has drawn two more frames."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 def set_view(page: Page, view: str, root: int = 0) -> None:
     page.evaluate(f"{debug(root)}.setView('{view}')")
-    wait_until(lambda: page.evaluate(f"{debug(root)}.stats().view") == view, 10, view, page)
+    page.wait_for_function(
+        f"(view) => {debug(root)}.stats().view === view", arg=view, polling="raf", timeout=10_000
+    )
 
 
 def test_the_checks_can_fail() -> None:
@@ -242,27 +278,25 @@ def test_the_checks_can_fail() -> None:
     assert faults(got) == ["'a' is 9.0 px"]
 
 
-@pytest.mark.parametrize("view", VIEWS)
 @pytest.mark.parametrize("name", BIG)
-def test_fit_shows_the_whole_session(
-    page: Page, pages: dict[str, Path], name: str, view: str
-) -> None:
+def test_fit_shows_the_whole_session(page: Page, pages: dict[str, Path], name: str) -> None:
+    """Both views of one page, switched in it (the page is loaded once)."""
     watch = open_page(page, pages[name])
-    set_view(page, view)
-    problems = check_fit(page, f"{name} {view}") + check_zoom(page, f"{name} {view}")
+    problems: list[str] = []
+    for view in VIEWS:
+        set_view(page, view)
+        problems += check_fit(page, f"{name} {view}") + check_zoom(page, f"{name} {view}")
     assert not problems, "\n".join(problems[:12])
     assert watch.errors == []
 
 
-@pytest.mark.parametrize("view", VIEWS)
-def test_fit_shows_every_session_of_the_matrix(
-    page: Page, pages: dict[str, Path], view: str
-) -> None:
+def test_fit_shows_every_session_of_the_matrix(page: Page, pages: dict[str, Path]) -> None:
     problems: list[str] = []
     for name in MATRIX:
         watch = open_page(page, pages[name])
-        set_view(page, view)
-        problems += check_fit(page, f"{name} {view}")
+        for view in VIEWS:
+            set_view(page, view)
+            problems += check_fit(page, f"{name} {view}")
         assert watch.errors == [], name
     assert not problems, "\n".join(problems[:12])
 
@@ -320,7 +354,7 @@ def test_fit_shows_the_whole_session_in_jupyterlab(
             "the side panel",
             lab_page,
         )
-        lab_page.wait_for_timeout(100)  # the stage resizes on the next frame
+        next_frame(lab_page)  # the stage resizes on the next frame
         problems += check_fit(lab_page, f"JupyterLab {name} {view}, panel open")
         lab_page.evaluate(f"{d}.selectIndex(-1)")
     assert not problems, "\n".join(problems[:12])

@@ -12,12 +12,14 @@ import os
 import pickle
 import random
 import re
+import select
+import signal
 import subprocess
 import sys
 import textwrap
 import warnings
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,37 +63,117 @@ def plain(folder: Path, **kwargs: Any) -> pd.DataFrame:
         return search(folder, QUERY, workers=1, **kwargs)
 
 
-def cached_in_child(target: Any, cache: Path, tmp_path: Path, **kwargs: Any) -> pd.DataFrame:
-    """The cached search in a child process: its hits, or a failed test if it crashed,
+WORKER = textwrap.dedent(
+    """
+    import ctypes, json, os, pickle, sys, traceback, warnings
+    from prime_nb.corpus import search
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # whatever the search prints goes to stderr, not into the answers
+    for line in sys.stdin:
+        target, query, cache, out, kwargs, crash = pickle.loads(bytes.fromhex(line))
+        try:
+            if crash:
+                ctypes.string_at(0)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                hits = search(target, query, workers=1, cache=cache, **kwargs)
+            with open(out, "wb") as fh:
+                pickle.dump(hits, fh)
+            answer = {"ok": True, "warnings": [str(w.message) for w in caught]}
+        except BaseException:
+            answer = {"ok": False, "error": traceback.format_exc()}
+        answers.write(json.dumps(answer) + "\\n")
+        answers.flush()
+    """
+)
+
+
+class Child:
+    """One child process that runs the module's cached searches one after another (its
+    imports paid once). A case that kills it (a SIGSEGV), raises or hangs fails, named
+    by its test; the next case starts a new child."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+        self.started += 1
+        self.stderr = self.folder / f"stderr-{self.started}.txt"
+        with open(self.stderr, "wb") as err:
+            return subprocess.Popen(
+                [sys.executable, "-c", WORKER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                env=env,
+            )
+
+    def run(self, target: Any, cache: Any, out: Path, crash: bool = False, **kwargs: Any) -> Any:
+        """The child's answer to one search: its warnings (the hits pickled in ``out``)."""
+        if self.process is None or self.process.poll() is not None:
+            self.process = self._start()
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        request = pickle.dumps((target, QUERY, cache, out, kwargs, crash)).hex()
+        process.stdin.write(request.encode() + b"\n")
+        process.stdin.flush()
+        ready, _, _ = select.select([process.stdout], [], [], TIMEOUT)
+        if not ready:
+            self.stop()
+            pytest.fail(f"the cached search hung for {TIMEOUT} s")
+        line = process.stdout.readline()
+        if not line:
+            code = process.wait(TIMEOUT)
+            self.process = None
+            pytest.fail(f"exit {code}: {self.stderr.read_text('utf-8', 'replace')[-3000:]}")
+        answer: dict[str, Any] = json.loads(line)
+        assert answer["ok"], answer["error"]
+        return answer["warnings"]
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@pytest.fixture(scope="module")
+def child(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Child]:
+    runner = Child(tmp_path_factory.mktemp("child"))
+    try:
+        yield runner
+    finally:
+        if runner.process is not None and runner.process.stdin is not None:
+            runner.process.stdin.close()
+            runner.process.wait(TIMEOUT)
+
+
+def cached_in_child(
+    child: Child, target: Any, cache: Path, tmp_path: Path, **kwargs: Any
+) -> pd.DataFrame:
+    """The cached search in the child process: its hits, or a failed test if it crashed,
     raised or hung."""
     out = tmp_path / "hits.pickle"
-    code = textwrap.dedent(
-        """
-        import pickle, sys, warnings
-        from prime_nb.corpus import search
-        target, query, cache, out, kwargs = pickle.loads(bytes.fromhex(sys.argv[1]))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            hits = search(target, query, workers=1, cache=cache, **kwargs)
-        with open(out, "wb") as fh:
-            pickle.dump(hits, fh)
-        """
-    )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
-    argument = pickle.dumps((target, QUERY, cache, out, kwargs)).hex()
-    done = subprocess.run(
-        [sys.executable, "-c", code, argument],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=TIMEOUT,
-        check=False,
-    )
-    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
+    child.run(target, cache, out, **kwargs)
     with open(out, "rb") as fh:
         hits: pd.DataFrame = pickle.load(fh)
     return hits
+
+
+def test_a_child_that_crashes_fails_its_case_and_the_next_runs(
+    child: Child, tmp_path: Path
+) -> None:
+    """A SIGSEGV in the child fails the test that asked (not pytest), and the next
+    search runs in a new child."""
+    folder, cache = tmp_path / "corpus", tmp_path / "cache"
+    corpus(folder)
+    with pytest.raises(pytest.fail.Exception, match=rf"^exit -{signal.SIGSEGV}: "):
+        child.run(folder, cache, tmp_path / "hits.pickle", crash=True)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), plain(folder))
 
 
 @pytest.fixture
@@ -188,7 +270,11 @@ def forge(index: Path, segment: Path, data: bytes) -> Path:
 @pytest.mark.parametrize("forged", [False, True], ids=["damaged", "forged"])
 @pytest.mark.parametrize("damage", list(BYTE_DAMAGE))
 def test_a_damaged_segment_never_crashes_and_gives_the_same_hits(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str, forged: bool
+    child: Child,
+    indexed: tuple[Path, Path, Path, pd.DataFrame],
+    tmp_path: Path,
+    damage: str,
+    forged: bool,
 ) -> None:
     """Damaged in place (its CRC-32 says so), or made to match its name's CRC-32 (the
     structural checks must catch it): either way read again, never a crash."""
@@ -200,7 +286,7 @@ def test_a_damaged_segment_never_crashes_and_gives_the_same_hits(
         segment = forge(index, segment, bytes(data))
     else:
         segment.write_bytes(bytes(data))
-    got = cached_in_child(folder, cache, tmp_path)
+    got = cached_in_child(child, folder, cache, tmp_path)
     pd.testing.assert_frame_equal(got, want)
     assert not segment.exists()  # read again into a new segment, the damaged one deleted
 
@@ -255,7 +341,7 @@ WRITTEN_DAMAGE: dict[str, tuple[Callable[[pa.Table], pa.Table], int]] = {
 
 @pytest.mark.parametrize("damage", list(WRITTEN_DAMAGE))
 def test_a_segment_of_other_columns_or_files_is_read_again(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
 ) -> None:
     folder, cache, index, want = indexed
     segment = next(index.glob("*.arrow"))
@@ -263,12 +349,12 @@ def test_a_segment_of_other_columns_or_files_is_read_again(
     segment = forge(index, segment, _written(change(_held(segment)), batches))
     with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: (?!its bytes)"):
         open_segment(index, segment.name)
-    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "symlink", "empty"])
 def test_a_segment_that_is_no_regular_file_is_read_again(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, kind: str
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, kind: str
 ) -> None:
     folder, cache, index, want = indexed
     segment = next(index.glob("*.arrow"))
@@ -285,7 +371,7 @@ def test_a_segment_that_is_no_regular_file_is_read_again(
         segment.touch()
     with pytest.raises(DamagedSegment, match=rf"^{re.escape(segment.name)}: "):
         open_segment(index, segment.name)
-    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
 
 
 # -- damage to the manifest ----------------------------------------------------------------
@@ -315,7 +401,7 @@ def _point_at(index: Path, segment: Any) -> None:
 
 @pytest.mark.parametrize("name", ["relative", "absolute", "numeric", "list", "empty", "dot"])
 def test_a_manifest_segment_name_outside_the_index_is_never_read(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, name: str
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, name: str
 ) -> None:
     folder, cache, index, want = indexed
     outside = _forged(tmp_path, index)
@@ -329,7 +415,7 @@ def test_a_manifest_segment_name_outside_the_index_is_never_read(
     }[name]
     _point_at(index, segment)
     assert all(entry[4] is None or "/" not in entry[4] for entry in load_manifest(index).values())
-    got = cached_in_child(folder, cache, tmp_path)
+    got = cached_in_child(child, folder, cache, tmp_path)
     assert not got["snippet"].str.contains("FORGED").any()
     pd.testing.assert_frame_equal(got, want)
 
@@ -368,11 +454,11 @@ MANIFEST_DAMAGE: dict[str, Callable[[Path], object]] = {
 
 @pytest.mark.parametrize("damage", list(MANIFEST_DAMAGE))
 def test_a_damaged_manifest_is_rebuilt(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, damage: str
 ) -> None:
     folder, cache, index, want = indexed
     MANIFEST_DAMAGE[damage](index / "manifest.json")
-    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
     assert (index / "manifest.json").is_file()
 
 
@@ -390,7 +476,7 @@ def test_a_folder_where_the_manifest_goes_is_a_warning(
 
 
 def test_a_lock_file_that_is_a_link_is_not_followed(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
 ) -> None:
     """A link where the lock goes is removed, its target left as it was; a folder there
     is one line that says what to do."""
@@ -399,7 +485,7 @@ def test_a_lock_file_that_is_a_link_is_not_followed(
     victim.write_text("keep me", encoding="utf-8")
     (index / "index.lock").unlink(missing_ok=True)
     (index / "index.lock").symlink_to(victim)
-    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
     assert victim.read_text(encoding="utf-8") == "keep me"
     (index / "index.lock").unlink(missing_ok=True)
     (index / "index.lock").mkdir()
@@ -408,7 +494,7 @@ def test_a_lock_file_that_is_a_link_is_not_followed(
 
 
 def test_a_manifest_symlinked_from_outside_is_not_followed(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
 ) -> None:
     """A manifest outside the index, naming a forged segment placed in the index by name:
     the link is not followed, so the forged rows are never read."""
@@ -424,7 +510,7 @@ def test_a_manifest_symlinked_from_outside_is_not_followed(
     (index / "manifest.json").symlink_to(elsewhere)
     (index / name).write_bytes(outside.read_bytes())
     assert load_manifest(index) == {}
-    got = cached_in_child(folder, cache, tmp_path)
+    got = cached_in_child(child, folder, cache, tmp_path)
     assert not got["snippet"].str.contains("FORGED").any()
     pd.testing.assert_frame_equal(got, want)
 
@@ -433,7 +519,7 @@ def test_a_manifest_symlinked_from_outside_is_not_followed(
 
 
 def test_a_same_size_rewrite_with_the_mtime_put_back_is_read_again(
-    indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
 ) -> None:
     folder, cache, _, _ = indexed
     path = folder / "s1.jsonl"
@@ -445,13 +531,13 @@ def test_a_same_size_rewrite_with_the_mtime_put_back_is_read_again(
     assert path.stat().st_mtime_ns == before.st_mtime_ns
     want = plain(folder)
     assert len(want) == 11
-    pd.testing.assert_frame_equal(cached_in_child(folder, cache, tmp_path), want)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
 
 
 @pytest.mark.parametrize("cached", [False, True], ids=["plain", "cached"])
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_listed_path_that_is_no_regular_file_is_refused(
-    tmp_path: Path, cached: bool, kind: str
+    child: Child, tmp_path: Path, cached: bool, kind: str
 ) -> None:
     """A FIFO (which a plain open waits on forever) or /dev/zero (which never ends) gives
     no hits and one warning, at once."""
@@ -462,31 +548,10 @@ def test_a_listed_path_that_is_no_regular_file_is_refused(
         os.mkfifo(odd)
     else:
         odd = Path("/dev/zero")
-    code = textwrap.dedent(
-        """
-        import sys, warnings
-        from prime_nb.corpus import search
-        cache = sys.argv[3] if sys.argv[3] != "-" else False
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            hits = search([sys.argv[1], sys.argv[2]], "rm -rf", workers=1, cache=cache)
-        print(len(hits))
-        print("|".join(str(w.message) for w in caught))
-        """
-    )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
-    cache = str(tmp_path / "cache") if cached else "-"
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(paths[0]), str(odd), cache],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=TIMEOUT,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    count, message = done.stdout.splitlines()
+    cache = tmp_path / "cache" if cached else False
+    caught = child.run([paths[0], odd], cache, tmp_path / "hits.pickle")
+    message = "|".join(caught)
+    count = len(pd.read_pickle(tmp_path / "hits.pickle"))
     assert int(count) == 4
     assert f"{odd}: " in message and "not a regular file" in message
 
