@@ -161,6 +161,5 @@ def test_redact_of_a_fifo_says_what_it_is(tmp_path: Path) -> None:
     proc = run("redact", fifo, "--dry-run")
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
-        f"prime-nb: error: {fifo}: is a FIFO, not a regular file; "
-        "pass one .jsonl session file"
+        f"prime-nb: error: {fifo}: is a FIFO, not a regular file; pass one .jsonl session file"
     ]
