@@ -290,7 +290,8 @@ def per_session(func: Callable[[Session], pd.DataFrame], path: str) -> pd.DataFr
     except Exception:
         return pd.DataFrame()
     frame.insert(0, "path", shown_name(path))
-    frame.insert(0, "session", session.id)
+    # typed as text even where the file has no id (no header), so tables concatenate as str
+    frame.insert(0, "session", pd.Series(session.id, index=frame.index, dtype="str"))
     return frame
 
 

@@ -7,7 +7,8 @@ Layer 4 (beside ``analysis``): it reads session files and takes a
 """
 
 from ._file import REPORT_COLUMNS, SUSPECT_COLUMNS, Redaction, redact
-from ._rules import Rule, default_rules, this_host_names
+from ._rule import Rule
+from ._rules import default_rules, this_host_names
 from ._values import shannon_entropy
 
 __all__ = [

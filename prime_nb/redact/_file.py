@@ -25,7 +25,8 @@ import pandas as pd
 from ..format import BOM, INVALID_JSON, Migrator, glued_spans, lenient_loads, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
-from ._rules import Finder, Rule, as_rule, default_rules
+from ._rule import Finder, Rule
+from ._rules import as_rule, default_rules
 from ._scrub import Hit, Scrubber
 from ._suspects import SUSPECT
 

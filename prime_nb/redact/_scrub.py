@@ -49,7 +49,7 @@ from ._encodings import (
     text_prefix,
     trie_pattern,
 )
-from ._rules import Rule
+from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS, key_material
 from ._suspects import SUSPECT, suspects
 from ._values import (

@@ -1,0 +1,161 @@
+"""The Rule: one kind of secret, a name and how to find its spans in one string.
+
+Apart from the rule list (``_rules``) because the shape of a rule, with its cheap tests
+of whether a text can hold a match at all (hints, needed substrings, a start, a run of
+token characters), is one idea, and the list of what counts as a secret is another.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+#: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
+Finder = Callable[[str], Iterable[tuple[int, int] | str]]
+
+#: characters trimmed off a whole-pattern match (detect-secrets' Artifactory patterns eat them)
+_EDGE = " \t\r\n=:'\"`,;"
+
+
+def secret_placeholder(rule: str, n: int) -> str:
+    return f"[REDACTED:{rule}:{n}]"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One kind of secret: a name (shown in the report), and how to find its spans.
+
+    ``pattern`` spans are the group ``group`` (a name or number; the first group that
+    matched when ``group`` is None and the pattern has groups; else the whole match).
+    ``valid`` filters candidate values (an entropy test, a JWT's structure).
+    ``placeholder`` makes the n-th distinct value's replacement for this rule.
+    """
+
+    name: str
+    pattern: re.Pattern[str] | None = None
+    finder: Finder | None = None
+    group: int | str | None = None
+    valid: Callable[[str], bool] | None = None
+    placeholder: Callable[[int, str], str] | None = None
+    #: a cheap test that must pass before the pattern runs (a substring, lower-cased)
+    hints: tuple[str, ...] = field(default=())
+    #: substrings (as written) of which every match holds one: its operator, a blank, a
+    #: fixed part. A text with none is not read by the pattern or finder: a long base64
+    #: blob holds every short hint, but no ``=`` or blank. Tested with ``in``, which is
+    #: far cheaper than a regex search of a long text
+    needs: tuple[str, ...] = field(default=())
+    #: or the text starts with one of these (a pattern's ``^`` branch)
+    starts: tuple[str, ...] = field(default=())
+    #: a run of this many token characters (``[A-Za-z0-9_-]``) that every match holds: a
+    #: text of prose and short words is not read by a pattern that wants a long value
+    run: int = 0
+    #: take the first group only when it ends the match (``key = "<group>"``), else the
+    #: whole match (``(ghp|gho)_...`` groups a prefix): detect-secrets' patterns mix both
+    group_if_trailing: bool = False
+    #: replace the values found only where they stand as whole words
+    word_bounded: bool = False
+    #: whether a value this rule finds is replaced everywhere in the file (True, or a test
+    #: of the value), or only where the rule found it: a rule that reads context can be
+    #: wrong, and a wrong guess must not spread to every message
+    confident: bool | Callable[[str], bool] = True
+
+    def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
+        """The spans of ``text`` this rule replaces, in any order (``low``: the text
+        lower-cased, when the caller runs many rules over one text)."""
+        if (
+            self.needs
+            and not any(part in text for part in self.needs)
+            and not (self.starts and text.startswith(self.starts))
+        ):
+            return
+        if self.run and _token_run(self.run).search(text) is None:
+            return
+        if self.hints:
+            if low is None:  # no lower-cased copy of a long text: its pieces, one at a time
+                hinted = _hinted_in_pieces(text, self.hints)
+            elif len(low) > _PIECE_BY_FIND:
+                hinted = any(hint in low for hint in self.hints)
+            else:
+                hinted = bool(_hint_pattern(self.hints).search(low))
+            if not hinted:
+                return
+        if self.pattern is not None:
+            yield from self._pattern_spans(text)
+        if self.finder is not None:
+            for item in self.finder(text):
+                if isinstance(item, str):
+                    if item:
+                        yield from (m.span() for m in re.finditer(re.escape(item), text))
+                else:
+                    start, end = item
+                    if not (0 <= start < end <= len(text)):
+                        raise ValueError(
+                            f"redaction rule {self.name!r}: span {(start, end)!r} is outside "
+                            f"a string of length {len(text)}; return (start, end) within it"
+                        )
+                    yield start, end
+
+    def _pattern_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        assert self.pattern is not None
+        for match in self.pattern.finditer(text):
+            if self.group is not None:
+                start, end = match.span(self.group)
+            elif match.re.groups and not self.group_if_trailing:
+                found = next((i for i in range(1, match.re.groups + 1) if match.group(i)), 0)
+                start, end = match.span(found)
+            elif match.re.groups and match.group(1) and match.end() - match.end(1) <= 2:
+                start, end = match.span(1)
+            else:
+                start, end = match.span()
+                while start < end and text[start] in _EDGE:
+                    start += 1
+                while end > start and text[end - 1] in _EDGE:
+                    end -= 1
+            if start < 0 or start >= end:
+                continue
+            if self.valid is not None and not self.valid(text[start:end]):
+                continue
+            yield start, end
+
+    def is_confident(self, value: str) -> bool:
+        """Whether ``value``, found by this rule, is replaced everywhere in the file."""
+        return self.confident if isinstance(self.confident, bool) else self.confident(value)
+
+    def make_placeholder(self, n: int, value: str) -> str:
+        if self.placeholder is not None:
+            return self.placeholder(n, value)
+        return secret_placeholder(self.name, n)
+
+
+@functools.lru_cache(maxsize=256)
+def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for any of a rule's hints (cheaper than a test of each)."""
+    return re.compile("|".join(re.escape(h) for h in hints))
+
+
+#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
+#: between two pieces whole
+_PIECE = 1 << 20
+_OVERLAP = 64
+
+
+@functools.lru_cache(maxsize=16)
+def _token_run(length: int) -> re.Pattern[str]:
+    # with the patterns' IGNORECASE, ``[a-z]`` also takes dotted and dotless i, long s
+    # and the Kelvin sign
+    return re.compile(f"[A-Za-z0-9_\\-\u0130\u0131\u017f\u212a]{{{length}}}")
+
+
+#: a text longer than this is searched for each hint with ``in`` (a fast substring
+#: search), not with one regex alternation (which steps through every character)
+_PIECE_BY_FIND = 4096
+
+
+def _hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
+    for at in range(0, len(text), _PIECE):
+        piece = text[at : at + _PIECE + _OVERLAP].lower()
+        if any(hint in piece for hint in hints):
+            return True
+    return False
