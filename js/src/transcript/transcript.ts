@@ -367,8 +367,10 @@ export class Transcript {
   }
 
   private loadVisible(): void {
+    // Only rows drawn now: after a scroll whose frame is still to come, the rows on screen
+    // are not drawn yet, and that frame arms the load again once they are.
     if (!this.shown) return;
-    const rows = this.onScreen();
+    const rows = this.onScreen().filter((i) => this.drawn.has(i));
     const lines = rows.filter((i) => this.hooks.line(i) === undefined);
     if (lines.length) this.hooks.needLines(lines, () => this.refreshLines());
     // What scrolled away before its turn is dropped from the queue.

@@ -172,6 +172,24 @@ describe("Transcript", () => {
       expect(tr.el.querySelectorAll(".pnb-tx-item").length).toBe(tr.stats().drawn);
     });
 
+    it("asks only for drawn rows when the load fires before the scroll's frame", async () => {
+      const { req, asked } = fakeRequester();
+      const tr = new Transcript(req, noActions, hooks(), 0);
+      let top = 0;
+      Object.defineProperty(tr.el, "scrollTop", { get: () => top, set: (v: number) => (top = Math.max(0, v)), configurable: true });
+      tr.show(path, big, () => true, -1);
+      // the scroll's frame is still to come when the load armed by the last draw fires
+      top = 110 * 10_000;
+      tr.el.dispatchEvent(new Event("scroll"));
+      await wait(1);
+      const drawn = new Set(drawnIndices(tr));
+      expect(drawn.has(10_000)).toBe(false);
+      expect(ix(asked).every((i) => drawn.has(i))).toBe(true);
+      await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      await wait(5);
+      expect(ix(asked)).toContain(10_000);
+    });
+
     it("asks nothing for rows scrolled past before the pause", async () => {
       const { req, asked } = fakeRequester();
       const tr = new Transcript(req, noActions, hooks(), 30);
