@@ -132,6 +132,26 @@ def test_leaf_chooses_the_path_and_a_json_dest_is_the_file(tmp_path: Path) -> No
         to_atif(source, tmp_path / "x", leaf="nope", family=False)
 
 
+def test_every_leaf_marks_the_history_an_earlier_file_holds_as_copied(tmp_path: Path) -> None:
+    source = _rich_session(tmp_path)
+    files = to_atif(source, tmp_path / "all", leaf="all", family=False)
+    docs = [_read(path) for path in files]
+    assert [doc["extra"]["is_active_leaf"] for doc in docs] == [True, False]
+    assert not any(step.get("is_copied_context") for step in docs[0]["steps"])
+    side = {s["extra"]["entry_id"]: s.get("is_copied_context", False) for s in docs[1]["steps"]}
+    assert side == {"u1": True, "a1": True, "a2": True, "x1": False}
+    # each entry is an original (not copied) step in exactly one file
+    originals = [
+        eid
+        for doc in docs
+        for step in doc["steps"]
+        if not step.get("is_copied_context")
+        for eid in [step["extra"]["entry_id"]]
+    ]
+    assert len(originals) == len(set(originals))
+    assert set(originals) == {s["extra"]["entry_id"] for doc in docs for s in doc["steps"]}
+
+
 def test_an_empty_session_has_no_path(tmp_path: Path) -> None:
     path = write_case("empty-v3-prime", tmp_path)
     with pytest.raises(
