@@ -25,8 +25,8 @@ files only in a chain (``continued_trajectory_ref``, one continuation), so a for
 be written as a reference and a shared prefix is in each file. Its steps say so: the
 active path is written first, and in each later file a step whose entries an earlier
 file already holds is ``is_copied_context`` (ATIF's mark for history copied from
-another trajectory, which training pipelines leave out), so each entry is an original
-step once.
+another trajectory, which training pipelines leave out, and which ``final_metrics``
+leaves out as Harbor's agents do), so each entry is an original step once.
 
 Every step's ``extra["entry_id"]`` is the entry it came from; tool calls and results
 carry theirs in their own ``extra``. Each file is validated by the ``atif`` package's
@@ -199,6 +199,9 @@ def mark_copied(steps: Sequence[dict[str, Any]], written: set[str]) -> None:
 
 
 def _final_metrics(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The totals of the steps not marked ``is_copied_context`` (as Harbor's own agents
+    count them), so totals added over an export's files count each step once."""
+    steps = [s for s in steps if not s.get("is_copied_context")]
     metrics = [s["metrics"] for s in steps if "metrics" in s]
     costs = [m["cost_usd"] for m in metrics if "cost_usd" in m]
     out: dict[str, Any] = {

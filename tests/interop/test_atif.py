@@ -150,6 +150,14 @@ def test_every_leaf_marks_the_history_an_earlier_file_holds_as_copied(tmp_path: 
     ]
     assert len(originals) == len(set(originals))
     assert set(originals) == {s["extra"]["entry_id"] for doc in docs for s in doc["steps"]}
+    # the totals count the original steps only, so summed over the files each turn once
+    session = prime_nb.load(source)
+    tokens = session.entries["output_tokens"].fillna(0).sum()
+    assert sum(doc["final_metrics"]["total_completion_tokens"] for doc in docs) == tokens
+    assert [doc["final_metrics"]["total_steps"] for doc in docs] == [
+        len(docs[0]["steps"]),
+        1,
+    ]
 
 
 def test_an_empty_session_has_no_path(tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 Harbor's own validator (``harbor.utils.trajectory_validator``) accepts every file and
 its models round-trip it; Scout's ``atif`` source imports each path as one transcript,
 with compactions as compaction events, sub-agents inlined as agent spans and copied
-history flagged.
+history flagged. Harbor's own agent for pi (whose session format this is) converts a
+session's active path to ATIF itself: on ordinary files its tokens, cost, tool calls
+and steps are ``to_atif``'s.
 
 Harbor needs Python 3.12 or newer and Scout's importer needs Harbor, so both run from a
 virtual environment of their own (``.venv-harbor``, made by ``.ci/test`` from a Python
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 from session_matrix import shared_file
 
+import prime_nb
 from prime_nb.interop import to_atif
 from sessiongen import synthetic_family
 
@@ -136,3 +139,100 @@ def test_harbor_validates_and_scout_imports_every_trajectory(tmp_path: Path) -> 
     assert sum(t["events"].get("CompactionEvent", 0) for t in transcripts.values()) >= 3
     assert any(t["copied"] for t in transcripts.values())
     assert sum(t["events"].get("SpanBeginEvent", 0) for t in transcripts.values()) >= 1
+
+
+#: Harbor's pi agent, run on session files without running pi: its conversion of each
+#: file's active path, in the figures both conversions give
+HARBOR_PI = """
+import json, logging, sys, tempfile
+from pathlib import Path
+from harbor.agents.installed.pi import Pi
+
+agent = Pi.__new__(Pi)  # the conversion only: no environment, no model
+agent.model_name, agent.logger = None, logging.getLogger("pi")
+agent.logs_dir, agent.version = Path(tempfile.mkdtemp()), lambda: "unknown"
+out = {}
+for path in sorted(Path(sys.argv[1]).glob("*.jsonl")):
+    lines = path.read_text("utf-8").splitlines()
+    events = [(n, json.loads(line)) for n, line in enumerate(lines, start=1)]
+    t = agent._convert_session_events_to_trajectory(agent._active_session_events(events))
+    out[path.name] = {
+        "prompt": t.final_metrics.total_prompt_tokens,
+        "completion": t.final_metrics.total_completion_tokens,
+        "cached": t.final_metrics.total_cached_tokens,
+        "cost": t.final_metrics.total_cost_usd or 0.0,
+        "calls": [c.tool_call_id for s in t.steps for c in s.tool_calls or []],
+        "results": [
+            r.source_call_id for s in t.steps if s.observation for r in s.observation.results
+        ],
+        "entries": [
+            s.extra["pi_event_id"] for s in t.steps if s.extra and "pi_event_id" in s.extra
+        ],
+    }
+print(json.dumps(out))
+"""
+
+#: ordinary sessions in pi's own form (version 3, its dialect): compactions, forks,
+#: tool calls, bash runs
+PI_SESSIONS = (
+    "comp-on0-off3-forks3-v3-prime",
+    "comp-on1-off1-forks1-v3-prime",
+    "comp-on2-off2-forks6-v3-prime",
+    "comp-on8-off0-forks0-v3-prime",
+    "synthetic-v3-prime-forks5",
+)
+
+
+def _figures(doc: dict[str, Any]) -> dict[str, Any]:
+    """What Harbor's pi agent reports, read off a ``to_atif`` file."""
+    steps, totals = doc["steps"], doc["final_metrics"]
+    return {
+        "prompt": totals["total_prompt_tokens"],
+        "completion": totals["total_completion_tokens"],
+        "cached": totals["total_cached_tokens"],
+        "cost": totals.get("total_cost_usd", 0.0),
+        "calls": [c["tool_call_id"] for s in steps for c in s.get("tool_calls", [])],
+        "results": [
+            r["source_call_id"]
+            for s in steps
+            for r in (s.get("observation") or {}).get("results", [])
+            if "source_call_id" in r
+        ],
+    }
+
+
+@pytest.mark.alone
+def test_harbor_pi_agent_converts_the_active_path_as_to_atif_does(tmp_path: Path) -> None:
+    python = harbor_python()
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    ours: dict[str, dict[str, Any]] = {}
+    for name in PI_SESSIONS:
+        source = folder / f"{name}.jsonl"
+        source.write_bytes(shared_file(name).read_bytes())
+        (written,) = to_atif(source, tmp_path / f"{name}.json", family=False)
+        ours[source.name] = _doc(written)
+    done = subprocess.run(
+        [str(python), "-c", HARBOR_PI, str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    harbor = json.loads(done.stdout)
+    assert sorted(harbor) == sorted(ours)
+    for name, doc in ours.items():
+        theirs = harbor[name]
+        mine = _figures(doc)
+        assert mine["calls"], "each session makes tool calls"
+        for key in ("prompt", "completion", "cached", "calls", "results"):
+            assert mine[key] == theirs[key], (name, key)
+        assert mine["cost"] == pytest.approx(theirs["cost"])
+        # the same entries, in the same order; to_atif also keeps bash runs and
+        # extensions' messages (user steps), which Harbor's pi agent drops
+        roles = prime_nb.load(folder / name).entries["role"]
+        dropped = set(roles.index[roles.isin(["bashExecution", "custom"])])
+        kept = [s["extra"]["entry_id"] for s in doc["steps"]]
+        kept = [entry_id for entry_id in kept if entry_id not in dropped]
+        assert kept == theirs["entries"]
