@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ._archived import add_no_archived
 from ._output import CliError, _existing, _say
@@ -78,19 +78,22 @@ def _otel(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str
     if (dest is None) == (args.endpoint is None):
         raise CliError("convert --to otel: give -o FILE.pb or --endpoint URL (one of them)")
     leaf = "all" if args.all_leaves else None
+    shared: Literal["repeat", "link"] = "link" if args.link_shared else "repeat"
     files = _session_files(source, args)
     lines: list[str] = []
     for file in files:
         try:
             if args.endpoint is not None:
-                traces = to_otel(file, endpoint=args.endpoint, project=args.project, leaf=leaf)
+                traces = to_otel(
+                    file, endpoint=args.endpoint, project=args.project, leaf=leaf, shared=shared
+                )
                 lines.append(f"{file}: {len(traces)} traces sent to {args.endpoint}")
                 continue
             assert dest is not None
             if source.is_dir():
                 dest.mkdir(parents=True, exist_ok=True)
             target = dest / f"{file.stem}.pb" if source.is_dir() else dest
-            traces = to_otel(file, path=target, project=args.project, leaf=leaf)
+            traces = to_otel(file, path=target, project=args.project, leaf=leaf, shared=shared)
             lines.append(f"{target}: {len(traces)} traces")
         except (ConnectionError, ValueError) as exc:  # the receiver, or the endpoint's form
             raise CliError(str(exc)) from None
@@ -107,6 +110,14 @@ TARGETS: dict[str, Target] = {
         (
             (("--endpoint",), {"metavar": "URL", "help": "otel: an OTLP/HTTP traces URL"}),
             (("--project",), {"metavar": "NAME", "help": "otel: the Phoenix project"}),
+            (
+                ("--link-shared",),
+                {
+                    "action": "store_true",
+                    "help": "otel, with --all-leaves: write each span once; a later path's "
+                    "trace holds what no earlier trace holds and links to where it forked",
+                },
+            ),
         ),
         needs_output=False,
     ),
