@@ -102,7 +102,7 @@ def test_convert_leaves_archived_files_out(
 
 @pytest.mark.parametrize("command", FOLDER_COMMANDS)
 def test_help_says_what_archived_means(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match=r"^0$"):  # --help exits 0
         main([command, "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--no-archived" in text
