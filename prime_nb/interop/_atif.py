@@ -265,6 +265,17 @@ class _Writer:
         #: the entries the export's earlier paths hold (None: one path, nothing copied)
         self.shared: set[str] | None = None
 
+    def validate(self, doc: dict[str, Any]) -> None:
+        """Raise if ATIF's models refuse ``doc``: the document with its first step, then
+        each step in a document of its own (numbered 1, as a one-step document must be),
+        so the models of one step at a time are held, not a whole path's beside its
+        dictionaries. What the models check across steps (ids 1..n) ``check_trajectory``
+        has checked."""
+        trajectory = self.models.Trajectory
+        steps = doc["steps"]
+        for step in steps:
+            trajectory.model_validate({**doc, "steps": [{**step, "step_id": 1}]})
+
     def unique(self, path: Path) -> Path:
         """``path``, or ``<stem>-2.json``... when this export already wrote that name
         (two leaf ids that differ only in characters a file name cannot hold)."""
@@ -334,7 +345,7 @@ class _Writer:
         if models:
             doc["agent"]["model_name"] = models[0]
         check_trajectory(doc, path_ids, f"{session.file} at {leaf_id}")
-        self.models.Trajectory.model_validate(doc)  # raises if ATIF's models refuse it
+        self.validate(doc)
         dest.write_bytes(_json_bytes(doc))
         self.written.append(dest)
         return dest

@@ -196,3 +196,23 @@ def test_without_the_extra_the_error_names_the_install(
     with pytest.raises(ImportError, match=r"pip install 'prime-nb\[atif\]'") as caught:
         to_atif(_rich_session(tmp_path), tmp_path / "out", family=False)
     assert isinstance(caught.value.__cause__, ImportError)
+
+
+def test_a_step_the_models_refuse_stops_the_write(tmp_path: Path) -> None:
+    """Each step is validated by ATIF's models (one step at a time, to hold one step's
+    models): the last step with an unknown source, or a cost that is not a number,
+    raises."""
+    from pydantic import ValidationError
+
+    from prime_nb.interop._atif import _Writer
+
+    writer = _Writer(tmp_path, None)
+    source = _rich_session(tmp_path)
+    (path,) = to_atif(source, tmp_path / "ok.json", family=False)
+    doc = _read(path)
+    writer.validate(doc)  # what to_atif wrote passes
+    last = len(doc["steps"]) - 1
+    for bad, field in (({"source": "robot"}, "source"), ({"metrics": {"cost_usd": "x"}}, "cost")):
+        steps = [*doc["steps"][:last], {**doc["steps"][last], **bad}]
+        with pytest.raises(ValidationError, match=field):
+            writer.validate({**doc, "steps": steps})
