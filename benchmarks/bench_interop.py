@@ -16,7 +16,12 @@ timing: their import is a fixed cost of seconds, not a cost of the session):
 Printed per export: its time (best run) and its ratio to the load of the same process,
 what it wrote (bytes, against the file), and the process's peak RSS against the file.
 
-    python benchmarks/bench_interop.py [--size MB] [--repeat N]
+``--path N``: how an export's memory grows with the path it writes. Sessions of one path
+(the ``linear`` shape: user, a call, its result, a reply) of N/4, N/2 and N entries; per
+export, the peak RSS the export itself adds above the loaded session (the kernel's peak
+is reset after the load) and that per entry of the path.
+
+    python benchmarks/bench_interop.py [--size MB] [--repeat N] [--path ENTRIES]
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 from machine import describe
 
-from sessiongen import write_large_session
+from sessiongen import write_large_session, write_shape
 
 EXPORTS = {
     "to_atif (active path, no family)": "to_atif(session, out / 'atif', family=False)",
@@ -54,10 +59,10 @@ import opentelemetry.sdk.trace, opentelemetry.exporter.otlp.proto.http.trace_exp
 import prime_nb
 from prime_nb.interop import compaction_probes, to_atif, to_otel, to_scout
 
-def peak():
+def status(key):
     with open("/proc/self/status") as fh:
         for line in fh:
-            if line.startswith("VmHWM:"):
+            if line.startswith(key):
                 return int(line.split()[1]) * 1024
     return 0
 
@@ -65,11 +70,18 @@ path, out = sys.argv[1], Path(sys.argv[2])
 t0 = time.perf_counter()
 session = prime_nb.load(path)
 load_s = time.perf_counter() - t0
+load_peak, loaded = status("VmHWM:"), status("VmRSS:")
+with open("/proc/self/clear_refs", "w") as fh:  # the peak from here on is the export's
+    fh.write("5")
 t0 = time.perf_counter()
 eval(sys.argv[3])
 export_s = time.perf_counter() - t0
+export_peak = status("VmHWM:")
 size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-print(json.dumps({"load_s": load_s, "export_s": export_s, "bytes": size, "peak": peak()}))
+print(json.dumps({
+    "load_s": load_s, "export_s": export_s, "bytes": size,
+    "peak": max(load_peak, export_peak), "added": max(0, export_peak - loaded),
+}))
 """
 
 
@@ -88,13 +100,36 @@ def run_once(path: Path, call: str, repo: Path) -> dict[str, Any]:
     return result
 
 
+def path_growth(entries: int, repeat: int, repo: Path) -> None:
+    """The memory each export adds for paths of ``entries`` / 4, / 2 and whole."""
+    sizes = [entries // 4, entries // 2, entries]
+    print(f"memory an export adds above the loaded session, by path length ({repeat} runs, least)")
+    print("| export | " + " | ".join(f"{n:,} entries" for n in sizes) + " | per entry |")
+    print("|---|" + "---|" * (len(sizes) + 1))
+    with tempfile.TemporaryDirectory() as tmp:
+        files = [write_shape(Path(tmp) / f"path{n}.jsonl", "linear", n) for n in sizes]
+        for name, call in EXPORTS.items():
+            if "family looked up" in name or "probes" in name:
+                continue  # the same path as without the family; probes have no path
+            added = [min(run_once(f, call, repo)["added"] for _ in range(repeat)) for f in files]
+            slope = (added[-1] - added[0]) / (sizes[-1] - sizes[0])
+            cells = " | ".join(f"{a / 2**20:.1f} MB" for a in added)
+            print(f"| {name} | {cells} | {slope / 1024:.1f} KB |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=100, help="session size in MB")
     parser.add_argument("--repeat", type=int, default=3, help="runs per export (best kept)")
+    parser.add_argument(
+        "--path", type=int, metavar="ENTRIES", help="measure memory by path length instead"
+    )
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[1]
     print(describe())
+    if args.path:
+        path_growth(args.path, args.repeat, repo)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = write_large_session(Path(tmp) / "big.jsonl", args.size * 2**20)
         file_bytes = path.stat().st_size

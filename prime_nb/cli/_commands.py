@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._words import counted
+from ._archived import add_no_archived
 from ._convert import add_convert_arguments, cmd_convert
 from ._demo import SERVER_START_TIMEOUT, cmd_demo
 from ._output import (
@@ -82,7 +83,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from ..session import load
 
     bad = 0
-    for path in _validated_files(args.files):
+    for path in _validated_files(args.files, args.include_archived):
         try:
             session = load(Path(path).expanduser())
         except (OSError, SessionFormatError) as exc:
@@ -118,15 +119,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _validated_files(given: list[str]) -> list[str]:
+def _validated_files(given: list[str], include_archived: bool) -> list[str]:
     """The files ``validate`` checks: each file as given, each folder's session files
-    (as ``prime-nb ls`` lists them, archived ones too)."""
+    (as ``prime-nb ls`` lists them, archived ones too unless ``--no-archived``)."""
     from ..session import find_session_files
 
     files: list[str] = []
     for path in given:
         if os.path.isdir(os.path.expanduser(path)):
-            found = find_session_files(path)
+            found = find_session_files(path, include_archived=include_archived)
             if not found:
                 raise CliError(f"{path}: no session files in this folder; pass .jsonl files", 2)
             files.extend(str(file) for file in found)
@@ -140,14 +141,15 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
     List session files below DIR, newest first: by default those of every agent that
     writes this format (its own folder, pi's, OpenClaw's: prime_nb.session.session_folders),
-    archived ones too (the ARCHIVED column: reset or deleted).
+    archived ones too (the ARCHIVED column: reset or deleted; --no-archived leaves them
+    out).
     """
     import pandas as pd
 
     from ..session import list_sessions
 
     try:
-        frame = list_sessions(args.dir)
+        frame = list_sessions(args.dir, include_archived=args.include_archived)
     except FileNotFoundError as exc:
         raise CliError(str(exc), 2) from None
     if args.json:
@@ -201,6 +203,7 @@ def cmd_grep(args: argparse.Namespace) -> int:
                 active_only=args.active_only,
                 limit=args.limit,
                 cache=True if args.cache is True else args.cache or False,
+                include_archived=args.include_archived,
             )
         except ValueError as exc:
             raise CliError(str(exc), 2) from None
@@ -231,7 +234,11 @@ def cmd_family(args: argparse.Namespace) -> int:
     from ..family import load_family
 
     try:
-        family = load_family(_existing(args.path, "file or folder"), search=args.search)
+        family = load_family(
+            _existing(args.path, "file or folder"),
+            search=args.search,
+            include_archived=args.include_archived,
+        )
     except SessionFormatError as exc:  # a FIFO or a device, refused at once
         raise CliError(str(exc)) from None
     if args.json:
@@ -369,15 +376,18 @@ def build_parser() -> Parser:
     p.add_argument(
         "--all", action="store_true", help=f"print every problem (default: {SHOWN_PROBLEMS})"
     )
+    add_no_archived(p)
 
     p = command(cmd_ls)
     p.add_argument("dir", metavar="DIR", nargs="?")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_no_archived(p)
 
     p = command(cmd_family)
     p.add_argument("path", metavar="PATH")
     p.add_argument("--search", metavar="DIR", action="append", help="more folders to search")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_no_archived(p)
 
     p = command(cmd_grep)
     p.add_argument("pattern", metavar="PATTERN")
@@ -401,6 +411,7 @@ def build_parser() -> Parser:
         help="keep a search index for the next search, in the user's cache folder or in "
         "--cache=DIR",
     )
+    add_no_archived(p)
 
     p = command(cmd_upgrade)
     p.add_argument("file", metavar="FILE")

@@ -11,8 +11,9 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from ._archived import add_no_archived
 from ._output import CliError, _existing, _say
 
 #: an option only a target takes: its flags and ``add_argument``'s keywords
@@ -32,10 +33,11 @@ class Target:
     needs_output: bool = True
 
 
-def _session_files(source: Path) -> list[Path]:
+def _session_files(source: Path, args: argparse.Namespace) -> list[Path]:
     from ..session import find_session_files
 
-    files = find_session_files(source) if source.is_dir() else [source]
+    include = args.include_archived
+    files = find_session_files(source, include_archived=include) if source.is_dir() else [source]
     if not files:
         raise CliError(f"{source}: holds no .jsonl session file; pass a session or its folder")
     return files
@@ -47,7 +49,7 @@ def _atif(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str
     assert dest is not None  # needs_output
 
     written: list[str] = []
-    for file in _session_files(source):
+    for file in _session_files(source, args):
         try:
             paths = to_atif(file, dest, leaf="all" if args.all_leaves else None)
         except ValueError as exc:  # a session with no message: nothing to write, say so
@@ -62,7 +64,9 @@ def _scout(source: Path, dest: Path | None, args: argparse.Namespace) -> list[st
 
     assert dest is not None  # needs_output
 
-    ids = to_scout(_session_files(source), dest, leaves="all" if args.all_leaves else "active")
+    ids = to_scout(
+        _session_files(source, args), dest, leaves="all" if args.all_leaves else "active"
+    )
     return [f"{dest}: {len(ids)} transcripts"]
 
 
@@ -74,19 +78,22 @@ def _otel(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str
     if (dest is None) == (args.endpoint is None):
         raise CliError("convert --to otel: give -o FILE.pb or --endpoint URL (one of them)")
     leaf = "all" if args.all_leaves else None
-    files = _session_files(source)
+    shared: Literal["repeat", "link"] = "link" if args.link_shared else "repeat"
+    files = _session_files(source, args)
     lines: list[str] = []
     for file in files:
         try:
             if args.endpoint is not None:
-                traces = to_otel(file, endpoint=args.endpoint, project=args.project, leaf=leaf)
+                traces = to_otel(
+                    file, endpoint=args.endpoint, project=args.project, leaf=leaf, shared=shared
+                )
                 lines.append(f"{file}: {len(traces)} traces sent to {args.endpoint}")
                 continue
             assert dest is not None
             if source.is_dir():
                 dest.mkdir(parents=True, exist_ok=True)
             target = dest / f"{file.stem}.pb" if source.is_dir() else dest
-            traces = to_otel(file, path=target, project=args.project, leaf=leaf)
+            traces = to_otel(file, path=target, project=args.project, leaf=leaf, shared=shared)
             lines.append(f"{target}: {len(traces)} traces")
         except (ConnectionError, ValueError) as exc:  # the receiver, or the endpoint's form
             raise CliError(str(exc)) from None
@@ -103,6 +110,14 @@ TARGETS: dict[str, Target] = {
         (
             (("--endpoint",), {"metavar": "URL", "help": "otel: an OTLP/HTTP traces URL"}),
             (("--project",), {"metavar": "NAME", "help": "otel: the Phoenix project"}),
+            (
+                ("--link-shared",),
+                {
+                    "action": "store_true",
+                    "help": "otel, with --all-leaves: write each span once; a later path's "
+                    "trace holds what no earlier trace holds and links to where it forked",
+                },
+            ),
         ),
         needs_output=False,
     ),
@@ -147,6 +162,7 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all-leaves", action="store_true", help="every leaf's path, not only the active one"
     )
+    add_no_archived(parser)
     for target in TARGETS.values():
         for flags, options in target.options:
             parser.add_argument(*flags, **options)

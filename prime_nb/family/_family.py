@@ -207,11 +207,11 @@ class Family:
         return graph
 
 
-def _files(folders: Iterable[Path], pattern: str) -> list[Path]:
+def _files(folders: Iterable[Path], pattern: str, include_archived: bool = True) -> list[Path]:
     seen: dict[Path, Path] = {}
     for folder in folders:
         if folder.is_dir():
-            for path in find_session_files(folder, pattern):
+            for path in find_session_files(folder, pattern, include_archived=include_archived):
                 seen.setdefault(path.resolve(), path)
     return sorted(seen.values())
 
@@ -240,9 +240,12 @@ def _recorded_parent(facts: SessionFacts) -> Path | None:
         return None
 
 
-def family_files(target: Path, folders: list[Path], pattern: str) -> list[Path]:
+def family_files(
+    target: Path, folders: list[Path], pattern: str, include_archived: bool = True
+) -> list[Path]:
     """The files of ``target``'s family among ``folders`` (plus recorded parents that
-    exist, and their folders), found from headers alone so that only the family loads."""
+    exist, and their folders), found from headers alone so that only the family loads;
+    archived files among them unless ``include_archived`` is False."""
     folders = list(folders)
     headers: dict[str, SessionFacts] = {str(target): header_facts(target)}
     searched: set[Path] = set()
@@ -250,7 +253,7 @@ def family_files(target: Path, folders: list[Path], pattern: str) -> list[Path]:
         for folder in folders:
             if folder not in searched:
                 searched.add(folder)
-                for path in _files([folder], pattern):
+                for path in _files([folder], pattern, include_archived):
                     if str(path) not in headers:
                         headers[str(path)] = header_facts(path)
         # a recorded parent that exists outside the folders: search where it lives too
@@ -292,6 +295,7 @@ def load_family(
     *,
     search: PathLike | Iterable[PathLike] | None = None,
     pattern: str = "**/*.jsonl",
+    include_archived: bool = True,
 ) -> Family:
     """Load a session's family (a file), or every family below a folder.
 
@@ -299,6 +303,8 @@ def load_family(
     :func:`default_folders`) and the folders in ``search`` are searched, reading headers
     only; just the sessions linked to the file, at any depth, are loaded (how a
     ``parentSession`` is resolved: docs/families.md). For a folder, every session below it.
+    Archived files (OpenClaw's ``<id>.jsonl.reset.<time>``, ``<id>.jsonl.deleted.<time>``)
+    are searched too unless ``include_archived`` is False.
 
     Raises FileNotFoundError when ``path_or_dir`` does not exist, SessionFormatError when
     it is neither a file nor a folder (a FIFO, a device: reading one would wait forever).
@@ -323,8 +329,8 @@ def load_family(
         if not folder.is_dir():
             raise NotADirectoryError(f"{folder}: search must name folders; this is not one")
     if target.is_dir():
-        return family_of(_files([target, *folders], pattern))
-    files = family_files(target, [*default_folders(target), *folders], pattern)
+        return family_of(_files([target, *folders], pattern, include_archived))
+    files = family_files(target, [*default_folders(target), *folders], pattern, include_archived)
     everything = family_of(files)
     # headers alone over-approximate (every candidate of an ambiguous link): keep the
     # file's own family as the stitching decided it

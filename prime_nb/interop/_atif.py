@@ -20,6 +20,14 @@ ATIF is linear, a session is a tree: so a file holds one path. How a path maps:
   step that spawned it by ``subagent_trajectory_ref`` (a path beside the parent's file,
   the form Scout's ATIF importer follows).
 
+Every leaf (``leaf="all"``): a trajectory is a path's complete history, and ATIF links
+files only in a chain (``continued_trajectory_ref``, one continuation), so a fork cannot
+be written as a reference and a shared prefix is in each file. Its steps say so: the
+active path is written first, and in each later file a step whose entries an earlier
+file already holds is ``is_copied_context`` (ATIF's mark for history copied from
+another trajectory, which training pipelines leave out, and which ``final_metrics``
+leaves out as Harbor's agents do), so each entry is an original step once.
+
 Every step's ``extra["entry_id"]`` is the entry it came from; tool calls and results
 carry theirs in their own ``extra``. Each file is validated by the ``atif`` package's
 models, and by the checks it does not make (steps present, entry ids in path order).
@@ -168,7 +176,32 @@ def trajectory_steps(items: Iterable[Item]) -> tuple[list[dict[str, Any]], dict[
     return steps.steps, steps.by_entry
 
 
+def step_entries(step: dict[str, Any]) -> set[str]:
+    """Every entry a step names: its own, its tool calls', its results'."""
+    named = {step["extra"]["entry_id"]}
+    named.update(call["extra"]["entry_id"] for call in step.get("tool_calls", ()))
+    for result in (step.get("observation") or {}).get("results", ()):
+        entry_id = (result.get("extra") or {}).get("entry_id")
+        if entry_id is not None:
+            named.add(entry_id)
+    return named
+
+
+def mark_copied(steps: Sequence[dict[str, Any]], written: set[str]) -> None:
+    """Mark ``is_copied_context`` on each step whose entries are all in ``written`` (an
+    earlier trajectory of the export holds them), then add the steps' entries to it."""
+    named = [step_entries(step) for step in steps]
+    for step, entries in zip(steps, named, strict=True):
+        if entries <= written:
+            step["is_copied_context"] = True
+    for entries in named:
+        written |= entries
+
+
 def _final_metrics(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The totals of the steps not marked ``is_copied_context`` (as Harbor's own agents
+    count them), so totals added over an export's files count each step once."""
+    steps = [s for s in steps if not s.get("is_copied_context")]
     metrics = [s["metrics"] for s in steps if "metrics" in s]
     costs = [m["cost_usd"] for m in metrics if "cost_usd" in m]
     out: dict[str, Any] = {
@@ -229,6 +262,19 @@ class _Writer:
         self.written: list[Path] = []
         self.subagent_files: dict[str, Path] = {}
         self.models = require("atif", "atif", "prime_nb.interop.to_atif")
+        #: the entries the export's earlier paths hold (None: one path, nothing copied)
+        self.shared: set[str] | None = None
+
+    def validate(self, doc: dict[str, Any]) -> None:
+        """Raise if ATIF's models refuse ``doc``: the document with its first step, then
+        each step in a document of its own (numbered 1, as a one-step document must be),
+        so the models of one step at a time are held, not a whole path's beside its
+        dictionaries. What the models check across steps (ids 1..n) ``check_trajectory``
+        has checked."""
+        trajectory = self.models.Trajectory
+        steps = doc["steps"]
+        for step in steps:
+            trajectory.model_validate({**doc, "steps": [{**step, "step_id": 1}]})
 
     def unique(self, path: Path) -> Path:
         """``path``, or ``<stem>-2.json``... when this export already wrote that name
@@ -273,6 +319,8 @@ class _Writer:
                 ref = self._subagent(child, seen)
                 if ref is not None:
                     step.setdefault("observation", {"results": []})["results"].append(ref)
+        if self.shared is not None and not seen:  # a path of the session, not a sub-agent
+            mark_copied(steps, self.shared)
         models = [s["model_name"] for s in steps if "model_name" in s]
         session_id = session.id or session.file.name.removesuffix(".jsonl")
         doc: dict[str, Any] = {
@@ -297,7 +345,7 @@ class _Writer:
         if models:
             doc["agent"]["model_name"] = models[0]
         check_trajectory(doc, path_ids, f"{session.file} at {leaf_id}")
-        self.models.Trajectory.model_validate(doc)  # raises if ATIF's models refuse it
+        self.validate(doc)
         dest.write_bytes(_json_bytes(doc))
         self.written.append(dest)
         return dest
@@ -325,8 +373,10 @@ class _Writer:
 
 
 def _leaves(session: Session, leaf: str | None) -> list[str]:
-    if leaf == "all":
-        return [str(x) for x in session.leaves.index]
+    if leaf == "all":  # the active path first: its steps are the originals
+        leaves = [str(x) for x in session.leaves.index]
+        active = session.leaf_id
+        return sorted(leaves, key=lambda x: x != active)
     if leaf is None:
         if session.leaf_id is None:
             raise ValueError(
@@ -350,9 +400,11 @@ def to_atif(
     ``leaf``: ``None`` writes the active path, ``"all"`` one file per leaf, an entry id
     the path to that entry. ``dest`` is a folder (made if missing), each file named
     ``<session file>.<leaf id>.json``; with one path, a ``dest`` ending in ``.json`` is
-    that file. ``family``: where sub-agents are found (default: ``load_family`` of the
-    session's file; ``False``: none). Sub-agents' files are written beside, as
-    ``subagent-<file>.<leaf>.json``, and the returned paths include them.
+    that file. With ``"all"`` the active path comes first, and a later path's steps that
+    an earlier file holds are marked ``is_copied_context``. ``family``: where sub-agents
+    are found (default: ``load_family`` of the session's file; ``False``: none).
+    Sub-agents' files are written beside, as ``subagent-<file>.<leaf>.json``, and the
+    returned paths include them.
 
     Returns the written paths. Raises ImportError without the ``atif`` extra,
     EntryNotFoundError for an unknown leaf, ValueError for an empty session or a path
@@ -370,6 +422,8 @@ def to_atif(
     else:
         found = family or None
     writer = _Writer(folder, found)
+    if leaf == "all":
+        writer.shared = set()
     folder.mkdir(parents=True, exist_ok=True)
     mains: list[Path] = []
     for leaf_id in leaves:

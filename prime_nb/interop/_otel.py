@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from .._version import __version__
@@ -57,6 +57,7 @@ def to_otel(
     project: str | None = None,
     leaf: str | None = None,
     exporter: SpanExporter | None = None,
+    shared: Literal["repeat", "link"] = "repeat",
 ) -> list[str]:
     """Send a session's paths as traces to an OTLP/HTTP ``endpoint``, or write them to
     ``path`` (an OTLP protobuf file), or hand them to an SDK ``exporter``.
@@ -76,6 +77,15 @@ def to_otel(
     compaction (docs/interop.md lists the attributes). Ids come from the session id, the
     leaf and the entry, so exporting again gives the same traces.
 
+    ``shared``: what a path's trace holds of the history it shares with paths exported
+    before it (with ``"link"``, the active path is exported, and returned, first).
+    ``"repeat"`` (the default): every span of the path, so each trace reads whole.
+    ``"link"``: only the spans no earlier trace holds;
+    its agent span links (an OpenTelemetry span link) to the span of the last shared
+    entry and says how many spans it left out (``prime_nb.shared_spans``), and its cost
+    is that of the spans it holds, so each model call, tool call and compaction, and
+    its cost, is in one trace.
+
     Returns the trace ids (32 hex digits), one per path, in the order of ``leaf``.
 
     Raises ImportError without the ``otel`` extra, ValueError for a wrong combination of
@@ -90,13 +100,20 @@ def to_otel(
     if len(targets) != 1:
         given = f"got {', '.join(targets)}" if targets else "got none"
         raise ValueError(f"to_otel: give one of endpoint, path or exporter; {given}")
+    if shared not in ("repeat", "link"):
+        raise ValueError(f"to_otel: shared={shared!r}; give 'repeat' or 'link'")
     if endpoint is not None:
         _check_endpoint(endpoint)
     otel = _sdk()
     loaded = as_session(session, "to_otel")
     leaves = _leaves(loaded, leaf)
     resource = _resource(otel, project)
-    batches = _batches(otel.readable(record, resource) for record in _records(loaded, leaves))
+    if shared == "link":  # the active path first: its trace holds the shared spans
+        leaves = sorted(leaves, key=lambda leaf_id: leaf_id != loaded.leaf_id)
+    records = _records(loaded, leaves)
+    if shared == "link":
+        records = _linked(records)
+    batches = _batches(otel.readable(record, resource) for record in records)
     with paused_gc():  # many small objects, no cycles among them
         if path is not None:
             _write(Path(os.fspath(path)), (otel.encode(batch) for batch in batches))
@@ -128,6 +145,42 @@ def _records(session: Session, leaves: Sequence[str]) -> Iterator[SpanRecord]:
         yield from path_spans(session, leaf_id, entries)
 
 
+def _linked(records: Iterable[SpanRecord]) -> Iterator[SpanRecord]:
+    """Each span once: a trace's spans that an earlier trace holds (same entry, call and
+    result) are left out, and its agent span links to the last of them."""
+    written: dict[tuple[str, ...], tuple[int, int]] = {}
+    agent: SpanRecord | None = None
+    kept: list[SpanRecord] = []
+    left_out: list[tuple[int, int]] = []
+
+    def finish() -> Iterator[SpanRecord]:
+        if agent is None:
+            return
+        if left_out:
+            agent.links.append(left_out[-1])
+            agent.attributes["prime_nb.shared_spans"] = len(left_out)
+            if "prime_nb.cost" in agent.attributes:  # the cost of what it holds, once
+                costs = [r.attributes.get("prime_nb.cost") for r in kept]
+                own = float(sum(c for c in costs if isinstance(c, float)))
+                agent.attributes["llm.cost.total"] = agent.attributes["prime_nb.cost"] = own
+        yield agent
+        yield from kept
+
+    for record in records:
+        if not record.key:  # an agent span: the next path's trace begins
+            yield from finish()
+            agent, kept, left_out = record, [], []
+            continue
+        result = record.attributes.get("prime_nb.result_id")
+        identity = (*record.key, result if isinstance(result, str) else "")
+        if identity in written:  # no path repeats an identity: an earlier trace's
+            left_out.append(written[identity])
+        else:
+            kept.append(record)
+            written[identity] = (record.trace_id, record.span_id)
+    yield from finish()
+
+
 # -- the SDK ---------------------------------------------------------------------------------
 class _Sdk:
     """The OpenTelemetry classes ``to_otel`` uses, imported when it is first called."""
@@ -139,7 +192,14 @@ class _Sdk:
         from opentelemetry.sdk.trace import ReadableSpan
         from opentelemetry.sdk.trace.export import SpanExportResult
         from opentelemetry.sdk.util.instrumentation import InstrumentationScope
-        from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
+        from opentelemetry.trace import (
+            Link,
+            SpanContext,
+            SpanKind,
+            Status,
+            StatusCode,
+            TraceFlags,
+        )
 
         self.encode_spans, self.OTLPSpanExporter = encode_spans, OTLPSpanExporter
         self.Resource, self.ReadableSpan, self.SUCCESS = (
@@ -153,6 +213,7 @@ class _Sdk:
             Status,
             StatusCode,
         )
+        self.Link = Link
         self.sampled = TraceFlags(TraceFlags.SAMPLED)
         self.scope = InstrumentationScope("prime_nb", __version__)
 
@@ -167,8 +228,10 @@ class _Sdk:
             if record.error is not None
             else self.Status(self.StatusCode.UNSET)
         )
+        links = [self.Link(self.context(trace, span)) for trace, span in record.links]
         span: ReadableSpan = self.ReadableSpan(
             name=record.name,
+            links=links,
             context=self.context(record.trace_id, record.span_id),
             parent=self.context(record.trace_id, parent) if parent is not None else None,
             resource=resource,

@@ -14,7 +14,10 @@ in the OpenTelemetry GenAI conventions (what Langfuse, Jaeger and others read), 
 
 Ids are derived from the conversation, the leaf and the entry (BLAKE2b), so exporting a
 session again gives the same ids, and a receiver that keys spans by id keeps one copy;
-the same entry on two paths is two spans, one in each trace.
+the same entry on two paths is two spans, one in each trace (a span belongs to exactly
+one trace). ``SpanRecord.key`` names what a span stands for on any path, so an export of
+many paths can write a shared entry's span once and link to it (``to_otel``'s
+``shared="link"``).
 
 Times come from the entries' timestamps: a model call runs from its message's own
 ``timestamp`` (when the request started) to its entry's; a tool call from the call's
@@ -67,6 +70,11 @@ class SpanRecord:
     kind: str  # "internal" or "client" (a model call is a request to a provider)
     attributes: dict[str, AttributeValue] = field(default_factory=dict)
     error: str | None = None  # the status description of a failed span
+    #: what the span stands for on any path (kind, entry, call), the same on every path
+    #: that holds the entry; empty for the agent span, which stands for its path
+    key: tuple[str, ...] = ()
+    #: spans of other traces this one continues: (trace id, span id) each
+    links: list[tuple[int, int]] = field(default_factory=list)
 
 
 def conversation_id(session: Session) -> str:
@@ -210,6 +218,7 @@ class _PathSpans:
             start_ns=min(start, end),
             end_ns=end,
             kind="internal",
+            key=key,
             attributes={
                 "prime_nb.entry_id": _clean(self.ids[k]),
                 "session.id": conversation,

@@ -11,13 +11,19 @@ messages new random ids, so their hits cannot be traced back).
 One transcript per active path by default: the session as the agent resumes it, each
 message once. Every leaf (``leaves="all"``) is there for studying abandoned branches; a
 shared prefix is then in several transcripts, so a scanner pays for it and finds it once
-per leaf. A path's messages are its whole history, compactions included: a compaction is
-the user message with its summary that the model read (``session.context(leaf)`` is
-what the model saw at the end, not this).
+per leaf. Scout cannot do otherwise: a scanner reads one transcript's messages, and a
+transcript cannot refer to another's. What it can do is say so: the active path comes
+first, and each later transcript names the earlier one it forked from (``forked_from``)
+and how many of its first messages that one holds (``shared_messages``); since message
+ids are entry ids, a finding in a shared message has the same ``entry_id`` each time.
+
+A path's messages are its whole history, compactions included: a compaction is the
+user message with its summary that the model read (``session.context(leaf)`` is what
+the model saw at the end, not this).
 
 The session and the leaf become the database's columns (Scout stores each metadata key
 as one): ``file``, ``session_id``, ``leaf_id``, ``is_active_leaf``, ``session_name``,
-``cwd``, ``entries``, ``compactions``, ``cost``.
+``cwd``, ``entries``, ``compactions``, ``cost``, ``forked_from``, ``shared_messages``.
 """
 
 from __future__ import annotations
@@ -114,9 +120,21 @@ def transcript_id(*parts: str) -> str:
     return _UNSAFE.sub("_", ":".join(parts))[:200]
 
 
-def transcript_of(session: Session, leaf_id: str, inspect: Any, scout: Any) -> Any:
-    """The Scout transcript of one path of ``session``."""
+def transcript_of(
+    session: Session,
+    leaf_id: str,
+    inspect: Any,
+    scout: Any,
+    held: dict[str, str] | None = None,
+) -> Any:
+    """The Scout transcript of one path of ``session``. ``held``: the transcript id of
+    each entry that an earlier transcript of the session holds (updated here)."""
     items = list(path_items(session, leaf_id))
+    held = {} if held is None else held
+    shared = 0
+    while shared < len(items) and items[shared].entry_id in held:
+        shared += 1
+    forked_from = held[items[shared - 1].entry_id] if shared else None
     usage = [i.usage for i in items if i.usage is not None]
     costs = [u.cost for u in usage if u.cost is not None]
     models = [i.model for i in items if i.model]
@@ -132,9 +150,14 @@ def transcript_of(session: Session, leaf_id: str, inspect: Any, scout: Any) -> A
         "entries": len(session.path(leaf_id)),
         "compactions": sum(i.kind == "compaction" for i in items),
         "cost": sum(costs) if costs else None,
+        "forked_from": forked_from,
+        "shared_messages": shared,
     }
+    tid = transcript_id(session_id, leaf_id)
+    for item in items[shared:]:
+        held.setdefault(item.entry_id, tid)
     return scout.Transcript(
-        transcript_id=transcript_id(session_id, leaf_id),
+        transcript_id=tid,
         source_type=SOURCE_TYPE,
         source_id=session_id,
         source_uri=str(session.file.resolve()),
@@ -155,9 +178,11 @@ def _transcripts(
         if session.leaf_id is None:
             continue  # an empty session has no path
         chosen = [str(x) for x in session.leaves.index] if leaves == "all" else [session.leaf_id]
+        chosen.sort(key=lambda leaf_id: leaf_id != session.leaf_id)  # the active path first
+        held: dict[str, str] = {}
         for leaf_id in chosen:
             with paused_gc():  # a path's messages: many small objects, all kept
-                transcript = transcript_of(session, leaf_id, inspect, scout)
+                transcript = transcript_of(session, leaf_id, inspect, scout, held)
             base, n = transcript.transcript_id, 1
             while transcript.transcript_id in ids:  # the same session id in two files
                 n += 1
@@ -185,7 +210,9 @@ def to_scout(
 
     ``sessions_or_folder``: a Session, a session file, a folder (every session below
     it), or a list of these. ``leaves``: ``"active"`` one transcript per session (its
-    active path), ``"all"`` one per leaf. Each transcript's id is
+    active path), ``"all"`` one per leaf, the active path first (a later one's
+    ``forked_from`` and ``shared_messages`` say which earlier transcript holds its first
+    messages, and how many). Each transcript's id is
     ``<session id>:<leaf id>``; each message's id is its entry id. Empty sessions have
     no path and give no transcript.
 

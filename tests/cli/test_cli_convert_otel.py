@@ -25,6 +25,18 @@ def test_a_file_becomes_one_pb_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert len({span.trace_id for span in spans}) == leaves == 2
 
 
+def test_link_shared_writes_each_span_once(tmp_path: Path) -> None:
+    source = write_lines(tmp_path / "clean.jsonl", clean_lines())
+    whole, linked = tmp_path / "whole.pb", tmp_path / "linked.pb"
+    assert main(["convert", str(source), "--to", "otel", "-o", str(whole), "--all-leaves"]) == 0
+    args = ["convert", str(source), "--to", "otel", "-o", str(linked), "--all-leaves"]
+    assert main([*args, "--link-shared"]) == 0
+    repeated, once = spans_of(whole.read_bytes()), spans_of(linked.read_bytes())
+    assert len({span.trace_id for span in once}) == 2
+    assert len(once) < len(repeated)
+    assert sum(len(span.links) for span in once) == 1
+
+
 def test_a_folder_becomes_a_pb_file_per_session(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -132,6 +132,34 @@ def test_leaf_chooses_the_path_and_a_json_dest_is_the_file(tmp_path: Path) -> No
         to_atif(source, tmp_path / "x", leaf="nope", family=False)
 
 
+def test_every_leaf_marks_the_history_an_earlier_file_holds_as_copied(tmp_path: Path) -> None:
+    source = _rich_session(tmp_path)
+    files = to_atif(source, tmp_path / "all", leaf="all", family=False)
+    docs = [_read(path) for path in files]
+    assert [doc["extra"]["is_active_leaf"] for doc in docs] == [True, False]
+    assert not any(step.get("is_copied_context") for step in docs[0]["steps"])
+    side = {s["extra"]["entry_id"]: s.get("is_copied_context", False) for s in docs[1]["steps"]}
+    assert side == {"u1": True, "a1": True, "a2": True, "x1": False}
+    # each entry is an original (not copied) step in exactly one file
+    originals = [
+        eid
+        for doc in docs
+        for step in doc["steps"]
+        if not step.get("is_copied_context")
+        for eid in [step["extra"]["entry_id"]]
+    ]
+    assert len(originals) == len(set(originals))
+    assert set(originals) == {s["extra"]["entry_id"] for doc in docs for s in doc["steps"]}
+    # the totals count the original steps only, so summed over the files each turn once
+    session = prime_nb.load(source)
+    tokens = session.entries["output_tokens"].fillna(0).sum()
+    assert sum(doc["final_metrics"]["total_completion_tokens"] for doc in docs) == tokens
+    assert [doc["final_metrics"]["total_steps"] for doc in docs] == [
+        len(docs[0]["steps"]),
+        1,
+    ]
+
+
 def test_an_empty_session_has_no_path(tmp_path: Path) -> None:
     path = write_case("empty-v3-prime", tmp_path)
     with pytest.raises(
@@ -168,3 +196,23 @@ def test_without_the_extra_the_error_names_the_install(
     with pytest.raises(ImportError, match=r"pip install 'prime-nb\[atif\]'") as caught:
         to_atif(_rich_session(tmp_path), tmp_path / "out", family=False)
     assert isinstance(caught.value.__cause__, ImportError)
+
+
+def test_a_step_the_models_refuse_stops_the_write(tmp_path: Path) -> None:
+    """Each step is validated by ATIF's models (one step at a time, to hold one step's
+    models): the last step with an unknown source, or a cost that is not a number,
+    raises."""
+    from pydantic import ValidationError
+
+    from prime_nb.interop._atif import _Writer
+
+    writer = _Writer(tmp_path, None)
+    source = _rich_session(tmp_path)
+    (path,) = to_atif(source, tmp_path / "ok.json", family=False)
+    doc = _read(path)
+    writer.validate(doc)  # what to_atif wrote passes
+    last = len(doc["steps"]) - 1
+    for bad, field in (({"source": "robot"}, "source"), ({"metrics": {"cost_usd": "x"}}, "cost")):
+        steps = [*doc["steps"][:last], {**doc["steps"][last], **bad}]
+        with pytest.raises(ValidationError, match=field):
+            writer.validate({**doc, "steps": steps})

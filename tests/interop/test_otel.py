@@ -192,3 +192,69 @@ def test_every_leaf_is_a_trace_with_the_session_tree(name: str, tmp_path: Path) 
     assert to_otel(session, path=target, leaf="all", project="matrix") == traces
     check_pb_file(target, spans)
     assert list(tmp_path.iterdir()) == [target], "no temporary file is left"
+
+
+def _identity(span: ReadableSpan) -> tuple[Any, ...]:
+    """What a span stands for on any path: its kind, entry, call and result."""
+    a = attrs(span)
+    return (
+        a["openinference.span.kind"],
+        a["prime_nb.entry_id"],
+        span.name,
+        a.get("tool_call.id"),
+        a.get("prime_nb.result_id"),
+    )
+
+
+FORKED = [
+    "comp-on2-off0-forks1-v3-prime",
+    "comp-on1-off1-forks2-v3-spec",
+    "comp-on0-off3-forks3-v3-prime",
+]
+
+
+@pytest.mark.parametrize("name", FORKED)
+def test_shared_link_writes_each_span_once_and_links_to_the_fork(name: str, tmp_path: Path) -> None:
+    session = prime_nb.load(shared_file(name))
+    _, repeated = exported(session, leaf="all")
+    traces, linked = exported(session, leaf="all", shared="link")
+    target = tmp_path / "linked.pb"
+    assert to_otel(session, path=target, leaf="all", shared="link") == traces
+    request = ExportTraceServiceRequest.FromString(target.read_bytes())
+    (scope,) = [s for r in request.resource_spans for s in r.scope_spans]
+    assert len(scope.spans) == len(linked)
+    assert sum(len(s.links) for s in scope.spans) == sum(len(s.links) for s in linked)
+    whole, grouped = by_trace(repeated), by_trace(linked)
+    assert len(traces) == len(session.leaves) > 1
+    children = [s for s in linked if s.parent is not None]
+    identities = [_identity(s) for s in children]
+    assert len(identities) == len(set(identities)), "each span once"
+    assert set(identities) == {_identity(s) for s in repeated if s.parent is not None}
+    span_at = {s.context.span_id: s for s in linked if s.context is not None}
+    earlier: set[int] = set()
+    agent_costs = 0.0
+    for n, trace in enumerate(int(t, 16) for t in traces):
+        spans = grouped[trace]
+        (agent,) = [s for s in spans if s.parent is None]
+        leaf_id = attrs(agent)["prime_nb.leaf_id"]
+        assert (leaf_id == session.leaf_id) == (n == 0), "the active path first"
+        left_out = attrs(agent).get("prime_nb.shared_spans", 0)
+        assert len(spans) + left_out == len(whole[trace])
+        if n == 0:
+            assert left_out == 0 and not agent.links
+        if left_out:  # links to the last shared span, in an earlier trace, on its path
+            (link,) = agent.links
+            fork = span_at[link.context.span_id]
+            assert fork.context is not None and fork.context.trace_id in earlier
+            assert attrs(fork)["prime_nb.entry_id"] in session.path(leaf_id)
+        agent_costs += float(attrs(agent).get("prime_nb.cost", 0.0))
+        earlier.add(trace)
+    assert any(s.links for s in linked), "a later path shares history with the first"
+    llm_costs = sum(float(attrs(s).get("prime_nb.cost", 0.0)) for s in children)
+    assert agent_costs == pytest.approx(llm_costs), "the agent spans count each cost once"
+
+
+def test_shared_takes_repeat_or_link() -> None:
+    session = prime_nb.load(shared_file(FORKED[0]))
+    with pytest.raises(ValueError, match="shared='copy'; give 'repeat' or 'link'"):
+        to_otel(session, exporter=InMemorySpanExporter(), shared="copy")  # type: ignore[arg-type]

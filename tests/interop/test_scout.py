@@ -131,12 +131,17 @@ def test_llm_scanner_on_mockllm_cites_entries(tmp_path: Path) -> None:
 
 def test_session_and_leaf_are_columns_and_messages_keep_entry_ids(tmp_path: Path) -> None:
     path = write_lines(tmp_path / "clean.jsonl", clean_lines())
-    assert to_scout([path], tmp_path / "db", leaves="all") == ["odd:x1", "odd:a4"]
+    assert to_scout([path], tmp_path / "db", leaves="all") == ["odd:a4", "odd:x1"]
     (parquet,) = (tmp_path / "db").glob("*.parquet")
     table = pq.read_table(parquet).to_pandas().set_index("transcript_id")
     assert {"file", "session_id", "leaf_id", "is_active_leaf", "compactions"} <= set(table)
     assert table.loc["odd:a4", "leaf_id"] == "a4" and table.loc["odd:a4", "is_active_leaf"]
     assert table.loc["odd:x1", "file"] == str(path.resolve())
+    # the side branch x1 leaves the active path after a2: u1, a1, t1, a2 are shared
+    assert table.loc["odd:a4", "shared_messages"] == 0
+    assert pd.isna(table.loc["odd:a4", "forked_from"])
+    assert table.loc["odd:x1", "shared_messages"] == 4
+    assert table.loc["odd:x1", "forked_from"] == "odd:a4"
 
     async def messages() -> list[str | None]:
         async with scout.transcripts_db(str(tmp_path / "db")) as db:

@@ -16,7 +16,7 @@
 
 import { Flag, Kind } from "../model/constants";
 import type { Columns } from "../model/data";
-import type { AggregateInfo, AggregatePlan, Display } from "../model/display";
+import { type AggregateInfo, type AggregatePlan, type Display, peakTokens } from "../model/display";
 import type { Tree } from "../model/tree";
 import { layoutDisplay, type Layout, type TreeShape } from "./layout";
 
@@ -343,7 +343,7 @@ export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: I
       const s = disp.isSeg[d] ? disp.segments.get(i) : undefined;
       const kids = disp.childStart[d + 1] - disp.childStart[d];
       a.entries += b.size[d];
-      a.tokens += s ? s.tokens : cols.tokens[i];
+      a.tokens = peakTokens(a.tokens, s ? s.tokens : cols.tokens[i]);
       a.errors += s ? s.errors : cols.flags[i] & Flag.Error ? 1 : 0;
       a.labels += s ? s.labels : cols.labels.has(i) ? 1 : 0;
       a.compactions += s ? s.compactions : cols.kind[i] === Kind.Compaction ? 1 : 0;

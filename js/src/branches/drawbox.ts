@@ -145,7 +145,7 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   ctx.font = `${smallPx}px ${theme.font}`;
   ctx.fillStyle = theme.muted;
   const span = s.t1 > s.t0 ? ` · ${fmtDuration(s.t1 - s.t0)}` : "";
-  put(`${fmtCount(s.size)} entries${span} · ${fmtCount(s.tokens)} tokens`, yFig, bx0, room, smallPx);
+  put(`${fmtCount(s.size)} entries${span} · peak ${fmtCount(s.tokens)} tokens`, yFig, bx0, room, smallPx);
   // 3: marks: label, errors, compactions; in the box when it is tall enough, else
   // the label as a tag under the box (in the gap before the next level).
   const inside = yMarks + smallPx / 2 <= barY;
@@ -185,9 +185,9 @@ const tokens = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n >= 1e8 
 export function aggregateText(a: AggregateInfo): [string, string] {
   const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", a.errors ? `✗ ${plural(a.errors, "error")}` : ""];
   const fig = (...parts: string[]): string => [...parts, ...marks].filter(Boolean).join(" · ");
-  if (a.kind === "span") return [`entries ${whole(a.from)}-${whole(a.to)} · ${tokens(a.tokens)} tokens`, fig(plural(a.forks, "fork"))];
-  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "root")} · ${plural(a.entries, "entry", "entries")}`, fig(plural(a.branches, "branch", "branches"), `${tokens(a.tokens)} tokens`)];
-  return [`▸ ${plural(a.branches, "branch", "branches")} · ${plural(a.entries, "entry", "entries")}`, fig(`${tokens(a.tokens)} tokens`)];
+  if (a.kind === "span") return [`entries ${whole(a.from)}-${whole(a.to)} · peak ${tokens(a.tokens)} tokens`, fig(plural(a.forks, "fork"))];
+  if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "root")} · ${plural(a.entries, "entry", "entries")}`, fig(plural(a.branches, "branch", "branches"), `peak ${tokens(a.tokens)} tokens`)];
+  return [`▸ ${plural(a.branches, "branch", "branches")} · ${plural(a.entries, "entry", "entries")}`, fig(`peak ${tokens(a.tokens)} tokens`)];
 }
 
 /** Labels of boxes too short to hold them: a tag centred under the box. */

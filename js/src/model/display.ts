@@ -12,6 +12,8 @@ export interface SegmentInfo {
   head: number;
   tail: number;
   size: number;
+  /** the largest turn total among the run's entries: the context the model read at that
+   * turn plus its answer (see {@link peakTokens}) */
   tokens: number;
   flags: number;
   labels: number;
@@ -39,6 +41,7 @@ export interface AggregateInfo {
   /** leaves (branch ends) under it */
   branches: number;
   entries: number;
+  /** the largest turn total inside ({@link peakTokens}) */
   tokens: number;
   errors: number;
   labels: number;
@@ -110,6 +113,17 @@ function shownChildren(tree: Tree, vis: Visible): { start: Int32Array; list: Int
   return { start, list, roots };
 }
 
+/**
+ * The token figure of many entries taken together: the largest of their turn totals.
+ * A turn's total already holds the whole context the model read, so adding the totals of
+ * several turns counts that context once per turn (ten turns over a 50k context would
+ * say 500k). The largest is the most context the run held, which is what a reader of a
+ * folded row needs to know.
+ */
+export function peakTokens(figure: number, tokens: number): number {
+  return tokens > figure ? tokens : figure;
+}
+
 function newSegment(head: number): SegmentInfo {
   return {
     head,
@@ -136,7 +150,7 @@ function newSegment(head: number): SegmentInfo {
 function addEntry(s: SegmentInfo, cols: Columns, tree: Tree, i: number): void {
   s.tail = i;
   s.size++;
-  s.tokens += cols.tokens[i];
+  s.tokens = peakTokens(s.tokens, cols.tokens[i]);
   s.flags |= cols.flags[i];
   if (cols.flags[i] & Flag.Error) s.errors++;
   if (cols.labels.has(i)) {

@@ -20,6 +20,7 @@
 
 import { Flag, Kind } from "../model/constants";
 import type { Columns } from "../model/data";
+import { peakTokens } from "../model/display";
 import type { Visible } from "../model/filter";
 import type { Tree } from "../model/tree";
 import { fmtCount } from "../ui/canvas";
@@ -37,6 +38,7 @@ export interface FoldSummary {
   forks: number;
   compactions: number;
   errors: number;
+  /** the largest turn total inside (``peakTokens``) */
   tokens: number;
   onActive: boolean;
   /** the roots folded into a "roots" row */
@@ -272,7 +274,7 @@ function finish(
       summaries.set(h, s);
     }
     s.entries++;
-    s.tokens += cols.tokens[i];
+    s.tokens = peakTokens(s.tokens, cols.tokens[i]);
     if (!kids[i]) s.branches++;
     if (kids[i] > 1) s.forks++;
     if (cols.kind[i] === Kind.Compaction) s.compactions++;

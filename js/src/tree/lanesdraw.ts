@@ -54,11 +54,12 @@ export interface LaneDrawStats extends DrawStats {
   landmarks: number[];
 }
 
-/** What a folded row says: how many entries, tool calls and tokens it holds. */
+/** What a folded row says: how many entries and tool calls it holds, and the most
+ * context it reached (its largest turn total: totals are not added, see ``peakTokens``). */
 export function foldText(s: SegmentInfo): string {
   const parts = [`${fmtCount(s.size)} entries`];
   if (s.tools) parts.push(`${fmtCount(s.tools)} tool call${s.tools === 1 ? "" : "s"}`);
-  if (s.tokens) parts.push(`${fmtCount(s.tokens)} tokens`);
+  if (s.tokens) parts.push(`peak ${fmtCount(s.tokens)} tokens`);
   return parts.join(" · ");
 }
 

@@ -30,6 +30,9 @@ export function tooltipPosition(
   return { left, top };
 }
 
+/** What "peak N tokens" on a row of many entries is. */
+export const PEAK_MEANS = "the largest turn: context read plus answer";
+
 /** A collapsed segment of the Branches view: its size, time span, roles and marks. */
 export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo, action = "click to expand"): void {
   clear(tip);
@@ -40,7 +43,7 @@ export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo, action = "click
   tip.append(
     el("div", "pnb-tip-text", `${s.users} user · ${s.assistants} assistant · ${s.tools} tool · ${s.others} other`),
   );
-  const foot: string[] = [`${fmtTokens(s.tokens)} tokens`];
+  const foot: string[] = [`peak ${fmtTokens(s.tokens)} tokens (${PEAK_MEANS})`];
   if (s.labels) foot.push(`${s.labels} label${s.labels > 1 ? "s" : ""}`);
   if (s.compactions) foot.push(`${s.compactions} compaction${s.compactions > 1 ? "s" : ""}`);
   foot.push(action);
@@ -59,7 +62,7 @@ export function fillAggregateTip(tip: HTMLElement, a: AggregateInfo): void {
         ? `${n(a.subtrees, "conversation")} with a root of ${a.subtrees === 1 ? "its" : "their"} own`
         : `${n(a.subtrees, "side branch", "side branches")} of one fork`;
   tip.append(el("div", "pnb-tip-head", what));
-  const parts = [n(a.entries, "entry", "entries"), n(a.branches, "branch end"), n(a.forks, "fork"), `${fmtTokens(a.tokens)} tokens`];
+  const parts = [n(a.entries, "entry", "entries"), n(a.branches, "branch end"), n(a.forks, "fork"), `peak ${fmtTokens(a.tokens)} tokens (${PEAK_MEANS})`];
   if (a.compactions) parts.push(n(a.compactions, "compaction"));
   if (a.errors) parts.push(n(a.errors, "error"));
   if (a.labels) parts.push(n(a.labels, "label"));

@@ -58,7 +58,7 @@ describe("boxes of side subtrees", () => {
     const { c, t, v, index } = x;
     const d2 = buildDisplay(c, t, v, "branches", new Set(), null, sidesAsBoxes(x));
     const info = d2.aggregates.get(index(10));
-    expect(info).toMatchObject({ kind: "branches", branches: 4, entries: 6, tokens: 60, forks: 1 });
+    expect(info).toMatchObject({ kind: "branches", branches: 4, entries: 6, tokens: 10, forks: 1 });
     const node = d2.nodeOf[index(10)];
     expect(d2.isSeg[node]).toBe(1);
     for (const leaf of [11, 12, 15]) expect(d2.nodeOf[index(leaf)]).toBe(node);

@@ -74,7 +74,7 @@ describe("buildDisplay with folds", () => {
     const d = buildDisplay(c, t, v, "tree", new Set(), fold);
     expect(d.m).toBe(7);
     const run = d.folds.get(10);
-    expect(run).toMatchObject({ head: 10, tail: 16, size: 7, tokens: 700 });
+    expect(run).toMatchObject({ head: 10, tail: 16, size: 7, tokens: 100 });
     expect(run!.tools).toBe(2);
     const node = d.nodeOf[10];
     expect(d.isSeg[node]).toBe(1);
@@ -94,11 +94,29 @@ describe("buildDisplay with folds", () => {
 });
 
 describe("foldText", () => {
-  it("says how many entries, tool calls and tokens a folded row holds", async () => {
+  it("says how many entries and tool calls a folded row holds, and its peak tokens", async () => {
     const { foldText } = await import("../../src/tree/lanesdraw");
     const { c, t, v } = setup(forked);
     const d = buildDisplay(c, t, v, "tree", new Set(), foldRuns(c, t, v));
-    expect(foldText(d.folds.get(10)!)).toBe("7 entries · 2 tool calls · 700 tokens");
-    expect(foldText({ ...d.folds.get(10)!, tools: 1, tokens: 12345 })).toBe("7 entries · 1 tool call · 12k tokens");
+    expect(foldText(d.folds.get(10)!)).toBe("7 entries · 2 tool calls · peak 100 tokens");
+    expect(foldText({ ...d.folds.get(10)!, tools: 1, tokens: 12345 })).toBe("7 entries · 1 tool call · peak 12k tokens");
+  });
+
+  it("gives the largest turn total of a run whose context grows, not the totals added", async () => {
+    const { foldText } = await import("../../src/tree/lanesdraw");
+    const { foldToFit } = await import("../../src/tree/aggregate");
+    // each turn reads the whole context so far: totals 11k, 22k, 33k (summed: 66k)
+    const rows = chain(12);
+    for (const [k, j] of [1, 4, 7].entries()) rows[j] = { ...rows[j], tokens: 11_000 * (k + 1) };
+    for (const j of [0, 2, 3, 5, 6, 8, 9, 10, 11]) rows[j] = { ...rows[j], tokens: 0 };
+    const { c, t, v } = setup(rows);
+    const fold = foldRuns(c, t, v);
+    const d = buildDisplay(c, t, v, "tree", new Set(), fold);
+    const run = [...d.folds.values()].find((s) => s.size > 6)!;
+    expect(run.tokens).toBe(33_000);
+    expect(foldText(run)).toContain("peak 33k tokens");
+    const fit = foldToFit(c, t, v, 4);
+    expect(fit.fold).not.toBeNull();
+    expect(Math.max(...[...fit.summaries.values()].map((s) => s.tokens))).toBe(33_000);
   });
 });
