@@ -85,6 +85,17 @@ def msg(
     }
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; the floors' venv has no xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` hands out the costly files first and the session-matrix
+    files test by test (tests/xdist_spread.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist_spread import SpreadScheduling
+
+    return SpreadScheduling(config, log)
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     """A local Dask cluster for the tests of the Dask tables: two single-threaded worker

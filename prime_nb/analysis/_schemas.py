@@ -175,9 +175,10 @@ def conform(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         index: pd.Index = pd.RangeIndex(len(frame))
     else:
         index = pd.Index(frame.index.tolist(), name=spec[0], dtype=spec[1])
-    out = pd.DataFrame(index=index)
+    columns = {}
     for column, dtype in schema.items():
         items = frame[column].tolist() if column in frame else [None] * len(frame)
-        out[column] = pd.Series(_cast(items, dtype), index=index, dtype=dtype_of(dtype))
+        columns[column] = pd.array(_cast(items, dtype), dtype=dtype_of(dtype))
+    out = pd.DataFrame(columns, index=index)  # arrays: one frame built, nothing aligned
     out.attrs.update(frame.attrs)
     return out

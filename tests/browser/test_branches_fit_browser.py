@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
 from playwright.sync_api import Page
 from servers import Jupyter, wait_until
@@ -48,7 +49,7 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "17 leaves": write_shape(tmp / "branchy.jsonl", "branchy", 1000),
         "comb": write_shape(tmp / "comb.jsonl", "comb", 1000),
         "24 roots": write_shape(tmp / "orphans.jsonl", "orphans", 24),
-        "100k": write_shape(tmp / "big.jsonl", "branchy", 100_000),
+        "100k": big_session(tmp_path_factory),
     }
 
 
@@ -56,7 +57,9 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def pages(sessions: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("branches-fit-html")
     return {
-        name: export_html(path, tmp / f"{name.replace(' ', '-')}.html", view="branches")
+        name: big_page(tmp_path_factory, view="branches")
+        if name == "100k"
+        else export_html(path, tmp / f"{name.replace(' ', '-')}.html", view="branches")
         for name, path in sessions.items()
     }
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
 from playwright.sync_api import Browser, Page
 from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
@@ -168,13 +169,13 @@ def check_views(page: Page, name: str, root: int = 0) -> None:
 
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Session files by name; the 100k one is made once for the module."""
+    """Session files by name; the 100k one is made once for the run (big_session.py)."""
     tmp = tmp_path_factory.mktemp("lod")
     out = {
         "demo": demo_session_path(),
         "branchy": write_shape(tmp / "branchy.jsonl", "branchy", 1000),
     }
-    out["100k"] = write_shape(tmp / "big.jsonl", "branchy", 100_000)
+    out["100k"] = big_session(tmp_path_factory)
     for path in FIXTURES:
         out[path.stem] = path
     return out
@@ -183,7 +184,12 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def pages(sessions: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("lod-html")
-    return {name: export_html(path, tmp / f"{name}.html") for name, path in sessions.items()}
+    return {
+        name: big_page(tmp_path_factory)
+        if name == "100k"
+        else export_html(path, tmp / f"{name}.html")
+        for name, path in sessions.items()
+    }
 
 
 def open_export(page: Page, html: Path) -> PageWatch:

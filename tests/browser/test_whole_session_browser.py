@@ -26,6 +26,7 @@ from typing import Any
 
 import orjson
 import pytest
+from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
 from playwright.sync_api import Browser, Page
 from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
@@ -116,7 +117,7 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "17 leaves": write_shape(tmp / "leaves.jsonl", "branchy", 1000),
         "1,000 entries, 40 forks": forked_session(tmp / "forks.jsonl"),
         "24 roots": rooted_session(tmp / "roots.jsonl"),
-        "100k entries": write_shape(tmp / "big.jsonl", "branchy", 100_000),
+        "100k entries": big_session(tmp_path_factory),
     }
 
 
@@ -124,7 +125,9 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def pages(sessions: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("whole-html")
     out = {
-        name: export_html(path, tmp / f"big-{j}.html")
+        name: big_page(tmp_path_factory)
+        if name == "100k entries"
+        else export_html(path, tmp / f"big-{j}.html")
         for j, (name, path) in enumerate(sessions.items())
     }
     cases = tmp_path_factory.mktemp("whole-matrix")

@@ -103,6 +103,8 @@ def nbval(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[floa
             sys.executable,
             "-m",
             "pytest",
+            "-p",
+            "nbval",  # the project's addopts leave it out of every other pytest process
             "--nbval-lax",
             "-q",
             "-p",

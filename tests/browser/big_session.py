@@ -1,0 +1,36 @@
+"""The 100k-entry branchy session and its exported pages, made once per test run for
+every browser module that opens them (``tests/run_cache.py``): read-only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from run_cache import built_once
+
+from prime_nb.widget._export import export_html
+from sessiongen import write_shape
+
+SHAPE, ENTRIES = "branchy", 100_000
+
+
+def big_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``write_shape(path, "branchy", 100_000)``, as a file named big.jsonl."""
+    return built_once(
+        tmp_path_factory,
+        f"sessiongen.write_shape({SHAPE!r}, {ENTRIES})",
+        "big.jsonl",
+        lambda path: write_shape(path, SHAPE, ENTRIES),
+    )
+
+
+def big_page(tmp_path_factory: pytest.TempPathFactory, **state: Any) -> Path:
+    """``export_html`` of :func:`big_session` with the view ``state`` given."""
+    source = big_session(tmp_path_factory)
+    return built_once(
+        tmp_path_factory,
+        f"export_html({source}, {sorted(state.items())!r})",
+        "big.html",
+        lambda path: export_html(source, path, progress=False, **state),
+    )

@@ -1,0 +1,65 @@
+"""The order ``--dist loadfile`` hands out tests in (tests/xdist_spread.py), and the
+artefacts built once per run (tests/run_cache.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from run_cache import built_once
+from xdist_spread import COSTS, PER_TEST, SPLIT, ordered_units, unit_of
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_costly_files_first_split_files_last_test_by_test() -> None:
+    costly = max(COSTS, key=COSTS.__getitem__)
+    split = sorted(SPLIT)[0]
+    collection = [
+        "tests/a.py::test_one",
+        f"{split}::test_case[1]",
+        f"{split}::test_case[2]",
+        *(f"tests/b.py::test_{k}" for k in range(3)),
+        f"{costly}::test_slow",
+    ]
+    units = ordered_units(collection)
+    assert list(units) == [
+        costly,
+        "tests/b.py",  # three tests before one: a test's default cost each
+        "tests/a.py",
+        f"{split}::test_case[1]",
+        f"{split}::test_case[2]",
+    ]
+    assert units["tests/b.py"] == {f"tests/b.py::test_{k}": False for k in range(3)}
+    assert sorted(n for tests in units.values() for n in tests) == sorted(collection)
+    assert COSTS[costly] > PER_TEST * 3
+
+
+def test_a_file_is_one_unit_unless_split() -> None:
+    split = sorted(SPLIT)[0]
+    assert unit_of("tests/x/test_y.py::TestZ::test_w[a::b]") == "tests/x/test_y.py"
+    assert unit_of(f"{split}::test_case[a]") == f"{split}::test_case[a]"
+
+
+def test_every_file_named_is_there() -> None:
+    """A renamed file would drop out of the order unseen."""
+    assert [f for f in (*SPLIT, *COSTS) if not (REPO / f).is_file()] == []
+
+
+def test_built_once_builds_once_and_keeps_the_name(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    built: list[Path] = []
+
+    def build(path: Path) -> None:
+        built.append(path)
+        path.write_text("made")
+
+    key = f"test {tmp_path_factory.mktemp('key')}"  # a key no other test run shares
+    first = built_once(tmp_path_factory, key, "big.jsonl", build)
+    again = built_once(tmp_path_factory, key, "big.jsonl", build)
+    assert first == again and first.name == "big.jsonl" and first.read_text() == "made"
+    assert len(built) == 1 and built[0] != first  # written aside, then moved in place
+    assert not built[0].parent.exists()  # the partial folder became the final one
+    other = built_once(tmp_path_factory, key + "2", "big.jsonl", build)
+    assert other != first and len(built) == 2

@@ -1,0 +1,113 @@
+"""How ``pytest -n 2 --dist loadfile`` spreads this suite over its workers.
+
+pytest-xdist's ``loadfile`` hands out whole test files (a module's fixtures, a browser, a
+Jupyter server, a 100k-entry export, are made once), the files with the most tests
+first. Here that order left the slow browser files, which hold few tests, for the end,
+each on one worker while the other sat idle. :class:`SpreadScheduling` keeps files as
+the units but hands out the costly ones first (``COSTS``, seconds on one core, from
+``--durations=0``), and splits the session-matrix files, whose tests share nothing
+costly, into one unit per test, last, to even out the two workers' ends.
+
+The tests run as they would with ``loadfile``: only the order they are handed out in
+and which worker runs a matrix case change. ``COSTS`` only orders; a file missing from
+it counts a tenth of a second per test.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from xdist.scheduler import LoadScopeScheduling
+
+#: files whose tests are independent cases (no costly module fixture): one unit per test
+SPLIT = frozenset(
+    {
+        "tests/test_public_matrix.py",
+        "tests/datasets/test_from_sessions.py",
+        "tests/session/test_index.py",
+        "tests/session/test_refresh_matrix.py",
+    }
+)
+
+#: the files that take longest, in seconds on one idle core (``--durations=0`` summed per
+#: file); only the order they start in follows from them
+COSTS: dict[str, float] = {
+    "tests/browser/test_transcript_browser.py": 50,
+    "tests/browser/test_whole_session_browser.py": 45,
+    "tests/redact/test_redact_corpus.py": 37,
+    "tests/browser/test_branches_fit_browser.py": 25,
+    "tests/browser/test_lod_browser.py": 25,
+    "tests/redact/test_rule_needs.py": 18,
+    "tests/corpus/test_corpus_search.py": 17,
+    "tests/browser/test_export_browser.py": 15,
+    "tests/interop/test_scout.py": 15,
+    "tests/browser/test_family_jupyterlab.py": 14,
+    "tests/browser/test_static_renders.py": 13,
+    "tests/browser/test_widget_marimo.py": 13,
+    "tests/notebooks/test_notebooks.py": 13,
+    "tests/cli/test_cli.py": 12,
+    "tests/browser/test_widget_offline.py": 11,
+    "tests/redact/test_redact.py": 11,
+    "tests/cli/test_cli_redact.py": 11,
+    "tests/corpus/test_summary.py": 11,
+    "tests/test_bench_scaling.py": 10,
+    "tests/analysis/test_schemas.py": 10,
+    "tests/browser/test_widget_notebook7.py": 10,
+    "tests/session/test_messages.py": 10,
+    "tests/corpus/test_search_index_damage.py": 9,
+    "tests/browser/test_demo_browser.py": 9,
+    "tests/analysis/test_compare_runs.py": 9,
+}
+
+#: a file missing from COSTS: seconds per test
+PER_TEST = 0.1
+
+
+def unit_of(nodeid: str) -> str:
+    """A test's unit of work: its file, or itself in a ``SPLIT`` file."""
+    file = nodeid.split("::", 1)[0]
+    return nodeid if file in SPLIT else file
+
+
+def ordered_units(collection: list[str]) -> OrderedDict[str, dict[str, bool]]:
+    """The units of ``collection``, costliest first; the split files' tests last, in
+    collection order (each a small unit that fills a worker's idle end)."""
+    units: dict[str, dict[str, bool]] = {}
+    for nodeid in collection:
+        units.setdefault(unit_of(nodeid), {})[nodeid] = False
+
+    def cost(item: tuple[str, dict[str, bool]]) -> tuple[bool, float]:
+        unit, tests = item
+        split = unit.split("::", 1)[0] in SPLIT
+        return (split, 0.0 if split else -COSTS.get(unit, PER_TEST * len(tests)))
+
+    return OrderedDict(sorted(units.items(), key=cost))
+
+
+class SpreadScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist: untyped to mypy
+    """``loadfile`` with the units of :func:`ordered_units`."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return unit_of(nodeid)
+
+    def schedule(self) -> None:
+        if self.collection is not None:  # a node added later: as xdist does
+            super().schedule()
+            return
+        if not self._check_nodes_have_same_collection():
+            self.log("**Different tests collected, aborting run**")
+            return
+        self.collection: list[str] = list(next(iter(self.registered_collections.values())))
+        if not self.collection:
+            return
+        self.workqueue = ordered_units(self.collection)
+        for _ in range(max(0, len(self.nodes) - len(self.workqueue))):
+            unused, _ = self.assigned_work.popitem()
+            unused.shutdown()
+        for node in self.nodes:
+            self._assign_work_unit(node)
+        for node in self.nodes:
+            self._reschedule(node)
+        if not self.workqueue:
+            for node in self.nodes:
+                node.shutdown()
