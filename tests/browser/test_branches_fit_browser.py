@@ -186,12 +186,15 @@ def test_active_leaf_shows_boxes_and_fit_undoes_it(
     page: Page, pages: dict[str, Path], sessions: dict[str, Path]
 ) -> None:
     """ "Active leaf" zoomed to three dots with wide gaps (its run opened into entries),
-    and Fit could not undo it."""
+    and Fit could not undo it. (The side panel the selection opens narrows the stage, and
+    Fit's picture uses the width it has: the picture to undo to is Fit's with the panel.)"""
     open_page(page, pages["17 leaves"])
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
     fit(page)
     whole = check_whole(page, "fit")
     page.get_by_role("button", name="Active leaf").click()
-    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
     wait_until(lambda: page.evaluate(f"{D}.stats().selected") == leaf, 10, "the active leaf", page)
     pos = page.evaluate(f"(id) => {D}.screenPos(id)", leaf)
     assert pos is not None and pos["segment"], "the active leaf's run was opened into dots"

@@ -23,6 +23,7 @@ import type { Columns } from "../model/data";
 import type { AggregateInfo, AggregatePlan, Display } from "../model/display";
 import type { Tree } from "../model/tree";
 import { layoutDisplay, type Layout, type TreeShape } from "./layout";
+import { wrapRoots, type Wrap } from "./wrap";
 
 /** World room (at the layout's units) the whole picture must fit in. */
 export interface Room {
@@ -307,17 +308,31 @@ export function layoutUnits(units: Unit[], grid: Grid): Layout {
   return layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1);
 }
 
+/** How far a node reaches beside its centre (``box``: drawn as a box, else a plain node
+ * with its first line to its right), and the roots wrapped into rows of the room's width. */
+export function wrapFor(room: Room, grid: Grid, box: (d: number) => boolean): Wrap {
+  return {
+    width: room.width,
+    left: (d) => (box(d) ? grid.boxHalf : grid.nodeHalf),
+    right: (d) => (box(d) ? grid.boxHalf : grid.lineW),
+  };
+}
+
 /** Whether the picture fits the room: boxes at their widest, plain nodes with their
- * first line. */
+ * first line, roots wrapped into rows when they are wider together than the room. */
 export function fits(b: Base, units: Unit[], room: Room, grid: Grid): boolean {
   const { shape, list, onMain } = shapeOf(units);
-  const L = layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1);
+  const plainAt = (d: number): boolean => list[d].kind === "node" && !b.disp.isSeg[list[d].nodes[0]];
+  const L = wrapRoots(
+    shape,
+    layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1),
+    wrapFor(room, grid, (d) => !plainAt(d)),
+  );
   if (L.maxY - L.minY + grid.boxH > room.height) return false;
   let x0 = Infinity;
   let x1 = -Infinity;
   for (let d = 0; d < shape.m; d++) {
-    const u = list[d];
-    const plain = u.kind === "node" && !b.disp.isSeg[u.nodes[0]];
+    const plain = plainAt(d);
     x0 = Math.min(x0, L.x[d] - (plain ? grid.nodeHalf : grid.boxHalf));
     x1 = Math.max(x1, L.x[d] + (plain ? grid.lineW : grid.boxHalf));
   }

@@ -11,13 +11,14 @@ import { buildDisplay, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
 import type { GraphSource, GraphView, Hit, Layout, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
-import { FIT_K, READABLE_K, levelAt, levelDisplay, roomAt } from "./aggregate";
-import { baseFacts, type Base } from "./coarsen";
+import { FIT_K, GRID, READABLE_K, levelAt, levelDisplay, roomAt } from "./aggregate";
+import { baseFacts, wrapFor, type Base } from "./coarsen";
 import { draw } from "./draw";
 import { fitBranches } from "./framing";
 import { hitTest, nodeIndex } from "./hit";
 import { SPACING, layoutDisplay } from "./layout";
 import { buildScene, type Scene } from "./scene";
+import { wrapRoots } from "./wrap";
 
 /** One level of detail, built. */
 interface Level {
@@ -69,7 +70,8 @@ export class BranchesView implements GraphView {
     this.base = base;
     const onActive = src.tree.onActive;
     const sp = SPACING.branches;
-    const layout = layoutDisplay(disp, sp.dx, sp.dy, (d) => onActive[disp.entry[d]] === 1);
+    const tidy = layoutDisplay(disp, sp.dx, sp.dy, (d) => onActive[disp.entry[d]] === 1);
+    const layout = wrapRoots(disp, tidy, wrapFor(room, GRID, (d) => disp.isSeg[d] === 1));
     L = { disp, layout, scene: buildScene(src.cols, src.tree, disp, layout, "branches") };
     if (this.levels.size >= KEEP_LEVELS) this.levels.delete(this.levels.keys().next().value as number);
     this.levels.set(level, L);

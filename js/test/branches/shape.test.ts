@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { GRID, levelDisplay, roomAt } from "../../src/branches/aggregate";
 import { SPACING, layoutDisplay } from "../../src/branches/layout";
+import { wrapFor } from "../../src/branches/coarsen";
+import { wrapRoots } from "../../src/branches/wrap";
 import type { Display } from "../../src/model/display";
 import type { Tree } from "../../src/model/tree";
-import { mainLine } from "./sessions";
+import { mainLine, manyRoots } from "./sessions";
+import { session } from "./sessions";
 
 /** Branches at Fit keeps the session's shape: the width is used for side branches, in
  * grid units (no DOM). */
@@ -62,5 +65,18 @@ describe("Branches at Fit shows where the session forked", () => {
       sum += a ? a.entries : disp.isSeg[d] ? (disp.segments.get(i)?.size ?? 1) : 1;
     }
     expect(sum).toBe(s.c.n);
+  });
+});
+
+describe("Branches at Fit lays roots in rows", () => {
+  it("shows many roots side by side, wrapped, rather than one beside a box of the rest", () => {
+    for (const s of [manyRoots(24), session((add) => { for (let j = 0; j < 24; j++) add(null); })]) {
+      const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), wide, new Set());
+      expect(disp.roots.length).toBeGreaterThanOrEqual(6);
+      const L = wrapRoots(disp, laid(disp, s.t), wrapFor(wide, GRID, (d) => disp.isSeg[d] === 1));
+      const rows = new Set(Array.from(disp.roots, (r) => L.y[r]));
+      expect(rows.size).toBeGreaterThan(1);
+      expect(L.maxY + GRID.boxH).toBeLessThanOrEqual(wide.height);
+    }
   });
 });
