@@ -49,9 +49,14 @@ export class TreeView implements GraphView {
   private minimap: Minimap;
   private src: GraphSource | null = null;
   private prefetching = false;
-  /** Builds by level, for this data, filter, selection and stage height. */
+  /** Builds by level, for this data, filter and stage height. A selection drops only the
+   * builds that fold it away (and rebuilds the one shown if it does): a click on a row
+   * selects an entry that already has its row, and rebuilds nothing. */
   private cache = new Map<number, Built>();
   private cacheKey: unknown[] = [];
+  /** Level 0 as last built, for the overview strip: it shows the whole session's shape,
+   * the same whatever the selection keeps on a row of its own. */
+  private whole: LaneScene | null = null;
   private last: { t: Transform; stage: Stage } = { t: { k: 1, x: 0, y: 0 }, stage: { width: 0, height: 0 } };
 
   constructor(private host: GraphHost) {
@@ -81,18 +86,24 @@ export class TreeView implements GraphView {
     this.buildLevel(src, stage, this.src && this.sameData(src, stage) ? this.level : 0);
   }
 
-  /** Whether builds made for the cached data, filter, selection and stage still hold. */
-  private sameData(src: GraphSource, stage: Stage): boolean {
-    const key = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
-    return key.every((v, j) => v === this.cacheKey[j]);
+  private keyOf(src: GraphSource, stage: Stage): unknown[] {
+    return [src.cols, src.tree, src.vis, this.shown, this.foldable, rowBudget(stage.height)];
   }
 
-  /** Build level ``j`` of detail (from the cache when it was built for this data). */
+  /** Whether builds made for the cached data, filter and stage still hold. */
+  private sameData(src: GraphSource, stage: Stage): boolean {
+    return this.keyOf(src, stage).every((v, j) => v === this.cacheKey[j]);
+  }
+
+  /** Build level ``j`` of detail (from the cache when it was built for this data and
+   * gives the selection a row). */
   private buildLevel(src: GraphSource, stage: Stage, j: number): void {
     if (!this.sameData(src, stage)) {
       this.cache.clear();
-      this.cacheKey = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
+      this.whole = null;
+      this.cacheKey = this.keyOf(src, stage);
     }
+    for (const [level, built] of this.cache) if (!hasRow(built.disp, src.selected)) this.cache.delete(level);
     this.src = src;
     let b = this.cache.get(j);
     if (!b) {
@@ -105,7 +116,10 @@ export class TreeView implements GraphView {
     this.layout = b.layout;
     this.scene = b.scene;
     this.folding = b.disp.folds.size > 0;
-    if (j === 0) this.fitK = fitLanes(this.scene, stage.height).k;
+    if (j === 0) {
+      this.fitK = fitLanes(this.scene, stage.height).k;
+      this.whole = this.scene;
+    }
     this.version++;
   }
 
@@ -136,12 +150,12 @@ export class TreeView implements GraphView {
   }
 
   stale(src: GraphSource, stage: Stage): boolean {
-    return !this.sameData(src, stage);
+    return !this.sameData(src, stage) || (this.disp !== undefined && !hasRow(this.disp, src.selected));
   }
 
   /** Fit: level 0 of detail, every row on screen. */
   fit(stage: Stage): ZoomTransform {
-    if (this.src && (this.level !== 0 || !this.sameData(this.src, stage))) this.buildLevel(this.src, stage, 0);
+    if (this.src && (this.level !== 0 || this.stale(this.src, stage))) this.buildLevel(this.src, stage, 0);
     return fitLanes(this.scene, stage.height);
   }
 
@@ -175,6 +189,7 @@ export class TreeView implements GraphView {
   /** The whole session at Fit's level of detail: what the overview strip draws. */
   private overview(): LaneScene | null {
     if (!this.src || !this.foldable) return null;
+    if (this.whole) return this.whole;
     if (!this.cache.has(0)) {
       const keep = { level: this.level, disp: this.disp, layout: this.layout, scene: this.scene, folding: this.folding };
       this.buildLevel(this.src, this.last.stage, 0);
@@ -251,8 +266,9 @@ export class TreeView implements GraphView {
   reveal(src: GraphSource, stage: Stage, entry: number): boolean {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0 || !this.disp.isSeg[d]) return false;
-    // Asked to show this entry: it keeps a row of its own.
-    this.shown = entry;
+    // Asked to show this entry: it keeps a row of its own. The selection does already,
+    // and only the builds that fold it away are made again.
+    if (entry !== src.selected) this.shown = entry;
     this.buildLevel(src, stage, this.level);
     return true;
   }
@@ -304,5 +320,13 @@ export class TreeView implements GraphView {
     this.shown = -1;
     this.cache.clear();
     this.cacheKey = [];
+    this.whole = null;
   }
+}
+
+/** Whether entry ``i`` has a row of its own in ``disp`` (or nothing is selected). */
+function hasRow(disp: Display, i: number): boolean {
+  if (i < 0) return true;
+  const d = i < disp.nodeOf.length ? disp.nodeOf[i] : -1;
+  return d >= 0 && disp.entry[d] === i && !disp.isSeg[d];
 }
