@@ -21,6 +21,9 @@ import { Minimap } from "./minimap";
 const LEVEL_ROWS = 1.5625;
 const LEVEL_ZOOM = 1.25;
 const NONE: ReadonlySet<number> = new Set();
+/** Zoom notches closer together than this are a fast zoom: no level is built in their
+ * frames. */
+const FAST_ZOOM_MS = 120;
 
 /** One build of the view: what a level of detail draws. */
 interface Built {
@@ -58,6 +61,10 @@ export class TreeView implements GraphView {
    * the same whatever the selection keeps on a row of its own. */
   private whole: LaneScene | null = null;
   private last: { t: Transform; stage: Stage } = { t: { k: 1, x: 0, y: 0 }, stage: { width: 0, height: 0 } };
+  /** When the reader last zoomed (ms), and the pending build of the level a fast zoom
+   * asked for. */
+  private zoomedAt = -Infinity;
+  private pending: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private host: GraphHost) {
     this.minimap = new Minimap((f) => this.jumpToFraction(f));
@@ -229,9 +236,38 @@ export class TreeView implements GraphView {
   /** Semantic zoom: a new level of detail for the new scale, the entry at the stage's
    * middle staying where it is. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    // Fast: this notch came soon after the previous one was handled (built or not).
+    const fast = performance.now() - this.zoomedAt < FAST_ZOOM_MS;
+    try {
+      return this.zoomTo(src, stage, t, fast);
+    } finally {
+      this.zoomedAt = performance.now();
+    }
+  }
+
+  private zoomTo(src: GraphSource, stage: Stage, t: ZoomTransform, fast: boolean): ZoomTransform | null {
     const j = this.levelAt(t.k);
     if (j === this.level || !this.foldable) return null;
+    // Zooming fast, a level not built yet: the level shown stays, drawn at the new scale,
+    // and the one asked for is built once the notches pause, outside any frame.
+    if (fast && this.host.rezoom && !(this.sameData(src, stage) && this.cache.has(j))) {
+      this.buildSoon(src, stage);
+      return null;
+    }
     return this.anchored(t, stage.height / 2, () => this.buildLevel(src, stage, j));
+  }
+
+  /** Build the level of the camera's latest scale when the zoom pauses, then show it. */
+  private buildSoon(src: GraphSource, stage: Stage): void {
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      if (!this.sameData(src, stage)) return;
+      const j = this.levelAt(this.last.t.k);
+      if (j !== this.level && !this.cache.has(j)) this.cache.set(j, this.make(src, stage, j));
+      this.zoomedAt = -Infinity;
+      this.host.rezoom?.();
+    }, FAST_ZOOM_MS);
   }
 
   /** Rebuild, keeping the entry at height ``sy`` of the stage in place. */
@@ -317,6 +353,8 @@ export class TreeView implements GraphView {
   }
 
   reset(): void {
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = null;
     this.shown = -1;
     this.cache.clear();
     this.cacheKey = [];

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { ZoomTransform } from "d3-zoom";
 import { describe, expect, it } from "vitest";
 import { TreeView } from "../../src/tree/view";
 import { mainLine } from "../branches/sessions";
@@ -64,5 +65,37 @@ describe("TreeView selection", () => {
     const other = rows(v).own[0];
     v.build({ ...src, selected: other }, stage);
     expect(v.disp).toBe(disp);
+  });
+});
+
+describe("TreeView fast zoom", () => {
+  it("keeps the level shown while notches come fast, then builds the asked one outside the frames", async () => {
+    const s = mainLine(4000, 60, 6, 300);
+    let rezooms = 0;
+    const v = new TreeView({ moveTo: () => undefined, rezoom: () => rezooms++ });
+    const src = { cols: s.c, tree: s.t, vis: s.v, selected: -1 };
+    v.build(src, stage);
+    const t0 = v.fit(stage);
+    const disp = v.disp;
+    // The first notch (one level) is the reader's pace: it may build. Then fast notches
+    // several levels further: no build in their frames.
+    v.zoomed(src, stage, new ZoomTransform(t0.k * 1.26, t0.x, t0.y));
+    const shown = v.disp;
+    expect(shown).not.toBe(disp);
+    for (let step = 2; step <= 6; step++) {
+      const t = new ZoomTransform(t0.k * 1.26 ** step, t0.x, t0.y);
+      expect(v.zoomed(src, stage, t)).toBeNull();
+      expect(v.disp).toBe(shown);
+      // What drawing the frame records: the camera the frame showed.
+      (v as unknown as { last: unknown }).last = { t, stage };
+    }
+    expect(rezooms).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rezooms).toBe(1);
+    // The level of the latest scale is built: asking again shows it at once.
+    const t6 = new ZoomTransform(t0.k * 1.26 ** 6, t0.x, t0.y);
+    expect(v.zoomed(src, stage, t6)).not.toBeNull();
+    expect(v.levelAt(t6.k)).toBe(6);
+    expect(v.disp).not.toBe(shown);
   });
 });
