@@ -52,6 +52,11 @@ export class BranchesView implements GraphView {
   private index: Quadtree<number> | null = null;
   /** Pending build of the levels next to the one shown, while the reader looks. */
   private prefetch: ReturnType<typeof setTimeout> | null = null;
+  /** Boxes the zoom opened around its focus, by the level that opened them: zooming back
+   * out below that level closes them again. */
+  private zoomOpened: { level: number; head: number }[] = [];
+  /** The camera of the latest frame: where a zoom started from. */
+  private lastT: Transform | null = null;
 
   build(src: GraphSource, stage: Stage): void {
     this.base = baseFacts(buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded), src.cols, src.tree);
@@ -103,6 +108,7 @@ export class BranchesView implements GraphView {
     const src = this.builtFor.src;
     if (src && (this.opened.size || this.expanded.size || this.level !== 0 || this.stale(src, stage))) {
       this.opened.clear();
+      this.zoomOpened = [];
       this.expanded.clear();
       this.level = 0;
       this.build(src, stage);
@@ -128,21 +134,50 @@ export class BranchesView implements GraphView {
   }
 
   draw(ctx: CanvasRenderingContext2D, t: Transform, stage: Stage, dpr: number, theme: Theme, marks: Marks): DrawStats {
+    this.lastT = t;
     return draw(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
   }
 
   /** Semantic zoom: each step of ``LEVEL_STEP`` past the Fit scale shows the level with
-   * that much more room; the entry nearest the stage's middle stays where it is. */
+   * that much more room, and opens the box nearest the zoom's focus (the point the
+   * zoom keeps still, under the pointer), so zooming into a region shows its detail
+   * first; the entry nearest the focus stays where it is. Zooming out closes what the
+   * zoom opened at the levels left. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
     const level = levelAt(t.k, this.fitK);
     if (level === this.level) return null;
-    const anchor = this.nearest(t, stage.width / 2, stage.height / 2);
+    const [fx, fy] = this.focusOf(t, stage);
+    const anchor = this.nearest(t, fx, fy);
     const entry = anchor >= 0 ? this.disp.entry[anchor] : -1;
     const [sx, sy] = anchor >= 0 ? [this.layout.x[anchor] * t.k + t.x, this.layout.y[anchor] * t.k + t.y] : [0, 0];
+    const dropped = this.zoomOpened.filter((o) => o.level > level);
+    if (dropped.length) {
+      this.zoomOpened = this.zoomOpened.filter((o) => o.level <= level);
+      for (const o of dropped) this.opened.delete(o.head);
+      this.levels = new Map();
+    }
+    if (level > this.level && anchor >= 0 && this.disp.aggregates.has(entry) && !this.opened.has(entry)) {
+      this.opened.add(entry);
+      this.zoomOpened.push({ level, head: entry });
+      this.levels = new Map();
+    }
     this.show(src, stage, level);
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return t;
     return new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k);
+  }
+
+  /** The screen point a zoom from the latest frame to ``t`` keeps still (the pointer,
+   * for a wheel), or the stage's middle. */
+  private focusOf(t: Transform, stage: Stage): [number, number] {
+    const p = this.lastT;
+    const middle: [number, number] = [stage.width / 2, stage.height / 2];
+    if (!p || Math.abs(t.k / p.k - 1) < 1e-3) return middle;
+    const r = t.k / p.k;
+    const fx = (t.x - p.x * r) / (1 - r);
+    const fy = (t.y - p.y * r) / (1 - r);
+    if (!(fx >= 0 && fx <= stage.width && fy >= 0 && fy <= stage.height)) return middle;
+    return [fx, fy];
   }
 
   /** The display node nearest screen point (px, py), or -1. */
@@ -170,12 +205,18 @@ export class BranchesView implements GraphView {
     const held: number[] = [];
     const was = this.disp.nodeOf;
     for (let i = 0; i < was.length; i++) if (was[i] === d) held.push(i);
-    this.opened.add(this.disp.entry[d]);
+    this.keepOpen(this.disp.entry[d]);
     this.levels = new Map();
     this.show(src, stage, this.level);
     const nodes = new Set<number>();
     for (const i of held) if (this.disp.nodeOf[i] >= 0) nodes.add(this.disp.nodeOf[i]);
     return fitBranches(this.scene, this.layout, stage.width, stage.height, nodes);
+  }
+
+  /** The reader opened box ``head``: open until the next Fit, whatever the zoom. */
+  private keepOpen(head: number): void {
+    this.opened.add(head);
+    this.zoomOpened = this.zoomOpened.filter((o) => o.head !== head);
   }
 
   /** Expand (collapse) a run box into its entries. */
@@ -206,7 +247,7 @@ export class BranchesView implements GraphView {
       const d = this.disp.nodeOf[entry];
       const h = d >= 0 ? this.disp.entry[d] : -1;
       if (!this.disp.aggregates.has(h)) break;
-      this.opened.add(h);
+      this.keepOpen(h);
       this.levels = new Map();
       this.show(src, stage, this.level);
       rebuilt = true;
@@ -226,6 +267,7 @@ export class BranchesView implements GraphView {
     this.prefetch = null;
     this.expanded.clear();
     this.opened.clear();
+    this.zoomOpened = [];
     this.level = 0;
     this.levels = new Map();
     this.base = null;
