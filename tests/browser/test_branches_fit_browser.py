@@ -4,9 +4,11 @@ On the demo, a session of 17 leaves, a comb of 1,000 entries (500 forks), 24 roo
 100k entries (1,872 leaves, 360 compactions), each exported with ``view="branches"``:
 at Fit every text the canvas draws is 11 px or more, inside the canvas, and apart from
 the others, and dragging the picture one screen up, down, left or right shows no text
-that was not there (the whole session was on screen). Zooming in from Fit to 1:1 stays
-readable at every step. And the defects a new user met: Fit with the side panel open,
-"Active leaf" then Fit, and a page exported with ``selected_id`` opening on dots.
+that was not there (the whole session was on screen). Fit shows the session's shape:
+side branches beside the spine across the width, many roots in rows. Zooming in from
+Fit to 1:1 stays readable at every step, and opens first the box under the pointer. And
+the defects a new user met: Fit with the side panel open, "Active leaf" then Fit, and a
+page exported with ``selected_id`` opening on dots.
 What the canvas draws is read by wrapping ``fillText`` in the page
 (``test_lod_browser.CAPTURE``), so the checks do not trust the widget's own account.
 """
@@ -126,7 +128,24 @@ def test_fit_shows_the_whole_session_readable(
     check_whole(page, f"{name} at opening")
     fit(page)
     check_whole(page, f"{name} at fit")
+    check_shape(page, name)
     assert watch.errors == []
+
+
+def check_shape(page: Page, name: str) -> None:
+    """Fit shows the session's shape, not one column: a branching session's side branches
+    stand beside its spine as boxes of their own ("▸ N branches"), across most of the
+    width; many roots wrap into rows down the height."""
+    got = drawn(page)
+    texts = on_canvas(got)
+    if name in ("17 leaves", "comb", "100k"):
+        spread = max(t["x"] + t["w"] for t in texts) - min(t["x"] for t in texts)
+        assert spread > 0.6 * got["w"], f"{name}: the picture takes {spread:.0f} of {got['w']} px"
+        sides = [t["text"] for t in texts if t["text"].startswith("▸") and "branch" in t["text"]]
+        assert sides, f"{name}: no box of side branches at fit"
+    if name == "24 roots":
+        rows = {round(t["y"] / 20) for t in texts}
+        assert len(rows) >= 4, f"{name}: the roots stand in {len(rows)} rows"
 
 
 def zoom_in(page: Page, delta: float) -> None:
@@ -164,6 +183,33 @@ def test_every_zoom_step_from_fit_to_one_to_one_is_readable(
     for _ in range(4):
         zoom_in(page, 100)
     assert page.evaluate(f"{D}.stats().transform.k") < k_fit * 0.9
+
+
+def test_zoom_opens_the_box_under_the_pointer_first(page: Page, pages: dict[str, Path]) -> None:
+    """Levels applied to the whole picture, so zooming from Fit into one region opened
+    about one level everywhere; the box under the pointer now opens as the zoom starts."""
+    open_page(page, pages["17 leaves"])
+    fit(page)
+    texts = on_canvas(drawn(page))
+    boxes = [t for t in texts if t["text"].startswith("▸") and "branch" in t["text"]]
+    assert boxes, [t["text"] for t in texts]
+    box = max(boxes, key=lambda t: t["y"])
+    page.mouse.move(0, 0)
+    for _ in range(2):
+        page.evaluate(
+            """([x, y, dy]) => {
+              const c = document.querySelector('.pnb-canvas');
+              const r = c.getBoundingClientRect();
+              c.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0,
+                ctrlKey: true, clientX: r.left + x, clientY: r.top + y, bubbles: true,
+                cancelable: true }));
+            }""",
+            [box["x"] + 40, box["y"] + 20, -60],
+        )
+        page.evaluate(f"{D}.drawNow()")
+    after = {t["text"] for t in on_canvas(drawn(page))}
+    assert box["text"] not in after, f"the box under the pointer stayed shut: {sorted(after)}"
+    check_readable(page, "zoomed at the pointer", edges=False)
 
 
 def test_fit_with_the_side_panel_open_uses_the_room_left(
