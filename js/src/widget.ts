@@ -55,7 +55,7 @@ export class SessionView {
   /** The Tree (which the Transcript shares) and the Branches view; ``graph`` is the one
    * shown. */
   private treeView: TreeView;
-  private branchesView = new BranchesView();
+  private branchesView = new BranchesView({ moveTo: (t) => this.gs.moveTo(t), rezoom: () => this.gs.rezoom() });
   private graph: GraphView;
 
   private toolbar: Toolbar;

@@ -9,7 +9,7 @@ import type { Quadtree } from "d3-quadtree";
 import { ZoomTransform } from "d3-zoom";
 import { buildDisplay, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
-import type { GraphSource, GraphView, Hit, Layout, Stage, Transform } from "../ui/graphview";
+import type { GraphHost, GraphSource, GraphView, Hit, Layout, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
 import { FIT_K, GRID, READABLE_K, levelAt, levelDisplay, roomAt } from "./aggregate";
 import { baseFacts, wrapFor, type Base } from "./coarsen";
@@ -29,6 +29,9 @@ interface Level {
 
 /** The most levels kept built (zooming back and forth reuses them). */
 const KEEP_LEVELS = 8;
+/** Zoom notches closer together than this are a fast zoom: no level is built in their
+ * frames. */
+const FAST_ZOOM_MS = 120;
 
 export class BranchesView implements GraphView {
   readonly kind = "tidy";
@@ -57,6 +60,13 @@ export class BranchesView implements GraphView {
   private zoomOpened: { level: number; head: number }[] = [];
   /** The camera of the latest frame: where a zoom started from. */
   private lastT: Transform | null = null;
+  /** When the reader last zoomed (ms); the pending build a fast zoom asked for, and the
+   * focus of its first notch. */
+  private zoomedAt = -Infinity;
+  private pending: ReturnType<typeof setTimeout> | null = null;
+  private pendingFocus: [number, number] | null = null;
+
+  constructor(private host: GraphHost | null = null) {}
 
   build(src: GraphSource, stage: Stage): void {
     this.base = baseFacts(buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded), src.cols, src.tree);
@@ -144,9 +154,31 @@ export class BranchesView implements GraphView {
    * first; the entry nearest the focus stays where it is. Zooming out closes what the
    * zoom opened at the levels left. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    // Fast: this notch came soon after the previous one was handled (built or not).
+    const fast = performance.now() - this.zoomedAt < FAST_ZOOM_MS;
+    try {
+      return this.zoomTo(src, stage, t, fast);
+    } finally {
+      this.zoomedAt = performance.now();
+    }
+  }
+
+  private zoomTo(src: GraphSource, stage: Stage, t: ZoomTransform, fast: boolean): ZoomTransform | null {
     const level = levelAt(t.k, this.fitK);
-    if (level === this.level) return null;
-    const [fx, fy] = this.focusOf(t, stage);
+    if (level === this.level) {
+      this.pendingFocus = null;
+      return null;
+    }
+    const focus = this.pendingFocus ?? this.focusOf(t, stage);
+    // Zooming fast: the level shown stays, drawn at the new scale, and the one asked for
+    // is built once the notches pause, outside any frame.
+    if (fast && this.host?.rezoom) {
+      this.pendingFocus = focus;
+      this.buildSoon();
+      return null;
+    }
+    this.pendingFocus = null;
+    const [fx, fy] = focus;
     const anchor = this.nearest(t, fx, fy);
     const entry = anchor >= 0 ? this.disp.entry[anchor] : -1;
     const [sx, sy] = anchor >= 0 ? [this.layout.x[anchor] * t.k + t.x, this.layout.y[anchor] * t.k + t.y] : [0, 0];
@@ -165,6 +197,16 @@ export class BranchesView implements GraphView {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return t;
     return new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k);
+  }
+
+  /** Ask the host to zoom again (to the camera as it is then) once the notches pause. */
+  private buildSoon(): void {
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      this.zoomedAt = -Infinity;
+      this.host?.rezoom?.();
+    }, FAST_ZOOM_MS);
   }
 
   /** The screen point a zoom from the latest frame to ``t`` keeps still (the pointer,
@@ -265,6 +307,9 @@ export class BranchesView implements GraphView {
   reset(): void {
     if (this.prefetch !== null) clearTimeout(this.prefetch);
     this.prefetch = null;
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = null;
+    this.pendingFocus = null;
     this.expanded.clear();
     this.opened.clear();
     this.zoomOpened = [];

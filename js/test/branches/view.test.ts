@@ -141,3 +141,28 @@ describe("BranchesView zoom focus", () => {
     expect(v.disp.aggregates.has(box.head)).toBe(true);
   });
 });
+
+describe("BranchesView fast zoom", () => {
+  it("keeps the level shown while notches come fast, then shows the asked one around the first notch's focus", async () => {
+    const s = mainLine(1000, 40, 6, 150);
+    const src = { cols: s.c, tree: s.t, vis: s.v, selected: -1 };
+    let rezooms = 0;
+    const v = new BranchesView({ moveTo: () => undefined, rezoom: () => rezooms++ });
+    v.build(src, stage);
+    const t0 = v.fit(stage);
+    const shown = v.disp;
+    const at = (k: number): ZoomTransform => new ZoomTransform(k, stage.width / 2 - ((stage.width / 2 - t0.x) / t0.k) * k, stage.height / 2 - ((stage.height / 2 - t0.y) / t0.k) * k);
+    // A first notch within the level, then fast notches across levels: nothing built.
+    expect(v.zoomed(src, stage, at(t0.k * 1.1))).toBeNull();
+    for (let step = 2; step <= 4; step++) {
+      expect(v.zoomed(src, stage, at(t0.k * 1.1 ** step * LEVEL_STEP))).toBeNull();
+      expect(v.disp).toBe(shown);
+    }
+    expect(rezooms).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rezooms).toBe(1);
+    // The host zooms again with the camera as it is: the level is shown then.
+    expect(v.zoomed(src, stage, at(t0.k * 1.1 ** 4 * LEVEL_STEP))).not.toBeNull();
+    expect(v.disp).not.toBe(shown);
+  });
+});
