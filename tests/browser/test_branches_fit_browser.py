@@ -176,8 +176,10 @@ def test_every_zoom_step_from_fit_to_one_to_one_is_readable(
         steps += 1
         check_readable(page, f"{name} zoom step {steps}", edges=False)
     assert steps >= 8, f"only {steps} steps from {k_fit} to 1.3"
-    # Zooming in opened boxes: more is drawn than at Fit.
-    assert page.evaluate(f"{D}.stats().nodes") > nodes_fit
+    # Zooming in opened boxes: more is drawn than at Fit (once the notches pause: notches
+    # that come fast keep the level shown until then).
+    wait_until(lambda: page.evaluate(f"{D}.stats().nodes") > nodes_fit, 10, "boxes opened", page)
+    check_readable(page, f"{name} zoomed in", edges=False)
     # And zooming back out past Fit is allowed (the old floor stopped at Fit's scale).
     fit(page)
     for _ in range(4):
@@ -207,8 +209,13 @@ def test_zoom_opens_the_box_under_the_pointer_first(page: Page, pages: dict[str,
             [box["x"] + 40, box["y"] + 20, -60],
         )
         page.evaluate(f"{D}.drawNow()")
-    after = {t["text"] for t in on_canvas(drawn(page))}
-    assert box["text"] not in after, f"the box under the pointer stayed shut: {sorted(after)}"
+    # Notches that come fast keep the level shown until they pause.
+    wait_until(
+        lambda: box["text"] not in {t["text"] for t in on_canvas(drawn(page))},
+        10,
+        "the box under the pointer to open",
+        page,
+    )
     check_readable(page, "zoomed at the pointer", edges=False)
 
 
