@@ -177,6 +177,7 @@ export class TreeView implements GraphView {
 
   draw(ctx: CanvasRenderingContext2D, t: Transform, stage: Stage, dpr: number, theme: Theme, marks: Marks): DrawStats {
     this.last = { t, stage };
+    this.keepNeighbours(marks.selected, stage);
     const stats = drawLanes(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
     const window = rowWindow(this.scene, t, stage.height);
     const whole = this.overview();
@@ -186,6 +187,21 @@ export class TreeView implements GraphView {
       this.minimap.draw(whole, marks.hits, stage.height, dpr, f0, f1, theme);
     }
     return stats;
+  }
+
+  /** A selection made since the last build (a click on a row rebuilds nothing): the
+   * levels next to the one shown that fold it away are built again ahead, so the next
+   * zoom step finds its level built. */
+  private keepNeighbours(selected: number, stage: Stage): void {
+    const src = this.src;
+    if (!src || !this.foldable || selected === src.selected || !this.sameData(src, stage)) return;
+    const now = { ...src, selected };
+    this.src = now;
+    for (const j of [this.level + 1, this.level - 1]) {
+      const b = this.cache.get(j);
+      if (b && !hasRow(b.disp, selected)) this.cache.delete(j);
+    }
+    this.prefetch(now, stage, this.level + 1);
   }
 
   /** Hide the overview (another view covers the stage). */
