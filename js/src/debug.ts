@@ -111,6 +111,17 @@ export function debugApi(h: DebugHost): Record<string, unknown> {
       }
       return out;
     },
+    /** Indices of the entries on a node of their own (not inside a fold or a box): what
+     * a click on a row selects. */
+    rowIndices: () => {
+      const { cols, disp } = h.state();
+      const out: number[] = [];
+      for (let i = 0; i < cols.n; i++) {
+        const d = disp.nodeOf[i];
+        if (d >= 0 && !disp.isSeg[d] && disp.entry[d] === i) out.push(i);
+      }
+      return out;
+    },
     /** Tree view (lanes): the rows whose text fits whole on screen (8 px either side of
      * the row's centre), or null in another view. */
     rowsInView: () => {

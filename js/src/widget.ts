@@ -55,7 +55,7 @@ export class SessionView {
   /** The Tree (which the Transcript shares) and the Branches view; ``graph`` is the one
    * shown. */
   private treeView: TreeView;
-  private branchesView = new BranchesView();
+  private branchesView = new BranchesView({ moveTo: (t) => this.gs.moveTo(t), rezoom: () => this.gs.rezoom() });
   private graph: GraphView;
 
   private toolbar: Toolbar;
@@ -141,7 +141,7 @@ export class SessionView {
       query: () => this.query(),
     });
     this.disposers.add(() => this.transcript.dispose());
-    this.treeView = new TreeView({ moveTo: (t) => this.gs.moveTo(t) });
+    this.treeView = new TreeView({ moveTo: (t) => this.gs.moveTo(t), rezoom: () => this.gs.rezoom() });
     this.graph = this.view === "branches" ? this.branchesView : this.treeView;
     this.stage.append(this.canvas, this.tip.el, this.legend, this.follow.marker, this.treeView.overlay, this.transcript.el);
     this.panel = new SidePanel(this.req, this.panelActions(), (open) => this.onPanelToggle(open), () => this.query());

@@ -4,9 +4,11 @@ On the demo, a session of 17 leaves, a comb of 1,000 entries (500 forks), 24 roo
 100k entries (1,872 leaves, 360 compactions), each exported with ``view="branches"``:
 at Fit every text the canvas draws is 11 px or more, inside the canvas, and apart from
 the others, and dragging the picture one screen up, down, left or right shows no text
-that was not there (the whole session was on screen). Zooming in from Fit to 1:1 stays
-readable at every step. And the defects a new user met: Fit with the side panel open,
-"Active leaf" then Fit, and a page exported with ``selected_id`` opening on dots.
+that was not there (the whole session was on screen). Fit shows the session's shape:
+side branches beside the spine across the width, many roots in rows. Zooming in from
+Fit to 1:1 stays readable at every step, and opens first the box under the pointer. And
+the defects a new user met: Fit with the side panel open, "Active leaf" then Fit, and a
+page exported with ``selected_id`` opening on dots.
 What the canvas draws is read by wrapping ``fillText`` in the page
 (``test_lod_browser.CAPTURE``), so the checks do not trust the widget's own account.
 """
@@ -129,7 +131,24 @@ def test_fit_shows_the_whole_session_readable(
     check_whole(page, f"{name} at opening")
     fit(page)
     check_whole(page, f"{name} at fit")
+    check_shape(page, name)
     assert watch.errors == []
+
+
+def check_shape(page: Page, name: str) -> None:
+    """Fit shows the session's shape, not one column: a branching session's side branches
+    stand beside its spine as boxes of their own ("▸ N branches"), across most of the
+    width; many roots wrap into rows down the height."""
+    got = drawn(page)
+    texts = on_canvas(got)
+    if name in ("17 leaves", "comb", "100k"):
+        spread = max(t["x"] + t["w"] for t in texts) - min(t["x"] for t in texts)
+        assert spread > 0.6 * got["w"], f"{name}: the picture takes {spread:.0f} of {got['w']} px"
+        sides = [t["text"] for t in texts if t["text"].startswith("▸") and "branch" in t["text"]]
+        assert sides, f"{name}: no box of side branches at fit"
+    if name == "24 roots":
+        rows = {round(t["y"] / 20) for t in texts}
+        assert len(rows) >= 4, f"{name}: the roots stand in {len(rows)} rows"
 
 
 def zoom_in(page: Page, delta: float) -> None:
@@ -160,13 +179,47 @@ def test_every_zoom_step_from_fit_to_one_to_one_is_readable(
         steps += 1
         check_readable(page, f"{name} zoom step {steps}", edges=False)
     assert steps >= 8, f"only {steps} steps from {k_fit} to 1.3"
-    # Zooming in opened boxes: more is drawn than at Fit.
-    assert page.evaluate(f"{D}.stats().nodes") > nodes_fit
+    # Zooming in opened boxes: more is drawn than at Fit (once the notches pause: notches
+    # that come fast keep the level shown until then).
+    wait_until(lambda: page.evaluate(f"{D}.stats().nodes") > nodes_fit, 10, "boxes opened", page)
+    check_readable(page, f"{name} zoomed in", edges=False)
     # And zooming back out past Fit is allowed (the old floor stopped at Fit's scale).
     fit(page)
     for _ in range(4):
         zoom_in(page, 100)
     assert page.evaluate(f"{D}.stats().transform.k") < k_fit * 0.9
+
+
+def test_zoom_opens_the_box_under_the_pointer_first(page: Page, pages: dict[str, Path]) -> None:
+    """Levels applied to the whole picture, so zooming from Fit into one region opened
+    about one level everywhere; the box under the pointer now opens as the zoom starts."""
+    open_page(page, pages["17 leaves"])
+    fit(page)
+    texts = on_canvas(drawn(page))
+    boxes = [t for t in texts if t["text"].startswith("▸") and "branch" in t["text"]]
+    assert boxes, [t["text"] for t in texts]
+    box = max(boxes, key=lambda t: t["y"])
+    page.mouse.move(0, 0)
+    for _ in range(2):
+        page.evaluate(
+            """([x, y, dy]) => {
+              const c = document.querySelector('.pnb-canvas');
+              const r = c.getBoundingClientRect();
+              c.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0,
+                ctrlKey: true, clientX: r.left + x, clientY: r.top + y, bubbles: true,
+                cancelable: true }));
+            }""",
+            [box["x"] + 40, box["y"] + 20, -60],
+        )
+        page.evaluate(f"{D}.drawNow()")
+    # Notches that come fast keep the level shown until they pause.
+    wait_until(
+        lambda: box["text"] not in {t["text"] for t in on_canvas(drawn(page))},
+        10,
+        "the box under the pointer to open",
+        page,
+    )
+    check_readable(page, "zoomed at the pointer", edges=False)
 
 
 def test_fit_with_the_side_panel_open_uses_the_room_left(
@@ -189,12 +242,15 @@ def test_active_leaf_shows_boxes_and_fit_undoes_it(
     page: Page, pages: dict[str, Path], sessions: dict[str, Path]
 ) -> None:
     """ "Active leaf" zoomed to three dots with wide gaps (its run opened into entries),
-    and Fit could not undo it."""
+    and Fit could not undo it. (The side panel the selection opens narrows the stage, and
+    Fit's picture uses the width it has: the picture to undo to is Fit's with the panel.)"""
     open_page(page, pages["17 leaves"])
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
     fit(page)
     whole = check_whole(page, "fit")
     page.get_by_role("button", name="Active leaf").click()
-    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
     wait_until(lambda: page.evaluate(f"{D}.stats().selected") == leaf, 10, "the active leaf", page)
     pos = page.evaluate(f"(id) => {D}.screenPos(id)", leaf)
     assert pos is not None and pos["segment"], "the active leaf's run was opened into dots"

@@ -5,13 +5,17 @@
  *
  * The picture starts as coarse as it can be: the active path is one "span" box (its
  * stretch of entries, with whatever forks off it) above the box of the active leaf's run;
- * the other roots are one "roots" box. Then boxes open, largest first, as long as the tidy
- * layout of what is shown still fits the room: a span splits in two at its middle (a run
- * of one node shows itself, its side branches as one "branches" box); a box of several
- * subtrees splits in two halves; a box of one subtree shows its head run and its
- * children's box. So a session that fits is drawn whole, and a bigger one shows as much
- * as the room allows, aggregated with figures instead of shrunk to dots. Boxes the reader
- * opened open first, whatever the room.
+ * the other roots are one "roots" box. Then boxes open as long as the tidy layout of what
+ * is shown still fits the room, counted in both directions: first the spine, down the
+ * height (a span splits in two at its middle; a run of one node shows itself, its side
+ * branches as one "branches" box); then, across the width, each span sheds its side
+ * branches into a box of their own beside the spine, so the reader sees where the
+ * session forked and how much branched off there; then the boxes of subtrees, largest
+ * first (a box of several subtrees splits in two halves, side by side; a box of one
+ * subtree shows its head run and its children's box below). So a session that fits is
+ * drawn whole, and a bigger one fills the room with as much shape as it allows,
+ * aggregated with figures instead of shrunk to dots. Boxes the reader opened open first,
+ * whatever the room.
  */
 
 import { Flag, Kind } from "../model/constants";
@@ -19,6 +23,7 @@ import type { Columns } from "../model/data";
 import { type AggregateInfo, type AggregatePlan, type Display, peakTokens } from "../model/display";
 import type { Tree } from "../model/tree";
 import { layoutDisplay, type Layout, type TreeShape } from "./layout";
+import { wrapRoots, type Wrap } from "./wrap";
 
 /** World room (at the layout's units) the whole picture must fit in. */
 export interface Room {
@@ -67,7 +72,14 @@ export interface Unit {
   children: Unit[];
   spine: boolean;
   entries: number;
+  /** A span whose side branches hang beside it as boxes of their own (its children),
+   * rather than folded into it: the picture widens instead of growing taller. */
+  shed?: boolean;
 }
+
+/** How a box opens: a span splits in two (taller) or sheds its side branches (wider);
+ * any other box opens its one way. */
+export type Act = "split" | "shed" | "open";
 
 const childrenOf = (disp: Display, d: number): Int32Array => disp.childList.subarray(disp.childStart[d], disp.childStart[d + 1]);
 
@@ -122,18 +134,30 @@ function groupOf(b: Base, heads: number[]): Unit {
   return { kind: "group", nodes: heads, children: [], spine: false, entries };
 }
 
+/** The heads of the side branches leaving ``path`` (a stretch of the spine). */
+function sidesOf(b: Base, path: number[]): number[] {
+  const out: number[] = [];
+  for (const d of path) for (const c of childrenOf(b.disp, d)) if (c !== b.next[d]) out.push(c);
+  return out;
+}
+
 /** A stretch of the spine: one node (its side branches as one box, then ``cont``) or a
- * span box holding the stretch and its side branches, followed by ``cont``. */
-function spineUnit(b: Base, path: number[], cont: Unit[]): Unit {
+ * span box holding the stretch and its side branches, followed by ``cont``. A ``shed``
+ * span holds only its stretch; its side branches are one box beside ``cont``. */
+function spineUnit(b: Base, path: number[], cont: Unit[], shed = false): Unit {
   const last = path[path.length - 1];
-  if (path.length === 1) {
-    const sides = Array.from(childrenOf(b.disp, last)).filter((c) => c !== b.next[last]);
+  if (path.length === 1 || shed) {
+    const sides = sidesOf(b, path);
     const children = sides.length ? [groupOf(b, sides), ...cont] : cont;
-    return { kind: "node", nodes: path, children, spine: true, entries: b.size[last] };
+    if (path.length === 1) return { kind: "node", nodes: path, children, spine: true, entries: b.size[last] };
+    let own = 0;
+    for (const d of path) own += b.size[d];
+    return { kind: "span", nodes: path, children, spine: true, entries: own, shed: sides.length > 0 };
   }
   const after = b.next[last];
   return { kind: "span", nodes: path, children: cont, spine: true, entries: b.sub[path[0]] - (after >= 0 ? b.sub[after] : 0) };
 }
+
 
 /** The coarsest picture: the spine as a span above its last node, other roots as one box. */
 export function coarsest(b: Base): Unit[] {
@@ -148,8 +172,13 @@ export function coarsest(b: Base): Unit[] {
   return others[0] < spine[0] ? [rest, main] : [main, rest];
 }
 
-/** What replaces a box when it opens one step. */
-export function expand(b: Base, u: Unit): Unit[] {
+/** What replaces a box when it opens one step (``act``: how; a span splits unless told
+ * to shed). */
+export function expand(b: Base, u: Unit, act: Act = "open"): Unit[] {
+  if (u.kind === "span" && act === "shed") {
+    const cont = u.children.filter((c) => c.spine);
+    return [spineUnit(b, u.nodes, cont, true)];
+  }
   if (u.kind === "group") {
     // Several subtrees: two halves (one box each, or the subtree itself), so the
     // picture widens a little at a time.
@@ -169,17 +198,21 @@ export function expand(b: Base, u: Unit): Unit[] {
     const total = own.reduce((a, c) => a + c, 0);
     let j = 1;
     for (let acc = own[0]; j < path.length - 1 && acc + own[j] / 2 < total / 2; j++) acc += own[j];
-    const second = spineUnit(b, path.slice(j), u.children);
-    return [spineUnit(b, path.slice(0, j), [second])];
+    // A shed span's halves shed too; its side boxes are made again for each half.
+    const shed = u.shed === true;
+    const cont = shed ? u.children.filter((c) => c.spine) : u.children;
+    const second = spineUnit(b, path.slice(j), cont, shed);
+    return [spineUnit(b, path.slice(0, j), [second], shed)];
   }
   return [u];
 }
 
-/** ``units`` with every unit in ``open`` opened one step. */
-export function apply(b: Base, units: Unit[], open: ReadonlySet<Unit>): Unit[] {
+/** ``units`` with every unit in ``open`` opened one step (a set: each its usual way; a
+ * map: the way it gives). */
+export function apply(b: Base, units: Unit[], open: ReadonlySet<Unit> | ReadonlyMap<Unit, Act>): Unit[] {
   const out: Unit[] = [];
   for (const u of units) {
-    if (open.has(u)) out.push(...apply(b, expand(b, u), open));
+    if (open.has(u)) out.push(...apply(b, expand(b, u, open instanceof Map ? open.get(u) : undefined), open));
     else out.push(u.children.length ? { ...u, children: apply(b, u.children, open) } : u);
   }
   return out;
@@ -202,7 +235,44 @@ function firstNode(u: Unit): number {
   return m;
 }
 
-const keyOf = (u: Unit): string => `${u.kind}:${u.nodes[0]}:${u.nodes.length}`;
+const keyOf = (u: Unit, act: Act): string => `${act}:${u.kind}:${u.nodes[0]}:${u.nodes.length}`;
+
+/** A way to open a box, and what decides its turn. */
+interface Cand {
+  u: Unit;
+  act: Act;
+  key: string;
+  /** 0: a span splits (the spine's stretches, taller), 1: a span sheds its side branches
+   * (wider), 2: a box of subtrees opens. */
+  rank: number;
+  /** Entries the opening shows apart. */
+  entries: number;
+}
+
+/** How each box of ``units`` may open next, in turn: the spine first, split down the
+ * height; then side branches beside it, across the width; then the boxes of subtrees,
+ * largest first. A span sheds once it cannot split. */
+function candidates(b: Base, units: Unit[], closed: ReadonlySet<string>): Cand[] {
+  const out: Cand[] = [];
+  for (const u of boxes(units)) {
+    if (u.kind === "group") {
+      const key = keyOf(u, "open");
+      if (!closed.has(key)) out.push({ u, act: "open", key, rank: 2, entries: u.entries });
+      continue;
+    }
+    const split = keyOf(u, "split");
+    if (u.nodes.length > 1 && !closed.has(split)) {
+      out.push({ u, act: "split", key: split, rank: 0, entries: u.entries });
+      continue;
+    }
+    const shed = keyOf(u, "shed");
+    if (u.shed || closed.has(shed)) continue;
+    let own = 0;
+    for (const d of u.nodes) own += b.size[d];
+    if (own < u.entries) out.push({ u, act: "shed", key: shed, rank: 1, entries: u.entries - own });
+  }
+  return out.sort((p, q) => p.rank - q.rank || q.entries - p.entries);
+}
 
 /** The coarse picture as a graph a tidy layout takes (units numbered parents first). */
 export function shapeOf(units: Unit[]): { shape: TreeShape; list: Unit[]; onMain: Uint8Array } {
@@ -238,26 +308,40 @@ export function layoutUnits(units: Unit[], grid: Grid): Layout {
   return layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1);
 }
 
+/** How far a node reaches beside its centre (``box``: drawn as a box, else a plain node
+ * with its first line to its right), and the roots wrapped into rows of the room's width. */
+export function wrapFor(room: Room, grid: Grid, box: (d: number) => boolean): Wrap {
+  return {
+    width: room.width,
+    left: (d) => (box(d) ? grid.boxHalf : grid.nodeHalf),
+    right: (d) => (box(d) ? grid.boxHalf : grid.lineW),
+  };
+}
+
 /** Whether the picture fits the room: boxes at their widest, plain nodes with their
- * first line. */
+ * first line, roots wrapped into rows when they are wider together than the room. */
 export function fits(b: Base, units: Unit[], room: Room, grid: Grid): boolean {
   const { shape, list, onMain } = shapeOf(units);
-  const L = layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1);
+  const plainAt = (d: number): boolean => list[d].kind === "node" && !b.disp.isSeg[list[d].nodes[0]];
+  const L = wrapRoots(
+    shape,
+    layoutDisplay(shape, grid.dx, grid.dy, (d) => onMain[d] === 1),
+    wrapFor(room, grid, (d) => !plainAt(d)),
+  );
   if (L.maxY - L.minY + grid.boxH > room.height) return false;
   let x0 = Infinity;
   let x1 = -Infinity;
   for (let d = 0; d < shape.m; d++) {
-    const u = list[d];
-    const plain = u.kind === "node" && !b.disp.isSeg[u.nodes[0]];
+    const plain = plainAt(d);
     x0 = Math.min(x0, L.x[d] - (plain ? grid.nodeHalf : grid.boxHalf));
     x1 = Math.max(x1, L.x[d] + (plain ? grid.lineW : grid.boxHalf));
   }
   return x1 - x0 <= room.width;
 }
 
-/** The picture for ``room``: boxes the reader opened (by head entry), then the largest
- * boxes that still let it fit, as many at a time as fit (a box that cannot open is
- * passed over and the rest tried). */
+/** The picture for ``room``: boxes the reader opened (by head entry), then boxes in the
+ * turn ``candidates`` gives, as many at a time as still let it fit (a box that cannot
+ * open is passed over and the rest tried). */
 export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<number> = new Set()): Unit[] {
   let units = coarsest(b);
   // A stage too narrow for the active root beside a box of the others: all roots in one.
@@ -273,13 +357,12 @@ export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<num
     }
   };
   const closed = new Set<string>();
+  const upTo = (cands: Cand[], j: number): Map<Unit, Act> => new Map(cands.slice(0, j).map((c) => [c.u, c.act]));
   for (let round = 0; round < 400; round++) {
     openForced();
-    const cands = boxes(units)
-      .filter((u) => !closed.has(keyOf(u)))
-      .sort((p, q) => q.entries - p.entries);
+    const cands = candidates(b, units, closed);
     if (!cands.length) break;
-    const test = (j: number): boolean => fits(b, apply(b, units, new Set(cands.slice(0, j))), room, grid);
+    const test = (j: number): boolean => fits(b, apply(b, units, upTo(cands, j)), room, grid);
     let j = cands.length;
     if (!test(j)) {
       let lo = 0;
@@ -292,10 +375,10 @@ export function coarsen(b: Base, room: Room, grid: Grid, opened: ReadonlySet<num
       j = lo;
     }
     if (j === 0) {
-      closed.add(keyOf(cands[0]));
+      closed.add(cands[0].key);
       continue;
     }
-    units = apply(b, units, new Set(cands.slice(0, j)));
+    units = apply(b, units, upTo(cands, j));
   }
   openForced();
   return units;
@@ -360,7 +443,8 @@ export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: I
     };
     if (u.kind === "span") {
       const last = u.nodes[u.nodes.length - 1];
-      subtree(u.nodes[0], b.next[last]);
+      if (u.shed) for (const d of u.nodes) count(d);
+      else subtree(u.nodes[0], b.next[last]);
       a.from = b.pos[u.nodes[0]];
       a.to = b.pos[last] + b.size[last] - 1;
     } else for (const h of u.nodes) subtree(h, -1);

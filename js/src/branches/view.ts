@@ -9,15 +9,16 @@ import type { Quadtree } from "d3-quadtree";
 import { ZoomTransform } from "d3-zoom";
 import { buildDisplay, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
-import type { GraphSource, GraphView, Hit, Layout, Stage, Transform } from "../ui/graphview";
+import type { GraphHost, GraphSource, GraphView, Hit, Layout, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
-import { FIT_K, READABLE_K, levelAt, levelDisplay, roomAt } from "./aggregate";
-import { baseFacts, type Base } from "./coarsen";
+import { FIT_K, GRID, READABLE_K, levelAt, levelDisplay, roomAt } from "./aggregate";
+import { baseFacts, wrapFor, type Base } from "./coarsen";
 import { draw } from "./draw";
 import { fitBranches } from "./framing";
 import { hitTest, nodeIndex } from "./hit";
 import { SPACING, layoutDisplay } from "./layout";
 import { buildScene, type Scene } from "./scene";
+import { wrapRoots } from "./wrap";
 
 /** One level of detail, built. */
 interface Level {
@@ -28,6 +29,9 @@ interface Level {
 
 /** The most levels kept built (zooming back and forth reuses them). */
 const KEEP_LEVELS = 8;
+/** Zoom notches closer together than this are a fast zoom: no level is built in their
+ * frames. */
+const FAST_ZOOM_MS = 120;
 
 export class BranchesView implements GraphView {
   readonly kind = "tidy";
@@ -51,6 +55,18 @@ export class BranchesView implements GraphView {
   private index: Quadtree<number> | null = null;
   /** Pending build of the levels next to the one shown, while the reader looks. */
   private prefetch: ReturnType<typeof setTimeout> | null = null;
+  /** Boxes the zoom opened around its focus, by the level that opened them: zooming back
+   * out below that level closes them again. */
+  private zoomOpened: { level: number; head: number }[] = [];
+  /** The camera of the latest frame: where a zoom started from. */
+  private lastT: Transform | null = null;
+  /** When the reader last zoomed (ms); the pending build a fast zoom asked for, and the
+   * focus of its first notch. */
+  private zoomedAt = -Infinity;
+  private pending: ReturnType<typeof setTimeout> | null = null;
+  private pendingFocus: [number, number] | null = null;
+
+  constructor(private host: GraphHost | null = null) {}
 
   build(src: GraphSource, stage: Stage): void {
     this.base = baseFacts(buildDisplay(src.cols, src.tree, src.vis, "branches", this.expanded), src.cols, src.tree);
@@ -69,7 +85,8 @@ export class BranchesView implements GraphView {
     this.base = base;
     const onActive = src.tree.onActive;
     const sp = SPACING.branches;
-    const layout = layoutDisplay(disp, sp.dx, sp.dy, (d) => onActive[disp.entry[d]] === 1);
+    const tidy = layoutDisplay(disp, sp.dx, sp.dy, (d) => onActive[disp.entry[d]] === 1);
+    const layout = wrapRoots(disp, tidy, wrapFor(room, GRID, (d) => disp.isSeg[d] === 1));
     L = { disp, layout, scene: buildScene(src.cols, src.tree, disp, layout, "branches") };
     if (this.levels.size >= KEEP_LEVELS) this.levels.delete(this.levels.keys().next().value as number);
     this.levels.set(level, L);
@@ -101,6 +118,7 @@ export class BranchesView implements GraphView {
     const src = this.builtFor.src;
     if (src && (this.opened.size || this.expanded.size || this.level !== 0 || this.stale(src, stage))) {
       this.opened.clear();
+      this.zoomOpened = [];
       this.expanded.clear();
       this.level = 0;
       this.build(src, stage);
@@ -126,21 +144,82 @@ export class BranchesView implements GraphView {
   }
 
   draw(ctx: CanvasRenderingContext2D, t: Transform, stage: Stage, dpr: number, theme: Theme, marks: Marks): DrawStats {
+    this.lastT = t;
     return draw(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
   }
 
   /** Semantic zoom: each step of ``LEVEL_STEP`` past the Fit scale shows the level with
-   * that much more room; the entry nearest the stage's middle stays where it is. */
+   * that much more room, and opens the box nearest the zoom's focus (the point the
+   * zoom keeps still, under the pointer), so zooming into a region shows its detail
+   * first; the entry nearest the focus stays where it is. Zooming out closes what the
+   * zoom opened at the levels left. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    // Fast: this notch came soon after the previous one was handled (built or not).
+    const fast = performance.now() - this.zoomedAt < FAST_ZOOM_MS;
+    try {
+      return this.zoomTo(src, stage, t, fast);
+    } finally {
+      this.zoomedAt = performance.now();
+    }
+  }
+
+  private zoomTo(src: GraphSource, stage: Stage, t: ZoomTransform, fast: boolean): ZoomTransform | null {
     const level = levelAt(t.k, this.fitK);
-    if (level === this.level) return null;
-    const anchor = this.nearest(t, stage.width / 2, stage.height / 2);
+    if (level === this.level) {
+      this.pendingFocus = null;
+      return null;
+    }
+    const focus = this.pendingFocus ?? this.focusOf(t, stage);
+    // Zooming fast: the level shown stays, drawn at the new scale, and the one asked for
+    // is built once the notches pause, outside any frame.
+    if (fast && this.host?.rezoom) {
+      this.pendingFocus = focus;
+      this.buildSoon();
+      return null;
+    }
+    this.pendingFocus = null;
+    const [fx, fy] = focus;
+    const anchor = this.nearest(t, fx, fy);
     const entry = anchor >= 0 ? this.disp.entry[anchor] : -1;
     const [sx, sy] = anchor >= 0 ? [this.layout.x[anchor] * t.k + t.x, this.layout.y[anchor] * t.k + t.y] : [0, 0];
+    const dropped = this.zoomOpened.filter((o) => o.level > level);
+    if (dropped.length) {
+      this.zoomOpened = this.zoomOpened.filter((o) => o.level <= level);
+      for (const o of dropped) this.opened.delete(o.head);
+      this.levels = new Map();
+    }
+    if (level > this.level && anchor >= 0 && this.disp.aggregates.has(entry) && !this.opened.has(entry)) {
+      this.opened.add(entry);
+      this.zoomOpened.push({ level, head: entry });
+      this.levels = new Map();
+    }
     this.show(src, stage, level);
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0) return t;
     return new ZoomTransform(t.k, sx - this.layout.x[d] * t.k, sy - this.layout.y[d] * t.k);
+  }
+
+  /** Ask the host to zoom again (to the camera as it is then) once the notches pause. */
+  private buildSoon(): void {
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      this.zoomedAt = -Infinity;
+      this.host?.rezoom?.();
+    }, FAST_ZOOM_MS);
+  }
+
+  /** The screen point a zoom from the latest frame to ``t`` keeps still (the pointer,
+   * for a wheel), or the stage's middle. */
+  private focusOf(t: Transform, stage: Stage): [number, number] {
+    const p = this.lastT;
+    const middle: [number, number] = [stage.width / 2, stage.height / 2];
+    if (!p || Math.abs(t.k / p.k - 1) < 1e-3) return middle;
+    const r = t.k / p.k;
+    const fx = (t.x - p.x * r) / (1 - r);
+    const fy = (t.y - p.y * r) / (1 - r);
+    if (!(fx >= 0 && fx <= stage.width && fy >= 0 && fy <= stage.height)) return middle;
+    return [fx, fy];
   }
 
   /** The display node nearest screen point (px, py), or -1. */
@@ -168,12 +247,18 @@ export class BranchesView implements GraphView {
     const held: number[] = [];
     const was = this.disp.nodeOf;
     for (let i = 0; i < was.length; i++) if (was[i] === d) held.push(i);
-    this.opened.add(this.disp.entry[d]);
+    this.keepOpen(this.disp.entry[d]);
     this.levels = new Map();
     this.show(src, stage, this.level);
     const nodes = new Set<number>();
     for (const i of held) if (this.disp.nodeOf[i] >= 0) nodes.add(this.disp.nodeOf[i]);
     return fitBranches(this.scene, this.layout, stage.width, stage.height, nodes);
+  }
+
+  /** The reader opened box ``head``: open until the next Fit, whatever the zoom. */
+  private keepOpen(head: number): void {
+    this.opened.add(head);
+    this.zoomOpened = this.zoomOpened.filter((o) => o.head !== head);
   }
 
   /** Expand (collapse) a run box into its entries. */
@@ -204,7 +289,7 @@ export class BranchesView implements GraphView {
       const d = this.disp.nodeOf[entry];
       const h = d >= 0 ? this.disp.entry[d] : -1;
       if (!this.disp.aggregates.has(h)) break;
-      this.opened.add(h);
+      this.keepOpen(h);
       this.levels = new Map();
       this.show(src, stage, this.level);
       rebuilt = true;
@@ -222,8 +307,12 @@ export class BranchesView implements GraphView {
   reset(): void {
     if (this.prefetch !== null) clearTimeout(this.prefetch);
     this.prefetch = null;
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = null;
+    this.pendingFocus = null;
     this.expanded.clear();
     this.opened.clear();
+    this.zoomOpened = [];
     this.level = 0;
     this.levels = new Map();
     this.base = null;

@@ -21,6 +21,9 @@ import { Minimap } from "./minimap";
 const LEVEL_ROWS = 1.5625;
 const LEVEL_ZOOM = 1.25;
 const NONE: ReadonlySet<number> = new Set();
+/** Zoom notches closer together than this are a fast zoom: no level is built in their
+ * frames. */
+const FAST_ZOOM_MS = 120;
 
 /** One build of the view: what a level of detail draws. */
 interface Built {
@@ -49,10 +52,19 @@ export class TreeView implements GraphView {
   private minimap: Minimap;
   private src: GraphSource | null = null;
   private prefetching = false;
-  /** Builds by level, for this data, filter, selection and stage height. */
+  /** Builds by level, for this data, filter and stage height. A selection drops only the
+   * builds that fold it away (and rebuilds the one shown if it does): a click on a row
+   * selects an entry that already has its row, and rebuilds nothing. */
   private cache = new Map<number, Built>();
   private cacheKey: unknown[] = [];
+  /** Level 0 as last built, for the overview strip: it shows the whole session's shape,
+   * the same whatever the selection keeps on a row of its own. */
+  private whole: LaneScene | null = null;
   private last: { t: Transform; stage: Stage } = { t: { k: 1, x: 0, y: 0 }, stage: { width: 0, height: 0 } };
+  /** When the reader last zoomed (ms), and the pending build of the level a fast zoom
+   * asked for. */
+  private zoomedAt = -Infinity;
+  private pending: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private host: GraphHost) {
     this.minimap = new Minimap((f) => this.jumpToFraction(f));
@@ -81,18 +93,24 @@ export class TreeView implements GraphView {
     this.buildLevel(src, stage, this.src && this.sameData(src, stage) ? this.level : 0);
   }
 
-  /** Whether builds made for the cached data, filter, selection and stage still hold. */
-  private sameData(src: GraphSource, stage: Stage): boolean {
-    const key = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
-    return key.every((v, j) => v === this.cacheKey[j]);
+  private keyOf(src: GraphSource, stage: Stage): unknown[] {
+    return [src.cols, src.tree, src.vis, this.shown, this.foldable, rowBudget(stage.height)];
   }
 
-  /** Build level ``j`` of detail (from the cache when it was built for this data). */
+  /** Whether builds made for the cached data, filter and stage still hold. */
+  private sameData(src: GraphSource, stage: Stage): boolean {
+    return this.keyOf(src, stage).every((v, j) => v === this.cacheKey[j]);
+  }
+
+  /** Build level ``j`` of detail (from the cache when it was built for this data and
+   * gives the selection a row). */
   private buildLevel(src: GraphSource, stage: Stage, j: number): void {
     if (!this.sameData(src, stage)) {
       this.cache.clear();
-      this.cacheKey = [src.cols, src.tree, src.vis, src.selected, this.shown, this.foldable, rowBudget(stage.height)];
+      this.whole = null;
+      this.cacheKey = this.keyOf(src, stage);
     }
+    for (const [level, built] of this.cache) if (!hasRow(built.disp, src.selected)) this.cache.delete(level);
     this.src = src;
     let b = this.cache.get(j);
     if (!b) {
@@ -105,7 +123,10 @@ export class TreeView implements GraphView {
     this.layout = b.layout;
     this.scene = b.scene;
     this.folding = b.disp.folds.size > 0;
-    if (j === 0) this.fitK = fitLanes(this.scene, stage.height).k;
+    if (j === 0) {
+      this.fitK = fitLanes(this.scene, stage.height).k;
+      this.whole = this.scene;
+    }
     this.version++;
   }
 
@@ -136,12 +157,12 @@ export class TreeView implements GraphView {
   }
 
   stale(src: GraphSource, stage: Stage): boolean {
-    return !this.sameData(src, stage);
+    return !this.sameData(src, stage) || (this.disp !== undefined && !hasRow(this.disp, src.selected));
   }
 
   /** Fit: level 0 of detail, every row on screen. */
   fit(stage: Stage): ZoomTransform {
-    if (this.src && (this.level !== 0 || !this.sameData(this.src, stage))) this.buildLevel(this.src, stage, 0);
+    if (this.src && (this.level !== 0 || this.stale(this.src, stage))) this.buildLevel(this.src, stage, 0);
     return fitLanes(this.scene, stage.height);
   }
 
@@ -156,6 +177,7 @@ export class TreeView implements GraphView {
 
   draw(ctx: CanvasRenderingContext2D, t: Transform, stage: Stage, dpr: number, theme: Theme, marks: Marks): DrawStats {
     this.last = { t, stage };
+    this.keepNeighbours(marks.selected, stage);
     const stats = drawLanes(ctx, this.scene, t, stage.width, stage.height, dpr, theme, marks);
     const window = rowWindow(this.scene, t, stage.height);
     const whole = this.overview();
@@ -167,6 +189,21 @@ export class TreeView implements GraphView {
     return stats;
   }
 
+  /** A selection made since the last build (a click on a row rebuilds nothing): the
+   * levels next to the one shown that fold it away are built again ahead, so the next
+   * zoom step finds its level built. */
+  private keepNeighbours(selected: number, stage: Stage): void {
+    const src = this.src;
+    if (!src || !this.foldable || selected === src.selected || !this.sameData(src, stage)) return;
+    const now = { ...src, selected };
+    this.src = now;
+    for (const j of [this.level + 1, this.level - 1]) {
+      const b = this.cache.get(j);
+      if (b && !hasRow(b.disp, selected)) this.cache.delete(j);
+    }
+    this.prefetch(now, stage, this.level + 1);
+  }
+
   /** Hide the overview (another view covers the stage). */
   hideOverlay(): void {
     this.minimap.hide();
@@ -175,6 +212,7 @@ export class TreeView implements GraphView {
   /** The whole session at Fit's level of detail: what the overview strip draws. */
   private overview(): LaneScene | null {
     if (!this.src || !this.foldable) return null;
+    if (this.whole) return this.whole;
     if (!this.cache.has(0)) {
       const keep = { level: this.level, disp: this.disp, layout: this.layout, scene: this.scene, folding: this.folding };
       this.buildLevel(this.src, this.last.stage, 0);
@@ -214,9 +252,38 @@ export class TreeView implements GraphView {
   /** Semantic zoom: a new level of detail for the new scale, the entry at the stage's
    * middle staying where it is. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
+    // Fast: this notch came soon after the previous one was handled (built or not).
+    const fast = performance.now() - this.zoomedAt < FAST_ZOOM_MS;
+    try {
+      return this.zoomTo(src, stage, t, fast);
+    } finally {
+      this.zoomedAt = performance.now();
+    }
+  }
+
+  private zoomTo(src: GraphSource, stage: Stage, t: ZoomTransform, fast: boolean): ZoomTransform | null {
     const j = this.levelAt(t.k);
     if (j === this.level || !this.foldable) return null;
+    // Zooming fast, a level not built yet: the level shown stays, drawn at the new scale,
+    // and the one asked for is built once the notches pause, outside any frame.
+    if (fast && this.host.rezoom && !(this.sameData(src, stage) && this.cache.has(j))) {
+      this.buildSoon(src, stage);
+      return null;
+    }
     return this.anchored(t, stage.height / 2, () => this.buildLevel(src, stage, j));
+  }
+
+  /** Build the level of the camera's latest scale when the zoom pauses, then show it. */
+  private buildSoon(src: GraphSource, stage: Stage): void {
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      if (!this.sameData(src, stage)) return;
+      const j = this.levelAt(this.last.t.k);
+      if (j !== this.level && !this.cache.has(j)) this.cache.set(j, this.make(src, stage, j));
+      this.zoomedAt = -Infinity;
+      this.host.rezoom?.();
+    }, FAST_ZOOM_MS);
   }
 
   /** Rebuild, keeping the entry at height ``sy`` of the stage in place. */
@@ -251,8 +318,9 @@ export class TreeView implements GraphView {
   reveal(src: GraphSource, stage: Stage, entry: number): boolean {
     const d = nodeOfEntry(this.disp, entry);
     if (d < 0 || !this.disp.isSeg[d]) return false;
-    // Asked to show this entry: it keeps a row of its own.
-    this.shown = entry;
+    // Asked to show this entry: it keeps a row of its own. The selection does already,
+    // and only the builds that fold it away are made again.
+    if (entry !== src.selected) this.shown = entry;
     this.buildLevel(src, stage, this.level);
     return true;
   }
@@ -301,8 +369,18 @@ export class TreeView implements GraphView {
   }
 
   reset(): void {
+    if (this.pending !== null) clearTimeout(this.pending);
+    this.pending = null;
     this.shown = -1;
     this.cache.clear();
     this.cacheKey = [];
+    this.whole = null;
   }
+}
+
+/** Whether entry ``i`` has a row of its own in ``disp`` (or nothing is selected). */
+function hasRow(disp: Display, i: number): boolean {
+  if (i < 0) return true;
+  const d = i < disp.nodeOf.length ? disp.nodeOf[i] : -1;
+  return d >= 0 && disp.entry[d] === i && !disp.isSeg[d];
 }

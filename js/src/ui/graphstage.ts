@@ -76,6 +76,12 @@ export class GraphStage {
     if (t) this.camera.set(t);
   }
 
+  /** The view has a level of detail ready that a zoom asked for earlier: show it now. */
+  rezoom(): void {
+    this.zoomed();
+    this.scheduleDraw();
+  }
+
   /** Show the whole session (the view builds the level of detail it needs). */
   fit(): void {
     const t = this.via((g, _src, stage) => g.fit(stage));

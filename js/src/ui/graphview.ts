@@ -48,6 +48,9 @@ export interface GraphSource {
 /** Where the coordinator lets a view move the camera (its overview, a click). */
 export interface GraphHost {
   moveTo(t: ZoomTransform): void;
+  /** A level of detail the view built in a task of its own is ready: ask the view's
+   * ``zoomed`` again for the camera as it is now, and redo what follows a build. */
+  rezoom?(): void;
 }
 
 export interface GraphView {

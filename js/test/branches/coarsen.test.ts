@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GRID, coarseDisplay, levelDisplay, roomAt, levelAt, FIT_K, LEVEL_STEP } from "../../src/branches/aggregate";
-import { baseFacts, boxes, boxesOf, coarsen, coarsest, fits, planOf } from "../../src/branches/coarsen";
+import { baseFacts, boxes, boxesOf, coarsen, coarsest, fits, planOf, wrapFor } from "../../src/branches/coarsen";
+import { wrapRoots } from "../../src/branches/wrap";
 import { SPACING, layoutDisplay } from "../../src/branches/layout";
 import { buildDisplay, type Display } from "../../src/model/display";
 import type { Tree } from "../../src/model/tree";
@@ -15,8 +16,16 @@ function base(s: S) {
 
 /** The laid-out display fits the room with boxes at their widest (what Fit relies on). */
 function fitsRoom(disp: Display, tree: Tree, room: { width: number; height: number }): boolean {
-  const L = layoutDisplay(disp, SPACING.branches.dx, SPACING.branches.dy, (d) => tree.onActive[disp.entry[d]] === 1);
-  return L.maxX - L.minX + 2 * GRID.boxHalf <= room.width && L.maxY + GRID.boxH <= room.height;
+  const tidy = layoutDisplay(disp, SPACING.branches.dx, SPACING.branches.dy, (d) => tree.onActive[disp.entry[d]] === 1);
+  const L = wrapRoots(disp, tidy, wrapFor(room, GRID, (d) => disp.isSeg[d] === 1));
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (let d = 0; d < disp.m; d++) {
+    const box = disp.isSeg[d] === 1;
+    x0 = Math.min(x0, L.x[d] - (box ? GRID.boxHalf : GRID.nodeHalf));
+    x1 = Math.max(x1, L.x[d] + (box ? GRID.boxHalf : GRID.lineW));
+  }
+  return x1 - x0 <= room.width && L.maxY + GRID.boxH <= room.height;
 }
 
 /** Entries drawn: in boxes, or by nodes outside boxes. */
@@ -69,13 +78,23 @@ describe("coarsen: the whole session in the room", () => {
     expect(entriesDrawn(disp)).toBe(s.c.n);
   });
 
-  it("folds every root into one box, marked active, when the stage is too narrow for two", () => {
+  it("wraps roots into rows when the stage is too narrow for two side by side", () => {
     const s = manyRoots(24);
     const narrow = roomAt(520, 600, 0);
     const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), narrow, new Set());
+    expect(fitsRoom(disp, s.t, narrow)).toBe(true);
+    expect(disp.roots.length).toBeGreaterThan(1);
+    const folded = [...disp.aggregates.values()].filter((a) => a.kind === "roots");
+    expect(folded.reduce((n, a) => n + a.subtrees, 0) + disp.roots.length - folded.length).toBe(24);
+    expect(entriesDrawn(disp)).toBe(s.c.n);
+  });
+
+  it("folds every root into one box, marked active, when not even one root fits beside it", () => {
+    const s = manyRoots(24);
+    const tiny = roomAt(400, 90, 0);
+    const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), tiny, new Set());
     expect(disp.m).toBe(1);
     expect(disp.aggregates.get(disp.entry[0])).toMatchObject({ kind: "roots", subtrees: 24, onActive: true });
-    expect(fitsRoom(disp, s.t, narrow)).toBe(true);
   });
 
   it("opens boxes as the room grows, down to none", () => {

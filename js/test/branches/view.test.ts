@@ -90,3 +90,79 @@ describe("BranchesView", () => {
     expect(v.disp.expandedHeads.length).toBe(0);
   });
 });
+
+describe("BranchesView zoom focus", () => {
+  /** Zoom one level in around screen point (px, py) of Fit's picture, as a wheel under the
+   * pointer does (the point stays still). */
+  function zoomAround(px: number, py: number) {
+    const { v, src } = view();
+    const t = v.fit(stage);
+    // What drawing Fit's frame records: the camera the zoom starts from.
+    (v as unknown as { lastT: unknown }).lastT = t;
+    const k = t.k * LEVEL_STEP * 1.01;
+    const r = k / t.k;
+    v.zoomed(src, stage, new ZoomTransform(k, px - (px - t.x) * r, py - (py - t.y) * r));
+    return { v, t, src };
+  }
+
+  /** Boxes of Fit's picture, at their screen points. */
+  function fitBoxes() {
+    const { v } = view();
+    const t = v.fit(stage);
+    const out: { head: number; x: number; y: number }[] = [];
+    for (let d = 0; d < v.disp.m; d++) {
+      if (v.disp.aggregates.has(v.disp.entry[d])) out.push({ head: v.disp.entry[d], x: v.layout.x[d] * t.k + t.x, y: v.layout.y[d] * t.k + t.y });
+    }
+    return out;
+  }
+
+  it("opens the box under the pointer first, so zooming into a region shows its detail", () => {
+    const found = fitBoxes();
+    expect(found.length).toBeGreaterThan(2);
+    const top = found.reduce((a, b) => (b.y < a.y ? b : a));
+    const bottom = found.reduce((a, b) => (b.y > a.y ? b : a));
+    for (const box of [top, bottom]) {
+      const { v } = zoomAround(box.x, box.y);
+      // The box under the pointer opened: its head is no longer a box of the picture.
+      expect(v.disp.aggregates.has(box.head)).toBe(false);
+    }
+    // Each zoom opened what was under its own pointer: the pictures differ.
+    const a = zoomAround(top.x, top.y).v;
+    const b = zoomAround(bottom.x, bottom.y).v;
+    expect(a.disp.aggregates.has(bottom.head) || b.disp.aggregates.has(top.head)).toBe(true);
+  });
+
+  it("closes what the zoom opened when zooming back out", () => {
+    const found = fitBoxes();
+    const box = found[found.length - 1];
+    const { v, t, src } = zoomAround(box.x, box.y);
+    expect(v.disp.aggregates.has(box.head)).toBe(false);
+    v.zoomed(src, stage, t);
+    expect(v.disp.aggregates.has(box.head)).toBe(true);
+  });
+});
+
+describe("BranchesView fast zoom", () => {
+  it("keeps the level shown while notches come fast, then shows the asked one around the first notch's focus", async () => {
+    const s = mainLine(1000, 40, 6, 150);
+    const src = { cols: s.c, tree: s.t, vis: s.v, selected: -1 };
+    let rezooms = 0;
+    const v = new BranchesView({ moveTo: () => undefined, rezoom: () => rezooms++ });
+    v.build(src, stage);
+    const t0 = v.fit(stage);
+    const shown = v.disp;
+    const at = (k: number): ZoomTransform => new ZoomTransform(k, stage.width / 2 - ((stage.width / 2 - t0.x) / t0.k) * k, stage.height / 2 - ((stage.height / 2 - t0.y) / t0.k) * k);
+    // A first notch within the level, then fast notches across levels: nothing built.
+    expect(v.zoomed(src, stage, at(t0.k * 1.1))).toBeNull();
+    for (let step = 2; step <= 4; step++) {
+      expect(v.zoomed(src, stage, at(t0.k * 1.1 ** step * LEVEL_STEP))).toBeNull();
+      expect(v.disp).toBe(shown);
+    }
+    expect(rezooms).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rezooms).toBe(1);
+    // The host zooms again with the camera as it is: the level is shown then.
+    expect(v.zoomed(src, stage, at(t0.k * 1.1 ** 4 * LEVEL_STEP))).not.toBeNull();
+    expect(v.disp).not.toBe(shown);
+  });
+});

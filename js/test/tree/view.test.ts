@@ -1,0 +1,101 @@
+// @vitest-environment jsdom
+import { ZoomTransform } from "d3-zoom";
+import { describe, expect, it } from "vitest";
+import { TreeView } from "../../src/tree/view";
+import { mainLine } from "../branches/sessions";
+
+/** Selecting an entry in the Tree: a click selects an entry that has a row already, and
+ * must not rebuild the folds; an entry inside a fold gets its row by rebuilding the level
+ * shown, and the overview strip's whole picture is kept. */
+
+const stage = { width: 1000, height: 600 };
+
+function tree() {
+  const s = mainLine(4000, 60, 6, 300);
+  const v = new TreeView({ moveTo: () => undefined });
+  const src = { cols: s.c, tree: s.t, vis: s.v, selected: -1 };
+  v.build(src, stage);
+  v.fit(stage);
+  return { v, s, src };
+}
+
+/** Entries with a row of their own, and entries inside a folded row. */
+function rows(v: TreeView): { own: number[]; folded: number[] } {
+  const own: number[] = [];
+  const folded: number[] = [];
+  for (let i = 0; i < v.disp.nodeOf.length; i++) {
+    const d = v.disp.nodeOf[i];
+    if (d < 0) continue;
+    if (!v.disp.isSeg[d] && v.disp.entry[d] === i) own.push(i);
+    else if (v.disp.isSeg[d] && v.disp.entry[d] !== i) folded.push(i);
+  }
+  return { own, folded };
+}
+
+describe("TreeView selection", () => {
+  it("rebuilds nothing when the selected entry has a row of its own", () => {
+    const { v, src } = tree();
+    expect(v.folding).toBe(true);
+    const { own } = rows(v);
+    expect(own.length).toBeGreaterThan(3);
+    const before = { version: v.version, disp: v.disp };
+    for (const i of own.slice(0, 5)) {
+      const sel = { ...src, selected: i };
+      expect(v.stale(sel, stage)).toBe(false);
+      expect(v.reveal(sel, stage, i)).toBe(false);
+      v.build(sel, stage);
+      expect(v.disp).toBe(before.disp);
+    }
+    expect(v.version - before.version).toBeLessThanOrEqual(5);
+  });
+
+  it("gives a folded selection its row in one build (at Fit, the overview's too)", () => {
+    const { v, src } = tree();
+    const { folded } = rows(v);
+    const i = folded[Math.floor(folded.length / 2)];
+    const sel = { ...src, selected: i };
+    expect(v.stale(sel, stage)).toBe(true);
+    expect(v.reveal(sel, stage, i)).toBe(true);
+    const d = v.disp.nodeOf[i];
+    expect(v.disp.entry[d]).toBe(i);
+    expect(v.disp.isSeg[d]).toBe(0);
+    expect((v as unknown as { overview(): unknown }).overview()).toBe(v.scene);
+    // Selecting another entry that now has a row costs no build.
+    const disp = v.disp;
+    const other = rows(v).own[0];
+    v.build({ ...src, selected: other }, stage);
+    expect(v.disp).toBe(disp);
+  });
+});
+
+describe("TreeView fast zoom", () => {
+  it("keeps the level shown while notches come fast, then builds the asked one outside the frames", async () => {
+    const s = mainLine(4000, 60, 6, 300);
+    let rezooms = 0;
+    const v = new TreeView({ moveTo: () => undefined, rezoom: () => rezooms++ });
+    const src = { cols: s.c, tree: s.t, vis: s.v, selected: -1 };
+    v.build(src, stage);
+    const t0 = v.fit(stage);
+    const disp = v.disp;
+    // The first notch (one level) is the reader's pace: it may build. Then fast notches
+    // several levels further: no build in their frames.
+    v.zoomed(src, stage, new ZoomTransform(t0.k * 1.26, t0.x, t0.y));
+    const shown = v.disp;
+    expect(shown).not.toBe(disp);
+    for (let step = 2; step <= 6; step++) {
+      const t = new ZoomTransform(t0.k * 1.26 ** step, t0.x, t0.y);
+      expect(v.zoomed(src, stage, t)).toBeNull();
+      expect(v.disp).toBe(shown);
+      // What drawing the frame records: the camera the frame showed.
+      (v as unknown as { last: unknown }).last = { t, stage };
+    }
+    expect(rezooms).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rezooms).toBe(1);
+    // The level of the latest scale is built: asking again shows it at once.
+    const t6 = new ZoomTransform(t0.k * 1.26 ** 6, t0.x, t0.y);
+    expect(v.zoomed(src, stage, t6)).not.toBeNull();
+    expect(v.levelAt(t6.k)).toBe(6);
+    expect(v.disp).not.toBe(shown);
+  });
+});
