@@ -53,6 +53,7 @@ KINDS: dict[str, str] = {
     "deep_nesting": "warning",
     "bad_value": "warning",
     "bad_version": "warning",
+    "dangling_reference": "warning",
 }
 SEVERITIES = ("error", "warning")
 

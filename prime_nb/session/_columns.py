@@ -402,6 +402,10 @@ class EntryColumns:
         elif kind == "label":
             label = entry.get("label")
             target = entry.get("targetId")
+            if target.__class__ is not str:
+                problems.append(_odd(where, "targetId", target, "the label applies to nothing"))
+            if label is not None and label.__class__ is not str:
+                problems.append(_odd(where, "label", label, "read as a label cleared"))
             self.label_events.append(
                 (
                     row,
