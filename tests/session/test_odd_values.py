@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pandas as pd
 import pytest
+from conftest import header, msg, write_lines
 from session_matrix import write_case
 
 import prime_nb
@@ -345,3 +346,28 @@ def test_summary_counts_equal_the_tables_on_every_case(tmp_path: Path) -> None:
         }
         summary = session.summary()
         assert {key: summary[key] for key in figures} == figures, name
+
+
+@pytest.mark.parametrize(
+    ("version", "read_as", "words"),
+    [
+        (-1, 1, "header version -1 is below 1; read as version 1, ids made from the lines"),
+        (0, 1, "header version 0 is below 1; read as version 1"),
+        (99, 3, "header version 99 is newer than prime_nb reads (3); read as version 3"),
+        ("7", 3, "header version 7 is newer than prime_nb reads (3)"),
+    ],
+)
+def test_a_whole_version_out_of_range_is_read_as_the_agent_reads_it_and_reported(
+    tmp_path: Path, version: object, read_as: int, words: str
+) -> None:
+    """A header that says version 99 (or -1) is read as the agent reads it (as current,
+    or migrated as version 1 with ids made from the lines), and a warning says so."""
+    lines = [header(version=version), msg("u1", None, "user"), msg("a1", "u1", "assistant")]
+    path = write_lines(tmp_path / "s.jsonl", lines)
+    session = prime_nb.load(path)
+    problems = session.problems
+    assert problems[["line", "kind", "severity"]].values.tolist() == [[1, "bad_version", "warning"]]
+    assert problems["message"].iloc[0].startswith(words)
+    ids_as_written = list(session.entries.index) == ["u1", "a1"]
+    assert ids_as_written == (read_as == 3)
+    assert session.summary()["problems"] == 1
