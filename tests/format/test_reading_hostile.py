@@ -235,6 +235,6 @@ def test_session_text_in_another_shape_says_what_it_is(tmp_path: Path, shape: st
     text = json.dumps(header()) + "\n" + json.dumps(msg("u1", None, "user", "hi")) + "\n"
     path = tmp_path / "s.jsonl"
     path.write_bytes(encode(text))
-    with pytest.raises(SessionFormatError) as caught:
+    with pytest.raises(SessionFormatError, match="no session header: ") as caught:
         prime_nb.load(path)
     assert str(caught.value).startswith(f"{path}: no session header: {words}")
