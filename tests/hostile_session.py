@@ -18,12 +18,17 @@ from research_sessions import usage
 
 
 def markup(port: int, what: str) -> str:
-    """A link, an image and a styled span, each naming ``what`` in its URL."""
+    """A link, an image, a styled span, a style sheet and a ``javascript:`` link, each
+    naming ``what`` in its URL; plotly's own ``<br>`` and ``<b>``, an entity, and a
+    right-to-left override."""
     base = f"http://127.0.0.1:{port}"
     return (
         f'<a href="{base}/link-{what}">{what}</a>'
         f'<img src="{base}/img-{what}">'
         f'<span style="background:url({base}/css-{what});color:red">{what}</span>'
+        f"<style>*{{background:url({base}/sheet-{what})}}</style>"
+        f"<a href=\"javascript:fetch('{base}/js-{what}')\">js</a>"
+        "<br><b>bold</b>&lt;i&gt;\u202eRTL"
     )
 
 

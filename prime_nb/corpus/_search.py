@@ -131,24 +131,19 @@ def search(
         bool(follow_symlinks),
         include_archived=bool(include_archived),
     )
+    columns: dict[str, Any] | None = None
     if cache is not False and cache is not None:
         from ._search_index import indexed_search
+        from ._search_segment import SegmentNotWritten
 
-        columns, failed = indexed_search(
-            paths, corpus_root(folders), cache, spec, limit, workers, progress
-        )
-    else:
-        results = run(
-            partial(search_file, query=spec, limit=limit),
-            paths,
-            workers,
-            "search",
-            progress,
-            lambda path, exc: FileHits([], f"{type(exc).__name__}: {exc}"),
-        )
-        failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
-        hits = [hit for r in results for hit in r.hits][:limit]
-        columns = {name: [getattr(hit, name) for hit in hits] for name in Hit._fields}
+        try:
+            columns, failed = indexed_search(
+                paths, corpus_root(folders), cache, spec, limit, workers, progress
+            )
+        except SegmentNotWritten as exc:  # a full disk: the same hits, without the index
+            warnings.warn(str(exc), stacklevel=2)
+    if columns is None:
+        columns, failed = _uncached(paths, spec, limit, workers, progress)
     if failed:
         shown = "; ".join(f"{path}: {error}" for path, error in failed[:3])
         more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
@@ -158,6 +153,23 @@ def search(
             stacklevel=2,
         )
     return _frame(columns)
+
+
+def _uncached(
+    paths: list[str], spec: Query, limit: int | None, workers: int | None, progress: bool | None
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The hits' columns read from every file, and the files that could not be read."""
+    results = run(
+        partial(search_file, query=spec, limit=limit),
+        paths,
+        workers,
+        "search",
+        progress,
+        lambda path, exc: FileHits([], f"{type(exc).__name__}: {exc}"),
+    )
+    failed = [(path, r.error) for path, r in zip(paths, results, strict=True) if r.error]
+    hits = [hit for r in results for hit in r.hits][:limit]
+    return {name: [getattr(hit, name) for hit in hits] for name in Hit._fields}, failed
 
 
 def _frame(columns: dict[str, Any]) -> pd.DataFrame:

@@ -50,6 +50,7 @@ from ._search_match import (
 from ._search_segment import (
     HIT_COLUMNS,
     DamagedSegment,
+    SegmentNotWritten,
     open_segment,
     row_schema,
     write_segment,
@@ -135,6 +136,8 @@ def update(
     by_first = {members[0]: members for members in groups}
 
     def failed(first: str, exc: BaseException) -> tuple[None, list[Any]]:
+        if isinstance(exc, SegmentNotWritten):  # the disk, not the files: search without
+            raise exc
         return None, [[None, f"{type(exc).__name__}: {exc}", False]] * len(by_first[first])
 
     work = partial(index_group, folder=str(folder))
@@ -242,6 +245,22 @@ def _segment_hits(folder: Path, name: str, live: dict[str, int], query: Query) -
     return order[rows], table.select(list(HIT_COLUMNS)).take(rows), shown
 
 
+def own_folder(folder: Path) -> Path:
+    """The index's own folder, made if need be. Anything else in its place (a symlink to
+    another folder, a file, a FIFO) is removed, not followed: the index deletes the
+    segments its manifest does not name, and must never do so in a folder of the user's."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        try:
+            folder.unlink()
+        except OSError as exc:
+            raise type(exc)(
+                f"{folder}: cannot hold the search index ({exc.strerror or exc}); remove "
+                "it, or pass cache= another folder"
+            ) from None
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 def indexed_search(
     paths: list[str],
     root: str,
@@ -257,8 +276,7 @@ def indexed_search(
 
     folder = cache_folder(cache)
     usable_folder(folder)
-    folder = folder / index_name(root)
-    folder.mkdir(exist_ok=True)
+    folder = own_folder(folder / index_name(root))
     lock = folder / "index.lock"
     if lock.is_symlink():  # never one the index made: removed, not followed
         lock.unlink(missing_ok=True)

@@ -66,7 +66,7 @@ def _read(file: Path) -> Any:
     try:
         with os.fdopen(fd, "rb") as fh:
             return json.loads(fh.read())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # nested past Python's stack: damaged
         return None
 
 

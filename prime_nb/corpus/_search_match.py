@@ -255,11 +255,26 @@ class RawFilter(NamedTuple):
         whole file, not line by line. No mark: the file cannot hold the needle."""
         hay = data.lower() if self.fold else data
         seek = [(re.escape(self.needle) + b'(?!":)', hay), (rb"\\u", data), (rb"\\/", data)]
-        found = [m.start() for at, seen in seek[: 2 + self.slash] for m in re.finditer(at, seen)]
+        found = [at for pattern, seen in seek[: 2 + self.slash] for at in _per_line(pattern, seen)]
         marks = np.array(found, np.int64)
         if self.wide:
             marks = np.concatenate([marks, np.flatnonzero(np.frombuffer(data, np.uint8) > 127)])
         return marks
+
+
+def _per_line(pattern: bytes, data: bytes) -> list[int]:
+    """Where ``pattern`` first matches in each line of ``data`` that holds it: a mark
+    says which line to parse, so after one the search goes on from the next line (a
+    100 MB text of the needle costs one match, not a hundred million)."""
+    seek = re.compile(pattern)
+    found: list[int] = []
+    at = 0
+    while (match := seek.search(data, at)) is not None:
+        found.append(match.start())
+        at = data.find(b"\n", match.start()) + 1
+        if at == 0:
+            break
+    return found
 
 
 def snippet(text: str, start: int, end: int) -> str:

@@ -53,6 +53,11 @@ class DamagedSegment(ValueError):
     """A segment that is not what the index wrote: its files are read again."""
 
 
+class SegmentNotWritten(OSError):
+    """A segment could not be written (a full disk, a file size limit): the search runs
+    without the index, and nothing of the group is recorded, so it is read next time."""
+
+
 def row_schema() -> Any:
     """The columns of one file's rows (a segment adds ``file``)."""
     pa, _ = _pyarrow()
@@ -92,9 +97,17 @@ def write_segment(folder: Path, group: list[str], tables: list[Any]) -> str | No
         writer.write_table(table)
     data = sink.getvalue()
     name = f"{uuid.uuid4().hex}-{zlib.crc32(data):08x}.arrow"
-    with pa.OSFile(str(folder / f"{name}.part"), "wb") as out:
-        out.write(data)
-    os.replace(folder / f"{name}.part", folder / name)
+    part = folder / f"{name}.part"
+    try:
+        with open(part, "wb") as out:
+            out.write(memoryview(data))
+        os.replace(part, folder / name)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise SegmentNotWritten(
+            f"{folder}: the search index was not updated ({exc.strerror or exc}); the hits "
+            "are those of a search without it, and the next search reads the files again"
+        ) from exc
     return name
 
 

@@ -31,6 +31,7 @@ from ._migrating import (
     migrate,
     to_current,
 )
+from ._no_header import no_header
 from ._ondisk import Snapshot, by_descriptor, ends, written_while_read
 from ._ondisk import current as current_snapshot
 from ._ondisk import forget as forget_snapshot
@@ -51,7 +52,6 @@ from ._reading import (
     iter_entries,
     lenient_loads,
     looks_like_session,
-    no_header,
     not_regular,
     open_regular,
     parse_line,

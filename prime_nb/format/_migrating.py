@@ -58,7 +58,9 @@ def header_version(header: dict[str, Any]) -> tuple[int, str | None]:
     """The header's version, read as the agent's JavaScript compares it, and why it
     could not be read (None when it could).
 
-    Whole floats (``3.0``) and numeric strings (``"3"``) are that number. Anything
+    Whole floats (``3.0``) and numeric strings (``"3"``) are that number; a whole number
+    below 1 or past the current version is read as the agent reads it, and reported
+    (:func:`_out_of_range`). Anything
     else is reported and read as the current version: rewriting ids because of a
     version we cannot read would flatten the tree, as the agent also leaves it be. The
     loader and the writers both read it here, so that a file the loader reads with its
@@ -66,7 +68,7 @@ def header_version(header: dict[str, Any]) -> tuple[int, str | None]:
     """
     value = header.get("version", 1)
     if value.__class__ is int:
-        return int(value), None
+        return int(value), _out_of_range(int(value))
     if value is None:  # "version": null reads as absent, as in the agent (`?? 1`)
         return 1, None
     number: float | None = None
@@ -78,11 +80,25 @@ def header_version(header: dict[str, Any]) -> tuple[int, str | None]:
         except ValueError:
             number = None
     if number is not None and number.is_integer() and 1 <= number <= 1000:
-        return int(number), None
+        return int(number), _out_of_range(int(number))
     return CURRENT_VERSION, (
         f"header version {value!r} is not a version number; read as version "
         f"{CURRENT_VERSION}, ids kept as written"
     )
+
+
+def _out_of_range(version: int) -> str | None:
+    """Why a whole version is odd, though read as the agent reads it: one below 1 is
+    migrated as version 1 (its ids replaced), one past the current is read as current
+    (entries of a newer agent may be read otherwise than it meant)."""
+    if version < 1:
+        return f"header version {version} is below 1; read as version 1, ids made from the lines"
+    if version > CURRENT_VERSION:
+        return (
+            f"header version {version} is newer than prime_nb reads ({CURRENT_VERSION}); "
+            f"read as version {CURRENT_VERSION}"
+        )
+    return None
 
 
 class Migrator:

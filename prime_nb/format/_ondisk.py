@@ -19,7 +19,8 @@ from typing import Any
 
 from ._dialect import SPEC_TO_PRIME, Dialect, dialect_of_header
 from ._migrating import header_version
-from ._reading import RawEntry, ScanState, first_not_header, no_header, scan
+from ._no_header import no_header
+from ._reading import RawEntry, ScanState, first_not_header, scan
 
 Identity = tuple[int, int]
 MARK = 64

@@ -53,6 +53,7 @@ KINDS: dict[str, str] = {
     "deep_nesting": "warning",
     "bad_value": "warning",
     "bad_version": "warning",
+    "dangling_reference": "warning",
 }
 SEVERITIES = ("error", "warning")
 
@@ -126,16 +127,6 @@ def not_regular(path: str | Path, mode: int) -> SessionFormatError:
     )
 
 
-#: how the archives a corpus is often kept in begin, their kind and the tool that opens them
-_COMPRESSED = (
-    (b"\x1f\x8b", "gzip", "gunzip"),
-    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
-    (tuple(b"BZh" + bytes([level]) for level in b"123456789"), "bzip2", "bunzip2"),
-    (b"\xfd7zXZ\x00", "xz", "unxz"),
-    (b"PK\x03\x04", "zip", "unzip"),
-)
-
-
 def first_not_header(path: str | Path, line: int, kind: Any) -> SessionFormatError:
     """The one error of the writers (appends, the upgrade) for a file whose first entry
     is not a header. The loader reads such a file (with a ``no_header`` problem), but
@@ -146,25 +137,6 @@ def first_not_header(path: str | Path, line: int, kind: Any) -> SessionFormatErr
         f"line {line} is a {kind!r} entry, not the session header (type 'session' or "
         "'header'), so the agent reads nothing of this file and prime_nb writes nothing to "
         "it; load() reads it, and fork_to_file() writes a branch of it to a new session",
-    )
-
-
-def no_header(path: str | Path, fd: int) -> SessionFormatError:
-    """The one error for a file with no session header. A compressed file says what it
-    is: its bytes hold no JSON line at all, and 'is this a session file?' would not help."""
-    try:
-        head = os.pread(fd, 8, 0)
-    except OSError:
-        head = b""
-    for magic, kind, tool in _COMPRESSED:
-        if head.startswith(magic):
-            return SessionFormatError(
-                path, f"compressed with {kind}, not a .jsonl session; decompress it first ({tool})"
-            )
-    return SessionFormatError(
-        path,
-        "no session header (the first JSON line must have type 'session' or 'header'); "
-        "is this a Prime Agent session file?",
     )
 
 

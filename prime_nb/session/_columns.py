@@ -32,7 +32,10 @@ MAX_MS = 9.2e15
 
 class OddUsage(tuple):  # type: ignore[type-arg]
     """A usage tuple with a field below 0 (kept as written: ``negative`` names them) or
-    past int64 (set to None: ``fields`` names them)."""
+    past int64 (set to None: ``fields`` names them), or one that is there but no number
+    (``unread``: a count read as 0, the cost as missing)."""
+
+    unread: tuple[str, ...] = ()
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -107,14 +110,32 @@ def usage_tuple(usage: dict[str, Any]) -> Usage:
         and write.__class__ is int
     ):
         inp, out, read, write = (_num(usage, k) for k in USAGE_KEYS[:4])
+        unread = tuple(k for k in USAGE_KEYS if _no_number(usage.get(k)))
+    else:
+        unread = ()
     total = _num(usage, "totalTokens") or inp + out + read + write
     cost = usage.get("cost")
     value = cost.get("total") if cost.__class__ is dict else cost
     if value.__class__ is not float:
+        if _no_number(value):
+            unread += ("cost",)
         value = float(value) if isinstance(value, int | float) else NAN
-    if (inp | out | read | write | total) >> 63:  # a value below 0 or past int64
-        return _odd_usage(usage, (inp, out, read, write), value)
+    if (inp | out | read | write | total) >> 63 or unread:  # below 0, past int64, no number
+        odd = _odd_usage(usage, (inp, out, read, write), value)
+        odd.unread = unread
+        return odd
     return (inp, out, read, write, total, value)
+
+
+def _plain(usage: OddUsage) -> Usage:
+    """An ``OddUsage`` whose values are all usable, as the plain tuple it equals."""
+    inp, out, read, write, total, cost = usage
+    return (inp, out, read, write, total, cost)
+
+
+def _no_number(value: Any) -> bool:
+    """Is ``value`` there but no number (a usage count or cost written as text, say)?"""
+    return value is not None and not isinstance(value, int | float)
 
 
 def _fits(value: int) -> bool:
@@ -323,8 +344,12 @@ class EntryColumns:
             raw_usage = message.get("usage")
             if raw_usage.__class__ is dict:
                 usage = usage_tuple(raw_usage)
-                if usage.__class__ is not tuple:
+                if isinstance(usage, OddUsage):
                     problems.extend(_odd_usage_problems(where, raw_usage, usage))
+                    if not (usage.fields or usage.negative):  # no number: its values as read
+                        usage = _plain(usage)
+            elif raw_usage is not None:
+                problems.append(_odd(where, "usage", raw_usage, "kept as missing"))
         elif role == "toolResult":
             tool_name = message.get("toolName")
             error = bool(message.get("isError"))
@@ -402,6 +427,10 @@ class EntryColumns:
         elif kind == "label":
             label = entry.get("label")
             target = entry.get("targetId")
+            if target.__class__ is not str:
+                problems.append(_odd(where, "targetId", target, "the label applies to nothing"))
+            if label is not None and label.__class__ is not str:
+                problems.append(_odd(where, "label", label, "read as a label cleared"))
             self.label_events.append(
                 (
                     row,
@@ -472,6 +501,22 @@ def _odd_usage_problems(where: tuple[int, str], raw: dict[str, Any], usage: Any)
         if names:
             shown = ", ".join(f"{k}={_show(raw.get(k), 30)}" for k in names)
             found.append(Problem(where[0], "bad_value", f"usage {shown} {outcome}", where[1]))
+    if usage.unread:
+        cost = raw.get("cost")
+        shown = ", ".join(
+            f"{k}={_show(cost.get('total') if isinstance(cost, dict) else cost, 30)}"
+            if k == "cost"
+            else f"{k}={_show(raw.get(k), 30)}"
+            for k in usage.unread
+        )
+        found.append(
+            Problem(
+                where[0],
+                "bad_value",
+                f"usage {shown} not a number; a count read as 0, a cost as missing",
+                where[1],
+            )
+        )
     return found
 
 

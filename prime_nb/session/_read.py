@@ -43,6 +43,7 @@ from ..format import (
     written_while_read,
 )
 from ._columns import EntryColumns, OddUsage
+from ._references import reference_problems
 from ._store import UsageColumn
 from ._tree import Tree
 
@@ -107,10 +108,15 @@ class ColumnsRead:
         """The byte offset read up to: a later read resumes there."""
         return self.scan.offset
 
+    def all_problems(self) -> list[Problem]:
+        """Problems of the lines, of the tree (orphans included) and of the links besides
+        the parent that name no entry (``_references``: they change as the file grows)."""
+        return [*self.problems, *self.tree.problems, *reference_problems(self.columns, self.tree)]
+
     @property
     def problem_count(self) -> int:
-        """Problems of the lines and of the tree (orphans included)."""
-        return len(self.problems) + len(self.tree.problems)
+        """How many :meth:`all_problems` there are."""
+        return len(self.all_problems())
 
     def __len__(self) -> int:
         return len(self.columns)

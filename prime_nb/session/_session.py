@@ -260,10 +260,11 @@ class Session(SessionWrites):
 
     @cached_property
     def problems(self) -> pd.DataFrame:
-        """Every problem found, by line: bad lines, orphans, cycles, duplicate ids..."""
+        """Every problem found, by line: bad lines, orphans, cycles, duplicate ids, links
+        that name no entry..."""
         from . import _tables as tables
 
-        return tables.problems_frame([*self._read.problems, *self._tree.problems])
+        return tables.problems_frame(self._read.all_problems())
 
     @cached_property
     def labels(self) -> dict[str, str]:

@@ -726,3 +726,24 @@ def test_an_image_is_text_for_the_widget_search_but_not_for_the_corpus(tmp_path:
         text = search(path, "picture", workers=1)
     assert hits.empty
     assert text["snippet"].tolist() == ["see the picture"]
+
+
+def test_a_line_full_of_the_query_is_one_mark_not_one_per_match(tmp_path: Path) -> None:
+    """The raw filter says which lines to parse: one mark per line that holds the query.
+    A text of 100 MB of one letter once made a hundred million marks (a Python int
+    each: a minute and gigabytes to search one file for that letter); now each line
+    holding it is one mark, and the hits are as before."""
+    lines = [
+        header(),
+        msg("u1", None, "user", "x" * 200_000),
+        msg("a1", "u1", "assistant", "none here"),
+        msg("u2", "a1", "user", "a \\u0078 and x and x"),
+    ]
+    path = write_lines(tmp_path / "s.jsonl", lines)
+    data = path.read_bytes()
+    marks = _search_match.Query("x").raw_filter.marks(data)
+    starts = [at for at, line in enumerate(data.split(b"\n")) if b"x" in line]
+    assert len(marks) <= 2 * len(starts)  # a needle and an escape at most, per line
+    hits = search(path, "x", workers=1)
+    assert hits["entry_id"].tolist() == ["u1", "u2"]
+    assert hits["snippet"].iloc[0].startswith("x" * 20)

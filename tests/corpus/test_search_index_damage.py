@@ -449,6 +449,7 @@ MANIFEST_DAMAGE: dict[str, Callable[[Path], object]] = {
     "sizes negative": _entries(lambda entry: [-1, *entry[1:]]),
     "ends not text": _entries(lambda entry: [*entry[:7], 5]),
     "a FIFO": _fifo,
+    "nested past the stack": lambda manifest: manifest.write_text("[" * 10**5 + "]" * 10**5),
 }
 
 
@@ -612,3 +613,87 @@ def test_random_damage_never_crashes(
     )
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
     assert done.stdout.split() == ["150"]
+
+
+# -- the index's own folder, and a disk that fills up ----------------------------------------
+
+
+def _victim(tmp_path: Path) -> Path:
+    """A folder of the user's that looks like an index: a segment-named file, a manifest."""
+    victim = tmp_path / "mine"
+    victim.mkdir()
+    (victim / "precious.arrow").write_text("keep me", encoding="utf-8")
+    (victim / "manifest.json").write_text("{}", encoding="utf-8")
+    return victim
+
+
+@pytest.mark.parametrize("what", ["a link to a folder", "a file", "a FIFO"])
+def test_something_else_where_the_index_folder_goes_is_replaced(
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, what: str
+) -> None:
+    """The index deletes the segments its manifest does not name and rewrites its
+    manifest: through a link it would do so in a folder of the user's. A link, file or
+    FIFO in its place is removed (never followed), and the index made anew there."""
+    folder, cache, index, want = indexed
+    victim = _victim(tmp_path)
+    for part in index.iterdir():
+        part.unlink()
+    index.rmdir()
+    if what == "a link to a folder":
+        index.symlink_to(victim, target_is_directory=True)
+    elif what == "a file":
+        index.write_text("x", encoding="utf-8")
+    else:
+        os.mkfifo(index)
+    pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
+    assert index.is_dir() and not index.is_symlink()
+    assert sorted(p.name for p in victim.iterdir()) == ["manifest.json", "precious.arrow"]
+    assert (victim / "precious.arrow").read_text(encoding="utf-8") == "keep me"
+    assert (victim / "manifest.json").read_text(encoding="utf-8") == "{}"
+
+
+FULL_DISK = """
+import pickle, resource, signal, sys, warnings
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG)
+hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+resource.setrlimit(resource.RLIMIT_FSIZE, (512, hard))
+from prime_nb.corpus import search
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    hits = search(sys.argv[1], "rm -rf", workers=int(sys.argv[3]), cache=sys.argv[2])
+resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+with open(sys.argv[4], "wb") as fh:
+    pickle.dump((hits, [str(w.message) for w in caught]), fh)
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_segment_the_disk_cannot_hold_leaves_the_hits_complete(
+    tmp_path: Path, workers: int
+) -> None:
+    """A segment that cannot be written (here a file size limit, as a full disk): the
+    hits are those of the search without the index and a warning says why; nothing of it
+    is recorded, so the next search indexes those files and finds the same hits."""
+    folder, cache = tmp_path / "corpus", tmp_path / "cache"
+    corpus(folder)
+    want = plain(folder)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    out = tmp_path / "hits.pickle"
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, str(folder), str(cache), str(workers), str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    with open(out, "rb") as fh:
+        got, said = pickle.load(fh)
+    pd.testing.assert_frame_equal(got, want)
+    assert any(re.search(r"search index was not updated \(File too large\)", w) for w in said)
+    assert not any("could not be read as sessions" in w for w in said)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pd.testing.assert_frame_equal(search(folder, QUERY, workers=1, cache=cache), want)

@@ -10,6 +10,7 @@ import pytest
 from conftest import header, msg, write_lines
 
 import prime_nb
+from prime_nb.errors import SessionFormatError
 
 
 def kinds(session: prime_nb.Session) -> list[tuple[int, str]]:
@@ -201,3 +202,39 @@ def test_the_header_is_looked_for_in_a_few_short_lines(tmp_path: Path) -> None:
     assert looks_like_session(fifo)
     with pytest.raises(prime_nb.SessionFormatError, match="not a regular file"):
         header_object(fifo)
+
+
+SHAPES = {
+    "UTF-16 with a BOM": (
+        lambda text: text.encode("utf-16"),
+        "the file is UTF-16 text, not UTF-8; save it as UTF-8",
+    ),
+    "UTF-16 without a BOM": (
+        lambda text: text.encode("utf-16-le"),
+        "the file is UTF-16 text, not UTF-8; save it as UTF-8",
+    ),
+    "UTF-16, big-endian": (
+        lambda text: text.encode("utf-16-be"),
+        "the file is UTF-16 text, not UTF-8; save it as UTF-8",
+    ),
+    "CR line ends": (
+        lambda text: text.replace("\n", "\r").encode(),
+        "the file's lines end in CR only, not LF; convert them",
+    ),
+    "only NUL bytes": (lambda text: b"\x00" * 5000, "the file holds only NUL bytes"),
+    "empty": (lambda text: b"", "the file is empty; a session file starts with its header"),
+}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_session_text_in_another_shape_says_what_it_is(tmp_path: Path, shape: str) -> None:
+    """A session saved as UTF-16 or with CR line ends (an editor's doing), or a file a
+    crash left as NUL bytes, holds no JSON line the reader can find; the error says what
+    the bytes are and what to do, not only that there is no header."""
+    encode, words = SHAPES[shape]
+    text = json.dumps(header()) + "\n" + json.dumps(msg("u1", None, "user", "hi")) + "\n"
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(encode(text))
+    with pytest.raises(SessionFormatError, match="no session header: ") as caught:
+        prime_nb.load(path)
+    assert str(caught.value).startswith(f"{path}: no session header: {words}")

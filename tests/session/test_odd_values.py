@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pandas as pd
 import pytest
+from conftest import header, msg, write_lines
 from session_matrix import write_case
 
 import prime_nb
@@ -345,3 +346,56 @@ def test_summary_counts_equal_the_tables_on_every_case(tmp_path: Path) -> None:
         }
         summary = session.summary()
         assert {key: summary[key] for key in figures} == figures, name
+
+
+@pytest.mark.parametrize(
+    ("version", "read_as", "words"),
+    [
+        (-1, 1, "header version -1 is below 1; read as version 1, ids made from the lines"),
+        (0, 1, "header version 0 is below 1; read as version 1"),
+        (99, 3, "header version 99 is newer than prime_nb reads (3); read as version 3"),
+        ("7", 3, "header version 7 is newer than prime_nb reads (3)"),
+    ],
+)
+def test_a_whole_version_out_of_range_is_read_as_the_agent_reads_it_and_reported(
+    tmp_path: Path, version: object, read_as: int, words: str
+) -> None:
+    """A header that says version 99 (or -1) is read as the agent reads it (as current,
+    or migrated as version 1 with ids made from the lines), and a warning says so."""
+    lines = [header(version=version), msg("u1", None, "user"), msg("a1", "u1", "assistant")]
+    path = write_lines(tmp_path / "s.jsonl", lines)
+    session = prime_nb.load(path)
+    problems = session.problems
+    assert problems[["line", "kind", "severity"]].values.tolist() == [[1, "bad_version", "warning"]]
+    assert problems["message"].iloc[0].startswith(words)
+    ids_as_written = list(session.entries.index) == ["u1", "a1"]
+    assert ids_as_written == (read_as == 3)
+    assert session.summary()["problems"] == 1
+
+
+USAGE_NOT_NUMBERS = {
+    "a list": ([1, 2], "usage is [1, 2]; kept as missing"),
+    "text": ("lots", "usage is 'lots'; kept as missing"),
+    "a count as text": (
+        {"input": 10, "output": 5, "cacheRead": "12", "cacheWrite": 0, "cost": {"total": 0.5}},
+        "usage cacheRead='12' not a number; a count read as 0",
+    ),
+    "a count an object, a cost a list": (
+        {"input": {"x": 1}, "output": 5, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": [1]}},
+        "usage input={'x': 1}, cost=[1] not a number; a count read as 0, a cost as missing",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(USAGE_NOT_NUMBERS))
+def test_usage_that_is_no_number_is_reported(tmp_path: Path, case: str) -> None:
+    """A usage that is no object, or a count or cost in it that is no number, was read
+    as missing or 0 without a word; each is a ``bad_value`` warning at its line."""
+    usage, words = USAGE_NOT_NUMBERS[case]
+    lines = [header(), msg("u1", None, "user"), msg("a1", "u1", "assistant", usage=usage)]
+    session = prime_nb.load(write_lines(tmp_path / "s.jsonl", lines))
+    problems = session.problems
+    assert problems[["line", "kind", "severity"]].values.tolist() == [[3, "bad_value", "warning"]]
+    assert problems["message"].iloc[0].startswith(words)
+    assert session.summary()["problems"] == 1
+    assert len(session.entries) == 2
