@@ -691,8 +691,35 @@ def _printable(text: str) -> bool:
     return all(c.isprintable() or c in "\n\r\t" for c in text)
 
 
+#: how much percent-encoded text ``unquote`` is given at a time (it splits its input at
+#: every ``%`` into objects many times the input's size)
+_UNQUOTE_PIECE = 1 << 14
+
+
 def _unpercent(window: str, first: bool, last: bool) -> str | None:
-    return urllib.parse.unquote(window, errors="replace")
+    """The window decoded a piece at a time, each cut before a ``%`` that starts a
+    character (so no character is cut in two)."""
+    parts: list[str] = []
+    at = 0
+    while at < len(window):
+        cut = min(len(window), at + _UNQUOTE_PIECE)
+        if cut < len(window):
+            back = window.rfind("%", at + 1, cut)
+            while back > at and not _char_start(window, back):
+                back = window.rfind("%", at + 1, back)
+            cut = back if back > at else cut
+        parts.append(urllib.parse.unquote(window[at:cut], errors="replace"))
+        at = cut
+    return "".join(parts)
+
+
+def _char_start(text: str, at: int) -> bool:
+    """Whether the ``%XX`` at ``at`` is an ASCII byte or the first byte of a character."""
+    try:
+        byte = int(text[at + 1 : at + 3], 16)
+    except ValueError:
+        return True
+    return byte < 0x80 or byte >= 0xC0
 
 
 def _unhex(window: str, first: bool, last: bool) -> str | None:
