@@ -22,7 +22,16 @@ from typing import Any, BinaryIO, NamedTuple
 import orjson
 import pandas as pd
 
-from ..format import BOM, INVALID_JSON, Migrator, glued_spans, lenient_loads, path_kind
+from ..format import (
+    BOM,
+    INVALID_JSON,
+    Migrator,
+    deep_enough,
+    glued_spans,
+    lenient_loads,
+    path_kind,
+    trim_depth,
+)
 from ..session import Session
 from ._deep import with_deep_stack
 from ._rule import Finder, Rule
@@ -168,6 +177,9 @@ def _line(number: int, offset: int, held: list[bytes]) -> _Line:
         if glued is not None:
             return _Line(number, offset, kept, length, head, tail, glued, None)
         obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
+        # the parser nests as deep as the stack allows, and redaction's stack is deep
+        # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
+        obj = trim_depth(obj)[0] if deep_enough(body) else obj
         return _Line(number, offset, kept, length, head, tail, obj, "repaired-line")
     repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
     return _Line(

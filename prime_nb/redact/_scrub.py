@@ -21,6 +21,7 @@ has the same ids, tree and context shape.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
@@ -117,7 +118,7 @@ class Span(NamedTuple):
     alias: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     """One replacement: where, and by which rule (never the secret itself)."""
 
@@ -512,7 +513,7 @@ class Scrubber:
         if matcher is not None:
             for m in matcher.finditer(text):
                 rule_name = self.known[self._forms[m.group(0)]][0]
-                found.append(Span(m.start(), m.end(), Rule(rule_name), True))
+                found.append(Span(m.start(), m.end(), _named_rule(rule_name), True))
         if not found:
             return text
         found.sort(key=lambda s: (s.start, -s.end))
@@ -685,6 +686,12 @@ def _occurrences(text: str, form: str, bound: str | None) -> Iterator[int]:
 #: decodes a window of an encoded run (the window, whether it is the first, the last) to
 #: text; None when it is not text
 _Decode = Callable[[str, bool, bool], str | None]
+
+
+@functools.lru_cache(maxsize=1024)
+def _named_rule(name: str) -> Rule:
+    """The rule a file-wide value is reported with, one per name (not one per match)."""
+    return Rule(name)
 
 
 def _printable(text: str) -> bool:
