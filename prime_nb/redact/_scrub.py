@@ -235,7 +235,10 @@ class Scrubber:
 
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
-        low = text.lower() if len(text) <= LONG else None  # no copy of a long text
+        # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
+        # buffer of 12 bytes a character
+        short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
+        low = text.lower() if short else None
         for rule in self.rules:
             for start, end in rule.spans(text, low):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))

@@ -103,7 +103,7 @@ def _content(shape: str) -> Any:
     if shape == "hex of text":
         return _prose(SIZE // 2).encode().hex()
     if shape == "percent-encoded":
-        return urllib.parse.quote(_prose(SIZE // 2))
+        return urllib.parse.quote(_prose(SIZE * 2 // 3))
     if shape == "json in a string":
         return _records(SIZE)
     if shape == "2-byte characters":
@@ -125,10 +125,11 @@ WITHIN_THREE = [
 ]
 #: a string of 4-byte characters is four times its line in memory: ``load`` alone is
 #: over 3x, and redaction must stay within ``load``
-WITHIN_LOAD = ["4-byte characters"]
+WITHIN_LOAD = ["2-byte characters", "4-byte characters"]
 SHAPES = [*WITHIN_THREE, *WITHIN_LOAD]
-#: what the interpreter itself may touch during a step (pages of its heap, the report)
-NOISE = 128 << 10
+#: what the interpreter itself may touch during a step (an arena of small objects, the
+#: report, pages of its heap)
+NOISE = 384 << 10
 
 PROBE = r"""
 import gc, json, os, sys
