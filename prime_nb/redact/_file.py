@@ -121,6 +121,9 @@ class _Glued(NamedTuple):
 
     text: str
     spans: list[tuple[int, int, Any]]  # (start, end, value) of each value in ``text``
+    #: values nested past ``KEEP_DEPTH`` were cut to null (as ``load()`` cuts them): each
+    #: value is written anew, so that nothing the walk did not read is copied
+    cut: bool = False
 
 
 class _Line(NamedTuple):
@@ -179,7 +182,7 @@ def _line(number: int, offset: int, held: list[bytes]) -> _Line:
         obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
         # the parser nests as deep as the stack allows, and redaction's stack is deep
         # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
-        obj = trim_depth(obj)[0] if deep_enough(body) else obj
+        obj = _fit(obj) if deep_enough(body) else obj
         return _Line(number, offset, kept, length, head, tail, obj, "repaired-line")
     repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
     return _Line(
@@ -203,7 +206,36 @@ def _glued(body: bytes) -> _Glued | None:
     except UnicodeDecodeError:
         return None
     spans = glued_spans(text)
-    return None if spans is None else _Glued(text, spans)
+    if spans is None:
+        return None
+    if not deep_enough(body):
+        return _Glued(text, spans)
+    deep = any(_deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
+    if not deep:
+        return _Glued(text, spans)
+    return _Glued(text, [(start, end, trim_depth(value)[0]) for start, end, value in spans], True)
+
+
+#: how deep orjson reads; the walk is tested to this depth and beyond (``_deep.py``)
+ORJSON_DEPTH = 1024
+
+
+def _fit(value: Any) -> Any:
+    """``value``, cut as ``load()`` cuts it when it nests deeper than orjson reads."""
+    return trim_depth(value)[0] if _deeper_than(value, ORJSON_DEPTH) else value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` lists and objects (walked without
+    recursion)."""
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def _raw_key_count(body: bytes) -> int:
@@ -455,7 +487,8 @@ def _glued_line(
     for start, end, value in glued.spans:
         fixed = scrubber.scrub(value, hits, _where(value))
         parts.append(glued.text[at:start])
-        parts.append(glued.text[start:end] if fixed is value else _dumps(fixed).decode("utf-8"))
+        kept = fixed is value and not glued.cut
+        parts.append(glued.text[start:end] if kept else _dumps(fixed).decode("utf-8"))
         at = end
     parts.append(glued.text[at:])
     text = "".join(parts)

@@ -219,19 +219,21 @@ def _nested(depth: int, leaf: str) -> str:
     return "[" * depth + json.dumps(leaf) + "]" * depth
 
 
-@pytest.mark.parametrize("depth", [1_000, 20_000])
+@pytest.mark.parametrize(("depth", "glued"), [(1_000, False), (20_000, False), (20_000, True)])
 def test_redaction_of_the_deepest_lines_raises_no_recursion_error(
-    tmp_path: Path, depth: int
+    tmp_path: Path, depth: int, glued: bool
 ) -> None:
     """orjson reads 1,024 levels; deeper lines go to the lenient parser, which in the
     deep-stack thread reads far deeper than ``load()``'s thread: both are redacted,
-    JSON nested as deep inside a string too."""
+    JSON nested as deep inside a string, and glued lines, too."""
     inner = _nested(depth, "password=hunter2xyz")
     embedded = json.dumps(_nested(min(depth, 1_000), "password=hunter2xyz"))
     line = (
         '{"type":"custom","id":"a","parentId":null,"timestamp":"2026-01-05T10:00:01Z",'
         f'"customType":"x","data":{inner},"text":{embedded}}}'
     )
+    if glued:  # two entries on one line
+        line += line.replace('"id":"a"', '"id":"b"')
     path = tmp_path / "deep.jsonl"
     path.write_text(json.dumps(HEAD) + "\n" + line + "\n")
     done = redact(path, tmp_path / "out.jsonl", hostnames=[])
