@@ -88,10 +88,11 @@ def compare(name: str, path: Path, longest: int) -> None:
         grow = (m["peak"] - m["base"]) / mb
         print(f"{step:8} {m['wall']:8.1f} {m['cpu']:8.1f} {m['peak'] / mb:9.0f} {grow:13.0f}")
     grow = (red["peak"] - red["base"]) / longest
+    load_grow = (load["peak"] - load["base"]) / longest
     print(
         f"redact / load: wall {red['wall'] / load['wall']:.1f} x, cpu "
         f"{red['cpu'] / load['cpu']:.1f} x, peak {red['peak'] / load['peak']:.1f} x; "
-        f"redact's growth {grow:.1f} x the longest line"
+        f"growth x the longest line: load {load_grow:.1f}, redact {grow:.1f}"
     )
 
 

@@ -39,6 +39,12 @@ def base64_blob(run: str) -> str | None:
     return blob
 
 
+def base64_whole(text: str, start: int, end: int) -> bool:
+    """:func:`base64_blob`'s test of ``text[start:end]`` in place (a long run, not copied)."""
+    breaks = text.count("\n", start, end) + text.count("\r", start, end)
+    return not (end - start - breaks) % 4 and _PADDING_INSIDE.search(text, start, end) is None
+
+
 def text_prefix(raw: bytes) -> bool:
     """Whether decoded bytes start as UTF-8 text (a cut character at the end allowed)."""
     try:
@@ -72,7 +78,53 @@ MAX_DIFF = 1 << 20
 #: a word of text (where a percent-encoded run is looked for), a run of hex bytes
 WORD_RUN = re.compile(r"[^\s\"'<>]+")
 PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Fa-f])")
+#: (a run of an even length is hex bytes: see ``hex_run``; no repeated group, see above)
+HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20,}(?![0-9A-Fa-f])")
+
+
+def hex_run(match: re.Match[str]) -> bool:
+    """Whether a ``HEX_RUN`` match is whole bytes (an even number of digits)."""
+    return (match.end() - match.start()) % 2 == 0
+
+
+#: a long text is hashed and lower-cased a piece of this many characters at a time, so
+#: that no copy of it is large
+PIECE = 1 << 16
+#: an encoded run longer than this is decoded a window at a time (each window overlapping
+#: the last by ``OVERLAP``, so that a secret cut by one border lies whole in the next)
+WINDOW = 1 << 18
+OVERLAP = 1 << 12
+
+
+def windows(start: int, end: int, align: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each window over ``text[start:end]``, each starting a multiple
+    of ``align`` characters after ``start``."""
+    step = WINDOW - OVERLAP
+    at = start
+    while True:
+        yield at, min(end, at + WINDOW)
+        if at + WINDOW >= end:
+            return
+        at += step - step % align
+
+
+def utf8_window(raw: bytes, first: bool, last: bool) -> str | None:
+    """A window of decoded bytes as text, without the characters its borders cut; None
+    when it is not UTF-8 text."""
+    if not first:
+        cut = 0
+        while cut < 3 and cut < len(raw) and raw[cut] & 0xC0 == 0x80:
+            cut += 1
+        raw = raw[cut:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if last or exc.start < len(raw) - 3:
+            return None
+        try:
+            return raw[: exc.start].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
 
 
 #: how deep a trie's groups nest before the rest of a branch is listed flat

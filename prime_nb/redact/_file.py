@@ -17,12 +17,21 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 import pandas as pd
 
-from ..format import BOM, INVALID_JSON, Migrator, glued_spans, lenient_loads, path_kind
+from ..format import (
+    BOM,
+    INVALID_JSON,
+    Migrator,
+    deep_enough,
+    glued_spans,
+    lenient_loads,
+    path_kind,
+    trim_depth,
+)
 from ..session import Session
 from ._deep import with_deep_stack
 from ._rule import Finder, Rule
@@ -112,12 +121,20 @@ class _Glued(NamedTuple):
 
     text: str
     spans: list[tuple[int, int, Any]]  # (start, end, value) of each value in ``text``
+    #: values nested past ``KEEP_DEPTH`` were cut to null (as ``load()`` cuts them): each
+    #: value is written anew, so that nothing the walk did not read is copied
+    cut: bool = False
 
 
 class _Line(NamedTuple):
     number: int
-    raw: bytes  # the line as on disk, with its line end
-    body: bytes  # without BOM, "\r" and "\n"
+    offset: int  # where the line starts in the file
+    #: the line as on disk, with its line end; None for a line longer than
+    #: :data:`KEEP_RAW`, which is copied from the file when it is kept as it is
+    raw: bytes | None
+    length: int  # its bytes, line end included
+    head: bytes  # the BOM before the JSON, or b""
+    tail: bytes  # the line end after it ("\n", "\r\n", or b"" for a last line)
     #: the JSON value; a _Glued for glued values; INVALID_JSON when the line is no JSON;
     #: None when blank
     obj: Any
@@ -126,26 +143,61 @@ class _Line(NamedTuple):
     rewrite: str | None
 
 
+#: a line longer than this is not held as bytes once parsed: its parsed value and, when
+#: it changes, the new line are all that is held of it at a time (a copy kept as it is
+#: is read again from the file)
+KEEP_RAW = 1 << 20
+
+
 def _lines(path: Path) -> Iterator[_Line]:
+    """Each line parsed. Why the list: a line's bytes are handed to :func:`_line` in a
+    list it empties, so that no name here holds them while the line is redacted."""
     with open(path, "rb") as fh:
+        offset = 0
         for number, raw in enumerate(fh, start=1):
-            body = raw.rstrip(b"\n").rstrip(b"\r")
-            body = body[len(BOM) :] if body.startswith(BOM) else body
-            if not body.strip():
-                yield _Line(number, raw, body, None, None)
-                continue
-            try:
-                obj = orjson.loads(body)
-            except orjson.JSONDecodeError:
-                glued = _glued(body)
-                if glued is not None:
-                    yield _Line(number, raw, body, glued, None)
-                    continue
-                obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
-                yield _Line(number, raw, body, obj, "repaired-line")
-                continue
-            repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
-            yield _Line(number, raw, body, obj, "repeated-key" if repeated else None)
+            at, offset = offset, offset + len(raw)
+            held = [raw]
+            del raw
+            yield _line(number, at, held)
+
+
+def _line(number: int, offset: int, held: list[bytes]) -> _Line:
+    raw = held.pop()
+    length = len(raw)
+    tail = _line_end(raw)
+    head = BOM if raw.startswith(BOM) else b""
+    kept = raw if length <= KEEP_RAW else None
+    # orjson reads the line with its line end (JSON whitespace), so no copy without it
+    # is made; only a line with a BOM is cut
+    body = raw[len(head) : length - len(tail)] if head else raw
+    if not body or body.isspace():
+        return _Line(number, offset, kept, length, head, tail, None, None)
+    try:
+        obj = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        body = body[: len(body) - len(tail)] if body is raw else body
+        glued = _glued(body)
+        if glued is not None:
+            return _Line(number, offset, kept, length, head, tail, glued, None)
+        obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
+        # the parser nests as deep as the stack allows, and redaction's stack is deep
+        # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
+        obj = _fit(obj) if deep_enough(body) else obj
+        return _Line(number, offset, kept, length, head, tail, obj, "repaired-line")
+    repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
+    return _Line(
+        number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None
+    )
+
+
+def _line_end(raw: bytes) -> bytes:
+    """The ``\\n`` ending ``raw`` and the ``\\r`` before it (no stripped copy of a long line)."""
+    end = len(raw)
+    if end and raw[end - 1] == 0x0A:
+        end -= 1
+    while end and raw[end - 1] == 0x0D:
+        end -= 1
+    return raw[end:]
 
 
 def _glued(body: bytes) -> _Glued | None:
@@ -154,7 +206,36 @@ def _glued(body: bytes) -> _Glued | None:
     except UnicodeDecodeError:
         return None
     spans = glued_spans(text)
-    return None if spans is None else _Glued(text, spans)
+    if spans is None:
+        return None
+    if not deep_enough(body):
+        return _Glued(text, spans)
+    deep = any(_deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
+    if not deep:
+        return _Glued(text, spans)
+    return _Glued(text, [(start, end, trim_depth(value)[0]) for start, end, value in spans], True)
+
+
+#: how deep orjson reads; the walk is tested to this depth and beyond (``_deep.py``)
+ORJSON_DEPTH = 1024
+
+
+def _fit(value: Any) -> Any:
+    """``value``, cut as ``load()`` cuts it when it nests deeper than orjson reads."""
+    return trim_depth(value)[0] if _deeper_than(value, ORJSON_DEPTH) else value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` lists and objects (walked without
+    recursion)."""
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def _raw_key_count(body: bytes) -> int:
@@ -279,24 +360,24 @@ def redact(
 
 
 def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
-    for line in _lines(source):  # pass 1: learn every secret value
-        values = [v for _, _, v in line.obj.spans] if isinstance(line.obj, _Glued) else [line.obj]
-        for value in values:
-            if value is not None and value is not INVALID_JSON:
-                scrubber.learn(value, _where(value))
-
+    _learn(source, scrubber)
     rows: list[tuple[int, str | None, str, str, str]] = []
     suspect_rows: list[tuple[int, str | None, str, str]] = []
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
-        for line, new, hits, entry_id in _redacted_lines(source, scrubber):
-            for h in hits:
-                if h.rule == SUSPECT:
-                    suspect_rows.append((line.number, entry_id, h.field, h.placeholder))
-                else:
-                    rows.append((line.number, entry_id, h.field, h.rule, h.placeholder))
-            if out is not None:
-                out.write(new)
+        with open(source, "rb") as again:  # long lines kept as they are are copied from it
+            for line, parts, hits, entry_id in _redacted_lines(source, scrubber):
+                for h in hits:
+                    if h.rule == SUSPECT:
+                        suspect_rows.append((line.number, entry_id, h.field, h.placeholder))
+                    else:
+                        rows.append((line.number, entry_id, h.field, h.rule, h.placeholder))
+                if out is not None:
+                    if parts is None:
+                        _copy_line(again, line, out)
+                    else:
+                        out.writelines(parts)
+                del line, parts, hits  # held no longer while the next line is read
     except BaseException:
         if out is not None:
             out.close()
@@ -312,56 +393,108 @@ def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool
     return Redaction(None if dry_run else target, report, found)
 
 
+def _learn(source: Path, scrubber: Scrubber) -> None:
+    """Pass 1: learn every secret value (a function, so that nothing of the last line
+    is held when pass 2 reads it again)."""
+    for line in _lines(source):
+        values = [v for _, _, v in line.obj.spans] if isinstance(line.obj, _Glued) else [line.obj]
+        for value in values:
+            if value is not None and value is not INVALID_JSON:
+                scrubber.learn(value, _where(value))
+
+
+#: how much of a long line kept as it is is copied at a time
+_COPY_PIECE = 1 << 20
+
+
+def _copy_line(source: BinaryIO, line: _Line, out: BinaryIO) -> None:
+    """A line kept as it is, copied from the source a piece at a time."""
+    source.seek(line.offset)
+    left = line.length
+    while left:
+        piece = source.read(min(left, _COPY_PIECE))
+        if not piece:
+            raise OSError(f"{source.name}: shorter than when it was read; redact it again")
+        out.write(piece)
+        left -= len(piece)
+
+
 def _redacted_lines(
     source: Path, scrubber: Scrubber
-) -> Iterator[tuple[_Line, bytes, list[Hit], str | None]]:
-    """Pass 2: each line as it goes into the copy, with its replacements."""
+) -> Iterator[tuple[_Line, list[bytes] | None, list[Hit], str | None]]:
+    """Pass 2: each line as it goes into the copy (its pieces; None: the line as it is
+    in the source), with its replacements. No name here holds a line while the next is
+    read, nor while it is redacted (see :func:`_redacted_line`)."""
     migrator: Migrator | None = None
     for line in _lines(source):
-        hits: list[Hit] = []
-        entry_id: str | None = None
-        if line.obj is None:  # a blank line: nothing to hide
-            yield line, line.raw, hits, None
-            continue
-        if line.obj is INVALID_JSON:
-            hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
-            yield line, _with_ends(line, WITHHELD_LINE), hits, None
-            continue
-        if isinstance(line.obj, _Glued):
-            ids: list[str | None] = []
-            for _, _, value in line.obj.spans:
-                kind = value.get("type") if isinstance(value, dict) else None
-                if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
-                    ids.append(_entry_id(migrator, value))
-            new = _glued_line(line, line.obj, scrubber, hits)
-            yield line, new, hits, next((i for i in ids if i is not None), None)
-            continue
         obj = line.obj
-        if isinstance(obj, dict) and isinstance(obj.get("type"), str):
-            if migrator is None and obj.get("type") in ("session", "header"):
-                migrator = Migrator(obj)
-            elif migrator is not None and obj.get("type") not in ("session", "header"):
-                entry_id = _entry_id(migrator, obj)
-        fixed_obj = scrubber.scrub(obj, hits, _where(obj))
-        if line.rewrite is not None:
-            hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
-        unchanged = fixed_obj is obj and line.rewrite is None
-        new = line.raw if unchanged else _with_ends(line, _dumps(fixed_obj))
-        yield line, new, hits, entry_id
+        if isinstance(obj, dict) and migrator is None and obj.get("type") in HEADERS:
+            migrator = Migrator(obj)
+        del obj
+        held = [line]
+        del line
+        result = _redacted_line(held, scrubber, migrator)
+        yield result
+        del result
 
 
-def _glued_line(line: _Line, glued: _Glued, scrubber: Scrubber, hits: list[Hit]) -> bytes:
+def _redacted_line(
+    held: list[_Line], scrubber: Scrubber, migrator: Migrator | None
+) -> tuple[_Line, list[bytes] | None, list[Hit], str | None]:
+    """One line redacted. A changed line's parsed value is let go before the new one is
+    serialised, so that the old value, the new one and the new bytes are not all held."""
+    line = held.pop()
+    hits: list[Hit] = []
+    if line.obj is None:  # a blank line: nothing to hide
+        return line, _kept(line), hits, None
+    if line.obj is INVALID_JSON:
+        hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
+        return line, [line.head, WITHHELD_LINE, line.tail], hits, None
+    if isinstance(line.obj, _Glued):
+        ids: list[str | None] = []
+        for _, _, value in line.obj.spans:
+            kind = value.get("type") if isinstance(value, dict) else None
+            if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
+                ids.append(_entry_id(migrator, value))
+        new = _glued_line(line, line.obj, scrubber, hits)
+        return line, new, hits, next((i for i in ids if i is not None), None)
+    obj = line.obj
+    entry_id: str | None = None
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
+        entry_id = _entry_id(migrator, obj)
+    fixed_obj = scrubber.scrub(obj, hits, _where(obj))
+    if line.rewrite is not None:
+        hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
+    if fixed_obj is obj and line.rewrite is None:
+        return line, _kept(line), hits, entry_id
+    del obj
+    line = line._replace(obj=None)
+    body = _dumps(fixed_obj)
+    return line, [line.head, body, line.tail], hits, entry_id
+
+
+def _kept(line: _Line) -> list[bytes] | None:
+    return None if line.raw is None else [line.raw]
+
+
+def _glued_line(
+    line: _Line, glued: _Glued, scrubber: Scrubber, hits: list[Hit]
+) -> list[bytes] | None:
     """Each glued value redacted in its place; what lies between them kept as written."""
     parts: list[str] = []
     at = 0
     for start, end, value in glued.spans:
         fixed = scrubber.scrub(value, hits, _where(value))
         parts.append(glued.text[at:start])
-        parts.append(glued.text[start:end] if fixed is value else _dumps(fixed).decode("utf-8"))
+        kept = fixed is value and not glued.cut
+        parts.append(glued.text[start:end] if kept else _dumps(fixed).decode("utf-8"))
         at = end
     parts.append(glued.text[at:])
     text = "".join(parts)
-    return line.raw if text == glued.text else _with_ends(line, text.encode("utf-8"))
+    if text == glued.text:
+        return _kept(line)
+    return [line.head, text.encode("utf-8"), line.tail]
 
 
 def _dumps(obj: Any) -> bytes:
@@ -387,11 +520,3 @@ def _entry_id(migrator: Migrator, obj: dict[str, Any]) -> str | None:
     entry = migrator.apply(copy.deepcopy(obj))
     value = entry.get("id")
     return value if isinstance(value, str) else None
-
-
-def _with_ends(line: _Line, body: bytes) -> bytes:
-    """``body`` with the line's BOM and line end as they were."""
-    raw = line.raw
-    head = BOM if raw.startswith(BOM) else b""
-    tail = raw[len(raw.rstrip(b"\n").rstrip(b"\r")) :]
-    return head + body + tail

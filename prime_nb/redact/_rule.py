@@ -137,7 +137,7 @@ def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
 
 #: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
 #: between two pieces whole
-_PIECE = 1 << 20
+_PIECE = 1 << 16
 _OVERLAP = 64
 
 

@@ -21,11 +21,12 @@ has the same ids, tree and context shape.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -39,15 +40,21 @@ from ._encodings import (
     LONG,
     MAX_DIFF,
     PERCENT,
+    PIECE,
     PREFIX,
     TAIL_RUN,
+    WINDOW,
     WORD_RUN,
     WRAP,
     WRAP_WINDOW,
     base64_blob,
+    base64_whole,
+    hex_run,
     nearby,
     text_prefix,
     trie_pattern,
+    utf8_window,
+    windows,
 )
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS, key_material
@@ -92,7 +99,8 @@ ENCODED_SECRET = Rule("encoded-secret")
 KEY_MATERIAL = Rule("private-key")
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
-_NUMBER_EDGE = r"(?<![\w.]){}(?![\w.])"
+#: what may not stand beside a number found in JSON text (it would be part of another)
+_NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
 _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
@@ -110,7 +118,7 @@ class Span(NamedTuple):
     alias: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     """One replacement: where, and by which rule (never the secret itself)."""
 
@@ -181,25 +189,56 @@ class Scrubber:
         out: list[Span] = []
         if "%" in text:
             for m in WORD_RUN.finditer(text):
+                start, end = m.span()
+                if end - start > WINDOW:  # decoded a window at a time, never whole
+                    if PERCENT.search(text, start, end) and self._windows_hold(
+                        text, start, end, 3, _unpercent, depth
+                    ):
+                        out.append(Span(start, end, ENCODED_SECRET, True))
+                    continue
                 if "%" not in m.group() or not PERCENT.search(m.group()):
                     continue
                 decoded = urllib.parse.unquote(m.group(), errors="replace")
                 if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                     out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
         for m in HEX_RUN.finditer(text):
+            if not hex_run(m):
+                continue
+            start, end = m.span()
+            if end - start > WINDOW:
+                if self._windows_hold(text, start, end, 2, _unhex, depth):
+                    out.append(Span(start, end, ENCODED_SECRET, True))
+                continue
             try:
                 decoded = bytes.fromhex(m.group()).decode("utf-8")
             except ValueError:
                 continue
-            if not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+            if not _printable(decoded):
                 continue
             if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                 out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
         return out
 
+    def _windows_hold(
+        self, text: str, start: int, end: int, align: int, decode: _Decode, depth: int
+    ) -> bool:
+        """Whether a long encoded run's decoded text holds anything the rules find, read
+        a window at a time (a run that is not all text holds nothing, as a short one)."""
+        bounds = list(windows(start, end, align))
+        for i, (a, b) in enumerate(bounds):
+            piece = decode(text[a:b], i == 0, i == len(bounds) - 1)
+            if piece is None:
+                return False
+            if self.find(piece, depth + 1) or self._json_spans(piece, depth + 1):
+                return True
+        return False
+
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
-        low = text.lower() if len(text) <= LONG else None  # no copy of a long text
+        # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
+        # buffer of 12 bytes a character
+        short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
+        low = text.lower() if short else None
         for rule in self.rules:
             for start, end in rule.spans(text, low):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
@@ -247,6 +286,11 @@ class Scrubber:
         """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
         out: list[Span] = []
         for m in BASE64_RUN.finditer(text):
+            if m.end() - m.start() > WINDOW:  # decoded a window at a time, never whole
+                rule = self._long_base64(text, m.start(), m.end(), depth)
+                if rule is not None:
+                    out.append(Span(m.start(), m.end(), rule, True))
+                continue
             blob = base64_blob(m.group())
             if blob is None:
                 continue
@@ -267,11 +311,39 @@ class Scrubber:
                 decoded = raw.decode("utf-8")
             except UnicodeDecodeError:
                 continue
-            if len(decoded) < 8 or not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+            if len(decoded) < 8 or not _printable(decoded):
                 continue
             if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                 out.append(Span(m.start(), m.end(), BASE64_SECRET, True))
         return out
+
+    def _long_base64(self, text: str, start: int, end: int, depth: int) -> Rule | None:
+        """:meth:`_base64_spans` of a run too long to decode whole: a window at a time,
+        each cut at a 4-character group of the base64 (line breaks not counted)."""
+        if not base64_whole(text, start, end):
+            return None
+        wrapped = text.find("\n", start, end) >= 0 or text.find("\r", start, end) >= 0
+        bounds = list(windows(start, end, 4))
+        before, at = 0, start  # base64 characters before the window, and where it starts
+        for i, (a, b) in enumerate(bounds):
+            chunk = text[a:b]
+            if wrapped:
+                before += a - at - text.count("\n", at, a) - text.count("\r", at, a)
+                at = a
+                chunk = chunk.replace("\r", "").replace("\n", "")[-before % 4 :]
+                chunk = chunk[: len(chunk) - len(chunk) % 4]
+            try:
+                raw = base64.b64decode(chunk, validate=True)
+            except ValueError:
+                return None
+            if i == 0 and self.secret_keys and key_material(raw[:48]):
+                return KEY_MATERIAL
+            piece = utf8_window(raw, i == 0, i == len(bounds) - 1)
+            if piece is None or not _printable(piece):
+                return None  # binary (an image, a random blob): decoded no further
+            if self.find(piece, depth + 1) or self._json_spans(piece, depth + 1):
+                return BASE64_SECRET
+        return None
 
     def _json_spans(self, text: str, depth: int) -> list[Span]:
         """A string that is JSON, read as JSON: values under secret keys, and what the
@@ -287,15 +359,20 @@ class Scrubber:
             return []
         if not isinstance(obj, dict | list):
             return []
-        out: list[Span] = []
+        # each distinct finding is looked for once (a list of thousands of records holds
+        # the same secret in each: one search of the text finds them all)
+        found: dict[tuple[str, int, bool, str | None], Rule] = {}
         for value, rule, confident, quoted in self._embedded(obj, False, depth):
-            for form in {value, *escaped_forms(value)} - {""}:
-                needle = re.escape(form)
-                if quoted == "number":
-                    needle = _NUMBER_EDGE.format(needle)
-                elif quoted:
-                    needle = '(?<=")' + needle + '(?=")'
-                out.extend(Span(*m.span(), rule, confident) for m in re.finditer(needle, text))
+            found.setdefault((value, id(rule), confident, quoted), rule)
+        del obj
+        out: list[Span] = []
+        for (value, _, confident, quoted), rule in found.items():
+            forms = {value, *escaped_forms(value)} if len(value) <= _WIDE_MAX else {value}
+            for form in forms - {""}:
+                out.extend(
+                    Span(at, at + len(form), rule, confident)
+                    for at in _occurrences(text, form, quoted)
+                )
         return out
 
     def _embedded(
@@ -353,7 +430,12 @@ class Scrubber:
 
     # -- learning ----------------------------------------------------------------------
     def _learn_value(self, value: str, rule: Rule, confident: bool) -> str:
-        """The value's placeholder (made on first sight); file-wide when ``confident``."""
+        """The value's placeholder (made on first sight); file-wide when ``confident``
+        (a long value never: see :data:`_WIDE_MAX`)."""
+        if len(value) > _WIDE_MAX:
+            value = _value_key(value, 0, len(value))
+        if value.startswith(_LONG_KEY):
+            confident = False
         if value not in self.known:
             n = self.counters.get(rule.name, 0) + 1
             self.counters[rule.name] = n
@@ -370,8 +452,8 @@ class Scrubber:
         if len(text) < 64:
             return tuple(self.spans(text)), False
         digest = hashlib.blake2b(digest_size=16)
-        for at in range(0, len(text), LONG):  # a long text is hashed a piece at a time
-            digest.update(text[at : at + LONG].encode("utf-8", "surrogatepass"))
+        for at in range(0, len(text), PIECE):  # a long text is hashed a piece at a time
+            digest.update(text[at : at + PIECE].encode("utf-8", "surrogatepass"))
         key = digest.digest()
         known = self._found.get(key)
         if known is not None:
@@ -384,7 +466,7 @@ class Scrubber:
         if before:
             return
         for span in found:
-            self._learn_value(text[span.start : span.end], span.rule, span.confident)
+            self._learn_value(_value_key(text, span.start, span.end), span.rule, span.confident)
             if span.alias is not None:
                 self._learn_value(span.alias, span.rule, span.confident)
 
@@ -434,7 +516,7 @@ class Scrubber:
         if matcher is not None:
             for m in matcher.finditer(text):
                 rule_name = self.known[self._forms[m.group(0)]][0]
-                found.append(Span(m.start(), m.end(), Rule(rule_name), True))
+                found.append(Span(m.start(), m.end(), _named_rule(rule_name), True))
         if not found:
             return text
         found.sort(key=lambda s: (s.start, -s.end))
@@ -444,7 +526,7 @@ class Scrubber:
         for span in [*found, Span(len(text) + 1, len(text) + 1, found[0].rule, False)]:
             if group and span.start >= max(s.end for s in group):
                 start, end = group[0].start, max(s.end for s in group)
-                value = text[start:end]
+                value = _value_key(text, start, end)
                 if value in self.known:
                     rule_name, placeholder = self.known[value]
                 elif value in self._forms:  # an escaped form of a file-wide value
@@ -567,6 +649,96 @@ class Scrubber:
             self.learn_text(text)
             return text
         return self.scrub_text(text, path, hits)
+
+
+#: a value longer than this is known by a digest (no copy of it is kept) and is replaced
+#: only where a rule finds it, never file-wide: one regex over it would cost many times
+#: its size, and what found it once finds it again
+_WIDE_MAX = 1 << 16
+_LONG_KEY = "\x00long:"
+
+
+def _value_key(text: str, start: int, end: int) -> str:
+    """``text[start:end]``, or for a long value a digest of it (hashed a piece at a time)."""
+    if end - start <= _WIDE_MAX:
+        return text[start:end]
+    digest = hashlib.blake2b(digest_size=16)
+    for at in range(start, end, PIECE):
+        digest.update(text[at : min(end, at + PIECE)].encode("utf-8", "surrogatepass"))
+    return _LONG_KEY + digest.hexdigest()
+
+
+def _occurrences(text: str, form: str, bound: str | None) -> Iterator[int]:
+    """Where ``form`` stands in ``text``: anywhere, between quotes (``bound`` "string"),
+    or as a whole number (``bound`` "number")."""
+    at = text.find(form)
+    while at >= 0:
+        end = at + len(form)
+        if bound == "number":
+            ok = not _NUMBER_SIDE.match(text, at - 1) if at else True
+            ok = ok and (end == len(text) or not _NUMBER_SIDE.match(text, end))
+        elif bound:
+            ok = text[at - 1 : at] == '"' and text[end : end + 1] == '"'
+        else:
+            ok = True
+        if ok:
+            yield at
+        at = text.find(form, at + 1)
+
+
+#: decodes a window of an encoded run (the window, whether it is the first, the last) to
+#: text; None when it is not text
+_Decode = Callable[[str, bool, bool], str | None]
+
+
+@functools.lru_cache(maxsize=1024)
+def _named_rule(name: str) -> Rule:
+    """The rule a file-wide value is reported with, one per name (not one per match)."""
+    return Rule(name)
+
+
+def _printable(text: str) -> bool:
+    return all(c.isprintable() or c in "\n\r\t" for c in text)
+
+
+#: how much percent-encoded text ``unquote`` is given at a time (it splits its input at
+#: every ``%`` into objects many times the input's size)
+_UNQUOTE_PIECE = 1 << 14
+
+
+def _unpercent(window: str, first: bool, last: bool) -> str | None:
+    """The window decoded a piece at a time, each cut before a ``%`` that starts a
+    character (so no character is cut in two)."""
+    parts: list[str] = []
+    at = 0
+    while at < len(window):
+        cut = min(len(window), at + _UNQUOTE_PIECE)
+        if cut < len(window):
+            back = window.rfind("%", at + 1, cut)
+            while back > at and not _char_start(window, back):
+                back = window.rfind("%", at + 1, back)
+            cut = back if back > at else cut
+        parts.append(urllib.parse.unquote(window[at:cut], errors="replace"))
+        at = cut
+    return "".join(parts)
+
+
+def _char_start(text: str, at: int) -> bool:
+    """Whether the ``%XX`` at ``at`` is an ASCII byte or the first byte of a character."""
+    try:
+        byte = int(text[at + 1 : at + 3], 16)
+    except ValueError:
+        return True
+    return byte < 0x80 or byte >= 0xC0
+
+
+def _unhex(window: str, first: bool, last: bool) -> str | None:
+    try:
+        raw = bytes.fromhex(window)
+    except ValueError:
+        return None
+    text = utf8_window(raw, first, last)
+    return text if text is not None and _printable(text) else None
 
 
 def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:
