@@ -110,8 +110,14 @@ def _qp_char(token: str) -> str:
     return "" if token[1] in "\r\n" else chr(int(token[1:], 16))
 
 
+#: the bounds of a Markdown link's target: ``](<target>)``, ``](target)``
+_LINK_BOUNDS = re.compile(r"\]\(<?|>?\)")
+
+
 def views(text: str) -> Iterator[View]:
     """The text with each disguise it shows taken off (none when it shows none)."""
+    if "](" in text:  # a link's target read as lines of its own
+        yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
     if _FOLDABLE.search(text):

@@ -201,12 +201,13 @@ def command_secret_spans(text: str) -> Iterator[tuple[int, int]]:
 
 #: what a tool writes where it cut its output: the text before it may end mid-secret
 TRUNCATED = re.compile(
-    r"(?P<v>[A-Za-z0-9+/_\-.=~!@#%^&*$]{6,})[\"']?[ \t]*\r?\n?[ \t]*"
+    r"(?P<v>[A-Za-z0-9+/_\-.=~!@#%^&*$;:]{6,})[\"']?[ \t]*\r?\n?[ \t]*"
     r"(?:\[[^\]\n]{0,40}truncated[^\]\n]{0,40}\]|\(truncated\)|<truncated>|\.\.\.$|…)"
 )
 #: a secret's word before a cut value on its line
 _SECRET_WORD = re.compile(
     r"(?i)pass|pw|secret|token|key|auth|cred|bearer|cookie|psk|://[^\s:/@]*:|\bidentified\s+by"
+    r"|\b(?:sqlplus|echo|login|connect)\b"
 )
 
 
@@ -214,7 +215,15 @@ def truncated_spans(text: str) -> Iterator[tuple[int, int]]:
     """A value cut by a truncation mark: replaced when random, or a secret's word is
     before it on its line (the rule that knows its whole shape cannot match half)."""
     for m in TRUNCATED.finditer(text):
-        value = m.group("v")
-        line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
-        if strongly_random(value) or (_SECRET_WORD.search(line) and not stand_in(value)):
-            yield m.span("v")
+        start, end = m.span("v")
+        if "://" in m.group("v"):  # a URL: what follows its last ``:`` (a password)
+            start += m.group("v").rfind(":") + 1
+            while start < end and text[start] == "/":
+                start += 1
+        value = text[start:end]
+        if len(value) < 6:
+            continue
+        line = text[text.rfind("\n", 0, m.start()) + 1 : start]
+        reference = stand_in(value) and not value.startswith("$")  # "$ecret" is cut too
+        if strongly_random(value) or (_SECRET_WORD.search(line) and not reference):
+            yield start, end

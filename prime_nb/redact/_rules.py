@@ -234,7 +234,10 @@ _TOKEN_PREFIX_NEEDS = (
 
 #: token formats whose fixed part is not at their start: each with the word it holds
 TOKEN_INFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w.-])"), "s."),  # HashiCorp Vault
+    (
+        re.compile(r"(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w-]|\.[A-Za-z0-9]{5})"),
+        "s.",
+    ),  # HashiCorp Vault
     (re.compile(r"(?<![\w-])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{60,}"), "atlasv1"),
     (re.compile(r"(?<![\w-])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}"), "apa91b"),  # FCM
     (re.compile(r"(?<![\w~.-])[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"), "q~"),  # Azure

@@ -154,10 +154,11 @@ class Scrubber:
         if depth < _MAX_DEPTH and len(text) >= 20:
             spans.extend(self._base64_spans(text, depth))
             spans.extend(self._encoded_spans(text, depth))
-            found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
-            spans.extend(Span(*s) for s in disguised_spans(text, found, ENCODED_SECRET))
             if DIFF_HUNK.search(text) and len(text) <= MAX_DIFF:
                 spans.extend(self._diff_spans(text, depth))
+        if depth < _MAX_DEPTH and len(text) >= 8:  # a disguised short password too
+            found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
+            spans.extend(Span(*s) for s in disguised_spans(text, found, ENCODED_SECRET))
         return spans
 
     def _diff_spans(self, text: str, depth: int) -> list[Span]:

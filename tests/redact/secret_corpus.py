@@ -270,9 +270,7 @@ PLACES: dict[str, Place] = {
     "assistant-model": lambda s, t: s.message(
         "assistant", [{"type": "text", "text": "ok"}], model=t, provider="custom"
     ),
-    "file-name": lambda s, t: s.call_with(
-        {"folder": "/tmp/cache", "name": t.replace("\n", " ") + ".json"}, "save"
-    ),
+    "file-name": lambda s, t: s.call_with({"folder": "/tmp/cache", "name": t + ".json"}, "save"),
 }
 
 
