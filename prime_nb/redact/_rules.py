@@ -22,6 +22,16 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ._generic import (
+    command_secret_spans,
+    crypt_spans,
+    extra_assignment_spans,
+    prefixed_token_spans,
+    spaced_pair_spans,
+    truncated_spans,
+    url_user_spans,
+    yaml_block_spans,
+)
 from ._rule import Finder, Rule
 from ._shapes import command_spans, credential_file_spans, markup_spans
 from ._values import (
@@ -197,7 +207,7 @@ TOKEN_PREFIXES = re.compile(
     r"|pul-[a-f0-9]{40}"  # Pulumi
     r"|gl(?:c|sa)_[A-Za-z0-9_+/=]{32,}"  # Grafana
     r"|NRAK-[A-Z0-9]{27}"  # New Relic
-    r"|sntr[ysu]_[A-Za-z0-9_+/=]{40,}"  # Sentry
+    r"|sntry[su]?_[A-Za-z0-9_+/=]{40,}"  # Sentry
     r"|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler
     r"|key-[0-9a-f]{32}"  # Mailgun
     r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"  # age
@@ -208,19 +218,26 @@ TOKEN_PREFIXES = re.compile(
     r"|api_org_[A-Za-z0-9]{30,}"  # Hugging Face organisation
     r"|sl\.[A-Za-z0-9_\-]{100,}"  # Dropbox
     r"|(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9+/=]{100,}"  # AWS session token
+    r"|ABSK[A-Za-z0-9+/]{100,}={0,2}"  # Amazon Bedrock API key
+    r"|dckr_(?:pat|oat)_[A-Za-z0-9_\-]{24,}"  # Docker Hub
     r")(?![\w-])"
     r"|https://(?:hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"
-    r"|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,})"
+    r"|(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}"
+    r"|[\w-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/\-]{60,})"
 )
 
 #: what every format of TOKEN_PREFIXES holds: a separator, or its unseparated prefix
 _TOKEN_PREFIX_NEEDS = (
     "-", "_", ".", "AIza", "EAAA", "ATATT3", "dapi", "FwoGZXIvYXdzE", "IQoJb3JpZ2luX2Vj",
+    "ABSK",
 )  # fmt: skip
 
 #: token formats whose fixed part is not at their start: each with the word it holds
 TOKEN_INFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w.-])"), "s."),  # HashiCorp Vault
+    (
+        re.compile(r"(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w-]|\.[A-Za-z0-9]{5})"),
+        "s.",
+    ),  # HashiCorp Vault
     (re.compile(r"(?<![\w-])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{60,}"), "atlasv1"),
     (re.compile(r"(?<![\w-])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}"), "apa91b"),  # FCM
     (re.compile(r"(?<![\w~.-])[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"), "q~"),  # Azure
@@ -256,12 +273,13 @@ URL_PASSWORD = re.compile(r"(?<=://)[^:/?#\[\]@\s\"'`]*:([^/?#\[\]@\s\"'`]+)@")
 
 URL_TOKEN = re.compile(
     r"(?i)[?&#](?:access_token|refresh_token|id_token|token|api_?key|key|sig|signature|"
-    r"secret|password|passwd|auth|client_secret|code|x-amz-signature|x-amz-credential)"
+    r"secret|password|passwd|auth|client_secret|code|x-amz-signature|x-amz-credential|"
+    r"x-goog-signature|x-goog-credential)"
     r"=([^&\s#\"'<>\\]{8,})"
 )
 
 EMAIL = re.compile(
-    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"
+    r"(?<![\w.+-])(?<!://)[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"
 )
 #: emails that are no one's: ssh remotes, our own placeholders, documentation domains
 _NOT_PERSONAL = re.compile(
@@ -309,7 +327,7 @@ def _strip_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 #: more words after a value: the line is a sentence
-_PROSE = re.compile(r" [a-z]+(?: |$)")
+_PROSE = re.compile(r" [a-z]+(?: |$|\r?\n)")
 
 
 def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -450,6 +468,10 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0, needs=_TOKEN_PREFIX_NEEDS),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
+        _guess("prefixed-token", finder=prefixed_token_spans, needs=("-", "_", "."), run=30),
+        _guess("cut-secret", finder=truncated_spans, hints=("truncated", "...", "…")),
+        _guess("url-token", finder=url_user_spans, hints=("://",)),
+        Rule("password-hash", finder=crypt_spans, needs=("$",)),
         _guess(
             "bearer-token",
             pattern=BEARER,
@@ -484,6 +506,28 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
             finder=_flag_spans,
             hints=_KEYWORD_HINTS,
             needs=(" ", "\t"),
+        ),
+        _guess(
+            "keyword-secret",
+            finder=spaced_pair_spans,
+            hints=(*_KEYWORD_HINTS, "pw", "psk", "otp", "masterauth"),
+            needs=(" ", "\t"),
+        ),
+        _guess(
+            "keyword-secret",
+            finder=extra_assignment_spans,
+            hints=("psk", "otp", "+", "requirepass", "masterauth"),
+        ),
+        _guess(
+            "keyword-secret",
+            finder=yaml_block_spans,
+            hints=(*_KEYWORD_HINTS, "pw"),
+            needs=("|", ">"),
+        ),
+        _guess(
+            "command-password",
+            finder=command_secret_spans,
+            hints=("ssh-keygen", "snmp", "set"),
         ),
         _guess("command-password", finder=_command_spans, hints=commands, needs=(" -", "\t-")),
         # every shape of _shapes but smbclient's ``-U`` has a blank

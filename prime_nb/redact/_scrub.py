@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from ._disguise import disguised_spans
 from ._encodings import (
     BASE64_RUN,
     DIFF_HUNK,
@@ -163,6 +164,9 @@ class Scrubber:
             spans.extend(self._encoded_spans(text, depth))
             if DIFF_HUNK.search(text) and len(text) <= MAX_DIFF:
                 spans.extend(self._diff_spans(text, depth))
+        if depth < _MAX_DEPTH and len(text) >= 8:  # a disguised short password too
+            found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
+            spans.extend(Span(*s) for s in disguised_spans(text, found, ENCODED_SECRET))
         return spans
 
     def _diff_spans(self, text: str, depth: int) -> list[Span]:

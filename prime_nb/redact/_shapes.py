@@ -77,7 +77,9 @@ HTPASSWD = re.compile(r"(?<![\w-])htpasswd((?:[ \t]+[^\s|;&]+)+)")
 #: ``.netrc``: ``machine HOST login USER password PASS`` (on one line or many)
 NETRC = re.compile(r"\b(?:machine|login|account|default)\s+\S+\s+password\s+(?P<v>\S+)")
 #: ``.pgpass``: ``host:port:database:user:password``
-PGPASS = re.compile(r"(?m)^[ \t]*[^\s:#]+:(?:\d+|\*):[^\s:]+:[^\s:]+:(?P<v>\S+)$")
+PGPASS = re.compile(
+    r"(?m)^[ \t]*[^\s:#]+:(?:\d+|\*):[^\s:]+:[^\s:]+:(?P<v>[^\s\"'`]+)[\"'`\])]?\r?$"
+)
 #: ODBC and ADO.NET: ``Pwd={...}`` (braces let the password hold ";")
 ODBC_BRACED = re.compile(r"(?i)\b(?:pwd|password)\s*=\s*\{(?P<v>(?:[^}]|\}\})+)\}")
 

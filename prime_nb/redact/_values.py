@@ -253,7 +253,9 @@ def secret_key_class(name: str) -> str | None:
     if len(words) > 1 and words[-1] in _QUALIFIERS and words[-2:] != ["secret", "id"]:
         return None
     if words[-2:] == ["secret", "id"]:
-        return "password"  # a Vault AppRole's secret id is its password
+        # a Vault AppRole's secret id (a UUID) is a credential; an AWS secret's id
+        # (``--secret-id prod/db``) is a name
+        return "key"
     norm = _KEY_SEPARATORS.sub("", bare.lower())
     if not norm or len(norm) > 80 or _NOT_SECRET_KEYS.search(norm):
         return None

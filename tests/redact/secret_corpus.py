@@ -16,7 +16,11 @@ prefix) none of whose 6-character pieces may appear.
 from __future__ import annotations
 
 import base64
+import csv
+import gzip
+import io
 import json
+import quopri
 import random
 import textwrap
 import urllib.parse
@@ -26,10 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from more_secrets import KINDS_MORE, LOOKALIKES
+from redteam_secrets import ENCODINGS, KINDS_RED, LOOKALIKES_MORE
 from secret_kinds import KINDS_FIRST, Planted
 
-#: every kind of secret planted: the first list, and the shapes an attack found missing
-KINDS = [*KINDS_FIRST, *KINDS_MORE]
+#: every kind of secret planted: the first list, the shapes an attack found missing, and
+#: the kinds a later attack wrote without reading the rules
+KINDS = [*KINDS_FIRST, *KINDS_MORE, *KINDS_RED]
 
 
 @dataclass
@@ -111,6 +117,11 @@ def _svg(text: str) -> str:
     """An SVG image (base64, as image blocks hold it) that shows ``text``."""
     svg = f'<svg xmlns="http://www.w3.org/2000/svg"><text y="12">{text}</text></svg>'
     return base64.b64encode(svg.encode()).decode()
+
+
+def _shown_as(encode: Callable[[str], str]) -> Place:
+    """A tool result that shows the snippet as ``encode`` writes it."""
+    return lambda s, t: s.result(encode(t))
 
 
 PLACES: dict[str, Place] = {
@@ -219,7 +230,67 @@ PLACES: dict[str, Place] = {
         "GET /oauth/callback?state=" + urllib.parse.quote(t, safe="") + " 302"
     ),
     "hex-encoded": lambda s, t: s.result("$ xxd -p note.bin\n" + t.encode().hex()),
+    **{name: _shown_as(encode) for name, encode in ENCODINGS.items()},
+    "base32": lambda s, t: s.result(base64.b32encode(t.encode()).decode()),
+    "base64url": lambda s, t: s.result(
+        "state=" + base64.urlsafe_b64encode(t.encode()).decode().rstrip("=")
+    ),
+    "quoted-printable": lambda s, t: s.result(
+        "Content-Transfer-Encoding: quoted-printable\n\n"
+        + quopri.encodestring(("Note: " + t).encode()).decode()
+    ),
+    "gzip-base64": lambda s, t: s.result(
+        "H4sI blob: " + base64.b64encode(gzip.compress(t.encode(), mtime=0)).decode()
+    ),
+    "csv-output": lambda s, t: s.bash("cat export.csv", _csv(["name", "value"], ["cfg", t])),
+    "markdown-link": lambda s, t: s.message(
+        "assistant", [{"type": "text", "text": f"See [the config](<{t}>) for details."}]
+    ),
+    "diff-removed": lambda s, t: s.result(
+        "--- a/.env\n+++ b/.env\n@@ -1,3 +1,1 @@\n APP_ENV=production\n"
+        + "\n".join("-" + line for line in t.split("\n"))
+    ),
+    # the snippet is cut inside its secret first (see ``_cut``)
+    "cut-mid-secret": lambda s, t: s.result(t + "\n[output truncated]"),
+    "crlf-output": lambda s, t: s.bash("type config.txt", t.replace("\n", "\r\n") + "\r\n"),
+    "tool-arguments-array": lambda s, t: s.call_with(
+        {"argv": ["deploy", ["--note", [t]]], "env": [{"name": "NOTE", "value": t}]}, "bash"
+    ),
+    "tool-result-string": lambda s, t: s.add(
+        "message",
+        message={
+            "role": "toolResult",
+            "toolCallId": s.call,
+            "toolName": "bash",
+            "content": t,
+            "isError": False,
+            "timestamp": 1767607200000,
+        },
+    ),
+    "assistant-model": lambda s, t: s.message(
+        "assistant", [{"type": "text", "text": "ok"}], model=t, provider="custom"
+    ),
+    "file-name": lambda s, t: s.call_with({"folder": "/tmp/cache", "name": t + ".json"}, "save"),
 }
+
+
+def _cut(item: Planted) -> str:
+    """The snippet cut two thirds into its longest random part, keeping six characters
+    of it at least: what a tool that truncates its output at a length shows."""
+    shown = [part for part in item.random if part in item.snippet]
+    if not shown:
+        return item.snippet
+    part = max(shown, key=len)
+    at = item.snippet.rfind(part)
+    return item.snippet[: at + max(len(part) * 2 // 3, min(len(part), 6))]
+
+
+def _csv(*rows: list[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue()
+
+
 #: raw lines that are not plain entries: a repeated key, a broken line, a torn last line
 RAW_PLACES = ("duplicate-key", "invalid-line", "torn-line")
 #: header fields hold a list of every kind (one header per file)
@@ -302,7 +373,7 @@ def build(path: Path, seed: int = 33) -> Corpus:
     for i, (place, item) in enumerate(planted):
         corpus.planted.append((place, item.kind, item))
         if place in PLACES:
-            PLACES[place](session, item.snippet)
+            PLACES[place](session, _cut(item) if place == "cut-mid-secret" else item.snippet)
         elif place == HEADER_PLACE:
             header_notes.append(item.snippet)
         elif place == "duplicate-key":
@@ -345,7 +416,7 @@ def build(path: Path, seed: int = 33) -> Corpus:
     for sentence, where in ordinary:
         PLACES[where](session, sentence)
         corpus.ordinary.setdefault(sentence, []).append(len(session.lines))
-    for lookalike in LOOKALIKES:
+    for lookalike in [*LOOKALIKES, *LOOKALIKES_MORE]:
         for where in LOOKALIKE_PLACES:
             PLACES[where](session, lookalike)
             corpus.lookalikes.setdefault(lookalike, []).append(len(session.lines))

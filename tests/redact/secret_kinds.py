@@ -239,9 +239,10 @@ def _base64_env(r: random.Random) -> Planted:
         "base64-env",
         f"$ base64 .env\n{wrapped}",
         (blob, *wrapped.split("\n"), password, key),
-        # only the password's and the key's base64 is random: the lines around them encode
-        # the same in every one
-        (blob[46:62], blob[92:130]),
+        # only the key's base64 is random: the lines around it encode the same in every
+        # one, and the password's digits encode as any number's (an id's) do; the
+        # password itself is looked for whole in the decoded text
+        (blob[92:130],),
     )
 
 

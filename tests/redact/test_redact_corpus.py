@@ -8,19 +8,18 @@ ordinary sentences must come out unchanged, and the tree must load the same.
 
 from __future__ import annotations
 
-import base64
 import json
-import re
 import subprocess
 import sys
-import urllib.parse
 import warnings
 from pathlib import Path
 
 import pytest
+from leak_check import LeakIndex
 from secret_corpus import (
     KINDS,
     LOOKALIKES,
+    LOOKALIKES_MORE,
     ORDINARY,
     PLACES,
     RAW_PLACES,
@@ -55,57 +54,22 @@ def redacted(corpus: Corpus) -> Redaction:
 
 #: pieces that the ordinary sentences hold (a digest's hex) are no sign of a leak
 BENIGN = set(pieces("\n".join(ORDINARY)))
-
-
-#: runs of hex or base64 long enough to hide a secret's piece
-_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){6,}")
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
-
-
-def decoded(text: str) -> str:
-    """``text`` with what it says once percent-, hex- and base64-decoded appended: a
-    secret must not survive in an encoded form either."""
-    parts = [text, urllib.parse.unquote(text)]
-    for m in _HEX_RUN.finditer(text):
-        for skip in (0, 1):  # a run may start on either digit of a byte
-            run = m.group()[skip:]
-            parts.append(bytes.fromhex(run[: len(run) // 2 * 2]).decode("utf-8", "replace"))
-    for m in _BASE64_RUN.finditer(text):
-        run = m.group()
-        try:
-            raw = base64.b64decode(run + "=" * (-len(run) % 4))
-        except ValueError:
-            continue
-        parts.append(raw.decode("utf-8", "replace"))
-    return "\n".join(parts)
-
-
-def _shown(secret: str, text: str, grams: set[str]) -> bool:
-    """``secret`` (or its JSON-escaped form) is in ``text``; its first piece is looked up
-    first, so that the text is searched only for what may be there."""
-    for form in {secret, json.dumps(secret)[1:-1]}:
-        if (len(form) < 6 or form[:6] in grams) and form in text:
-            return True
-    return False
+_INDEXES: dict[Path, LeakIndex] = {}
 
 
 def leaks(corpus: Corpus, text: str) -> list[str]:
     """``place/kind`` of each planted secret that shows, whole or by a 6-character piece,
-    as written or encoded."""
-    text = decoded(text)
-    every = {text[i : i + 6] for i in range(len(text) - 5)}
-    grams = every - BENIGN
-    found = []
-    for place, kind, item in corpus.planted:
-        whole = [s for s in item.whole if _shown(s, text, every)]
-        piece = [p for s in item.random for p in pieces(s) if p in grams]
-        if whole or piece:
-            found.append(f"{place}/{kind}: {(whole + piece)[:1]!r}")
-    return found
+    as written or encoded (see ``leak_check``: the pieces are indexed once per corpus)."""
+    if corpus.path not in _INDEXES:
+        planted = [
+            (f"{place}/{kind}", item.whole, item.random) for place, kind, item in corpus.planted
+        ]
+        _INDEXES[corpus.path] = LeakIndex.build(planted, BENIGN)
+    return _INDEXES[corpus.path].leaks(text)
 
 
 def test_the_corpus_covers_every_kind_and_place(corpus: Corpus) -> None:
-    assert len(KINDS) >= 85 and len(PLACES) + len(RAW_PLACES) + 1 >= 43
+    assert len(KINDS) >= 170 and len(PLACES) + len(RAW_PLACES) + 1 >= 62
     assert len(corpus.planted) == len(KINDS) * (len(PLACES) + len(RAW_PLACES) + 1)
     assert len(ORDINARY) >= 40
     raw = corpus.path.read_text("utf-8")
@@ -181,7 +145,7 @@ def test_lookalikes_stay(corpus: Corpus, redacted: Redaction) -> None:
     after = redacted.path.read_text("utf-8").split("\n")  # type: ignore[union-attr]
     placed = [(s, n) for s, numbers in corpus.lookalikes.items() for n in numbers]
     changed = [s for s, n in placed if before[n - 1] != after[n - 1]]
-    assert len(LOOKALIKES) >= 40 and len(placed) >= 80 * 4
+    assert len(LOOKALIKES) + len(LOOKALIKES_MORE) >= 100 and len(placed) >= 80 * 10
     assert len(changed) <= len(placed) / 80, changed
 
 

@@ -1,0 +1,190 @@
+"""Secrets in disguise: text read as a person or a program would read it.
+
+Why: an attack hid every kind of secret by writing it the way terminals, pages and mail
+write text: colour codes between its letters (a coloured ``grep``), zero-width
+characters, full-width letters, HTML entities, ``\\u``/``\\x`` escapes, quoted-printable
+with its soft line breaks, base32, base64url without padding, gzip inside base64. The
+rules read plain text, so each disguise is taken off in a *view* of the text whose
+characters keep where they came from; what the rules find in a view is replaced in the
+text as written (the disguise with it). An encoded blob (base32, base64url, gzip) whose
+decoded text holds a secret is replaced whole, as base64 is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+#: (view, where each character starts in the text, where it ends)
+View = tuple[str, list[int], list[int]]
+
+#: what a terminal shows as nothing: colour and cursor codes, zero-width characters
+_HIDDEN = re.compile(
+    r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]{0,200}(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
+    r"|[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]"
+)
+#: letters and digits in another form that NFKC folds to ASCII (full-width, mathematical)
+_FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]")
+#: an escape of one character: an HTML entity, ``\\uXXXX``, ``\\xXX``
+_ESCAPE = re.compile(
+    r"&#[xX][0-9a-fA-F]{1,6};|&#\d{1,7};|&(?:amp|lt|gt|quot|apos);"
+    r"|\\+u[0-9a-fA-F]{4}|\\+x[0-9a-fA-F]{2}"
+)
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
+#: quoted-printable: ``=XX`` and soft line breaks (``=`` at a line's end)
+_QP = re.compile(r"=[0-9A-F]{2}|=\r?\n")
+#: runs of base32, of base64url or unpadded base64, of gzip in base64 (``H4sI``)
+_BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
+_URLSAFE_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9_\-+/]{20,}={0,2}(?![A-Za-z0-9+/=_\-])")
+#: the longest decoded blob read, and the most a gzip blob is inflated to
+_MAX_DECODED = 1 << 20
+
+
+def _escape_char(token: str) -> str:
+    if token.startswith("&#"):
+        number = token[3:-1] if token[2] in "xX" else token[2:-1]
+        code = int(number, 16 if token[2] in "xX" else 10)
+        return chr(code) if code <= 0x10FFFF else "?"
+    if token.startswith("&"):
+        return _ENTITIES[token]
+    return chr(int(token.lstrip("\\")[1:], 16))
+
+
+def _deleted(text: str, pattern: re.Pattern[str]) -> View:
+    parts: list[str] = []
+    starts: list[int] = []
+    at = 0
+    for m in pattern.finditer(text):
+        parts.append(text[at : m.start()])
+        starts.extend(range(at, m.start()))
+        at = m.end()
+    parts.append(text[at:])
+    starts.extend(range(at, len(text)))
+    return "".join(parts), starts, [i + 1 for i in starts]
+
+
+def _replaced(
+    text: str, pattern: re.Pattern[str] | Iterable[re.Match[str]], char: Callable[[str], str]
+) -> View:
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    at = 0
+    for m in pattern.finditer(text) if isinstance(pattern, re.Pattern) else pattern:
+        parts.append(text[at : m.start()])
+        starts.extend(range(at, m.start()))
+        ends.extend(range(at + 1, m.start() + 1))
+        new = char(m.group())
+        parts.append(new)
+        starts.extend([m.start()] * len(new))
+        ends.extend([m.end()] * len(new))
+        at = m.end()
+    parts.append(text[at:])
+    starts.extend(range(at, len(text)))
+    ends.extend(range(at + 1, len(text) + 1))
+    return "".join(parts), starts, ends
+
+
+def _fold(char: str) -> str:
+    folded = unicodedata.normalize("NFKC", char)
+    return folded if len(folded) == 1 and folded.isascii() else char
+
+
+#: a CSV field in quotes whose quotes inside are doubled (``"{""key"": ""value""}"``)
+_CSV_FIELD = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
+_DOUBLED = re.compile('""')
+
+
+def _csv_doubled(text: str) -> Iterator[re.Match[str]]:
+    for field in _CSV_FIELD.finditer(text):
+        if '""' in field.group()[1:-1]:
+            yield from _DOUBLED.finditer(text, field.start() + 1, field.end() - 1)
+
+
+def _qp_char(token: str) -> str:
+    return "" if token[1] in "\r\n" else chr(int(token[1:], 16))
+
+
+#: the bounds of a Markdown link's target: ``](<target>)``, ``](target)``
+_LINK_BOUNDS = re.compile(r"\]\(<?|>?\)")
+
+
+def views(text: str) -> Iterator[View]:
+    """The text with each disguise it shows taken off (none when it shows none)."""
+    if "](" in text:  # a link's target read as lines of its own
+        yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
+    if _HIDDEN.search(text):
+        yield _deleted(text, _HIDDEN)
+    if _FOLDABLE.search(text):
+        yield _replaced(text, _FOLDABLE, _fold)
+    if len(_ESCAPE.findall(text, 0, 4096)) >= 4:
+        yield _replaced(text, _ESCAPE, _escape_char)
+    if '""' in text and any(_csv_doubled(text)):
+        yield _replaced(text, _csv_doubled(text), lambda _: '"')
+    if "=3D" in text or "quoted-printable" in text.lower():
+        yield _replaced(text, _QP, _qp_char)
+
+
+def _printable(decoded: str) -> bool:
+    return len(decoded) >= 8 and all(c.isprintable() or c in "\n\r\t" for c in decoded)
+
+
+def _as_text(raw: bytes) -> str | None:
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = zlib.decompressobj(wbits=31).decompress(raw, _MAX_DECODED)
+        except zlib.error:
+            return None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return decoded if _printable(decoded) else None
+
+
+def blobs(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, decoded text) of each base32, base64url or gzip blob that is text."""
+    for m in _BASE32_RUN.finditer(text):
+        run = m.group().rstrip("=")
+        if len(run) > _MAX_DECODED or len(run) % 8 in (1, 3, 6):
+            continue
+        try:
+            decoded = _as_text(base64.b32decode(run + "=" * (-len(run) % 8)))
+        except (ValueError, binascii.Error):
+            continue
+        if decoded is not None:
+            yield m.start(), m.end(), decoded
+    for m in _URLSAFE_RUN.finditer(text):
+        run = m.group().rstrip("=")
+        if len(run) > _MAX_DECODED or len(run) % 4 == 1:
+            continue
+        try:
+            raw = base64.urlsafe_b64decode(
+                run.replace("+", "-").replace("/", "_") + "=" * (-len(run) % 4)
+            )
+        except (ValueError, binascii.Error):
+            continue
+        decoded = _as_text(raw)
+        if decoded is not None:
+            yield m.start(), m.end(), decoded
+
+
+def disguised_spans(
+    text: str, find: Callable[[str], Sequence[Any]], encoded: Any
+) -> list[tuple[int, int, Any, bool]]:
+    """(start, end, rule, confident) in ``text`` of what ``find`` finds in its views,
+    and of each blob whose decoded text ``find`` finds anything in (as ``encoded``)."""
+    out: list[tuple[int, int, Any, bool]] = []
+    for view, starts, ends in views(text):
+        for span in find(view):
+            if 0 <= span.start < span.end <= len(starts):
+                out.append((starts[span.start], ends[span.end - 1], span.rule, span.confident))
+    for start, end, decoded in blobs(text):
+        if find(decoded):
+            out.append((start, end, encoded, True))
+    return out

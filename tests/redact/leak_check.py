@@ -1,0 +1,224 @@
+"""The leak check: does any planted secret, whole or by a 6-character piece, show?
+
+Why an index: the check once built the set of every 6-character piece of each output
+(millions of Python strings) and then every piece of every secret, at each call. Here
+the pieces of all secrets are hashed once per corpus, each output's 6-character windows
+are hashed in one vectorised pass (numpy), and only the windows whose hash is a secret's
+are compared as strings. A hit is confirmed by the exact text, so a hash collision can
+never report a leak that is not there, and no window is skipped, so none is missed.
+
+The output is read as written and decoded: percent-, hex-, base64 (standard and URL-safe),
+base32, gzip inside base64 and quoted-printable runs, HTML entities, ``\\u``/``\\x``
+escapes, full-width letters (NFKC), and with ANSI colour codes and zero-width characters
+taken out: a secret must not survive in an encoded or disguised form either.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import gzip
+import html
+import json
+import quopri
+import re
+import unicodedata
+import urllib.parse
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+N = 6
+_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def pieces(text: str, n: int = N) -> Iterable[str]:
+    """Every ``n``-character piece of ``text``, but those of digits only (a piece of a
+    timestamp is as likely as one of a secret)."""
+    for i in range(len(text) - n + 1):
+        piece = text[i : i + n]
+        if not piece.isdigit():
+            yield piece
+
+
+def window_hashes(text: str) -> np.ndarray:
+    """A 64-bit hash of each ``N``-character window of ``text`` (index = start)."""
+    if len(text) < N:
+        return np.zeros(0, dtype=np.uint64)
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    count = len(codes) - N + 1
+    h = np.zeros(count, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(N):
+            h = (h ^ codes[k : k + count]) * _MULT
+    return h
+
+
+# -- decoding -------------------------------------------------------------------------
+
+_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){6,}")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_BASE64URL_RUN = re.compile(r"[A-Za-z0-9_\-]{16,}={0,2}")
+_BASE32_RUN = re.compile(r"[A-Z2-7]{16,}={0,6}")
+_ANSI = re.compile(r"(?:\x1b|\\+u001[bB])\[[0-9;]*[A-Za-z]")
+_ZERO_WIDTH = re.compile(r"[\u200b-\u200d\u2060\ufeff]|\\+u(?:200[bcdBCD]|2060|feff|FEFF)")
+_ESCAPES = re.compile(r"(?:\\+u[0-9a-fA-F]{4}|\\+x[0-9a-fA-F]{2})+")
+_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
+
+
+def _unescape_run(m: re.Match[str]) -> str:
+    run = m.group()
+    if "x" in run and "u" not in run:  # \xNN: bytes of UTF-8
+        raw = bytes(int(x, 16) for x in re.findall(r"x([0-9a-fA-F]{2})", run))
+        return raw.decode("utf-8", "replace")
+    return _ESCAPE.sub(lambda e: chr(int(e.group(1) or e.group(2), 16)), run)
+
+
+def _text_of(raw: bytes) -> str:
+    if raw[:2] == b"\x1f\x8b":
+        with contextlib.suppress(OSError, EOFError, zlib.error):
+            raw = gzip.decompress(raw)
+    return raw.decode("utf-8", "replace")
+
+
+def _lines_with(markers: tuple[str, ...], text: str) -> list[str]:
+    """Each line of ``text`` that holds one of ``markers`` (found by ``str.find``)."""
+    spans: set[tuple[int, int]] = set()
+    for marker in markers:
+        pos = text.find(marker)
+        while pos >= 0:
+            start = text.rfind("\n", 0, pos) + 1
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            spans.add((start, end))
+            pos = text.find(marker, end)
+    return [text[a:b] for a, b in sorted(spans)]
+
+
+_PERCENT = ("%",)
+_HIDDEN = ("\x1b", "u001b", "u001B", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",
+           "u200b", "u200c", "u200d", "u2060", "ufeff")  # fmt: skip
+_FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff]")
+_ENTITY = ("&#", "&amp;", "&lt;", "&gt;", "&quot;")
+_ESCAPE_MARKS = ("\\u", "\\x")
+_QP = ("=3D", "=\\n", "=\\r", "=\n")
+_QP_BREAK = re.compile(r"=(?:\\+r)?\\+n|=\r?\n")
+
+
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{12,}")
+
+
+def _decoded_run(text: str) -> Iterator[str]:
+    """What a run of token characters says as hex, base64, base64url or base32."""
+    for m in _HEX_RUN.finditer(text):
+        for skip in (0, 1):  # a run may start on either digit of a byte
+            run = m.group()[skip:]
+            yield bytes.fromhex(run[: len(run) // 2 * 2]).decode("utf-8", "replace")
+    for run_pattern, decode in (
+        (_BASE64_RUN, base64.b64decode),
+        (_BASE64URL_RUN, base64.urlsafe_b64decode),
+    ):
+        for m in run_pattern.finditer(text):
+            run = m.group().rstrip("=")
+            try:
+                yield _text_of(decode(run + "=" * (-len(run) % 4)))
+            except (ValueError, binascii.Error):
+                continue
+    for m in _BASE32_RUN.finditer(text):
+        run = m.group().rstrip("=")
+        try:
+            yield _text_of(base64.b32decode(run + "=" * (-len(run) % 8)))
+        except (ValueError, binascii.Error):
+            continue
+
+
+def decoded(text: str) -> str:
+    """``text`` with what it says once decoded appended (see the module's docstring)."""
+    parts = [text]
+    parts += (urllib.parse.unquote(line) for line in _lines_with(_PERCENT, text))
+    parts += (_ZERO_WIDTH.sub("", _ANSI.sub("", line)) for line in _lines_with(_HIDDEN, text))
+    if _FOLDABLE.search(text):
+        parts.append(unicodedata.normalize("NFKC", text))
+    parts += (html.unescape(line) for line in _lines_with(_ENTITY, text))
+    for line in _lines_with(_ESCAPE_MARKS, text):
+        parts += (_unescape_run(m) for m in _ESCAPES.finditer(line))
+    parts += (
+        quopri.decodestring(_QP_BREAK.sub("", line).encode("utf-8", "replace")).decode(
+            "utf-8", "replace"
+        )
+        for line in _lines_with(_QP, text)
+    )
+    for run in _TOKEN_RUN.findall(text):  # one scan; each run is decoded every way
+        parts += _decoded_run(run)
+    return "\n".join(parts)
+
+
+# -- the index of what was planted -----------------------------------------------------
+
+
+@dataclass
+class LeakIndex:
+    """Every planted secret's pieces and whole forms, by the hash of their first window.
+
+    ``planted`` holds (label, whole strings, random parts); ``benign`` the pieces that
+    ordinary text holds too (no sign of a leak).
+    """
+
+    labels: list[str]
+    #: hash -> (planted number, string, whole?)
+    table: dict[int, list[tuple[int, str, bool]]] = field(default_factory=dict)
+    #: whole forms shorter than a window: searched for as they are
+    short: list[tuple[int, str]] = field(default_factory=list)
+    keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+
+    @classmethod
+    def build(
+        cls,
+        planted: Sequence[tuple[str, Sequence[str], Sequence[str]]],
+        benign: Iterable[str] = (),
+    ) -> LeakIndex:
+        index = cls([label for label, _, _ in planted])
+        skip = set(benign)
+        strings: list[tuple[int, str, bool]] = []
+        for number, (_, whole, random_parts) in enumerate(planted):
+            for secret in whole:
+                for form in {secret, json.dumps(secret)[1:-1]}:
+                    if len(form) < N:
+                        index.short.append((number, form))
+                    else:
+                        strings.append((number, form, True))
+            seen = set()
+            for part in random_parts:
+                for piece in pieces(part):
+                    if piece not in skip and piece not in seen:
+                        seen.add(piece)
+                        strings.append((number, piece, False))
+        heads = "".join(s[:N] for _, s, _ in strings)
+        hashes = window_hashes(heads)[::N] if strings else np.zeros(0, dtype=np.uint64)
+        for h, entry in zip(hashes.tolist(), strings, strict=True):
+            index.table.setdefault(h, []).append(entry)
+        index.keys = np.array(sorted(index.table), dtype=np.uint64)
+        return index
+
+    def leaks(self, text: str, decode: bool = True) -> list[str]:
+        """The label of each planted secret that shows in ``text`` (decoded too)."""
+        if decode:
+            text = decoded(text)
+        found: dict[int, str] = {}
+        for number, form in self.short:
+            if number not in found and form in text:
+                found[number] = form
+        hashes = window_hashes(text)
+        if len(hashes) and len(self.keys):
+            at = np.searchsorted(self.keys, hashes)
+            at[at == len(self.keys)] = 0
+            for i in np.flatnonzero(self.keys[at] == hashes).tolist():
+                for number, s, whole in self.table[int(hashes[i])]:
+                    if number in found:
+                        continue
+                    if text.startswith(s, i) if whole else text[i : i + N] == s:
+                        found[number] = s
+        return [f"{self.labels[n]}: {found[n]!r}"[:80] for n in sorted(found)]
