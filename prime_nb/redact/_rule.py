@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ._literals import finditer
+
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
 
@@ -99,7 +101,7 @@ class Rule:
 
     def _pattern_spans(self, text: str) -> Iterator[tuple[int, int]]:
         assert self.pattern is not None
-        for match in self.pattern.finditer(text):
+        for match in finditer(self.pattern, text):
             if self.group is not None:
                 start, end = match.span(self.group)
             elif match.re.groups and not self.group_if_trailing:

@@ -8,6 +8,7 @@ import base64
 import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules
+from prime_nb.redact._literals import finditer, plan_of
+from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
 EDGES = [
@@ -91,3 +94,33 @@ def test_a_rule_does_not_read_a_text_without_what_it_needs() -> None:
     assert list(rule.spans(blob)) == []
     assert list(rule.spans("a: b")) == [(0, 1)]
     assert read == ["a: b"]
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    rules = default_rules(hostnames=["build-host-7"])
+    return [*(rule.pattern for rule in rules if rule.pattern is not None), _BESIDE_WORD]
+
+
+def test_literal_windows_never_change_what_a_pattern_finds(tmp_path: Path) -> None:
+    """Each rule's pattern, and the suspects', tried where its literals allow (see
+    ``_literals``): no match in a corpus string its literals rule out (a short text is
+    otherwise scanned whole), and the same matches as its scan on the corpus joined into
+    a text of a mebibyte, separated by characters that ``re.IGNORECASE`` folds unlike
+    ``str.lower`` (the windows)."""
+    patterns = _patterns()
+    assert sum(plan_of(p) is not None for p in patterns) >= 40  # nearly every pattern
+    texts = list(dict.fromkeys(_texts(tmp_path)))
+    r = random.Random(4)
+    seps = [" ", "\n", "", "\u0130", "\u017f", "\u212a", ":", "\u00e9"]
+    joined = "".join(t + r.choice(seps) for t in r.sample(texts, len(texts)))[: 1 << 20]
+    found = ruled_out = 0
+    for pattern in patterns:
+        for text in texts:
+            if not any(True for _ in finditer(pattern, text)):
+                assert pattern.search(text) is None, (pattern.pattern[:60], text[:120])
+                ruled_out += 1
+        want = [(m.span(), m.groups()) for m in pattern.finditer(joined)]
+        got = [(m.span(), m.groups()) for m in finditer(pattern, joined)]
+        assert got == want, pattern.pattern[:60]
+        found += len(want)
+    assert found > 1000 and ruled_out > 1000
