@@ -224,16 +224,56 @@ def fold(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
-def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+class Presence:
+    """Which of the rules' cheap tests one text passes, each worked out once: many rules
+    share a tuple of needed substrings (the blanks), a hint or a literal. ``low`` is the
+    text lower-cased (``str.lower``, what hints are tested against)."""
+
+    __slots__ = ("_folded", "_runs", "_seen", "low", "text")
+
+    def __init__(self, text: str, low: str) -> None:
+        self.text, self.low = text, low
+        self._folded: str | None = low if text.isascii() else None
+        self._seen: dict[tuple[int, int], bool] = {}
+        self._runs: dict[int, bool] = {}
+
+    def any_in(self, parts: tuple[str, ...], where: int) -> bool:
+        """Whether one of ``parts`` is in the text (``where`` 0), its ``low`` (1) or its
+        folded form (2); remembered by the tuple's identity, so pass long-lived tuples."""
+        key = (id(parts), where)
+        known = self._seen.get(key)
+        if known is None:
+            if where == 2 and self._folded is None:
+                self._folded = fold(self.text)
+            hay = self.text if where == 0 else self.low if where == 1 else self._folded
+            assert hay is not None
+            known = self._seen[key] = any(part in hay for part in parts)
+        return known
+
+    def has_run(self, pattern: re.Pattern[str], length: int) -> bool:
+        known = self._runs.get(length)
+        if known is None:
+            known = self._runs[length] = pattern.search(self.text) is not None
+        return known
+
+
+def finditer(
+    pattern: re.Pattern[str], text: str, presence: Presence | None = None
+) -> Iterator[re.Match[str]]:
     """The matches of ``pattern.finditer(text)``, the pattern tried only where one can
-    start (see the module's docstring)."""
+    start (see the module's docstring); ``presence``: the text's, when many patterns
+    read it."""
     plan = plan_of(pattern)
     if plan is None:
         yield from pattern.finditer(text)
         return
     if len(text) <= SHORT:
-        hay = fold(text) if plan.folded else text
-        if any(s in hay for s in plan.literals):
+        if presence is not None and presence.text is text:
+            held = presence.any_in(plan.literals, 2 if plan.folded else 0)
+        else:
+            hay = fold(text) if plan.folded else text
+            held = any(s in hay for s in plan.literals)
+        if held:
             yield from pattern.finditer(text)
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1

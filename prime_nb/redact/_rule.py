@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ._literals import finditer
+from ._literals import Presence, finditer
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -63,19 +63,32 @@ class Rule:
     #: wrong, and a wrong guess must not spread to every message
     confident: bool | Callable[[str], bool] = True
 
-    def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
+    def spans(
+        self, text: str, low: str | None = None, presence: Presence | None = None
+    ) -> Iterator[tuple[int, int]]:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
-        lower-cased, when the caller runs many rules over one text)."""
-        if (
-            self.needs
-            and not any(part in text for part in self.needs)
-            and not (self.starts and text.startswith(self.starts))
-        ):
-            return
-        if self.run and _token_run(self.run).search(text) is None:
-            return
+        lower-cased, and ``presence``: its cheap tests, when the caller runs many rules
+        over one text)."""
+        if presence is not None and presence.text is not text:
+            presence = None
+        if self.needs:
+            if presence is not None:
+                needed = presence.any_in(self.needs, 0)
+            else:
+                needed = any(part in text for part in self.needs)
+            if not needed and not (self.starts and text.startswith(self.starts)):
+                return
+        if self.run:
+            pattern = _token_run(self.run)
+            if presence is not None:
+                if not presence.has_run(pattern, self.run):
+                    return
+            elif pattern.search(text) is None:
+                return
         if self.hints:
-            if low is None:  # no lower-cased copy of a long text: its pieces, one at a time
+            if presence is not None:
+                hinted = presence.any_in(self.hints, 1)
+            elif low is None:  # no lower-cased copy of a long text: its pieces, one at a time
                 hinted = _hinted_in_pieces(text, self.hints)
             elif len(low) > _PIECE_BY_FIND:
                 hinted = any(hint in low for hint in self.hints)
@@ -84,7 +97,7 @@ class Rule:
             if not hinted:
                 return
         if self.pattern is not None:
-            yield from self._pattern_spans(text)
+            yield from self._pattern_spans(text, presence)
         if self.finder is not None:
             for item in self.finder(text):
                 if isinstance(item, str):
@@ -99,9 +112,11 @@ class Rule:
                         )
                     yield start, end
 
-    def _pattern_spans(self, text: str) -> Iterator[tuple[int, int]]:
+    def _pattern_spans(
+        self, text: str, presence: Presence | None = None
+    ) -> Iterator[tuple[int, int]]:
         assert self.pattern is not None
-        for match in finditer(self.pattern, text):
+        for match in finditer(self.pattern, text, presence):
             if self.group is not None:
                 start, end = match.span(self.group)
             elif match.re.groups and not self.group_if_trailing:

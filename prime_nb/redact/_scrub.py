@@ -49,6 +49,7 @@ from ._encodings import (
     text_prefix,
     trie_pattern,
 )
+from ._literals import Presence
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS, key_material
 from ._suspects import SUSPECT, suspects
@@ -95,6 +96,10 @@ _WORD = re.compile(r"[A-Za-z0-9_]")
 _NUMBER_EDGE = r"(?<![\w.]){}(?![\w.])"
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
 _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+#: a string shorter than this is remembered by itself, at most this many of them (the
+#: rest by a digest; past the bound, short strings are read again)
+_SHORT_TEXT = 64
+_SHORT_KEPT = 1 << 16
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
 _MAX_DEPTH = 2
 
@@ -139,6 +144,9 @@ class Scrubber:
     #: the spans found in each string in pass 1, by a digest of the string, for pass 2
     #: (forks and compactions repeat text, and each string is read by the rules once)
     _found: dict[bytes, tuple[Span, ...]] = field(default_factory=dict)
+    #: the same for short strings, by the string itself ("ls", "main", "ok" repeat in
+    #: every entry; running every rule again costs more than remembering them)
+    _short: dict[str, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
@@ -200,8 +208,10 @@ class Scrubber:
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
         low = text.lower() if len(text) <= LONG else None  # no copy of a long text
+        # the cheap tests many rules share (a blank, a hint, a literal), each made once
+        presence = Presence(text, low) if low is not None else None
         for rule in self.rules:
-            for start, end in rule.spans(text, low):
+            for start, end in rule.spans(text, low, presence):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
         return out
 
@@ -365,10 +375,15 @@ class Scrubber:
         return self.known[value][1]
 
     def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
-        """The spans of ``text`` and whether they were found before (short strings are
-        cheaper to read again than to remember)."""
-        if len(text) < 64:
-            return tuple(self.spans(text)), False
+        """The spans of ``text`` and whether they were found before."""
+        if len(text) < _SHORT_TEXT:
+            known = self._short.get(text)
+            if known is not None:
+                return known, True
+            found = tuple(self.spans(text))
+            if len(self._short) < _SHORT_KEPT:
+                self._short[text] = found
+            return found, False
         digest = hashlib.blake2b(digest_size=16)
         for at in range(0, len(text), LONG):  # a long text is hashed a piece at a time
             digest.update(text[at : at + LONG].encode("utf-8", "surrogatepass"))
