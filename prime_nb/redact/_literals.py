@@ -70,8 +70,10 @@ _UNKNOWN = _Info(0, _UNBOUNDED, None, None)
 
 
 def _score(factor: tuple[frozenset[str], int]) -> tuple[int, int, int]:
+    """Longer literals first (rarer: fewer places to try), then fewer of them (each is
+    one substring search of the text), then a shorter lead."""
     shortest = min(len(s) for s in factor[0])
-    return min(shortest, 4), -factor[1], -len(factor[0])
+    return min(shortest, 4), -len(factor[0]), -factor[1]
 
 
 def _usable(factor: tuple[frozenset[str], int] | None) -> bool:
