@@ -15,8 +15,8 @@ from typing import Any
 from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
-from prime_nb.redact import Rule, default_rules
-from prime_nb.redact._literals import finditer, plan_of
+from prime_nb.redact import Rule, default_rules, redact
+from prime_nb.redact._literals import Presence, finditer, plan_of
 from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
@@ -124,3 +124,47 @@ def test_literal_windows_never_change_what_a_pattern_finds(tmp_path: Path) -> No
         assert got == want, pattern.pattern[:60]
         found += len(want)
     assert found > 1000 and ruled_out > 1000
+
+
+def test_shared_cheap_tests_never_change_what_a_rule_finds(tmp_path: Path) -> None:
+    """The scrubber works out each text's cheap tests once for all rules (a
+    ``Presence``): every rule finds the same spans with it as without."""
+    rules = default_rules(hostnames=["build-host-7"])
+    texts = list(dict.fromkeys(_texts(tmp_path)))[::3] + EDGES
+    found = 0
+    for text in texts:
+        low = text.lower()
+        presence = Presence(text, low)
+        for rule in rules:
+            want = sorted(rule.spans(text))
+            assert sorted(rule.spans(text, low, presence)) == want, (rule.name, text[:120])
+            found += len(want)
+    assert found > 300
+
+
+def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
+    """Tool names, flags and short replies repeat in every entry: the rules read each
+    distinct one once over both passes, not once per place and pass."""
+    read: list[str] = []
+
+    def finder(text: str) -> list[tuple[int, int]]:
+        read.append(text)
+        return []
+
+    entries: list[dict[str, Any]] = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+    ]
+    for i in range(20):
+        entries.append(
+            {
+                "type": "message",
+                "id": f"m{i}",
+                "parentId": entries[-1]["id"] if i else None,
+                "timestamp": "2026-01-05T10:00:01Z",
+                "message": {"role": "user", "content": "run the tests", "timestamp": 0},
+            }
+        )
+    source = tmp_path / "s.jsonl"
+    source.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    redact(source, tmp_path / "out.jsonl", rules=[Rule("probe", finder=finder)])
+    assert read.count("run the tests") == 1
