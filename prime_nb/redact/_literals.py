@@ -36,6 +36,9 @@ _MAX_SET = 64
 SHORT = 4096
 #: beyond this many positions to try per character of text, the whole scan is cheaper
 _DENSITY = 16
+#: a pattern with more literals than this scans a long text whole: each literal is one
+#: substring search of the text, and together they cost more than the regex's scan
+_MOST_FINDS = 24
 #: a long text is lower-cased a piece at a time (no copy of the whole)
 _PIECE = 1 << 20
 #: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
@@ -277,6 +280,9 @@ def finditer(
             held = any(s in hay for s in plan.literals)
         if held:
             yield from pattern.finditer(text)
+        return
+    if len(plan.literals) > _MOST_FINDS:
+        yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
     hits = _hits(text, plan, budget)
