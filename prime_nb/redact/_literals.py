@@ -229,18 +229,34 @@ def fold(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
+#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
+#: between two pieces whole (a hint is shorter)
+HINT_PIECE = 1 << 20
+HINT_OVERLAP = 64
+
+
+def hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
+    """Whether ``text`` lower-cased holds one of ``hints``, without a copy of the whole."""
+    for at in range(0, len(text), HINT_PIECE):
+        piece = text[at : at + HINT_PIECE + HINT_OVERLAP].lower()
+        if any(hint in piece for hint in hints):
+            return True
+    return False
+
+
 class Presence:
     """Which of the rules' cheap tests one text passes, each worked out once: many rules
     share a tuple of needed substrings (the blanks), a hint or a literal. ``low`` is the
     text lower-cased (``str.lower``, what hints are tested against)."""
 
-    __slots__ = ("_folded", "_runs", "_seen", "low", "text")
+    __slots__ = ("_folded", "_parts", "_runs", "_seen", "low", "text")
 
-    def __init__(self, text: str, low: str) -> None:
+    def __init__(self, text: str, low: str | None) -> None:
         self.text, self.low = text, low
-        self._folded: str | None = low if text.isascii() else None
+        self._folded: str | None = low if low is not None and text.isascii() else None
         self._seen: dict[tuple[int, int], bool] = {}
         self._runs: dict[int, bool] = {}
+        self._parts: dict[str, bool] = {}
 
     def any_in(self, parts: tuple[str, ...], where: int) -> bool:
         """Whether one of ``parts`` is in the text (``where`` 0), its ``low`` (1) or its
@@ -248,12 +264,42 @@ class Presence:
         key = (id(parts), where)
         known = self._seen.get(key)
         if known is None:
+            if where == 1 and self.low is None:
+                self.find_hints([parts])
+                return self._seen[key]
             if where == 2 and self._folded is None:
                 self._folded = fold(self.text)
             hay = self.text if where == 0 else self.low if where == 1 else self._folded
             assert hay is not None
-            known = self._seen[key] = any(part in hay for part in parts)
+            if where == 0 and self.low is None:  # a long text: each substring read once
+                known = any(self._holds(part) for part in parts)
+            else:
+                known = any(part in hay for part in parts)
+            self._seen[key] = known
         return known
+
+    def _holds(self, part: str) -> bool:
+        held = self._parts.get(part)
+        if held is None:
+            held = self._parts[part] = part in self.text
+        return held
+
+    def find_hints(self, groups: list[tuple[str, ...]]) -> None:
+        """For a text with no lower-cased copy (a long one): whether it holds one of each
+        group of hints, all groups in one lower-casing of its pieces (``HINT_PIECE``
+        characters and ``HINT_OVERLAP`` more, so that a hint cut between two is whole in
+        one), not one per rule."""
+        pending = {id(parts): parts for parts in groups if (id(parts), 1) not in self._seen}
+        for at in range(0, len(self.text), HINT_PIECE):
+            if not pending:
+                break
+            piece = self.text[at : at + HINT_PIECE + HINT_OVERLAP].lower()
+            for key, parts in list(pending.items()):
+                if any(part in piece for part in parts):
+                    self._seen[key, 1] = True
+                    del pending[key]
+        for key in pending:
+            self._seen[key, 1] = False
 
     def has_run(self, pattern: re.Pattern[str], length: int) -> bool:
         known = self._runs.get(length)

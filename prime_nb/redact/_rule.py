@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ._literals import Presence, finditer
+from ._literals import Presence, finditer, hinted_in_pieces
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -71,25 +71,13 @@ class Rule:
         over one text)."""
         if presence is not None and presence.text is not text:
             presence = None
-        if self.needs:
-            if presence is not None:
-                needed = presence.any_in(self.needs, 0)
-            else:
-                needed = any(part in text for part in self.needs)
-            if not needed and not (self.starts and text.startswith(self.starts)):
-                return
-        if self.run:
-            pattern = _token_run(self.run)
-            if presence is not None:
-                if not presence.has_run(pattern, self.run):
-                    return
-            elif pattern.search(text) is None:
-                return
+        if not self.admits(text, presence):
+            return
         if self.hints:
             if presence is not None:
                 hinted = presence.any_in(self.hints, 1)
             elif low is None:  # no lower-cased copy of a long text: its pieces, one at a time
-                hinted = _hinted_in_pieces(text, self.hints)
+                hinted = hinted_in_pieces(text, self.hints)
             elif len(low) > _PIECE_BY_FIND:
                 hinted = any(hint in low for hint in self.hints)
             else:
@@ -111,6 +99,23 @@ class Rule:
                             f"a string of length {len(text)}; return (start, end) within it"
                         )
                     yield start, end
+
+    def admits(self, text: str, presence: Presence | None = None) -> bool:
+        """Whether ``text`` passes this rule's tests before its hints: what it needs, how
+        it starts, a run of token characters."""
+        if self.needs:
+            if presence is not None:
+                needed = presence.any_in(self.needs, 0)
+            else:
+                needed = any(part in text for part in self.needs)
+            if not needed and not (self.starts and text.startswith(self.starts)):
+                return False
+        if self.run:
+            pattern = _token_run(self.run)
+            if presence is not None:
+                return presence.has_run(pattern, self.run)
+            return pattern.search(text) is not None
+        return True
 
     def _pattern_spans(
         self, text: str, presence: Presence | None = None
@@ -152,12 +157,6 @@ def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(h) for h in hints))
 
 
-#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
-#: between two pieces whole
-_PIECE = 1 << 20
-_OVERLAP = 64
-
-
 @functools.lru_cache(maxsize=16)
 def _token_run(length: int) -> re.Pattern[str]:
     # with the patterns' IGNORECASE, ``[a-z]`` also takes dotted and dotless i, long s
@@ -168,11 +167,3 @@ def _token_run(length: int) -> re.Pattern[str]:
 #: a text longer than this is searched for each hint with ``in`` (a fast substring
 #: search), not with one regex alternation (which steps through every character)
 _PIECE_BY_FIND = 4096
-
-
-def _hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
-    for at in range(0, len(text), _PIECE):
-        piece = text[at : at + _PIECE + _OVERLAP].lower()
-        if any(hint in piece for hint in hints):
-            return True
-    return False

@@ -209,7 +209,11 @@ class Scrubber:
         out: list[Span] = []
         low = text.lower() if len(text) <= LONG else None  # no copy of a long text
         # the cheap tests many rules share (a blank, a hint, a literal), each made once
-        presence = Presence(text, low) if low is not None else None
+        presence = Presence(text, low)
+        if low is None:  # a long text: the hints of the rules it admits, in one pass
+            presence.find_hints(
+                [r.hints for r in self.rules if r.hints and r.admits(text, presence)]
+            )
         for rule in self.rules:
             for start, end in rule.spans(text, low, presence):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))

@@ -168,3 +168,25 @@ def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
     source.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
     redact(source, tmp_path / "out.jsonl", rules=[Rule("probe", finder=finder)])
     assert read.count("run the tests") == 1
+
+
+def test_a_long_texts_hints_found_in_one_pass_change_nothing(tmp_path: Path) -> None:
+    """A text too long to copy lower-cased has every admitted rule's hints looked for in
+    one lower-casing of its pieces (``Presence.find_hints``): each rule finds what it
+    finds testing its own hints, in the corpus joined into a long text and where the only
+    hint is cut by the pieces' boundary."""
+    r = random.Random(6)
+    texts = list(dict.fromkeys(_texts(tmp_path)))
+    joined = "".join(t + r.choice([" ", "\n", "\u0130"]) for t in r.sample(texts, len(texts)))
+    cut = 1 << 20
+    boundary = "." * (cut - 3) + "BeArEr abcdefghij0123456789 " + "." * 100
+    rules = default_rules(hostnames=["build-host-7"])
+    for text, least in ((joined[: cut + (1 << 14)], 100), (boundary, 1)):
+        presence = Presence(text, None)
+        presence.find_hints([rule.hints for rule in rules if rule.hints and rule.admits(text)])
+        found = 0
+        for rule in rules:
+            want = sorted(rule.spans(text))
+            assert sorted(rule.spans(text, None, presence)) == want, rule.name
+            found += len(want)
+        assert found >= least
