@@ -151,6 +151,16 @@ class Rule:
         return secret_placeholder(self.name, n)
 
 
+def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
+    """The cheap tests many rules share (a blank, a hint, a literal), each made once for
+    ``text``; for a long one (no ``low``), the hints of the rules it admits are found in
+    one pass over its pieces."""
+    presence = Presence(text, low)
+    if low is None:
+        presence.find_hints([r.hints for r in rules if r.hints and r.admits(text, presence)])
+    return presence
+
+
 @functools.lru_cache(maxsize=256)
 def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of a rule's hints (cheaper than a test of each)."""

@@ -49,8 +49,7 @@ from ._encodings import (
     text_prefix,
     trie_pattern,
 )
-from ._literals import Presence
-from ._rule import Rule
+from ._rule import Rule, presence_for
 from ._shapes import JWK_PRIVATE_MEMBERS, key_material
 from ._suspects import SUSPECT, suspects
 from ._values import (
@@ -96,8 +95,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]")
 _NUMBER_EDGE = r"(?<![\w.]){}(?![\w.])"
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
 _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-#: a string shorter than this is remembered by itself, at most this many of them (the
-#: rest by a digest; past the bound, short strings are read again)
+#: a string shorter than this is known by itself; past this many known, it is read again
 _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
@@ -141,12 +139,10 @@ class Scrubber:
     _matcher_size: int = -1
     #: the text the matcher finds -> the value it stands for (escaped forms included)
     _forms: dict[str, str] = field(default_factory=dict)
-    #: the spans found in each string in pass 1, by a digest of the string, for pass 2
-    #: (forks and compactions repeat text, and each string is read by the rules once)
-    _found: dict[bytes, tuple[Span, ...]] = field(default_factory=dict)
-    #: the same for short strings, by the string itself ("ls", "main", "ok" repeat in
-    #: every entry; running every rule again costs more than remembering them)
-    _short: dict[str, tuple[Span, ...]] = field(default_factory=dict)
+    #: the spans found in each string in pass 1, for pass 2, so that each string is read
+    #: by the rules once (forks and compactions repeat text; "ls" and "ok" every entry):
+    #: a short one is known by itself, a long one by a digest
+    _found: dict[str | bytes, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
@@ -208,12 +204,7 @@ class Scrubber:
     def _rule_spans(self, text: str) -> list[Span]:
         out: list[Span] = []
         low = text.lower() if len(text) <= LONG else None  # no copy of a long text
-        # the cheap tests many rules share (a blank, a hint, a literal), each made once
-        presence = Presence(text, low)
-        if low is None:  # a long text: the hints of the rules it admits, in one pass
-            presence.find_hints(
-                [r.hints for r in self.rules if r.hints and r.admits(text, presence)]
-            )
+        presence = presence_for(self.rules, text, low)
         for rule in self.rules:
             for start, end in rule.spans(text, low, presence):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
@@ -380,22 +371,18 @@ class Scrubber:
 
     def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
         """The spans of ``text`` and whether they were found before."""
-        if len(text) < _SHORT_TEXT:
-            known = self._short.get(text)
-            if known is not None:
-                return known, True
-            found = tuple(self.spans(text))
-            if len(self._short) < _SHORT_KEPT:
-                self._short[text] = found
-            return found, False
-        digest = hashlib.blake2b(digest_size=16)
-        for at in range(0, len(text), LONG):  # a long text is hashed a piece at a time
-            digest.update(text[at : at + LONG].encode("utf-8", "surrogatepass"))
-        key = digest.digest()
+        key: str | bytes = text
+        if len(text) >= _SHORT_TEXT:
+            digest = hashlib.blake2b(digest_size=16)
+            for at in range(0, len(text), LONG):  # a long text is hashed a piece at a time
+                digest.update(text[at : at + LONG].encode("utf-8", "surrogatepass"))
+            key = digest.digest()
         known = self._found.get(key)
         if known is not None:
             return known, True
-        found = self._found[key] = tuple(self.spans(text))
+        found = tuple(self.spans(text))
+        if isinstance(key, bytes) or len(self._found) < _SHORT_KEPT:
+            self._found[key] = found
         return found, False
 
     def learn_text(self, text: str) -> None:
