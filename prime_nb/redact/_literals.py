@@ -249,12 +249,14 @@ class Presence:
     share a tuple of needed substrings (the blanks), a hint or a literal. ``low`` is the
     text lower-cased (``str.lower``, what hints are tested against)."""
 
-    __slots__ = ("_folded", "_parts", "_runs", "_seen", "low", "text")
+    __slots__ = ("_alive", "_folded", "_parts", "_runs", "_seen", "low", "text")
 
     def __init__(self, text: str, low: str | None) -> None:
         self.text, self.low = text, low
         self._folded: str | None = low if low is not None and text.isascii() else None
         self._seen: dict[tuple[int, int], bool] = {}
+        #: the tuples known by identity, held so that no other takes their id meanwhile
+        self._alive: list[tuple[str, ...]] = []
         self._runs: dict[int, bool] = {}
         self._parts: dict[str, bool] = {}
 
@@ -276,6 +278,7 @@ class Presence:
             else:
                 known = any(part in hay for part in parts)
             self._seen[key] = known
+            self._alive.append(parts)
         return known
 
     def _holds(self, part: str) -> bool:
@@ -290,6 +293,7 @@ class Presence:
         characters and ``HINT_OVERLAP`` more, so that a hint cut between two is whole in
         one), not one per rule."""
         pending = {id(parts): parts for parts in groups if (id(parts), 1) not in self._seen}
+        self._alive.extend(pending.values())
         for at in range(0, len(self.text), HINT_PIECE):
             if not pending:
                 break
