@@ -173,15 +173,19 @@ def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
 def test_a_long_texts_hints_found_in_one_pass_change_nothing(tmp_path: Path) -> None:
     """A text too long to copy lower-cased has every admitted rule's hints looked for in
     one lower-casing of its pieces (``Presence.find_hints``): each rule finds what it
-    finds testing its own hints, in the corpus joined into a long text and where the only
-    hint is cut by the pieces' boundary."""
+    finds testing its own hints, in corpus strings strewn over a long text and where the
+    only hint is cut by the pieces' boundary."""
     r = random.Random(6)
-    texts = list(dict.fromkeys(_texts(tmp_path)))
-    joined = "".join(t + r.choice([" ", "\n", "\u0130"]) for t in r.sample(texts, len(texts)))
     cut = 1 << 20
-    boundary = "." * (cut - 3) + "BeArEr abcdefghij0123456789 " + "." * 100
+    # corpus strings strewn over a mebibyte of filler (cheap to scan), and past it
+    pieces = ["|" * 4000] * 270
+    for text in r.sample(list(dict.fromkeys(_texts(tmp_path))), 600):
+        pieces.insert(r.randrange(len(pieces) + 1), text + r.choice([" ", "\n", "\u0130"]))
+    strewn = "".join(pieces)
+    boundary = "|" * (cut - 3) + "BeArEr abcdefghij0123456789 " + "|" * 100
     rules = default_rules(hostnames=["build-host-7"])
-    for text, least in ((joined[: cut + (1 << 14)], 100), (boundary, 1)):
+    for text, least in ((strewn, 100), (boundary, 1)):
+        assert len(text) > cut
         presence = Presence(text, None)
         presence.find_hints([rule.hints for rule in rules if rule.hints and rule.admits(text)])
         found = 0
