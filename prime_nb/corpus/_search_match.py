@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
-from re import _constants, _parser  # type: ignore[attr-defined]
+from re import _constants, _parser  # type: ignore[attr-defined,unused-ignore]
 from typing import Any, NamedTuple
 
 import numpy as np

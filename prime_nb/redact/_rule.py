@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ._literals import Presence, finditer, hinted_in_pieces
+
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
 
@@ -61,20 +63,21 @@ class Rule:
     #: wrong, and a wrong guess must not spread to every message
     confident: bool | Callable[[str], bool] = True
 
-    def spans(self, text: str, low: str | None = None) -> Iterator[tuple[int, int]]:
+    def spans(
+        self, text: str, low: str | None = None, presence: Presence | None = None
+    ) -> Iterator[tuple[int, int]]:
         """The spans of ``text`` this rule replaces, in any order (``low``: the text
-        lower-cased, when the caller runs many rules over one text)."""
-        if (
-            self.needs
-            and not any(part in text for part in self.needs)
-            and not (self.starts and text.startswith(self.starts))
-        ):
-            return
-        if self.run and _token_run(self.run).search(text) is None:
+        lower-cased, and ``presence``: its cheap tests, when the caller runs many rules
+        over one text)."""
+        if presence is not None and presence.text is not text:
+            presence = None
+        if not self.admits(text, presence):
             return
         if self.hints:
-            if low is None:  # no lower-cased copy of a long text: its pieces, one at a time
-                hinted = _hinted_in_pieces(text, self.hints)
+            if presence is not None:
+                hinted = presence.any_in(self.hints, 1)
+            elif low is None:  # no lower-cased copy of a long text: its pieces, one at a time
+                hinted = hinted_in_pieces(text, self.hints)
             elif len(low) > _PIECE_BY_FIND:
                 hinted = any(hint in low for hint in self.hints)
             else:
@@ -82,7 +85,7 @@ class Rule:
             if not hinted:
                 return
         if self.pattern is not None:
-            yield from self._pattern_spans(text)
+            yield from self._pattern_spans(text, presence)
         if self.finder is not None:
             for item in self.finder(text):
                 if isinstance(item, str):
@@ -97,9 +100,28 @@ class Rule:
                         )
                     yield start, end
 
-    def _pattern_spans(self, text: str) -> Iterator[tuple[int, int]]:
+    def admits(self, text: str, presence: Presence | None = None) -> bool:
+        """Whether ``text`` passes this rule's tests before its hints: what it needs, how
+        it starts, a run of token characters."""
+        if self.needs:
+            if presence is not None:
+                needed = presence.any_in(self.needs, 0)
+            else:
+                needed = any(part in text for part in self.needs)
+            if not needed and not (self.starts and text.startswith(self.starts)):
+                return False
+        if self.run:
+            pattern = _token_run(self.run)
+            if presence is not None:
+                return presence.has_run(pattern, self.run)
+            return pattern.search(text) is not None
+        return True
+
+    def _pattern_spans(
+        self, text: str, presence: Presence | None = None
+    ) -> Iterator[tuple[int, int]]:
         assert self.pattern is not None
-        for match in self.pattern.finditer(text):
+        for match in finditer(self.pattern, text, presence):
             if self.group is not None:
                 start, end = match.span(self.group)
             elif match.re.groups and not self.group_if_trailing:
@@ -129,16 +151,20 @@ class Rule:
         return secret_placeholder(self.name, n)
 
 
+def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
+    """The cheap tests many rules share (a blank, a hint, a literal), each made once for
+    ``text``; for a long one (no ``low``), the hints of the rules it admits are found in
+    one pass over its pieces."""
+    presence = Presence(text, low)
+    if low is None:
+        presence.find_hints([r.hints for r in rules if r.hints and r.admits(text, presence)])
+    return presence
+
+
 @functools.lru_cache(maxsize=256)
 def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of a rule's hints (cheaper than a test of each)."""
     return re.compile("|".join(re.escape(h) for h in hints))
-
-
-#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
-#: between two pieces whole
-_PIECE = 1 << 16
-_OVERLAP = 64
 
 
 @functools.lru_cache(maxsize=16)
@@ -151,11 +177,3 @@ def _token_run(length: int) -> re.Pattern[str]:
 #: a text longer than this is searched for each hint with ``in`` (a fast substring
 #: search), not with one regex alternation (which steps through every character)
 _PIECE_BY_FIND = 4096
-
-
-def _hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
-    for at in range(0, len(text), _PIECE):
-        piece = text[at : at + _PIECE + _OVERLAP].lower()
-        if any(hint in piece for hint in hints):
-            return True
-    return False

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ._literals import finditer
 from ._values import strongly_random
 
 #: the rule name a suspect is reported with
@@ -29,7 +30,7 @@ def suspects(text: str) -> Iterator[str]:
     """Why each suspect in ``text`` is one (``"random token after 'token'"``); no value."""
     if len(text) < 20:
         return
-    for m in _BESIDE_WORD.finditer(text):
+    for m in finditer(_BESIDE_WORD, text):
         token = m.group("token").strip("=.-_")
         if _PLACEHOLDER.search(token) or not strongly_random(token):
             continue

@@ -8,13 +8,16 @@ import base64
 import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
-from prime_nb.redact import Rule, default_rules
+from prime_nb.redact import Rule, default_rules, redact
+from prime_nb.redact._literals import Presence, finditer, plan_of
+from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
 EDGES = [
@@ -91,3 +94,103 @@ def test_a_rule_does_not_read_a_text_without_what_it_needs() -> None:
     assert list(rule.spans(blob)) == []
     assert list(rule.spans("a: b")) == [(0, 1)]
     assert read == ["a: b"]
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    rules = default_rules(hostnames=["build-host-7"])
+    return [*(rule.pattern for rule in rules if rule.pattern is not None), _BESIDE_WORD]
+
+
+def test_literal_windows_never_change_what_a_pattern_finds(tmp_path: Path) -> None:
+    """Each rule's pattern, and the suspects', tried where its literals allow (see
+    ``_literals``): no match in a corpus string its literals rule out (a short text is
+    otherwise scanned whole), and the same matches as its scan on the corpus joined into
+    a text of a mebibyte, separated by characters that ``re.IGNORECASE`` folds unlike
+    ``str.lower`` (the windows)."""
+    patterns = _patterns()
+    assert sum(plan_of(p) is not None for p in patterns) >= 40  # nearly every pattern
+    texts = list(dict.fromkeys(_texts(tmp_path)))
+    r = random.Random(4)
+    seps = [" ", "\n", "", "\u0130", "\u017f", "\u212a", ":", "\u00e9"]
+    joined = "".join(t + r.choice(seps) for t in r.sample(texts, len(texts)))[: 1 << 20]
+    found = ruled_out = 0
+    for pattern in patterns:
+        for text in texts:
+            if not any(True for _ in finditer(pattern, text)):
+                assert pattern.search(text) is None, (pattern.pattern[:60], text[:120])
+                ruled_out += 1
+        want = [(m.span(), m.groups()) for m in pattern.finditer(joined)]
+        got = [(m.span(), m.groups()) for m in finditer(pattern, joined)]
+        assert got == want, pattern.pattern[:60]
+        found += len(want)
+    assert found > 1000 and ruled_out > 1000
+
+
+def test_shared_cheap_tests_never_change_what_a_rule_finds(tmp_path: Path) -> None:
+    """The scrubber works out each text's cheap tests once for all rules (a
+    ``Presence``): every rule finds the same spans with it as without."""
+    rules = default_rules(hostnames=["build-host-7"])
+    texts = list(dict.fromkeys(_texts(tmp_path)))[::3] + EDGES
+    found = 0
+    for text in texts:
+        low = text.lower()
+        presence = Presence(text, low)
+        for rule in rules:
+            want = sorted(rule.spans(text))
+            assert sorted(rule.spans(text, low, presence)) == want, (rule.name, text[:120])
+            found += len(want)
+    assert found > 300
+
+
+def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
+    """Tool names, flags and short replies repeat in every entry: the rules read each
+    distinct one once over both passes, not once per place and pass."""
+    read: list[str] = []
+
+    def finder(text: str) -> list[tuple[int, int]]:
+        read.append(text)
+        return []
+
+    entries: list[dict[str, Any]] = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+    ]
+    for i in range(20):
+        entries.append(
+            {
+                "type": "message",
+                "id": f"m{i}",
+                "parentId": entries[-1]["id"] if i else None,
+                "timestamp": "2026-01-05T10:00:01Z",
+                "message": {"role": "user", "content": "run the tests", "timestamp": 0},
+            }
+        )
+    source = tmp_path / "s.jsonl"
+    source.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    redact(source, tmp_path / "out.jsonl", rules=[Rule("probe", finder=finder)])
+    assert read.count("run the tests") == 1
+
+
+def test_a_long_texts_hints_found_in_one_pass_change_nothing(tmp_path: Path) -> None:
+    """A text too long to copy lower-cased has every admitted rule's hints looked for in
+    one lower-casing of its pieces (``Presence.find_hints``): each rule finds what it
+    finds testing its own hints, in corpus strings strewn over a long text and where the
+    only hint is cut by the pieces' boundary."""
+    r = random.Random(6)
+    cut = 1 << 20
+    # corpus strings strewn over a mebibyte of filler (cheap to scan), and past it
+    pieces = ["|" * 4000] * 270
+    for text in r.sample(list(dict.fromkeys(_texts(tmp_path))), 600):
+        pieces.insert(r.randrange(len(pieces) + 1), text + r.choice([" ", "\n", "\u0130"]))
+    strewn = "".join(pieces)
+    boundary = "|" * (cut - 3) + "BeArEr abcdefghij0123456789 " + "|" * 100
+    rules = default_rules(hostnames=["build-host-7"])
+    for text, least in ((strewn, 100), (boundary, 1)):
+        assert len(text) > cut
+        presence = Presence(text, None)
+        presence.find_hints([rule.hints for rule in rules if rule.hints and rule.admits(text)])
+        found = 0
+        for rule in rules:
+            want = sorted(rule.spans(text))
+            assert sorted(rule.spans(text, None, presence)) == want, rule.name
+            found += len(want)
+        assert found >= least

@@ -1,0 +1,437 @@
+"""Finding the spans of one string: the rules, and what the rules read after decoding.
+
+Apart from the scrubber (``_scrub``), which learns values and walks entries, because
+reading one string (rules, wrapped tokens, base64, percent and hex runs, diffs, JSON in
+strings, disguises) is one idea, and what is done with what is found is another.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import urllib.parse
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+import orjson
+
+from ._disguise import disguised_spans
+from ._encodings import (
+    BASE64_RUN,
+    DIFF_HUNK,
+    HEAD_RUN,
+    HEX_RUN,
+    LONG,
+    MAX_DIFF,
+    PERCENT,
+    PIECE,
+    PREFIX,
+    TAIL_RUN,
+    WINDOW,
+    WORD_RUN,
+    WRAP,
+    WRAP_WINDOW,
+    base64_blob,
+    base64_whole,
+    hex_run,
+    nearby,
+    text_prefix,
+    utf8_window,
+    windows,
+)
+from ._rule import Rule, presence_for
+from ._shapes import key_material
+from ._values import (
+    escaped_forms,
+    named_pair,
+    secret_under,
+    strongly_random,
+    structural_stand_in,
+)
+
+#: a value under a key that names a secret (``{"password": ...}``)
+SECRET_FIELD = Rule("secret-field", confident=strongly_random)
+#: base64 whose decoded text holds a secret
+BASE64_SECRET = Rule("base64-secret")
+#: percent- or hex-encoded text that holds a secret
+ENCODED_SECRET = Rule("encoded-secret")
+#: base64 of a private key without its ``-----BEGIN`` line
+KEY_MATERIAL = Rule("private-key")
+
+#: what may not stand beside a number found in JSON text (it would be part of another)
+_NUMBER_SIDE = re.compile(r"[\w.]")
+#: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
+_ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+#: how deep base64 inside base64, or JSON inside JSON strings, is followed
+MAX_DEPTH = 2
+
+
+class Span(NamedTuple):
+    """A stretch of a string to replace, the rule that found it, and whether the value is
+    replaced file-wide; ``alias`` is the value without the line break of a wrapped key."""
+
+    start: int
+    end: int
+    rule: Rule
+    confident: bool
+    alias: str | None = None
+
+
+class SpanFinder:
+    """The spans of a string: what the rules find in it, and in what it decodes to."""
+
+    rules: list[Rule]
+    secret_keys: bool
+
+    def find(self, text: str, depth: int = 0) -> list[Span]:
+        """Every span of ``text`` a rule, a wrapped token or decoded base64 gives."""
+        spans = self._rule_spans(text)
+        if "\n" in text:
+            spans.extend(self._wrapped_spans(text))
+        if depth < MAX_DEPTH and len(text) >= 20:
+            spans.extend(self._base64_spans(text, depth))
+            spans.extend(self._encoded_spans(text, depth))
+            if DIFF_HUNK.search(text) and len(text) <= MAX_DIFF:
+                spans.extend(self._diff_spans(text, depth))
+        if depth < MAX_DEPTH and len(text) >= 8:  # a disguised short password too
+            found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
+            spans.extend(Span(*s) for s in disguised_spans(text, found, ENCODED_SECRET))
+        return spans
+
+    def _diff_spans(self, text: str, depth: int) -> list[Span]:
+        """A diff's lines read without their ``+``/``-``/`` `` marks: a key or a base64
+        block that a diff split over its lines, located in the text as it is."""
+        keep = [(m.start(), m.end()) for m in re.finditer(r"(?m)^[+\- ]?([^\n]*\n?)", text)]
+        bounds = [
+            (start + 1 if text[start : start + 1] in "+- " and start < end else start, end)
+            for start, end in keep
+        ]
+        view = "".join(text[a:b] for a, b in bounds)
+        origin = [i for a, b in bounds for i in range(a, b)]
+        out: list[Span] = []
+        for span in self.find(view, depth + 1):
+            if span.end > len(origin) or span.start >= span.end:
+                continue
+            out.append(
+                Span(origin[span.start], origin[span.end - 1] + 1, span.rule, span.confident)
+            )
+        return out
+
+    def _encoded_spans(self, text: str, depth: int) -> list[Span]:
+        """Percent- and hex-encoded runs whose decoded text holds anything the rules find."""
+        out: list[Span] = []
+        if "%" in text:
+            for m in WORD_RUN.finditer(text):
+                start, end = m.span()
+                if end - start > WINDOW:  # decoded a window at a time, never whole
+                    if PERCENT.search(text, start, end) and self._windows_hold(
+                        text, start, end, 3, _unpercent, depth
+                    ):
+                        out.append(Span(start, end, ENCODED_SECRET, True))
+                    continue
+                if "%" not in m.group() or not PERCENT.search(m.group()):
+                    continue
+                decoded = urllib.parse.unquote(m.group(), errors="replace")
+                if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
+                    out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+        for m in HEX_RUN.finditer(text):
+            if not hex_run(m):
+                continue
+            start, end = m.span()
+            if end - start > WINDOW:
+                if self._windows_hold(text, start, end, 2, _unhex, depth):
+                    out.append(Span(start, end, ENCODED_SECRET, True))
+                continue
+            try:
+                decoded = bytes.fromhex(m.group()).decode("utf-8")
+            except ValueError:
+                continue
+            if not _printable(decoded):
+                continue
+            if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
+                out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+        return out
+
+    def _windows_hold(
+        self, text: str, start: int, end: int, align: int, decode: _Decode, depth: int
+    ) -> bool:
+        """Whether a long encoded run's decoded text holds anything the rules find, read
+        a window at a time (a run that is not all text holds nothing, as a short one)."""
+        bounds = list(windows(start, end, align))
+        for i, (a, b) in enumerate(bounds):
+            piece = decode(text[a:b], i == 0, i == len(bounds) - 1)
+            if piece is None:
+                return False
+            if self.find(piece, depth + 1) or self._json_spans(piece, depth + 1):
+                return True
+        return False
+
+    def _rule_spans(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
+        # buffer of 12 bytes a character
+        short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
+        low = text.lower() if short else None
+        presence = presence_for(self.rules, text, low)
+        for rule in self.rules:
+            for start, end in rule.spans(text, low, presence):
+                out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
+        return out
+
+    def _wrapped_spans(self, text: str) -> list[Span]:
+        """Tokens broken by a plain line break: the rules run on the lines joined, and a
+        match that crosses a join is a span of the text as it is, the break included."""
+        joins: list[tuple[int, int]] = []
+        for m in WRAP.finditer(text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            before = text[line_start : m.start()].rstrip("\r")
+            if len(before) < 20 or not TAIL_RUN.search(before):
+                continue
+            indent = m.end() - m.start() - (2 if text[m.start()] == "\r" else 1)
+            if indent and (
+                len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40
+            ):
+                continue  # an indented line goes on a wrapped one only at its indent
+            head = HEAD_RUN.match(text, m.end())
+            if head is None:
+                continue
+            rest = text[head.end() : head.end() + 2]
+            if rest[:1] == ":" or (rest[:1] == "=" and rest[1:2] not in ("", "=", "\n", "\r")):
+                continue  # the next line is ``NAME=...`` or ``name: ...``: not a wrap
+            joins.append(m.span())
+        out: list[Span] = []
+        for group in nearby(joins):
+            # the rules run on a window around the breaks only: a match that crosses a
+            # break lies within a token's length of it
+            first, last = max(0, group[0][0] - WRAP_WINDOW), group[-1][1] + WRAP_WINDOW
+            ends = [*(start for start, _ in group), min(len(text), last)]
+            bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
+            joined = "".join(text[start:end] for start, end in bounds)
+            origin = [i for start, end in bounds for i in range(start, end)]
+            for span in self._rule_spans(joined):
+                start, end = origin[span.start], origin[span.end - 1]
+                if end - start == span.end - 1 - span.start:
+                    continue  # no break inside: the rules found it in the text as it is
+                value = joined[span.start : span.end]
+                out.append(Span(start, end + 1, span.rule, span.confident, value))
+        return out
+
+    def _base64_spans(self, text: str, depth: int) -> list[Span]:
+        """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
+        out: list[Span] = []
+        for m in BASE64_RUN.finditer(text):
+            if m.end() - m.start() > WINDOW:  # decoded a window at a time, never whole
+                rule = self._long_base64(text, m.start(), m.end(), depth)
+                if rule is not None:
+                    out.append(Span(m.start(), m.end(), rule, True))
+                continue
+            blob = base64_blob(m.group())
+            if blob is None:
+                continue
+            try:
+                head = base64.b64decode(blob[:PREFIX], validate=True)
+            except ValueError:
+                continue
+            if self.secret_keys and key_material(head[:48]):
+                out.append(Span(m.start(), m.end(), KEY_MATERIAL, True))
+                continue
+            if not text_prefix(head):
+                continue  # binary (an image, a random blob): decoded no further
+            try:
+                raw = base64.b64decode(blob, validate=True) if len(blob) > PREFIX else head
+            except ValueError:
+                continue
+            try:
+                decoded = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            if len(decoded) < 8 or not _printable(decoded):
+                continue
+            if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
+                out.append(Span(m.start(), m.end(), BASE64_SECRET, True))
+        return out
+
+    def _long_base64(self, text: str, start: int, end: int, depth: int) -> Rule | None:
+        """:meth:`_base64_spans` of a run too long to decode whole: a window at a time,
+        each cut at a 4-character group of the base64 (line breaks not counted)."""
+        if not base64_whole(text, start, end):
+            return None
+        wrapped = text.find("\n", start, end) >= 0 or text.find("\r", start, end) >= 0
+        bounds = list(windows(start, end, 4))
+        before, at = 0, start  # base64 characters before the window, and where it starts
+        for i, (a, b) in enumerate(bounds):
+            chunk = text[a:b]
+            if wrapped:
+                before += a - at - text.count("\n", at, a) - text.count("\r", at, a)
+                at = a
+                chunk = chunk.replace("\r", "").replace("\n", "")[-before % 4 :]
+                chunk = chunk[: len(chunk) - len(chunk) % 4]
+            try:
+                raw = base64.b64decode(chunk, validate=True)
+            except ValueError:
+                return None
+            if i == 0 and self.secret_keys and key_material(raw[:48]):
+                return KEY_MATERIAL
+            piece = utf8_window(raw, i == 0, i == len(bounds) - 1)
+            if piece is None or not _printable(piece):
+                return None  # binary (an image, a random blob): decoded no further
+            if self.find(piece, depth + 1) or self._json_spans(piece, depth + 1):
+                return BASE64_SECRET
+        return None
+
+    def _json_spans(self, text: str, depth: int) -> list[Span]:
+        """A string that is JSON, read as JSON: values under secret keys, and what the
+        rules find in its strings once unescaped, located in the text as written."""
+        if not self.secret_keys or depth > MAX_DEPTH:
+            return []
+        head = text.lstrip()[:1]
+        if head not in ("{", "[") or len(text) < 8:
+            return []
+        try:
+            obj = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return []
+        if not isinstance(obj, dict | list):
+            return []
+        # each distinct finding is looked for once (a list of thousands of records holds
+        # the same secret in each: one search of the text finds them all)
+        found: dict[tuple[str, int, bool, str | None], Rule] = {}
+        for value, rule, confident, quoted in self._embedded(obj, False, depth):
+            found.setdefault((value, id(rule), confident, quoted), rule)
+        del obj
+        out: list[Span] = []
+        for (value, _, confident, quoted), rule in found.items():
+            forms = {value, *escaped_forms(value)} if len(value) <= WIDE_MAX else {value}
+            for form in forms - {""}:
+                out.extend(
+                    Span(at, at + len(form), rule, confident)
+                    for at in _occurrences(text, form, quoted)
+                )
+        return out
+
+    def _embedded(
+        self, obj: Any, secret: bool, depth: int
+    ) -> Iterator[tuple[str, Rule, bool, str | None]]:
+        """(value, rule, confident, how it is bounded) for each secret in parsed JSON."""
+        if isinstance(obj, str):
+            if secret and not structural_stand_in(obj):
+                yield obj, SECRET_FIELD, strongly_random(obj), "string"
+            for span in self.find(obj, depth) + self._json_spans(obj, depth + 1):
+                yield obj[span.start : span.end], span.rule, span.confident, None
+        elif isinstance(obj, bool) or obj is None:
+            return
+        elif isinstance(obj, int | float):
+            if secret:
+                yield json.dumps(obj), SECRET_FIELD, False, "number"
+        elif isinstance(obj, dict):
+            pair = named_pair(obj)
+            for key, value in obj.items():
+                for span in self.find(key, depth):
+                    yield key[span.start : span.end], span.rule, span.confident, None
+                inner = secret or secret_under(key, value) or (pair and key == "value")
+                yield from self._embedded(value, inner, depth)
+        elif isinstance(obj, list):
+            for value in obj:
+                yield from self._embedded(value, secret, depth)
+
+    def _literal_spans(self, text: str, depth: int) -> list[Span]:
+        """JSON string literals inside text, unescaped and read: a key a log line's JSON
+        wrapped (``\\n``), a password behind escaped quotes; located by their escaped form."""
+        if depth > MAX_DEPTH or "\\" not in text:
+            return []
+        out: list[Span] = []
+        for m in _ESCAPED_LITERAL.finditer(text):
+            if "\\" not in m.group(0):
+                continue
+            try:
+                decoded = json.loads(m.group(0))
+            except ValueError:
+                continue
+            if not isinstance(decoded, str):
+                continue
+            found = self.find(decoded, depth + 1) + self._json_spans(decoded, depth + 1)
+            found += self._literal_spans(decoded, depth + 1)
+            for span in found:
+                value = decoded[span.start : span.end]
+                for form in {value, *escaped_forms(value)} - {""}:
+                    at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
+                    out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
+        return out
+
+    def spans(self, text: str) -> list[Span]:
+        """What is replaced in ``text`` wherever it is (before the file-wide values)."""
+        return self.find(text) + self._json_spans(text, 0) + self._literal_spans(text, 0)
+
+
+#: decodes a window of an encoded run (the window, whether it is the first, the last) to
+#: text; None when it is not text
+_Decode = Callable[[str, bool, bool], str | None]
+
+
+def _printable(text: str) -> bool:
+    return all(c.isprintable() or c in "\n\r\t" for c in text)
+
+
+#: how much percent-encoded text ``unquote`` is given at a time (it splits its input at
+#: every ``%`` into objects many times the input's size)
+_UNQUOTE_PIECE = 1 << 14
+
+
+def _unpercent(window: str, first: bool, last: bool) -> str | None:
+    """The window decoded a piece at a time, each cut before a ``%`` that starts a
+    character (so no character is cut in two)."""
+    parts: list[str] = []
+    at = 0
+    while at < len(window):
+        cut = min(len(window), at + _UNQUOTE_PIECE)
+        if cut < len(window):
+            back = window.rfind("%", at + 1, cut)
+            while back > at and not _char_start(window, back):
+                back = window.rfind("%", at + 1, back)
+            cut = back if back > at else cut
+        parts.append(urllib.parse.unquote(window[at:cut], errors="replace"))
+        at = cut
+    return "".join(parts)
+
+
+def _char_start(text: str, at: int) -> bool:
+    """Whether the ``%XX`` at ``at`` is an ASCII byte or the first byte of a character."""
+    try:
+        byte = int(text[at + 1 : at + 3], 16)
+    except ValueError:
+        return True
+    return byte < 0x80 or byte >= 0xC0
+
+
+def _unhex(window: str, first: bool, last: bool) -> str | None:
+    try:
+        raw = bytes.fromhex(window)
+    except ValueError:
+        return None
+    text = utf8_window(raw, first, last)
+    return text if text is not None and _printable(text) else None
+
+
+#: a value longer than this is known by a digest (no copy of it is kept) and is replaced
+#: only where a rule finds it, never file-wide: one regex over it would cost many times
+#: its size, and what found it once finds it again
+WIDE_MAX = 1 << 16
+
+
+def _occurrences(text: str, form: str, bound: str | None) -> Iterator[int]:
+    """Where ``form`` stands in ``text``: anywhere, between quotes (``bound`` "string"),
+    or as a whole number (``bound`` "number")."""
+    at = text.find(form)
+    while at >= 0:
+        end = at + len(form)
+        if bound == "number":
+            ok = not _NUMBER_SIDE.match(text, at - 1) if at else True
+            ok = ok and (end == len(text) or not _NUMBER_SIDE.match(text, end))
+        elif bound:
+            ok = text[at - 1 : at] == '"' and text[end : end + 1] == '"'
+        else:
+            ok = True
+        if ok:
+            yield at
+        at = text.find(form, at + 1)

@@ -1,0 +1,394 @@
+"""Where a regex can match at all: literals that every match holds, found with ``str.find``.
+
+Why: Python's ``re`` tries a pattern at every position of a text, and most of redaction's
+patterns begin with a lookbehind or a character class, which it cannot skip ahead on. But
+nearly every pattern holds a fixed piece (``ghp_``, ``AKIA``, ``password``) at a bounded
+distance from where its match starts. Read off the parsed pattern once, those pieces are
+found by a substring search (many times faster than the regex's scan), and the pattern is
+then tried only where a match could start: ``pattern.match`` at those positions, on the
+whole text, so lookbehinds, lookaheads and greedy runs see what they would see in a scan.
+A text without any of the pieces is not read by the pattern at all.
+
+The result is the same as ``pattern.finditer``: every match starts within ``lead``
+characters before a piece, so the positions tried hold every match, in order, and each is
+tried as the scan would try it. A pattern with no such piece, or one that can match the
+empty string, runs whole. With ``re.IGNORECASE`` (anywhere in the pattern) the pieces are
+looked for in a lower-cased copy; the three characters that ``re`` matches to an ASCII
+letter but ``str.lower`` does not turn into it (dotted and dotless i, long s) are mapped
+first, and the copy keeps every offset.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import re._constants as sre_constants  # type: ignore[import-not-found,unused-ignore]
+import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+#: a width no pattern reaches (a repeat without an upper bound)
+_UNBOUNDED = 1 << 40
+#: the most literals a set of alternatives is expanded to
+_MAX_SET = 64
+#: a text this short is tested for the pieces with ``in`` and then scanned whole
+SHORT = 4096
+#: beyond this many positions to try per character of text, the whole scan is cheaper
+_DENSITY = 16
+#: a pattern with more literals than this scans a long text whole: each literal is one
+#: substring search of the text, and together they cost more than the regex's scan
+_MOST_FINDS = 24
+#: a long text is lower-cased a piece at a time (no copy of the whole)
+_PIECE = 1 << 16
+#: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
+#: (U+0130 would also change the text's length)
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every match holds one of ``literals``, starting at most ``lead`` characters after
+    the match's start; ``folded``: looked for in the lower-cased text."""
+
+    literals: tuple[str, ...]
+    lead: int
+    folded: bool
+
+
+@dataclass(frozen=True)
+class _Info:
+    """What a piece of a parsed pattern consumes (``low``, ``high`` characters), the set
+    of strings it matches when that is small (``exact``), and its best required literals
+    with their largest offset from the piece's start (``factor``)."""
+
+    low: int
+    high: int
+    exact: frozenset[str] | None
+    factor: tuple[frozenset[str], int] | None
+
+
+_NEUTRAL = _Info(0, 0, frozenset({""}), None)
+_UNKNOWN = _Info(0, _UNBOUNDED, None, None)
+
+
+def _score(factor: tuple[frozenset[str], int]) -> tuple[int, int, int]:
+    """Longer literals first (rarer: fewer places to try), then fewer of them (each is
+    one substring search of the text), then a shorter lead."""
+    shortest = min(len(s) for s in factor[0])
+    return min(shortest, 4), -len(factor[0]), -factor[1]
+
+
+def _usable(factor: tuple[frozenset[str], int] | None) -> bool:
+    return (
+        factor is not None
+        and factor[1] < _UNBOUNDED
+        and bool(factor[0])
+        and min(len(s) for s in factor[0]) >= 1
+    )
+
+
+def _better(
+    best: tuple[frozenset[str], int] | None, other: tuple[frozenset[str], int] | None
+) -> tuple[frozenset[str], int] | None:
+    if other is None or not _usable(other):
+        return best
+    if best is None or _score(other) > _score(best):
+        return other
+    return best
+
+
+def _add(a: int, b: int) -> int:
+    return min(a + b, _UNBOUNDED)
+
+
+def _sequence(items: Any, flags: list[int]) -> _Info:
+    low = high = 0
+    best: tuple[frozenset[str], int] | None = None
+    run: set[str] | None = {""}
+    run_at = 0
+    whole = True  # every item so far is exact and the run never restarted
+    for op, av in items:
+        info = _node(op, av, flags)
+        if info.factor is not None:
+            best = _better(best, (info.factor[0], _add(high, info.factor[1])))
+        if info.exact is not None and run is not None and len(run) * len(info.exact) <= _MAX_SET:
+            run = {a + b for a in run for b in info.exact}
+        else:
+            whole = False
+            if run is not None:
+                best = _better(best, (frozenset(run), run_at))
+            if info.exact is not None and len(info.exact) <= _MAX_SET:
+                run, run_at = set(info.exact), high
+            else:
+                run, run_at = {""}, _add(high, info.high)
+        low, high = _add(low, info.low), _add(high, info.high)
+    if run is not None:
+        best = _better(best, (frozenset(run), run_at))
+    exact = frozenset(run) if whole and run is not None else None
+    return _Info(low, high, exact, best)
+
+
+def _node(op: Any, av: Any, flags: list[int]) -> _Info:
+    c = sre_constants
+    if op is c.LITERAL:
+        return _Info(1, 1, frozenset({chr(av)}), None)
+    if op in (c.NOT_LITERAL, c.ANY, c.CATEGORY):
+        return _Info(1, 1, None, None)
+    if op is c.IN:
+        chars: set[str] = set()
+        for kind, value in av:
+            if kind is c.LITERAL:
+                chars.add(chr(value))
+            elif kind is c.RANGE and value[1] - value[0] < 8:
+                chars.update(chr(v) for v in range(value[0], value[1] + 1))
+            else:
+                return _Info(1, 1, None, None)
+        return _Info(1, 1, frozenset(chars) if len(chars) <= 8 else None, None)
+    if op in (c.AT, c.ASSERT_NOT):
+        return _NEUTRAL
+    if op is c.ASSERT:
+        direction, body = av
+        if direction != 1:
+            return _NEUTRAL  # a lookbehind reads before the match's start
+        inner = _sequence(body, flags)
+        return _Info(0, 0, frozenset({""}), inner.factor if _usable(inner.factor) else None)
+    if op is c.SUBPATTERN:
+        _, add_flags, _, body = av
+        flags[0] |= add_flags
+        return _sequence(body, flags)
+    if op is c.ATOMIC_GROUP:
+        return _sequence(av, flags)
+    if op is c.BRANCH:
+        return _branch([_sequence(alt, flags) for alt in av[1]])
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        least, most, body = av
+        inner = _sequence(body, flags)
+        high = _UNBOUNDED if most == c.MAXREPEAT else min(most * inner.high, _UNBOUNDED)
+        exact: frozenset[str] | None = None
+        if inner.exact is not None and (least, most) == (0, 1):
+            exact = inner.exact | {""}
+        elif inner.exact is not None and least == most == 1:
+            exact = inner.exact
+        return _Info(least * inner.low, high, exact, inner.factor if least >= 1 else None)
+    if op is c.GROUPREF_EXISTS:
+        _, yes, no = av
+        if no is None:
+            return _UNKNOWN
+        both = _branch([_sequence(yes, flags), _sequence(no, flags)])
+        return _Info(both.low, both.high, None, both.factor)
+    return _UNKNOWN
+
+
+def _branch(alts: list[_Info]) -> _Info:
+    low = min(a.low for a in alts)
+    high = max(a.high for a in alts)
+    exact: frozenset[str] | None = None
+    if all(a.exact is not None for a in alts):
+        union = frozenset().union(*(a.exact for a in alts if a.exact is not None))
+        exact = union if len(union) <= _MAX_SET else None
+    factor: tuple[frozenset[str], int] | None = None
+    if all(_usable(a.factor) for a in alts):
+        sets = [a.factor for a in alts if a.factor is not None]
+        literals = frozenset().union(*(s for s, _ in sets))
+        factor = (literals, max(d for _, d in sets))
+    return _Info(low, high, exact, factor)
+
+
+@functools.lru_cache(maxsize=512)
+def plan_of(pattern: re.Pattern[str]) -> Plan | None:
+    """The literals every match of ``pattern`` holds and how far into it, or None (the
+    pattern runs whole)."""
+    if not isinstance(pattern.pattern, str):
+        return None
+    try:
+        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+        if parsed.getwidth()[0] == 0:
+            return None  # an empty match: finditer's stepping rules, not ours
+        flags = [pattern.flags]
+        info = _sequence(parsed, flags)
+    except (re.error, RecursionError, TypeError, ValueError, AttributeError):
+        return None
+    if info.factor is None or not _usable(info.factor):
+        return None
+    literals, lead = info.factor
+    folded = bool(flags[0] & re.IGNORECASE)
+    if folded:
+        if not all(s.isascii() for s in literals):
+            return None
+        literals = frozenset(s.lower() for s in literals)
+    # a literal that holds another is found wherever the other is: keep the shorter
+    kept = [s for s in literals if not any(o != s and o in s for o in literals)]
+    # the offset counts from a kept literal's start, which may lie inside a longer one
+    longest = max(len(s) for s in literals)
+    return Plan(tuple(sorted(kept)), lead + longest, folded)
+
+
+def fold(text: str) -> str:
+    """``text`` lower-cased as ``re.IGNORECASE`` sees ASCII letters, offsets kept."""
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+
+
+#: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut
+#: between two pieces whole (a hint is shorter)
+HINT_PIECE = 1 << 16
+HINT_OVERLAP = 64
+
+
+def hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
+    """Whether ``text`` lower-cased holds one of ``hints``, without a copy of the whole."""
+    for at in range(0, len(text), HINT_PIECE):
+        piece = text[at : at + HINT_PIECE + HINT_OVERLAP].lower()
+        if any(hint in piece for hint in hints):
+            return True
+    return False
+
+
+class Presence:
+    """Which of the rules' cheap tests one text passes, each worked out once: many rules
+    share a tuple of needed substrings (the blanks), a hint or a literal. ``low`` is the
+    text lower-cased (``str.lower``, what hints are tested against)."""
+
+    __slots__ = ("_alive", "_folded", "_parts", "_runs", "_seen", "low", "text")
+
+    def __init__(self, text: str, low: str | None) -> None:
+        self.text, self.low = text, low
+        self._folded: str | None = low if low is not None and text.isascii() else None
+        self._seen: dict[tuple[int, int], bool] = {}
+        #: the tuples known by identity, held so that no other takes their id meanwhile
+        self._alive: list[tuple[str, ...]] = []
+        self._runs: dict[int, bool] = {}
+        self._parts: dict[str, bool] = {}
+
+    def any_in(self, parts: tuple[str, ...], where: int) -> bool:
+        """Whether one of ``parts`` is in the text (``where`` 0), its ``low`` (1) or its
+        folded form (2); remembered by the tuple's identity, so pass long-lived tuples."""
+        key = (id(parts), where)
+        known = self._seen.get(key)
+        if known is None:
+            if where == 1 and self.low is None:
+                self.find_hints([parts])
+                return self._seen[key]
+            if where == 2 and self._folded is None:
+                self._folded = fold(self.text)
+            hay = self.text if where == 0 else self.low if where == 1 else self._folded
+            assert hay is not None
+            if where == 0 and self.low is None:  # a long text: each substring read once
+                known = any(self._holds(part) for part in parts)
+            else:
+                known = any(part in hay for part in parts)
+            self._seen[key] = known
+            self._alive.append(parts)
+        return known
+
+    def _holds(self, part: str) -> bool:
+        held = self._parts.get(part)
+        if held is None:
+            held = self._parts[part] = part in self.text
+        return held
+
+    def find_hints(self, groups: list[tuple[str, ...]]) -> None:
+        """For a text with no lower-cased copy (a long one): whether it holds one of each
+        group of hints, all groups in one lower-casing of its pieces (``HINT_PIECE``
+        characters and ``HINT_OVERLAP`` more, so that a hint cut between two is whole in
+        one), not one per rule."""
+        pending = {id(parts): parts for parts in groups if (id(parts), 1) not in self._seen}
+        self._alive.extend(pending.values())
+        for at in range(0, len(self.text), HINT_PIECE):
+            if not pending:
+                break
+            piece = self.text[at : at + HINT_PIECE + HINT_OVERLAP].lower()
+            for key, parts in list(pending.items()):
+                if any(part in piece for part in parts):
+                    self._seen[key, 1] = True
+                    del pending[key]
+        for key in pending:
+            self._seen[key, 1] = False
+
+    def has_run(self, pattern: re.Pattern[str], length: int) -> bool:
+        known = self._runs.get(length)
+        if known is None:
+            known = self._runs[length] = pattern.search(self.text) is not None
+        return known
+
+
+def finditer(
+    pattern: re.Pattern[str], text: str, presence: Presence | None = None
+) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern.finditer(text)``, the pattern tried only where one can
+    start (see the module's docstring); ``presence``: the text's, when many patterns
+    read it."""
+    plan = plan_of(pattern)
+    if plan is None:
+        yield from pattern.finditer(text)
+        return
+    if len(text) <= SHORT:
+        if presence is not None and presence.text is text:
+            held = presence.any_in(plan.literals, 2 if plan.folded else 0)
+        else:
+            hay = fold(text) if plan.folded else text
+            held = any(s in hay for s in plan.literals)
+        if held:
+            yield from pattern.finditer(text)
+        return
+    if len(plan.literals) > _MOST_FINDS:
+        yield from pattern.finditer(text)  # one search of the text per literal costs more
+        return
+    budget = len(text) // _DENSITY // (plan.lead + 1) + 1
+    hits = _hits(text, plan, budget)
+    if hits is None:
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for first, last in _windows(hits, plan.lead):
+        at = max(first, end)
+        while at <= last:
+            m = pattern.match(text, at)
+            if m is None:
+                at += 1
+                continue
+            yield m
+            end = at = m.end()
+
+
+def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
+    """Where each literal starts in ``text``, sorted; None past ``budget`` of them."""
+    found: list[int] = []
+    for offset, hay, limit in _pieces(text, plan):
+        for literal in plan.literals:
+            at = hay.find(literal)
+            while 0 <= at < limit:
+                found.append(offset + at)
+                if len(found) > budget:
+                    return None
+                at = hay.find(literal, at + 1)
+    found.sort()
+    return found
+
+
+def _pieces(text: str, plan: Plan) -> Iterator[tuple[int, str, int]]:
+    """(offset, text to search, where a hit may start in it): the text itself, or, for
+    folded literals, the text lower-cased a piece at a time (no copy of a long text),
+    each piece longer by a literal's length so that a literal cut between two pieces is
+    found in the first."""
+    if not plan.folded:
+        yield 0, text, len(text)
+        return
+    overlap = max(len(s) for s in plan.literals) - 1
+    for at in range(0, len(text), _PIECE):
+        yield at, fold(text[at : at + _PIECE + overlap]), _PIECE
+
+
+def _windows(hits: list[int], lead: int) -> Iterator[tuple[int, int]]:
+    """The positions a match can start at, ``[hit - lead, hit]`` for each hit, merged."""
+    first = last = -1
+    for hit in hits:
+        start = max(0, hit - lead)
+        if start > last + 1 and last >= 0:
+            yield first, last
+            first = start
+        elif last < 0:
+            first = start
+        last = max(last, hit)
+    if last >= 0:
+        yield first, last
