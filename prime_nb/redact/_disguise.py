@@ -14,14 +14,45 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import re
 import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-#: (view, where each character starts in the text, where it ends)
-View = tuple[str, list[int], list[int]]
+
+class Origin:
+    """Where each character of a view came from in the text, kept as stretches: a stretch
+    copied as it was, or one disguise's stand-in (all its characters map to the whole
+    disguise). A list of positions would cost tens of bytes a character of a long text;
+    stretches cost a few per disguise."""
+
+    __slots__ = ("_at", "_from", "_to")
+
+    def __init__(self) -> None:
+        self._at: list[int] = []  # where each stretch starts in the view
+        self._from: list[int] = []  # where it starts in the text
+        self._to: list[int] = []  # a stand-in's end in the text; -1 for a copy
+
+    def add(self, at: int, start: int, end: int = -1) -> None:
+        self._at.append(at)
+        self._from.append(start)
+        self._to.append(end)
+
+    def start(self, i: int) -> int:
+        """Where view character ``i`` starts in the text."""
+        k = bisect.bisect_right(self._at, i) - 1
+        return self._from[k] + (i - self._at[k]) if self._to[k] < 0 else self._from[k]
+
+    def end(self, i: int) -> int:
+        """Where view character ``i`` ends in the text."""
+        k = bisect.bisect_right(self._at, i) - 1
+        return self._from[k] + (i - self._at[k]) + 1 if self._to[k] < 0 else self._to[k]
+
+
+#: (view, where its characters came from)
+View = tuple[str, Origin]
 
 #: what a terminal shows as nothing: colour and cursor codes, zero-width characters
 _HIDDEN = re.compile(
@@ -38,6 +69,9 @@ _ESCAPE = re.compile(
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
 #: quoted-printable: ``=XX`` and soft line breaks (``=`` at a line's end)
 _QP = re.compile(r"=[0-9A-F]{2}|=\r?\n")
+#: a text that names it (searched, not lower-cased: ``lower`` copies a non-ASCII text
+#: into a buffer of 12 bytes a character)
+_QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
 #: runs of base32, of base64url or unpadded base64, of gzip in base64 (``H4sI``)
 _BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
 _URLSAFE_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9_\-+/]{20,}={0,2}(?![A-Za-z0-9+/=_\-])")
@@ -56,38 +90,31 @@ def _escape_char(token: str) -> str:
 
 
 def _deleted(text: str, pattern: re.Pattern[str]) -> View:
-    parts: list[str] = []
-    starts: list[int] = []
-    at = 0
-    for m in pattern.finditer(text):
-        parts.append(text[at : m.start()])
-        starts.extend(range(at, m.start()))
-        at = m.end()
-    parts.append(text[at:])
-    starts.extend(range(at, len(text)))
-    return "".join(parts), starts, [i + 1 for i in starts]
+    return _replaced(text, pattern, lambda _: "")
 
 
 def _replaced(
     text: str, pattern: re.Pattern[str] | Iterable[re.Match[str]], char: Callable[[str], str]
 ) -> View:
     parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    at = 0
+    origin = Origin()
+    at = 0  # in the text
+    size = 0  # of the view so far
     for m in pattern.finditer(text) if isinstance(pattern, re.Pattern) else pattern:
-        parts.append(text[at : m.start()])
-        starts.extend(range(at, m.start()))
-        ends.extend(range(at + 1, m.start() + 1))
+        if m.start() > at:
+            origin.add(size, at)
+            parts.append(text[at : m.start()])
+            size += m.start() - at
         new = char(m.group())
-        parts.append(new)
-        starts.extend([m.start()] * len(new))
-        ends.extend([m.end()] * len(new))
+        if new:
+            origin.add(size, m.start(), m.end())
+            parts.append(new)
+            size += len(new)
         at = m.end()
-    parts.append(text[at:])
-    starts.extend(range(at, len(text)))
-    ends.extend(range(at + 1, len(text) + 1))
-    return "".join(parts), starts, ends
+    if at < len(text):
+        origin.add(size, at)
+        parts.append(text[at:])
+    return "".join(parts), origin
 
 
 def _fold(char: str) -> str:
@@ -126,7 +153,7 @@ def views(text: str) -> Iterator[View]:
         yield _replaced(text, _ESCAPE, _escape_char)
     if '""' in text and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
-    if "=3D" in text or "quoted-printable" in text.lower():
+    if "=3D" in text or _QP_NAMED.search(text):
         yield _replaced(text, _QP, _qp_char)
 
 
@@ -180,10 +207,11 @@ def disguised_spans(
     """(start, end, rule, confident) in ``text`` of what ``find`` finds in its views,
     and of each blob whose decoded text ``find`` finds anything in (as ``encoded``)."""
     out: list[tuple[int, int, Any, bool]] = []
-    for view, starts, ends in views(text):
+    for view, origin in views(text):
         for span in find(view):
-            if 0 <= span.start < span.end <= len(starts):
-                out.append((starts[span.start], ends[span.end - 1], span.rule, span.confident))
+            if 0 <= span.start < span.end <= len(view):
+                start, end = origin.start(span.start), origin.end(span.end - 1)
+                out.append((start, end, span.rule, span.confident))
     for start, end, decoded in blobs(text):
         if find(decoded):
             out.append((start, end, encoded, True))
