@@ -19,6 +19,7 @@ import { hitTest, nodeIndex } from "./hit";
 import { SPACING, layoutDisplay } from "./layout";
 import { buildScene, type Scene } from "./scene";
 import { wrapRoots } from "./wrap";
+import { FAST_ZOOM_MS, ZoomPace } from "../ui/zoompace";
 
 /** One level of detail, built. */
 interface Level {
@@ -29,9 +30,6 @@ interface Level {
 
 /** The most levels kept built (zooming back and forth reuses them). */
 const KEEP_LEVELS = 8;
-/** Zoom notches closer together than this are a fast zoom: no level is built in their
- * frames. */
-const FAST_ZOOM_MS = 120;
 
 export class BranchesView implements GraphView {
   readonly kind = "tidy";
@@ -62,7 +60,7 @@ export class BranchesView implements GraphView {
   private lastT: Transform | null = null;
   /** When the reader last zoomed (ms); the pending build a fast zoom asked for, and the
    * focus of its first notch. */
-  private zoomedAt = -Infinity;
+  private pace = new ZoomPace();
   private pending: ReturnType<typeof setTimeout> | null = null;
   private pendingFocus: [number, number] | null = null;
 
@@ -154,13 +152,7 @@ export class BranchesView implements GraphView {
    * first; the entry nearest the focus stays where it is. Zooming out closes what the
    * zoom opened at the levels left. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
-    // Fast: this notch came soon after the previous one was handled (built or not).
-    const fast = performance.now() - this.zoomedAt < FAST_ZOOM_MS;
-    try {
-      return this.zoomTo(src, stage, t, fast);
-    } finally {
-      this.zoomedAt = performance.now();
-    }
+    return this.pace.notch((fast) => this.zoomTo(src, stage, t, fast));
   }
 
   private zoomTo(src: GraphSource, stage: Stage, t: ZoomTransform, fast: boolean): ZoomTransform | null {
@@ -204,7 +196,7 @@ export class BranchesView implements GraphView {
     if (this.pending !== null) clearTimeout(this.pending);
     this.pending = setTimeout(() => {
       this.pending = null;
-      this.zoomedAt = -Infinity;
+      this.pace.reset();
       this.host?.rezoom?.();
     }, FAST_ZOOM_MS);
   }

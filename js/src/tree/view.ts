@@ -15,15 +15,13 @@ import { layoutLanes, type LaneLayout } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
 import { LANE_LEFT, drawLanes } from "./lanesdraw";
 import { Minimap } from "./minimap";
+import { FAST_ZOOM_MS, ZoomPace } from "../ui/zoompace";
 
 /** Each level of detail past Fit holds this many times the rows of the one before; one
  * level per ``LEVEL_ZOOM`` of zoom, so the rows on screen keep about their number. */
 const LEVEL_ROWS = 1.5625;
 const LEVEL_ZOOM = 1.25;
 const NONE: ReadonlySet<number> = new Set();
-/** Zoom notches closer together than this are a fast zoom: no level is built in their
- * frames. */
-const FAST_ZOOM_MS = 120;
 
 /** One build of the view: what a level of detail draws. */
 interface Built {
@@ -63,7 +61,7 @@ export class TreeView implements GraphView {
   private last: { t: Transform; stage: Stage } = { t: { k: 1, x: 0, y: 0 }, stage: { width: 0, height: 0 } };
   /** When the reader last zoomed (ms), and the pending build of the level a fast zoom
    * asked for. */
-  private zoomedAt = -Infinity;
+  private pace = new ZoomPace();
   private pending: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private host: GraphHost) {
@@ -252,13 +250,7 @@ export class TreeView implements GraphView {
   /** Semantic zoom: a new level of detail for the new scale, the entry at the stage's
    * middle staying where it is. */
   zoomed(src: GraphSource, stage: Stage, t: ZoomTransform): ZoomTransform | null {
-    // Fast: this notch came soon after the previous one was handled (built or not).
-    const fast = performance.now() - this.zoomedAt < FAST_ZOOM_MS;
-    try {
-      return this.zoomTo(src, stage, t, fast);
-    } finally {
-      this.zoomedAt = performance.now();
-    }
+    return this.pace.notch((fast) => this.zoomTo(src, stage, t, fast));
   }
 
   private zoomTo(src: GraphSource, stage: Stage, t: ZoomTransform, fast: boolean): ZoomTransform | null {
@@ -281,7 +273,7 @@ export class TreeView implements GraphView {
       if (!this.sameData(src, stage)) return;
       const j = this.levelAt(this.last.t.k);
       if (j !== this.level && !this.cache.has(j)) this.cache.set(j, this.make(src, stage, j));
-      this.zoomedAt = -Infinity;
+      this.pace.reset();
       this.host.rezoom?.();
     }, FAST_ZOOM_MS);
   }
