@@ -119,11 +119,18 @@ def _unquoted(m: re.Match[str]) -> tuple[int, int]:
 
 
 #: ``name = value`` / ``name: value`` / ``name="value"`` whose name is a pre-shared key or
-#: an OTP seed (names the word lists do not hold)
-EXTRA_ASSIGNMENT = re.compile(
-    r"(?P<key>\b[\w.\-]*(?i:psk|otp_?seed|totp_?secret|totp|otp_?secret))[\"']?[ \t]*[:=][ \t]*"
+#: an OTP seed (names the word lists do not hold): found by the end of its name, the name
+#: read back from there, the value matched forward. A pattern that began with the name's
+#: ``[\w.-]*`` would try every word start of a long text and run on to its end each time
+EXTRA_KEY_END = re.compile(r"(?i:psk|otp_?seed|totp_?secret|totp|otp_?secret)(?=[\"']?[ \t]*[:=])")
+EXTRA_VALUE = re.compile(
+    r"[\"']?[ \t]*[:=][ \t]*"
     r"(?P<v>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"',;}]{6,500})"
 )
+#: the longest name read back from its end, and what a name is made of
+_KEY_BACK = 200
+_KEY_CHAR = re.compile(r"[\w.\-]")
+_WORD_CHAR = re.compile(r"\w")
 
 
 #: redis' ``requirepass``/``masterauth`` anywhere on a line (a config quoted in prose)
@@ -139,9 +146,30 @@ CONCATENATED = re.compile(
 )
 
 
+#: where strings are joined: a quote, ``+``, a quote (the pattern above runs only near one)
+JOINED = re.compile(r"[\"'`][ \t]*\+[ \t]*\r?\n?[ \t]*[\"'`]")
+#: how far before a join its match can start (a name, an operator, a first part)
+_JOIN_BACK = 700
+
+
+def _concatenations(text: str) -> Iterator[re.Match[str]]:
+    """``CONCATENATED``'s matches, looked for only around each join: run over a whole long
+    text (base64 holds many ``+``), it tries every word start there and reads ahead."""
+    done = 0
+    for join in JOINED.finditer(text):
+        if join.start() < done:
+            continue
+        lo = max(done, join.start() - _JOIN_BACK)
+        near = CONCATENATED.search(text, lo, join.end() + 502)
+        m = CONCATENATED.match(text, near.start()) if near is not None else None
+        if m is not None:
+            done = m.end()
+            yield m
+
+
 def extra_assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     if "+" in text:
-        for m in CONCATENATED.finditer(text):
+        for m in _concatenations(text):
             if secret_key_class(m.group("key")) is not None:
                 for part in re.finditer(r"[\"'`]([^\"'`\n]+)[\"'`]", m.group(), re.S):
                     if not stand_in(part.group(1)):
@@ -149,8 +177,20 @@ def extra_assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in REDIS_PASSWORD.finditer(text):
         if not stand_in(m.group("v").strip("\"'")):
             yield _unquoted(m)
-    for m in EXTRA_ASSIGNMENT.finditer(text):
-        if not _EXTRA_SECRET_NAMES.match(m.group("key").strip("\"'")):
+    done = 0  # what a match took: a name inside a value is not read again
+    for end in EXTRA_KEY_END.finditer(text):
+        if end.start() < done:
+            continue
+        start = end.start()
+        while start > max(done, end.start() - _KEY_BACK) and _KEY_CHAR.match(text, start - 1):
+            start -= 1
+        while start < end.start() and not _WORD_CHAR.match(text, start):
+            start += 1  # a name begins at a word boundary: ``.psk`` is ``psk``
+        m = EXTRA_VALUE.match(text, end.end())
+        if m is None:
+            continue
+        done = m.end()
+        if not _EXTRA_SECRET_NAMES.match(text[start : end.end()]):
             continue
         value = m.group("v").strip("\"'")
         if len(value) >= 6 and not stand_in(value) and not value.isdigit():
