@@ -186,15 +186,15 @@ def extra_assignment_spans(text: str) -> Iterator[tuple[int, int]]:
             start -= 1
         while start < end.start() and not _WORD_CHAR.match(text, start):
             start += 1  # a name begins at a word boundary: ``.psk`` is ``psk``
-        m = EXTRA_VALUE.match(text, end.end())
-        if m is None:
+        assigned = EXTRA_VALUE.match(text, end.end())
+        if assigned is None:
             continue
-        done = m.end()
+        done = assigned.end()
         if not _EXTRA_SECRET_NAMES.match(text[start : end.end()]):
             continue
-        value = m.group("v").strip("\"'")
+        value = assigned.group("v").strip("\"'")
         if len(value) >= 6 and not stand_in(value) and not value.isdigit():
-            yield _unquoted(m)
+            yield _unquoted(assigned)
 
 
 #: ``password: |`` (or ``>``): a YAML block scalar, the value on the indented lines after
