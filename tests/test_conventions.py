@@ -103,8 +103,7 @@ def version() -> str:
 #: Folders of built, installed, cached or recorded files, not the repository's sources.
 NOT_SOURCES = {
     ".git",
-    ".venv",
-    ".venv-phoenix",  # Phoenix's own venv, for tests/interop/test_otel_phoenix.py
+    ".venv",  # and every .venv-* beside it (Phoenix's, Harbor's: see .ci/test)
     "node_modules",
     "static",
     "fixtures",
@@ -126,7 +125,7 @@ def places_of(text: str, root: Path) -> list[str]:
     pattern = re.compile(rf"(?<![\w.]){re.escape(text)}(?![\w.]*\d)")
     out = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in NOT_SOURCES)
+        dirs[:] = sorted(d for d in dirs if d not in NOT_SOURCES and not d.startswith(".venv-"))
         for name in sorted(files):
             path = Path(folder) / name
             if path.suffix not in SOURCE_SUFFIXES and path.parent.name != ".ci":
