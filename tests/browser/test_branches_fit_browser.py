@@ -149,6 +149,9 @@ def check_shape(page: Page, name: str) -> None:
     if name == "24 roots":
         rows = {round(t["y"] / 20) for t in texts}
         assert len(rows) >= 4, f"{name}: the roots stand in {len(rows)} rows"
+        # A plain node's cell is sized by what it shows: each root has its own, readable.
+        folded = [t["text"] for t in texts if "root" in t["text"]]
+        assert not folded, f"{name}: roots folded into boxes at fit: {folded[:3]}"
 
 
 def zoom_in(page: Page, delta: float) -> None:

@@ -32,8 +32,12 @@ export const BOX_HALF_MAX = 210;
 
 /** Half the width a plain node (an entry, not a box) takes beside its centre. */
 export const NODE_HALF = 14;
-/** Screen pixels a plain node's first line (or label) may take to its right. */
-export const LINE_PX = 484;
+/** Screen pixels a plain node's cell takes to its right: what it shows is a dot and one
+ * line of about 40 characters (a longer one is fitted to the cell, whole in the hover).
+ * Sized by what it shows, not by the longest line a node may carry, so that roots of one
+ * entry each stand in a cell of their own, several to a row, rather than folding into
+ * boxes of roots. */
+export const LINE_PX = 300;
 
 export const GRID: Grid = {
   dx: SPACING.branches.dx,

@@ -313,6 +313,7 @@ export function layoutUnits(units: Unit[], grid: Grid): Layout {
 export function wrapFor(room: Room, grid: Grid, box: (d: number) => boolean): Wrap {
   return {
     width: room.width,
+    gap: grid.dx / 4,
     left: (d) => (box(d) ? grid.boxHalf : grid.nodeHalf),
     right: (d) => (box(d) ? grid.boxHalf : grid.lineW),
   };

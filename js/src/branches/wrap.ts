@@ -12,6 +12,8 @@ import type { TreeShape } from "./layout";
 /** How wide the room is, and how far each node reaches left and right of its centre. */
 export interface Wrap {
   width: number;
+  /** Room between two roots side by side (a plain node's cell already holds its line). */
+  gap: number;
   left: (d: number) => number;
   right: (d: number) => number;
 }
@@ -52,7 +54,7 @@ export function wrapRoots(shape: TreeShape, layout: Layout, wrap: Wrap): Layout 
     hi = Math.max(hi, x1[r]);
   }
   if (hi - lo <= wrap.width) return layout;
-  const gapX = layout.dx;
+  const gapX = wrap.gap;
   let cx = 0;
   let top = 0;
   let shelfDeep = 0;

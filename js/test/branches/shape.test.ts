@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GRID, levelDisplay, roomAt } from "../../src/branches/aggregate";
+import { FIT_K, GRID, LINE_PX, levelDisplay, roomAt } from "../../src/branches/aggregate";
+import { Kind } from "../../src/model/constants";
 import { SPACING, layoutDisplay } from "../../src/branches/layout";
 import { wrapFor } from "../../src/branches/coarsen";
 import { wrapRoots } from "../../src/branches/wrap";
@@ -78,5 +79,22 @@ describe("Branches at Fit lays roots in rows", () => {
       expect(rows.size).toBeGreaterThan(1);
       expect(L.maxY + GRID.boxH).toBeLessThanOrEqual(wide.height);
     }
+  });
+
+  it("gives each of 24 one-entry roots a cell of its own on a wide stage, no box of roots", () => {
+    // A plain node once reserved room for the longest line a node may carry (484 px),
+    // so only two roots stood side by side and the rest folded into "▸ 2 roots" boxes.
+    const s = session((add) => { for (let j = 0; j < 24; j++) add(null, Kind.User); });
+    const room = roomAt(1400, 820, 0);
+    const { disp } = levelDisplay(s.c, s.t, s.v, new Set(), room, new Set());
+    expect(disp.aggregates.size).toBe(0);
+    expect(disp.roots.length).toBe(24);
+    const L = wrapRoots(disp, laid(disp, s.t), wrapFor(room, GRID, (d) => disp.isSeg[d] === 1));
+    const perRow = new Map<number, number>();
+    for (const r of disp.roots) perRow.set(L.y[r], (perRow.get(L.y[r]) ?? 0) + 1);
+    expect(Math.max(...perRow.values())).toBeGreaterThanOrEqual(3);
+    // Each cell keeps a readable line: the next root stands a cell's width away.
+    const row = Array.from(disp.roots).filter((r) => L.y[r] === L.y[disp.roots[0]]).map((r) => L.x[r]).sort((a, b) => a - b);
+    for (let j = 1; j < row.length; j++) expect((row[j] - row[j - 1]) * FIT_K).toBeGreaterThanOrEqual(LINE_PX);
   });
 });
