@@ -146,6 +146,12 @@ def check_shape(page: Page, name: str) -> None:
         assert spread > 0.6 * got["w"], f"{name}: the picture takes {spread:.0f} of {got['w']} px"
         sides = [t["text"] for t in texts if t["text"].startswith("▸") and "branch" in t["text"]]
         assert sides, f"{name}: no box of side branches at fit"
+        # A span's title takes a second line rather than end in "…" ("entries 46-101 ·
+        # peak 15…"); so do prompts where two lines hold them.
+        spans = [t["text"] for t in texts if t["text"].startswith("entries ")]
+        assert spans, f"{name}: no span box at fit"
+        cut = [t for t in spans if t.endswith("…")]
+        assert not cut, f"{name}: span titles cut at fit: {cut[:3]}"
     if name == "24 roots":
         rows = {round(t["y"] / 20) for t in texts}
         assert len(rows) >= 4, f"{name}: the roots stand in {len(rows)} rows"

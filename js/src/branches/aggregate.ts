@@ -15,7 +15,7 @@ import { SPACING } from "./layout";
 
 /** Box size in world units (a box is drawn this big at scale 1). */
 export const SEG_W = 210;
-export const SEG_H = 58;
+export const SEG_H = 68;
 /** Box height (px) from which a box carries its title and figures. */
 export const BOX_TEXT_FROM_PX = 38;
 /** The least scale at which boxes carry their text. */
@@ -27,6 +27,8 @@ export const FIT_K = 0.75;
 export const LEVEL_STEP = 1.25;
 /** Screen pixels kept free around the picture at Fit. */
 export const FIT_PAD = 16;
+/** Screen room kept under the picture at Fit for the label tags under boxes. */
+export const TAG_ROOM = 20;
 /** The widest a box is drawn: it widens into the room beside it up to this half width. */
 export const BOX_HALF_MAX = 210;
 
@@ -37,7 +39,7 @@ export const NODE_HALF = 14;
  * Sized by what it shows, not by the longest line a node may carry, so that roots of one
  * entry each stand in a cell of their own, several to a row, rather than folding into
  * boxes of roots. */
-export const LINE_PX = 300;
+export const LINE_PX = 260;
 
 export const GRID: Grid = {
   dx: SPACING.branches.dx,
@@ -51,7 +53,7 @@ export const GRID: Grid = {
 /** World room of a ``width`` x ``height`` stage at level ``level`` (0: Fit). */
 export function roomAt(width: number, height: number, level: number): Room {
   const k = FIT_K / LEVEL_STEP ** level;
-  return { width: Math.max(width - 2 * FIT_PAD, 50) / k, height: Math.max(height - 2 * FIT_PAD, 50) / k };
+  return { width: Math.max(width - 2 * FIT_PAD, 50) / k, height: Math.max(height - 2 * FIT_PAD - TAG_ROOM, 50) / k };
 }
 
 /** The level for scale ``k`` when Fit showed the picture at ``fitK`` (0 at Fit or below). */

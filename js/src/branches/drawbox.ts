@@ -8,6 +8,7 @@ import type { Tree } from "../model/tree";
 import { BOX_TEXT_FROM_PX } from "./aggregate";
 import { fitText, fmtCount, roundRect, shapePath, truncate } from "../ui/canvas";
 import { collides, onStage, type Frame } from "./frame";
+import { titleLines } from "./boxtext";
 
 /** Whether the box headed by entry ``head`` (a run, or a subtree drawn as one box) holds
  * a search hit. */
@@ -103,7 +104,7 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   ctx.textBaseline = "middle";
   const yTitle = y0 + Math.max(10.5, 13 * k);
   const yFig = yTitle + Math.max(13.5, 15 * k);
-  const yMarks = yFig + Math.max(13, 14 * k);
+  const yMarks0 = yFig + Math.max(13, 14 * k);
   // A line whose box runs off the left edge starts at the edge, inside the box.
   const put = (text: string, y: number, px0: number, roomPx: number, fontPx: number): number => {
     const x = Math.max(px0, 2);
@@ -116,14 +117,24 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
     f.texts.push({ d, x, y: y - fontPx / 2 - 1, w, h: fontPx + 2 });
     return w + (x - px0);
   };
-  if (agg) {
-    const [title, figures] = aggregateText(agg);
+  // Lines the box holds below its title, above the bar.
+  const step = yFig - yTitle;
+  const linesBelow = Math.max(0, Math.floor((barY - smallPx / 2 - yTitle) / step + 1e-6));
+  /** The title on one line, or on two where one would cut it and a line is spare;
+   * returns the line the next text goes on. */
+  const putTitle = (title: string, spare: number): number => {
     ctx.font = `600 ${titlePx}px ${theme.font}`;
     ctx.fillStyle = theme.fg;
-    put(title, yTitle, bx0, room, titlePx);
+    const rows = titleLines(title, room, spare, (t) => ctx.measureText(t).width);
+    rows.forEach((row, j) => put(row, yTitle + j * step, bx0, room, titlePx));
+    return yTitle + rows.length * step;
+  };
+  if (agg) {
+    const [title, figures] = aggregateText(agg);
+    const yNext = putTitle(title, linesBelow - 1);
     ctx.font = `${smallPx}px ${theme.font}`;
     ctx.fillStyle = theme.muted;
-    put(figures, yFig, bx0, room, smallPx);
+    put(figures, yNext, bx0, room, smallPx);
     return;
   }
   if (!s) return;
@@ -138,16 +149,18 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
     else if (line) head = line;
   }
   if (cols.kind[s.head] === Kind.Compaction && lines && !lines.has(s.head)) f.wantLines.push(s.head);
-  ctx.font = `600 ${titlePx}px ${theme.font}`;
-  ctx.fillStyle = theme.fg;
-  put(head, yTitle, bx0, room, titlePx);
+  // The marks (label, errors, compactions) keep their line before the title takes two.
+  const more = s.compactions - (cols.kind[s.head] === Kind.Compaction ? 1 : 0);
+  const hasMarks = s.firstLabel >= 0 || s.errors > 0 || more > 0;
+  const yFigs = putTitle(head, linesBelow - 1 - (hasMarks ? 1 : 0));
   // 2: size, time span, tokens
   ctx.font = `${smallPx}px ${theme.font}`;
   ctx.fillStyle = theme.muted;
   const span = s.t1 > s.t0 ? ` · ${fmtDuration(s.t1 - s.t0)}` : "";
-  put(`${fmtCount(s.size)} entries${span} · peak ${fmtCount(s.tokens)} tokens`, yFig, bx0, room, smallPx);
+  put(`${fmtCount(s.size)} entries${span} · peak ${fmtCount(s.tokens)} tokens`, yFigs, bx0, room, smallPx);
   // 3: marks: label, errors, compactions; in the box when it is tall enough, else
   // the label as a tag under the box (in the gap before the next level).
+  const yMarks = yFigs + (yMarks0 - yFig);
   const inside = yMarks + smallPx / 2 <= barY;
   ctx.font = `600 ${smallPx}px ${theme.font}`;
   if (!inside) {
@@ -170,7 +183,6 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
     mark(`${truncate(cols.labels.get(s.firstLabel) ?? "", 60)}${s.labels > 1 ? ` +${s.labels - 1}` : ""}`, COLORS.label);
   }
   if (s.errors) mark(`✗ ${s.errors} error${s.errors > 1 ? "s" : ""}`, COLORS.error);
-  const more = s.compactions - (cols.kind[s.head] === Kind.Compaction ? 1 : 0);
   if (more > 0) mark(`✂ ${more} more compaction${more > 1 ? "s" : ""}`, COLORS.compaction);
 }
 

@@ -2,13 +2,11 @@
 // transform that frames a part of it. Pure: no DOM.
 import { ZoomTransform } from "d3-zoom";
 import type { Layout } from "../ui/graphview";
-import { FIT_PAD, LINE_PX, NODE_HALF, READABLE_K, SEG_H } from "./aggregate";
+import { FIT_PAD, LINE_PX, NODE_HALF, READABLE_K, SEG_H, TAG_ROOM } from "./aggregate";
 import type { Scene } from "./scene";
 
 /** The most Fit zooms in: a small session is shown at its natural size. */
 export const FIT_MAX_K = 1;
-/** Screen room kept under the picture for the label tags under boxes. */
-const TAG_ROOM = 20;
 
 /** World extent of display nodes ``nodes`` (all when omitted) at scale ``k``: boxes at
  * the width they are drawn, plain nodes with their first line. */

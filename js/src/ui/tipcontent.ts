@@ -143,8 +143,24 @@ export function fillNodeTip(
   }
   if (disp.isSeg[d]) {
     const s = folded ? disp.folds.get(i) : disp.segments.get(i);
-    if (s) fillSegmentTip(tip, s, folded ? FOLDED_NOTE : undefined);
-    return Boolean(s);
+    if (!s) return false;
+    fillSegmentTip(tip, s, folded ? FOLDED_NOTE : undefined);
+    // The box's title whole (a box fits it to two lines): the run's first prompt, or the
+    // compaction it starts with.
+    const titled = cols.kind[s.head] === Kind.Compaction ? s.head : s.firstUser;
+    if (titled >= 0) {
+      const title = el("div", "pnb-tip-text pnb-tip-title", "…");
+      tip.children[0].after(title);
+      preview(titled).then(
+        (p) => {
+          if (!still()) return;
+          title.textContent = (p.first_line || "").slice(0, 300) || "(no text)";
+          place();
+        },
+        () => title.remove(),
+      );
+    }
+    return true;
   }
   const facts = { kind: cols.kind[i], label: cols.labels.get(i), tokens: cols.tokens[i], error: Boolean(cols.flags[i] & Flag.Error), notes: markNotes(cols, i) };
   fillEntryTip(tip, facts, preview(i), still, place);

@@ -10,7 +10,8 @@ const none: Marks = { selected: -1, hover: -1, hits: null, currentHit: -1 };
 
 function drawAt(scene: Scene, k: number, marks: Marks = none): { log: Call[]; stats: TidyDrawStats } {
   const { ctx, log } = recordingContext();
-  const stats = draw(ctx, scene, { k, x: 300, y: 40 }, 900, 600, 2, theme, marks);
+  // The first box whole on the stage at every scale tried (its title below the top).
+  const stats = draw(ctx, scene, { k, x: 300, y: 60 }, 900, 600, 2, theme, marks);
   return { log, stats };
 }
 

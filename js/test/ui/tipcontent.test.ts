@@ -74,3 +74,32 @@ describe("marks explain themselves", () => {
     expect(tb.status.title).toMatch(/shown: what the filter lets through/);
   });
 });
+
+describe("a run box's tip", () => {
+  it("gives the box's title whole, as text, which the box fits to two lines", async () => {
+    const { fillNodeTip } = await import("../../src/ui/tipcontent");
+    const { buildDisplay } = await import("../../src/model/display");
+    const { visibleTree } = await import("../../src/model/filter");
+    const rows: Row[] = [{ id: id8(0), parent: null, kind: Kind.User }];
+    for (let j = 1; j < 6; j++) rows.push({ id: id8(j), parent: id8(j - 1), kind: j % 2 ? Kind.Assistant : Kind.User });
+    const c = columns(rows);
+    const t = buildTree(c);
+    const disp = buildDisplay(c, t, visibleTree(c, t, "all"), "branches", new Set());
+    const d = Array.from({ length: disp.m }, (_, j) => j).find((j) => disp.isSeg[j] === 1)!;
+    const long = "Why is parse_dates so slow on big files, and what would make it <b>faster</b> on the 200k-row one?";
+    const asked: number[] = [];
+    const preview = (i: number) => {
+      asked.push(i);
+      return Promise.resolve({ role: "user", first_line: long, tokens: 0 });
+    };
+    const tip = document.createElement("div");
+    let placed = 0;
+    expect(fillNodeTip(tip, c, disp, d, false, preview, () => true, () => placed++)).toBe(true);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(asked).toEqual([disp.segments.get(disp.entry[d])!.firstUser]);
+    expect(tip.querySelector(".pnb-tip-title")?.textContent).toBe(long);
+    expect(tip.querySelector("b")).toBeNull();
+    expect(placed).toBe(1);
+  });
+});
