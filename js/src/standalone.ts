@@ -20,6 +20,7 @@ export interface Tree64 {
   kind: string;
   flags: string;
   tokens: string;
+  output?: string | null;
   time: string;
   active_leaf: number;
   labels?: [number, string][];
@@ -185,6 +186,7 @@ export function treeFrom64(t: Tree64): RawTree {
     kind: dv(t.kind),
     flags: dv(t.flags),
     tokens: dv(t.tokens),
+    output: t.output != null ? dv(t.output) : null,
     time: dv(t.time),
     active_leaf: t.active_leaf,
     labels: t.labels ?? [],

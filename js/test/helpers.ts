@@ -8,6 +8,7 @@ export interface Row {
   kind: number;
   flags?: number;
   tokens?: number;
+  output?: number;
   time?: number;
 }
 
@@ -23,12 +24,14 @@ export function rawTree(
   });
   const parent = new DataView(new ArrayBuffer(n * 4));
   const tokens = new DataView(new ArrayBuffer(n * 4));
+  const output = new DataView(new ArrayBuffer(n * 4));
   const time = new DataView(new ArrayBuffer(n * 4));
   const kind = new Uint8Array(n);
   const flags = new Uint8Array(n);
   rows.forEach((r, i) => {
     parent.setInt32(i * 4, r.parent == null ? -1 : (index.get(r.parent) ?? -1), true);
     tokens.setUint32(i * 4, r.tokens ?? 0, true);
+    output.setUint32(i * 4, r.output ?? 0, true);
     time.setFloat32(i * 4, r.time ?? i, true);
     kind[i] = r.kind;
     flags[i] = r.flags ?? 0;
@@ -41,6 +44,7 @@ export function rawTree(
     kind: new DataView(kind.buffer),
     flags: new DataView(flags.buffer),
     tokens,
+    output,
     time,
     active_leaf: n - 1,
     labels: Object.entries(labelsById ?? {}).map(([id, t]) => [index.get(id) ?? -1, t]),

@@ -74,7 +74,7 @@ LABEL_CHARS = 80
 CONTEXT_TEXT_CHARS = 240
 LINES_PER_REQUEST = 500
 ENTRIES_PER_REQUEST = 50
-COLUMN_NAMES = ("ids", "parent", "kind", "flags", "tokens", "time")
+COLUMN_NAMES = ("ids", "parent", "kind", "flags", "tokens", "output", "time")
 
 
 def _strings(series: pd.Series) -> list[str | None]:
@@ -191,6 +191,10 @@ class SessionData:
         flags = flag_codes(entries, kinds)
         tokens = np.asarray(entries["total_tokens"].fillna(0), dtype=np.int64)
         tokens = np.where(kinds == ASSISTANT, np.clip(tokens, 0, 2**32 - 1), 0).astype("<u4")
+        # What each turn wrote: folded rows and boxes add these up (unlike the totals,
+        # which each count the whole context read again).
+        output = np.asarray(entries["output_tokens"].fillna(0), dtype=np.int64)
+        output = np.clip(output, 0, 2**32 - 1).astype("<u4")
         return {
             "n": len(entries),
             **_ids_column(self.ids[start:]),
@@ -198,6 +202,7 @@ class SessionData:
             "kind": kinds.tobytes(),
             "flags": flags.tobytes(),
             "tokens": tokens.tobytes(),
+            "output": output.tobytes(),
             "time": _seconds(entries, self.origin).tobytes(),
         }
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -289,8 +290,21 @@ def test_fit_shows_the_whole_session(page: Page, pages: dict[str, Path], name: s
     for view in VIEWS:
         set_view(page, view)
         problems += check_fit(page, f"{name} {view}") + check_zoom(page, f"{name} {view}")
+        if name == "100k entries":
+            problems += check_output_sums(page, f"{name} {view}")
     assert not problems, "\n".join(problems[:12])
     assert watch.errors == []
+
+
+def check_output_sums(page: Page, where: str) -> list[str]:
+    """Folded rows (Tree) and boxes (Branches) at Fit give the output tokens they hold,
+    summed from the output-tokens column ("251k output tokens", "1.2M output")."""
+    texts = [t["text"] for t in in_canvas(fit(page))]
+    folded = [t for t in texts if t.startswith("▸") or t.startswith("entries ")]
+    summed = [t for t in texts if re.search(r"\d[\d.,]*[kM]? output", t)]
+    if not folded:
+        return [f"{where}: nothing folded at fit"]
+    return [] if summed else [f"{where}: no output-token sum at fit in {folded[:3]}"]
 
 
 def test_fit_shows_every_session_of_the_matrix(page: Page, pages: dict[str, Path]) -> None:

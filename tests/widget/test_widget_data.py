@@ -44,6 +44,7 @@ def cols(tree: dict[str, Any]) -> dict[str, np.ndarray]:
         "kind": np.frombuffer(tree["kind"], np.uint8),
         "flags": np.frombuffer(tree["flags"], np.uint8),
         "tokens": np.frombuffer(tree["tokens"], "<u4"),
+        "output": np.frombuffer(tree["output"], "<u4"),
         "time": np.frombuffer(tree["time"], "<f4"),
     }
 
@@ -70,6 +71,9 @@ def test_columns_match_the_entries_table(synthetic: Any) -> None:
     assistant = c["kind"] == ASSISTANT
     assert (c["tokens"][assistant] == e["total_tokens"][assistant].fillna(0).to_numpy()).all()
     assert (c["tokens"][~assistant] == 0).all()
+    # Output tokens, a column of its own (summed on folded rows and boxes).
+    assert (c["output"] == e["output_tokens"].fillna(0).to_numpy()).all()
+    assert c["output"][assistant].sum() > 0
     errors = (c["flags"] & FLAG_ERROR) > 0
     assert errors.any()
     assert set(np.flatnonzero(errors)) == set(
@@ -101,7 +105,7 @@ def test_up_front_bytes_per_entry(synthetic: Any) -> None:
     tree = SessionData(synthetic).tree()
     binary = sum(len(v) for v in tree.values() if isinstance(v, bytes))
     rest = len(orjson.dumps({k: v for k, v in tree.items() if not isinstance(v, bytes)}))
-    assert binary == 22 * tree["n"]
+    assert binary == 26 * tree["n"]
     assert (binary + rest) / tree["n"] <= 40
 
 

@@ -36,3 +36,18 @@ export function titleLines(title: string, room: number, spare: number, measure: 
   const cut = breakLine(title, room, measure);
   return cut && cut[1] ? [cut[0], cut[1]] : [title];
 }
+
+/** ``text`` in at most ``lines`` lines of ``room``, broken where ``breakLine`` breaks; the
+ * last line holds the rest (fitted by the caller). */
+export function wrapLines(text: string, room: number, lines: number, measure: Measure): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest && out.length < lines - 1) {
+    const cut = breakLine(rest, room, measure);
+    if (!cut) break;
+    out.push(cut[0]);
+    rest = cut[1];
+  }
+  if (rest) out.push(rest);
+  return out;
+}

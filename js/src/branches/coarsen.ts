@@ -412,6 +412,7 @@ export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: I
       branches: 0,
       entries: 0,
       tokens: 0,
+      output: 0,
       errors: 0,
       labels: 0,
       forks: 0,
@@ -428,6 +429,7 @@ export function boxesOf(b: Base, units: Unit[]): { plan: AggregatePlan; boxOf: I
       const kids = disp.childStart[d + 1] - disp.childStart[d];
       a.entries += b.size[d];
       a.tokens = peakTokens(a.tokens, s ? s.tokens : cols.tokens[i]);
+      a.output += s ? s.output : cols.output[i];
       a.errors += s ? s.errors : cols.flags[i] & Flag.Error ? 1 : 0;
       a.labels += s ? s.labels : cols.labels.has(i) ? 1 : 0;
       a.compactions += s ? s.compactions : cols.kind[i] === Kind.Compaction ? 1 : 0;

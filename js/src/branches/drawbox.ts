@@ -8,7 +8,7 @@ import type { Tree } from "../model/tree";
 import { BOX_TEXT_FROM_PX } from "./aggregate";
 import { fitText, fmtCount, roundRect, shapePath, truncate } from "../ui/canvas";
 import { collides, onStage, type Frame } from "./frame";
-import { titleLines } from "./boxtext";
+import { titleLines, wrapLines } from "./boxtext";
 
 /** Whether the box headed by entry ``head`` (a run, or a subtree drawn as one box) holds
  * a search hit. */
@@ -134,7 +134,9 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
     const yNext = putTitle(title, linesBelow - 1);
     ctx.font = `${smallPx}px ${theme.font}`;
     ctx.fillStyle = theme.muted;
-    put(figures, yNext, bx0, room, smallPx);
+    // The figures take the lines the title left (forks, compactions, errors, output).
+    const left = Math.max(1, Math.floor((barY - smallPx / 2 - yNext) / step + 1e-6) + 1);
+    wrapLines(figures, room, left, (t) => ctx.measureText(t).width).forEach((row, j) => put(row, yNext + j * step, bx0, room, smallPx));
     return;
   }
   if (!s) return;
@@ -157,7 +159,8 @@ export function drawBox(f: Frame, d: number, px: number, py: number): void {
   ctx.font = `${smallPx}px ${theme.font}`;
   ctx.fillStyle = theme.muted;
   const span = s.t1 > s.t0 ? ` · ${fmtDuration(s.t1 - s.t0)}` : "";
-  put(`${fmtCount(s.size)} entries${span} · peak ${fmtCount(s.tokens)} tokens`, yFigs, bx0, room, smallPx);
+  const out = s.output ? ` · ${fmtCount(s.output)} output` : "";
+  put(`${fmtCount(s.size)} entries${span} · peak ${fmtCount(s.tokens)} tokens${out}`, yFigs, bx0, room, smallPx);
   // 3: marks: label, errors, compactions; in the box when it is tall enough, else
   // the label as a tag under the box (in the gap before the next level).
   const yMarks = yFigs + (yMarks0 - yFig);
@@ -196,7 +199,8 @@ const tokens = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n >= 1e8 
  * what happened in it (forks, compactions, errors). */
 export function aggregateText(a: AggregateInfo): [string, string] {
   const marks = [a.compactions ? `✂ ${plural(a.compactions, "compaction")}` : "", a.errors ? `✗ ${plural(a.errors, "error")}` : ""];
-  const fig = (...parts: string[]): string => [...parts, ...marks].filter(Boolean).join(" · ");
+  const out = a.output ? `${tokens(a.output)} output` : "";
+  const fig = (...parts: string[]): string => [...parts, ...marks, out].filter(Boolean).join(" · ");
   if (a.kind === "span") return [`entries ${whole(a.from)}-${whole(a.to)} · peak ${tokens(a.tokens)} tokens`, fig(plural(a.forks, "fork"))];
   if (a.kind === "roots") return [`▸ ${plural(a.subtrees, "root")} · ${plural(a.entries, "entry", "entries")}`, fig(plural(a.branches, "branch", "branches"), `peak ${tokens(a.tokens)} tokens`)];
   return [`▸ ${plural(a.branches, "branch", "branches")} · ${plural(a.entries, "entry", "entries")}`, fig(`peak ${tokens(a.tokens)} tokens`)];

@@ -4,7 +4,7 @@ import type { AnyModel } from "@anywidget/types";
 import { appendRows, decodeTree, type Binary, type Columns, type RawTree } from "../model/data";
 import { OfflineAnswerer } from "./offline";
 
-export const APPEND_COLUMNS = ["ids", "parent", "kind", "flags", "tokens", "time"] as const;
+export const APPEND_COLUMNS = ["ids", "parent", "kind", "flags", "tokens", "output", "time"] as const;
 
 /** Columns of one model, shared by all its views; appends arrive once per model. */
 export class Store {

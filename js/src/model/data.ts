@@ -11,6 +11,8 @@ export interface RawTree {
   kind: Binary;
   flags: Binary;
   tokens: Binary;
+  /** output tokens per entry (absent in states saved before it was sent: zeros) */
+  output?: Binary | null;
   time: Binary;
   active_leaf: number;
   labels?: [number, string][] | null;
@@ -43,6 +45,8 @@ export interface Columns {
   kind: Uint8Array;
   flags: Uint8Array;
   tokens: Uint32Array;
+  /** what each turn wrote (output tokens): summed on folded rows and boxes */
+  output: Uint32Array;
   time: Float32Array;
   activeLeaf: number;
   labels: Map<number, string>;
@@ -142,6 +146,7 @@ export function decodeTree(raw: RawTree): Columns {
     kind: uint8(raw.kind, n),
     flags: uint8(raw.flags, n),
     tokens: uint32(raw.tokens, n),
+    output: raw.output ? uint32(raw.output, n) : new Uint32Array(n),
     time: float32(raw.time, n),
     activeLeaf,
     labels,
@@ -189,6 +194,7 @@ export function appendRows(cols: Columns, raw: RawTree): Columns {
     kind: concat(cols.kind, add.kind),
     flags: concat(cols.flags, add.flags),
     tokens: concat(cols.tokens, add.tokens),
+    output: concat(cols.output, add.output),
     time: concat(cols.time, add.time),
     activeLeaf: raw.active_leaf >= 0 && raw.active_leaf < total ? raw.active_leaf : total - 1,
     labels: cols.labels,

@@ -15,6 +15,8 @@ export interface SegmentInfo {
   /** the largest turn total among the run's entries: the context the model read at that
    * turn plus its answer (see {@link peakTokens}) */
   tokens: number;
+  /** output tokens written in the run, summed */
+  output: number;
   flags: number;
   labels: number;
   compactions: number;
@@ -43,6 +45,8 @@ export interface AggregateInfo {
   entries: number;
   /** the largest turn total inside ({@link peakTokens}) */
   tokens: number;
+  /** output tokens written inside, summed */
+  output: number;
   errors: number;
   labels: number;
   forks: number;
@@ -130,6 +134,7 @@ function newSegment(head: number): SegmentInfo {
     tail: head,
     size: 0,
     tokens: 0,
+    output: 0,
     flags: 0,
     labels: 0,
     compactions: 0,
@@ -151,6 +156,7 @@ function addEntry(s: SegmentInfo, cols: Columns, tree: Tree, i: number): void {
   s.tail = i;
   s.size++;
   s.tokens = peakTokens(s.tokens, cols.tokens[i]);
+  s.output += cols.output[i];
   s.flags |= cols.flags[i];
   if (cols.flags[i] & Flag.Error) s.errors++;
   if (cols.labels.has(i)) {

@@ -40,6 +40,8 @@ export interface FoldSummary {
   errors: number;
   /** the largest turn total inside (``peakTokens``) */
   tokens: number;
+  /** output tokens written inside, summed */
+  output: number;
   onActive: boolean;
   /** the roots folded into a "roots" row */
   roots: number;
@@ -270,11 +272,12 @@ function finish(
     if (h < 0 || !vis.shown[i]) continue;
     let s = summaries.get(h);
     if (!s) {
-      s = { kind: kinds.get(h) ?? "run", entries: 0, branches: 0, forks: 0, compactions: 0, errors: 0, tokens: 0, onActive: false, roots: rootCount.get(h) ?? 0 };
+      s = { kind: kinds.get(h) ?? "run", entries: 0, branches: 0, forks: 0, compactions: 0, errors: 0, tokens: 0, output: 0, onActive: false, roots: rootCount.get(h) ?? 0 };
       summaries.set(h, s);
     }
     s.entries++;
     s.tokens = peakTokens(s.tokens, cols.tokens[i]);
+    s.output += cols.output[i];
     if (!kids[i]) s.branches++;
     if (kids[i] > 1) s.forks++;
     if (cols.kind[i] === Kind.Compaction) s.compactions++;
@@ -296,5 +299,6 @@ export function summaryText(s: FoldSummary): string | null {
   if (s.kind !== "sides" && s.forks) parts.push(plural(s.forks, "fork"));
   if (s.compactions) parts.push(plural(s.compactions, "compaction"));
   if (s.errors) parts.push(plural(s.errors, "error"));
+  if (s.output) parts.push(`${fmtCount(s.output)} output tokens`);
   return parts.join(" · ");
 }

@@ -60,6 +60,7 @@ export function foldText(s: SegmentInfo): string {
   const parts = [`${fmtCount(s.size)} entries`];
   if (s.tools) parts.push(`${fmtCount(s.tools)} tool call${s.tools === 1 ? "" : "s"}`);
   if (s.tokens) parts.push(`peak ${fmtCount(s.tokens)} tokens`);
+  if (s.output) parts.push(`${fmtCount(s.output)} output tokens`);
   return parts.join(" · ");
 }
 

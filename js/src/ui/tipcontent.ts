@@ -32,6 +32,8 @@ export function tooltipPosition(
 
 /** What "peak N tokens" on a row of many entries is. */
 export const PEAK_MEANS = "the largest turn: context read plus answer";
+/** What "N output tokens" on a row of many entries is. */
+export const OUTPUT_MEANS = "what its turns wrote, added up";
 
 /** A collapsed segment of the Branches view: its size, time span, roles and marks. */
 export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo, action = "click to expand"): void {
@@ -44,6 +46,7 @@ export function fillSegmentTip(tip: HTMLElement, s: SegmentInfo, action = "click
     el("div", "pnb-tip-text", `${s.users} user · ${s.assistants} assistant · ${s.tools} tool · ${s.others} other`),
   );
   const foot: string[] = [`peak ${fmtTokens(s.tokens)} tokens (${PEAK_MEANS})`];
+  if (s.output) foot.push(`${fmtTokens(s.output)} output tokens (${OUTPUT_MEANS})`);
   if (s.labels) foot.push(`${s.labels} label${s.labels > 1 ? "s" : ""}`);
   if (s.compactions) foot.push(`${s.compactions} compaction${s.compactions > 1 ? "s" : ""}`);
   foot.push(action);
@@ -63,6 +66,7 @@ export function fillAggregateTip(tip: HTMLElement, a: AggregateInfo): void {
         : `${n(a.subtrees, "side branch", "side branches")} of one fork`;
   tip.append(el("div", "pnb-tip-head", what));
   const parts = [n(a.entries, "entry", "entries"), n(a.branches, "branch end"), n(a.forks, "fork"), `peak ${fmtTokens(a.tokens)} tokens (${PEAK_MEANS})`];
+  if (a.output) parts.push(`${fmtTokens(a.output)} output tokens (${OUTPUT_MEANS})`);
   if (a.compactions) parts.push(n(a.compactions, "compaction"));
   if (a.errors) parts.push(n(a.errors, "error"));
   if (a.labels) parts.push(n(a.labels, "label"));

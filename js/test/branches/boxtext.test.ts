@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { breakLine, titleLines } from "../../src/branches/boxtext";
+import { breakLine, titleLines, wrapLines } from "../../src/branches/boxtext";
 
 /** Every character 6 px wide. */
 const mono = (t: string): number => t.length * 6;
@@ -23,5 +23,11 @@ describe("a box's title in the lines it has", () => {
   it("stays on one line (fitted by the drawing) with no spare line, or no word that fits", () => {
     expect(titleLines("Why is parse_dates so slow on big files?", 120, 0, mono)).toHaveLength(1);
     expect(breakLine("averyveryverylongword and more", 60, mono)).toBeNull();
+  });
+
+  it("sets a box's figures into the lines left, between their parts", () => {
+    const figures = "225 forks · ✂ 30 compactions · ✗ 109 errors · 381k output";
+    expect(wrapLines(figures, 180, 2, mono)).toEqual(["225 forks · ✂ 30 compactions", "✗ 109 errors · 381k output"]);
+    expect(wrapLines(figures, 180, 1, mono)).toEqual([figures]);
   });
 });

@@ -66,12 +66,13 @@ describe("draw (Branches)", () => {
 });
 
 describe("aggregateText", () => {
-  const base = { head: 0, branches: 14, entries: 2300, tokens: 1_234_567, errors: 0, labels: 0, forks: 12, compactions: 3, subtrees: 1, onActive: true, from: 1, to: 2300 };
+  const base = { head: 0, branches: 14, entries: 2300, tokens: 1_234_567, output: 0, errors: 0, labels: 0, forks: 12, compactions: 3, subtrees: 1, onActive: true, from: 1, to: 2300 };
   it("says what a span of the main line holds", () => {
     expect(aggregateText({ ...base, kind: "span" })).toEqual(["entries 1-2,300 · peak 1.2M tokens", "12 forks · ✂ 3 compactions"]);
   });
   it("counts the branches of a side box and the roots of a roots box, errors too", () => {
     expect(aggregateText({ ...base, kind: "branches", compactions: 0, errors: 1 })).toEqual(["▸ 14 branches · 2,300 entries", "peak 1.2M tokens · ✗ 1 error"]);
     expect(aggregateText({ ...base, kind: "roots", subtrees: 23, compactions: 0 })[0]).toBe("▸ 23 roots · 2,300 entries");
+    expect(aggregateText({ ...base, kind: "branches", output: 1_234_567 })[1]).toMatch(/ · 1\.2M output$/);
   });
 });

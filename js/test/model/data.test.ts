@@ -80,6 +80,21 @@ describe("appendRows", () => {
   });
 });
 
+describe("the output-tokens column", () => {
+  it("is decoded, appended, and zeros in a state saved before it was sent", () => {
+    const c = columns([
+      { id: "aaaaaaaa", parent: null, kind: 0, output: 0 },
+      { id: "bbbbbbbb", parent: "aaaaaaaa", kind: 1, output: 4_000_000_000 },
+    ]);
+    expect(Array.from(c.output)).toEqual([0, 4_000_000_000]);
+    const next = appendRows(c, rawTree([{ id: "cccccccc", parent: null, kind: 1, output: 77 }]));
+    expect(Array.from(next.output)).toEqual([0, 4_000_000_000, 77]);
+    const old = rawTree([{ id: "aaaaaaaa", parent: null, kind: 0 }]);
+    delete old.output;
+    expect(Array.from(decodeTree(old).output)).toEqual([0]);
+  });
+});
+
 describe("fromBase64", () => {
   it("round-trips bytes", () => {
     const b = fromBase64(btoa(String.fromCharCode(0, 1, 2, 250, 255)));

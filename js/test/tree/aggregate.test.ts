@@ -133,6 +133,7 @@ describe("foldToFit", () => {
     const roots = [...f.summaries.values()].filter((s) => s.kind === "roots");
     expect(roots.length).toBe(1);
     expect(summaryText(roots[0])).toMatch(/^▸ 23 more roots · 460 entries/);
+    expect(summaryText({ ...roots[0], output: 12_345 })).toMatch(/ · 12k output tokens$/);
   });
 
   it("opens more as the budget grows: rows never fewer for a larger budget", { timeout: 30_000 }, () => {

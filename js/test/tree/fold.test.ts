@@ -94,6 +94,18 @@ describe("buildDisplay with folds", () => {
 });
 
 describe("foldText", () => {
+  it("adds up the output tokens of a folded row (not a peak: each turn wrote its own)", async () => {
+    const { foldText } = await import("../../src/tree/lanesdraw");
+    const rows = chain(12).map((r, j) => ({ ...r, output: 1_000 * j }));
+    const { c, t, v } = setup(rows);
+    const d = buildDisplay(c, t, v, "tree", new Set(), foldRuns(c, t, v));
+    const run = [...d.folds.values()].find((s) => s.size > 6)!;
+    let sum = 0;
+    for (let i = run.tail, k = 0; k < run.size; i = t.parent[i], k++) sum += rows[i].output;
+    expect(run.output).toBe(sum);
+    expect(foldText(run)).toMatch(new RegExp(` · ${sum >= 1000 ? `${Math.round(sum / 1000)}k` : sum} output tokens$`));
+  });
+
   it("says how many entries and tool calls a folded row holds, and its peak tokens", async () => {
     const { foldText } = await import("../../src/tree/lanesdraw");
     const { c, t, v } = setup(forked);

@@ -41,10 +41,11 @@ describe("fillAggregateTip", () => {
   it("says what a Branches box stands for and how to open it", async () => {
     const { fillAggregateTip } = await import("../../src/ui/tipcontent");
     const tip = document.createElement("div");
-    const a = { head: 0, kind: "span" as const, branches: 14, entries: 2300, tokens: 1_200_000, errors: 2, labels: 0, forks: 12, compactions: 3, subtrees: 1, onActive: true, from: 1, to: 2300 };
+    const a = { head: 0, kind: "span" as const, branches: 14, entries: 2300, tokens: 1_200_000, output: 84_000, errors: 2, labels: 0, forks: 12, compactions: 3, subtrees: 1, onActive: true, from: 1, to: 2300 };
     fillAggregateTip(tip, a);
     expect(tip.textContent).toContain("Entries 1-2,300 of the active path");
     expect(tip.textContent).toContain("12 forks");
+    expect(tip.textContent).toContain("84.0k output tokens (what its turns wrote, added up)");
     expect(tip.textContent).toContain("3 compactions · 2 errors");
     expect(tip.textContent).toContain("click to open");
     fillAggregateTip(tip, { ...a, kind: "roots", subtrees: 23 });
