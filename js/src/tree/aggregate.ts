@@ -287,6 +287,66 @@ function finish(
   return { fold: summaries.size ? fold : null, rows, level, summaries };
 }
 
+/**
+ * ``folds`` with entry ``entry`` on a row of its own, made from ``folds`` rather than
+ * folded again: only the fold that holds it changes. It becomes what lies above the entry
+ * (the fold as it was, less the entry and what hangs below it), the entry's row, and what
+ * hangs below the entry within the fold (one row). So a selection inside a fold costs two
+ * rows more and a pass over the entries, not a new level of detail. Null when the entry
+ * is not inside a fold (nothing to open).
+ */
+export function openFold(cols: Columns, tree: Tree, vis: Visible, folds: TreeFolds, entry: number): TreeFolds | null {
+  const fold = folds.fold;
+  if (!fold || entry < 0 || entry >= fold.length || fold[entry] < 0 || !vis.shown[entry]) return null;
+  const h = fold[entry];
+  const next = fold.slice();
+  next[entry] = -1;
+  // Each member is below the entry or not; parents come first in ``order``, so a
+  // member's parent is settled before it.
+  const under = new Map<number, boolean>([[entry, true]]);
+  const parts = { below: [] as number[], rest: [] as number[] };
+  let chain = true;
+  let active = false;
+  let roots = 0;
+  const kidsIn = new Map<number, number>();
+  for (const i of tree.order) {
+    if (i === entry || fold[i] !== h || !vis.shown[i]) continue;
+    const p = vis.vparent[i];
+    const low = p >= 0 && under.get(p) === true;
+    under.set(i, low);
+    if (low) {
+      parts.below.push(i);
+      const c = (kidsIn.get(p) ?? 0) + 1;
+      kidsIn.set(p, c);
+      if (c > 1) chain = false;
+      if (tree.onActive[i]) active = true;
+    } else {
+      parts.rest.push(i);
+      if (p < 0) roots++;
+    }
+  }
+  const kinds = new Map<number, FoldKind>();
+  const rootCount = new Map<number, number>();
+  for (const [head, sum] of folds.summaries) {
+    if (head === h) continue;
+    kinds.set(head, sum.kind);
+    if (sum.roots) rootCount.set(head, sum.roots);
+  }
+  const kind = folds.summaries.get(h)?.kind ?? "run";
+  // A part of one entry is a row of its own; a larger one, a fold headed by its first.
+  const regroup = (list: number[], as: FoldKind): void => {
+    if (!list.length) return;
+    const head = list.length > 1 ? list[0] : -1;
+    for (const i of list) next[i] = head;
+    if (head < 0) return;
+    kinds.set(head, as);
+    if (as === "roots") rootCount.set(head, roots);
+  };
+  regroup(parts.rest, kind);
+  regroup(parts.below, chain ? "run" : kind === "stretch" && active ? "stretch" : "sides");
+  return finish(cols, tree, vis, next, countRows(vis, next), folds.level, kinds, rootCount);
+}
+
 const plural = (n: number, one: string, many = `${one}s`): string => `${fmtCount(n)} ${n === 1 ? one : many}`;
 
 /** What a folded row of level 3 or 4 says; null for a plain run (its own text). */

@@ -9,7 +9,7 @@ import { buildDisplay, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
 import type { GraphHost, GraphSource, GraphView, Hit, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
-import { foldToFit, summaryText } from "./aggregate";
+import { foldToFit, openFold, summaryText, type TreeFolds } from "./aggregate";
 import { MIN_ROW_K, fitLanes, hitLane, nodeAtFraction, rowBudget, rowWindow } from "./framing";
 import { layoutLanes, type LaneLayout } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
@@ -22,9 +22,13 @@ import { FAST_ZOOM_MS, ZoomPace } from "../ui/zoompace";
 const LEVEL_ROWS = 1.5625;
 const LEVEL_ZOOM = 1.25;
 const NONE: ReadonlySet<number> = new Set();
+/** Rows a level leaves free when it is built, so that a selection inside a fold can open
+ * it (two rows each) without folding the level again. */
+const OPEN_ROOM = 4;
 
 /** One build of the view: what a level of detail draws. */
 interface Built {
+  folds: TreeFolds;
   disp: Display;
   layout: LaneLayout;
   scene: LaneScene;
@@ -51,8 +55,9 @@ export class TreeView implements GraphView {
   private src: GraphSource | null = null;
   private prefetching = false;
   /** Builds by level, for this data, filter and stage height. A selection drops only the
-   * builds that fold it away (and rebuilds the one shown if it does): a click on a row
-   * selects an entry that already has its row, and rebuilds nothing. */
+   * builds that fold it away, and opens the fold that holds it in the one shown (or
+   * builds it again when the level has no room left): a click on a row selects an entry
+   * that already has its row, and rebuilds nothing. */
   private cache = new Map<number, Built>();
   private cacheKey: unknown[] = [];
   /** Level 0 as last built, for the overview strip: it shows the whole session's shape,
@@ -92,7 +97,12 @@ export class TreeView implements GraphView {
   }
 
   private keyOf(src: GraphSource, stage: Stage): unknown[] {
-    return [src.cols, src.tree, src.vis, this.shown, this.foldable, rowBudget(stage.height)];
+    return [src.cols, src.tree, src.vis, this.foldable, rowBudget(stage.height)];
+  }
+
+  /** Entries that must have a row of their own: the selection and the entry asked for. */
+  private kept(src: GraphSource): number[] {
+    return [src.selected, this.shown].filter((i) => i >= 0);
   }
 
   /** Whether builds made for the cached data, filter and stage still hold. */
@@ -108,13 +118,16 @@ export class TreeView implements GraphView {
       this.whole = null;
       this.cacheKey = this.keyOf(src, stage);
     }
-    for (const [level, built] of this.cache) if (!hasRow(built.disp, src.selected)) this.cache.delete(level);
+    const kept = this.kept(src);
+    const lacks = (b: Built): boolean => kept.some((i) => !hasRow(b.disp, i));
+    for (const [level, built] of this.cache) if (level !== j && lacks(built)) this.cache.delete(level);
     this.src = src;
     let b = this.cache.get(j);
-    if (!b) {
-      b = this.make(src, stage, j);
-      this.cache.set(j, b);
-    }
+    // An entry inside a fold of the level shown: that fold opens around it (two rows
+    // more), the level is not folded again.
+    if (b && lacks(b)) b = this.opened(src, b, kept, this.budget(j, stage)) ?? undefined;
+    if (!b) b = this.make(src, stage, j);
+    this.cache.set(j, b);
     this.level = j;
     this.prefetch(src, stage, j + 1);
     this.disp = b.disp;
@@ -135,15 +148,35 @@ export class TreeView implements GraphView {
     this.prefetching = true;
     setTimeout(() => {
       this.prefetching = false;
-      if (!this.sameData(src, stage) || this.cache.has(j)) return;
-      this.cache.set(j, this.make(src, stage, j));
+      // Built for the selection as it is now: clicks made while this waited (a click
+      // selects without building) would otherwise find the level built without their
+      // row, and the next zoom step build it again in its frame.
+      const now = this.src ?? src;
+      if (!this.sameData(now, stage) || this.cache.has(j)) return;
+      this.cache.set(j, this.make(now, stage, j));
     }, 30);
   }
 
   /** Level ``j`` of detail: folds, display, layout and scene. */
   private make(src: GraphSource, stage: Stage, j: number): Built {
     const keep = [src.selected, this.shown, src.tree.activeLeaf].filter((i) => i >= 0);
-    const folds = foldToFit(src.cols, src.tree, src.vis, this.budget(j, stage), keep);
+    const budget = this.budget(j, stage);
+    return this.assemble(src, foldToFit(src.cols, src.tree, src.vis, Math.max(3, budget - OPEN_ROOM), keep));
+  }
+
+  /** ``b`` with each entry of ``kept`` on a row of its own, the folds that hold them
+   * opened around them; null when one has no fold to open (the level is built again). */
+  private opened(src: GraphSource, b: Built, kept: number[], budget: number): Built | null {
+    let folds: TreeFolds | null = b.folds;
+    for (const i of kept) {
+      if (!folds || hasRow(b.disp, i)) continue;
+      folds = openFold(src.cols, src.tree, src.vis, folds, i);
+    }
+    return folds && folds.rows <= budget ? this.assemble(src, folds) : null;
+  }
+
+  /** The display, layout and scene of ``folds``. */
+  private assemble(src: GraphSource, folds: TreeFolds): Built {
     const disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
     const layout = layoutLanes(src.cols, src.tree, disp);
     const labels = new Map<number, string>();
@@ -151,11 +184,11 @@ export class TreeView implements GraphView {
       const text = summaryText(sum);
       if (text) labels.set(h, text);
     }
-    return { disp, layout, scene: buildLaneScene(src.cols, src.tree, disp, layout, labels) };
+    return { folds, disp, layout, scene: buildLaneScene(src.cols, src.tree, disp, layout, labels) };
   }
 
   stale(src: GraphSource, stage: Stage): boolean {
-    return !this.sameData(src, stage) || (this.disp !== undefined && !hasRow(this.disp, src.selected));
+    return !this.sameData(src, stage) || (this.disp !== undefined && this.kept(src).some((i) => !hasRow(this.disp, i)));
   }
 
   /** Fit: level 0 of detail, every row on screen. */

@@ -3,7 +3,7 @@ import { Flag, Kind } from "../../src/model/constants";
 import { buildDisplay } from "../../src/model/display";
 import { visibleTree } from "../../src/model/filter";
 import { buildTree } from "../../src/model/tree";
-import { foldToFit, summaryText } from "../../src/tree/aggregate";
+import { foldToFit, openFold, summaryText } from "../../src/tree/aggregate";
 import { layoutLanes } from "../../src/tree/lanes";
 import { columns, id8, type Row } from "../helpers";
 
@@ -144,6 +144,50 @@ describe("foldToFit", () => {
       expect(f.rows).toBeGreaterThanOrEqual(last);
       expect(f.rows).toBeLessThanOrEqual(budget);
       last = f.rows;
+    }
+  });
+});
+
+describe("openFold", () => {
+  it("gives an entry inside a fold its row with two rows more, the other folds as they were", () => {
+    for (const shape of [SHAPES["17 leaves"], SHAPES["24 roots"], SHAPES["1,000 entries, 40 forks"]]) {
+      const { c, t, v } = session(shape);
+      const f = foldToFit(c, t, v, 30);
+      const fold = f.fold!;
+      // entries inside folds of every kind, at the head, in the middle and at the end
+      const picks = new Map<string, number>();
+      for (let i = 0; i < c.n; i++) {
+        const h = fold[i];
+        if (h < 0) continue;
+        const kind = f.summaries.get(h)!.kind;
+        picks.set(`${kind}:${i === h ? "head" : "in"}`, i);
+        if (!picks.has(`${kind}:first`)) picks.set(`${kind}:first`, i);
+      }
+      expect(picks.size).toBeGreaterThan(2);
+      for (const [what, i] of picks) {
+        const g = openFold(c, t, v, f, i)!;
+        expect(g, what).not.toBeNull();
+        expect(g.fold![i], what).toBe(-1);
+        expect(g.rows - f.rows, what).toBeGreaterThanOrEqual(0);
+        expect(g.rows - f.rows, what).toBeLessThanOrEqual(2);
+        const disp = buildDisplay(c, t, v, "tree", new Set(), g.fold);
+        expect(disp.m, what).toBe(g.rows);
+        expect(disp.isSeg[disp.nodeOf[i]], what).toBe(0);
+        expect(disp.entry[disp.nodeOf[i]], what).toBe(i);
+        // entries of other folds keep their fold; every entry is drawn; figures add up
+        let entries = 0;
+        for (let e = 0; e < c.n; e++) {
+          if (fold[e] !== fold[i] && fold[e] >= 0) expect(g.fold![e]).toBe(fold[e]);
+          expect(disp.nodeOf[e]).toBeGreaterThanOrEqual(0);
+        }
+        for (const sum of g.summaries.values()) entries += sum.entries;
+        let folded = 0;
+        for (let e = 0; e < c.n; e++) if (g.fold![e] >= 0) folded++;
+        expect(entries, what).toBe(folded);
+      }
+      // nothing to open for an entry on a row of its own
+      const row = Array.from({ length: c.n }, (_, j) => j).find((j) => fold[j] < 0)!;
+      expect(openFold(c, t, v, f, row)).toBeNull();
     }
   });
 });

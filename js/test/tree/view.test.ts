@@ -5,8 +5,8 @@ import { TreeView } from "../../src/tree/view";
 import { mainLine } from "../branches/sessions";
 
 /** Selecting an entry in the Tree: a click selects an entry that has a row already, and
- * must not rebuild the folds; an entry inside a fold gets its row by rebuilding the level
- * shown, and the overview strip's whole picture is kept. */
+ * must not rebuild the folds; an entry inside a fold gets its row by opening that fold
+ * around it in the level shown, and the overview strip's whole picture is kept. */
 
 const stage = { width: 1000, height: 600 };
 
@@ -65,6 +65,40 @@ describe("TreeView selection", () => {
     const other = rows(v).own[0];
     v.build({ ...src, selected: other }, stage);
     expect(v.disp).toBe(disp);
+  });
+});
+
+describe("TreeView opening a fold", () => {
+  it("opens only the fold around a folded selection: two rows more, the rest as it was", () => {
+    const { v, src } = tree();
+    const before = rows(v);
+    const m = v.disp.m;
+    const i = before.folded[Math.floor(before.folded.length / 3)];
+    expect(v.reveal({ ...src, selected: i }, stage, i)).toBe(true);
+    expect(v.disp.entry[v.disp.nodeOf[i]]).toBe(i);
+    expect(v.disp.m - m).toBeGreaterThan(0);
+    expect(v.disp.m - m).toBeLessThanOrEqual(2);
+    const after = new Set(rows(v).own);
+    for (const r of before.own) expect(after.has(r)).toBe(true);
+  });
+
+  it("builds a level ahead for the selection made while it waited", async () => {
+    const { v, src } = tree();
+    // What level 1 folds when nothing is selected.
+    const probe = tree().v;
+    const t0 = probe.fit(stage);
+    probe.zoomed(src, stage, new ZoomTransform(t0.k * 1.26, t0.x, t0.y));
+    const folded = rows(probe).folded;
+    const i = folded[Math.floor(folded.length / 2)];
+    // A click while the level ahead waits to be built (a click draws, and the drawing
+    // notes the selection).
+    (v as unknown as { keepNeighbours(i: number, s: typeof stage): void }).keepNeighbours(i, stage);
+    await new Promise((r) => setTimeout(r, 120));
+    const ahead = (v as unknown as { cache: Map<number, { disp: typeof v.disp }> }).cache.get(1);
+    expect(ahead).toBeDefined();
+    const d = ahead!.disp.nodeOf[i];
+    expect(ahead!.disp.entry[d]).toBe(i);
+    expect(ahead!.disp.isSeg[d]).toBe(0);
   });
 });
 
