@@ -310,3 +310,83 @@ export function displayChildren(disp: Display, d: number): Int32Array {
 }
 
 export const hasError = (flags: number): boolean => (flags & Flag.Error) !== 0;
+
+/** Each entry's place in ``tree.order`` (made once per tree). */
+const ranks = new WeakMap<Tree, Int32Array>();
+function rankOf(tree: Tree): Int32Array {
+  let r = ranks.get(tree);
+  if (!r) {
+    r = new Int32Array(tree.order.length);
+    for (let k = 0; k < tree.order.length; k++) r[tree.order[k]] = k;
+    ranks.set(tree, r);
+  }
+  return r;
+}
+
+/**
+ * The Tree display ``disp`` (built with folds ``before``) with the fold headed by ``h``
+ * regrouped as ``after`` says, every other fold as it was: the same display
+ * ``buildDisplay`` gives for ``after``, made from ``disp`` in a pass over the nodes and
+ * the fold's entries rather than from every entry. Runs and their figures are shared.
+ */
+export function refold(disp: Display, cols: Columns, tree: Tree, vis: Visible, before: Int32Array, after: Int32Array, h: number): Display {
+  const n = cols.n;
+  const rank = rankOf(tree);
+  const members: number[] = [];
+  for (const i of tree.order) if (before[i] === h && vis.shown[i]) members.push(i);
+  const fresh = members.filter((i) => after[i] < 0 || after[i] === i);
+  // The nodes: the old ones less the fold's, and its new rows, in the order of the tree.
+  const old = disp.nodeOf[h];
+  const entry = new Int32Array(disp.m - 1 + fresh.length);
+  const oldToNew = new Int32Array(disp.m).fill(-1);
+  const newOf = new Map<number, number>();
+  let a = 0;
+  let b = 0;
+  for (let d = 0; d < entry.length; d++) {
+    if (a === old) a++;
+    const takeOld = a < disp.m && (b >= fresh.length || rank[disp.entry[a]] < rank[fresh[b]]);
+    if (takeOld) {
+      oldToNew[a] = d;
+      entry[d] = disp.entry[a++];
+    } else {
+      newOf.set(fresh[b], d);
+      entry[d] = fresh[b++];
+    }
+  }
+  const nodeOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = disp.nodeOf[i];
+    nodeOf[i] = d >= 0 ? oldToNew[d] : -1;
+  }
+  const folds = new Map(disp.folds);
+  folds.delete(h);
+  for (const i of members) {
+    const head = after[i];
+    nodeOf[i] = head < 0 || head === i ? (newOf.get(i) as number) : nodeOf[head];
+    if (head < 0) continue;
+    let s = folds.get(head);
+    if (!s) {
+      s = newSegment(head);
+      folds.set(head, s);
+    }
+    addEntry(s, cols, tree, i);
+  }
+  const m = entry.length;
+  const isSeg = new Uint8Array(m);
+  const dparent = new Int32Array(m);
+  const childStart = new Int32Array(m + 1);
+  const roots: number[] = [];
+  for (let d = 0; d < m; d++) {
+    const i = entry[d];
+    isSeg[d] = after[i] >= 0 ? 1 : 0;
+    const p = vis.vparent[i];
+    dparent[d] = p >= 0 ? nodeOf[p] : -1;
+    if (dparent[d] >= 0) childStart[dparent[d] + 1]++;
+    else roots.push(d);
+  }
+  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
+  const fill = childStart.slice(0, m);
+  const childList = new Int32Array(childStart[m]);
+  for (let d = 0; d < m; d++) if (dparent[d] >= 0) childList[fill[dparent[d]]++] = d;
+  return { ...disp, m, entry, isSeg, dparent, childStart, childList, roots: Int32Array.from(roots), nodeOf, folds };
+}

@@ -303,22 +303,21 @@ export function openFold(cols: Columns, tree: Tree, vis: Visible, folds: TreeFol
   next[entry] = -1;
   // Each member is below the entry or not; parents come first in ``order``, so a
   // member's parent is settled before it.
-  const under = new Map<number, boolean>([[entry, true]]);
+  const under = new Uint8Array(fold.length);
+  under[entry] = 1;
   const parts = { below: [] as number[], rest: [] as number[] };
   let chain = true;
   let active = false;
   let roots = 0;
-  const kidsIn = new Map<number, number>();
+  const kidsIn = new Uint8Array(fold.length);
   for (const i of tree.order) {
     if (i === entry || fold[i] !== h || !vis.shown[i]) continue;
     const p = vis.vparent[i];
-    const low = p >= 0 && under.get(p) === true;
-    under.set(i, low);
+    const low = p >= 0 && under[p] === 1;
+    under[i] = low ? 1 : 0;
     if (low) {
       parts.below.push(i);
-      const c = (kidsIn.get(p) ?? 0) + 1;
-      kidsIn.set(p, c);
-      if (c > 1) chain = false;
+      if (kidsIn[p]++ > 0) chain = false;
       if (tree.onActive[i]) active = true;
     } else {
       parts.rest.push(i);

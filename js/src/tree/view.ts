@@ -5,7 +5,7 @@
  */
 
 import { ZoomTransform } from "d3-zoom";
-import { buildDisplay, type Display } from "../model/display";
+import { buildDisplay, refold, type Display } from "../model/display";
 import type { DrawStats, Marks, Theme } from "../ui/canvas";
 import type { GraphHost, GraphSource, GraphView, Hit, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
@@ -28,6 +28,9 @@ const OPEN_ROOM = 4;
 
 /** One build of the view: what a level of detail draws. */
 interface Built {
+  /** The level as it was built, before any fold opened around a selection: openings are
+   * made from it, so they do not pile up as the reader selects one entry after another. */
+  made?: Built;
   folds: TreeFolds;
   disp: Display;
   layout: LaneLayout;
@@ -125,7 +128,7 @@ export class TreeView implements GraphView {
     let b = this.cache.get(j);
     // An entry inside a fold of the level shown: that fold opens around it (two rows
     // more), the level is not folded again.
-    if (b && lacks(b)) b = this.opened(src, b, kept, this.budget(j, stage)) ?? undefined;
+    if (b && lacks(b)) b = this.opened(src, b.made ?? b, kept, this.budget(j, stage)) ?? undefined;
     if (!b) b = this.make(src, stage, j);
     this.cache.set(j, b);
     this.level = j;
@@ -167,17 +170,22 @@ export class TreeView implements GraphView {
   /** ``b`` with each entry of ``kept`` on a row of its own, the folds that hold them
    * opened around them; null when one has no fold to open (the level is built again). */
   private opened(src: GraphSource, b: Built, kept: number[], budget: number): Built | null {
-    let folds: TreeFolds | null = b.folds;
+    let { folds, disp } = b;
     for (const i of kept) {
-      if (!folds || hasRow(b.disp, i)) continue;
-      folds = openFold(src.cols, src.tree, src.vis, folds, i);
+      if (hasRow(disp, i) || !folds.fold) continue;
+      const next = openFold(src.cols, src.tree, src.vis, folds, i);
+      if (!next || next.rows > budget) return null;
+      // Only the fold that held the entry changes: the display is made from the last.
+      const after = next.fold ?? new Int32Array(src.cols.n).fill(-1);
+      disp = refold(disp, src.cols, src.tree, src.vis, folds.fold, after, folds.fold[i]);
+      folds = next;
     }
-    return folds && folds.rows <= budget ? this.assemble(src, folds) : null;
+    return { ...this.assemble(src, folds, disp), made: b };
   }
 
-  /** The display, layout and scene of ``folds``. */
-  private assemble(src: GraphSource, folds: TreeFolds): Built {
-    const disp = buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
+  /** The display (``disp`` when made already), layout and scene of ``folds``. */
+  private assemble(src: GraphSource, folds: TreeFolds, made?: Display): Built {
+    const disp = made ?? buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
     const layout = layoutLanes(src.cols, src.tree, disp);
     const labels = new Map<number, string>();
     for (const [h, sum] of folds.summaries) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Flag, Kind } from "../../src/model/constants";
-import { buildDisplay } from "../../src/model/display";
+import { buildDisplay, refold } from "../../src/model/display";
 import { visibleTree } from "../../src/model/filter";
 import { buildTree } from "../../src/model/tree";
 import { foldToFit, openFold, summaryText } from "../../src/tree/aggregate";
@@ -172,6 +172,16 @@ describe("openFold", () => {
         expect(g.rows - f.rows, what).toBeLessThanOrEqual(2);
         const disp = buildDisplay(c, t, v, "tree", new Set(), g.fold);
         expect(disp.m, what).toBe(g.rows);
+        // The display made from the one before, for the fold that changed only, is the
+        // display built from every entry.
+        const was = buildDisplay(c, t, v, "tree", new Set(), fold);
+        const re = refold(was, c, t, v, fold, g.fold!, fold[i]);
+        for (const key of ["m", "entry", "isSeg", "dparent", "childStart", "childList", "roots", "nodeOf"] as const) {
+          expect(re[key], `${what} ${key}`).toEqual(disp[key]);
+        }
+        expect(new Map([...re.folds].map(([h, x]) => [h, [x.size, x.tail, x.output, x.tokens]]))).toEqual(
+          new Map([...disp.folds].map(([h, x]) => [h, [x.size, x.tail, x.output, x.tokens]])),
+        );
         expect(disp.isSeg[disp.nodeOf[i]], what).toBe(0);
         expect(disp.entry[disp.nodeOf[i]], what).toBe(i);
         // entries of other folds keep their fold; every entry is drawn; figures add up

@@ -82,6 +82,21 @@ describe("TreeView opening a fold", () => {
     for (const r of before.own) expect(after.has(r)).toBe(true);
   });
 
+  it("opens from the level as built: selecting one folded entry after another adds no rows", () => {
+    const { v, src } = tree();
+    const m0 = v.disp.m;
+    const made = (v as unknown as { cache: Map<number, { made?: unknown }> }).cache.get(0);
+    const { folded } = rows(v);
+    for (let j = 1; j <= 8; j++) {
+      const i = folded[Math.floor((j * folded.length) / 10)];
+      if (v.disp.entry[v.disp.nodeOf[i]] === i) continue;
+      expect(v.reveal({ ...src, selected: i }, stage, i)).toBe(true);
+      expect(v.disp.entry[v.disp.nodeOf[i]]).toBe(i);
+      expect(v.disp.m - m0).toBeLessThanOrEqual(2);
+      expect((v as unknown as { cache: Map<number, { made?: unknown }> }).cache.get(0)!.made).toBe(made);
+    }
+  });
+
   it("builds a level ahead for the selection made while it waited", async () => {
     const { v, src } = tree();
     // What level 1 folds when nothing is selected.
