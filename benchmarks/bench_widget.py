@@ -138,9 +138,17 @@ async () => {
   out.selectRow = median(selRow);
   out.selectRowWorst = Math.max(...selRow);
   // Then one zoom notch across a level, as a reader zooms in on the row just clicked:
-  // the frame finds the level built ahead unless the click threw the builds away.
-  await pause(400);
-  {
+  // the frame finds the level built ahead unless the click threw the builds away (or the
+  // level was built ahead for an earlier selection). Five times, from Fit, after clicks.
+  const afterClick = [];
+  for (let rep = 0; rep < 5; rep++) {
+    if (rep) {
+      dbg.selectIndex(-1);
+      dbg.fit();
+      const again = dbg.rowIndices();
+      for (let i = 0; i < 20; i++) dbg.selectIndex(again[(i * 7 + rep) % again.length]);
+    }
+    await pause(400);
     const c = document.querySelector('.pnb-canvas');
     const r = c.getBoundingClientRect();
     const t0 = performance.now();
@@ -148,8 +156,10 @@ async () => {
       clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true,
       cancelable: true }));
     dbg.drawNow();
-    out.zoomAfterClick = performance.now() - t0;
+    afterClick.push(performance.now() - t0);
   }
+  out.zoomAfterClick = median(afterClick);
+  out.zoomAfterClickWorst = Math.max(...afterClick);
   dbg.selectIndex(-1);
   dbg.fit();
   const selFit = [];
@@ -483,9 +493,10 @@ def report(n: int, r: dict[str, Any]) -> list[str]:
         f"{ok(r['selectRowWorst'] < GOAL_REDRAW_MS)}; an entry inside a fold (it gets its row) "
         f"{r['selectFit']:.1f} ms median, {r['selectFitWorst']:.1f} ms worst at Fit, "
         f"{r['select']:.1f} ms median, {r['selectWorst']:.1f} ms worst zoomed in",
-        f"  zoom after click {r['zoomAfterClick']:7.1f} ms: one notch across a level after "
-        f"clicking a row at Fit   goal < {GOAL_REDRAW_MS:.0f} ms: "
-        f"{ok(r['zoomAfterClick'] < GOAL_REDRAW_MS)}",
+        f"  zoom after click {r['zoomAfterClick']:7.1f} ms median, "
+        f"{r['zoomAfterClickWorst']:.1f} ms worst of 5: one notch across a level after "
+        f"clicking rows at Fit   goal < {GOAL_REDRAW_MS:.0f} ms: "
+        f"{ok(r['zoomAfterClickWorst'] < GOAL_REDRAW_MS)}",
         f"  branch view     {r['branchesRebuild']:8.1f} ms to rebuild   "
         f"(python load + columns {r['python_s']:.2f} s)",
         f"  search index    {r['index_s']:8.2f} s (background, once)   first search "
