@@ -57,6 +57,8 @@ export class TreeView implements GraphView {
   private minimap: Minimap;
   private src: GraphSource | null = null;
   private prefetching = false;
+  /** The level to build ahead when the wait for it ends. */
+  private ahead = 1;
   /** Builds by level, for this data, filter and stage height. A selection drops only the
    * builds that fold it away, and opens the fold that holds it in the one shown (or
    * builds it again when the level has no room left): a click on a row selects an entry
@@ -147,7 +149,11 @@ export class TreeView implements GraphView {
   /** Build level ``j`` into the cache in a task of its own, soon: the next zoom step
    * then finds it built instead of building it in its frame. */
   private prefetch(src: GraphSource, stage: Stage, j: number): void {
-    if (!this.foldable || this.cache.has(j) || this.prefetching) return;
+    if (!this.foldable || this.cache.has(j)) return;
+    // The level asked for last: a wait already under way builds it, not the one it was
+    // started for (Fit after a zoom asked for level 2, then clicks at Fit for level 1).
+    this.ahead = j;
+    if (this.prefetching) return;
     this.prefetching = true;
     setTimeout(() => {
       this.prefetching = false;
@@ -155,10 +161,12 @@ export class TreeView implements GraphView {
       // selects without building) would otherwise find the level built without their
       // row, and the next zoom step build it again in its frame.
       const now = this.src ?? src;
-      if (!this.sameData(now, stage) || this.cache.has(j)) return;
-      this.cache.set(j, this.make(now, stage, j));
+      const want = this.ahead;
+      if (!this.sameData(now, stage) || this.cache.has(want)) return;
+      this.cache.set(want, this.make(now, stage, want));
     }, 30);
   }
+
 
   /** Level ``j`` of detail: folds, display, layout and scene. */
   private make(src: GraphSource, stage: Stage, j: number): Built {

@@ -97,6 +97,22 @@ describe("TreeView opening a fold", () => {
     }
   });
 
+  it("builds ahead the level asked for last, not the one a wait under way was for", async () => {
+    const { v, src } = tree();
+    await new Promise((r) => setTimeout(r, 80));
+    const t0 = v.fit(stage);
+    // Zoomed in one level (level 2 then waits to be built ahead), back to Fit, a click.
+    v.zoomed(src, stage, new ZoomTransform(t0.k * 1.26, t0.x, t0.y));
+    const folded = rows(v).folded;
+    v.fit(stage);
+    const i = folded[Math.floor(folded.length / 2)];
+    (v as unknown as { keepNeighbours(i: number, s: typeof stage): void }).keepNeighbours(i, stage);
+    await new Promise((r) => setTimeout(r, 120));
+    const ahead = (v as unknown as { cache: Map<number, { disp: typeof v.disp }> }).cache.get(1);
+    expect(ahead).toBeDefined();
+    expect(ahead!.disp.entry[ahead!.disp.nodeOf[i]]).toBe(i);
+  });
+
   it("builds a level ahead for the selection made while it waited", async () => {
     const { v, src } = tree();
     // What level 1 folds when nothing is selected.
