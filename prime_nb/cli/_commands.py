@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._cut import LABEL, TEXT, cut
 from .._words import counted
 from ._archived import add_no_archived
 from ._convert import add_convert_arguments, cmd_convert
@@ -51,7 +52,10 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.json:
         _say(json_text(summary))
         return 0
-    rows = [(key, summary[key] or "-") for key in ("file", "name", "id", "cwd")]
+    rows = [("file", summary["file"] or "-")]
+    rows += [
+        (key, cut(str(summary[key])) if summary[key] else "-") for key in ("name", "id", "cwd")
+    ]
     rows += [
         ("version", f"{summary['version']} (current: {summary['current_version']})"),
         ("dialect", summary["dialect"]),
@@ -61,7 +65,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     parts = "  ".join(f"{label} {summary[key]:,}" for label, key in TOKEN_PARTS)
     rows += [("tokens", parts), ("total tokens", f"{summary['tokens']:,} ({TOKENS_SUM})")]
     rows += [("cost", dollars(summary["cost"])), ("problems", f"{summary['problems']:,}")]
-    rows.append(("active leaf", summary["active_leaf"] or "-"))
+    rows.append(("active leaf", cut(str(summary["active_leaf"] or "-"), LABEL)))
     for key, value in rows:
         _say(f"{key:<13}{printable(str(value), newlines=False)}")
     return 0
@@ -109,6 +113,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             *(problems[c].tolist() for c in ("line", "severity", "kind", "message")), strict=True
         )
         for line, severity, kind, message in itertools.islice(rows, shown):
+            message = cut(str(message), 2 * TEXT)  # it may quote an id or a value
             _say(printable(f"{path}:{line}: {severity}: {kind}: {message}", newlines=False))
         if shown < len(problems):
             _say(
@@ -214,7 +219,8 @@ def cmd_grep(args: argparse.Namespace) -> int:
     for file, line, entry_id, role, field, text in zip(
         *(hits[name].tolist() for name in columns), strict=True
     ):
-        role = role if isinstance(role, str) and role else "-"  # a label has none (NaN)
+        role = cut(role, LABEL) if isinstance(role, str) and role else "-"  # a label: NaN
+        entry_id = cut(str(entry_id), LABEL)
         _say(printable(f"{file}:{line} {entry_id} {role} {field}: {text}", newlines=False))
     return 0 if len(hits) else 1
 
