@@ -51,3 +51,14 @@ def test_json_keeps_the_values_whole(session: Path, capsys: pytest.CaptureFixtur
     held = json.loads(capsys.readouterr().out)
     assert len(held["name"]) == 1_000_000
     assert len(held["cwd"]) == LONG + 1
+
+
+def test_an_exported_page_title_is_cut(
+    session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "page.html"
+    assert main(["export", "-o", str(out), str(session)]) == 0
+    page = out.read_text(encoding="utf-8")
+    title = page[page.index("<title>") : page.index("</title>")]
+    assert title.startswith("<title>NNN") and "…" in title
+    assert len(title) < 300
