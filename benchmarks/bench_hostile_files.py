@@ -158,6 +158,53 @@ def cases(big: bool) -> dict[str, bytes]:
         ),
         "empty": b"",
         "only NUL bytes": b"\x00" * 10_000,
+        "a 1 MB key": lines(h, u("u1", None), b'{"' + b"k" * 1_000_000 + b'":1,"type":"x"}'),
+        "1e6 keys in one object": lines(
+            h,
+            u("u1", None),
+            json.dumps(
+                {
+                    "type": "custom",
+                    "id": "c1",
+                    "parentId": "u1",
+                    "data": dict.fromkeys((f"k{i}" for i in range(1_000_000)), 1),
+                }
+            ).encode(),
+        ),
+        "a number of 1e6 digits": lines(
+            h,
+            b'{"type":"message","id":"a1","parentId":null,"message":{"role":"assistant",'
+            b'"content":[],"usage":{"input":' + b"9" * 1_000_000 + b',"output":1}}}',
+            b'{"type":"custom","id":"c1","parentId":"a1","data":{"n":' + b"7" * 1_000_000 + b"}}",
+        ),
+        "1e6 nested arrays": lines(
+            h,
+            b'{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":'
+            + b"[" * 1_000_000
+            + b"]" * 1_000_000
+            + b"}}",
+        ),
+        "Infinity and -Infinity": lines(
+            h,
+            u("u1", None),
+            b'{"type":"message","id":"a1","parentId":"u1","timestamp":Infinity,"message":'
+            b'{"role":"assistant","content":[],"timestamp":-Infinity,"usage":{"input":-Infinity,'
+            b'"output":Infinity,"cost":{"total":-Infinity}}}}',
+        ),
+        "cwd and name as markup": lines(
+            dict(h, cwd="<img src=x onerror=alert(1)>\x1b]0;t\x07"),
+            {"type": "session_info", "id": "n1", "parentId": None, "name": "<script>x</script>"},
+            u("u1", "n1"),
+        ),
+        "timestamps past future garbage": lines(
+            dict(h, timestamp="0001-01-01T00:00:00Z"),
+            dict(u("u1", None), timestamp="9999-12-31T23:59:59Z"),
+            dict(a("a1", "u1"), timestamp="yesterday-ish"),
+            dict(u("u2", "a1"), timestamp=-1e300),
+            dict(a("a2", "u2"), timestamp="1677-09-21T00:12:43Z"),
+            dict(u("u3", "a2"), timestamp=[1, 2]),
+            dict(a("a3", "u3"), timestamp="2262-04-12T00:00:00Z"),
+        ),
     }
     if big:
         chain = [u("e0", None)] + [u(f"e{i}", f"e{i - 1}") for i in range(1, 10_000)]
