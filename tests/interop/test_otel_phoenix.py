@@ -164,7 +164,10 @@ def test_a_phoenix_that_exits_at_once_fails_with_its_log(tmp_path: Path) -> None
     python = tmp_path / "python"
     python.write_text("#!/bin/sh\necho 'phoenix: address already in use' >&2\nexit 3\n")
     python.chmod(0o755)
-    with pytest.raises(pytest.fail.Exception) as failed, phoenix_server(python, tmp_path):
+    with (
+        pytest.raises(pytest.fail.Exception, match="Phoenix did not start") as failed,
+        phoenix_server(python, tmp_path),
+    ):
         pytest.fail("the server answered")  # pragma: no cover - it cannot
     said = str(failed.value)
     assert "Phoenix did not start (exit 3)" in said
