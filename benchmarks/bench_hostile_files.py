@@ -12,7 +12,13 @@ A line per case: each step ``ok`` or what it raised (``TIMEOUT`` if it hung), th
 problems reported (line:kind:severity). What passes: no step raised but ``load`` of a
 file that is no session (with a one-line message), and each lie is a problem.
 
-Usage: python benchmarks/bench_hostile_files.py [--only NAME,...] [--big]
+``--manifest``: the CPU seconds of a cached search of one file whose index manifest
+holds a million hostile entries (well formed for paths that exist but are not listed,
+or naming segments outside the index), against the same search with a clean manifest.
+``--marks``: the CPU seconds and peak memory (VmHWM) of a folded search for a query with
+an i, k or s (each non-ASCII line must be parsed) over 100 MB of non-ASCII text.
+
+Usage: python benchmarks/bench_hostile_files.py [--only NAME,...] [--big] [--manifest] [--marks]
 """
 
 from __future__ import annotations
@@ -152,6 +158,53 @@ def cases(big: bool) -> dict[str, bytes]:
         ),
         "empty": b"",
         "only NUL bytes": b"\x00" * 10_000,
+        "a 1 MB key": lines(h, u("u1", None), b'{"' + b"k" * 1_000_000 + b'":1,"type":"x"}'),
+        "1e6 keys in one object": lines(
+            h,
+            u("u1", None),
+            json.dumps(
+                {
+                    "type": "custom",
+                    "id": "c1",
+                    "parentId": "u1",
+                    "data": dict.fromkeys((f"k{i}" for i in range(1_000_000)), 1),
+                }
+            ).encode(),
+        ),
+        "a number of 1e6 digits": lines(
+            h,
+            b'{"type":"message","id":"a1","parentId":null,"message":{"role":"assistant",'
+            b'"content":[],"usage":{"input":' + b"9" * 1_000_000 + b',"output":1}}}',
+            b'{"type":"custom","id":"c1","parentId":"a1","data":{"n":' + b"7" * 1_000_000 + b"}}",
+        ),
+        "1e6 nested arrays": lines(
+            h,
+            b'{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":'
+            + b"[" * 1_000_000
+            + b"]" * 1_000_000
+            + b"}}",
+        ),
+        "Infinity and -Infinity": lines(
+            h,
+            u("u1", None),
+            b'{"type":"message","id":"a1","parentId":"u1","timestamp":Infinity,"message":'
+            b'{"role":"assistant","content":[],"timestamp":-Infinity,"usage":{"input":-Infinity,'
+            b'"output":Infinity,"cost":{"total":-Infinity}}}}',
+        ),
+        "cwd and name as markup": lines(
+            dict(h, cwd="<img src=x onerror=alert(1)>\x1b]0;t\x07"),
+            {"type": "session_info", "id": "n1", "parentId": None, "name": "<script>x</script>"},
+            u("u1", "n1"),
+        ),
+        "timestamps past future garbage": lines(
+            dict(h, timestamp="0001-01-01T00:00:00Z"),
+            dict(u("u1", None), timestamp="9999-12-31T23:59:59Z"),
+            dict(a("a1", "u1"), timestamp="yesterday-ish"),
+            dict(u("u2", "a1"), timestamp=-1e300),
+            dict(a("a2", "u2"), timestamp="1677-09-21T00:12:43Z"),
+            dict(u("u3", "a2"), timestamp=[1, 2]),
+            dict(a("a3", "u3"), timestamp="2262-04-12T00:00:00Z"),
+        ),
     }
     if big:
         chain = [u("e0", None)] + [u(f"e{i}", f"e{i - 1}") for i in range(1, 10_000)]
@@ -251,17 +304,89 @@ def child(path: str) -> None:
         print(json.dumps(["reported", " ".join(shown) or "nothing", 0.0]), flush=True)
 
 
+def _peak_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        held = dict(line.split(":", 1) for line in fh)
+    return int(held["VmHWM"].split()[0]) / 1024
+
+
+def manifest_child(kind: str) -> None:
+    """A cached search after a million hostile manifest entries of ``kind``."""
+    import prime_nb
+
+    folder = Path(tempfile.mkdtemp())
+    path = folder / "s.jsonl"
+    path.write_bytes(lines(HEADER, user("u1", None, "a needle")))
+    cache = folder / "cache"
+    prime_nb.corpus.search([str(path)], "needle", workers=1, cache=cache)
+    manifest = next(cache.glob("search-*")) / "manifest.json"
+    held = json.loads(manifest.read_text(encoding="utf-8"))
+    for k in range(1_000_000 if kind != "clean" else 0):
+        spelt = folder.as_posix() + "".join("/./" if k >> b & 1 else "//" for b in range(20))
+        spelt += "s.jsonl"  # the bits of k spell the same file a million ways
+        if kind == "outside":
+            held["files"][f"/gone/{k}.jsonl"] = [1, 2, 3, 4, "../x.arrow", None, None, ""]
+        else:
+            held["files"][spelt] = [1, 2, 3, 4, None, None, None, "00"]
+    manifest.write_text(json.dumps(held), encoding="utf-8")
+    size = manifest.stat().st_size / 1e6
+    for run in ("first", "next"):
+        start = time.process_time()
+        hits = prime_nb.corpus.search([str(path)], "needle", workers=1, cache=cache)
+        spent = time.process_time() - start
+        print(f"manifest {kind} ({size:.0f} MB), {run} search: {spent:.2f} s CPU, {len(hits)} hit")
+
+
+def marks_child(query: str) -> None:
+    """A search of 100 MB of non-ASCII text (100 lines of 1 MB) for ``query``."""
+    from prime_nb.corpus._search_match import Query, search_file
+
+    folder = Path(tempfile.mkdtemp())
+    path = folder / "s.jsonl"
+    with open(path, "wb") as fh:
+        fh.write(lines(HEADER))
+        for k in range(100):
+            text = "é" * 500_000 + " kiwi"
+            fh.write(json.dumps(user(f"u{k}", None, text), ensure_ascii=False).encode() + b"\n")
+    before = _peak_mb()
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
+        fh.write("5")  # VmHWM from here
+    start = time.process_time()
+    found = search_file(str(path), Query(query))
+    spent = time.process_time() - start
+    print(
+        f"marks {query!r}: {spent:.2f} s CPU, peak {_peak_mb():.0f} MB (before {before:.0f}),"
+        f" {len(found.hits)} hits"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default="", help="comma-separated case names")
     parser.add_argument("--big", action="store_true", help="add the big cases")
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--manifest", action="store_true", help="time hostile manifests")
+    parser.add_argument("--marks", action="store_true", help="non-ASCII text's peak memory")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--manifest-child", help=argparse.SUPPRESS)
+    parser.add_argument("--marks-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child)
         return
+    if args.manifest_child:
+        manifest_child(args.manifest_child)
+        return
+    if args.marks_child:
+        marks_child(args.marks_child)
+        return
     print(describe())
+    if args.manifest or args.marks:
+        runs = [("--manifest-child", kind) for kind in ("clean", "listed", "outside")]
+        runs = runs * args.manifest + [("--marks-child", q) for q in ("ñkiwi", "kiwi")] * args.marks
+        for flag, value in runs:
+            subprocess.run([sys.executable, __file__, flag, value], check=True)
+        return
     wanted = set(filter(None, args.only.split(",")))
     with tempfile.TemporaryDirectory() as tmp:
         for name, data in cases(args.big).items():

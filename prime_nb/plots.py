@@ -9,7 +9,9 @@ labels, ticks, legends and hovers, so a session could add links (or requests) to
 figure. Every string that comes from a session (its name, entry ids, tool names, models,
 texts, paths) goes through :func:`escape_markup` before it reaches a figure; the entry id
 that linking reads stays as it is in ``customdata[0]``, and the hovers show an escaped
-copy of it (the last ``customdata`` column).
+copy of it (the last ``customdata`` column). Each is cut to a readable length first
+(``_cut``): a label (a category, a legend entry, an id) keeps a digest of the whole text
+so that long names stay apart, a text (a title's name, a hover's value) ends in "…".
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ._cut import cut, cut_label
 from ._names import shown_name
 from .analysis import abandoned_share, branch_segments, compaction_forensics, compaction_retention
 from .session import SessionLike, as_session
@@ -45,7 +48,7 @@ def escape_markup(text: str) -> str:
 
 def _title(text: str, session: Session) -> dict[str, Any]:
     name = session.name or session.id or shown_name(session.file.name)
-    return {"text": f"{text}<br><sup>{escape_markup(str(name))}</sup>"}
+    return {"text": f"{text}<br><sup>{escape_markup(cut(str(name)))}</sup>"}
 
 
 def _short(value: Any) -> str:
@@ -54,23 +57,26 @@ def _short(value: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    """A session's value as a figure shows it: empty when missing, escaped."""
-    return escape_markup(_short(value))
+    """A session's value as a figure's label: empty when missing, cut, escaped."""
+    return escape_markup(cut_label(_short(value)))
 
 
-def _escaped(values: Any) -> Any:
-    """Each string of a column escaped (:func:`escape_markup`); numbers as they are."""
+def _escaped(values: Any, label: bool = False) -> Any:
+    """Each string of a column cut (as a label with ``label``) and escaped
+    (:func:`escape_markup`); numbers as they are."""
     array = np.asarray(values)
     if array.dtype.kind not in "OUS":
         return array
-    return np.array([escape_markup(v) if isinstance(v, str) else v for v in array], dtype=object)
+    shorter = cut_label if label else cut
+    shown = [escape_markup(shorter(v)) if isinstance(v, str) else v for v in array]
+    return np.array(shown, dtype=object)
 
 
 def _custom(ids: Any, *columns: Any) -> np.ndarray:
     """A trace's ``customdata``: the entry ids as they are (what linking reads), the
     other columns with their strings escaped, then the ids escaped (what hovers show, as
     ``customdata[len(columns) + 1]``); no rows gives an empty table of the same width."""
-    shown = [ids, *(_escaped(c) for c in columns), _escaped(ids)]
+    shown = [ids, *(_escaped(c) for c in columns), _escaped(ids, label=True)]
     return np.column_stack(shown) if len(ids) else np.empty((0, len(shown)))
 
 
@@ -169,7 +175,7 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         suffix = " (est.)" if row["tokens_after_source"] == "estimated" else ""
         at = float(seen[k]) + 0.5
         shapes.append(_vline(at, "dash", "#444"))
-        shown = escape_markup(str(entry_id))
+        shown = _shown(entry_id)
         notes.append(_note(at, f"compaction {shown}<br>{before} → {after}{suffix}", 1.0))
     fig.update_layout(
         barmode="stack",
@@ -242,7 +248,7 @@ def tool_usage(session: SessionLike) -> go.Figure:
         .sort_values("calls", ascending=False)
     )
     names = [str(n) for n in stats.index]
-    shown = [escape_markup(n) for n in names]
+    shown = [_shown(n) for n in names]
     fig = make_subplots(
         rows=1,
         cols=3,
@@ -336,7 +342,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
             go.Bar(
                 base=part["timestamp"],
                 x=(part["latency"] * 1000.0).to_numpy(),
-                y=_escaped(part["name"].astype(str).to_numpy()),
+                y=_escaped(part["name"].astype(str).to_numpy(), label=True),
                 orientation="h",
                 name=name,
                 marker_color=color,
@@ -445,7 +451,7 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     for stamp, text in zip(levels["timestamp"], levels["text"], strict=True):
         when = stamp.isoformat()
         shapes.append(_vline(when, "dot", "#888"))
-        notes.append(_note(when, f"thinking: {_shown(text)}", 1.0))
+        notes.append(_note(when, f"thinking: {escape_markup(cut(_short(text), 80))}", 1.0))
     fig.update_layout(
         title=_title("Model per turn", session),
         shapes=shapes,

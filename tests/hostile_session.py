@@ -10,6 +10,7 @@ again), so the tests can count what a figure drew of the markup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,12 @@ def markup(port: int, what: str) -> str:
     )
 
 
-def hostile_session(path: Path, port: int) -> Path:
-    """The session at ``path``; see the module docstring."""
+def hostile_session(path: Path, port: int, made: Callable[[str], str] | None = None) -> Path:
+    """The session at ``path``; see the module docstring. ``made`` makes each string
+    instead of :func:`markup` (given what it is for)."""
 
     def bad(what: str) -> str:
-        return markup(port, what)
+        return markup(port, what) if made is None else made(what)
 
     a1, a2, a4, c1 = bad("id-a1"), bad("id-a2"), bad("id-a4"), bad("id-c1")
     tool, provider, model = bad("tool"), bad("provider"), bad("model")

@@ -31,6 +31,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "prime_nb"
 # Lowest first. Packages on one layer are siblings: neither may import the other.
 LAYERS: dict[str, int] = {
     "errors": 0,
+    "_cut": 0,
     "_names": 0,
     "_version": 0,
     "_words": 0,

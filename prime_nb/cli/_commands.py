@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._cut import LABEL, TEXT, cut
 from .._words import counted
 from ._archived import add_no_archived
 from ._convert import add_convert_arguments, cmd_convert
@@ -31,6 +32,7 @@ from ._output import (
     folder_given,
     kind_of,
     printable,
+    shown_path,
 )
 from ._redact import cli_rules, export_redacted, say_redaction
 from ._repair import add_repair_arguments, cmd_repair
@@ -51,7 +53,10 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.json:
         _say(json_text(summary))
         return 0
-    rows = [(key, summary[key] or "-") for key in ("file", "name", "id", "cwd")]
+    rows = [("file", shown_path(summary["file"]) if summary["file"] else "-")]
+    rows += [
+        (key, cut(str(summary[key])) if summary[key] else "-") for key in ("name", "id", "cwd")
+    ]
     rows += [
         ("version", f"{summary['version']} (current: {summary['current_version']})"),
         ("dialect", summary["dialect"]),
@@ -61,7 +66,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     parts = "  ".join(f"{label} {summary[key]:,}" for label, key in TOKEN_PARTS)
     rows += [("tokens", parts), ("total tokens", f"{summary['tokens']:,} ({TOKENS_SUM})")]
     rows += [("cost", dollars(summary["cost"])), ("problems", f"{summary['problems']:,}")]
-    rows.append(("active leaf", summary["active_leaf"] or "-"))
+    rows.append(("active leaf", cut(str(summary["active_leaf"] or "-"), LABEL)))
     for key, value in rows:
         _say(f"{key:<13}{printable(str(value), newlines=False)}")
     return 0
@@ -93,13 +98,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 reason = exc.reason
             else:
                 reason = exc.strerror or exc
-            _say(f"{path}: error: {reason}")
+            _say(printable(f"{shown_path(path)}: error: {reason}", newlines=False))
             bad += 1
             continue
         problems = session.problems
         if problems.empty:
             if not args.quiet:
-                _say(f"{path}: ok ({len(session):,} entries, version {session.version})")
+                ok = f"ok ({len(session):,} entries, version {session.version})"
+                _say(f"{shown_path(path)}: {ok}")
             continue
         errors = int((problems["severity"] == "error").sum())
         if errors or args.strict:
@@ -109,10 +115,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             *(problems[c].tolist() for c in ("line", "severity", "kind", "message")), strict=True
         )
         for line, severity, kind, message in itertools.islice(rows, shown):
-            _say(printable(f"{path}:{line}: {severity}: {kind}: {message}", newlines=False))
+            message = cut(str(message), 2 * TEXT)  # it may quote an id or a value
+            said = f"{shown_path(path)}:{line}: {severity}: {kind}: {message}"
+            _say(printable(said, newlines=False))
         if shown < len(problems):
             _say(
-                f"{path}: {len(problems) - shown:,} more problems not shown ("
+                f"{shown_path(path)}: {len(problems) - shown:,} more problems not shown ("
                 f"{counted(errors, 'error')}, {counted(len(problems) - errors, 'warning')} "
                 "in all); --all prints every one"
             )
@@ -166,7 +174,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
         title = " ".join(str(title).split())[:60] if isinstance(title, str) else "-"
         title = printable(title, newlines=False)
         archived = row["archived"] if isinstance(row["archived"], str) else ""
-        line = f"{when:<16}  {entries:>7}  {archived:<8}  {title:<60}  {row['path']}"
+        line = f"{when:<16}  {entries:>7}  {archived:<8}  {title:<60}  {shown_path(row['path'])}"
         _say(printable(line, newlines=False))
     return 0
 
@@ -214,8 +222,10 @@ def cmd_grep(args: argparse.Namespace) -> int:
     for file, line, entry_id, role, field, text in zip(
         *(hits[name].tolist() for name in columns), strict=True
     ):
-        role = role if isinstance(role, str) and role else "-"  # a label has none (NaN)
-        _say(printable(f"{file}:{line} {entry_id} {role} {field}: {text}", newlines=False))
+        role = cut(role, LABEL) if isinstance(role, str) and role else "-"  # a label: NaN
+        entry_id = cut(str(entry_id), LABEL)
+        where = f"{shown_path(file)}:{line}"
+        _say(printable(f"{where} {entry_id} {role} {field}: {text}", newlines=False))
     return 0 if len(hits) else 1
 
 

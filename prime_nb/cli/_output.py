@@ -1,18 +1,22 @@
 """What every command shares: one-line errors and exit codes, and text made safe to print.
 
 Text from a session goes to a terminal through :func:`printable` (no escape sequences,
-no control characters, file names that are not UTF-8 shown as ``\\xNN``).
+no control characters, file names that are not UTF-8 shown as ``\\xNN``). A path goes
+through :func:`shown_path` first: a file's name may hold a newline or an escape sequence
+too, and is shown with them as ``\\xNN`` (one line, and the name that opens the file).
+An error is one line whatever it quotes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .._names import shown_name
+from .._names import real_name, shown_name
 
 PROG = "prime-nb"
 
@@ -43,6 +47,7 @@ _ESCAPES = re.compile(
     r"|\x1b[ -~]?"
 )
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: str, *, newlines: bool = True) -> str:
@@ -56,18 +61,36 @@ def printable(text: str, *, newlines: bool = True) -> str:
     return _CONTROLS.sub("", _ESCAPES.sub("", text))
 
 
+def shown_path(path: object) -> str:
+    """``path`` as the CLI prints it: its bytes that are not UTF-8 and its control
+    characters (a newline, ESC, BEL, bidirectional overrides) as the ``\\xNN`` of
+    their UTF-8 bytes, so that it stays on its line, steers no terminal and reads back as
+    the same name (``_names.real_name``)."""
+    return _UNSAFE_IN_NAMES.sub(_escaped_char, shown_name(str(path)))
+
+
+def _escaped_char(found: re.Match[str]) -> str:
+    return "".join(f"\\x{byte:02x}" for byte in found.group().encode("utf-8"))
+
+
 def _say(text: str = "") -> None:
     print(printable(text), flush=True)
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(printable(text.rstrip("\n")) + "\n")
+    sys.stderr.write(printable(text.rstrip("\n"), newlines=False) + "\n")
 
 
 def _existing(path: str, what: str = "file") -> Path:
-    file = Path(path).expanduser()
+    file = Path(real_name(os.path.expanduser(path)))  # a name as the CLI printed it, too
     if not file.exists():
-        raise CliError(f"{path}: no such {what}", 2)
+        if os.path.islink(file):  # exists() follows the link: to nothing, or round
+            raise CliError(
+                f"{shown_path(path)}: is a symbolic link to no {what} (its target is missing, "
+                "or it loops); pass the path of the file itself",
+                2,
+            )
+        raise CliError(f"{shown_path(path)}: no such {what}", 2)
     return file
 
 

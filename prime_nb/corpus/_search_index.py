@@ -38,7 +38,7 @@ import numpy as np
 from ._cache import cache_folder, ends_hash, stat_key, usable_folder
 from ._cache_file import _pyarrow, cache_name
 from ._runner import file_sizes, run, usable_cores
-from ._search_manifest import Entry, load_manifest, save_manifest
+from ._search_manifest import Entry, read_manifest, save_manifest
 from ._search_match import (
     SNIPPET_AFTER,
     SNIPPET_BEFORE,
@@ -113,7 +113,7 @@ def update(
     CRC-32s of their ends: a same-size rewrite with the mtime put back), and those whose
     segment is in ``damaged``; forget the files that are gone. Return the manifest and
     the paths read (to tell a caller, or a test, what was read)."""
-    files = load_manifest(folder)
+    files, changed = read_manifest(folder, len(paths))
     keys = {path: stat_key(path) for path in paths}
     # before any file is read, as the key: a file rewritten meanwhile is read next time
     ends = {path: ends_hash(path, key[0]).hex() for path, key in keys.items() if key is not None}
@@ -146,9 +146,9 @@ def update(
         for path, (session_id, error, held) in zip(members, read, strict=True):
             key = keys[path] or ()
             files[path] = [*key, segment if held else None, session_id, error, ends[path]]
-    if gone or stale:
+    if gone or stale or changed:
         try:
-            save_manifest(folder, files)
+            save_manifest(folder, files, set(paths))
         except OSError as exc:  # a full disk, a folder where the manifest goes
             warnings.warn(
                 f"{folder}: the search index was not updated ({exc.strerror or exc}); the "

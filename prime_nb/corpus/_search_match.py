@@ -251,15 +251,15 @@ class RawFilter(NamedTuple):
 
     def marks(self, data: bytes) -> Any:
         """Where in a file's ``data`` the needle (not where it ends a key, a string with a
-        ``:`` next), or an escape that may spell it, is: one pass per needle through the
-        whole file, not line by line. No mark: the file cannot hold the needle."""
+        ``:`` next), or an escape that may spell it (with :attr:`wide`, a non-ASCII byte),
+        is: one pass per needle through the whole file, not line by line, and at most a
+        mark per line and needle (a text of non-ASCII bytes is no array of each). No
+        mark: the file cannot hold the needle."""
         hay = data.lower() if self.fold else data
         seek = [(re.escape(self.needle) + b'(?!":)', hay), (rb"\\u", data), (rb"\\/", data)]
-        found = [at for pattern, seen in seek[: 2 + self.slash] for at in _per_line(pattern, seen)]
-        marks = np.array(found, np.int64)
-        if self.wide:
-            marks = np.concatenate([marks, np.flatnonzero(np.frombuffer(data, np.uint8) > 127)])
-        return marks
+        seek = seek[: 2 + self.slash] + [(rb"[\x80-\xff]", data)] * self.wide
+        found = [at for pattern, seen in seek for at in _per_line(pattern, seen)]
+        return np.array(found, np.int64)
 
 
 def _per_line(pattern: bytes, data: bytes) -> list[int]:

@@ -7,6 +7,8 @@ and resume after the last complete line (incremental refresh).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import math
 import os
@@ -127,6 +129,21 @@ def not_regular(path: str | Path, mode: int) -> SessionFormatError:
     )
 
 
+def _not_opened(path: str | Path, exc: OSError) -> Exception:
+    """What a failed open says: a socket (which no open reads) or a symbolic link that
+    loops as :func:`not_regular` does, anything else as it was raised."""
+    if exc.errno == errno.ELOOP:
+        return SessionFormatError(
+            path,
+            "is a symbolic link that loops (it leads back to itself), so not a session file; "
+            "pass the path of a .jsonl session file",
+        )
+    if exc.errno == errno.ENXIO:
+        with contextlib.suppress(OSError):
+            return not_regular(path, os.stat(path).st_mode)
+    return exc
+
+
 def first_not_header(path: str | Path, line: int, kind: Any) -> SessionFormatError:
     """The one error of the writers (appends, the upgrade) for a file whose first entry
     is not a header. The loader reads such a file (with a ``no_header`` problem), but
@@ -171,7 +188,10 @@ def open_regular(path: str | Path, buffering: int = -1) -> IO[bytes]:
     ends; O_NONBLOCK makes the open return at once, and fstat decides before any read.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise _not_opened(path, exc) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

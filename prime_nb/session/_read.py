@@ -128,10 +128,11 @@ class ColumnsRead:
         )
 
     # -- reading -------------------------------------------------------------------------
-    def _consume(self, items: Any, fh: IO[bytes] | None = None) -> int:
+    def _consume(self, items: Any, fh: IO[bytes] | None = None, end: int | None = None) -> int:
         """Read scanned lines into the columns, the header first (it sets the migration);
         returns how many entries were added. With ``fh``, the scan after the header hands
-        clean entry lines to the columns itself (``scan_file``'s sink: no yield per line)."""
+        clean entry lines to the columns itself (``scan_file``'s sink: no yield per line),
+        up to the line that holds byte ``end``."""
         problems = self.problems
         cols = self.columns
         iterator = iter(items)
@@ -167,7 +168,7 @@ class ColumnsRead:
             add(first.line, first.offset, first.length, first.entry, problems)
             added += 1
         if fh is not None:
-            iterator = scan_file(fh, self.scan, None, add, problems)
+            iterator = scan_file(fh, self.scan, end, add, problems)
         for item in iterator:
             if item.__class__ is not RawEntry:
                 problems.append(item)
@@ -323,7 +324,8 @@ def read_columns(
         seen = marks_of(fh.fileno(), stat.st_size)
         read.identity = (stat.st_dev, stat.st_ino)
         with paused_gc():
-            read._consume(scan_file(fh, read.scan), fh)
+            # the file as it was opened: one that grows as fast as it is read ends too
+            read._consume(scan_file(fh, read.scan, stat.st_size), fh, stat.st_size)
             if read.header is None:
                 raise no_header(file, fh.fileno())
             read.tree = Tree.build(read.columns)
@@ -365,7 +367,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
         seen = marks_of(fh.fileno(), stat.st_size)
         scanned = replace(read.scan)
         with paused_gc():  # read everything before changing anything
-            items = list(scan(by_descriptor(fh.fileno(), read.file), scanned))
+            items = list(scan(by_descriptor(fh.fileno(), read.file), scanned, stat.st_size))
         marks = marks_of(fh.fileno(), scanned.offset)
         # the bytes read before, or any byte of what was there, changed during this read:
         # marks that never match make the next resume read the file afresh

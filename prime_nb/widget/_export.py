@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
+from .._cut import cut
 from .._names import shown_name
 from ..errors import SessionWriteError
 from ..format import looks_like_session
@@ -125,7 +126,7 @@ def export_html(
     out = export_destination(path, sess.file)
     if redact:
         return _export_redacted(sess, out, redact_rules, {**state, "progress": progress})
-    title = sess.name or sess.id or shown_name(Path(sess.file).stem)
+    title = cut(sess.name or sess.id or shown_name(Path(sess.file).stem))  # tab and window
     data = SessionData(sess)
     head = {"tree": tree64(data.tree()), **({"state": state} if state else {})}
     with open(out, "w", encoding="utf-8") as fh:

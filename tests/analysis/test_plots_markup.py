@@ -16,6 +16,7 @@ from hostile_session import hostile_session, markup
 
 import prime_nb
 from prime_nb import plots
+from prime_nb._cut import cut, cut_label
 from prime_nb.widget._linking import highlight, point_ids
 
 FIGURES = [getattr(plots, name) for name in plots.__all__]
@@ -66,12 +67,14 @@ def test_no_session_markup_reaches_a_figure(make: Any, session: prime_nb.Session
 
 
 def test_the_markup_is_shown_as_text(session: prime_nb.Session) -> None:
-    """Escaped, not dropped: the name in the title, tool names on the axis, models."""
-    shown = plots.escape_markup(markup(PORT, "name"))
+    """Escaped, not dropped: the name in the title, tool names on the axis, models (cut
+    to a readable length first, ``test_plots_long_text.py``)."""
+    shown = plots.escape_markup(cut(markup(PORT, "name")))
     assert shown in plots.context_timeline(session).layout.title.text
-    assert plots.escape_markup(markup(PORT, "tool")) in plots.tool_usage(session).data[0].x
+    tool = plots.escape_markup(cut_label(markup(PORT, "tool")))
+    assert tool in plots.tool_usage(session).data[0].x
     models = plots.model_changes(session).data[0].y
-    assert f"{plots.escape_markup(markup(PORT, 'provider'))}/" in models[0]
+    assert f"{plots.escape_markup(cut_label(markup(PORT, 'provider')))}/" in models[0]
     assert plots.escape_markup("a < b & c > d") == "a &lt; b &amp; c &gt; d"
 
 

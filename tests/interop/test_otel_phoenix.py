@@ -11,6 +11,7 @@ database in a temporary folder and has its telemetry and external resources off.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -94,21 +95,22 @@ def answers(url: str) -> bool:
         return False
 
 
-@pytest.fixture
-def phoenix(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A Phoenix server of this test's own; its URL and its interpreter."""
-    python = phoenix_python()
+@contextlib.contextmanager
+def phoenix_server(python: Path, folder: Path) -> Iterator[str]:
+    """A Phoenix server run by ``python``, its database and log in ``folder``; its URL.
+    If it does not start, the failure says why (its log's tail); however it ended, the
+    teardown stops what is left of it and never raises for a process already gone."""
     port = free_port()
     env = {
         **os.environ,
-        "PHOENIX_WORKING_DIR": str(tmp_path / "phoenix"),
+        "PHOENIX_WORKING_DIR": str(folder / "phoenix"),
         "PHOENIX_HOST": "127.0.0.1",
         "PHOENIX_PORT": str(port),
         "PHOENIX_GRPC_PORT": str(free_port()),
         "PHOENIX_TELEMETRY_ENABLED": "false",
         "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false",
     }
-    log = tmp_path / "phoenix.log"
+    log = folder / "phoenix.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
             [str(python), "-m", "phoenix.server.main", "serve"],
@@ -122,17 +124,55 @@ def phoenix(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         deadline = time.monotonic() + STARTUP
         while not answers(url):
             if server.poll() is not None or time.monotonic() > deadline:
-                tail = log.read_text(errors="replace")[-2000:]
-                pytest.fail(f"{url}: Phoenix did not start (exit {server.poll()}):\n{tail}")
+                tail = log.read_text(errors="replace")[-2000:] or "(its log is empty)"
+                pytest.fail(
+                    f"{url}: Phoenix did not start (exit {server.poll()}); its log ends:\n{tail}",
+                    pytrace=False,
+                )
             time.sleep(0.5)
-        yield url, python
+        yield url
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        stop_group(server)
+
+
+def stop_group(server: subprocess.Popen[bytes]) -> None:
+    """``server`` and its process group ended: TERM, then KILL after 30 s. A group
+    already gone (the server exited and its workers with it) is no error."""
+    for sent in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, sent)
         try:
             server.wait(timeout=30)
+            return
         except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+            continue
+    server.wait()
+
+
+@pytest.fixture
+def phoenix(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A Phoenix server of this test's own; its URL and its interpreter."""
+    python = phoenix_python()
+    with phoenix_server(python, tmp_path) as url:
+        yield url, python
+
+
+def test_a_phoenix_that_exits_at_once_fails_with_its_log(tmp_path: Path) -> None:
+    """The server exits before it answers (a port taken, a broken install): the test
+    fails saying so with the log's tail, and the teardown does not raise
+    ProcessLookupError for the process group already gone."""
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\necho 'phoenix: address already in use' >&2\nexit 3\n")
+    python.chmod(0o755)
+    with (
+        pytest.raises(pytest.fail.Exception, match="Phoenix did not start") as failed,
+        phoenix_server(python, tmp_path),
+    ):
+        pytest.fail("the server answered")  # pragma: no cover - it cannot
+    said = str(failed.value)
+    assert "Phoenix did not start (exit 3)" in said
+    assert "address already in use" in said
+    assert failed.value.__context__ is None
 
 
 @pytest.mark.alone
