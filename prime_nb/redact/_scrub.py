@@ -25,8 +25,9 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._encodings import (
     PIECE,
@@ -72,6 +73,20 @@ _WORD = re.compile(r"[A-Za-z0-9_]")
 #: a string shorter than this is known by itself; past this many known, it is read again
 _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
+
+
+#: how a member is walked: its value scrubbed, an image's data read as text, kept as is
+WALK, IMAGE, KEEP = "walk", "image", "keep"
+
+
+class Plan(NamedTuple):
+    """How one member of an object is walked (see :meth:`Scrubber.plan`)."""
+
+    key: str  # the key as written (scrubbed, renamed apart from the others)
+    how: str  # WALK, IMAGE or KEEP
+    path: str  # the value's field path
+    where: str  # the kind of value: "message", "content", "block" or "data"
+    secret: bool  # the value is a secret by its key
 
 
 @dataclass(slots=True)
@@ -256,40 +271,67 @@ class Scrubber(SpanFinder):
     def _dict(
         self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: list[Hit] | None
     ) -> dict[str, Any]:
-        pair = self.secret_keys and named_pair(obj)
-        jwk = self.secret_keys and isinstance(obj.get("kty"), str)
+        context = self.object_context(obj)
         out: dict[str, Any] = {}
         changed = False
         for key, value in obj.items():
-            if where == "block" and key == "data" and isinstance(value, str):
-                new_data = self._image_data(obj, value, _join(path, key), hits)
-                changed = changed or new_data is not value
-                out[key] = new_data
-                continue
-            if _keep(key, where, obj):
-                out[key] = value
-                continue
-            new_key = self._key(key, _join(path, "(key)"), hits)
-            inner = secret or (
-                self.secret_keys
-                and (
-                    secret_under(key, value)
-                    or (pair and key == "value")
-                    or (jwk and key in JWK_PRIVATE_MEMBERS)
-                )
-            )
-            new = self._walk(value, _child_where(key, where), _join(path, new_key), inner, hits)
-            if new_key != key:
-                base, n = new_key, 1
-                while new_key in out or new_key in obj:
-                    n += 1
-                    new_key = f"{base}#{n}"
-            changed = changed or new is not value or new_key != key
-            out[new_key] = new
+            plan = self.plan(obj, context, key, value, where, path, secret, hits, out)
+            if plan.how == IMAGE:
+                new = self._image_data(obj, value, plan.path, hits)
+            elif plan.how == KEEP:
+                new = value
+            else:
+                new = self._walk(value, plan.where, plan.path, plan.secret, hits)
+            changed = changed or new is not value or plan.key != key
+            out[plan.key] = new
         return out if changed else obj
 
+    def object_context(self, obj: Mapping[str, Any]) -> tuple[bool, bool]:
+        """What an object's members tell about each other: a name/value pair that names a
+        secret, a JWK (its private members are secrets)."""
+        pair = self.secret_keys and named_pair(obj)  # type: ignore[arg-type]
+        jwk = self.secret_keys and isinstance(obj.get("kty"), str)
+        return pair, jwk
+
+    def plan(
+        self,
+        obj: Mapping[str, Any],
+        context: tuple[bool, bool],
+        key: str,
+        value: Any,
+        where: str,
+        path: str,
+        secret: bool,
+        hits: list[Hit] | None,
+        taken: Container[str],
+    ) -> Plan:
+        """How the member ``key`` of ``obj`` is walked, its key scrubbed (learned) first.
+        ``value`` need only be its type when it is a list or an object; ``taken`` holds
+        the keys already written (a renamed key must not meet another)."""
+        if where == "block" and key == "data" and isinstance(value, str):
+            return Plan(key, IMAGE, _join(path, key), where, False)
+        if _keep(key, where, obj):
+            return Plan(key, KEEP, path, where, False)
+        new_key = self._key(key, _join(path, "(key)"), hits)
+        pair, jwk = context
+        inner = secret or (
+            self.secret_keys
+            and (
+                secret_under(key, value)
+                or (pair and key == "value")
+                or (jwk and key in JWK_PRIVATE_MEMBERS)
+            )
+        )
+        child = _join(path, new_key)
+        if new_key != key:
+            base, n = new_key, 1
+            while new_key in taken or new_key in obj:
+                n += 1
+                new_key = f"{base}#{n}"
+        return Plan(new_key, WALK, child, _child_where(key, where), bool(inner))
+
     def _image_data(
-        self, block: dict[str, Any], data: str, path: str, hits: list[Hit] | None
+        self, block: Mapping[str, Any], data: str, path: str, hits: list[Hit] | None
     ) -> str:
         """An image block's data, scrubbed when it is text (an SVG): base64 in, base64 out."""
         if block.get("type") != "image":
@@ -346,7 +388,7 @@ def _value_key(text: str, start: int, end: int) -> str:
     return _LONG_KEY + digest.hexdigest()
 
 
-def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:
+def _keep(key: str, where: str, obj: Mapping[str, Any]) -> bool:
     if where == "entry":
         return key in ENTRY_KEEP
     if where == "message":
