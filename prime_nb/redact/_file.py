@@ -153,8 +153,11 @@ def _lines(path: Path) -> Iterator[_Line]:
     """Each line parsed. Why the list: a line's bytes are handed to :func:`_line` in a
     list it empties, so that no name here holds them while the line is redacted."""
     with open(path, "rb") as fh:
-        offset = 0
-        for number, raw in enumerate(fh, start=1):
+        offset, number = 0, 0
+        # readline, not ``for raw in enumerate(fh)``: enumerate keeps its last tuple, and
+        # so the line's bytes, alive while the line is redacted
+        while raw := fh.readline():
+            number += 1
             at, offset = offset, offset + len(raw)
             held = [raw]
             del raw
