@@ -37,9 +37,19 @@ PIECE = 1 << 16
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 #: a JSON string literal, and the colon after it when it is a key
 _KEYED_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"[ \t\r\n]*(:?)', re.DOTALL)
-_SCALAR = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null")
+#: how many strings and scalars of a list are parsed at once
+RUN = 256
+_STRING_TEXT = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null"
+_SCALAR = re.compile(_SCALAR_TEXT)
+_ITEM = rb"(?:" + _STRING_TEXT + rb"|" + _SCALAR_TEXT + rb")"
+#: a run of strings and scalars in a list, ending before a comma
+_FLAT_RUN = re.compile(
+    _ITEM + rb"(?:[ \t\r\n]*,[ \t\r\n]*" + _ITEM + rb"){0,%d}" % (RUN - 1), re.DOTALL
+)
 _SPACE = re.compile(rb"[ \t\r\n]*")
-_MARK = re.compile(rb'["\[\]{}]')
+#: what lies between brackets: anything but a bracket or a quote, and whole strings
+_BETWEEN = re.compile(rb'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")*', re.DOTALL)
 _QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
 _OPEN = {ord("{"): ord("}"), ord("["): ord("]")}
 #: the members an object's plan reads the value of (see :meth:`Scrubber.plan`), and the
@@ -125,17 +135,19 @@ class StreamWalk:
         opened: list[int] = []
         pos = at
         while True:
-            m = _MARK.search(self.buf, pos, limit)
-            if m is None:
+            skipped = _BETWEEN.match(self.buf, pos, limit)
+            assert skipped is not None  # matches the empty string
+            mark = skipped.end()
+            if mark >= limit:
                 if limit >= self.end:
                     raise NotStreamable
                 return None
-            mark = m.start()
             byte = self.buf[mark]
-            if byte == _QUOTE:
-                pos = self._string_end(mark)
-                if pos > limit:
+            if byte == _QUOTE:  # a string that runs past the limit (or is not closed)
+                end = self._string_end(mark)
+                if end > limit:
                     return None
+                pos = end
                 continue
             pos = mark + 1
             if byte in _OPEN:
@@ -343,19 +355,42 @@ class StreamWalk:
         return None, end
 
     def _item(self, frame: _Frame, at: int, depth: int) -> tuple[_Frame | None, int]:
-        """One item of a list walked and written (see :meth:`_member`)."""
-        value, end = self._read(at, depth)
+        """Items of a list walked and written (see :meth:`_member`): a run of strings and
+        scalars is parsed as one list (up to :data:`RUN` items), a list or an object
+        alone."""
         inner = "block" if frame.where == "content" else "data"
-        path = _join(frame.path, frame.count)
-        if frame.count:
-            self.write(b",")
-        frame.count += 1
-        if end is None:
-            return self._enter(at, inner, path, frame.secret, depth)
-        new = self.scrubber._walk(value, inner, path, frame.secret, self.hits)
-        self.changed = self.changed or new is not value
-        self._emit(new)
-        return None, end
+        run = _FLAT_RUN.match(self.buf, at, self.end)
+        if run is None:
+            value, end = self._read(at, depth)
+            path = _join(frame.path, frame.count)
+            if frame.count:
+                self.write(b",")
+            frame.count += 1
+            if end is None:
+                return self._enter(at, inner, path, frame.secret, depth)
+            new = self.scrubber._walk(value, inner, path, frame.secret, self.hits)
+            self.changed = self.changed or new is not value
+            self._emit(new)
+            return None, end
+        values = self._loads_run(at, run.end())
+        pieces: list[bytes] = []
+        for value in values:
+            path = _join(frame.path, frame.count)
+            frame.count += 1
+            new = self.scrubber._walk(value, inner, path, frame.secret, self.hits)
+            if new is not value:
+                self.changed = True
+            pieces.append(orjson.dumps(new))
+        self.write((b"," if frame.count > len(values) else b"") + b",".join(pieces))
+        return None, run.end()
+
+    def _loads_run(self, start: int, end: int) -> list[Any]:
+        try:
+            values = orjson.loads(b"[" + self.buf[start:end] + b"]")
+        except orjson.JSONDecodeError:
+            raise NotStreamable from None
+        assert isinstance(values, list)
+        return values
 
 
 def _discard(piece: bytes) -> None:
