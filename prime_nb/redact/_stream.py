@@ -34,22 +34,26 @@ MAX_DEPTH = 200
 #: how much of a long string is encoded at a time
 PIECE = 1 << 16
 
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-#: a JSON string literal, and the colon after it when it is a key
-_KEYED_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"[ \t\r\n]*(:?)', re.DOTALL)
+#: a JSON string literal. Every repeat is possessive (``*+``): the grammar needs no
+#: backtracking, and a greedy repeat keeps a backtracking record per step, which for a
+#: long string of many escapes costs many times the string
+_STRING_TEXT = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_STRING = re.compile(_STRING_TEXT, re.DOTALL)
+#: a JSON string literal, and the colon after it when it is a key (a string value that
+#: starts with ":" is no key: the literal is read whole before the colon is looked at)
+_KEYED_STRING = re.compile(_STRING_TEXT + rb"[ \t\r\n]*+(:?)", re.DOTALL)
+_SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null"
+_SCALAR = re.compile(_SCALAR_TEXT)
 #: how many strings and scalars of a list are parsed at once
 RUN = 256
-_STRING_TEXT = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
-_SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null"
-_SCALAR = re.compile(_SCALAR_TEXT)
 _ITEM = rb"(?:" + _STRING_TEXT + rb"|" + _SCALAR_TEXT + rb")"
 #: a run of strings and scalars in a list, ending before a comma
 _FLAT_RUN = re.compile(
-    _ITEM + rb"(?:[ \t\r\n]*,[ \t\r\n]*" + _ITEM + rb"){0,%d}" % (RUN - 1), re.DOTALL
+    _ITEM + rb"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _ITEM + rb"){0,%d}+" % (RUN - 1), re.DOTALL
 )
-_SPACE = re.compile(rb"[ \t\r\n]*")
+_SPACE = re.compile(rb"[ \t\r\n]*+")
 #: what lies between brackets: anything but a bracket or a quote, and whole strings
-_BETWEEN = re.compile(rb'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")*', re.DOTALL)
+_BETWEEN = re.compile(rb'(?:[^"\[\]{}]++|' + _STRING_TEXT + rb")*+", re.DOTALL)
 _QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
 _OPEN = {ord("{"): ord("}"), ord("["): ord("]")}
 #: the members an object's plan reads the value of (see :meth:`Scrubber.plan`), and the
