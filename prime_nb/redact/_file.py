@@ -34,11 +34,11 @@ from ..format import (
 )
 from ..session import Session
 from ._deep import with_deep_stack
+from ._report import HitColumns
 from ._rule import Finder, Rule
 from ._rules import as_rule, default_rules
 from ._scrub import Hit, Scrubber
 from ._stream import NotStreamable, StreamWalk, deeper_than, repeated_keys
-from ._suspects import SUSPECT
 
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
@@ -352,23 +352,18 @@ def redact(
 
 def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
     streamed = _learn(source, scrubber)
-    rows: list[tuple[int, str | None, str, str, str]] = []
-    suspect_rows: list[tuple[int, str | None, str, str]] = []
+    hits = HitColumns()
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
         with open(source, "rb") as again:  # long lines kept as they are are copied from it
-            for line, parts, hits, entry_id in _redacted_lines(source, scrubber, streamed, out):
-                for h in hits:
-                    if h.rule == SUSPECT:
-                        suspect_rows.append((line.number, entry_id, h.field, h.placeholder))
-                    else:
-                        rows.append((line.number, entry_id, h.field, h.rule, h.placeholder))
+            for line, parts, entry_id in _redacted_lines(source, scrubber, streamed, out, hits):
+                hits.close_line(line.number, entry_id)
                 if out is not None:
                     if parts is None:
                         _copy_line(again, line, out)
                     else:
                         out.writelines(parts)
-                del line, parts, hits  # held no longer while the next line is read
+                del line, parts  # held no longer while the next line is read
     except BaseException:
         if out is not None:
             out.close()
@@ -377,10 +372,8 @@ def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool
         raise
     if out is not None:
         out.close()
-    report = pd.DataFrame(rows, columns=REPORT_COLUMNS)
-    report["line"] = report["line"].astype("int64")
-    found = pd.DataFrame(suspect_rows, columns=SUSPECT_COLUMNS)
-    found["line"] = found["line"].astype("int64")
+    report = hits.report(REPORT_COLUMNS)
+    found = hits.suspect_report(SUSPECT_COLUMNS)
     return Redaction(None if dry_run else target, report, found)
 
 
@@ -426,8 +419,8 @@ def _copy_line(source: BinaryIO, line: _Line, out: BinaryIO) -> None:
 
 
 def _redacted_lines(
-    source: Path, scrubber: Scrubber, streamed: set[int], out: BinaryIO | None
-) -> Iterator[tuple[_Line, list[bytes] | None, list[Hit], str | None]]:
+    source: Path, scrubber: Scrubber, streamed: set[int], out: BinaryIO | None, hits: HitColumns
+) -> Iterator[tuple[_Line, list[bytes] | None, str | None]]:
     """Pass 2: each line as it goes into the copy (its pieces; None: the line as it is
     in the source), with its replacements; a line walked as a stream is written to
     ``out`` as it is walked (its pieces are then empty). No name here holds a line while
@@ -443,7 +436,7 @@ def _redacted_lines(
         del obj
         held = [line]
         del line
-        result = _redacted_line(held, scrubber, migrator, out)
+        result = _redacted_line(held, scrubber, migrator, out, hits)
         yield result
         del result
 
@@ -460,12 +453,15 @@ def _header(line: _Line) -> bool:
 
 
 def _redacted_line(
-    held: list[_Line], scrubber: Scrubber, migrator: Migrator | None, out: BinaryIO | None
-) -> tuple[_Line, list[bytes] | None, list[Hit], str | None]:
+    held: list[_Line],
+    scrubber: Scrubber,
+    migrator: Migrator | None,
+    out: BinaryIO | None,
+    hits: HitColumns,
+) -> tuple[_Line, list[bytes] | None, str | None]:
     """One line redacted. A changed line's parsed value is let go before the new one is
     serialised, so that the old value, the new one and the new bytes are not all held."""
     line = held.pop()
-    hits: list[Hit] = []
     if line.obj is STREAMED:
         if migrator is None or migrator.version >= 2:  # version 1 ids need the entry
             streamed = _streamed_line(line, scrubber, migrator, out, hits)
@@ -474,10 +470,10 @@ def _redacted_line(
         assert line.raw is not None
         line = _line(line.number, line.offset, [line.raw])
     if line.obj is None:  # a blank line: nothing to hide
-        return line, _kept(line), hits, None
+        return line, _kept(line), None
     if line.obj is INVALID_JSON:
         hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
-        return line, [line.head, WITHHELD_LINE, line.tail], hits, None
+        return line, [line.head, WITHHELD_LINE, line.tail], None
     if isinstance(line.obj, _Glued):
         ids: list[str | None] = []
         for _, _, value in line.obj.spans:
@@ -485,7 +481,7 @@ def _redacted_line(
             if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
                 ids.append(_entry_id(migrator, value))
         new = _glued_line(line, line.obj, scrubber, hits)
-        return line, new, hits, next((i for i in ids if i is not None), None)
+        return line, new, next((i for i in ids if i is not None), None)
     obj = line.obj
     entry_id: str | None = None
     kind = obj.get("type") if isinstance(obj, dict) else None
@@ -495,11 +491,11 @@ def _redacted_line(
     if line.rewrite is not None:
         hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
     if fixed_obj is obj and line.rewrite is None:
-        return line, _kept(line), hits, entry_id
+        return line, _kept(line), entry_id
     del obj
     line = line._replace(obj=None)
     body = _dumps(fixed_obj)
-    return line, [line.head, body, line.tail], hits, entry_id
+    return line, [line.head, body, line.tail], entry_id
 
 
 def _streamed_line(
@@ -507,8 +503,8 @@ def _streamed_line(
     scrubber: Scrubber,
     migrator: Migrator | None,
     out: BinaryIO | None,
-    hits: list[Hit],
-) -> tuple[_Line, list[bytes] | None, list[Hit], str | None] | None:
+    hits: HitColumns,
+) -> tuple[_Line, list[bytes] | None, str | None] | None:
     """A line walked as a stream, written to ``out`` as it goes (the bytes the tree walk
     writes); when nothing changed, what was written is taken back and the line is kept
     as it is. None when the walk fails after all (the file changed since pass 1):
@@ -526,7 +522,7 @@ def _streamed_line(
         if out is not None:
             out.seek(start)
             out.truncate()
-        hits.clear()
+        hits.clear_line()
         return None
     top = walk.top
     kind = top.get("type") if top is not None else None
@@ -536,11 +532,11 @@ def _streamed_line(
     if changed:
         if out is not None:
             out.write(line.tail)
-        return line._replace(raw=None), [], hits, entry_id
+        return line._replace(raw=None), [], entry_id
     if out is not None:
         out.seek(start)
         out.truncate()
-    return line, [line.raw], hits, entry_id
+    return line, [line.raw], entry_id
 
 
 def _kept(line: _Line) -> list[bytes] | None:
@@ -548,7 +544,7 @@ def _kept(line: _Line) -> list[bytes] | None:
 
 
 def _glued_line(
-    line: _Line, glued: _Glued, scrubber: Scrubber, hits: list[Hit]
+    line: _Line, glued: _Glued, scrubber: Scrubber, hits: HitColumns
 ) -> list[bytes] | None:
     """Each glued value redacted in its place; what lies between them kept as written."""
     parts: list[str] = []

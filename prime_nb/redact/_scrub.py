@@ -25,9 +25,9 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ._encodings import (
     PIECE,
@@ -96,6 +96,14 @@ class Hit:
     field: str
     rule: str
     placeholder: str
+
+
+class Hits(Protocol):
+    """Where hits go: a list, or the report's columns (``_report.HitColumns``)."""
+
+    def append(self, hit: Hit, /) -> None: ...
+
+    def extend(self, hits: Iterable[Hit], /) -> None: ...
 
 
 @dataclass
@@ -195,9 +203,7 @@ class Scrubber(SpanFinder):
             self._matcher_size = len(self.wide)
         return self._matcher
 
-    def scrub_text(
-        self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
-    ) -> str:
+    def scrub_text(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> str:
         """``text`` with what the rules find in it, and every file-wide value, replaced;
         what still looks like a secret after that is reported as a suspect, and kept."""
         new = self._replaced(text, path, hits, spans)
@@ -205,9 +211,7 @@ class Scrubber(SpanFinder):
             hits.extend(Hit(path, SUSPECT, why) for why in suspects(new))
         return new
 
-    def _replaced(
-        self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
-    ) -> str:
+    def _replaced(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> str:
         found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
@@ -241,12 +245,12 @@ class Scrubber(SpanFinder):
         out.append(text[last:])
         return "".join(out)
 
-    def scrub(self, obj: Any, hits: list[Hit], where: str = "entry") -> Any:
+    def scrub(self, obj: Any, hits: Hits, where: str = "entry") -> Any:
         """A copy of ``obj`` with secrets replaced (``obj`` itself if nothing changed)."""
         return self._walk(obj, where, "", False, hits)
 
     # -- the walk ----------------------------------------------------------------------
-    def _walk(self, obj: Any, where: str, path: str, secret: bool, hits: list[Hit] | None) -> Any:
+    def _walk(self, obj: Any, where: str, path: str, secret: bool, hits: Hits | None) -> Any:
         """Learn (``hits`` is None) or replace, through strings, keys and numbers."""
         if isinstance(obj, str):
             return self._string(obj, path, secret, hits)
@@ -269,7 +273,7 @@ class Scrubber(SpanFinder):
         return obj
 
     def _dict(
-        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: list[Hit] | None
+        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: Hits | None
     ) -> dict[str, Any]:
         context = self.object_context(obj)
         out: dict[str, Any] = {}
@@ -302,7 +306,7 @@ class Scrubber(SpanFinder):
         where: str,
         path: str,
         secret: bool,
-        hits: list[Hit] | None,
+        hits: Hits | None,
         taken: Container[str],
     ) -> Plan:
         """How the member ``key`` of ``obj`` is walked, its key scrubbed (learned) first.
@@ -330,9 +334,7 @@ class Scrubber(SpanFinder):
                 new_key = f"{base}#{n}"
         return Plan(new_key, WALK, child, _child_where(key, where), bool(inner))
 
-    def _image_data(
-        self, block: Mapping[str, Any], data: str, path: str, hits: list[Hit] | None
-    ) -> str:
+    def _image_data(self, block: Mapping[str, Any], data: str, path: str, hits: Hits | None) -> str:
         """An image block's data, scrubbed when it is text (an SVG): base64 in, base64 out."""
         if block.get("type") != "image":
             return self._walk(data, "data", path, False, hits)  # type: ignore[no-any-return]
@@ -349,7 +351,7 @@ class Scrubber(SpanFinder):
             return data
         return base64.b64encode(new.encode("utf-8")).decode("ascii")
 
-    def _key(self, key: str, path: str, hits: list[Hit] | None) -> str:
+    def _key(self, key: str, path: str, hits: Hits | None) -> str:
         spans = self._key_spans.get(key)
         if spans is None:
             spans = self.spans(key)
@@ -361,7 +363,7 @@ class Scrubber(SpanFinder):
             return key
         return self.scrub_text(key, path, hits, list(spans))
 
-    def _string(self, text: str, path: str, secret: bool, hits: list[Hit] | None) -> str:
+    def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
         if secret and not structural_stand_in(text):
             placeholder = self._learn_value(text, SECRET_FIELD, strongly_random(text))
             if hits is None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from ._scrub import IMAGE, KEEP, Hit, Scrubber, _join
+from ._scrub import IMAGE, KEEP, Hits, Scrubber, _join
 
 #: a value spanning at most this many bytes is parsed and walked as a tree
 SMALL = 1 << 14
@@ -95,7 +95,7 @@ class StreamWalk:
         buf: bytes,
         start: int,
         end: int,
-        hits: list[Hit] | None = None,
+        hits: Hits | None = None,
         write: Write | None = None,
     ) -> None:
         self.scrubber = scrubber
