@@ -105,6 +105,8 @@ class StreamWalk:
         self.end = end
         self.hits = hits
         self.write = write if write is not None else _discard
+        #: nothing is written (pass 1, or a dry run)
+        self.learning = write is None
         #: whether anything the line holds changed
         self.changed = False
         #: the top object's keys and the values plans read (its type and id)
@@ -377,15 +379,16 @@ class StreamWalk:
             self._emit(new)
             return None, end
         values = self._loads_run(at, run.end())
-        pieces: list[bytes] = []
-        for value in values:
-            path = _join(frame.path, frame.count)
-            frame.count += 1
-            new = self.scrubber._walk(value, inner, path, frame.secret, self.hits)
+        first, walk, hits = frame.count == 0, self.scrubber._walk, self.hits
+        for i, value in enumerate(values):
+            new = walk(value, inner, _join(frame.path, frame.count + i), frame.secret, hits)
             if new is not value:
                 self.changed = True
-            pieces.append(orjson.dumps(new))
-        self.write((b"," if frame.count > len(values) else b"") + b",".join(pieces))
+                values[i] = new
+        frame.count += len(values)
+        if self.learning:
+            return None, run.end()
+        self.write((b"" if first else b",") + orjson.dumps(values)[1:-1])
         return None, run.end()
 
     def _loads_run(self, start: int, end: int) -> list[Any]:
