@@ -34,6 +34,7 @@ from ..format import (
 )
 from ..session import Session
 from ._deep import with_deep_stack
+from ._embedded import StreamScrubber
 from ._report import HitColumns
 from ._rule import Finder, Rule
 from ._rules import as_rule, default_rules
@@ -346,7 +347,7 @@ def redact(
     target = Path(dest) if dest is not None else None
     if target is not None and not dry_run:
         _check_dest(source, target)
-    scrubber = Scrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
+    scrubber = StreamScrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
     return with_deep_stack(lambda: _redact(source, target, scrubber, dry_run))
 
 

@@ -221,3 +221,56 @@ def test_a_long_line_of_small_values_is_walked_as_a_stream(tmp_path: Path) -> No
     done = redact(path, tmp_path / "out.jsonl", hostnames=[])
     assert len(done.report) == 20_000
     assert b"hunter2xyz" not in (tmp_path / "out.jsonl").read_bytes()
+
+
+def _records(n: int) -> list[dict[str, object]]:
+    return [
+        {
+            "id": i,
+            "name": f"item {i} café ✓",
+            "notes": "deploy log line " * 16 + ("password=hunter2xyz" if i % 7 == 0 else ""),
+            **({"api_key": f"k{i:06d}Zq8vN2xL5pT7rW"} if i % 20 == 0 else {}),
+            **({"password": 4242 + i} if i % 33 == 0 else {}),
+            **({"headers": [{"name": "Authorization", "value": f"Bearer t{i}xYz123abc" + "Q" * 300}]}
+               if i % 25 == 0 else {}),
+            **({"inner": json.dumps({"token": f"ghp_{'a1B2' * 9}", "k": [1, 2]})}
+               if i % 40 == 0 else {}),
+            **({_TOKEN[1:-1]: "a key that is a secret"} if i == 5 else {}),
+        }
+        for i in range(n)
+    ]  # fmt: skip
+
+
+#: JSON texts read as streams (the thresholds lowered, so that they are short and still
+#: hold lists and objects entered as streams)
+LONG_JSON_TEXTS = {
+    "a list of records": json.dumps(_records(45)),
+    "records under keys, spaced": json.dumps(
+        {"rows": _records(45), "password": {"nested": [f"pw{i}x" for i in range(80)]}, "n": 1},
+        indent=1,
+    ),
+    "a long string inside": json.dumps({"log": "password=hunter2xyz " * 200, "n": [1.5]}),
+    "escaped, not ASCII": json.dumps(_records(45), ensure_ascii=True),
+}
+
+
+@pytest.mark.parametrize("name", list(LONG_JSON_TEXTS))
+def test_json_in_a_long_string_is_read_as_its_tree_is(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prime_nb.redact import _embedded
+
+    monkeypatch.setattr(_embedded, "LONG_JSON", 1_000)
+    monkeypatch.setattr(_stream, "SMALL", 300)
+    text = LONG_JSON_TEXTS[name]
+    assert len(text) > 3_000
+    rules = default_rules([])
+    streamed, tree = _embedded.StreamScrubber(rules), Scrubber(rules)
+    assert list(_embedded.embedded(streamed, text.encode(), 0))  # a stream, not given up
+
+    def spans(scrubber: Scrubber) -> list[tuple[int, int, str, bool]]:
+        return sorted((s.start, s.end, s.rule.name, s.confident) for s in scrubber.spans(text))
+
+    found = spans(streamed)
+    assert found == spans(tree)
+    assert len(found) >= 10
