@@ -46,6 +46,9 @@ _SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|f
 _SCALAR = re.compile(_SCALAR_TEXT)
 #: how many strings and scalars of a list are parsed at once
 RUN = 256
+#: how many commas from the end of a list's next SMALL bytes are tried as the end of a
+#: run of items (see ``StreamWalk._small_run``)
+_CUTS = 4
 _ITEM = rb"(?:" + _STRING_TEXT + rb"|" + _SCALAR_TEXT + rb")"
 #: a run of strings and scalars in a list, ending before a comma
 _FLAT_RUN = re.compile(
@@ -366,7 +369,8 @@ class StreamWalk:
         alone."""
         inner = "block" if frame.where == "content" else "data"
         run = _FLAT_RUN.match(self.buf, at, self.end)
-        if run is None:
+        found = (run.end(), None) if run is not None else self._small_run(at, depth)
+        if found is None:
             value, end = self._read(at, depth)
             path = _join(frame.path, frame.count)
             if frame.count:
@@ -378,7 +382,8 @@ class StreamWalk:
             self.changed = self.changed or new is not value
             self._emit(new)
             return None, end
-        values = self._loads_run(at, run.end())
+        end, parsed = found
+        values = self._loads_run(at, end) if parsed is None else parsed
         first, walk, hits = frame.count == 0, self.scrubber._walk, self.hits
         for i, value in enumerate(values):
             new = walk(value, inner, _join(frame.path, frame.count + i), frame.secret, hits)
@@ -386,10 +391,32 @@ class StreamWalk:
                 self.changed = True
                 values[i] = new
         frame.count += len(values)
-        if self.learning:
-            return None, run.end()
-        self.write((b"" if first else b",") + orjson.dumps(values)[1:-1])
-        return None, run.end()
+        if not self.learning:
+            self.write((b"" if first else b",") + orjson.dumps(values)[1:-1])
+        return None, end
+
+    def _small_run(self, at: int, depth: int) -> tuple[int, list[Any]] | None:
+        """Items of a list from ``at`` that span up to :data:`SMALL` bytes, parsed as one
+        list, and where they end (before a comma); None when no such run is found.
+
+        Why it needs no scan: the items' text cut at a comma and put in brackets parses
+        only when the comma stands between items (a cut inside a string or a nested list
+        or object leaves one open), so a few commas from the end are tried."""
+        stop = min(self.end, at + SMALL)
+        cut = stop
+        for _ in range(_CUTS):
+            cut = self.buf.rfind(b",", at, cut)
+            if cut <= at:
+                return None
+            try:
+                values = orjson.loads(b"[" + self.buf[at:cut] + b"]")
+            except orjson.JSONDecodeError:
+                continue
+            if not isinstance(values, list) or len(values) < 2:
+                return None
+            self._check(values, at, cut, depth - 1)
+            return cut, values
+        return None
 
     def _loads_run(self, start: int, end: int) -> list[Any]:
         try:

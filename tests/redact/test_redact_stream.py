@@ -31,7 +31,8 @@ SAMPLE = 12
 
 
 def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Redaction, Redaction]:
-    """``path`` redacted with every line walked as a stream, then every line as a tree."""
+    """``path`` redacted with every line walked as a stream (and every list or object over
+    64 bytes entered, runs of small items parsed together), then every line as a tree."""
     results = []
     for stream in (True, False):
         out = path.with_name(f"{path.stem}.{'stream' if stream else 'tree'}.jsonl")
@@ -39,6 +40,8 @@ def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Redaction, Redac
         with monkeypatch.context() as patch:
             patch.setattr(_file, "STREAM_MIN", -1 if stream else 1 << 62)
             patch.setattr(_file, "VALUE_COST", 1 << 62 if stream else 64)
+            if stream:  # lists and objects over 64 bytes are entered, not parsed
+                patch.setattr(_stream, "SMALL", 64)
             results.append(redact(path, out, hostnames=[]))
     return results[0], results[1]
 
@@ -127,6 +130,7 @@ HOSTILE = {
     "a list of records": _entry(
         22, json.dumps([{"id": i, "token": f"tok{i}Zq8vN2xL5pT7rW"} for i in range(40)])
     ),
+    "a list of small objects": _entry(24, json.dumps([{"a": i, "b": [i]} for i in range(60)])),
 }
 
 
@@ -165,6 +169,7 @@ STREAMED_HOSTILE = [
     "a top-level list",
     "an SVG image",
     "a list of records",
+    "a list of small objects",
 ]
 
 
