@@ -130,7 +130,9 @@ HOSTILE = {
     "a list of records": _entry(
         22, json.dumps([{"id": i, "token": f"tok{i}Zq8vN2xL5pT7rW"} for i in range(40)])
     ),
-    "a list of small objects": _entry(24, json.dumps([{"a": i, "b": [i]} for i in range(60)])),
+    "a list of small objects": _entry(
+        24, json.dumps([*({"a": i, "b": [i]} for i in range(60)), "password=hunter2xyz"])
+    ),
 }
 
 
