@@ -27,7 +27,7 @@ import json
 import re
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from ._encodings import (
     PIECE,
@@ -79,14 +79,11 @@ _SHORT_KEPT = 1 << 16
 WALK, IMAGE, KEEP = "walk", "image", "keep"
 
 
-class Plan(NamedTuple):
-    """How one member of an object is walked (see :meth:`Scrubber.plan`)."""
-
-    key: str  # the key as written (scrubbed, renamed apart from the others)
-    how: str  # WALK, IMAGE or KEEP
-    path: str  # the value's field path
-    where: str  # the kind of value: "message", "content", "block" or "data"
-    secret: bool  # the value is a secret by its key
+#: how one member of an object is walked (see :meth:`Scrubber.plan`): the key as written
+#: (scrubbed, renamed apart from the others), WALK, IMAGE or KEEP, the value's field
+#: path, the kind of value ("message", "content", "block" or "data"), and whether the
+#: value is a secret by its key (a plain tuple: one is made per member)
+Plan = tuple[str, str, str, str, bool]
 
 
 @dataclass(slots=True)
@@ -279,15 +276,17 @@ class Scrubber(SpanFinder):
         out: dict[str, Any] = {}
         changed = False
         for key, value in obj.items():
-            plan = self.plan(obj, context, key, value, where, path, secret, hits, out)
-            if plan.how == IMAGE:
-                new = self._image_data(obj, value, plan.path, hits)
-            elif plan.how == KEEP:
-                new = value
+            new_key, how, child, child_where, inner = self.plan(
+                obj, context, key, value, where, path, secret, hits, out
+            )
+            if how == WALK:
+                new = self._walk(value, child_where, child, inner, hits)
+            elif how == IMAGE:
+                new = self._image_data(obj, value, child, hits)
             else:
-                new = self._walk(value, plan.where, plan.path, plan.secret, hits)
-            changed = changed or new is not value or plan.key != key
-            out[plan.key] = new
+                new = value
+            changed = changed or new is not value or new_key != key
+            out[new_key] = new
         return out if changed else obj
 
     def object_context(self, obj: Mapping[str, Any]) -> tuple[bool, bool]:
@@ -313,9 +312,9 @@ class Scrubber(SpanFinder):
         ``value`` need only be its type when it is a list or an object; ``taken`` holds
         the keys already written (a renamed key must not meet another)."""
         if where == "block" and key == "data" and isinstance(value, str):
-            return Plan(key, IMAGE, _join(path, key), where, False)
+            return key, IMAGE, _join(path, key), where, False
         if _keep(key, where, obj):
-            return Plan(key, KEEP, path, where, False)
+            return key, KEEP, path, where, False
         new_key = self._key(key, _join(path, "(key)"), hits)
         pair, jwk = context
         inner = secret or (
@@ -332,7 +331,7 @@ class Scrubber(SpanFinder):
             while new_key in taken or new_key in obj:
                 n += 1
                 new_key = f"{base}#{n}"
-        return Plan(new_key, WALK, child, _child_where(key, where), bool(inner))
+        return new_key, WALK, child, _child_where(key, where), bool(inner)
 
     def _image_data(self, block: Mapping[str, Any], data: str, path: str, hits: Hits | None) -> str:
         """An image block's data, scrubbed when it is text (an SVG): base64 in, base64 out."""

@@ -244,7 +244,10 @@ class StreamWalk:
 
     def _check(self, value: Any, start: int, end: int, depth: int) -> None:
         """A value parsed alone holds every key its text writes, and fits the depth."""
-        if repeated_keys(value, self.buf[start:end]) or deeper_than(value, MAX_DEPTH - depth):
+        if repeated_keys(value, self.buf[start:end]):
+            raise NotStreamable
+        brackets = self.buf.count(b"[", start, end) + self.buf.count(b"{", start, end)
+        if brackets > MAX_DEPTH - depth and deeper_than(value, MAX_DEPTH - depth):
             raise NotStreamable
 
     # -- writing ---------------------------------------------------------------------------
@@ -336,29 +339,29 @@ class StreamWalk:
         assert frame.shell is not None
         key, at = self._key(at)
         value, end = self._read(at, depth)
-        plan = self.scrubber.plan(
+        new_key, how, child, child_where, inner = self.scrubber.plan(
             frame.shell, frame.context, key, value, frame.where, frame.path,
             frame.secret, self.hits, frame.taken,
         )  # fmt: skip
-        frame.taken.add(plan.key)
-        self.changed = self.changed or plan.key != key
-        self.write((b"," if frame.count else b"") + orjson.dumps(plan.key) + b":")
+        frame.taken.add(new_key)
+        self.changed = self.changed or new_key != key
+        self.write((b"," if frame.count else b"") + orjson.dumps(new_key) + b":")
         frame.count += 1
         if end is None:
-            if plan.how == KEEP:  # a long value the format keeps: copied as a tree
+            if how == KEEP:  # a long value the format keeps: copied as a tree
                 found = self._container_end(at, self.end)
                 assert found is not None
                 kept = self._loads(at, found)
                 self._check(kept, at, found, depth)
                 self._emit(kept)
                 return None, found
-            return self._enter(at, plan.where, plan.path, plan.secret, depth)
-        if plan.how == IMAGE:
-            new = self.scrubber._image_data(frame.shell, value, plan.path, self.hits)
-        elif plan.how == KEEP:
+            return self._enter(at, child_where, child, inner, depth)
+        if how == IMAGE:
+            new = self.scrubber._image_data(frame.shell, value, child, self.hits)
+        elif how == KEEP:
             new = value
         else:
-            new = self.scrubber._walk(value, plan.where, plan.path, plan.secret, self.hits)
+            new = self.scrubber._walk(value, child_where, child, inner, self.hits)
         self.changed = self.changed or new is not value
         self._emit(new)
         return None, end
@@ -403,11 +406,22 @@ class StreamWalk:
         only when the comma stands between items (a cut inside a string or a nested list
         or object leaves one open), so a few commas from the end are tried."""
         stop = min(self.end, at + SMALL)
-        cut = stop
+        close = _OPEN.get(self.buf[at])
+        search = stop
         for _ in range(_CUTS):
-            cut = self.buf.rfind(b",", at, cut)
-            if cut <= at:
-                return None
+            if close is not None:  # a list of lists or objects: a comma after a closer
+                mark = self.buf.rfind(bytes((close,)), at, search)
+                if mark <= at:
+                    return None
+                search = mark
+                cut = self._space(mark + 1)
+                if cut >= self.end or self.buf[cut] != _COMMA:
+                    continue
+            else:
+                cut = self.buf.rfind(b",", at, search)
+                if cut <= at:
+                    return None
+                search = cut
             try:
                 values = orjson.loads(b"[" + self.buf[at:cut] + b"]")
             except orjson.JSONDecodeError:
