@@ -230,6 +230,11 @@ def test_a_long_line_of_small_values_is_walked_as_a_stream(tmp_path: Path) -> No
     assert b"hunter2xyz" not in (tmp_path / "out.jsonl").read_bytes()
 
 
+def _bearer(i: int) -> str:
+    """A header's value long enough that its pair is entered as a stream."""
+    return f"Bearer t{i}xYz123abc" + "Q" * 300
+
+
 def _records(n: int) -> list[dict[str, object]]:
     return [
         {
@@ -238,7 +243,7 @@ def _records(n: int) -> list[dict[str, object]]:
             "notes": "deploy log line " * 16 + ("password=hunter2xyz" if i % 7 == 0 else ""),
             **({"api_key": f"k{i:06d}Zq8vN2xL5pT7rW"} if i % 20 == 0 else {}),
             **({"password": 4242 + i} if i % 33 == 0 else {}),
-            **({"headers": [{"name": "Authorization", "value": f"Bearer t{i}xYz123abc" + "Q" * 300}]}
+            **({"headers": [{"name": "Authorization", "value": _bearer(i)}]}
                if i % 25 == 0 else {}),
             **({"inner": json.dumps({"token": f"ghp_{'a1B2' * 9}", "k": [1, 2]})}
                if i % 40 == 0 else {}),
