@@ -3,9 +3,10 @@
 ``redact`` walks a long line of many small values as a stream of its bytes
 (``prime_nb/redact/_stream.py``) and any other line as a parsed tree. Here every line is
 sent down each path in turn (the thresholds set so), and the two copies and reports must
-be identical: on the secret corpora (a sample of the large one, the specification
-dialect's whole) and on hostile lines the stream walk must refuse or get right (glued
-entries, deep nesting, lone surrogates, repeated keys, NaN, huge numbers, odd spacing).
+be identical: on samples of the secret corpora (the whole corpora were compared, every
+line a stream, when the walk was written) and on hostile lines that the stream walk must
+refuse or get right (glued entries, deep nesting, lone surrogates, repeated keys, NaN,
+huge numbers, odd spacing).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ _stream = sys.modules["prime_nb.redact._stream"]
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
 #: the corpus's lines kept for the comparison: one in this many (each path redacts the
-#: sample; the whole corpus was compared when the stream walk was written)
-SAMPLE = 12
+#: sample)
+SAMPLE = 24
 
 
 def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Redaction, Redaction]:
@@ -59,19 +60,24 @@ def test_stream_and_tree_walks_agree_on_the_secret_corpus(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     corpus = build(tmp_path / "full.jsonl")
-    lines = corpus.path.read_bytes().splitlines(keepends=True)
-    sample = tmp_path / "sample.jsonl"
-    sample.write_bytes(lines[0] + b"".join(lines[1::SAMPLE]))
-    tree = _assert_same(sample, monkeypatch)
-    assert len(tree.report) > 1_000
+    tree = _assert_same(_sample(corpus.path, SAMPLE), monkeypatch)
+    assert len(tree.report) > 500
 
 
 def test_stream_and_tree_walks_agree_on_the_specification_corpus(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     corpus = build_spec(tmp_path / "spec.jsonl")
-    tree = _assert_same(corpus.path, monkeypatch)
+    tree = _assert_same(_sample(corpus.path, 3), monkeypatch)
     assert len(tree.report) > 100
+
+
+def _sample(path: Path, every: int) -> Path:
+    """The header and one line in ``every`` of the others."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    sample = path.with_name(f"{path.stem}.sample.jsonl")
+    sample.write_bytes(lines[0] + b"".join(lines[1::every]))
+    return sample
 
 
 def _entry(n: int, data: str) -> str:
