@@ -15,7 +15,7 @@ import copy
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -34,10 +34,12 @@ from ..format import (
 )
 from ..session import Session
 from ._deep import with_deep_stack
+from ._embedded import StreamScrubber
+from ._report import HitColumns
 from ._rule import Finder, Rule
 from ._rules import as_rule, default_rules
 from ._scrub import Hit, Scrubber
-from ._suspects import SUSPECT
+from ._stream import NotStreamable, StreamWalk, deeper_than, repeated_keys
 
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
@@ -55,9 +57,6 @@ WITHHELD_LINE = (
     WITHHELD + " prime-nb redact withheld this line: it is not valid JSON (torn or broken), "
     "so it was not copied"
 ).encode()
-#: a JSON string literal, and the colon after it when it is a key (a string value that
-#: starts with ":" is no key: the literal is read whole before the colon is looked at)
-_RAW_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"[ \t\r\n]*(:?)', re.DOTALL)
 
 
 #: the columns of :attr:`Redaction.suspects`: where, and why (never the value)
@@ -149,23 +148,29 @@ class _Line(NamedTuple):
 KEEP_RAW = 1 << 20
 
 
-def _lines(path: Path) -> Iterator[_Line]:
-    """Each line parsed. Why the list: a line's bytes are handed to :func:`_line` in a
-    list it empties, so that no name here holds them while the line is redacted."""
+def _lines(path: Path, streamed: Callable[[int], bool]) -> Iterator[_Line]:
+    """Each line parsed, or held as bytes (:data:`STREAMED`) when ``streamed(number)``
+    and :func:`_many_values`. Why the list: a line's bytes are handed to :func:`_line` in
+    a list it empties, so that no name here holds them while the line is redacted."""
     with open(path, "rb") as fh:
-        offset = 0
-        for number, raw in enumerate(fh, start=1):
+        offset, number = 0, 0
+        # readline, not ``for raw in enumerate(fh)``: enumerate keeps its last tuple, and
+        # so the line's bytes, alive while the line is redacted
+        while raw := fh.readline():
+            number += 1
             at, offset = offset, offset + len(raw)
             held = [raw]
             del raw
-            yield _line(number, at, held)
+            yield _line(number, at, held, streamed(number))
 
 
-def _line(number: int, offset: int, held: list[bytes]) -> _Line:
+def _line(number: int, offset: int, held: list[bytes], streamed: bool = False) -> _Line:
     raw = held.pop()
     length = len(raw)
     tail = _line_end(raw)
     head = BOM if raw.startswith(BOM) else b""
+    if streamed and _many_values(raw):
+        return _Line(number, offset, raw, length, head, tail, STREAMED, None)
     kept = raw if length <= KEEP_RAW else None
     # orjson reads the line with its line end (JSON whitespace), so no copy without it
     # is made; only a line with a BOM is cut
@@ -184,10 +189,29 @@ def _line(number: int, offset: int, held: list[bytes]) -> _Line:
         # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
         obj = _fit(obj) if deep_enough(body) else obj
         return _Line(number, offset, kept, length, head, tail, obj, "repaired-line")
-    repeated = isinstance(obj, dict | list) and _key_count(obj) != _raw_key_count(body)
+    repeated = repeated_keys(obj, body)
     return _Line(
         number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None
     )
+
+
+#: a line longer than this whose values are many and small (:func:`_many_values`) is
+#: walked as a stream of its values (``_stream.py``), not parsed into a tree
+STREAM_MIN = 1 << 18
+#: what one value costs as a Python object, at least (an object's header and a pointer)
+VALUE_COST = 64
+#: the ``obj`` of a line held as bytes, to be walked as a stream
+STREAMED = object()
+
+
+def _many_values(raw: bytes) -> bool:
+    """Whether the line's tree would cost more than its bytes: a value per
+    :data:`VALUE_COST` bytes or more (strings and commas counted at C speed; the
+    escaped quotes inside strings are not strings)."""
+    if len(raw) <= STREAM_MIN:
+        return False
+    strings = (raw.count(b'"') - raw.count(b'\\"')) // 2
+    return (strings + raw.count(b",")) * VALUE_COST > len(raw)
 
 
 def _line_end(raw: bytes) -> bytes:
@@ -210,7 +234,7 @@ def _glued(body: bytes) -> _Glued | None:
         return None
     if not deep_enough(body):
         return _Glued(text, spans)
-    deep = any(_deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
+    deep = any(deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
     if not deep:
         return _Glued(text, spans)
     return _Glued(text, [(start, end, trim_depth(value)[0]) for start, end, value in spans], True)
@@ -222,39 +246,7 @@ ORJSON_DEPTH = 1024
 
 def _fit(value: Any) -> Any:
     """``value``, cut as ``load()`` cuts it when it nests deeper than orjson reads."""
-    return trim_depth(value)[0] if _deeper_than(value, ORJSON_DEPTH) else value
-
-
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests more than ``limit`` lists and objects (walked without
-    recursion)."""
-    stack = [(value, 1)] if isinstance(value, dict | list) else []
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        children = node.values() if isinstance(node, dict) else node
-        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
-    return False
-
-
-def _raw_key_count(body: bytes) -> int:
-    """How many keys the JSON text ``body`` writes (a repeated one each time)."""
-    return _RAW_STRING.findall(body).count(b":")
-
-
-def _key_count(obj: Any) -> int:
-    """How many object keys ``obj`` holds, at every depth."""
-    count = 0
-    stack = [obj]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            count += len(node)
-            stack.extend(v for v in node.values() if isinstance(v, dict | list))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, dict | list))
-    return count
+    return trim_depth(value)[0] if deeper_than(value, ORJSON_DEPTH) else value
 
 
 def _rules(
@@ -355,29 +347,24 @@ def redact(
     target = Path(dest) if dest is not None else None
     if target is not None and not dry_run:
         _check_dest(source, target)
-    scrubber = Scrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
+    scrubber = StreamScrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
     return with_deep_stack(lambda: _redact(source, target, scrubber, dry_run))
 
 
 def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
-    _learn(source, scrubber)
-    rows: list[tuple[int, str | None, str, str, str]] = []
-    suspect_rows: list[tuple[int, str | None, str, str]] = []
+    streamed = _learn(source, scrubber)
+    hits = HitColumns()
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
         with open(source, "rb") as again:  # long lines kept as they are are copied from it
-            for line, parts, hits, entry_id in _redacted_lines(source, scrubber):
-                for h in hits:
-                    if h.rule == SUSPECT:
-                        suspect_rows.append((line.number, entry_id, h.field, h.placeholder))
-                    else:
-                        rows.append((line.number, entry_id, h.field, h.rule, h.placeholder))
+            for line, parts, entry_id in _redacted_lines(source, scrubber, streamed, out, hits):
+                hits.close_line(line.number, entry_id)
                 if out is not None:
                     if parts is None:
                         _copy_line(again, line, out)
                     else:
                         out.writelines(parts)
-                del line, parts, hits  # held no longer while the next line is read
+                del line, parts  # held no longer while the next line is read
     except BaseException:
         if out is not None:
             out.close()
@@ -386,21 +373,34 @@ def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool
         raise
     if out is not None:
         out.close()
-    report = pd.DataFrame(rows, columns=REPORT_COLUMNS)
-    report["line"] = report["line"].astype("int64")
-    found = pd.DataFrame(suspect_rows, columns=SUSPECT_COLUMNS)
-    found["line"] = found["line"].astype("int64")
+    report = hits.report(REPORT_COLUMNS)
+    found = hits.suspect_report(SUSPECT_COLUMNS)
     return Redaction(None if dry_run else target, report, found)
 
 
-def _learn(source: Path, scrubber: Scrubber) -> None:
-    """Pass 1: learn every secret value (a function, so that nothing of the last line
-    is held when pass 2 reads it again)."""
-    for line in _lines(source):
+def _learn(source: Path, scrubber: Scrubber) -> set[int]:
+    """Pass 1: learn every secret value; returns the numbers of the lines walked as
+    streams (a function, so that nothing of the last line is held when pass 2 reads it
+    again). A line the stream walk cannot vouch for is parsed and learned as a tree:
+    what the walk learned of it before (a prefix of the same walk) is learned again."""
+    streamed: set[int] = set()
+    for line in _lines(source, lambda number: True):
+        if line.obj is STREAMED:
+            assert line.raw is not None
+            end = line.length - len(line.tail)
+            walk = StreamWalk(scrubber, line.raw, len(line.head), end, None, None)
+            try:
+                walk.run()
+            except NotStreamable:
+                line = _line(line.number, line.offset, [line.raw])
+            else:
+                streamed.add(line.number)
+                continue
         values = [v for _, _, v in line.obj.spans] if isinstance(line.obj, _Glued) else [line.obj]
         for value in values:
             if value is not None and value is not INVALID_JSON:
                 scrubber.learn(value, _where(value))
+    return streamed
 
 
 #: how much of a long line kept as it is is copied at a time
@@ -420,36 +420,61 @@ def _copy_line(source: BinaryIO, line: _Line, out: BinaryIO) -> None:
 
 
 def _redacted_lines(
-    source: Path, scrubber: Scrubber
-) -> Iterator[tuple[_Line, list[bytes] | None, list[Hit], str | None]]:
+    source: Path, scrubber: Scrubber, streamed: set[int], out: BinaryIO | None, hits: HitColumns
+) -> Iterator[tuple[_Line, list[bytes] | None, str | None]]:
     """Pass 2: each line as it goes into the copy (its pieces; None: the line as it is
-    in the source), with its replacements. No name here holds a line while the next is
-    read, nor while it is redacted (see :func:`_redacted_line`)."""
+    in the source), with its replacements; a line walked as a stream is written to
+    ``out`` as it is walked (its pieces are then empty). No name here holds a line while
+    the next is read, nor while it is redacted (see :func:`_redacted_line`)."""
     migrator: Migrator | None = None
-    for line in _lines(source):
+    for line in _lines(source, streamed.__contains__):
+        if migrator is None and line.obj is STREAMED and _header(line):
+            assert line.raw is not None
+            line = _line(line.number, line.offset, [line.raw])  # a header is read whole
         obj = line.obj
         if isinstance(obj, dict) and migrator is None and obj.get("type") in HEADERS:
             migrator = Migrator(obj)
         del obj
         held = [line]
         del line
-        result = _redacted_line(held, scrubber, migrator)
+        result = _redacted_line(held, scrubber, migrator, out, hits)
         yield result
         del result
 
 
+def _header(line: _Line) -> bool:
+    """Whether a line held as bytes is a session header (or cannot be read as a stream)."""
+    assert line.raw is not None
+    walk = StreamWalk(Scrubber([]), line.raw, len(line.head), line.length - len(line.tail))
+    try:
+        top = walk.top_shell()
+    except NotStreamable:
+        return True
+    return top is not None and top.get("type") in HEADERS
+
+
 def _redacted_line(
-    held: list[_Line], scrubber: Scrubber, migrator: Migrator | None
-) -> tuple[_Line, list[bytes] | None, list[Hit], str | None]:
+    held: list[_Line],
+    scrubber: Scrubber,
+    migrator: Migrator | None,
+    out: BinaryIO | None,
+    hits: HitColumns,
+) -> tuple[_Line, list[bytes] | None, str | None]:
     """One line redacted. A changed line's parsed value is let go before the new one is
     serialised, so that the old value, the new one and the new bytes are not all held."""
     line = held.pop()
-    hits: list[Hit] = []
+    if line.obj is STREAMED:
+        if migrator is None or migrator.version >= 2:  # version 1 ids need the entry
+            streamed = _streamed_line(line, scrubber, migrator, out, hits)
+            if streamed is not None:
+                return streamed
+        assert line.raw is not None
+        line = _line(line.number, line.offset, [line.raw])
     if line.obj is None:  # a blank line: nothing to hide
-        return line, _kept(line), hits, None
+        return line, _kept(line), None
     if line.obj is INVALID_JSON:
         hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
-        return line, [line.head, WITHHELD_LINE, line.tail], hits, None
+        return line, [line.head, WITHHELD_LINE, line.tail], None
     if isinstance(line.obj, _Glued):
         ids: list[str | None] = []
         for _, _, value in line.obj.spans:
@@ -457,7 +482,7 @@ def _redacted_line(
             if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
                 ids.append(_entry_id(migrator, value))
         new = _glued_line(line, line.obj, scrubber, hits)
-        return line, new, hits, next((i for i in ids if i is not None), None)
+        return line, new, next((i for i in ids if i is not None), None)
     obj = line.obj
     entry_id: str | None = None
     kind = obj.get("type") if isinstance(obj, dict) else None
@@ -467,11 +492,52 @@ def _redacted_line(
     if line.rewrite is not None:
         hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
     if fixed_obj is obj and line.rewrite is None:
-        return line, _kept(line), hits, entry_id
+        return line, _kept(line), entry_id
     del obj
     line = line._replace(obj=None)
     body = _dumps(fixed_obj)
-    return line, [line.head, body, line.tail], hits, entry_id
+    return line, [line.head, body, line.tail], entry_id
+
+
+def _streamed_line(
+    line: _Line,
+    scrubber: Scrubber,
+    migrator: Migrator | None,
+    out: BinaryIO | None,
+    hits: HitColumns,
+) -> tuple[_Line, list[bytes] | None, str | None] | None:
+    """A line walked as a stream, written to ``out`` as it goes (the bytes the tree walk
+    writes); when nothing changed, what was written is taken back and the line is kept
+    as it is. None when the walk fails after all (the file changed since pass 1):
+    nothing of it is left written, and the caller walks its tree."""
+    assert line.raw is not None
+    start = out.tell() if out is not None else 0
+    if out is not None:
+        out.write(line.head)
+    end = line.length - len(line.tail)
+    write = None if out is None else out.write
+    walk = StreamWalk(scrubber, line.raw, len(line.head), end, hits, write)
+    try:
+        changed = walk.run()
+    except NotStreamable:
+        if out is not None:
+            out.seek(start)
+            out.truncate()
+        hits.clear_line()
+        return None
+    top = walk.top
+    kind = top.get("type") if top is not None else None
+    entry_id: str | None = None
+    if migrator is not None and top is not None and isinstance(kind, str) and kind not in HEADERS:
+        entry_id = _entry_id(migrator, top)
+    if changed:
+        if out is not None:
+            out.write(line.tail)
+        return line._replace(raw=None), [], entry_id
+    if out is not None:
+        out.seek(start)
+        out.truncate()
+    return line, [line.raw], entry_id
 
 
 def _kept(line: _Line) -> list[bytes] | None:
@@ -479,7 +545,7 @@ def _kept(line: _Line) -> list[bytes] | None:
 
 
 def _glued_line(
-    line: _Line, glued: _Glued, scrubber: Scrubber, hits: list[Hit]
+    line: _Line, glued: _Glued, scrubber: Scrubber, hits: HitColumns
 ) -> list[bytes] | None:
     """Each glued value redacted in its place; what lies between them kept as written."""
     parts: list[str] = []

@@ -25,8 +25,9 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ._encodings import (
     PIECE,
@@ -74,6 +75,17 @@ _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
 
 
+#: how a member is walked: its value scrubbed, an image's data read as text, kept as is
+WALK, IMAGE, KEEP = "walk", "image", "keep"
+
+
+#: how one member of an object is walked (see :meth:`Scrubber.plan`): the key as written
+#: (scrubbed, renamed apart from the others), WALK, IMAGE or KEEP, the value's field
+#: path, the kind of value ("message", "content", "block" or "data"), and whether the
+#: value is a secret by its key (a plain tuple: one is made per member)
+Plan = tuple[str, str, str, str, bool]
+
+
 @dataclass(slots=True)
 class Hit:
     """One replacement: where, and by which rule (never the secret itself)."""
@@ -81,6 +93,14 @@ class Hit:
     field: str
     rule: str
     placeholder: str
+
+
+class Hits(Protocol):
+    """Where hits go: a list, or the report's columns (``_report.HitColumns``)."""
+
+    def append(self, hit: Hit, /) -> None: ...
+
+    def extend(self, hits: Iterable[Hit], /) -> None: ...
 
 
 @dataclass
@@ -180,9 +200,7 @@ class Scrubber(SpanFinder):
             self._matcher_size = len(self.wide)
         return self._matcher
 
-    def scrub_text(
-        self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
-    ) -> str:
+    def scrub_text(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> str:
         """``text`` with what the rules find in it, and every file-wide value, replaced;
         what still looks like a secret after that is reported as a suspect, and kept."""
         new = self._replaced(text, path, hits, spans)
@@ -190,9 +208,7 @@ class Scrubber(SpanFinder):
             hits.extend(Hit(path, SUSPECT, why) for why in suspects(new))
         return new
 
-    def _replaced(
-        self, text: str, path: str, hits: list[Hit], spans: list[Span] | None = None
-    ) -> str:
+    def _replaced(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> str:
         found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
@@ -226,12 +242,12 @@ class Scrubber(SpanFinder):
         out.append(text[last:])
         return "".join(out)
 
-    def scrub(self, obj: Any, hits: list[Hit], where: str = "entry") -> Any:
+    def scrub(self, obj: Any, hits: Hits, where: str = "entry") -> Any:
         """A copy of ``obj`` with secrets replaced (``obj`` itself if nothing changed)."""
         return self._walk(obj, where, "", False, hits)
 
     # -- the walk ----------------------------------------------------------------------
-    def _walk(self, obj: Any, where: str, path: str, secret: bool, hits: list[Hit] | None) -> Any:
+    def _walk(self, obj: Any, where: str, path: str, secret: bool, hits: Hits | None) -> Any:
         """Learn (``hits`` is None) or replace, through strings, keys and numbers."""
         if isinstance(obj, str):
             return self._string(obj, path, secret, hits)
@@ -254,43 +270,70 @@ class Scrubber(SpanFinder):
         return obj
 
     def _dict(
-        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: list[Hit] | None
+        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: Hits | None
     ) -> dict[str, Any]:
-        pair = self.secret_keys and named_pair(obj)
-        jwk = self.secret_keys and isinstance(obj.get("kty"), str)
+        context = self.object_context(obj)
         out: dict[str, Any] = {}
         changed = False
         for key, value in obj.items():
-            if where == "block" and key == "data" and isinstance(value, str):
-                new_data = self._image_data(obj, value, _join(path, key), hits)
-                changed = changed or new_data is not value
-                out[key] = new_data
-                continue
-            if _keep(key, where, obj):
-                out[key] = value
-                continue
-            new_key = self._key(key, _join(path, "(key)"), hits)
-            inner = secret or (
-                self.secret_keys
-                and (
-                    secret_under(key, value)
-                    or (pair and key == "value")
-                    or (jwk and key in JWK_PRIVATE_MEMBERS)
-                )
+            new_key, how, child, child_where, inner = self.plan(
+                obj, context, key, value, where, path, secret, hits, out
             )
-            new = self._walk(value, _child_where(key, where), _join(path, new_key), inner, hits)
-            if new_key != key:
-                base, n = new_key, 1
-                while new_key in out or new_key in obj:
-                    n += 1
-                    new_key = f"{base}#{n}"
+            if how == WALK:
+                new = self._walk(value, child_where, child, inner, hits)
+            elif how == IMAGE:
+                new = self._image_data(obj, value, child, hits)
+            else:
+                new = value
             changed = changed or new is not value or new_key != key
             out[new_key] = new
         return out if changed else obj
 
-    def _image_data(
-        self, block: dict[str, Any], data: str, path: str, hits: list[Hit] | None
-    ) -> str:
+    def object_context(self, obj: Mapping[str, Any]) -> tuple[bool, bool]:
+        """What an object's members tell about each other: a name/value pair that names a
+        secret, a JWK (its private members are secrets)."""
+        pair = self.secret_keys and named_pair(obj)  # type: ignore[arg-type]
+        jwk = self.secret_keys and isinstance(obj.get("kty"), str)
+        return pair, jwk
+
+    def plan(
+        self,
+        obj: Mapping[str, Any],
+        context: tuple[bool, bool],
+        key: str,
+        value: Any,
+        where: str,
+        path: str,
+        secret: bool,
+        hits: Hits | None,
+        taken: Container[str],
+    ) -> Plan:
+        """How the member ``key`` of ``obj`` is walked, its key scrubbed (learned) first.
+        ``value`` need only be its type when it is a list or an object; ``taken`` holds
+        the keys already written (a renamed key must not meet another)."""
+        if where == "block" and key == "data" and isinstance(value, str):
+            return key, IMAGE, _join(path, key), where, False
+        if _keep(key, where, obj):
+            return key, KEEP, path, where, False
+        new_key = self._key(key, _join(path, "(key)"), hits)
+        pair, jwk = context
+        inner = secret or (
+            self.secret_keys
+            and (
+                secret_under(key, value)
+                or (pair and key == "value")
+                or (jwk and key in JWK_PRIVATE_MEMBERS)
+            )
+        )
+        child = _join(path, new_key)
+        if new_key != key:
+            base, n = new_key, 1
+            while new_key in taken or new_key in obj:
+                n += 1
+                new_key = f"{base}#{n}"
+        return new_key, WALK, child, _child_where(key, where), bool(inner)
+
+    def _image_data(self, block: Mapping[str, Any], data: str, path: str, hits: Hits | None) -> str:
         """An image block's data, scrubbed when it is text (an SVG): base64 in, base64 out."""
         if block.get("type") != "image":
             return self._walk(data, "data", path, False, hits)  # type: ignore[no-any-return]
@@ -307,7 +350,7 @@ class Scrubber(SpanFinder):
             return data
         return base64.b64encode(new.encode("utf-8")).decode("ascii")
 
-    def _key(self, key: str, path: str, hits: list[Hit] | None) -> str:
+    def _key(self, key: str, path: str, hits: Hits | None) -> str:
         spans = self._key_spans.get(key)
         if spans is None:
             spans = self.spans(key)
@@ -319,7 +362,7 @@ class Scrubber(SpanFinder):
             return key
         return self.scrub_text(key, path, hits, list(spans))
 
-    def _string(self, text: str, path: str, secret: bool, hits: list[Hit] | None) -> str:
+    def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
         if secret and not structural_stand_in(text):
             placeholder = self._learn_value(text, SECRET_FIELD, strongly_random(text))
             if hits is None:
@@ -346,7 +389,7 @@ def _value_key(text: str, start: int, end: int) -> str:
     return _LONG_KEY + digest.hexdigest()
 
 
-def _keep(key: str, where: str, obj: dict[str, Any]) -> bool:
+def _keep(key: str, where: str, obj: Mapping[str, Any]) -> bool:
     if where == "entry":
         return key in ENTRY_KEEP
     if where == "message":
