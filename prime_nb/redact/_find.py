@@ -92,7 +92,7 @@ class SpanFinder:
         if depth < MAX_DEPTH and len(text) >= 20:
             spans.extend(self._base64_spans(text, depth))
             spans.extend(self._encoded_spans(text, depth))
-            if DIFF_HUNK.search(text) and len(text) <= MAX_DIFF:
+            if len(text) <= MAX_DIFF and DIFF_HUNK.search(text):
                 spans.extend(self._diff_spans(text, depth))
         if depth < MAX_DEPTH and len(text) >= 8:  # a disguised short password too
             found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731

@@ -32,6 +32,7 @@ from ._generic import (
     url_user_spans,
     yaml_block_spans,
 )
+from ._literals import finditer
 from ._rule import Finder, Rule
 from ._shapes import command_spans, credential_file_spans, markup_spans
 from ._values import (
@@ -364,7 +365,7 @@ def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _flag_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in FLAG.finditer(text):
+    for m in finditer(FLAG, text):
         kind = secret_key_class(m.group("key"))
         group = next(g for g in ("dq", "sq", "uv") if m.group(g) is not None)
         value = m.group(group)
@@ -376,7 +377,7 @@ def _flag_spans(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _command_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in COMMAND_PASSWORD.finditer(text):
+    for m in finditer(COMMAND_PASSWORD, text):
         group = next(g for g in ("v1", "v2", "v3", "v4") if m.group(g) is not None)
         start, end = _strip_quotes(text, *m.span(group))
         if not stand_in(text[start:end]) or text[start:end].lower() in ("root", "admin"):
