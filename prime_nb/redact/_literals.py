@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ._engine import EXACT, FOLD, LOWER, Literals, literals, usable
+
 #: a width no pattern reaches (a repeat without an upper bound)
 _UNBOUNDED = 1 << 40
 #: the most literals a set of alternatives is expanded to
@@ -287,6 +289,26 @@ class Presence:
             held = self._parts[part] = part in self.text
         return held
 
+    def prime(self, groups: list[tuple[tuple[str, ...], int]]) -> None:
+        """For a long text: ``any_in`` of each ``(parts, where)`` worked out in one scan
+        of the text for all of them (when the scan can answer for this text)."""
+        modes = (EXACT, LOWER, FOLD)
+        fresh = [
+            (p, w)
+            for p, w in groups
+            if p and (id(p), w) not in self._seen and all(usable(x, modes[w]) for x in p)
+        ]
+        if not fresh:
+            return
+        items = tuple(sorted({(part, modes[w]) for p, w in fresh for part in p}))
+        found = literals(items).present(self.text)
+        if found is None:
+            return
+        held = {items[i] for i in found}
+        for parts, where in fresh:
+            self._seen[id(parts), where] = any((part, modes[where]) in held for part in parts)
+            self._alive.append(parts)
+
     def find_hints(self, groups: list[tuple[str, ...]]) -> None:
         """For a text with no lower-cased copy (a long one): whether it holds one of each
         group of hints, all groups in one lower-casing of its pieces (``HINT_PIECE``
@@ -331,7 +353,7 @@ def finditer(
         if held:
             yield from pattern.finditer(text)
         return
-    if len(plan.literals) > _MOST_FINDS:
+    if len(plan.literals) > _MOST_FINDS and not _engine_of(plan).handles(text):
         yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
@@ -353,6 +375,9 @@ def finditer(
 
 def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
     """Where each literal starts in ``text``, sorted; None past ``budget`` of them."""
+    handled, hits = _engine_of(plan).positions(text, budget)
+    if handled:
+        return hits
     found: list[int] = []
     for offset, hay, limit in _pieces(text, plan):
         for literal in plan.literals:
@@ -364,6 +389,11 @@ def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
                 at = hay.find(literal, at + 1)
     found.sort()
     return found
+
+
+def _engine_of(plan: Plan) -> Literals:
+    mode = FOLD if plan.folded else EXACT
+    return literals(tuple((literal, mode) for literal in plan.literals))
 
 
 def _pieces(text: str, plan: Plan) -> Iterator[tuple[int, str, int]]:

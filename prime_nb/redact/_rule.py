@@ -157,6 +157,7 @@ def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
     one pass over its pieces."""
     presence = Presence(text, low)
     if low is None:
+        presence.prime([(r.needs, 0) for r in rules] + [(r.hints, 1) for r in rules])
         presence.find_hints([r.hints for r in rules if r.hints and r.admits(text, presence)])
     return presence
 

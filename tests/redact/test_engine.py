@@ -1,0 +1,108 @@
+"""The one-pass literal search (``_engine``) answers as the ``str`` tests it replaces:
+which literals a text holds and where each starts, as written, lower-cased and folded as
+``re.IGNORECASE`` folds, in ASCII, Latin-1 and wider text, with lone surrogates, NUL
+characters, 4-byte characters, and literals cut by the pieces a long text is scanned in."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from prime_nb.redact import _engine
+from prime_nb.redact._engine import EXACT, FOLD, LOWER, Literals
+from prime_nb.redact._literals import fold
+
+LITERALS = ["key", "pw", "://", "ghp_", "akia", "\u00e9t", "\u20ac5", "s", "ki", "\x00x"]
+ALPHABET = [
+    *"akeyipwsghp_:/ AKEYIPWS",
+    "\u212a",  # Kelvin sign: (?i) k
+    "\u017f",  # long s
+    "\u0131",  # dotless i
+    "\u0130",  # dotted capital I: two characters when lower-cased
+    "\u00e9",
+    "\x85",
+    "\x00",
+    "\u20ac",  # 3 bytes in UTF-8
+    "\U0001f600",  # 4 bytes
+    "\ud800",  # a lone surrogate (JSON may hold one)
+    # in UTF-32 these hold the bytes of "k", "i" and "s" across two characters
+    "\u6b00",
+    "\u0100",
+    "\u6900",
+    "\u736b",
+]
+
+
+def _want(text: str, literal: str, mode: int) -> list[int]:
+    hay = text if mode == EXACT else text.lower() if mode == LOWER else fold(text)
+    out, at = [], hay.find(literal)
+    while at >= 0:
+        out.append(at)
+        at = hay.find(literal, at + 1)
+    return out
+
+
+def test_the_special_characters_are_all_there_are() -> None:
+    """Every character that ``str.lower`` or ``fold`` turns into ASCII is in the tables."""
+    for code in range(0x80, 0x110000):
+        char = chr(code)
+        if 0xD800 <= code < 0xE000:
+            continue
+        if any(c.isascii() for c in char.lower()):
+            assert char in _engine._SPECIAL_LOWER or char == _engine._TWO_WHEN_LOWERED
+        if any(c.isascii() for c in fold(char)):
+            assert char in _engine._SPECIAL_FOLD
+
+
+@pytest.mark.parametrize("alphabet", ["ascii", "latin", "wide"])
+def test_positions_and_presence_are_those_of_str(
+    alphabet: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_engine, "CHUNK", 997)  # many pieces, literals cut between them
+    r = random.Random(alphabet)
+    chars = [c for c in ALPHABET if c.isascii()] if alphabet == "ascii" else ALPHABET
+    if alphabet == "latin":
+        chars = [c for c in ALPHABET if ord(c) < 256]
+    checked = found = 0
+    for size in (50, 5000, 20_000):
+        text = "".join(
+            r.choice(LITERALS) if r.random() < 0.1 else r.choice(chars) for _ in range(size)
+        )
+        for mode in (EXACT, LOWER, FOLD):
+            items = tuple((lit, mode) for lit in LITERALS if mode == EXACT or lit.isascii())
+            engine = Literals(items)
+            handled, hits = engine.positions(text, len(text))
+            present = engine.present(text)
+            if mode == LOWER and "\u0130" in text:
+                assert not handled and present is None  # lower() changes lengths there
+                continue
+            assert handled and hits is not None and present is not None
+            want = sorted(at for lit, _ in items for at in _want(text, lit, mode))
+            assert hits == want, (alphabet, mode, size)
+            assert present == {i for i, (lit, _) in enumerate(items) if _want(text, lit, mode)}
+            checked += 1
+            found += len(want)
+    assert checked >= 6 and found > 1000
+
+
+def test_a_budget_stops_the_scan() -> None:
+    engine = Literals((("ab", EXACT),))
+    assert engine.positions("ab" * 100, 10) == (True, None)
+    assert engine.positions("ab" * 10, 10) == (True, list(range(0, 20, 2)))
+
+
+def test_a_literal_it_cannot_mirror_is_left_to_str() -> None:
+    # a case-insensitive literal that is not ASCII: the caller tests it itself
+    engine = Literals((("\u00e9t\u00e9", LOWER),))
+    assert engine.positions("\u00c9T\u00c9", 5) == (False, None)
+    assert engine.present("x") is None
+
+
+def test_bytes_across_two_characters_hide_no_later_hit() -> None:
+    # in UTF-32, U+6B00 then U+0100 hold the bytes of "k" across the two: that report is
+    # dropped, and the "k" after it is still found
+    text = "\u6b00\u0100" * 3 + "k"
+    engine = Literals((("k", EXACT), ("k", FOLD)))
+    assert engine.present(text) == {0, 1}
+    assert engine.positions(text, 10) == (True, [6, 6])
