@@ -17,11 +17,13 @@ context rule's guess is replaced where it was made (see ``_scrub``).
 from __future__ import annotations
 
 import base64
+import bisect
 import re
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ._engine import FOLD, literals
 from ._generic import (
     command_secret_spans,
     crypt_spans,
@@ -331,10 +333,58 @@ def _strip_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 _PROSE = re.compile(r" [a-z]+(?: |$|\r?\n)")
 
 
+#: the words of ``ASSIGNMENT``'s key lookahead, and how far into the key one may start
+_KEY_WORDS = tuple(
+    (word, FOLD)
+    for word in (
+        *("pass", "pw", "secret", "token", "key", "auth", "cookie", "cred", "pat"),
+        *("contrase", "sessionid", "bearer"),
+    )
+)
+_KEY_LEAD = 80
+
+
+def _assignment_windows(text: str) -> list[tuple[int, int]] | None:
+    """Where an ``ASSIGNMENT`` match can start, as merged ``(first, last)`` positions, or
+    None (every position). Its key starts at most ``_KEY_LEAD`` characters before a
+    secret word (the lookahead), and its quote right before the key, after any run of
+    backslashes: a regex search tries each position with a lookahead of 80 characters
+    and a dozen words, which costs more than finding the words."""
+    handled, hits = literals(_KEY_WORDS).positions(text, len(text) // 8 + 1)
+    if not handled or hits is None:
+        return None
+    windows: list[tuple[int, int]] = []
+    for hit in hits:
+        first = max(0, hit - _KEY_LEAD - 1)
+        while first > 0 and text[first - 1] == "\\":
+            first -= 1
+        if windows and first <= windows[-1][1] + 1:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], hit))
+        else:
+            windows.append((first, hit))
+    return windows
+
+
+def _assignment_search(
+    text: str, pos: int, windows: list[tuple[int, int]] | None
+) -> re.Match[str] | None:
+    """``ASSIGNMENT.search(text, pos)``, tried only in ``windows``."""
+    if windows is None:
+        return ASSIGNMENT.search(text, pos)
+    for index in range(bisect.bisect_left(windows, pos, key=lambda w: w[1]), len(windows)):
+        first, last = windows[index]
+        for at in range(max(first, pos), last + 1):
+            m = ASSIGNMENT.match(text, at)
+            if m is not None:
+                return m
+    return None
+
+
 def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     """Values given to keys that name a secret (see :func:`secret_key_class`)."""
     pos = 0
-    while (m := ASSIGNMENT.search(text, pos)) is not None:
+    windows = _assignment_windows(text)
+    while (m := _assignment_search(text, pos, windows)) is not None:
         # a value may itself start the next assignment ("Error: DB_PASSWORD=x",
         # ``"note": "token: x"``): the next search starts at the value, not after it
         pos = m.end("op")
