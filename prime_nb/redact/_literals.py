@@ -246,12 +246,64 @@ def hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Primer:
+    """One scan's worth of many groups of literals: the compiled items, and each
+    group's items by ``(id(parts), where)``; ``parts`` holds the tuples, so that no other
+    takes their ids while this is known."""
+
+    engine: Literals
+    groups: dict[tuple[int, int], tuple[int, ...]]
+    parts: tuple[tuple[str, ...], ...]
+
+
+#: primers by the groups' identities (the rules' tuples live as long as the rules)
+_primers: dict[tuple[tuple[int, int], ...], _Primer] = {}
+_MOST_PRIMERS = 64
+_MODES = (EXACT, LOWER, FOLD)
+
+
+def _primer(groups: list[tuple[tuple[str, ...], int]]) -> _Primer:
+    key = tuple((id(parts), where) for parts, where in groups)
+    primer = _primers.get(key)
+    if primer is None:
+        kept = [
+            (parts, where)
+            for parts, where in groups
+            if parts and all(usable(part, _MODES[where]) for part in parts)
+        ]
+        items = sorted({(part, _MODES[where]) for parts, where in kept for part in parts})
+        index = {item: i for i, item in enumerate(items)}
+        primer = _Primer(
+            literals(tuple(items)),
+            {
+                (id(parts), where): tuple(index[part, _MODES[where]] for part in parts)
+                for parts, where in kept
+            },
+            tuple(parts for parts, _ in groups),
+        )
+        if len(_primers) >= _MOST_PRIMERS:
+            _primers.clear()
+        _primers[key] = primer
+    return primer
+
+
 class Presence:
     """Which of the rules' cheap tests one text passes, each worked out once: many rules
     share a tuple of needed substrings (the blanks), a hint or a literal. ``low`` is the
     text lower-cased (``str.lower``, what hints are tested against)."""
 
-    __slots__ = ("_alive", "_folded", "_parts", "_runs", "_seen", "low", "text")
+    __slots__ = (
+        "_alive",
+        "_folded",
+        "_found",
+        "_parts",
+        "_primer",
+        "_runs",
+        "_seen",
+        "low",
+        "text",
+    )
 
     def __init__(self, text: str, low: str | None) -> None:
         self.text, self.low = text, low
@@ -261,12 +313,19 @@ class Presence:
         self._alive: list[tuple[str, ...]] = []
         self._runs: dict[int, bool] = {}
         self._parts: dict[str, bool] = {}
+        self._primer: _Primer | None = None
+        self._found: set[int] = set()
 
     def any_in(self, parts: tuple[str, ...], where: int) -> bool:
         """Whether one of ``parts`` is in the text (``where`` 0), its ``low`` (1) or its
         folded form (2); remembered by the tuple's identity, so pass long-lived tuples."""
         key = (id(parts), where)
         known = self._seen.get(key)
+        if known is None and self._primer is not None:
+            indices = self._primer.groups.get(key)
+            if indices is not None:
+                found = self._found
+                known = self._seen[key] = any(i in found for i in indices)
         if known is None:
             if where == 1 and self.low is None:
                 self.find_hints([parts])
@@ -290,24 +349,13 @@ class Presence:
         return held
 
     def prime(self, groups: list[tuple[tuple[str, ...], int]]) -> None:
-        """For a long text: ``any_in`` of each ``(parts, where)`` worked out in one scan
-        of the text for all of them (when the scan can answer for this text)."""
-        modes = (EXACT, LOWER, FOLD)
-        fresh = [
-            (p, w)
-            for p, w in groups
-            if p and (id(p), w) not in self._seen and all(usable(x, modes[w]) for x in p)
-        ]
-        if not fresh:
-            return
-        items = tuple(sorted({(part, modes[w]) for p, w in fresh for part in p}))
-        found = literals(items).present(self.text)
-        if found is None:
-            return
-        held = {items[i] for i in found}
-        for parts, where in fresh:
-            self._seen[id(parts), where] = any((part, modes[where]) in held for part in parts)
-            self._alive.append(parts)
+        """``any_in`` of each ``(parts, where)`` worked out in one scan of the text for
+        all of them (when the scan can answer for this text), each answer read when
+        asked; pass the same long-lived tuples for every text."""
+        primer = _primer(groups)
+        found = primer.engine.present(self.text)
+        if found is not None:
+            self._primer, self._found = primer, found
 
     def find_hints(self, groups: list[tuple[str, ...]]) -> None:
         """For a text with no lower-cased copy (a long one): whether it holds one of each

@@ -344,47 +344,55 @@ _KEY_WORDS = tuple(
 _KEY_LEAD = 80
 
 
-def _assignment_windows(text: str) -> list[tuple[int, int]] | None:
-    """Where an ``ASSIGNMENT`` match can start, as merged ``(first, last)`` positions, or
-    None (every position). Its key starts at most ``_KEY_LEAD`` characters before a
-    secret word (the lookahead), and its quote right before the key, after any run of
+#: what may start a key (after no word character), and a key's characters
+_KEY_START = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_]")
+_KEY_CHARS = re.compile(r"[A-Za-z0-9_.\-]*")
+
+
+def _assignment_starts(text: str) -> list[int] | None:
+    """Where an ``ASSIGNMENT`` match can start, sorted, or None (anywhere). Its key
+    starts where a key may start, at most ``_KEY_LEAD`` key characters before a secret
+    word (the lookahead), and its quote right before the key, after any run of
     backslashes: a regex search tries each position with a lookahead of 80 characters
     and a dozen words, which costs more than finding the words."""
     handled, hits = literals(_KEY_WORDS).positions(text, len(text) // 8 + 1)
     if not handled or hits is None:
         return None
-    windows: list[tuple[int, int]] = []
+    starts: set[int] = set()
+    done = -1  # the last hit's key starts were all found up to here
     for hit in hits:
-        first = max(0, hit - _KEY_LEAD - 1)
-        while first > 0 and text[first - 1] == "\\":
-            first -= 1
-        if windows and first <= windows[-1][1] + 1:
-            windows[-1] = (windows[-1][0], max(windows[-1][1], hit))
-        else:
-            windows.append((first, hit))
-    return windows
+        for m in _KEY_START.finditer(text, max(done + 1, hit - _KEY_LEAD), hit + 1):
+            key = m.start()
+            run = _KEY_CHARS.match(text, key, hit)
+            if run is None or run.end() != hit:
+                continue  # a character between the key's start and the word ends a key
+            starts.add(key)
+            at = key - 1
+            if at >= 0 and text[at] in "\"'`":
+                starts.add(at)
+                while at > 0 and text[at - 1] == "\\":
+                    at -= 1
+                    starts.add(at)
+        done = hit
+    return sorted(starts)
 
 
-def _assignment_search(
-    text: str, pos: int, windows: list[tuple[int, int]] | None
-) -> re.Match[str] | None:
-    """``ASSIGNMENT.search(text, pos)``, tried only in ``windows``."""
-    if windows is None:
+def _assignment_search(text: str, pos: int, starts: list[int] | None) -> re.Match[str] | None:
+    """``ASSIGNMENT.search(text, pos)``, tried only at ``starts``."""
+    if starts is None:
         return ASSIGNMENT.search(text, pos)
-    for index in range(bisect.bisect_left(windows, pos, key=lambda w: w[1]), len(windows)):
-        first, last = windows[index]
-        for at in range(max(first, pos), last + 1):
-            m = ASSIGNMENT.match(text, at)
-            if m is not None:
-                return m
+    for index in range(bisect.bisect_left(starts, pos), len(starts)):
+        m = ASSIGNMENT.match(text, starts[index])
+        if m is not None:
+            return m
     return None
 
 
 def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     """Values given to keys that name a secret (see :func:`secret_key_class`)."""
     pos = 0
-    windows = _assignment_windows(text)
-    while (m := _assignment_search(text, pos, windows)) is not None:
+    starts = _assignment_starts(text)
+    while (m := _assignment_search(text, pos, starts)) is not None:
         # a value may itself start the next assignment ("Error: DB_PASSWORD=x",
         # ``"note": "token: x"``): the next search starts at the value, not after it
         pos = m.end("op")

@@ -18,7 +18,7 @@ from secret_corpus import ORDINARY, build
 from prime_nb.redact import Rule, default_rules, redact
 from prime_nb.redact._literals import Presence, finditer, plan_of
 from prime_nb.redact._rule import presence_for
-from prime_nb.redact._rules import ASSIGNMENT, _assignment_search, _assignment_windows
+from prime_nb.redact._rules import ASSIGNMENT, _assignment_search, _assignment_starts
 from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
@@ -216,17 +216,17 @@ ASSIGNMENT_EDGES = [
 ]
 
 
-def test_assignment_windows_find_what_its_search_finds(tmp_path: Path) -> None:
+def test_assignment_starts_find_what_its_search_finds(tmp_path: Path) -> None:
     """The ``key = value`` rule tries its pattern only near a secret word of its key:
     the same matches as its search, from every position the rule searches from."""
     texts = list(dict.fromkeys(_texts(tmp_path))) + ASSIGNMENT_EDGES
     found = 0
     for text in texts:
-        windows = _assignment_windows(text)
+        starts = _assignment_starts(text)
         pos = 0
         while True:
             want = ASSIGNMENT.search(text, pos)
-            got = _assignment_search(text, pos, windows)
+            got = _assignment_search(text, pos, starts)
             assert (got and (got.span(), got.groups())) == (
                 want and (want.span(), want.groups())
             ), text[:120]
