@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -219,3 +220,55 @@ def _pieces(text: str, overlap: int) -> Iterator[tuple[int, str, int]]:
 def literals(items: tuple[tuple[str, int], ...]) -> Literals:
     """The compiled set of ``items`` (compiled once, on first use)."""
     return Literals(items)
+
+
+class Run:
+    """Whether a text holds ``length`` characters in a row out of ``chars``: the test
+    ``re.search("[<chars>]{length}", text)``, in one pass of Hyperscan where a piece of
+    the text is Latin-1, by that regex where it is wider (a rare text)."""
+
+    def __init__(self, chars: str, length: int) -> None:
+        self.length = length
+        self.pattern = re.compile(f"[{re.escape(chars)}]{{{length}}}")
+        narrow = [c.encode("latin-1") for c in chars if ord(c) < 256]
+        self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        # a run of any length, reported once it is ``length`` long (a counted repeat
+        # costs Hyperscan a second to compile)
+        least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
+            flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=length
+        )
+        self._db.compile(
+            expressions=[_byte_class(narrow) + b"+"],
+            ids=[0],
+            elements=1,
+            flags=[hyperscan.HS_FLAG_SINGLEMATCH],
+            ext=[least],
+        )
+        self._lock = threading.Lock()
+
+    def in_text(self, text: str) -> bool:
+        found = False
+
+        def event(_item: int, _from: int, _end: int, _flags: int, _ctx: object) -> bool:
+            nonlocal found
+            found = True
+            return True
+
+        for _, piece, _ in _pieces(text, self.length - 1):
+            try:
+                data = piece.encode("latin-1")
+            except UnicodeEncodeError:
+                if self.pattern.search(piece) is not None:
+                    return True
+                continue
+            with self._lock, contextlib.suppress(hyperscan.ScanTerminated):
+                self._db.scan(data, match_event_handler=event)
+            if found:
+                return True
+        return False
+
+
+@functools.lru_cache(maxsize=64)
+def run(chars: str, length: int) -> Run:
+    """The compiled test of a run of ``length`` of ``chars`` (compiled once)."""
+    return Run(chars, length)

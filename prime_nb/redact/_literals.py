@@ -28,8 +28,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ._engine import EXACT, FOLD, LOWER, Literals, literals, usable
+from ._engine import EXACT, FOLD, LOWER, Literals, literals, run, usable
 
+#: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
+#: ``[a-z]`` also takes dotted and dotless i, long s and the Kelvin sign
+TOKEN_CHARS = (
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-\u0130\u0131\u017f\u212a"
+)
 #: a width no pattern reaches (a repeat without an upper bound)
 _UNBOUNDED = 1 << 40
 #: the most literals a set of alternatives is expanded to
@@ -376,9 +381,14 @@ class Presence:
             self._seen[key, 1] = False
 
     def has_run(self, pattern: re.Pattern[str], length: int) -> bool:
+        """Whether ``pattern`` (``_rule._token_run(length)``) is in the text."""
         known = self._runs.get(length)
         if known is None:
-            known = self._runs[length] = pattern.search(self.text) is not None
+            if len(self.text) > SHORT:  # one pass in C; a short text's search stops soon
+                known = run(TOKEN_CHARS, length).in_text(self.text)
+            else:
+                known = pattern.search(self.text) is not None
+            self._runs[length] = known
         return known
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ._literals import Presence, finditer, hinted_in_pieces, plan_of
+from ._literals import TOKEN_CHARS, Presence, finditer, hinted_in_pieces, plan_of
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -191,9 +191,7 @@ def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
 
 @functools.lru_cache(maxsize=16)
 def _token_run(length: int) -> re.Pattern[str]:
-    # with the patterns' IGNORECASE, ``[a-z]`` also takes dotted and dotless i, long s
-    # and the Kelvin sign
-    return re.compile(f"[A-Za-z0-9_\\-\u0130\u0131\u017f\u212a]{{{length}}}")
+    return re.compile(f"[{re.escape(TOKEN_CHARS)}]{{{length}}}")
 
 
 #: a text longer than this is searched for each hint with ``in`` (a fast substring

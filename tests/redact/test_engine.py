@@ -6,12 +6,13 @@ characters, 4-byte characters, and literals cut by the pieces a long text is sca
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from prime_nb.redact import _engine
-from prime_nb.redact._engine import EXACT, FOLD, LOWER, Literals
-from prime_nb.redact._literals import fold
+from prime_nb.redact import _engine, _find
+from prime_nb.redact._engine import EXACT, FOLD, LOWER, Literals, Run
+from prime_nb.redact._literals import TOKEN_CHARS, fold
 
 LITERALS = ["key", "pw", "://", "ghp_", "akia", "\u00e9t", "\u20ac5", "s", "ki", "\x00x"]
 ALPHABET = [
@@ -106,3 +107,24 @@ def test_bytes_across_two_characters_hide_no_later_hit() -> None:
     engine = Literals((("k", EXACT), ("k", FOLD)))
     assert engine.present(text) == {0, 1}
     assert engine.positions(text, 10) == (True, [6, 6])
+
+
+@pytest.mark.parametrize("chars", [_find.HEX_CHARS, TOKEN_CHARS])
+def test_a_run_is_found_as_its_regex_finds_it(chars: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_engine, "CHUNK", 997)  # runs cut between pieces
+    r = random.Random(chars)
+    others = [c for c in ALPHABET if c not in chars]
+    checked = held = 0
+    for length in (3, 8, 20):
+        pattern = re.compile(f"[{re.escape(chars)}]{{{length}}}")
+        for size in (10, 3000):
+            for density in (0.5, 0.8, 0.95):
+                text = "".join(
+                    r.choice(chars) if r.random() < density else r.choice(others)
+                    for _ in range(size)
+                )
+                want = pattern.search(text) is not None
+                assert Run(chars, length).in_text(text) == want, (length, size, density)
+                checked += 1
+                held += want
+    assert 0 < held < checked
