@@ -326,11 +326,8 @@ class Presence:
         folded form (2); remembered by the tuple's identity, so pass long-lived tuples."""
         key = (id(parts), where)
         known = self._seen.get(key)
-        if known is None and self._primer is not None:
-            indices = self._primer.groups.get(key)
-            if indices is not None:
-                found = self._found
-                known = self._seen[key] = any(i in found for i in indices)
+        if known is None:
+            known = self._primed(key)
         if known is None:
             if where == 1 and self.low is None:
                 self.find_hints([parts])
@@ -362,12 +359,27 @@ class Presence:
         if found is not None:
             self._primer, self._found = primer, found
 
+    def _primed(self, key: tuple[int, int]) -> bool | None:
+        """The scan's answer for ``key`` (remembered), or None when it has none."""
+        if self._primer is None:
+            return None
+        indices = self._primer.groups.get(key)
+        if indices is None:
+            return None
+        found = self._found
+        known = self._seen[key] = any(i in found for i in indices)
+        return known
+
     def find_hints(self, groups: list[tuple[str, ...]]) -> None:
         """For a text with no lower-cased copy (a long one): whether it holds one of each
         group of hints, all groups in one lower-casing of its pieces (``HINT_PIECE``
         characters and ``HINT_OVERLAP`` more, so that a hint cut between two is whole in
         one), not one per rule."""
-        pending = {id(parts): parts for parts in groups if (id(parts), 1) not in self._seen}
+        pending = {
+            id(parts): parts
+            for parts in groups
+            if (id(parts), 1) not in self._seen and self._primed((id(parts), 1)) is None
+        }
         self._alive.extend(pending.values())
         for at in range(0, len(self.text), HINT_PIECE):
             if not pending:
