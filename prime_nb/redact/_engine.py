@@ -7,15 +7,14 @@ was read a hundred times. Hyperscan finds a whole set of literals in one pass, s
 text costs one read for all of them, and Python runs only where a literal is.
 
 The answers are the same as those of the ``str`` tests they replace. A text is scanned
-as bytes in pieces: one byte a character when every character of the piece is below 256
-(Latin-1, so a byte offset is a character offset), else four (UTF-32, lone surrogates
-kept, a hit counted only at a character's first byte). Each literal is compiled as the
-set of characters that the ``str`` test takes for each of its characters: itself (mode
-``EXACT``), what ``str.lower`` turns into it (``LOWER``), or what ``_literals.fold``
-turns into it (``FOLD``), the Kelvin sign, long s and dotted and dotless i included.
-What this cannot mirror (a case-insensitive literal that is not ASCII, ``LOWER`` in a text holding a
-dotted capital I, which ``str.lower`` turns into two characters) is answered None, and
-the caller makes its own ``str`` tests.
+as Latin-1 bytes a piece at a time (one byte a character, so a byte offset is a
+character offset). A literal as written (mode ``EXACT``) is its Latin-1 bytes; one
+looked for in the lower-cased (``LOWER``) or folded (``FOLD``, as ``re.IGNORECASE``
+folds) text is ASCII and matched without regard to ASCII case: no Latin-1 character
+lowers or folds to an ASCII letter but the letters themselves (the Kelvin sign, long s
+and the dotted and dotless i that do are wider). A text with a character beyond Latin-1
+is answered None, and the caller makes its own ``str`` tests: compiling the literals for
+four bytes a character costs Hyperscan many megabytes, more than such rare text saves.
 """
 
 from __future__ import annotations
@@ -32,8 +31,8 @@ try:
 except ImportError as exc:  # pragma: no cover - the dependency is declared
     raise ImportError(
         "prime_nb.redact needs the hyperscan package (its multi-literal search): "
-        "pip install hyperscan (or reinstall prime-nb); it ships wheels for Linux and "
-        "macOS on x86-64 and arm64"
+        "pip install hyperscan (or reinstall prime-nb); it ships wheels for Linux on "
+        "x86-64 and arm64"
     ) from exc
 
 #: a literal as written (case kept)
@@ -43,24 +42,9 @@ LOWER = 1
 #: a literal looked for in ``_literals.fold(text)``
 FOLD = 2
 
-#: characters that ``str.lower`` or ``fold`` turn into an ASCII letter, besides the
-#: ASCII letters themselves (a test enumerates every code point to keep this whole)
-_SPECIAL_LOWER = {"\u212a": "k"}
-_SPECIAL_FOLD = {"\u212a": "k", "\u0130": "i", "\u0131": "i", "\u017f": "s"}
-#: ``str.lower`` of this is two characters: a text holding it is not scanned for LOWER
-_TWO_WHEN_LOWERED = "\u0130"
-#: how many characters of a text are encoded and scanned at a time
-CHUNK = 1 << 20
-
-
-def _alternatives(char: str, mode: int) -> list[str]:
-    """The characters of a text that the ``str`` test of ``mode`` takes for ``char``."""
-    if mode == EXACT:
-        return [char]
-    special = _SPECIAL_LOWER if mode == LOWER else _SPECIAL_FOLD
-    out = [chr(c) for c in range(128) if chr(c).lower() == char]
-    out += [c for c, low in special.items() if low == char]
-    return out
+#: how many characters of a text are encoded and scanned at a time (a small copy: the
+#: redaction of a line stays within 3 x its size)
+CHUNK = 1 << 16
 
 
 def usable(literal: str, mode: int) -> bool:
@@ -80,72 +64,55 @@ class Literals:
         self.items = items
         self.lengths = [len(literal) for literal, _ in items]
         self.overlap = max(self.lengths, default=1) - 1
-        self.lowered = any(mode == LOWER for _, mode in items)
         self.usable = bool(items) and all(usable(literal, mode) for literal, mode in items)
         self._lock = threading.Lock()
-        self._dbs: dict[tuple[int, bool], Any] = {}
+        self._dbs: dict[bool, Any] = {}
 
-    def _database(self, width: int, single: bool) -> Any:
-        """The database for pieces of ``width`` bytes a character; ``single``: each
-        literal reported once (a presence test)."""
-        key = (width, single)
-        db = self._dbs.get(key)
-        if db is None:
+    def _database(self, single: bool) -> Any:
+        """The database of the items (``single``: each reported once, a presence test);
+        None when none can be in a Latin-1 text."""
+        db = self._dbs.get(single)
+        if db is None and single not in self._dbs:
             expressions, ids, flags = [], [], []
-            # one report a literal only in one byte a character: in four, the first
-            # report may be across two characters (dropped), and would hide the rest
-            single_flag = hyperscan.HS_FLAG_SINGLEMATCH if single and width == 1 else 0
             for index, (literal, mode) in enumerate(self.items):
-                if width == 1 and literal.isascii():
-                    # Latin-1 holds no special character: ASCII case is all there is
-                    if mode != EXACT and literal != literal.lower():
-                        continue  # an upper-case letter is never in a lower-cased text
-                    expressions.append(b"".join(b"\\x%02x" % b for b in literal.encode()))
-                    ids.append(index)
-                    caseless = hyperscan.HS_FLAG_CASELESS if mode != EXACT else 0
-                    flags.append(single_flag | caseless)
-                    continue
-                parts = []
-                for char in literal:
-                    options = _alternatives(char, mode)
-                    if width == 1:
-                        encoded = [o.encode("latin-1") for o in options if ord(o) < 256]
-                    else:
-                        encoded = [o.encode("utf-32-le") for o in options]
-                    if not encoded:
-                        break
-                    parts.append(_byte_class(encoded))
-                else:
-                    expressions.append(b"".join(parts))
-                    ids.append(index)
-                    flags.append(single_flag)
-            db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+                if mode != EXACT and literal != literal.lower():
+                    continue  # an upper-case letter is never in a lower-cased text
+                try:
+                    encoded = literal.encode("latin-1")
+                except UnicodeEncodeError:
+                    continue  # never in a Latin-1 text
+                expressions.append(b"".join(b"\\x%02x" % byte for byte in encoded))
+                ids.append(index)
+                caseless = hyperscan.HS_FLAG_CASELESS if mode != EXACT else 0
+                flags.append(caseless | (hyperscan.HS_FLAG_SINGLEMATCH if single else 0))
             if expressions:
+                db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
                 db.compile(expressions=expressions, ids=ids, elements=len(expressions), flags=flags)
-            else:
-                db = None
-            self._dbs[key] = db
+            self._dbs[single] = db
         return db
 
-    def handles(self, text: str) -> bool:
-        """Whether the scan answers for ``text`` exactly as the ``str`` tests would."""
-        if not self.usable:
-            return False
-        return not (self.lowered and not text.isascii() and _TWO_WHEN_LOWERED in text)
+    def compile(self, single: bool) -> None:
+        """Compile the database for :meth:`present` (``single``) or :meth:`positions`
+        now (before a long text, whose redaction's peak memory would otherwise hold the
+        compiler's)."""
+        self._database(single)
 
-    def _scan(self, text: str, single: bool, on_hit: Callable[[int, int], bool]) -> bool:
+    def handles(self, text: str) -> bool:
+        """Whether the scan can answer for ``text`` as the ``str`` tests would (unless a
+        piece of it is wider than Latin-1, which the scan finds out as it goes)."""
+        return self.usable
+
+    def _scan(self, text: str, single: bool, on_hit: Callable[[int, int], bool]) -> bool | None:
         """Each hit as ``on_hit(item, start)`` (``start``: a character offset of
-        ``text``), piece by piece; False when ``on_hit`` asked to stop."""
+        ``text``), piece by piece; False when ``on_hit`` asked to stop, None when a piece
+        is wider than Latin-1 (the caller's ``str`` tests answer)."""
+        db = self._database(single)
         for at, piece, own in _pieces(text, self.overlap):
-            if piece.isascii():
-                data, width = piece.encode("ascii"), 1
-            else:
-                try:
-                    data, width = piece.encode("latin-1"), 1
-                except UnicodeEncodeError:
-                    data, width = piece.encode("utf-32-le", "surrogatepass"), 4
-            db = self._database(width, single)
-            if db is not None and not self._scan_piece(db, data, (at, own, width), on_hit):
+            try:
+                data = piece.encode("latin-1")
+            except UnicodeEncodeError:
+                return None
+            if db is not None and not self._scan_piece(db, data, (at, own), on_hit):
                 return False
         return True
 
@@ -153,20 +120,18 @@ class Literals:
         self,
         db: Any,
         data: bytes,
-        where: tuple[int, int, int],
+        where: tuple[int, int],
         on_hit: Callable[[int, int], bool],
     ) -> bool:
-        """One piece (``where``: its offset in the text, how many characters are its own,
-        bytes a character); False when ``on_hit`` asked to stop."""
-        at, own, width = where
+        """One piece (``where``: its offset in the text, how many characters are its
+        own); False when ``on_hit`` asked to stop."""
+        at, own = where
         lengths = self.lengths
         stopped = False
 
         def event(item: int, _from: int, end: int, _flags: int, _ctx: object) -> bool:
             nonlocal stopped
-            if end % width:
-                return False  # inside a character: not a character's first byte
-            start = end // width - lengths[item]
+            start = end - lengths[item]
             if start >= own:
                 return False  # the next piece's (it starts there)
             stopped = on_hit(item, at + start)
@@ -186,7 +151,8 @@ class Literals:
             found.add(item)
             return len(found) == len(self.items)
 
-        self._scan(text, True, hit)
+        if self._scan(text, True, hit) is None:
+            return None
         return found
 
     def positions(self, text: str, budget: int) -> tuple[bool, list[int] | None]:
@@ -200,7 +166,10 @@ class Literals:
             found.append(start)
             return len(found) > budget
 
-        if not self._scan(text, False, hit):
+        done = self._scan(text, False, hit)
+        if done is None:
+            return False, None
+        if not done:
             return True, None
         found.sort()
         return True, found

@@ -64,6 +64,7 @@ KEY_MATERIAL = Rule("private-key")
 #: every ``HEX_RUN`` match holds this many of these in a row: a long text without such a
 #: run is not scanned by the pattern (Python's ``re`` tries it at every character)
 HEX_CHARS, HEX_LEAST = "0123456789ABCDEFabcdef", 20
+run(HEX_CHARS, HEX_LEAST)  # compiled now, not within a long line's redaction
 #: what may not stand beside a number found in JSON text (it would be part of another)
 _NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)

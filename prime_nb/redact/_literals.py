@@ -461,6 +461,13 @@ def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
     return found
 
 
+def compile_for(groups: list[tuple[tuple[str, ...], int]], plans: list[Plan]) -> None:
+    """Compile the scans of ``groups`` (see ``Presence.prime``) and of each plan now."""
+    _primer(groups).engine.compile(True)
+    for plan in plans:
+        _engine_of(plan).compile(False)
+
+
 def _engine_of(plan: Plan) -> Literals:
     mode = FOLD if plan.folded else EXACT
     return literals(tuple((literal, mode) for literal in plan.literals))

@@ -12,7 +12,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ._literals import TOKEN_CHARS, Presence, finditer, hinted_in_pieces, plan_of
+from ._engine import run
+from ._literals import (
+    TOKEN_CHARS,
+    Presence,
+    compile_for,
+    finditer,
+    hinted_in_pieces,
+    plan_of,
+)
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -159,6 +167,10 @@ def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
     known = _rule_groups.get(id(rules))
     if known is None or known[0] != tuple(rules):
         known = _rule_groups[id(rules)] = (tuple(rules), _groups(rules))
+        plans = [plan_of(r.pattern) for r in rules if r.pattern is not None]
+        compile_for(known[1], [plan for plan in plans if plan is not None])
+        for length in {r.run for r in rules if r.run}:
+            run(TOKEN_CHARS, length)
         if len(_rule_groups) > 16:
             _rule_groups.clear()
             _rule_groups[id(rules)] = known

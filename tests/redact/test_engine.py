@@ -1,7 +1,8 @@
 """The one-pass literal search (``_engine``) answers as the ``str`` tests it replaces:
 which literals a text holds and where each starts, as written, lower-cased and folded as
-``re.IGNORECASE`` folds, in ASCII, Latin-1 and wider text, with lone surrogates, NUL
-characters, 4-byte characters, and literals cut by the pieces a long text is scanned in."""
+``re.IGNORECASE`` folds, in ASCII and Latin-1 text with NUL characters, and literals cut
+by the pieces a long text is scanned in; wider text (4-byte characters, lone
+surrogates, the Kelvin sign) is left to the ``str`` tests, and so are runs."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from prime_nb.redact import _engine, _find
 from prime_nb.redact._engine import EXACT, FOLD, LOWER, Literals, Run
 from prime_nb.redact._literals import TOKEN_CHARS, fold
 
-LITERALS = ["key", "pw", "://", "ghp_", "akia", "\u00e9t", "\u20ac5", "s", "ki", "\x00x"]
+LITERALS = ["key", "pw", "://", "ghp_", "akia", "\u00e9t", "\xa05", "s", "ki", "\x00x"]
 ALPHABET = [
     *"akeyipwsghp_:/ AKEYIPWS",
     "\u212a",  # Kelvin sign: (?i) k
@@ -44,18 +45,6 @@ def _want(text: str, literal: str, mode: int) -> list[int]:
     return out
 
 
-def test_the_special_characters_are_all_there_are() -> None:
-    """Every character that ``str.lower`` or ``fold`` turns into ASCII is in the tables."""
-    for code in range(0x80, 0x110000):
-        char = chr(code)
-        if 0xD800 <= code < 0xE000:
-            continue
-        if any(c.isascii() for c in char.lower()):
-            assert char in _engine._SPECIAL_LOWER or char == _engine._TWO_WHEN_LOWERED
-        if any(c.isascii() for c in fold(char)):
-            assert char in _engine._SPECIAL_FOLD
-
-
 @pytest.mark.parametrize("alphabet", ["ascii", "latin", "wide"])
 def test_positions_and_presence_are_those_of_str(
     alphabet: str, monkeypatch: pytest.MonkeyPatch
@@ -75,8 +64,8 @@ def test_positions_and_presence_are_those_of_str(
             engine = Literals(items)
             handled, hits = engine.positions(text, len(text))
             present = engine.present(text)
-            if mode == LOWER and "\u0130" in text:
-                assert not handled and present is None  # lower() changes lengths there
+            if not all(ord(c) < 256 for c in text):
+                assert not handled and present is None  # the caller's str tests answer
                 continue
             assert handled and hits is not None and present is not None
             want = sorted(at for lit, _ in items for at in _want(text, lit, mode))
@@ -84,7 +73,10 @@ def test_positions_and_presence_are_those_of_str(
             assert present == {i for i, (lit, _) in enumerate(items) if _want(text, lit, mode)}
             checked += 1
             found += len(want)
-    assert checked >= 6 and found > 1000
+    if alphabet == "wide":
+        assert checked == 0  # every text holds a wider character: left to str
+    else:
+        assert checked == 9 and found > 1000
 
 
 def test_a_budget_stops_the_scan() -> None:
@@ -100,13 +92,12 @@ def test_a_literal_it_cannot_mirror_is_left_to_str() -> None:
     assert engine.present("x") is None
 
 
-def test_bytes_across_two_characters_hide_no_later_hit() -> None:
-    # in UTF-32, U+6B00 then U+0100 hold the bytes of "k" across the two: that report is
-    # dropped, and the "k" after it is still found
-    text = "\u6b00\u0100" * 3 + "k"
+def test_a_text_wider_than_latin_1_is_left_to_str() -> None:
+    # found out at the piece that is wider: no answer, however much came before
     engine = Literals((("k", EXACT), ("k", FOLD)))
-    assert engine.present(text) == {0, 1}
-    assert engine.positions(text, 10) == (True, [6, 6])
+    assert engine.present("k" * 10 + "\u6b00") is None
+    assert engine.positions("\u212a", 10) == (False, None)
+    assert engine.present("\u00e9k") == {0, 1}
 
 
 @pytest.mark.parametrize("chars", [_find.HEX_CHARS, TOKEN_CHARS])
