@@ -119,3 +119,10 @@ def test_a_run_is_found_as_its_regex_finds_it(chars: str, monkeypatch: pytest.Mo
                 checked += 1
                 held += want
     assert 0 < held < checked
+
+
+def test_no_latin_1_character_lowers_or_folds_to_another_ascii_letter() -> None:
+    """Why matching ASCII case alone mirrors ``str.lower`` and ``fold`` on Latin-1."""
+    for code in range(0x80, 0x100):
+        char = chr(code)
+        assert not any(c.isascii() for c in char.lower() + fold(char)), hex(code)
