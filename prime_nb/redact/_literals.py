@@ -461,11 +461,11 @@ def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
     return found
 
 
-def compile_for(groups: list[tuple[tuple[str, ...], int]], plans: list[Plan]) -> None:
-    """Compile the scans of ``groups`` (see ``Presence.prime``) and of each plan now."""
+def compile_for(groups: list[tuple[tuple[str, ...], int]]) -> None:
+    """Compile the scan of ``groups`` (see ``Presence.prime``) now: the largest
+    database, which every string needs (a plan's own is compiled when a long text
+    first needs it)."""
     _primer(groups).engine.compile(True)
-    for plan in plans:
-        _engine_of(plan).compile(False)
 
 
 def _engine_of(plan: Plan) -> Literals:

@@ -167,8 +167,7 @@ def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
     known = _rule_groups.get(id(rules))
     if known is None or known[0] != tuple(rules):
         known = _rule_groups[id(rules)] = (tuple(rules), _groups(rules))
-        plans = [plan_of(r.pattern) for r in rules if r.pattern is not None]
-        compile_for(known[1], [plan for plan in plans if plan is not None])
+        compile_for(known[1])
         for length in {r.run for r in rules if r.run}:
             run(TOKEN_CHARS, length)
         if len(_rule_groups) > 16:
