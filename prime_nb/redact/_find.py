@@ -40,6 +40,8 @@ from ._encodings import (
     utf8_window,
     windows,
 )
+from ._engine import run
+from ._literals import SHORT
 from ._rule import Rule, presence_for
 from ._shapes import key_material
 from ._values import (
@@ -59,6 +61,10 @@ ENCODED_SECRET = Rule("encoded-secret")
 #: base64 of a private key without its ``-----BEGIN`` line
 KEY_MATERIAL = Rule("private-key")
 
+#: every ``HEX_RUN`` match holds this many of these in a row: a long text without such a
+#: run is not scanned by the pattern (Python's ``re`` tries it at every character)
+HEX_CHARS, HEX_LEAST = "0123456789ABCDEFabcdef", 20
+run(HEX_CHARS, HEX_LEAST)  # compiled now, not within a long line's redaction
 #: what may not stand beside a number found in JSON text (it would be part of another)
 _NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
@@ -92,7 +98,7 @@ class SpanFinder:
         if depth < MAX_DEPTH and len(text) >= 20:
             spans.extend(self._base64_spans(text, depth))
             spans.extend(self._encoded_spans(text, depth))
-            if DIFF_HUNK.search(text) and len(text) <= MAX_DIFF:
+            if len(text) <= MAX_DIFF and DIFF_HUNK.search(text):
                 spans.extend(self._diff_spans(text, depth))
         if depth < MAX_DEPTH and len(text) >= 8:  # a disguised short password too
             found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
@@ -135,7 +141,8 @@ class SpanFinder:
                 decoded = urllib.parse.unquote(m.group(), errors="replace")
                 if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                     out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
-        for m in HEX_RUN.finditer(text):
+        hexed = run(HEX_CHARS, HEX_LEAST).in_text(text) if len(text) > SHORT else True
+        for m in HEX_RUN.finditer(text) if hexed else ():
             if not hex_run(m):
                 continue
             start, end = m.span()

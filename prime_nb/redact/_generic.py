@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ._literals import finditer
 from ._values import ordinary, secret_key_class, shannon_entropy, stand_in, strongly_random
 
 #: ``<prefix><sep><long random body>``: a prefix of words (``pscale_tkn``, ``dp.st.prd``,
@@ -46,7 +47,7 @@ def _random_body(core: str) -> bool:
 
 
 def prefixed_token_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in PREFIXED_TOKEN.finditer(text):
+    for m in finditer(PREFIXED_TOKEN, text):
         prefix, body = m.group("prefix"), m.group("body")
         first = re.split(r"[_.\-]", prefix)[0]
         if _NOT_TOKEN_PREFIX.match(first) or _SLUG.match(body):
@@ -78,7 +79,7 @@ CRYPT_HASH = re.compile(
 
 
 def crypt_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in CRYPT_HASH.finditer(text):
+    for m in finditer(CRYPT_HASH, text):
         yield m.start() + 1, m.end()
 
 
@@ -156,7 +157,7 @@ def _concatenations(text: str) -> Iterator[re.Match[str]]:
     """``CONCATENATED``'s matches, looked for only around each join: run over a whole long
     text (base64 holds many ``+``), it tries every word start there and reads ahead."""
     done = 0
-    for join in JOINED.finditer(text):
+    for join in finditer(JOINED, text):
         if join.start() < done:
             continue
         lo = max(done, join.start() - _JOIN_BACK)
@@ -174,11 +175,11 @@ def extra_assignment_spans(text: str) -> Iterator[tuple[int, int]]:
                 for part in re.finditer(r"[\"'`]([^\"'`\n]+)[\"'`]", m.group(), re.S):
                     if not stand_in(part.group(1)):
                         yield m.start() + part.start(1), m.start() + part.end(1)
-    for m in REDIS_PASSWORD.finditer(text):
+    for m in finditer(REDIS_PASSWORD, text):
         if not stand_in(m.group("v").strip("\"'")):
             yield _unquoted(m)
     done = 0  # what a match took: a name inside a value is not read again
-    for end in EXTRA_KEY_END.finditer(text):
+    for end in finditer(EXTRA_KEY_END, text):
         if end.start() < done:
             continue
         start = end.start()
@@ -227,7 +228,7 @@ COMMAND_SECRET = re.compile(
 
 
 def command_secret_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in COMMAND_SECRET.finditer(text):
+    for m in finditer(COMMAND_SECRET, text):
         group = next(g for g in "abc" if m.group(g) is not None)
         if group == "c" and secret_key_class(m.group("name").rsplit(":", 1)[-1]) is None:
             continue

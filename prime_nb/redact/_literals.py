@@ -28,6 +28,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ._engine import EXACT, FOLD, LOWER, Literals, literals, run, usable
+
+#: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
+#: ``[a-z]`` also takes dotted and dotless i, long s and the Kelvin sign
+TOKEN_CHARS = (
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-\u0130\u0131\u017f\u212a"
+)
 #: a width no pattern reaches (a repeat without an upper bound)
 _UNBOUNDED = 1 << 40
 #: the most literals a set of alternatives is expanded to
@@ -244,12 +251,64 @@ def hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Primer:
+    """One scan's worth of many groups of literals: the compiled items, and each
+    group's items by ``(id(parts), where)``; ``parts`` holds the tuples, so that no other
+    takes their ids while this is known."""
+
+    engine: Literals
+    groups: dict[tuple[int, int], tuple[int, ...]]
+    parts: tuple[tuple[str, ...], ...]
+
+
+#: primers by the groups' identities (the rules' tuples live as long as the rules)
+_primers: dict[tuple[tuple[int, int], ...], _Primer] = {}
+_MOST_PRIMERS = 64
+_MODES = (EXACT, LOWER, FOLD)
+
+
+def _primer(groups: list[tuple[tuple[str, ...], int]]) -> _Primer:
+    key = tuple((id(parts), where) for parts, where in groups)
+    primer = _primers.get(key)
+    if primer is None:
+        kept = [
+            (parts, where)
+            for parts, where in groups
+            if parts and all(usable(part, _MODES[where]) for part in parts)
+        ]
+        items = sorted({(part, _MODES[where]) for parts, where in kept for part in parts})
+        index = {item: i for i, item in enumerate(items)}
+        primer = _Primer(
+            literals(tuple(items)),
+            {
+                (id(parts), where): tuple(index[part, _MODES[where]] for part in parts)
+                for parts, where in kept
+            },
+            tuple(parts for parts, _ in groups),
+        )
+        if len(_primers) >= _MOST_PRIMERS:
+            _primers.clear()
+        _primers[key] = primer
+    return primer
+
+
 class Presence:
     """Which of the rules' cheap tests one text passes, each worked out once: many rules
     share a tuple of needed substrings (the blanks), a hint or a literal. ``low`` is the
     text lower-cased (``str.lower``, what hints are tested against)."""
 
-    __slots__ = ("_alive", "_folded", "_parts", "_runs", "_seen", "low", "text")
+    __slots__ = (
+        "_alive",
+        "_folded",
+        "_found",
+        "_parts",
+        "_primer",
+        "_runs",
+        "_seen",
+        "low",
+        "text",
+    )
 
     def __init__(self, text: str, low: str | None) -> None:
         self.text, self.low = text, low
@@ -259,12 +318,16 @@ class Presence:
         self._alive: list[tuple[str, ...]] = []
         self._runs: dict[int, bool] = {}
         self._parts: dict[str, bool] = {}
+        self._primer: _Primer | None = None
+        self._found: set[int] = set()
 
     def any_in(self, parts: tuple[str, ...], where: int) -> bool:
         """Whether one of ``parts`` is in the text (``where`` 0), its ``low`` (1) or its
         folded form (2); remembered by the tuple's identity, so pass long-lived tuples."""
         key = (id(parts), where)
         known = self._seen.get(key)
+        if known is None:
+            known = self._primed(key)
         if known is None:
             if where == 1 and self.low is None:
                 self.find_hints([parts])
@@ -287,12 +350,36 @@ class Presence:
             held = self._parts[part] = part in self.text
         return held
 
+    def prime(self, groups: list[tuple[tuple[str, ...], int]]) -> None:
+        """``any_in`` of each ``(parts, where)`` worked out in one scan of the text for
+        all of them (when the scan can answer for this text), each answer read when
+        asked; pass the same long-lived tuples for every text."""
+        primer = _primer(groups)
+        found = primer.engine.present(self.text)
+        if found is not None:
+            self._primer, self._found = primer, found
+
+    def _primed(self, key: tuple[int, int]) -> bool | None:
+        """The scan's answer for ``key`` (remembered), or None when it has none."""
+        if self._primer is None:
+            return None
+        indices = self._primer.groups.get(key)
+        if indices is None:
+            return None
+        found = self._found
+        known = self._seen[key] = any(i in found for i in indices)
+        return known
+
     def find_hints(self, groups: list[tuple[str, ...]]) -> None:
         """For a text with no lower-cased copy (a long one): whether it holds one of each
         group of hints, all groups in one lower-casing of its pieces (``HINT_PIECE``
         characters and ``HINT_OVERLAP`` more, so that a hint cut between two is whole in
         one), not one per rule."""
-        pending = {id(parts): parts for parts in groups if (id(parts), 1) not in self._seen}
+        pending = {
+            id(parts): parts
+            for parts in groups
+            if (id(parts), 1) not in self._seen and self._primed((id(parts), 1)) is None
+        }
         self._alive.extend(pending.values())
         for at in range(0, len(self.text), HINT_PIECE):
             if not pending:
@@ -306,9 +393,14 @@ class Presence:
             self._seen[key, 1] = False
 
     def has_run(self, pattern: re.Pattern[str], length: int) -> bool:
+        """Whether ``pattern`` (``_rule._token_run(length)``) is in the text."""
         known = self._runs.get(length)
         if known is None:
-            known = self._runs[length] = pattern.search(self.text) is not None
+            if len(self.text) > SHORT:  # one pass in C; a short text's search stops soon
+                known = run(TOKEN_CHARS, length).in_text(self.text)
+            else:
+                known = pattern.search(self.text) is not None
+            self._runs[length] = known
         return known
 
 
@@ -331,7 +423,7 @@ def finditer(
         if held:
             yield from pattern.finditer(text)
         return
-    if len(plan.literals) > _MOST_FINDS:
+    if len(plan.literals) > _MOST_FINDS and not _engine_of(plan).handles(text):
         yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
@@ -353,6 +445,9 @@ def finditer(
 
 def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
     """Where each literal starts in ``text``, sorted; None past ``budget`` of them."""
+    handled, hits = _engine_of(plan).positions(text, budget)
+    if handled:
+        return hits
     found: list[int] = []
     for offset, hay, limit in _pieces(text, plan):
         for literal in plan.literals:
@@ -364,6 +459,18 @@ def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
                 at = hay.find(literal, at + 1)
     found.sort()
     return found
+
+
+def compile_for(groups: list[tuple[tuple[str, ...], int]]) -> None:
+    """Compile the scan of ``groups`` (see ``Presence.prime``) now: the largest
+    database, which every string needs (a plan's own is compiled when a long text
+    first needs it)."""
+    _primer(groups).engine.compile(True)
+
+
+def _engine_of(plan: Plan) -> Literals:
+    mode = FOLD if plan.folded else EXACT
+    return literals(tuple((literal, mode) for literal in plan.literals))
 
 
 def _pieces(text: str, plan: Plan) -> Iterator[tuple[int, str, int]]:

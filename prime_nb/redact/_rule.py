@@ -12,7 +12,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ._literals import Presence, finditer, hinted_in_pieces
+from ._engine import run
+from ._literals import (
+    TOKEN_CHARS,
+    Presence,
+    compile_for,
+    finditer,
+    hinted_in_pieces,
+    plan_of,
+)
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -156,9 +164,34 @@ def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
     ``text``; for a long one (no ``low``), the hints of the rules it admits are found in
     one pass over its pieces."""
     presence = Presence(text, low)
+    known = _rule_groups.get(id(rules))
+    if known is None or known[0] != tuple(rules):
+        known = _rule_groups[id(rules)] = (tuple(rules), _groups(rules))
+        compile_for(known[1])
+        for length in {r.run for r in rules if r.run}:
+            run(TOKEN_CHARS, length)
+        if len(_rule_groups) > 16:
+            _rule_groups.clear()
+            _rule_groups[id(rules)] = known
+    presence.prime(known[1])
     if low is None:
         presence.find_hints([r.hints for r in rules if r.hints and r.admits(text, presence)])
     return presence
+
+
+#: each rule list's groups (by the list's identity, checked against its rules)
+_rule_groups: dict[int, tuple[tuple[Rule, ...], list[tuple[tuple[str, ...], int]]]] = {}
+
+
+def _groups(rules: list[Rule]) -> list[tuple[tuple[str, ...], int]]:
+    """Every group of literals the rules test a text for: what each needs, its hints,
+    and its pattern's literals (see ``Presence.any_in`` for the second item)."""
+    groups = [(r.needs, 0) for r in rules] + [(r.hints, 1) for r in rules]
+    for rule in rules:
+        plan = plan_of(rule.pattern) if rule.pattern is not None else None
+        if plan is not None:
+            groups.append((plan.literals, 2 if plan.folded else 0))
+    return groups
 
 
 @functools.lru_cache(maxsize=256)
@@ -169,9 +202,7 @@ def _hint_pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
 
 @functools.lru_cache(maxsize=16)
 def _token_run(length: int) -> re.Pattern[str]:
-    # with the patterns' IGNORECASE, ``[a-z]`` also takes dotted and dotless i, long s
-    # and the Kelvin sign
-    return re.compile(f"[A-Za-z0-9_\\-\u0130\u0131\u017f\u212a]{{{length}}}")
+    return re.compile(f"[{re.escape(TOKEN_CHARS)}]{{{length}}}")
 
 
 #: a text longer than this is searched for each hint with ``in`` (a fast substring

@@ -17,11 +17,13 @@ context rule's guess is replaced where it was made (see ``_scrub``).
 from __future__ import annotations
 
 import base64
+import bisect
 import re
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ._engine import FOLD, literals
 from ._generic import (
     command_secret_spans,
     crypt_spans,
@@ -32,6 +34,7 @@ from ._generic import (
     url_user_spans,
     yaml_block_spans,
 )
+from ._literals import finditer
 from ._rule import Finder, Rule
 from ._shapes import command_spans, credential_file_spans, markup_spans
 from ._values import (
@@ -330,10 +333,66 @@ def _strip_quotes(text: str, start: int, end: int) -> tuple[int, int]:
 _PROSE = re.compile(r" [a-z]+(?: |$|\r?\n)")
 
 
+#: the words of ``ASSIGNMENT``'s key lookahead, and how far into the key one may start
+_KEY_WORDS = tuple(
+    (word, FOLD)
+    for word in (
+        *("pass", "pw", "secret", "token", "key", "auth", "cookie", "cred", "pat"),
+        *("contrase", "sessionid", "bearer"),
+    )
+)
+_KEY_LEAD = 80
+
+
+#: what may start a key (after no word character), and a key's characters
+_KEY_START = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_]")
+_KEY_CHARS = re.compile(r"[A-Za-z0-9_.\-]*")
+
+
+def _assignment_starts(text: str) -> list[int] | None:
+    """Where an ``ASSIGNMENT`` match can start, sorted, or None (anywhere). Its key
+    starts where a key may start, at most ``_KEY_LEAD`` key characters before a secret
+    word (the lookahead), and its quote right before the key, after any run of
+    backslashes: a regex search tries each position with a lookahead of 80 characters
+    and a dozen words, which costs more than finding the words."""
+    handled, hits = literals(_KEY_WORDS).positions(text, len(text) // 8 + 1)
+    if not handled or hits is None:
+        return None
+    starts: set[int] = set()
+    done = -1  # the last hit's key starts were all found up to here
+    for hit in hits:
+        for m in _KEY_START.finditer(text, max(done + 1, hit - _KEY_LEAD), hit + 1):
+            key = m.start()
+            run = _KEY_CHARS.match(text, key, hit)
+            if run is None or run.end() != hit:
+                continue  # a character between the key's start and the word ends a key
+            starts.add(key)
+            at = key - 1
+            if at >= 0 and text[at] in "\"'`":
+                starts.add(at)
+                while at > 0 and text[at - 1] == "\\":
+                    at -= 1
+                    starts.add(at)
+        done = hit
+    return sorted(starts)
+
+
+def _assignment_search(text: str, pos: int, starts: list[int] | None) -> re.Match[str] | None:
+    """``ASSIGNMENT.search(text, pos)``, tried only at ``starts``."""
+    if starts is None:
+        return ASSIGNMENT.search(text, pos)
+    for index in range(bisect.bisect_left(starts, pos), len(starts)):
+        m = ASSIGNMENT.match(text, starts[index])
+        if m is not None:
+            return m
+    return None
+
+
 def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     """Values given to keys that name a secret (see :func:`secret_key_class`)."""
     pos = 0
-    while (m := ASSIGNMENT.search(text, pos)) is not None:
+    starts = _assignment_starts(text)
+    while (m := _assignment_search(text, pos, starts)) is not None:
         # a value may itself start the next assignment ("Error: DB_PASSWORD=x",
         # ``"note": "token: x"``): the next search starts at the value, not after it
         pos = m.end("op")
@@ -364,7 +423,7 @@ def _assignment_spans(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _flag_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in FLAG.finditer(text):
+    for m in finditer(FLAG, text):
         kind = secret_key_class(m.group("key"))
         group = next(g for g in ("dq", "sq", "uv") if m.group(g) is not None)
         value = m.group(group)
@@ -376,7 +435,7 @@ def _flag_spans(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _command_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in COMMAND_PASSWORD.finditer(text):
+    for m in finditer(COMMAND_PASSWORD, text):
         group = next(g for g in ("v1", "v2", "v3", "v4") if m.group(g) is not None)
         start, end = _strip_quotes(text, *m.span(group))
         if not stand_in(text[start:end]) or text[start:end].lower() in ("root", "admin"):

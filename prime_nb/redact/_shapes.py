@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ._literals import finditer
 from ._values import credential_like, secret_key_class, stand_in
 
 #: a value on a command line: quoted, or up to the next blank or shell operator
@@ -121,11 +122,11 @@ def _first_group(match: re.Match[str]) -> str:
 def command_spans(text: str) -> Iterator[tuple[int, int]]:
     """Passwords given to tools on their command line (see ``PASSWORD_ARGUMENTS``)."""
     for pattern in (COMMAND_ARGUMENT, COMMAND_POSITIONAL):
-        for m in pattern.finditer(text):
+        for m in finditer(pattern, text):
             start, end = _unquoted(m, _first_group(m))
             if end > start and not stand_in(text[start:end]):
                 yield start, end
-    for m in HTPASSWD.finditer(text):
+    for m in finditer(HTPASSWD, text):
         words = list(re.finditer(r"\S+", m.group(1)))
         flags = "".join(w.group()[1:] for w in words if w.group().startswith("-"))
         plain = [w for w in words if not w.group().startswith("-")]
@@ -137,7 +138,7 @@ def command_spans(text: str) -> Iterator[tuple[int, int]]:
 def credential_file_spans(text: str) -> Iterator[tuple[int, int]]:
     """Passwords in ``.netrc`` and ``.pgpass`` lines and ODBC connection strings."""
     for pattern in (NETRC, PGPASS, ODBC_BRACED):
-        for m in pattern.finditer(text):
+        for m in finditer(pattern, text):
             if not stand_in(m.group("v")):
                 yield m.span("v")
 
@@ -152,18 +153,18 @@ def _named_value(name: str, value: str) -> bool:
 def markup_spans(text: str) -> Iterator[tuple[int, int]]:
     """Values that markup or a call names a secret: XML elements and attribute pairs,
     ``define('DB_PASSWORD', ...)``, any ``Authorization`` scheme, a JWK's private parts."""
-    for m in XML_ELEMENT.finditer(text):
+    for m in finditer(XML_ELEMENT, text):
         if _named_value(m.group("tag").rsplit(":", 1)[-1], m.group("v").strip()):
             yield m.span("v")
     for pattern in (XML_PAIR, CALL_PAIR):
-        for m in pattern.finditer(text):
+        for m in finditer(pattern, text):
             if _named_value(m.group("k"), m.group("v")) and credential_like(m.group("v")):
                 yield m.span("v")
-    for m in AUTHORIZATION.finditer(text):
+    for m in finditer(AUTHORIZATION, text):
         if credential_like(m.group("v")):
             yield m.span("v")
     if '"kty"' in text:
-        yield from (m.span("v") for m in JWK_MEMBER.finditer(text))
+        yield from (m.span("v") for m in finditer(JWK_MEMBER, text))
 
 
 #: DER private keys: PKCS#1 and PKCS#8 (version 0), SEC1 EC (version 1), encrypted PKCS#8

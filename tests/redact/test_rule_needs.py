@@ -17,6 +17,8 @@ from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
 from prime_nb.redact._literals import Presence, finditer, plan_of
+from prime_nb.redact._rule import presence_for
+from prime_nb.redact._rules import ASSIGNMENT, _assignment_search, _assignment_starts
 from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
@@ -188,9 +190,48 @@ def test_a_long_texts_hints_found_in_one_pass_change_nothing(tmp_path: Path) -> 
         assert len(text) > cut
         presence = Presence(text, None)
         presence.find_hints([rule.hints for rule in rules if rule.hints and rule.admits(text)])
+        # and every rule's needs and hints found in one scan of the text (``_engine``)
+        scanned = presence_for(rules, text, None)
         found = 0
         for rule in rules:
             want = sorted(rule.spans(text))
             assert sorted(rule.spans(text, None, presence)) == want, rule.name
+            assert sorted(rule.spans(text, None, scanned)) == want, rule.name
             found += len(want)
         assert found >= least
+
+
+#: where the ``key = value`` pattern's windows end: a key's word at the farthest lead, a
+#: quote after a long run of backslashes, words that ``re.IGNORECASE`` folds
+ASSIGNMENT_EDGES = [
+    " " + "x" * 79 + "pw=hunter2222",
+    " " + "y" * 80 + "pw=hunter2222",
+    ' "' + "q" * 79 + 'pw": "hunter2222"',
+    " _" + "r" * 78 + "pw: hunter2222",
+    "x " + "\\" * 20 + '"' + "k" * 70 + "x_password" + "\\" * 20 + '"' + ": hunter2222",
+    "\\" * 300 + '"db_password\\\\\\":\\"hunter2\\"',
+    '{\\"api_\u212aey\\": \\"abcdefgh12345678\\"}',
+    "SECRET_\u017fESSIONID=abcdefgh12345678 and pat=ab pat=cd " * 40,
+    "keykeykey:=value " * 500,
+]
+
+
+def test_assignment_starts_find_what_its_search_finds(tmp_path: Path) -> None:
+    """The ``key = value`` rule tries its pattern only near a secret word of its key:
+    the same matches as its search, from every position the rule searches from."""
+    texts = list(dict.fromkeys(_texts(tmp_path))) + ASSIGNMENT_EDGES
+    found = 0
+    for text in texts:
+        starts = _assignment_starts(text)
+        pos = 0
+        while True:
+            want = ASSIGNMENT.search(text, pos)
+            got = _assignment_search(text, pos, starts)
+            assert (got and (got.span(), got.groups())) == (
+                want and (want.span(), want.groups())
+            ), text[:120]
+            if want is None:
+                break
+            found += 1
+            pos = want.end("op")
+    assert found > 200

@@ -1,0 +1,128 @@
+"""The one-pass literal search (``_engine``) answers as the ``str`` tests it replaces:
+which literals a text holds and where each starts, as written, lower-cased and folded as
+``re.IGNORECASE`` folds, in ASCII and Latin-1 text with NUL characters, and literals cut
+by the pieces a long text is scanned in; wider text (4-byte characters, lone
+surrogates, the Kelvin sign) is left to the ``str`` tests, and so are runs."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from prime_nb.redact import _engine, _find
+from prime_nb.redact._engine import EXACT, FOLD, LOWER, Literals, Run
+from prime_nb.redact._literals import TOKEN_CHARS, fold
+
+LITERALS = ["key", "pw", "://", "ghp_", "akia", "\u00e9t", "\xa05", "s", "ki", "\x00x"]
+ALPHABET = [
+    *"akeyipwsghp_:/ AKEYIPWS",
+    "\u212a",  # Kelvin sign: (?i) k
+    "\u017f",  # long s
+    "\u0131",  # dotless i
+    "\u0130",  # dotted capital I: two characters when lower-cased
+    "\u00e9",
+    "\x85",
+    "\x00",
+    "\u20ac",  # 3 bytes in UTF-8
+    "\U0001f600",  # 4 bytes
+    "\ud800",  # a lone surrogate (JSON may hold one)
+    # in UTF-32 these hold the bytes of "k", "i" and "s" across two characters
+    "\u6b00",
+    "\u0100",
+    "\u6900",
+    "\u736b",
+]
+
+
+def _want(text: str, literal: str, mode: int) -> list[int]:
+    hay = text if mode == EXACT else text.lower() if mode == LOWER else fold(text)
+    out, at = [], hay.find(literal)
+    while at >= 0:
+        out.append(at)
+        at = hay.find(literal, at + 1)
+    return out
+
+
+@pytest.mark.parametrize("alphabet", ["ascii", "latin", "wide"])
+def test_positions_and_presence_are_those_of_str(
+    alphabet: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_engine, "CHUNK", 997)  # many pieces, literals cut between them
+    r = random.Random(alphabet)
+    chars = [c for c in ALPHABET if c.isascii()] if alphabet == "ascii" else ALPHABET
+    if alphabet == "latin":
+        chars = [c for c in ALPHABET if ord(c) < 256]
+    checked = found = 0
+    for size in (50, 5000, 20_000):
+        text = "".join(
+            r.choice(LITERALS) if r.random() < 0.1 else r.choice(chars) for _ in range(size)
+        )
+        for mode in (EXACT, LOWER, FOLD):
+            items = tuple((lit, mode) for lit in LITERALS if mode == EXACT or lit.isascii())
+            engine = Literals(items)
+            handled, hits = engine.positions(text, len(text))
+            present = engine.present(text)
+            if not all(ord(c) < 256 for c in text):
+                assert not handled and present is None  # the caller's str tests answer
+                continue
+            assert handled and hits is not None and present is not None
+            want = sorted(at for lit, _ in items for at in _want(text, lit, mode))
+            assert hits == want, (alphabet, mode, size)
+            assert present == {i for i, (lit, _) in enumerate(items) if _want(text, lit, mode)}
+            checked += 1
+            found += len(want)
+    if alphabet == "wide":
+        assert checked == 0  # every text holds a wider character: left to str
+    else:
+        assert checked == 9 and found > 1000
+
+
+def test_a_budget_stops_the_scan() -> None:
+    engine = Literals((("ab", EXACT),))
+    assert engine.positions("ab" * 100, 10) == (True, None)
+    assert engine.positions("ab" * 10, 10) == (True, list(range(0, 20, 2)))
+
+
+def test_a_literal_it_cannot_mirror_is_left_to_str() -> None:
+    # a case-insensitive literal that is not ASCII: the caller tests it itself
+    engine = Literals((("\u00e9t\u00e9", LOWER),))
+    assert engine.positions("\u00c9T\u00c9", 5) == (False, None)
+    assert engine.present("x") is None
+
+
+def test_a_text_wider_than_latin_1_is_left_to_str() -> None:
+    # found out at the piece that is wider: no answer, however much came before
+    engine = Literals((("k", EXACT), ("k", FOLD)))
+    assert engine.present("k" * 10 + "\u6b00") is None
+    assert engine.positions("\u212a", 10) == (False, None)
+    assert engine.present("\u00e9k") == {0, 1}
+
+
+@pytest.mark.parametrize("chars", [_find.HEX_CHARS, TOKEN_CHARS])
+def test_a_run_is_found_as_its_regex_finds_it(chars: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_engine, "CHUNK", 997)  # runs cut between pieces
+    r = random.Random(chars)
+    others = [c for c in ALPHABET if c not in chars]
+    checked = held = 0
+    for length in (3, 8, 20):
+        pattern = re.compile(f"[{re.escape(chars)}]{{{length}}}")
+        for size in (10, 3000):
+            for density in (0.5, 0.8, 0.95):
+                text = "".join(
+                    r.choice(chars) if r.random() < density else r.choice(others)
+                    for _ in range(size)
+                )
+                want = pattern.search(text) is not None
+                assert Run(chars, length).in_text(text) == want, (length, size, density)
+                checked += 1
+                held += want
+    assert 0 < held < checked
+
+
+def test_no_latin_1_character_lowers_or_folds_to_another_ascii_letter() -> None:
+    """Why matching ASCII case alone mirrors ``str.lower`` and ``fold`` on Latin-1."""
+    for code in range(0x80, 0x100):
+        char = chr(code)
+        assert not any(c.isascii() for c in char.lower() + fold(char)), hex(code)
