@@ -57,7 +57,7 @@ View = tuple[str, Origin]
 #: what a terminal shows as nothing: colour and cursor codes, zero-width characters
 _HIDDEN = re.compile(
     r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]{0,200}(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
-    r"|[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]"
+    r"|[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 )
 #: letters and digits in another form that NFKC folds to ASCII (full-width, mathematical)
 _FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]")
@@ -117,6 +117,54 @@ def _replaced(
     return "".join(parts), origin
 
 
+#: letters of Cyrillic, Greek and other scripts drawn like one ASCII letter: Unicode's
+#: confusables (UTS #39) for these letters, which NFKC leaves as they are. Only letters
+#: that map to one ASCII letter are listed, so a view keeps every position
+SKELETON = str.maketrans(
+    "аАвВсСеЕһНіІјЈкКмМоОрРԛԚѕЅтТхХуУүҮԝԜԁӏɑαΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧϲϳ",
+    "aABBcCeEhHiIjJKKMMoOpPqQsSTTxXyYyYwWdlaaABBeEZZnHiIKKuMvNoOpPTTuYXXcj",
+)
+_LOOKALIKE = re.compile("[аАвВсСеЕһНіІјЈкКмМоОрРԛԚѕЅтТхХуУүҮԝԜԁӏɑαΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧϲϳ]")
+#: a shell line continuation (a backslash ending a line) and the next line's indent
+_CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
+#: where two string literals are joined into one: ``"ab" "cd"`` (Python, C), ``"ab""cd"``
+#: (shell), ``'ab' + 'cd'``, ``"ab" .. "cd"``, across a line; ``f"{'ab'}"`` and
+#: ``${'ab'}`` (f-strings, template literals); ``"".join(["ab", "cd"])``; a string's
+#: prefix letter (``f"``) and an opening parenthesis after ``=`` (Python's implicit
+#: concatenation is written in one)
+_JOINT = re.compile(
+    r"(?<=[\w\-+/=.~!@#%^&*])[\"'`][ \t]*(?:\+|\.\.?|\\)?[ \t]*(?:\r?\n[ \t]*)?"
+    r"(?:[fFrRbBuU]{1,2})?[\"'`](?=[\w\-+/=.~!@#%^&*])"
+    r"|(?<=[\"'`])\$?\{[\"'](?=[\w\-])"
+    r"|(?<=[\w\-])[\"']\}(?:[\"'`][ \t]*(?:[fFrRbBuU]{1,2})?[\"'`])?"
+    r"|(?<=[=:(\s])[fFrRbBuU]{1,2}(?=[\"'][\w\-{])"
+    r"|(?<=[=:])[ \t]*\([ \t]*\r?\n[ \t]*(?=[fFrRbBuU]{0,2}[\"'])"
+    r"|(?:\"\"|'')\.join\(\[?"
+)
+#: ``"ab", "cd"`` joins only in a list that ``join`` takes
+_LISTED = re.compile(r"(?<=[\w\-])[\"'],[ \t]*(?:\r?\n[ \t]*)?[\"'](?=[\w\-])")
+
+
+def _joints(text: str) -> Iterator[re.Match[str]]:
+    """The joints of string literals in ``text``, in order."""
+    if not any(q in text for q in ('"', "'", "`")):
+        return
+    found = list(_JOINT.finditer(text))
+    if ".join(" in text:
+        found += _LISTED.finditer(text)
+        found.sort(key=lambda m: m.start())
+    at = 0
+    for m in found:
+        if m.start() >= at:
+            at = m.end()
+            yield m
+
+
+def _joint_char(token: str) -> str:
+    """What a joint reads as: nothing, or a blank for the parenthesis after ``=``."""
+    return " " if token.strip().startswith("(") else ""
+
+
 def _fold(char: str) -> str:
     folded = unicodedata.normalize("NFKC", char)
     return folded if len(folded) == 1 and folded.isascii() else char
@@ -141,15 +189,28 @@ def _qp_char(token: str) -> str:
 _LINK_BOUNDS = re.compile(r"\]\(<?|>?\)")
 
 
+def _identity(text: str) -> View:
+    origin = Origin()
+    origin.add(0, 0)
+    return text, origin
+
+
 def views(text: str) -> Iterator[View]:
     """The text with each disguise it shows taken off (none when it shows none)."""
+    if _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
+        yield text.translate(SKELETON), _identity(text)[1]
+    if "\\\n" in text or "\\\r\n" in text:
+        yield _deleted(text, _CONTINUATION)
+    joints = list(_joints(text))
+    if joints:
+        yield _replaced(text, joints, _joint_char)
     if "](" in text:  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
     if _FOLDABLE.search(text):
         yield _replaced(text, _FOLDABLE, _fold)
-    if len(_ESCAPE.findall(text, 0, 4096)) >= 4:
+    if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if '""' in text and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
