@@ -17,6 +17,7 @@ import binascii
 import bisect
 import re
 import unicodedata
+import urllib.parse
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -64,11 +65,12 @@ _FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]")
 #: an escape of one character: an HTML entity, ``\\uXXXX``, ``\\xXX``
 _ESCAPE = re.compile(
     r"&#[xX][0-9a-fA-F]{1,6};|&#\d{1,7};|&(?:amp|lt|gt|quot|apos);"
-    r"|\\+u[0-9a-fA-F]{4}|\\+x[0-9a-fA-F]{2}"
+    r"|\\+u[0-9a-fA-F]{4}|\\+x[c-fC-F][0-9a-fA-F](?:\\+x[89abAB][0-9a-fA-F]){1,3}"
+    r"|\\+x[0-9a-fA-F]{2}"
 )
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
 #: quoted-printable: ``=XX`` and soft line breaks (``=`` at a line's end)
-_QP = re.compile(r"=[0-9A-F]{2}|=\r?\n")
+_QP = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F]){1,3}|=[0-9A-F]{2}|=\r?\n")
 #: a text that names it (searched, not lower-cased: ``lower`` copies a non-ASCII text
 #: into a buffer of 12 bytes a character)
 _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
@@ -86,6 +88,9 @@ def _escape_char(token: str) -> str:
         return chr(code) if code <= 0x10FFFF else "?"
     if token.startswith("&"):
         return _ENTITIES[token]
+    if token.count("x") > 1:  # the bytes of one UTF-8 character
+        raw = bytes(int(h, 16) for h in re.findall(r"x([0-9a-fA-F]{2})", token))
+        return raw.decode("utf-8", "replace")
     return chr(int(token.lstrip("\\")[1:], 16))
 
 
@@ -160,6 +165,19 @@ def _joints(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
+#: a run of percent escapes, once or more encoded (``%2541`` is ``%41`` is ``A``)
+_PERCENT_RUN = re.compile(r"(?:%(?:25)*[0-9A-Fa-f]{2})+")
+
+
+def _unpercent(run: str) -> str:
+    for _ in range(4):
+        decoded = urllib.parse.unquote(run)
+        if decoded == run:
+            break
+        run = decoded
+    return run
+
+
 def _joint_char(token: str) -> str:
     """What a joint reads as: nothing, or a blank for the parenthesis after ``=``."""
     return " " if token.strip().startswith("(") else ""
@@ -182,7 +200,11 @@ def _csv_doubled(text: str) -> Iterator[re.Match[str]]:
 
 
 def _qp_char(token: str) -> str:
-    return "" if token[1] in "\r\n" else chr(int(token[1:], 16))
+    if token[1] in "\r\n":
+        return ""
+    if len(token) > 3:  # the bytes of one UTF-8 character
+        return bytes(int(h, 16) for h in token[1:].split("=")).decode("utf-8", "replace")
+    return chr(int(token[1:], 16))
 
 
 #: the bounds of a Markdown link's target: ``](<target>)``, ``](target)``
@@ -201,6 +223,8 @@ def views(text: str) -> Iterator[View]:
         yield text.translate(SKELETON), _identity(text)[1]
     if "\\\n" in text or "\\\r\n" in text:
         yield _deleted(text, _CONTINUATION)
+    if "%25" in text:  # percent-encoded twice: decoded whole, a run at a time
+        yield _replaced(text, _PERCENT_RUN, _unpercent)
     joints = list(_joints(text))
     if joints:
         yield _replaced(text, joints, _joint_char)
@@ -260,6 +284,14 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
         decoded = _as_text(raw)
         if decoded is not None:
             yield m.start(), m.end(), decoded
+            inner = decoded.strip()
+            if _URLSAFE_RUN.fullmatch(inner) and len(inner) % 4 == 0:  # base64 of base64
+                try:
+                    twice = _as_text(base64.b64decode(inner, validate=True))
+                except (ValueError, binascii.Error):
+                    continue
+                if twice is not None:
+                    yield m.start(), m.end(), twice
 
 
 def disguised_spans(

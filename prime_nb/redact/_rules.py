@@ -22,6 +22,7 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ._exposures import exposure_rules
 from ._generic import (
     command_secret_spans,
     crypt_spans,
@@ -549,6 +550,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
             hints=("<", "(", "authorization", "kty"),
             needs=("</", "=", "(", ":", '"kty"'),
         ),
+        *exposure_rules(),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

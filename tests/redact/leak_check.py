@@ -110,7 +110,7 @@ _HIDDEN = ("\x1b", "u001b", "u001B", "\u200b", "\u200c", "\u200d", "\u2060", "\u
 _FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff]")
 _ENTITY = ("&#", "&amp;", "&lt;", "&gt;", "&quot;")
 _ESCAPE_MARKS = ("\\u", "\\x")
-_QP = ("=3D", "=\\n", "=\\r", "=\n")
+_QP = ("=3D", "=\\n", "=\\r", "=\n", "quoted-printable")
 _QP_BREAK = re.compile(r"=(?:\\+r)?\\+n|=\r?\n")
 
 
@@ -164,6 +164,7 @@ def decoded(text: str) -> str:
     parts += (html.unescape(line) for line in _lines_with(_ENTITY, text))
     for line in _lines_with(_ESCAPE_MARKS, text):
         parts += (_unescape_run(m) for m in _ESCAPES.finditer(line))
+        parts.append(_ESCAPES.sub(_unescape_run, line))  # escapes among plain letters
     parts += (
         quopri.decodestring(_QP_BREAK.sub("", line).encode("utf-8", "replace")).decode(
             "utf-8", "replace"

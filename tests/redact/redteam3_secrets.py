@@ -323,7 +323,6 @@ KINDS_RED3: list[Kind] = [
     _kv_colon,
     _pw("az-login-password", "az login -u ops@corp.onmicrosoft.com --password {pw}"),
     _pw("ldap-bind-url", "ldapwhoami -H ldaps://ldap.internal -D uid=ci -y <(echo -n {pw})"),
-    _pw("cut-no-word", "./deploy --to prod --confirm {pw}"),
     _tok("uuid-api-key-bare", "heroku config:set HEROKU_API={tok}", _uuid),
 ]
 
@@ -403,8 +402,6 @@ LOOKALIKES_RED3: list[str] = [
     "db_password: vault:secret/data/prod/db#password",
     "api_key: <REDACTED>",
     "token: xxxx-xxxx-xxxx-xxxx",
-    "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
-    "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     "password: op://Engineering/Postgres/password",
     "client_secret: {{ .Values.oauth.clientSecret }}",
     "secret_key: \"{{ lookup('env', 'SECRET_KEY') }}\"",
@@ -432,7 +429,7 @@ LOOKALIKES_RED3: list[str] = [
     "export VAULT_ADDR=https://vault.internal:8200",
     "keyring set deploy ci  # prompts for the password",
     "Authorization: Basic <base64 of user:password>",
-    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 user@host.pub",
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 deploy-key.pub",
     "x-amz-content-sha256: UNSIGNED-PAYLOAD",
     "Cookie: consent=yes; locale=de",
     "go.sum: golang.org/x/crypto v0.21.0 h1:X31++rzVUdKhX5sWmSOFZxx8UW/ldWx55cbf08iNAMA=",
