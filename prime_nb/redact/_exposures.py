@@ -16,8 +16,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ._generic import _NOT_TOKEN_PREFIX
 from ._rule import Rule
-from ._values import credential_like, stand_in, strongly_random
+from ._values import credential_like, shannon_entropy, stand_in, strongly_random
 
 #: a command whose output is a secret, and the one line it printed
 PRINTED_SECRET = re.compile(
@@ -75,6 +76,23 @@ _ID_NAME = re.compile(
 )
 #: ``HEROKU_API=...``: a name that ends in ``API`` holds its key
 API_NAMED = re.compile(r"\b[A-Z][A-Z0-9]*_API[ \t]*[=:][ \t]*(['\"]?)(?P<v>[^\s'\"/]{16,})\1")
+
+
+#: a short prefix and a body of 32 to 64 hex digits (``fc-``, ``dapi``-like tokens): hex
+#: has 4 bits a character at most, so a random body can fall under the entropy that the
+#: generic token of ``_generic`` asks of mixed letters and digits
+HEX_TOKEN = re.compile(
+    r"(?<![\w.+=~/#:-])(?P<prefix>[A-Za-z][A-Za-z0-9]{0,11})[_\-](?P<body>[0-9a-f]{32,64})(?![\w+/=~-])"
+)
+
+
+def hex_token_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in HEX_TOKEN.finditer(text):
+        body = m.group("body")
+        if _NOT_TOKEN_PREFIX.match(m.group("prefix")) or sum(c.isdigit() for c in body) < 4:
+            continue
+        if sum(c.isalpha() for c in body) >= 4 and shannon_entropy(body) >= 2.8:
+            yield m.span()
 
 
 def _value(m: re.Match[str], group: str = "v") -> tuple[int, int]:
@@ -158,6 +176,7 @@ def exposure_rules() -> list[Rule]:
     return [
         Rule("token", pattern=REFRESH_TOKEN, group=0, needs=("1//0",)),
         Rule("token", pattern=DJANGO_KEY, group=0, needs=("django-insecure-",)),
+        _guess("prefixed-token", finder=hex_token_spans, needs=("-", "_"), run=32),
         _guess("command-password", finder=mysql_quoted_spans, needs=("-p'", '-p"')),
         _guess(
             "printed-secret",

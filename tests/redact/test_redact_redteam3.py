@@ -70,6 +70,7 @@ SECRETS = [
     ("random export", f'export SENDGRID="{TOKEN}" # mail', TOKEN),
     ("named api", f"heroku config:set HEROKU_API={TOKEN}", TOKEN),
     ("django key", "SECRET_KEY = 'django-insecure-8-6c-m2ha!muv=k3_byka)'", "8-6c-m2ha!muv"),
+    ("hex token", "the log showed fc-1f1f0587199dfcfff93682f2ccff0cc8 twice", "1f1f0587199d"),
     ("mysql cut quote", f"mysql -uroot -p'{PASSWORD[:8]}\n[output truncated]", PASSWORD[:8]),
 ]
 
@@ -77,6 +78,8 @@ SECRETS = [
 KEPT = [
     "export GIT_SHA=4f2a9c7e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a",
     "export SENDGRID_ENABLED=true",
+    "commit-4f2a9c7e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a merged",
+    "layer sha256-4b3f1d8a0c6e2f9b7d5a3c1e8f0b2d4a6c8e0f1a3b5d7f9e1c3a5b7d9f1e3a5c",
     "theme: dark; x-session-timeout: 3600",
     "curl -b 'theme=dark; lang=en' https://x",
     "define( 'AUTH_KEY', 'put your unique phrase here' );",
