@@ -41,6 +41,13 @@ class Origin:
         self._from.append(start)
         self._to.append(end)
 
+    def shifted(self, by: int) -> Origin:
+        """The same stretches, of a view of the text from ``by`` on."""
+        moved = Origin()
+        for at, start, end in zip(self._at, self._from, self._to, strict=True):
+            moved.add(at, start + by, end + by if end >= 0 else -1)
+        return moved
+
     def start(self, i: int) -> int:
         """Where view character ``i`` starts in the text."""
         k = bisect.bisect_right(self._at, i) - 1
@@ -138,8 +145,8 @@ _CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
 #: prefix letter (``f"``) and an opening parenthesis after ``=`` (Python's implicit
 #: concatenation is written in one)
 _JOINT = re.compile(
-    r"(?<=[\w\-+/=.~!@#%^&*])[\"'`][ \t]*(?:\+|\.\.?|\\)?[ \t]*(?:\r?\n[ \t]*)?"
-    r"(?:[fFrRbBuU]{1,2})?[\"'`](?=[\w\-+/=.~!@#%^&*])"
+    r"(?<=[\w\-+/=.~!@#%^&*]{4})[\"'`][ \t]*(?:\+|\.\.?|\\)?[ \t]*(?:\r?\n[ \t]*)?"
+    r"(?:[fFrRbBuU]{1,2})?[\"'`](?=[\w\-+/=.~!@#%^&*]{4})"
     r"|(?<=[\"'`])\$?\{[\"'](?=[\w\-])"
     r"|(?<=[\w\-])[\"']\}(?:[\"'`][ \t]*(?:[fFrRbBuU]{1,2})?[\"'`])?"
     r"|(?<=[=:(\s])[fFrRbBuU]{1,2}(?=[\"'][\w\-{])"
@@ -147,7 +154,7 @@ _JOINT = re.compile(
     r"|(?:\"\"|'')\.join\(\[?"
 )
 #: ``"ab", "cd"`` joins only in a list that ``join`` takes
-_LISTED = re.compile(r"(?<=[\w\-])[\"'],[ \t]*(?:\r?\n[ \t]*)?[\"'](?=[\w\-])")
+_LISTED = re.compile(r"(?<=[\w\-]{4})[\"'],[ \t]*(?:\r?\n[ \t]*)?[\"'](?=[\w\-]{4})")
 
 
 def _joints(text: str) -> Iterator[re.Match[str]]:
@@ -176,6 +183,51 @@ def _unpercent(run: str) -> str:
             break
         run = decoded
     return run
+
+
+#: how far around a joint its window reaches (a key's name before it, the rest after)
+_JOINT_REACH = 240
+
+
+def _joined_windows(text: str) -> Iterator[View]:
+    """Each stretch of ``text`` around joined literals, with the literals joined: only
+    the stretch, so that a long file with one ``"a" + "b"`` is not read whole again."""
+    joints = list(_joints(text))
+    windows: list[tuple[int, int]] = []
+    for m in joints:
+        if not m.group().strip(" \t\r\n(fFrRbBuU"):
+            continue  # a string's prefix or an opening parenthesis joins nothing alone
+        start, end = max(0, m.start() - _JOINT_REACH), min(len(text), m.end() + _JOINT_REACH)
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], end)
+        else:
+            windows.append((start, end))
+    for start, end in windows:
+        inside = [m for m in joints if start <= m.start() and m.end() <= end]
+        view, origin = _replaced(text[start:end], _moved(inside, start), _joint_char)
+        yield view, origin.shifted(start)
+
+
+class _Moved:
+    """A match's text and span, moved ``by`` characters to the left."""
+
+    __slots__ = ("_m", "_by")
+
+    def __init__(self, m: re.Match[str], by: int) -> None:
+        self._m, self._by = m, by
+
+    def group(self) -> str:
+        return self._m.group()
+
+    def start(self) -> int:
+        return self._m.start() - self._by
+
+    def end(self) -> int:
+        return self._m.end() - self._by
+
+
+def _moved(matches: list[re.Match[str]], by: int) -> list[Any]:
+    return [_Moved(m, by) for m in matches]
 
 
 def _joint_char(token: str) -> str:
@@ -225,9 +277,7 @@ def views(text: str) -> Iterator[View]:
         yield _deleted(text, _CONTINUATION)
     if "%25" in text:  # percent-encoded twice: decoded whole, a run at a time
         yield _replaced(text, _PERCENT_RUN, _unpercent)
-    joints = list(_joints(text))
-    if joints:
-        yield _replaced(text, joints, _joint_char)
+    yield from _joined_windows(text)
     if "](" in text:  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if _HIDDEN.search(text):

@@ -62,7 +62,7 @@ COOKIE_FLAG = re.compile(r"(?:^|[ \t])(?:-b|--cookie)[ \t]+(['\"]?)(?P<c>[^'\"\n
 _COOKIE_PAIR = re.compile(r"(?:^|;)[ \t]*[\w.\-]+=(?P<v>[^;\s]+)")
 #: a header (or log field) named for a session, a CSRF token or credentials
 SESSION_HEADER = re.compile(
-    r"(?i)(?<![\w-])[\w\-]*(?:session|sess|sid|csrf|xsrf|creds)[\w\-]*[ \t]*:[ \t]*"
+    r"(?i)(?:session|sess|sid|csrf|xsrf|creds)[\w\-]*[ \t]*:[ \t]*"
     r"(?P<v>[A-Za-z0-9+/=_\-.%~]{16,})(?=[ \t]*(?:$|[\r\n<>\"';,\\)]))"
 )
 #: ``export NAME="value"`` or ``NAME=value`` on a line of its own (a comment may follow)
