@@ -211,7 +211,7 @@ def _joined_windows(text: str) -> Iterator[View]:
 class _Moved:
     """A match's text and span, moved ``by`` characters to the left."""
 
-    __slots__ = ("_m", "_by")
+    __slots__ = ("_by", "_m")
 
     def __init__(self, m: re.Match[str], by: int) -> None:
         self._m, self._by = m, by
