@@ -275,7 +275,7 @@ def views(text: str) -> Iterator[View]:
         yield text.translate(SKELETON), _identity(text)[1]
     if "\\\n" in text or "\\\r\n" in text:
         yield _deleted(text, _CONTINUATION)
-    if "%25" in text:  # percent-encoded twice: decoded whole, a run at a time
+    if "%25" in text and len(text) <= _MAX_DECODED:  # percent-encoded twice, run by run
         yield _replaced(text, _PERCENT_RUN, _unpercent)
     yield from _joined_windows(text)
     if "](" in text:  # a link's target read as lines of its own
