@@ -144,9 +144,10 @@ def test_a_view_keeps_every_position() -> None:
     text = "key " + homoglyphs("ghp_") + "abc"
     views = list(_disguise.views(text))
     assert views[0][0] == "key ghp_abc"
-    view, origin = _disguise.views('x = "ab" "cd" + 1').__next__()
-    assert view == 'x = "abcd" + 1'
-    assert (origin.start(5), origin.start(7), origin.end(8)) == (5, 10, 12)  # "a", "c", "d"
+    view, origin = next(_disguise.views('x = "abcd" "efgh" + 1'))
+    assert view == 'x = "abcdefgh" + 1'
+    assert (origin.start(5), origin.start(9), origin.end(12)) == (5, 12, 16)  # "a", "e", "h"
+    assert list(_disguise.views('print("a" "b")')) == []  # short literals join nothing
 
 
 def test_percent_twice_and_utf8_escapes_read_whole(tmp_path: Path) -> None:
