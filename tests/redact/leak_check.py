@@ -148,16 +148,31 @@ _SKELETON = {ord(v): k for k, v in HOMOGLYPHS.items()}
 _LOOKALIKE = re.compile("[" + "".join(sorted(HOMOGLYPHS.values())) + "]")
 
 
+#: a line that a shell continuation ends, as written or as JSON escapes it
+_CONTINUED = re.compile(r"\\\\\\n|\\\r?\n")
+
+
+def _matching_lines(pattern: re.Pattern[str], text: str) -> list[str]:
+    """Each line of ``text`` (as the file has them) that ``pattern`` matches in, once;
+    a continuation's line is read with the line it continues."""
+    spans: list[tuple[int, int]] = []
+    for m in pattern.finditer(text):
+        if spans and m.start() < spans[-1][1]:
+            continue
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        spans.append((start, len(text) if end < 0 else end))
+    return [text[a:b] for a, b in spans]
+
+
 def decoded(text: str) -> str:
     """``text`` with what it says once decoded appended (see the module's docstring)."""
     parts = [text]
     for line in _lines_with(_PERCENT, text):
         once = urllib.parse.unquote(line)
         parts += (once, urllib.parse.unquote(once)) if "%" in once else (once,)
-    if _LOOKALIKE.search(text):
-        parts.append(text.translate(_SKELETON))
-    if "\\\n" in text or "\\\\\\n" in text:
-        parts.append(_CONTINUATION.sub("", text))
+    parts += (line.translate(_SKELETON) for line in _matching_lines(_LOOKALIKE, text))
+    parts += (_CONTINUATION.sub("", line) for line in _matching_lines(_CONTINUED, text))
     parts += (_ZERO_WIDTH.sub("", _ANSI.sub("", line)) for line in _lines_with(_HIDDEN, text))
     if _FOLDABLE.search(text):
         parts.append(unicodedata.normalize("NFKC", text))
