@@ -152,16 +152,20 @@ _LOOKALIKE = re.compile("[" + "".join(sorted(HOMOGLYPHS.values())) + "]")
 _CONTINUED = re.compile(r"\\\\\\n|\\\r?\n")
 
 
-def _matching_lines(pattern: re.Pattern[str], text: str) -> list[str]:
-    """Each line of ``text`` (as the file has them) that ``pattern`` matches in, once;
-    a continuation's line is read with the line it continues."""
+def _matching_lines(pattern: re.Pattern[str], text: str, reach: int = 400) -> list[str]:
+    """The stretch of ``text`` around each match of ``pattern``, within its line (or the
+    line it continues), ``reach`` characters each side: a secret is next to its
+    disguise, and a whole copy of a long line per match would grow the text to hash."""
     spans: list[tuple[int, int]] = []
     for m in pattern.finditer(text):
-        if spans and m.start() < spans[-1][1]:
-            continue
-        start = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.end())
-        spans.append((start, len(text) if end < 0 else end))
+        start = text.rfind("\n", max(0, m.start() - reach), m.start()) + 1
+        start = max(start, m.start() - reach)
+        end = text.find("\n", m.end(), m.end() + reach)
+        end = min(len(text), m.end() + reach) if end < 0 else end
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
     return [text[a:b] for a, b in spans]
 
 
@@ -170,16 +174,17 @@ def decoded(text: str) -> str:
     parts = [text]
     for line in _lines_with(_PERCENT, text):
         once = urllib.parse.unquote(line)
-        parts += (once, urllib.parse.unquote(once)) if "%" in once else (once,)
+        parts += (once, urllib.parse.unquote(once)) if "%25" in line else (once,)
     parts += (line.translate(_SKELETON) for line in _matching_lines(_LOOKALIKE, text))
     parts += (_CONTINUATION.sub("", line) for line in _matching_lines(_CONTINUED, text))
+    # escapes among plain letters
+    parts += (_ESCAPES.sub(_unescape_run, part) for part in _matching_lines(_ESCAPES, text))
     parts += (_ZERO_WIDTH.sub("", _ANSI.sub("", line)) for line in _lines_with(_HIDDEN, text))
     if _FOLDABLE.search(text):
         parts.append(unicodedata.normalize("NFKC", text))
     parts += (html.unescape(line) for line in _lines_with(_ENTITY, text))
     for line in _lines_with(_ESCAPE_MARKS, text):
         parts += (_unescape_run(m) for m in _ESCAPES.finditer(line))
-        parts.append(_ESCAPES.sub(_unescape_run, line))  # escapes among plain letters
     parts += (
         quopri.decodestring(_QP_BREAK.sub("", line).encode("utf-8", "replace")).decode(
             "utf-8", "replace"
