@@ -17,6 +17,7 @@ import binascii
 import bisect
 import re
 import unicodedata
+import urllib.parse
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -40,6 +41,13 @@ class Origin:
         self._from.append(start)
         self._to.append(end)
 
+    def shifted(self, by: int) -> Origin:
+        """The same stretches, of a view of the text from ``by`` on."""
+        moved = Origin()
+        for at, start, end in zip(self._at, self._from, self._to, strict=True):
+            moved.add(at, start + by, end + by if end >= 0 else -1)
+        return moved
+
     def start(self, i: int) -> int:
         """Where view character ``i`` starts in the text."""
         k = bisect.bisect_right(self._at, i) - 1
@@ -57,18 +65,19 @@ View = tuple[str, Origin]
 #: what a terminal shows as nothing: colour and cursor codes, zero-width characters
 _HIDDEN = re.compile(
     r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]{0,200}(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
-    r"|[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]"
+    r"|[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 )
 #: letters and digits in another form that NFKC folds to ASCII (full-width, mathematical)
 _FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]")
 #: an escape of one character: an HTML entity, ``\\uXXXX``, ``\\xXX``
 _ESCAPE = re.compile(
     r"&#[xX][0-9a-fA-F]{1,6};|&#\d{1,7};|&(?:amp|lt|gt|quot|apos);"
-    r"|\\+u[0-9a-fA-F]{4}|\\+x[0-9a-fA-F]{2}"
+    r"|\\+u[0-9a-fA-F]{4}|\\+x[c-fC-F][0-9a-fA-F](?:\\+x[89abAB][0-9a-fA-F]){1,3}"
+    r"|\\+x[0-9a-fA-F]{2}"
 )
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
 #: quoted-printable: ``=XX`` and soft line breaks (``=`` at a line's end)
-_QP = re.compile(r"=[0-9A-F]{2}|=\r?\n")
+_QP = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F]){1,3}|=[0-9A-F]{2}|=\r?\n")
 #: a text that names it (searched, not lower-cased: ``lower`` copies a non-ASCII text
 #: into a buffer of 12 bytes a character)
 _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
@@ -86,6 +95,9 @@ def _escape_char(token: str) -> str:
         return chr(code) if code <= 0x10FFFF else "?"
     if token.startswith("&"):
         return _ENTITIES[token]
+    if token.count("x") > 1:  # the bytes of one UTF-8 character
+        raw = bytes(int(h, 16) for h in re.findall(r"x([0-9a-fA-F]{2})", token))
+        return raw.decode("utf-8", "replace")
     return chr(int(token.lstrip("\\")[1:], 16))
 
 
@@ -117,6 +129,112 @@ def _replaced(
     return "".join(parts), origin
 
 
+#: letters of Cyrillic, Greek and other scripts drawn like one ASCII letter: Unicode's
+#: confusables (UTS #39) for these letters, which NFKC leaves as they are. Only letters
+#: that map to one ASCII letter are listed, so a view keeps every position
+SKELETON = str.maketrans(
+    "аАвВсСеЕһНіІјЈкКмМоОрРԛԚѕЅтТхХуУүҮԝԜԁӏɑαΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧϲϳ",
+    "aABBcCeEhHiIjJKKMMoOpPqQsSTTxXyYyYwWdlaaABBeEZZnHiIKKuMvNoOpPTTuYXXcj",
+)
+_LOOKALIKE = re.compile("[аАвВсСеЕһНіІјЈкКмМоОрРԛԚѕЅтТхХуУүҮԝԜԁӏɑαΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧϲϳ]")
+#: a shell line continuation (a backslash ending a line) and the next line's indent
+_CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
+#: where two string literals are joined into one: ``"ab" "cd"`` (Python, C), ``"ab""cd"``
+#: (shell), ``'ab' + 'cd'``, ``"ab" .. "cd"``, across a line; ``f"{'ab'}"`` and
+#: ``${'ab'}`` (f-strings, template literals); ``"".join(["ab", "cd"])``; a string's
+#: prefix letter (``f"``) and an opening parenthesis after ``=`` (Python's implicit
+#: concatenation is written in one)
+_JOINT = re.compile(
+    r"(?<=[\w\-+/=.~!@#%^&*]{4})[\"'`][ \t]*(?:\+|\.\.?|\\)?[ \t]*(?:\r?\n[ \t]*)?"
+    r"(?:[fFrRbBuU]{1,2})?[\"'`](?=[\w\-+/=.~!@#%^&*]{4})"
+    r"|(?<=[\"'`])\$?\{[\"'](?=[\w\-])"
+    r"|(?<=[\w\-])[\"']\}(?:[\"'`][ \t]*(?:[fFrRbBuU]{1,2})?[\"'`])?"
+    r"|(?<=[=:(\s])[fFrRbBuU]{1,2}(?=[\"'][\w\-{])"
+    r"|(?<=[=:])[ \t]*\([ \t]*\r?\n[ \t]*(?=[fFrRbBuU]{0,2}[\"'])"
+    r"|(?:\"\"|'')\.join\(\[?"
+)
+#: ``"ab", "cd"`` joins only in a list that ``join`` takes
+_LISTED = re.compile(r"(?<=[\w\-]{4})[\"'],[ \t]*(?:\r?\n[ \t]*)?[\"'](?=[\w\-]{4})")
+
+
+def _joints(text: str) -> Iterator[re.Match[str]]:
+    """The joints of string literals in ``text``, in order."""
+    if not any(q in text for q in ('"', "'", "`")):
+        return
+    found = list(_JOINT.finditer(text))
+    if ".join(" in text:
+        found += _LISTED.finditer(text)
+        found.sort(key=lambda m: m.start())
+    at = 0
+    for m in found:
+        if m.start() >= at:
+            at = m.end()
+            yield m
+
+
+#: a run of percent escapes, once or more encoded (``%2541`` is ``%41`` is ``A``)
+_PERCENT_RUN = re.compile(r"(?:%(?:25)*[0-9A-Fa-f]{2})+")
+
+
+def _unpercent(run: str) -> str:
+    for _ in range(4):
+        decoded = urllib.parse.unquote(run)
+        if decoded == run:
+            break
+        run = decoded
+    return run
+
+
+#: how far around a joint its window reaches (a key's name before it, the rest after)
+_JOINT_REACH = 240
+
+
+def _joined_windows(text: str) -> Iterator[View]:
+    """Each stretch of ``text`` around joined literals, with the literals joined: only
+    the stretch, so that a long file with one ``"a" + "b"`` is not read whole again."""
+    joints = list(_joints(text))
+    windows: list[tuple[int, int]] = []
+    for m in joints:
+        if not m.group().strip(" \t\r\n(fFrRbBuU"):
+            continue  # a string's prefix or an opening parenthesis joins nothing alone
+        start, end = max(0, m.start() - _JOINT_REACH), min(len(text), m.end() + _JOINT_REACH)
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], end)
+        else:
+            windows.append((start, end))
+    for start, end in windows:
+        inside = [m for m in joints if start <= m.start() and m.end() <= end]
+        view, origin = _replaced(text[start:end], _moved(inside, start), _joint_char)
+        yield view, origin.shifted(start)
+
+
+class _Moved:
+    """A match's text and span, moved ``by`` characters to the left."""
+
+    __slots__ = ("_by", "_m")
+
+    def __init__(self, m: re.Match[str], by: int) -> None:
+        self._m, self._by = m, by
+
+    def group(self) -> str:
+        return self._m.group()
+
+    def start(self) -> int:
+        return self._m.start() - self._by
+
+    def end(self) -> int:
+        return self._m.end() - self._by
+
+
+def _moved(matches: list[re.Match[str]], by: int) -> list[Any]:
+    return [_Moved(m, by) for m in matches]
+
+
+def _joint_char(token: str) -> str:
+    """What a joint reads as: nothing, or a blank for the parenthesis after ``=``."""
+    return " " if token.strip().startswith("(") else ""
+
+
 def _fold(char: str) -> str:
     folded = unicodedata.normalize("NFKC", char)
     return folded if len(folded) == 1 and folded.isascii() else char
@@ -134,22 +252,39 @@ def _csv_doubled(text: str) -> Iterator[re.Match[str]]:
 
 
 def _qp_char(token: str) -> str:
-    return "" if token[1] in "\r\n" else chr(int(token[1:], 16))
+    if token[1] in "\r\n":
+        return ""
+    if len(token) > 3:  # the bytes of one UTF-8 character
+        return bytes(int(h, 16) for h in token[1:].split("=")).decode("utf-8", "replace")
+    return chr(int(token[1:], 16))
 
 
 #: the bounds of a Markdown link's target: ``](<target>)``, ``](target)``
 _LINK_BOUNDS = re.compile(r"\]\(<?|>?\)")
 
 
+def _identity(text: str) -> View:
+    origin = Origin()
+    origin.add(0, 0)
+    return text, origin
+
+
 def views(text: str) -> Iterator[View]:
     """The text with each disguise it shows taken off (none when it shows none)."""
+    if _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
+        yield text.translate(SKELETON), _identity(text)[1]
+    if "\\\n" in text or "\\\r\n" in text:
+        yield _deleted(text, _CONTINUATION)
+    if "%25" in text and len(text) <= _MAX_DECODED:  # percent-encoded twice, run by run
+        yield _replaced(text, _PERCENT_RUN, _unpercent)
+    yield from _joined_windows(text)
     if "](" in text:  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
     if _FOLDABLE.search(text):
         yield _replaced(text, _FOLDABLE, _fold)
-    if len(_ESCAPE.findall(text, 0, 4096)) >= 4:
+    if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if '""' in text and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
@@ -199,6 +334,14 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
         decoded = _as_text(raw)
         if decoded is not None:
             yield m.start(), m.end(), decoded
+            inner = decoded.strip()
+            if _URLSAFE_RUN.fullmatch(inner) and len(inner) % 4 == 0:  # base64 of base64
+                try:
+                    twice = _as_text(base64.b64decode(inner, validate=True))
+                except (ValueError, binascii.Error):
+                    continue
+                if twice is not None:
+                    yield m.start(), m.end(), twice
 
 
 def disguised_spans(

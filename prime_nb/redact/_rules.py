@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ._engine import FOLD, literals
+from ._exposures import exposure_rules
 from ._generic import (
     command_secret_spans,
     crypt_spans,
@@ -608,6 +609,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
             hints=("<", "(", "authorization", "kty"),
             needs=("</", "=", "(", ":", '"kty"'),
         ),
+        *exposure_rules(),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

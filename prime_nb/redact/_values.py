@@ -34,7 +34,12 @@ _STAND_IN = re.compile(
     r"(?i)^(?:\$(?:\{[^}]*\}|\([^)]*\)|[A-Za-z_]\w*)(?=$|[/:.\\])|\$\{|%[A-Za-z_]+%$|<.*>$|\{\{.*\}\}$|\[redacted|\[withheld|.*redacted.*$"
     r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
     r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
-    r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b)"
+    r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b"
+    # a secret store's reference (``vault:secret/data/db#password``), a shell expansion's
+    # message (``${DB_PASSWORD:?must be set}`` read from its colon), a dotted reference
+    # of code or Terraform (``data.aws_secretsmanager_secret_version.db.secret_string``)
+    r"|(?:vault|sops|ssm|awssm|gcpsm|azkv|keyvault|secretsmanager):[\w/]|(?-i:\?[a-z]+$"
+    r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}$)|put your unique phrase here$)"
 )
 #: words that follow "password:" in prose, or that stand for no value in config
 _NOT_A_VALUE = frozenset(

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from redteam3_secrets import HOMOGLYPHS
 
 N = 6
 _MULT = np.uint64(0x9E3779B97F4A7C15)
@@ -64,7 +65,10 @@ _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 _BASE64URL_RUN = re.compile(r"[A-Za-z0-9_\-]{16,}={0,2}")
 _BASE32_RUN = re.compile(r"[A-Z2-7]{16,}={0,6}")
 _ANSI = re.compile(r"(?:\x1b|\\+u001[bB])\[[0-9;]*[A-Za-z]")
-_ZERO_WIDTH = re.compile(r"[\u200b-\u200d\u2060\ufeff]|\\+u(?:200[bcdBCD]|2060|feff|FEFF)")
+_ZERO_WIDTH = re.compile(
+    r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+    r"|\\+u(?:200[bcdefBCDEF]|202[a-eA-E]|206[0-9]|feff|FEFF|00[aA][dD])"
+)
 _ESCAPES = re.compile(r"(?:\\+u[0-9a-fA-F]{4}|\\+x[0-9a-fA-F]{2})+")
 _ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
 
@@ -100,11 +104,13 @@ def _lines_with(markers: tuple[str, ...], text: str) -> list[str]:
 
 _PERCENT = ("%",)
 _HIDDEN = ("\x1b", "u001b", "u001B", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",
-           "u200b", "u200c", "u200d", "u2060", "ufeff")  # fmt: skip
+           "u200b", "u200c", "u200d", "u2060", "ufeff", "\u00ad", "u00ad", "\u202a",
+           "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+           "\u2069", "u202", "u206")  # fmt: skip
 _FOLDABLE = re.compile(r"[\uff01-\uff5e\U0001d400-\U0001d7ff]")
 _ENTITY = ("&#", "&amp;", "&lt;", "&gt;", "&quot;")
 _ESCAPE_MARKS = ("\\u", "\\x")
-_QP = ("=3D", "=\\n", "=\\r", "=\n")
+_QP = ("=3D", "=\\n", "=\\r", "=\n", "quoted-printable")
 _QP_BREAK = re.compile(r"=(?:\\+r)?\\+n|=\r?\n")
 
 
@@ -135,10 +141,44 @@ def _decoded_run(text: str) -> Iterator[str]:
             continue
 
 
+#: a shell line continuation, as written and as JSON escapes it
+_CONTINUATION = re.compile(r"\\\r?\n|\\\\\\n")
+#: a letter of another script drawn as a Latin one -> the Latin one
+_SKELETON = {ord(v): k for k, v in HOMOGLYPHS.items()}
+_LOOKALIKE = re.compile("[" + "".join(sorted(HOMOGLYPHS.values())) + "]")
+
+
+#: a line that a shell continuation ends, as written or as JSON escapes it
+_CONTINUED = re.compile(r"\\\\\\n|\\\r?\n")
+
+
+def _matching_lines(pattern: re.Pattern[str], text: str, reach: int = 400) -> list[str]:
+    """The stretch of ``text`` around each match of ``pattern``, within its line (or the
+    line it continues), ``reach`` characters each side: a secret is next to its
+    disguise, and a whole copy of a long line per match would grow the text to hash."""
+    spans: list[tuple[int, int]] = []
+    for m in pattern.finditer(text):
+        start = text.rfind("\n", max(0, m.start() - reach), m.start()) + 1
+        start = max(start, m.start() - reach)
+        end = text.find("\n", m.end(), m.end() + reach)
+        end = min(len(text), m.end() + reach) if end < 0 else end
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return [text[a:b] for a, b in spans]
+
+
 def decoded(text: str) -> str:
     """``text`` with what it says once decoded appended (see the module's docstring)."""
     parts = [text]
-    parts += (urllib.parse.unquote(line) for line in _lines_with(_PERCENT, text))
+    for line in _lines_with(_PERCENT, text):
+        once = urllib.parse.unquote(line)
+        parts += (once, urllib.parse.unquote(once)) if "%25" in line else (once,)
+    parts += (line.translate(_SKELETON) for line in _matching_lines(_LOOKALIKE, text))
+    parts += (_CONTINUATION.sub("", line) for line in _matching_lines(_CONTINUED, text))
+    # escapes among plain letters
+    parts += (_ESCAPES.sub(_unescape_run, part) for part in _matching_lines(_ESCAPES, text))
     parts += (_ZERO_WIDTH.sub("", _ANSI.sub("", line)) for line in _lines_with(_HIDDEN, text))
     if _FOLDABLE.search(text):
         parts.append(unicodedata.normalize("NFKC", text))
@@ -152,7 +192,10 @@ def decoded(text: str) -> str:
         for line in _lines_with(_QP, text)
     )
     for run in _TOKEN_RUN.findall(text):  # one scan; each run is decoded every way
-        parts += _decoded_run(run)
+        for once in _decoded_run(run):
+            parts.append(once)
+            if len(once) >= 16 and _BASE64_RUN.fullmatch(once.strip()):  # base64 of base64
+                parts += _decoded_run(once.strip())
     return "\n".join(parts)
 
 

@@ -30,12 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from more_secrets import KINDS_MORE, LOOKALIKES
+from redteam3_secrets import ENCODINGS_RED3, KINDS_RED3, LOOKALIKES_RED3, STRUCTURE_RED3
 from redteam_secrets import ENCODINGS, KINDS_RED, LOOKALIKES_MORE
 from secret_kinds import KINDS_FIRST, Planted
 
 #: every kind of secret planted: the first list, the shapes an attack found missing, and
 #: the kinds a later attack wrote without reading the rules
-KINDS = [*KINDS_FIRST, *KINDS_MORE, *KINDS_RED]
+KINDS = [*KINDS_FIRST, *KINDS_MORE, *KINDS_RED, *KINDS_RED3]
 
 
 @dataclass
@@ -271,6 +272,8 @@ PLACES: dict[str, Place] = {
         "assistant", [{"type": "text", "text": "ok"}], model=t, provider="custom"
     ),
     "file-name": lambda s, t: s.call_with({"folder": "/tmp/cache", "name": t + ".json"}, "save"),
+    **{name: _shown_as(encode) for name, encode in ENCODINGS_RED3.items()},
+    **STRUCTURE_RED3,
 }
 
 
@@ -416,7 +419,7 @@ def build(path: Path, seed: int = 33) -> Corpus:
     for sentence, where in ordinary:
         PLACES[where](session, sentence)
         corpus.ordinary.setdefault(sentence, []).append(len(session.lines))
-    for lookalike in [*LOOKALIKES, *LOOKALIKES_MORE]:
+    for lookalike in [*LOOKALIKES, *LOOKALIKES_MORE, *LOOKALIKES_RED3]:
         for where in LOOKALIKE_PLACES:
             PLACES[where](session, lookalike)
             corpus.lookalikes.setdefault(lookalike, []).append(len(session.lines))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from leak_check import LeakIndex
+from redteam3_secrets import LOOKALIKES_RED3
 from secret_corpus import (
     KINDS,
     LOOKALIKES,
@@ -52,8 +53,11 @@ def redacted(corpus: Corpus) -> Redaction:
     return result
 
 
-#: pieces that the ordinary sentences hold (a digest's hex) are no sign of a leak
-BENIGN = set(pieces("\n".join(ORDINARY)))
+#: pieces that the ordinary sentences, the third round's look-alikes (digests, integrity
+#: hashes) and the entries' ids hold are no sign of a leak
+BENIGN = set(
+    pieces("\n".join([*ORDINARY, *LOOKALIKES_RED3, *(f"n{n:05d}zq" for n in range(40000))]))
+)
 _INDEXES: dict[Path, LeakIndex] = {}
 
 
@@ -69,7 +73,7 @@ def leaks(corpus: Corpus, text: str) -> list[str]:
 
 
 def test_the_corpus_covers_every_kind_and_place(corpus: Corpus) -> None:
-    assert len(KINDS) >= 170 and len(PLACES) + len(RAW_PLACES) + 1 >= 62
+    assert len(KINDS) >= 216 and len(PLACES) + len(RAW_PLACES) + 1 >= 71
     assert len(corpus.planted) == len(KINDS) * (len(PLACES) + len(RAW_PLACES) + 1)
     assert len(ORDINARY) >= 40
     raw = corpus.path.read_text("utf-8")
@@ -121,7 +125,10 @@ def test_no_secret_shows_in_the_redacted_export(corpus: Corpus, tmp_path: Path) 
     payload = json.dumps(read_export(page), ensure_ascii=False)
     assert leaks(corpus, payload) == []
     html = page.read_text("utf-8")
-    assert [s for _, _, item in corpus.planted for s in item.whole if s in html] == []
+    # whole secrets as written, found by the index's hashed windows in one pass over the
+    # page (a substring search per secret costs placements times the page's size)
+    whole = LeakIndex.build([(f"{p}/{k}", item.whole, ()) for p, k, item in corpus.planted])
+    assert whole.leaks(html, decode=False) == []
 
 
 def test_ordinary_sentences_stay(corpus: Corpus, redacted: Redaction) -> None:
