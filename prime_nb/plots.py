@@ -16,6 +16,8 @@ so that long names stay apart, a text (a title's name, a hover's value) ends in 
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -109,13 +111,42 @@ def _note(x: float | str, text: str, y: float) -> dict[str, Any]:
     }
 
 
-def _two_rows(top: str, bottom: str) -> go.Figure:
-    """A figure of two rows sharing the x axis, the top one larger."""
-    return make_subplots(
+@cache
+def _grid(**subplots: Any) -> dict[str, Any]:
+    """What ``make_subplots(**subplots)`` makes: its layout (axes' domains and anchors,
+    the subplots' titles) and its grid (which ``row``/``col`` later calls on the figure
+    read), made once per arguments: plotly builds it slowly, and a figure is then made in
+    one step from its traces (each given its axes, ``xaxis="x2"``) and this layout,
+    instead of trace by trace."""
+    fig = make_subplots(**subplots)
+    # the keys go.Figure reads a figure-like dict's grid from (as go.Figure(fig) copies it)
+    return {
+        "layout": fig.layout.to_plotly_json(),
+        "_grid_ref": fig._grid_ref,
+        "_grid_str": fig._grid_str,
+    }
+
+
+def _on_grid(grid: dict[str, Any], traces: list[Any], **layout: Any) -> go.Figure:
+    """A figure of ``traces`` on ``grid`` (a :func:`_grid`), with ``layout`` merged in
+    (axis dicts key by key: ``yaxis={"title": ...}`` keeps the grid's domain)."""
+    merged = copy.deepcopy(grid["layout"])
+    for key, value in layout.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return go.Figure({**grid, "data": traces, "layout": merged})
+
+
+def _two_rows(top: str, bottom: str) -> dict[str, Any]:
+    """The grid of two rows sharing the x axis, the top one larger (:func:`_grid`); the
+    rows' axes are ``x``/``y`` and ``x2``/``y2``."""
+    return _grid(
         rows=2,
         cols=1,
         shared_xaxes=True,
-        row_heights=[0.65, 0.35],
+        row_heights=(0.65, 0.35),
         vertical_spacing=0.08,
         subplot_titles=(top, bottom),
     )
@@ -145,22 +176,21 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         turns["stop_reason"].map(_short).to_numpy(),
         turns["total_tokens"].fillna(0).astype(int).to_numpy(),
     )  # the id shown: customdata[5]
-    fig = go.Figure()
-    for column, label, color in TOKEN_PARTS:
-        fig.add_trace(
-            go.Bar(
-                x=x,
-                y=turns[column].fillna(0).astype(int).to_numpy(),
-                name=label,
-                marker_color=color,
-                customdata=hover_data,
-                hovertemplate=(
-                    f"turn %{{x}}<br>{label}: %{{y:,}}<br>total: %{{customdata[4]:,}}"
-                    "<br>%{customdata[1]}<br>model %{customdata[2]}, stop %{customdata[3]}"
-                    "<br>entry %{customdata[5]}<extra></extra>"
-                ),
-            )
+    bars = [
+        go.Bar(
+            x=x,
+            y=turns[column].fillna(0).astype(int).to_numpy(),
+            name=label,
+            marker_color=color,
+            customdata=hover_data,
+            hovertemplate=(
+                f"turn %{{x}}<br>{label}: %{{y:,}}<br>total: %{{customdata[4]:,}}"
+                "<br>%{customdata[1]}<br>model %{customdata[2]}, stop %{customdata[3]}"
+                "<br>entry %{customdata[5]}<extra></extra>"
+            ),
         )
+        for column, label, color in TOKEN_PARTS
+    ]
     seen = is_turn.cumsum().to_numpy()  # the turns up to each entry of the path
     on_path = [str(i) for i in path.index[path["type"] == "compaction"]]
     forensics = compaction_forensics(session, on_path) if on_path else None
@@ -177,17 +207,19 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         shapes.append(_vline(at, "dash", "#444"))
         shown = _shown(entry_id)
         notes.append(_note(at, f"compaction {shown}<br>{before} → {after}{suffix}", 1.0))
-    fig.update_layout(
-        barmode="stack",
-        title=_title("Context size per turn", session),
-        xaxis_title="assistant turn along the path",
-        yaxis_title="tokens",
-        legend_title="tokens",
-        hovermode="closest",
-        shapes=shapes,
-        annotations=notes,
+    return go.Figure(
+        data=bars,
+        layout={
+            "barmode": "stack",
+            "title": _title("Context size per turn", session),
+            "xaxis": {"title": {"text": "assistant turn along the path"}},
+            "yaxis": {"title": {"text": "tokens"}},
+            "legend": {"title": {"text": "tokens"}},
+            "hovermode": "closest",
+            "shapes": shapes,
+            "annotations": notes,
+        },
     )
-    return fig
 
 
 def cost_by_branch(session: SessionLike) -> go.Figure:
@@ -195,7 +227,7 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
     session = as_session(session, "plots.cost_by_branch")
     segments = branch_segments(session)
     abandoned = abandoned_share(session)  # NaN when nothing cost anything
-    fig = go.Figure()
+    bars = []
     for active, name, color in ((True, "active path", ACTIVE), (False, "abandoned", ABANDONED)):
         part = segments[segments["is_active"] == active]
         labels = [
@@ -204,7 +236,7 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
             else f"{_shown(leaf)} (root)"
             for leaf, fork in zip(part.index, part["fork_id"], strict=True)
         ]
-        fig.add_trace(
+        bars.append(
             go.Bar(
                 y=labels,
                 x=part["cost"].to_numpy(),
@@ -228,13 +260,15 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
         )
     total = float(segments["cost"].sum())
     share = f"{abandoned:.0%} of ${total:.2f} abandoned" if abandoned == abandoned else "no cost"
-    fig.update_layout(
-        title=_title(f"Cost by branch: {share}", session),
-        xaxis_title="cost (USD)",
-        yaxis_title="branch (leaf id)",
-        barmode="stack",
+    return go.Figure(
+        data=bars,
+        layout={
+            "title": _title(f"Cost by branch: {share}", session),
+            "xaxis": {"title": {"text": "cost (USD)"}},
+            "yaxis": {"title": {"text": "branch (leaf id)"}},
+            "barmode": "stack",
+        },
     )
-    return fig
 
 
 def tool_usage(session: SessionLike) -> go.Figure:
@@ -249,13 +283,7 @@ def tool_usage(session: SessionLike) -> go.Figure:
     )
     names = [str(n) for n in stats.index]
     shown = [_shown(n) for n in names]
-    fig = make_subplots(
-        rows=1,
-        cols=3,
-        subplot_titles=("calls", "error rate", "latency (s)"),
-        horizontal_spacing=0.08,
-    )
-    fig.add_trace(
+    traces: list[Any] = [
         go.Bar(
             x=shown,
             y=stats["calls"],
@@ -263,25 +291,25 @@ def tool_usage(session: SessionLike) -> go.Figure:
             marker_color=ACTIVE,
             customdata=stats["errors"].to_numpy(),
             hovertemplate="%{x}: %{y} calls, %{customdata} errors<extra></extra>",
-        ),
-        row=1,
-        col=1,
-    )
+            xaxis="x",
+            yaxis="y",
+        )
+    ]
     rate = (stats["errors"] / stats["calls"]).to_numpy(dtype=float)
-    fig.add_trace(
+    traces.append(
         go.Bar(
             x=shown,
             y=rate,
             name="error rate",
             marker_color=ERROR,
             hovertemplate="%{x}: %{y:.0%} of calls failed<extra></extra>",
-        ),
-        row=1,
-        col=2,
+            xaxis="x2",
+            yaxis="y2",
+        )
     )
     for name, label in zip(names, shown, strict=True):
         lat = calls.loc[calls["name"].astype(str) == name]
-        fig.add_trace(
+        traces.append(
             go.Box(
                 y=lat["latency"],
                 name=label,
@@ -292,16 +320,29 @@ def tool_usage(session: SessionLike) -> go.Figure:
                 customdata=_custom(lat["assistant_id"].to_numpy()),
                 hovertemplate="%{fullData.name}: %{y:.2f} s<br>entry %{customdata[1]}"
                 "<extra></extra>",
-            ),
-            row=1,
-            col=3,
+                xaxis="x3",
+                yaxis="y3",
+            )
         )
-    fig.update_yaxes(title_text="calls", row=1, col=1)
-    fig.update_yaxes(title_text="error rate", tickformat=".1~%", row=1, col=2)
-    fig.update_yaxes(title_text="seconds from call to result", row=1, col=3)
-    fig.update_xaxes(title_text="tool")
-    fig.update_layout(title=_title("Tool usage", session), showlegend=False)
-    return fig
+    grid = _grid(
+        rows=1,
+        cols=3,
+        subplot_titles=("calls", "error rate", "latency (s)"),
+        horizontal_spacing=0.08,
+    )
+    tool = {"title": {"text": "tool"}}
+    return _on_grid(
+        grid,
+        traces,
+        xaxis=tool,
+        xaxis2=tool,
+        xaxis3=tool,
+        yaxis={"title": {"text": "calls"}},
+        yaxis2={"title": {"text": "error rate"}, "tickformat": ".1~%"},
+        yaxis3={"title": {"text": "seconds from call to result"}},
+        title=_title("Tool usage", session),
+        showlegend=False,
+    )
 
 
 def turn_timeline(session: SessionLike) -> go.Figure:
@@ -310,7 +351,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
     entries = session.entries
     turns = entries[entries["role"] == "assistant"]
     calls = session.tool_calls
-    fig = go.Figure()
+    traces: list[Any] = []
     for active, name, color in (
         (True, "turn (active path)", ACTIVE),
         (False, "turn (other branch)", ABANDONED),
@@ -318,7 +359,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
         part = turns[turns["on_active_path"] == active]
         tokens = part["total_tokens"].fillna(0).astype(float).to_numpy()
         size = 6 + 14 * np.sqrt(tokens / tokens.max()) if len(tokens) and tokens.max() else 8
-        fig.add_trace(
+        traces.append(
             go.Scatter(
                 x=part["timestamp"],
                 y=["assistant"] * len(part),
@@ -338,7 +379,7 @@ def turn_timeline(session: SessionLike) -> go.Figure:
     done = calls[calls["latency"].notna()]
     for failed, name, color in ((False, "tool call", "#54A24B"), (True, "failed tool call", ERROR)):
         part = done[done["is_error"].fillna(False).astype(bool) == failed]
-        fig.add_trace(
+        traces.append(
             go.Bar(
                 base=part["timestamp"],
                 x=(part["latency"] * 1000.0).to_numpy(),
@@ -355,13 +396,15 @@ def turn_timeline(session: SessionLike) -> go.Figure:
                 "result %{customdata[2]}<extra></extra>",
             )
         )
-    fig.update_layout(
-        title=_title("Turns and tool calls over time", session),
-        xaxis={"type": "date", "title": "wall time (UTC)"},
-        yaxis_title="assistant turn / tool",
-        barmode="overlay",
+    return go.Figure(
+        data=traces,
+        layout={
+            "title": _title("Turns and tool calls over time", session),
+            "xaxis": {"type": "date", "title": {"text": "wall time (UTC)"}},
+            "yaxis": {"title": {"text": "assistant turn / tool"}},
+            "barmode": "overlay",
+        },
     )
-    return fig
 
 
 def compaction_report(session: SessionLike) -> go.Figure:
@@ -369,7 +412,6 @@ def compaction_report(session: SessionLike) -> go.Figure:
     session = as_session(session, "plots.compaction_report")
     frame = compaction_forensics(session)
     labels = [f"{k + 1}: {_shown(cid)}" for k, cid in enumerate(frame.index)]
-    fig = _two_rows("context tokens", "what was summarised, and re-read later")
     custom = _custom(
         frame.index.to_numpy(),
         frame["compression_ratio"].to_numpy(dtype=float),
@@ -384,6 +426,7 @@ def compaction_report(session: SessionLike) -> go.Figure:
         "<br>re-read: %{customdata[4]}<extra>%{fullData.name}</extra>"
     )
     marker = {"symbol": "diamond", "size": 10, "color": "#222"}
+    traces = []
     for trace, column, name, style, row in (
         (go.Bar, "tokens_before", "before", {"marker_color": "#4C78A8"}, 1),
         (go.Bar, "tokens_after", "after (recorded or estimated)", {"marker_color": "#F58518"}, 1),
@@ -399,16 +442,19 @@ def compaction_report(session: SessionLike) -> go.Figure:
     ):
         # token counts as floats (an unknown count is NaN), the counts below as they are
         y = frame[column].astype(float) if row == 1 else frame[column]
-        fig.add_trace(
-            trace(x=labels, y=y, name=name, customdata=custom, hovertemplate=hover, **style),
-            row=row,
-            col=1,
+        axes = {"xaxis": "x", "yaxis": "y"} if row == 1 else {"xaxis": "x2", "yaxis": "y2"}
+        traces.append(
+            trace(x=labels, y=y, name=name, customdata=custom, hovertemplate=hover, **style, **axes)
         )
-    fig.update_yaxes(title_text="tokens", row=1, col=1)
-    fig.update_yaxes(title_text="count", row=2, col=1)
-    fig.update_xaxes(title_text="compaction (file order)", row=2, col=1)
-    fig.update_layout(title=_title("Compactions", session), barmode="group")
-    return fig
+    return _on_grid(
+        _two_rows("context tokens", "what was summarised, and re-read later"),
+        traces,
+        yaxis={"title": {"text": "tokens"}},
+        yaxis2={"title": {"text": "count"}},
+        xaxis2={"title": {"text": "compaction (file order)"}},
+        title=_title("Compactions", session),
+        barmode="group",
+    )
 
 
 def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure:
@@ -417,8 +463,7 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     path = _path_frame(session, leaf_id)
     turns = path[path["role"] == "assistant"]
     models = (turns["provider"].map(_shown) + "/" + turns["model"].map(_shown)).to_numpy()
-    fig = go.Figure()
-    fig.add_trace(
+    traces = [
         go.Scatter(
             x=turns["timestamp"],
             y=models,
@@ -433,9 +478,9 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
             hovertemplate="%{y}<br>%{x}<br>entry %{customdata[3]}, %{customdata[1]:,} tokens, "
             "stop %{customdata[2]}<extra></extra>",
         )
-    )
+    ]
     changes = path[path["type"] == "model_change"]
-    fig.add_trace(
+    traces.append(
         go.Scatter(
             x=changes["timestamp"],
             y=(changes["provider"].map(_shown) + "/" + changes["model"].map(_shown)).to_numpy(),
@@ -452,14 +497,16 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
         when = stamp.isoformat()
         shapes.append(_vline(when, "dot", "#888"))
         notes.append(_note(when, f"thinking: {escape_markup(cut(_short(text), 80))}", 1.0))
-    fig.update_layout(
-        title=_title("Model per turn", session),
-        shapes=shapes,
-        annotations=notes,
-        xaxis_title="wall time (UTC)",
-        yaxis_title="provider/model",
+    return go.Figure(
+        data=traces,
+        layout={
+            "title": _title("Model per turn", session),
+            "shapes": shapes,
+            "annotations": notes,
+            "xaxis": {"title": {"text": "wall time (UTC)"}},
+            "yaxis": {"title": {"text": "provider/model"}},
+        },
     )
-    return fig
 
 
 def retention_by_kind(session: SessionLike) -> go.Figure:
@@ -480,31 +527,30 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
     kept_share = np.divide(
         sums["in_summary"].to_numpy(dtype=float), span, out=np.zeros_like(span), where=span > 0
     )
-    fig = _two_rows("facts of the summarised spans", "tokens spent fetching lost facts")
     custom = np.column_stack([span, kept_share * 100])
     hover = (
         "%{x}: %{y:,} facts<br>%{customdata[0]:,} in the spans, %{customdata[1]:.0f}% kept"
         "<extra>%{fullData.name}</extra>"
     )
     lost_unneeded = sums["in_span"] - sums["in_summary"] - sums["needed_later"]
-    for values, name, color in (
-        (sums["in_summary"], "named in the summary", "#54A24B"),
-        (sums["needed_later"], "lost, needed later", ERROR),
-        (lost_unneeded, "lost, not needed again", ABANDONED),
-    ):
-        fig.add_trace(
-            go.Bar(
-                x=kinds,
-                y=values.to_numpy(dtype=float),
-                name=name,
-                marker_color=color,
-                customdata=custom,
-                hovertemplate=hover,
-            ),
-            row=1,
-            col=1,
+    traces = [
+        go.Bar(
+            x=kinds,
+            y=values.to_numpy(dtype=float),
+            name=name,
+            marker_color=color,
+            customdata=custom,
+            hovertemplate=hover,
+            xaxis="x",
+            yaxis="y",
         )
-    fig.add_trace(
+        for values, name, color in (
+            (sums["in_summary"], "named in the summary", "#54A24B"),
+            (sums["needed_later"], "lost, needed later", ERROR),
+            (lost_unneeded, "lost, not needed again", ABANDONED),
+        )
+    ]
+    traces.append(
         go.Bar(
             x=kinds,
             y=sums["needed_later_tokens"].to_numpy(dtype=float),
@@ -512,19 +558,20 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
             marker_color=ERROR,
             opacity=0.6,
             hovertemplate="%{x}: %{y:,} tokens<extra>%{fullData.name}</extra>",
-        ),
-        row=2,
-        col=1,
+            xaxis="x2",
+            yaxis="y2",
+        )
     )
-    fig.update_layout(
+    return _on_grid(
+        _two_rows("facts of the summarised spans", "tokens spent fetching lost facts"),
+        traces,
         barmode="stack",
         title=_title(f"What {len(table) // 5} compactions kept, by kind", session),
         legend={"orientation": "h", "y": -0.15},
+        yaxis={"title": {"text": "facts"}},
+        yaxis2={"title": {"text": "tokens (est.)"}},
+        xaxis2={"title": {"text": "kind of fact"}},
     )
-    fig.update_yaxes(title_text="facts", row=1, col=1)
-    fig.update_yaxes(title_text="tokens (est.)", row=2, col=1)
-    fig.update_xaxes(title_text="kind of fact", row=2, col=1)
-    return fig
 
 
 __all__ = [

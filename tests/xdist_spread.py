@@ -33,10 +33,11 @@ SPLIT = frozenset(
 #: file); only the order they start in follows from them
 COSTS: dict[str, float] = {
     "tests/browser/test_transcript_browser.py": 50,
-    "tests/browser/test_whole_session_browser.py": 45,
-    "tests/redact/test_redact_corpus.py": 37,
-    "tests/browser/test_branches_fit_browser.py": 25,
-    "tests/browser/test_lod_browser.py": 25,
+    "tests/browser/test_whole_session_browser.py": 32,
+    "tests/browser/test_fit_jupyterlab_browser.py": 30,
+    "tests/redact/test_redact_corpus.py": 22,
+    "tests/browser/test_branches_fit_browser.py": 18,
+    "tests/browser/test_lod_browser.py": 14,
     "tests/redact/test_rule_needs.py": 18,
     "tests/corpus/test_corpus_search.py": 17,
     "tests/browser/test_export_browser.py": 15,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import plotly.graph_objects as go
 import pytest
@@ -187,3 +188,29 @@ def test_highlight_counts_matches(branchy_session: prime_nb.Session) -> None:
     fig = plots.context_timeline(branchy_session)
     assert highlight(fig, "a5") == 4  # one point in each of the four stacked traces
     assert highlight(fig, "nope") == 0
+
+
+@pytest.mark.parametrize(
+    ("figure", "cells"),
+    [
+        (plots.tool_usage, [(1, 1), (1, 2), (1, 3)]),
+        (plots.compaction_report, [(1, 1), (2, 1)]),
+        (plots.retention_by_kind, [(1, 1), (2, 1)]),
+    ],
+)
+def test_subplot_figures_keep_their_grid(
+    compacted_session: prime_nb.Session, figure: Any, cells: list[tuple[int, int]]
+) -> None:
+    """The figures of several subplots are built in one step on make_subplots's layout:
+    they still take ``row``/``col`` as make_subplots's figures do, and each trace sits on
+    its own cell's axes."""
+    fig = figure(compacted_session)
+    axes = {(t.xaxis or "x", t.yaxis or "y") for t in fig.data}
+    for row, col in cells:
+        fig.add_trace(go.Scatter(x=[0], y=[0], name="added"), row=row, col=col)
+        added = fig.data[-1]
+        ref = (added.xaxis or "x", added.yaxis or "y")
+        assert ref in axes, (row, col, ref, axes)
+        fig.update_yaxes(title_text=f"cell {row},{col}", row=row, col=col)
+        name = "yaxis" if ref[1] == "y" else f"yaxis{ref[1][1:]}"
+        assert fig.layout[name].title.text == f"cell {row},{col}"

@@ -8,7 +8,8 @@ that was not there (the whole session was on screen). Fit shows the session's sh
 side branches beside the spine across the width, many roots in rows. Zooming in from
 Fit to 1:1 stays readable at every step, and opens first the box under the pointer. And
 the defects a new user met: Fit with the side panel open, "Active leaf" then Fit, and a
-page exported with ``selected_id`` opening on dots.
+page exported with ``selected_id`` opening on dots (Fit with the side panel open in
+JupyterLab: ``test_fit_jupyterlab_browser``).
 What the canvas draws is read by wrapping ``fillText`` in the page
 (``test_lod_browser.CAPTURE``), so the checks do not trust the widget's own account.
 """
@@ -23,17 +24,8 @@ import pytest
 from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
 from playwright.sync_api import Page
-from servers import Jupyter, wait_until
-from test_lod_browser import (  # noqa: F401
-    CAPTURE,
-    MIN_PX,
-    debug,
-    drawn,
-    lab,
-    lab_page,
-    overlapping,
-    show_in_lab,
-)
+from servers import wait_until
+from test_lod_browser import CAPTURE, MIN_PX, debug, drawn, overlapping
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
@@ -284,23 +276,3 @@ def test_export_with_a_selected_entry_opens_readable(
     assert len(on_canvas(got)) >= 6, json.dumps([t["text"] for t in on_canvas(got)])
     fit(page)
     check_whole(page, "fit after opening on the selected entry")
-
-
-def test_fit_with_the_side_panel_open_in_jupyterlab(
-    lab_page: Page,  # noqa: F811 (the fixture imported above)
-    lab: Jupyter,  # noqa: F811
-    sessions: dict[str, Path],
-) -> None:
-    """In JupyterLab, Fit with the side panel open cut boxes at the left edge."""
-    page = lab_page
-    show_in_lab(page, lab, sessions["17 leaves"])
-    page.evaluate(f"{D}.setView('branches')")
-    wait_until(lambda: page.evaluate(f"{D}.stats().view") == "branches", 10, "branches", page)
-    fit(page)
-    check_whole(page, "JupyterLab fit, panel closed")
-    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
-    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
-    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
-    page.wait_for_timeout(300)
-    fit(page)
-    check_whole(page, "JupyterLab fit, panel open")

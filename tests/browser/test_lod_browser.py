@@ -1,27 +1,27 @@
 """Level of detail in a real Chromium (issue 34): every text readable, none overlapping.
 
 On the demo, every agent-written fixture, a branchy session of 17 leaves and a
-100k-entry session, each in an exported page and in JupyterLab (one server and one kernel
-for the module, the notebook's one cell re-run on each session): in the Tree and
-Branches views, at opening and at Fit, every text the canvas draws is 11 px or more, no
-two texts overlap, and every fork, leaf, compaction, label (Tree) and box (Branches) on
-screen carries its text. What the canvas draws is read by wrapping
-``CanvasRenderingContext2D.prototype.fillText`` in the page, so the check does not trust
-the widget's own account. A ctrl+wheel notch (pixel or line mode) zooms by at most 1.25x.
+100k-entry session, each in an exported page here and in JupyterLab in
+``test_fit_jupyterlab_browser`` (one server and one kernel, the notebook's one cell
+re-run on each session): in the Tree and Branches views, at opening and at Fit, every
+text the canvas draws is 11 px or more, no two texts overlap, and every fork, leaf,
+compaction, label (Tree) and box (Branches) on screen carries its text. What the canvas
+draws is read by wrapping ``CanvasRenderingContext2D.prototype.fillText`` in the page,
+so the check does not trust the widget's own account. A ctrl+wheel notch (pixel or line
+mode) zooms by at most 1.25x.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
-from playwright.sync_api import Browser, Page
-from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
+from playwright.sync_api import Page
+from servers import START_TIMEOUT, Jupyter, wait_until
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
@@ -294,9 +294,6 @@ def test_one_wheel_notch_zooms_at_most_a_quarter(page: Page, pages: dict[str, Pa
     assert page.evaluate(f"{debug(0)}.stats().transform.k") / k0 <= 1.25 + 1e-9
 
 
-#: Every session the JupyterLab test opens: the same as the exported pages.
-IN_JUPYTERLAB = ["demo", "branchy", "100k", *(path.stem for path in FIXTURES)]
-
 #: The notebook's one cell. It shows the session whose path the test wrote to
 #: ``show.txt``, so one server and one kernel serve every session: re-running the cell
 #: replaces the widget instead of piling a notebook's worth of widgets up in the page.
@@ -304,41 +301,6 @@ SHOW_CELL = (
     "import pathlib, prime_nb\n"
     "prime_nb.show(pathlib.Path('show.txt').read_text('utf-8'), height=600)"
 )
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Jupyter]:
-    """One JupyterLab for the module: starting one takes longer than a session's checks."""
-    server = Jupyter(
-        tmp_path_factory.mktemp("lab"),
-        "jupyterlab",
-        "--LabApp.news_url=",
-        "--LabApp.extension_manager=readonly",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    )
-    try:
-        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def lab_page(lab: Jupyter, chromium: Browser) -> Iterator[Page]:
-    """The notebook of :data:`SHOW_CELL`, open in JupyterLab with its kernel idle."""
-    (lab.root / "lod.ipynb").write_text(json.dumps(notebook([SHOW_CELL])), "utf-8")
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.route("**/*", only_local)
-    context.add_init_script(script=f"({CAPTURE})()")
-    page = context.new_page()
-    page.set_default_timeout(90_000)
-    try:
-        page.goto(f"{lab.base}/lab/tree/lod.ipynb?reset&token={lab.token}")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        wait_until(lambda: lab.kernel_ready("lod.ipynb"), START_TIMEOUT, "the kernel", page)
-        yield page
-    finally:
-        context.close()
 
 
 def show_in_lab(page: Page, lab: Jupyter, path: Path) -> None:
@@ -363,14 +325,6 @@ def show_in_lab(page: Page, lab: Jupyter, path: Path) -> None:
         output = page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-OutputArea")
         raise AssertionError(f"{error}; the cell's output: {output.inner_text()[-2000:]}") from None
     page.locator(".pnb-root").first.scroll_into_view_if_needed()
-
-
-@pytest.mark.parametrize("name", IN_JUPYTERLAB)
-def test_readable_in_jupyterlab(
-    lab_page: Page, lab: Jupyter, sessions: dict[str, Path], name: str
-) -> None:
-    show_in_lab(lab_page, lab, sessions[name])
-    check_views(lab_page, f"JupyterLab {name}")
 
 
 def test_selecting_the_leaf_shows_the_fork_it_came_from(

@@ -1,13 +1,23 @@
 """The secret corpus: no secret, nor a 6-character piece of one, survives redaction.
 
-Every kind of secret in every place (``secret_corpus``) goes through :func:`redact`, the
-CLI (``prime-nb redact`` and ``--dry-run``) and ``export_html(redact=True)``; what each
-writes, prints or warns is searched for every planted secret and every piece of one. The
-ordinary sentences must come out unchanged, and the tree must load the same.
+Every kind of secret in every place (``secret_corpus``) goes through :func:`redact` once
+(a module fixture: the whole corpus takes seconds to redact); what the CLI prints for it
+(``say_redaction``, all ``prime-nb redact --details`` prints) and the page exported from
+it are searched too, as is what each writes or warns, for every planted secret and every
+piece of one. The ordinary sentences must come out unchanged, and the tree must load the
+same.
+
+The CLI (``prime-nb redact``, ``--dry-run``) and ``export_html(redact=True)`` run end to
+end on the smaller corpus of the specification's dialect (``build_spec``: every kind, in
+fewer places), where what they write is checked to be exactly :func:`redact`'s output and
+``say_redaction``'s text, or the page of the redacted file: so the whole corpus's checks of
+those two hold for the CLI and the export too, without redacting the corpus three times.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -32,6 +42,7 @@ from secret_corpus import (
 )
 
 import prime_nb
+from prime_nb.cli._redact import say_redaction
 from prime_nb.redact import Redaction, redact
 from prime_nb.widget import read_export
 
@@ -41,6 +52,12 @@ CLI = [sys.executable, "-m", "prime_nb.cli"]
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return build(tmp_path_factory.mktemp("corpus") / "corpus.jsonl")
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    """The corpus in the specification's dialect (every kind, fewer places)."""
+    return build_spec(tmp_path_factory.mktemp("spec") / "spec.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +89,20 @@ def leaks(corpus: Corpus, text: str) -> list[str]:
     return _INDEXES[corpus.path].leaks(text)
 
 
+_WHOLE_INDEXES: dict[Path, LeakIndex] = {}
+
+
+def whole_secrets_in(corpus: Corpus, text: str) -> list[str]:
+    """``place/kind`` of each planted secret whose whole form is in ``text`` as it is
+    (``secret in text``, or JSON-escaped): one hashed pass over ``text`` rather than a
+    search of it for each secret. No pieces: a page's script holds 6-character runs of
+    every sort."""
+    if corpus.path not in _WHOLE_INDEXES:
+        planted = [(f"{place}/{kind}", item.whole, ()) for place, kind, item in corpus.planted]
+        _WHOLE_INDEXES[corpus.path] = LeakIndex.build(planted)
+    return _WHOLE_INDEXES[corpus.path].leaks(text, decode=False)
+
+
 def test_the_corpus_covers_every_kind_and_place(corpus: Corpus) -> None:
     assert len(KINDS) >= 216 and len(PLACES) + len(RAW_PLACES) + 1 >= 71
     assert len(corpus.planted) == len(KINDS) * (len(PLACES) + len(RAW_PLACES) + 1)
@@ -98,37 +129,74 @@ def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=300)
 
 
-def test_no_secret_shows_in_the_cli(corpus: Corpus, tmp_path: Path) -> None:
-    """One run prints all there is: every replacement and every suspect (--details)."""
+def printed(result: Redaction) -> str:
+    """What ``prime-nb redact --details`` prints of ``result`` before its last line (the
+    written file's name and counts)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        say_redaction(result, details=True)
+    return out.getvalue()
+
+
+def test_no_secret_shows_in_the_cli(corpus: Corpus, redacted: Redaction) -> None:
+    """One run prints all there is: every replacement and every suspect (--details); the
+    CLI prints exactly this (``test_the_cli_prints_and_writes_what_redact_does``)."""
+    text = printed(redacted)
+    assert len(text.splitlines()) > len(corpus.planted)
+    assert leaks(corpus, text) == []
+
+
+def test_the_cli_prints_and_writes_what_redact_does(spec: Corpus, tmp_path: Path) -> None:
+    """``prime-nb redact --details`` end to end: its file is :func:`redact`'s, byte for
+    byte, its output ``say_redaction``'s and one line more, and none shows a secret."""
     out = tmp_path / "cli.jsonl"
-    written = run("redact", corpus.path, "-o", out, "--details", "--host", "nohost-here")
+    written = run("redact", spec.path, "-o", out, "--details", "--host", "nohost-here")
     assert written.returncode == 0, written.stderr
-    assert len(written.stdout.splitlines()) > len(corpus.planted)
-    assert leaks(corpus, written.stdout + written.stderr) == []
-    assert leaks(corpus, out.read_text("utf-8")) == []
+    assert leaks(spec, written.stdout + written.stderr) == []
+    assert leaks(spec, out.read_text("utf-8")) == []
+    same = redact(spec.path, tmp_path / "same.jsonl", hostnames=["nohost-here"])
+    assert out.read_bytes() == same.path.read_bytes()  # type: ignore[union-attr]
+    *lines, last = written.stdout.splitlines()
+    assert "\n".join(lines) + "\n" == printed(same)
+    assert last == f"{out}: {len(same.report)} replacements, {len(same.suspects)} suspects"
+    assert len(lines) > len(spec.planted)
 
 
-def test_no_secret_shows_in_a_dry_run_summary(tmp_path: Path) -> None:
-    corpus = build_spec(tmp_path / "spec.jsonl")
-    dry = run("redact", corpus.path, "--dry-run", "--host", "nohost-here")
+def test_no_secret_shows_in_a_dry_run_summary(spec: Corpus) -> None:
+    dry = run("redact", spec.path, "--dry-run", "--host", "nohost-here")
     assert dry.returncode == 0, dry.stderr
     assert dry.stdout.splitlines()[0].split() == ["rule", "replacements", "values", "lines"]
     assert "suspects" in dry.stdout
-    assert leaks(corpus, dry.stdout + dry.stderr) == []
+    assert leaks(spec, dry.stdout + dry.stderr) == []
 
 
-def test_no_secret_shows_in_the_redacted_export(corpus: Corpus, tmp_path: Path) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        page = prime_nb.export_html(corpus.path, tmp_path / "corpus.html", redact=True)
-    assert leaks(corpus, "\n".join(str(w.message) for w in caught)) == []
+def no_secret_in_page(corpus: Corpus, page: Path) -> None:
     payload = json.dumps(read_export(page), ensure_ascii=False)
     assert leaks(corpus, payload) == []
-    html = page.read_text("utf-8")
-    # whole secrets as written, found by the index's hashed windows in one pass over the
-    # page (a substring search per secret costs placements times the page's size)
-    whole = LeakIndex.build([(f"{p}/{k}", item.whole, ()) for p, k, item in corpus.planted])
-    assert whole.leaks(html, decode=False) == []
+    assert whole_secrets_in(corpus, page.read_text("utf-8")) == []
+
+
+def test_no_secret_shows_in_the_redacted_export(
+    corpus: Corpus, redacted: Redaction, tmp_path: Path
+) -> None:
+    """The page of the redacted corpus: what ``export_html(redact=True)`` writes
+    (``test_export_with_redact_is_the_page_of_the_redacted_file``)."""
+    assert redacted.path is not None
+    no_secret_in_page(corpus, prime_nb.export_html(redacted.path, tmp_path / "corpus.html"))
+
+
+def test_export_with_redact_is_the_page_of_the_redacted_file(spec: Corpus, tmp_path: Path) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = prime_nb.export_html(spec.path, tmp_path / "spec.html", redact=True)
+    assert leaks(spec, "\n".join(str(w.message) for w in caught)) == []
+    no_secret_in_page(spec, page)
+    # redact=True redacts a copy of the same name, with the same defaults, then exports it
+    (tmp_path / "copy").mkdir()
+    copy = redact(spec.path, tmp_path / "copy" / spec.path.name).path
+    assert copy is not None
+    same = prime_nb.export_html(copy, tmp_path / "same.html")
+    assert page.read_text("utf-8") == same.read_text("utf-8")
 
 
 def test_ordinary_sentences_stay(corpus: Corpus, redacted: Redaction) -> None:
@@ -165,8 +233,8 @@ def test_the_redacted_file_keeps_its_tree(corpus: Corpus, redacted: Redaction) -
     assert len(new.entries) > len(corpus.planted)
 
 
-def test_the_spec_dialect_too(tmp_path: Path) -> None:
-    corpus = build_spec(tmp_path / "spec.jsonl")
+def test_the_spec_dialect_too(spec: Corpus, tmp_path: Path) -> None:
+    corpus = spec
     assert len(corpus.planted) == len(KINDS) * (len(SPEC_PLACES) + 1)
     source = prime_nb.load(corpus.path)
     assert source.dialect == "spec" and len(source.entries) == len(KINDS) * len(SPEC_PLACES)

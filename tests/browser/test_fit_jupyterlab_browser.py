@@ -1,0 +1,153 @@
+"""Level of detail and Fit in JupyterLab (issues 34 and 42), in a real Chromium.
+
+The checks of the exported pages (``test_lod_browser``, ``test_whole_session_browser``,
+``test_branches_fit_browser``), in a notebook: one JupyterLab, one kernel and one page
+for them all, the notebook's one cell (``SHOW_CELL``) re-run on each session. Starting a
+server, loading JupyterLab in a page and starting a kernel cost more than a session's
+checks, so the three modules no longer each pay for their own.
+
+Each session is shown once and gets every check that names it: in the Tree and
+Branches, at opening and at Fit, every text 11 px or more, none overlapping, every
+landmark named (the demo, every agent-written fixture, 17 leaves, 100k entries); at Fit
+with the side panel closed and open, nothing cut and nothing more found by dragging one
+screen each way (17 leaves, 1,000 entries with 40 forks, 24 roots, 100k entries). And
+Fit with the side panel open in the Branches view (a defect a new user met).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from big_session import big_session
+from browser import chromium_fixture  # noqa: F401
+from playwright.sync_api import Browser, Page
+from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
+from test_branches_fit_browser import check_whole, fit
+from test_lod_browser import CAPTURE, FIXTURES, SHOW_CELL, check_views, debug, show_in_lab
+from test_whole_session_browser import (
+    BIG,
+    VIEWS,
+    check_fit,
+    forked_session,
+    next_frame,
+    rooted_session,
+    set_view,
+)
+
+import prime_nb
+from prime_nb.datasets import demo_session_path
+from sessiongen import write_shape
+
+D = debug(0)
+
+#: the sessions ``test_lod_browser`` reads in both views at opening and at Fit
+READABLE = ["demo", "17 leaves", "100k entries", *(path.stem for path in FIXTURES)]
+#: every session shown: those, and ``test_whole_session_browser``'s (``BIG``)
+SHOWN = list(dict.fromkeys([*READABLE, *BIG]))
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Session files by name; the 100k one is made once for the run (big_session.py)."""
+    tmp = tmp_path_factory.mktemp("fit-lab")
+    out = {
+        "demo": demo_session_path(),
+        "17 leaves": write_shape(tmp / "leaves.jsonl", "branchy", 1000),
+        "1,000 entries, 40 forks": forked_session(tmp / "forks.jsonl"),
+        "24 roots": rooted_session(tmp / "roots.jsonl"),
+        "100k entries": big_session(tmp_path_factory),
+    }
+    for path in FIXTURES:
+        out[path.stem] = path
+    return out
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Jupyter]:
+    """One JupyterLab for the module: starting one takes longer than a session's checks."""
+    server = Jupyter(
+        tmp_path_factory.mktemp("lab"),
+        "jupyterlab",
+        "--LabApp.news_url=",
+        "--LabApp.extension_manager=readonly",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    )
+    try:
+        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def lab_page(lab: Jupyter, chromium: Browser) -> Iterator[Page]:
+    """The notebook of :data:`SHOW_CELL`, open in JupyterLab with its kernel idle."""
+    (lab.root / "lod.ipynb").write_text(json.dumps(notebook([SHOW_CELL])), "utf-8")
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", only_local)
+    context.add_init_script(script=f"({CAPTURE})()")
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(f"{lab.base}/lab/tree/lod.ipynb?reset&token={lab.token}")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        wait_until(lambda: lab.kernel_ready("lod.ipynb"), START_TIMEOUT, "the kernel", page)
+        yield page
+    finally:
+        context.close()
+
+
+def whole_at_fit(page: Page, name: str) -> list[str]:
+    """``check_fit`` in both views, with the side panel closed and then open."""
+    problems: list[str] = []
+    for view in VIEWS:
+        set_view(page, view)
+        page.evaluate(f"{D}.selectIndex(-1)")
+        problems += check_fit(page, f"JupyterLab {name} {view}, panel closed")
+        # the side panel open: the stage is narrower, Fit still shows it all
+        page.evaluate(f"{D}.selectIndex(0)")
+        wait_until(
+            lambda: page.evaluate("document.querySelector('.pnb-root.pnb-has-panel') !== null"),
+            10,
+            "the side panel",
+            page,
+        )
+        next_frame(page)  # the stage resizes on the next frame
+        problems += check_fit(page, f"JupyterLab {name} {view}, panel open")
+        page.evaluate(f"{D}.selectIndex(-1)")
+    return problems
+
+
+@pytest.mark.parametrize("name", SHOWN)
+def test_readable_and_whole_at_fit_in_jupyterlab(
+    lab_page: Page, lab: Jupyter, sessions: dict[str, Path], name: str
+) -> None:
+    """The widget is new (``show_in_lab``), so the checks at opening see it as a reader
+    does; the checks at Fit then set their own view, selection and camera."""
+    show_in_lab(lab_page, lab, sessions[name])
+    if name in READABLE:
+        check_views(lab_page, f"JupyterLab {name}")
+    if name in BIG:
+        problems = whole_at_fit(lab_page, name)
+        assert not problems, "\n".join(problems[:12])
+
+
+def test_fit_with_the_side_panel_open_in_jupyterlab(
+    lab_page: Page, lab: Jupyter, sessions: dict[str, Path]
+) -> None:
+    """In JupyterLab, Fit with the side panel open cut boxes at the left edge."""
+    page = lab_page
+    show_in_lab(page, lab, sessions["17 leaves"])
+    page.evaluate(f"{D}.setView('branches')")
+    wait_until(lambda: page.evaluate(f"{D}.stats().view") == "branches", 10, "branches", page)
+    fit(page)
+    check_whole(page, "JupyterLab fit, panel closed")
+    leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
+    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
+    page.wait_for_timeout(300)
+    fit(page)
+    check_whole(page, "JupyterLab fit, panel open")
