@@ -73,6 +73,9 @@ Write = Callable[[bytes], object]
 class NotStreamable(Exception):
     """The line is not one JSON value that the stream walk can vouch for."""
 
+    def __init__(self, why: str = "not one JSON value it can vouch for") -> None:
+        super().__init__(f"the stream walk cannot take this line: {why}")
+
 
 @dataclass(slots=True)
 class _Frame:
@@ -127,12 +130,12 @@ class StreamWalk:
         try:
             return orjson.loads(self.view[start:end])
         except orjson.JSONDecodeError:
-            raise NotStreamable from None
+            raise NotStreamable("not valid JSON here") from None
 
     def _string_end(self, at: int) -> int:
         m = _STRING.match(self.buf, at, self.end)
         if m is None:
-            raise NotStreamable
+            raise NotStreamable("a string without its closing quote")
         return m.end()
 
     def _container_end(self, at: int, limit: int) -> int | None:
@@ -149,7 +152,7 @@ class StreamWalk:
             mark = skipped.end()
             if mark >= limit:
                 if limit >= self.end:
-                    raise NotStreamable
+                    raise NotStreamable("a value that does not end in the line")
                 return None
             byte = self.buf[mark]
             if byte == _QUOTE:  # a string that runs past the limit (or is not closed)
@@ -163,7 +166,7 @@ class StreamWalk:
                 opened.append(mark)
                 continue
             if not opened:
-                raise NotStreamable
+                raise NotStreamable("a close without its open")
             began = opened.pop()
             if pos - began > SMALL:
                 self._ends[began] = pos
@@ -173,24 +176,24 @@ class StreamWalk:
     def _key(self, at: int) -> tuple[str, int]:
         """The key at ``at`` and where its value starts."""
         if self.buf[at] != _QUOTE:
-            raise NotStreamable
+            raise NotStreamable("a key that is not a string")
         end = self._string_end(at)
         key = self._loads(at, end)
         at = self._space(end)
         if at >= self.end or self.buf[at] != _COLON:
-            raise NotStreamable
+            raise NotStreamable("a key without its colon")
         return key, self._space(at + 1)
 
     def _next(self, at: int, close: int) -> tuple[int, bool]:
         """After a member: where the next starts, and whether the container closed."""
         at = self._space(at)
         if at >= self.end:
-            raise NotStreamable
+            raise NotStreamable("a list or object that does not close")
         byte = self.buf[at]
         if byte == close:
             return at + 1, True
         if byte != _COMMA:
-            raise NotStreamable
+            raise NotStreamable("members not separated by a comma")
         return self._space(at + 1), False
 
     def _shell(self, at: int) -> dict[str, Any]:
@@ -202,7 +205,9 @@ class StreamWalk:
         while True:
             key, at = self._key(at)
             if key in shell:
-                raise NotStreamable  # a repeated key: the tree walk writes the line anew
+                raise NotStreamable(
+                    "a repeated key"
+                )  # a repeated key: the tree walk writes the line anew
             byte = self.buf[at] if at < self.end else -1
             if byte == _QUOTE:
                 end = self._string_end(at)
@@ -222,7 +227,7 @@ class StreamWalk:
     def _scalar_end(self, at: int) -> int:
         m = _SCALAR.match(self.buf, at, self.end)
         if m is None:
-            raise NotStreamable
+            raise NotStreamable("a value JSON does not allow")
         return m.end()
 
     def _read(self, at: int, depth: int) -> tuple[Any, int | None]:

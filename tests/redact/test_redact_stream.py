@@ -213,7 +213,7 @@ def test_a_version_1_file_is_walked_as_a_tree_and_agrees(
 def test_the_stream_walk_refuses_what_it_cannot_vouch_for(line: str) -> None:
     raw = line.encode()
     walk = _stream.StreamWalk(Scrubber(default_rules([])), raw, 0, len(raw))
-    with pytest.raises(_stream.NotStreamable):
+    with pytest.raises(_stream.NotStreamable, match="stream walk cannot take"):
         walk.run()
 
 
