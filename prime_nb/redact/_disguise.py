@@ -271,7 +271,8 @@ def _identity(text: str) -> View:
 
 def views(text: str) -> Iterator[View]:
     """The text with each disguise it shows taken off (none when it shows none)."""
-    if _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
+    wide = not text.isascii()  # look-alikes, hidden marks but ESC, and folds are not ASCII
+    if wide and _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
         yield text.translate(SKELETON), _identity(text)[1]
     if "\\\n" in text or "\\\r\n" in text:
         yield _deleted(text, _CONTINUATION)
@@ -280,15 +281,15 @@ def views(text: str) -> Iterator[View]:
     yield from _joined_windows(text)
     if "](" in text:  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
-    if _HIDDEN.search(text):
+    if (wide or "\x1b" in text) and _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
-    if _FOLDABLE.search(text):
+    if wide and _FOLDABLE.search(text):
         yield _replaced(text, _FOLDABLE, _fold)
     if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if '""' in text and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
-    if "=3D" in text or _QP_NAMED.search(text):
+    if "=3D" in text or ("-" in text and _QP_NAMED.search(text)):
         yield _replaced(text, _QP, _qp_char)
 
 
