@@ -379,7 +379,7 @@ def _replace_surrogates(root: Any) -> tuple[Any, int]:
     return root, count
 
 
-def deep_enough(raw: bytes) -> bool:
+def deep_enough(raw: bytes | bytearray) -> bool:
     """Whether a line has brackets enough to nest past :data:`KEEP_DEPTH` (a C-speed count,
     so that only such lines pay for :func:`trim_depth`'s walk)."""
     return raw.count(b"[") + raw.count(b"{") > KEEP_DEPTH

@@ -15,38 +15,30 @@ import copy
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 import pandas as pd
 
-from ..format import (
-    BOM,
-    INVALID_JSON,
-    Migrator,
-    deep_enough,
-    glued_spans,
-    lenient_loads,
-    path_kind,
-    trim_depth,
-)
+from ..format import INVALID_JSON, Migrator, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
 from ._embedded import StreamScrubber
+from ._lines import STREAMED, Glued, Line, Raw, parse_line, read_lines
 from ._report import HitColumns
 from ._rule import Finder, Rule
 from ._rules import as_rule, default_rules
 from ._scrub import Hit, Scrubber
-from ._stream import NotStreamable, StreamWalk, deeper_than, repeated_keys
+from ._stream import NotStreamable, StreamWalk
 
 RuleLike = Rule | str | re.Pattern[str] | Finder
 
 REPORT_COLUMNS = ["line", "entry_id", "field", "rule", "placeholder"]
 #: the ``field`` of a line that is not JSON (withheld)
 UNPARSED = "(unparsed line)"
-#: the ``field`` of a line written anew though no rule fired (see ``_Line.rewrite``)
+#: the ``field`` of a line written anew though no rule fired (see ``Line.rewrite``)
 REWRITTEN = "(whole line)"
 #: the rule and placeholder a withheld line is reported with
 HEADERS = ("session", "header")
@@ -112,141 +104,6 @@ class Redaction(_Result):
             + (f" ({by_rule})" if by_rule else "")
             + f", suspects={len(self.suspects)})"
         )
-
-
-class _Glued(NamedTuple):
-    """A line holding JSON values glued together (``{...}{...}``: a writer that stopped
-    between two writes): each is redacted, and the line stays glued, as written."""
-
-    text: str
-    spans: list[tuple[int, int, Any]]  # (start, end, value) of each value in ``text``
-    #: values nested past ``KEEP_DEPTH`` were cut to null (as ``load()`` cuts them): each
-    #: value is written anew, so that nothing the walk did not read is copied
-    cut: bool = False
-
-
-class _Line(NamedTuple):
-    number: int
-    offset: int  # where the line starts in the file
-    #: the line as on disk, with its line end; None for a line longer than
-    #: :data:`KEEP_RAW`, which is copied from the file when it is kept as it is
-    raw: bytes | None
-    length: int  # its bytes, line end included
-    head: bytes  # the BOM before the JSON, or b""
-    tail: bytes  # the line end after it ("\n", "\r\n", or b"" for a last line)
-    #: the JSON value; a _Glued for glued values; INVALID_JSON when the line is no JSON;
-    #: None when blank
-    obj: Any
-    #: why the raw bytes may hold more than ``obj``: a key repeated (its earlier values
-    #: are dropped), a line repaired by the lenient parser; None when they hold ``obj``
-    rewrite: str | None
-
-
-#: a line longer than this is not held as bytes once parsed: its parsed value and, when
-#: it changes, the new line are all that is held of it at a time (a copy kept as it is
-#: is read again from the file)
-KEEP_RAW = 1 << 20
-
-
-def _lines(path: Path, streamed: Callable[[int], bool]) -> Iterator[_Line]:
-    """Each line parsed, or held as bytes (:data:`STREAMED`) when ``streamed(number)``
-    and :func:`_many_values`. Why the list: a line's bytes are handed to :func:`_line` in
-    a list it empties, so that no name here holds them while the line is redacted."""
-    with open(path, "rb") as fh:
-        offset, number = 0, 0
-        # readline, not ``for raw in enumerate(fh)``: enumerate keeps its last tuple, and
-        # so the line's bytes, alive while the line is redacted
-        while raw := fh.readline():
-            number += 1
-            at, offset = offset, offset + len(raw)
-            held = [raw]
-            del raw
-            yield _line(number, at, held, streamed(number))
-
-
-def _line(number: int, offset: int, held: list[bytes], streamed: bool = False) -> _Line:
-    raw = held.pop()
-    length = len(raw)
-    tail = _line_end(raw)
-    head = BOM if raw.startswith(BOM) else b""
-    if streamed and _many_values(raw):
-        return _Line(number, offset, raw, length, head, tail, STREAMED, None)
-    kept = raw if length <= KEEP_RAW else None
-    # orjson reads the line with its line end (JSON whitespace), so no copy without it
-    # is made; only a line with a BOM is cut
-    body = raw[len(head) : length - len(tail)] if head else raw
-    if not body or body.isspace():
-        return _Line(number, offset, kept, length, head, tail, None, None)
-    try:
-        obj = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        body = body[: len(body) - len(tail)] if body is raw else body
-        glued = _glued(body)
-        if glued is not None:
-            return _Line(number, offset, kept, length, head, tail, glued, None)
-        obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
-        # the parser nests as deep as the stack allows, and redaction's stack is deep
-        # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
-        obj = _fit(obj) if deep_enough(body) else obj
-        return _Line(number, offset, kept, length, head, tail, obj, "repaired-line")
-    repeated = repeated_keys(obj, body)
-    return _Line(
-        number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None
-    )
-
-
-#: a line longer than this whose values are many and small (:func:`_many_values`) is
-#: walked as a stream of its values (``_stream.py``), not parsed into a tree
-STREAM_MIN = 1 << 18
-#: what one value costs as a Python object, at least (an object's header and a pointer)
-VALUE_COST = 64
-#: the ``obj`` of a line held as bytes, to be walked as a stream
-STREAMED = object()
-
-
-def _many_values(raw: bytes) -> bool:
-    """Whether the line's tree would cost more than its bytes: a value per
-    :data:`VALUE_COST` bytes or more (strings and commas counted at C speed; the
-    escaped quotes inside strings are not strings)."""
-    if len(raw) <= STREAM_MIN:
-        return False
-    strings = (raw.count(b'"') - raw.count(b'\\"')) // 2
-    return (strings + raw.count(b",")) * VALUE_COST > len(raw)
-
-
-def _line_end(raw: bytes) -> bytes:
-    """The ``\\n`` ending ``raw`` and the ``\\r`` before it (no stripped copy of a long line)."""
-    end = len(raw)
-    if end and raw[end - 1] == 0x0A:
-        end -= 1
-    while end and raw[end - 1] == 0x0D:
-        end -= 1
-    return raw[end:]
-
-
-def _glued(body: bytes) -> _Glued | None:
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    spans = glued_spans(text)
-    if spans is None:
-        return None
-    if not deep_enough(body):
-        return _Glued(text, spans)
-    deep = any(deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
-    if not deep:
-        return _Glued(text, spans)
-    return _Glued(text, [(start, end, trim_depth(value)[0]) for start, end, value in spans], True)
-
-
-#: how deep orjson reads; the walk is tested to this depth and beyond (``_deep.py``)
-ORJSON_DEPTH = 1024
-
-
-def _fit(value: Any) -> Any:
-    """``value``, cut as ``load()`` cuts it when it nests deeper than orjson reads."""
-    return trim_depth(value)[0] if deeper_than(value, ORJSON_DEPTH) else value
 
 
 def _rules(
@@ -384,7 +241,7 @@ def _learn(source: Path, scrubber: Scrubber) -> set[int]:
     again). A line the stream walk cannot vouch for is parsed and learned as a tree:
     what the walk learned of it before (a prefix of the same walk) is learned again."""
     streamed: set[int] = set()
-    for line in _lines(source, lambda number: True):
+    for line in read_lines(source, lambda number: True):
         if line.obj is STREAMED:
             assert line.raw is not None
             end = line.length - len(line.tail)
@@ -392,11 +249,11 @@ def _learn(source: Path, scrubber: Scrubber) -> set[int]:
             try:
                 walk.run()
             except NotStreamable:
-                line = _line(line.number, line.offset, [line.raw])
+                line = parse_line(line.number, line.offset, [line.raw])
             else:
                 streamed.add(line.number)
                 continue
-        values = [v for _, _, v in line.obj.spans] if isinstance(line.obj, _Glued) else [line.obj]
+        values = [v for _, _, v in line.obj.spans] if isinstance(line.obj, Glued) else [line.obj]
         for value in values:
             if value is not None and value is not INVALID_JSON:
                 scrubber.learn(value, _where(value))
@@ -407,7 +264,7 @@ def _learn(source: Path, scrubber: Scrubber) -> set[int]:
 _COPY_PIECE = 1 << 20
 
 
-def _copy_line(source: BinaryIO, line: _Line, out: BinaryIO) -> None:
+def _copy_line(source: BinaryIO, line: Line, out: BinaryIO) -> None:
     """A line kept as it is, copied from the source a piece at a time."""
     source.seek(line.offset)
     left = line.length
@@ -421,16 +278,16 @@ def _copy_line(source: BinaryIO, line: _Line, out: BinaryIO) -> None:
 
 def _redacted_lines(
     source: Path, scrubber: Scrubber, streamed: set[int], out: BinaryIO | None, hits: HitColumns
-) -> Iterator[tuple[_Line, list[bytes] | None, str | None]]:
+) -> Iterator[tuple[Line, list[Raw] | None, str | None]]:
     """Pass 2: each line as it goes into the copy (its pieces; None: the line as it is
     in the source), with its replacements; a line walked as a stream is written to
     ``out`` as it is walked (its pieces are then empty). No name here holds a line while
     the next is read, nor while it is redacted (see :func:`_redacted_line`)."""
     migrator: Migrator | None = None
-    for line in _lines(source, streamed.__contains__):
+    for line in read_lines(source, streamed.__contains__):
         if migrator is None and line.obj is STREAMED and _header(line):
             assert line.raw is not None
-            line = _line(line.number, line.offset, [line.raw])  # a header is read whole
+            line = parse_line(line.number, line.offset, [line.raw])  # a header is read whole
         obj = line.obj
         if isinstance(obj, dict) and migrator is None and obj.get("type") in HEADERS:
             migrator = Migrator(obj)
@@ -442,7 +299,7 @@ def _redacted_lines(
         del result
 
 
-def _header(line: _Line) -> bool:
+def _header(line: Line) -> bool:
     """Whether a line held as bytes is a session header (or cannot be read as a stream)."""
     assert line.raw is not None
     walk = StreamWalk(Scrubber([]), line.raw, len(line.head), line.length - len(line.tail))
@@ -454,12 +311,12 @@ def _header(line: _Line) -> bool:
 
 
 def _redacted_line(
-    held: list[_Line],
+    held: list[Line],
     scrubber: Scrubber,
     migrator: Migrator | None,
     out: BinaryIO | None,
     hits: HitColumns,
-) -> tuple[_Line, list[bytes] | None, str | None]:
+) -> tuple[Line, list[Raw] | None, str | None]:
     """One line redacted. A changed line's parsed value is let go before the new one is
     serialised, so that the old value, the new one and the new bytes are not all held."""
     line = held.pop()
@@ -469,13 +326,13 @@ def _redacted_line(
             if streamed is not None:
                 return streamed
         assert line.raw is not None
-        line = _line(line.number, line.offset, [line.raw])
+        line = parse_line(line.number, line.offset, [line.raw])
     if line.obj is None:  # a blank line: nothing to hide
         return line, _kept(line), None
     if line.obj is INVALID_JSON:
         hits.append(Hit(UNPARSED, WITHHELD_RULE, WITHHELD))
         return line, [line.head, WITHHELD_LINE, line.tail], None
-    if isinstance(line.obj, _Glued):
+    if isinstance(line.obj, Glued):
         ids: list[str | None] = []
         for _, _, value in line.obj.spans:
             kind = value.get("type") if isinstance(value, dict) else None
@@ -500,12 +357,12 @@ def _redacted_line(
 
 
 def _streamed_line(
-    line: _Line,
+    line: Line,
     scrubber: Scrubber,
     migrator: Migrator | None,
     out: BinaryIO | None,
     hits: HitColumns,
-) -> tuple[_Line, list[bytes] | None, str | None] | None:
+) -> tuple[Line, list[Raw] | None, str | None] | None:
     """A line walked as a stream, written to ``out`` as it goes (the bytes the tree walk
     writes); when nothing changed, what was written is taken back and the line is kept
     as it is. None when the walk fails after all (the file changed since pass 1):
@@ -540,13 +397,11 @@ def _streamed_line(
     return line, [line.raw], entry_id
 
 
-def _kept(line: _Line) -> list[bytes] | None:
+def _kept(line: Line) -> list[Raw] | None:
     return None if line.raw is None else [line.raw]
 
 
-def _glued_line(
-    line: _Line, glued: _Glued, scrubber: Scrubber, hits: HitColumns
-) -> list[bytes] | None:
+def _glued_line(line: Line, glued: Glued, scrubber: Scrubber, hits: HitColumns) -> list[Raw] | None:
     """Each glued value redacted in its place; what lies between them kept as written."""
     parts: list[str] = []
     at = 0

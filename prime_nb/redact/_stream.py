@@ -98,7 +98,7 @@ class StreamWalk:
     def __init__(
         self,
         scrubber: Scrubber,
-        buf: bytes,
+        buf: bytes | bytearray,
         start: int,
         end: int,
         hits: Hits | None = None,
@@ -450,7 +450,7 @@ def _discard(piece: bytes) -> None:
     """Where a learning walk writes: nowhere."""
 
 
-def repeated_keys(value: Any, text: bytes) -> bool:
+def repeated_keys(value: Any, text: bytes | bytearray) -> bool:
     """Whether the JSON ``text`` writes more keys than its parsed ``value`` holds (a key
     repeated: the parser kept its last value)."""
     if not isinstance(value, dict | list):
@@ -458,7 +458,7 @@ def repeated_keys(value: Any, text: bytes) -> bool:
     return key_count(value) != raw_key_count(text)
 
 
-def raw_key_count(body: bytes) -> int:
+def raw_key_count(body: bytes | bytearray) -> int:
     """How many keys the JSON text ``body`` writes (a repeated one each time)."""
     return [m.group(1) for m in _KEYED_STRING.finditer(body)].count(b":")
 

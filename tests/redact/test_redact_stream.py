@@ -23,6 +23,8 @@ from prime_nb.redact._rules import default_rules
 from prime_nb.redact._scrub import Scrubber
 
 _file = sys.modules["prime_nb.redact._file"]
+_lines = sys.modules["prime_nb.redact._lines"]
+_apart = sys.modules["prime_nb.redact._apart"]
 _stream = sys.modules["prime_nb.redact._stream"]
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
@@ -39,8 +41,8 @@ def _both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Redaction, Redac
         out = path.with_name(f"{path.stem}.{'stream' if stream else 'tree'}.jsonl")
         out.unlink(missing_ok=True)
         with monkeypatch.context() as patch:
-            patch.setattr(_file, "STREAM_MIN", -1 if stream else 1 << 62)
-            patch.setattr(_file, "VALUE_COST", 1 << 62 if stream else 64)
+            patch.setattr(_lines, "STREAM_MIN", -1 if stream else 1 << 62)
+            patch.setattr(_lines, "VALUE_COST", 1 << 62 if stream else 64)
             if stream:  # lists and objects over 64 bytes are entered, not parsed
                 patch.setattr(_stream, "SMALL", 64)
             results.append(redact(path, out, hostnames=[]))
@@ -155,8 +157,8 @@ def test_stream_and_tree_walks_agree_on_hostile_lines(
     tree = _assert_same(path, monkeypatch)
     assert "hunter2xyz" not in tree.path.read_text("utf-8", errors="replace")  # type: ignore[union-attr]
     with monkeypatch.context() as patch:  # which lines the stream walk took
-        patch.setattr(_file, "STREAM_MIN", -1)
-        patch.setattr(_file, "VALUE_COST", 1 << 62)
+        patch.setattr(_lines, "STREAM_MIN", -1)
+        patch.setattr(_lines, "VALUE_COST", 1 << 62)
         streamed = _file._learn(path, Scrubber(default_rules([])))
     names = list(HOSTILE)
     taken = {names[number - 2] for number in streamed if 2 <= number < len(names) + 2}
@@ -179,6 +181,46 @@ STREAMED_HOSTILE = [
     "a list of records",
     "a list of small objects",
 ]
+
+
+def _whole_and_apart(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, bytes]:
+    """``path`` redacted as it is, then with every line read in 7-byte pieces, never held
+    as bytes, and every plain string value decoded apart (``_apart.py``)."""
+    outs = []
+    for apart in (False, True):
+        out = path.with_name(f"{path.stem}.{'apart' if apart else 'whole'}.jsonl")
+        out.unlink(missing_ok=True)
+        with monkeypatch.context() as patch:
+            if apart:
+                patch.setattr(_lines, "READ_PIECE", 7)
+                patch.setattr(_lines, "KEEP_RAW", -1)
+                patch.setattr(_apart, "LONG_STRING", -1)
+            redact(path, out, hostnames=[])
+        outs.append(out.read_bytes())
+    return outs[0], outs[1]
+
+
+def test_strings_decoded_apart_give_the_same_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line read in pieces, its plain strings decoded apart, is redacted as when it is
+    parsed whole: on the hostile lines and a sample of the secret corpus."""
+    path = tmp_path / "hostile.jsonl"
+    body = "\n".join(HOSTILE.values())
+    path.write_bytes((json.dumps(HEAD) + "\n" + body + "\r\n").encode("utf-8", "surrogatepass"))
+    sample = _sample(build(tmp_path / "full.jsonl").path, SAMPLE * 16)
+    for source in (path, sample):
+        whole, apart = _whole_and_apart(source, monkeypatch)
+        assert whole == apart
+    with monkeypatch.context() as patch:
+        patch.setattr(_apart, "LONG_STRING", -1)
+        # a tree of the line with its strings put back; a key is parsed with the rest;
+        # a line that is one string, or no JSON, is parsed whole
+        line = b'{"a": "x\\n", "b": ["p\xc3\xa9", {"c": "q"}], "d": 1}'
+        assert _apart.parsed_apart(line) == {"a": "x\n", "b": ["p\xe9", {"c": "q"}], "d": 1}
+        assert _apart.parsed_apart(b'"one string"') is None
+        assert _apart.parsed_apart(b'{"a": "x"} tail') is None
+        assert _apart.parsed_apart(b'{"a": "\xff"}') is None  # not UTF-8: orjson refuses
 
 
 def test_a_version_1_file_is_walked_as_a_tree_and_agrees(
@@ -221,16 +263,16 @@ def test_a_long_line_of_small_values_is_walked_as_a_stream(tmp_path: Path) -> No
     """The default thresholds: a long line of many small values takes the stream path
     (its bytes are held, not parsed), a long string does not."""
     many = ("[" + ",".join(['"ab"', _SECRET] * 20_000) + "]").encode()
-    assert len(many) > _file.STREAM_MIN
-    assert _file._many_values(many)
+    assert len(many) > _lines.STREAM_MIN
+    assert _lines.many_values(many)
     prose = json.dumps("word " * 100_000).encode()
-    assert not _file._many_values(prose)
+    assert not _lines.many_values(prose)
     path = tmp_path / "many.jsonl"
     path.write_bytes(json.dumps(HEAD).encode() + b"\n" + _entry(1, many.decode()).encode())
-    line = next(iter(_file._lines(path, lambda number: number == 2)), None)
-    assert line is not None and line.obj is not _file.STREAMED  # the header: parsed
-    lines = list(_file._lines(path, lambda number: number == 2))
-    assert lines[1].obj is _file.STREAMED
+    line = next(iter(_lines.read_lines(path, lambda number: number == 2)), None)
+    assert line is not None and line.obj is not _lines.STREAMED  # the header: parsed
+    lines = list(_lines.read_lines(path, lambda number: number == 2))
+    assert lines[1].obj is _lines.STREAMED
     done = redact(path, tmp_path / "out.jsonl", hostnames=[])
     assert len(done.report) == 20_000
     assert b"hunter2xyz" not in (tmp_path / "out.jsonl").read_bytes()

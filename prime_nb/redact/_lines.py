@@ -1,0 +1,179 @@
+"""The lines of a session file as redaction reads them: each parsed, or held as bytes.
+
+Why a module: how a line is read decides what is held of it at once. A line is read a
+piece at a time into one growing buffer (``readline`` of a long line joins its pieces
+into a new bytes: twice the line at once); a long line's bytes are let go once parsed
+(:data:`KEEP_RAW`); a line of many small values is held as bytes, to be walked as a
+stream (``_stream.py``) instead of a tree many times its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO, NamedTuple
+
+import orjson
+
+from ..format import BOM, deep_enough, glued_spans, lenient_loads, trim_depth
+from ._apart import parsed_apart
+from ._stream import deeper_than, repeated_keys
+
+#: a line's bytes: a ``bytearray`` when it was read in pieces (:func:`read_line`)
+Raw = bytes | bytearray
+
+
+class Glued(NamedTuple):
+    """A line holding JSON values glued together (``{...}{...}``: a writer that stopped
+    between two writes): each is redacted, and the line stays glued, as written."""
+
+    text: str
+    spans: list[tuple[int, int, Any]]  # (start, end, value) of each value in ``text``
+    #: values nested past ``KEEP_DEPTH`` were cut to null (as ``load()`` cuts them): each
+    #: value is written anew, so that nothing the walk did not read is copied
+    cut: bool = False
+
+
+class Line(NamedTuple):
+    number: int
+    offset: int  # where the line starts in the file
+    #: the line as on disk, with its line end; None for a line longer than
+    #: :data:`KEEP_RAW`, which is copied from the file when it is kept as it is
+    raw: Raw | None
+    length: int  # its bytes, line end included
+    head: bytes  # the BOM before the JSON, or b""
+    tail: bytes  # the line end after it ("\n", "\r\n", or b"" for a last line)
+    #: the JSON value; a Glued for glued values; INVALID_JSON when the line is no JSON;
+    #: None when blank
+    obj: Any
+    #: why the raw bytes may hold more than ``obj``: a key repeated (its earlier values
+    #: are dropped), a line repaired by the lenient parser; None when they hold ``obj``
+    rewrite: str | None
+
+
+#: a line longer than this is not held as bytes once parsed: its parsed value and, when
+#: it changes, the new line are all that is held of it at a time (a copy kept as it is
+#: is read again from the file)
+KEEP_RAW = 1 << 20
+
+
+def read_lines(path: Path, streamed: Callable[[int], bool]) -> Iterator[Line]:
+    """Each line parsed, or held as bytes (:data:`STREAMED`) when ``streamed(number)``
+    and :func:`many_values`. Why the list: a line's bytes are handed to
+    :func:`parse_line` in a list it empties, so that no name here holds them while the
+    line is redacted."""
+    with open(path, "rb") as fh:
+        offset, number = 0, 0
+        # a loop, not ``for raw in enumerate(fh)``: enumerate keeps its last tuple, and
+        # so the line's bytes, alive while the line is redacted
+        while raw := read_line(fh):
+            number += 1
+            at, offset = offset, offset + len(raw)
+            held = [raw]
+            del raw
+            yield parse_line(number, at, held, streamed(number))
+
+
+#: a line is read this much at a time; a longer one grows in one buffer
+READ_PIECE = 1 << 20
+
+
+def read_line(fh: BinaryIO) -> Raw:
+    """The next line of ``fh`` with its line end (empty at the end of the file). A line
+    longer than :data:`READ_PIECE` is read a piece at a time into a ``bytearray``, which
+    grows in place (``readline`` alone keeps every piece of a long line until it joins
+    them into a new bytes: twice the line at once)."""
+    piece = fh.readline(READ_PIECE)
+    if len(piece) < READ_PIECE or piece.endswith(b"\n"):
+        return piece
+    line = bytearray(piece)
+    del piece
+    while True:
+        piece = fh.readline(READ_PIECE)
+        line += piece
+        if len(piece) < READ_PIECE or piece.endswith(b"\n"):
+            return line
+
+
+def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False) -> Line:
+    raw = held.pop()
+    length = len(raw)
+    tail = line_end(raw)
+    head = BOM if raw.startswith(BOM) else b""
+    if streamed and many_values(raw):
+        return Line(number, offset, raw, length, head, tail, STREAMED, None)
+    kept = raw if length <= KEEP_RAW else None
+    # orjson reads the line with its line end (JSON whitespace), so no copy without it
+    # is made; only a line with a BOM is cut
+    body = raw[len(head) : length - len(tail)] if head else raw
+    if not body or body.isspace():
+        return Line(number, offset, kept, length, head, tail, None, None)
+    try:
+        obj = parsed_apart(body) if length > KEEP_RAW else None
+        obj = orjson.loads(body) if obj is None else obj
+    except orjson.JSONDecodeError:
+        body = body[: len(body) - len(tail)] if body is raw else body
+        glued = read_glued(body)
+        if glued is not None:
+            return Line(number, offset, kept, length, head, tail, glued, None)
+        obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
+        # the parser nests as deep as the stack allows, and redaction's stack is deep
+        # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
+        obj = fit(obj) if deep_enough(body) else obj
+        return Line(number, offset, kept, length, head, tail, obj, "repaired-line")
+    repeated = repeated_keys(obj, body)
+    return Line(number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None)
+
+
+#: a line longer than this whose values are many and small (:func:`many_values`) is
+#: walked as a stream of its values (``_stream.py``), not parsed into a tree
+STREAM_MIN = 1 << 18
+#: what one value costs as a Python object, at least (an object's header and a pointer)
+VALUE_COST = 64
+#: the ``obj`` of a line held as bytes, to be walked as a stream
+STREAMED = object()
+
+
+def many_values(raw: Raw) -> bool:
+    """Whether the line's tree would cost more than its bytes: a value per
+    :data:`VALUE_COST` bytes or more (strings and commas counted at C speed; the
+    escaped quotes inside strings are not strings)."""
+    if len(raw) <= STREAM_MIN:
+        return False
+    strings = (raw.count(b'"') - raw.count(b'\\"')) // 2
+    return (strings + raw.count(b",")) * VALUE_COST > len(raw)
+
+
+def line_end(raw: Raw) -> bytes:
+    """The ``\\n`` ending ``raw`` and the ``\\r`` before it (no stripped copy of a long line)."""
+    end = len(raw)
+    if end and raw[end - 1] == 0x0A:
+        end -= 1
+    while end and raw[end - 1] == 0x0D:
+        end -= 1
+    return bytes(raw[end:])
+
+
+def read_glued(body: Raw) -> Glued | None:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    spans = glued_spans(text)
+    if spans is None:
+        return None
+    if not deep_enough(body):
+        return Glued(text, spans)
+    deep = any(deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
+    if not deep:
+        return Glued(text, spans)
+    return Glued(text, [(start, end, trim_depth(value)[0]) for start, end, value in spans], True)
+
+
+#: how deep orjson reads; the walk is tested to this depth and beyond (``_deep.py``)
+ORJSON_DEPTH = 1024
+
+
+def fit(value: Any) -> Any:
+    """``value``, cut as ``load()`` cuts it when it nests deeper than orjson reads."""
+    return trim_depth(value)[0] if deeper_than(value, ORJSON_DEPTH) else value
