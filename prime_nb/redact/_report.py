@@ -6,14 +6,20 @@ its field path, a row tuple) each row cost a couple of hundred bytes, several ti
 text it replaced, so the report, not the line, set the peak. Here a row is the field
 path's UTF-8 bytes in one buffer, a code for its rule and its placeholder (each distinct
 one kept once) and its line's number and entry id: the rows become the report's
-DataFrame only when the walk is done.
+DataFrame only when the walk is done. Where pandas keeps its text columns in Arrow (pandas
+3 with pyarrow installed), the columns are built as Arrow arrays straight from these
+buffers (a row then costs its text's bytes and an offset per column, not a Python
+string per cell on the way).
 """
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections.abc import Iterable
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ._scrub import Hit
@@ -85,6 +91,13 @@ class HitColumns:
         self._line_start = (len(self.replaced), len(self.suspects))
 
     def _columns(self, table: _Table) -> dict[str, object]:
+        if _text_dtype().storage == "pyarrow" and len(table):
+            import pyarrow as pa
+
+            try:
+                return self._arrow_columns(table)
+            except (pa.ArrowInvalid, UnicodeEncodeError):  # a lone surrogate: as Python text
+                pass
         values = self._values
         fields: list[str] = []
         start = 0
@@ -99,6 +112,34 @@ class HitColumns:
             "placeholder": [values[code] for code in table.placeholders],
         }
 
+    def _arrow_columns(self, table: _Table) -> dict[str, object]:
+        """The columns as pandas' Arrow-backed text arrays, from the buffers as they are."""
+        import pyarrow as pa
+        import pyarrow.compute
+
+        rows = len(table)
+        ends = np.frombuffer(table.ends, dtype=f"u{table.ends.itemsize}").astype(np.int64)
+        offsets = pa.py_buffer(np.concatenate([np.zeros(1, np.int64), ends]))
+        fields = pa.LargeStringArray.from_buffers(rows, offsets, pa.py_buffer(table.fields))
+        fields.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
+        # the system's allocator: Arrow's own keeps a few MB of arenas once touched
+        pool = pa.system_memory_pool()
+        dictionary = pa.array(self._values, pa.large_string(), memory_pool=pool)
+
+        def coded(codes: array[int]) -> Any:
+            indices = pa.array(np.frombuffer(codes, dtype=f"u{codes.itemsize}"), memory_pool=pool)
+            as_codes = pa.DictionaryArray.from_arrays(indices, dictionary, memory_pool=pool)
+            text = pa.compute.cast(as_codes, pa.large_string(), memory_pool=pool)
+            return pd.arrays.ArrowStringArray(text, dtype=_text_dtype())  # type: ignore[call-arg]
+
+        return {
+            "line": np.frombuffer(table.lines, dtype=f"u{table.lines.itemsize}").astype(np.int64),
+            "entry_id": coded(table.ids),
+            "field": pd.arrays.ArrowStringArray(fields, dtype=_text_dtype()),  # type: ignore[call-arg]
+            "rule": coded(table.rules),
+            "placeholder": coded(table.placeholders),
+        }
+
     def report(self, columns: list[str]) -> pd.DataFrame:
         """The replacements, one row each, with ``columns``."""
         return _frame(self._columns(self.replaced), columns)
@@ -109,6 +150,12 @@ class HitColumns:
         data["reason"] = data.pop("placeholder")
         del data["rule"]
         return _frame(data, columns)
+
+
+@functools.cache
+def _text_dtype() -> Any:
+    """The dtype pandas gives a column of text."""
+    return pd.Series(["text"]).dtype
 
 
 def _frame(data: dict[str, object], columns: list[str]) -> pd.DataFrame:

@@ -185,7 +185,8 @@ STREAMED_HOSTILE = [
 
 def _whole_and_apart(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, bytes]:
     """``path`` redacted as it is, then with every line read in 7-byte pieces, never held
-    as bytes, and every plain string value decoded apart (``_apart.py``)."""
+    as bytes, and every plain string value decoded apart (``_apart.py``), checked by
+    orjson 3 bytes at a time."""
     outs = []
     for apart in (False, True):
         out = path.with_name(f"{path.stem}.{'apart' if apart else 'whole'}.jsonl")
@@ -195,6 +196,7 @@ def _whole_and_apart(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes
                 patch.setattr(_lines, "READ_PIECE", 7)
                 patch.setattr(_lines, "KEEP_RAW", -1)
                 patch.setattr(_apart, "LONG_STRING", -1)
+                patch.setattr(_apart, "PIECE", 3)  # checked 3 bytes at a time
             redact(path, out, hostnames=[])
         outs.append(out.read_bytes())
     return outs[0], outs[1]
@@ -221,6 +223,7 @@ def test_strings_decoded_apart_give_the_same_file(
         assert _apart.parsed_apart(b'"one string"') is None
         assert _apart.parsed_apart(b'{"a": "x"} tail') is None
         assert _apart.parsed_apart(b'{"a": "\xff"}') is None  # not UTF-8: orjson refuses
+        assert _apart.parsed_apart(b'{"a": "\x01"}') is None  # a control character
 
 
 def test_a_version_1_file_is_walked_as_a_tree_and_agrees(
