@@ -22,7 +22,7 @@ from pathlib import Path
 from conftest import header, msg, write_lines
 
 #: processes forked, two at a time, each on a new cache of its own
-FORKED = 12
+FORKED = 8
 
 CHILD = """
 import os, sys, threading, warnings
