@@ -405,17 +405,19 @@ def child(path: Path) -> None:
             _check_otel(out / "t.pb"),
         ),
         "from_sessions": lambda: from_sessions(path, progress=False).validate(full=True),
-        "from_sessions_turn": lambda: pa.Table.validate(
-            from_sessions(path, unit="turn", progress=False), full=True
-        ),
         "export_html": lambda: _check_page(export_html(path, out / "p.html")),
         "cli_info": lambda: _cli(["info", str(path)]),
         "cli_validate": lambda: _cli(["validate", str(path)]),
         "cli_export": lambda: _cli(["export", str(path), "-o", str(out / "c.html"), "--force"]),
         "cli_convert": lambda: _cli(["convert", str(path), "--to", "atif", "-o", str(out / "cv")]),
+        # last: its rows hold each turn's whole context, so a deep chain's grow as its square
+        "from_sessions_turn": lambda: pa.Table.validate(
+            from_sessions(path, unit="turn", progress=False), full=True
+        ),
     }
-    results: dict[str, str] = {}
+    said = path.with_suffix(".results").open("w", encoding="utf-8")
     for name, step in steps.items():
+        results: dict[str, str] = {}
         start = time.process_time()
         try:
             step()
@@ -430,7 +432,9 @@ def child(path: Path) -> None:
                 results[name] = (
                     f"{type(exc).__name__}: {text} [{Path(where.filename).name}:{where.lineno}]"
                 )
-    print(json.dumps(results))
+        said.write(json.dumps(results) + "\n")  # as it goes: a step that hangs is named
+        said.flush()
+    said.close()
 
 
 def main() -> None:
@@ -451,22 +455,25 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{name}.jsonl"
             path.write_bytes(ATTACKS[name]())
+            ended = ""
             try:
                 done = subprocess.run(
-                    [sys.executable, __file__, "--child", str(path)],
+                    [sys.executable, __file__, "--child", str(path), "--depth", str(args.depth)],
                     capture_output=True,
                     text=True,
                     timeout=args.timeout,
                     check=False,
                 )
-                lines = done.stdout.strip().splitlines()
-                results = (
-                    json.loads(lines[-1])
-                    if done.returncode == 0 and lines
-                    else {"process": f"exit {done.returncode}: {done.stderr.strip()[-200:]}"}
-                )
+                if done.returncode:
+                    ended = f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
             except subprocess.TimeoutExpired:
-                results = {"process": f"TIMEOUT after {args.timeout} s"}
+                ended = f"TIMEOUT after {args.timeout} s"
+            said = path.with_suffix(".results")
+            results: dict[str, str] = {}
+            for line in said.read_text().splitlines() if said.exists() else []:
+                results.update(json.loads(line))
+            if ended:
+                results["(next step)"] = ended
         bad = {k: v for k, v in results.items() if v != "ok"}
         broke += len(bad)
         print(
