@@ -98,3 +98,16 @@ def test_many_links_are_counted_not_each_named(tmp_path: Path) -> None:
         assert find_session_files(folder) == []
     assert len(said) == 6
     assert "35 more files left out" in str(said[-1].message)
+
+
+def test_a_local_folder_given_as_a_file_url_is_listed_the_same_way(linked: Path) -> None:
+    from prime_nb.corpus._dask import resolve
+
+    with pytest.warns(UserWarning, match="secret.jsonl: left out"):
+        found = resolve(f"file://{linked}")
+    assert sorted(Path(p.removeprefix("file://")).name for p in found) == [
+        "again.jsonl",
+        "inside.jsonl",
+    ]
+    followed = resolve(f"file://{linked}", follow_symlinks=True)
+    assert sorted(Path(p).name for p in followed) == ["again.jsonl", "inside.jsonl", "secret.jsonl"]
