@@ -321,6 +321,21 @@ def split_and_glued() -> bytes:
     )
 
 
+#: the steps of each attack, in order (``child``)
+STEPS = (
+    "load",
+    "to_atif",
+    "to_scout",
+    "to_otel",
+    "from_sessions",
+    "export_html",
+    "cli_info",
+    "cli_validate",
+    "cli_export",
+    "cli_convert",
+    "from_sessions_turn",
+)
+
 #: the deep chain's entries (``--depth``)
 DEPTH = [100_000]
 
@@ -415,6 +430,7 @@ def child(path: Path) -> None:
             from_sessions(path, unit="turn", progress=False), full=True
         ),
     }
+    assert tuple(steps) == STEPS
     said = path.with_suffix(".results").open("w", encoding="utf-8")
     for name, step in steps.items():
         results: dict[str, str] = {}
@@ -473,7 +489,8 @@ def main() -> None:
             for line in said.read_text().splitlines() if said.exists() else []:
                 results.update(json.loads(line))
             if ended:
-                results["(next step)"] = ended
+                running = next((n for n in STEPS if n not in results), "(after the steps)")
+                results[running] = ended
         bad = {k: v for k, v in results.items() if v != "ok"}
         broke += len(bad)
         print(
