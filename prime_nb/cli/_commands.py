@@ -37,6 +37,7 @@ from ._output import (
 from ._redact import cli_rules, export_redacted, say_redaction
 from ._repair import add_repair_arguments, cmd_repair
 from ._shown import TOKEN_PARTS, TOKENS_SUM, dollars, json_text, records
+from ._symlinks import add_follow_symlinks, warnings_said
 
 # -- commands ------------------------------------------------------------------------------
 
@@ -88,7 +89,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from ..session import load
 
     bad = 0
-    for path in _validated_files(args.files, args.include_archived):
+    with warnings_said():
+        files = _validated_files(args.files, args.include_archived, args.follow_symlinks)
+    for path in files:
         try:
             session = load(Path(path).expanduser())
         except (OSError, SessionFormatError) as exc:
@@ -127,7 +130,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _validated_files(given: list[str], include_archived: bool) -> list[str]:
+def _validated_files(given: list[str], include_archived: bool, follow: bool) -> list[str]:
     """The files ``validate`` checks: each file as given, each folder's session files
     (as ``prime-nb ls`` lists them, archived ones too unless ``--no-archived``)."""
     from ..session import find_session_files
@@ -135,7 +138,9 @@ def _validated_files(given: list[str], include_archived: bool) -> list[str]:
     files: list[str] = []
     for path in given:
         if os.path.isdir(os.path.expanduser(path)):
-            found = find_session_files(path, include_archived=include_archived)
+            found = find_session_files(
+                path, include_archived=include_archived, follow_symlinks=follow
+            )
             if not found:
                 raise CliError(f"{path}: no session files in this folder; pass .jsonl files", 2)
             files.extend(str(file) for file in found)
@@ -157,7 +162,12 @@ def cmd_ls(args: argparse.Namespace) -> int:
     from ..session import list_sessions
 
     try:
-        frame = list_sessions(args.dir, include_archived=args.include_archived)
+        with warnings_said():
+            frame = list_sessions(
+                args.dir,
+                include_archived=args.include_archived,
+                follow_symlinks=args.follow_symlinks,
+            )
     except FileNotFoundError as exc:
         raise CliError(str(exc), 2) from None
     if args.json:
@@ -212,6 +222,7 @@ def cmd_grep(args: argparse.Namespace) -> int:
                 limit=args.limit,
                 cache=True if args.cache is True else args.cache or False,
                 include_archived=args.include_archived,
+                follow_symlinks=args.follow_symlinks,
             )
         except ValueError as exc:
             raise CliError(str(exc), 2) from None
@@ -387,11 +398,13 @@ def build_parser() -> Parser:
         "--all", action="store_true", help=f"print every problem (default: {SHOWN_PROBLEMS})"
     )
     add_no_archived(p)
+    add_follow_symlinks(p)
 
     p = command(cmd_ls)
     p.add_argument("dir", metavar="DIR", nargs="?")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     add_no_archived(p)
+    add_follow_symlinks(p)
 
     p = command(cmd_family)
     p.add_argument("path", metavar="PATH")
@@ -422,6 +435,7 @@ def build_parser() -> Parser:
         "--cache=DIR",
     )
     add_no_archived(p)
+    add_follow_symlinks(p)
 
     p = command(cmd_upgrade)
     p.add_argument("file", metavar="FILE")

@@ -201,6 +201,39 @@ def _gone(store: dict[str, Record], paths: list[str]) -> list[str]:
     return [path for path in store if path not in listed and not os.path.exists(path)]
 
 
+#: the user's cache folders found unusable in this process, each said once
+_said_unusable: set[str] = set()
+
+
+def usable_cache(cache: bool | str | os.PathLike[str]) -> Path | None:
+    """The cache folder, made and writable; None when the user's cache folder
+    (``cache=True``) cannot be one (read-only, a file in the way): the corpus and the
+    search then read every file uncached, and say so once a process. A folder the
+    caller named is an error instead (:func:`usable_folder`): they asked for it."""
+    folder = cache_folder(cache)
+    try:
+        usable_folder(folder)
+    except OSError as exc:
+        if cache is not True:
+            raise
+        if str(folder) not in _said_unusable:
+            _said_unusable.add(str(folder))
+            warnings.warn(
+                f"{folder}: cannot hold the corpus cache ({_why_not(folder, exc)}); the "
+                "files are read without a cache (said once); set XDG_CACHE_HOME, or pass "
+                "cache= a folder you can write to",
+                stacklevel=3,
+            )
+        return None
+    return folder
+
+
+def _why_not(folder: Path, exc: OSError) -> str:
+    """Why ``folder`` cannot be made or written, in words."""
+    blocked = any(part.is_file() for part in (folder, *folder.parents))
+    return "a file of that name is in the way" if blocked else str(exc.strerror or exc)
+
+
 def usable_folder(folder: Path) -> None:
     """Make the cache folder, or say plainly why it cannot be one."""
     try:

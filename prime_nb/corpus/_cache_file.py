@@ -111,6 +111,12 @@ class CacheFile:
     reading the states too takes. The states are read through the same open file, so a
     cache renamed over this one meanwhile cannot mix two caches' rows. A missing,
     damaged or foreign cache has no records (it is rebuilt).
+
+    Every read runs on the calling thread (no ``pre_buffer``, no ``use_threads``): the
+    bytes come from a Python file, and a buffer of one that an Arrow pool thread frees
+    after the call returned needs the GIL; at the interpreter's exit that thread is
+    ended inside C++ and the process aborts ("terminate called without an active
+    exception"). The cache's few columns decode as fast on one thread.
     """
 
     def __init__(self, file: Path) -> None:
@@ -131,11 +137,11 @@ class CacheFile:
             )
             return
         try:
-            self._file = pq.ParquetFile(self._handle)
+            self._file = pq.ParquetFile(self._handle, pre_buffer=False)
             if not WRITER.items() <= (self._file.schema_arrow.metadata or {}).items():
                 raise ValueError("another layout or version of prime_nb wrote it")
             columns = [name for name in self._file.schema_arrow.names if name != "state"]
-            self.records = _records(self._file.read(columns=columns).to_pydict())
+            self.records = _records(self._file.read(columns=columns, use_threads=False).to_pydict())
         except self._errors:  # orjson's and Arrow's decode errors are ValueErrors too
             self.records = {}
             self.close()
@@ -146,7 +152,7 @@ class CacheFile:
         if self._file is None:
             return
         try:
-            column = self._file.read(columns=["path", "state"]).to_pydict()
+            column = self._file.read(columns=["path", "state"], use_threads=False).to_pydict()
             for raw, state in zip(column["path"], column["state"], strict=True):
                 if state is not None and not isinstance(state, bytes):
                     raise TypeError("a saved state that is not bytes")

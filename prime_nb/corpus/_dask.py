@@ -84,6 +84,9 @@ def resolve(
     target = given_path(paths_or_dir, "paths_or_dir", "give a folder, a file, or a list of files")
     if not is_url(target):
         return found_below(target, pattern, follow_symlinks)
+    if target.startswith("file://") and os.path.isdir(local := target.removeprefix("file://")):
+        # a local folder by URL: listed as a local one, links leading out left out
+        return ["file://" + path for path in found_below(local, pattern, follow_symlinks)]
     from fsspec.core import url_to_fs
 
     fs, root = url_to_fs(target, **(storage_options or {}))

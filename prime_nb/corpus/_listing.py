@@ -3,9 +3,10 @@ folders and URLs; and the folder its cache file is kept for. Every corpus table 
 and Dask), the search and the caches start from this listing.
 
 A file found below a folder through a symlink that leads out of the folder (a linked
-file, or a file in a linked folder) is left out unless ``follow_symlinks=True``, as
-``grep -r`` leaves it: what a corpus call reads stays inside the folders it was given.
-A symlink that stays inside the folder, and a file named on its own, are read as given.
+file, or a file in a linked folder) is left out, with a warning, unless
+``follow_symlinks=True``, as ``grep -r`` leaves it: the policy of every folder walk,
+kept in one place (``prime_nb.session.find_session_files``). A symlink that stays
+inside the folder, and a file named on its own, are read as given.
 """
 
 from __future__ import annotations
@@ -37,22 +38,12 @@ def found_below(
     """The files ``pattern`` finds below ``folder`` (a file: itself), without those that
     a symlink leads out of the folder unless ``follow_symlinks``, and without OpenClaw's
     archives (``<id>.jsonl.reset.<time>``) unless ``include_archived``."""
-    # find_session_files says what is wrong with a bad folder
-    found = [str(p) for p in find_session_files(folder, pattern, include_archived=include_archived)]
-    root = session_dir() if folder is None else Path(given_path(folder, "dir", "")).expanduser()
-    if follow_symlinks or not root.is_dir():
-        return found
-    inside = os.path.join(os.path.realpath(root), "")
-    parents: dict[str, str] = {}  # each folder resolved once, not each file
-    kept = []
-    for path in found:
-        parent, name = os.path.split(path)
-        if parent not in parents:
-            parents[parent] = os.path.join(os.path.realpath(parent), "")
-        real = os.path.realpath(path) if os.path.islink(path) else parents[parent] + name
-        if real.startswith(inside):
-            kept.append(path)
-    return kept
+    # find_session_files says what is wrong with a bad folder, and leaves out (with a
+    # warning) what a symlink leads out of the folder unless follow_symlinks
+    found = find_session_files(
+        folder, pattern, include_archived=include_archived, follow_symlinks=follow_symlinks
+    )
+    return [str(path) for path in found]
 
 
 def listed(

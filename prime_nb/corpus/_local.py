@@ -97,11 +97,14 @@ def _summaries(
     cached too)."""
     paths, folders = listed(dir, pattern, files, follow_symlinks, include_archived=include_archived)
     if cache is not False and cache is not None:  # None: no cache, as False
-        from ._cache import cache_folder, cached_summaries
+        from ._cache import cached_summaries, usable_cache
 
-        folder = cache_folder(cache)
-        root = corpus_root(folders)
-        return cached_summaries(paths, parts, workers, desc, progress, folder, root, _problems_line)
+        folder = usable_cache(cache)  # None: the user's cache folder cannot be one
+        if folder is not None:
+            root = corpus_root(folders)
+            return cached_summaries(
+                paths, parts, workers, desc, progress, folder, root, _problems_line
+            )
     return run(
         partial(summarise, parts=parts),
         paths,

@@ -133,6 +133,11 @@ def search(
     )
     columns: dict[str, Any] | None = None
     if cache is not False and cache is not None:
+        from ._cache import usable_cache
+
+        if usable_cache(cache) is None:  # the user's cache folder cannot be one: said once
+            cache = False
+    if cache is not False and cache is not None:
         from ._search_index import indexed_search
         from ._search_segment import SegmentNotWritten
 

@@ -8,6 +8,13 @@ beside the live ones. Discovery lists archived files by default (with an ``archi
 column): the session still ran, its spend was billed and its compactions happened, and
 a reset starts a new session id, so no session is counted twice; leaving them out
 (``include_archived=False``) drops a large, biased share of a real folder.
+
+Every folder walk in the package lists through :func:`find_session_files`, so one policy
+holds for all (``ls``, ``validate``, the corpus, the search, families, datasets, Scout):
+a file found below a folder through a symlink that leads out of it (a linked file, or a
+file in a linked folder) is left out, as ``grep -r`` leaves it, with a warning naming it,
+unless ``follow_symlinks=True``. A link that stays inside, and a file named on its own,
+are read as given.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -109,18 +117,25 @@ def session_folders() -> dict[str, Path]:
     return folders
 
 
+#: how many left-out links a listing names one by one before it counts the rest
+NAMED_LINKS = 5
+
+
 def find_session_files(
     folder: str | Path | None = None,
     pattern: str = "**/*.jsonl",
     *,
     include_archived: bool = True,
+    follow_symlinks: bool = False,
 ) -> list[Path]:
     """Session files below ``folder`` (sub-folders too: older releases nest by project;
     default: the agent's folder, :func:`session_dir`).
 
     With ``include_archived`` (the default) and a pattern ending in ``.jsonl``, OpenClaw's
     archives of session files match too (``<id>.jsonl.reset.<time>``,
-    ``<id>.jsonl.deleted.<time>``: :func:`archived_kind`)."""
+    ``<id>.jsonl.deleted.<time>``: :func:`archived_kind`). A file reached through a
+    symlink leading out of ``folder`` is left out, with a warning, unless
+    ``follow_symlinks``: what a folder's listing reads stays inside the folder."""
     if Path(pattern).is_absolute():
         raise ValueError(
             f"pattern={pattern!r}: give a pattern below the folder, such as '**/*.jsonl' "
@@ -142,7 +157,38 @@ def find_session_files(
     if include_archived and pattern.endswith(".jsonl"):
         archived = root.glob(pattern + ".*")
         found += [p for p in archived if ARCHIVED_NAME.search(p.name) and p.is_file()]
+    if not follow_symlinks:
+        found = _inside(root, found)
     return sorted(found)
+
+
+def _inside(root: Path, found: list[Path]) -> list[Path]:
+    """``found`` without the files whose real path is outside ``root``; a warning names
+    those left out (the first :data:`NAMED_LINKS`, then how many more)."""
+    inside = os.path.join(os.path.realpath(root), "")
+    parents: dict[Path, str] = {}  # each folder resolved once, not each file
+    kept: list[Path] = []
+    left: list[Path] = []
+    for path in found:
+        if path.parent not in parents:
+            parents[path.parent] = os.path.join(os.path.realpath(path.parent), "")
+        real = os.path.realpath(path) if path.is_symlink() else parents[path.parent] + path.name
+        (kept if real.startswith(inside) else left).append(path)
+    shown = shown_name(str(root))
+    for path in sorted(left)[:NAMED_LINKS]:
+        warnings.warn(
+            f"{shown_name(str(path))}: left out, a symlink leading outside {shown}; pass "
+            "follow_symlinks=True (--follow-symlinks) to read it, or name the file",
+            stacklevel=3,
+        )
+    if len(left) > NAMED_LINKS:
+        warnings.warn(
+            f"{shown}: {len(left) - NAMED_LINKS:,} more files left out, reached through "
+            "symlinks leading outside the folder; pass follow_symlinks=True "
+            "(--follow-symlinks) to read them",
+            stacklevel=3,
+        )
+    return kept
 
 
 def _peek(path: Path, agent: str | None = None) -> dict[str, Any]:
@@ -183,13 +229,17 @@ def _peek(path: Path, agent: str | None = None) -> dict[str, Any]:
     }
 
 
-def list_sessions(dir: str | Path | None = None, *, include_archived: bool = True) -> pd.DataFrame:
+def list_sessions(
+    dir: str | Path | None = None, *, include_archived: bool = True, follow_symlinks: bool = False
+) -> pd.DataFrame:
     """One row per session file below ``dir``, newest first; by default, below every
     folder of :func:`session_folders` (the agent's, pi's, OpenClaw's), with the
     ``agent`` each was found for (missing for a ``dir`` given).
 
     ``archived`` is ``"reset"`` or ``"deleted"`` for OpenClaw's archived session files,
     missing for live ones; ``include_archived=False`` leaves the archived files out.
+    A file reached through a symlink leading out of its folder is left out, with a
+    warning, unless ``follow_symlinks`` (:func:`find_session_files`).
     """
     if dir is None:
         folders = session_folders()
@@ -198,10 +248,15 @@ def list_sessions(dir: str | Path | None = None, *, include_archived: bool = Tru
         rows = [
             _peek(path, agent)
             for agent, folder in folders.items()
-            for path in find_session_files(folder, include_archived=include_archived)
+            for path in find_session_files(
+                folder, include_archived=include_archived, follow_symlinks=follow_symlinks
+            )
         ]
     else:
-        rows = [_peek(path) for path in find_session_files(dir, include_archived=include_archived)]
+        found = find_session_files(
+            dir, include_archived=include_archived, follow_symlinks=follow_symlinks
+        )
+        rows = [_peek(path) for path in found]
     frame = pd.DataFrame(rows, columns=LISTING_COLUMNS)
     if frame.empty:
         return frame
