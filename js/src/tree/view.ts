@@ -123,7 +123,9 @@ export class TreeView implements GraphView {
   private levelFor(src: GraphSource, stage: Stage, j: number): Built {
     const b = this.cache.get(j);
     if (b && this.holds(src, b)) return b;
-    const opened = b ? this.opened(src, b.made ?? b, this.kept(src), this.budget(j, stage)) : null;
+    // Past Fit the rows run past the stage anyway: an opening's rows are not taken back.
+    const budget = j === 0 ? this.budget(j, stage) : Infinity;
+    const opened = b ? this.opened(src, b.made ?? b, this.kept(src), budget) : null;
     return opened ?? this.make(src, stage, j);
   }
 
