@@ -59,7 +59,7 @@ export interface TreeFolds {
 }
 
 /** Rows drawn with these folds: one per entry on its own row, one per folded row. */
-export function countRows(vis: Visible, fold: Int32Array): number {
+function countRows(vis: Visible, fold: Int32Array): number {
   let rows = 0;
   for (let i = 0; i < fold.length; i++) if (vis.shown[i] && (fold[i] < 0 || fold[i] === i)) rows++;
   return rows;
@@ -253,7 +253,7 @@ function spread(j: number, count: number): number {
 }
 
 /** The figures of every folded row. */
-export function finish(
+function finish(
   cols: Columns,
   tree: Tree,
   vis: Visible,

@@ -10,7 +10,6 @@ import type { DrawStats, Marks, Theme } from "../ui/canvas";
 import type { GraphHost, GraphSource, GraphView, Hit, Stage, Transform } from "../ui/graphview";
 import { nodeOfEntry } from "../ui/graphview";
 import { foldToFit, openFold, summaryText, type TreeFolds } from "./aggregate";
-import { makeRoom } from "./room";
 import { MIN_ROW_K, fitLanes, hitLane, nodeAtFraction, rowBudget, rowWindow } from "./framing";
 import { layoutLanes, type LaneLayout } from "./lanes";
 import { buildLaneScene, type LaneScene } from "./lanescene";
@@ -58,10 +57,12 @@ export class TreeView implements GraphView {
   /** The level to build ahead when the wait for it ends. */
   private ahead = 1;
   /** Builds by level, for this data, filter and stage height. A level shown for a
-   * selection it folds away opens the fold that holds it (taking the rows it needs from
-   * the main line's stretches, or building the level again when they have none): a
-   * click on a row selects an entry that already has its row, and rebuilds nothing. */
+   * selection it folds away opens the fold that holds it (at Fit, in the level built with
+   * the rows the opening needs to spare): a click on a row selects an entry that already
+   * has its row, and rebuilds nothing. */
   private cache = new Map<number, Built>();
+  /** Fit's level with rows to spare, by the rows spared (``spareLevel``). */
+  private spare = new Map<number, Built>();
   private cacheKey: unknown[] = [];
   /** Level 0 as last built, for the overview strip: it shows the whole session's shape,
    * the same whatever the selection keeps on a row of its own. */
@@ -123,16 +124,45 @@ export class TreeView implements GraphView {
   private levelFor(src: GraphSource, stage: Stage, j: number): Built {
     const b = this.cache.get(j);
     if (b && this.holds(src, b)) return b;
-    // Past Fit the rows run past the stage anyway: an opening's rows are not taken back.
-    const budget = j === 0 ? this.budget(j, stage) : Infinity;
-    const opened = b ? this.opened(src, b.made ?? b, this.kept(src), budget) : null;
-    return opened ?? this.make(src, stage, j);
+    if (!b) return this.make(src, stage, j);
+    const kept = this.kept(src);
+    const base = b.made ?? b;
+    // Past Fit the rows run past the stage anyway: an opening adds its rows.
+    if (j > 0) return this.opened(src, base, kept, Infinity) ?? this.make(src, stage, j);
+    // At Fit every row is on screen: the rows an opening adds are taken from the level
+    // built with that many rows fewer, when the level shown has none left.
+    const budget = this.budget(0, stage);
+    const need = 2 * kept.filter((i) => src.vis.shown[i] && !hasRow(base.disp, i)).length;
+    const from = base.folds.rows + need <= budget ? base : this.spareLevel(src, stage, need);
+    return this.opened(src, from, kept, budget) ?? this.make(src, stage, 0);
+  }
+
+  /** Fit's level of detail with ``reserve`` rows fewer and nothing kept but the active
+   * leaf: what a selection inside a fold opens in at Fit. Built once for this data (ahead,
+   * in a task of its own, once Fit is shown). */
+  private spareLevel(src: GraphSource, stage: Stage, reserve: number): Built {
+    let b = this.spare.get(reserve);
+    if (!b) {
+      const keep = src.tree.activeLeaf >= 0 ? [src.tree.activeLeaf] : [];
+      b = this.assemble(src, foldToFit(src.cols, src.tree, src.vis, Math.max(3, this.budget(0, stage) - reserve), keep));
+      this.spare.set(reserve, b);
+    }
+    return b;
+  }
+
+  /** Build the spare level of Fit soon, outside the frame that shows Fit. */
+  private spareSoon(src: GraphSource, stage: Stage): void {
+    if (!this.folding || this.spare.has(2)) return;
+    setTimeout(() => {
+      if (this.sameData(src, stage) && this.folding && this.level === 0) this.spareLevel(src, stage, 2);
+    }, 30);
   }
 
   /** Build level ``j`` of detail (from the cache when it was built for this data). */
   private buildLevel(src: GraphSource, stage: Stage, j: number): void {
     if (!this.sameData(src, stage)) {
       this.cache.clear();
+      this.spare.clear();
       this.whole = null;
       this.cacheKey = this.keyOf(src, stage);
     }
@@ -148,6 +178,7 @@ export class TreeView implements GraphView {
     if (j === 0) {
       this.fitK = fitLanes(this.scene, stage.height).k;
       this.whole = this.scene;
+      this.spareSoon(src, stage);
     }
     this.version++;
   }
@@ -181,32 +212,22 @@ export class TreeView implements GraphView {
   }
 
   /** ``b`` with each shown entry of ``kept`` on a row of its own, the folds that hold
-   * them opened around them, and the rows they add taken back from the main line's
-   * stretches when the level has none left; null when that cannot be done (the level is
-   * built again). */
+   * them opened around them; null when one has no fold to open or the rows pass
+   * ``budget`` (the level is built again). */
   private opened(src: GraphSource, b: Built, kept: number[], budget: number): Built | null {
-    let folds = b.folds;
-    let disp: Display | undefined = b.disp;
+    let { folds, disp } = b;
     for (const i of kept) {
       if (!src.vis.shown[i] || hasRow(b.disp, i) || !folds.fold || folds.fold[i] < 0) continue;
       const next = openFold(src.cols, src.tree, src.vis, folds, i);
       if (!next) return null;
       // Only the fold that held the entry changes: the display is made from the last.
       const after = next.fold ?? new Int32Array(src.cols.n).fill(-1);
-      if (disp) disp = refold(disp, src.cols, src.tree, src.vis, folds.fold, after, folds.fold[i]);
+      disp = refold(disp, src.cols, src.tree, src.vis, folds.fold, after, folds.fold[i]);
       folds = next;
     }
-    if (folds.rows > budget) {
-      const keep = [...kept, src.tree.activeLeaf];
-      const roomy = makeRoom(src.cols, src.tree, src.vis, folds, folds.rows - budget, keep);
-      if (!roomy || roomy.rows > budget) return null;
-      // Stretches merged: the display is made afresh.
-      folds = roomy;
-      disp = undefined;
-    }
+    if (folds.rows > budget) return null;
     return { ...this.assemble(src, folds, disp), made: b };
   }
-
   /** The display (``disp`` when made already), layout and scene of ``folds``. */
   private assemble(src: GraphSource, folds: TreeFolds, made?: Display): Built {
     const disp = made ?? buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
@@ -426,6 +447,7 @@ export class TreeView implements GraphView {
     this.pending = null;
     this.shown = -1;
     this.cache.clear();
+    this.spare.clear();
     this.cacheKey = [];
     this.whole = null;
   }
