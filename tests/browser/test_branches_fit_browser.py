@@ -150,6 +150,25 @@ def check_shape(page: Page, name: str) -> None:
         # A plain node's cell is sized by what it shows: each root has its own, readable.
         folded = [t["text"] for t in texts if "root" in t["text"]]
         assert not folded, f"{name}: roots folded into boxes at fit: {folded[:3]}"
+        check_plain_lines(texts, name)
+
+
+def check_plain_lines(texts: list[dict[str, Any]], name: str) -> None:
+    """A plain node's first line longer than its cell takes a second line under the
+    first (at a word) rather than end in "…" on one: only a second line may be cut."""
+    cut = [
+        t["text"]
+        for t in texts
+        if t["text"].endswith("…")
+        and not any(abs(u["x"] - t["x"]) < 1 and 10 < t["y"] - u["y"] < 18 for u in texts)
+    ]
+    assert not cut, f"{name}: first lines cut to one line at fit: {cut[:3]}"
+    seconds = [
+        t
+        for t in texts
+        if any(abs(u["x"] - t["x"]) < 1 and 10 < t["y"] - u["y"] < 18 for u in texts)
+    ]
+    assert seconds, f"{name}: no first line took a second line at fit"
 
 
 def zoom_in(page: Page, delta: float) -> None:

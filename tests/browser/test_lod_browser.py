@@ -67,30 +67,36 @@ def debug(root: int) -> str:
 
 
 def drawn(page: Page, root: int = 0) -> dict[str, Any]:
-    """Draw once every text in view has arrived; what the canvas drew and the widget's stats."""
-    d = debug(root)
-    wait_until(
-        lambda: page.evaluate(
-            f"() => {{ {d}.drawNow(); const s = {d}.stats().lastDraw;"
-            " return s && (!s.missingLines || s.missingLines.length === 0); }"
-        ),
-        30,
-        "every first line in view",
-        page,
-    )
-    result: dict[str, Any] = page.evaluate(
-        f"""() => {{
-          const root = document.querySelectorAll('.pnb-root')[{root}];
-          const canvas = root.querySelector('.pnb-canvas');
-          canvas.__texts = [];
-          root.pnbDebug.drawNow();
-          const r = canvas.getBoundingClientRect();
-          const dbg = root.pnbDebug;
-          return {{ texts: canvas.__texts, stats: dbg.stats(), w: r.width, h: r.height,
-                    left: r.left, top: r.top, rows: dbg.rowsInView(), boxes: dbg.segments() }};
-        }}"""
-    )
-    return result
+    """Draw until a draw has every text in view; what that draw put on the canvas and the
+    widget's stats.
+
+    The texts are captured in the draw that is checked for missing first lines, in one
+    call: a level of detail a fast zoom builds when its notches pause (a timer) can land
+    between two calls, and its new rows have no text until their first lines arrive.
+    """
+    got: dict[str, Any] = {}
+
+    def complete() -> bool:
+        got.update(
+            page.evaluate(
+                f"""() => {{
+                  const root = document.querySelectorAll('.pnb-root')[{root}];
+                  const canvas = root.querySelector('.pnb-canvas');
+                  canvas.__texts = [];
+                  root.pnbDebug.drawNow();
+                  const r = canvas.getBoundingClientRect();
+                  const dbg = root.pnbDebug;
+                  return {{ texts: canvas.__texts, stats: dbg.stats(), w: r.width, h: r.height,
+                            left: r.left, top: r.top, rows: dbg.rowsInView(),
+                            boxes: dbg.segments() }};
+                }}"""
+            )
+        )
+        last = got["stats"].get("lastDraw")
+        return bool(last) and not last.get("missingLines")
+
+    wait_until(complete, 30, "every first line in view", page)
+    return got
 
 
 def overlapping(texts: list[dict[str, Any]], slack: float = 1.0) -> list[tuple[str, str]]:

@@ -34,8 +34,9 @@ export const BOX_HALF_MAX = 210;
 
 /** Half the width a plain node (an entry, not a box) takes beside its centre. */
 export const NODE_HALF = 14;
-/** Screen pixels a plain node's cell takes to its right: what it shows is a dot and one
- * line of about 40 characters (a longer one is fitted to the cell, whole in the hover).
+/** Screen pixels a plain node's cell takes to its right: what it shows is a dot and a
+ * line of about 40 characters (a longer one takes a second line where the row has the
+ * height, whole in the hover).
  * Sized by what it shows, not by the longest line a node may carry, so that roots of one
  * entry each stand in a cell of their own, several to a row, rather than folding into
  * boxes of roots. */

@@ -3,6 +3,7 @@
 
 import { COLORS, KIND_COUNT } from "../model/constants";
 import { fitText, fmtCount, roundRect, screenRadius, truncate } from "../ui/canvas";
+import { wrapLines } from "./boxtext";
 import { onStage, roomRight, type Frame } from "./frame";
 
 /** Labels: tags to the right of entries (first label, "+N" for more), fitted to the
@@ -111,15 +112,36 @@ export function drawFirstLines(f: Frame, lines: Map<number, string>): number[] {
       if (!onStage(f, x0, py + 0.5, 12)) return;
       const room = Math.min(scene.rightGap[d] * k - (x0 - px) - 14, 460, width - x0 - 8, roomRight(f, x0, py - 7, py + 7) - 8);
       if (room < 36) return;
-      const shown = fitText(ctx, text, room);
-      if (!shown) return;
-      ctx.fillText(shown, x0, py + 0.5);
-      const box = { d, x: x0, y: py - 7, w: ctx.measureText(shown).width, h: 14 };
-      f.texts.push(box);
-      f.occupied.push(box);
+      const two = twoLines(f, text, x0, py, room);
+      const set = two ?? [fitText(ctx, text, room)];
+      if (!set[0]) return;
+      set.forEach((line, j) => {
+        const y = py + (set.length === 2 ? (j === 0 ? -LINE_H / 2 : LINE_H / 2) : 0);
+        ctx.fillText(line, x0, y + 0.5);
+        const box = { d, x: x0, y: y - 7, w: ctx.measureText(line).width, h: LINE_H };
+        f.texts.push(box);
+        f.occupied.push(box);
+      });
     });
   }
   return missingLines;
+}
+
+/** The height of a first line's text box. */
+const LINE_H = 14;
+
+/** A first line too long for ``room``, in two lines centred on the node (broken at a
+ * word, the second fitted), when the node's row has the height and nothing drawn is in
+ * the way; null to draw one fitted line. The whole line is in the hover. */
+function twoLines(f: Frame, text: string, x0: number, py: number, room: number): string[] | null {
+  const { ctx } = f;
+  if (ctx.measureText(text).width <= room || f.halfDy < LINE_H + 1) return null;
+  if (!onStage(f, x0, py + 0.5, 2 * LINE_H) || roomRight(f, x0, py - LINE_H, py + LINE_H) - 8 < room) return null;
+  const measure = (t: string): number => ctx.measureText(t).width;
+  const [first, rest] = wrapLines(text, room, 2, measure);
+  if (rest === undefined) return null;
+  const second = fitText(ctx, rest, room);
+  return second ? [first, second] : null;
 }
 
 /** Expand/collapse badges of opened segments (branch view). */

@@ -22,9 +22,6 @@ import { FAST_ZOOM_MS, ZoomPace } from "../ui/zoompace";
 const LEVEL_ROWS = 1.5625;
 const LEVEL_ZOOM = 1.25;
 const NONE: ReadonlySet<number> = new Set();
-/** Rows a level leaves free when it is built, so that a selection inside a fold can open
- * it (two rows each) without folding the level again. */
-const OPEN_ROOM = 4;
 
 /** One build of the view: what a level of detail draws. */
 interface Built {
@@ -59,11 +56,13 @@ export class TreeView implements GraphView {
   private prefetching = false;
   /** The level to build ahead when the wait for it ends. */
   private ahead = 1;
-  /** Builds by level, for this data, filter and stage height. A selection drops only the
-   * builds that fold it away, and opens the fold that holds it in the one shown (or
-   * builds it again when the level has no room left): a click on a row selects an entry
-   * that already has its row, and rebuilds nothing. */
+  /** Builds by level, for this data, filter and stage height. A level shown for a
+   * selection it folds away opens the fold that holds it (at Fit, in the level built with
+   * the rows the opening needs to spare): a click on a row selects an entry that already
+   * has its row, and rebuilds nothing. */
   private cache = new Map<number, Built>();
+  /** Fit's level with rows to spare, by the rows spared (``spareLevel``). */
+  private spare = new Map<number, Built>();
   private cacheKey: unknown[] = [];
   /** Level 0 as last built, for the overview strip: it shows the whole session's shape,
    * the same whatever the selection keeps on a row of its own. */
@@ -115,23 +114,60 @@ export class TreeView implements GraphView {
     return this.keyOf(src, stage).every((v, j) => v === this.cacheKey[j]);
   }
 
-  /** Build level ``j`` of detail (from the cache when it was built for this data and
-   * gives the selection a row). */
+  /** Whether build ``b`` gives every kept entry (the shown ones) a row of its own. */
+  private holds(src: GraphSource, b: Built | undefined): boolean {
+    return b !== undefined && this.kept(src).every((i) => !src.vis.shown[i] || hasRow(b.disp, i));
+  }
+
+  /** Level ``j`` for the selection as it is: the cached build, or that build with the
+   * folds that hide a kept entry opened (only the path to it), or a new build. */
+  private levelFor(src: GraphSource, stage: Stage, j: number): Built {
+    const b = this.cache.get(j);
+    if (b && this.holds(src, b)) return b;
+    if (!b) return this.make(src, stage, j);
+    const kept = this.kept(src);
+    const base = b.made ?? b;
+    // Past Fit the rows run past the stage anyway: an opening adds its rows.
+    if (j > 0) return this.opened(src, base, kept, Infinity) ?? this.make(src, stage, j);
+    // At Fit every row is on screen: the rows an opening adds are taken from the level
+    // built with that many rows fewer, when the level shown has none left.
+    const budget = this.budget(0, stage);
+    const need = 2 * kept.filter((i) => src.vis.shown[i] && !hasRow(base.disp, i)).length;
+    const from = base.folds.rows + need <= budget ? base : this.spareLevel(src, stage, need);
+    return this.opened(src, from, kept, budget) ?? this.make(src, stage, 0);
+  }
+
+  /** Fit's level of detail with ``reserve`` rows fewer and nothing kept but the active
+   * leaf: what a selection inside a fold opens in at Fit. Built once for this data (ahead,
+   * in a task of its own, once Fit is shown). */
+  private spareLevel(src: GraphSource, stage: Stage, reserve: number): Built {
+    let b = this.spare.get(reserve);
+    if (!b) {
+      const keep = src.tree.activeLeaf >= 0 ? [src.tree.activeLeaf] : [];
+      b = this.assemble(src, foldToFit(src.cols, src.tree, src.vis, Math.max(3, this.budget(0, stage) - reserve), keep));
+      this.spare.set(reserve, b);
+    }
+    return b;
+  }
+
+  /** Build the spare level of Fit soon, outside the frame that shows Fit. */
+  private spareSoon(src: GraphSource, stage: Stage): void {
+    if (!this.folding || this.spare.has(2)) return;
+    setTimeout(() => {
+      if (this.sameData(src, stage) && this.folding && this.level === 0) this.spareLevel(src, stage, 2);
+    }, 30);
+  }
+
+  /** Build level ``j`` of detail (from the cache when it was built for this data). */
   private buildLevel(src: GraphSource, stage: Stage, j: number): void {
     if (!this.sameData(src, stage)) {
       this.cache.clear();
+      this.spare.clear();
       this.whole = null;
       this.cacheKey = this.keyOf(src, stage);
     }
-    const kept = this.kept(src);
-    const lacks = (b: Built): boolean => kept.some((i) => !hasRow(b.disp, i));
-    for (const [level, built] of this.cache) if (level !== j && lacks(built)) this.cache.delete(level);
     this.src = src;
-    let b = this.cache.get(j);
-    // An entry inside a fold of the level shown: that fold opens around it (two rows
-    // more), the level is not folded again.
-    if (b && lacks(b)) b = this.opened(src, b.made ?? b, kept, this.budget(j, stage)) ?? undefined;
-    if (!b) b = this.make(src, stage, j);
+    const b = this.levelFor(src, stage, j);
     this.cache.set(j, b);
     this.level = j;
     this.prefetch(src, stage, j + 1);
@@ -142,6 +178,7 @@ export class TreeView implements GraphView {
     if (j === 0) {
       this.fitK = fitLanes(this.scene, stage.height).k;
       this.whole = this.scene;
+      this.spareSoon(src, stage);
     }
     this.version++;
   }
@@ -149,7 +186,7 @@ export class TreeView implements GraphView {
   /** Build level ``j`` into the cache in a task of its own, soon: the next zoom step
    * then finds it built instead of building it in its frame. */
   private prefetch(src: GraphSource, stage: Stage, j: number): void {
-    if (!this.foldable || this.cache.has(j)) return;
+    if (!this.foldable || this.holds(src, this.cache.get(j))) return;
     // The level asked for last: a wait already under way builds it, not the one it was
     // started for (Fit after a zoom asked for level 2, then clicks at Fit for level 1).
     this.ahead = j;
@@ -162,8 +199,8 @@ export class TreeView implements GraphView {
       // row, and the next zoom step build it again in its frame.
       const now = this.src ?? src;
       const want = this.ahead;
-      if (!this.sameData(now, stage) || this.cache.has(want)) return;
-      this.cache.set(want, this.make(now, stage, want));
+      if (!this.sameData(now, stage) || this.holds(now, this.cache.get(want))) return;
+      this.cache.set(want, this.levelFor(now, stage, want));
     }, 30);
   }
 
@@ -171,26 +208,26 @@ export class TreeView implements GraphView {
   /** Level ``j`` of detail: folds, display, layout and scene. */
   private make(src: GraphSource, stage: Stage, j: number): Built {
     const keep = [src.selected, this.shown, src.tree.activeLeaf].filter((i) => i >= 0);
-    const budget = this.budget(j, stage);
-    return this.assemble(src, foldToFit(src.cols, src.tree, src.vis, Math.max(3, budget - OPEN_ROOM), keep));
+    return this.assemble(src, foldToFit(src.cols, src.tree, src.vis, this.budget(j, stage), keep));
   }
 
-  /** ``b`` with each entry of ``kept`` on a row of its own, the folds that hold them
-   * opened around them; null when one has no fold to open (the level is built again). */
+  /** ``b`` with each shown entry of ``kept`` on a row of its own, the folds that hold
+   * them opened around them; null when one has no fold to open or the rows pass
+   * ``budget`` (the level is built again). */
   private opened(src: GraphSource, b: Built, kept: number[], budget: number): Built | null {
     let { folds, disp } = b;
     for (const i of kept) {
-      if (hasRow(disp, i) || !folds.fold) continue;
+      if (!src.vis.shown[i] || hasRow(b.disp, i) || !folds.fold || folds.fold[i] < 0) continue;
       const next = openFold(src.cols, src.tree, src.vis, folds, i);
-      if (!next || next.rows > budget) return null;
+      if (!next) return null;
       // Only the fold that held the entry changes: the display is made from the last.
       const after = next.fold ?? new Int32Array(src.cols.n).fill(-1);
       disp = refold(disp, src.cols, src.tree, src.vis, folds.fold, after, folds.fold[i]);
       folds = next;
     }
+    if (folds.rows > budget) return null;
     return { ...this.assemble(src, folds, disp), made: b };
   }
-
   /** The display (``disp`` when made already), layout and scene of ``folds``. */
   private assemble(src: GraphSource, folds: TreeFolds, made?: Display): Built {
     const disp = made ?? buildDisplay(src.cols, src.tree, src.vis, "tree", NONE, folds.fold);
@@ -204,7 +241,7 @@ export class TreeView implements GraphView {
   }
 
   stale(src: GraphSource, stage: Stage): boolean {
-    return !this.sameData(src, stage) || (this.disp !== undefined && this.kept(src).some((i) => !hasRow(this.disp, i)));
+    return !this.sameData(src, stage) || (this.disp !== undefined && this.kept(src).some((i) => src.vis.shown[i] === 1 && !hasRow(this.disp, i)));
   }
 
   /** Fit: level 0 of detail, every row on screen. */
@@ -244,10 +281,6 @@ export class TreeView implements GraphView {
     if (!src || !this.foldable || selected === src.selected || !this.sameData(src, stage)) return;
     const now = { ...src, selected };
     this.src = now;
-    for (const j of [this.level + 1, this.level - 1]) {
-      const b = this.cache.get(j);
-      if (b && !hasRow(b.disp, selected)) this.cache.delete(j);
-    }
     this.prefetch(now, stage, this.level + 1);
   }
 
@@ -321,7 +354,7 @@ export class TreeView implements GraphView {
       this.pending = null;
       if (!this.sameData(src, stage)) return;
       const j = this.levelAt(this.last.t.k);
-      if (j !== this.level && !this.cache.has(j)) this.cache.set(j, this.make(src, stage, j));
+      if (j !== this.level && !this.holds(this.src ?? src, this.cache.get(j))) this.cache.set(j, this.levelFor(this.src ?? src, stage, j));
       this.pace.reset();
       this.host.rezoom?.();
     }, FAST_ZOOM_MS);
@@ -414,6 +447,7 @@ export class TreeView implements GraphView {
     this.pending = null;
     this.shown = -1;
     this.cache.clear();
+    this.spare.clear();
     this.cacheKey = [];
     this.whole = null;
   }

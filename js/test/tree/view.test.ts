@@ -1,6 +1,9 @@
 // @vitest-environment jsdom
 import { ZoomTransform } from "d3-zoom";
 import { describe, expect, it } from "vitest";
+import { buildDisplay } from "../../src/model/display";
+import type { TreeFolds } from "../../src/tree/aggregate";
+import { rowBudget } from "../../src/tree/framing";
 import { TreeView } from "../../src/tree/view";
 import { mainLine } from "../branches/sessions";
 
@@ -31,6 +34,16 @@ function rows(v: TreeView): { own: number[]; folded: number[] } {
   }
   return { own, folded };
 }
+
+describe("TreeView at Fit", () => {
+  it("uses every row the stage has at Fit", () => {
+    const { v } = tree();
+    const budget = rowBudget(stage.height);
+    expect(v.folding).toBe(true);
+    expect(v.disp.m).toBeLessThanOrEqual(budget);
+    expect(v.disp.m).toBeGreaterThanOrEqual(budget - 1);
+  });
+});
 
 describe("TreeView selection", () => {
   it("rebuilds nothing when the selected entry has a row of its own", () => {
@@ -69,32 +82,40 @@ describe("TreeView selection", () => {
 });
 
 describe("TreeView opening a fold", () => {
-  it("opens only the fold around a folded selection: two rows more, the rest as it was", () => {
+  it("opens the fold around a folded selection at Fit, every row still on screen", () => {
     const { v, src } = tree();
     const before = rows(v);
     const m = v.disp.m;
     const i = before.folded[Math.floor(before.folded.length / 3)];
     expect(v.reveal({ ...src, selected: i }, stage, i)).toBe(true);
     expect(v.disp.entry[v.disp.nodeOf[i]]).toBe(i);
-    expect(v.disp.m - m).toBeGreaterThan(0);
-    expect(v.disp.m - m).toBeLessThanOrEqual(2);
-    const after = new Set(rows(v).own);
-    for (const r of before.own) expect(after.has(r)).toBe(true);
+    // Fit's rows stay on screen: the opening is made in the level with two rows to spare.
+    expect(v.disp.m).toBeLessThanOrEqual(rowBudget(stage.height));
+    expect(v.disp.m).toBeGreaterThanOrEqual(m - 2);
+    // The display of the opened level is the one built from its folds.
+    const folds = (v as unknown as { cache: Map<number, { folds: TreeFolds }> }).cache.get(0)!.folds;
+    const full = buildDisplay(src.cols, src.tree, src.vis, "tree", new Set(), folds.fold);
+    for (const key of ["m", "entry", "isSeg", "dparent", "childStart", "childList", "nodeOf"] as const) {
+      expect(v.disp[key]).toEqual(full[key]);
+    }
   });
 
   it("opens from the level as built: selecting one folded entry after another adds no rows", () => {
     const { v, src } = tree();
-    const m0 = v.disp.m;
-    const made = (v as unknown as { cache: Map<number, { made?: unknown }> }).cache.get(0);
+    const budget = rowBudget(stage.height);
+    const made = () => (v as unknown as { cache: Map<number, { made?: unknown }> }).cache.get(0)!.made;
     const { folded } = rows(v);
+    let first: unknown = null;
     for (let j = 1; j <= 8; j++) {
       const i = folded[Math.floor((j * folded.length) / 10)];
       if (v.disp.entry[v.disp.nodeOf[i]] === i) continue;
       expect(v.reveal({ ...src, selected: i }, stage, i)).toBe(true);
       expect(v.disp.entry[v.disp.nodeOf[i]]).toBe(i);
-      expect(v.disp.m - m0).toBeLessThanOrEqual(2);
-      expect((v as unknown as { cache: Map<number, { made?: unknown }> }).cache.get(0)!.made).toBe(made);
+      expect(v.disp.m).toBeLessThanOrEqual(budget);
+      first ??= made();
+      expect(made()).toBe(first);
     }
+    expect(first).not.toBeNull();
   });
 
   it("builds ahead the level asked for last, not the one a wait under way was for", async () => {
@@ -130,6 +151,62 @@ describe("TreeView opening a fold", () => {
     const d = ahead!.disp.nodeOf[i];
     expect(ahead!.disp.entry[d]).toBe(i);
     expect(ahead!.disp.isSeg[d]).toBe(0);
+  });
+});
+
+describe("TreeView selection changing the level shown", () => {
+  /** Counts the levels folded from scratch (``make``), the costly build. */
+  function counted(v: TreeView): { makes: number } {
+    const seen = { makes: 0 };
+    const inner = v as unknown as { make: (...a: unknown[]) => unknown };
+    const make = inner.make.bind(v);
+    inner.make = (...a: unknown[]) => {
+      seen.makes++;
+      return make(...a);
+    };
+    return seen;
+  }
+
+  it("opens the fold in the level it frames instead of folding that level again", () => {
+    const { v, src } = tree();
+    const t0 = v.fit(stage);
+    // Level 1 built (a reader's zoom notch), then back to Fit.
+    v.zoomed(src, stage, new ZoomTransform(t0.k * 1.26, t0.x, t0.y));
+    const level1 = rows(v).folded;
+    v.fit(stage);
+    const atFit = new Set(rows(v).folded);
+    const i = level1.filter((x) => atFit.has(x))[Math.floor(level1.length / 3)];
+    expect(i).toBeDefined();
+    const seen = counted(v);
+    const sel = { ...src, selected: i };
+    expect(v.reveal(sel, stage, i)).toBe(true);
+    v.build(sel, stage);
+    // Framed at level 1's scale (search, the Transcript, ``selected_id``).
+    const k1 = (v as unknown as { fitK: number }).fitK * 1.26;
+    expect(v.levelAt(k1)).toBe(1);
+    expect(v.frame(i, stage, t0, k1)).not.toBeNull();
+    expect(v.disp.entry[v.disp.nodeOf[i]]).toBe(i);
+    expect(v.disp.isSeg[v.disp.nodeOf[i]]).toBe(0);
+    expect(seen.makes).toBe(0);
+    // Patched, and equal to the display built from its folds.
+    const folds = (v as unknown as { cache: Map<number, { folds: TreeFolds }> }).cache.get(1)!.folds;
+    const full = buildDisplay(src.cols, src.tree, src.vis, "tree", new Set(), folds.fold);
+    for (const key of ["m", "entry", "isSeg", "dparent", "childStart", "childList", "nodeOf"] as const) {
+      expect(v.disp[key]).toEqual(full[key]);
+    }
+  });
+
+  it("folds nothing again for a selected entry the filter hides", () => {
+    const { v, src } = tree();
+    const hidden = 5;
+    const vis = { ...src.vis, shown: src.vis.shown.slice() };
+    vis.shown[hidden] = 0;
+    const sel = { ...src, vis, selected: hidden };
+    v.build(sel, stage);
+    const seen = counted(v);
+    for (let r = 0; r < 3; r++) v.build(sel, stage);
+    expect(v.stale(sel, stage)).toBe(false);
+    expect(seen.makes).toBe(0);
   });
 });
 
