@@ -193,13 +193,15 @@ def faults(got: dict[str, Any]) -> list[str]:
 
 
 def drag(page: Page, dx: float, dy: float, root: int = 0) -> None:
-    """Drag the picture by (dx, dy) px with the mouse, from the canvas's middle."""
+    """Drag the picture by (dx, dy) px with the mouse, from the canvas's middle: one move
+    between press and release (d3-zoom pans by the pointer's way from the press, so more
+    moves end in the same place, each a frame later)."""
     box = page.locator(".pnb-canvas").nth(root).bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x + dx, y + dy, steps=2)
+    page.mouse.move(x + dx, y + dy)
     page.mouse.up()
 
 
