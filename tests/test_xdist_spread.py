@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from run_cache import built_once
-from xdist_spread import COSTS, PER_TEST, SPLIT, ordered_units, unit_of
+from xdist_spread import COSTS, GROUPS, PER_TEST, SPLIT, ordered_units, unit_of
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -41,9 +41,21 @@ def test_a_file_is_one_unit_unless_split() -> None:
     assert unit_of(f"{split}::test_case[a]") == f"{split}::test_case[a]"
 
 
+def test_a_group_of_files_is_one_unit() -> None:
+    """The files that share a server go to one worker, in collection order."""
+    first, second = sorted(GROUPS)[:2]
+    group = GROUPS[first]
+    assert GROUPS[second] == group
+    collection = [f"{first}::test_a", "tests/a.py::test_one", f"{second}::test_b[x]"]
+    units = ordered_units(collection)
+    assert units[group] == {f"{first}::test_a": False, f"{second}::test_b[x]": False}
+    assert list(units) == [group, "tests/a.py"] and unit_of(f"{second}::t") == group
+
+
 def test_every_file_named_is_there() -> None:
     """A renamed file would drop out of the order unseen."""
-    assert [f for f in (*SPLIT, *COSTS) if not (REPO / f).is_file()] == []
+    files = [*SPLIT, *GROUPS, *(c for c in COSTS if c not in GROUPS.values())]
+    assert [f for f in files if not (REPO / f).is_file()] == []
 
 
 def test_built_once_builds_once_and_keeps_the_name(

@@ -6,7 +6,9 @@ first. Here that order left the slow browser files, which hold few tests, for th
 each on one worker while the other sat idle. :class:`SpreadScheduling` keeps files as
 the units but hands out the costly ones first (``COSTS``, seconds on one core, from
 ``--durations=0``), and splits the session-matrix files, whose tests share nothing
-costly, into one unit per test, last, to even out the two workers' ends.
+costly, into one unit per test, last, to even out the two workers' ends. The files that
+use the run's JupyterLab (``tests/browser/servers.shared_lab``, one per worker) go out
+together as one unit (``GROUPS``), so that one worker starts it, not both.
 
 The tests run as they would with ``loadfile``: only the order they are handed out in
 and which worker runs a matrix case change. ``COSTS`` only orders; a file missing from
@@ -29,12 +31,25 @@ SPLIT = frozenset(
     }
 )
 
+#: files that go to one worker together, as one unit named by the value
+LAB = "tests/browser: the files that use the run's JupyterLab"
+GROUPS = {
+    file: LAB
+    for file in (
+        "tests/browser/test_fit_jupyterlab_browser.py",
+        "tests/browser/test_widget_jupyterlab.py",
+        "tests/browser/test_family_jupyterlab.py",
+        "tests/browser/test_widget_notebook7.py",
+        "tests/browser/test_widget_offline.py",
+    )
+}
+
 #: the files that take longest, in seconds on one idle core (``--durations=0`` summed per
 #: file); only the order they start in follows from them
 COSTS: dict[str, float] = {
-    "tests/browser/test_transcript_browser.py": 50,
+    LAB: 90,
     "tests/browser/test_whole_session_browser.py": 32,
-    "tests/browser/test_fit_jupyterlab_browser.py": 30,
+    "tests/browser/test_transcript_browser.py": 17,
     "tests/redact/test_redact_corpus.py": 22,
     "tests/browser/test_branches_fit_browser.py": 18,
     "tests/browser/test_lod_browser.py": 14,
@@ -42,18 +57,15 @@ COSTS: dict[str, float] = {
     "tests/corpus/test_corpus_search.py": 17,
     "tests/browser/test_export_browser.py": 15,
     "tests/interop/test_scout.py": 15,
-    "tests/browser/test_family_jupyterlab.py": 14,
     "tests/browser/test_static_renders.py": 13,
     "tests/browser/test_widget_marimo.py": 13,
     "tests/notebooks/test_notebooks.py": 13,
     "tests/cli/test_cli.py": 12,
-    "tests/browser/test_widget_offline.py": 11,
     "tests/redact/test_redact.py": 11,
     "tests/cli/test_cli_redact.py": 11,
     "tests/corpus/test_summary.py": 11,
     "tests/test_bench_scaling.py": 10,
     "tests/analysis/test_schemas.py": 10,
-    "tests/browser/test_widget_notebook7.py": 10,
     "tests/session/test_messages.py": 10,
     "tests/corpus/test_search_index_damage.py": 9,
     "tests/browser/test_demo_browser.py": 9,
@@ -65,9 +77,9 @@ PER_TEST = 0.1
 
 
 def unit_of(nodeid: str) -> str:
-    """A test's unit of work: its file, or itself in a ``SPLIT`` file."""
+    """A test's unit of work: its file, its file's group, or itself in a ``SPLIT`` file."""
     file = nodeid.split("::", 1)[0]
-    return nodeid if file in SPLIT else file
+    return nodeid if file in SPLIT else GROUPS.get(file, file)
 
 
 def ordered_units(collection: list[str]) -> OrderedDict[str, dict[str, bool]]:

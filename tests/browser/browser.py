@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 CHROMIUM = os.environ.get("PRIME_NB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -28,6 +28,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: How long ``expect`` waits for a state, as a page's own actions do: its 5 s default
+#: failed on a loaded machine while a notebook's outputs were still being drawn. It waits
+#: for the state, never longer, so a passing check takes no longer for it.
+expect.set_options(timeout=30_000)
+
 LOCAL_PREFIXES = ("file:", "data:", "blob:", "about:", "http://127.0.0.1", "ws://127.0.0.1")
 
 

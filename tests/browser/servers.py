@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, Route
 
 REPO = Path(__file__).resolve().parents[2]
@@ -164,6 +165,13 @@ class Jupyter(Server):
         except OSError:
             return False
 
+    def stop_kernels(self, notebook_path: str) -> None:
+        """End the notebook's sessions and their kernels: a server shared by several tests
+        keeps no kernel (and the sessions it loaded) past the test that started it."""
+        for sess in self.api("/api/sessions"):
+            if sess.get("path") == notebook_path:
+                self.api(f"/api/sessions/{sess['id']}", method="DELETE")
+
     def kernel_ready(self, notebook_path: str) -> bool:
         """The notebook's kernel is started, idle and has the page connected."""
         for sess in self.api("/api/sessions"):
@@ -182,3 +190,29 @@ def run_cell(page: Page, index: int) -> None:
     cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
     cell.locator(".jp-InputArea-editor").click()
     page.keyboard.press("Shift+Enter")
+
+
+#: JupyterLab as the tests run it: no news fetched, no extension manager, no update check
+LAB_OPTIONS = (
+    "--LabApp.news_url=",
+    "--LabApp.extension_manager=readonly",
+    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+)
+
+#: The one JupyterLab of this pytest process, started by the first test that asks for it.
+_LAB: list[Jupyter] = []
+
+
+def shared_lab(tmp_path_factory: pytest.TempPathFactory, config: pytest.Config) -> Jupyter:
+    """One JupyterLab for every test of this process (each xdist worker has its own):
+    starting one, and loading its extensions, took longer than most tests' clicks. Each
+    test writes files of its own names under ``lab.root``, opens its own notebook in a
+    new browser context and ends its kernels (:meth:`Jupyter.stop_kernels`); the server
+    stops when pytest ends."""
+    if not _LAB:
+        server = Jupyter(tmp_path_factory.mktemp("lab"), "jupyterlab", *LAB_OPTIONS)
+        config.add_cleanup(server.stop)
+        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
+        _LAB.append(server)
+    _LAB[0].alive()
+    return _LAB[0]

@@ -78,7 +78,6 @@ def test_demo_opens_with_outputs_and_no_news_prompt(tmp_path: Path, chromium: Br
         expect(page.locator(".jp-RenderedHTMLCommon table").first).to_be_visible()
         assert page.get_by_text("Error displaying widget").count() == 0
         figure.scroll_into_view_if_needed()
-        page.screenshot(path=str(tmp_path / "demo.png"))
 
         # the setting the prompt depends on defaults to "never" in the demo's lab
         def settings() -> Any:

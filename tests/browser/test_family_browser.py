@@ -96,7 +96,6 @@ def test_lanes_link_children_at_their_branch_points(
     assert dashed not in ("", "none")
     head = page.locator(".pnb-fam-head").inner_text()
     assert head.startswith("5 sessions") and f"${family.totals['cost']:.4f}" in head
-    page.screenshot(path=str(tmp_path / "family.png"))
     assert watch.errors == [] and watch.remote == []
 
 

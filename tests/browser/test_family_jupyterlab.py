@@ -1,24 +1,37 @@
 """End to end in JupyterLab: click a session in the family view, get its own tree below.
 
-Reuses the JupyterLab server of ``test_widget_jupyterlab`` (a real ``jupyter lab`` on
-127.0.0.1 with a random token); waits on state (the DOM, a file the kernel writes).
+In the run's JupyterLab (``servers.shared_lab``: a real ``jupyter lab`` on 127.0.0.1 with
+a random token); waits on state (the DOM, a file the kernel writes).
 """
 
 from __future__ import annotations
 
 import json
 
-import test_widget_jupyterlab as jl
+import pytest
 from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, expect
+from servers import (
+    START_TIMEOUT,
+    Jupyter,
+    notebook,
+    only_local,
+    run_cell,
+    shared_lab,
+    wait_until,
+)
 
 import prime_nb
 from sessiongen import synthetic_family
 
-lab = jl.lab  # the fixture, by reference (importing the module's tests would rerun them)
+
+@pytest.fixture
+def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
+    """The run's JupyterLab (``servers.shared_lab``)."""
+    return shared_lab(tmp_path_factory, request.config)
 
 
-def test_click_a_session_opens_its_tree_and_python_selects(lab: jl.Lab, chromium: Browser) -> None:
+def test_click_a_session_opens_its_tree_and_python_selects(lab: Jupyter, chromium: Browser) -> None:
     written = synthetic_family(lab.root / "agent", seed=8)
     family = prime_nb.load_family(written["root"])
     fork = family.key(str(written["fork_of_fork"]))
@@ -32,24 +45,24 @@ def test_click_a_session_opens_its_tree_and_python_selects(lab: jl.Lab, chromium
         "box",
         f"view.selected_session = {family.roots[0]!r}",
     ]
-    (lab.root / "family.ipynb").write_text(json.dumps(jl.notebook(cells)), "utf-8")
+    (lab.root / "family.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.route("**/*", jl.only_local)
+    context.route("**/*", only_local)
     page = context.new_page()
     page.set_default_timeout(90_000)
     try:
         page.goto(f"{lab.base}/lab/tree/family.ipynb?reset&token={lab.token}")
         page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        jl.wait_until(lambda: lab.kernel_ready("family.ipynb"), jl.START_TIMEOUT, "kernel", page)
-        jl.run_cell(page, 0)
+        wait_until(lambda: lab.kernel_ready("family.ipynb"), START_TIMEOUT, "kernel", page)
+        run_cell(page, 0)
         boxes = page.locator(".pnb-fam-box")
         expect(boxes).to_have_count(5)
 
         # a click reaches the kernel, which opens that session's own tree under the view
         index = family.sessions["session"].tolist().index(fork)
         boxes.nth(index).click()
-        jl.wait_until(
+        wait_until(
             lambda: log.is_file() and log.read_text() == written["fork_of_fork"].name,
             60,
             "the kernel to open the clicked session",
@@ -59,11 +72,11 @@ def test_click_a_session_opens_its_tree_and_python_selects(lab: jl.Lab, chromium
         expect(boxes.nth(index)).to_have_attribute("aria-pressed", "true")
 
         # Python selects back: the view follows, and the tree below is the root's
-        jl.run_cell(page, 1)
+        run_cell(page, 1)
         expect(boxes.nth(0)).to_have_attribute("aria-pressed", "true")
         expect(boxes.nth(index)).to_have_attribute("aria-pressed", "false")
-        jl.wait_until(lambda: log.read_text() == written["root"].name, 60, "the root's tree", page)
+        wait_until(lambda: log.read_text() == written["root"].name, 60, "the root's tree", page)
         page.locator(".pnb-fam").scroll_into_view_if_needed()
-        page.screenshot(path=str(lab.root / "family-lab.png"))
     finally:
         context.close()
+        lab.stop_kernels("family.ipynb")

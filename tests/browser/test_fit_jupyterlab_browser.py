@@ -1,17 +1,20 @@
-"""Level of detail and Fit in JupyterLab (issues 34 and 42), in a real Chromium.
+"""Level of detail, Fit and the Transcript in JupyterLab (issues 34 and 42), in a real
+Chromium.
 
 The checks of the exported pages (``test_lod_browser``, ``test_whole_session_browser``,
-``test_branches_fit_browser``), in a notebook: one JupyterLab, one kernel and one page
-for them all, the notebook's one cell (``SHOW_CELL``) re-run on each session. Starting a
+``test_branches_fit_browser``, ``test_transcript_browser``), in a notebook: one
+JupyterLab (the run's, ``servers.shared_lab``), one kernel and one page for them all,
+the notebook's one cell (:data:`LOGGED_SHOW_CELL`) re-run on each session. Starting a
 server, loading JupyterLab in a page and starting a kernel cost more than a session's
-checks, so the three modules no longer each pay for their own.
+checks, so the four modules no longer each pay for their own.
 
 Each session is shown once and gets every check that names it: in the Tree and
 Branches, at opening and at Fit, every text 11 px or more, none overlapping, every
 landmark named (the demo, every agent-written fixture, 17 leaves, 100k entries); at Fit
 with the side panel closed and open, nothing cut and nothing more found by dragging one
 screen each way (17 leaves, 1,000 entries with 40 forks, 24 roots, 100k entries). And
-Fit with the side panel open in the Branches view (a defect a new user met).
+Fit with the side panel open in the Branches view (a defect a new user met). Last, the
+Transcript of the realistic 100k session asks the kernel only for the rows on screen.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from big_session import big_session
+from big_session import big_session, large_session
 from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, Page
-from servers import START_TIMEOUT, Jupyter, notebook, only_local, wait_until
+from servers import START_TIMEOUT, Jupyter, notebook, only_local, shared_lab, wait_until
 from test_branches_fit_browser import check_whole, fit
-from test_lod_browser import CAPTURE, FIXTURES, SHOW_CELL, check_views, debug, show_in_lab
+from test_lod_browser import CAPTURE, FIXTURES, check_views, debug, show_in_lab
+from test_transcript_browser import check_transcript
 from test_whole_session_browser import (
     BIG,
     VIEWS,
@@ -48,6 +52,21 @@ READABLE = ["demo", "17 leaves", "100k entries", *(path.stem for path in FIXTURE
 #: every session shown: those, and ``test_whole_session_browser``'s (``BIG``)
 SHOWN = list(dict.fromkeys([*READABLE, *BIG]))
 
+#: ``test_lod_browser.SHOW_CELL`` (the session named in show.txt, in a new widget), whose
+#: kernel side logs every entry the page asks for to asked.txt, for the Transcript's check
+LOGGED_SHOW_CELL = (
+    "import pathlib, prime_nb\n"
+    "w = prime_nb.show(pathlib.Path('show.txt').read_text('utf-8'), height=600)\n"
+    "_answer = w._data.answer\n"
+    "def _logged(message, _answer=_answer):\n"
+    "    if message.get('what') == 'entries':\n"
+    "        with open('asked.txt', 'a') as fh:\n"
+    "            fh.writelines(f'{i}\\n' for i in message.get('indices'))\n"
+    "    return _answer(message)\n"
+    "w._data.answer = _logged\n"
+    "w"
+)
+
 
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
@@ -66,26 +85,15 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Jupyter]:
-    """One JupyterLab for the module: starting one takes longer than a session's checks."""
-    server = Jupyter(
-        tmp_path_factory.mktemp("lab"),
-        "jupyterlab",
-        "--LabApp.news_url=",
-        "--LabApp.extension_manager=readonly",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    )
-    try:
-        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
-        yield server
-    finally:
-        server.stop()
+def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
+    """The run's JupyterLab (``servers.shared_lab``)."""
+    return shared_lab(tmp_path_factory, request.config)
 
 
 @pytest.fixture(scope="module")
 def lab_page(lab: Jupyter, chromium: Browser) -> Iterator[Page]:
-    """The notebook of :data:`SHOW_CELL`, open in JupyterLab with its kernel idle."""
-    (lab.root / "lod.ipynb").write_text(json.dumps(notebook([SHOW_CELL])), "utf-8")
+    """The notebook of :data:`LOGGED_SHOW_CELL`, open in JupyterLab with its kernel idle."""
+    (lab.root / "lod.ipynb").write_text(json.dumps(notebook([LOGGED_SHOW_CELL])), "utf-8")
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     context.route("**/*", only_local)
     context.add_init_script(script=f"({CAPTURE})()")
@@ -98,6 +106,7 @@ def lab_page(lab: Jupyter, chromium: Browser) -> Iterator[Page]:
         yield page
     finally:
         context.close()
+        lab.stop_kernels("lod.ipynb")
 
 
 def whole_at_fit(page: Page, name: str) -> list[str]:
@@ -151,3 +160,22 @@ def test_fit_with_the_side_panel_open_in_jupyterlab(
     page.wait_for_timeout(300)
     fit(page)
     check_whole(page, "JupyterLab fit, panel open")
+
+
+def test_jupyterlab_transcript_asks_the_kernel_only_for_the_screen(
+    lab_page: Page, lab: Jupyter, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The kernel logs every entry it is asked for: only rows drawn, a few screens' worth."""
+    asked = lab.root / "asked.txt"
+    asked.unlink(missing_ok=True)  # what the sessions shown before asked for
+    show_in_lab(lab_page, lab, large_session(tmp_path_factory))
+    report = check_transcript(lab_page, "JupyterLab 100k", timeout=90.0)
+
+    def logged() -> list[int]:
+        return [int(x) for x in asked.read_text().split()] if asked.exists() else []
+
+    # the kernel saw what the page sent (rows drawn off screen may still be on their
+    # way when the rows on screen have their bodies), and nothing more
+    sent = report["entry_requests"]
+    wait_until(lambda: len(logged()) >= sent, 60, "the kernel to log each request", lab_page)
+    assert len(logged()) == sent > 0

@@ -134,7 +134,6 @@ def test_fallback_shows_offline_and_runs_no_script(
         expect(figures.nth(1)).to_contain_text("<img src=x onerror=")
         box: dict[str, Any] | None = figures.nth(0).locator("img").bounding_box()
         assert box is not None and box["width"] > 200 and box["height"] > 40
-        page.screenshot(path=str(html.with_suffix(".png")), full_page=True)
         assert page.evaluate("window.__pwned") is None
         assert watch.dialogs == []
         active = ".pnb-static script, .pnb-static svg, .pnb-static [onload], .pnb-static [onerror]"

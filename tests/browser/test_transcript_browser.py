@@ -1,13 +1,15 @@
-"""The Transcript at 100k entries, in an exported page and in JupyterLab.
+"""The Transcript at 100k entries, in an exported page (here) and in JupyterLab (in
+``test_fit_jupyterlab_browser``, whose JupyterLab page and kernel it shares).
 
 The Transcript is a virtual list: these tests open it on a 100k-entry session (made once
-per module) and check that the DOM holds only the rows near the screen after opening and
-after scrolling to the middle and the end, that the rows on screen get their bodies, and
-that the page (or the kernel) was asked only for entries near the screen: every request
-is recorded with whether its row was drawn when it was sent. The opening time is printed
-as a report, never asserted. The exported page's long tasks (PerformanceObserver
-'longtask') have a bound; that test is marked ``alone``, so that ``.ci/test`` runs it
-when no other test shares the machine. Node counts have a generous bound.
+per run, ``big_session.large_session``) and check that the DOM holds only the rows near
+the screen after opening and after scrolling to the middle and the end, that the rows on
+screen get their bodies, and that the page (or the kernel) was asked only for entries
+near the screen: every request is recorded with whether its row was drawn when it was
+sent. The opening time is printed as a report, never asserted. The exported page's long
+tasks (PerformanceObserver 'longtask') have a bound; that test is marked ``alone``, so
+that ``.ci/test`` runs it when no other test shares the machine. Node counts have a
+generous bound.
 """
 
 from __future__ import annotations
@@ -17,13 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from big_session import large_session
 from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, wait_js  # noqa: F401
-from playwright.sync_api import Browser, Page
-from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
+from playwright.sync_api import Page
+from run_cache import built_once
 
-import prime_nb
 from prime_nb.widget._export import export_html
-from sessiongen import large_session_entries, write_jsonl
 
 N = 100_000
 MAX_ITEMS = 300  # "a few hundred nodes at most"
@@ -89,9 +90,15 @@ SCROLL = """
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("transcript")
-    path = write_jsonl(folder / "big.jsonl", large_session_entries(N, seed=3))
-    return path, export_html(prime_nb.load(path), folder / "big.html", progress=False)
+    """The large session and its exported page."""
+    path = large_session(tmp_path_factory)
+    html = built_once(
+        tmp_path_factory,
+        f"export_html({path})",
+        "big.html",
+        lambda out: export_html(path, out, progress=False),
+    )
+    return path, html
 
 
 def check_transcript(page: Page, label: str, timeout: float = 30.0) -> dict[str, Any]:
@@ -210,43 +217,3 @@ def test_exported_page_opens_the_transcript_without_blocking_a_frame(
     print(f"\nexported 100k, long tasks opening the Transcript: {long} ms")
     assert max(long, default=0) <= LONG_TASK_BOUND_MS, long
     assert watch.errors == [] and watch.remote == []
-
-
-def test_jupyterlab_transcript_asks_the_kernel_only_for_the_screen(
-    chromium: Browser, big: tuple[Path, Path], tmp_path: Path
-) -> None:
-    """The kernel logs every entry it is asked for: only rows drawn, a few screens' worth."""
-    path, _ = big
-    server = Jupyter(tmp_path, "jupyterlab", "--LabApp.news_url=")
-    asked = tmp_path / "asked.txt"
-    cells = [
-        "import prime_nb\n"
-        f"w = prime_nb.show({str(path)!r}, height=700)\n"
-        "_answer = w._data.answer\n"
-        "def _logged(message):\n"
-        "    if message.get('what') == 'entries':\n"
-        f"        with open({str(asked)!r}, 'a') as fh:\n"
-        "            fh.writelines(f'{i}\\n' for i in message.get('indices'))\n"
-        "    return _answer(message)\n"
-        "w._data.answer = _logged\n"
-        "w"
-    ]
-    (tmp_path / "t.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.route("**/*", only_local)
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    try:
-        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
-        page.goto(f"{server.base}/lab/tree/t.ipynb?reset&token={server.token}")
-        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
-        wait_until(lambda: server.kernel_ready("t.ipynb"), START_TIMEOUT, "the kernel", page)
-        run_cell(page, 0)
-        page.wait_for_selector(".pnb-root[data-drawn]", timeout=180_000)
-        report = check_transcript(page, "JupyterLab 100k", timeout=90.0)
-        logged = [int(x) for x in asked.read_text().split()] if asked.exists() else []
-        # the kernel saw what the page sent, and nothing more
-        assert len(logged) == report["entry_requests"] > 0
-    finally:
-        context.close()
-        server.stop()

@@ -13,36 +13,25 @@ import json
 import pytest
 from browser import DEBUG, chromium_fixture, node_position  # noqa: F401
 from playwright.sync_api import Browser, expect
-from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
+from servers import (
+    START_TIMEOUT,
+    Jupyter,
+    notebook,
+    only_local,
+    run_cell,
+    shared_lab,
+    wait_until,
+)
 from widget_support import write_hostile_session
 
 import prime_nb
 import sessiongen
 
-LAB_OPTIONS = (
-    "--LabApp.news_url=",
-    "--LabApp.extension_manager=readonly",
-    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-)
-
-
-#: The one JupyterLab of this run, started by the first test that asks for it.
-_LAB: list[Jupyter] = []
-
 
 @pytest.fixture
 def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
-    """A JupyterLab shared by every test that asks for it (this module's and
-    ``test_family_jupyterlab``'s, which imports this fixture): starting one took longer
-    than a test's clicks. Each test writes files of its own names under ``lab.root`` and
-    opens its own notebook in a new browser context; the server stops when pytest ends."""
-    if not _LAB:
-        server = Jupyter(tmp_path_factory.mktemp("lab"), "jupyterlab", *LAB_OPTIONS)
-        request.config.add_cleanup(server.stop)
-        wait_until(server.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
-        _LAB.append(server)
-    _LAB[0].alive()
-    return _LAB[0]
+    """The run's JupyterLab (``servers.shared_lab``), also ``test_family_jupyterlab``'s."""
+    return shared_lab(tmp_path_factory, request.config)
 
 
 def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Browser) -> None:
@@ -108,7 +97,7 @@ def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Bro
         # A hostile session in the notebook: every entry opened in full, no script runs.
         run_cell(page, 2)
         root = page.locator(".pnb-root").nth(1)
-        expect(root).to_have_attribute("data-drawn", "1")
+        expect(root).to_have_attribute("data-drawn", "1", timeout=60_000)  # the cell runs first
         panel = root.locator(".pnb-panel")
         for index in range(len(hostile.entries)):
             root.evaluate("(el, i) => el.pnbDebug.selectIndex(i)", index)
@@ -119,3 +108,4 @@ def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Bro
         assert panel.locator("script, iframe, svg, object, embed, [onerror], [onload]").count() == 0
     finally:
         context.close()
+        lab.stop_kernels("test.ipynb")

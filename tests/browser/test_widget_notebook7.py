@@ -1,7 +1,9 @@
 """End to end in Jupyter Notebook 7: the widget draws, a click reaches ``selected_id``.
 
-A real ``jupyter notebook`` on 127.0.0.1 (random port and token) serves a notebook that
-shows a widget and records every selection into a file through ``on_select``; headless
+Notebook 7's own page (``/notebooks/``), which its server extension serves in any jupyter
+server it is installed in: here the run's JupyterLab (``servers.shared_lab``, 127.0.0.1,
+random port and token), as ``jupyter notebook`` would. It serves a notebook that shows a
+widget and records every selection into a file through ``on_select``; headless
 Chromium runs the cell like a person would (Shift+Enter). The static fallback output that
 follows the widget must stay hidden while the widget is drawn.
 """
@@ -9,35 +11,37 @@ follows the widget must stay hidden while the widget is drawn.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from browser import DEBUG, chromium_fixture, node_position  # noqa: F401
 from playwright.sync_api import Browser, expect
-from servers import START_TIMEOUT, Jupyter, notebook, only_local, run_cell, wait_until
+from servers import (
+    START_TIMEOUT,
+    Jupyter,
+    notebook,
+    only_local,
+    run_cell,
+    shared_lab,
+    wait_until,
+)
 
 import prime_nb
 import sessiongen
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Jupyter]:
-    jupyter = Jupyter(tmp_path, "notebook")
-    try:
-        wait_until(jupyter.ready, START_TIMEOUT, "jupyter notebook to answer /api/status")
-        yield jupyter
-    finally:
-        jupyter.stop()
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
+    """The run's jupyter server, with Notebook 7 in it (its ``/notebooks/`` pages)."""
+    return shared_lab(tmp_path_factory, request.config)
 
 
 def test_notebook7_draws_and_a_click_reaches_python(server: Jupyter, chromium: Browser) -> None:
-    session_path = sessiongen.synthetic_session(server.root / "session.jsonl")
+    session_path = sessiongen.synthetic_session(server.root / "nb7-session.jsonl")
     session = prime_nb.load(session_path)
     e = session.entries
     users = [str(i) for i in e.index[(e["role"] == "user") & e["on_active_path"]]]
     clicked = users[len(users) // 2]
-    log = server.root / "selected.txt"
+    log = server.root / "nb7-selected.txt"
     cells = [
         "from pathlib import Path\n"
         "import prime_nb\n"
@@ -57,7 +61,7 @@ def test_notebook7_draws_and_a_click_reaches_python(server: Jupyter, chromium: B
         wait_until(lambda: server.kernel_ready("nb7.ipynb"), START_TIMEOUT, "the kernel", page)
         run_cell(page, 0)
         root = page.locator(".pnb-root")
-        expect(root).to_have_attribute("data-drawn", "1")
+        expect(root).to_have_attribute("data-drawn", "1", timeout=60_000)  # the cell runs first
         assert page.evaluate(f"{DEBUG}.stats().n") == len(e)
 
         # The fallback output for static renders is there, but hidden under a drawn widget.
@@ -79,3 +83,4 @@ def test_notebook7_draws_and_a_click_reaches_python(server: Jupyter, chromium: B
         expect(page.locator(".pnb-panel")).not_to_contain_text("Saved with the notebook")
     finally:
         context.close()
+        server.stop_kernels("nb7.ipynb")

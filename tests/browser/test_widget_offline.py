@@ -22,27 +22,32 @@ from browser import chromium_fixture  # noqa: F401
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 from playwright.sync_api import Browser, expect
-from servers import START_TIMEOUT, Jupyter, child_env, only_local, wait_until
+from servers import Jupyter, child_env, only_local, shared_lab, wait_until
 
 import prime_nb
 import sessiongen
 from prime_nb.widget._data import SessionData
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+SESSION = "offline-session.jsonl"
 
 
 @pytest.fixture
-def lab_with_saved_widget(tmp_path: Path) -> Iterator[Jupyter]:
-    """JupyterLab serving ``saved.ipynb``: executed, with its widget state."""
-    sessiongen.synthetic_session(tmp_path / "session.jsonl")
+def lab_with_saved_widget(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Jupyter]:
+    """The run's JupyterLab (``servers.shared_lab``) serving ``saved.ipynb``: executed,
+    with its widget state, and signed in that server's data dir."""
+    lab = shared_lab(tmp_path_factory, request.config)
+    sessiongen.synthetic_session(lab.root / SESSION)
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("import prime_nb\nprime_nb.show('session.jsonl')")]
+    nb.cells = [nbformat.v4.new_code_cell(f"import prime_nb\nprime_nb.show({SESSION!r})")]
     nb.metadata["kernelspec"] = KERNELSPEC
-    env = child_env(tmp_path)
+    env = child_env(lab.root)
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = env["PYTHONPATH"]  # the kernel imports this checkout
     try:
-        NotebookClient(nb, timeout=120).execute(cwd=str(tmp_path))
+        NotebookClient(nb, timeout=120).execute(cwd=str(lab.root))
     finally:
         if old is None:
             del os.environ["PYTHONPATH"]
@@ -53,25 +58,18 @@ def lab_with_saved_widget(tmp_path: Path) -> Iterator[Jupyter]:
     # notebooks only (an untrusted one shows the text line and the static picture).
     Path(env["JUPYTER_DATA_DIR"]).mkdir(parents=True, exist_ok=True)
     NotebookNotary(data_dir=env["JUPYTER_DATA_DIR"]).sign(nb)
-    nbformat.write(nb, tmp_path / "saved.ipynb")
-    lab = Jupyter(
-        tmp_path,
-        "jupyterlab",
-        "--LabApp.news_url=",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    )
+    nbformat.write(nb, lab.root / "saved.ipynb")
     try:
-        wait_until(lab.ready, START_TIMEOUT, "jupyter lab to answer /api/status")
         yield lab
     finally:
-        lab.stop()
+        lab.stop_kernels("saved.ipynb")
 
 
 def test_saved_widget_answers_without_the_kernel(
     lab_with_saved_widget: Jupyter, chromium: Browser
 ) -> None:
     lab = lab_with_saved_widget
-    session = prime_nb.load(lab.root / "session.jsonl")
+    session = prime_nb.load(lab.root / SESSION)
     data = SessionData(session)
     e = session.entries
     users = [i for i, (r, a) in enumerate(zip(e["role"], e["on_active_path"], strict=True))
@@ -114,7 +112,6 @@ def test_saved_widget_answers_without_the_kernel(
         panel.get_by_role("button", name="Context here").click()
         expect(panel).to_contain_text("not saved with the notebook", timeout=10_000)
         assert page.get_by_text("no answer from the kernel").count() == 0
-        page.screenshot(path=str(lab.root / "offline.png"))
         # A plain JupyterLab (news URL off, as here) still asks about news: the control
         # for test_demo_browser, where the demo's own setting keeps the question away.
         expect(page.get_by_text("official Jupyter news")).to_be_visible()

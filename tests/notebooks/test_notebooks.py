@@ -96,6 +96,8 @@ def nbval(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[floa
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
+        # nbval alone (``-p nbval``): the test stack's other plugins only add start-up time
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
     report = root / "cells.xml"
     proc = subprocess.run(
