@@ -42,8 +42,9 @@ def run_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedP
         caught = stack.enter_context(warnings.catch_warnings(record=True))
         warnings.resetwarnings()  # a fresh process's filters: each once per place, ...
         warnings.simplefilter("default")
-        for quiet in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
-            warnings.simplefilter("ignore", quiet)  # ... but these, which it leaves out
+        quiet = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+        for category in quiet:  # ... but these, which it leaves out
+            warnings.simplefilter("ignore", category)
         stack.enter_context(contextlib.redirect_stdout(out))
         stack.enter_context(contextlib.redirect_stderr(err))
         try:
