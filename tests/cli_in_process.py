@@ -27,7 +27,7 @@ def _stream() -> io.TextIOWrapper:
 
 def _text(stream: io.TextIOWrapper) -> str:
     stream.flush()
-    raw = stream.buffer.getvalue()  # type: ignore[attr-defined]
+    raw: bytes = stream.buffer.getvalue()  # type: ignore[attr-defined]
     return raw.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
