@@ -119,9 +119,13 @@ def _grid(**subplots: Any) -> dict[str, Any]:
     one step from its traces (each given its axes, ``xaxis="x2"``) and this layout,
     instead of trace by trace."""
     fig = make_subplots(**subplots)
+    layout = fig.layout.to_plotly_json()
+    # not the template make_subplots wrote out: each figure would copy and check it anew,
+    # where one without a template takes plotly's default (the same one) at no cost
+    layout.pop("template", None)
     # the keys go.Figure reads a figure-like dict's grid from (as go.Figure(fig) copies it)
     return {
-        "layout": fig.layout.to_plotly_json(),
+        "layout": layout,
         "_grid_ref": fig._grid_ref,
         "_grid_str": fig._grid_str,
     }

@@ -36,11 +36,13 @@ class Rows:
         self.types = dict(zip(entries.index, entries["type"], strict=True))
         self.roles = dict(zip(entries.index, entries["role"], strict=True))
         self.labels = session.labels
+        #: the contexts of the rows share most entries: each is read once (not per row)
+        self.context = session.context_reader()
 
     def _messages(self, anchor: str | None) -> tuple[list[Message], dict[str, Any]]:
         if anchor is None:
             return [], {"model": None, "provider": None, "thinking_level": None}
-        context = self.session.context(anchor)
+        context = self.context(anchor)
         settings = {
             "model": context.model,
             "provider": context.provider,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -405,13 +405,33 @@ class Session(SessionWrites):
         (they stay visible in ``session.header``). An id that is not in the session raises
         EntryNotFoundError, where the agent would quietly use the last entry.
         """
+        return self._context_at(leaf_id, self._read_rows)
+
+    def _context_at(
+        self, leaf_id: str | None, read_rows: Callable[[Sequence[int]], list[dict[str, Any]]]
+    ) -> Context:
         row = self._leaf_row if leaf_id is None else self._row(leaf_id)
         context = build_context(
-            row, self._cols, self._read_rows, self._index, child_usage=self._child_usage_targets
+            row, self._cols, read_rows, self._index, child_usage=self._child_usage_targets
         )
         if context.git is None and isinstance(self._header_canonical.get("git"), dict):
             context.git = self._header_canonical["git"]
         return context
+
+    def context_reader(self) -> Callable[[str | None], Context]:
+        """A function that gives what :meth:`context` gives, for many leaves: each entry
+        is read from the file once for all its calls (and kept as long as the function
+        is), where ``context`` reads every entry of the path again. For a dataset's
+        rows, whose contexts share most of their entries. The contexts it gives share
+        their messages' parts (content lists, blocks): copy one before changing it."""
+        read: dict[int, dict[str, Any]] = {}
+
+        def read_rows(rows: Sequence[int]) -> list[dict[str, Any]]:
+            missing = [row for row in dict.fromkeys(rows) if row not in read]
+            read.update(zip(missing, self._read_rows(missing), strict=True))
+            return [read[row] for row in rows]
+
+        return lambda leaf_id: self._context_at(leaf_id, read_rows)
 
     def _contexts_messages(self, rows: Sequence[int]) -> list[ContextRead]:
         """The messages of the context at each of ``rows`` without its settings, and the

@@ -1,4 +1,8 @@
-"""The prime-nb command, run as a user runs it: in a subprocess."""
+"""The prime-nb command, run as a user runs it: in a subprocess.
+
+Each command runs at least once as a process; its further cases, about what it prints,
+run ``main`` in this process (``run_cli``, output captured as a process's), to spare a
+second of start-up each."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from cli_in_process import run_cli
 from research_sessions import branchy
 
 import prime_nb
@@ -67,7 +72,7 @@ def test_info(session_file: Path) -> None:
     assert fields["cost"] == "$1.0500"
     assert fields["compactions"] == "0" and fields["problems"] == "0"
     assert fields["version"].startswith("3") and fields["dialect"] == "prime"
-    data = json.loads(run("info", "--json", session_file).stdout)
+    data = json.loads(run_cli("info", "--json", session_file).stdout)
     assert (data["entries"], data["forks"], data["tokens"]) == (10, 1, 1050)
     assert data["cost"] == pytest.approx(1.05)
 
@@ -79,7 +84,7 @@ def test_validate(session_file: Path, tmp_path: Path) -> None:
     lines = session_file.read_text().splitlines()
     lines.insert(2, "garbage{")  # line 3
     bad.write_text("\n".join(lines) + "\n" + '{"type":"message","id":"zz"')  # torn last line
-    proc = run("validate", session_file, bad, tmp_path / "missing.jsonl")
+    proc = run_cli("validate", session_file, bad, tmp_path / "missing.jsonl")
     assert proc.returncode == 1
     assert f"{bad}:3: error: invalid_json:" in proc.stdout
     assert f"{bad}:13: error: torn_line:" in proc.stdout
@@ -90,8 +95,8 @@ def test_validate(session_file: Path, tmp_path: Path) -> None:
 def test_usage_errors_are_one_line_exit_2(
     session_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for args in ([], ["info", tmp_path / "missing.jsonl"]):  # as a user runs it
-        proc = run(*args)
+    for args, start in (([], run), (["info", tmp_path / "missing.jsonl"], run_cli)):
+        proc = start(*args)  # the first as a user runs it
         assert proc.returncode == 2, (args, proc.stderr)
         assert "error" in one_line_error(proc)
     for args in (
@@ -113,7 +118,7 @@ def test_usage_errors_are_one_line_exit_2(
 def test_problems_are_one_line_exit_1(tmp_path: Path) -> None:
     not_session = tmp_path / "notes.jsonl"
     not_session.write_text("just some notes, no JSON\n")
-    proc = run("info", not_session)
+    proc = run_cli("info", not_session)
     assert proc.returncode == 1
     assert "header" in one_line_error(proc)
 
@@ -124,7 +129,7 @@ def test_ls(session_file: Path, tmp_path: Path) -> None:
     proc = run("ls", tmp_path)
     assert proc.returncode == 0
     assert str(session_file) in proc.stdout and "copy.jsonl" in proc.stdout
-    records = json.loads(run("ls", "--json", tmp_path).stdout)
+    records = json.loads(run_cli("ls", "--json", tmp_path).stdout)
     assert {r["entries"] for r in records} == {10}
 
 
@@ -137,7 +142,7 @@ def test_upgrade(tmp_path: Path) -> None:
     after = prime_nb.load(path)
     assert after.version == 3 and len(after) == len(before)
     assert (tmp_path / "old.jsonl.v1.bak").exists()
-    again = run("upgrade", path)
+    again = run_cli("upgrade", path)
     assert again.returncode == 0 and "already version 3" in again.stdout
 
 

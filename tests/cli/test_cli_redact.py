@@ -1,4 +1,8 @@
-"""`prime-nb redact` and `prime-nb export --redact`, run as a user runs them."""
+"""`prime-nb redact` and `prime-nb export --redact`: what they print and write.
+
+Run in this process (``run_cli``: ``main`` with its output captured as a process's) but
+for the FIFO, which a process bounds with a timeout; tests/redact/test_redact_corpus.py
+runs both commands as processes."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_in_process import run_cli
 from conftest import header, msg, write_lines
 
 import prime_nb
@@ -19,6 +24,10 @@ TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return run_cli(*args)
+
+
+def run_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=120)
 
 
@@ -146,9 +155,7 @@ def test_redact_of_a_folder_or_of_no_path_says_so_in_one_line(
 ) -> None:
     """Both ended in ValueError ('.' has no name to make FILE.redacted.jsonl from; ''
     is '.')."""
-    proc = subprocess.run(
-        [*CLI, "redact", given], capture_output=True, text=True, timeout=120, cwd=tmp_path
-    )
+    proc = run_cli("redact", given, cwd=tmp_path)
     assert (proc.returncode, proc.stdout) == (code, "")
     assert proc.stderr.splitlines() == [f"prime-nb: error: {message}"]
     assert list(tmp_path.iterdir()) == []  # nothing written
@@ -158,7 +165,7 @@ def test_redact_of_a_fifo_says_what_it_is(tmp_path: Path) -> None:
     """It said the FIFO "is a folder"."""
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
-    proc = run("redact", fifo, "--dry-run")
+    proc = run_process("redact", fifo, "--dry-run")
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
         f"prime-nb: error: {fifo}: is a FIFO, not a regular file; pass one .jsonl session file"

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-import inspect_ai.model as inspect_model
-import inspect_scout as scout
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -19,6 +18,18 @@ from session_matrix import CASES, clean_lines, write_case, write_lines
 import prime_nb
 from prime_nb.interop import compaction_probes, scout_references, to_scout
 from sessiongen import use_local_tokenizer
+
+if TYPE_CHECKING:
+    import inspect_ai.model as inspect_model
+
+
+def _scout() -> ModuleType:
+    """inspect_scout, imported by the tests that use it: imported with the module, it
+    cost every pytest worker seconds while collecting, run there or not."""
+    import inspect_scout
+
+    return inspect_scout
+
 
 #: sessions of every kind for the LLM scanner (each transcript is a model call): the most
 #: forked synthetic and compacted ones in both dialects, and the fixtures whose trees differ
@@ -68,11 +79,14 @@ def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _mock(answer: str, n: int) -> inspect_model.Model:
+    import inspect_ai.model as inspect_model
+
     output = inspect_model.ModelOutput.from_content("mockllm/model", answer)
     return inspect_model.get_model("mockllm/model", custom_outputs=[output] * n)
 
 
 def _scan(scanners: dict[str, Any], db: Path, model: inspect_model.Model | None = None) -> Any:
+    scout = _scout()
     status = scout.scan(
         scanners,
         transcripts=scout.transcripts_from(str(db)),
@@ -96,6 +110,7 @@ def _check_references(refs: pd.DataFrame) -> None:
 
 
 def test_every_case_converts_and_grep_cites_entries_of_its_session(tmp_path: Path) -> None:
+    scout = _scout()
     folder = tmp_path / "sessions"
     written = {name: write_case(name, folder) for name in CASES}
     ids = to_scout(folder, tmp_path / "all")
@@ -115,6 +130,7 @@ def test_every_case_converts_and_grep_cites_entries_of_its_session(tmp_path: Pat
 
 
 def test_llm_scanner_on_mockllm_cites_entries(tmp_path: Path) -> None:
+    scout = _scout()
     folder = tmp_path / "sessions"
     for name in LLM_CASES:
         write_case(name, folder)
@@ -130,6 +146,7 @@ def test_llm_scanner_on_mockllm_cites_entries(tmp_path: Path) -> None:
 
 
 def test_session_and_leaf_are_columns_and_messages_keep_entry_ids(tmp_path: Path) -> None:
+    scout = _scout()
     path = write_lines(tmp_path / "clean.jsonl", clean_lines())
     assert to_scout([path], tmp_path / "db", leaves="all") == ["odd:a4", "odd:x1"]
     (parquet,) = (tmp_path / "db").glob("*.parquet")
@@ -155,6 +172,7 @@ def test_session_and_leaf_are_columns_and_messages_keep_entry_ids(tmp_path: Path
 
 
 def test_show_opens_a_reference_at_its_entry(tmp_path: Path) -> None:
+    scout = _scout()
     path = write_lines(tmp_path / "clean.jsonl", clean_lines())
     to_scout(path, tmp_path / "db")
     refs = scout_references(_scan({"grep": scout.grep_scanner("story")}, tmp_path / "db"))
@@ -165,6 +183,7 @@ def test_show_opens_a_reference_at_its_entry(tmp_path: Path) -> None:
 
 
 def test_compaction_probes_hold_one_summary_each(tmp_path: Path) -> None:
+    scout = _scout()
     write_case("comp-on2-off2-forks1-v3-prime", tmp_path / "s")
     probes = compaction_probes(tmp_path / "s", tmp_path / "db")
     session = prime_nb.load(probes["file"].iloc[0])

@@ -34,6 +34,9 @@ from redteam3_secrets import HOMOGLYPHS
 
 N = 6
 _MULT = np.uint64(0x9E3779B97F4A7C15)
+#: the top bits of a window's hash that index :attr:`LeakIndex.present`
+_FILTER_BITS = 25
+_FILTER_SHIFT = np.uint64(64 - _FILTER_BITS)
 
 
 def pieces(text: str, n: int = N) -> Iterable[str]:
@@ -216,6 +219,10 @@ class LeakIndex:
     #: whole forms shorter than a window: searched for as they are
     short: list[tuple[int, str]] = field(default_factory=list)
     keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    #: by a hash's top bits: whether some key has them. Why: a binary search of every
+    #: window among the keys misses the cache at each step; one look-up here drops all
+    #: but a few windows, and only those are searched (a filter: it never drops a key's)
+    present: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     @classmethod
     def build(
@@ -244,6 +251,8 @@ class LeakIndex:
         for h, entry in zip(hashes.tolist(), strings, strict=True):
             index.table.setdefault(h, []).append(entry)
         index.keys = np.array(sorted(index.table), dtype=np.uint64)
+        index.present = np.zeros(1 << _FILTER_BITS, dtype=bool)
+        index.present[(index.keys >> _FILTER_SHIFT).astype(np.intp)] = True
         return index
 
     def leaks(self, text: str, decode: bool = True) -> list[str]:
@@ -256,9 +265,10 @@ class LeakIndex:
                 found[number] = form
         hashes = window_hashes(text)
         if len(hashes) and len(self.keys):
-            at = np.searchsorted(self.keys, hashes)
+            maybe = np.flatnonzero(self.present[(hashes >> _FILTER_SHIFT).astype(np.intp)])
+            at = np.searchsorted(self.keys, hashes[maybe])
             at[at == len(self.keys)] = 0
-            for i in np.flatnonzero(self.keys[at] == hashes).tolist():
+            for i in maybe[self.keys[at] == hashes[maybe]].tolist():
                 for number, s, whole in self.table[int(hashes[i])]:
                     if number in found:
                         continue

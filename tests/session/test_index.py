@@ -132,17 +132,21 @@ def check_every_row(session: prime_nb.Session) -> int:
     rows = list(rows_to_check(session))
     # the messages alone (the forensics' count, many leaves read together): the same
     together = session._contexts_messages(rows)
+    # the contexts of many leaves, each entry read once for all (what datasets use)
+    reader = session.context_reader()
     for row, (messages, read) in zip(rows, together, strict=True):
         expected = oracle_context(tree.path(row), cols, session._read_rows, targets, spec)
         if expected.git is None and isinstance(header_git, dict):
             expected.git = header_git
         got = session.context(cols.ids[row])
         assert same(got, expected), (session.file, cols.ids[row])
+        assert same(reader(cols.ids[row]), expected), (session.file, cols.ids[row])
         assert messages == list(expected), (session.file, row)
         assert read[row] == session._read_rows([row])[0]  # the leaf's own entry is read too
     empty = session.context() if not len(cols) else None
     if empty is not None:
         assert list(empty) == [] and empty.leaf_id is None
+        assert same(reader(None), empty)
     return len(cols)
 
 
