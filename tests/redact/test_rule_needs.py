@@ -12,13 +12,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
-from prime_nb.redact._literals import Presence, finditer, plan_of
+from prime_nb.redact._engine import CHUNK
+from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
 from prime_nb.redact._rule import presence_for
 from prime_nb.redact._rules import ASSIGNMENT, _assignment_search, _assignment_starts
+from prime_nb.redact._scrub import BLOCK_KEEP, ENTRY_KEEP, MESSAGE_KEEP
 from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
@@ -49,31 +52,58 @@ EDGES = [
 ]
 
 
-def _strings(obj: Any) -> list[str]:
+#: a sample of the strings redaction never reads (ids, timestamps, types) kept among the
+#: texts: thousands of them differ only in their digits
+_KEPT_SAMPLE = 200
+
+
+def _strings(obj: Any, kept: list[str]) -> list[str]:
+    """Every key and string of ``obj``; the values of fields redaction never reads go to
+    ``kept``."""
     if isinstance(obj, str):
         return [obj]
     if isinstance(obj, dict):
-        return [s for k, v in obj.items() for s in (k, *_strings(v))]
+        out: list[str] = []
+        for key, value in obj.items():
+            out.append(key)
+            if key in _NEVER_READ and isinstance(value, str):
+                kept.append(value)
+            else:
+                out.extend(_strings(value, kept))
+        return out
     if isinstance(obj, list):
-        return [s for v in obj for s in _strings(v)]
+        return [s for v in obj for s in _strings(v, kept)]
     return []
 
 
-def _texts(tmp_path: Path) -> list[str]:
-    corpus = build(tmp_path / "corpus.jsonl")
+_NEVER_READ = ENTRY_KEEP | MESSAGE_KEEP | BLOCK_KEEP
+
+
+def _corpus_texts(path: Path) -> list[str]:
+    """The distinct texts the secret corpus builds, each once: the corpus places each
+    secret in many entries, and a rule's answer for a text is the same wherever it is."""
+    corpus = build(path)
     texts = [*EDGES, *ORDINARY, *LOOKALIKES]
+    kept: list[str] = []
     for line in corpus.path.read_text(encoding="utf-8").splitlines():
         try:
-            texts.extend(_strings(json.loads(line)))
+            texts.extend(_strings(json.loads(line), kept))
         except ValueError:
             texts.append(line)
-    return texts
+    distinct = list(dict.fromkeys(texts))
+    seen = set(distinct)
+    others = [t for t in dict.fromkeys(kept) if t not in seen]
+    return distinct + random.Random(8).sample(others, min(_KEPT_SAMPLE, len(others)))
 
 
-def test_needs_never_changes_what_a_rule_finds(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def texts(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    return _corpus_texts(tmp_path_factory.mktemp("needs") / "corpus.jsonl")
+
+
+def test_needs_never_changes_what_a_rule_finds(texts: list[str]) -> None:
     rules = [rule for rule in default_rules(hostnames=[]) if rule.needs]
     assert len(rules) >= 15
-    texts = _texts(tmp_path)
     found = 0
     for rule in rules:
         bare = dataclasses.replace(rule, needs=())
@@ -103,7 +133,7 @@ def _patterns() -> list[re.Pattern[str]]:
     return [*(rule.pattern for rule in rules if rule.pattern is not None), _BESIDE_WORD]
 
 
-def test_literal_windows_never_change_what_a_pattern_finds(tmp_path: Path) -> None:
+def test_literal_windows_never_change_what_a_pattern_finds(texts: list[str]) -> None:
     """Each rule's pattern, and the suspects', tried where its literals allow (see
     ``_literals``): no match in a corpus string its literals rule out (a short text is
     otherwise scanned whole), and the same matches as its scan on the corpus joined into
@@ -111,7 +141,6 @@ def test_literal_windows_never_change_what_a_pattern_finds(tmp_path: Path) -> No
     ``str.lower`` (the windows)."""
     patterns = _patterns()
     assert sum(plan_of(p) is not None for p in patterns) >= 40  # nearly every pattern
-    texts = list(dict.fromkeys(_texts(tmp_path)))
     r = random.Random(4)
     seps = [" ", "\n", "", "\u0130", "\u017f", "\u212a", ":", "\u00e9"]
     joined = "".join(t + r.choice(seps) for t in r.sample(texts, len(texts)))[: 1 << 20]
@@ -128,13 +157,12 @@ def test_literal_windows_never_change_what_a_pattern_finds(tmp_path: Path) -> No
     assert found > 1000 and ruled_out > 1000
 
 
-def test_shared_cheap_tests_never_change_what_a_rule_finds(tmp_path: Path) -> None:
+def test_shared_cheap_tests_never_change_what_a_rule_finds(texts: list[str]) -> None:
     """The scrubber works out each text's cheap tests once for all rules (a
     ``Presence``): every rule finds the same spans with it as without."""
     rules = default_rules(hostnames=["build-host-7"])
-    texts = list(dict.fromkeys(_texts(tmp_path)))[::3] + EDGES
     found = 0
-    for text in texts:
+    for text in texts[::3] + EDGES:
         low = text.lower()
         presence = Presence(text, low)
         for rule in rules:
@@ -172,16 +200,17 @@ def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
     assert read.count("run the tests") == 1
 
 
-def test_a_long_texts_hints_found_in_one_pass_change_nothing(tmp_path: Path) -> None:
+def test_a_long_texts_hints_found_in_one_pass_change_nothing(texts: list[str]) -> None:
     """A text too long to copy lower-cased has every admitted rule's hints looked for in
     one lower-casing of its pieces (``Presence.find_hints``): each rule finds what it
     finds testing its own hints, in corpus strings strewn over a long text and where the
     only hint is cut by the pieces' boundary."""
     r = random.Random(6)
-    cut = 1 << 20
-    # corpus strings strewn over a mebibyte of filler (cheap to scan), and past it
-    pieces = ["|" * 4000] * 270
-    for text in r.sample(list(dict.fromkeys(_texts(tmp_path))), 600):
+    cut = 1 << 17  # a bound of the pieces (``HINT_PIECE``) and of the scan's (``CHUNK``)
+    assert cut % HINT_PIECE == 0 and cut % CHUNK == 0
+    # corpus strings strewn over filler (cheap to scan) and past the cut
+    pieces = ["|" * 4000] * 34
+    for text in r.sample(texts, 600):
         pieces.insert(r.randrange(len(pieces) + 1), text + r.choice([" ", "\n", "\u0130"]))
     strewn = "".join(pieces)
     boundary = "|" * (cut - 3) + "BeArEr abcdefghij0123456789 " + "|" * 100
@@ -216,12 +245,11 @@ ASSIGNMENT_EDGES = [
 ]
 
 
-def test_assignment_starts_find_what_its_search_finds(tmp_path: Path) -> None:
+def test_assignment_starts_find_what_its_search_finds(texts: list[str]) -> None:
     """The ``key = value`` rule tries its pattern only near a secret word of its key:
     the same matches as its search, from every position the rule searches from."""
-    texts = list(dict.fromkeys(_texts(tmp_path))) + ASSIGNMENT_EDGES
     found = 0
-    for text in texts:
+    for text in texts + ASSIGNMENT_EDGES:
         starts = _assignment_starts(text)
         pos = 0
         while True:
