@@ -83,6 +83,10 @@ _QP = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F]){1,3}|=[0-9A-F]{2}|=\r?\n")
 _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
 #: runs of base32, of base64url or unpadded base64, of gzip in base64 (``H4sI``)
 _BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
+#: ``_BASE32_RUN`` after the character before it (a run starts only after a character
+#: outside its lookbehind's set): a pattern that begins with a set of characters is
+#: skipped ahead on in C, where one that begins with a lookbehind is tried at every one
+_BASE32_AFTER = re.compile(r"[^A-Za-z0-9+/=_\-]([A-Z2-7]{16,}={0,6})(?![A-Za-z0-9+/=_\-])")
 _URLSAFE_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9_\-+/]{20,}={0,2}(?![A-Za-z0-9+/=_\-])")
 #: the longest decoded blob read, and the most a gzip blob is inflated to
 _MAX_DECODED = 1 << 20
@@ -310,10 +314,19 @@ def _as_text(raw: bytes) -> str | None:
     return decoded if _printable(decoded) else None
 
 
+def base32_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``_BASE32_RUN.finditer(text)``."""
+    first = _BASE32_RUN.match(text)
+    if first is not None:
+        yield first.span()
+    for m in _BASE32_AFTER.finditer(text, first.end() if first is not None else 0):
+        yield m.span(1)
+
+
 def blobs(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, decoded text) of each base32, base64url or gzip blob that is text."""
-    for m in _BASE32_RUN.finditer(text):
-        run = m.group().rstrip("=")
+    for start, end in base32_runs(text):
+        run = text[start:end].rstrip("=")
         if len(run) > _MAX_DECODED or len(run) % 8 in (1, 3, 6):
             continue
         try:
@@ -321,7 +334,7 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
         except (ValueError, binascii.Error):
             continue
         if decoded is not None:
-            yield m.start(), m.end(), decoded
+            yield start, end, decoded
     for m in _URLSAFE_RUN.finditer(text):
         run = m.group().rstrip("=")
         if len(run) > _MAX_DECODED or len(run) % 4 == 1:

@@ -126,3 +126,57 @@ def test_no_latin_1_character_lowers_or_folds_to_another_ascii_letter() -> None:
     for code in range(0x80, 0x100):
         char = chr(code)
         assert not any(c.isascii() for c in char.lower() + fold(char)), hex(code)
+
+
+#: characters at the edges of base32 and base64 runs: in and out of each run's set and
+#: its lookarounds' (``=``, ``_``, ``-``), a line break, wider characters
+RUN_ALPHABET = [*"AZ27az18+/=_- \n.", "\u00e9", "\u212a", "\x00"]
+
+
+def _run_texts(seed: int, count: int) -> list[str]:
+    """Texts of runs (of base32 letters, of ``=``) and single characters between them."""
+    r = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        parts = []
+        for _ in range(r.randrange(6)):
+            kind = r.randrange(3)
+            if kind == 0:
+                parts.append("".join(r.choices("AZ27", k=r.choice([15, 16, 17, 30]))))
+            elif kind == 1:
+                parts.append("=" * r.randrange(8))
+            else:
+                parts.append("".join(r.choices(RUN_ALPHABET, k=r.randrange(3))))
+        texts.append("".join(parts))
+    return texts
+
+
+def test_base32_runs_are_the_patterns_matches() -> None:
+    """``_disguise.base32_runs`` (a pattern that is skipped ahead on in C) finds the
+    spans its lookbehind pattern finds, at a text's start, after every character."""
+    from prime_nb.redact import _disguise
+
+    found = 0
+    for text in _run_texts(11, 4000):
+        want = [m.span() for m in _disguise._BASE32_RUN.finditer(text)]
+        assert list(_disguise.base32_runs(text)) == want, text
+        found += len(want)
+    assert found > 300
+
+
+def test_base64_whole_is_the_padding_test() -> None:
+    """``_encodings.base64_whole`` answers as ``_PADDING_INSIDE`` over a run, with the
+    run anywhere in a text."""
+    from prime_nb.redact import _encodings
+
+    r = random.Random(12)
+    answers = set()
+    for text in _run_texts(12, 3000):
+        start = r.randrange(len(text) + 1)
+        end = r.randrange(start, len(text) + 1)
+        breaks = text.count("\n", start, end) + text.count("\r", start, end)
+        inside = _encodings._PADDING_INSIDE.search(text, start, end)
+        want = not (end - start - breaks) % 4 and inside is None
+        assert _encodings.base64_whole(text, start, end) == want, (text, start, end)
+        answers.add(want)
+    assert answers == {True, False}
