@@ -22,6 +22,8 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from ._engine import EXACT, FOLD, literals, run
+
 
 class Origin:
     """Where each character of a view came from in the text, kept as stretches: a stretch
@@ -83,6 +85,10 @@ _QP = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F]){1,3}|=[0-9A-F]{2}|=\r?\n")
 _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
 #: runs of base32, of base64url or unpadded base64, of gzip in base64 (``H4sI``)
 _BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
+_BASE32_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_BASE32_AROUND = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+#: a text longer than this is first scanned in C for what a pattern needs
+_SCANNED = 4096
 #: ``_BASE32_RUN`` after the character before it (a run starts only after a character
 #: outside its lookbehind's set): a pattern that begins with a set of characters is
 #: skipped ahead on in C, where one that begins with a lookbehind is tried at every one
@@ -273,17 +279,36 @@ def _identity(text: str) -> View:
     return text, origin
 
 
+#: the substrings that tell ``views`` a disguise may be there, and the name of
+#: quoted-printable (its search is ``_QP_NAMED``'s, without regard to ASCII case)
+_TELLS = ("\\\n", "\\\r\n", "%25", "](", '""', "=3D")
+_VIEW_TELLS = literals((*((tell, EXACT) for tell in _TELLS), ("quoted-printable", FOLD)))
+
+
+def _tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
+    """Tests of whether ``text`` holds one of ``_TELLS``, and whether it names
+    quoted-printable: for a long text, one pass of Hyperscan for all (when it can answer
+    for the text), not one search of the text each."""
+    found = _VIEW_TELLS.present(text) if len(text) > _SCANNED else None
+    if found is None:
+        return text.__contains__, lambda: _QP_NAMED.search(text) is not None
+    held = {_TELLS[i] for i in found if i < len(_TELLS)}
+    named = len(_TELLS) in found
+    return held.__contains__, lambda: named
+
+
 def views(text: str) -> Iterator[View]:
     """The text with each disguise it shows taken off (none when it shows none)."""
     wide = not text.isascii()  # look-alikes, hidden marks but ESC, and folds are not ASCII
+    holds, names_qp = _tells(text)
     if wide and _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
         yield text.translate(SKELETON), _identity(text)[1]
-    if "\\\n" in text or "\\\r\n" in text:
+    if holds("\\\n") or holds("\\\r\n"):
         yield _deleted(text, _CONTINUATION)
-    if "%25" in text and len(text) <= _MAX_DECODED:  # percent-encoded twice, run by run
+    if holds("%25") and len(text) <= _MAX_DECODED:  # percent-encoded twice, run by run
         yield _replaced(text, _PERCENT_RUN, _unpercent)
     yield from _joined_windows(text)
-    if "](" in text:  # a link's target read as lines of its own
+    if holds("]("):  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if (wide or "\x1b" in text) and _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
@@ -291,9 +316,9 @@ def views(text: str) -> Iterator[View]:
         yield _replaced(text, _FOLDABLE, _fold)
     if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
-    if '""' in text and any(_csv_doubled(text)):
+    if holds('""') and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
-    if "=3D" in text or ("-" in text and _QP_NAMED.search(text)):
+    if holds("=3D") or ("-" in text and names_qp()):
         yield _replaced(text, _QP, _qp_char)
 
 
@@ -319,6 +344,8 @@ def base32_runs(text: str) -> Iterator[tuple[int, int]]:
     first = _BASE32_RUN.match(text)
     if first is not None:
         yield first.span()
+    if len(text) > _SCANNED and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text):
+        return  # one pass in C: no run of 16 after a character outside the run's set
     for m in _BASE32_AFTER.finditer(text, first.end() if first is not None else 0):
         yield m.span(1)
 
