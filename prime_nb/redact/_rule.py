@@ -183,10 +183,7 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
             _rule_groups[id(rules)] = known
     presence.prime_with(known.primer)
     found = presence.found()
-    if found is None:
-        alive = rules
-    else:
-        alive = [gate.rule for gate in known.gates if gate.opens(text, found)]
+    alive = rules if found is None else known.alive(text, found)
     if low is None:
         presence.find_hints([r.hints for r in alive if r.hints and r.admits(text, presence)])
     return presence, alive
@@ -225,6 +222,23 @@ class _Dispatch:
     groups: list[tuple[tuple[str, ...], int]]
     primer: Primer
     gates: tuple[_Gate, ...]
+    #: the rules (by number) no scan leaves out, those a found item may open, and those
+    #: a text's start opens (their needs found or not)
+    always: frozenset[int]
+    by_item: dict[int, tuple[int, ...]]
+    starting: tuple[int, ...]
+
+    def alive(self, text: str, found: set[int]) -> list[Rule]:
+        """The rules whose gates the found items open, in the rules' order: only the
+        rules one of the items can open are tested (most strings hold none)."""
+        picked = set(self.always)
+        for item in found:
+            picked.update(self.by_item.get(item, ()))
+        for i in self.starting:
+            if text.startswith(self.rules[i].starts):
+                picked.add(i)
+        gates = self.gates
+        return [gates[i].rule for i in sorted(picked) if gates[i].opens(text, found)]
 
     @classmethod
     def of(cls, rules: list[Rule]) -> _Dispatch:
@@ -247,7 +261,24 @@ class _Dispatch:
             if plan is not None and rule.finder is None:
                 literals = items(plan.literals, 2 if plan.folded else 0)
             gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals))
-        return cls(tuple(rules), groups, primer, tuple(gates))
+        # each rule is listed under the items of one test it cannot open without
+        always: set[int] = set()
+        by_item: dict[int, list[int]] = {}
+        starting: list[int] = []
+        for i, gate in enumerate(gates):
+            required = gate.hints if gate.hints is not None else gate.literals
+            if required is None and gate.needs is not None:
+                required = gate.needs
+                if gate.rule.starts:
+                    starting.append(i)
+            if required is None:
+                always.add(i)
+            for item in required or ():
+                by_item.setdefault(item, []).append(i)
+        listed = {item: tuple(numbers) for item, numbers in by_item.items()}
+        return cls(
+            tuple(rules), groups, primer, tuple(gates), frozenset(always), listed, tuple(starting)
+        )
 
 
 #: each rule list's dispatch (by the list's identity, checked against its rules)
