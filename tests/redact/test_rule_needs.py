@@ -102,16 +102,23 @@ def texts(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 
 def test_needs_never_changes_what_a_rule_finds(texts: list[str]) -> None:
+    """Where a text holds what a rule needs (or starts as it may), the rule runs as it
+    would without ``needs``: the same code. So the texts that matter are the others,
+    which the rule skips: the rule without ``needs`` finds nothing in them either."""
     rules = [rule for rule in default_rules(hostnames=[]) if rule.needs]
     assert len(rules) >= 15
-    found = 0
+    skipped = 0
     for rule in rules:
         bare = dataclasses.replace(rule, needs=())
         for text in texts:
-            want = sorted(bare.spans(text))
-            assert sorted(rule.spans(text)) == want, (rule.name, text[:120])
-            found += len(want)
-    assert found > 100  # the texts do hit the rules
+            if any(part in text for part in rule.needs) or (
+                rule.starts and text.startswith(rule.starts)
+            ):
+                continue
+            assert list(rule.spans(text)) == [], (rule.name, text[:120])
+            assert sorted(bare.spans(text)) == [], (rule.name, text[:120])
+            skipped += 1
+    assert skipped > 10 * len(texts)  # most rules skip most texts
 
 
 def test_a_rule_does_not_read_a_text_without_what_it_needs() -> None:
