@@ -89,6 +89,7 @@ _BASE32_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _BASE32_AROUND = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
 #: a text longer than this is first scanned in C for what a pattern needs
 _SCANNED = 4096
+run(_BASE32_CHARS, 16, _BASE32_AROUND)  # compiled now, not within a long line's redaction
 #: ``_BASE32_RUN`` after the character before it (a run starts only after a character
 #: outside its lookbehind's set): a pattern that begins with a set of characters is
 #: skipped ahead on in C, where one that begins with a lookbehind is tried at every one
@@ -283,6 +284,7 @@ def _identity(text: str) -> View:
 #: quoted-printable (its search is ``_QP_NAMED``'s, without regard to ASCII case)
 _TELLS = ("\\\n", "\\\r\n", "%25", "](", '""', "=3D")
 _VIEW_TELLS = literals((*((tell, EXACT) for tell in _TELLS), ("quoted-printable", FOLD)))
+_VIEW_TELLS.compile(True)  # now, not within a long line's redaction (the compiler's peak)
 
 
 def _tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
