@@ -87,13 +87,10 @@ _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
 _BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
 _BASE32_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _BASE32_AROUND = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
-#: a text longer than this is first scanned in C for what a pattern needs
-_SCANNED = 4096
-run(_BASE32_CHARS, 16, _BASE32_AROUND)  # compiled now, not within a long line's redaction
-#: ``_BASE32_RUN`` after the character before it (a run starts only after a character
-#: outside its lookbehind's set): a pattern that begins with a set of characters is
-#: skipped ahead on in C, where one that begins with a lookbehind is tried at every one
-_BASE32_AFTER = re.compile(r"[^A-Za-z0-9+/=_\-]([A-Z2-7]{16,}={0,6})(?![A-Za-z0-9+/=_\-])")
+#: a text longer than this is first scanned in C for what a pattern needs (a shorter one,
+#: a decoded window among them, is searched as it is: the scan copies a piece at a time)
+_SCANNED = 1 << 20
+run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text("-")  # the same (its peak is redaction's)
 _URLSAFE_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9_\-+/]{20,}={0,2}(?![A-Za-z0-9+/=_\-])")
 #: the longest decoded blob read, and the most a gzip blob is inflated to
 _MAX_DECODED = 1 << 20
@@ -284,7 +281,7 @@ def _identity(text: str) -> View:
 #: quoted-printable (its search is ``_QP_NAMED``'s, without regard to ASCII case)
 _TELLS = ("\\\n", "\\\r\n", "%25", "](", '""', "=3D")
 _VIEW_TELLS = literals((*((tell, EXACT) for tell in _TELLS), ("quoted-printable", FOLD)))
-_VIEW_TELLS.compile(True)  # now, not within a long line's redaction (the compiler's peak)
+_VIEW_TELLS.present("-")  # compiled and its scratch made now, not within a long line's
 
 
 def _tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
@@ -342,14 +339,17 @@ def _as_text(raw: bytes) -> str | None:
 
 
 def base32_runs(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of ``_BASE32_RUN.finditer(text)``."""
-    first = _BASE32_RUN.match(text)
-    if first is not None:
-        yield first.span()
-    if len(text) > _SCANNED and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text):
-        return  # one pass in C: no run of 16 after a character outside the run's set
-    for m in _BASE32_AFTER.finditer(text, first.end() if first is not None else 0):
-        yield m.span(1)
+    """The spans of ``_BASE32_RUN.finditer(text)``: a long text is first scanned in C for
+    a run of 16 after a character outside the run's set, or starts with one (the
+    pattern, led by a lookbehind, is tried at every character)."""
+    if (
+        len(text) > _SCANNED
+        and text[:1] not in _BASE32_CHARS  # a run at the start follows no character
+        and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text)
+    ):
+        return
+    for m in _BASE32_RUN.finditer(text):
+        yield m.span()
 
 
 def blobs(text: str) -> Iterator[tuple[int, int, str]]:

@@ -177,10 +177,13 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
     presence = Presence(text, low)
     known = _rule_groups.get(id(rules))
     if known is None or known.rules != tuple(rules):
-        known = _rule_groups[id(rules)] = _Dispatch.of(rules)
+        # each redaction makes its rule list anew, equal to the last: its dispatch is
+        # found by value, not built again within the file's redaction
+        known = _by_rules.get(tuple(rules)) or _Dispatch.of(rules)
         if len(_rule_groups) > 16:
             _rule_groups.clear()
-            _rule_groups[id(rules)] = known
+            _by_rules.clear()
+        _rule_groups[id(rules)] = _by_rules[known.rules] = known
     presence.prime_with(known.primer)
     found = presence.found()
     alive = rules if found is None else known.alive(text, found)
@@ -283,6 +286,7 @@ class _Dispatch:
 
 #: each rule list's dispatch (by the list's identity, checked against its rules)
 _rule_groups: dict[int, _Dispatch] = {}
+_by_rules: dict[tuple[Rule, ...], _Dispatch] = {}
 
 
 def _groups(rules: list[Rule]) -> list[tuple[tuple[str, ...], int]]:
