@@ -1,12 +1,13 @@
 """Redaction's time and peak memory against ``load`` of the same file, in the same run.
 
-Two inputs: a session file of SIZE MB (``sessiongen.write_large_session``) and a file
+Three inputs: a session file of SIZE MB (``sessiongen.write_large_session``), a file
 whose one entry holds a single text of LINE MB (base64-like, the worst case for the
-decoders). Each step runs in a fresh process so that its peak (VmHWM) is its own:
+decoders), and one object of KEYS keys (each key a string the rules read). Each step
+runs in a fresh process so that its peak (VmHWM) is its own:
 ``load`` (the baseline), then ``redact`` to a new file. Prints wall and CPU seconds, the
 peak, and the ratios redact / load::
 
-    PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200]
+    PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
 """
 
 from __future__ import annotations
@@ -74,6 +75,20 @@ def write_long_line(path: Path, megabytes: float) -> Path:
     return path
 
 
+def write_many_keys(path: Path, keys: int) -> Path:
+    """A session whose one custom entry's data is an object of ``keys`` keys."""
+    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+    entry = {
+        "type": "custom",
+        "id": "c1",
+        "parentId": None,
+        "timestamp": "2026-01-05T10:00:01Z",
+        "data": dict.fromkeys((f"k{i}" for i in range(keys)), 1),
+    }
+    path.write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n")
+    return path
+
+
 def longest_line(path: Path) -> int:
     with open(path, "rb") as fh:
         return max(len(line) for line in fh)
@@ -100,13 +115,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=float, default=100, help="session file, MB")
     parser.add_argument("--line", type=float, default=200, help="one line, MB")
+    parser.add_argument("--keys", type=float, default=1e6, help="keys of one object")
+    parser.add_argument("--only", default="", help="comma-separated: session,line,keys")
     args = parser.parse_args()
     print(describe())
+    only = set(filter(None, args.only.split(","))) or {"session", "line", "keys"}
     with tempfile.TemporaryDirectory() as folder:
-        big = write_large_session(Path(folder) / "big.jsonl", int(args.size * 2**20), seed=7)
-        compare("large session", Path(big), longest_line(Path(big)))
-        line = write_long_line(Path(folder) / "line.jsonl", args.line)
-        compare("one long line", line, longest_line(line))
+        if "session" in only:
+            big = write_large_session(Path(folder) / "big.jsonl", int(args.size * 2**20), seed=7)
+            compare("large session", Path(big), longest_line(Path(big)))
+        if "line" in only:
+            line = write_long_line(Path(folder) / "line.jsonl", args.line)
+            compare("one long line", line, longest_line(line))
+        if "keys" in only:
+            keys = write_many_keys(Path(folder) / "keys.jsonl", int(args.keys))
+            compare(f"one object of {int(args.keys)} keys", keys, longest_line(keys))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from ._engine import EXACT, FOLD, literals, run
+
 
 class Origin:
     """Where each character of a view came from in the text, kept as stretches: a stretch
@@ -83,6 +85,12 @@ _QP = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F]){1,3}|=[0-9A-F]{2}|=\r?\n")
 _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
 #: runs of base32, of base64url or unpadded base64, of gzip in base64 (``H4sI``)
 _BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
+_BASE32_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_BASE32_AROUND = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+#: a text longer than this is first scanned in C for what a pattern needs (a shorter one,
+#: a decoded window among them, is searched as it is: the scan copies a piece at a time)
+_SCANNED = 1 << 20
+run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text("-")  # the same (its peak is redaction's)
 _URLSAFE_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9_\-+/]{20,}={0,2}(?![A-Za-z0-9+/=_\-])")
 #: the longest decoded blob read, and the most a gzip blob is inflated to
 _MAX_DECODED = 1 << 20
@@ -269,17 +277,37 @@ def _identity(text: str) -> View:
     return text, origin
 
 
+#: the substrings that tell ``views`` a disguise may be there, and the name of
+#: quoted-printable (its search is ``_QP_NAMED``'s, without regard to ASCII case)
+_TELLS = ("\\\n", "\\\r\n", "%25", "](", '""', "=3D")
+_VIEW_TELLS = literals((*((tell, EXACT) for tell in _TELLS), ("quoted-printable", FOLD)))
+_VIEW_TELLS.present("-")  # compiled and its scratch made now, not within a long line's
+
+
+def _tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
+    """Tests of whether ``text`` holds one of ``_TELLS``, and whether it names
+    quoted-printable: for a long text, one pass of Hyperscan for all (when it can answer
+    for the text), not one search of the text each."""
+    found = _VIEW_TELLS.present(text) if len(text) > _SCANNED else None
+    if found is None:
+        return text.__contains__, lambda: _QP_NAMED.search(text) is not None
+    held = {_TELLS[i] for i in found if i < len(_TELLS)}
+    named = len(_TELLS) in found
+    return held.__contains__, lambda: named
+
+
 def views(text: str) -> Iterator[View]:
     """The text with each disguise it shows taken off (none when it shows none)."""
     wide = not text.isascii()  # look-alikes, hidden marks but ESC, and folds are not ASCII
+    holds, names_qp = _tells(text)
     if wide and _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
         yield text.translate(SKELETON), _identity(text)[1]
-    if "\\\n" in text or "\\\r\n" in text:
+    if holds("\\\n") or holds("\\\r\n"):
         yield _deleted(text, _CONTINUATION)
-    if "%25" in text and len(text) <= _MAX_DECODED:  # percent-encoded twice, run by run
+    if holds("%25") and len(text) <= _MAX_DECODED:  # percent-encoded twice, run by run
         yield _replaced(text, _PERCENT_RUN, _unpercent)
     yield from _joined_windows(text)
-    if "](" in text:  # a link's target read as lines of its own
+    if holds("]("):  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if (wide or "\x1b" in text) and _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
@@ -287,9 +315,9 @@ def views(text: str) -> Iterator[View]:
         yield _replaced(text, _FOLDABLE, _fold)
     if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
-    if '""' in text and any(_csv_doubled(text)):
+    if holds('""') and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
-    if "=3D" in text or ("-" in text and _QP_NAMED.search(text)):
+    if holds("=3D") or ("-" in text and names_qp()):
         yield _replaced(text, _QP, _qp_char)
 
 
@@ -310,10 +338,24 @@ def _as_text(raw: bytes) -> str | None:
     return decoded if _printable(decoded) else None
 
 
+def base32_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``_BASE32_RUN.finditer(text)``: a long text is first scanned in C for
+    a run of 16 after a character outside the run's set, or starts with one (the
+    pattern, led by a lookbehind, is tried at every character)."""
+    if (
+        len(text) > _SCANNED
+        and text[:1] not in _BASE32_CHARS  # a run at the start follows no character
+        and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text)
+    ):
+        return
+    for m in _BASE32_RUN.finditer(text):
+        yield m.span()
+
+
 def blobs(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, decoded text) of each base32, base64url or gzip blob that is text."""
-    for m in _BASE32_RUN.finditer(text):
-        run = m.group().rstrip("=")
+    for start, end in base32_runs(text):
+        run = text[start:end].rstrip("=")
         if len(run) > _MAX_DECODED or len(run) % 8 in (1, 3, 6):
             continue
         try:
@@ -321,7 +363,7 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
         except (ValueError, binascii.Error):
             continue
         if decoded is not None:
-            yield m.start(), m.end(), decoded
+            yield start, end, decoded
     for m in _URLSAFE_RUN.finditer(text):
         run = m.group().rstrip("=")
         if len(run) > _MAX_DECODED or len(run) % 4 == 1:

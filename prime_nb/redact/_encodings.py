@@ -26,6 +26,7 @@ BASE64_RUN = re.compile(
     r"(?:\r?\n[A-Za-z0-9+/]{4,}={0,2})*(?![A-Za-z0-9+/=_\-])"
 )
 _PADDING_INSIDE = re.compile(r"=+[^=]")
+_PADDING_RUN = re.compile("=+")
 #: how much of a long base64 run is decoded to tell whether it is text
 PREFIX = 4096
 
@@ -40,9 +41,16 @@ def base64_blob(run: str) -> str | None:
 
 
 def base64_whole(text: str, start: int, end: int) -> bool:
-    """:func:`base64_blob`'s test of ``text[start:end]`` in place (a long run, not copied)."""
+    """:func:`base64_blob`'s test of ``text[start:end]`` in place (a long run, not copied).
+
+    ``_PADDING_INSIDE`` finds a ``=`` followed by another character: there is one unless
+    the first ``=`` begins a run of them to the end (a substring search, where the
+    regex would be tried at every character of a long run)."""
     breaks = text.count("\n", start, end) + text.count("\r", start, end)
-    return not (end - start - breaks) % 4 and _PADDING_INSIDE.search(text, start, end) is None
+    if (end - start - breaks) % 4:
+        return False
+    first = text.find("=", start, end)
+    return first < 0 or _PADDING_RUN.match(text, first, end).end() == end  # type: ignore[union-attr]
 
 
 def text_prefix(raw: bytes) -> bool:

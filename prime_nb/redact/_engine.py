@@ -194,20 +194,24 @@ def literals(items: tuple[tuple[str, int], ...]) -> Literals:
 class Run:
     """Whether a text holds ``length`` characters in a row out of ``chars``: the test
     ``re.search("[<chars>]{length}", text)``, in one pass of Hyperscan where a piece of
-    the text is Latin-1, by that regex where it is wider (a rare text)."""
+    the text is Latin-1, by that regex where it is wider (a rare text). With ``after``,
+    the run follows a character that is not one of ``after``:
+    ``re.search("[^<after>][<chars>]{length}", text)``."""
 
-    def __init__(self, chars: str, length: int) -> None:
-        self.length = length
-        self.pattern = re.compile(f"[{re.escape(chars)}]{{{length}}}")
+    def __init__(self, chars: str, length: int, after: str = "") -> None:
+        head = f"[^{re.escape(after)}]" if after else ""
+        self.length = length + bool(after)
+        self.pattern = re.compile(f"{head}[{re.escape(chars)}]{{{length}}}")
         narrow = [c.encode("latin-1") for c in chars if ord(c) < 256]
+        outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
         self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         # a run of any length, reported once it is ``length`` long (a counted repeat
         # costs Hyperscan a second to compile)
         least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
-            flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=length
+            flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
         )
         self._db.compile(
-            expressions=[_byte_class(narrow) + b"+"],
+            expressions=[(b"[" + outside + b"]" if after else b"") + _byte_class(narrow) + b"+"],
             ids=[0],
             elements=1,
             flags=[hyperscan.HS_FLAG_SINGLEMATCH],
@@ -238,6 +242,6 @@ class Run:
 
 
 @functools.lru_cache(maxsize=64)
-def run(chars: str, length: int) -> Run:
+def run(chars: str, length: int, after: str = "") -> Run:
     """The compiled test of a run of ``length`` of ``chars`` (compiled once)."""
-    return Run(chars, length)
+    return Run(chars, length, after)

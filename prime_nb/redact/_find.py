@@ -42,7 +42,7 @@ from ._encodings import (
 )
 from ._engine import run
 from ._literals import SHORT
-from ._rule import Rule, presence_for
+from ._rule import Rule, dispatch
 from ._shapes import key_material
 from ._values import (
     escaped_forms,
@@ -180,8 +180,8 @@ class SpanFinder:
         # buffer of 12 bytes a character
         short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
         low = text.lower() if short else None
-        presence = presence_for(self.rules, text, low)
-        for rule in self.rules:
+        presence, alive = dispatch(self.rules, text, low)
+        for rule in alive:
             for start, end in rule.spans(text, low, presence):
                 out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
         return out

@@ -252,7 +252,7 @@ def hinted_in_pieces(text: str, hints: tuple[str, ...]) -> bool:
 
 
 @dataclass(frozen=True)
-class _Primer:
+class Primer:
     """One scan's worth of many groups of literals: the compiled items, and each
     group's items by ``(id(parts), where)``; ``parts`` holds the tuples, so that no other
     takes their ids while this is known."""
@@ -263,12 +263,12 @@ class _Primer:
 
 
 #: primers by the groups' identities (the rules' tuples live as long as the rules)
-_primers: dict[tuple[tuple[int, int], ...], _Primer] = {}
+_primers: dict[tuple[tuple[int, int], ...], Primer] = {}
 _MOST_PRIMERS = 64
 _MODES = (EXACT, LOWER, FOLD)
 
 
-def _primer(groups: list[tuple[tuple[str, ...], int]]) -> _Primer:
+def _primer(groups: list[tuple[tuple[str, ...], int]]) -> Primer:
     key = tuple((id(parts), where) for parts, where in groups)
     primer = _primers.get(key)
     if primer is None:
@@ -279,7 +279,7 @@ def _primer(groups: list[tuple[tuple[str, ...], int]]) -> _Primer:
         ]
         items = sorted({(part, _MODES[where]) for parts, where in kept for part in parts})
         index = {item: i for i, item in enumerate(items)}
-        primer = _Primer(
+        primer = Primer(
             literals(tuple(items)),
             {
                 (id(parts), where): tuple(index[part, _MODES[where]] for part in parts)
@@ -318,7 +318,7 @@ class Presence:
         self._alive: list[tuple[str, ...]] = []
         self._runs: dict[int, bool] = {}
         self._parts: dict[str, bool] = {}
-        self._primer: _Primer | None = None
+        self._primer: Primer | None = None
         self._found: set[int] = set()
 
     def any_in(self, parts: tuple[str, ...], where: int) -> bool:
@@ -354,10 +354,18 @@ class Presence:
         """``any_in`` of each ``(parts, where)`` worked out in one scan of the text for
         all of them (when the scan can answer for this text), each answer read when
         asked; pass the same long-lived tuples for every text."""
-        primer = _primer(groups)
+        self.prime_with(_primer(groups))
+
+    def prime_with(self, primer: Primer) -> None:
+        """:meth:`prime` with the groups' primer known (see :func:`primer_of`)."""
         found = primer.engine.present(self.text)
         if found is not None:
             self._primer, self._found = primer, found
+
+    def found(self) -> set[int] | None:
+        """The primer's items the scan found in the text (None: the scan could not
+        answer for it, a text wider than Latin-1)."""
+        return self._found if self._primer is not None else None
 
     def _primed(self, key: tuple[int, int]) -> bool | None:
         """The scan's answer for ``key`` (remembered), or None when it has none."""
@@ -459,6 +467,11 @@ def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
                 at = hay.find(literal, at + 1)
     found.sort()
     return found
+
+
+def primer_of(groups: list[tuple[tuple[str, ...], int]]) -> Primer:
+    """The one scan of ``groups`` (see :meth:`Presence.prime`); keep it with the groups."""
+    return _primer(groups)
 
 
 def compile_for(groups: list[tuple[tuple[str, ...], int]]) -> None:

@@ -16,10 +16,12 @@ from ._engine import run
 from ._literals import (
     TOKEN_CHARS,
     Presence,
+    Primer,
     compile_for,
     finditer,
     hinted_in_pieces,
     plan_of,
+    primer_of,
 )
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
@@ -163,24 +165,128 @@ def presence_for(rules: list[Rule], text: str, low: str | None) -> Presence:
     """The cheap tests many rules share (a blank, a hint, a literal), each made once for
     ``text``; for a long one (no ``low``), the hints of the rules it admits are found in
     one pass over its pieces."""
+    return dispatch(rules, text, low)[0]
+
+
+def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, list[Rule]]:
+    """``text``'s cheap tests (see :func:`presence_for`) and the rules that may find
+    anything in it: from the one scan of every rule's literals, a rule whose needed
+    substrings, hints or pattern literals are all absent is left out, without a test of
+    its own (most rules, for most strings). The rules left out find nothing there: each
+    would return at that same test, answered by the same scan."""
     presence = Presence(text, low)
     known = _rule_groups.get(id(rules))
-    if known is None or known[0] != tuple(rules):
-        known = _rule_groups[id(rules)] = (tuple(rules), _groups(rules))
-        compile_for(known[1])
-        for length in {r.run for r in rules if r.run}:
-            run(TOKEN_CHARS, length)
+    if known is None or known.rules != tuple(rules):
+        # each redaction makes its rule list anew, equal to the last: its dispatch is
+        # found by value, not built again within the file's redaction
+        known = _by_rules.get(tuple(rules)) or _Dispatch.of(rules)
         if len(_rule_groups) > 16:
             _rule_groups.clear()
-            _rule_groups[id(rules)] = known
-    presence.prime(known[1])
+            _by_rules.clear()
+        _rule_groups[id(rules)] = _by_rules[known.rules] = known
+    presence.prime_with(known.primer)
+    found = presence.found()
+    alive = rules if found is None else known.alive(text, found)
     if low is None:
-        presence.find_hints([r.hints for r in rules if r.hints and r.admits(text, presence)])
-    return presence
+        presence.find_hints([r.hints for r in alive if r.hints and r.admits(text, presence)])
+    return presence, alive
 
 
-#: each rule list's groups (by the list's identity, checked against its rules)
-_rule_groups: dict[int, tuple[tuple[Rule, ...], list[tuple[tuple[str, ...], int]]]] = {}
+@dataclass(frozen=True)
+class _Gate:
+    """What the scan must find for a rule to run: one of ``needs`` (or the text starts
+    with one of ``starts``), one of ``hints``, and, for a rule with a pattern and no
+    finder, one of the pattern's ``literals``; each as the primer's item numbers, None
+    where the scan cannot answer (the rule's own test then decides)."""
+
+    rule: Rule
+    needs: frozenset[int] | None
+    hints: frozenset[int] | None
+    literals: frozenset[int] | None
+
+    def opens(self, text: str, found: set[int]) -> bool:
+        starts = self.rule.starts
+        if (
+            self.needs is not None
+            and self.needs.isdisjoint(found)
+            and not (starts and text.startswith(starts))
+        ):
+            return False
+        if self.hints is not None and self.hints.isdisjoint(found):
+            return False
+        return self.literals is None or not self.literals.isdisjoint(found)
+
+
+@dataclass(frozen=True)
+class _Dispatch:
+    """A rule list's one scan (its primer) and each rule's gate."""
+
+    rules: tuple[Rule, ...]
+    groups: list[tuple[tuple[str, ...], int]]
+    primer: Primer
+    gates: tuple[_Gate, ...]
+    #: the rules (by number) no scan leaves out, those a found item may open, and those
+    #: a text's start opens (their needs found or not)
+    always: frozenset[int]
+    by_item: dict[int, tuple[int, ...]]
+    starting: tuple[int, ...]
+
+    def alive(self, text: str, found: set[int]) -> list[Rule]:
+        """The rules whose gates the found items open, in the rules' order: only the
+        rules one of the items can open are tested (most strings hold none)."""
+        picked = set(self.always)
+        for item in found:
+            picked.update(self.by_item.get(item, ()))
+        for i in self.starting:
+            if text.startswith(self.rules[i].starts):
+                picked.add(i)
+        gates = self.gates
+        return [gates[i].rule for i in sorted(picked) if gates[i].opens(text, found)]
+
+    @classmethod
+    def of(cls, rules: list[Rule]) -> _Dispatch:
+        groups = _groups(rules)
+        primer = primer_of(groups)
+        compile_for(groups)
+        for length in {r.run for r in rules if r.run}:
+            run(TOKEN_CHARS, length)
+
+        def items(parts: tuple[str, ...], where: int) -> frozenset[int] | None:
+            if not parts:
+                return None
+            found = primer.groups.get((id(parts), where))
+            return None if found is None else frozenset(found)
+
+        gates = []
+        for rule in rules:
+            plan = plan_of(rule.pattern) if rule.pattern is not None else None
+            literals = None
+            if plan is not None and rule.finder is None:
+                literals = items(plan.literals, 2 if plan.folded else 0)
+            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals))
+        # each rule is listed under the items of one test it cannot open without
+        always: set[int] = set()
+        by_item: dict[int, list[int]] = {}
+        starting: list[int] = []
+        for i, gate in enumerate(gates):
+            required = gate.hints if gate.hints is not None else gate.literals
+            if required is None and gate.needs is not None:
+                required = gate.needs
+                if gate.rule.starts:
+                    starting.append(i)
+            if required is None:
+                always.add(i)
+            for item in required or ():
+                by_item.setdefault(item, []).append(i)
+        listed = {item: tuple(numbers) for item, numbers in by_item.items()}
+        return cls(
+            tuple(rules), groups, primer, tuple(gates), frozenset(always), listed, tuple(starting)
+        )
+
+
+#: each rule list's dispatch (by the list's identity, checked against its rules)
+_rule_groups: dict[int, _Dispatch] = {}
+_by_rules: dict[tuple[Rule, ...], _Dispatch] = {}
 
 
 def _groups(rules: list[Rule]) -> list[tuple[tuple[str, ...], int]]:
