@@ -4,7 +4,6 @@ named on their own, are read as given."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import warnings
 from pathlib import Path
@@ -67,7 +66,6 @@ def test_search_reads_only_the_folder_s_own_files(linked: Path) -> None:
     assert sorted(named["session_id"]) == ["inside", "inside", "outside-file"]
 
 
-@pytest.mark.skipif(shutil.which("grep") is None, reason="needs grep")
 def test_search_reads_what_grep_r_reads(linked: Path) -> None:
     """Of the links leading out, grep -r reads none; nor does the search."""
     done = subprocess.run(
