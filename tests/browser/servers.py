@@ -216,3 +216,12 @@ def shared_lab(tmp_path_factory: pytest.TempPathFactory, config: pytest.Config) 
         _LAB.append(server)
     _LAB[0].alive()
     return _LAB[0]
+
+
+@pytest.fixture(scope="session", name="lab")
+def lab_fixture(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Jupyter:
+    """The run's JupyterLab as a fixture: ``from servers import lab_fixture  # noqa: F401``.
+    Notebook 7's pages are served by the same server."""
+    return shared_lab(tmp_path_factory, request.config)

@@ -8,27 +8,20 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, expect
 from servers import (
     START_TIMEOUT,
     Jupyter,
+    lab_fixture,  # noqa: F401
     notebook,
     only_local,
     run_cell,
-    shared_lab,
     wait_until,
 )
 
 import prime_nb
 from sessiongen import synthetic_family
-
-
-@pytest.fixture
-def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
-    """The run's JupyterLab (``servers.shared_lab``)."""
-    return shared_lab(tmp_path_factory, request.config)
 
 
 def test_click_a_session_opens_its_tree_and_python_selects(lab: Jupyter, chromium: Browser) -> None:

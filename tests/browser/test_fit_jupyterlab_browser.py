@@ -27,7 +27,14 @@ import pytest
 from big_session import big_session, large_session
 from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, Page
-from servers import START_TIMEOUT, Jupyter, notebook, only_local, shared_lab, wait_until
+from servers import (  # noqa: F401
+    START_TIMEOUT,
+    Jupyter,
+    lab_fixture,
+    notebook,
+    only_local,
+    wait_until,
+)
 from test_branches_fit_browser import check_whole, fit
 from test_lod_browser import CAPTURE, FIXTURES, check_views, debug, show_in_lab
 from test_transcript_browser import check_transcript
@@ -82,12 +89,6 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for path in FIXTURES:
         out[path.stem] = path
     return out
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
-    """The run's JupyterLab (``servers.shared_lab``)."""
-    return shared_lab(tmp_path_factory, request.config)
 
 
 @pytest.fixture(scope="module")

@@ -10,28 +10,21 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from browser import DEBUG, chromium_fixture, node_position  # noqa: F401
 from playwright.sync_api import Browser, expect
 from servers import (
     START_TIMEOUT,
     Jupyter,
+    lab_fixture,  # noqa: F401
     notebook,
     only_local,
     run_cell,
-    shared_lab,
     wait_until,
 )
 from widget_support import write_hostile_session
 
 import prime_nb
 import sessiongen
-
-
-@pytest.fixture
-def lab(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Jupyter:
-    """The run's JupyterLab (``servers.shared_lab``), also ``test_family_jupyterlab``'s."""
-    return shared_lab(tmp_path_factory, request.config)
 
 
 def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Browser) -> None:
