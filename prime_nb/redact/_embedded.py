@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ._find import MAX_DEPTH, WIDE_MAX, Span, _occurrences
+from ._find import MAX_DEPTH, Findings, Span, findings_spans
 from ._rule import Rule
 from ._scrub import Scrubber
 from ._stream import _FLAT_RUN, _OPEN, NotStreamable, StreamWalk
-from ._values import escaped_forms, named_pair, secret_under
+from ._values import named_pair, secret_under
 
 #: a string longer than this that holds JSON is read as a stream
 LONG_JSON = 1 << 16
@@ -40,22 +40,14 @@ class StreamScrubber(Scrubber):
             buf = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: orjson refuses the text too
             return super()._json_spans(text, depth)
-        found: dict[tuple[str, int, bool, str | None], Rule] = {}
+        found: Findings = {}
         try:
             for value, rule, confident, quoted in embedded(self, buf, depth):
                 found.setdefault((value, id(rule), confident, quoted), rule)
         except NotStreamable:
             return super()._json_spans(text, depth)
         del buf
-        out: list[Span] = []
-        for (value, _, confident, quoted), rule in found.items():
-            forms = {value, *escaped_forms(value)} if len(value) <= WIDE_MAX else {value}
-            for form in forms - {""}:
-                out.extend(
-                    Span(at, at + len(form), rule, confident)
-                    for at in _occurrences(text, form, quoted)
-                )
-        return out
+        return findings_spans(text, found)
 
 
 def embedded(finder: Scrubber, buf: bytes, depth: int) -> Iterator[Finding]:

@@ -303,19 +303,11 @@ class SpanFinder:
             return []
         # each distinct finding is looked for once (a list of thousands of records holds
         # the same secret in each: one search of the text finds them all)
-        found: dict[tuple[str, int, bool, str | None], Rule] = {}
+        found: Findings = {}
         for value, rule, confident, quoted in self._embedded(obj, False, depth):
             found.setdefault((value, id(rule), confident, quoted), rule)
         del obj
-        out: list[Span] = []
-        for (value, _, confident, quoted), rule in found.items():
-            forms = {value, *escaped_forms(value)} if len(value) <= WIDE_MAX else {value}
-            for form in forms - {""}:
-                out.extend(
-                    Span(at, at + len(form), rule, confident)
-                    for at in _occurrences(text, form, quoted)
-                )
-        return out
+        return findings_spans(text, found)
 
     def _embedded(
         self, obj: Any, secret: bool, depth: int
@@ -424,6 +416,23 @@ def _unhex(window: str, first: bool, last: bool) -> str | None:
 #: only where a rule finds it, never file-wide: one regex over it would cost many times
 #: its size, and what found it once finds it again
 WIDE_MAX = 1 << 16
+
+
+Findings = dict[tuple[str, int, bool, str | None], Rule]
+"""Distinct findings in a JSON text, (value, id(rule), confident, how bounded) -> rule."""
+
+
+def findings_spans(text: str, found: Findings) -> list[Span]:
+    """Where each finding of a JSON text stands in the text, in every escaped form: each
+    distinct finding is looked for once, however many records repeat it."""
+    out: list[Span] = []
+    for (value, _, confident, quoted), rule in found.items():
+        forms = {value, *escaped_forms(value)} if len(value) <= WIDE_MAX else {value}
+        for form in forms - {""}:
+            out.extend(
+                Span(at, at + len(form), rule, confident) for at in _occurrences(text, form, quoted)
+            )
+    return out
 
 
 def _occurrences(text: str, form: str, bound: str | None) -> Iterator[int]:
