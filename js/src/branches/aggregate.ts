@@ -7,7 +7,7 @@
  */
 
 import type { Columns } from "../model/data";
-import { buildDisplay, type Display } from "../model/display";
+import { buildDisplay, childColumns, type Display } from "../model/display";
 import type { Visible } from "../model/filter";
 import type { Tree } from "../model/tree";
 import { baseFacts, boxesOf, coarsen, type Base, type Grid, type Room } from "./coarsen";
@@ -104,16 +104,7 @@ export function coarseDisplay(b: Base, boxOf: Int32Array, first: number[], info:
     dparentArr.push(p >= 0 ? nodeMap[p] : -1);
   }
   const m = entry.length;
-  const childStart = new Int32Array(m + 1);
-  const roots: number[] = [];
-  for (let d = 0; d < m; d++) {
-    if (dparentArr[d] >= 0) childStart[dparentArr[d] + 1]++;
-    else roots.push(d);
-  }
-  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
-  const fill = childStart.slice(0, m);
-  const childList = new Int32Array(childStart[m]);
-  for (let d = 0; d < m; d++) if (dparentArr[d] >= 0) childList[fill[dparentArr[d]]++] = d;
+  const { childStart, childList, roots } = childColumns(dparentArr);
   const nodeOf = new Int32Array(base.nodeOf.length);
   for (let i = 0; i < nodeOf.length; i++) {
     const d = base.nodeOf[i];
@@ -126,7 +117,7 @@ export function coarseDisplay(b: Base, boxOf: Int32Array, first: number[], info:
     dparent: Int32Array.from(dparentArr),
     childStart,
     childList,
-    roots: Int32Array.from(roots),
+    roots,
     nodeOf,
     segOf: base.segOf,
     segments: base.segments,

@@ -20,7 +20,7 @@
 
 import { Flag, Kind } from "../model/constants";
 import type { Columns } from "../model/data";
-import { type AggregateInfo, type AggregatePlan, type Display, peakTokens } from "../model/display";
+import { type AggregateInfo, type AggregatePlan, childColumns, type Display, peakTokens } from "../model/display";
 import type { Tree } from "../model/tree";
 import { layoutDisplay, type Layout, type TreeShape } from "./layout";
 import { wrapRoots, type Wrap } from "./wrap";
@@ -288,18 +288,9 @@ export function shapeOf(units: Unit[]): { shape: TreeShape; list: Unit[]; onMain
   };
   walk(units, -1);
   const m = list.length;
-  const childStart = new Int32Array(m + 1);
-  const roots: number[] = [];
-  for (let d = 0; d < m; d++) {
-    if (parent[d] >= 0) childStart[parent[d] + 1]++;
-    else roots.push(d);
-  }
-  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
-  const fill = childStart.slice(0, m);
-  const childList = new Int32Array(childStart[m]);
-  for (let d = 0; d < m; d++) if (parent[d] >= 0) childList[fill[parent[d]]++] = d;
+  const { childStart, childList, roots } = childColumns(parent);
   const onMain = Uint8Array.from(list, (u) => (u.spine ? 1 : 0));
-  return { shape: { m, roots: Int32Array.from(roots), childStart, childList }, list, onMain };
+  return { shape: { m, roots, childStart, childList }, list, onMain };
 }
 
 /** Tidy layout of the coarse picture, laid out as the view lays out its display. */

@@ -93,6 +93,27 @@ export interface Display {
 }
 
 /** Shown children of each shown entry, in the tree's order, as CSR arrays. */
+/** Each node's children as compact columns: node d's are childList[childStart[d] ..
+ * childStart[d + 1]), and the roots, both in index order. */
+export function childColumns(parent: ArrayLike<number>): {
+  childStart: Int32Array;
+  childList: Int32Array;
+  roots: Int32Array;
+} {
+  const m = parent.length;
+  const childStart = new Int32Array(m + 1);
+  const roots: number[] = [];
+  for (let d = 0; d < m; d++) {
+    if (parent[d] >= 0) childStart[parent[d] + 1]++;
+    else roots.push(d);
+  }
+  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
+  const fill = childStart.slice(0, m);
+  const childList = new Int32Array(childStart[m]);
+  for (let d = 0; d < m; d++) if (parent[d] >= 0) childList[fill[parent[d]]++] = d;
+  return { childStart, childList, roots: Int32Array.from(roots) };
+}
+
 function shownChildren(tree: Tree, vis: Visible): { start: Int32Array; list: Int32Array; roots: number[] } {
   const n = tree.n;
   const start = new Int32Array(n + 1);
@@ -263,16 +284,7 @@ export function buildDisplay(
   }
   const m = entry.length;
   const dparent = Int32Array.from(dparentArr);
-  const childStart = new Int32Array(m + 1);
-  const roots: number[] = [];
-  for (let d = 0; d < m; d++) {
-    if (dparent[d] >= 0) childStart[dparent[d] + 1]++;
-    else roots.push(d);
-  }
-  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
-  const fill = childStart.slice(0, m);
-  const childList = new Int32Array(childStart[m]);
-  for (let d = 0; d < m; d++) if (dparent[d] >= 0) childList[fill[dparent[d]]++] = d;
+  const { childStart, childList, roots } = childColumns(dparent);
 
   const expandedHeads: number[] = [];
   if (view === "branches") {
@@ -288,7 +300,7 @@ export function buildDisplay(
     dparent,
     childStart,
     childList,
-    roots: Int32Array.from(roots),
+    roots,
     nodeOf,
     segOf,
     segments,
@@ -374,19 +386,12 @@ export function refold(disp: Display, cols: Columns, tree: Tree, vis: Visible, b
   const m = entry.length;
   const isSeg = new Uint8Array(m);
   const dparent = new Int32Array(m);
-  const childStart = new Int32Array(m + 1);
-  const roots: number[] = [];
   for (let d = 0; d < m; d++) {
     const i = entry[d];
     isSeg[d] = after[i] >= 0 ? 1 : 0;
     const p = vis.vparent[i];
     dparent[d] = p >= 0 ? nodeOf[p] : -1;
-    if (dparent[d] >= 0) childStart[dparent[d] + 1]++;
-    else roots.push(d);
   }
-  for (let d = 0; d < m; d++) childStart[d + 1] += childStart[d];
-  const fill = childStart.slice(0, m);
-  const childList = new Int32Array(childStart[m]);
-  for (let d = 0; d < m; d++) if (dparent[d] >= 0) childList[fill[dparent[d]]++] = d;
-  return { ...disp, m, entry, isSeg, dparent, childStart, childList, roots: Int32Array.from(roots), nodeOf, folds };
+  const { childStart, childList, roots } = childColumns(dparent);
+  return { ...disp, m, entry, isSeg, dparent, childStart, childList, roots, nodeOf, folds };
 }
