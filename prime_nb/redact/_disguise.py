@@ -340,13 +340,13 @@ def _as_text(raw: bytes) -> str | None:
 
 def base32_runs(text: str) -> Iterator[tuple[int, int]]:
     """The spans of ``_BASE32_RUN.finditer(text)``: a long text is first scanned in C for
-    a run of 16 after a character outside the run's set, or starts with one (the
-    pattern, led by a lookbehind, is tried at every character)."""
-    if (
-        len(text) > _SCANNED
-        and text[:1] not in _BASE32_CHARS  # a run at the start follows no character
-        and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text)
-    ):
+    a run of 16 after a character outside the run's set (the pattern, led by a
+    lookbehind, is tried at every character); without one, only a run at the start (it
+    follows no character) can match, and the pattern is tried there alone."""
+    if len(text) > _SCANNED and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text):
+        first = _BASE32_RUN.match(text)
+        if first is not None:
+            yield first.span()
         return
     for m in _BASE32_RUN.finditer(text):
         yield m.span()

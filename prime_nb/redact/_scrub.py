@@ -25,6 +25,7 @@ import functools
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -123,7 +124,7 @@ class Scrubber(SpanFinder):
     #: the spans found in each string in pass 1, for pass 2, so that each string is read
     #: by the rules once (forks and compactions repeat text; "ls" and "ok" every entry):
     #: a short one is known by itself, a long one by a digest
-    _found: dict[str | bytes, tuple[Span, ...]] = field(default_factory=dict)
+    _found: dict[TextKey, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
@@ -149,17 +150,12 @@ class Scrubber(SpanFinder):
 
     def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
         """The spans of ``text`` and whether they were found before."""
-        key: str | bytes = text
-        if len(text) >= _SHORT_TEXT:
-            digest = hashlib.blake2b(digest_size=16)
-            for at in range(0, len(text), PIECE):  # a long text is hashed a piece at a time
-                digest.update(text[at : at + PIECE].encode("utf-8", "surrogatepass"))
-            key = digest.digest()
+        key = _text_key(text)
         known = self._found.get(key)
         if known is not None:
             return known, True
         found = tuple(self.spans(text))
-        if isinstance(key, bytes) or len(self._found) < _SHORT_KEPT:
+        if not isinstance(key, str) or len(self._found) < _SHORT_KEPT:
             self._found[key] = found
         return found, False
 
@@ -377,6 +373,26 @@ class Scrubber(SpanFinder):
 
 
 _LONG_KEY = "\x00long:"
+
+#: what a string's spans are remembered by: a short string itself, a long one its length
+#: and a hash (see :func:`_text_key`)
+TextKey = str | bytes | tuple[int, int]
+
+
+def _text_key(text: str) -> TextKey:
+    """The key of ``text``'s spans. A long text is known by its length and Python's own
+    hash of it (SipHash in C over the string's buffer, without an encoded copy), whose
+    key is drawn at random for each process, so that no file can be written to make two
+    texts meet; where it is not drawn (``PYTHONHASHSEED`` set), by a blake2 digest,
+    hashed a piece at a time."""
+    if len(text) < _SHORT_TEXT:
+        return text
+    if sys.flags.hash_randomization:
+        return len(text), hash(text)
+    digest = hashlib.blake2b(digest_size=16)
+    for at in range(0, len(text), PIECE):
+        digest.update(text[at : at + PIECE].encode("utf-8", "surrogatepass"))
+    return digest.digest()
 
 
 def _value_key(text: str, start: int, end: int) -> str:

@@ -24,8 +24,11 @@ from typing import Any
 
 import orjson
 
+from ._key_count import quoted_key_count
 from ._scrub import IMAGE, KEEP, Hits, Scrubber, _join
 
+#: a text longer than this has its keys counted by its quotes (``raw_key_count``)
+_COUNTED = 1 << 16
 #: a value spanning at most this many bytes is parsed and walked as a tree
 SMALL = 1 << 14
 #: how deep a line may nest to be streamed: orjson writes 255 levels, and a line deeper
@@ -459,7 +462,10 @@ def repeated_keys(value: Any, text: bytes | bytearray) -> bool:
 
 
 def raw_key_count(body: bytes | bytearray) -> int:
-    """How many keys the JSON text ``body`` writes (a repeated one each time)."""
+    """How many keys the JSON text ``body`` writes (a repeated one each time); a long
+    text's by its quotes (see ``_key_count``)."""
+    if len(body) > _COUNTED:
+        return quoted_key_count(body)
     return [m.group(1) for m in _KEYED_STRING.finditer(body)].count(b":")
 
 

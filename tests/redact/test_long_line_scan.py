@@ -1,0 +1,73 @@
+"""A long line's scans answer as the plain regexes they stand for.
+
+The long-line path finds what a regex would find with cheaper passes (NumPy over a
+line's quotes, a Hyperscan pre-check); these tests compare each with the regex it
+replaces, on texts built to cut every case (escaped quotes, runs of backslashes,
+blanks before a colon, pieces cut anywhere), with the pieces made small so that short
+texts cross many of them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from prime_nb.redact import _disguise, _key_count
+from prime_nb.redact._stream import _KEYED_STRING
+
+WORDS = ['"', "\\", '\\"', "\\\\", ":", '":', ' ": ', "a", "é", "{", "}", "k", "\n"]
+
+
+def _regex_count(body: bytes) -> int:
+    return [m.group(1) for m in _KEYED_STRING.finditer(body)].count(b":")
+
+
+def _value(r: random.Random, depth: int) -> object:
+    pick = r.random()
+    if depth > 3 or pick < 0.4:
+        return "".join(r.choice(WORDS) for _ in range(r.randrange(12)))
+    if pick < 0.7:
+        return [_value(r, depth + 1) for _ in range(r.randrange(4))]
+    return {
+        "".join(r.choice(WORDS) for _ in range(r.randrange(5))): _value(r, depth + 1)
+        for _ in range(r.randrange(5))
+    }
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 64])
+def test_quoted_key_count_is_the_regex_count(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    monkeypatch.setattr(_key_count, "CHUNK", chunk)
+    r = random.Random(chunk)
+    for n in range(150):
+        value = _value(r, 0)
+        indent = None if n % 3 else 1
+        separators = (", ", " : ") if n % 5 == 0 else None
+        body = json.dumps(value, indent=indent, separators=separators).encode()
+        assert _key_count.quoted_key_count(body) == _regex_count(body), body
+
+
+def test_a_run_of_backslashes_across_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quote after a run of backslashes longer than a piece: escaped when odd."""
+    monkeypatch.setattr(_key_count, "CHUNK", 4)
+    for run in range(0, 21):
+        body = json.dumps({"a" + "\\" * run + '"': 1, "b": ["\\" * run + '":']}).encode()
+        assert _key_count.quoted_key_count(body) == _regex_count(body) == 2
+
+
+@pytest.mark.parametrize(
+    "head",
+    ["", "ABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOPQ==", "ABCDEFGHIJKLMNOP=======", "ABCDEFGHIJKLMNOPa"],
+)
+def test_base32_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, head: str) -> None:
+    """A long text's base32 runs, the Hyperscan pre-check first: those of the regex,
+    a run at the text's start (it follows no character) included."""
+    monkeypatch.setattr(_disguise, "_SCANNED", 64)
+    r = random.Random(len(head))
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    body = "".join(r.choice(alphabet) for _ in range(400))
+    for tail in ("", " then MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43UOV3HO6DZPI====== and more"):
+        text = head + body + tail
+        want = [m.span() for m in _disguise._BASE32_RUN.finditer(text)]
+        assert list(_disguise.base32_runs(text)) == want
