@@ -35,6 +35,8 @@ except ImportError as exc:  # pragma: no cover - the dependency is declared
         "x86-64 and arm64"
     ) from exc
 
+from ._compiled import compiled
+
 #: a literal as written (case kept)
 EXACT = 0
 #: a literal looked for in ``text.lower()``
@@ -86,8 +88,7 @@ class Literals:
                 caseless = hyperscan.HS_FLAG_CASELESS if mode != EXACT else 0
                 flags.append(caseless | (hyperscan.HS_FLAG_SINGLEMATCH if single else 0))
             if expressions:
-                db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-                db.compile(expressions=expressions, ids=ids, elements=len(expressions), flags=flags)
+                db = compiled(expressions, ids, flags)
             self._dbs[single] = db
         return db
 
@@ -204,18 +205,16 @@ class Run:
         self.pattern = re.compile(f"{head}[{re.escape(chars)}]{{{length}}}")
         narrow = [c.encode("latin-1") for c in chars if ord(c) < 256]
         outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
-        self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         # a run of any length, reported once it is ``length`` long (a counted repeat
         # costs Hyperscan a second to compile)
         least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
             flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
         )
-        self._db.compile(
-            expressions=[(b"[" + outside + b"]" if after else b"") + _byte_class(narrow) + b"+"],
-            ids=[0],
-            elements=1,
-            flags=[hyperscan.HS_FLAG_SINGLEMATCH],
-            ext=[least],
+        self._db = compiled(
+            [(b"[" + outside + b"]" if after else b"") + _byte_class(narrow) + b"+"],
+            [0],
+            [hyperscan.HS_FLAG_SINGLEMATCH],
+            [least],
         )
         self._lock = threading.Lock()
 

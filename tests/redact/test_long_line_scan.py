@@ -71,3 +71,12 @@ def test_base32_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, head: str) 
         text = head + body + tail
         want = [m.span() for m in _disguise._BASE32_RUN.finditer(text)]
         assert list(_disguise.base32_runs(text)) == want
+
+
+def test_long_runs_of_backslashes() -> None:
+    """Runs longer than the steps measured at once, odd and even, at the text's start."""
+    for run in (7, 8, 9, 16, 17, 63, 64, 65, 1000, 1001):
+        body = json.dumps(["\\" * run + '":x', {"\\" * run: "\\" * run}]).encode()
+        assert _key_count.quoted_key_count(body) == _regex_count(body) == 1
+        assert _key_count._run_before(b"\\" * run + b'"', run) == run
+        assert _key_count._run_before(b'a"' + b"\\" * run + b'"', run + 2) == run
