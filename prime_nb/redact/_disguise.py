@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from ._encodings import PIECE
 from ._engine import EXACT, FOLD, literals, run
 
 
@@ -352,6 +353,61 @@ def base32_runs(text: str) -> Iterator[tuple[int, int]]:
         yield m.span()
 
 
+#: each character of a base64url run as ``c``, any other Latin-1 character as ``.``
+_URLSAFE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/"
+_URLSAFE_SET = frozenset(_URLSAFE_CHARS)
+_URLSAFE_CLASS = bytes(0x63 if chr(b) in _URLSAFE_SET else 0x2E for b in range(256))
+_EQUALS = re.compile("=*")
+
+
+def urlsafe_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``_URLSAFE_RUN.finditer(text)``. The pattern is tried at every
+    character of a long run; a long text's runs are instead found in its Latin-1 bytes
+    mapped to one byte per class (``bytes.find`` in C), a piece at a time. A match is a
+    whole run (it follows no run character) of 20 or more, its ``=`` padding (at most
+    two) and then no character of the run; a piece wider than Latin-1 is left to the
+    pattern, from the run being read on (or the piece's start)."""
+    if len(text) <= _SCANNED:
+        yield from (m.span() for m in _URLSAFE_RUN.finditer(text))
+        return
+    start = -1  # where the run being read starts, -1 between runs
+    for at in range(0, len(text), PIECE):
+        try:
+            piece = text[at : at + PIECE].encode("latin-1").translate(_URLSAFE_CLASS)
+        except UnicodeEncodeError:
+            rest = _URLSAFE_RUN.finditer(text, start if start >= 0 else at)
+            yield from (m.span() for m in rest)
+            return
+        i = 0
+        while True:
+            if start < 0:
+                i = piece.find(b"c", i)
+                if i < 0:
+                    break
+                start = at + i
+            i = piece.find(b".", i)
+            if i < 0:
+                break  # the run goes on into the next piece
+            span = _urlsafe_match(text, start, at + i)
+            start = -1
+            if span is not None:
+                yield span
+    if start >= 0:
+        span = _urlsafe_match(text, start, len(text))
+        if span is not None:
+            yield span
+
+
+def _urlsafe_match(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The match the whole run ``text[start:end]`` makes, if it makes one."""
+    if end - start < 20:
+        return None
+    padded = _EQUALS.match(text, end).end()  # type: ignore[union-attr]
+    if padded - end > 2 or text[padded : padded + 1] in _URLSAFE_SET:
+        return None
+    return start, padded
+
+
 def blobs(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, decoded text) of each base32, base64url or gzip blob that is text."""
     for start, end in base32_runs(text):
@@ -364,8 +420,8 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         if decoded is not None:
             yield start, end, decoded
-    for m in _URLSAFE_RUN.finditer(text):
-        run = m.group().rstrip("=")
+    for start, end in urlsafe_runs(text):
+        run = text[start:end].rstrip("=")
         if len(run) > _MAX_DECODED or len(run) % 4 == 1:
             continue
         try:
@@ -376,7 +432,7 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         decoded = _as_text(raw)
         if decoded is not None:
-            yield m.start(), m.end(), decoded
+            yield start, end, decoded
             inner = decoded.strip()
             if _URLSAFE_RUN.fullmatch(inner) and len(inner) % 4 == 0:  # base64 of base64
                 try:
@@ -384,7 +440,7 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
                 except (ValueError, binascii.Error):
                     continue
                 if twice is not None:
-                    yield m.start(), m.end(), twice
+                    yield start, end, twice
 
 
 def disguised_spans(

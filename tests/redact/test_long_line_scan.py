@@ -40,7 +40,7 @@ def _value(r: random.Random, depth: int) -> object:
 def test_quoted_key_count_is_the_regex_count(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     monkeypatch.setattr(_key_count, "CHUNK", chunk)
     r = random.Random(chunk)
-    for n in range(150):
+    for n in range(60):
         value = _value(r, 0)
         indent = None if n % 3 else 1
         separators = (", ", " : ") if n % 5 == 0 else None
@@ -80,3 +80,20 @@ def test_long_runs_of_backslashes() -> None:
         assert _key_count.quoted_key_count(body) == _regex_count(body) == 1
         assert _key_count._run_before(b"\\" * run + b'"', run) == run
         assert _key_count._run_before(b'a"' + b"\\" * run + b'"', run + 2) == run
+
+
+URLSAFE_PIECES = ["A" * 19, "B" * 20, "x" * 30, "=", "==", "===", " ", "é", "-_+/", "\n", "9" * 25]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_urlsafe_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """A long text's base64url runs, found in its bytes by class a piece at a time:
+    those of the regex, runs cut by pieces, padding and a wider piece included."""
+    monkeypatch.setattr(_disguise, "_SCANNED", 16)
+    monkeypatch.setattr(_disguise, "PIECE", 7 + seed)
+    r = random.Random(seed)
+    pieces = URLSAFE_PIECES + (["€"] if seed % 2 else [])
+    for _ in range(40):
+        text = "".join(r.choice(pieces) for _ in range(r.randrange(1, 30)))
+        want = [m.span() for m in _disguise._URLSAFE_RUN.finditer(text)]
+        assert list(_disguise.urlsafe_runs(text)) == want, text
