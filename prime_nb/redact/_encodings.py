@@ -25,10 +25,90 @@ BASE64_RUN = re.compile(
     r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{20,}={0,2}"
     r"(?:\r?\n[A-Za-z0-9+/]{4,}={0,2})*(?![A-Za-z0-9+/=_\-])"
 )
+#: each base64 character as ``c``, any other Latin-1 character as ``.``
+_BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_BASE64_CLASS = bytes(0x63 if chr(b) in _BASE64_CHARS else 0x2E for b in range(256))
+#: what may neither come before nor after a match of ``BASE64_RUN``
+_BASE64_AROUND = _BASE64_CHARS | frozenset("=_-")
+_BASE64_MORE = re.compile(r"[A-Za-z0-9+/]*")
+_EQUALS = re.compile("=*")
 _PADDING_INSIDE = re.compile(r"=+[^=]")
 _PADDING_RUN = re.compile("=+")
 #: how much of a long base64 run is decoded to tell whether it is text
 PREFIX = 4096
+
+
+def base64_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``BASE64_RUN.finditer(text)``. The pattern is tried at every
+    character of a long run; a text longer than :data:`LONG` has its runs of base64
+    characters found in its Latin-1 bytes mapped to one byte per class (``bytes.find``
+    in C), a piece at a time, and the pattern's end (padding, lines it wraps onto, what
+    may not follow) worked out at each run's end. A piece wider than Latin-1 is left to
+    the pattern."""
+    if len(text) <= LONG:
+        yield from (m.span() for m in BASE64_RUN.finditer(text))
+        return
+    resume = 0  # where the last match ended
+    for start, end in _class_runs(text, _BASE64_CLASS):
+        if end < 0:  # a piece wider than Latin-1 from ``start`` on
+            yield from (m.span() for m in BASE64_RUN.finditer(text, max(start, resume)))
+            return
+        if start < resume or end - start < 20:
+            continue
+        if start and text[start - 1] in _BASE64_AROUND:
+            continue
+        stop = _base64_end(text, end)
+        if stop is not None:
+            yield start, stop
+            resume = stop
+
+
+def _base64_end(text: str, end: int) -> int | None:
+    """Where ``BASE64_RUN``'s match ends, given its first run ends at ``end``: after the
+    most lines it wraps onto (each a line break, 4 or more characters, at most two ``=``)
+    that leave no character of ``_BASE64_AROUND`` next; None when even the run and its
+    padding do."""
+    ends = [end + min(2, _EQUALS.match(text, end).end() - end)]  # type: ignore[union-attr]
+    while True:
+        at = ends[-1]
+        at += text.startswith("\r", at)
+        if not text.startswith("\n", at):
+            break
+        more = _BASE64_MORE.match(text, at + 1).end()  # type: ignore[union-attr]
+        if more - at - 1 < 4:
+            break
+        ends.append(more + min(2, _EQUALS.match(text, more).end() - more))  # type: ignore[union-attr]
+    for stop in reversed(ends):
+        if text[stop : stop + 1] not in _BASE64_AROUND:
+            return stop
+    return None
+
+
+def _class_runs(text: str, table: bytes) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each run of the characters ``table`` maps to ``c``, in order;
+    ``(where, -1)`` and no more once a piece is wider than Latin-1 (``where``: the start
+    of the run being read, or of the piece)."""
+    start = -1  # where the run being read starts, -1 between runs
+    for at in range(0, len(text), PIECE):
+        try:
+            piece = text[at : at + PIECE].encode("latin-1").translate(table)
+        except UnicodeEncodeError:
+            yield (start if start >= 0 else at), -1
+            return
+        i = 0
+        while True:
+            if start < 0:
+                i = piece.find(b"c", i)
+                if i < 0:
+                    break
+                start = at + i
+            i = piece.find(b".", i)
+            if i < 0:
+                break  # the run goes on into the next piece
+            yield start, at + i
+            start = -1
+    if start >= 0:
+        yield start, len(text)
 
 
 def base64_blob(run: str) -> str | None:

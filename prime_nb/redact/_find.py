@@ -18,7 +18,6 @@ import orjson
 
 from ._disguise import disguised_spans
 from ._encodings import (
-    BASE64_RUN,
     DIFF_HUNK,
     HEAD_RUN,
     HEX_RUN,
@@ -33,6 +32,7 @@ from ._encodings import (
     WRAP,
     WRAP_WINDOW,
     base64_blob,
+    base64_runs,
     base64_whole,
     hex_run,
     nearby,
@@ -227,13 +227,13 @@ class SpanFinder:
     def _base64_spans(self, text: str, depth: int) -> list[Span]:
         """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
         out: list[Span] = []
-        for m in BASE64_RUN.finditer(text):
-            if m.end() - m.start() > WINDOW:  # decoded a window at a time, never whole
-                rule = self._long_base64(text, m.start(), m.end(), depth)
+        for start, end in base64_runs(text):
+            if end - start > WINDOW:  # decoded a window at a time, never whole
+                rule = self._long_base64(text, start, end, depth)
                 if rule is not None:
-                    out.append(Span(m.start(), m.end(), rule, True))
+                    out.append(Span(start, end, rule, True))
                 continue
-            blob = base64_blob(m.group())
+            blob = base64_blob(text[start:end])
             if blob is None:
                 continue
             try:
@@ -241,7 +241,7 @@ class SpanFinder:
             except ValueError:
                 continue
             if self.secret_keys and key_material(head[:48]):
-                out.append(Span(m.start(), m.end(), KEY_MATERIAL, True))
+                out.append(Span(start, end, KEY_MATERIAL, True))
                 continue
             if not text_prefix(head):
                 continue  # binary (an image, a random blob): decoded no further
@@ -256,7 +256,7 @@ class SpanFinder:
             if len(decoded) < 8 or not _printable(decoded):
                 continue
             if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
-                out.append(Span(m.start(), m.end(), BASE64_SECRET, True))
+                out.append(Span(start, end, BASE64_SECRET, True))
         return out
 
     def _long_base64(self, text: str, start: int, end: int, depth: int) -> Rule | None:

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from prime_nb.redact import _disguise, _key_count
+from prime_nb.redact import _disguise, _encodings, _key_count
 from prime_nb.redact._stream import _KEYED_STRING
 
 WORDS = ['"', "\\", '\\"', "\\\\", ":", '":', ' ": ', "a", "é", "{", "}", "k", "\n"]
@@ -97,3 +97,22 @@ def test_urlsafe_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, seed: int)
         text = "".join(r.choice(pieces) for _ in range(r.randrange(1, 30)))
         want = [m.span() for m in _disguise._URLSAFE_RUN.finditer(text)]
         assert list(_disguise.urlsafe_runs(text)) == want, text
+
+
+BASE64_PIECES = ["A" * 19, "QUJD" * 5, "\nQUJDQUJD", "\r\nQUJD=", "x", "=", "==", "==="]
+BASE64_PIECES += ["\n", "\r\n", "\r", " ", "_", "-", "é"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_base64_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """A long text's base64 runs, found in its bytes by class a piece at a time, with the
+    pattern's end worked out after: those of the regex, wrapped runs, padding, runs cut
+    by pieces and a wider piece included."""
+    monkeypatch.setattr(_encodings, "LONG", 16)
+    monkeypatch.setattr(_encodings, "PIECE", 5 + seed)
+    r = random.Random(seed)
+    pieces = BASE64_PIECES + (["€"] if seed % 2 else [])
+    for _ in range(60):
+        text = "".join(r.choice(pieces) for _ in range(r.randrange(1, 30)))
+        want = [m.span() for m in _encodings.BASE64_RUN.finditer(text)]
+        assert list(_encodings.base64_runs(text)) == want, repr(text)
