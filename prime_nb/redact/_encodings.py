@@ -68,20 +68,27 @@ def _base64_end(text: str, end: int) -> int | None:
     most lines it wraps onto (each a line break, 4 or more characters, at most two ``=``)
     that leave no character of ``_BASE64_AROUND`` next; None when even the run and its
     padding do."""
-    ends = [end + min(2, _EQUALS.match(text, end).end() - end)]  # type: ignore[union-attr]
+    ends = [end + min(2, _reach(_EQUALS, text, end) - end)]
     while True:
         at = ends[-1]
         at += text.startswith("\r", at)
         if not text.startswith("\n", at):
             break
-        more = _BASE64_MORE.match(text, at + 1).end()  # type: ignore[union-attr]
+        more = _reach(_BASE64_MORE, text, at + 1)
         if more - at - 1 < 4:
             break
-        ends.append(more + min(2, _EQUALS.match(text, more).end() - more))  # type: ignore[union-attr]
+        ends.append(more + min(2, _reach(_EQUALS, text, more) - more))
     for stop in reversed(ends):
         if text[stop : stop + 1] not in _BASE64_AROUND:
             return stop
     return None
+
+
+def _reach(pattern: re.Pattern[str], text: str, at: int) -> int:
+    """Where ``pattern``, which matches the empty string too, ends from ``at``."""
+    m = pattern.match(text, at)
+    assert m is not None
+    return m.end()
 
 
 def _class_runs(text: str, table: bytes) -> Iterator[tuple[int, int]]:
