@@ -1,7 +1,7 @@
 """Hyperscan databases kept compiled in a cache folder, checked before use (opt-in).
 
-Why: compiling redaction's literal sets costs a few tenths of a CPU second in every
-process that redacts: most of a small file's redaction. A compiled database is saved
+Why: every process that redacts compiles redaction's literal sets, which costs more
+than the rest of a small file's redaction (see benchmarks/README.md). A compiled database is saved
 (``hyperscan.dumpb``) under a name made from everything that went into it: the
 expressions, ids, flags, extensions, and the versions of Hyperscan and of the platform.
 A saved file is read only when it is a regular file of a sane size whose header names
