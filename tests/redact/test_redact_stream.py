@@ -229,6 +229,13 @@ def test_strings_decoded_apart_give_the_same_file(
         assert _apart.parsed_apart(b'{"a": "x"} tail') is None
         assert _apart.parsed_apart(b'{"a": "\xff"}') is None  # not UTF-8: orjson refuses
         assert _apart.parsed_apart(b'{"a": "\x01"}') is None  # a control character
+        # a string with escapes, in a line read into a bytearray: decoded apart, in the
+        # line's own buffer, which is then blank; in bytes, parsed with the rest
+        held = bytearray(b'{"a": "q\\"\\u00e9\\ud83d\\ude00\\n", "b": 1}')
+        assert _apart.parsed_apart(held) == {"a": 'q"\xe9\U0001f600\n', "b": 1}
+        assert held == b'{"a": "' + b"x" * 23 + b'", "b": 1}'
+        assert _apart.parsed_apart(bytes(held).replace(b"x", b"\\n")) is None
+        assert _apart.parsed_apart(bytearray(b'{"a": "\\ud800"}')) is None  # orjson refuses
 
 
 def test_a_version_1_file_is_walked_as_a_tree_and_agrees(
