@@ -63,11 +63,16 @@ def _assert_same(path: Path, monkeypatch: pytest.MonkeyPatch) -> Redaction:
     return tree
 
 
+@pytest.fixture(scope="module")
+def secret_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The secret corpus as a session file, built once for the tests that sample it."""
+    return build(tmp_path_factory.mktemp("corpus") / "full.jsonl").path
+
+
 def test_stream_and_tree_walks_agree_on_the_secret_corpus(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    secret_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    corpus = build(tmp_path / "full.jsonl")
-    tree = _assert_same(_sample(corpus.path, SAMPLE), monkeypatch)
+    tree = _assert_same(_sample(secret_corpus, SAMPLE, tmp_path), monkeypatch)
     assert len(tree.report) > 500
 
 
@@ -79,10 +84,10 @@ def test_stream_and_tree_walks_agree_on_the_specification_corpus(
     assert len(tree.report) > 100
 
 
-def _sample(path: Path, every: int) -> Path:
-    """The header and one line in ``every`` of the others."""
+def _sample(path: Path, every: int, folder: Path | None = None) -> Path:
+    """The header and one line in ``every`` of the others (in ``folder``, or beside it)."""
     lines = path.read_bytes().splitlines(keepends=True)
-    sample = path.with_name(f"{path.stem}.sample.jsonl")
+    sample = (folder or path.parent) / f"{path.stem}.sample.jsonl"
     sample.write_bytes(lines[0] + b"".join(lines[1::every]))
     return sample
 
@@ -208,14 +213,14 @@ def _whole_and_apart(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes
 
 
 def test_strings_decoded_apart_give_the_same_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    secret_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A line read in pieces, its plain strings decoded apart, is redacted as when it is
     parsed whole: on the hostile lines and a sample of the secret corpus."""
     path = tmp_path / "hostile.jsonl"
     body = "\n".join(HOSTILE.values())
     path.write_bytes((json.dumps(HEAD) + "\n" + body + "\r\n").encode("utf-8", "surrogatepass"))
-    sample = _sample(build(tmp_path / "full.jsonl").path, SAMPLE * 16)
+    sample = _sample(secret_corpus, SAMPLE * 16, tmp_path)
     for source in (path, sample):
         whole, apart = _whole_and_apart(source, monkeypatch)
         assert whole == apart
@@ -365,7 +370,7 @@ def _dense(n: int) -> str:
 
 
 def test_long_texts_written_in_pieces_give_the_same_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    secret_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A changed text written a piece at a time from the old one (every text, in pieces
     of 5 characters, suspects read 80 at a time) gives the file, report and suspects of
@@ -374,7 +379,7 @@ def test_long_texts_written_in_pieces_give_the_same_file(
     path = tmp_path / "pieces.jsonl"
     body = "\n".join([*HOSTILE.values(), _entry(40, json.dumps({"t": _dense(60), "n": 1}))])
     path.write_bytes((json.dumps(HEAD) + "\n" + body + "\r\n").encode("utf-8", "surrogatepass"))
-    sample = _sample(build(tmp_path / "full.jsonl").path, SAMPLE * 16)
+    sample = _sample(secret_corpus, SAMPLE * 16, tmp_path)
     written: list[str] = []
     pieces_of = _pending.PendingTexts.written
 
