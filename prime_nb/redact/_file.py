@@ -15,7 +15,7 @@ import copy
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -376,7 +376,7 @@ def _streamed_line(
     if out is not None:
         out.write(line.head)
     end = line.length - len(line.tail)
-    write = None if out is None else out.write
+    write = None if out is None else _writer(out, scrubber.pending)
     walk = StreamWalk(scrubber, line.raw, len(line.head), end, hits, write)
     try:
         changed = walk.run()
@@ -401,6 +401,14 @@ def _streamed_line(
         out.seek(start)
         out.truncate()
     return line, [line.raw], entry_id
+
+
+def _writer(out: BinaryIO, pending: PendingTexts | None) -> Callable[[bytes], object]:
+    """What the stream walk writes with: each piece to ``out``, a long text's stand-in in
+    it written as its new text (see ``_pending.py``)."""
+    if pending is None:
+        return out.write
+    return lambda piece: out.writelines(pending.expand((piece,)))
 
 
 def _kept(line: Line) -> list[Raw] | None:

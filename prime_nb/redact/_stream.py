@@ -257,11 +257,6 @@ class StreamWalk:
 
     # -- writing ---------------------------------------------------------------------------
     def _emit(self, value: Any) -> None:
-        pending = self.scrubber.pending
-        if pending is not None and pending.holds(value):  # a long text's new text
-            for piece in pending.written(value):
-                self.write(piece)
-            return
         if isinstance(value, str) and len(value) > PIECE:
             self.write(b'"')
             for at in range(0, len(value), PIECE):

@@ -17,10 +17,11 @@ the bound holds with the report's DataFrames built.
 
 A long string value (base64, hex, percent-encoding, prose, JSON held in a string) is
 decoded apart from the line's other JSON (``_apart.py``): the line and the string are
-all that is held, so those shapes stay within 2.5x. Prose dense with secrets held the
-old text, the pieces of the new one and the new one at once (3.5x here, 3.6x at 8 MB):
-its new text is written a piece at a time from the old (``_pending.py``). JSON held in
-a string, parsed whole, held the line, orjson's copy of it and the string (3.4x).
+all that is held, so those shapes stay within 2.5x. Replaced whole, prose dense with
+secrets would hold the old text, the pieces of the new one and the new one at once (3.5x
+at this size): its new text is written a piece at a time from the old
+(``_pending.py``). Parsed whole, JSON held in a string would hold the line, orjson's
+copy of it and the string (3.4x).
 """
 
 from __future__ import annotations
