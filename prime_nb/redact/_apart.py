@@ -24,7 +24,7 @@ import orjson
 from ._stream import _SPACE, _STRING
 
 #: a string value longer than this (in bytes) is decoded apart
-LONG_STRING = 1 << 20
+LONG_STRING = 1 << 16
 #: how much of a long string orjson checks at a time
 PIECE = 1 << 16
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 #: a text longer than this (in characters) is written in pieces when it changes
-LONG_TEXT = 1 << 20
+LONG_TEXT = 1 << 16
 #: how many characters of the old text go into one piece
 PIECE = 1 << 16
 
