@@ -2,13 +2,13 @@
 
 Three inputs: a session file of SIZE MB (``sessiongen.write_large_session``), a file
 whose one entry holds a single text of LINE MB (base64-like, the worst case for the
-decoders), and one object of KEYS keys (each key a string the rules read). Each step
-runs in a fresh process so that its peak (VmHWM) is its own:
-``load`` (the baseline), then ``redact`` to a new file. Prints wall and CPU seconds, the
-peak, and the ratios redact / load::
+decoders; or prose dense with secrets, the most replacements), and one object of KEYS
+keys (each key a string the rules read). Each step runs in a fresh process so that its
+peak (VmHWM) is its own: ``load`` (the baseline), then ``redact`` to a new file. Prints
+wall and CPU seconds, the peak, and the ratios redact / load::
 
     PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
-        [--hyperscan-cache FOLDER]
+        [--line-text base64|prose] [--hyperscan-cache FOLDER]
 """
 
 from __future__ import annotations
@@ -60,10 +60,21 @@ def run_step(step: str, path: Path) -> dict[str, Any]:
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def write_long_line(path: Path, megabytes: float) -> Path:
-    """A session whose one user message is ``megabytes`` of base64-like text."""
+def dense_prose(r: random.Random) -> str:
+    """About 3 MB of paragraphs, each with a password and a provider token in it."""
+    tokens = ["ghp_" + r.randbytes(18).hex() for _ in range(40)]
+    para = "The deploy failed on the staging host again, so I read the logs line by line. " * 24
+    return "".join(
+        f"{para} Then I ran mysql -u root -pS3cr3t{n % 40}x and used {tokens[n % 40]}. "
+        for n in range(1600)
+    )
+
+
+def write_long_line(path: Path, megabytes: float, kind: str = "base64") -> Path:
+    """A session whose one user message is ``megabytes`` of base64-like text, or of
+    prose dense with secrets (``kind="prose"``)."""
     r = random.Random(5)
-    chunk = base64.b64encode(r.randbytes(3 << 20)).decode()
+    chunk = base64.b64encode(r.randbytes(3 << 20)).decode() if kind == "base64" else dense_prose(r)
     size = int(megabytes * 2**20)
     text = (chunk * (size // len(chunk) + 1))[:size]
     head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
@@ -126,6 +137,7 @@ def main() -> None:
         help="a folder: keep compiled Hyperscan databases there (filled by a first, "
         "unmeasured redaction), as PRIME_NB_HYPERSCAN_CACHE does",
     )
+    parser.add_argument("--line-text", default="base64", choices=["base64", "prose"])
     args = parser.parse_args()
     print(describe())
     if args.hyperscan_cache:
@@ -139,8 +151,8 @@ def main() -> None:
             big = write_large_session(Path(folder) / "big.jsonl", int(args.size * 2**20), seed=7)
             compare("large session", Path(big), longest_line(Path(big)))
         if "line" in only:
-            line = write_long_line(Path(folder) / "line.jsonl", args.line)
-            compare("one long line", line, longest_line(line))
+            line = write_long_line(Path(folder) / "line.jsonl", args.line, args.line_text)
+            compare(f"one long line of {args.line_text}", line, longest_line(line))
         if "keys" in only:
             keys = write_many_keys(Path(folder) / "keys.jsonl", int(args.keys))
             compare(f"one object of {int(args.keys)} keys", keys, longest_line(keys))

@@ -1,12 +1,16 @@
 """A long line's long strings decoded apart from the rest of its JSON.
 
 Why: orjson copies the text it parses, so parsing a line whose bulk is one string (a
-pasted file, a base64 blob) holds the line, orjson's copy of it and the decoded string
-at once: three times the line. Here each string value longer than :data:`LONG_STRING`
-that holds no escape and no control character is decoded straight from the line's bytes
-(UTF-8, as orjson decodes it); the rest of the line, with a stand-in for each such
-string, is parsed by orjson, and the strings are put back in its tree. The line's bytes
-and its strings are all that is held at once.
+pasted file, a base64 blob, JSON held in a string) holds the line, orjson's copy of it
+and the decoded string at once: three times the line. Here each string value longer than
+:data:`LONG_STRING` is decoded apart: one that holds no escape and no control character
+straight from the line's bytes (UTF-8, as orjson decodes it); one with escapes, when the
+line is a ``bytearray`` (a long line is read into one), by orjson a piece at a time, its
+UTF-8 written back over the escaped text in the line's own buffer (never longer) and
+decoded from there, and the buffer's copy then blanked (no quote left in it for the
+line's key count to read). The rest of the line, with a stand-in for each such string,
+is parsed by orjson, and the strings are put back in its tree. The line's bytes and its
+strings are all that is held at once.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import orjson
 from ._stream import _SPACE, _STRING
 
 #: a string value longer than this (in bytes) is decoded apart
-LONG_STRING = 1 << 20
+LONG_STRING = 1 << 16
 #: how much of a long string orjson checks at a time
 PIECE = 1 << 16
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
@@ -30,7 +34,7 @@ _STAND_IN = "\x00prime-nb-apart:" + secrets.token_hex(8) + ":"
 def parsed_apart(body: bytes | bytearray) -> Any | None:
     """``orjson.loads(body)``, its long plain strings decoded apart; None when ``body``
     has none, or is not JSON as it stands (the caller parses it whole and says why)."""
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, bool]] = []  # (start, end, whether escaped)
     for start, end in _strings(body):
         if end - start - 2 <= LONG_STRING:
             continue
@@ -38,13 +42,16 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
         assert after is not None  # matches the empty string
         if body[after.end() : after.end() + 1] == b":":
             continue  # a key: parsed with the rest
-        if body.find(b"\\", start + 1, end - 1) == -1 and _plain(body, start + 1, end - 1):
-            spans.append((start, end))  # else decoded by orjson with the rest
+        if body.find(b"\\", start + 1, end - 1) == -1:
+            if _plain(body, start + 1, end - 1):
+                spans.append((start, end, False))  # else decoded by orjson with the rest
+        elif isinstance(body, bytearray) and _escaped(body, start + 1, end - 1):
+            spans.append((start, end, True))
     if not spans:
         return None
     pieces: list[bytes] = []
     at = 0
-    for i, (start, end) in enumerate(spans):
+    for i, (start, end, _) in enumerate(spans):
         pieces += [bytes(body[at:start]), orjson.dumps(_STAND_IN + str(i))]
         at = end
     pieces.append(bytes(body[at:]))
@@ -55,7 +62,10 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
     del pieces
     texts: dict[str, str] = {}
     with memoryview(body) as view:
-        for i, (start, end) in enumerate(spans):
+        for i, (start, end, escaped) in enumerate(spans):
+            if escaped:  # checked whole above: nothing below can fail
+                texts[_STAND_IN + str(i)] = _unescaped_in_place(view, start + 1, end - 1)
+                continue
             try:
                 texts[_STAND_IN + str(i)] = str(view[start + 1 : end - 1], "utf-8")
             except UnicodeDecodeError:  # orjson refuses it too
@@ -98,6 +108,101 @@ def _plain(body: bytes | bytearray, start: int, end: int) -> bool:
                 return False
             at = cut
     return True
+
+
+_BACKSLASH, _U = ord("\\"), ord("u")
+
+
+def _escaped_pieces(view: memoryview, start: int, end: int) -> Iterator[str]:
+    """The text of the escaped JSON string text ``view[start:end]``, decoded by orjson a
+    piece of about :data:`PIECE` bytes at a time. Raises JSONDecodeError where orjson
+    refuses it (a piece cut inside an escape or a character is refused too: then the
+    line is parsed whole, never read wrong)."""
+    at = start
+    while at < end:
+        cut = _cut(view, at, end)
+        text = orjson.loads(b'"' + view[at:cut] + b'"')
+        assert isinstance(text, str)
+        yield text
+        at = cut
+
+
+def _cut(view: memoryview, at: int, end: int) -> int:
+    """Where the piece from ``at`` (an escape's or a character's start) ends: before a
+    character's first byte, outside an escape, a surrogate pair's escapes together."""
+    cut = min(end, at + PIECE)
+    if cut == end:
+        return cut
+    while cut > at and 0x80 <= view[cut] < 0xC0:
+        cut -= 1
+    if cut == at:  # one character longer than a piece
+        cut += 1
+        while cut < end and 0x80 <= view[cut] < 0xC0:
+            cut += 1
+        return cut
+    back = cut - 1
+    while back >= max(at, cut - 12) and view[back] != _BACKSLASH:
+        back -= 1
+    if back < max(at, cut - 12):
+        return cut  # no escape reaches the cut (one is at most 12 bytes)
+    run = back  # the run of backslashes ``back`` ends: it starts an escape
+    while run > at and view[run - 1] == _BACKSLASH:
+        run -= 1
+    if _low_surrogate(view, run, end) and run - 6 >= at and view[run - 6] == _BACKSLASH:
+        run -= 6  # the pair's first escape
+    if run == at:  # the piece starts with that escape: it alone
+        return min(end, at + _escape_length(view, at, end))
+    return run
+
+
+def _escape_length(view: memoryview, at: int, end: int) -> int:
+    if at + 1 >= end or view[at + 1] != _U:
+        return 2
+    if at + 12 <= end and view[at + 6] == _BACKSLASH and _low_surrogate(view, at + 6, end):
+        return 12
+    return 6
+
+
+def _low_surrogate(view: memoryview, at: int, end: int) -> bool:
+    """Whether ``view[at:]`` starts with an escaped low surrogate (``\\udc00``-``\\udfff``)."""
+    return (
+        at + 6 <= end
+        and view[at + 1] == _U
+        and view[at + 2] in b"dD"
+        and view[at + 3] in b"cdefCDEF"
+    )
+
+
+def _escaped(body: bytearray, start: int, end: int) -> bool:
+    """Whether the escaped string text ``body[start:end]`` is one orjson reads."""
+    with memoryview(body) as view:
+        try:
+            for _ in _escaped_pieces(view, start, end):
+                pass
+        except orjson.JSONDecodeError:
+            return False
+    return True
+
+
+#: what the line's copy of a string decoded in place is blanked with
+_BLANK = b"x" * PIECE
+
+
+def _unescaped_in_place(view: memoryview, start: int, end: int) -> str:
+    """The text of the escaped string text ``view[start:end]`` (checked by
+    :func:`_escaped`): each piece's UTF-8 is written back at the front of the string's
+    bytes (an escape is never shorter than what it stands for, so the writing stays
+    behind the reading), decoded from there; then the string's bytes are blanked."""
+    write = start
+    for text in _escaped_pieces(view, start, end):
+        data = text.encode("utf-8")
+        view[write : write + len(data)] = data
+        write += len(data)
+    text = str(view[start:write], "utf-8")
+    for at in range(start, end, PIECE):
+        stop = min(end, at + PIECE)
+        view[at:stop] = _BLANK[: stop - at]
+    return text
 
 
 def _put_back(tree: Any, texts: dict[str, str]) -> int:

@@ -15,7 +15,7 @@ import copy
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -27,6 +27,7 @@ from ..session import Session
 from ._deep import with_deep_stack
 from ._embedded import StreamScrubber
 from ._lines import STREAMED, Glued, Line, Raw, parse_line, read_lines
+from ._pending import PendingTexts
 from ._report import HitColumns
 from ._rule import Finder, Rule
 from ._rules import as_rule, default_rules
@@ -211,6 +212,8 @@ def redact(
 def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:
     streamed = _learn(source, scrubber)
     hits = HitColumns()
+    # a long text's new text is written in pieces from the old, never built whole
+    scrubber.pending = pending = PendingTexts()
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
         with open(source, "rb") as again:  # long lines kept as they are are copied from it
@@ -220,7 +223,8 @@ def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool
                     if parts is None:
                         _copy_line(again, line, out)
                     else:
-                        out.writelines(parts)
+                        out.writelines(pending.expand(parts))
+                pending.clear()
                 del line, parts  # held no longer while the next line is read
     except BaseException:
         if out is not None:
@@ -372,7 +376,7 @@ def _streamed_line(
     if out is not None:
         out.write(line.head)
     end = line.length - len(line.tail)
-    write = None if out is None else out.write
+    write = None if out is None else _writer(out, scrubber.pending)
     walk = StreamWalk(scrubber, line.raw, len(line.head), end, hits, write)
     try:
         changed = walk.run()
@@ -381,6 +385,8 @@ def _streamed_line(
             out.seek(start)
             out.truncate()
         hits.clear_line()
+        if scrubber.pending is not None:
+            scrubber.pending.clear()
         return None
     top = walk.top
     kind = top.get("type") if top is not None else None
@@ -395,6 +401,14 @@ def _streamed_line(
         out.seek(start)
         out.truncate()
     return line, [line.raw], entry_id
+
+
+def _writer(out: BinaryIO, pending: PendingTexts | None) -> Callable[[bytes], object]:
+    """What the stream walk writes with: each piece to ``out``, a long text's stand-in in
+    it written as its new text (see ``_pending.py``)."""
+    if pending is None:
+        return out.write
+    return lambda piece: out.writelines(pending.expand((piece,)))
 
 
 def _kept(line: Line) -> list[Raw] | None:

@@ -54,7 +54,7 @@ class Line(NamedTuple):
 #: a line longer than this is not held as bytes once parsed: its parsed value and, when
 #: it changes, the new line are all that is held of it at a time (a copy kept as it is
 #: is read again from the file)
-KEEP_RAW = 1 << 20
+KEEP_RAW = 1 << 16
 
 
 def read_lines(path: Path, streamed: Callable[[int], bool]) -> Iterator[Line]:
@@ -75,7 +75,7 @@ def read_lines(path: Path, streamed: Callable[[int], bool]) -> Iterator[Line]:
 
 
 #: a line is read this much at a time; a longer one grows in one buffer
-READ_PIECE = 1 << 20
+READ_PIECE = 1 << 16
 
 
 def read_line(fh: BinaryIO) -> Raw:

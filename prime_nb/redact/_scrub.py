@@ -37,9 +37,10 @@ from ._encodings import (
 
 #: fields of an entry (or header) that make the tree and the format, never scanned
 from ._find import SECRET_FIELD, WIDE_MAX, Span, SpanFinder
+from ._pending import LONG_TEXT, Cut, PendingTexts, joined, new_pieces
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS
-from ._suspects import SUSPECT, suspects
+from ._suspects import SUSPECT, suspects, suspects_of_pieces
 from ._values import (
     escaped_forms,
     named_pair,
@@ -129,6 +130,9 @@ class Scrubber(SpanFinder):
     _bounded: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
     _key_spans: dict[str, list[Span]] = field(default_factory=dict)
+    #: where a long text's new text waits to be written in pieces (see ``_pending.py``);
+    #: None: every new text is built whole
+    pending: PendingTexts | None = None
 
     # -- learning ----------------------------------------------------------------------
     def _learn_value(self, value: str, rule: Rule, confident: bool) -> str:
@@ -196,15 +200,32 @@ class Scrubber(SpanFinder):
             self._matcher_size = len(self.wide)
         return self._matcher
 
-    def scrub_text(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> str:
+    def scrub_text(
+        self,
+        text: str,
+        path: str,
+        hits: Hits,
+        spans: list[Span] | None = None,
+        pieces: bool = False,
+    ) -> str:
         """``text`` with what the rules find in it, and every file-wide value, replaced;
-        what still looks like a secret after that is reported as a suspect, and kept."""
-        new = self._replaced(text, path, hits, spans)
+        what still looks like a secret after that is reported as a suspect, and kept.
+        With ``pieces``, a changed text over :data:`LONG_TEXT` is not built: a stand-in
+        for it is returned, written later from :attr:`pending`."""
+        cuts = self._cuts(text, path, hits, spans)
+        if pieces and cuts and self.pending is not None and len(text) > LONG_TEXT:
+            if self.secret_keys:
+                found = suspects_of_pieces(new_pieces(text, cuts))
+                hits.extend(Hit(path, SUSPECT, why) for why in found)
+            return self.pending.stand_in(text, cuts)
+        new = joined(text, cuts) if cuts else text
         if self.secret_keys:
             hits.extend(Hit(path, SUSPECT, why) for why in suspects(new))
         return new
 
-    def _replaced(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> str:
+    def _cuts(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> list[Cut]:
+        """Where ``text`` changes, in order: what the rules find and every file-wide value,
+        overlapping finds merged, each with its placeholder (a hit each)."""
         found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
@@ -212,10 +233,9 @@ class Scrubber(SpanFinder):
                 rule_name = self.known[self._forms[m.group(0)]][0]
                 found.append(Span(m.start(), m.end(), _named_rule(rule_name), True))
         if not found:
-            return text
+            return []
         found.sort(key=lambda s: (s.start, -s.end))
-        out: list[str] = []
-        last = 0
+        cuts: list[Cut] = []
         group: list[Span] = []
         for span in [*found, Span(len(text) + 1, len(text) + 1, found[0].rule, False)]:
             if group and span.start >= max(s.end for s in group):
@@ -230,13 +250,10 @@ class Scrubber(SpanFinder):
                     placeholder = self._learn_value(value, longest.rule, False)
                     rule_name = longest.rule.name
                 hits.append(Hit(path, rule_name, placeholder))
-                out.append(text[last:start])
-                out.append(placeholder)
-                last = end
+                cuts.append((start, end, placeholder))
                 group = []
             group.append(span)
-        out.append(text[last:])
-        return "".join(out)
+        return cuts
 
     def scrub(self, obj: Any, hits: Hits, where: str = "entry") -> Any:
         """A copy of ``obj`` with secrets replaced (``obj`` itself if nothing changed)."""
@@ -342,6 +359,8 @@ class Scrubber(SpanFinder):
         except (ValueError, UnicodeDecodeError):
             return data
         new = self._string(text, path, False, hits)
+        if self.pending is not None and self.pending.holds(new):
+            new = self.pending.text(new)  # re-encoded whole, as base64
         if new == text:
             return data
         return base64.b64encode(new.encode("utf-8")).decode("ascii")
@@ -369,7 +388,7 @@ class Scrubber(SpanFinder):
         if hits is None:
             self.learn_text(text)
             return text
-        return self.scrub_text(text, path, hits)
+        return self.scrub_text(text, path, hits, pieces=True)
 
 
 _LONG_KEY = "\x00long:"

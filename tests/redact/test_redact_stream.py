@@ -1,4 +1,5 @@
-"""The stream walk of a long line writes what the tree walk writes, and reports the same.
+"""The stream walk of a long line writes what the tree walk writes, and reports the same;
+so does a long text written in pieces (``_pending.py``) against one built whole.
 
 ``redact`` walks a long line of many small values as a stream of its bytes
 (``prime_nb/redact/_stream.py``) and any other line as a parsed tree. Here every line is
@@ -12,6 +13,7 @@ huge numbers, odd spacing).
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -26,6 +28,9 @@ _file = sys.modules["prime_nb.redact._file"]
 _lines = sys.modules["prime_nb.redact._lines"]
 _apart = sys.modules["prime_nb.redact._apart"]
 _stream = sys.modules["prime_nb.redact._stream"]
+_scrub = sys.modules["prime_nb.redact._scrub"]
+_pending = sys.modules["prime_nb.redact._pending"]
+_suspects = sys.modules["prime_nb.redact._suspects"]
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
 #: the corpus's lines kept for the comparison: one in this many (each path redacts the
@@ -58,11 +63,16 @@ def _assert_same(path: Path, monkeypatch: pytest.MonkeyPatch) -> Redaction:
     return tree
 
 
+@pytest.fixture(scope="module")
+def secret_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The secret corpus as a session file, built once for the tests that sample it."""
+    return build(tmp_path_factory.mktemp("corpus") / "full.jsonl").path
+
+
 def test_stream_and_tree_walks_agree_on_the_secret_corpus(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    secret_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    corpus = build(tmp_path / "full.jsonl")
-    tree = _assert_same(_sample(corpus.path, SAMPLE), monkeypatch)
+    tree = _assert_same(_sample(secret_corpus, SAMPLE, tmp_path), monkeypatch)
     assert len(tree.report) > 500
 
 
@@ -74,10 +84,10 @@ def test_stream_and_tree_walks_agree_on_the_specification_corpus(
     assert len(tree.report) > 100
 
 
-def _sample(path: Path, every: int) -> Path:
-    """The header and one line in ``every`` of the others."""
+def _sample(path: Path, every: int, folder: Path | None = None) -> Path:
+    """The header and one line in ``every`` of the others (in ``folder``, or beside it)."""
     lines = path.read_bytes().splitlines(keepends=True)
-    sample = path.with_name(f"{path.stem}.sample.jsonl")
+    sample = (folder or path.parent) / f"{path.stem}.sample.jsonl"
     sample.write_bytes(lines[0] + b"".join(lines[1::every]))
     return sample
 
@@ -203,14 +213,14 @@ def _whole_and_apart(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes
 
 
 def test_strings_decoded_apart_give_the_same_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    secret_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A line read in pieces, its plain strings decoded apart, is redacted as when it is
     parsed whole: on the hostile lines and a sample of the secret corpus."""
     path = tmp_path / "hostile.jsonl"
     body = "\n".join(HOSTILE.values())
     path.write_bytes((json.dumps(HEAD) + "\n" + body + "\r\n").encode("utf-8", "surrogatepass"))
-    sample = _sample(build(tmp_path / "full.jsonl").path, SAMPLE * 16)
+    sample = _sample(secret_corpus, SAMPLE * 16, tmp_path)
     for source in (path, sample):
         whole, apart = _whole_and_apart(source, monkeypatch)
         assert whole == apart
@@ -224,6 +234,13 @@ def test_strings_decoded_apart_give_the_same_file(
         assert _apart.parsed_apart(b'{"a": "x"} tail') is None
         assert _apart.parsed_apart(b'{"a": "\xff"}') is None  # not UTF-8: orjson refuses
         assert _apart.parsed_apart(b'{"a": "\x01"}') is None  # a control character
+        # a string with escapes, in a line read into a bytearray: decoded apart, in the
+        # line's own buffer, which is then blank; in bytes, parsed with the rest
+        held = bytearray(b'{"a": "q\\"\\u00e9\\ud83d\\ude00\\n", "b": 1}')
+        assert _apart.parsed_apart(held) == {"a": 'q"\xe9\U0001f600\n', "b": 1}
+        assert held == b'{"a": "' + b"x" * 23 + b'", "b": 1}'
+        assert _apart.parsed_apart(bytes(held).replace(b"x", b"\\n")) is None
+        assert _apart.parsed_apart(bytearray(b'{"a": "\\ud800"}')) is None  # orjson refuses
 
 
 def test_a_version_1_file_is_walked_as_a_tree_and_agrees(
@@ -337,3 +354,81 @@ def test_json_in_a_long_string_is_read_as_its_tree_is(
     found = spans(streamed)
     assert found == spans(tree)
     assert len(found) >= 10
+
+
+def _dense(n: int) -> str:
+    """Text dense with secrets and suspects, escapes and characters of 1 to 4 bytes."""
+    r = random.Random(n)
+    parts = []
+    for i in range(n):
+        token = "".join(r.choice("abcdefghijkABCDEFGH0123456789") for _ in range(36))
+        parts.append(
+            f'line {i} é✓😀 "quoted"\t\x01 mysql -u root -pS3cr3t{i % 5}x used ghp_{token} '
+            f"then session {r.randbytes(16).hex()}Qz and token:{'Ab9' * (i % 9)} "
+        )
+    return "".join(parts)
+
+
+def test_long_texts_written_in_pieces_give_the_same_file(
+    secret_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A changed text written a piece at a time from the old one (every text, in pieces
+    of 5 characters, suspects read 80 at a time) gives the file, report and suspects of
+    the new text built whole: in the tree walk and the stream walk, on hostile lines, a
+    sample of the secret corpus and text dense with secrets."""
+    path = tmp_path / "pieces.jsonl"
+    body = "\n".join([*HOSTILE.values(), _entry(40, json.dumps({"t": _dense(60), "n": 1}))])
+    path.write_bytes((json.dumps(HEAD) + "\n" + body + "\r\n").encode("utf-8", "surrogatepass"))
+    sample = _sample(secret_corpus, SAMPLE * 16, tmp_path)
+    written: list[str] = []
+    pieces_of = _pending.PendingTexts.written
+
+    def counted(self: object, name: str) -> object:
+        written.append(name)
+        return pieces_of(self, name)
+
+    for source in (path, sample):
+        whole = _both(source, monkeypatch)
+        files = [done.path.read_bytes() for done in whole if done.path is not None]
+        with monkeypatch.context() as patch:
+            patch.setattr(_scrub, "LONG_TEXT", 0)
+            patch.setattr(_pending, "PIECE", 5)
+            patch.setattr(_suspects, "WINDOW", 80)
+            patch.setattr(_pending.PendingTexts, "written", counted)
+            pieces = _both(source, monkeypatch)  # the same files, written anew
+        for one, other, file in zip(whole, pieces, files, strict=True):
+            assert other.path is not None and other.path.read_bytes() == file
+            assert one.report.equals(other.report)
+            assert one.suspects.equals(other.suspects)
+        assert len(whole[1].suspects) > 0
+    assert len(written) > 100  # the texts were written in pieces
+
+
+def test_suspects_read_a_window_at_a_time_are_those_of_the_whole_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows of any size, cut anywhere (a token across a cut, a word at a window's
+    start after a letter, a token longer than the window), find what the whole finds."""
+    r = random.Random(1)
+    words = ["key", "token ", "Secret=", "password: ", "pass", "api_", "xkey", "bearer "]
+    alphabet = "abcdefghijkXYZ0123456789+/_-.=~"
+    found = 0
+    for _ in range(400):
+        parts: list[str] = []
+        for _ in range(r.randint(0, 30)):
+            k = r.random()
+            if k < 0.3:
+                parts.append(r.choice(words))
+            elif k < 0.6:
+                size = r.choice([5, 19, 20, 25, 40, 150])
+                parts.append("".join(r.choice(alphabet) for _ in range(size)))
+            else:
+                parts.append(r.choice([" " * r.randint(0, 30), "\n", "a", "\u017f", "K", "="]))
+        text = "".join(parts)
+        want = list(_suspects.suspects(text))
+        found += len(want)
+        cuts = sorted(r.randint(0, len(text)) for _ in range(r.randint(0, 8)))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        monkeypatch.setattr(_suspects, "WINDOW", r.choice([1, 5, 70, 100, 200]))
+        assert list(_suspects.suspects_of_pieces(pieces)) == want, text
+    assert found > 100

@@ -1,0 +1,125 @@
+"""Long texts whose new text is written in pieces, never built whole.
+
+Why: a long text dense with secrets, replaced as one new string, holds the old text, the
+pieces of the new one and the new one at once (three times the text), and orjson's bytes
+of it after that. Instead the scrubber keeps the old text and where each replacement
+goes (a *cut*), and puts a stand-in string in the new tree; the line's writer splices
+the stand-in's JSON out of what orjson writes and writes the new text in its place, a
+piece at a time, each piece encoded by orjson. The bytes are those orjson writes of the
+whole new text: a JSON string's escapes are made one character at a time. The old text
+is let go once it is written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Iterable, Iterator
+
+import orjson
+
+#: a text longer than this (in characters) is written in pieces when it changes
+LONG_TEXT = 1 << 16
+#: how many characters of the old text go into one piece
+PIECE = 1 << 16
+
+#: (start, end, placeholder): ``text[start:end]`` becomes ``placeholder``
+Cut = tuple[int, int, str]
+
+#: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
+_TOKEN = secrets.token_hex(8)
+_PREFIX = "\x00prime-nb-pending:" + _TOKEN + ":"
+#: a stand-in as orjson (or the standard library's encoder) writes it
+_WRITTEN = re.compile(rb'"\\u0000prime-nb-pending:' + _TOKEN.encode() + rb':([0-9]+)"')
+
+
+def new_pieces(text: str, cuts: Iterable[Cut], size: int = PIECE) -> Iterator[str]:
+    """The new text of ``text`` with ``cuts`` (sorted, apart) made: the old text's runs
+    (at most ``size`` characters each) and the placeholders, in order."""
+    last = 0
+    for start, end, placeholder in cuts:
+        yield from _runs(text, last, start, size)
+        yield placeholder
+        last = end
+    yield from _runs(text, last, len(text), size)
+
+
+def joined(text: str, cuts: Iterable[Cut]) -> str:
+    """The new text, whole."""
+    out: list[str] = []
+    last = 0
+    for start, end, placeholder in cuts:
+        out.append(text[last:start])
+        out.append(placeholder)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _runs(text: str, start: int, end: int, size: int) -> Iterator[str]:
+    for at in range(start, end, size):
+        yield text[at : min(end, at + size)]
+
+
+def encoded(piece: str) -> bytes:
+    """``piece`` as inside a JSON string, as orjson writes it (the standard library's
+    encoder for text orjson refuses, as ``_file._dumps`` does)."""
+    try:
+        return orjson.dumps(piece)[1:-1]
+    except TypeError:
+        return json.dumps(piece, ensure_ascii=False).encode("utf-8")[1:-1]
+
+
+class PendingTexts:
+    """The long texts of the line being redacted whose new text is not built yet."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[str, list[Cut]]] = {}
+        self._count = 0
+
+    def stand_in(self, text: str, cuts: list[Cut]) -> str:
+        """A string to put in the new tree where ``text``'s new text goes."""
+        self._count += 1
+        name = _PREFIX + str(self._count)
+        self._texts[name] = (text, cuts)
+        return name
+
+    def holds(self, value: object) -> bool:
+        """Whether ``value`` is a stand-in of this line."""
+        return isinstance(value, str) and value.startswith(_PREFIX) and value in self._texts
+
+    def text(self, name: str) -> str:
+        """The new text of the stand-in ``name``, whole (an image's SVG is re-encoded)."""
+        text, cuts = self._texts.pop(name)
+        return joined(text, cuts)
+
+    def written(self, name: str) -> Iterator[bytes]:
+        """The new text of the stand-in ``name`` as a JSON string, a piece at a time; the
+        old text is let go once written."""
+        text, cuts = self._texts.pop(name)
+        yield b'"'
+        for piece in new_pieces(text, cuts):
+            yield encoded(piece)
+        del text, cuts
+        yield b'"'
+
+    def expand(self, parts: Iterable[bytes | bytearray]) -> Iterator[bytes | bytearray]:
+        """``parts`` of a line, each stand-in in them written as its new text."""
+        for part in parts:
+            if not self._texts:
+                yield part
+                continue
+            at = 0
+            for m in _WRITTEN.finditer(part):
+                name = _PREFIX + m.group(1).decode()
+                if name not in self._texts:
+                    continue
+                yield part[at : m.start()]
+                yield from self.written(name)
+                at = m.end()
+            yield part[at:] if at else part
+
+    def clear(self) -> None:
+        """Forget what was not written (a dry run, a line walked again)."""
+        self._texts.clear()
