@@ -156,6 +156,13 @@ def _two_rows(top: str, bottom: str) -> dict[str, Any]:
     )
 
 
+def _trace(kind: str, **props: Any) -> dict[str, Any]:
+    """A trace of type ``kind`` as the dict a figure reads: the figure checks its values
+    once, where a ``go.Bar(...)`` is checked when made and again when a figure copies
+    it (the figure's JSON is the same)."""
+    return {"type": kind, **props}
+
+
 def _path_frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
     return session.entries.loc[session.path(leaf_id)]
 
@@ -181,7 +188,8 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         turns["total_tokens"].fillna(0).astype(int).to_numpy(),
     )  # the id shown: customdata[5]
     bars = [
-        go.Bar(
+        _trace(
+            "bar",
             x=x,
             y=turns[column].fillna(0).astype(int).to_numpy(),
             name=label,
@@ -241,7 +249,8 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
             for leaf, fork in zip(part.index, part["fork_id"], strict=True)
         ]
         bars.append(
-            go.Bar(
+            _trace(
+                "bar",
                 y=labels,
                 x=part["cost"].to_numpy(),
                 orientation="h",
@@ -288,7 +297,8 @@ def tool_usage(session: SessionLike) -> go.Figure:
     names = [str(n) for n in stats.index]
     shown = [_shown(n) for n in names]
     traces: list[Any] = [
-        go.Bar(
+        _trace(
+            "bar",
             x=shown,
             y=stats["calls"],
             name="calls",
@@ -301,7 +311,8 @@ def tool_usage(session: SessionLike) -> go.Figure:
     ]
     rate = (stats["errors"] / stats["calls"]).to_numpy(dtype=float)
     traces.append(
-        go.Bar(
+        _trace(
+            "bar",
             x=shown,
             y=rate,
             name="error rate",
@@ -314,7 +325,8 @@ def tool_usage(session: SessionLike) -> go.Figure:
     for name, label in zip(names, shown, strict=True):
         lat = calls.loc[calls["name"].astype(str) == name]
         traces.append(
-            go.Box(
+            _trace(
+                "box",
                 y=lat["latency"],
                 name=label,
                 marker_color=ACTIVE,
@@ -364,7 +376,8 @@ def turn_timeline(session: SessionLike) -> go.Figure:
         tokens = part["total_tokens"].fillna(0).astype(float).to_numpy()
         size = 6 + 14 * np.sqrt(tokens / tokens.max()) if len(tokens) and tokens.max() else 8
         traces.append(
-            go.Scatter(
+            _trace(
+                "scatter",
                 x=part["timestamp"],
                 y=["assistant"] * len(part),
                 mode="markers",
@@ -384,7 +397,8 @@ def turn_timeline(session: SessionLike) -> go.Figure:
     for failed, name, color in ((False, "tool call", "#54A24B"), (True, "failed tool call", ERROR)):
         part = done[done["is_error"].fillna(False).astype(bool) == failed]
         traces.append(
-            go.Bar(
+            _trace(
+                "bar",
                 base=part["timestamp"],
                 x=(part["latency"] * 1000.0).to_numpy(),
                 y=_escaped(part["name"].astype(str).to_numpy(), label=True),
@@ -432,23 +446,32 @@ def compaction_report(session: SessionLike) -> go.Figure:
     marker = {"symbol": "diamond", "size": 10, "color": "#222"}
     traces = []
     for trace, column, name, style, row in (
-        (go.Bar, "tokens_before", "before", {"marker_color": "#4C78A8"}, 1),
-        (go.Bar, "tokens_after", "after (recorded or estimated)", {"marker_color": "#F58518"}, 1),
+        ("bar", "tokens_before", "before", {"marker_color": "#4C78A8"}, 1),
+        ("bar", "tokens_after", "after (recorded or estimated)", {"marker_color": "#F58518"}, 1),
         (
-            go.Scatter,
+            "scatter",
             "first_turn_context_tokens",
             "first turn after (provider count)",
             {"mode": "markers", "marker": marker},
             1,
         ),
-        (go.Bar, "summarised_messages", "messages summarised", {"marker_color": "#72B7B2"}, 2),
-        (go.Bar, "reread_count", "files re-read after", {"marker_color": ERROR}, 2),
+        ("bar", "summarised_messages", "messages summarised", {"marker_color": "#72B7B2"}, 2),
+        ("bar", "reread_count", "files re-read after", {"marker_color": ERROR}, 2),
     ):
         # token counts as floats (an unknown count is NaN), the counts below as they are
         y = frame[column].astype(float) if row == 1 else frame[column]
         axes = {"xaxis": "x", "yaxis": "y"} if row == 1 else {"xaxis": "x2", "yaxis": "y2"}
         traces.append(
-            trace(x=labels, y=y, name=name, customdata=custom, hovertemplate=hover, **style, **axes)
+            _trace(
+                trace,
+                x=labels,
+                y=y,
+                name=name,
+                customdata=custom,
+                hovertemplate=hover,
+                **style,
+                **axes,
+            )
         )
     return _on_grid(
         _two_rows("context tokens", "what was summarised, and re-read later"),
@@ -468,7 +491,8 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     turns = path[path["role"] == "assistant"]
     models = (turns["provider"].map(_shown) + "/" + turns["model"].map(_shown)).to_numpy()
     traces = [
-        go.Scatter(
+        _trace(
+            "scatter",
             x=turns["timestamp"],
             y=models,
             mode="lines+markers",
@@ -485,7 +509,8 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     ]
     changes = path[path["type"] == "model_change"]
     traces.append(
-        go.Scatter(
+        _trace(
+            "scatter",
             x=changes["timestamp"],
             y=(changes["provider"].map(_shown) + "/" + changes["model"].map(_shown)).to_numpy(),
             mode="markers",
@@ -538,7 +563,8 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
     )
     lost_unneeded = sums["in_span"] - sums["in_summary"] - sums["needed_later"]
     traces = [
-        go.Bar(
+        _trace(
+            "bar",
             x=kinds,
             y=values.to_numpy(dtype=float),
             name=name,
@@ -555,7 +581,8 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
         )
     ]
     traces.append(
-        go.Bar(
+        _trace(
+            "bar",
             x=kinds,
             y=sums["needed_later_tokens"].to_numpy(dtype=float),
             name="tokens of the calls that needed them",
