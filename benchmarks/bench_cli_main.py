@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # the session matrix
 from machine import describe
 from session_matrix import CASES, shared_file

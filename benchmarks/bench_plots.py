@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # the session matrix
 import plotly.graph_objects as go
 from machine import describe
