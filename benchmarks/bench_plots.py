@@ -34,16 +34,17 @@ CLASSES = {"bar": go.Bar, "scatter": go.Scatter, "box": go.Box}
 @contextmanager
 def trace_objects() -> Iterator[None]:
     """The baseline: each trace made as its plotly object before the figure reads it."""
-    as_dict = plots._trace
+    names = vars(plots)  # plots' own name for the trace maker, ``_trace``
+    as_dict = names["_trace"]
 
     def as_object(kind: str, **props: Any) -> Any:
         return CLASSES[kind](**props)
 
-    plots._trace = as_object
+    names["_trace"] = as_object
     try:
         yield
     finally:
-        plots._trace = as_dict
+        names["_trace"] = as_dict
 
 
 def figures(sessions: list[prime_nb.Session]) -> tuple[float, list[Any]]:

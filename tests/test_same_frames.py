@@ -68,7 +68,7 @@ def test_same_verdict_as_assert_frame_equal(change: str) -> None:
     try:
         pd.testing.assert_frame_equal(left, right)
     except AssertionError:
-        with pytest.raises(AssertionError):
+        with pytest.raises(AssertionError, match="different"):
             assert_same_frame(left, right)
     else:
         assert_same_frame(left, right)
