@@ -16,16 +16,19 @@ so that long names stay apart, a text (a title's name, a hover's value) ends in 
 
 from __future__ import annotations
 
-import copy
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ._cut import cut, cut_label
+from ._figures import grid as _grid
+from ._figures import note as _note
+from ._figures import on_grid as _on_grid
+from ._figures import trace as _trace
+from ._figures import two_rows as _two_rows
+from ._figures import vline as _vline
 from ._names import shown_name
 from .analysis import abandoned_share, branch_segments, compaction_forensics, compaction_retention
 from .session import SessionLike, as_session
@@ -82,80 +85,6 @@ def _custom(ids: Any, *columns: Any) -> np.ndarray:
     return np.column_stack(shown) if len(ids) else np.empty((0, len(shown)))
 
 
-def _vline(x: float | str, dash: str, color: str) -> dict[str, Any]:
-    """A vertical line across the plot, as one shape dict: many of them go into the layout
-    in one assignment, where one ``add_vline`` call each grows slow with many lines."""
-    return {
-        "type": "line",
-        "xref": "x",
-        "yref": "paper",
-        "x0": x,
-        "x1": x,
-        "y0": 0,
-        "y1": 1,
-        "line": {"dash": dash, "color": color, "width": 1},
-    }
-
-
-def _note(x: float | str, text: str, y: float) -> dict[str, Any]:
-    return {
-        "x": x,
-        "xref": "x",
-        "y": y,
-        "yref": "paper",
-        "text": text,
-        "showarrow": False,
-        "xanchor": "left",
-        "yanchor": "bottom" if y >= 1 else "top",
-        "font": {"size": 10},
-    }
-
-
-@cache
-def _grid(**subplots: Any) -> dict[str, Any]:
-    """What ``make_subplots(**subplots)`` makes: its layout (axes' domains and anchors,
-    the subplots' titles) and its grid (which ``row``/``col`` later calls on the figure
-    read), made once per arguments: plotly builds it slowly, and a figure is then made in
-    one step from its traces (each given its axes, ``xaxis="x2"``) and this layout,
-    instead of trace by trace."""
-    fig = make_subplots(**subplots)
-    layout = fig.layout.to_plotly_json()
-    # not the template make_subplots wrote out: each figure would copy and check it anew,
-    # where one without a template takes plotly's default (the same one) at no cost
-    layout.pop("template", None)
-    # the keys go.Figure reads a figure-like dict's grid from (as go.Figure(fig) copies it)
-    return {
-        "layout": layout,
-        "_grid_ref": fig._grid_ref,
-        "_grid_str": fig._grid_str,
-    }
-
-
-def _on_grid(grid: dict[str, Any], traces: list[Any], **layout: Any) -> go.Figure:
-    """A figure of ``traces`` on ``grid`` (a :func:`_grid`), with ``layout`` merged in
-    (axis dicts key by key: ``yaxis={"title": ...}`` keeps the grid's domain)."""
-    merged = copy.deepcopy(grid["layout"])
-    for key, value in layout.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = {**merged[key], **value}
-        else:
-            merged[key] = value
-    return go.Figure({**grid, "data": traces, "layout": merged})
-
-
-def _two_rows(top: str, bottom: str) -> dict[str, Any]:
-    """The grid of two rows sharing the x axis, the top one larger (:func:`_grid`); the
-    rows' axes are ``x``/``y`` and ``x2``/``y2``."""
-    return _grid(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        row_heights=(0.65, 0.35),
-        vertical_spacing=0.08,
-        subplot_titles=(top, bottom),
-    )
-
-
 def _path_frame(session: Session, leaf_id: str | None) -> pd.DataFrame:
     return session.entries.loc[session.path(leaf_id)]
 
@@ -181,7 +110,8 @@ def context_timeline(session: SessionLike, leaf_id: str | None = None) -> go.Fig
         turns["total_tokens"].fillna(0).astype(int).to_numpy(),
     )  # the id shown: customdata[5]
     bars = [
-        go.Bar(
+        _trace(
+            "bar",
             x=x,
             y=turns[column].fillna(0).astype(int).to_numpy(),
             name=label,
@@ -241,7 +171,8 @@ def cost_by_branch(session: SessionLike) -> go.Figure:
             for leaf, fork in zip(part.index, part["fork_id"], strict=True)
         ]
         bars.append(
-            go.Bar(
+            _trace(
+                "bar",
                 y=labels,
                 x=part["cost"].to_numpy(),
                 orientation="h",
@@ -288,7 +219,8 @@ def tool_usage(session: SessionLike) -> go.Figure:
     names = [str(n) for n in stats.index]
     shown = [_shown(n) for n in names]
     traces: list[Any] = [
-        go.Bar(
+        _trace(
+            "bar",
             x=shown,
             y=stats["calls"],
             name="calls",
@@ -301,7 +233,8 @@ def tool_usage(session: SessionLike) -> go.Figure:
     ]
     rate = (stats["errors"] / stats["calls"]).to_numpy(dtype=float)
     traces.append(
-        go.Bar(
+        _trace(
+            "bar",
             x=shown,
             y=rate,
             name="error rate",
@@ -314,7 +247,8 @@ def tool_usage(session: SessionLike) -> go.Figure:
     for name, label in zip(names, shown, strict=True):
         lat = calls.loc[calls["name"].astype(str) == name]
         traces.append(
-            go.Box(
+            _trace(
+                "box",
                 y=lat["latency"],
                 name=label,
                 marker_color=ACTIVE,
@@ -364,7 +298,8 @@ def turn_timeline(session: SessionLike) -> go.Figure:
         tokens = part["total_tokens"].fillna(0).astype(float).to_numpy()
         size = 6 + 14 * np.sqrt(tokens / tokens.max()) if len(tokens) and tokens.max() else 8
         traces.append(
-            go.Scatter(
+            _trace(
+                "scatter",
                 x=part["timestamp"],
                 y=["assistant"] * len(part),
                 mode="markers",
@@ -384,7 +319,8 @@ def turn_timeline(session: SessionLike) -> go.Figure:
     for failed, name, color in ((False, "tool call", "#54A24B"), (True, "failed tool call", ERROR)):
         part = done[done["is_error"].fillna(False).astype(bool) == failed]
         traces.append(
-            go.Bar(
+            _trace(
+                "bar",
                 base=part["timestamp"],
                 x=(part["latency"] * 1000.0).to_numpy(),
                 y=_escaped(part["name"].astype(str).to_numpy(), label=True),
@@ -432,23 +368,32 @@ def compaction_report(session: SessionLike) -> go.Figure:
     marker = {"symbol": "diamond", "size": 10, "color": "#222"}
     traces = []
     for trace, column, name, style, row in (
-        (go.Bar, "tokens_before", "before", {"marker_color": "#4C78A8"}, 1),
-        (go.Bar, "tokens_after", "after (recorded or estimated)", {"marker_color": "#F58518"}, 1),
+        ("bar", "tokens_before", "before", {"marker_color": "#4C78A8"}, 1),
+        ("bar", "tokens_after", "after (recorded or estimated)", {"marker_color": "#F58518"}, 1),
         (
-            go.Scatter,
+            "scatter",
             "first_turn_context_tokens",
             "first turn after (provider count)",
             {"mode": "markers", "marker": marker},
             1,
         ),
-        (go.Bar, "summarised_messages", "messages summarised", {"marker_color": "#72B7B2"}, 2),
-        (go.Bar, "reread_count", "files re-read after", {"marker_color": ERROR}, 2),
+        ("bar", "summarised_messages", "messages summarised", {"marker_color": "#72B7B2"}, 2),
+        ("bar", "reread_count", "files re-read after", {"marker_color": ERROR}, 2),
     ):
         # token counts as floats (an unknown count is NaN), the counts below as they are
         y = frame[column].astype(float) if row == 1 else frame[column]
         axes = {"xaxis": "x", "yaxis": "y"} if row == 1 else {"xaxis": "x2", "yaxis": "y2"}
         traces.append(
-            trace(x=labels, y=y, name=name, customdata=custom, hovertemplate=hover, **style, **axes)
+            _trace(
+                trace,
+                x=labels,
+                y=y,
+                name=name,
+                customdata=custom,
+                hovertemplate=hover,
+                **style,
+                **axes,
+            )
         )
     return _on_grid(
         _two_rows("context tokens", "what was summarised, and re-read later"),
@@ -468,7 +413,8 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     turns = path[path["role"] == "assistant"]
     models = (turns["provider"].map(_shown) + "/" + turns["model"].map(_shown)).to_numpy()
     traces = [
-        go.Scatter(
+        _trace(
+            "scatter",
             x=turns["timestamp"],
             y=models,
             mode="lines+markers",
@@ -485,7 +431,8 @@ def model_changes(session: SessionLike, leaf_id: str | None = None) -> go.Figure
     ]
     changes = path[path["type"] == "model_change"]
     traces.append(
-        go.Scatter(
+        _trace(
+            "scatter",
             x=changes["timestamp"],
             y=(changes["provider"].map(_shown) + "/" + changes["model"].map(_shown)).to_numpy(),
             mode="markers",
@@ -538,7 +485,8 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
     )
     lost_unneeded = sums["in_span"] - sums["in_summary"] - sums["needed_later"]
     traces = [
-        go.Bar(
+        _trace(
+            "bar",
             x=kinds,
             y=values.to_numpy(dtype=float),
             name=name,
@@ -555,7 +503,8 @@ def retention_by_kind(session: SessionLike) -> go.Figure:
         )
     ]
     traces.append(
-        go.Bar(
+        _trace(
+            "bar",
             x=kinds,
             y=sums["needed_later_tokens"].to_numpy(dtype=float),
             name="tokens of the calls that needed them",

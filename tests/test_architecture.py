@@ -32,6 +32,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "prime_nb"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_cut": 0,
+    "_figures": 0,  # how plots builds its figures (plotly only)
     "_names": 0,
     "_version": 0,
     "_words": 0,

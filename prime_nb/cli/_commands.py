@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import os
 import sys
@@ -485,8 +486,17 @@ def build_parser() -> Parser:
     return parser
 
 
+@functools.cache
+def _parser() -> Parser:
+    """The parser :func:`main` reads with, built once per process: argparse builds it
+    slowly (each help string looks up its translation), and a program that calls ``main``
+    many times (a notebook, a test) would pay that at each call; reading arguments does
+    not change it."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.error("choose a command: info, validate, ls, family, grep, upgrade, export or demo")

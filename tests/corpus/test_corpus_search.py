@@ -8,7 +8,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,28 @@ def brute_fields(entry: dict[str, Any]) -> list[tuple[str, str]]:
     return sorted(((f, t) for f, t in out if t), key=lambda pair: order.index(pair[0]))
 
 
+#: what the brute force reads of one file: its session's id, each entry's id, line, time
+#: and whole entry (``session.entry``), and the ids of its active path
+Read = tuple[str | None, list[tuple[str, int, Any, dict[str, Any]]], set[str]]
+
+
+def brute_read(path: Path | str) -> Read | None:
+    """One file as the brute force reads it (None: it does not load)."""
+    try:
+        session = prime_nb.load(path)
+    except Exception:
+        return None
+    table = session.entries
+    active = set(session.path()) if len(table) else set()
+    entries = [
+        (entry_id, int(line), stamp, session.entry(entry_id))
+        for entry_id, line, stamp in zip(
+            table.index, table["line"], table["timestamp"], strict=True
+        )
+    ]
+    return session.id, entries, active
+
+
 def brute_force(
     paths: Iterable[Path | str],
     query: str,
@@ -112,20 +134,18 @@ def brute_force(
     fields: set[str] | None = None,
     active_only: bool = False,
     limit: int | None = None,
+    read: dict[str, Read | None] | None = None,
 ) -> pd.DataFrame:
+    """Every hit of ``query`` in ``paths``, each file read anew, or taken from ``read``
+    (:func:`brute_read` of each path, for files that do not change between searches)."""
     pattern = re.compile(query if regex else re.escape(query), 0 if case else re.IGNORECASE)
     rows: list[dict[str, Any]] = []
     for path in paths:
-        try:
-            session = prime_nb.load(path)
-        except Exception:
+        loaded = brute_read(path) if read is None else read[str(path)]
+        if loaded is None:
             continue
-        table = session.entries
-        active = set(session.path()) if len(table) else set()
-        for entry_id, line, stamp in zip(
-            table.index, table["line"], table["timestamp"], strict=True
-        ):
-            entry = session.entry(entry_id)
+        session_id, entries, active = loaded
+        for entry_id, line, stamp, entry in entries:
             message = entry.get("message")
             role = (
                 message.get("role")
@@ -147,9 +167,9 @@ def brute_force(
                     rows.append(
                         {
                             "file": str(path),
-                            "session_id": session.id,
+                            "session_id": session_id,
                             "entry_id": entry_id,
-                            "line": int(line),
+                            "line": line,
                             "role": role,
                             "type": entry["type"],
                             "field": field,
@@ -185,6 +205,16 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return list(write_all(tmp_path_factory.mktemp("matrix")).values())
 
 
+@pytest.fixture(scope="module")
+def matrix_read(matrix: list[Path]) -> Iterator[dict[str, Read | None]]:
+    """The matrix as the brute force reads it, once for every query: search only reads
+    the files (its index goes to each test's own folder), checked by their bytes."""
+    read = {str(path): brute_read(path) for path in matrix}
+    before = {path: path.read_bytes() for path in matrix}
+    yield read
+    assert {path: path.read_bytes() for path in matrix} == before
+
+
 MATRIX_QUERIES: list[dict[str, Any]] = [
     {"query": "the"},
     {"query": "The", "case": True},
@@ -207,9 +237,9 @@ def query_id(kwargs: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("kwargs", MATRIX_QUERIES, ids=lambda k: query_id(k))
 def test_search_equals_brute_force_on_the_matrix(
-    matrix: list[Path], kwargs: dict[str, Any], tmp_path: Path
+    matrix: list[Path], matrix_read: dict[str, Read | None], kwargs: dict[str, Any], tmp_path: Path
 ) -> None:
-    want = brute_force(matrix, **kwargs)
+    want = brute_force(matrix, **kwargs, read=matrix_read)
     assert len(want) > 0, "a query that finds nothing proves nothing"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the matrix's unloadable files say so

@@ -7,11 +7,12 @@ it are searched too, as is what each writes or warns, for every planted secret a
 piece of one. The ordinary sentences must come out unchanged, and the tree must load the
 same.
 
-The CLI (``prime-nb redact``, ``--dry-run``) and ``export_html(redact=True)`` run end to
-end on the smaller corpus of the specification's dialect (``build_spec``: every kind, in
-fewer places), where what they write is checked to be exactly :func:`redact`'s output and
-``say_redaction``'s text, or the page of the redacted file: so the whole corpus's checks of
-those two hold for the CLI and the export too, without redacting the corpus three times.
+The CLI (``prime-nb redact`` as a process, ``--dry-run`` in this process) and
+``export_html(redact=True)`` run end to end on the smaller corpus of the specification's
+dialect (``build_spec``: every kind, in fewer places), where what they write is checked
+to be exactly :func:`redact`'s output and ``say_redaction``'s text, or the page of the
+redacted file: so the whole corpus's checks of those two hold for the CLI and the export
+too, without redacting the corpus three times.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from cli_in_process import run_cli
 from leak_check import LeakIndex
 from redteam3_secrets import LOOKALIKES_RED3
 from secret_corpus import (
@@ -163,7 +165,9 @@ def test_the_cli_prints_and_writes_what_redact_does(spec: Corpus, tmp_path: Path
 
 
 def test_no_secret_shows_in_a_dry_run_summary(spec: Corpus) -> None:
-    dry = run("redact", spec.path, "--dry-run", "--host", "nohost-here")
+    """In this process (``cli_in_process``): what it prints is the test, and the command
+    runs as a process in ``test_the_cli_prints_and_writes_what_redact_does``."""
+    dry = run_cli("redact", spec.path, "--dry-run", "--host", "nohost-here")
     assert dry.returncode == 0, dry.stderr
     assert dry.stdout.splitlines()[0].split() == ["rule", "replacements", "values", "lines"]
     assert "suspects" in dry.stdout

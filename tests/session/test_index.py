@@ -124,8 +124,24 @@ def rows_to_check(session: prime_nb.Session, most: int = 300) -> list[int]:
     return sorted({*comps[:most], *after[:most], *leaves[: most // 3], *sample, n - 1})
 
 
+def read_once(session: prime_nb.Session) -> Callable[[Sequence[int]], list[dict[str, Any]]]:
+    """The oracle's reader: ``session._read_rows``, each row read from the file once for
+    all the contexts checked (the oracle and the contexts it builds copy what they take
+    from an entry, never change it); the contexts under test read as they do."""
+    read: dict[int, dict[str, Any]] = {}
+
+    def rows(wanted: Sequence[int]) -> list[dict[str, Any]]:
+        missing = [row for row in dict.fromkeys(wanted) if row not in read]
+        if missing:
+            read.update(zip(missing, session._read_rows(missing), strict=True))
+        return [read[row] for row in wanted]
+
+    return rows
+
+
 def check_every_row(session: prime_nb.Session) -> int:
     cols, tree = session._cols, session._tree
+    oracle_rows = read_once(session)
     spec = session.dialect == "spec"
     targets = session._child_usage_targets
     header_git = session._header_canonical.get("git")
@@ -135,7 +151,7 @@ def check_every_row(session: prime_nb.Session) -> int:
     # the contexts of many leaves, each entry read once for all (what datasets use)
     reader = session.context_reader()
     for row, (messages, read) in zip(rows, together, strict=True):
-        expected = oracle_context(tree.path(row), cols, session._read_rows, targets, spec)
+        expected = oracle_context(tree.path(row), cols, oracle_rows, targets, spec)
         if expected.git is None and isinstance(header_git, dict):
             expected.git = header_git
         got = session.context(cols.ids[row])

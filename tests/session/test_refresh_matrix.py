@@ -12,8 +12,8 @@ import random
 import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
+from same_frames import assert_same_frame
 from session_matrix import CASES, write_case
 
 import prime_nb
@@ -55,5 +55,5 @@ def test_a_session_refreshed_in_parts_equals_a_fresh_load(name: str, tmp_path: P
                 session.refresh()
             fresh = prime_nb.load(path)
         for table in TABLES:
-            pd.testing.assert_frame_equal(getattr(session, table), getattr(fresh, table))
+            assert_same_frame(getattr(session, table), getattr(fresh, table))
         assert session.leaf_id == fresh.leaf_id, (first, second)
