@@ -232,7 +232,9 @@ def from_sessions(
     ):
         if value not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
-    if max_messages is not None and (isinstance(max_messages, bool) or max_messages < 0):
+    if max_messages is not None and (
+        isinstance(max_messages, bool) or not isinstance(max_messages, int) or max_messages < 0
+    ):
         raise ValueError(f"max_messages must be a count of messages or None, not {max_messages!r}")
     check_options(format, images)
     pa = _pyarrow()
