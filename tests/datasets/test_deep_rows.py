@@ -55,7 +55,7 @@ def test_turns_of_a_deep_chain_are_refused_before_any_is_built(
     deep_chain: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built = _no_context_built(monkeypatch)
-    with pytest.raises(DatasetTooLargeError) as caught:
+    with pytest.raises(DatasetTooLargeError, match="1,500 turn rows") as caught:
         from_sessions(deep_chain, unit="turn", progress=False, on_error="raise")
     said = str(caught.value)
     assert "\n" not in said and said.startswith(f"{deep_chain}: 1,500 turn rows")
@@ -108,7 +108,7 @@ def test_the_estimate_is_close_to_the_rows_built() -> None:
     total = sum(built.column("n_messages").to_pylist())
     over = from_sessions(demo_session_path(), "turn", progress=False, max_messages=total * 21 // 20)
     assert over.num_rows == built.num_rows
-    with pytest.raises(DatasetTooLargeError):
+    with pytest.raises(DatasetTooLargeError, match="turn rows would hold about"):
         from_sessions(
             demo_session_path(),
             "turn",
