@@ -273,6 +273,11 @@ class SessionData:
         return "append", {"type": "append", **self.columns(n_old), **self.sparse()}
 
     # -- answers ---------------------------------------------------------------------------
+    def is_index(self, value: Any) -> bool:
+        """Is ``value`` a row's index? An int in range; not a bool (``True`` is an int
+        that JSON's ``true`` becomes, and would stand for row 1)."""
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < self.n
+
     def answer(self, message: dict[str, Any]) -> Any:
         """Answer a request from the JS (`what` = entry, entries, preview, search, lines or
         context)."""
@@ -287,8 +292,9 @@ class SessionData:
         if what == "entries":
             return {"entries": self.entries(message.get("indices"))}
         index = message.get("index")
-        if not isinstance(index, int) or not 0 <= index < self.n:
-            raise ValueError(f"no entry at index {index!r}")
+        if not self.is_index(index):
+            raise ValueError(f"no entry at index {_shown(index)}")
+        assert isinstance(index, int)
         if what == "entry":
             return self.entry(index)
         if what == "preview":
@@ -330,7 +336,7 @@ class SessionData:
         if not isinstance(indices, list):
             raise ValueError("entries needs a list of indices")
         rows = indices[:ENTRIES_PER_REQUEST]
-        good = [i for i in rows if isinstance(i, int) and 0 <= i < self.n]
+        good = [i for i in rows if self.is_index(i)]
         wanted = {self.ids[i] for i in good}
         wanted.update(call["result_id"] for i in good for call in self._answered(self.ids[i]))
         order = sorted(wanted, key=self.row_of.__getitem__)
@@ -338,7 +344,7 @@ class SessionData:
         return [
             self._entry(i, known)
             if i in good
-            else {"index": i, "error": f"no entry at index {i!r}"}
+            else {"index": i, "error": f"no entry at index {_shown(i)}"}
             for i in rows
         ]
 
@@ -424,7 +430,7 @@ class SessionData:
     def lines(self, indices: list[Any]) -> list[str]:
         """The node lines of several entries (the tree view's text column)."""
         known = self.node_lines
-        return [known[i] if isinstance(i, int) and 0 <= i < self.n else "" for i in indices]
+        return [known[i] if self.is_index(i) else "" for i in indices]
 
     def search_text(self, index: int, entry: dict[str, Any]) -> str:
         """What search looks in for one entry: its full text, label and tool name, lowered."""
@@ -468,3 +474,11 @@ class SessionData:
             "messages": messages,
             "total_tokens": sum(m["tokens"] for m in messages),
         }
+
+
+def _shown(value: Any) -> str:
+    """A value the browser sent, short enough to say back (a request may hold anything)."""
+    text = (
+        repr(value) if isinstance(value, int | float | str | bool | None) else type(value).__name__
+    )
+    return text if len(text) <= 40 else text[:39] + "…"
