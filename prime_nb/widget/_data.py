@@ -260,15 +260,18 @@ class SessionData:
 
     def refresh(self) -> tuple[str, dict[str, Any] | None]:
         """Read new entries: ("none", None), ("append", message) or ("reset", tree)."""
-        old_ids = self.ids
+        old_ids, old_table = self.ids, self.session.entries
         self.session.refresh()
         new_ids = [str(i) for i in self.session.entries.index]
-        if new_ids == old_ids:
+        # the same ids in a table built anew: the file was read again (rewritten in
+        # place), so its texts may have changed under the same ids
+        reread = self.session.entries is not old_table
+        if new_ids == old_ids and not reread:
             return "none", None
         self._search.invalidate()
         self._sync()
         n_old = len(old_ids)
-        if len(new_ids) < n_old or new_ids[:n_old] != old_ids:
+        if len(new_ids) <= n_old or new_ids[:n_old] != old_ids:
             return "reset", self.tree()
         return "append", {"type": "append", **self.columns(n_old), **self.sparse()}
 
