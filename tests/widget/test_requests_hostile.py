@@ -59,3 +59,22 @@ def test_the_comm_handler_answers_every_request_and_raises_nothing() -> None:
     assert [s["rid"] for s in sent] == [[1], 2, 3]
     assert all(s["error"].startswith("ValueError: ") for s in sent)
     widget.close()
+
+
+def test_an_unknown_id_is_refused_with_the_file_and_what_to_do() -> None:
+    import pandas as pd
+
+    from prime_nb.widget import show
+
+    path = demo_session_path()
+    with pytest.raises(Exception, match=r"no entry with id 'nope' in this session; pick") as caught:
+        show(pd.Series({"file": str(path), "entry_id": "nope"}))
+    assert str(caught.value).startswith(f"{path}: ")
+    with pytest.raises(Exception, match=r"no entry with id 'xxx+'… in this session") as caught:
+        SessionWidget(path, selected_id="x" * 10_000)
+    assert len(str(caught.value)) < 300
+    # a hit on no entry (a header line: no id) opens the file with nothing selected
+    for missing in (None, float("nan")):
+        widget = show(pd.Series({"file": str(path), "entry_id": missing}))
+        assert widget.selected_id is None
+        widget.close()
