@@ -144,6 +144,25 @@ def widget_messages(path: Path) -> None:
         raise AssertionError("WRONG: an unknown id selected")
 
 
+def show_odd_hits(path: Path) -> None:
+    """A search hit with no entry id (a header line) opens unselected; an unknown id is
+    refused with the file named."""
+    import pandas as pd
+
+    from prime_nb.widget import show
+
+    for missing in (None, float("nan")):
+        if show(pd.Series({"file": str(path), "entry_id": missing})).selected_id is not None:
+            raise AssertionError("WRONG: a hit with no id selected something")
+    try:
+        show(pd.Series({"file": str(path), "entry_id": "x" * 100_000}))
+    except Exception as exc:
+        if not str(exc).startswith(f"{path}: ") or len(str(exc)) > 400:
+            raise AssertionError(f"WRONG: said {str(exc)[:120]!r}...") from exc
+    else:
+        raise AssertionError("WRONG: an unknown id selected")
+
+
 def _changed(path: Path, change: Callable[[Path], None], expect: Callable[[Any], None]) -> None:
     """Load, change the file, refresh: the same as a fresh load, or a clear error that
     leaves the session as it was and a later refresh that reads it."""
@@ -303,6 +322,7 @@ ATTACKS: dict[str, Callable[[Path], None]] = {
     "requests_odd_search": requests_odd_search,
     "requests_thousands": requests_thousands,
     "widget_messages": widget_messages,
+    "show_odd_hits": show_odd_hits,
     "refresh_truncated": refresh_truncated,
     "refresh_replaced": refresh_replaced,
     "refresh_rewritten_in_place": refresh_rewritten_in_place,
