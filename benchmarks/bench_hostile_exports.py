@@ -403,7 +403,8 @@ def _turns_or_refused(path: Path) -> None:
     """The turn rows, validated, or the refusal that names ``max_messages``."""
     import pyarrow as pa
 
-    from prime_nb.datasets import DatasetTooLargeError, from_sessions
+    from prime_nb.datasets import from_sessions
+    from prime_nb.errors import DatasetTooLargeError
 
     try:
         table = from_sessions(path, unit="turn", progress=False, on_error="raise")

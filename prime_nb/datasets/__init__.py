@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._from_sessions import DatasetTooLargeError, from_sessions
+from ._from_sessions import from_sessions
 from ._writing import write_dataset
 
-__all__ = ["DatasetTooLargeError", "demo_session_path", "from_sessions", "write_dataset"]
+__all__ = ["demo_session_path", "from_sessions", "write_dataset"]
 
 #: the names that moved to the repository's ``sessiongen`` folder, for the message below
 MOVED = frozenset(

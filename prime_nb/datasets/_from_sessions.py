@@ -19,7 +19,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._names import real_name, shown_name
-from ..errors import SessionFormatError
+from ..errors import DatasetTooLargeError, SessionFormatError
 from ..session import Session, check_options, find_session_files, load
 from ._units import Rows
 
@@ -32,12 +32,6 @@ ON_ERROR = ("warn", "raise")
 Source = str | Path | Session
 #: the messages one file's rows may hold in all unless the caller asks for more
 MAX_MESSAGES = 1_000_000
-
-
-class DatasetTooLargeError(ValueError):
-    """A file's rows would hold more messages than ``max_messages`` allows: each row
-    holds its whole context, so the rows of a deep branch grow as the square of its
-    depth. Raised before any row is built."""
 
 
 def _check_size(rows: Rows, unit: str, file: str, max_messages: int | None) -> None:
@@ -220,10 +214,10 @@ def from_sessions(
     ``max_messages``: the messages one file's rows may hold in all (``None``: no limit).
     Each row holds its whole context, so the rows of a deep branch (its turns, or the
     leaves of a branch forked at every step) grow as the square of its depth; a file
-    over the limit is found before its rows are built, and skipped with a warning (or
-    raises :class:`DatasetTooLargeError` with ``on_error="raise"``). A symlink leading
-    out of a folder given is left out, with a warning, unless ``follow_symlinks``
-    (:func:`prime_nb.session.find_session_files`).
+    over the limit is found before its rows are built, and skipped with a warning (with
+    ``on_error="raise"``, :class:`prime_nb.errors.DatasetTooLargeError` is raised). A
+    symlink leading out of a folder given is left out, with a warning, unless
+    ``follow_symlinks`` (:func:`prime_nb.session.find_session_files`).
     """
     for name, value, allowed in (
         ("unit", unit, UNITS),

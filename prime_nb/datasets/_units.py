@@ -9,13 +9,14 @@ and ``errors`` are summed along the path root -> anchor, as ``session.leaves`` s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 import pandas as pd
 
 from .._names import shown_name
 from ..session import Session, context_messages, to_json
-from ._path_facts import path_facts
+from ._path_facts import PathFacts, path_facts
 
 #: a provider message and the ids of the entries it came from (``context_messages``)
 Message = tuple[dict[str, Any], list[str]]
@@ -31,10 +32,14 @@ class Rows:
         self.active = dict(zip(entries.index, entries["on_active_path"], strict=True))
         self.depth = dict(zip(entries.index, entries["depth"], strict=True))
         self.labels = session.labels
-        #: sums, labels and turns along each path, carried down once (not per row)
-        self.facts = path_facts(session)
         #: the contexts of the rows share most entries: each is read once (not per row)
         self.context = session.context_reader()
+
+    @cached_property
+    def facts(self) -> PathFacts:
+        """Sums, labels and turns along each path, carried down once (not per row); built
+        on first use (a session without compactions has no compaction row to make)."""
+        return path_facts(self.session)
 
     def _messages(self, anchor: str | None) -> tuple[list[Message], dict[str, Any]]:
         if anchor is None:
@@ -128,6 +133,8 @@ class Rows:
     def size(self, unit: str) -> tuple[int, int, int]:
         """The rows of ``unit``, the messages they would hold in all and in the largest
         row, estimated before any is built (from each anchor's context size)."""
+        if unit == "compaction" and self.session.compactions.empty:
+            return 0, 0, 0
         sizes = self.facts.context_size
         if unit == "leaf":
             counts = [sizes.get(leaf, 0) for leaf in self.session.leaves.index]

@@ -8,6 +8,7 @@ computed for every entry, are what the HTML export inlines.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -168,6 +169,8 @@ class SessionData:
         )
         #: what the answers are made from, built on first use until the rows change
         self._built: dict[str, Any] = {}
+        #: the file's (size, mtime) when these rows were read: see ``refresh``
+        self._stamp = _stamp(self.session)
 
     def _once(self, name: str, build: Callable[[], Any]) -> Any:
         if name not in self._built:
@@ -260,13 +263,19 @@ class SessionData:
 
     def refresh(self) -> tuple[str, dict[str, Any] | None]:
         """Read new entries: ("none", None), ("append", message) or ("reset", tree)."""
-        old_ids, old_table = self.ids, self.session.entries
+        old_ids, old_stamp = self.ids, self._stamp
         self.session.refresh()
         new_ids = [str(i) for i in self.session.entries.index]
-        # the same ids in a table built anew: the file was read again (rewritten in
-        # place), so its texts may have changed under the same ids
-        reread = self.session.entries is not old_table
-        if new_ids == old_ids and not reread:
+        # the same size and a new mtime: written in place (appends always grow a file),
+        # and read again by the session, so texts may have changed under the same ids
+        stamp = _stamp(self.session)
+        rewritten = (
+            stamp is not None
+            and old_stamp is not None
+            and stamp != old_stamp
+            and stamp[0] == old_stamp[0]
+        )
+        if new_ids == old_ids and not rewritten:
             return "none", None
         self._search.invalidate()
         self._sync()
@@ -485,3 +494,12 @@ def _shown(value: Any) -> str:
         repr(value) if isinstance(value, int | float | str | bool | None) else type(value).__name__
     )
     return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _stamp(session: Session) -> tuple[int, int] | None:
+    """The session file's size and modification time (None when it cannot be seen)."""
+    try:
+        stat = os.stat(session.file)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns

@@ -18,7 +18,8 @@ import pytest
 from conftest import header, msg, write_lines
 
 import prime_nb
-from prime_nb.datasets import DatasetTooLargeError, demo_session_path, from_sessions
+from prime_nb.datasets import demo_session_path, from_sessions
+from prime_nb.errors import DatasetTooLargeError
 from sessiongen import write_shape
 
 #: entries of the deep chain: its turn rows would hold about DEPTH²/4 messages
