@@ -85,7 +85,14 @@ class TornLineWarning(UserWarning):
     """The file ended in an incomplete line; the new entry was written on a fresh line."""
 
 
+class DatasetTooLargeError(ValueError):
+    """A file's dataset rows would hold more messages than ``max_messages`` allows
+    (``prime_nb.datasets.from_sessions``): each row holds its whole context, so the rows
+    of a deep branch grow as the square of its depth. Raised before any row is built."""
+
+
 __all__ = [
+    "DatasetTooLargeError",
     "EntryLostError",
     "EntryNotFoundError",
     "InvalidEntryError",

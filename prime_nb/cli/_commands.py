@@ -256,11 +256,13 @@ def cmd_family(args: argparse.Namespace) -> int:
     from ..family import load_family
 
     try:
-        family = load_family(
-            _existing(args.path, "file or folder"),
-            search=args.search,
-            include_archived=args.include_archived,
-        )
+        with warnings_said():
+            family = load_family(
+                _existing(args.path, "file or folder"),
+                search=args.search,
+                include_archived=args.include_archived,
+                follow_symlinks=args.follow_symlinks,
+            )
     except SessionFormatError as exc:  # a FIFO or a device, refused at once
         raise CliError(str(exc)) from None
     if args.json:
@@ -412,6 +414,7 @@ def build_parser() -> Parser:
     p.add_argument("--search", metavar="DIR", action="append", help="more folders to search")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     add_no_archived(p)
+    add_follow_symlinks(p)
 
     p = command(cmd_grep)
     p.add_argument("pattern", metavar="PATTERN")

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ._archived import add_no_archived
 from ._output import CliError, _existing, _say
+from ._symlinks import add_follow_symlinks, warnings_said
 
 #: an option only a target takes: its flags and ``add_argument``'s keywords
 Option = tuple[tuple[str, ...], dict[str, Any]]
@@ -36,8 +37,11 @@ class Target:
 def _session_files(source: Path, args: argparse.Namespace) -> list[Path]:
     from ..session import find_session_files
 
-    include = args.include_archived
-    files = find_session_files(source, include_archived=include) if source.is_dir() else [source]
+    if not source.is_dir():
+        return [source]
+    files = find_session_files(
+        source, include_archived=args.include_archived, follow_symlinks=args.follow_symlinks
+    )
     if not files:
         raise CliError(f"{source}: holds no .jsonl session file; pass a session or its folder")
     return files
@@ -51,7 +55,8 @@ def _atif(source: Path, dest: Path | None, args: argparse.Namespace) -> list[str
     written: list[str] = []
     for file in _session_files(source, args):
         try:
-            paths = to_atif(file, dest, leaf="all" if args.all_leaves else None)
+            leaf = "all" if args.all_leaves else None
+            paths = to_atif(file, dest, leaf=leaf, follow_symlinks=args.follow_symlinks)
         except ValueError as exc:  # a session with no message: nothing to write, say so
             _say(str(exc))
             continue
@@ -66,7 +71,7 @@ def _scout(source: Path, dest: Path | None, args: argparse.Namespace) -> list[st
 
     ids = to_scout(
         _session_files(source, args), dest, leaves="all" if args.all_leaves else "active"
-    )
+    )  # files listed here: the links were decided above
     return [f"{dest}: {len(ids)} transcripts"]
 
 
@@ -139,7 +144,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     source = _existing(args.source, "session file or folder")
     dest = Path(args.output) if args.output else None
     try:
-        lines = target.write(source, dest, args)
+        with warnings_said():  # a link left out of FOLDER, said on stderr as one line
+            lines = target.write(source, dest, args)
     except ImportError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -163,6 +169,7 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
         "--all-leaves", action="store_true", help="every leaf's path, not only the active one"
     )
     add_no_archived(parser)
+    add_follow_symlinks(parser)
     for target in TARGETS.values():
         for flags, options in target.options:
             parser.add_argument(*flags, **options)

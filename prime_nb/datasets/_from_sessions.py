@@ -19,7 +19,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._names import real_name, shown_name
-from ..errors import SessionFormatError
+from ..errors import DatasetTooLargeError, SessionFormatError
 from ..session import Session, check_options, find_session_files, load
 from ._units import Rows
 
@@ -30,6 +30,24 @@ UNITS = ("leaf", "compaction", "turn")
 OUTPUTS = ("arrow", "hf")
 ON_ERROR = ("warn", "raise")
 Source = str | Path | Session
+#: the messages one file's rows may hold in all unless the caller asks for more
+MAX_MESSAGES = 1_000_000
+
+
+def _check_size(rows: Rows, unit: str, file: str, max_messages: int | None) -> None:
+    """Refuse, before building them, rows that would hold more than ``max_messages``."""
+    if max_messages is None:
+        return
+    count, messages, largest = rows.size(unit)
+    if messages > max_messages:
+        other = "unit='leaf' (a branch's row holds all its turns)" if unit != "leaf" else ""
+        raise DatasetTooLargeError(
+            f"{file}: {count:,} {unit} rows would hold about {messages:,} messages in all "
+            f"(each holds its whole context, up to {largest:,} messages), over "
+            f"max_messages={max_messages:,}; pass {other + ', or ' if other else ''}"
+            "a larger max_messages (None: no limit), or leave this file out"
+        )
+
 
 _COMMON: list[tuple[str, str]] = [
     ("file", "string"),
@@ -100,7 +118,7 @@ def schema(unit: str) -> pa.Schema:
     return pa.schema([(name, kinds[kind]) for name, kind in COLUMNS[unit]])
 
 
-def _sources(paths_or_corpus: Any) -> list[Source]:
+def _sources(paths_or_corpus: Any, follow_symlinks: bool) -> list[Source]:
     """Sessions and session files from what the caller gave, checked before any work."""
     if isinstance(paths_or_corpus, pd.DataFrame):
         if "path" not in paths_or_corpus.columns:
@@ -126,7 +144,7 @@ def _sources(paths_or_corpus: Any) -> list[Source]:
         elif isinstance(item, str | Path):
             path = Path(item).expanduser()
             if path.is_dir():
-                out.extend(find_session_files(path))
+                out.extend(find_session_files(path, follow_symlinks=follow_symlinks))
             elif path.exists():
                 out.append(path)
             else:
@@ -137,17 +155,29 @@ def _sources(paths_or_corpus: Any) -> list[Source]:
 
 
 def _rows(
-    sources: list[Source], unit: str, options: tuple[str, str, bool], progress: bool, on_error: str
-) -> Iterator[dict[str, Any] | tuple[str, str]]:
-    """Rows of every source; a file that cannot be loaded yields ``(file, error)``."""
+    sources: list[Source],
+    unit: str,
+    options: tuple[str, str, bool],
+    progress: bool,
+    on_error: str,
+    max_messages: int | None,
+) -> Iterator[dict[str, Any] | tuple[str, str, str]]:
+    """Rows of every source; a file that cannot be loaded, or whose rows would hold
+    more than ``max_messages``, yields ``(file, error, what became of it)``."""
     for source in tqdm(sources, desc=f"{unit} rows", unit="file", disable=not progress):
         try:
             session = source if isinstance(source, Session) else load(source)
-            rows = list(Rows(session, *options).rows(unit))  # all of a file, or none of it
-        except (SessionFormatError, OSError) as exc:
+            made = Rows(session, *options)
+            _check_size(made, unit, shown_name(str(session.file)), max_messages)
+            rows = list(made.rows(unit))  # all of a file, or none of it
+        except (SessionFormatError, OSError, DatasetTooLargeError) as exc:
             if on_error == "raise":
                 raise
-            yield (shown_name(str(getattr(source, "file", source))), shown_name(str(exc)))
+            file = shown_name(str(getattr(source, "file", source)))
+            if isinstance(exc, DatasetTooLargeError):  # it says the file and what to do
+                yield (file, str(exc).removeprefix(f"{file}: "), "skipped, too large")
+            else:
+                yield (file, shown_name(str(exc)), "skipped, it cannot be loaded")
             continue
         yield from rows
 
@@ -162,6 +192,8 @@ def from_sessions(
     images: str = "data_url",
     thinking: bool = True,
     on_error: str = "warn",
+    max_messages: int | None = MAX_MESSAGES,
+    follow_symlinks: bool = False,
 ) -> Any:
     """A table of chat examples from session files: one row per leaf, compaction or turn.
 
@@ -178,6 +210,14 @@ def from_sessions(
     (a Hugging Face ``datasets.Dataset``; needs ``prime-nb[hf]``). A file that cannot be
     loaded is skipped with a warning (``on_error="raise"`` raises instead); the skipped
     files are in the schema metadata under ``prime_nb.skipped``.
+
+    ``max_messages``: the messages one file's rows may hold in all (``None``: no limit).
+    Each row holds its whole context, so the rows of a deep branch (its turns, or the
+    leaves of a branch forked at every step) grow as the square of its depth; a file
+    over the limit is found before its rows are built, and skipped with a warning (with
+    ``on_error="raise"``, :class:`prime_nb.errors.DatasetTooLargeError` is raised). A
+    symlink leading out of a folder given is left out, with a warning, unless
+    ``follow_symlinks`` (:func:`prime_nb.session.find_session_files`).
     """
     for name, value, allowed in (
         ("unit", unit, UNITS),
@@ -186,17 +226,22 @@ def from_sessions(
     ):
         if value not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
+    if max_messages is not None and (
+        isinstance(max_messages, bool) or not isinstance(max_messages, int) or max_messages < 0
+    ):
+        raise ValueError(f"max_messages must be a count of messages or None, not {max_messages!r}")
     check_options(format, images)
     pa = _pyarrow()
     if output == "hf":
         _hf()
-    sources = _sources(paths_or_corpus)
+    sources = _sources(paths_or_corpus, follow_symlinks)
     rows: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
-    for item in _rows(sources, unit, (format, images, thinking), progress, on_error):
+    options = (format, images, thinking)
+    for item in _rows(sources, unit, options, progress, on_error, max_messages):
         if isinstance(item, tuple):
             skipped.append({"file": item[0], "error": item[1]})
-            warnings.warn(f"{item[0]}: skipped, it cannot be loaded: {item[1]}", stacklevel=2)
+            warnings.warn(f"{item[0]}: {item[2]}: {item[1]}", stacklevel=2)
         else:
             rows.append(item)
     metadata = {"prime_nb.unit": unit, "prime_nb.format": format}

@@ -9,14 +9,14 @@ and ``errors`` are summed along the path root -> anchor, as ``session.leaves`` s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 import pandas as pd
 
 from .._names import shown_name
 from ..session import Session, context_messages, to_json
-
-_CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
+from ._path_facts import PathFacts, path_facts
 
 #: a provider message and the ids of the entries it came from (``context_messages``)
 Message = tuple[dict[str, Any], list[str]]
@@ -29,15 +29,17 @@ class Rows:
         self.session = session
         self.options = (format, images, thinking)
         entries = session.entries
-        self.tokens = dict(zip(entries.index, entries["total_tokens"].fillna(0), strict=True))
-        self.cost = dict(zip(entries.index, entries["cost"].fillna(0.0), strict=True))
-        self.is_error = dict(zip(entries.index, entries["is_error"], strict=True))
         self.active = dict(zip(entries.index, entries["on_active_path"], strict=True))
-        self.types = dict(zip(entries.index, entries["type"], strict=True))
-        self.roles = dict(zip(entries.index, entries["role"], strict=True))
+        self.depth = dict(zip(entries.index, entries["depth"], strict=True))
         self.labels = session.labels
         #: the contexts of the rows share most entries: each is read once (not per row)
         self.context = session.context_reader()
+
+    @cached_property
+    def facts(self) -> PathFacts:
+        """Sums, labels and turns along each path, carried down once (not per row); built
+        on first use (a session without compactions has no compaction row to make)."""
+        return path_facts(self.session)
 
     def _messages(self, anchor: str | None) -> tuple[list[Message], dict[str, Any]]:
         if anchor is None:
@@ -51,7 +53,7 @@ class Rows:
         return context_messages(context, *self.options), settings
 
     def _common(self, anchor: str, messages: list[Message]) -> dict[str, Any]:
-        path = self.session.path(anchor)
+        facts = self.facts
         return {
             "file": shown_name(str(self.session.file)),
             "session_id": self.session.id,
@@ -61,10 +63,10 @@ class Rows:
             "is_active": bool(self.active[anchor]),
             "abandoned": not self.active[anchor],
             "label": self.labels.get(anchor),
-            "labels": [self.labels[i] for i in path if i in self.labels],
-            "tokens": int(sum(self.tokens[i] for i in path)),
-            "cost": float(sum(self.cost[i] for i in path)),
-            "errors": int(sum(bool(self.is_error[i]) for i in path)),
+            "labels": facts.path_labels(anchor),
+            "tokens": facts.tokens[anchor],
+            "cost": facts.cost[anchor],
+            "errors": facts.errors[anchor],
         }
 
     def leaves(self) -> Iterator[dict[str, Any]]:
@@ -94,44 +96,63 @@ class Rows:
                 **settings,
             }
 
+    def turn_keys(self) -> list[tuple[str, str]]:
+        """Each turn as ``(user message, last context entry)``, leaf by leaf, root first:
+        a turn on several leaves' paths once; a turn whose answers fork once per answer."""
+        seen: set[tuple[str, str]] = set()
+        out: list[tuple[str, str]] = []
+        for leaf in self.session.leaves.index:
+            # the turns above one already made are the same turns: made already
+            new: list[tuple[str, str]] = []
+            for key in self.facts.turns_up(leaf):
+                if key in seen:
+                    break
+                new.append(key)
+            seen.update(new)
+            out.extend(reversed(new))
+        return out
+
     def turns(self) -> Iterator[dict[str, Any]]:
         """One row per user turn: from a user message to the last message before the
-        next one (or the branch's end). A turn on several leaves' paths is one row; a
-        turn whose answers fork is one row per answer."""
-        seen: set[tuple[str, str]] = set()
-        for leaf in self.session.leaves.index:
-            for span in self._spans(self.session.path(leaf)):
-                key = (span[0], span[-1])
-                if key in seen:
-                    continue
-                seen.add(key)
-                messages, settings = self._messages(span[-1])
-                ids = set(span)
-                start = next((n for n, (_, src) in enumerate(messages) if ids & set(src)), 0)
-                yield {
-                    "entry_id": span[0],
-                    "end_id": span[-1],
-                    **self._common(span[-1], messages),
-                    "turn_start": start,
-                    "turn_tokens": int(sum(self.tokens[i] for i in span)),
-                    "turn_cost": float(sum(self.cost[i] for i in span)),
-                    **settings,
-                }
+        next one (or the branch's end)."""
+        facts = self.facts
+        for start_id, end_id in self.turn_keys():
+            messages, settings = self._messages(end_id)
+            top = self.depth[start_id]  # a message of the turn comes from its span
+            start = next((n for n, (_, src) in enumerate(messages) if self._below(src, top)), 0)
+            yield {
+                "entry_id": start_id,
+                "end_id": end_id,
+                **self._common(end_id, messages),
+                "turn_start": start,
+                "turn_tokens": facts.turn_tokens[end_id],
+                "turn_cost": facts.turn_cost[end_id],
+                **settings,
+            }
 
-    def _spans(self, path: list[str]) -> Iterator[list[str]]:
-        """The turns on a path: each from a user message to its last context message
-        (bookkeeping entries and a compaction after that last message are left out)."""
-        starts = [
-            n
-            for n, entry_id in enumerate(path)
-            if self.types[entry_id] == "message" and self.roles[entry_id] == "user"
-        ]
-        stops = [*starts[1:], len(path)] if starts else []  # no user message: no turn
-        for start, stop in zip(starts, stops, strict=True):
-            end = stop - 1
-            while end > start and self.types[path[end]] not in _CONTEXT_TYPES:
-                end -= 1
-            yield path[start : end + 1]
+    def size(self, unit: str) -> tuple[int, int, int]:
+        """The rows of ``unit``, the messages they would hold in all and in the largest
+        row, estimated before any is built (from each anchor's context size)."""
+        if unit == "compaction" and self.session.compactions.empty:
+            return 0, 0, 0
+        sizes = self.facts.context_size
+        if unit == "leaf":
+            counts = [sizes.get(leaf, 0) for leaf in self.session.leaves.index]
+        elif unit == "compaction":
+            table = self.session.compactions
+            parents = [p if isinstance(p, str) else None for p in table["parent_id"].tolist()]
+            counts = [
+                sizes.get(str(c), 0) + (sizes.get(p, 0) if p else 0)
+                for c, p in zip(table.index, parents, strict=True)
+            ]
+        else:
+            counts = [sizes.get(end, 0) for _, end in self.turn_keys()]
+        return len(counts), sum(counts), max(counts, default=0)
+
+    def _below(self, sources: list[str], top: int) -> bool:
+        """Whether a context message comes from the path at or below depth ``top`` (its
+        sources are entries of the path it was built on)."""
+        return any(self.depth.get(source, -1) >= top for source in sources)
 
     def rows(self, unit: str) -> Iterator[dict[str, Any]]:
         return {"leaf": self.leaves, "compaction": self.compactions}.get(unit, self.turns)()

@@ -207,11 +207,15 @@ class Family:
         return graph
 
 
-def _files(folders: Iterable[Path], pattern: str, include_archived: bool = True) -> list[Path]:
+def _files(
+    folders: Iterable[Path], pattern: str, include_archived: bool = True, follow: bool = False
+) -> list[Path]:
     seen: dict[Path, Path] = {}
     for folder in folders:
         if folder.is_dir():
-            for path in find_session_files(folder, pattern, include_archived=include_archived):
+            for path in find_session_files(
+                folder, pattern, include_archived=include_archived, follow_symlinks=follow
+            ):
                 seen.setdefault(path.resolve(), path)
     return sorted(seen.values())
 
@@ -241,11 +245,16 @@ def _recorded_parent(facts: SessionFacts) -> Path | None:
 
 
 def family_files(
-    target: Path, folders: list[Path], pattern: str, include_archived: bool = True
+    target: Path,
+    folders: list[Path],
+    pattern: str,
+    include_archived: bool = True,
+    follow_symlinks: bool = False,
 ) -> list[Path]:
     """The files of ``target``'s family among ``folders`` (plus recorded parents that
     exist, and their folders), found from headers alone so that only the family loads;
-    archived files among them unless ``include_archived`` is False."""
+    archived files among them unless ``include_archived`` is False; files reached through
+    a symlink leading out of a folder only with ``follow_symlinks``."""
     folders = list(folders)
     headers: dict[str, SessionFacts] = {str(target): header_facts(target)}
     searched: set[Path] = set()
@@ -253,7 +262,7 @@ def family_files(
         for folder in folders:
             if folder not in searched:
                 searched.add(folder)
-                for path in _files([folder], pattern, include_archived):
+                for path in _files([folder], pattern, include_archived, follow_symlinks):
                     if str(path) not in headers:
                         headers[str(path)] = header_facts(path)
         # a recorded parent that exists outside the folders: search where it lives too
@@ -296,6 +305,7 @@ def load_family(
     search: PathLike | Iterable[PathLike] | None = None,
     pattern: str = "**/*.jsonl",
     include_archived: bool = True,
+    follow_symlinks: bool = False,
 ) -> Family:
     """Load a session's family (a file), or every family below a folder.
 
@@ -304,7 +314,9 @@ def load_family(
     only; just the sessions linked to the file, at any depth, are loaded (how a
     ``parentSession`` is resolved: docs/families.md). For a folder, every session below it.
     Archived files (OpenClaw's ``<id>.jsonl.reset.<time>``, ``<id>.jsonl.deleted.<time>``)
-    are searched too unless ``include_archived`` is False.
+    are searched too unless ``include_archived`` is False. A file reached through a
+    symlink leading out of a folder searched is left out, with a warning, unless
+    ``follow_symlinks`` (:func:`prime_nb.session.find_session_files`).
 
     Raises FileNotFoundError when ``path_or_dir`` does not exist, SessionFormatError when
     it is neither a file nor a folder (a FIFO, a device: reading one would wait forever).
@@ -329,8 +341,9 @@ def load_family(
         if not folder.is_dir():
             raise NotADirectoryError(f"{folder}: search must name folders; this is not one")
     if target.is_dir():
-        return family_of(_files([target, *folders], pattern, include_archived))
-    files = family_files(target, [*default_folders(target), *folders], pattern, include_archived)
+        return family_of(_files([target, *folders], pattern, include_archived, follow_symlinks))
+    around = [*default_folders(target), *folders]
+    files = family_files(target, around, pattern, include_archived, follow_symlinks)
     everything = family_of(files)
     # headers alone over-approximate (every candidate of an ambiguous link): keep the
     # file's own family as the stitching decided it

@@ -394,6 +394,7 @@ def to_atif(
     *,
     leaf: str | Literal["all"] | None = None,
     family: Family | Literal[False] | None = None,
+    follow_symlinks: bool = False,
 ) -> list[Path]:
     """Write ATIF trajectories of ``session`` (a Session or a path) into ``dest``.
 
@@ -402,7 +403,8 @@ def to_atif(
     ``<session file>.<leaf id>.json``; with one path, a ``dest`` ending in ``.json`` is
     that file. With ``"all"`` the active path comes first, and a later path's steps that
     an earlier file holds are marked ``is_copied_context``. ``family``: where sub-agents
-    are found (default: ``load_family`` of the session's file; ``False``: none).
+    are found (default: ``load_family`` of the session's file, with ``follow_symlinks``;
+    ``False``: none).
     Sub-agents' files are written beside, as ``subagent-<file>.<leaf>.json``, and the
     returned paths include them.
 
@@ -418,7 +420,7 @@ def to_atif(
     if family is None:
         from ..family import load_family
 
-        found: Family | None = load_family(loaded.file)
+        found: Family | None = load_family(loaded.file, follow_symlinks=follow_symlinks)
     else:
         found = family or None
     writer = _Writer(folder, found)

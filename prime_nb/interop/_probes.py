@@ -22,20 +22,22 @@ from ._scout import SOURCE_TYPE, SessionsOrFolder, run_async, sessions_of, trans
 COLUMNS = {"transcript_id": "str", "file": "str", "session_id": "str", "compaction_id": "str"}
 
 
-def compaction_probes(sessions_or_folder: SessionsOrFolder, db: str | Path) -> pd.DataFrame:
+def compaction_probes(
+    sessions_or_folder: SessionsOrFolder, db: str | Path, *, follow_symlinks: bool = False
+) -> pd.DataFrame:
     """Write one transcript per compaction of the sessions into the Scout database at
     ``db``: a user message with the summary, its id the compaction's entry id, and the
     columns ``file``, ``session_id``, ``compaction_id``.
 
-    ``sessions_or_folder`` as for :func:`to_scout`. Returns one row per transcript
-    written (``transcript_id``, ``file``, ``session_id``, ``compaction_id``), in file
-    order. Raises ImportError without the ``scout`` extra.
+    ``sessions_or_folder`` and ``follow_symlinks`` as for :func:`to_scout`. Returns one
+    row per transcript written (``transcript_id``, ``file``, ``session_id``,
+    ``compaction_id``), in file order. Raises ImportError without the ``scout`` extra.
     """
     scout = require("inspect_scout", "scout", "prime_nb.interop.compaction_probes")
     model = require("inspect_ai.model", "scout", "prime_nb.interop.compaction_probes")
     rows: list[dict[str, Any]] = []
     transcripts = []
-    for session in sessions_of(sessions_or_folder):
+    for session in sessions_of(sessions_or_folder, follow_symlinks):
         session_id = session.id or session.file.name.removesuffix(".jsonl")
         table = session.compactions
         for compaction_id, summary in zip(table.index, table["summary"], strict=True):

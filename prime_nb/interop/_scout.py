@@ -67,9 +67,11 @@ def run_async(make: Coroutine[Any, Any, _T]) -> _T:
         return pool.submit(asyncio.run, make).result()
 
 
-def sessions_of(given: SessionsOrFolder) -> Iterator[Session]:
+def sessions_of(given: SessionsOrFolder, follow_symlinks: bool = False) -> Iterator[Session]:
     """Sessions one at a time: a Session, a file, a folder (every session below it), or
-    a list of any of these; a folder's files are loaded one by one, never all at once."""
+    a list of any of these; a folder's files are loaded one by one, never all at once.
+    A file reached through a symlink leading out of a folder is left out, with a
+    warning, unless ``follow_symlinks``."""
     items: Iterable[Any] = given if is_path_list(given) else [given]
     for item in items:
         if isinstance(item, Session):
@@ -77,7 +79,8 @@ def sessions_of(given: SessionsOrFolder) -> Iterator[Session]:
             continue
         path = Path(os.fspath(item))
         if path.is_dir():
-            yield from (load(p) for p in find_session_files(path))
+            found = find_session_files(path, follow_symlinks=follow_symlinks)
+            yield from (load(p) for p in found)
         else:
             yield load(path)
 
@@ -204,6 +207,7 @@ def to_scout(
     db: str | Path,
     *,
     leaves: Literal["active", "all"] = "active",
+    follow_symlinks: bool = False,
 ) -> list[str]:
     """Write the sessions as transcripts into the Scout database at ``db`` (a folder,
     made if missing; transcripts already there stay).
@@ -214,7 +218,8 @@ def to_scout(
     ``forked_from`` and ``shared_messages`` say which earlier transcript holds its first
     messages, and how many). Each transcript's id is
     ``<session id>:<leaf id>``; each message's id is its entry id. Empty sessions have
-    no path and give no transcript.
+    no path and give no transcript. A file reached through a symlink leading out of a
+    folder given is left out, with a warning, unless ``follow_symlinks``.
 
     Returns the ids of the transcripts written. Raises ImportError without the
     ``scout`` extra, ValueError for another ``leaves``.
@@ -231,7 +236,7 @@ def to_scout(
         async with scout.transcripts_db(str(db)) as database:
             batch: list[Any] = []
             for transcript in _transcripts(
-                sessions_of(sessions_or_folder), leaves, inspect, scout, ids
+                sessions_of(sessions_or_folder, follow_symlinks), leaves, inspect, scout, ids
             ):
                 batch.append(transcript)
                 written.append(transcript.transcript_id)

@@ -98,6 +98,8 @@ class ColumnsRead:
         self.identity: tuple[int, int] = (0, 0)
         #: the first and last bytes read: see :func:`replaced`
         self.marks = b""
+        #: (size, mtime in ns) of the file when last read: see :func:`rewritten`
+        self.stamp: tuple[int, int] | None = None
         self.added = 0
         self.fresh = True
         self.changed = True
@@ -323,6 +325,7 @@ def read_columns(
         stat = os.fstat(fh.fileno())
         seen = marks_of(fh.fileno(), stat.st_size)
         read.identity = (stat.st_dev, stat.st_ino)
+        read.stamp = (stat.st_size, stat.st_mtime_ns)
         with paused_gc():
             # the file as it was opened: one that grows as fast as it is read ends too
             read._consume(scan_file(fh, read.scan, stat.st_size), fh, stat.st_size)
@@ -392,6 +395,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
         touches_old_rows = "child_usage_attributed" in cols.types[start:]
         rows_kept = rows_kept and not rebuilt and not touches_old_rows
     read.marks = marks
+    read.stamp = (stat.st_size, stat.st_mtime_ns)
     read.added, read.fresh, read.changed, read.rows_kept = added, False, True, rows_kept
     return read
 
@@ -401,6 +405,19 @@ def marks_of(fd: int, end: int) -> bytes:
     ``pread`` (format's ``ends``, as the writers' snapshot reads them): a buffered read
     here would refill a reader's 1 MB buffer, which re-reads a whole small file."""
     return ends(fd, end, MARK)
+
+
+def rewritten(read: ColumnsRead, stat: os.stat_result) -> bool:
+    """Was the file written in place without growing (the same size, a new mtime)?
+
+    Appends always grow a file, so a write that leaves the size as it was rewrote bytes
+    already read: an editor's save, a rewrite in place of a line in the middle, which
+    the marks (the first and last bytes) do not see."""
+    return (
+        read.stamp is not None
+        and (stat.st_size, stat.st_mtime_ns) != read.stamp
+        and (stat.st_size == read.stamp[0])
+    )
 
 
 def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
@@ -413,6 +430,8 @@ def replaced(read: ColumnsRead, stat: os.stat_result, fh: IO[bytes]) -> bool:
     """
     state = read.scan
     if (stat.st_dev, stat.st_ino) != read.identity or stat.st_size < state.offset:
+        return True
+    if rewritten(read, stat):
         return True
     if marks_of(fh.fileno(), state.offset) != read.marks:
         return True

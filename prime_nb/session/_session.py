@@ -32,7 +32,7 @@ from ._columns import EntryColumns
 from ._context import Context, ContextRead, build_context, read_context, with_child_usage
 from ._index import TreeIndex
 from ._messages import to_messages
-from ._read import ColumnsRead, marks_of, not_found, read_columns
+from ._read import ColumnsRead, marks_of, not_found, read_columns, rewritten
 from ._read import paused_gc as paused_gc  # where analysis and the widget import it
 from ._store import view
 from ._tree import Tree
@@ -380,7 +380,9 @@ class Session(SessionWrites):
         """Offsets are only valid in the file they were read from."""
         read, stat = self._read, os.fstat(fh.fileno())
         if (stat.st_dev, stat.st_ino) != read.identity or (
-            stat.st_size < read.end or marks_of(fh.fileno(), read.end) != read.marks
+            stat.st_size < read.end
+            or rewritten(read, stat)
+            or marks_of(fh.fileno(), read.end) != read.marks
         ):
             raise SessionFormatError(
                 self.file,

@@ -8,6 +8,7 @@ computed for every entry, are what the HTML export inlines.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -168,6 +169,8 @@ class SessionData:
         )
         #: what the answers are made from, built on first use until the rows change
         self._built: dict[str, Any] = {}
+        #: the file's (size, mtime) when these rows were read: see ``refresh``
+        self._stamp = _stamp(self.session)
 
     def _once(self, name: str, build: Callable[[], Any]) -> Any:
         if name not in self._built:
@@ -260,19 +263,33 @@ class SessionData:
 
     def refresh(self) -> tuple[str, dict[str, Any] | None]:
         """Read new entries: ("none", None), ("append", message) or ("reset", tree)."""
-        old_ids = self.ids
+        old_ids, old_stamp = self.ids, self._stamp
         self.session.refresh()
         new_ids = [str(i) for i in self.session.entries.index]
-        if new_ids == old_ids:
+        # the same size and a new mtime: written in place (appends always grow a file),
+        # and read again by the session, so texts may have changed under the same ids
+        stamp = _stamp(self.session)
+        rewritten = (
+            stamp is not None
+            and old_stamp is not None
+            and stamp != old_stamp
+            and stamp[0] == old_stamp[0]
+        )
+        if new_ids == old_ids and not rewritten:
             return "none", None
         self._search.invalidate()
         self._sync()
         n_old = len(old_ids)
-        if len(new_ids) < n_old or new_ids[:n_old] != old_ids:
+        if len(new_ids) <= n_old or new_ids[:n_old] != old_ids:
             return "reset", self.tree()
         return "append", {"type": "append", **self.columns(n_old), **self.sparse()}
 
     # -- answers ---------------------------------------------------------------------------
+    def is_index(self, value: Any) -> bool:
+        """Is ``value`` a row's index? An int in range; not a bool (``True`` is an int
+        that JSON's ``true`` becomes, and would stand for row 1)."""
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < self.n
+
     def answer(self, message: dict[str, Any]) -> Any:
         """Answer a request from the JS (`what` = entry, entries, preview, search, lines or
         context)."""
@@ -287,8 +304,9 @@ class SessionData:
         if what == "entries":
             return {"entries": self.entries(message.get("indices"))}
         index = message.get("index")
-        if not isinstance(index, int) or not 0 <= index < self.n:
-            raise ValueError(f"no entry at index {index!r}")
+        if not self.is_index(index):
+            raise ValueError(f"no entry at index {_shown(index)}")
+        assert isinstance(index, int)
         if what == "entry":
             return self.entry(index)
         if what == "preview":
@@ -330,7 +348,7 @@ class SessionData:
         if not isinstance(indices, list):
             raise ValueError("entries needs a list of indices")
         rows = indices[:ENTRIES_PER_REQUEST]
-        good = [i for i in rows if isinstance(i, int) and 0 <= i < self.n]
+        good = [i for i in rows if self.is_index(i)]
         wanted = {self.ids[i] for i in good}
         wanted.update(call["result_id"] for i in good for call in self._answered(self.ids[i]))
         order = sorted(wanted, key=self.row_of.__getitem__)
@@ -338,7 +356,7 @@ class SessionData:
         return [
             self._entry(i, known)
             if i in good
-            else {"index": i, "error": f"no entry at index {i!r}"}
+            else {"index": i, "error": f"no entry at index {_shown(i)}"}
             for i in rows
         ]
 
@@ -424,7 +442,7 @@ class SessionData:
     def lines(self, indices: list[Any]) -> list[str]:
         """The node lines of several entries (the tree view's text column)."""
         known = self.node_lines
-        return [known[i] if isinstance(i, int) and 0 <= i < self.n else "" for i in indices]
+        return [known[i] if self.is_index(i) else "" for i in indices]
 
     def search_text(self, index: int, entry: dict[str, Any]) -> str:
         """What search looks in for one entry: its full text, label and tool name, lowered."""
@@ -468,3 +486,20 @@ class SessionData:
             "messages": messages,
             "total_tokens": sum(m["tokens"] for m in messages),
         }
+
+
+def _shown(value: Any) -> str:
+    """A value the browser sent, short enough to say back (a request may hold anything)."""
+    text = (
+        repr(value) if isinstance(value, int | float | str | bool | None) else type(value).__name__
+    )
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _stamp(session: Session) -> tuple[int, int] | None:
+    """The session file's size and modification time (None when it cannot be seen)."""
+    try:
+        stat = os.stat(session.file)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns

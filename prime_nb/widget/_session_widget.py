@@ -12,6 +12,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .._names import shown_name
 from ..session import Session, as_session
 from ._data import COLUMN_NAMES, SessionData
 from ._offline import offline_data
@@ -111,7 +112,12 @@ class SessionWidget(anywidget.AnyWidget):
     def _check_selected(self, proposal: dict[str, Any]) -> str | None:
         value = proposal["value"]
         if value is not None and value not in self._data.row_of:
-            raise traitlets.TraitError(f"no entry with id {value!r} in this session")
+            shown = shown_name(repr(value) if len(value) <= 80 else repr(value[:79]) + "…")
+            raise traitlets.TraitError(
+                f"{shown_name(str(self.session.file))}: no entry with id {shown} in this "
+                "session; pick one of session.entries.index, or call refresh() if the agent "
+                "appended it since"
+            )
         return value  # type: ignore[no-any-return]
 
     def on_select(self, callback: Callable[[str | None], Any]) -> None:
@@ -240,7 +246,8 @@ def show(
     """
     if _is_hit_row(session):
         hit: Any = session
-        kwargs.setdefault("selected_id", hit["entry_id"])
+        if isinstance(hit["entry_id"], str):  # a hit on no entry (a header) selects none
+            kwargs.setdefault("selected_id", hit["entry_id"])
         session = hit["file"]
     widget = SessionWidget(session, **kwargs)
     if watch:
