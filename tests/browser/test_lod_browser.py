@@ -84,7 +84,8 @@ DRAW_READ = """async ([root, timeout]) => {
                top: r.top, rows: dbg.rowsInView(), boxes: dbg.segments() };
     }
     if (performance.now() > end) return null;
-    await new Promise((done) => requestAnimationFrame(done));
+    // the next frame, or a tenth of a second if frames stop: the timeout still holds
+    await new Promise((done) => { requestAnimationFrame(done); setTimeout(done, 100); });
   }
 }"""
 
