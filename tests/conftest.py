@@ -85,6 +85,13 @@ def msg(
     }
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Each xdist worker's end in the summary (tests/worker_ends.py)."""
+    from worker_ends import register
+
+    register(config)
+
+
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; the floors' venv has no xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` hands out the costly files first and the session-matrix

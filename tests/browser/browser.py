@@ -112,13 +112,16 @@ def wait_js(page: Page, predicate: str, arg: Any = None, timeout: float = 15.0) 
 
     Polls with ``page.evaluate`` rather than ``page.wait_for_function``: the latter runs its
     polling through eval in the page, which a strict Content-Security-Policy (the export's)
-    forbids.
+    forbids. The pauses between polls start at a hundredth of a second, about a frame, and
+    double up to a twentieth: a state that comes soon is seen soon.
     """
     deadline = time.monotonic() + timeout
+    pause = 10.0
     while True:
         value = page.evaluate(predicate, arg)
         if value:
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {predicate} ({arg!r})")
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(pause)
+        pause = min(2 * pause, 50.0)

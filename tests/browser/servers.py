@@ -39,9 +39,12 @@ def wait_until(
     """Poll ``check`` until it returns something truthy; fail after ``timeout`` seconds.
 
     With a page, the pause between polls lets Playwright work (its request routing runs
-    only while the sync API is called).
+    only while the sync API is called). The pauses start at a hundredth of a second, about
+    a frame, and double up to a tenth: a state that comes soon is seen soon, and a long
+    wait polls no more often than before.
     """
     deadline = time.monotonic() + timeout
+    pause = 0.01
     while True:
         value = check()
         if value:
@@ -49,9 +52,10 @@ def wait_until(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         if page is not None:
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(pause * 1000)
         else:
-            time.sleep(0.1)
+            time.sleep(pause)
+        pause = min(2 * pause, 0.1)
 
 
 def only_local(route: Route) -> None:

@@ -66,6 +66,30 @@ def debug(root: int) -> str:
     return f"document.querySelectorAll('.pnb-root')[{root}].pnbDebug"
 
 
+#: :func:`drawn` in the page: draw on each frame until a draw has every text in view
+#: (null after ``timeout`` ms); what that draw put on the canvas and the widget's figures
+DRAW_READ = """async ([root, timeout]) => {
+  const el = document.querySelectorAll('.pnb-root')[root];
+  const canvas = el.querySelector('.pnb-canvas');
+  const dbg = el.pnbDebug;
+  const end = performance.now() + timeout;
+  for (;;) {
+    canvas.__texts = [];
+    dbg.drawNow();
+    const stats = dbg.stats();
+    const last = stats.lastDraw;
+    if (last && !(last.missingLines && last.missingLines.length)) {
+      const r = canvas.getBoundingClientRect();
+      return { texts: canvas.__texts, stats, w: r.width, h: r.height, left: r.left,
+               top: r.top, rows: dbg.rowsInView(), boxes: dbg.segments() };
+    }
+    if (performance.now() > end) return null;
+    // the next frame, or a tenth of a second if frames stop: the timeout still holds
+    await new Promise((done) => { requestAnimationFrame(done); setTimeout(done, 100); });
+  }
+}"""
+
+
 def drawn(page: Page, root: int = 0) -> dict[str, Any]:
     """Draw until a draw has every text in view; what that draw put on the canvas and the
     widget's stats.
@@ -74,29 +98,9 @@ def drawn(page: Page, root: int = 0) -> dict[str, Any]:
     call: a level of detail a fast zoom builds when its notches pause (a timer) can land
     between two calls, and its new rows have no text until their first lines arrive.
     """
-    got: dict[str, Any] = {}
-
-    def complete() -> bool:
-        got.update(
-            page.evaluate(
-                f"""() => {{
-                  const root = document.querySelectorAll('.pnb-root')[{root}];
-                  const canvas = root.querySelector('.pnb-canvas');
-                  canvas.__texts = [];
-                  root.pnbDebug.drawNow();
-                  const r = canvas.getBoundingClientRect();
-                  const dbg = root.pnbDebug;
-                  return {{ texts: canvas.__texts, stats: dbg.stats(), w: r.width, h: r.height,
-                            left: r.left, top: r.top, rows: dbg.rowsInView(),
-                            boxes: dbg.segments() }};
-                }}"""
-            )
-        )
-        last = got["stats"].get("lastDraw")
-        return bool(last) and not last.get("missingLines")
-
-    wait_until(complete, 30, "every first line in view", page)
-    return got
+    result: dict[str, Any] | None = page.evaluate(DRAW_READ, [root, 30_000])
+    assert result is not None, "timed out waiting for every first line in view"
+    return result
 
 
 def overlapping(texts: list[dict[str, Any]], slack: float = 1.0) -> list[tuple[str, str]]:

@@ -17,11 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 from browser import PageWatch, chromium_fixture, wait_js  # noqa: F401
-from nbclient import NotebookClient
-from nbconvert import HTMLExporter
 from playwright.sync_api import Browser, Route, expect
 from widget_support import write_hostile_session
 
@@ -57,7 +54,14 @@ def block_remote(route: Route) -> None:
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, Path]:
-    """A notebook with two widgets (one hostile), executed to HTML by nbconvert."""
+    """A notebook with two widgets (one hostile), executed to HTML by nbconvert.
+
+    nbformat, nbclient and nbconvert are imported here, by the tests that use them: at
+    the top, every worker paid for them while collecting."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
     root = tmp_path_factory.mktemp("nbconvert")
     session = sessiongen.synthetic_session(root / "session.jsonl")
     hostile = write_hostile_session(root / "hostile.jsonl")
@@ -96,6 +100,8 @@ def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
 def test_executed_notebook_holds_widget_then_fallback(
     executed: tuple[Path, Path, Path, Path],
 ) -> None:
+    import nbformat
+
     notebook = nbformat.read(executed[0], as_version=4)
     assert "application/vnd.jupyter.widget-state+json" in notebook["metadata"]["widgets"]
     session = prime_nb.load(executed[3])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ import orjson
 import pytest
 from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, CDPSession, Page
 from servers import wait_until
 from test_lod_browser import CAPTURE, debug, overlapping
 
@@ -144,27 +145,35 @@ def open_page(page: Page, html: Path) -> PageWatch:
     return watch
 
 
+#: Draw until a draw has every text in view, on each frame, in the page: what that draw
+#: put on the canvas (texts and place) and the widget's stats; null after ``timeout`` ms.
+DRAW_WHOLE = """async ([root, timeout]) => {
+  const el = document.querySelectorAll('.pnb-root')[root];
+  const canvas = el.querySelector('.pnb-canvas');
+  const end = performance.now() + timeout;
+  for (;;) {
+    canvas.__texts = [];
+    el.pnbDebug.drawNow();
+    const stats = el.pnbDebug.stats();
+    const s = stats.lastDraw;
+    if (s && (!s.missingLines || s.missingLines.length === 0)) {
+      const r = canvas.getBoundingClientRect();
+      return { texts: canvas.__texts, stats, w: r.width, h: r.height, left: r.left,
+               top: r.top };
+    }
+    if (performance.now() > end) return null;
+    // the next frame, or a tenth of a second if frames stop: the timeout still holds
+    await new Promise((done) => { requestAnimationFrame(done); setTimeout(done, 100); });
+  }
+}"""
+
+
 def drawn(page: Page, root: int = 0) -> dict[str, Any]:
     """Draw once every text in view has arrived (checked on every frame, not on a fixed
-    pause); what the canvas drew and the widget's stats."""
-    d = debug(root)
-    page.wait_for_function(
-        f"() => {{ {d}.drawNow(); const s = {d}.stats().lastDraw;"
-        " return s && (!s.missingLines || s.missingLines.length === 0); }",
-        polling="raf",
-        timeout=30_000,
-    )
-    result: dict[str, Any] = page.evaluate(
-        f"""() => {{
-          const root = document.querySelectorAll('.pnb-root')[{root}];
-          const canvas = root.querySelector('.pnb-canvas');
-          canvas.__texts = [];
-          root.pnbDebug.drawNow();
-          const r = canvas.getBoundingClientRect();
-          return {{ texts: canvas.__texts, stats: root.pnbDebug.stats(), w: r.width,
-                    h: r.height }};
-        }}"""
-    )
+    pause); what the canvas drew in the draw checked, and the widget's stats. One call:
+    the texts are those of the complete draw, not of a later one."""
+    result: dict[str, Any] | None = page.evaluate(DRAW_WHOLE, [root, 30_000])
+    assert result is not None, "timed out waiting for every text in view to arrive"
     return result
 
 
@@ -192,17 +201,33 @@ def faults(got: dict[str, Any]) -> list[str]:
     return out
 
 
-def drag(page: Page, dx: float, dy: float, root: int = 0) -> None:
-    """Drag the picture by (dx, dy) px with the mouse, from the canvas's middle: one move
-    between press and release (d3-zoom pans by the pointer's way from the press, so more
-    moves end in the same place, each a frame later)."""
-    box = page.locator(".pnb-canvas").nth(root).bounding_box()
-    assert box is not None
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + dx, y + dy)
-    page.mouse.up()
+#: the pages' DevTools sessions, for :func:`drag`'s mouse events
+_INPUT: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
+
+
+def drag(page: Page, dx: float, dy: float, got: dict[str, Any]) -> None:
+    """Drag the picture by (dx, dy) px with the mouse, from the middle of the canvas that
+    ``got`` (:func:`drawn`) read: press there, one move, release. d3-zoom pans by the
+    pointer's way from the press, so more moves end in the same place, each a frame
+    later. The events are the ones Playwright's mouse sends (DevTools'
+    ``Input.dispatchMouseEvent``), the press at its place without a move there first,
+    which would cost a frame."""
+    if page not in _INPUT:
+        _INPUT[page] = page.context.new_cdp_session(page)
+    send = _INPUT[page].send
+    x, y = got["left"] + got["w"] / 2, got["top"] + got["h"] / 2
+    press = {"button": "left", "clickCount": 1}
+    send(
+        "Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "buttons": 1, **press}
+    )
+    send(
+        "Input.dispatchMouseEvent",
+        {"type": "mouseMoved", "x": x + dx, "y": y + dy, "button": "left", "buttons": 1},
+    )
+    send(
+        "Input.dispatchMouseEvent",
+        {"type": "mouseReleased", "x": x + dx, "y": y + dy, "buttons": 0, **press},
+    )
 
 
 def wheel(page: Page, ratio: float, root: int = 0) -> None:
@@ -230,22 +255,23 @@ def check_fit(page: Page, where: str, root: int = 0) -> list[str]:
     got = fit(page, root)
     out = [f"{where} at fit: {f}" for f in faults(got)]
     seen = {t["text"] for t in in_canvas(got)}
-    selected = page.evaluate(f"{debug(root)}.stats().selected")
+    selected = got["stats"].get("selected")
     w, h = got["w"], got["h"]
     moved: list[bool] = []  # a side the picture already reaches may hold it still
     for name, dx, dy in (("up", 0, -h), ("down", 0, h), ("left", -w, 0), ("right", w, 0)):
         # back to Fit, the picture ``got`` read: its texts are known, so none is read again
-        page.evaluate(f"{debug(root)}.fit()")
-        again = page.evaluate(f"{debug(root)}.stats().transform")
+        again = page.evaluate(
+            f"() => {{ {debug(root)}.fit(); return {debug(root)}.stats().transform; }}"
+        )
         assert again == got["stats"]["transform"], f"{where}: Fit moved ({again})"
-        drag(page, dx, dy, root)
+        drag(page, dx, dy, got)
         after = drawn(page, root)
         moved.append(after["stats"]["transform"] != got["stats"]["transform"])
         new = sorted({t["text"] for t in in_canvas(after)} - seen)
         if new:
             out.append(f"{where}: dragging {name} after fit shows {len(new)} more texts: {new[:3]}")
     assert any(moved), f"{where}: no drag moved the picture"
-    assert page.evaluate(f"{debug(root)}.stats().selected") == selected, "a drag selected an entry"
+    assert after["stats"].get("selected") == selected, "a drag selected an entry"
     return out
 
 

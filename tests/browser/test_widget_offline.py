@@ -16,11 +16,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import nbformat
 import pytest
 from browser import chromium_fixture  # noqa: F401
-from nbclient import NotebookClient
-from nbformat.sign import NotebookNotary
 from playwright.sync_api import Browser, expect
 from servers import Jupyter, child_env, only_local, shared_lab, wait_until
 
@@ -37,7 +34,12 @@ def lab_with_saved_widget(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[Jupyter]:
     """The run's JupyterLab (``servers.shared_lab``) serving ``saved.ipynb``: executed,
-    with its widget state, and signed in that server's data dir."""
+    with its widget state, and signed in that server's data dir. nbformat and nbclient
+    are imported here: at the top, every worker paid for them while collecting."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbformat.sign import NotebookNotary
+
     lab = shared_lab(tmp_path_factory, request.config)
     sessiongen.synthetic_session(lab.root / SESSION)
     nb = nbformat.v4.new_notebook()
