@@ -23,6 +23,7 @@ from ._literals import (
     plan_of,
     primer_of,
 )
+from ._prefilter import Shapes, shapes
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -72,6 +73,17 @@ class Rule:
     #: of the value), or only where the rule found it: a rule that reads context can be
     #: wrong, and a wrong guess must not spread to every message
     confident: bool | Callable[[str], bool] = True
+    #: a regex that matches wherever the rule finds anything (a finder that yields only
+    #: spans of one regex's matches names that regex; a rule with a pattern and no finder
+    #: has its pattern): a text where its necessary form (``_prefilter``) has no match is
+    #: not read by the rule
+    shape: re.Pattern[str] | None = None
+
+    def needed_shape(self) -> re.Pattern[str] | None:
+        """The regex without a match of which this rule finds nothing, if known."""
+        if self.shape is not None:
+            return self.shape
+        return self.pattern if self.finder is None else None
 
     def spans(
         self, text: str, low: str | None = None, presence: Presence | None = None
@@ -203,6 +215,8 @@ class _Gate:
     needs: frozenset[int] | None
     hints: frozenset[int] | None
     literals: frozenset[int] | None
+    #: the number of the rule's shape in the dispatch's ``Shapes``, or None
+    shape: int | None = None
 
     def opens(self, text: str, found: set[int]) -> bool:
         starts = self.rule.starts
@@ -230,6 +244,8 @@ class _Dispatch:
     always: frozenset[int]
     by_item: dict[int, tuple[int, ...]]
     starting: tuple[int, ...]
+    #: the rules' shapes, scanned in one pass (see ``_prefilter``)
+    shapes: Shapes
 
     def alive(self, text: str, found: set[int]) -> list[Rule]:
         """The rules whose gates the found items open, in the rules' order: only the
@@ -241,7 +257,18 @@ class _Dispatch:
             if text.startswith(self.rules[i].starts):
                 picked.add(i)
         gates = self.gates
-        return [gates[i].rule for i in sorted(picked) if gates[i].opens(text, found)]
+        opened = [gates[i] for i in sorted(picked) if gates[i].opens(text, found)]
+        answered = self.shapes.answered
+        if not any(gate.shape in answered for gate in opened):
+            return [gate.rule for gate in opened]
+        matching = self.shapes.matching(text)
+        if matching is None:
+            return [gate.rule for gate in opened]
+        return [
+            gate.rule
+            for gate in opened
+            if gate.shape is None or gate.shape not in answered or gate.shape in matching
+        ]
 
     @classmethod
     def of(cls, rules: list[Rule]) -> _Dispatch:
@@ -257,13 +284,17 @@ class _Dispatch:
             found = primer.groups.get((id(parts), where))
             return None if found is None else frozenset(found)
 
+        needed = [rule.needed_shape() for rule in rules]
+        distinct = tuple(dict.fromkeys(p for p in needed if p is not None))
+        numbers = {p: i for i, p in enumerate(distinct)}
         gates = []
-        for rule in rules:
+        for rule, shape in zip(rules, needed, strict=True):
             plan = plan_of(rule.pattern) if rule.pattern is not None else None
             literals = None
             if plan is not None and rule.finder is None:
                 literals = items(plan.literals, 2 if plan.folded else 0)
-            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals))
+            number = None if shape is None else numbers[shape]
+            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals, number))
         # each rule is listed under the items of one test it cannot open without
         always: set[int] = set()
         by_item: dict[int, list[int]] = {}
@@ -280,7 +311,14 @@ class _Dispatch:
                 by_item.setdefault(item, []).append(i)
         listed = {item: tuple(numbers) for item, numbers in by_item.items()}
         return cls(
-            tuple(rules), groups, primer, tuple(gates), frozenset(always), listed, tuple(starting)
+            tuple(rules),
+            groups,
+            primer,
+            tuple(gates),
+            frozenset(always),
+            listed,
+            tuple(starting),
+            shapes(distinct),
         )
 
 

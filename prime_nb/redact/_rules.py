@@ -191,6 +191,14 @@ ASSIGNMENT = re.compile(
     r"|(?P<num>-?\d[\d.eE+\-]*)(?=[\s,}\]\\]|$)"
     r"|(?P<uv>[^\s\"'`,;|<>(){}\[\]\\]{1,2000}))"
 )
+#: what every ``ASSIGNMENT`` match holds: its key's secret word (all its letters are key
+#: characters, and the key is followed by a quote, a blank or the operator, none of them
+#: a letter, so the word ends within the key), the rest of the key, the key's closing
+#: quote, blanks and the operator's first character
+ASSIGNMENT_SHAPE = re.compile(
+    r"(?i:pass|pw|secret|token|key|auth|cookie|cred|pat|contrase|sessionid|bearer)"
+    r"[A-Za-z0-9_.\-]*(?:\\*[\"'`])?[ \t]*[:=]"
+)
 #: ``--password hunter2``, ``-token xyz``: a flag that names a secret, then its value
 FLAG = re.compile(
     r"(?<![\w-])--?(?P<key>[A-Za-z][A-Za-z0-9_\-]{1,60})[ \t]+"
@@ -437,12 +445,14 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         _guess(
             "keyword-secret",
             finder=_assignment_spans,
+            shape=ASSIGNMENT_SHAPE,
             hints=(*_KEYWORD_HINTS, "pw"),
             needs=(":", "="),
         ),
         _guess(
             "keyword-secret",
             finder=_flag_spans,
+            shape=FLAG,
             hints=_KEYWORD_HINTS,
             needs=(" ", "\t"),
         ),
@@ -468,7 +478,13 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
             finder=command_secret_spans,
             hints=("ssh-keygen", "snmp", "set"),
         ),
-        _guess("command-password", finder=_command_spans, hints=commands, needs=(" -", "\t-")),
+        _guess(
+            "command-password",
+            finder=_command_spans,
+            hints=commands,
+            needs=(" -", "\t-"),
+            shape=COMMAND_PASSWORD,
+        ),
         # every shape of _shapes but smbclient's ``-U`` has a blank
         _guess(
             "command-password",

@@ -17,10 +17,17 @@ from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
+from prime_nb.redact._disguise import _JOINT, _LISTED
 from prime_nb.redact._engine import CHUNK
 from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
+from prime_nb.redact._prefilter import Shapes
 from prime_nb.redact._rule import dispatch, presence_for
-from prime_nb.redact._rules import ASSIGNMENT, _assignment_search, _assignment_starts
+from prime_nb.redact._rules import (
+    ASSIGNMENT,
+    ASSIGNMENT_SHAPE,
+    _assignment_search,
+    _assignment_starts,
+)
 from prime_nb.redact._scrub import BLOCK_KEEP, ENTRY_KEEP, MESSAGE_KEEP
 from prime_nb.redact._suspects import _BESIDE_WORD
 
@@ -177,23 +184,101 @@ DISPATCH_EDGES = [
 ]
 
 
-def test_dispatch_runs_every_rule_that_finds_anything(texts: list[str]) -> None:
-    """The rules a text's one scan leaves out (``_rule.dispatch``) find nothing in it,
-    and those it runs, with the shared cheap tests (a ``Presence``), find what each
-    finds on its own: for every distinct corpus text and the dispatch's edges."""
-    rules = default_rules(hostnames=["build-host-7"])
+def _dispatch_misses(rules: list[Rule], texts: list[str]) -> tuple[list[str], int, int]:
+    """The dispatch oracle: (the rules, with a text, that the dispatch left out or ran
+    with its shared tests and that then found otherwise than on their own; how many
+    spans the rules found; how many rules it left out)."""
+    misses: list[str] = []
     found = skipped = 0
-    for text in [*texts, *EDGES, *DISPATCH_EDGES]:
+    for text in texts:
         low = text.lower()
         presence, alive = dispatch(rules, text, low)
         running = {id(rule) for rule in alive}
         for rule in rules:
             want = sorted(rule.spans(text))
             got = sorted(rule.spans(text, low, presence)) if id(rule) in running else []
-            assert got == want, (rule.name, text[:120])
+            if got != want:
+                misses.append(f"{rule.name}: {text[:120]!r}")
             found += len(want)
             skipped += id(rule) not in running
+    return misses, found, skipped
+
+
+def test_dispatch_runs_every_rule_that_finds_anything(texts: list[str]) -> None:
+    """The rules a text's one scan and its shapes' scan leave out (``_rule.dispatch``)
+    find nothing in it, and those it runs, with the shared cheap tests (a ``Presence``),
+    find what each finds on its own: for every distinct corpus text and the dispatch's
+    edges."""
+    rules = default_rules(hostnames=["build-host-7"])
+    misses, found, skipped = _dispatch_misses(rules, [*texts, *EDGES, *DISPATCH_EDGES])
+    assert misses == []
     assert found > 1000 and skipped > 50 * len(texts)
+
+
+def test_the_oracle_catches_a_shape_that_is_not_needed(texts: list[str]) -> None:
+    """A rule given a shape its findings do not need (the ``key = value`` rule said to
+    need ``=`` after its key, not ``:`` too) is left out of texts where it finds
+    something, and the dispatch oracle says so."""
+    rule = next(r for r in default_rules(hostnames=[]) if r.shape is ASSIGNMENT_SHAPE)
+    assert _dispatch_misses([rule], texts)[0] == []
+    broken = dataclasses.replace(rule, shape=re.compile(r"(?i:pass|key|token|secret)\w*="))
+    misses, _, _ = _dispatch_misses([broken], texts)
+    assert any(miss.startswith("keyword-secret") for miss in misses)
+
+
+#: Latin-1 texts where Python's ``\w``, ``\s`` and folding take characters that ASCII's
+#: do not (a shape's necessary form must match there too)
+LATIN1_EDGES = [
+    "pass\u00e9_key=hunter2\u00e9\u00e9",
+    "Authorization:\u00a0Bearer\u0085abcdefghij0123456789",
+    "token\x1cabcdefghijklmnop0123 and -\u00e9password\u00a0hunter2",
+    "export DB_PASSW\u00d6RD=abcdefghij0123456789ABCDEF",
+    "x\u00aa\u00b5\u00ba\u00df\u00ff'\"'abcd",
+]
+
+
+def test_a_shape_never_misses_a_match(texts: list[str]) -> None:
+    """Each rule's shape and the string joints' patterns, in their necessary forms
+    (``_prefilter``), match in every corpus text where the Python regex does; the scan
+    leaves most out of most texts."""
+    rules = default_rules(hostnames=["build-host-7"])
+    shaped = [shape for rule in rules if (shape := rule.needed_shape()) is not None]
+    patterns = tuple(dict.fromkeys([*shaped, _JOINT, _LISTED]))
+    assert len(patterns) >= 50
+    db = Shapes(patterns)
+    assert db.answered == frozenset(range(len(patterns)))  # every one translated
+    ruled_out = 0
+    for text in [*texts, *EDGES, *DISPATCH_EDGES, *LATIN1_EDGES]:
+        matching = db.matching(text)
+        if matching is None:
+            assert not text.isascii() or len(text) > CHUNK
+            continue
+        for i, pattern in enumerate(patterns):
+            if i not in matching:
+                assert pattern.search(text) is None, (pattern.pattern[:60], text[:120])
+                ruled_out += 1
+    assert ruled_out > 40 * len(texts)
+
+
+def test_a_necessary_form_reads_as_python_reads() -> None:
+    """Classes are Python's (``\\w`` takes ``\u00e9``, ``\\s`` takes NBSP, ``(?i)`` folds);
+    a lookbehind that starts a match and a lookahead that ends it are kept as read,
+    other lookarounds dropped (a match then needs less, never more)."""
+    cases = [
+        (r"x\w\sy", "x\u00e9\u00a0y", "x\u00e9_y"),
+        (r"(?i)bearer\s", "BeArEr\x1c", "bearer_"),
+        (r"(?<=a)b(?=c)", "abc", "abd"),
+        (r"(?<![a-z])k(?!x)", "kx", "j"),
+        (r"(?P<q>['\"])v(?P=q)", "'v\"", "v"),
+        (r"(?:(?<=\W)|(?<=^))tok", "tok", "to"),
+        (r"a{40,900}", "a" * 40, "a" * 31),
+    ]
+    db = Shapes(tuple(re.compile(p) for p, _, _ in cases))
+    for i, (pattern, yes, no) in enumerate(cases):
+        matched, unmatched = db.matching(yes), db.matching(no)
+        assert matched is not None and i in matched, pattern
+        assert unmatched is not None and i not in unmatched, pattern
+    assert db.matching("\u4e2d" + "abc") is None  # wider than Latin-1: not answered
 
 
 def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
