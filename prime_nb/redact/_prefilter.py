@@ -53,6 +53,10 @@ class Untranslatable(ValueError):
     """A pattern holds something the translation does not know."""
 
 
+class _Impossible(Untranslatable):
+    """A part of a pattern reads a character no Latin-1 text holds: it never matches."""
+
+
 def necessary(pattern: re.Pattern[str]) -> bytes | None:
     """A Hyperscan regex that matches wherever ``pattern`` does in a Latin-1 text (and
     perhaps elsewhere), or None when it cannot be made or would match the empty string
@@ -93,7 +97,12 @@ def _sequence(
         elif op is c.ATOMIC_GROUP:
             out.append(b"(?:" + _sequence(list(av), flags, starts, ends) + b")")
         elif op is c.BRANCH:
-            alts = [_sequence(list(alt), flags, starts, ends) for alt in av[1]]
+            alts = []
+            for alt in av[1]:
+                with contextlib.suppress(_Impossible):  # an alternative never taken
+                    alts.append(_sequence(list(alt), flags, starts, ends))
+            if not alts:
+                raise _Impossible("no alternative can match")
             out.append(b"(?:" + b"|".join(alts) + b")")
         elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
             least, most, body = av
@@ -126,7 +135,7 @@ def _latin1_chars(op: Any, av: Any, flags: int) -> frozenset[int]:
         if len(_CHARS) < 4096:
             _CHARS[key] = chars
     if not chars:
-        raise Untranslatable("a character no Latin-1 text holds")
+        raise _Impossible("a character no Latin-1 text holds")
     return chars
 
 

@@ -73,17 +73,18 @@ class Rule:
     #: of the value), or only where the rule found it: a rule that reads context can be
     #: wrong, and a wrong guess must not spread to every message
     confident: bool | Callable[[str], bool] = True
-    #: a regex that matches wherever the rule finds anything (a finder that yields only
-    #: spans of one regex's matches names that regex; a rule with a pattern and no finder
-    #: has its pattern): a text where its necessary form (``_prefilter``) has no match is
-    #: not read by the rule
-    shape: re.Pattern[str] | None = None
+    #: regexes one of which matches wherever the rule finds anything (a finder that
+    #: yields only spans of some regexes' matches names them; a rule with a pattern and
+    #: no finder has its pattern): a text where none of their necessary forms
+    #: (``_prefilter``) matches is not read by the rule
+    shape: tuple[re.Pattern[str], ...] = ()
 
-    def needed_shape(self) -> re.Pattern[str] | None:
-        """The regex without a match of which this rule finds nothing, if known."""
-        if self.shape is not None:
+    def needed_shapes(self) -> tuple[re.Pattern[str], ...]:
+        """The regexes without a match of one of which this rule finds nothing; none
+        when not known."""
+        if self.shape:
             return self.shape
-        return self.pattern if self.finder is None else None
+        return (self.pattern,) if self.pattern is not None and self.finder is None else ()
 
     def spans(
         self, text: str, low: str | None = None, presence: Presence | None = None
@@ -215,8 +216,9 @@ class _Gate:
     needs: frozenset[int] | None
     hints: frozenset[int] | None
     literals: frozenset[int] | None
-    #: the number of the rule's shape in the dispatch's ``Shapes``, or None
-    shape: int | None = None
+    #: the numbers of the rule's shapes in the dispatch's ``Shapes`` (None: no shape
+    #: known, or one the scan does not answer for)
+    shape: frozenset[int] | None = None
 
     def opens(self, text: str, found: set[int]) -> bool:
         starts = self.rule.starts
@@ -258,8 +260,7 @@ class _Dispatch:
                 picked.add(i)
         gates = self.gates
         opened = [gates[i] for i in sorted(picked) if gates[i].opens(text, found)]
-        answered = self.shapes.answered
-        if not any(gate.shape in answered for gate in opened):
+        if all(gate.shape is None for gate in opened):
             return [gate.rule for gate in opened]
         matching = self.shapes.matching(text)
         if matching is None:
@@ -267,7 +268,7 @@ class _Dispatch:
         return [
             gate.rule
             for gate in opened
-            if gate.shape is None or gate.shape not in answered or gate.shape in matching
+            if gate.shape is None or not gate.shape.isdisjoint(matching)
         ]
 
     @classmethod
@@ -284,17 +285,19 @@ class _Dispatch:
             found = primer.groups.get((id(parts), where))
             return None if found is None else frozenset(found)
 
-        needed = [rule.needed_shape() for rule in rules]
-        distinct = tuple(dict.fromkeys(p for p in needed if p is not None))
+        needed = [rule.needed_shapes() for rule in rules]
+        distinct = tuple(dict.fromkeys(p for shapes_ in needed for p in shapes_))
         numbers = {p: i for i, p in enumerate(distinct)}
+        scan = shapes(distinct)
         gates = []
         for rule, shape in zip(rules, needed, strict=True):
             plan = plan_of(rule.pattern) if rule.pattern is not None else None
             literals = None
             if plan is not None and rule.finder is None:
                 literals = items(plan.literals, 2 if plan.folded else 0)
-            number = None if shape is None else numbers[shape]
-            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals, number))
+            wanted = frozenset(numbers[p] for p in shape)
+            known = wanted if wanted and wanted <= scan.answered else None
+            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals, known))
         # each rule is listed under the items of one test it cannot open without
         always: set[int] = set()
         by_item: dict[int, list[int]] = {}
@@ -318,7 +321,7 @@ class _Dispatch:
             frozenset(always),
             listed,
             tuple(starting),
-            shapes(distinct),
+            scan,
         )
 
 
