@@ -8,6 +8,7 @@ runs in a fresh process so that its peak (VmHWM) is its own:
 peak, and the ratios redact / load::
 
     PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
+        [--before CHECKOUT]  # the session also redacted by another checkout's code
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import random
 import subprocess
 import sys
@@ -29,7 +31,7 @@ from machine import describe
 from sessiongen import write_large_session
 
 STEP = r"""
-import json, resource, sys, time
+import json, os, resource, sys, time
 from pathlib import Path
 def hwm():
     for line in open("/proc/self/status"):
@@ -39,6 +41,8 @@ def hwm():
 import prime_nb
 from prime_nb.redact import redact
 step, path = sys.argv[1], sys.argv[2]
+if os.path.exists(path + ".redacted.jsonl"):  # an earlier step's (redact writes anew)
+    os.remove(path + ".redacted.jsonl")
 base = hwm()
 t, c = time.perf_counter(), time.process_time()
 if step == "load":
@@ -50,9 +54,16 @@ print(json.dumps({"wall": wall, "cpu": cpu, "peak": hwm(), "base": base}))
 """
 
 
-def run_step(step: str, path: Path) -> dict[str, Any]:
+def run_step(step: str, path: Path, code: str = "") -> dict[str, Any]:
+    """One step in a fresh process; ``code``: a checkout whose ``prime_nb`` it imports
+    (default: this one's)."""
+    env = {**os.environ, "PYTHONPATH": code} if code else None
     out = subprocess.run(
-        [sys.executable, "-c", STEP, step, str(path)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", STEP, step, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -94,8 +105,15 @@ def longest_line(path: Path) -> int:
         return max(len(line) for line in fh)
 
 
-def compare(name: str, path: Path, longest: int) -> None:
+def compare(name: str, path: Path, longest: int, before: str = "") -> None:
     load, red = run_step("load", path), run_step("redact", path)
+    if before:  # the same file redacted by another checkout's code, in the same run
+        old = run_step("redact", path, before)
+        print(
+            f"\n{name}: redact by {before}: cpu {old['cpu']:.1f} s "
+            f"({old['cpu'] / load['cpu']:.0f} x load); this checkout: cpu {red['cpu']:.1f} s "
+            f"({red['cpu'] / load['cpu']:.0f} x load), {old['cpu'] / red['cpu']:.1f} x faster"
+        )
     mb = 2**20
     print(f"\n{name}: {path.stat().st_size / mb:.0f} MB, longest line {longest / mb:.0f} MB")
     print(f"{'step':8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'peak - start':>13}")
@@ -117,13 +135,16 @@ def main() -> None:
     parser.add_argument("--line", type=float, default=200, help="one line, MB")
     parser.add_argument("--keys", type=float, default=1e6, help="keys of one object")
     parser.add_argument("--only", default="", help="comma-separated: session,line,keys")
+    parser.add_argument(
+        "--before", default="", help="a checkout whose redact the session is also timed with"
+    )
     args = parser.parse_args()
     print(describe())
     only = set(filter(None, args.only.split(","))) or {"session", "line", "keys"}
     with tempfile.TemporaryDirectory() as folder:
         if "session" in only:
             big = write_large_session(Path(folder) / "big.jsonl", int(args.size * 2**20), seed=7)
-            compare("large session", Path(big), longest_line(Path(big)))
+            compare("large session", Path(big), longest_line(Path(big)), args.before)
         if "line" in only:
             line = write_long_line(Path(folder) / "line.jsonl", args.line)
             compare("one long line", line, longest_line(line))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ._engine import EXACT, FOLD, literals, run
-from ._prefilter import shapes
+from ._prefilter import windows
 
 
 class Origin:
@@ -170,11 +170,10 @@ def _joints(text: str) -> Iterator[re.Match[str]]:
     """The joints of string literals in ``text``, in order."""
     if not any(q in text for q in ('"', "'", "`")):
         return
-    # one Hyperscan scan says whether either pattern can match at all (``_prefilter``)
-    possible = shapes((_JOINT, _LISTED)).matching(text)
-    found = list(_JOINT.finditer(text)) if possible is None or 0 in possible else []
-    if ".join(" in text and (possible is None or 1 in possible):
-        found += _LISTED.finditer(text)
+    # the patterns tried only where a Hyperscan scan finds they can match (``_prefilter``)
+    found = list(windows(_JOINT).finditer(text))
+    if ".join(" in text:
+        found += windows(_LISTED).finditer(text)
         found.sort(key=lambda m: m.start())
     at = 0
     for m in found:

@@ -42,6 +42,7 @@ from ._encodings import (
 )
 from ._engine import run
 from ._literals import SHORT
+from ._prefilter import windows as scan_windows
 from ._rule import Rule, dispatch
 from ._shapes import key_material
 from ._values import (
@@ -190,7 +191,7 @@ class SpanFinder:
         """Tokens broken by a plain line break: the rules run on the lines joined, and a
         match that crosses a join is a span of the text as it is, the break included."""
         joins: list[tuple[int, int]] = []
-        for m in WRAP.finditer(text):
+        for m in scan_windows(WRAP).finditer(text):  # tried only at its scan's hits
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[line_start : m.start()].rstrip("\r")
             if len(before) < 20 or not TAIL_RUN.search(before):

@@ -35,6 +35,7 @@ import re._compiler as sre_compile  # type: ignore[import-not-found,unused-ignor
 import re._constants as c  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import hyperscan
@@ -224,3 +225,85 @@ def _compiles(expression: bytes) -> bool:
 def shapes(patterns: tuple[re.Pattern[str], ...]) -> Shapes:
     """The compiled database of ``patterns`` (compiled once)."""
     return Shapes(patterns)
+
+
+class Windows:
+    """Where a regex's matches can lie in a text, so that Python's regex is tried only
+    there: each match of its necessary form, from its leftmost start to its end (every
+    match of the regex lies within one, see the module's docstring), merged."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        expression = necessary(pattern)
+        self._db: Any = None
+        if expression is not None:
+            db: Any = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            try:
+                db.compile(
+                    expressions=[expression],
+                    ids=[0],
+                    elements=1,
+                    flags=[hyperscan.HS_FLAG_SOM_LEFTMOST],
+                )
+            except hyperscan.error:
+                db = None
+            self._db = db
+        self._lock = threading.Lock()
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches of ``pattern.finditer(text)``, the pattern tried only at the
+        positions where a match can start."""
+        regions = self._regions(text)
+        if regions is None:
+            yield from self.pattern.finditer(text)
+            return
+        pos = 0
+        for first, last in regions:
+            at = max(first, pos)
+            while at <= last:
+                m = self.pattern.match(text, at)
+                if m is None:
+                    at += 1
+                    continue
+                yield m  # never empty: ``necessary`` refuses a regex that can be
+                pos = at = m.end()
+
+    def _regions(self, text: str) -> list[tuple[int, int]] | None:
+        """Where a match can start, as merged ``(first, last)`` positions; None when the
+        scan cannot answer (or finds so many that the regex's own scan costs less)."""
+        if self._db is None or len(text) > CHUNK:
+            return None
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:
+            return None
+        budget = len(text) // _DENSITY + 16
+        found: list[tuple[int, int]] = []
+
+        def event(_item: int, start: int, end: int, _flags: int, _ctx: object) -> bool:
+            found.append((start, end - 1))
+            return len(found) > budget
+
+        with self._lock, contextlib.suppress(hyperscan.ScanTerminated):
+            self._db.scan(data, match_event_handler=event)
+        if len(found) > budget:
+            return None
+        found.sort()
+        merged: list[tuple[int, int]] = []
+        for first, last in found:
+            if merged and first <= merged[-1][1] + 1:
+                if last > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], last)
+            else:
+                merged.append((first, last))
+        return merged
+
+
+#: beyond one window a this many characters of text, the regex's own scan is cheaper
+_DENSITY = 8
+
+
+@functools.lru_cache(maxsize=64)
+def windows(pattern: re.Pattern[str]) -> Windows:
+    """The compiled windows of ``pattern`` (compiled once)."""
+    return Windows(pattern)

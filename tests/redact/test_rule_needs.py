@@ -18,14 +18,17 @@ from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
 from prime_nb.redact._disguise import _JOINT, _LISTED
+from prime_nb.redact._encodings import WRAP
 from prime_nb.redact._engine import CHUNK
+from prime_nb.redact._exposures import PRINTED_SECRET
 from prime_nb.redact._generic import TRUNCATED
 from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
-from prime_nb.redact._prefilter import Shapes
+from prime_nb.redact._prefilter import Shapes, Windows
 from prime_nb.redact._rule import dispatch, presence_for
 from prime_nb.redact._rules import (
     ASSIGNMENT,
     ASSIGNMENT_SHAPE,
+    TOKEN_PREFIXES,
     _assignment_search,
     _assignment_starts,
 )
@@ -384,3 +387,34 @@ def test_assignment_starts_find_what_its_search_finds(texts: list[str]) -> None:
             found += 1
             pos = want.end("op")
     assert found > 200
+
+
+#: string literals joined as code joins them, at a text's edges and beside Latin-1 letters
+JOINT_EDGES = [
+    'x = "abcd" + "efgh"',
+    '"abcd""efgh"',
+    "f\"{'abcd'}\" and ${'wxyz'}",
+    '"".join(["abcd", "efgh"])',
+    'KEY = (\n    "abcd"\n    f"efgh"\n)',
+    "\u00e9" * 4 + '" .. "' + "\u00e0" * 4 + " " + "\u00b5" * 4 + "'\\\n'" + "\u00ff" * 4,
+    "'abcd' + 'efgh' " * 300,
+]
+
+
+def test_windows_find_what_the_scan_finds(texts: list[str]) -> None:
+    """A pattern tried only within its necessary form's matches (``Windows``) finds
+    what its own scan finds: the string joints' patterns and a few rules' (lookarounds
+    at both edges, back-references, long repeats), on a sample of the corpus and texts
+    made to hold joints."""
+    patterns = [_JOINT, _LISTED, WRAP, ASSIGNMENT, PRINTED_SECRET, TOKEN_PREFIXES, TRUNCATED]
+    sample = random.Random(10).sample(texts, min(len(texts), _SHAPE_SAMPLE))
+    found = 0
+    for pattern in patterns:
+        windowed = Windows(pattern)
+        for text in [*sample, *JOINT_EDGES, *LATIN1_EDGES, *EDGES]:
+            if pattern is TRUNCATED and not any(m in text for m in _TRUNCATION_MARKS):
+                continue
+            want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert [(m.span(), m.groups()) for m in windowed.finditer(text)] == want, text[:120]
+            found += len(want)
+    assert found > 300
