@@ -30,6 +30,9 @@ from machine import describe
 
 from sessiongen import write_large_session
 
+#: this checkout (whose ``prime_nb`` the steps import unless told another)
+ROOT = Path(__file__).resolve().parent.parent
+
 STEP = r"""
 import json, os, resource, sys, time
 from pathlib import Path
@@ -56,14 +59,16 @@ print(json.dumps({"wall": wall, "cpu": cpu, "peak": hwm(), "base": base}))
 
 def run_step(step: str, path: Path, code: str = "") -> dict[str, Any]:
     """One step in a fresh process; ``code``: a checkout whose ``prime_nb`` it imports
-    (default: this one's)."""
-    env = {**os.environ, "PYTHONPATH": code} if code else None
+    (default: this one's). It runs in the file's folder: ``python -c`` puts its working
+    folder first on the path, which would hide ``code``'s."""
+    env = {**os.environ, "PYTHONPATH": str(Path(code).resolve()) if code else str(ROOT)}
     out = subprocess.run(
-        [sys.executable, "-c", STEP, step, str(path)],
+        [sys.executable, "-c", STEP, step, str(path.resolve())],
         capture_output=True,
         text=True,
         check=True,
         env=env,
+        cwd=path.resolve().parent,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 

@@ -18,9 +18,10 @@ from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
 from prime_nb.redact._disguise import _JOINT, _LISTED
-from prime_nb.redact._encodings import WRAP
+from prime_nb.redact._encodings import HEX_RUN, PERCENT, WORD_RUN, WRAP
 from prime_nb.redact._engine import CHUNK
 from prime_nb.redact._exposures import PRINTED_SECRET
+from prime_nb.redact._find import percent_runs
 from prime_nb.redact._generic import TRUNCATED
 from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
 from prime_nb.redact._prefilter import Shapes, Windows
@@ -406,7 +407,8 @@ def test_windows_find_what_the_scan_finds(texts: list[str]) -> None:
     what its own scan finds: the string joints' patterns and a few rules' (lookarounds
     at both edges, back-references, long repeats), on a sample of the corpus and texts
     made to hold joints."""
-    patterns = [_JOINT, _LISTED, WRAP, ASSIGNMENT, PRINTED_SECRET, TOKEN_PREFIXES, TRUNCATED]
+    patterns = [_JOINT, _LISTED, WRAP, HEX_RUN, ASSIGNMENT, PRINTED_SECRET, TOKEN_PREFIXES]
+    patterns.append(TRUNCATED)
     sample = random.Random(10).sample(texts, min(len(texts), _SHAPE_SAMPLE))
     found = 0
     for pattern in patterns:
@@ -418,3 +420,26 @@ def test_windows_find_what_the_scan_finds(texts: list[str]) -> None:
             assert [(m.span(), m.groups()) for m in windowed.finditer(text)] == want, text[:120]
             found += len(want)
     assert found > 300
+
+
+#: percent escapes at a text's edges, beside quotes and blanks, doubled and cut
+PERCENT_EDGES = [
+    "%41",
+    "a%41b c%4 d%%41 'e%41'f <g%41h> %41%42",
+    "x\u00a0%41\u2003y\u3000%4G%41",
+    "%2541" + "%" * 50 + "z%41",
+    "no escape here % 4",
+]
+
+
+def test_percent_runs_are_the_words_that_hold_an_escape(texts: list[str]) -> None:
+    """The percent-encoded runs, found from their escapes, are the ``WORD_RUN`` matches
+    that hold a ``PERCENT`` match, in order: on the corpus and texts made to cut them."""
+    found = 0
+    for text in [*texts, *PERCENT_EDGES]:
+        if "%" not in text:
+            continue
+        want = [m.span() for m in WORD_RUN.finditer(text) if PERCENT.search(m.group())]
+        assert list(percent_runs(text)) == want, text[:120]
+        found += len(want)
+    assert found > 100
