@@ -76,13 +76,14 @@ class Rule:
     #: regexes one of which matches wherever the rule finds anything (a finder that
     #: yields only spans of some regexes' matches names them; a rule with a pattern and
     #: no finder has its pattern): a text where none of their necessary forms
-    #: (``_prefilter``) matches is not read by the rule
-    shape: tuple[re.Pattern[str], ...] = ()
+    #: (``_prefilter``) matches is not read by the rule. An empty tuple: none (a rule
+    #: whose literals suffice, and whose pattern changes from one redaction to the next)
+    shape: tuple[re.Pattern[str], ...] | None = None
 
     def needed_shapes(self) -> tuple[re.Pattern[str], ...]:
         """The regexes without a match of one of which this rule finds nothing; none
         when not known."""
-        if self.shape:
+        if self.shape is not None:
             return self.shape
         return (self.pattern,) if self.pattern is not None and self.finder is None else ()
 

@@ -410,7 +410,15 @@ def host_rule(names: Sequence[str]) -> Rule | None:
     pattern = re.compile(
         r"(?i)(?<![\w.-])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w-])"
     )
-    return Rule("hostname", pattern=pattern, placeholder=_host_placeholder, word_bounded=True)
+    # no shape: the names are literals the first scan finds, and a shape would compile
+    # the shapes' database anew for each list of names
+    return Rule(
+        "hostname",
+        pattern=pattern,
+        placeholder=_host_placeholder,
+        word_bounded=True,
+        shape=(),
+    )
 
 
 def _guess(name: str, **how: Any) -> Rule:
