@@ -9,6 +9,7 @@ wall and CPU seconds, the peak, and the ratios redact / load::
 
     PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
         [--line-text base64|prose] [--hyperscan-cache FOLDER]
+        [--before CHECKOUT]  # the session also redacted by another checkout's code
 """
 
 from __future__ import annotations
@@ -30,8 +31,11 @@ from machine import describe
 
 from sessiongen import write_large_session
 
+#: this checkout (whose ``prime_nb`` the steps import unless told another)
+ROOT = Path(__file__).resolve().parent.parent
+
 STEP = r"""
-import json, resource, sys, time
+import json, os, resource, sys, time
 from pathlib import Path
 def hwm():
     for line in open("/proc/self/status"):
@@ -41,6 +45,8 @@ def hwm():
 import prime_nb
 from prime_nb.redact import redact
 step, path = sys.argv[1], sys.argv[2]
+if os.path.exists(path + ".redacted.jsonl"):  # an earlier step's (redact writes anew)
+    os.remove(path + ".redacted.jsonl")
 base = hwm()
 t, c = time.perf_counter(), time.process_time()
 if step == "load":
@@ -52,9 +58,18 @@ print(json.dumps({"wall": wall, "cpu": cpu, "peak": hwm(), "base": base}))
 """
 
 
-def run_step(step: str, path: Path) -> dict[str, Any]:
+def run_step(step: str, path: Path, code: str = "") -> dict[str, Any]:
+    """One step in a fresh process; ``code``: a checkout whose ``prime_nb`` it imports
+    (default: this one's). It runs in the file's folder: ``python -c`` puts its working
+    folder first on the path, which would hide ``code``'s."""
+    env = {**os.environ, "PYTHONPATH": str(Path(code).resolve()) if code else str(ROOT)}
     out = subprocess.run(
-        [sys.executable, "-c", STEP, step, str(path)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", STEP, step, str(path.resolve())],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=path.resolve().parent,
     )
     Path(str(path) + ".redacted.jsonl").unlink(missing_ok=True)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -108,8 +123,15 @@ def longest_line(path: Path) -> int:
         return max(len(line) for line in fh)
 
 
-def compare(name: str, path: Path, longest: int) -> None:
+def compare(name: str, path: Path, longest: int, before: str = "") -> None:
     load, red = run_step("load", path), run_step("redact", path)
+    if before:  # the same file redacted by another checkout's code, in the same run
+        old = run_step("redact", path, before)
+        print(
+            f"\n{name}: redact by {before}: cpu {old['cpu']:.1f} s "
+            f"({old['cpu'] / load['cpu']:.0f} x load); this checkout: cpu {red['cpu']:.1f} s "
+            f"({red['cpu'] / load['cpu']:.0f} x load), {old['cpu'] / red['cpu']:.1f} x faster"
+        )
     mb = 2**20
     print(f"\n{name}: {path.stat().st_size / mb:.0f} MB, longest line {longest / mb:.0f} MB")
     print(f"{'step':8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'peak - start':>13}")
@@ -138,6 +160,9 @@ def main() -> None:
         "unmeasured redaction), as PRIME_NB_HYPERSCAN_CACHE does",
     )
     parser.add_argument("--line-text", default="base64", choices=["base64", "prose"])
+    parser.add_argument(
+        "--before", default="", help="a checkout whose redact the session is also timed with"
+    )
     args = parser.parse_args()
     print(describe())
     if args.hyperscan_cache:
@@ -149,7 +174,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         if "session" in only:
             big = write_large_session(Path(folder) / "big.jsonl", int(args.size * 2**20), seed=7)
-            compare("large session", Path(big), longest_line(Path(big)))
+            compare("large session", Path(big), longest_line(Path(big)), args.before)
         if "line" in only:
             line = write_long_line(Path(folder) / "line.jsonl", args.line, args.line_text)
             compare(f"one long line of {args.line_text}", line, longest_line(line))

@@ -24,6 +24,7 @@ from typing import Any
 
 from ._encodings import PIECE
 from ._engine import EXACT, FOLD, literals, run
+from ._prefilter import windows
 
 
 class Origin:
@@ -170,9 +171,10 @@ def _joints(text: str) -> Iterator[re.Match[str]]:
     """The joints of string literals in ``text``, in order."""
     if not any(q in text for q in ('"', "'", "`")):
         return
-    found = list(_JOINT.finditer(text))
+    # the patterns tried only where a Hyperscan scan finds they can match (``_prefilter``)
+    found = list(windows(_JOINT).finditer(text))
     if ".join(" in text:
-        found += _LISTED.finditer(text)
+        found += windows(_LISTED).finditer(text)
         found.sort(key=lambda m: m.start())
     at = 0
     for m in found:

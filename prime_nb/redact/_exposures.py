@@ -176,25 +176,44 @@ def exposure_rules() -> list[Rule]:
     return [
         Rule("token", pattern=REFRESH_TOKEN, group=0, needs=("1//0",)),
         Rule("token", pattern=DJANGO_KEY, group=0, needs=("django-insecure-",)),
-        _guess("prefixed-token", finder=hex_token_spans, needs=("-", "_"), run=32),
-        _guess("command-password", finder=mysql_quoted_spans, needs=("-p'", '-p"')),
+        _guess(
+            "prefixed-token", finder=hex_token_spans, needs=("-", "_"), run=32, shape=(HEX_TOKEN,)
+        ),
+        _guess(
+            "command-password",
+            finder=mysql_quoted_spans,
+            needs=("-p'", '-p"'),
+            shape=(MYSQL_QUOTED,),
+        ),
         _guess(
             "printed-secret",
             finder=printed_spans,
+            shape=(PRINTED_SECRET,),
             needs=("\n",),
             hints=("password", "pass", "op ", "vault", "token", "base64", "cat "),
         ),
-        _guess("command-password", finder=substituted_spans, needs=("<(",)),
-        _guess("masked-secret", finder=masked_spans, needs=("::add-mask::",)),
-        _guess("sensitive-value", finder=sensitive_spans, needs=('"sensitive"',)),
-        _guess("keyword-secret", finder=defined_spans, needs=("define(",)),
-        _guess("cookie", finder=cookie_flag_spans, needs=("-b", "--cookie")),
+        _guess(
+            "command-password",
+            finder=substituted_spans,
+            needs=("<(",),
+            shape=(PROCESS_SUBSTITUTION,),
+        ),
+        _guess("masked-secret", finder=masked_spans, needs=("::add-mask::",), shape=(ADD_MASK,)),
+        _guess(
+            "sensitive-value",
+            finder=sensitive_spans,
+            needs=('"sensitive"',),
+            shape=(SENSITIVE_VALUE,),
+        ),
+        _guess("keyword-secret", finder=defined_spans, needs=("define(",), shape=(DEFINED_SECRET,)),
+        _guess("cookie", finder=cookie_flag_spans, needs=("-b", "--cookie"), shape=(COOKIE_FLAG,)),
         _guess(
             "session-token",
             finder=session_header_spans,
+            shape=(SESSION_HEADER,),
             needs=(":",),
             hints=("sess", "sid", "csrf", "xsrf", "creds"),
         ),
-        _guess("random-export", finder=exported_spans, needs=("=",)),
-        _guess("keyword-secret", finder=api_named_spans, needs=("_API",)),
+        _guess("random-export", finder=exported_spans, needs=("=",), shape=(EXPORTED,)),
+        _guess("keyword-secret", finder=api_named_spans, needs=("_API",), shape=(API_NAMED,)),
     ]

@@ -42,6 +42,7 @@ from ._encodings import (
 )
 from ._engine import run
 from ._literals import SHORT
+from ._prefilter import windows as scan_windows
 from ._rule import Rule, dispatch
 from ._shapes import key_material
 from ._values import (
@@ -71,6 +72,27 @@ _NUMBER_SIDE = re.compile(r"[\w.]")
 _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
 MAX_DEPTH = 2
+
+
+#: a character that ends a ``WORD_RUN``
+_RUN_END = re.compile(r"[\s\"'<>]")
+
+
+def percent_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the ``WORD_RUN`` matches that hold a ``PERCENT`` escape, in order:
+    found from the escapes (every escape lies within one run), not by reading each
+    word of the text."""
+    end = 0
+    for m in PERCENT.finditer(text):
+        if m.start() < end:
+            continue  # in the run just given
+        start = m.start()
+        while start > end and _RUN_END.match(text, start - 1) is None:
+            start -= 1
+        whole = WORD_RUN.match(text, m.start())
+        assert whole is not None  # an escape's characters are a run's
+        end = whole.end()
+        yield start, end
 
 
 class Span(NamedTuple):
@@ -128,21 +150,17 @@ class SpanFinder:
         """Percent- and hex-encoded runs whose decoded text holds anything the rules find."""
         out: list[Span] = []
         if "%" in text:
-            for m in WORD_RUN.finditer(text):
-                start, end = m.span()
+            for start, end in percent_runs(text):
                 if end - start > WINDOW:  # decoded a window at a time, never whole
-                    if PERCENT.search(text, start, end) and self._windows_hold(
-                        text, start, end, 3, _unpercent, depth
-                    ):
+                    if self._windows_hold(text, start, end, 3, _unpercent, depth):
                         out.append(Span(start, end, ENCODED_SECRET, True))
                     continue
-                if "%" not in m.group() or not PERCENT.search(m.group()):
-                    continue
-                decoded = urllib.parse.unquote(m.group(), errors="replace")
+                decoded = urllib.parse.unquote(text[start:end], errors="replace")
                 if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
-                    out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+                    out.append(Span(start, end, ENCODED_SECRET, True))
         hexed = run(HEX_CHARS, HEX_LEAST).in_text(text) if len(text) > SHORT else True
-        for m in HEX_RUN.finditer(text) if hexed else ():
+        # tried only where a Hyperscan scan finds a run of hex digits (``_prefilter``)
+        for m in scan_windows(HEX_RUN).finditer(text) if hexed else ():
             if not hex_run(m):
                 continue
             start, end = m.span()
@@ -190,7 +208,7 @@ class SpanFinder:
         """Tokens broken by a plain line break: the rules run on the lines joined, and a
         match that crosses a join is a span of the text as it is, the break included."""
         joins: list[tuple[int, int]] = []
-        for m in WRAP.finditer(text):
+        for m in scan_windows(WRAP).finditer(text):  # tried only at its scan's hits
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[line_start : m.start()].rstrip("\r")
             if len(before) < 20 or not TAIL_RUN.search(before):

@@ -23,6 +23,7 @@ from ._literals import (
     plan_of,
     primer_of,
 )
+from ._prefilter import Shapes, shapes
 
 #: a callable rule: the string in, the spans to replace out (``(start, end)`` or substrings)
 Finder = Callable[[str], Iterable[tuple[int, int] | str]]
@@ -72,6 +73,19 @@ class Rule:
     #: of the value), or only where the rule found it: a rule that reads context can be
     #: wrong, and a wrong guess must not spread to every message
     confident: bool | Callable[[str], bool] = True
+    #: regexes one of which matches wherever the rule finds anything (a finder that
+    #: yields only spans of some regexes' matches names them; a rule with a pattern and
+    #: no finder has its pattern): a text where none of their necessary forms
+    #: (``_prefilter``) matches is not read by the rule. An empty tuple: none (a rule
+    #: whose literals suffice, and whose pattern changes from one redaction to the next)
+    shape: tuple[re.Pattern[str], ...] | None = None
+
+    def needed_shapes(self) -> tuple[re.Pattern[str], ...]:
+        """The regexes without a match of one of which this rule finds nothing; none
+        when not known."""
+        if self.shape is not None:
+            return self.shape
+        return (self.pattern,) if self.pattern is not None and self.finder is None else ()
 
     def spans(
         self, text: str, low: str | None = None, presence: Presence | None = None
@@ -203,6 +217,9 @@ class _Gate:
     needs: frozenset[int] | None
     hints: frozenset[int] | None
     literals: frozenset[int] | None
+    #: the numbers of the rule's shapes in the dispatch's ``Shapes`` (None: no shape
+    #: known, or one the scan does not answer for)
+    shape: frozenset[int] | None = None
 
     def opens(self, text: str, found: set[int]) -> bool:
         starts = self.rule.starts
@@ -230,6 +247,8 @@ class _Dispatch:
     always: frozenset[int]
     by_item: dict[int, tuple[int, ...]]
     starting: tuple[int, ...]
+    #: the rules' shapes, scanned in one pass (see ``_prefilter``)
+    shapes: Shapes
 
     def alive(self, text: str, found: set[int]) -> list[Rule]:
         """The rules whose gates the found items open, in the rules' order: only the
@@ -241,7 +260,17 @@ class _Dispatch:
             if text.startswith(self.rules[i].starts):
                 picked.add(i)
         gates = self.gates
-        return [gates[i].rule for i in sorted(picked) if gates[i].opens(text, found)]
+        opened = [gates[i] for i in sorted(picked) if gates[i].opens(text, found)]
+        if all(gate.shape is None for gate in opened):
+            return [gate.rule for gate in opened]
+        matching = self.shapes.matching(text)
+        if matching is None:
+            return [gate.rule for gate in opened]
+        return [
+            gate.rule
+            for gate in opened
+            if gate.shape is None or not gate.shape.isdisjoint(matching)
+        ]
 
     @classmethod
     def of(cls, rules: list[Rule]) -> _Dispatch:
@@ -257,13 +286,19 @@ class _Dispatch:
             found = primer.groups.get((id(parts), where))
             return None if found is None else frozenset(found)
 
+        needed = [rule.needed_shapes() for rule in rules]
+        distinct = tuple(dict.fromkeys(p for shapes_ in needed for p in shapes_))
+        numbers = {p: i for i, p in enumerate(distinct)}
+        scan = shapes(distinct)
         gates = []
-        for rule in rules:
+        for rule, shape in zip(rules, needed, strict=True):
             plan = plan_of(rule.pattern) if rule.pattern is not None else None
             literals = None
             if plan is not None and rule.finder is None:
                 literals = items(plan.literals, 2 if plan.folded else 0)
-            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals))
+            wanted = frozenset(numbers[p] for p in shape)
+            known = wanted if wanted and wanted <= scan.answered else None
+            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals, known))
         # each rule is listed under the items of one test it cannot open without
         always: set[int] = set()
         by_item: dict[int, list[int]] = {}
@@ -280,7 +315,14 @@ class _Dispatch:
                 by_item.setdefault(item, []).append(i)
         listed = {item: tuple(numbers) for item, numbers in by_item.items()}
         return cls(
-            tuple(rules), groups, primer, tuple(gates), frozenset(always), listed, tuple(starting)
+            tuple(rules),
+            groups,
+            primer,
+            tuple(gates),
+            frozenset(always),
+            listed,
+            tuple(starting),
+            scan,
         )
 
 

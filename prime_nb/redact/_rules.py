@@ -27,6 +27,12 @@ from ._detect_secrets import SPACES, detect_secrets_rules, url_password_valid
 from ._engine import FOLD, literals
 from ._exposures import exposure_rules
 from ._generic import (
+    COMMAND_SECRET,
+    CRYPT_HASH,
+    PREFIXED_TOKEN,
+    TRUNCATED,
+    URL_USER_TOKEN,
+    YAML_BLOCK,
     command_secret_spans,
     crypt_spans,
     extra_assignment_spans,
@@ -38,7 +44,22 @@ from ._generic import (
 )
 from ._literals import finditer
 from ._rule import Finder, Rule
-from ._shapes import command_spans, credential_file_spans, markup_spans
+from ._shapes import (
+    AUTHORIZATION,
+    CALL_PAIR,
+    COMMAND_ARGUMENT,
+    COMMAND_POSITIONAL,
+    HTPASSWD,
+    JWK_MEMBER,
+    NETRC,
+    ODBC_BRACED,
+    PGPASS,
+    XML_ELEMENT,
+    XML_PAIR,
+    command_spans,
+    credential_file_spans,
+    markup_spans,
+)
 from ._values import (
     credential_like,
     secret_key_class,
@@ -190,6 +211,14 @@ ASSIGNMENT = re.compile(
     r"(?:(?P<vq>\\*[\"'`])(?P<qv>(?:(?!(?P=vq)).){1,2000}?)(?P=vq)"
     r"|(?P<num>-?\d[\d.eE+\-]*)(?=[\s,}\]\\]|$)"
     r"|(?P<uv>[^\s\"'`,;|<>(){}\[\]\\]{1,2000}))"
+)
+#: what every ``ASSIGNMENT`` match holds: its key's secret word (all its letters are key
+#: characters, and the key is followed by a quote, a blank or the operator, none of them
+#: a letter, so the word ends within the key), the rest of the key, the key's closing
+#: quote, blanks and the operator's first character
+ASSIGNMENT_SHAPE = re.compile(
+    r"(?i:pass|pw|secret|token|key|auth|cookie|cred|pat|contrase|sessionid|bearer)"
+    r"[A-Za-z0-9_.\-]*(?:\\*[\"'`])?[ \t]*[:=]"
 )
 #: ``--password hunter2``, ``-token xyz``: a flag that names a secret, then its value
 FLAG = re.compile(
@@ -381,7 +410,15 @@ def host_rule(names: Sequence[str]) -> Rule | None:
     pattern = re.compile(
         r"(?i)(?<![\w.-])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w-])"
     )
-    return Rule("hostname", pattern=pattern, placeholder=_host_placeholder, word_bounded=True)
+    # no shape: the names are literals the first scan finds, and a shape would compile
+    # the shapes' database anew for each list of names
+    return Rule(
+        "hostname",
+        pattern=pattern,
+        placeholder=_host_placeholder,
+        word_bounded=True,
+        shape=(),
+    )
 
 
 def _guess(name: str, **how: Any) -> Rule:
@@ -407,10 +444,21 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0, needs=_TOKEN_PREFIX_NEEDS),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
-        _guess("prefixed-token", finder=prefixed_token_spans, needs=("-", "_", "."), run=30),
-        _guess("cut-secret", finder=truncated_spans, hints=("truncated", "...", "…")),
-        _guess("url-token", finder=url_user_spans, hints=("://",)),
-        Rule("password-hash", finder=crypt_spans, needs=("$",)),
+        _guess(
+            "prefixed-token",
+            finder=prefixed_token_spans,
+            shape=(PREFIXED_TOKEN,),
+            needs=("-", "_", "."),
+            run=30,
+        ),
+        _guess(
+            "cut-secret",
+            finder=truncated_spans,
+            shape=(TRUNCATED,),
+            hints=("truncated", "...", "…"),
+        ),
+        _guess("url-token", finder=url_user_spans, shape=(URL_USER_TOKEN,), hints=("://",)),
+        Rule("password-hash", finder=crypt_spans, shape=(CRYPT_HASH,), needs=("$",)),
         _guess(
             "bearer-token",
             pattern=BEARER,
@@ -437,12 +485,14 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         _guess(
             "keyword-secret",
             finder=_assignment_spans,
+            shape=(ASSIGNMENT_SHAPE,),
             hints=(*_KEYWORD_HINTS, "pw"),
             needs=(":", "="),
         ),
         _guess(
             "keyword-secret",
             finder=_flag_spans,
+            shape=(FLAG,),
             hints=_KEYWORD_HINTS,
             needs=(" ", "\t"),
         ),
@@ -460,31 +510,42 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         _guess(
             "keyword-secret",
             finder=yaml_block_spans,
+            shape=(YAML_BLOCK,),
             hints=(*_KEYWORD_HINTS, "pw"),
             needs=("|", ">"),
         ),
         _guess(
             "command-password",
             finder=command_secret_spans,
+            shape=(COMMAND_SECRET,),
             hints=("ssh-keygen", "snmp", "set"),
         ),
-        _guess("command-password", finder=_command_spans, hints=commands, needs=(" -", "\t-")),
+        _guess(
+            "command-password",
+            finder=_command_spans,
+            hints=commands,
+            needs=(" -", "\t-"),
+            shape=(COMMAND_PASSWORD,),
+        ),
         # every shape of _shapes but smbclient's ``-U`` has a blank
         _guess(
             "command-password",
             finder=command_spans,
+            shape=(COMMAND_ARGUMENT, COMMAND_POSITIONAL, HTPASSWD),
             hints=_COMMAND_HINTS,
             needs=(*SPACES, "smbclient", "rpcclient", "smbmap", "smbget", "winexe"),
         ),
         _guess(
             "credential-file",
             finder=credential_file_spans,
+            shape=(NETRC, PGPASS, ODBC_BRACED),
             hints=("password", ":", "pwd"),
             needs=(*SPACES, ":", "{"),  # .netrc's blanks, .pgpass's colons, ODBC's {
         ),
         _guess(
             "keyword-secret",
             finder=markup_spans,
+            shape=(XML_ELEMENT, XML_PAIR, CALL_PAIR, AUTHORIZATION, JWK_MEMBER),
             hints=("<", "(", "authorization", "kty"),
             needs=("</", "=", "(", ":", '"kty"'),
         ),
@@ -492,7 +553,13 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),
-        Rule("home-path", finder=_home_spans, placeholder=_home_placeholder, hints=_HOME_HINTS),
+        Rule(
+            "home-path",
+            finder=_home_spans,
+            shape=(HOME,),
+            placeholder=_home_placeholder,
+            hints=_HOME_HINTS,
+        ),
     ]
     host = host_rule(this_host_names() if hostnames is None else hostnames)
     if host is not None:

@@ -11,6 +11,7 @@ count is meant, a path, a reference or a template.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -241,6 +242,7 @@ _QUALIFIERS = frozenset(
 )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=8192)  # a session's keys repeat in every entry
 def secret_key_class(name: str) -> str | None:
     """``"password"``, ``"token"``, ``"key"`` or None: whether a key names a secret, and
     which kind.

@@ -17,10 +17,22 @@ from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
+from prime_nb.redact._disguise import _JOINT, _LISTED
+from prime_nb.redact._encodings import HEX_RUN, PERCENT, WORD_RUN, WRAP
 from prime_nb.redact._engine import CHUNK
+from prime_nb.redact._exposures import PRINTED_SECRET
+from prime_nb.redact._find import percent_runs
+from prime_nb.redact._generic import TRUNCATED
 from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
+from prime_nb.redact._prefilter import Shapes, Windows
 from prime_nb.redact._rule import dispatch, presence_for
-from prime_nb.redact._rules import ASSIGNMENT, _assignment_search, _assignment_starts
+from prime_nb.redact._rules import (
+    ASSIGNMENT,
+    ASSIGNMENT_SHAPE,
+    TOKEN_PREFIXES,
+    _assignment_search,
+    _assignment_starts,
+)
 from prime_nb.redact._scrub import BLOCK_KEEP, ENTRY_KEEP, MESSAGE_KEEP
 from prime_nb.redact._suspects import _BESIDE_WORD
 
@@ -177,23 +189,112 @@ DISPATCH_EDGES = [
 ]
 
 
-def test_dispatch_runs_every_rule_that_finds_anything(texts: list[str]) -> None:
-    """The rules a text's one scan leaves out (``_rule.dispatch``) find nothing in it,
-    and those it runs, with the shared cheap tests (a ``Presence``), find what each
-    finds on its own: for every distinct corpus text and the dispatch's edges."""
-    rules = default_rules(hostnames=["build-host-7"])
+def _dispatch_misses(rules: list[Rule], texts: list[str]) -> tuple[list[str], int, int]:
+    """The dispatch oracle: (the rules, with a text, that the dispatch left out or ran
+    with its shared tests and that then found otherwise than on their own; how many
+    spans the rules found; how many rules it left out)."""
+    misses: list[str] = []
     found = skipped = 0
-    for text in [*texts, *EDGES, *DISPATCH_EDGES]:
+    for text in texts:
         low = text.lower()
         presence, alive = dispatch(rules, text, low)
         running = {id(rule) for rule in alive}
         for rule in rules:
             want = sorted(rule.spans(text))
             got = sorted(rule.spans(text, low, presence)) if id(rule) in running else []
-            assert got == want, (rule.name, text[:120])
+            if got != want:
+                misses.append(f"{rule.name}: {text[:120]!r}")
             found += len(want)
             skipped += id(rule) not in running
+    return misses, found, skipped
+
+
+def test_dispatch_runs_every_rule_that_finds_anything(texts: list[str]) -> None:
+    """The rules a text's one scan and its shapes' scan leave out (``_rule.dispatch``)
+    find nothing in it, and those it runs, with the shared cheap tests (a ``Presence``),
+    find what each finds on its own: for every distinct corpus text and the dispatch's
+    edges."""
+    rules = default_rules(hostnames=["build-host-7"])
+    misses, found, skipped = _dispatch_misses(rules, [*texts, *EDGES, *DISPATCH_EDGES])
+    assert misses == []
     assert found > 1000 and skipped > 50 * len(texts)
+
+
+def test_the_oracle_catches_a_shape_that_is_not_needed(texts: list[str]) -> None:
+    """A rule given a shape its findings do not need (the ``key = value`` rule said to
+    need ``=`` after its key, not ``:`` too) is left out of texts where it finds
+    something, and the dispatch oracle says so."""
+    rule = next(r for r in default_rules(hostnames=[]) if r.shape == (ASSIGNMENT_SHAPE,))
+    assert _dispatch_misses([rule], texts)[0] == []
+    broken = dataclasses.replace(rule, shape=(re.compile(r"(?i:pass|key|token|secret)\w*="),))
+    misses, _, _ = _dispatch_misses([broken], texts)
+    assert any(miss.startswith("keyword-secret") for miss in misses)
+
+
+#: Latin-1 texts where Python's ``\w``, ``\s`` and folding take characters that ASCII's
+#: do not (a shape's necessary form must match there too)
+LATIN1_EDGES = [
+    "pass\u00e9_key=hunter2\u00e9\u00e9",
+    "Authorization:\u00a0Bearer\u0085abcdefghij0123456789",
+    "token\x1cabcdefghijklmnop0123 and -\u00e9password\u00a0hunter2",
+    "export DB_PASSW\u00d6RD=abcdefghij0123456789ABCDEF",
+    "x\u00aa\u00b5\u00ba\u00df\u00ff'\"'abcd",
+]
+
+
+#: one of which every match of ``TRUNCATED`` holds (its last group's alternatives): a
+#: text without them is not searched (the search of a long run costs seconds)
+_TRUNCATION_MARKS = ("truncated", "...", "\u2026")
+_SHAPE_SAMPLE = 4000
+
+
+def test_a_shape_never_misses_a_match(texts: list[str]) -> None:
+    """Each rule's shape and the string joints' patterns, in their necessary forms
+    (``_prefilter``), match in every corpus text where the Python regex does; the scan
+    leaves most out of most texts."""
+    rules = default_rules(hostnames=["build-host-7"])
+    shaped = [shape for rule in rules for shape in rule.needed_shapes()]
+    patterns = tuple(dict.fromkeys([*shaped, _JOINT, _LISTED]))
+    assert len(patterns) >= 50
+    db = Shapes(patterns)
+    assert db.answered == frozenset(range(len(patterns)))  # every one translated
+    ruled_out = 0
+    # a sample of the corpus (the dispatch oracle reads all of it, rule by rule)
+    sample = random.Random(9).sample(texts, min(len(texts), _SHAPE_SAMPLE))
+    for text in [*sample, *EDGES, *DISPATCH_EDGES, *LATIN1_EDGES]:
+        matching = db.matching(text)
+        if matching is None:
+            assert not text.isascii() or len(text) > CHUNK
+            continue
+        for i, pattern in enumerate(patterns):
+            if i not in matching:
+                if pattern is not TRUNCATED or any(m in text for m in _TRUNCATION_MARKS):
+                    assert pattern.search(text) is None, (pattern.pattern[:60], text[:120])
+                ruled_out += 1
+    assert ruled_out > 40 * len(sample)
+
+
+def test_a_necessary_form_reads_as_python_reads() -> None:
+    """Classes are Python's (``\\w`` takes ``\u00e9``, ``\\s`` takes NBSP, ``(?i)`` folds);
+    a lookbehind that starts a match and a lookahead that ends it are kept as read,
+    other lookarounds dropped (a match then needs less, never more)."""
+    cases = [
+        (r"x\w\sy", "x\u00e9\u00a0y", "x\u00e9_y"),
+        (r"(?i)bearer\s", "BeArEr\x1c", "bearer_"),
+        (r"(?<=a)b(?=c)", "abc", "abd"),
+        (r"(?<![a-z])k(?!x)", "kx", "j"),
+        (r"(?P<q>['\"])v(?P=q)", "'v\"", "v"),
+        (r"(?:(?<=\W)|(?<=^))tok", "tok", "to"),
+        (r"a{40,900}", "a" * 40, "a" * 31),
+        (r"x(?:\u2026|y)", "xy", "xz"),  # an alternative no Latin-1 text holds: left out
+    ]
+    db = Shapes(tuple(re.compile(p) for p, _, _ in cases))
+    for i, (pattern, yes, no) in enumerate(cases):
+        matched, unmatched = db.matching(yes), db.matching(no)
+        assert matched is not None and i in matched, pattern
+        assert unmatched is not None and i not in unmatched, pattern
+    assert db.matching("\u4e2d" + "abc") is None  # wider than Latin-1: not answered
+    assert Shapes((re.compile("\u2026"),)).answered == frozenset()  # never in Latin-1
 
 
 def test_a_short_string_is_read_by_the_rules_once(tmp_path: Path) -> None:
@@ -287,3 +388,58 @@ def test_assignment_starts_find_what_its_search_finds(texts: list[str]) -> None:
             found += 1
             pos = want.end("op")
     assert found > 200
+
+
+#: string literals joined as code joins them, at a text's edges and beside Latin-1 letters
+JOINT_EDGES = [
+    'x = "abcd" + "efgh"',
+    '"abcd""efgh"',
+    "f\"{'abcd'}\" and ${'wxyz'}",
+    '"".join(["abcd", "efgh"])',
+    'KEY = (\n    "abcd"\n    f"efgh"\n)',
+    "\u00e9" * 4 + '" .. "' + "\u00e0" * 4 + " " + "\u00b5" * 4 + "'\\\n'" + "\u00ff" * 4,
+    "'abcd' + 'efgh' " * 300,
+]
+
+
+def test_windows_find_what_the_scan_finds(texts: list[str]) -> None:
+    """A pattern tried only within its necessary form's matches (``Windows``) finds
+    what its own scan finds: the string joints' patterns and a few rules' (lookarounds
+    at both edges, back-references, long repeats), on a sample of the corpus and texts
+    made to hold joints."""
+    patterns = [_JOINT, _LISTED, WRAP, HEX_RUN, ASSIGNMENT, PRINTED_SECRET, TOKEN_PREFIXES]
+    patterns.append(TRUNCATED)
+    sample = random.Random(10).sample(texts, min(len(texts), _SHAPE_SAMPLE))
+    found = 0
+    for pattern in patterns:
+        windowed = Windows(pattern)
+        for text in [*sample, *JOINT_EDGES, *LATIN1_EDGES, *EDGES]:
+            if pattern is TRUNCATED and not any(m in text for m in _TRUNCATION_MARKS):
+                continue
+            want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert [(m.span(), m.groups()) for m in windowed.finditer(text)] == want, text[:120]
+            found += len(want)
+    assert found > 300
+
+
+#: percent escapes at a text's edges, beside quotes and blanks, doubled and cut
+PERCENT_EDGES = [
+    "%41",
+    "a%41b c%4 d%%41 'e%41'f <g%41h> %41%42",
+    "x\u00a0%41\u2003y\u3000%4G%41",
+    "%2541" + "%" * 50 + "z%41",
+    "no escape here % 4",
+]
+
+
+def test_percent_runs_are_the_words_that_hold_an_escape(texts: list[str]) -> None:
+    """The percent-encoded runs, found from their escapes, are the ``WORD_RUN`` matches
+    that hold a ``PERCENT`` match, in order: on the corpus and texts made to cut them."""
+    found = 0
+    for text in [*texts, *PERCENT_EDGES]:
+        if "%" not in text:
+            continue
+        want = [m.span() for m in WORD_RUN.finditer(text) if PERCENT.search(m.group())]
+        assert list(percent_runs(text)) == want, text[:120]
+        found += len(want)
+    assert found > 100

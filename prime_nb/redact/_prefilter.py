@@ -1,0 +1,309 @@
+"""Whether a text can hold a match of a regex at all, for many regexes in one Hyperscan scan.
+
+Why: a rule woken by a word (``key``, ``pass``, ``token``) still read every text that
+merely mentions it, prose and code, with its own regex or finder, to find nothing. The
+shape that must follow the word (an operator, a flag's value, a run of token characters)
+is a regex too: compiled into one Hyperscan database with every other rule's, one scan
+of a text tells which rules can find anything in it, and the others are not called.
+
+A Python regex is turned into a Hyperscan one whose matches are a superset of its own
+(``necessary``), so that no match of the Python regex is ever missed; Python's regex
+still decides every span. The translation reads the parsed pattern (``re._parser``):
+
+- every single character the pattern reads (a literal, a class, ``\\w``, ``.``, with the
+  flags in force where it stands) becomes the class of the Latin-1 characters that
+  Python's own regex matches for it, found by trying each of the 256 (so case folding,
+  Unicode ``\\w`` and ``\\s`` are Python's, not Hyperscan's);
+- lookarounds, anchors and word boundaries are dropped (a match then needs less);
+- a back-reference becomes any run of characters, a conditional group either branch,
+  an atomic group or possessive repeat a plain one, a lazy repeat a greedy one;
+- a repeat's bounds above ``_MOST_BOUND`` are loosened (at least fewer, at most any).
+
+Each loosening keeps every string the Python regex matches, so where the scan finds no
+match the Python regex finds none. Hyperscan's prefilter mode (``HS_FLAG_PREFILTER``)
+may loosen a pattern further and never narrows it. A text is scanned as Latin-1 bytes
+(one byte a character); a text wider than Latin-1, or longer than ``CHUNK``, is not
+answered (None), and every rule then runs as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+import re._compiler as sre_compile  # type: ignore[import-not-found,unused-ignore]
+import re._constants as c  # type: ignore[import-not-found,unused-ignore]
+import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import hyperscan
+
+from ._engine import CHUNK
+
+#: repeat bounds above this are loosened (a large counted repeat is costly to compile)
+_MOST_BOUND = 32
+#: the operations that read one character
+_ONE_CHAR = (c.LITERAL, c.NOT_LITERAL, c.ANY, c.IN, c.CATEGORY)
+#: the operations that assert without reading
+_ASSERTIONS = (c.AT, c.ASSERT, c.ASSERT_NOT)
+
+
+class Untranslatable(ValueError):
+    """A pattern holds something the translation does not know."""
+
+
+class _Impossible(Untranslatable):
+    """A part of a pattern reads a character no Latin-1 text holds: it never matches."""
+
+
+def necessary(pattern: re.Pattern[str]) -> bytes | None:
+    """A Hyperscan regex that matches wherever ``pattern`` does in a Latin-1 text (and
+    perhaps elsewhere), or None when it cannot be made or would match the empty string
+    (no use as a test)."""
+    return _necessary(pattern.pattern, pattern.flags) if isinstance(pattern.pattern, str) else None
+
+
+@functools.lru_cache(maxsize=256)
+def _necessary(source: str, flags: int) -> bytes | None:
+    try:
+        parsed = sre_parse.parse(source, flags)
+        if parsed.getwidth()[0] == 0:
+            return None
+        return _sequence(list(parsed), parsed.state.flags)
+    except (Untranslatable, re.error, RecursionError, TypeError, ValueError):
+        return None
+
+
+def _sequence(
+    items: list[tuple[Any, Any]], flags: int, first: bool = True, last: bool = True
+) -> bytes:
+    """The items' translation; ``first``/``last``: whether they begin/end every match
+    (a lookbehind that begins it, or a lookahead that ends it, reads characters the
+    match's neighbours hold: kept as read, so that the necessary form stays specific)."""
+    out = []
+    for k, (op, av) in enumerate(items):
+        starts, ends = first and k == 0, last and k == len(items) - 1
+        if op in _ONE_CHAR:
+            out.append(_byte_class(_latin1_chars(op, av, flags)))
+        elif op is c.ASSERT and ((av[0] < 0 and starts) or (av[0] > 0 and ends)):
+            out.append(b"(?:" + _sequence(list(av[1]), flags, False, False) + b")")
+        elif op in _ASSERTIONS:
+            continue
+        elif op is c.SUBPATTERN:
+            _, add, remove, body = av
+            inner = _sequence(list(body), (flags | add) & ~remove, starts, ends)
+            out.append(b"(?:" + inner + b")")
+        elif op is c.ATOMIC_GROUP:
+            out.append(b"(?:" + _sequence(list(av), flags, starts, ends) + b")")
+        elif op is c.BRANCH:
+            alts = []
+            for alt in av[1]:
+                with contextlib.suppress(_Impossible):  # an alternative never taken
+                    alts.append(_sequence(list(alt), flags, starts, ends))
+            if not alts:
+                raise _Impossible("no alternative can match")
+            out.append(b"(?:" + b"|".join(alts) + b")")
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            least, most, body = av
+            least = min(least, _MOST_BOUND)
+            upper = b"" if most == c.MAXREPEAT or most > _MOST_BOUND else b"%d" % most
+            inner = _sequence(list(body), flags, False, False)
+            out.append(b"(?:" + inner + b"){%d," % least + upper + b"}")
+        elif op is c.GROUPREF:
+            out.append(b"[\\x00-\\xff]*")
+        elif op is c.GROUPREF_EXISTS:
+            _, yes, no = av
+            alts = [_sequence(list(yes), flags, False, False)]
+            alts.append(b"" if no is None else _sequence(list(no), flags, False, False))
+            out.append(b"(?:" + b"|".join(alts) + b")")
+        else:
+            raise Untranslatable(str(op))
+    return b"".join(out)
+
+
+def _latin1_chars(op: Any, av: Any, flags: int) -> frozenset[int]:
+    """The Latin-1 characters Python's regex matches for one character item (``op``,
+    ``av``) under ``flags``."""
+    key = (op, repr(av), flags)
+    chars = _CHARS.get(key)
+    if chars is None:
+        state = sre_parse.State()
+        state.flags = flags
+        one = sre_compile.compile(sre_parse.SubPattern(state, [(op, av)]), flags)
+        chars = frozenset(ord(ch) for ch in one.findall(_LATIN1))
+        if len(_CHARS) < 4096:
+            _CHARS[key] = chars
+    if not chars:
+        raise _Impossible("a character no Latin-1 text holds")
+    return chars
+
+
+_CHARS: dict[tuple[Any, str, int], frozenset[int]] = {}
+#: every Latin-1 character, each tried once by a one-character pattern's ``findall``
+_LATIN1 = "".join(map(chr, range(256)))
+
+
+def _byte_class(chars: frozenset[int]) -> bytes:
+    """``[...]`` of the byte values ``chars``, in ranges."""
+    ordered = sorted(chars)
+    parts, start = [], ordered[0]
+    for prev, cur in zip(ordered, [*ordered[1:], None], strict=True):
+        if cur is None or cur != prev + 1:
+            parts.append(
+                b"\\x%02x" % start if start == prev else b"\\x%02x-\\x%02x" % (start, prev)
+            )
+            if cur is not None:
+                start = cur
+    return b"[" + b"".join(parts) + b"]"
+
+
+class Shapes:
+    """Many regexes' necessary forms in one database: which can match in a text."""
+
+    def __init__(self, patterns: tuple[re.Pattern[str], ...]) -> None:
+        self.patterns = patterns
+        translated = [(i, necessary(p)) for i, p in enumerate(patterns)]
+        usable = [(i, expr) for i, expr in translated if expr is not None]
+        self._db: Any = None
+        if usable:
+            try:
+                self._db = _database(usable)
+            except hyperscan.error:  # one Hyperscan refuses: found alone, left out
+                usable = [(i, expr) for i, expr in usable if _compiles(expr)]
+                self._db = _database(usable) if usable else None
+        #: the numbers of the patterns the scan answers for
+        self.answered = frozenset(i for i, _ in usable)
+        self._lock = threading.Lock()
+
+    def matching(self, text: str) -> set[int] | None:
+        """The answered patterns whose necessary form matches in ``text`` (the others
+        cannot match there), or None when the scan cannot answer for ``text``."""
+        if self._db is None or len(text) > CHUNK:
+            return None
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:
+            return None
+        found: set[int] = set()
+
+        def event(item: int, _from: int, _end: int, _flags: int, _ctx: object) -> None:
+            found.add(item)
+
+        with self._lock, contextlib.suppress(hyperscan.ScanTerminated):  # one scratch a db
+            self._db.scan(data, match_event_handler=event)
+        return found
+
+
+_FLAGS = hyperscan.HS_FLAG_PREFILTER | hyperscan.HS_FLAG_SINGLEMATCH
+
+
+def _database(items: list[tuple[int, bytes]]) -> Any:
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    db.compile(
+        expressions=[expr for _, expr in items],
+        ids=[i for i, _ in items],
+        elements=len(items),
+        flags=_FLAGS,
+    )
+    return db
+
+
+@functools.lru_cache(maxsize=256)
+def _compiles(expression: bytes) -> bool:
+    """Whether Hyperscan takes ``expression`` (alone, as it will be compiled with others)."""
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        db.compile(expressions=[expression], ids=[0], elements=1, flags=[_FLAGS])
+    except hyperscan.error:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=32)
+def shapes(patterns: tuple[re.Pattern[str], ...]) -> Shapes:
+    """The compiled database of ``patterns`` (compiled once)."""
+    return Shapes(patterns)
+
+
+class Windows:
+    """Where a regex's matches can lie in a text, so that Python's regex is tried only
+    there: each match of its necessary form, from its leftmost start to its end (every
+    match of the regex lies within one, see the module's docstring), merged."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        expression = necessary(pattern)
+        self._db: Any = None
+        if expression is not None:
+            db: Any = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            try:
+                db.compile(
+                    expressions=[expression],
+                    ids=[0],
+                    elements=1,
+                    flags=[hyperscan.HS_FLAG_SOM_LEFTMOST],
+                )
+            except hyperscan.error:
+                db = None
+            self._db = db
+        self._lock = threading.Lock()
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches of ``pattern.finditer(text)``, the pattern tried only at the
+        positions where a match can start."""
+        regions = self._regions(text)
+        if regions is None:
+            yield from self.pattern.finditer(text)
+            return
+        pos = 0
+        for first, last in regions:
+            at = max(first, pos)
+            while at <= last:
+                m = self.pattern.match(text, at)
+                if m is None:
+                    at += 1
+                    continue
+                yield m  # never empty: ``necessary`` refuses a regex that can be
+                pos = at = m.end()
+
+    def _regions(self, text: str) -> list[tuple[int, int]] | None:
+        """Where a match can start, as merged ``(first, last)`` positions; None when the
+        scan cannot answer (or finds so many that the regex's own scan costs less)."""
+        if self._db is None or len(text) > CHUNK:
+            return None
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:
+            return None
+        budget = len(text) // _DENSITY + 16
+        found: list[tuple[int, int]] = []
+
+        def event(_item: int, start: int, end: int, _flags: int, _ctx: object) -> bool:
+            found.append((start, end - 1))
+            return len(found) > budget
+
+        with self._lock, contextlib.suppress(hyperscan.ScanTerminated):
+            self._db.scan(data, match_event_handler=event)
+        if len(found) > budget:
+            return None
+        found.sort()
+        merged: list[tuple[int, int]] = []
+        for first, last in found:
+            if merged and first <= merged[-1][1] + 1:
+                if last > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], last)
+            else:
+                merged.append((first, last))
+        return merged
+
+
+#: beyond one window a this many characters of text, the regex's own scan is cheaper
+_DENSITY = 8
+
+
+@functools.lru_cache(maxsize=64)
+def windows(pattern: re.Pattern[str]) -> Windows:
+    """The compiled windows of ``pattern`` (compiled once)."""
+    return Windows(pattern)
