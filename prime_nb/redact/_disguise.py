@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ._encodings import PIECE
+from ._encodings import class_runs
 from ._engine import EXACT, FOLD, literals, run
 from ._prefilter import windows
 
@@ -372,30 +372,11 @@ def urlsafe_runs(text: str) -> Iterator[tuple[int, int]]:
     if len(text) <= _SCANNED:
         yield from (m.span() for m in _URLSAFE_RUN.finditer(text))
         return
-    start = -1  # where the run being read starts, -1 between runs
-    for at in range(0, len(text), PIECE):
-        try:
-            piece = text[at : at + PIECE].encode("latin-1").translate(_URLSAFE_CLASS)
-        except UnicodeEncodeError:
-            rest = _URLSAFE_RUN.finditer(text, start if start >= 0 else at)
-            yield from (m.span() for m in rest)
+    for start, end in class_runs(text, _URLSAFE_CLASS):
+        if end < 0:  # a piece wider than Latin-1: the pattern reads on from ``start``
+            yield from (m.span() for m in _URLSAFE_RUN.finditer(text, start))
             return
-        i = 0
-        while True:
-            if start < 0:
-                i = piece.find(b"c", i)
-                if i < 0:
-                    break
-                start = at + i
-            i = piece.find(b".", i)
-            if i < 0:
-                break  # the run goes on into the next piece
-            span = _urlsafe_match(text, start, at + i)
-            start = -1
-            if span is not None:
-                yield span
-    if start >= 0:
-        span = _urlsafe_match(text, start, len(text))
+        span = _urlsafe_match(text, start, end)
         if span is not None:
             yield span
 

@@ -49,7 +49,7 @@ def base64_runs(text: str) -> Iterator[tuple[int, int]]:
         yield from (m.span() for m in BASE64_RUN.finditer(text))
         return
     resume = 0  # where the last match ended
-    for start, end in _class_runs(text, _BASE64_CLASS):
+    for start, end in class_runs(text, _BASE64_CLASS):
         if end < 0:  # a piece wider than Latin-1 from ``start`` on
             yield from (m.span() for m in BASE64_RUN.finditer(text, max(start, resume)))
             return
@@ -91,7 +91,7 @@ def _reach(pattern: re.Pattern[str], text: str, at: int) -> int:
     return m.end()
 
 
-def _class_runs(text: str, table: bytes) -> Iterator[tuple[int, int]]:
+def class_runs(text: str, table: bytes) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of each run of the characters ``table`` maps to ``c``, in order;
     ``(where, -1)`` and no more once a piece is wider than Latin-1 (``where``: the start
     of the run being read, or of the piece)."""

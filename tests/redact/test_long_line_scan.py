@@ -90,7 +90,7 @@ def test_urlsafe_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, seed: int)
     """A long text's base64url runs, found in its bytes by class a piece at a time:
     those of the regex, runs cut by pieces, padding and a wider piece included."""
     monkeypatch.setattr(_disguise, "_SCANNED", 16)
-    monkeypatch.setattr(_disguise, "PIECE", 7 + seed)
+    monkeypatch.setattr(_encodings, "PIECE", 7 + seed)  # the pieces of `class_runs`
     r = random.Random(seed)
     pieces = URLSAFE_PIECES + (["€"] if seed % 2 else [])
     for _ in range(40):
