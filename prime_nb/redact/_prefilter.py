@@ -180,11 +180,8 @@ class Shapes:
     def matching(self, text: str) -> set[int] | None:
         """The answered patterns whose necessary form matches in ``text`` (the others
         cannot match there), or None when the scan cannot answer for ``text``."""
-        if self._db is None or len(text) > CHUNK:
-            return None
-        try:
-            data = text.encode("latin-1")
-        except UnicodeEncodeError:
+        data = _scanned(self._db, text)
+        if data is None:
             return None
         found: set[int] = set()
 
@@ -197,6 +194,17 @@ class Shapes:
 
 
 _FLAGS = hyperscan.HS_FLAG_PREFILTER | hyperscan.HS_FLAG_SINGLEMATCH
+
+
+def _scanned(db: Any, text: str) -> bytes | None:
+    """``text`` as the bytes a database scans (one a character), or None where the scan
+    cannot answer for it: no database, a text longer than ``CHUNK`` or wider than Latin-1."""
+    if db is None or len(text) > CHUNK:
+        return None
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 def _database(items: list[tuple[int, bytes]]) -> Any:
@@ -271,11 +279,8 @@ class Windows:
     def _regions(self, text: str) -> list[tuple[int, int]] | None:
         """Where a match can start, as merged ``(first, last)`` positions; None when the
         scan cannot answer (or finds so many that the regex's own scan costs less)."""
-        if self._db is None or len(text) > CHUNK:
-            return None
-        try:
-            data = text.encode("latin-1")
-        except UnicodeEncodeError:
+        data = _scanned(self._db, text)
+        if data is None:
             return None
         budget = len(text) // _DENSITY + 16
         found: list[tuple[int, int]] = []
