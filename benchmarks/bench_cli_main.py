@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # the session matrix
-from machine import describe
+from machine import best_of_interleaved, describe
 from session_matrix import CASES, shared_file
 
 from prime_nb.cli import _commands, build_parser, main
@@ -55,19 +55,12 @@ def main_() -> None:
     print(describe())
     files = [str(shared_file(name)) for name in CASES if name.startswith("synthetic-")]
     calls(files)
-    best = {"per call": float("inf"), "once": float("inf")}
-    for _ in range(args.repeat):
-        with parser_per_call():
-            before, old = calls(files)
-        now, new = calls(files)
-        if old != new:
-            raise SystemExit("the commands printed something else")
-        best["per call"] = min(best["per call"], before)
-        best["once"] = min(best["once"], now)
-    base = best["per call"]
+    base, once, _ = best_of_interleaved(
+        lambda: calls(files), parser_per_call, args.repeat, "the commands printed something else"
+    )
     print(
         f"{len(files) * len(COMMANDS)} calls of main: parser per call {base:.2f} s CPU = 1.0, "
-        f"parser once {best['once']:.2f} s = {best['once'] / base:.2f}"
+        f"parser once {once:.2f} s = {once / base:.2f}"
     )
 
 

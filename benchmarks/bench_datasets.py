@@ -14,11 +14,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
-from machine import describe
+from machine import best_of_interleaved, describe
 
 import prime_nb
 from prime_nb.datasets import from_sessions
@@ -62,19 +63,15 @@ def main() -> None:
             f"{len(session.leaves)} leaves, {len(session.compactions)} compactions"
         )
         for unit in UNITS:
-            best = {"per row (baseline)": float("inf"), "read once": float("inf")}
-            for _ in range(args.repeat):
-                with per_row_contexts():
-                    before, old = cpu_of(path, unit)
-                now, new = cpu_of(path, unit)
-                if old != new:
-                    raise SystemExit(f"{unit}: the rows differ from the per-row contexts'")
-                best["per row (baseline)"] = min(best["per row (baseline)"], before)
-                best["read once"] = min(best["read once"], now)
-            base = best["per row (baseline)"]
+            base, once, new = best_of_interleaved(
+                partial(cpu_of, path, unit),
+                per_row_contexts,
+                args.repeat,
+                f"{unit}: the rows differ from the per-row contexts'",
+            )
             print(
                 f"{unit:>10} ({len(new):,} rows): per row {base:.2f} s CPU = 1.0, "
-                f"read once {best['read once']:.2f} s = {best['read once'] / base:.2f}"
+                f"read once {once:.2f} s = {once / base:.2f}"
             )
 
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # the session generators
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # the session matrix
 import plotly.graph_objects as go
-from machine import describe
+from machine import best_of_interleaved, describe
 from session_matrix import CASES, shared_file
 
 import prime_nb
@@ -72,19 +72,15 @@ def main() -> None:
     print(describe())
     sessions = [prime_nb.load(shared_file(name)) for name in CASES]
     figures(sessions)  # the sessions' tables, computed lazily, are not what is measured
-    best = {"objects": float("inf"), "dicts": float("inf")}
-    for _ in range(args.repeat):
-        with trace_objects():
-            before, old = figures(sessions)
-        now, new = figures(sessions)
-        if old != new:
-            raise SystemExit("the figures differ from those of trace objects")
-        best["objects"] = min(best["objects"], before)
-        best["dicts"] = min(best["dicts"], now)
-    base = best["objects"]
+    base, dicts, new = best_of_interleaved(
+        lambda: figures(sessions),
+        trace_objects,
+        args.repeat,
+        "the figures differ from those of trace objects",
+    )
     print(
         f"{len(new):,} figures of {len(sessions)} sessions: trace objects {base:.2f} s CPU = "
-        f"1.0, trace dicts {best['dicts']:.2f} s = {best['dicts'] / base:.2f}"
+        f"1.0, trace dicts {dicts:.2f} s = {dicts / base:.2f}"
     )
 
 
