@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import atif
 import pytest
 from session_matrix import clean_lines, write_lines
 
@@ -24,6 +23,8 @@ def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_convert_to_atif_writes_a_valid_file_per_path(tmp_path: Path) -> None:
+    import atif  # here: its pydantic models cost every worker's collection
+
     (tmp_path / "in").mkdir()
     source = write_lines(tmp_path / "in" / "clean.jsonl", clean_lines())
     proc = run("convert", source, "--to", "atif", "-o", tmp_path / "out", "--all-leaves")

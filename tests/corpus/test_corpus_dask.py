@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pytest
-from distributed import Client
 
 from prime_nb import corpus
 from sessiongen import synthetic_session
+
+if TYPE_CHECKING:  # only the tests given a cluster import distributed
+    from distributed import Client
 
 
 @pytest.fixture(scope="module")

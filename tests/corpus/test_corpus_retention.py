@@ -4,10 +4,10 @@ summary pass, with ``session`` and ``path`` in front; files without compactions 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pytest
-from distributed import Client
 from schema_checks import mismatches
 from session_matrix import CASES, write_case
 
@@ -16,6 +16,9 @@ from prime_nb import corpus
 from prime_nb.analysis import compaction_retention
 from prime_nb.analysis._schemas import SCHEMAS, conform
 from prime_nb.corpus._work import RETENTION, summarise
+
+if TYPE_CHECKING:  # only the tests given a cluster import distributed
+    from distributed import Client
 
 NAMES = (
     "comp-on2-off2-forks6-v3-prime",

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pytest
 from conftest import header, msg, write_lines
-from distributed import Client
 
 import prime_nb
 from prime_nb import corpus
 from prime_nb.family import FAMILY_COLUMNS
 from sessiongen import synthetic_family, synthetic_session
+
+if TYPE_CHECKING:  # only the tests given a cluster import distributed
+    from distributed import Client
 
 
 @pytest.fixture(scope="module")

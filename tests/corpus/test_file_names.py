@@ -26,7 +26,6 @@ from test_cache import Reads
 import prime_nb
 from prime_nb import corpus, plots
 from prime_nb._names import real_name, shown_name
-from prime_nb.corpus import _dask
 from prime_nb.widget import export_html
 
 #: Latin-1 bytes, as an old tool or another system may name a file: not UTF-8
@@ -119,7 +118,9 @@ def test_list_sessions_and_families(twins: tuple[Path, Path]) -> None:
 
 
 def test_dask_tables(twins: tuple[Path, Path]) -> None:
-    import dask
+    import dask  # here: dask.dataframe costs every worker's collection
+
+    from prime_nb.corpus import _dask
 
     plain, odd = twins
     with dask.config.set(scheduler="synchronous"):

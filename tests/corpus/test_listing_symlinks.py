@@ -12,7 +12,6 @@ import pytest
 from conftest import header, msg, write_lines
 
 from prime_nb.corpus import load_corpus, search
-from prime_nb.corpus._dask import resolve
 from prime_nb.corpus._listing import listed
 
 
@@ -77,6 +76,8 @@ def test_search_reads_what_grep_r_reads(linked: Path) -> None:
 
 
 def test_load_corpus_and_the_dask_listing_leave_them_out_too(linked: Path) -> None:
+    from prime_nb.corpus._dask import resolve  # here: dask costs every worker's collection
+
     rows = load_corpus(linked, workers=1, progress=False)
     assert sorted(rows["id"]) == ["inside", "inside"]
     rows = load_corpus(linked, pattern="*/*.jsonl", workers=1, progress=False)

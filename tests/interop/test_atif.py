@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import atif
 import pytest
 from session_matrix import CASES, clean_lines, write_case, write_lines
 
@@ -48,6 +47,8 @@ def _saying(session: prime_nb.Session, leaf_id: str) -> set[str]:
 
 @pytest.mark.parametrize("name", CASES)
 def test_every_path_of_the_matrix_is_valid_atif(name: str, tmp_path: Path) -> None:
+    import atif  # here: its pydantic models cost every worker's collection
+
     session = prime_nb.load(write_case(name, tmp_path))
     files = to_atif(session, tmp_path / "out", leaf="all", family=False)
     leaves = [str(x) for x in session.leaves.index]
@@ -171,6 +172,8 @@ def test_an_empty_session_has_no_path(tmp_path: Path) -> None:
 
 
 def test_sub_agents_are_files_their_spawning_step_refers_to(tmp_path: Path) -> None:
+    import atif  # here: its pydantic models cost every worker's collection
+
     files = synthetic_family(tmp_path / "family")
     written = to_atif(files["root"], tmp_path / "out")
     assert len(written) == 3  # the root's active path, the sub-agent, its own sub-agent
