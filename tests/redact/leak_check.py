@@ -205,19 +205,55 @@ def decoded(text: str) -> str:
 # -- the index of what was planted -----------------------------------------------------
 
 
+def _codes(text: str) -> np.ndarray:
+    """The code points of ``text``, one ``uint32`` each."""
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def _same_windows(a: np.ndarray, at_a: np.ndarray, b: np.ndarray, at_b: np.ndarray) -> np.ndarray:
+    """Whether the ``N`` code points of ``a`` from each ``at_a`` are those of ``b`` from the
+    ``at_b`` beside it: the exact comparison that confirms a hash's match."""
+    same = np.ones(len(at_a), dtype=bool)
+    for k in range(N):
+        same &= a[at_a + k] == b[at_b + k]
+    return same
+
+
+def _among(values: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is one of the sorted ``keys`` (``np.isin`` would sort
+    the keys again at each call)."""
+    if not len(keys):
+        return np.zeros(len(values), dtype=bool)
+    at = np.searchsorted(keys, values)
+    at[at == len(keys)] = 0
+    return keys[at] == values
+
+
 @dataclass
 class LeakIndex:
     """Every planted secret's pieces and whole forms, by the hash of their first window.
 
     ``planted`` holds (label, whole strings, random parts); ``benign`` the pieces that
-    ordinary text holds too (no sign of a leak).
+    ordinary text holds too (no sign of a leak). The whole forms, a few per secret, are
+    in a dict; the pieces, hundreds of thousands, are arrays sorted by hash (each piece
+    a window of :attr:`piece_text`), made and searched without a Python step per piece.
     """
 
     labels: list[str]
-    #: hash -> (planted number, string, whole?)
-    table: dict[int, list[tuple[int, str, bool]]] = field(default_factory=dict)
+    #: hash of the first window -> (planted number, whole string)
+    table: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     #: whole forms shorter than a window: searched for as they are
     short: list[tuple[int, str]] = field(default_factory=list)
+    #: the random parts, joined by a character none holds; each piece is a window of it
+    piece_text: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint32))
+    #: by piece, sorted by hash: its hash, its planted number, where it starts
+    piece_hash: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    piece_number: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    piece_at: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    #: the hashes of :attr:`table` and of the pieces, sorted
+    heads: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    #: by piece: one past the last piece of the same hash (the pieces of a hash: a run)
+    piece_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
     keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
     #: by a hash's top bits: whether some key has them. Why: a binary search of every
     #: window among the keys misses the cache at each step; one look-up here drops all
@@ -231,47 +267,94 @@ class LeakIndex:
         benign: Iterable[str] = (),
     ) -> LeakIndex:
         index = cls([label for label, _, _ in planted])
-        skip = set(benign)
-        strings: list[tuple[int, str, bool]] = []
-        for number, (_, whole, random_parts) in enumerate(planted):
+        heads: list[tuple[int, str]] = []
+        for number, (_, whole, _) in enumerate(planted):
             for secret in whole:
                 for form in {secret, json.dumps(secret)[1:-1]}:
                     if len(form) < N:
                         index.short.append((number, form))
                     else:
-                        strings.append((number, form, True))
-            seen = set()
-            for part in random_parts:
-                for piece in pieces(part):
-                    if piece not in skip and piece not in seen:
-                        seen.add(piece)
-                        strings.append((number, piece, False))
-        heads = "".join(s[:N] for _, s, _ in strings)
-        hashes = window_hashes(heads)[::N] if strings else np.zeros(0, dtype=np.uint64)
-        for h, entry in zip(hashes.tolist(), strings, strict=True):
-            index.table.setdefault(h, []).append(entry)
-        index.keys = np.array(sorted(index.table), dtype=np.uint64)
+                        heads.append((number, form))
+        if heads:
+            hashes = window_hashes("".join(form[:N] for _, form in heads))[::N]
+            for h, entry in zip(hashes.tolist(), heads, strict=True):
+                index.table.setdefault(h, []).append(entry)
+        index._add_pieces(planted, set(benign))
+        index.heads = np.array(sorted(index.table), dtype=np.uint64)
+        index.keys = np.unique(np.concatenate([index.heads, index.piece_hash]))
         index.present = np.zeros(1 << _FILTER_BITS, dtype=bool)
         index.present[(index.keys >> _FILTER_SHIFT).astype(np.intp)] = True
         return index
+
+    def _add_pieces(
+        self, planted: Sequence[tuple[str, Sequence[str], Sequence[str]]], benign: set[str]
+    ) -> None:
+        """Every ``N``-character window of each random part, but those of digits only and
+        the benign ones (as :func:`pieces` gives them), as sorted arrays."""
+        parts = [(number, part) for number, (_, _, random) in enumerate(planted) for part in random]
+        parts = [(number, part) for number, part in parts if len(part) >= N]
+        if not parts:
+            return
+        text = "\0".join(part for _, part in parts)
+        assert text.count("\0") == len(parts) - 1, "a random part holds NUL"
+        lengths = np.array([len(part) for _, part in parts])
+        starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
+        counts = lengths - N + 1
+        at = np.repeat(starts - np.cumsum(np.concatenate([[0], counts[:-1]])), counts)
+        at += np.arange(counts.sum())
+        number = np.repeat(np.array([n for n, _ in parts]), counts)
+        digit = np.array([c.isdigit() for c in text], dtype=np.int32)
+        run = np.concatenate([[0], np.cumsum(digit)])
+        keep = run[at + N] - run[at] < N
+        hashes = window_hashes(text)[at]
+        if benign:
+            maybe = np.flatnonzero(keep)
+            known = window_hashes("".join(b for b in benign if len(b) == N))[::N]
+            for i in maybe[np.isin(hashes[maybe], known)].tolist():
+                keep[i] = text[at[i] : at[i] + N] not in benign
+        order = np.argsort(hashes[keep], kind="stable")
+        self.piece_text = _codes(text)
+        self.piece_hash = hashes[keep][order]
+        self.piece_number = number[keep][order]
+        self.piece_at = at[keep][order]
+        first, runs = np.unique(self.piece_hash, return_index=True, return_counts=True)[1:]
+        self.piece_end = np.repeat(first + runs, runs)
 
     def leaks(self, text: str, decode: bool = True) -> list[str]:
         """The label of each planted secret that shows in ``text`` (decoded too)."""
         if decode:
             text = decoded(text)
-        found: dict[int, str] = {}
+        found: dict[int, tuple[int, str]] = {}  # number -> (where, what showed)
         for number, form in self.short:
             if number not in found and form in text:
-                found[number] = form
+                found[number] = (text.find(form), form)
         hashes = window_hashes(text)
         if len(hashes) and len(self.keys):
             maybe = np.flatnonzero(self.present[(hashes >> _FILTER_SHIFT).astype(np.intp)])
-            at = np.searchsorted(self.keys, hashes[maybe])
-            at[at == len(self.keys)] = 0
-            for i in maybe[self.keys[at] == hashes[maybe]].tolist():
-                for number, s, whole in self.table[int(hashes[i])]:
-                    if number in found:
-                        continue
-                    if text.startswith(s, i) if whole else text[i : i + N] == s:
-                        found[number] = s
-        return [f"{self.labels[n]}: {found[n]!r}"[:80] for n in sorted(found)]
+            self._find_pieces(text, maybe, hashes[maybe], found)
+            for i in maybe[_among(hashes[maybe], self.heads)].tolist():
+                for number, form in self.table[int(hashes[i])]:
+                    if (number not in found or found[number][0] > i) and text.startswith(form, i):
+                        found[number] = (i, form)
+        return [f"{self.labels[n]}: {found[n][1]!r}"[:80] for n in sorted(found)]
+
+    def _find_pieces(
+        self, text: str, hits: np.ndarray, hashes: np.ndarray, found: dict[int, tuple[int, str]]
+    ) -> None:
+        """Each planted number's first piece in ``text`` among the windows ``hits`` (of
+        ``hashes``): every piece of each hit's hash, compared code point by code point."""
+        if not len(self.piece_hash) or not len(hits):
+            return
+        lo = np.minimum(np.searchsorted(self.piece_hash, hashes), len(self.piece_hash) - 1)
+        counts = np.where(self.piece_hash[lo] == hashes, self.piece_end[lo] - lo, 0)
+        where = np.repeat(hits, counts)
+        entry = np.repeat(lo - np.cumsum(np.concatenate([[0], counts[:-1]])), counts)
+        entry += np.arange(counts.sum())
+        codes = _codes(text)
+        same = _same_windows(codes, where, self.piece_text, self.piece_at[entry])
+        where, entry = where[same], entry[same]
+        numbers = self.piece_number[entry]
+        first = np.unique(numbers, return_index=True)[1]  # where is ascending: the first
+        for i, n in zip(where[first].tolist(), numbers[first].tolist(), strict=True):
+            if n not in found or found[n][0] > i:
+                found[n] = (i, text[i : i + N])
