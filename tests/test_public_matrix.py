@@ -220,8 +220,8 @@ def test_corpus_functions_over_the_whole_matrix(tmp_path: Path) -> None:
     assert rows["error"].isna().all(), rows.loc[rows["error"].notna(), ["path", "error"]]
     entries = corpus.corpus_entries(files=files, workers=1, progress=False)
     assert len(entries) == sum(rows["entries"])
-    corpus.corpus_compactions(files=files, workers=1, progress=False)
-    corpus.corpus_branches(files=files, workers=1, progress=False)
+    compactions = corpus.corpus_compactions(files=files, workers=1, progress=False)
+    branches = corpus.corpus_branches(files=files, workers=1, progress=False)
     corpus.corpus_retention(files=files, workers=1, progress=False)
     corpus.to_parquet(rows, tmp_path / "rows.parquet")
     corpus.to_parquet(entries, tmp_path / "entries.parquet")
@@ -235,14 +235,8 @@ def test_corpus_functions_over_the_whole_matrix(tmp_path: Path) -> None:
     same(computed.reset_index(drop=True), rows)
     dask_entries = corpus.to_dask(files, files_per_partition=16).compute()
     same(dask_entries.reset_index(drop=True), entries)
-    same(
-        corpus.compactions_dask(sessions).compute().reset_index(drop=True),
-        corpus.corpus_compactions(files=files, workers=1, progress=False),
-    )
-    same(
-        corpus.branches_dask(sessions).compute().reset_index(drop=True),
-        corpus.corpus_branches(files=files, workers=1, progress=False),
-    )
+    same(corpus.compactions_dask(sessions).compute().reset_index(drop=True), compactions)
+    same(corpus.branches_dask(sessions).compute().reset_index(drop=True), branches)
     families = corpus.families(files=files, workers=1, progress=False)
     assert families["sessions"].sum() == len(files)
     same(corpus.families_dask(files, files_per_partition=16).compute(), families)
