@@ -50,7 +50,7 @@ COSTS: dict[str, float] = {
     LAB: 90,
     "tests/browser/test_whole_session_browser.py": 46,
     "tests/browser/test_transcript_browser.py": 10,
-    "tests/redact/test_redact_corpus.py": 22,
+    "tests/redact/test_redact_corpus.py": 19,
     "tests/browser/test_branches_fit_browser.py": 20,
     "tests/browser/test_lod_browser.py": 14,
     "tests/redact/test_rule_needs.py": 18,
