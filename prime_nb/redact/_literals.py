@@ -47,10 +47,14 @@ _DENSITY = 16
 #: a pattern with more literals than this scans a long text whole: each literal is one
 #: substring search of the text, and together they cost more than the regex's scan
 _MOST_FINDS = 24
-#: a text this long is tried where its patterns' shapes end (``_shape_ends``), not
-#: around each of their literals: a shape is compiled when a text first needs it, and
+#: a text this long whose literals are many is tried where its patterns' shapes end
+#: (``_shape_ends``), not around each literal: a shape is compiled when a text first
+#: needs it, and
 #: its compiler's few megabytes for a moment are small beside such a text
 SHAPE_MIN = 1 << 25
+#: a text with more literal hits than one per this many characters is worth its
+#: patterns' shapes (below that, their compiling costs more than the hits)
+SHAPE_WORTH = 1 << 13
 #: a long text is lower-cased a piece at a time (no copy of the whole)
 _PIECE = 1 << 16
 #: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
@@ -448,12 +452,15 @@ def finditer(
         yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
+    few = len(text) // SHAPE_WORTH if len(text) >= SHAPE_MIN else budget
+    hits = _hits(text, plan, min(few, budget))
     windows = None
-    if len(text) >= SHAPE_MIN:
+    if hits is None and few < budget:  # literals everywhere: their shape, where it ends
         ends = shape_ends(pattern)
         windows = ends.windows(text, len(text) // _DENSITY // (ends.reach or 1) + 1)
+        if windows is None:
+            hits = _hits(text, plan, budget)
     if windows is None:
-        hits = _hits(text, plan, budget)
         if hits is None:
             yield from pattern.finditer(text)
             return

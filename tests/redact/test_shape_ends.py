@@ -57,6 +57,7 @@ def _cut_small(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     monkeypatch.setattr(_shape_ends, "CHUNK", chunk)
     monkeypatch.setattr(_literals, "SHORT", 0)
     monkeypatch.setattr(_literals, "SHAPE_MIN", 0)
+    monkeypatch.setattr(_literals, "SHAPE_WORTH", 1 << 40)  # a hit: the shape
 
 
 @pytest.mark.parametrize("chunk", [11, 257])
