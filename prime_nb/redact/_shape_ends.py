@@ -91,6 +91,13 @@ def _prefix(
             outside = frozenset(range(256)) - _latin1_chars(char_op, char_av, flags)
             out.append(b"(?:^|" + _byte_class(outside) + b")" if outside else b"^")
             width += 1
+        elif op is c.ASSERT_NOT and av[0] > 0 and out and _one_char(av[1]):
+            # no such character next: another one, or the end (of a piece: wider); the
+            # part ends here, the rest left out (a word's end is rarer than what follows)
+            ((char_op, char_av),) = list(av[1])
+            outside = frozenset(range(256)) - _latin1_chars(char_op, char_av, flags)
+            out.append(b"(?:" + _byte_class(outside) + b"|$)" if outside else b"$")
+            return b"".join(out), width + 1, False
         elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
             continue
         elif op in (c.SUBPATTERN, c.ATOMIC_GROUP, c.BRANCH):
