@@ -55,6 +55,8 @@ SHAPE_MIN = 1 << 25
 #: a text with more literal hits than one per this many characters is worth its
 #: patterns' shapes (below that, their compiling costs more than the hits)
 SHAPE_WORTH = 1 << 13
+#: how much of a long text's start is read for its literals' density first
+SHAPE_SAMPLE = 1 << 20
 #: a long text is lower-cased a piece at a time (no copy of the whole)
 _PIECE = 1 << 16
 #: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
@@ -453,7 +455,9 @@ def finditer(
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
     few = len(text) // SHAPE_WORTH if len(text) >= SHAPE_MIN else budget
-    hits = _hits(text, plan, min(few, budget))
+    # the text's start tells a literal that stands everywhere (then not read to the end)
+    dense = few < budget and _hits(text[:SHAPE_SAMPLE], plan, SHAPE_SAMPLE // SHAPE_WORTH) is None
+    hits = None if dense else _hits(text, plan, min(few, budget))
     windows = None
     if hits is None and few < budget:  # literals everywhere: their shape, where it ends
         ends = shape_ends(pattern)
