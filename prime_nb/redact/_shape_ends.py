@@ -1,23 +1,26 @@
-"""Where a regex's matches can start in a long text, from where its whole shape ends.
+"""Where a regex's matches can start in a long text, from where its shape's first part ends.
 
 Why: a long text's literal windows (``_literals``) try a pattern around every place one
 of its literals stands, and short literals (``AC``, ``SK``, ``AKIA``'s ``KIA``) stand
 every few hundred characters in random base64: each is a Hyperscan callback, a window
-and a regex match, thousands per megabyte, for no match. The pattern's necessary form
-(``_prefilter.necessary``: a Hyperscan regex that matches wherever the pattern does,
-lookarounds at its edges read as characters) holds the literal and what must follow
-it, so in such text it matches almost nowhere.
+and a regex match, thousands per megabyte, for no match. The pattern's first part, up
+to its first repeat without an upper bound (of which as many copies as it needs are
+kept) or a lookahead of one character that no character may match, holds the literal
+and what must follow it, so in such text it matches almost nowhere.
 
-Every match ``m`` of the pattern, found as ``pattern.finditer`` finds it, is a string
-the pattern's shape accepts, with the characters its edge lookarounds read beside it:
-the necessary form matches that stretch, which ends at or after ``m.end()`` and is at
-most ``reach`` characters long (the largest width of the pattern, its edge lookarounds
-counted). Hyperscan reports every offset at which a match of the form ends, so each
-``m`` starts within ``reach`` characters before a reported end; the text is scanned a
-piece at a time with ``reach`` characters of overlap, so that each such stretch lies
-whole in one piece. A pattern without such a bound (a repeat without an upper one), or
-whose form Hyperscan refuses, is not answered here and keeps its literal windows.
-Python's regex still decides every match.
+That part is translated as ``_prefilter`` translates a pattern (each character the
+Latin-1 characters Python's regex takes there), with a lookbehind that begins it read
+as characters, a negative one of one character as another character or a piece's
+start, and that lookahead as another character or a piece's end; other lookarounds
+are dropped, so it matches wherever the pattern's start does. Every match ``m`` of the
+pattern, as ``pattern.finditer`` finds it, begins with such a stretch, at most
+``reach`` characters long (the part's largest width, the characters its edges read
+counted), which starts at or before ``m.start()``. Hyperscan reports every offset at
+which a match of the part ends, so each ``m`` starts within ``reach`` characters
+before a reported end (or at it); the text is scanned a piece at a time with ``reach``
+characters of overlap, so that each such stretch lies whole in one piece. A pattern
+whose part cannot be bounded, or that Hyperscan refuses, is not answered here and
+keeps its literal windows. Python's regex still decides every match.
 """
 
 from __future__ import annotations
