@@ -9,7 +9,7 @@ wall and CPU seconds, the peak, and the ratios redact / load::
 
     PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
         [--line-text base64|prose] [--hyperscan-cache FOLDER]
-        [--before CHECKOUT]  # the session also redacted by another checkout's code
+        [--before CHECKOUT]  # the session and the line also redacted by another checkout
 """
 
 from __future__ import annotations
@@ -161,7 +161,9 @@ def main() -> None:
     )
     parser.add_argument("--line-text", default="base64", choices=["base64", "prose"])
     parser.add_argument(
-        "--before", default="", help="a checkout whose redact the session is also timed with"
+        "--before",
+        default="",
+        help="a checkout whose redact the session and the line are also timed with",
     )
     args = parser.parse_args()
     print(describe())
@@ -177,7 +179,7 @@ def main() -> None:
             compare("large session", Path(big), longest_line(Path(big)), args.before)
         if "line" in only:
             line = write_long_line(Path(folder) / "line.jsonl", args.line, args.line_text)
-            compare(f"one long line of {args.line_text}", line, longest_line(line))
+            compare(f"one long line of {args.line_text}", line, longest_line(line), args.before)
         if "keys" in only:
             keys = write_many_keys(Path(folder) / "keys.jsonl", int(args.keys))
             compare(f"one object of {int(args.keys)} keys", keys, longest_line(keys))

@@ -140,8 +140,11 @@ def many_values(raw: Raw) -> bool:
     escaped quotes inside strings are not strings)."""
     if len(raw) <= STREAM_MIN:
         return False
-    strings = (raw.count(b'"') - raw.count(b'\\"')) // 2
-    return (strings + raw.count(b",")) * VALUE_COST > len(raw)
+    quotes, commas = raw.count(b'"'), raw.count(b",")
+    if (quotes // 2 + commas) * VALUE_COST <= len(raw):
+        return False  # too few even if no quote is escaped: no third count
+    strings = (quotes - raw.count(b'\\"')) // 2
+    return (strings + commas) * VALUE_COST > len(raw)
 
 
 def line_end(raw: Raw) -> bytes:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._engine import EXACT, FOLD, LOWER, Literals, literals, run, usable
+from ._shape_ends import shape_ends
 
 #: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
 #: ``[a-z]`` also takes dotted and dotless i, long s and the Kelvin sign
@@ -46,6 +47,16 @@ _DENSITY = 16
 #: a pattern with more literals than this scans a long text whole: each literal is one
 #: substring search of the text, and together they cost more than the regex's scan
 _MOST_FINDS = 24
+#: a text this long whose literals are many is tried where its patterns' shapes end
+#: (``_shape_ends``), not around each literal: a shape is compiled when a text first
+#: needs it, and
+#: its compiler's few megabytes for a moment are small beside such a text
+SHAPE_MIN = 1 << 25
+#: a text with more literal hits than one per this many characters is worth its
+#: patterns' shapes (below that, their compiling costs more than the hits)
+SHAPE_WORTH = 1 << 13
+#: how much of a long text's start is read for its literals' density first
+SHAPE_SAMPLE = 1 << 20
 #: a long text is lower-cased a piece at a time (no copy of the whole)
 _PIECE = 1 << 16
 #: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
@@ -268,22 +279,30 @@ _MOST_PRIMERS = 64
 _MODES = (EXACT, LOWER, FOLD)
 
 
+def _latin1(part: str) -> bool:
+    """Whether ``part`` can be in a Latin-1 text, lower-cased or folded (the only texts
+    the scan answers for): a character beyond Latin-1 never is, since no Latin-1
+    character lowers to one. Such a part is left out of its group, not the group out of
+    the scan (a hint such as ``…`` beside ASCII ones)."""
+    return all(ord(char) < 256 for char in part)
+
+
 def _primer(groups: list[tuple[tuple[str, ...], int]]) -> Primer:
     key = tuple((id(parts), where) for parts, where in groups)
     primer = _primers.get(key)
     if primer is None:
         kept = [
-            (parts, where)
+            (parts, where, tuple(part for part in parts if _latin1(part)))
             for parts, where in groups
-            if parts and all(usable(part, _MODES[where]) for part in parts)
+            if parts and all(usable(part, _MODES[where]) or not _latin1(part) for part in parts)
         ]
-        items = sorted({(part, _MODES[where]) for parts, where in kept for part in parts})
+        items = sorted({(part, _MODES[where]) for _, where, held in kept for part in held})
         index = {item: i for i, item in enumerate(items)}
         primer = Primer(
             literals(tuple(items)),
             {
-                (id(parts), where): tuple(index[part, _MODES[where]] for part in parts)
-                for parts, where in kept
+                (id(parts), where): tuple(index[part, _MODES[where]] for part in held)
+                for parts, where, held in kept
             },
             tuple(parts for parts, _ in groups),
         )
@@ -435,12 +454,23 @@ def finditer(
         yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
-    hits = _hits(text, plan, budget)
-    if hits is None:
-        yield from pattern.finditer(text)
-        return
+    few = len(text) // SHAPE_WORTH if len(text) >= SHAPE_MIN else budget
+    # the text's start tells a literal that stands everywhere (then not read to the end)
+    dense = few < budget and _hits(text[:SHAPE_SAMPLE], plan, SHAPE_SAMPLE // SHAPE_WORTH) is None
+    hits = None if dense else _hits(text, plan, min(few, budget))
+    windows = None
+    if hits is None and few < budget:  # literals everywhere: their shape, where it ends
+        ends = shape_ends(pattern)
+        windows = ends.windows(text, len(text) // _DENSITY // (ends.reach or 1) + 1)
+        if windows is None:
+            hits = _hits(text, plan, budget)
+    if windows is None:
+        if hits is None:
+            yield from pattern.finditer(text)
+            return
+        windows = list(_windows(hits, plan.lead))
     end = 0
-    for first, last in _windows(hits, plan.lead):
+    for first, last in windows:
         at = max(first, end)
         while at <= last:
             m = pattern.match(text, at)
