@@ -36,20 +36,56 @@ expect.set_options(timeout=30_000)
 LOCAL_PREFIXES = ("file:", "data:", "blob:", "about:", "http://127.0.0.1", "ws://127.0.0.1")
 
 
+#: The Chromium of the browser test modules that run one after another in this process:
+#: (Playwright's context manager, the browser). Starting Playwright's driver cost more
+#: than most modules' checks.
+_SHARED: list[tuple[Any, Browser]] = []
+
+
+def shared_chromium() -> Browser:
+    """Debian's Chromium, headless, started by the first browser module of a run of them
+    and kept for the next (:func:`stop_shared_chromium` ends it)."""
+    if _SHARED and not _SHARED[0][1].is_connected():
+        stop_shared_chromium()
+    if not _SHARED:
+        assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: apt-get install -y chromium"
+        manager = sync_playwright()
+        playwright = manager.start()
+        try:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        except BaseException:
+            manager.__exit__(None, None, None)
+            raise
+        _SHARED.append((manager, browser))
+    return _SHARED[0][1]
+
+
+def stop_shared_chromium() -> None:
+    """End the shared Chromium and Playwright, if started. Playwright's sync API marks
+    its event loop as running in this thread while it is started, which other tests'
+    asyncio would trip on: ``tests/conftest.py`` calls this before any test outside
+    tests/browser, and when pytest ends."""
+    while _SHARED:
+        manager, browser = _SHARED.pop()
+        try:
+            browser.close()
+        finally:
+            manager.__exit__(None, None, None)
+
+
 @pytest.fixture(scope="module", name="chromium")
 def chromium_fixture() -> Iterator[Browser]:
-    """Debian's Chromium, headless, for one test module.
-
-    Module scope, not session: Playwright's sync API keeps an event loop running while it
-    is started, which would get in the way of other tests that use asyncio.
-    """
-    assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: apt-get install -y chromium"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    """Debian's Chromium, headless (:func:`shared_chromium`). Each module starts with no
+    browser context open and leaves none: the contexts it opened are closed after it."""
+    browser = shared_chromium()
+    for context in browser.contexts:  # left by a module that failed mid-way
+        context.close()
+    try:
+        yield browser
+    finally:
+        if browser.is_connected():
+            for context in browser.contexts:
+                context.close()
 
 
 class PageWatch:

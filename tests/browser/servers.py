@@ -154,10 +154,13 @@ class Jupyter(Server):
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def api(self, path: str, method: str = "GET") -> Any:
-        req = urllib.request.Request(
-            f"{self.base}{path}", method=method, headers={"Authorization": f"token {self.token}"}
-        )
+    def api(self, path: str, method: str = "GET", body: Any = None) -> Any:
+        headers = {"Authorization": f"token {self.token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        req = urllib.request.Request(f"{self.base}{path}", data, headers, method=method)
         with urllib.request.urlopen(req, timeout=10) as resp:
             body = resp.read()
         return json.loads(body) if body else None
@@ -175,6 +178,25 @@ class Jupyter(Server):
         for sess in self.api("/api/sessions"):
             if sess.get("path") == notebook_path:
                 self.api(f"/api/sessions/{sess['id']}", method="DELETE")
+
+    def start_kernel(self, notebook_path: str, timeout: float = START_TIMEOUT) -> None:
+        """Start the notebook's session and kernel (as JupyterLab does when it opens the
+        notebook), and return once the kernel is idle: a page opened then connects to a
+        kernel that answers at once."""
+        self.api(
+            "/api/sessions",
+            "POST",
+            {"path": notebook_path, "type": "notebook", "kernel": {"name": "python3"}},
+        )
+
+        def idle() -> bool:
+            return any(
+                sess.get("path") == notebook_path
+                and (sess.get("kernel") or {}).get("execution_state") == "idle"
+                for sess in self.api("/api/sessions")
+            )
+
+        wait_until(idle, timeout, f"the kernel of {notebook_path} to be idle")
 
     def kernel_ready(self, notebook_path: str) -> bool:
         """The notebook's kernel is started, idle and has the page connected."""
