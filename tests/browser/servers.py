@@ -181,22 +181,27 @@ class Jupyter(Server):
 
     def start_kernel(self, notebook_path: str, timeout: float = START_TIMEOUT) -> None:
         """Start the notebook's session and kernel (as JupyterLab does when it opens the
-        notebook), and return once the kernel is idle: a page opened then connects to a
-        kernel that answers at once."""
-        self.api(
+        notebook), and return once the kernel answers a request: a page opened then
+        connects to a kernel that answers at once. (The server's own account says
+        "starting" until a client talks to the kernel.) jupyter_client is imported here,
+        by the one test that needs it."""
+        from jupyter_client import BlockingKernelClient
+
+        started = self.api(
             "/api/sessions",
             "POST",
             {"path": notebook_path, "type": "notebook", "kernel": {"name": "python3"}},
         )
-
-        def idle() -> bool:
-            return any(
-                sess.get("path") == notebook_path
-                and (sess.get("kernel") or {}).get("execution_state") == "idle"
-                for sess in self.api("/api/sessions")
-            )
-
-        wait_until(idle, timeout, f"the kernel of {notebook_path} to be idle")
+        runtime = Path(child_env(self.root)["JUPYTER_RUNTIME_DIR"])
+        connection = runtime / f"kernel-{started['kernel']['id']}.json"
+        wait_until(connection.is_file, timeout, f"the connection file of {notebook_path}")
+        client = BlockingKernelClient(connection_file=str(connection))
+        client.load_connection_file()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=timeout)
+        finally:
+            client.stop_channels()
 
     def kernel_ready(self, notebook_path: str) -> bool:
         """The notebook's kernel is started, idle and has the page connected."""
