@@ -1,0 +1,79 @@
+"""What the browser tests share across modules and runs, and why it is safe to.
+
+- The browser files go out before the others (``tests/xdist_spread.py``), so that a
+  worker runs them one after another on the one Chromium they share.
+- That Chromium marks Playwright's event loop as running in the thread; it is ended
+  before any test outside tests/browser (``tests/conftest.py``), whose ``asyncio.run``
+  would fail while it lives.
+- ``PRIME_NB_BUILT_ONCE`` names a folder several pytest runs share (``.ci/test``'s two
+  phases), under a digest of the code the artefacts are built from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import run_cache
+from browser import chromium_fixture, shared_chromium, stop_shared_chromium  # noqa: F401
+from playwright.sync_api import Browser
+from xdist_spread import COSTS, ordered_units
+
+from tests.conftest import BROWSER_TESTS, pytest_runtest_setup
+
+
+def test_browser_files_go_out_first_each_costliest_first() -> None:
+    costly = max((f for f in COSTS if not f.startswith("tests/browser")), key=COSTS.get)
+    collection = [
+        f"{costly}::test_slow",
+        "tests/browser/test_cheap_browser.py::test_a",
+        "tests/browser/test_whole_session_browser.py::test_b",
+        "tests/a.py::test_one",
+    ]
+    assert list(ordered_units(collection)) == [
+        "tests/browser/test_whole_session_browser.py",
+        "tests/browser/test_cheap_browser.py",
+        costly,
+        "tests/a.py",
+    ]
+
+
+def test_the_shared_chromium_ends_before_a_test_outside_the_browser_tests(
+    chromium: Browser, request: pytest.FixtureRequest
+) -> None:
+    async def nothing() -> int:
+        return 1
+
+    assert shared_chromium() is chromium and chromium.is_connected()
+    # while it lives, asyncio.run in this thread fails: why it must end
+    refused = nothing()
+    with pytest.raises(RuntimeError, match="running event loop"):
+        asyncio.run(refused)
+    refused.close()
+    pytest_runtest_setup(request.node)  # a browser test: it stays
+    assert chromium.is_connected()
+
+    class Elsewhere:
+        path = BROWSER_TESTS.parent / "test_other.py"
+
+    pytest_runtest_setup(Elsewhere())  # type: ignore[arg-type]  # only .path is read
+    assert not chromium.is_connected()
+    assert asyncio.run(nothing()) == 1
+
+
+def test_a_named_folder_is_shared_under_the_code_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    monkeypatch.setenv(run_cache.SHARED_ENV, str(tmp_path / "shared"))
+    built: list[Path] = []
+
+    def build(path: Path) -> None:
+        built.append(path)
+        path.write_text("made")
+
+    first = run_cache.built_once(tmp_path_factory, "key", "big.jsonl", build)
+    again = run_cache.built_once(tmp_path_factory, "key", "big.jsonl", build)
+    assert first == again and len(built) == 1 and first.read_text() == "made"
+    digest = run_cache._code_digest()
+    assert first.parent.parent == tmp_path / "shared" / digest and len(digest) == 16
