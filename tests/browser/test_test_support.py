@@ -5,6 +5,8 @@
 - That Chromium marks Playwright's event loop as running in the thread; it is ended
   before any test outside tests/browser (``tests/conftest.py``), whose ``asyncio.run``
   would fail while it lives.
+- The 100k page with a view state is the plain page with the state written in
+  (``big_session.with_state``): the very bytes ``export_html`` writes with that state.
 - ``PRIME_NB_BUILT_ONCE`` names a folder several pytest runs share (``.ci/test``'s two
   phases), under a digest of the code the artefacts are built from.
 """
@@ -16,10 +18,13 @@ from pathlib import Path
 
 import pytest
 import run_cache
+from big_session import with_state
 from browser import chromium_fixture, shared_chromium, stop_shared_chromium  # noqa: F401
 from playwright.sync_api import Browser
 from xdist_spread import COSTS, ordered_units
 
+from prime_nb.widget._export import export_html
+from sessiongen import write_shape
 from tests.conftest import BROWSER_TESTS, pytest_runtest_setup
 
 
@@ -77,3 +82,12 @@ def test_a_named_folder_is_shared_under_the_code_digest(
     assert first == again and len(built) == 1 and first.read_text() == "made"
     digest = run_cache._code_digest()
     assert first.parent.parent == tmp_path / "shared" / digest and len(digest) == 16
+
+
+def test_a_state_written_into_a_page_is_what_export_html_writes(tmp_path: Path) -> None:
+    session = write_shape(tmp_path / "branchy.jsonl", "branchy", 300)
+    plain = export_html(session, tmp_path / "plain.html")
+    for state in ({"view": "branches"}, {"view": "transcript", "filter": "all"}):
+        made = with_state(plain, tmp_path / "made.html", state)
+        exported = export_html(session, tmp_path / "exported.html", **state)
+        assert made.read_bytes() == exported.read_bytes(), state
