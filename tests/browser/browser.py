@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 import time
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 CHROMIUM = os.environ.get("PRIME_NB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -89,17 +90,27 @@ def chromium_fixture() -> Iterator[Browser]:
 
 
 class PageWatch:
-    """What a page did that a test may want to assert on: errors, dialogs, remote requests."""
+    """What a page did that a test may want to assert on: errors, dialogs, remote requests.
+    It listens until the test that made it ends (:func:`page_fixture`)."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.remote: list[str] = []
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self._on_error = lambda e: self.errors.append(str(e))
+        page.on("pageerror", self._on_error)
         page.on("console", self._console)
         page.on("dialog", self._dialog)
         page.on("request", self._request)
+        _WATCHES.setdefault(page, []).append(self)
+
+    def close(self) -> None:
+        """Stop listening: the page goes on to another test."""
+        self.page.remove_listener("pageerror", self._on_error)
+        self.page.remove_listener("console", self._console)
+        self.page.remove_listener("dialog", self._dialog)
+        self.page.remove_listener("request", self._request)
 
     def _console(self, msg: Any) -> None:
         if msg.type == "error":
@@ -114,16 +125,52 @@ class PageWatch:
             self.remote.append(request.url)
 
 
+#: the watches on each page, closed when its test ends
+_WATCHES: weakref.WeakKeyDictionary[Page, list[PageWatch]] = weakref.WeakKeyDictionary()
+#: each module's page (:func:`page_fixture`), by module name
+_PAGES: dict[str, Page] = {}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
+
+
 @pytest.fixture(name="page")
-def page_fixture(chromium: Browser) -> Iterator[Page]:
-    """A fresh page (own context) at 1280x800; closed after the test."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
+def page_fixture(chromium: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page at 1280x800 on a blank document, for one test. The tests of a module take
+    turns on one page: a new browser context and page cost more than most tests' checks.
+    What a test leaves is undone after it: its watches and routes, the storage of the
+    document it ended on (the widget keeps the legend and panel width there), and the
+    document itself (about:blank); its viewport and timeout are set again before the
+    next. The page's init scripts stay: the ones these tests add only record what the
+    canvas draws. The module's contexts close after it (:func:`chromium_fixture`)."""
+    module = request.module.__name__
+    pg = _PAGES.get(module)
+    if pg is None or pg.is_closed() or pg.context.browser is not chromium:
+        pg = _PAGES[module] = chromium.new_context(viewport=VIEWPORT).new_page()
+    pg.set_viewport_size(VIEWPORT)
     pg.set_default_timeout(20_000)
+    pg.set_default_navigation_timeout(20_000)
     try:
         yield pg
     finally:
-        context.close()
+        for watch in _WATCHES.pop(pg, []):
+            watch.close()
+        if pg.is_closed() or not chromium.is_connected():
+            _PAGES.pop(module, None)
+        else:
+            try:
+                pg.unroute_all(behavior="ignoreErrors")
+                pg.evaluate(CLEAR_STORAGE)
+                pg.goto("about:blank")
+            except Exception:  # a page the test broke: the next one gets a new one
+                pg.context.close()
+                _PAGES.pop(module, None)
+
+
+#: empties the current document's local and session storage (none on about:blank)
+CLEAR_STORAGE = """() => {
+  for (const name of ["localStorage", "sessionStorage"]) {
+    try { window[name].clear(); } catch (e) { /* an opaque origin: no storage */ }
+  }
+}"""
 
 
 DEBUG = "document.querySelector('.pnb-root').pnbDebug"
