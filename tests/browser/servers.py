@@ -185,7 +185,7 @@ class Jupyter(Server):
         connects to a kernel that answers at once. (The server's own account says
         "starting" until a client talks to the kernel.) jupyter_client is imported here,
         by the one test that needs it."""
-        from jupyter_client import BlockingKernelClient
+        from jupyter_client.blocking import BlockingKernelClient
 
         started = self.api(
             "/api/sessions",
@@ -197,11 +197,14 @@ class Jupyter(Server):
         wait_until(connection.is_file, timeout, f"the connection file of {notebook_path}")
         client = BlockingKernelClient(connection_file=str(connection))
         client.load_connection_file()
-        client.start_channels()
+        # the shell channel alone: a request waits in it until the kernel takes it, and
+        # no heartbeat (which a loaded machine can miss) is taken for a dead kernel
+        client.start_channels(iopub=False, stdin=False, hb=False, control=False)
         try:
-            client.wait_for_ready(timeout=timeout)
+            reply = client.kernel_info(reply=True, timeout=timeout)
         finally:
             client.stop_channels()
+        assert reply["content"]["status"] == "ok", reply["content"]
 
     def kernel_ready(self, notebook_path: str) -> bool:
         """The notebook's kernel is started, idle and has the page connected."""
