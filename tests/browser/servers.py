@@ -185,7 +185,7 @@ class Jupyter(Server):
         connects to a kernel that answers at once. (The server's own account says
         "starting" until a client talks to the kernel.) jupyter_client is imported here,
         by the one test that needs it."""
-        from jupyter_client.blocking import BlockingKernelClient
+        from jupyter_client.blocking.client import BlockingKernelClient
 
         started = self.api(
             "/api/sessions",
