@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
+BROWSER_TESTS = REPO / "tests" / "browser"
 
 
 @pytest.fixture(scope="session")
@@ -90,6 +92,22 @@ def pytest_configure(config: pytest.Config) -> None:
     from worker_ends import register
 
     register(config)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The browser modules share one Chromium while they run one after another
+    (tests/browser/browser.py); it ends before any other test, whose asyncio would trip
+    on Playwright's event loop."""
+    shared = sys.modules.get("browser")
+    if shared is not None and BROWSER_TESTS not in item.path.parents:
+        shared.stop_shared_chromium()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = sys.modules.get("browser")
+    if shared is not None:
+        shared.stop_shared_chromium()
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; the floors' venv has no xdist

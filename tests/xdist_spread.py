@@ -4,8 +4,9 @@ pytest-xdist's ``loadfile`` hands out whole test files (a module's fixtures, a b
 Jupyter server, a 100k-entry export, are made once), the files with the most tests
 first. Here that order left the slow browser files, which hold few tests, for the end,
 each on one worker while the other sat idle. :class:`SpreadScheduling` keeps files as
-the units but hands out the costly ones first (``COSTS``, seconds on one core, from
-``--durations=0``), and splits the session-matrix files, whose tests share nothing
+the units but hands out the browser files first, one after another on each worker (they
+share one Chromium while they do), and the costly ones first (``COSTS``, seconds on one
+core, from ``--durations=0``), and splits the session-matrix files, whose tests share nothing
 costly, into one unit per test, last, to even out the two workers' ends. The files that
 use the run's JupyterLab (``tests/browser/servers.shared_lab``, one per worker) go out
 together as one unit (``GROUPS``), so that one worker starts it, not both.
@@ -77,6 +78,10 @@ COSTS: dict[str, float] = {
 #: a file missing from COSTS: seconds per test
 PER_TEST = 0.1
 
+#: the browser files go out before the others, so that each worker runs its share of
+#: them one after another, on the one Chromium they share (tests/browser/browser.py)
+BROWSER = "tests/browser"
+
 
 def unit_of(nodeid: str) -> str:
     """A test's unit of work: its file, its file's group, or itself in a ``SPLIT`` file."""
@@ -85,16 +90,18 @@ def unit_of(nodeid: str) -> str:
 
 
 def ordered_units(collection: list[str]) -> OrderedDict[str, dict[str, bool]]:
-    """The units of ``collection``, costliest first; the split files' tests last, in
-    collection order (each a small unit that fills a worker's idle end)."""
+    """The units of ``collection``: the browser files first, then the others, each
+    costliest first; the split files' tests last, in collection order (each a small unit
+    that fills a worker's idle end)."""
     units: dict[str, dict[str, bool]] = {}
     for nodeid in collection:
         units.setdefault(unit_of(nodeid), {})[nodeid] = False
 
-    def cost(item: tuple[str, dict[str, bool]]) -> tuple[bool, float]:
+    def cost(item: tuple[str, dict[str, bool]]) -> tuple[bool, bool, float]:
         unit, tests = item
         split = unit.split("::", 1)[0] in SPLIT
-        return (split, 0.0 if split else -COSTS.get(unit, PER_TEST * len(tests)))
+        browser = unit.startswith(BROWSER)
+        return (split, not browser, 0.0 if split else -COSTS.get(unit, PER_TEST * len(tests)))
 
     return OrderedDict(sorted(units.items(), key=cost))
 

@@ -154,10 +154,13 @@ class Jupyter(Server):
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def api(self, path: str, method: str = "GET") -> Any:
-        req = urllib.request.Request(
-            f"{self.base}{path}", method=method, headers={"Authorization": f"token {self.token}"}
-        )
+    def api(self, path: str, method: str = "GET", body: Any = None) -> Any:
+        headers = {"Authorization": f"token {self.token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        req = urllib.request.Request(f"{self.base}{path}", data, headers, method=method)
         with urllib.request.urlopen(req, timeout=10) as resp:
             body = resp.read()
         return json.loads(body) if body else None
@@ -175,6 +178,33 @@ class Jupyter(Server):
         for sess in self.api("/api/sessions"):
             if sess.get("path") == notebook_path:
                 self.api(f"/api/sessions/{sess['id']}", method="DELETE")
+
+    def start_kernel(self, notebook_path: str, timeout: float = START_TIMEOUT) -> None:
+        """Start the notebook's session and kernel (as JupyterLab does when it opens the
+        notebook), and return once the kernel answers a request: a page opened then
+        connects to a kernel that answers at once. (The server's own account says
+        "starting" until a client talks to the kernel.) jupyter_client is imported here,
+        by the one test that needs it."""
+        from jupyter_client.blocking.client import BlockingKernelClient
+
+        started = self.api(
+            "/api/sessions",
+            "POST",
+            {"path": notebook_path, "type": "notebook", "kernel": {"name": "python3"}},
+        )
+        runtime = Path(child_env(self.root)["JUPYTER_RUNTIME_DIR"])
+        connection = runtime / f"kernel-{started['kernel']['id']}.json"
+        wait_until(connection.is_file, timeout, f"the connection file of {notebook_path}")
+        client = BlockingKernelClient(connection_file=str(connection))
+        client.load_connection_file()
+        # the shell channel alone: a request waits in it until the kernel takes it, and
+        # no heartbeat (which a loaded machine can miss) is taken for a dead kernel
+        client.start_channels(iopub=False, stdin=False, hb=False, control=False)
+        try:
+            reply = client.kernel_info(reply=True, timeout=timeout)
+        finally:
+            client.stop_channels()
+        assert reply["content"]["status"] == "ok", reply["content"]
 
     def kernel_ready(self, notebook_path: str) -> bool:
         """The notebook's kernel is started, idle and has the page connected."""

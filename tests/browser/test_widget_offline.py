@@ -83,6 +83,17 @@ def test_saved_widget_answers_without_the_kernel(
     context.route("**/*", only_local)
     page = context.new_page()
     page.set_default_timeout(60_000)
+    # The kernel idle before the page opens. JupyterLab's widget manager restores the
+    # saved widgets when the notebook opens: state from the kernel, then from the
+    # notebook; an error on the way ends that restore silently. Each time the kernel's
+    # connection opens it restores again, from the kernel alone, and marks the restore
+    # done: a view drawn then finds no model and shows "Error displaying widget: model
+    # not found" for good (jupyterlab_widgets; ipywidgets#3231). A kernel started by the
+    # page, on a loaded machine, can have its first requests cut off by a connection
+    # made again while it starts, which is that order. An idle kernel answers the first
+    # restore's requests on the one connection, which opens while that restore waits for
+    # them, so the restore from the kernel alone never runs.
+    lab.start_kernel("saved.ipynb")
     try:
         page.goto(f"{lab.base}/lab/tree/saved.ipynb?reset&token={lab.token}")
         root = page.locator(".pnb-root")
