@@ -130,6 +130,11 @@ class Scrubber(SpanFinder):
     _bounded: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
     _key_spans: dict[str, list[Span]] = field(default_factory=dict)
+    #: pass 2's answer for a short string or key (its new text, and its hits' rules and
+    #: placeholders in order), made once while the file-wide values stay the same: keys,
+    #: roles and tool names repeat in every entry
+    _scrubbed: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=dict)
+    _scrubbed_wide: int = -1
     #: where a long text's new text waits to be written in pieces (see ``_pending.py``);
     #: None: every new text is built whole
     pending: PendingTexts | None = None
@@ -375,7 +380,29 @@ class Scrubber(SpanFinder):
             for span in spans:
                 self._learn_value(key[span.start : span.end], span.rule, span.confident)
             return key
+        if len(key) < _SHORT_TEXT:
+            return self._scrub_short(key, path, hits, spans)
         return self.scrub_text(key, path, hits, list(spans))
+
+    def _scrub_short(
+        self, text: str, path: str, hits: Hits, spans: list[Span] | None = None
+    ) -> str:
+        """``scrub_text`` of a short string (``spans``: its spans, when known), worked
+        out once for each string (its hits made anew with ``path``) while no value is
+        added to the file-wide ones."""
+        if self._scrubbed_wide != len(self.wide):
+            self._scrubbed.clear()
+            self._scrubbed_wide = len(self.wide)
+        known = self._scrubbed.get(text)
+        if known is None:
+            found: list[Hit] = []
+            new = self.scrub_text(text, path, found, None if spans is None else list(spans))
+            known = (new, tuple((hit.rule, hit.placeholder) for hit in found))
+            if len(self._scrubbed) < _SHORT_KEPT:
+                self._scrubbed[text] = known
+        if known[1]:
+            hits.extend(Hit(path, rule, placeholder) for rule, placeholder in known[1])
+        return known[0]
 
     def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
         if secret and not structural_stand_in(text):
@@ -388,6 +415,8 @@ class Scrubber(SpanFinder):
         if hits is None:
             self.learn_text(text)
             return text
+        if len(text) < _SHORT_TEXT:
+            return self._scrub_short(text, path, hits)
         return self.scrub_text(text, path, hits, pieces=True)
 
 
