@@ -189,15 +189,22 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
     its own (most rules, for most strings). The rules left out find nothing there: each
     would return at that same test, answered by the same scan."""
     presence = Presence(text, low)
-    known = _rule_groups.get(id(rules))
-    if known is None or known.rules != tuple(rules):
+    listed = tuple(rules)
+    entry = _rule_groups.get(id(rules))
+    # the same list (held, so no other takes its id) with the same rules: a tuple's
+    # ``==`` compares identical items by identity, where a rule compared by value
+    # compares every field (its dispatch may hold an equal rule list of an earlier file)
+    if entry is not None and entry[0] is rules and entry[1] == listed:
+        known = entry[2]
+    else:
         # each redaction makes its rule list anew, equal to the last: its dispatch is
         # found by value, not built again within the file's redaction
-        known = _by_rules.get(tuple(rules)) or _Dispatch.of(rules)
+        known = _by_rules.get(listed) or _Dispatch.of(rules)
         if len(_rule_groups) > 16:
             _rule_groups.clear()
             _by_rules.clear()
-        _rule_groups[id(rules)] = _by_rules[known.rules] = known
+        _rule_groups[id(rules)] = (rules, listed, known)
+        _by_rules[known.rules] = known
     presence.prime_with(known.primer)
     found = presence.found()
     alive = rules if found is None else known.alive(text, found)
@@ -332,8 +339,9 @@ class _Dispatch:
         )
 
 
-#: each rule list's dispatch (by the list's identity, checked against its rules)
-_rule_groups: dict[int, _Dispatch] = {}
+#: each rule list's dispatch by the list's identity: the list, its rules when it was
+#: met, and the dispatch
+_rule_groups: dict[int, tuple[list[Rule], tuple[Rule, ...], _Dispatch]] = {}
 _by_rules: dict[tuple[Rule, ...], _Dispatch] = {}
 
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from prime_nb.redact import Rule, default_rules
 from prime_nb.redact import _values as values
-from prime_nb.redact import default_rules
 from prime_nb.redact._rule import _Dispatch, dispatch, scanned_hints
 
 #: every word the key lists know, each alone and inside a name
@@ -95,3 +95,29 @@ def test_a_value_cut_by_a_wide_mark_is_still_found(text: str) -> None:
     presence, alive = dispatch(rules, text, text.lower())
     assert cut in alive
     assert sorted(cut.spans(text, text.lower(), presence)) == want
+
+
+def test_a_later_files_equal_rules_are_not_compared_field_by_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each redaction makes its rule list anew, equal to the last, and finds the last
+    one's dispatch by value once; after that, each string's dispatch knows the list by
+    identity (comparing 77 rules field by field for each string cost more than the
+    scan)."""
+    first = default_rules(hostnames=[])
+    dispatch(first, "warm", "warm")
+    second = default_rules(hostnames=[])
+    assert second == first and all(a is not b for a, b in zip(first, second, strict=True))
+    dispatch(second, "warm", "warm")
+    compared = 0
+    equal = Rule.__eq__
+
+    def counted(self: Rule, other: object) -> bool:
+        nonlocal compared
+        compared += 1
+        return equal(self, other)
+
+    monkeypatch.setattr(Rule, "__eq__", counted)
+    for text in ("k1", "k2", "password = hunter2hunter2"):
+        assert dispatch(second, text, text.lower())[0].text == text
+    assert compared == 0
