@@ -111,10 +111,13 @@ class SpanFinder:
 
     rules: list[Rule]
     secret_keys: bool
+    #: the rules' spans of texts read again (see :meth:`_rule_spans`), and their length
+    _rule_memo: dict[str, tuple[Span, ...]]
+    _rule_memo_size: int
 
     def find(self, text: str, depth: int = 0) -> list[Span]:
         """Every span of ``text`` a rule, a wrapped token or decoded base64 gives."""
-        spans = self._rule_spans(text)
+        spans = self._rule_spans(text, depth > 0)
         if "\n" in text:
             spans.extend(self._wrapped_spans(text))
         if depth < MAX_DEPTH and len(text) >= 20:
@@ -192,7 +195,20 @@ class SpanFinder:
                 return True
         return False
 
-    def _rule_spans(self, text: str) -> list[Span]:
+    def _rule_spans(self, text: str, again: bool = False) -> list[Span]:
+        """What the rules find in ``text``; ``again``: a text that may be read again (a
+        window around a wrapped line's break, a decoded or undisguised view: the same
+        lines recur in many texts), remembered while it is short."""
+        if again and len(text) <= _REMEMBERED_LONGEST:
+            memo = self._rule_memo
+            known = memo.get(text)
+            if known is None:
+                known = memo[text] = tuple(self._rule_spans(text))
+                self._rule_memo_size += len(text)
+                if self._rule_memo_size > _REMEMBERED_CHARS:
+                    memo.clear()
+                    self._rule_memo_size = 0
+            return list(known)
         out: list[Span] = []
         # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
         # buffer of 12 bytes a character
@@ -234,7 +250,7 @@ class SpanFinder:
             bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
             joined = "".join(text[start:end] for start, end in bounds)
             origin = [i for start, end in bounds for i in range(start, end)]
-            for span in self._rule_spans(joined):
+            for span in self._rule_spans(joined, True):
                 start, end = origin[span.start], origin[span.end - 1]
                 if end - start == span.end - 1 - span.start:
                     continue  # no break inside: the rules found it in the text as it is
@@ -380,6 +396,10 @@ class SpanFinder:
         """What is replaced in ``text`` wherever it is (before the file-wide values)."""
         return self.find(text) + self._json_spans(text, 0) + self._literal_spans(text, 0)
 
+
+#: a text read again is remembered up to this long, and this many characters of them
+_REMEMBERED_LONGEST = 4096
+_REMEMBERED_CHARS = 1 << 20
 
 #: decodes a window of an encoded run (the window, whether it is the first, the last) to
 #: text; None when it is not text

@@ -128,6 +128,8 @@ class Scrubber(SpanFinder):
     _found: dict[TextKey, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
+    _rule_memo: dict[str, tuple[Span, ...]] = field(default_factory=dict)
+    _rule_memo_size: int = 0
     #: keys repeat in every entry: their spans are found once
     _key_spans: dict[str, list[Span]] = field(default_factory=dict)
     #: pass 2's answer for a short string or key (its new text, and its hits' rules and
