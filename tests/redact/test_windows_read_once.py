@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from prime_nb.redact import _find, default_rules
+from prime_nb.redact._rule import dispatch as rule_dispatch
 from prime_nb.redact._scrub import Scrubber
 
 #: a GitHub token a terminal wrapped over two lines
@@ -24,7 +25,7 @@ def test_a_recurring_window_is_read_once_and_found_in_each_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     read: list[str] = []
-    dispatch = _find.dispatch
+    dispatch = rule_dispatch
 
     def counted(rules: Any, text: str, low: str | None) -> Any:
         read.append(text)
