@@ -114,6 +114,9 @@ class SpanFinder:
     #: the rules' spans of texts read again (see :meth:`_rule_spans`), and their length
     _rule_memo: dict[str, tuple[Span, ...]]
     _rule_memo_size: int
+    #: short strings in which the dispatch leaves every rule out, found for many at once
+    #: (see ``_batch``)
+    _clean: set[str]
 
     def find(self, text: str, depth: int = 0) -> list[Span]:
         """Every span of ``text`` a rule, a wrapped token or decoded base64 gives."""
@@ -199,6 +202,8 @@ class SpanFinder:
         """What the rules find in ``text``; ``again``: a text that may be read again (a
         window around a wrapped line's break, a decoded or undisguised view: the same
         lines recur in many texts), remembered while it is short."""
+        if text in self._clean:
+            return []
         if again and len(text) <= _REMEMBERED_LONGEST:
             memo = self._rule_memo
             known = memo.get(text)

@@ -189,6 +189,17 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
     its own (most rules, for most strings). The rules left out find nothing there: each
     would return at that same test, answered by the same scan."""
     presence = Presence(text, low)
+    known = dispatch_of(rules)
+    presence.prime_with(known.primer)
+    found = presence.found()
+    alive = rules if found is None else known.alive(text, found)
+    if low is None:
+        presence.find_hints([r.hints for r in alive if r.hints and r.admits(text, presence)])
+    return presence, alive
+
+
+def dispatch_of(rules: list[Rule]) -> _Dispatch:
+    """The dispatch of a rule list (built once, see :func:`dispatch`)."""
     listed = tuple(rules)
     entry = _rule_groups.get(id(rules))
     # the same list (held, so no other takes its id) with the same rules: a tuple's
@@ -205,12 +216,7 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
             _by_rules.clear()
         _rule_groups[id(rules)] = (rules, listed, known)
         _by_rules[known.rules] = known
-    presence.prime_with(known.primer)
-    found = presence.found()
-    alive = rules if found is None else known.alive(text, found)
-    if low is None:
-        presence.find_hints([r.hints for r in alive if r.hints and r.admits(text, presence)])
-    return presence, alive
+    return known
 
 
 @dataclass(frozen=True)
@@ -257,9 +263,10 @@ class _Dispatch:
     #: the rules' shapes, scanned in one pass (see ``_prefilter``)
     shapes: Shapes
 
-    def alive(self, text: str, found: set[int]) -> list[Rule]:
+    def alive(self, text: str, found: set[int], matching: set[int] | None = None) -> list[Rule]:
         """The rules whose gates the found items open, in the rules' order: only the
-        rules one of the items can open are tested (most strings hold none)."""
+        rules one of the items can open are tested (most strings hold none). ``matching``:
+        the shapes a scan found (of a text that holds this one), else the text is scanned."""
         picked = set(self.always)
         for item in found:
             picked.update(self.by_item.get(item, ()))
@@ -270,7 +277,8 @@ class _Dispatch:
         opened = [gates[i] for i in sorted(picked) if gates[i].opens(text, found)]
         if all(gate.shape is None for gate in opened):
             return [gate.rule for gate in opened]
-        matching = self.shapes.matching(text)
+        if matching is None:
+            matching = self.shapes.matching(text)
         if matching is None:
             return [gate.rule for gate in opened]
         return [

@@ -77,3 +77,27 @@ def test_a_repeated_short_string_is_scrubbed_once_and_reported_each_time(
     for line in text.splitlines()[1:]:
         args = json.loads(line)["message"]["content"][0]["arguments"]
         assert args["command"] == "ls" and len(args) == 3
+
+
+def test_a_line_whose_repeated_strings_hold_nothing_is_copied_as_it_is(tmp_path: Path) -> None:
+    """The same short strings (``"bash"``, ``"ls"``, the keys) in entries without a
+    secret leave those lines byte for byte as they were: the string met again is an
+    equal but other object, and must not count as a change."""
+    source = tmp_path / "s.jsonl"
+    entries = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}]
+    for n in range(3):
+        args = {"command": "ls", "cwd": "/srv/app"}
+        block = {"type": "toolCall", "id": f"c{n}", "name": "bash", "arguments": args}
+        message = {"role": "assistant", "content": [block]}
+        entries.append(
+            {
+                "type": "message",
+                "id": f"e{n}",
+                "parentId": f"e{n - 1}" if n else None,
+                "timestamp": "2026-01-05T10:00:01Z",
+                "message": message,
+            }
+        )
+    source.write_text("".join(json.dumps(e, indent=None) + "\n" for e in entries))
+    redact(source, tmp_path / "out.jsonl", hostnames=[])
+    assert (tmp_path / "out.jsonl").read_text() == source.read_text()
