@@ -357,7 +357,7 @@ class Scrubber(SpanFinder):
             return key, IMAGE, _join(path, key), where, False
         if _keep(key, where, obj):
             return key, KEEP, path, where, False
-        new_key = self._key(key, _join(path, "(key)"), hits)
+        new_key = self._key(key, path, hits)
         pair, jwk = context
         inner = secret or (
             self.secret_keys
@@ -395,6 +395,7 @@ class Scrubber(SpanFinder):
         return base64.b64encode(new.encode("utf-8")).decode("ascii")
 
     def _key(self, key: str, path: str, hits: Hits | None) -> str:
+        """``key`` learned from, or scrubbed (``path``: its object's)."""
         spans = self._key_spans.get(key)
         if spans is None:
             spans = self.spans(key)
@@ -404,9 +405,10 @@ class Scrubber(SpanFinder):
             for span in spans:
                 self._learn_value(key[span.start : span.end], span.rule, span.confident)
             return key
+        where = _join(path, "(key)")
         if len(key) < _SHORT_TEXT:
-            return self._scrub_short(key, path, hits, spans)
-        return self.scrub_text(key, path, hits, list(spans))
+            return self._scrub_short(key, where, hits, spans)
+        return self.scrub_text(key, where, hits, list(spans))
 
     def _scrub_short(
         self, text: str, path: str, hits: Hits, spans: list[Span] | None = None
