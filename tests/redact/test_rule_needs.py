@@ -468,18 +468,17 @@ def test_strings_dispatched_together_are_left_out_only_where_alone_they_are(
     """``_batch.left_out`` (an object's keys and short strings in one scan of them
     joined): every string it leaves out has every rule left out when dispatched alone,
     which the dispatch oracle above proves finds nothing; over the corpus's short
-    strings in three orders, and the joint's edges among them."""
+    strings in a random order, and the joint's edges among them."""
     rules = default_rules(hostnames=["build-host-7"])
     short = [t for t in texts if len(t) < 64]
     assert len(short) > 1000
     alone = {t for t in [*short, *BATCH_EDGES] if not dispatch(rules, t, t.lower())[1]}
-    for seed in range(3):
-        mixed = random.Random(seed).sample(short, len(short))
-        for i, edge in enumerate(BATCH_EDGES):
-            mixed.insert(7 * i + 3, edge)
-        out = left_out(rules, mixed)
-        assert set(out) <= alone, sorted(set(out) - alone)[:5]
-        assert len(set(out)) >= 0.95 * len(alone & set(mixed))  # nearly all
+    mixed = random.Random(0).sample(short, len(short))
+    for i, edge in enumerate(BATCH_EDGES):
+        mixed.insert(7 * i + 3, edge)
+    out = left_out(rules, mixed)
+    assert set(out) <= alone, sorted(set(out) - alone)[:5]
+    assert len(set(out)) >= 0.95 * len(alone & set(mixed))  # nearly all
     for edge in ("AKCp8abcdefghij0123456789", "APBabcdefgh12345678", "\u4e2d"):
         assert edge not in left_out(rules, ["k1", "k2", "k3", "k4", "k5", edge])
 
