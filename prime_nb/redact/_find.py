@@ -8,6 +8,8 @@ strings, disguises) is one idea, and what is done with what is found is another.
 from __future__ import annotations
 
 import base64
+import bisect
+import itertools
 import json
 import re
 import urllib.parse
@@ -26,7 +28,6 @@ from ._encodings import (
     PERCENT,
     PIECE,
     PREFIX,
-    TAIL_RUN,
     WINDOW,
     WORD_RUN,
     WRAP,
@@ -73,6 +74,11 @@ _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
 MAX_DEPTH = 2
 
+
+#: ``TAIL_RUN`` as a test of a line's last characters: a run of at least its least
+#: length ends the line where the last that many characters are all of its class
+_TAIL_LEAST = 8
+_TAIL = re.compile(rf"[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST}}}")
 
 #: a character that ends a ``WORD_RUN``
 _RUN_END = re.compile(r"[\s\"'<>]")
@@ -230,15 +236,17 @@ class SpanFinder:
         match that crosses a join is a span of the text as it is, the break included."""
         joins: list[tuple[int, int]] = []
         for m in scan_windows(WRAP).finditer(text):  # tried only at its scan's hits
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            before = text[line_start : m.start()].rstrip("\r")
-            if len(before) < 20 or not TAIL_RUN.search(before):
-                continue
-            indent = m.end() - m.start() - (2 if text[m.start()] == "\r" else 1)
-            if indent and (
-                len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40
-            ):
-                continue  # an indented line goes on a wrapped one only at its indent
+            # the line before the break ends in a token character (``WRAP``'s
+            # lookbehind), not in ``\r``: it is ``text[line_start:at]``
+            at = m.start()
+            line_start = text.rfind("\n", 0, at) + 1
+            if at - line_start < 20 or not _TAIL.fullmatch(text, at - _TAIL_LEAST, at):
+                continue  # ``TAIL_RUN`` ends the line where its last characters are a run
+            indent = m.end() - at - (2 if text[at] == "\r" else 1)
+            if indent:
+                before = text[line_start:at]
+                if len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40:
+                    continue  # an indented line goes on a wrapped one only at its indent
             head = HEAD_RUN.match(text, m.end())
             if head is None:
                 continue
@@ -254,9 +262,11 @@ class SpanFinder:
             ends = [*(start for start, _ in group), min(len(text), last)]
             bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
             joined = "".join(text[start:end] for start, end in bounds)
-            origin = [i for start, end in bounds for i in range(start, end)]
+            # where each piece starts in ``joined``: a joined offset's place in the text
+            offsets = list(itertools.accumulate((end - start for start, end in bounds), initial=0))
             for span in self._rule_spans(joined, True):
-                start, end = origin[span.start], origin[span.end - 1]
+                start = _origin(bounds, offsets, span.start)
+                end = _origin(bounds, offsets, span.end - 1)
                 if end - start == span.end - 1 - span.start:
                     continue  # no break inside: the rules found it in the text as it is
                 value = joined[span.start : span.end]
@@ -405,6 +415,14 @@ class SpanFinder:
 #: a text read again is remembered up to this long, and this many characters of them
 _REMEMBERED_LONGEST = 4096
 _REMEMBERED_CHARS = 1 << 20
+
+
+def _origin(bounds: list[tuple[int, int]], offsets: list[int], at: int) -> int:
+    """Where ``at`` of the pieces ``bounds`` of a text joined (each starting at its
+    ``offsets`` entry) stands in the text."""
+    k = bisect.bisect_right(offsets, at) - 1
+    return bounds[k][0] + at - offsets[k]
+
 
 #: decodes a window of an encoded run (the window, whether it is the first, the last) to
 #: text; None when it is not text

@@ -4,11 +4,13 @@ found across the break."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from prime_nb.redact import _find, default_rules
+from prime_nb.redact._encodings import TAIL_RUN
 from prime_nb.redact._rule import dispatch as rule_dispatch
 from prime_nb.redact._scrub import Scrubber
 
@@ -52,3 +54,14 @@ def test_the_remembered_windows_stay_bounded(monkeypatch: pytest.MonkeyPatch) ->
         assert scrubber._rule_memo_size <= 5000
         assert sum(map(len, scrubber._rule_memo)) == scrubber._rule_memo_size
     assert scrubber._rule_memo  # some remembered since the last clearing
+
+
+def test_a_lines_tail_is_read_as_the_tail_run_reads_it() -> None:
+    """The wrapped-token pass tests a line's last characters, not the whole line: the
+    same answer as ``TAIL_RUN.search`` on lines of every kind of ending."""
+    r = random.Random(5)
+    alphabet = "aZ09+/=_-.~ :\"'\t\u00e9"
+    for _ in range(3000):
+        line = "".join(r.choice(alphabet) for _ in range(r.randrange(8, 40)))
+        want = TAIL_RUN.search(line) is not None
+        assert (_find._TAIL.fullmatch(line, len(line) - _find._TAIL_LEAST) is not None) == want
