@@ -8,6 +8,8 @@ strings, disguises) is one idea, and what is done with what is found is another.
 from __future__ import annotations
 
 import base64
+import bisect
+import itertools
 import json
 import re
 import urllib.parse
@@ -26,7 +28,6 @@ from ._encodings import (
     PERCENT,
     PIECE,
     PREFIX,
-    TAIL_RUN,
     WINDOW,
     WORD_RUN,
     WRAP,
@@ -74,6 +75,11 @@ _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 MAX_DEPTH = 2
 
 
+#: ``TAIL_RUN`` as a test of a line's last characters: a run of at least its least
+#: length ends the line where the last that many characters are all of its class
+_TAIL_LEAST = 8
+_TAIL = re.compile(rf"[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST}}}")
+
 #: a character that ends a ``WORD_RUN``
 _RUN_END = re.compile(r"[\s\"'<>]")
 
@@ -111,10 +117,16 @@ class SpanFinder:
 
     rules: list[Rule]
     secret_keys: bool
+    #: the rules' spans of texts read again (see :meth:`_rule_spans`), and their length
+    _rule_memo: dict[str, tuple[Span, ...]]
+    _rule_memo_size: int
+    #: short strings in which the dispatch leaves every rule out, found for many at once
+    #: (see ``_batch``)
+    _clean: set[str]
 
     def find(self, text: str, depth: int = 0) -> list[Span]:
         """Every span of ``text`` a rule, a wrapped token or decoded base64 gives."""
-        spans = self._rule_spans(text)
+        spans = self._rule_spans(text, depth > 0)
         if "\n" in text:
             spans.extend(self._wrapped_spans(text))
         if depth < MAX_DEPTH and len(text) >= 20:
@@ -192,7 +204,22 @@ class SpanFinder:
                 return True
         return False
 
-    def _rule_spans(self, text: str) -> list[Span]:
+    def _rule_spans(self, text: str, again: bool = False) -> list[Span]:
+        """What the rules find in ``text``; ``again``: a text that may be read again (a
+        window around a wrapped line's break, a decoded or undisguised view: the same
+        lines recur in many texts), remembered while it is short."""
+        if text in self._clean:
+            return []
+        if again and len(text) <= _REMEMBERED_LONGEST:
+            memo = self._rule_memo
+            known = memo.get(text)
+            if known is None:
+                known = memo[text] = tuple(self._rule_spans(text))
+                self._rule_memo_size += len(text)
+                if self._rule_memo_size > _REMEMBERED_CHARS:
+                    memo.clear()
+                    self._rule_memo_size = 0
+            return list(known)
         out: list[Span] = []
         # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
         # buffer of 12 bytes a character
@@ -209,15 +236,17 @@ class SpanFinder:
         match that crosses a join is a span of the text as it is, the break included."""
         joins: list[tuple[int, int]] = []
         for m in scan_windows(WRAP).finditer(text):  # tried only at its scan's hits
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            before = text[line_start : m.start()].rstrip("\r")
-            if len(before) < 20 or not TAIL_RUN.search(before):
-                continue
-            indent = m.end() - m.start() - (2 if text[m.start()] == "\r" else 1)
-            if indent and (
-                len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40
-            ):
-                continue  # an indented line goes on a wrapped one only at its indent
+            # the line before the break ends in a token character (``WRAP``'s
+            # lookbehind), not in ``\r``: it is ``text[line_start:at]``
+            at = m.start()
+            line_start = text.rfind("\n", 0, at) + 1
+            if at - line_start < 20 or not _TAIL.fullmatch(text, at - _TAIL_LEAST, at):
+                continue  # ``TAIL_RUN`` ends the line where its last characters are a run
+            indent = m.end() - at - (2 if text[at] == "\r" else 1)
+            if indent:
+                before = text[line_start:at]
+                if len(before) - len(before.lstrip(" \t")) != indent or len(before) - indent < 40:
+                    continue  # an indented line goes on a wrapped one only at its indent
             head = HEAD_RUN.match(text, m.end())
             if head is None:
                 continue
@@ -233,9 +262,11 @@ class SpanFinder:
             ends = [*(start for start, _ in group), min(len(text), last)]
             bounds = list(zip([first, *(end for _, end in group)], ends, strict=True))
             joined = "".join(text[start:end] for start, end in bounds)
-            origin = [i for start, end in bounds for i in range(start, end)]
-            for span in self._rule_spans(joined):
-                start, end = origin[span.start], origin[span.end - 1]
+            # where each piece starts in ``joined``: a joined offset's place in the text
+            offsets = list(itertools.accumulate((end - start for start, end in bounds), initial=0))
+            for span in self._rule_spans(joined, True):
+                start = _origin(bounds, offsets, span.start)
+                end = _origin(bounds, offsets, span.end - 1)
                 if end - start == span.end - 1 - span.start:
                     continue  # no break inside: the rules found it in the text as it is
                 value = joined[span.start : span.end]
@@ -379,6 +410,18 @@ class SpanFinder:
     def spans(self, text: str) -> list[Span]:
         """What is replaced in ``text`` wherever it is (before the file-wide values)."""
         return self.find(text) + self._json_spans(text, 0) + self._literal_spans(text, 0)
+
+
+#: a text read again is remembered up to this long, and this many characters of them
+_REMEMBERED_LONGEST = 4096
+_REMEMBERED_CHARS = 1 << 20
+
+
+def _origin(bounds: list[tuple[int, int]], offsets: list[int], at: int) -> int:
+    """Where ``at`` of the pieces ``bounds`` of a text joined (each starting at its
+    ``offsets`` entry) stands in the text."""
+    k = bisect.bisect_right(offsets, at) - 1
+    return bounds[k][0] + at - offsets[k]
 
 
 #: decodes a window of an encoded run (the window, whether it is the first, the last) to

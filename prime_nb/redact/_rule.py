@@ -189,21 +189,34 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
     its own (most rules, for most strings). The rules left out find nothing there: each
     would return at that same test, answered by the same scan."""
     presence = Presence(text, low)
-    known = _rule_groups.get(id(rules))
-    if known is None or known.rules != tuple(rules):
-        # each redaction makes its rule list anew, equal to the last: its dispatch is
-        # found by value, not built again within the file's redaction
-        known = _by_rules.get(tuple(rules)) or _Dispatch.of(rules)
-        if len(_rule_groups) > 16:
-            _rule_groups.clear()
-            _by_rules.clear()
-        _rule_groups[id(rules)] = _by_rules[known.rules] = known
+    known = dispatch_of(rules)
     presence.prime_with(known.primer)
     found = presence.found()
     alive = rules if found is None else known.alive(text, found)
     if low is None:
         presence.find_hints([r.hints for r in alive if r.hints and r.admits(text, presence)])
     return presence, alive
+
+
+def dispatch_of(rules: list[Rule]) -> _Dispatch:
+    """The dispatch of a rule list (built once, see :func:`dispatch`)."""
+    listed = tuple(rules)
+    entry = _rule_groups.get(id(rules))
+    # the same list (held, so no other takes its id) with the same rules: a tuple's
+    # ``==`` compares identical items by identity, where a rule compared by value
+    # compares every field (its dispatch may hold an equal rule list of an earlier file)
+    if entry is not None and entry[0] is rules and entry[1] == listed:
+        known = entry[2]
+    else:
+        # each redaction makes its rule list anew, equal to the last: its dispatch is
+        # found by value, not built again within the file's redaction
+        known = _by_rules.get(listed) or _Dispatch.of(rules)
+        if len(_rule_groups) > 16:
+            _rule_groups.clear()
+            _by_rules.clear()
+        _rule_groups[id(rules)] = (rules, listed, known)
+        _by_rules[known.rules] = known
+    return known
 
 
 @dataclass(frozen=True)
@@ -250,9 +263,10 @@ class _Dispatch:
     #: the rules' shapes, scanned in one pass (see ``_prefilter``)
     shapes: Shapes
 
-    def alive(self, text: str, found: set[int]) -> list[Rule]:
+    def alive(self, text: str, found: set[int], matching: set[int] | None = None) -> list[Rule]:
         """The rules whose gates the found items open, in the rules' order: only the
-        rules one of the items can open are tested (most strings hold none)."""
+        rules one of the items can open are tested (most strings hold none). ``matching``:
+        the shapes a scan found (of a text that holds this one), else the text is scanned."""
         picked = set(self.always)
         for item in found:
             picked.update(self.by_item.get(item, ()))
@@ -263,7 +277,8 @@ class _Dispatch:
         opened = [gates[i] for i in sorted(picked) if gates[i].opens(text, found)]
         if all(gate.shape is None for gate in opened):
             return [gate.rule for gate in opened]
-        matching = self.shapes.matching(text)
+        if matching is None:
+            matching = self.shapes.matching(text)
         if matching is None:
             return [gate.rule for gate in opened]
         return [
@@ -286,6 +301,12 @@ class _Dispatch:
             found = primer.groups.get((id(parts), where))
             return None if found is None else frozenset(found)
 
+        def hint_items(hints: tuple[str, ...]) -> frozenset[int] | None:
+            scanned = scanned_hints(hints)
+            if hints and not scanned:
+                return frozenset()  # none can be in a text the scan answers for
+            return items(scanned, 1)
+
         needed = [rule.needed_shapes() for rule in rules]
         distinct = tuple(dict.fromkeys(p for shapes_ in needed for p in shapes_))
         numbers = {p: i for i, p in enumerate(distinct)}
@@ -298,7 +319,7 @@ class _Dispatch:
                 literals = items(plan.literals, 2 if plan.folded else 0)
             wanted = frozenset(numbers[p] for p in shape)
             known = wanted if wanted and wanted <= scan.answered else None
-            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals, known))
+            gates.append(_Gate(rule, items(rule.needs, 0), hint_items(rule.hints), literals, known))
         # each rule is listed under the items of one test it cannot open without
         always: set[int] = set()
         by_item: dict[int, list[int]] = {}
@@ -326,8 +347,9 @@ class _Dispatch:
         )
 
 
-#: each rule list's dispatch (by the list's identity, checked against its rules)
-_rule_groups: dict[int, _Dispatch] = {}
+#: each rule list's dispatch by the list's identity: the list, its rules when it was
+#: met, and the dispatch
+_rule_groups: dict[int, tuple[list[Rule], tuple[Rule, ...], _Dispatch]] = {}
 _by_rules: dict[tuple[Rule, ...], _Dispatch] = {}
 
 
@@ -335,11 +357,22 @@ def _groups(rules: list[Rule]) -> list[tuple[tuple[str, ...], int]]:
     """Every group of literals the rules test a text for: what each needs, its hints,
     and its pattern's literals (see ``Presence.any_in`` for the second item)."""
     groups = [(r.needs, 0) for r in rules] + [(r.hints, 1) for r in rules]
+    groups += [(scanned_hints(r.hints), 1) for r in rules if scanned_hints(r.hints) != r.hints]
     for rule in rules:
         plan = plan_of(rule.pattern) if rule.pattern is not None else None
         if plan is not None:
             groups.append((plan.literals, 2 if plan.folded else 0))
     return groups
+
+
+@functools.lru_cache(maxsize=1024)
+def scanned_hints(hints: tuple[str, ...]) -> tuple[str, ...]:
+    """The hints a lower-cased Latin-1 text can hold (``hints`` itself when all can): the
+    scan answers only for Latin-1 texts, and ``str.lower`` keeps a Latin-1 character in
+    Latin-1, so a hint wider than that (``\u2026``) is never in such a text. Without it a
+    rule with one such hint could not be left out of any text by the scan."""
+    kept = tuple(hint for hint in hints if all(ord(c) < 256 for c in hint))
+    return hints if kept == hints else kept
 
 
 @functools.lru_cache(maxsize=256)

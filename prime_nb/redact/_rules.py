@@ -260,6 +260,10 @@ _KEY_LEAD = 80
 #: what may start a key (after no word character), and a key's characters
 _KEY_START = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_]")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_.\-]*")
+#: what follows a secret word that an ``ASSIGNMENT`` key holds: the rest of the key, its
+#: closing quote, blanks and the operator (a word of non-ASCII letters that fold to its
+#: own, ``\u212aey``, is in no key: its characters are no key's)
+_KEY_TAIL = re.compile(r"[A-Za-z0-9_.\-]*(?:\\*[\"'`])?[ \t]*[:=]")
 
 
 def _assignment_starts(text: str) -> list[int] | None:
@@ -274,6 +278,8 @@ def _assignment_starts(text: str) -> list[int] | None:
     starts: set[int] = set()
     done = -1  # the last hit's key starts were all found up to here
     for hit in hits:
+        if _KEY_TAIL.match(text, hit) is None:
+            continue  # no operator after the key this word is in (``path``, ``keys()``)
         for m in _KEY_START.finditer(text, max(done + 1, hit - _KEY_LEAD), hit + 1):
             key = m.start()
             run = _KEY_CHARS.match(text, key, hit)

@@ -30,6 +30,7 @@ from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ._batch import left_out
 from ._encodings import (
     PIECE,
     trie_pattern,
@@ -75,6 +76,8 @@ _WORD = re.compile(r"[A-Za-z0-9_]")
 #: a string shorter than this is known by itself; past this many known, it is read again
 _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
+#: an object with this many new short keys and strings has them dispatched together
+_BATCH_LEAST = 16
 
 
 #: how a member is walked: its value scrubbed, an image's data read as text, kept as is
@@ -128,8 +131,18 @@ class Scrubber(SpanFinder):
     _found: dict[TextKey, tuple[Span, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
+    _rule_memo: dict[str, tuple[Span, ...]] = field(default_factory=dict)
+    _rule_memo_size: int = 0
+    _clean: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
     _key_spans: dict[str, list[Span]] = field(default_factory=dict)
+    #: pass 2's answer for a short string or key (its new text, None when unchanged, and
+    #: its hits' rules and placeholders in order), made once while the file-wide values
+    #: stay the same: keys, roles and tool names repeat in every entry
+    _scrubbed: dict[str, tuple[str | None, tuple[tuple[str, str], ...]]] = field(
+        default_factory=dict
+    )
+    _scrubbed_wide: int = -1
     #: where a long text's new text waits to be written in pieces (see ``_pending.py``);
     #: None: every new text is built whole
     pending: PendingTexts | None = None
@@ -285,6 +298,8 @@ class Scrubber(SpanFinder):
     def _dict(
         self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: Hits | None
     ) -> dict[str, Any]:
+        if hits is None and len(obj) >= _BATCH_LEAST:
+            self._dispatch_together(obj)
         context = self.object_context(obj)
         out: dict[str, Any] = {}
         changed = False
@@ -301,6 +316,20 @@ class Scrubber(SpanFinder):
             changed = changed or new is not value or new_key != key
             out[new_key] = new
         return out if changed else obj
+
+    def _dispatch_together(self, obj: dict[str, Any]) -> None:
+        """An object's new short keys and strings, dispatched in one scan of them all
+        (see ``_batch``): those no rule can read are known to be so before the walk."""
+        texts = [key for key in obj if len(key) < _SHORT_TEXT and key not in self._key_spans]
+        texts += [
+            value
+            for value in obj.values()
+            if isinstance(value, str) and len(value) < _SHORT_TEXT and value not in self._found
+        ]
+        if len(texts) >= _BATCH_LEAST:
+            if len(self._clean) > _SHORT_KEPT:
+                self._clean.clear()
+            self._clean.update(left_out(self.rules, texts))
 
     def object_context(self, obj: Mapping[str, Any]) -> tuple[bool, bool]:
         """What an object's members tell about each other: a name/value pair that names a
@@ -328,7 +357,7 @@ class Scrubber(SpanFinder):
             return key, IMAGE, _join(path, key), where, False
         if _keep(key, where, obj):
             return key, KEEP, path, where, False
-        new_key = self._key(key, _join(path, "(key)"), hits)
+        new_key = self._key(key, path, hits)
         pair, jwk = context
         inner = secret or (
             self.secret_keys
@@ -366,6 +395,7 @@ class Scrubber(SpanFinder):
         return base64.b64encode(new.encode("utf-8")).decode("ascii")
 
     def _key(self, key: str, path: str, hits: Hits | None) -> str:
+        """``key`` learned from, or scrubbed (``path``: its object's)."""
         spans = self._key_spans.get(key)
         if spans is None:
             spans = self.spans(key)
@@ -375,7 +405,32 @@ class Scrubber(SpanFinder):
             for span in spans:
                 self._learn_value(key[span.start : span.end], span.rule, span.confident)
             return key
-        return self.scrub_text(key, path, hits, list(spans))
+        where = _join(path, "(key)")
+        if len(key) < _SHORT_TEXT:
+            return self._scrub_short(key, where, hits, spans)
+        return self.scrub_text(key, where, hits, list(spans))
+
+    def _scrub_short(
+        self, text: str, path: str, hits: Hits, spans: list[Span] | None = None
+    ) -> str:
+        """``scrub_text`` of a short string (``spans``: its spans, when known), worked
+        out once for each string (its hits made anew with ``path``) while no value is
+        added to the file-wide ones."""
+        if self._scrubbed_wide != len(self.wide):
+            self._scrubbed.clear()
+            self._scrubbed_wide = len(self.wide)
+        known = self._scrubbed.get(text)
+        if known is None:
+            found: list[Hit] = []
+            new = self.scrub_text(text, path, found, None if spans is None else list(spans))
+            # None: unchanged (the walk tells a change by identity: an equal string met
+            # before is another object)
+            known = (None if new == text else new, tuple((h.rule, h.placeholder) for h in found))
+            if len(self._scrubbed) < _SHORT_KEPT:
+                self._scrubbed[text] = known
+        if known[1]:
+            hits.extend(Hit(path, rule, placeholder) for rule, placeholder in known[1])
+        return text if known[0] is None else known[0]
 
     def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
         if secret and not structural_stand_in(text):
@@ -388,6 +443,8 @@ class Scrubber(SpanFinder):
         if hits is None:
             self.learn_text(text)
             return text
+        if len(text) < _SHORT_TEXT:
+            return self._scrub_short(text, path, hits)
         return self.scrub_text(text, path, hits, pieces=True)
 
 

@@ -242,6 +242,12 @@ _QUALIFIERS = frozenset(
 )  # fmt: skip
 
 
+#: one of which every name :func:`secret_key_class` gives a class holds, once lower-cased
+#: and without separators: each word of the two word lists and of the two key patterns
+#: holds one (a word of the name is a run of the name without separators)
+_SECRET_PART = re.compile("pass|pw|secret|contrase|key|token|pat|cred|auth|cookie|sessionid|bearer")
+
+
 @functools.lru_cache(maxsize=8192)  # a session's keys repeat in every entry
 def secret_key_class(name: str) -> str | None:
     """``"password"``, ``"token"``, ``"key"`` or None: whether a key names a secret, and
@@ -256,6 +262,8 @@ def secret_key_class(name: str) -> str | None:
     (``PASSWORD_MIN_LENGTH``, ``secretRef``, ``auth_method``) names none.
     """
     bare = name.strip("\"'`[]\\")
+    if _SECRET_PART.search(_KEY_SEPARATORS.sub("", bare.lower())) is None:
+        return None  # no secret's word: most keys, said without reading their words
     words = [w.lower() for w in _NAME_WORDS.findall(bare)]
     if len(words) > 1 and words[-1] in _QUALIFIERS and words[-2:] != ["secret", "id"]:
         return None

@@ -17,6 +17,7 @@ from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
+from prime_nb.redact._batch import JOINT, left_out
 from prime_nb.redact._disguise import _JOINT, _LISTED
 from prime_nb.redact._encodings import HEX_RUN, PERCENT, WORD_RUN, WRAP
 from prime_nb.redact._engine import CHUNK
@@ -25,7 +26,7 @@ from prime_nb.redact._find import percent_runs
 from prime_nb.redact._generic import TRUNCATED
 from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
 from prime_nb.redact._prefilter import Shapes, Windows
-from prime_nb.redact._rule import dispatch, presence_for
+from prime_nb.redact._rule import dispatch, dispatch_of, presence_for
 from prime_nb.redact._rules import (
     ASSIGNMENT,
     ASSIGNMENT_SHAPE,
@@ -443,3 +444,57 @@ def test_percent_runs_are_the_words_that_hold_an_escape(texts: list[str]) -> Non
         assert list(percent_runs(text)) == want, text[:120]
         found += len(want)
     assert found > 100
+
+
+#: strings at the joint's edges: NUL (the joint) in a string, a rule's ``starts`` at a
+#: string's start (a gate reads only that), a string wider than Latin-1 among narrow ones
+BATCH_EDGES = [
+    "k1",
+    "a\x00b",
+    "AKCp8abcdefghij0123456789",
+    "APBabcdefgh12345678",
+    "\u4e2d",
+    "role",
+    "ghp_",
+    "pass",
+    "=",
+    "word\x00=hunter2222",
+]
+
+
+def test_strings_dispatched_together_are_left_out_only_where_alone_they_are(
+    texts: list[str],
+) -> None:
+    """``_batch.left_out`` (an object's keys and short strings in one scan of them
+    joined): every string it leaves out has every rule left out when dispatched alone,
+    which the dispatch oracle above proves finds nothing; over the corpus's short
+    strings in a random order, and the joint's edges among them."""
+    rules = default_rules(hostnames=["build-host-7"])
+    short = [t for t in texts if len(t) < 64]
+    assert len(short) > 1000
+    alone = {t for t in [*short, *BATCH_EDGES] if not dispatch(rules, t, t.lower())[1]}
+    mixed = random.Random(0).sample(short, len(short))
+    for i, edge in enumerate(BATCH_EDGES):
+        mixed.insert(7 * i + 3, edge)
+    out = left_out(rules, mixed)
+    assert set(out) <= alone, sorted(set(out) - alone)[:5]
+    assert len(set(out)) >= 0.95 * len(alone & set(mixed))  # nearly all
+    for edge in ("AKCp8abcdefghij0123456789", "APBabcdefgh12345678", "\u4e2d"):
+        assert edge not in left_out(rules, ["k1", "k2", "k3", "k4", "k5", edge])
+
+
+def test_the_batch_oracle_catches_a_batch_that_ignores_starts() -> None:
+    """A batch that took the joined text's start for every string's (no test of each
+    string's start) would leave out Artifactory's ``AKCp...`` alone on its line: its
+    rule opens by the text's start, not by a literal; the check above says so."""
+    rules = default_rules(hostnames=[])
+    known = dispatch_of(rules)
+    batch = ["k1", "k2", "k3", "k4", "k5", "AKCp8abcdefghij0123456789"]
+    joined = JOINT.join(batch)
+    found = known.primer.engine.present(joined)
+    matching = known.shapes.matching(joined)
+    assert found is not None and matching is not None
+    naive = batch if not known.alive(joined, found, matching) else []
+    alone = {t for t in batch if not dispatch(rules, t, t.lower())[1]}
+    assert not set(naive) <= alone
+    assert set(left_out(rules, batch)) <= alone
