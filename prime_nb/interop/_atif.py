@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from .._names import shown_name
 from .._version import __version__
 from ..session import Session, SessionLike, as_session, paused_gc
 from ._extras import require
@@ -322,7 +323,7 @@ class _Writer:
         if self.shared is not None and not seen:  # a path of the session, not a sub-agent
             mark_copied(steps, self.shared)
         models = [s["model_name"] for s in steps if "model_name" in s]
-        session_id = session.id or session.file.name.removesuffix(".jsonl")
+        session_id = session.id or shown_name(session.file.name.removesuffix(".jsonl"))
         doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
             "session_id": session_id,
@@ -332,7 +333,7 @@ class _Writer:
             "final_metrics": _final_metrics(steps),
             "extra": json_safe(
                 {
-                    "source_file": session.file.name,
+                    "source_file": shown_name(session.file.name),
                     "leaf_id": leaf_id,
                     "is_active_leaf": leaf_id == session.leaf_id,
                     "session_name": session.name,
