@@ -181,6 +181,15 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
         ),
         False,
     ),
+    "NUL and control characters in ids": (
+        lambda: lines(
+            head(id="s\u0000/../x"),
+            user("u\u00001", None, "a\u0000b"),
+            assistant("a\r\n1", "u\u00001", "c\u0000d"),
+            user("../../e\u001b[2J", "a\r\n1"),
+        ),
+        False,
+    ),
     "CRLF line ends": (lambda: PLAIN.replace(b"\n", b"\r\n"), False),
     "lone CR line ends": (lambda: PLAIN.replace(b"\n", b"\r"), True),
     "CR only at EOF": (lambda: PLAIN[:-1] + b"\r", False),
