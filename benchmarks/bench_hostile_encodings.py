@@ -1,23 +1,28 @@
 """Every encoding, files that lie, hostile text: each through every reader and export.
 
-The attacks no earlier round ran through the exports: a file in UTF-16 with and without
-its BOM, UTF-8 with a BOM, Latin-1 bytes, overlong UTF-8, NUL bytes, lone surrogate
-escapes in texts, ids and keys, CRLF, lone CR, a CR only at the end of the file; headers
-that lie about the version; duplicate ids; parent cycles; compactions that keep an entry
-that is absent, is the compaction, or lies on another branch; labels on no entry; usage
-and timestamps of every wrong type; and session text that is markup, control characters
-or a spreadsheet formula. Each runs in a child process with a timeout through: ``load``
-and its problems, the context and ``to_messages`` at every leaf, the Session's tables,
-the analysis functions, every figure, the widget's columns, ``export_html``,
-``to_atif`` (ATIF's models), ``to_scout``, ``to_otel`` (parsed back), ``from_sessions``
-written to Parquet and JSONL, and the commands ``info``, ``validate``, ``grep``,
-``redact`` and ``convert`` (no escape sequence on the terminal).
+The attacks no earlier round ran through the exports: a file in UTF-16 or UTF-32 with
+and without a BOM, UTF-8 with a BOM, Latin-1 bytes, overlong UTF-8, NUL bytes, lone
+surrogate escapes in texts, ids and keys, CRLF, lone CR, a CR only at the end of the
+file, a file name that is not UTF-8; headers that lie about the version; duplicate ids;
+parent cycles; compactions that keep an entry that is absent, is the compaction, or
+lies on another branch; labels on no entry; usage and timestamps of every wrong type;
+and session text that is markup, control characters or a spreadsheet formula. Each
+runs in a child process with a timeout through: ``load`` and its problems, the context
+and ``to_messages`` at every leaf, the Session's tables, the analysis functions, every
+figure, the widget's columns, ``export_html``, ``to_atif`` (ATIF's models),
+``to_scout``, ``to_otel`` (parsed back), ``from_sessions`` written to Parquet and JSONL,
+the commands ``info``, ``validate``, ``grep``, ``redact`` and ``convert`` (no escape
+sequence on the terminal), and the writers (an entry appended, then removed by an edit
+in place, must stay removed after ``upgrade_file`` and another append).
 
-A line per attack: each step ``ok`` or what broke (the exception and where it was
-raised, ``TIMEOUT``, ``MARKUP``, ``ESCAPE``, ``UNREPORTED`` when a file that is wrong
-loads with no problem naming a line), then the problems (line:kind:severity).
+A line per attack and checkout: ``held``, or each step that broke (the exception and
+where it was raised, ``TIMEOUT``, ``MARKUP``, ``ESCAPE``, ``UNREPORTED`` when a file
+that is wrong loads with no problem naming a line, ``VAGUE`` when a refusal does not
+name what the file is, ``RESURRECTED``), then the problems (line:kind:severity). A
+file that is no session may be refused in one line. ``--before CHECKOUT`` runs each
+attack on that checkout's ``prime_nb`` too (its ``prime_nb/static`` built).
 
-Usage: python benchmarks/bench_hostile_encodings.py [--only NAME,...] [--timeout S]
+Usage: python benchmarks/bench_hostile_encodings.py [--only NAME,...] [--before CHECKOUT]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -141,6 +147,12 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
     "UTF-16 LE with BOM": (lambda: PLAIN.decode().encode("utf-16"), True),
     "UTF-16 LE without BOM": (lambda: PLAIN.decode().encode("utf-16-le"), True),
     "UTF-16 BE without BOM": (lambda: PLAIN.decode().encode("utf-16-be"), True),
+    "UTF-32 with BOM": (lambda: PLAIN.decode().encode("utf-32"), True),
+    "UTF-32 LE without BOM": (lambda: PLAIN.decode().encode("utf-32-le"), True),
+    "a file name not UTF-8 and no session id": (
+        lambda: PLAIN.replace(b'"id": "s1", ', b"", 1),
+        False,
+    ),
     "UTF-8 with BOM": (lambda: b"\xef\xbb\xbf" + PLAIN, False),
     "Latin-1 bytes in a line": (lambda: PLAIN.replace("héllo".encode(), b"h\xe9llo"), True),
     "overlong UTF-8": (
@@ -277,6 +289,15 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
     "markup, control characters, formulas in every text": (_hostile_text, False),
 }
 
+#: attacks whose file has a name of its own (bytes: a name need not be UTF-8)
+NAMES = {"a file name not UTF-8 and no session id": b"caf\xe9 \x1b[31m.jsonl"}
+#: what a refusal must name for the attacks a reader refuses
+SAYS = {
+    "UTF-32 with BOM": "UTF-32",
+    "UTF-32 LE without BOM": "UTF-32LE",
+    "UTF-16 BE without BOM": "UTF-16BE",
+}
+
 STEPS = (
     "load",
     "problems",
@@ -295,6 +316,7 @@ STEPS = (
     "cli_grep",
     "cli_redact",
     "cli_convert",
+    "writers",
 )
 
 
@@ -342,6 +364,7 @@ def child(path: Path, wrong: bool) -> None:
     import prime_nb
     from prime_nb import plots
     from prime_nb.datasets import from_sessions, write_dataset
+    from prime_nb.errors import SessionFormatError
     from prime_nb.interop import to_atif, to_otel, to_scout
     from prime_nb.widget import export_html
     from prime_nb.widget._data import SessionData
@@ -409,6 +432,26 @@ def child(path: Path, wrong: bool) -> None:
         request = ExportTraceServiceRequest()
         request.ParseFromString((out / "t.pb").read_bytes())
 
+    def writers() -> None:
+        """An entry appended, removed by an edit in place, must stay removed."""
+        from prime_nb.errors import UpgradeRequiredError
+        from prime_nb.write import append_message
+
+        copy = out / "w.jsonl"
+        copy.write_bytes(path.read_bytes())
+        parent = held["s"].leaf_id if "s" in held else None
+        size = copy.stat().st_size
+        try:
+            removed = append_message(copy, parent, {"role": "user", "content": "x"}, fsync=False)
+        except (UpgradeRequiredError, SessionFormatError):
+            return  # a file no writer appends to
+        with copy.open("r+b") as fh:
+            fh.truncate(size)
+        prime_nb.upgrade_file(copy)
+        append_message(copy, parent, {"role": "user", "content": "y"}, fsync=False)
+        if removed.encode() in copy.read_bytes():
+            raise AssertionError("RESURRECTED: an entry removed in place was written back")
+
     loaded = {
         "problems": problems,
         "contexts": contexts,
@@ -432,6 +475,7 @@ def child(path: Path, wrong: bool) -> None:
         "cli_convert": lambda: _cli(
             ["convert", str(path), "--to", "otel", "-o", str(out / "c.pb")]
         ),
+        "writers": writers,
     }
     assert tuple(steps) == STEPS
     said = path.with_suffix(".results").open("w", encoding="utf-8")
@@ -442,7 +486,9 @@ def child(path: Path, wrong: bool) -> None:
             result = "ok"
         except Exception as exc:
             text = str(exc).splitlines()[0][:160] if str(exc) else ""
-            if isinstance(exc, AssertionError):
+            if isinstance(exc, SessionFormatError) and "\n" not in str(exc):
+                result = f"refused: {text}"
+            elif isinstance(exc, AssertionError):
                 result = text
             else:
                 where = traceback.extract_tb(exc.__traceback__)[-1]
@@ -457,10 +503,53 @@ def child(path: Path, wrong: bool) -> None:
     said.close()
 
 
+def run(name: str, python_path: str, timeout: float) -> tuple[dict[str, str], list[str]]:
+    """One attack in a child process whose ``prime_nb`` comes from ``python_path``."""
+    make, wrong = ATTACKS[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / os.fsdecode(NAMES.get(name, b"attack.jsonl"))
+        path.write_bytes(make())
+        ended = ""
+        argv = [sys.executable, __file__, "--child", str(path)] + (["--wrong"] if wrong else [])
+        env = {**os.environ, "PYTHONPATH": python_path}
+        try:
+            done = subprocess.run(
+                argv, capture_output=True, text=True, timeout=timeout, check=False, env=env
+            )
+            if done.returncode:
+                ended = f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
+        except subprocess.TimeoutExpired:
+            ended = f"TIMEOUT after {timeout} s"
+        said = path.with_suffix(".results")
+        results: dict[str, str] = {}
+        problems: list[str] = []
+        for line in said.read_text().splitlines() if said.exists() else []:
+            record = json.loads(line)
+            problems = record.pop("said", problems)
+            record.pop("cpu")
+            results.update(record)
+        if ended:
+            running = next((n for n in STEPS if n not in results), "(after the steps)")
+            results[running] = ended
+    expected = SAYS.get(name)
+    for step, result in results.items():
+        if result.startswith("refused: ") and expected and expected not in result:
+            results[step] = "VAGUE: " + result
+    return {k: v for k, v in results.items() if v != "ok" and not _fine(v)}, problems
+
+
+def _fine(result: str) -> bool:
+    """A refusal in one line is what a file that is no session should get."""
+    return result.startswith("refused: ")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="attacks to run, comma separated")
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument(
+        "--before", metavar="CHECKOUT", help="also run each attack on this checkout's prime_nb"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--wrong", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -468,39 +557,21 @@ def main() -> None:
         child(Path(args.child), args.wrong)
         return
     print(describe())
+    here = str(Path(__file__).resolve().parent.parent)
     names = args.only.split(",") if args.only else list(ATTACKS)
-    broke = 0
+    broke = {"before": 0, "now": 0}
     for name in names:
-        make, wrong = ATTACKS[name]
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "attack.jsonl"
-            path.write_bytes(make())
-            ended = ""
-            argv = [sys.executable, __file__, "--child", str(path)] + (["--wrong"] if wrong else [])
-            try:
-                done = subprocess.run(
-                    argv, capture_output=True, text=True, timeout=args.timeout, check=False
-                )
-                if done.returncode:
-                    ended = f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
-            except subprocess.TimeoutExpired:
-                ended = f"TIMEOUT after {args.timeout} s"
-            said = path.with_suffix(".results")
-            results: dict[str, str] = {}
-            problems: list[str] = []
-            for line in said.read_text().splitlines() if said.exists() else []:
-                record = json.loads(line)
-                problems = record.pop("said", problems)
-                record.pop("cpu")
-                results.update(record)
-            if ended:
-                running = next((n for n in STEPS if n not in results), "(after the steps)")
-                results[running] = ended
-        bad = {k: v for k, v in results.items() if v != "ok"}
-        broke += len(bad)
-        shown = "all ok" if not bad else "; ".join(f"{k}: {v}" for k, v in bad.items())
-        print(f"{name}: {shown}  [problems: {', '.join(problems[:6]) or 'none'}]", flush=True)
-    print(f"{broke} broken steps")
+        rows = [("before", args.before)] if args.before else []
+        for label, checkout in [*rows, ("now", here)]:
+            bad, problems = run(name, checkout, args.timeout)
+            broke[label] += bool(bad)
+            shown = "held" if not bad else "; ".join(f"{k}: {v}" for k, v in bad.items())
+            told = ", ".join(problems[:6]) or "none"
+            print(f"{name} | {label}: {shown} [problems: {told}]", flush=True)
+    counts = ", ".join(
+        f"{label} {n}" for label, n in broke.items() if args.before or label == "now"
+    )
+    print(f"attacks that broke, of {len(names)}: {counts}")
 
 
 if __name__ == "__main__":
