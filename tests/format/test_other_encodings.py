@@ -37,7 +37,7 @@ TEXT = "".join(
 def test_wide_text_is_named_with_a_command_that_converts_it(tmp_path: Path, codec: str) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(TEXT.encode(codec))
-    with pytest.raises(SessionFormatError) as raised:
+    with pytest.raises(SessionFormatError, match="no session header: the file is") as raised:
         prime_nb.load(path)
     said = str(raised.value)
     family = codec[:6].upper()
