@@ -394,7 +394,7 @@ def to_atif(
     dest: str | Path,
     *,
     leaf: str | Literal["all"] | None = None,
-    family: Family | Literal[False] | None = None,
+    family: Family | bool | None = None,
     follow_symlinks: bool = False,
 ) -> list[Path]:
     """Write ATIF trajectories of ``session`` (a Session or a path) into ``dest``.
@@ -404,8 +404,8 @@ def to_atif(
     ``<session file>.<leaf id>.json``; with one path, a ``dest`` ending in ``.json`` is
     that file. With ``"all"`` the active path comes first, and a later path's steps that
     an earlier file holds are marked ``is_copied_context``. ``family``: where sub-agents
-    are found (default: ``load_family`` of the session's file, with ``follow_symlinks``;
-    ``False``: none).
+    are found (default, or ``True``: ``load_family`` of the session's file, with
+    ``follow_symlinks``; ``False``: none).
     Sub-agents' files are written beside, as ``subagent-<file>.<leaf>.json``, and the
     returned paths include them.
 
@@ -418,12 +418,21 @@ def to_atif(
     one_file = leaf != "all" and target.suffix == ".json"
     folder = target.parent if one_file else target
     leaves = _leaves(loaded, leaf)
-    if family is None:
+    if family is None or family is True:
         from ..family import load_family
 
         found: Family | None = load_family(loaded.file, follow_symlinks=follow_symlinks)
+    elif family is False:
+        found = None
     else:
-        found = family or None
+        from ..family import Family as FamilyType
+
+        if not isinstance(family, FamilyType):
+            raise TypeError(
+                f"to_atif: family is {type(family).__name__}; pass a Family (load_family), "
+                "True or None to find the session's, or False for none"
+            )
+        found = family
     writer = _Writer(folder, found)
     if leaf == "all":
         writer.shared = set()
