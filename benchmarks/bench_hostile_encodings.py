@@ -322,6 +322,11 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
                 "a2", "a1", usage={"input": 2**70, "output": -(2**70), "cost": {"total": "1"}}
             ),
             assistant("a3", "a2", usage={"input": [1], "output": {"x": 1}, "cost": None}),
+            b'{"type":"message","id":"a4","parentId":"a3","timestamp":"'
+            + T0.encode()
+            + b'","message":{"role":"assistant","content":[],"model":"m","provider":"p",'
+            b'"usage":{"input":1,"output":1,"cacheRead":1e400,"cost":{"total":1e400}}}}',
+            assistant("a5", "a4", usage={"input": 1, "output": 1, "cost": {"total": -7}}),
         ),
         True,
     ),
