@@ -161,7 +161,7 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
     ),
     "a NUL byte raw in a line": (lambda: PLAIN.replace("héllo".encode(), b"h\x00llo"), True),
     "NUL escaped in text": (lambda: PLAIN.replace("héllo".encode(), b"h\\u0000llo"), False),
-    "lone surrogates in text, ids, keys": (
+    "lone surrogates in text / ids / keys": (
         lambda: lines(
             head(),
             b'{"type":"message","id":"u\\ud800","parentId":null,"timestamp":"'
@@ -309,7 +309,7 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
         ),
         True,
     ),
-    "usage NaN, Infinity, 1e400, text, negative, 2**70": (
+    "usage NaN / Infinity / 1e400 / text / below 0 / 2**70": (
         lambda: lines(
             head(),
             user("u1", None),
@@ -330,7 +330,7 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
         ),
         True,
     ),
-    "timestamps not dates, far future, out of order, numbers": (
+    "timestamps not dates / far future / out of order / numbers": (
         lambda: lines(
             head(timestamp="not a date"),
             user("u1", None, timestamp="9999-12-31T23:59:59Z"),
@@ -341,7 +341,7 @@ ATTACKS: dict[str, tuple[Callable[[], bytes], bool]] = {
         ),
         True,
     ),
-    "markup, control characters, formulas in every text": (_hostile_text, False),
+    "markup / control characters / formulas in every text": (_hostile_text, False),
 }
 
 #: attacks whose file has a name of its own (bytes: a name need not be UTF-8)
