@@ -1,5 +1,5 @@
 """What a file with no session header holds instead, said in the loader's one error for
-it: compressed bytes, UTF-16 text, CR line ends, NUL bytes, nothing at all. Such bytes
+it: compressed bytes, UTF-16 or UTF-32 text, CR line ends, NUL bytes, nothing at all. Such bytes
 hold no JSON line, so "is this a session file?" would not help; naming what they are
 says what to do.
 """
@@ -23,17 +23,38 @@ _COMPRESSED = (
 
 def _text_of_another_shape(head: bytes) -> str | None:
     """What is wrong with a file whose first bytes are session text in another shape:
-    UTF-16 (a BOM, or NUL between ASCII bytes, as an editor on Windows saves it), lines
-    that end in CR only (as old Mac editors end them), or no text at all (NUL bytes)."""
-    nul = b"\x00" * 4
+    UTF-16 or UTF-32 (a BOM, or NUL bytes beside ASCII ones, as an editor on Windows
+    saves it), lines that end in CR only (as old Mac editors end them), or no text at
+    all (NUL bytes)."""
     if not head.strip(b"\x00"):
         return "the file holds only NUL bytes (space a crash left unwritten); nothing to read"
-    ascii_le = head[1:8:2] == nul and b"\x00" not in head[0:8:2]
-    ascii_be = head[0:8:2] == nul and b"\x00" not in head[1:8:2]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or ascii_le or ascii_be:
-        return "the file is UTF-16 text, not UTF-8; save it as UTF-8 (iconv -f UTF-16 -t UTF-8)"
+    wide = _wide_encoding(head)
+    if wide is not None:
+        family = wide[:6]
+        return f"the file is {family} text, not UTF-8; save it as UTF-8 (iconv -f {wide} -t UTF-8)"
     if head.lstrip().startswith(b"{") and b"\r" in head and b"\n" not in head:
         return "the file's lines end in CR only, not LF; convert them (tr '\\r' '\\n')"
+    return None
+
+
+def _wide_encoding(head: bytes) -> str | None:
+    """The name iconv knows for the UTF-16 or UTF-32 text ``head`` begins: with a BOM,
+    the family (iconv reads the order from it); without, the byte order too, since
+    iconv guesses one and a guess garbles the other. ASCII text is recognised by its
+    NUL bytes: in UTF-32 three of every four, in UTF-16 one of every two."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    for width, family in ((4, "UTF-32"), (2, "UTF-16")):
+        units = [head[i : i + width] for i in range(0, 4 * width, width)]
+        if len(head) < 4 * width:
+            continue
+        zero = b"\x00" * (width - 1)
+        if all(unit[1:] == zero and unit[0] for unit in units):
+            return family + "LE"
+        if all(unit[:-1] == zero and unit[-1] for unit in units):
+            return family + "BE"
     return None
 
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from .._names import shown_name
 from .._version import __version__
 from ..session import Session, SessionLike, as_session, paused_gc
 from ._extras import require
@@ -322,7 +323,7 @@ class _Writer:
         if self.shared is not None and not seen:  # a path of the session, not a sub-agent
             mark_copied(steps, self.shared)
         models = [s["model_name"] for s in steps if "model_name" in s]
-        session_id = session.id or session.file.name.removesuffix(".jsonl")
+        session_id = session.id or shown_name(session.file.name.removesuffix(".jsonl"))
         doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
             "session_id": session_id,
@@ -332,7 +333,7 @@ class _Writer:
             "final_metrics": _final_metrics(steps),
             "extra": json_safe(
                 {
-                    "source_file": session.file.name,
+                    "source_file": shown_name(session.file.name),
                     "leaf_id": leaf_id,
                     "is_active_leaf": leaf_id == session.leaf_id,
                     "session_name": session.name,
@@ -393,7 +394,7 @@ def to_atif(
     dest: str | Path,
     *,
     leaf: str | Literal["all"] | None = None,
-    family: Family | Literal[False] | None = None,
+    family: Family | bool | None = None,
     follow_symlinks: bool = False,
 ) -> list[Path]:
     """Write ATIF trajectories of ``session`` (a Session or a path) into ``dest``.
@@ -403,8 +404,8 @@ def to_atif(
     ``<session file>.<leaf id>.json``; with one path, a ``dest`` ending in ``.json`` is
     that file. With ``"all"`` the active path comes first, and a later path's steps that
     an earlier file holds are marked ``is_copied_context``. ``family``: where sub-agents
-    are found (default: ``load_family`` of the session's file, with ``follow_symlinks``;
-    ``False``: none).
+    are found (default, or ``True``: ``load_family`` of the session's file, with
+    ``follow_symlinks``; ``False``: none).
     Sub-agents' files are written beside, as ``subagent-<file>.<leaf>.json``, and the
     returned paths include them.
 
@@ -417,12 +418,21 @@ def to_atif(
     one_file = leaf != "all" and target.suffix == ".json"
     folder = target.parent if one_file else target
     leaves = _leaves(loaded, leaf)
-    if family is None:
+    if family is None or family is True:
         from ..family import load_family
 
         found: Family | None = load_family(loaded.file, follow_symlinks=follow_symlinks)
+    elif family is False:
+        found = None
     else:
-        found = family or None
+        from ..family import Family as FamilyType
+
+        if not isinstance(family, FamilyType):
+            raise TypeError(
+                f"to_atif: family is {type(family).__name__}; pass a Family (load_family), "
+                "True or None to find the session's, or False for none"
+            )
+        found = family
     writer = _Writer(folder, found)
     if leaf == "all":
         writer.shared = set()

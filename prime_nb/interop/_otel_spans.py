@@ -36,6 +36,7 @@ from typing import Any, TypeAlias
 
 import pandas as pd
 
+from .._names import shown_name
 from ..session import Session, content_text, entry_text, to_json
 
 #: what an attribute may hold (the OpenTelemetry attribute types prime_nb uses)
@@ -79,7 +80,7 @@ class SpanRecord:
 
 def conversation_id(session: Session) -> str:
     """The session's id (the header's), else its file's name without the suffix."""
-    return session.id or session.file.stem
+    return session.id or shown_name(session.file.stem)
 
 
 def trace_id_of(conversation: str, leaf_id: str) -> int:

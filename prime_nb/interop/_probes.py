@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._names import shown_name
 from ._extras import require
 from ._path import json_safe
 from ._scout import SOURCE_TYPE, SessionsOrFolder, run_async, sessions_of, transcript_id
@@ -38,12 +39,12 @@ def compaction_probes(
     rows: list[dict[str, Any]] = []
     transcripts = []
     for session in sessions_of(sessions_or_folder, follow_symlinks):
-        session_id = session.id or session.file.name.removesuffix(".jsonl")
+        session_id = session.id or shown_name(session.file.name.removesuffix(".jsonl"))
         table = session.compactions
         for compaction_id, summary in zip(table.index, table["summary"], strict=True):
             row = {
                 "transcript_id": transcript_id(session_id, "probe", str(compaction_id)),
-                "file": str(session.file.resolve()),
+                "file": shown_name(str(session.file.resolve())),
                 "session_id": session_id,
                 "compaction_id": str(compaction_id),
             }

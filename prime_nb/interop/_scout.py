@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from .._names import shown_name
 from .._paths import is_path_list
 from ..session import Session, find_session_files, load, paused_gc
 from ._extras import require
@@ -142,9 +143,9 @@ def transcript_of(
     costs = [u.cost for u in usage if u.cost is not None]
     models = [i.model for i in items if i.model]
     first = next((i.timestamp for i in items if i.timestamp), None)
-    session_id = session.id or session.file.name.removesuffix(".jsonl")
+    session_id = session.id or shown_name(session.file.name.removesuffix(".jsonl"))
     metadata = {
-        "file": str(session.file.resolve()),
+        "file": shown_name(str(session.file.resolve())),
         "session_id": session_id,
         "leaf_id": leaf_id,
         "is_active_leaf": leaf_id == session.leaf_id,
@@ -163,7 +164,7 @@ def transcript_of(
         transcript_id=tid,
         source_type=SOURCE_TYPE,
         source_id=session_id,
-        source_uri=str(session.file.resolve()),
+        source_uri=shown_name(str(session.file.resolve())),
         date=first,
         agent=SOURCE_TYPE,
         model=models[-1] if models else None,

@@ -20,6 +20,7 @@ from ._text import clip, content_text, entry_text, message_text, preview
 __all__ = ["EntryColumns", "timestamp_ms", "usage_tuple"]
 
 NAN = math.nan
+INF = math.inf
 ERROR_STOPS = frozenset({"error", "aborted"})
 Usage = tuple[int, int, int, int, int, float]
 #: the usage fields a usage tuple holds, in the file's names (for problem messages)
@@ -36,6 +37,8 @@ class OddUsage(tuple):  # type: ignore[type-arg]
     (``unread``: a count read as 0, the cost as missing)."""
 
     unread: tuple[str, ...] = ()
+    #: the cost was infinite (``1e400``): kept as missing, as a count past int64 is
+    infinite_cost: bool = False
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -44,7 +47,7 @@ class OddUsage(tuple):  # type: ignore[type-arg]
     @property
     def negative(self) -> tuple[str, ...]:
         return tuple(
-            k for k, v in zip(USAGE_KEYS, self[:5], strict=True) if v is not None and v < 0
+            k for k, v in zip((*USAGE_KEYS, "cost"), self, strict=True) if v is not None and v < 0
         )
 
 
@@ -120,9 +123,12 @@ def usage_tuple(usage: dict[str, Any]) -> Usage:
         if _no_number(value):
             unread += ("cost",)
         value = float(value) if isinstance(value, int | float) else NAN
-    if (inp | out | read | write | total) >> 63 or unread:  # below 0, past int64, no number
-        odd = _odd_usage(usage, (inp, out, read, write), value)
+    # below 0, past int64, no number; a cost below 0 or infinite
+    if (inp | out | read | write | total) >> 63 or unread or value < 0.0 or value == INF:
+        infinite = value == INF or value == -INF
+        odd = _odd_usage(usage, (inp, out, read, write), NAN if infinite else value)
         odd.unread = unread
+        odd.infinite_cost = infinite
         return odd
     return (inp, out, read, write, total, value)
 
@@ -490,6 +496,14 @@ def _odd_time(stamp: Any, line: int, entry_id: str, problems: list[Problem]) -> 
     return NAN
 
 
+def _usage_field(raw: dict[str, Any], key: str) -> str:
+    """A usage field as a problem shows it (the cost by its total)."""
+    if key == "cost":
+        cost = raw.get("cost")
+        return f"cost={_show(cost.get('total') if isinstance(cost, dict) else cost, 30)}"
+    return f"{key}={_show(raw.get(key), 30)}"
+
+
 def _odd_usage_problems(where: tuple[int, str], raw: dict[str, Any], usage: Any) -> list[Problem]:
     """A warning for the usage fields below 0 (kept as written) and one for those past
     int64 (kept as missing)."""
@@ -497,18 +511,13 @@ def _odd_usage_problems(where: tuple[int, str], raw: dict[str, Any], usage: Any)
     for names, outcome in (
         (usage.negative, "below 0; kept as written"),
         (usage.fields, "outside -2**63..2**63-1; kept as missing"),
+        (("cost",) if usage.infinite_cost else (), "infinite; kept as missing"),
     ):
         if names:
-            shown = ", ".join(f"{k}={_show(raw.get(k), 30)}" for k in names)
+            shown = ", ".join(_usage_field(raw, k) for k in names)
             found.append(Problem(where[0], "bad_value", f"usage {shown} {outcome}", where[1]))
     if usage.unread:
-        cost = raw.get("cost")
-        shown = ", ".join(
-            f"{k}={_show(cost.get('total') if isinstance(cost, dict) else cost, 30)}"
-            if k == "cost"
-            else f"{k}={_show(raw.get(k), 30)}"
-            for k in usage.unread
-        )
+        shown = ", ".join(_usage_field(raw, k) for k in usage.unread)
         found.append(
             Problem(
                 where[0],

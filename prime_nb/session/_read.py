@@ -160,7 +160,9 @@ class ColumnsRead:
             return 0
         apply, iso_times = migrator.apply, not cols.spec_times
         add: Sink = cols.add
-        if not migrator.is_identity:
+        if migrator.version < 2:
+            add = _v1_adder(cols.add, migrator, iso_times, problems)
+        elif not migrator.is_identity:
 
             def add(line: int, at: int, size: int, obj: Any, found: list[Problem]) -> None:
                 cols.add(line, at, size, apply(obj, iso_times), found)
@@ -337,6 +339,33 @@ def read_columns(
             read.marks = b""  # never matches: the next resume reads the file afresh
     read.added = len(read.columns)
     return read
+
+
+def _v1_adder(add: Sink, migrator: Migrator, iso_times: bool, problems: list[Problem]) -> Sink:
+    """``add`` for a version 1 file: each entry migrated, and the first entry that
+    carries its own ``id`` and ``parentId`` reported (a header that says version 1 over
+    a later version's entries). The agent reads such a file as version 1, replacing
+    every id and chaining each entry to the one before, so the loader does the same;
+    the report says why the tree is a chain and what to change."""
+    # once: a refresh's read has it already, and a header whose version is odd says so
+    told = migrator.problem is not None or any(p.message == LIES_V1 for p in problems)
+
+    def add_v1(line: int, at: int, size: int, obj: Any, found: list[Problem]) -> None:
+        nonlocal told
+        if not told and isinstance(obj.get("id"), str) and "parentId" in obj:
+            told = True
+            problems.append(Problem(line, "bad_version", LIES_V1))
+        add(line, at, size, migrator.apply(obj, iso_times), found)
+
+    return add_v1
+
+
+#: a version 1 header over entries with ids: what was done, and what to do
+LIES_V1 = (
+    "the header says version 1 but this entry has an id and a parentId (version 2 or "
+    "later); read as version 1, as the agent reads it: ids replaced, each entry the child "
+    "of the line before. If the entries are right, set the header's version to 3"
+)
 
 
 def not_found(name: str) -> str:

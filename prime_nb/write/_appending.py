@@ -239,6 +239,8 @@ class _Written:
     landed: bool = False
     #: the last entry of the file when this one was written after it (the leaf it followed)
     after: str | None = None
+    #: the file (device, inode) it was seen in: that same file without it was edited
+    seen_in: tuple[int, int] | None = None
     at: float = field(default_factory=time.monotonic)
 
 
@@ -383,7 +385,7 @@ class _Appender:
                 entry = item.entry
                 entry_id = entry["id"]
                 if entry_id in self.snap:
-                    item.landed = True
+                    item.landed, item.seen_in = True, self.snap.identity
                     continue
                 if held_ids & _refs(entry):  # names an entry held back (or forgotten): same
                     held_ids.add(entry_id)
@@ -417,7 +419,7 @@ class _Appender:
                     break  # replaced: check everything against the new file
                 if entry_id not in self.snap:
                     break  # not whole (a torn line swallowed it?): write it again
-                item.landed = True
+                item.landed, item.seen_in = True, self.snap.identity
             else:
                 return lost, again, held
         raise SessionWriteError(
@@ -439,6 +441,12 @@ def _forget_if_edited(snap: Snapshot, journal: list[_Written]) -> None:
     if snap.rewritten_in_place:
         journal.clear()
         snap.rewritten_in_place = False
+        return
+    # the cached reading that would have told (dropped by upgrade_file, or by reading
+    # many other files) is not needed: an entry seen in this very file and gone from it
+    journal[:] = [
+        item for item in journal if item.seen_in != snap.identity or item.entry["id"] in snap
+    ]
 
 
 def _trim(journal: list[_Written]) -> None:
