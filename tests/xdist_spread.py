@@ -9,7 +9,8 @@ share one Chromium while they do), and the costly ones first (``COSTS``, seconds
 core, from ``--durations=0``), and splits the session-matrix files, whose tests share nothing
 costly, into one unit per test, last, to even out the two workers' ends. The files that
 use the run's JupyterLab (``tests/browser/servers.shared_lab``, one per worker) go out
-together as one unit (``GROUPS``), so that one worker starts it, not both.
+together as one unit (``GROUPS``), so that one worker starts it, not both; so do the
+files that import Inspect Scout, so that one worker pays its import.
 
 The tests run as they would with ``loadfile``: only the order they are handed out in
 and which worker runs a matrix case change. ``COSTS`` only orders; a file missing from
@@ -44,6 +45,19 @@ GROUPS = {
         "tests/browser/test_widget_offline.py",
     )
 }
+#: files that import Inspect Scout (seconds of import on each worker that runs one)
+SCOUT = "tests/interop: the files that import Inspect Scout"
+GROUPS.update(
+    {
+        file: SCOUT
+        for file in (
+            "tests/interop/test_scout.py",
+            "tests/interop/test_names_not_utf8.py",
+            "tests/interop/test_folder_links_readers.py",
+            "tests/cli/test_cli_convert.py",
+        )
+    }
+)
 
 #: the files that take longest, in seconds on one idle core (``--durations=0`` summed per
 #: file); only the order they start in follows from them
@@ -57,7 +71,7 @@ COSTS: dict[str, float] = {
     "tests/redact/test_rule_needs.py": 18,
     "tests/corpus/test_corpus_search.py": 17,
     "tests/browser/test_export_browser.py": 30,
-    "tests/interop/test_scout.py": 15,
+    SCOUT: 20,
     "tests/browser/test_static_renders.py": 10,
     "tests/browser/test_widget_marimo.py": 15,
     "tests/notebooks/test_notebooks.py": 25,
