@@ -75,6 +75,9 @@ _WORD = re.compile(r"[A-Za-z0-9_]")
 #: a string shorter than this is known by itself; past this many known, it is read again
 _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
+#: how many keys' spans are remembered: keys repeat in every entry, and a line's object
+#: of thousands of distinct keys must not be held again as the cache
+_KEYS_KEPT = 1 << 10
 
 
 #: how a member is walked: its value scrubbed, an image's data read as text, kept as is
@@ -369,7 +372,7 @@ class Scrubber(SpanFinder):
         spans = self._key_spans.get(key)
         if spans is None:
             spans = self.spans(key)
-            if len(key) <= 200:
+            if len(key) <= 200 and len(self._key_spans) < _KEYS_KEPT:
                 self._key_spans[key] = spans
         if hits is None:
             for span in spans:

@@ -23,6 +23,10 @@ at this size): its new text is written a piece at a time from the old
 (``_pending.py``). Parsed whole, JSON held in a string would hold the line, orjson's
 copy of it and the string (3.4x). Lines under 1 MB are measured too (``UNDER``): such
 a line was held as bytes until parsed, and parsed whole (over 4x for base64).
+
+One object of thousands of short members is walked as a stream too; its keys are held
+as 8-byte hashes (``_shell.py``), not as a dict of every key (over 7x the line, with the
+spans of every key remembered besides), so it stays within 3x.
 """
 
 from __future__ import annotations
@@ -130,6 +134,9 @@ def _content(shape: str, size: int = SIZE) -> Any:
         return _fill("plain text with one emoji 😀 then more plain text. ", size)
     if shape == "many small strings":
         return ["ab", "cd", "password=hunter2xyz"] * (size // 120)
+    if shape == "many keys":  # one object of thousands of short members
+        text = ("password=hunter2xyz", "a few plain words of a value")
+        return {f"key {i}": text[i % 3 > 0] for i in range(size // 48)}
     raise ValueError(shape)
 
 
@@ -145,6 +152,7 @@ WITHIN_THREE = [
     "2-byte characters",
     "json in a string",
     "base64" + UNDER,
+    "many keys",
 ]
 #: a string of 4-byte characters is four times its line in memory, a list of short
 #: strings many times: ``load`` alone is over 3x, and redaction must stay within it
