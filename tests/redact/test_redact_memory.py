@@ -6,7 +6,10 @@ once (a couple of MB: the bound is a ratio), then loaded and redacted in one fre
 process that measures the growth of its peak resident size (VmHWM, reset before each
 step) over its size before the step, after a warm-up redaction of a small file. glibc
 is told to give every large block back when freed (``MALLOC_MMAP_THRESHOLD_``), as it
-does for lines over 32 MB, so that the peak is what is held at once.
+does for lines over 32 MB, so that the peak is what is held at once. Small blocks
+freed by earlier steps stay mapped and are reused, so a step's growth over the
+process's size reads lower than what it holds at once when the heap is given back
+(``malloc_trim``) before each step: the bounds here are of growth as measured so.
 
 A string of 4-byte characters is four times its line in memory, and a line of many
 small strings many times its line as Python objects, so ``load`` itself is over 3x:
