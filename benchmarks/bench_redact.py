@@ -9,7 +9,7 @@ wall and CPU seconds, the peak, and the ratios redact / load::
 
     PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
         [--line-text base64|prose] [--hyperscan-cache FOLDER]
-        [--before CHECKOUT]  # the session and the line also redacted by another checkout
+        [--before CHECKOUT]  # each input also redacted by another checkout's code
 """
 
 from __future__ import annotations
@@ -130,7 +130,9 @@ def compare(name: str, path: Path, longest: int, before: str = "") -> None:
         print(
             f"\n{name}: redact by {before}: cpu {old['cpu']:.1f} s "
             f"({old['cpu'] / load['cpu']:.0f} x load); this checkout: cpu {red['cpu']:.1f} s "
-            f"({red['cpu'] / load['cpu']:.0f} x load), {old['cpu'] / red['cpu']:.1f} x faster"
+            f"({red['cpu'] / load['cpu']:.0f} x load), {old['cpu'] / red['cpu']:.1f} x faster; "
+            f"growth x the longest line: before {(old['peak'] - old['base']) / longest:.1f}, "
+            f"this checkout {(red['peak'] - red['base']) / longest:.1f}"
         )
     mb = 2**20
     print(f"\n{name}: {path.stat().st_size / mb:.0f} MB, longest line {longest / mb:.0f} MB")
@@ -182,7 +184,7 @@ def main() -> None:
             compare(f"one long line of {args.line_text}", line, longest_line(line), args.before)
         if "keys" in only:
             keys = write_many_keys(Path(folder) / "keys.jsonl", int(args.keys))
-            compare(f"one object of {int(args.keys)} keys", keys, longest_line(keys))
+            compare(f"one object of {int(args.keys)} keys", keys, longest_line(keys), args.before)
 
 
 if __name__ == "__main__":

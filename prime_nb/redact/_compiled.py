@@ -1,15 +1,16 @@
-"""Hyperscan databases kept compiled in a cache folder, checked before use (opt-in).
+"""Hyperscan databases kept compiled in the user's cache folder, checked before use.
 
 Why: every process that redacts compiles redaction's literal sets, which costs more
 than the rest of a small file's redaction (see benchmarks/README.md). A compiled database is saved
 (``hyperscan.dumpb``) under a name made from everything that went into it: the
 expressions, ids, flags, extensions, and the versions of Hyperscan and of the platform.
-A saved file is read only when it is a regular file of a sane size whose header names
-that same key and whose payload has the SHA-256 the header records, so a damaged or cut
-file never reaches Hyperscan's loader; one that passes and is still not this build's is
-refused by the loader's own checks or by a trial scan (a database built for another CPU
-refuses to scan). Any failure compiles the database as before; a folder that cannot be
-written is no error.
+A saved file is read only when it is a regular file of a sane size, owned by this user
+and writable by no one else, whose header names that same key and whose payload has the
+SHA-256 the header records, so a damaged or cut file never reaches Hyperscan's loader,
+nor one another user could have written; one that passes and is still not this build's
+is refused by the loader's own checks or by a trial scan (a database built for another
+CPU refuses to scan). Any failure compiles the database as before; a folder that cannot
+be written is no error.
 """
 
 from __future__ import annotations
@@ -38,16 +39,13 @@ hashlib.sha256(b"")  # the digest's first use sets OpenSSL up: at import, not in
 
 
 def cache_folder() -> Path | None:
-    """Where compiled databases are kept, as ``PRIME_NB_HYPERSCAN_CACHE`` says: ``1``
-    the user's cache folder ($XDG_CACHE_HOME or ~/.cache, then prime-nb/hyperscan), a
-    path that folder; unset, empty or ``0``, nowhere (each process compiles). Off unless
-    asked: a process that loads its databases holds less heap, so a later long line's
-    peak is lower but its growth over the process's size, which the memory tests
-    bound, is higher."""
+    """Where compiled databases are kept, as ``PRIME_NB_HYPERSCAN_CACHE`` says: unset,
+    empty or ``1``, the user's cache folder ($XDG_CACHE_HOME or ~/.cache, then
+    prime-nb/hyperscan); ``0``, nowhere (each process compiles); a path, that folder."""
     setting = os.environ.get("PRIME_NB_HYPERSCAN_CACHE", "")
-    if setting in ("", "0"):
+    if setting == "0":
         return None
-    if setting != "1":
+    if setting not in ("", "1"):
         return Path(setting)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "prime-nb" / "hyperscan"
@@ -103,7 +101,8 @@ def _load(path: Path, key: bytes) -> Any | None:
 
 
 def _read(path: Path) -> bytes | None:
-    """The file's bytes when it is a regular file of at most :data:`MAX_BYTES`."""
+    """The file's bytes when it is a regular file of at most :data:`MAX_BYTES`, this
+    user's, that no one else may write."""
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError:
@@ -112,6 +111,8 @@ def _read(path: Path) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
             return None
+        if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return None  # another user could have written it
         with os.fdopen(os.dup(fd), "rb", buffering=0) as fh:
             return fh.read(info.st_size + 1)
     except OSError:
@@ -124,7 +125,7 @@ def _save(path: Path, key: bytes, db: Any) -> None:
     """Written whole under a temporary name, then renamed: a reader sees all or none."""
     try:
         payload = hyperscan.dumpb(db)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".hsdb")
         try:
             with os.fdopen(fd, "wb") as fh:

@@ -33,10 +33,11 @@ class _Table:
     def __init__(self) -> None:
         self.fields = bytearray()
         self.ends = array("Q")  # where each row's field ends in ``fields``
-        self.rules = array("L")
-        self.placeholders = array("L")
+        # codes of distinct texts: 4 bytes a row each ("L" is 8 on 64-bit Linux)
+        self.rules = array("I")
+        self.placeholders = array("I")
         self.lines = array("Q")
-        self.ids = array("L")
+        self.ids = array("I")
 
     def __len__(self) -> int:
         return len(self.ends)

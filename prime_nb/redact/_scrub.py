@@ -78,6 +78,9 @@ _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
 #: an object with this many new short keys and strings has them dispatched together
 _BATCH_LEAST = 16
+#: how many keys' spans are remembered: keys repeat in every entry, and a line's object
+#: of thousands of distinct keys must not be held again as the cache
+_KEYS_KEPT = 1 << 10
 
 
 #: how a member is walked: its value scrubbed, an image's data read as text, kept as is
@@ -399,7 +402,7 @@ class Scrubber(SpanFinder):
         spans = self._key_spans.get(key)
         if spans is None:
             spans = self.spans(key)
-            if len(key) <= 200:
+            if len(key) <= 200 and len(self._key_spans) < _KEYS_KEPT:
                 self._key_spans[key] = spans
         if hits is None:
             for span in spans:

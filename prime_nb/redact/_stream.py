@@ -18,7 +18,8 @@ raises :class:`NotStreamable`, and the caller walks the line's tree as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ import orjson
 
 from ._key_count import quoted_key_count
 from ._scrub import IMAGE, KEEP, Hits, Scrubber, _join
+from ._shell import RepeatedKey, Shell
 
 #: a text longer than this has its keys counted by its quotes (``raw_key_count``)
 _COUNTED = 1 << 16
@@ -199,33 +201,49 @@ class StreamWalk:
             raise NotStreamable("members not separated by a comma")
         return self._space(at + 1), False
 
-    def _shell(self, at: int) -> dict[str, Any]:
-        """The object at ``at``: its keys, each with its value when a plan reads it."""
-        shell: dict[str, Any] = {}
+    def _members(self, at: int) -> Iterator[tuple[str, int, int]]:
+        """Each member of the object at ``at``: its key, where its value starts and ends."""
         at = self._space(at + 1)
         if at < self.end and self.buf[at] == ord("}"):
-            return shell
+            return
         while True:
             key, at = self._key(at)
-            if key in shell:
-                raise NotStreamable(
-                    "a repeated key"
-                )  # a repeated key: the tree walk writes the line anew
             byte = self.buf[at] if at < self.end else -1
             if byte == _QUOTE:
                 end = self._string_end(at)
-                shell[key] = self._loads(at, end) if key in _TOLD else _UNREAD
             elif byte in _OPEN:
                 found = self._container_end(at, self.end)
                 assert found is not None  # not limited: raises when it does not close
                 end = found
-                shell[key] = _UNREAD
             else:
                 end = self._scalar_end(at)
-                shell[key] = self._loads(at, end) if key in _TOLD else _UNREAD
+            yield key, at, end
             at, closed = self._next(end, ord("}"))
             if closed:
-                return shell
+                return
+
+    def _shell(self, at: int) -> Shell:
+        """The object at ``at``: the values plans read (a container's as ``_UNREAD``),
+        and its keys (see ``_shell.py``)."""
+        # the keys are read again by a walk of their own: a shell that held this walk
+        # (which holds the shell of its top object) would keep the line alive in a cycle
+        scrubber, buf, start, end = self.scrubber, self.buf, self.start, self.end
+        shell = Shell(
+            lambda: (key for key, _, _ in StreamWalk(scrubber, buf, start, end)._members(at))
+        )
+        hashes = array("q")
+        for key, value_at, value_end in self._members(at):
+            hashes.append(hash(key))
+            if key in _TOLD:
+                if dict.__contains__(shell, key):
+                    raise NotStreamable("a repeated key")
+                container = self.buf[value_at] in _OPEN
+                shell[key] = _UNREAD if container else self._loads(value_at, value_end)
+        try:
+            shell.seal(hashes)
+        except RepeatedKey:
+            raise NotStreamable("a repeated key") from None
+        return shell
 
     def _scalar_end(self, at: int) -> int:
         m = _SCALAR.match(self.buf, at, self.end)
@@ -351,8 +369,9 @@ class StreamWalk:
             frame.shell, frame.context, key, value, frame.where, frame.path,
             frame.secret, self.hits, frame.taken,
         )  # fmt: skip
-        frame.taken.add(new_key)
-        self.changed = self.changed or new_key != key
+        if new_key != key:  # an unchanged key is in the shell: only a new one is kept
+            frame.taken.add(new_key)
+            self.changed = True
         self.write((b"," if frame.count else b"") + orjson.dumps(new_key) + b":")
         frame.count += 1
         if end is None:

@@ -248,7 +248,9 @@ _QUALIFIERS = frozenset(
 _SECRET_PART = re.compile("pass|pw|secret|contrase|key|token|pat|cred|auth|cookie|sessionid|bearer")
 
 
-@functools.lru_cache(maxsize=8192)  # a session's keys repeat in every entry
+# a session's keys repeat in every entry; a line of thousands of distinct keys must not be
+# held again as the cache (1,024 names: about 0.1 MB)
+@functools.lru_cache(maxsize=1024)
 def secret_key_class(name: str) -> str | None:
     """``"password"``, ``"token"``, ``"key"`` or None: whether a key names a secret, and
     which kind.

@@ -121,16 +121,38 @@ def test_folder_that_cannot_be_made(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert _hits(_build()) == WANT
 
 
-@pytest.mark.parametrize("setting", ["", "0"])
-def test_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
-    monkeypatch.setenv("PRIME_NB_HYPERSCAN_CACHE", setting)
+def test_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRIME_NB_HYPERSCAN_CACHE", "0")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert _hits(_build()) == WANT
     assert not list(tmp_path.rglob("*.hsdb"))
 
 
-def test_cache_in_the_user_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PRIME_NB_HYPERSCAN_CACHE", "1")
+@pytest.mark.parametrize("setting", [None, "", "1"])
+def test_cache_in_the_user_folder_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str | None
+) -> None:
+    if setting is None:
+        monkeypatch.delenv("PRIME_NB_HYPERSCAN_CACHE", raising=False)
+    else:
+        monkeypatch.setenv("PRIME_NB_HYPERSCAN_CACHE", setting)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert _hits(_build()) == WANT
-    assert len(list((tmp_path / "prime-nb" / "hyperscan").glob("*.hsdb"))) == 1
+    folder = tmp_path / "prime-nb" / "hyperscan"
+    assert len(list(folder.glob("*.hsdb"))) == 1
+    assert folder.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("bits", [0o020, 0o002])
+def test_a_copy_others_may_write_is_compiled_again(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, bits: int
+) -> None:
+    """A database another user could have written is never handed to the loader, even
+    with a sound header and digest (a crafted payload could be)."""
+    _build()
+    path = _saved(folder)
+    path.chmod(0o644 | bits)
+    loaded: list[bytes] = []
+    monkeypatch.setattr(hyperscan, "loadb", lambda raw, mode: loaded.append(raw))
+    assert _hits(_build()) == WANT
+    assert not loaded

@@ -151,6 +151,13 @@ HOSTILE = {
     "a list of small objects": _entry(
         24, json.dumps([*({"a": i, "b": [i]} for i in range(60)), "password=hunter2xyz"])
     ),
+    # past 64 bytes: read by the shell's hashes, not parsed (``_shell.py``)
+    "a repeated key far apart": _entry(
+        25, '{"a":' + _SECRET + ',"pad":"' + "x" * 80 + '","a":"password=two2xyz"}'
+    ),
+    "a repeated told key far apart": _entry(
+        26, '[{"type":"text","text":' + _SECRET + ',"pad":"' + "x" * 80 + '","type":"x"}]'
+    ),
 }
 
 
