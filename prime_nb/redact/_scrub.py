@@ -81,6 +81,10 @@ _BATCH_LEAST = 16
 #: how many keys' spans are remembered: keys repeat in every entry, and a line's object
 #: of thousands of distinct keys must not be held again as the cache
 _KEYS_KEPT = 1 << 10
+#: how many short strings' scrubbed forms (and strings known clean) are remembered: a
+#: session's repeats (tool names, roles, paths) are few, and a line of thousands of
+#: distinct short strings must not be held again as the memo
+_SCRUBBED_KEPT = 1 << 12
 
 
 #: how a member is walked: its value scrubbed, an image's data read as text, kept as is
@@ -330,7 +334,7 @@ class Scrubber(SpanFinder):
             if isinstance(value, str) and len(value) < _SHORT_TEXT and value not in self._found
         ]
         if len(texts) >= _BATCH_LEAST:
-            if len(self._clean) > _SHORT_KEPT:
+            if len(self._clean) > _SCRUBBED_KEPT:
                 self._clean.clear()
             self._clean.update(left_out(self.rules, texts))
 
@@ -429,7 +433,7 @@ class Scrubber(SpanFinder):
             # None: unchanged (the walk tells a change by identity: an equal string met
             # before is another object)
             known = (None if new == text else new, tuple((h.rule, h.placeholder) for h in found))
-            if len(self._scrubbed) < _SHORT_KEPT:
+            if len(self._scrubbed) < _SCRUBBED_KEPT:
                 self._scrubbed[text] = known
         if known[1]:
             hits.extend(Hit(path, rule, placeholder) for rule, placeholder in known[1])
