@@ -301,12 +301,6 @@ class _Dispatch:
             found = primer.groups.get((id(parts), where))
             return None if found is None else frozenset(found)
 
-        def hint_items(hints: tuple[str, ...]) -> frozenset[int] | None:
-            scanned = scanned_hints(hints)
-            if hints and not scanned:
-                return frozenset()  # none can be in a text the scan answers for
-            return items(scanned, 1)
-
         needed = [rule.needed_shapes() for rule in rules]
         distinct = tuple(dict.fromkeys(p for shapes_ in needed for p in shapes_))
         numbers = {p: i for i, p in enumerate(distinct)}
@@ -319,7 +313,7 @@ class _Dispatch:
                 literals = items(plan.literals, 2 if plan.folded else 0)
             wanted = frozenset(numbers[p] for p in shape)
             known = wanted if wanted and wanted <= scan.answered else None
-            gates.append(_Gate(rule, items(rule.needs, 0), hint_items(rule.hints), literals, known))
+            gates.append(_Gate(rule, items(rule.needs, 0), items(rule.hints, 1), literals, known))
         # each rule is listed under the items of one test it cannot open without
         always: set[int] = set()
         by_item: dict[int, list[int]] = {}
@@ -357,22 +351,11 @@ def _groups(rules: list[Rule]) -> list[tuple[tuple[str, ...], int]]:
     """Every group of literals the rules test a text for: what each needs, its hints,
     and its pattern's literals (see ``Presence.any_in`` for the second item)."""
     groups = [(r.needs, 0) for r in rules] + [(r.hints, 1) for r in rules]
-    groups += [(scanned_hints(r.hints), 1) for r in rules if scanned_hints(r.hints) != r.hints]
     for rule in rules:
         plan = plan_of(rule.pattern) if rule.pattern is not None else None
         if plan is not None:
             groups.append((plan.literals, 2 if plan.folded else 0))
     return groups
-
-
-@functools.lru_cache(maxsize=1024)
-def scanned_hints(hints: tuple[str, ...]) -> tuple[str, ...]:
-    """The hints a lower-cased Latin-1 text can hold (``hints`` itself when all can): the
-    scan answers only for Latin-1 texts, and ``str.lower`` keeps a Latin-1 character in
-    Latin-1, so a hint wider than that (``\u2026``) is never in such a text. Without it a
-    rule with one such hint could not be left out of any text by the scan."""
-    kept = tuple(hint for hint in hints if all(ord(c) < 256 for c in hint))
-    return hints if kept == hints else kept
 
 
 @functools.lru_cache(maxsize=256)
