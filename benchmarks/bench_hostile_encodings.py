@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import os
@@ -43,81 +44,31 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+import session_entries
 from machine import describe
+from session_entries import MS, SHORT_USAGE, T0, head, user
 
-T0 = "2026-01-05T10:00:00Z"
 MARKUP = "<script>alert(1)</script><img src=x onerror=alert(2)>\x1b]0;pwned\x07\x1b[2J\u202e"
 FORMULA = '=HYPERLINK("http://x.invalid/?"&A1,"click")'
 
 
-def head(**extra: Any) -> dict[str, Any]:
-    return {"type": "session", "version": 3, "id": "s1", "timestamp": T0, "cwd": "/w", **extra}
-
-
-def user(entry_id: Any, parent: Any, text: Any = "hi", **extra: Any) -> dict[str, Any]:
-    message = {"role": "user", "content": text, "timestamp": 1767607200000}
-    entry = {"type": "message", "id": entry_id, "parentId": parent, "timestamp": T0}
-    return {**entry, "message": message, **extra}
-
-
 def assistant(entry_id: Any, parent: Any, text: Any = "ok", usage: Any = None) -> dict[str, Any]:
-    usage = usage if usage is not None else {"input": 10, "output": 5, "cost": {"total": 0.01}}
-    message = {
-        "role": "assistant",
-        "content": [{"type": "text", "text": text}],
-        "usage": usage,
-        "provider": "anthropic",
-        "model": "m",
-        "stopReason": "stop",
-        "timestamp": 1767607201000,
-    }
-    return {
-        "type": "message",
-        "id": entry_id,
-        "parentId": parent,
-        "timestamp": T0,
-        "message": message,
-    }
-
-
-def tool_pair(parent: str, name: str, args: Any, result: str) -> list[dict[str, Any]]:
-    call = assistant("c1", parent)
-    call["message"]["content"] = [{"type": "toolCall", "id": "t1", "name": name, "arguments": args}]
-    call["message"]["stopReason"] = "toolUse"
-    back = {
-        "type": "message",
-        "id": "r1",
-        "parentId": "c1",
-        "timestamp": T0,
-        "message": {
-            "role": "toolResult",
-            "toolCallId": "t1",
-            "toolName": name,
-            "content": [{"type": "text", "text": result}],
-            "isError": False,
-            "timestamp": 1767607202000,
-        },
-    }
-    return [call, back]
-
-
-def compaction(entry_id: str, parent: str, kept: Any) -> dict[str, Any]:
-    return {
-        "type": "compaction",
-        "id": entry_id,
-        "parentId": parent,
-        "timestamp": T0,
-        "summary": "s",
-        "firstKeptEntryId": kept,
-        "tokensBefore": 5,
-    }
-
-
-def lines(*entries: Any) -> bytes:
-    return b"".join(
-        (e if isinstance(e, bytes) else json.dumps(e, ensure_ascii=False).encode()) + b"\n"
-        for e in entries
+    """An assistant message as a provider writes it: short usage, the provider's name."""
+    usage = SHORT_USAGE if usage is None else usage
+    return session_entries.assistant(
+        entry_id, parent, text, usage=usage, provider="anthropic", ms=MS + 1000
     )
+
+
+tool_pair = functools.partial(
+    session_entries.tool_pair,
+    ids=("c1", "t1", "r1"),
+    ms=(MS + 1000, MS + 2000),
+    usage=SHORT_USAGE,
+    provider="anthropic",
+)
+compaction = functools.partial(session_entries.compaction, stamp=T0)
+lines = functools.partial(session_entries.lines, ensure_ascii=False)
 
 
 PLAIN = lines(head(), user("u1", None, "héllo wörld"), assistant("a1", "u1", "ünïcode ok"))

@@ -35,85 +35,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from machine import describe
+from session_entries import T0, assistant, head, tool_pair, user
 
 MARKUP = "<script>alert(1)</script><img src=x onerror=alert(2)>\x1b]0;pwned\x07\x1b[2J\u202e"
-T0 = "2026-01-05T10:00:00Z"
 #: CPU seconds past which a step is reported as slow
 SLOW = 10.0
 
 
 def line(obj: Any) -> bytes:
     return json.dumps(obj).encode() + b"\n"
-
-
-def head(**extra: Any) -> dict[str, Any]:
-    return {"type": "session", "version": 3, "id": "s1", "timestamp": T0, "cwd": "/w", **extra}
-
-
-def user(entry_id: Any, parent: Any, text: Any = "hi", **extra: Any) -> dict[str, Any]:
-    message = {"role": "user", "content": text, "timestamp": 1767607200000}
-    return {
-        "type": "message",
-        "id": entry_id,
-        "parentId": parent,
-        "timestamp": T0,
-        "message": message,
-        **extra,
-    }
-
-
-def assistant(entry_id: Any, parent: Any, text: Any = "ok", **extra: Any) -> dict[str, Any]:
-    usage = extra.pop(
-        "usage",
-        {
-            "input": 10,
-            "output": 5,
-            "cacheRead": 0,
-            "cacheWrite": 0,
-            "totalTokens": 15,
-            "cost": {"total": 0.001},
-        },
-    )
-    message = {
-        "role": "assistant",
-        "content": [{"type": "text", "text": text}],
-        "provider": extra.pop("provider", "p"),
-        "model": extra.pop("model", "m"),
-        "usage": usage,
-        "stopReason": extra.pop("stop", "stop"),
-        "timestamp": 1767607200000,
-    }
-    return {
-        "type": "message",
-        "id": entry_id,
-        "parentId": parent,
-        "timestamp": T0,
-        "message": message,
-        **extra,
-    }
-
-
-def tool_pair(parent: str, name: str, args: Any, result: Any) -> list[dict[str, Any]]:
-    call = assistant("tc", parent)
-    call["message"]["content"] = [
-        {"type": "toolCall", "id": "call1", "name": name, "arguments": args}
-    ]
-    call["message"]["stopReason"] = "toolUse"
-    res = {
-        "type": "message",
-        "id": "tr",
-        "parentId": "tc",
-        "timestamp": T0,
-        "message": {
-            "role": "toolResult",
-            "toolCallId": "call1",
-            "toolName": name,
-            "content": [{"type": "text", "text": result}],
-            "isError": False,
-            "timestamp": 1767607200000,
-        },
-    }
-    return [call, res]
 
 
 def markup_everywhere() -> bytes:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import subprocess
@@ -38,50 +39,22 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+import session_entries
 from machine import describe
+from session_entries import SHORT_USAGE, compaction, lines
 
 HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-01-05T10:00:00Z"}
 STAMP = "2026-01-05T10:00:01.000Z"
 
 
-def user(entry_id: str, parent: str | None, text: str = "hi") -> dict[str, Any]:
-    message = {"role": "user", "content": text}
-    return {
-        "type": "message",
-        "id": entry_id,
-        "parentId": parent,
-        "timestamp": STAMP,
-        "message": message,
-    }
+user = functools.partial(session_entries.user, ms=None, stamp=STAMP)
 
 
 def assistant(entry_id: str, parent: str | None, usage: Any = None) -> dict[str, Any]:
-    usage = usage if usage is not None else {"input": 10, "output": 5, "cost": {"total": 0.01}}
-    message = {"role": "assistant", "content": [{"type": "text", "text": "ok"}], "usage": usage}
-    message.update(provider="anthropic", model="m", stopReason="stop")
-    return {
-        "type": "message",
-        "id": entry_id,
-        "parentId": parent,
-        "timestamp": STAMP,
-        "message": message,
-    }
-
-
-def compaction(entry_id: str, parent: str, kept: Any) -> dict[str, Any]:
-    return {
-        "type": "compaction",
-        "id": entry_id,
-        "parentId": parent,
-        "summary": "s",
-        "firstKeptEntryId": kept,
-        "tokensBefore": 5,
-    }
-
-
-def lines(*entries: Any) -> bytes:
-    return b"".join(
-        (e if isinstance(e, bytes) else json.dumps(e).encode()) + b"\n" for e in entries
+    """An assistant message as a provider writes it: short usage, the provider's name."""
+    usage = SHORT_USAGE if usage is None else usage
+    return session_entries.assistant(
+        entry_id, parent, usage=usage, provider="anthropic", ms=None, stamp=STAMP
     )
 
 
