@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from machine import describe
 
-from sessiongen import write_large_session
+from sessiongen import write_jsonl, write_large_session
 
 #: this checkout (whose ``prime_nb`` the steps import unless told another)
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,30 +92,21 @@ def write_long_line(path: Path, megabytes: float, kind: str = "base64") -> Path:
     chunk = base64.b64encode(r.randbytes(3 << 20)).decode() if kind == "base64" else dense_prose(r)
     size = int(megabytes * 2**20)
     text = (chunk * (size // len(chunk) + 1))[:size]
-    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
-    entry = {
-        "type": "message",
-        "id": "u1",
-        "parentId": None,
-        "timestamp": "2026-01-05T10:00:01Z",
-        "message": {"role": "user", "content": text, "timestamp": 0},
-    }
-    path.write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n")
-    return path
+    message = {"role": "user", "content": text, "timestamp": 0}
+    return one_entry_session(path, {"type": "message", "id": "u1", "message": message})
 
 
 def write_many_keys(path: Path, keys: int) -> Path:
     """A session whose one custom entry's data is an object of ``keys`` keys."""
+    data = dict.fromkeys((f"k{i}" for i in range(keys)), 1)
+    return one_entry_session(path, {"type": "custom", "id": "c1", "data": data})
+
+
+def one_entry_session(path: Path, entry: dict[str, Any]) -> Path:
+    """A session file of a header and ``entry`` (made a root, with a timestamp)."""
     head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
-    entry = {
-        "type": "custom",
-        "id": "c1",
-        "parentId": None,
-        "timestamp": "2026-01-05T10:00:01Z",
-        "data": dict.fromkeys((f"k{i}" for i in range(keys)), 1),
-    }
-    path.write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n")
-    return path
+    entry = {"parentId": None, "timestamp": "2026-01-05T10:00:01Z", **entry}
+    return write_jsonl(path, [head, entry])
 
 
 def longest_line(path: Path) -> int:

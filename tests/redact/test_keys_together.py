@@ -4,7 +4,6 @@ dispatched alone, and the rules read only the strings the scan could not rule ou
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 from prime_nb.redact import _find, redact
 from prime_nb.redact import _scrub as scrub
 from prime_nb.redact._rule import dispatch as rule_dispatch
+from sessiongen import write_jsonl
 
 SECRETS = {
     "GITHUB_TOKEN": "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5",
@@ -36,8 +36,7 @@ def _session(path: Path) -> Path:
         "timestamp": "2026-01-05T10:00:01Z",
         "data": data,
     }
-    path.write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n")
-    return path
+    return write_jsonl(path, [head, entry])
 
 
 def _redacted(tmp_path: Path, name: str) -> tuple[str, list[tuple[str, str, str]], list[str]]:
