@@ -17,6 +17,12 @@ from more_secrets import LOOKALIKES
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
+from prime_nb.redact._assignments import (
+    ASSIGNMENT,
+    ASSIGNMENT_SHAPE,
+    _assignment_search,
+    _assignment_starts,
+)
 from prime_nb.redact._batch import JOINT, left_out
 from prime_nb.redact._disguise import _JOINT, _LISTED
 from prime_nb.redact._encodings import HEX_RUN, PERCENT, WORD_RUN, WRAP
@@ -27,13 +33,7 @@ from prime_nb.redact._generic import TRUNCATED
 from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
 from prime_nb.redact._prefilter import Shapes, Windows
 from prime_nb.redact._rule import dispatch, dispatch_of, presence_for
-from prime_nb.redact._rules import (
-    ASSIGNMENT,
-    ASSIGNMENT_SHAPE,
-    TOKEN_PREFIXES,
-    _assignment_search,
-    _assignment_starts,
-)
+from prime_nb.redact._rules import TOKEN_PREFIXES
 from prime_nb.redact._scrub import BLOCK_KEEP, ENTRY_KEEP, MESSAGE_KEEP
 from prime_nb.redact._suspects import _BESIDE_WORD
 
