@@ -58,6 +58,16 @@ def _wide_encoding(head: bytes) -> str | None:
     return None
 
 
+def holds_no_utf8_lines(head: bytes) -> bool:
+    """Do a file's first bytes already say it holds no UTF-8 line (compressed, or
+    UTF-16/UTF-32 text)? The scan asks before it reads a file from its start, so that
+    a large one is refused from its first 4 KiB: read whole, every one of its lines
+    would only become a problem on the way to the same error (:func:`no_header`)."""
+    return any(head.startswith(magic) for magic, _, _ in _COMPRESSED) or (
+        _wide_encoding(head) is not None
+    )
+
+
 def no_header(path: str | Path, fd: int) -> SessionFormatError:
     """The one error for a file with no session header. A compressed file, UTF-16 text
     or CR line ends say what they are: such bytes hold no JSON line at all, and 'is

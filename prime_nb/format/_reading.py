@@ -24,6 +24,7 @@ from orjson import JSONDecodeError, loads
 
 from ..errors import SessionFormatError
 from ._glued import describe_glued, glued_spans
+from ._no_header import holds_no_utf8_lines
 
 BOM = b"\xef\xbb\xbf"
 #: large reads: few system calls, and lines of many MB need no special case
@@ -496,6 +497,8 @@ def scan_file(
     and scan on from ``state``; a line's problems come before its entry.
     """
     st = state if state is not None else ScanState()
+    if st.offset == 0 and holds_no_utf8_lines(fh.read(4096)):
+        return  # no line at all: the reader's no-header error names what it holds
     fh.seek(st.offset)
     st.newline_paid = False
     if st.owes_newline:
