@@ -1,7 +1,8 @@
 """What every command shares: one-line errors and exit codes, and text made safe to print.
 
 Text from a session goes to a terminal through :func:`printable` (no escape sequences,
-no control characters, file names that are not UTF-8 shown as ``\\xNN``). A path goes
+no control characters, format characters such as zero-width spaces and BOMs shown as
+``\\u200b``, file names that are not UTF-8 shown as ``\\xNN``). A path goes
 through :func:`shown_path` first: a file's name may hold a newline or an escape sequence
 too, and is shown with them as ``\\xNN`` (one line, and the name that opens the file).
 An error is one line whatever it quotes.
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .._names import real_name, shown_name
+from .._names import FORMAT_CHARACTERS, escaped, real_name, shown_name
 
 PROG = "prime-nb"
 
@@ -47,23 +48,27 @@ _ESCAPES = re.compile(
     r"|\x1b[ -~]?"
 )
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: invisible characters that a terminal shows as nothing (zero-width spaces and joiners,
+#: BOMs, tag characters: Unicode's format characters): shown escaped, so that no text
+#: hides in a line and two names that look alike read apart
+_FORMAT = re.compile(f"[{FORMAT_CHARACTERS}]")
+_UNSAFE_IN_NAMES = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{FORMAT_CHARACTERS}]")
 
 
 def printable(text: str, *, newlines: bool = True) -> str:
     """``text`` without escape sequences or control characters (tabs kept; newlines kept
-    unless ``newlines=False``, which turns them into spaces: one value, one line), and
-    with the bytes of a file name that are not UTF-8 as ``\\xNN`` (a strict terminal
-    refuses them)."""
+    unless ``newlines=False``, which turns them into spaces: one value, one line), with
+    its other format characters as escapes (``\\u200b``), and with the bytes of a file
+    name that are not UTF-8 as ``\\xNN`` (a strict terminal refuses them)."""
     text = shown_name(text)
     if not newlines:
         text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+    return _FORMAT.sub(escaped, _CONTROLS.sub("", _ESCAPES.sub("", text)))
 
 
 def shown_path(path: object) -> str:
     """``path`` as the CLI prints it: its bytes that are not UTF-8 and its control
-    characters (a newline, ESC, BEL, bidirectional overrides) as the ``\\xNN`` of
+    characters (a newline, ESC, BEL, bidirectional overrides, zero-width ones) as the ``\\xNN`` of
     their UTF-8 bytes, so that it stays on its line, steers no terminal and reads back as
     the same name (``_names.real_name``)."""
     return _UNSAFE_IN_NAMES.sub(_escaped_char, shown_name(str(path)))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from .._names import shown_text
 from ._columns import EntryColumns
 from ._index import TreeIndex
 
@@ -54,11 +55,12 @@ class Context(list[dict[str, Any]]):
         self.git = git
 
     def __repr__(self) -> str:
-        return (
+        said = (
             f"Context({len(self)} messages at {self.leaf_id}, model={self.provider}/{self.model}, "
             f"thinking={self.thinking_level}, tier={self.service_tier}, "
             f"compaction={self.compaction_id})"
         )
+        return shown_text(said)  # ids, provider and model are the session's text
 
 
 def js_ms(value: Any) -> int | None:

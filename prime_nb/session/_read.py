@@ -24,6 +24,7 @@ from typing import IO, Any
 
 import orjson
 
+from .._names import shown_text
 from .._paths import is_url
 from ..format import (
     CURRENT_VERSION,
@@ -125,7 +126,7 @@ class ColumnsRead:
 
     def __repr__(self) -> str:
         return (
-            f"<ColumnsRead {self.kind} of {self.file.name}: {len(self)} entries, "
+            f"<ColumnsRead {self.kind} of {shown_text(self.file.name)}: {len(self)} entries, "
             f"up to byte {self.end}>"
         )
 

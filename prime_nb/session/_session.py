@@ -11,7 +11,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .. import write
-from .._names import real_name, shown_name
+from .._names import real_name, shown_name, shown_text
 from .._paths import given_path, is_url
 from ..errors import EntryNotFoundError, SessionFormatError
 from ..format import (
@@ -202,9 +202,9 @@ class Session(SessionWrites):
 
     def __repr__(self) -> str:
         return (
-            f"<Session {self.name or self.id} v{self.version} {self.dialect}: "
+            f"<Session {shown_text(str(self.name or self.id))} v{self.version} {self.dialect}: "
             f"{len(self)} entries, {len(self.leaves)} leaves, "
-            f"{len(self.problems)} problems, file={shown_name(str(self.file))}>"
+            f"{len(self.problems)} problems, file={shown_text(str(self.file))}>"
         )
 
     # -- tables --------------------------------------------------------------------------

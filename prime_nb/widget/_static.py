@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._names import shown_name
+from .._names import shown_name, shown_text
 from .._words import counted, plural
 from ..session import one_line
 from ._data import BRANCH_SUMMARY, COMPACTION, KIND_NAMES, LABEL, SessionData, kind_codes
@@ -114,7 +114,7 @@ def _counts(numbers: dict[str, Any], words: tuple[str, ...]) -> list[str]:
 def text_repr(session: Session) -> str:
     """``SessionWidget: <name> · 120 entries · 3 leaves · 2 compactions · 0 problems``."""
     parts = _counts(summary_numbers(session), ("entry", "leaf", "compaction", "problem"))
-    return (
+    return shown_text(
         f"SessionWidget: {_title(session)} ({shown_name(Path(session.file).name)}) · "
         + " · ".join(parts)
     )
