@@ -29,15 +29,23 @@ def short_count(n: float) -> str:
     return str(int(n))
 
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_BLOCK = re.compile(r"^\s*(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d{1,3}[.)]\s+)")
+#: The patterns read a line in time linear in its length, whatever it holds (session
+#: text is untrusted, and a line may be megabytes): no two quantifiers may share what
+#: they match (possessive ``*+`` where they could), and an opening mark's content stops
+#: at the next opening mark, so a line of a thousand unclosed marks reads each stretch
+#: once, not once per mark.
+_FENCE = re.compile(r"^\s*+(```|~~~)")
+#: a link's target in parentheses, which may hold one level of its own: ``(/wiki/a_(b))``
+_TARGET = r"\((?:[^()]|\([^()]*\))*\)"
+_TABLE_RULE = re.compile(r"^\s*+\|?\s*+:?-{3,}+:?\s*+(\|\s*+:?-{3,}+:?\s*+)*+\|?\s*+$")
+_BLOCK = re.compile(r"^\s*+(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d{1,3}[.)]\s+)")
 _INLINE = (
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # image: its alt text
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # link: its text
+    (re.compile(rf"!\[([^\[\]]*)\]{_TARGET}"), r"\1"),  # image: its alt text
+    (re.compile(rf"\[([^\[\]]+)\]{_TARGET}"), r"\1"),  # link: its text
     (re.compile(r"`([^`]+)`"), r"\1"),
-    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
-    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),
+    (re.compile(r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*"), r"\1"),
+    (re.compile(r"__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__"), r"\1"),
+    (re.compile(r"~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~"), r"\1"),
     (re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),
     (re.compile(r"(?<!\w)_(?=\S)([^_]+?)(?<=\S)_(?!\w)"), r"\1"),
 )
