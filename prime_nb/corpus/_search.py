@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._names import shown_text
 from ._listing import corpus_root, listed
 from ._runner import run
 from ._search_match import FIELDS, FileHits, Hit, Query, search_file
@@ -153,8 +154,10 @@ def search(
         shown = "; ".join(f"{path}: {error}" for path, error in failed[:3])
         more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
         warnings.warn(
-            f"search: {len(failed)} file(s) could not be read as sessions and gave no hits: "
-            f"{shown}{more}; check them with `prime-nb validate`",
+            shown_text(
+                f"search: {len(failed)} file(s) could not be read as sessions and gave no "
+                f"hits: {shown}{more}; check them with `prime-nb validate`"
+            ),
             stacklevel=2,
         )
     return _frame(columns)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .._names import real_name, shown_name
+from .._names import real_name, shown_name, shown_text
 from ..errors import DatasetTooLargeError, SessionFormatError
 from ..session import Session, check_options, find_session_files, load
 from ._units import Rows
@@ -241,7 +241,7 @@ def from_sessions(
     for item in _rows(sources, unit, options, progress, on_error, max_messages):
         if isinstance(item, tuple):
             skipped.append({"file": item[0], "error": item[1]})
-            warnings.warn(f"{item[0]}: {item[2]}: {item[1]}", stacklevel=2)
+            warnings.warn(shown_text(f"{item[0]}: {item[2]}: {item[1]}"), stacklevel=2)
         else:
             rows.append(item)
     metadata = {"prime_nb.unit": unit, "prime_nb.format": format}

@@ -23,13 +23,14 @@ import contextlib
 import os
 import re
 import warnings
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .._names import shown_name
+from .._names import shown_name, shown_text
 from .._paths import given_path
 from ..format import Problem, RawEntry, header_to_canonical, scan
 from ._columns import table_time_ms
@@ -153,13 +154,39 @@ def find_session_files(
         )
     if root.is_file():
         return [root]
-    found = [p for p in root.glob(pattern) if p.is_file()]
+    found = [p for p in _glob(root, pattern) if p.is_file()]
     if include_archived and pattern.endswith(".jsonl"):
-        archived = root.glob(pattern + ".*")
+        archived = _glob(root, pattern + ".*")
         found += [p for p in archived if ARCHIVED_NAME.search(p.name) and p.is_file()]
     if not follow_symlinks:
         found = _inside(root, found)
     return sorted(found)
+
+
+def _glob(root: Path, pattern: str) -> Iterator[Path]:
+    """``root.glob(pattern)``, but a pattern starting ``**/`` walks the folders with a
+    list instead of recursion: pathlib's recursive glob raises RecursionError below
+    a folder nested a thousand deep, which a hostile folder may be. As pathlib's ``**``
+    does, it enters no symlinked folder; a folder it cannot read is passed over."""
+    rest = pattern[3:]
+    if not pattern.startswith("**/") or "**" in rest:
+        yield from root.glob(pattern)  # as deep as the pattern, no deeper
+        return
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                found = list(entries)
+        except OSError:
+            continue
+        for entry in found:
+            path = folder / entry.name
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(path)
+            if path.relative_to(root).match(rest):
+                yield path
 
 
 def _inside(root: Path, found: list[Path]) -> list[Path]:
@@ -174,10 +201,10 @@ def _inside(root: Path, found: list[Path]) -> list[Path]:
             parents[path.parent] = os.path.join(os.path.realpath(path.parent), "")
         real = os.path.realpath(path) if path.is_symlink() else parents[path.parent] + path.name
         (kept if real.startswith(inside) else left).append(path)
-    shown = shown_name(str(root))
+    shown = shown_text(str(root))  # a folder's names may hold escape sequences
     for path in sorted(left)[:NAMED_LINKS]:
         warnings.warn(
-            f"{shown_name(str(path))}: left out, a symlink leading outside {shown}; pass "
+            f"{shown_text(str(path))}: left out, a symlink leading outside {shown}; pass "
             "follow_symlinks=True (--follow-symlinks) to read it, or name the file",
             stacklevel=3,
         )
