@@ -52,6 +52,7 @@ GROUPS.update(
         file: SCOUT
         for file in (
             "tests/interop/test_scout.py",
+            "tests/interop/test_scout_untrusted.py",
             "tests/interop/test_names_not_utf8.py",
             "tests/interop/test_folder_links_readers.py",
             "tests/cli/test_cli_convert.py",

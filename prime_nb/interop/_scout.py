@@ -160,7 +160,11 @@ def transcript_of(
     tid = transcript_id(session_id, leaf_id)
     for item in items[shared:]:
         held.setdefault(item.entry_id, tid)
+    # session text is untrusted: Scout's viewer shows it as plain text, so no Markdown
+    # link or image in it becomes a link (the viewer renders trusted text's Markdown)
+    untrusted = {"trust_content": False} if "trust_content" in scout.Transcript.model_fields else {}
     return scout.Transcript(
+        **untrusted,
         transcript_id=tid,
         source_type=SOURCE_TYPE,
         source_id=session_id,
@@ -220,7 +224,9 @@ def to_scout(
     messages, and how many). Each transcript's id is
     ``<session id>:<leaf id>``; each message's id is its entry id. Empty sessions have
     no path and give no transcript. A file reached through a symlink leading out of a
-    folder given is left out, with a warning, unless ``follow_symlinks``.
+    folder given is left out, with a warning, unless ``follow_symlinks``. Each
+    transcript is marked untrusted (``trust_content=False``): Scout's viewer shows
+    session text as plain text, never its Markdown links and images.
 
     Returns the ids of the transcripts written. Raises ImportError without the
     ``scout`` extra, ValueError for another ``leaves``.

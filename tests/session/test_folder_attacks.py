@@ -9,6 +9,7 @@ name it (a symlink left out, a file skipped), which Python prints on the termina
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,13 +30,21 @@ def _session(path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def deep(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def deep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """The folders, removed here deepest first: pytest's own clean-up (shutil.rmtree)
+    recurses too, and would fail on them in a later run."""
     root = tmp_path_factory.mktemp("deep")
-    folder = root
+    chain = [root]
     for _ in range(DEPTH):  # os.makedirs recurses too
-        folder = folder / "d"
-        folder.mkdir()
-    return root, _session(folder / "s.jsonl")
+        chain.append(chain[-1] / "d")
+        chain[-1].mkdir()
+    path = _session(chain[-1] / "s.jsonl")
+    try:
+        yield root, path
+    finally:
+        path.unlink()
+        for folder in reversed(chain[1:]):
+            folder.rmdir()
 
 
 def test_a_folder_nested_past_the_recursion_limit_is_listed(deep: tuple[Path, Path]) -> None:
