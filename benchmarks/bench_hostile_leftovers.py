@@ -11,11 +11,16 @@ of one unclosed Markdown mark repeated (``[``, ``![``, ``[a](``, ``**a ``, ``__a
 ``~~a ``, spaces before a word, a table rule's spaces), and of closed marks for scale.
 A line per kind: its CPU seconds.
 
+``folders`` (this round's attacks): a folder nested ``--depth`` deep (1,200 by default)
+read by ``list_sessions``, and a folder whose file names hold an escape sequence read by
+``list_sessions`` and ``from_sessions`` (a symlink left out, a file skipped): a line
+each, what was read and whether a warning held a raw ESC or BEL.
+
 Each measure runs in a child process with a timeout (``--timeout``); ``--before
 CHECKOUT`` runs it on that checkout's ``prime_nb`` too, old and new alternating.
 
-Usage: python benchmarks/bench_hostile_leftovers.py [--only wide,labels] [--mb N]
-       [--kb N] [--before CHECKOUT] [--timeout S]
+Usage: python benchmarks/bench_hostile_leftovers.py [--only wide,labels,folders] [--mb N]
+       [--kb N] [--depth N] [--before CHECKOUT] [--timeout S]
 """
 
 from __future__ import annotations
@@ -66,7 +71,16 @@ base = hwm()
 start = time.process_time()
 said = "ok"
 try:
-    if part == "wide":
+    if part == "folders":
+        from prime_nb.datasets import from_sessions
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = list_sessions(arg)["entries"].tolist()
+            if what == "escapes in names":
+                from_sessions(arg, progress=False)
+        raw = sum(any(c in str(w.message) for c in "\x1b\x07") for w in caught)
+        said = f"entries {found}, {len(caught)} warnings, {raw} with raw escapes"
+    elif part == "wide":
         if what == "load":
             prime_nb.load(arg)
         elif what == "list_sessions":
@@ -95,6 +109,33 @@ def wide_file(folder: Path, mb: int) -> Path:
         while out.tell() < mb << 20:
             out.write(block)
     return path
+
+
+def unmake(chain: list[Path]) -> None:
+    """Remove the nested folders deepest first: ``shutil.rmtree`` recurses as well."""
+    for level in reversed(chain):
+        for entry in level.iterdir():
+            entry.unlink()
+        level.rmdir()
+
+
+def folders(folder: Path, depth: int, chain: list[Path]) -> list[tuple[str, Path]]:
+    """A folder nested ``depth`` deep (made level by level into ``chain``: ``os.makedirs``
+    recurses), and a folder of a file and a symlink leading out whose names hold escapes."""
+    deep = folder / "deep"
+    chain.append(deep)
+    for _ in range(depth):
+        chain.append(chain[-1] / "d")
+    for level in chain:
+        level.mkdir()
+    (chain[-1] / "s.jsonl").write_bytes(lines(head(), user("u1", None)))
+    names = folder / "names"
+    names.mkdir()
+    nasty = "\x1b]0;pwned\x07\x1b[2J"
+    (names / f"bad{nasty}.jsonl").write_text("not a session\n")
+    (folder / "outside.jsonl").write_bytes(lines(head(), user("u1", None)))
+    (names / f"link{nasty}.jsonl").symlink_to(folder / "outside.jsonl")
+    return [("nested deep", deep), ("escapes in names", names)]
 
 
 def label_file(folder: Path, kind: str, kb: int) -> Path:
@@ -129,9 +170,10 @@ def measure(checkout: Path, part: str, what: str, arg: Path, timeout: float) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="wide,labels")
+    parser.add_argument("--only", default="wide,labels,folders")
     parser.add_argument("--mb", type=int, default=200, help="size of the UTF-16 file")
     parser.add_argument("--kb", type=int, default=1000, help="size of each hostile line")
+    parser.add_argument("--depth", type=int, default=1200, help="levels of the deep folder")
     parser.add_argument("--before", type=Path, help="a checkout to measure too")
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()
@@ -148,10 +190,17 @@ def main() -> None:
         if "labels" in parts:
             print(f"labels: lines of {args.kb:,} KB")
             runs += [("labels", kind, label_file(folder, kind, args.kb)) for kind in MARKS]
-        for part, what, arg in runs:
-            for name, checkout in checkouts.items():
-                said = measure(checkout, part, what, arg, args.timeout)
-                print(f"{part:6}  {what:24}  {name:6}  {said}", flush=True)
+        chain: list[Path] = []
+        try:
+            if "folders" in parts:
+                made = folders(folder, args.depth, chain)
+                runs += [("folders", what, arg) for what, arg in made]
+            for part, what, arg in runs:
+                for name, checkout in checkouts.items():
+                    said = measure(checkout, part, what, arg, args.timeout)
+                    print(f"{part:6}  {what:24}  {name:6}  {said}", flush=True)
+        finally:
+            unmake(chain)
 
 
 if __name__ == "__main__":
