@@ -63,6 +63,10 @@ def _append(path: Path) -> Any:
 def test_a_large_file_of_another_shape_is_refused_from_its_first_bytes(
     tmp_path: Path, shape: str, reader: Callable[[Path], Any]
 ) -> None:
+    small = tmp_path / "small" / "s.jsonl"
+    small.parent.mkdir()
+    small.write_bytes(HEADS[shape])
+    reader(small)  # the modules it imports on first use are read before the count
     path = tmp_path / "s.jsonl"
     path.write_bytes(HEADS[shape])
     os.truncate(path, SIZE)  # sparse: costs no disk, reads as NUL bytes
