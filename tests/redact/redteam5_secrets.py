@@ -366,7 +366,7 @@ def od_chars(text: str) -> str:
     raw = text.encode()
     shown = {10: "\\n", 9: "\\t", 13: "\\r"}
     cells = [shown.get(b, chr(b) if 32 <= b < 127 else f"{b:03o}") for b in raw]
-    lines = [f"{at:07o} " + "".join(f"{c:>4}" for c in cells[at : at + 16]) for at in range(0, len(cells), 16)]
+    lines = [f"{at:07o}" + "".join(f"{c:>4}" for c in cells[at : at + 16]) for at in range(0, len(cells), 16)]
     return "$ od -c note.bin\n" + "\n".join(lines)
 
 

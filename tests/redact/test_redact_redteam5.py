@@ -1,0 +1,257 @@
+"""The fifth attack list: every new kind in every place, every kind in every new place.
+
+One session (``build``) holds each kind of ``redteam5_secrets`` in every place of the
+corpus and in the new ones, and every older kind in the new places; it is redacted once.
+The new encodings are ones the shared leak check does not read (UTF-16, ``hexdump -C``,
+``od -c``, a wrapped table, a Node ``Buffer``, octal escapes, git's base85), so each line
+of those places is also read back here as its tool wrote it: a test of the file that
+could not see a survivor would pass on any code. The raw file must show every planted
+secret (the check finds what it looks for); the redacted one none.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import re
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from leak_check import LeakIndex
+from redteam3_secrets import LOOKALIKES_RED3
+from redteam5_secrets import (
+    _GIT85,
+    ENCODINGS_RED5,
+    KINDS_RED5,
+    LOOKALIKES_RED5,
+    STRUCTURE_RED5,
+    base64_wrapped,
+    hexdump_canonical,
+    node_buffer,
+    od_chars,
+    octal_escapes,
+    table_wrapped,
+    utf16_base64,
+    utf16_hex,
+)
+from secret_corpus import KINDS, LOOKALIKE_PLACES, ORDINARY, PLACES, Planted, _cut, _Session, pieces
+
+from prime_nb.redact import Redaction, redact
+
+NEW_PLACES: dict[str, Callable[[Any, str], int]] = {
+    **{name: (lambda encode: lambda s, t: s.result(encode(t)))(encode) for name, encode in ENCODINGS_RED5.items()},
+    **STRUCTURE_RED5,
+}
+
+
+# -- reading the new encodings back --------------------------------------------------
+
+
+def _b64(run: str) -> bytes:
+    run = re.sub(r"[^A-Za-z0-9+/]", "", run)
+    try:
+        return base64.b64decode(run + "=" * (-len(run) % 4))
+    except ValueError:
+        return b""
+
+
+def _read_utf16_base64(text: str) -> str:
+    return "\n".join(_b64(m.group(1)).decode("utf-16-le", "replace") for m in re.finditer(r"EncodedCommand (\S+)", text))
+
+
+def _read_utf16_hex(text: str) -> str:
+    digits = "".join(re.findall(r"\b[0-9a-f]{2}\b", text))
+    return bytes.fromhex(digits[: len(digits) // 4 * 4]).decode("utf-16-le", "replace")
+
+
+def _read_hexdump(text: str) -> str:
+    rows = re.findall(r"^[0-9a-f]{8}  ((?:[0-9a-f]{2} ?)+)\s+\|(.*)\|$", text, re.M)
+    raw = bytes.fromhex("".join(hexes.replace(" ", "") for hexes, _ in rows))
+    return raw.decode("utf-8", "replace") + "\n" + "".join(shown for _, shown in rows)
+
+
+def _read_od(text: str) -> str:
+    raw = bytearray()
+    for line in text.split("\n")[1:]:
+        body = line[7:]
+        for at in range(0, len(body), 4):
+            cell = body[at : at + 4].strip() or " "
+            cell = {"\\n": "\n", "\\t": "\t", "\\r": "\r"}.get(cell, cell)
+            raw += bytes([int(cell, 8) % 256]) if re.fullmatch(r"[0-7]{3}", cell) else cell.encode()
+    return raw.decode("utf-8", "replace")
+
+
+def _read_base64_lines(text: str) -> str:
+    return _b64("".join(text.split("\n")[1:])).decode("utf-8", "replace")
+
+
+def _read_table(text: str) -> str:
+    cells = [row.split("│")[2][1:25] for row in text.split("\n") if row.count("│") >= 3]
+    return "".join(cells)
+
+
+def _read_buffer(text: str) -> str:
+    return bytes(int(n) % 256 for n in re.findall(r"\d+", text)).decode("utf-8", "replace")
+
+
+def _read_octal(text: str) -> str:
+    return bytes(int(n, 8) % 256 for n in re.findall(r"\\([0-7]{3})", text)).decode("utf-8", "replace")
+
+
+def _read_git85(text: str) -> str:
+    raw = b""
+    for line in re.findall(r"^[A-Za-z]([0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{5,})$", text, re.M):
+        for at in range(0, len(line) - 4, 5):
+            n = 0
+            for c in line[at : at + 5]:
+                n = n * 85 + _GIT85.index(c)
+            raw += (n % 2**32).to_bytes(4, "big")
+    out = zlib.decompressobj()
+    try:
+        return out.decompress(raw).decode("utf-8", "replace")
+    except zlib.error:
+        return ""
+
+
+READ_BACK: dict[str, Callable[[str], str]] = {
+    "utf16-base64": _read_utf16_base64,
+    "utf16-hex": _read_utf16_hex,
+    "hexdump-canonical": _read_hexdump,
+    "od-chars": _read_od,
+    "base64-wrapped": _read_base64_lines,
+    "table-wrapped": _read_table,
+    "node-buffer-json": _read_buffer,
+    "octal-escapes": _read_octal,
+    "git-binary-patch": _read_git85,
+}
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+# -- the session ----------------------------------------------------------------------------
+
+
+@dataclass
+class Attack:
+    path: Path
+    #: (place, kind, planted, 1-based line)
+    planted: list[tuple[str, str, Planted, int]] = field(default_factory=list)
+    lookalikes: dict[str, list[int]] = field(default_factory=dict)
+
+
+def build(path: Path, seed: int = 55) -> Attack:
+    """Each new kind in every place (and the header), every older kind in the new places."""
+    r = random.Random(seed)
+    attack, session = Attack(path), _Session()
+    title: list[str] = []
+    for place, place_of in [*PLACES.items(), *NEW_PLACES.items()]:
+        for make in [*KINDS_RED5, *(KINDS if place in NEW_PLACES else ())]:
+            item = make(r)
+            snippet = _cut(item) if place == "cut-mid-secret" else item.snippet
+            line = place_of(session, snippet)
+            attack.planted.append((place, item.kind, item, line + 1))
+    for make in KINDS_RED5:
+        item = make(r)
+        title.append(item.snippet)
+        attack.planted.append(("header-title", item.kind, item, 1))
+    for lookalike in LOOKALIKES_RED5:
+        for where in LOOKALIKE_PLACES:
+            attack.lookalikes.setdefault(lookalike, []).append(PLACES[where](session, lookalike) + 1)
+    head = {"type": "session", "version": 3, "id": "5e7a3c0b-9f4e-4a62-8a14-c7f3b2d6e905", "timestamp": "2026-01-05T10:00:00.000Z", "cwd": "/srv/app", "title": "\n\n".join(title)}
+    path.write_text("\n".join([json.dumps(head, ensure_ascii=False), *session.lines]) + "\n", encoding="utf-8")
+    return attack
+
+
+BENIGN = set(pieces("\n".join([*ORDINARY, *LOOKALIKES_RED3, *LOOKALIKES_RED5, *(f"n{n:05d}zq" for n in range(40000))])))
+
+
+@pytest.fixture(scope="module")
+def attack(tmp_path_factory: pytest.TempPathFactory) -> Attack:
+    return build(tmp_path_factory.mktemp("red5") / "attack.jsonl")
+
+
+@pytest.fixture(scope="module")
+def redacted(attack: Attack) -> Redaction:
+    return redact(attack.path, attack.path.with_name("out.jsonl"), hostnames=[])
+
+
+def survivors(attack: Attack, text: str) -> list[str]:
+    """``place/kind`` of each planted secret that ``text`` (a file's lines) still shows,
+    as written, as the shared check decodes it, or as its new place's tool wrote it."""
+    lines = text.split("\n")
+    index = LeakIndex.build([(f"{p}/{k}", item.whole, item.random) for p, k, item, _ in attack.planted], BENIGN)
+    found = set(index.leaks(text))
+    extra = []
+    for place, _, _, line in attack.planted:
+        if place in READ_BACK and line <= len(lines):
+            try:
+                value = json.loads(lines[line - 1])
+            except ValueError:
+                continue
+            extra.append("\n".join(READ_BACK[place](s) for s in _strings(value)))
+    found |= set(index.leaks("\n".join(extra)))
+    return sorted({f.split(":")[0] for f in found})
+
+
+def test_the_list_holds_what_no_list_did() -> None:
+    from more_secrets import LOOKALIKES
+    from redteam_secrets import LOOKALIKES_MORE
+
+    older = {make(random.Random(0)).kind for make in KINDS}
+    new = {make(random.Random(0)).kind for make in KINDS_RED5}
+    assert len(new) == len(KINDS_RED5) >= 40 and not new & older
+    assert len(NEW_PLACES) >= 10 and not set(NEW_PLACES) & set(PLACES)
+    assert len(LOOKALIKES_RED5) >= 40
+    assert not set(LOOKALIKES_RED5) & {*LOOKALIKES, *LOOKALIKES_MORE, *LOOKALIKES_RED3}
+
+
+@pytest.mark.parametrize(
+    ("encode", "read"),
+    [
+        (utf16_base64, _read_utf16_base64),
+        (utf16_hex, _read_utf16_hex),
+        (hexdump_canonical, _read_hexdump),
+        (od_chars, _read_od),
+        (base64_wrapped, _read_base64_lines),
+        (table_wrapped, lambda t: _read_table(t).rstrip()),
+        (node_buffer, _read_buffer),
+        (octal_escapes, _read_octal),
+    ],
+)
+def test_each_encoding_reads_back(encode: Callable[[str], str], read: Callable[[str], str]) -> None:
+    text = "token: Zq8vR2mXk4 LpT7wN9yB3cF6hJ1dG5sAe é\tend"
+    assert text in read(encode(text)) or text.replace("\t", " ") in read(encode(text))
+
+
+def test_the_raw_file_shows_every_planted_secret(attack: Attack) -> None:
+    assert len(survivors(attack, attack.path.read_text("utf-8"))) == len({f"{p}/{k}" for p, k, _, _ in attack.planted})
+
+
+def test_no_secret_survives(attack: Attack, redacted: Redaction) -> None:
+    out, report = redacted
+    assert out is not None
+    assert survivors(attack, out.read_text("utf-8")) == []
+    assert survivors(attack, report.to_csv() + redacted.suspects.to_csv()) == []
+
+
+def test_lookalikes_stay(attack: Attack, redacted: Redaction) -> None:
+    before = attack.path.read_text("utf-8").split("\n")
+    after = redacted.path.read_text("utf-8").split("\n")  # type: ignore[union-attr]
+    placed = [(s, n) for s, numbers in attack.lookalikes.items() for n in numbers]
+    changed = [s for s, n in placed if before[n - 1] != after[n - 1]]
+    assert len(changed) <= len(placed) / 80, sorted(set(changed))
