@@ -56,8 +56,8 @@ def _text(raw: bytes) -> str | None:
     return decoded if all(c.isprintable() or c in "\n\r\t" for c in decoded) else None
 
 
-#: hex pairs apart by a blank or a colon (``Format-Hex``, ``xxd -g1``, ``ff:fe:..``)
-_SPACED_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]){8,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])")
+#: hex pairs apart by a blank (``Format-Hex`` of a UTF-16 file)
+_SPACED_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2} ){8,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])")
 #: ``hexdump -C``: an offset, the bytes as hex, the printable ones between bars
 _HEXDUMP_LINE = r"[0-9a-f]{8}  ((?:[0-9a-f]{2} {1,2}){1,16})\s*\|[^\n]{1,16}\|"
 _HEXDUMP = re.compile(rf"(?m)^{_HEXDUMP_LINE}(?:\r?\n{_HEXDUMP_LINE})*")
@@ -80,7 +80,7 @@ _BOX_ROW = re.compile(r"(?m)^[│┃](?:[^│┃\n]*[│┃]){2,}[ \t]*$")
 
 def _spaced_hex(text: str) -> Iterator[tuple[int, int, bytes]]:
     for m in _SPACED_HEX.finditer(text):
-        yield m.start(), m.end(), bytes.fromhex(re.sub("[ :]", "", m.group()))
+        yield m.start(), m.end(), bytes.fromhex(m.group().replace(" ", ""))
 
 
 def _hexdump(text: str) -> Iterator[tuple[int, int, bytes]]:
@@ -165,20 +165,21 @@ def _box_tables(text: str) -> Iterator[tuple[int, int, str]]:
         group = [row] if row is not None else []
 
 
+#: each form, and a substring every text of that form holds: UTF-16 hex holds the zero
+#: byte of a Latin letter, a dump its offset
 _FORMS: tuple[tuple[str, Callable[[str], Iterator[tuple[int, int, bytes]]]], ...] = (
-    (" ", _spaced_hex),
-    ("|", _hexdump),
-    ("  ", _od),
-    ("\\", _octal),
-    (",", _byte_array),
+    (" 00 ", _spaced_hex),
+    ("  |", _hexdump),
+    ("0000000", _od),
+    ("\\1", _octal),  # a letter's octal escape is \101 to \172
+    ("[", _byte_array),
     ("literal ", _git85),
-    ("\n", _wrapped),
 )
 
 
 def byte_forms(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, text it says) of each form of the module's docstring in ``text``."""
-    if len(text) > _MAX_TEXT:
+    if len(text) > _MAX_TEXT or len(text) < 40:
         return
     for tell, form in _FORMS:
         if tell in text:
