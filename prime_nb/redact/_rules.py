@@ -290,7 +290,12 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     """
     commands = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http")
     rules = [
-        Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
+        Rule(
+            "private-key",
+            pattern=PRIVATE_KEY,
+            group=0,
+            hints=("private", "putty", "static key", "secret key"),
+        ),
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0, needs=_TOKEN_PREFIX_NEEDS),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),

@@ -195,7 +195,8 @@ def _bip39(r: random.Random) -> Planted:
 def _solana(r: random.Random) -> Planted:
     numbers = ",".join(str(r.randrange(256)) for _ in range(64))
     snippet = f"$ cat ~/.config/solana/id.json\n[{numbers}]"
-    return Planted("solana-keypair-array", snippet, (numbers,), (numbers,))
+    # whole only: six characters of a list of numbers are in any other list of numbers
+    return Planted("solana-keypair-array", snippet, (numbers,), ())
 
 
 def _hardhat(r: random.Random) -> Planted:
@@ -485,7 +486,7 @@ LOOKALIKES_RED5: list[str] = [
     "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password",
     "- name: LOG_LEVEL\n  value: debug",
     '{"name": "Content-Type", "value": "application/json"}',
-    "INSERT INTO users (id, email, password_hash) VALUES (1, 'ops@corp.io', NULL);",
+    "INSERT INTO users (id, email, password_hash) VALUES (1, 'ops@example.com', NULL);",
     " id |  name  | token_count\n----+--------+-------------\n  7 | ci-bot |        1532",
     "mnemonic: LDR r0, [r1, #4]",
     "0x0000000000000000000000000000000000000000",
