@@ -63,11 +63,15 @@ _HEXDUMP_LINE = r"[0-9a-f]{8}  ((?:[0-9a-f]{2} {1,2}){1,16})\s*\|[^\n]{1,16}\|"
 _HEXDUMP = re.compile(rf"(?m)^{_HEXDUMP_LINE}(?:\r?\n{_HEXDUMP_LINE})*")
 _HEXDUMP_ROW = re.compile(rf"(?m)^{_HEXDUMP_LINE}")
 #: ``od -c``: a 7-digit octal offset, then cells of 4 characters
-_OD = re.compile(r"(?m)^[0-7]{7}(?: {1,3}\S{1,3}| {4}){1,16}(?:\r?\n[0-7]{7}(?: {1,3}\S{1,3}| {4}){0,16})*")
+_OD = re.compile(
+    r"(?m)^[0-7]{7}(?: {1,3}\S{1,3}| {4}){1,16}(?:\r?\n[0-7]{7}(?: {1,3}\S{1,3}| {4}){0,16})*"
+)
 _OCTAL = re.compile(r"(?:\\[0-7]{3}){8,}")
 _BYTE_ARRAY = re.compile(r"\[\s*(?:\d{1,3}\s*,\s*){7,}\d{1,3}\s*\]")
 #: git's base85 lines (a length letter, then groups of 5), after ``literal`` or ``delta``
-_GIT85_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
+_GIT85_CHARS = (
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
+)
 _GIT85 = re.compile(
     r"(?m)(?<=^literal \d)\d*\r?\n((?:[A-Za-z][0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{5,}\r?\n?)+)"
 )

@@ -201,7 +201,12 @@ def exposure_rules() -> list[Rule]:
             needs=("<(",),
             shape=(PROCESS_SUBSTITUTION,),
         ),
-        _guess("masked-secret", finder=masked_spans, needs=("::add-mask::", "issecret=true"), shape=(ADD_MASK,)),
+        _guess(
+            "masked-secret",
+            finder=masked_spans,
+            needs=("::add-mask::", "issecret=true"),
+            shape=(ADD_MASK,),
+        ),
         _guess(
             "sensitive-value",
             finder=sensitive_spans,

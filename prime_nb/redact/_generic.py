@@ -87,7 +87,7 @@ def crypt_spans(text: str) -> Iterator[tuple[int, int]]:
 #: whose name names a password, or ``name value`` of any secret's name with a random value
 SPACED_PAIR = re.compile(
     r"(?m)^[ \t]*(?:(?:export|set|declare|-x)[ \t]+)*(?P<key>[A-Za-z_][\w.\-]{1,60})[ \t]+"
-    r"(?P<v>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'#;]{1,500})[ \t]*(?=$|[ \t]+--?[a-z])"
+    r"(?P<v>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'#;]{1,500})[ \t]*(?=\r?$|[ \t]+--?[a-z])"
 )
 #: a key whose bare name is a pre-shared key or a one-time-password seed
 _EXTRA_SECRET_NAMES = re.compile(

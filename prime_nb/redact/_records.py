@@ -13,6 +13,7 @@ and MySQL. Each shape is generic: the name is judged as every key is
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -27,29 +28,41 @@ SQL_INSERT = re.compile(
 _SQL_VALUE = re.compile(r"\s*('(?:[^'\n]|'')*'|[^,]*)\s*(?:,|$)")
 
 #: a text table's header row (``psql``, ``mysql``): names apart by ``|``
-TABLE_HEADER = re.compile(r"(?m)^[ \t]*\|?(?P<head>[^|\n]*(?:\|[^|\n]*){1,30})\|?[ \t]*\r?\n[ \t]*[+\-|]{3,}[+\-| ]*\r?\n")
+TABLE_HEADER = re.compile(
+    r"(?m)^[ \t]*\|?(?P<head>[^|\n]*(?:\|[^|\n]*){1,30})\|?[ \t]*\r?\n[ \t]*[+\-|]{3,}[+\-| ]*\r?\n"
+)
 _MYSQL_RULE = re.compile(r"^\+[-+]+\+$")
 
 #: a ``cookies.txt`` line: domain, flag, path, secure, expiry, name, value
 COOKIE_JAR = re.compile(
-    r"(?m)^#?(?:HttpOnly_)?\.?[\w.-]+\t(?:TRUE|FALSE)\t\S*\t(?:TRUE|FALSE)\t\d+\t[^\t\n]+\t(?P<v>[^\t\r\n]{8,})"
+    r"(?m)^[ \t]*#?(?:HttpOnly_)?\.?[\w.-]+\t(?:TRUE|FALSE)\t\S*\t(?:TRUE|FALSE)\t\d+\t"
+    r"[^\t\n]+\t(?P<v>[^\t\r\n]{8,})"
 )
 #: YAML's ``name: X`` then ``value: Y`` (a list item, a Ruby object)
 NAME_VALUE = re.compile(
     r"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?name:[ \t]*[\"']?(?P<k>[\w.\-]{1,80})[\"']?[ \t]*\r?\n"
-    r"(?:(?P=i)[ \t]*[\w-]+:[^\n]*\r?\n){0,2}?(?P=i)[ \t]*value:[ \t]*(?P<v>\"[^\"\n]+\"|'[^'\n]+'|[^\s#][^\n#]*?)[ \t]*$"
+    r"(?:(?P=i)[ \t]*[\w-]+:[^\n]*\r?\n){0,2}?(?P=i)[ \t]*value:[ \t]*"
+    r"(?P<v>\"[^\"\n]+\"|'[^'\n]+'|[^\s#][^\n#]*?)[ \t]*$"
+)
+#: the same pair written as JSON inside text (a HAR file's headers and cookies)
+JSON_NAME_VALUE = re.compile(
+    r"\"name\"\s*:\s*\"(?P<k>[^\"\n]{1,80})\"\s*,\s*\"value\"\s*:\s*(?P<v>\"[^\"\n]{1,2000}\")"
 )
 #: a PIN, CVV or passcode written as a number: ``"pin": 4821``, ``card_cvv=123``
 PIN_NUMBER = re.compile(
-    r"(?i)[\"']?(?P<k>[\w.\-]{0,40}(?:pin|pincode|cvv|cvc|cvv2|passcode))[\"']?[ \t]*[:=][ \t]*(?P<v>\d{4,12})(?![\d.])"
+    r"(?i)[\"']?(?P<k>[\w.\-]{0,40}(?:pin|pincode|cvv|cvc|cvv2|passcode))[\"']?[ \t]*[:=][ \t]*"
+    r"(?P<v>\d{4,12})(?![\d.])"
 )
 #: a wallet's recovery phrase: 12 to 24 lower-case words after a name that says so
 MNEMONIC = re.compile(
-    r"(?i)(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|seed[ _-]?words)[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?i)(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|seed[ _-]?words)[\"']?"
+    r"[ \t]*[:=][ \t]*[\"']?"
     r"(?P<v>(?-i:[a-z]{3,10})(?:[ \t]+(?-i:[a-z]{3,10})){11,23})"
 )
 #: a key as a list of its 32 or 64 bytes (Solana's ``id.json``, a seed in code)
-BYTE_KEY = re.compile(r"\[\s*(?P<v>(?:\d{1,3}\s*,\s*){31}\d{1,3}|(?:\d{1,3}\s*,\s*){63}\d{1,3})\s*\]")
+BYTE_KEY = re.compile(
+    r"\[\s*(?P<v>(?:\d{1,3}\s*,\s*){31}\d{1,3}|(?:\d{1,3}\s*,\s*){63}\d{1,3})\s*\]"
+)
 #: Django's ``algorithm$iterations$salt$hash``, PostgreSQL's SCRAM verifier, MySQL's
 #: ``*`` and 40 hex digits (``mysql_native_password``)
 HASH_FORMATS = re.compile(
@@ -81,7 +94,7 @@ def _secret_value(name: str, value: str) -> bool:
 
 def sql_insert_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in SQL_INSERT.finditer(text):
-        names = [n.strip(" \"`[]") for n in m.group("cols").split(",")]
+        names = [n.strip(' "`[]') for n in m.group("cols").split(",")]
         at = m.start("vals")
         values: list[tuple[int, int]] = []
         for v in _SQL_VALUE.finditer(m.group("vals")):
@@ -98,7 +111,7 @@ def table_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in TABLE_HEADER.finditer(text):
         head = m.group("head")
         bounds = [0, *(i + 1 for i, c in enumerate(head) if c == "|"), len(head) + 1]
-        names = [head[a : b - 1].strip() for a, b in zip(bounds, bounds[1:], strict=False)]
+        names = [head[a : b - 1].strip() for a, b in itertools.pairwise(bounds)]
         secret = [k for k, name in enumerate(names) if secret_key_class(name)]
         if not secret:
             continue
@@ -136,7 +149,7 @@ def cookie_jar_spans(text: str) -> Iterator[tuple[int, int]]:
 
 
 def name_value_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in NAME_VALUE.finditer(text):
+    for m in (*NAME_VALUE.finditer(text), *JSON_NAME_VALUE.finditer(text)):
         value = m.group("v")
         if _secret_value(m.group("k"), value) or strongly_random(value.strip("\"'")):
             yield _unquoted(text, *m.span("v"))
@@ -170,7 +183,7 @@ def hash_spans(text: str) -> Iterator[tuple[int, int]]:
 def record_rules() -> list[Rule]:
     """The rules of this module: guesses from a record's shape, replaced where found (and
     everywhere when strongly random); a hash format is sure of itself."""
-    guess = {"confident": strongly_random}
+    sure = strongly_random
     return [
         Rule("password-hash", finder=hash_spans, shape=(HASH_FORMATS,), needs=("$", "*")),
         Rule(
@@ -179,18 +192,36 @@ def record_rules() -> list[Rule]:
             shape=(SQL_INSERT,),
             hints=("insert",),
             needs=("(",),
-            **guess,  # type: ignore[arg-type]
+            confident=sure,
         ),
-        Rule("keyword-secret", finder=table_spans, shape=(TABLE_HEADER,), needs=("|",), **guess),  # type: ignore[arg-type]
-        Rule("cookie", finder=cookie_jar_spans, shape=(COOKIE_JAR,), needs=("\t",), **guess),  # type: ignore[arg-type]
+        Rule(
+            "keyword-secret",
+            finder=table_spans,
+            shape=(TABLE_HEADER,),
+            needs=("|",),
+            confident=sure,
+        ),
+        Rule("cookie", finder=cookie_jar_spans, shape=(COOKIE_JAR,), needs=("\t",), confident=sure),
         Rule(
             "keyword-secret",
             finder=name_value_spans,
-            shape=(NAME_VALUE,),
-            needs=("name:",),
-            **guess,  # type: ignore[arg-type]
+            shape=(NAME_VALUE, JSON_NAME_VALUE),
+            needs=("name:", '"name"'),
+            confident=sure,
         ),
-        Rule("keyword-secret", finder=pin_spans, shape=(PIN_NUMBER,), hints=("pin", "cvv", "cvc", "passcode"), **guess),  # type: ignore[arg-type]
-        Rule("keyword-secret", finder=mnemonic_spans, shape=(MNEMONIC,), hints=("mnemonic", "phrase", "seed"), **guess),  # type: ignore[arg-type]
+        Rule(
+            "keyword-secret",
+            finder=pin_spans,
+            shape=(PIN_NUMBER,),
+            hints=("pin", "cvv", "cvc", "passcode"),
+            confident=sure,
+        ),
+        Rule(
+            "keyword-secret",
+            finder=mnemonic_spans,
+            shape=(MNEMONIC,),
+            hints=("mnemonic", "phrase", "seed"),
+            confident=sure,
+        ),
         Rule("private-key", finder=byte_key_spans, shape=(BYTE_KEY,), needs=(",",)),
     ]

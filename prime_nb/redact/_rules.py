@@ -80,7 +80,8 @@ from ._values import (
 #: string. A block whose END line is missing (a torn output) runs over its header and
 #: base64 lines only.
 PRIVATE_KEY = re.compile(
-    r"-----BEGIN ((?:[A-Za-z0-9]+ )*)(PRIVATE KEY|(?i:static key|secret key))((?: BLOCK| V\d)?)-----"
+    r"-----BEGIN ((?:[A-Za-z0-9]+ )*)(PRIVATE KEY|(?i:static key|secret key))"
+    r"((?: BLOCK| V\d)?)-----"
     r"(?:[\s\S]*?-----END \1\2\3-----"
     r"|(?:(?:\s|\\[nr])+(?:[A-Za-z0-9+/=]{4,}|[A-Za-z-]+: [^\n\\]*))*)"
     r"|PuTTY-User-Key-File-\d+:[\s\S]*?Private-MAC: *[0-9a-fA-F]+"

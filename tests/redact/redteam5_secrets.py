@@ -35,7 +35,9 @@ UPPER_HEX = "0123456789ABCDEF"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 
 
-def _two(kind: str, template: str, a: Callable[[random.Random], str], b: Callable[[random.Random], str]) -> Kind:
+def _two(
+    kind: str, template: str, a: Callable[[random.Random], str], b: Callable[[random.Random], str]
+) -> Kind:
     """Two secrets in one snippet (``{a}`` and ``{b}``)."""
 
     def make(r: random.Random) -> Planted:
@@ -66,21 +68,38 @@ def _gcloud_adc(r: random.Random) -> Planted:
         "refresh_token": refresh,
         "type": "authorized_user",
     }
-    snippet = "$ cat ~/.config/gcloud/application_default_credentials.json\n" + json.dumps(body, indent=2)
+    snippet = "$ cat ~/.config/gcloud/application_default_credentials.json\n" + json.dumps(
+        body, indent=2
+    )
     return Planted("gcloud-adc", snippet, (secret, refresh), (secret[7:], refresh[5:]))
 
 
 def _msal_cache(r: random.Random) -> Planted:
     secret = _pick(r, URLSAFE, 120)
-    entry = {"credential_type": "AccessToken", "secret": secret, "home_account_id": "uid.utid", "target": "https://management.core.windows.net//.default"}
+    entry = {
+        "credential_type": "AccessToken",
+        "secret": secret,
+        "home_account_id": "uid.utid",
+        "target": "https://management.core.windows.net//.default",
+    }
     snippet = json.dumps({"AccessToken": {"uid.utid-login.microsoftonline.com-accesstoken": entry}})
     return Planted("azure-msal-cache", snippet, (secret,), (secret,))
 
 
 def _aws_sso(r: random.Random) -> Planted:
     token = "aoa" + _pick(r, URLSAFE, 140)
-    body = {"startUrl": "https://corp.awsapps.com/start", "region": "eu-west-1", "accessToken": token, "expiresAt": "2026-01-05T18:00:00Z"}
-    return Planted("aws-sso-cache", "$ cat ~/.aws/sso/cache/6f1e.json\n" + json.dumps(body), (token,), (token[3:],))
+    body = {
+        "startUrl": "https://corp.awsapps.com/start",
+        "region": "eu-west-1",
+        "accessToken": token,
+        "expiresAt": "2026-01-05T18:00:00Z",
+    }
+    return Planted(
+        "aws-sso-cache",
+        "$ cat ~/.aws/sso/cache/6f1e.json\n" + json.dumps(body),
+        (token,),
+        (token[3:],),
+    )
 
 
 def _pulumi(r: random.Random) -> Planted:
@@ -92,7 +111,12 @@ def _pulumi(r: random.Random) -> Planted:
 def _composer(r: random.Random) -> Planted:
     token = _pick(r, HEX, 40)
     body = {"github-oauth": {"github.com": token}, "http-basic": {}}
-    return Planted("composer-github-oauth", "$ cat auth.json\n" + json.dumps(body, indent=4), (token,), (token,))
+    return Planted(
+        "composer-github-oauth",
+        "$ cat auth.json\n" + json.dumps(body, indent=4),
+        (token,),
+        (token,),
+    )
 
 
 def _cookie_jar(r: random.Random) -> Planted:
@@ -103,13 +127,25 @@ def _cookie_jar(r: random.Random) -> Planted:
 
 def _har_cookie(r: random.Random) -> Planted:
     value = _pick(r, URLSAFE, 80)
-    body = {"request": {"method": "GET", "cookies": [{"name": "__Host-next-auth.session-token", "value": value, "httpOnly": True}]}}
+    body = {
+        "request": {
+            "method": "GET",
+            "cookies": [
+                {"name": "__Host-next-auth.session-token", "value": value, "httpOnly": True}
+            ],
+        }
+    }
     return Planted("har-session-cookie", json.dumps(body, indent=2), (value,), (value,))
 
 
 def _har_header(r: random.Random) -> Planted:
     value = _pick(r, ALNUM, 26)
-    body = {"headers": [{"name": "Accept", "value": "application/json"}, {"name": "X-Vault-Token", "value": value}]}
+    body = {
+        "headers": [
+            {"name": "Accept", "value": "application/json"},
+            {"name": "X-Vault-Token", "value": value},
+        ]
+    }
     return Planted("har-header-pair", json.dumps(body), (value,), (value,))
 
 
@@ -151,10 +187,16 @@ def _mysql_hash(r: random.Random) -> Planted:
 
 
 def _scram(r: random.Random) -> Planted:
-    salt, stored, server = _pick(r, B64, 22) + "==", _pick(r, B64, 43) + "=", _pick(r, B64, 43) + "="
+    salt, stored, server = (
+        _pick(r, B64, 22) + "==",
+        _pick(r, B64, 43) + "=",
+        _pick(r, B64, 43) + "=",
+    )
     value = f"SCRAM-SHA-256$4096:{salt}${stored}:{server}"
     snippet = f" rolname | rolpassword\n---------+------------\n app     | {value}"
-    return Planted("postgres-scram-verifier", snippet, (value,), (salt[:-2], stored[:-1], server[:-1]))
+    return Planted(
+        "postgres-scram-verifier", snippet, (value,), (salt[:-2], stored[:-1], server[:-1])
+    )
 
 
 def _sql_api_key(r: random.Random) -> Planted:
@@ -189,7 +231,12 @@ def _fastlane_session(r: random.Random) -> Planted:
 
 def _bip39(r: random.Random) -> Planted:
     phrase = " ".join(_word(r, 2) for _ in range(12))
-    return Planted("wallet-mnemonic", f'mnemonic: "{phrase}"', (phrase,), tuple(phrase.split(" ")[i] + " " + phrase.split(" ")[i + 1] for i in range(0, 12, 2)))
+    return Planted(
+        "wallet-mnemonic",
+        f'mnemonic: "{phrase}"',
+        (phrase,),
+        tuple(phrase.split(" ")[i] + " " + phrase.split(" ")[i + 1] for i in range(0, 12, 2)),
+    )
 
 
 def _solana(r: random.Random) -> Planted:
@@ -207,7 +254,11 @@ def _hardhat(r: random.Random) -> Planted:
 
 def _openvpn(r: random.Random) -> Planted:
     lines = [_pick(r, HEX, 32) for _ in range(8)]
-    snippet = "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n" + "\n".join(lines) + "\n-----END OpenVPN Static key V1-----\n</tls-auth>"
+    snippet = (
+        "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n"
+        + "\n".join(lines)
+        + "\n-----END OpenVPN Static key V1-----\n</tls-auth>"
+    )
     return Planted("openvpn-static-key", snippet, tuple(lines), tuple(lines))
 
 
@@ -231,7 +282,9 @@ def _ably(r: random.Random) -> Planted:
 
 def _discord_bot(r: random.Random) -> Planted:
     token = "MT" + _pick(r, ALNUM, 24) + "." + _pick(r, URLSAFE, 6) + "." + _pick(r, URLSAFE, 38)
-    return Planted("discord-bot-token", f'client.run("{token}")', (token,), (token[2:26], token[34:]))
+    return Planted(
+        "discord-bot-token", f'client.run("{token}")', (token,), (token[2:26], token[34:])
+    )
 
 
 def _msa_refresh(r: random.Random) -> Planted:
@@ -269,24 +322,61 @@ KINDS_RED5: list[Kind] = [
     _msal_cache,
     _aws_sso,
     _pulumi,
-    _tok("wrangler-oauth", 'oauth_token = "{tok}"\nexpiration_time = "2026-01-05T11:00:00.000Z"', _chars(URLSAFE, 43)),
-    _tok("vercel-auth-json", '{{\n  "// Note": "This is your Vercel credentials file. DO NOT SHARE!",\n  "token": "{tok}"\n}}', _chars(ALNUM, 24)),
+    _tok(
+        "wrangler-oauth",
+        'oauth_token = "{tok}"\nexpiration_time = "2026-01-05T11:00:00.000Z"',
+        _chars(URLSAFE, 43),
+    ),
+    _tok(
+        "vercel-auth-json",
+        '{{\n  "// Note": "This is your Vercel credentials file. DO NOT SHARE!",\n  "token": "{tok}"\n}}',
+        _chars(ALNUM, 24),
+    ),
     _tok("railway-config", '{{"user": {{"token": "{tok}"}}, "projects": {{}}}}', _uuid),
-    _tok("npmrc-basic-auth", "//npm.internal/:_auth={tok}\nalways-auth=true", lambda r: base64.b64encode(f"ci:{_password(r)}".encode()).decode(), ""),
-    _tok("yarnrc-npm-auth-token", 'npmRegistries:\n  "https://npm.internal":\n    npmAuthToken: {tok}', _chars(ALNUM, 36)),
+    _tok(
+        "npmrc-basic-auth",
+        "//npm.internal/:_auth={tok}\nalways-auth=true",
+        lambda r: base64.b64encode(f"ci:{_password(r)}".encode()).decode(),
+        "",
+    ),
+    _tok(
+        "yarnrc-npm-auth-token",
+        'npmRegistries:\n  "https://npm.internal":\n    npmAuthToken: {tok}',
+        _chars(ALNUM, 36),
+    ),
     _composer,
     _tok("cargo-credentials", '[registry]\ntoken = "{tok}"', _chars(ALNUM, 32, "cio"), "cio"),
-    _tok("rubygems-credentials", "---\n:rubygems_api_key: {tok}", _chars(HEX, 48, "rubygems_"), "rubygems_"),
-    _pw("nuget-cleartext", '<packageSourceCredentials>\n  <internal>\n    <add key="Username" value="ci" />\n    <add key="ClearTextPassword" value="{pw}" />\n  </internal>\n</packageSourceCredentials>'),
+    _tok(
+        "rubygems-credentials",
+        "---\n:rubygems_api_key: {tok}",
+        _chars(HEX, 48, "rubygems_"),
+        "rubygems_",
+    ),
+    _pw(
+        "nuget-cleartext",
+        '<packageSourceCredentials>\n  <internal>\n    <add key="Username" value="ci" />\n    <add key="ClearTextPassword" value="{pw}" />\n  </internal>\n</packageSourceCredentials>',
+    ),
     _pw("poetry-http-basic", "poetry config http-basic.internal ci {pw}"),
     _cookie_jar,
     _har_cookie,
     _har_header,
-    _tok("aspnet-cookie", "Set-Cookie: .AspNetCore.Identity.Application={tok}; path=/; secure; samesite=lax; httponly", _chars(URLSAFE, 180, "CfDJ8"), "CfDJ8"),
-    _pw("kubectl-from-literal", "kubectl create secret generic db --from-literal=username=app --from-literal=password={pw}"),
+    _tok(
+        "aspnet-cookie",
+        "Set-Cookie: .AspNetCore.Identity.Application={tok}; path=/; secure; samesite=lax; httponly",
+        _chars(URLSAFE, 180, "CfDJ8"),
+        "CfDJ8",
+    ),
+    _pw(
+        "kubectl-from-literal",
+        "kubectl create secret generic db --from-literal=username=app --from-literal=password={pw}",
+    ),
     _k8s_env,
     _kubectl_decoded,
-    _tok("azure-pipelines-setvariable", "##vso[task.setvariable variable=deployKey;issecret=true]{tok}", _chars(ALNUM, 40)),
+    _tok(
+        "azure-pipelines-setvariable",
+        "##vso[task.setvariable variable=deployKey;issecret=true]{tok}",
+        _chars(ALNUM, 40),
+    ),
     _gitlab_variable,
     _tok("gh-secret-body", 'gh secret set DEPLOY_KEY --body "{tok}"', _chars(ALNUM, 40)),
     _sql_bcrypt,
@@ -300,40 +390,113 @@ KINDS_RED5: list[Kind] = [
     _pw("schtasks-rp", "schtasks /create /tn backup /tr backup.cmd /ru CORP\\svc /rp {pw}"),
     _pw("psexec-p", "psexec \\\\srv01 -u CORP\\admin -p {pw} cmd /c whoami"),
     _pw("net-use-password", "net use Z: \\\\srv01\\share {pw} /user:CORP\\ci /persistent:no"),
-    _tok("powershell-hashtable-token", "Invoke-RestMethod -Uri $api -Headers @{{ Authorization = \"token {tok}\" }}", _chars(HEX, 40)),
+    _tok(
+        "powershell-hashtable-token",
+        'Invoke-RestMethod -Uri $api -Headers @{{ Authorization = "token {tok}" }}',
+        _chars(HEX, 40),
+    ),
     _signing_gradle,
     _pw("apksigner-ks-pass", "apksigner sign --ks release.jks --ks-pass pass:{pw} app-release.apk"),
     _fastlane_session,
     _tok("stripe-restricted-key", "STRIPE_RK: {tok}", _chars(ALNUM, 99, "rk_live_"), "rk_live_"),
-    _tok("stripe-webhook-secret", "endpoint secret {tok} set", _chars(ALNUM, 32, "whsec_"), "whsec_"),
+    _tok(
+        "stripe-webhook-secret", "endpoint secret {tok} set", _chars(ALNUM, 32, "whsec_"), "whsec_"
+    ),
     _tok("square-app-secret", "square: {tok}", _chars(URLSAFE, 43, "sq0csp-"), "sq0csp-"),
-    _tok("braintree-access-token", "gateway = braintree.BraintreeGateway(access_token=\"{tok}\")", lambda r: f"access_token$production${_pick(r, ALNUM.lower(), 16)}${_pick(r, HEX, 32)}", "access_token$production$"),
-    _two("razorpay-auth-tuple", 'client = razorpay.Client(auth=("{a}", "{b}"))', _chars(ALNUM, 14, "rzp_live_"), _chars(ALNUM, 24)),
-    _tok("plaid-access-token", "plaid item: {tok}", lambda r: "access-production-" + _uuid(r), "access-production-"),
-    _tok("flutterwave-secret", "FLW: {tok}", lambda r: "FLWSECK-" + _pick(r, HEX, 32) + "-X", "FLWSECK-"),
-    _tok("slack-app-token", "socket mode with {tok}", lambda r: f"xapp-1-A0{_pick(r, string.ascii_uppercase + string.digits, 9)}-{_pick(r, string.digits, 13)}-{_pick(r, HEX, 64)}", "xapp-1-"),
-    _tok("brevo-key", "brevo = {tok}", lambda r: f"xkeysib-{_pick(r, HEX, 64)}-{_pick(r, ALNUM, 16)}", "xkeysib-"),
-    _tok("meta-graph-token", "curl 'https://graph.facebook.com/v19.0/me/messages?access_token={tok}'", _chars(ALNUM, 180, "EAAG"), "EAAG"),
-    _two("twilio-client-positional", 'client = Client("{a}", "{b}")', _chars(HEX, 32, "AC"), _chars(HEX, 32)),
+    _tok(
+        "braintree-access-token",
+        'gateway = braintree.BraintreeGateway(access_token="{tok}")',
+        lambda r: f"access_token$production${_pick(r, ALNUM.lower(), 16)}${_pick(r, HEX, 32)}",
+        "access_token$production$",
+    ),
+    _two(
+        "razorpay-auth-tuple",
+        'client = razorpay.Client(auth=("{a}", "{b}"))',
+        _chars(ALNUM, 14, "rzp_live_"),
+        _chars(ALNUM, 24),
+    ),
+    _tok(
+        "plaid-access-token",
+        "plaid item: {tok}",
+        lambda r: "access-production-" + _uuid(r),
+        "access-production-",
+    ),
+    _tok(
+        "flutterwave-secret",
+        "FLW: {tok}",
+        lambda r: "FLWSECK-" + _pick(r, HEX, 32) + "-X",
+        "FLWSECK-",
+    ),
+    _tok(
+        "slack-app-token",
+        "socket mode with {tok}",
+        lambda r: (
+            f"xapp-1-A0{_pick(r, string.ascii_uppercase + string.digits, 9)}-{_pick(r, string.digits, 13)}-{_pick(r, HEX, 64)}"
+        ),
+        "xapp-1-",
+    ),
+    _tok(
+        "brevo-key",
+        "brevo = {tok}",
+        lambda r: f"xkeysib-{_pick(r, HEX, 64)}-{_pick(r, ALNUM, 16)}",
+        "xkeysib-",
+    ),
+    _tok(
+        "meta-graph-token",
+        "curl 'https://graph.facebook.com/v19.0/me/messages?access_token={tok}'",
+        _chars(ALNUM, 180, "EAAG"),
+        "EAAG",
+    ),
+    _two(
+        "twilio-client-positional",
+        'client = Client("{a}", "{b}")',
+        _chars(HEX, 32, "AC"),
+        _chars(HEX, 32),
+    ),
     _tok("postmark-server-token", "X-Postmark-Server-Token: {tok}", _uuid),
     _ably,
     _discord_bot,
     _msa_refresh,
-    _tok("auth0-refresh-form", "curl -d grant_type=refresh_token -d client_id=abc -d refresh_token={tok} https://corp.eu.auth0.com/oauth/token", _chars(URLSAFE, 90, "v1.M"), "v1.M"),
-    _tok("flask-session-cookie", 'requests.get(url, cookies={{"session": "{tok}"}})', lambda r: f"eyJ1c2VyX2lkIjo0Mn0.{_pick(r, URLSAFE, 6)}.{_pick(r, URLSAFE, 27)}", "eyJ1c2VyX2lkIjo0Mn0."),
-    _tok("rails-session-cookie", 'document.cookie = "_shop_session={tok}"', lambda r: f"{_pick(r, B64, 120)}--{_pick(r, HEX, 40)}"),
+    _tok(
+        "auth0-refresh-form",
+        "curl -d grant_type=refresh_token -d client_id=abc -d refresh_token={tok} https://corp.eu.auth0.com/oauth/token",
+        _chars(URLSAFE, 90, "v1.M"),
+        "v1.M",
+    ),
+    _tok(
+        "flask-session-cookie",
+        'requests.get(url, cookies={{"session": "{tok}"}})',
+        lambda r: f"eyJ1c2VyX2lkIjo0Mn0.{_pick(r, URLSAFE, 6)}.{_pick(r, URLSAFE, 27)}",
+        "eyJ1c2VyX2lkIjo0Mn0.",
+    ),
+    _tok(
+        "rails-session-cookie",
+        'document.cookie = "_shop_session={tok}"',
+        lambda r: f"{_pick(r, B64, 120)}--{_pick(r, HEX, 40)}",
+    ),
     _cloudfront,
     _oss,
     _cos,
-    _tok("firebase-storage-token", "https://firebasestorage.googleapis.com/v0/b/app.appspot.com/o/invoice.pdf?alt=media&token={tok}", _uuid),
+    _tok(
+        "firebase-storage-token",
+        "https://firebasestorage.googleapis.com/v0/b/app.appspot.com/o/invoice.pdf?alt=media&token={tok}",
+        _uuid,
+    ),
     _akamai,
-    _tok("age-secret-key", "# created: 2026-01-05\n{tok}", _chars(BECH32.upper(), 58, "AGE-SECRET-KEY-1"), "AGE-SECRET-KEY-1"),
+    _tok(
+        "age-secret-key",
+        "# created: 2026-01-05\n{tok}",
+        _chars(BECH32.upper(), 58, "AGE-SECRET-KEY-1"),
+        "AGE-SECRET-KEY-1",
+    ),
     _tok("nostr-nsec", "my key {tok}", _chars(BECH32, 58, "nsec1"), "nsec1"),
     _bip39,
     _solana,
     _hardhat,
     _openvpn,
-    _tok("paseto-local-token", "cookie token {tok}", _chars(URLSAFE, 100, "v4.local."), "v4.local."),
+    _tok(
+        "paseto-local-token", "cookie token {tok}", _chars(URLSAFE, 100, "v4.local."), "v4.local."
+    ),
     _pin_number,
     _key_is_secret,
 ]
@@ -344,7 +507,10 @@ KINDS_RED5: list[Kind] = [
 
 def utf16_base64(text: str) -> str:
     """``powershell -EncodedCommand`` takes base64 of UTF-16LE."""
-    return "powershell.exe -NoProfile -EncodedCommand " + base64.b64encode(text.encode("utf-16-le")).decode()
+    return (
+        "powershell.exe -NoProfile -EncodedCommand "
+        + base64.b64encode(text.encode("utf-16-le")).decode()
+    )
 
 
 def utf16_hex(text: str) -> str:
@@ -367,7 +533,10 @@ def od_chars(text: str) -> str:
     raw = text.encode()
     shown = {10: "\\n", 9: "\\t", 13: "\\r"}
     cells = [shown.get(b, chr(b) if 32 <= b < 127 else f"{b:03o}") for b in raw]
-    lines = [f"{at:07o}" + "".join(f"{c:>4}" for c in cells[at : at + 16]) for at in range(0, len(cells), 16)]
+    lines = [
+        f"{at:07o}" + "".join(f"{c:>4}" for c in cells[at : at + 16])
+        for at in range(0, len(cells), 16)
+    ]
     return "$ od -c note.bin\n" + "\n".join(lines)
 
 
@@ -382,7 +551,11 @@ def table_wrapped(text: str) -> str:
     flat = text.replace("\n", " ")
     cells = [flat[i : i + 24] for i in range(0, len(flat), 24)] or [""]
     rows = [f"│ {'NOTE' if n == 0 else '':<6} │ {cell:<24} │" for n, cell in enumerate(cells)]
-    return "┌────────┬──────────────────────────┐\n" + "\n".join(rows) + "\n└────────┴──────────────────────────┘"
+    return (
+        "┌────────┬──────────────────────────┐\n"
+        + "\n".join(rows)
+        + "\n└────────┴──────────────────────────┘"
+    )
 
 
 def node_buffer(text: str) -> str:
@@ -405,7 +578,9 @@ def git_binary_patch(text: str) -> str:
         lines.append(mark + _git_b85(chunk))
     return (
         "diff --git a/.env.bin b/.env.bin\nnew file mode 100644\nindex 0000000..8f3a2b1\n"
-        f"GIT binary patch\nliteral {len(text.encode())}\n" + "\n".join(lines) + "\n\nliteral 0\nHcmV?d00001\n"
+        f"GIT binary patch\nliteral {len(text.encode())}\n"
+        + "\n".join(lines)
+        + "\n\nliteral 0\nHcmV?d00001\n"
     )
 
 
@@ -446,7 +621,11 @@ def _tool_call_id(s: Any, t: str) -> int:
 
 def _lying_image(s: Any, t: str) -> int:
     """An image block that says PNG and holds text."""
-    block = {"type": "image", "mimeType": "image/png", "data": base64.b64encode(t.encode()).decode()}
+    block = {
+        "type": "image",
+        "mimeType": "image/png",
+        "data": base64.b64encode(t.encode()).decode(),
+    }
     return s.message("user", [{"type": "text", "text": "screenshot"}, block])  # type: ignore[no-any-return]
 
 
