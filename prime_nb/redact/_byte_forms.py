@@ -24,15 +24,15 @@ _MAX_DECODED = 1 << 20
 
 
 def utf16_text(raw: bytes) -> str | None:
-    """``raw`` read as UTF-16 when it is (a byte order mark, or every other byte zero, as
-    Latin text is in UTF-16LE), else None."""
+    """``raw`` read as UTF-16 when it is (a byte order mark, or half its odd or even bytes
+    zero, as Latin text is in UTF-16), else None."""
     if len(raw) < 16:
         return None
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         codec = "utf-16"
-    elif raw[1::2].count(0) >= len(raw) // 2 * 9 // 10:
+    elif raw[1::2].count(0) >= len(raw) // 4:  # Latin letters, some of another script
         codec = "utf-16-le"
-    elif raw[0::2].count(0) >= len(raw) // 2 * 9 // 10:
+    elif raw[0::2].count(0) >= len(raw) // 4:
         codec = "utf-16-be"
     else:
         return None
@@ -46,10 +46,10 @@ def _text(raw: bytes) -> str | None:
     """``raw`` as UTF-8 or UTF-16 text, or None when it is neither, or not printable."""
     try:
         decoded: str | None = raw.decode("utf-8")
-        if decoded is not None and "\x00" in decoded:
-            decoded = utf16_text(raw)
     except UnicodeDecodeError:
-        decoded = utf16_text(raw)
+        decoded = None
+    if decoded is None or not decoded.isprintable():
+        decoded = utf16_text(raw) or decoded
     if decoded is None or len(decoded) < 8:
         return None
     decoded = decoded.lstrip("\ufeff")

@@ -339,7 +339,7 @@ def _as_text(raw: bytes) -> str | None:
         decoded: str | None = raw.decode("utf-8")
     except UnicodeDecodeError:
         decoded = None
-    if decoded is None or "\x00" in decoded:  # UTF-16 (``powershell -EncodedCommand``)
+    if decoded is None or not _printable(decoded):  # UTF-16 (``-EncodedCommand``)
         decoded = utf16_text(raw)
     return decoded.lstrip("\ufeff") if decoded is not None and _printable(decoded) else None
 

@@ -184,13 +184,12 @@ KNOWN_MISSES = {
         f"table-wrapped/{kind}": _FLAT
         for kind in (
             "fastlane-session-cookie",
-            "gcs-signed-url",
+            "keychain-print",
+            "wrapped-github",
             "k8s-env-name-value",
             "kubectl-decoded-secret",
             "netscape-cookie-jar",
-            "pgpass",
             "psql-table-token",
-            "python-implicit-concat",
         )
     },
     "shell-continuation/openvpn-static-key": "a line continuation inside a key block",
@@ -236,7 +235,7 @@ def _kind(make: Any) -> str:
 
 def build(path: Path, seed: int = 55) -> Attack:
     """Each new kind the rules find in every place and in the header; each older kind in
-    three of the new places (in turn); the look-alikes in the corpus's places."""
+    two of the new places (in turn); the look-alikes in the corpus's places."""
     r = random.Random(seed)
     attack, session, title = Attack(path), _Session(), []
     found = [make for make in KINDS_RED5 if _kind(make) not in STILL_SURVIVE]
@@ -246,8 +245,8 @@ def build(path: Path, seed: int = 55) -> Attack:
             _plant(attack, session, place, make, r)
     new = [p for p in NEW_PLACES if p not in KEPT_PLACES]
     for n, make in enumerate(KINDS):
-        for k in range(3):
-            _plant(attack, session, new[(3 * n + k) % len(new)], make, r)
+        for k in range(2):
+            _plant(attack, session, new[(2 * n + k) % len(new)], make, r)
     for make in found:
         item = make(r)
         title.append(item.snippet)
@@ -341,16 +340,21 @@ def test_each_encoding_reads_back(encode: Callable[[str], str], read: Callable[[
 
 
 def test_the_raw_file_shows_every_planted_secret(attack: Attack) -> None:
-    assert len(survivors(attack, attack.path.read_text("utf-8"))) == len(
-        {f"{p}/{k}" for p, k, _, _ in attack.planted}
-    )
+    """The check finds each secret of the new places as their tools wrote it (the shared
+    check's own test covers the corpus's places): the lines of the others are left
+    blank, so that this costs what the new places do."""
+    new = [item for item in attack.planted if item[0] in NEW_PLACES]
+    keep = {line for *_, line in new}
+    raw = attack.path.read_text("utf-8").split("\n")
+    text = "\n".join(line if n in keep else "" for n, line in enumerate(raw, 1))
+    assert len(survivors(Attack(attack.path, new), text)) == len({f"{p}/{k}" for p, k, *_ in new})
 
 
 def test_no_secret_survives(attack: Attack, redacted: Redaction) -> None:
     out, report = redacted
     assert out is not None
     left = survivors(attack, out.read_text("utf-8"))
-    assert set(left) <= set(KNOWN_MISSES), sorted(set(left) - set(KNOWN_MISSES))
+    assert set(left) == set(KNOWN_MISSES), sorted(set(left) ^ set(KNOWN_MISSES))
     assert survivors(attack, report.to_csv() + redacted.suspects.to_csv()) == []
 
 
