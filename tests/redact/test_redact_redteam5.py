@@ -376,3 +376,85 @@ def test_lookalikes_stay(attack: Attack, redacted: Redaction) -> None:
     placed = [(s, n) for s, numbers in attack.lookalikes.items() for n in numbers]
     changed = [s for s, n in placed if before[n - 1] != after[n - 1]]
     assert len(changed) <= len(placed) / 80, sorted(set(changed))
+
+
+TOKEN = "Zq8vR2mXk4LpT7wN9yB3cF6hJ1dG5sAe"
+PASSWORD = "Vuka-Tebo7391"
+
+#: each new detector on its own: (what, text, the secret that must go)
+SHAPES = [
+    ("powershell", utf16_base64(f"$env:API_TOKEN='{TOKEN}'"), None),
+    ("utf-16 hex", utf16_hex(f"API_TOKEN={TOKEN}"), None),
+    ("hexdump", hexdump_canonical(f"API_TOKEN={TOKEN}"), TOKEN[:16]),
+    ("od", od_chars(f"API_TOKEN={TOKEN}"), None),
+    ("octal", octal_escapes(f"API_TOKEN={TOKEN}"), None),
+    ("buffer", node_buffer(f"API_TOKEN={TOKEN}"), None),
+    ("box table", table_wrapped(f"API_TOKEN={TOKEN}"), TOKEN[:14]),
+    ("insert", f"INSERT INTO api_keys (id, key) VALUES (7, '{TOKEN}');", TOKEN),
+    ("psql", f" id | token\n----+------\n  7 | {TOKEN}\n(1 row)", TOKEN),
+    ("cookie jar", f".app.io\tTRUE\t/\tTRUE\t0\tsessionid\t{TOKEN}", TOKEN),
+    ("yaml pair", f"- name: STRIPE_SIGNING\n  value: {TOKEN}", TOKEN),
+    ("har pair", f'{{"name": "X-Vault-Token", "value": "{TOKEN}"}} in the log', TOKEN),
+    ("pin", '{"transaction_pin": 93715284}', "93715284"),
+    ("mnemonic", "mnemonic: bako dura fime gola hupi jeko kalu lomi nupa piro rusa sito", "hupi"),
+    ("byte key", "[" + ",".join(str(i * 37 % 256) for i in range(64)) + "]", "37,74,111"),
+    ("django hash", f"pbkdf2_sha256$600000$abcdefghijklmnopqrstuv${TOKEN}=", TOKEN),
+    ("scram", f"SCRAM-SHA-256$4096:c2FsdHNhbHQ=${TOKEN}=:{TOKEN[::-1]}=", TOKEN),
+    ("mysql hash", "| root | *6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9 |", "6BB4837EB743"),
+    ("vso", f"##vso[task.setvariable variable=k;issecret=true]{TOKEN}", TOKEN),
+    ("psexec", f"psexec \\\\srv -u ci -p {PASSWORD} cmd", PASSWORD),
+    ("schtasks", f"schtasks /create /tn x /ru svc /rp {PASSWORD}", PASSWORD),
+    ("cmdkey", f"cmdkey /add:srv /user:ci /pass:{PASSWORD}", PASSWORD),
+    ("net use", f"net use Z: \\\\srv\\share {PASSWORD} /user:ci", PASSWORD),
+    ("poetry", f"poetry config http-basic.internal ci {PASSWORD}", PASSWORD),
+    ("gh secret", f'gh secret set DEPLOY --body "{TOKEN}"', TOKEN),
+    ("apksigner", f"apksigner sign --ks a.jks --ks-pass pass:{PASSWORD} a.apk", PASSWORD),
+    ("gradle", f'    storePassword "{PASSWORD}"', PASSWORD),
+    (
+        "openvpn",
+        f"-----BEGIN OpenVPN Static key V1-----\n{TOKEN}\n-----END OpenVPN Static key V1-----",
+        TOKEN,
+    ),
+    ("akamai", f"https://m.example.net/a.m3u8?hdnts=exp=1~acl=/*~hmac={TOKEN}", TOKEN),
+]
+
+#: beside them, what must stay
+KEPT = [
+    "apksigner sign --ks a.jks --ks-pass env:KS_PASS a.apk",
+    "password_encryption = scram-sha-256",
+    "secret_scanning: enabled",
+    "- name: LOG_LEVEL\n  value: debug",
+    "DataLoader(ds, pin_memory=True)",
+    "mnemonic: LDR r0, [r1, #4]",
+    " id | name | token_count\n----+------+------------\n  7 | ci   |        1532",
+    "INSERT INTO users (id, password_hash) VALUES (1, NULL);",
+]
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("shapes")
+    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+    lines = [json.dumps(head)]
+    for n, text in enumerate([t for _, t, _ in SHAPES] + KEPT):
+        message = {"role": "user", "content": text, "timestamp": 0}
+        lines.append(
+            json.dumps({"type": "message", "id": f"e{n}", "parentId": None, "message": message})
+        )
+    (folder / "s.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = redact(folder / "s.jsonl", folder / "out.jsonl", hostnames=[]).path
+    assert out is not None
+    return [json.loads(line)["message"]["content"] for line in out.read_text().splitlines()[1:]]
+
+
+@pytest.mark.parametrize(("what", "index"), [(s[0], i) for i, s in enumerate(SHAPES)])
+def test_each_new_detector_replaces_its_shape(shapes: list[str], what: str, index: int) -> None:
+    _, text, secret = SHAPES[index]
+    assert shapes[index] != text, what
+    if secret is not None:
+        assert secret not in shapes[index], (what, shapes[index])
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_look_alikes_beside_them_stay(shapes: list[str], text: str) -> None:
+    assert shapes[len(SHAPES) + KEPT.index(text)] == text
