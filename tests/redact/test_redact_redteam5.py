@@ -15,6 +15,7 @@ import base64
 import json
 import random
 import re
+import string
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -378,44 +379,85 @@ def test_lookalikes_stay(attack: Attack, redacted: Redaction) -> None:
     assert len(changed) <= len(placed) / 80, sorted(set(changed))
 
 
-TOKEN = "Zq8vR2mXk4LpT7wN9yB3cF6hJ1dG5sAe"
-PASSWORD = "Vuka-Tebo7391"
+def _token(n: int) -> str:
+    """A random token of its own for case ``n``: a value found in one case would be
+    replaced in every other (strongly random values are hunted through the file)."""
+    r = random.Random(n)
+    return "".join(r.choice(string.ascii_letters + string.digits) for _ in range(32))
+
+
+def _password_of(n: int) -> str:
+    r = random.Random(1000 + n)
+    word = "".join(r.choice("bdfgkmnprstvz") + r.choice("aeiou") for _ in range(2))
+    return f"{word.title()}-{r.randrange(1000, 9999)}"
+
+
+_T1, _P1 = _token(1), _password_of(1)
+_T2, _P2 = _token(2), _password_of(2)
+_T3, _P3 = _token(3), _password_of(3)
+_T4, _P4 = _token(4), _password_of(4)
+_T5, _P5 = _token(5), _password_of(5)
+_T6, _P6 = _token(6), _password_of(6)
+_T7, _P7 = _token(7), _password_of(7)
+_T8, _P8 = _token(8), _password_of(8)
+_T9, _P9 = _token(9), _password_of(9)
+_T10, _P10 = _token(10), _password_of(10)
+_T11, _P11 = _token(11), _password_of(11)
+_T12, _P12 = _token(12), _password_of(12)
+_T13, _P13 = _token(13), _password_of(13)
+_T14, _P14 = _token(14), _password_of(14)
+_T15, _P15 = _token(15), _password_of(15)
+_T16, _P16 = _token(16), _password_of(16)
+_T17, _P17 = _token(17), _password_of(17)
+_T18, _P18 = _token(18), _password_of(18)
+_T19, _P19 = _token(19), _password_of(19)
+_T20, _P20 = _token(20), _password_of(20)
+_T21, _P21 = _token(21), _password_of(21)
+_T22, _P22 = _token(22), _password_of(22)
+_T23, _P23 = _token(23), _password_of(23)
+_T24, _P24 = _token(24), _password_of(24)
+_T25, _P25 = _token(25), _password_of(25)
+_T26, _P26 = _token(26), _password_of(26)
+_T27, _P27 = _token(27), _password_of(27)
+_T28, _P28 = _token(28), _password_of(28)
+_T29, _P29 = _token(29), _password_of(29)
+
 
 #: each new detector on its own: (what, text, the secret that must go)
 SHAPES = [
-    ("powershell", utf16_base64(f"$env:API_TOKEN='{TOKEN}'"), None),
-    ("utf-16 hex", utf16_hex(f"API_TOKEN={TOKEN}"), None),
-    ("hexdump", hexdump_canonical(f"API_TOKEN={TOKEN}"), TOKEN[:16]),
-    ("od", od_chars(f"API_TOKEN={TOKEN}"), None),
-    ("octal", octal_escapes(f"API_TOKEN={TOKEN}"), None),
-    ("buffer", node_buffer(f"API_TOKEN={TOKEN}"), None),
-    ("box table", table_wrapped(f"API_TOKEN={TOKEN}"), TOKEN[:14]),
-    ("insert", f"INSERT INTO api_keys (id, key) VALUES (7, '{TOKEN}');", TOKEN),
-    ("psql", f" id | token\n----+------\n  7 | {TOKEN}\n(1 row)", TOKEN),
-    ("cookie jar", f".app.io\tTRUE\t/\tTRUE\t0\tsessionid\t{TOKEN}", TOKEN),
-    ("yaml pair", f"- name: STRIPE_SIGNING\n  value: {TOKEN}", TOKEN),
-    ("har pair", f'{{"name": "X-Vault-Token", "value": "{TOKEN}"}} in the log', TOKEN),
+    ("powershell", utf16_base64(f"$env:API_TOKEN='{_T1}'"), None),
+    ("utf-16 hex", utf16_hex(f"API_TOKEN={_T2}"), None),
+    ("hexdump", hexdump_canonical(f"API_TOKEN={_T3}"), _T3[:16]),
+    ("od", od_chars(f"API_TOKEN={_T4}"), None),
+    ("octal", octal_escapes(f"API_TOKEN={_T5}"), None),
+    ("buffer", node_buffer(f"API_TOKEN={_T6}"), None),
+    ("box table", table_wrapped(f"API_TOKEN={_T7}"), _T7[:14]),
+    ("insert", f"INSERT INTO api_keys (id, key) VALUES (7, '{_T8}');", _T8),
+    ("psql", f" id | token\n----+------\n  7 | {_T9}\n(1 row)", _T9),
+    ("cookie jar", f".app.io\tTRUE\t/\tTRUE\t0\tsessionid\t{_T10}", _T10),
+    ("yaml pair", f"- name: STRIPE_SIGNING\n  value: {_T11}", _T11),
+    ("har pair", f'{{"name": "X-Vault-Token", "value": "{_T12}"}} in the log', _T12),
     ("pin", '{"transaction_pin": 93715284}', "93715284"),
     ("mnemonic", "mnemonic: bako dura fime gola hupi jeko kalu lomi nupa piro rusa sito", "hupi"),
     ("byte key", "[" + ",".join(str(i * 37 % 256) for i in range(64)) + "]", "37,74,111"),
-    ("django hash", f"pbkdf2_sha256$600000$abcdefghijklmnopqrstuv${TOKEN}=", TOKEN),
-    ("scram", f"SCRAM-SHA-256$4096:c2FsdHNhbHQ=${TOKEN}=:{TOKEN[::-1]}=", TOKEN),
+    ("django hash", f"pbkdf2_sha256$600000$abcdefghijklmnopqrstuv${_T16}=", _T16),
+    ("scram", f"SCRAM-SHA-256$4096:c2FsdHNhbHQ=${_T17}=:{_T17[::-1]}=", _T17),
     ("mysql hash", "| root | *6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9 |", "6BB4837EB743"),
-    ("vso", f"##vso[task.setvariable variable=k;issecret=true]{TOKEN}", TOKEN),
-    ("psexec", f"psexec \\\\srv -u ci -p {PASSWORD} cmd", PASSWORD),
-    ("schtasks", f"schtasks /create /tn x /ru svc /rp {PASSWORD}", PASSWORD),
-    ("cmdkey", f"cmdkey /add:srv /user:ci /pass:{PASSWORD}", PASSWORD),
-    ("net use", f"net use Z: \\\\srv\\share {PASSWORD} /user:ci", PASSWORD),
-    ("poetry", f"poetry config http-basic.internal ci {PASSWORD}", PASSWORD),
-    ("gh secret", f'gh secret set DEPLOY --body "{TOKEN}"', TOKEN),
-    ("apksigner", f"apksigner sign --ks a.jks --ks-pass pass:{PASSWORD} a.apk", PASSWORD),
-    ("gradle", f'    storePassword "{PASSWORD}"', PASSWORD),
+    ("vso", f"##vso[task.setvariable variable=k;issecret=true]{_T19}", _T19),
+    ("psexec", f"psexec \\\\srv -u ci -p {_P20} cmd", _P20),
+    ("schtasks", f"schtasks /create /tn x /ru svc /rp {_P21}", _P21),
+    ("cmdkey", f"cmdkey /add:srv /user:ci /pass:{_P22}", _P22),
+    ("net use", f"net use Z: \\\\srv\\share {_P23} /user:ci", _P23),
+    ("poetry", f"poetry config http-basic.internal ci {_P24}", _P24),
+    ("gh secret", f'gh secret set DEPLOY --body "{_T25}"', _T25),
+    ("apksigner", f"apksigner sign --ks a.jks --ks-pass pass:{_P26} a.apk", _P26),
+    ("gradle", f'    storePassword "{_P27}"', _P27),
     (
         "openvpn",
-        f"-----BEGIN OpenVPN Static key V1-----\n{TOKEN}\n-----END OpenVPN Static key V1-----",
-        TOKEN,
+        f"-----BEGIN OpenVPN Static key V1-----\n{_T28}\n-----END OpenVPN Static key V1-----",
+        _T28,
     ),
-    ("akamai", f"https://m.example.net/a.m3u8?hdnts=exp=1~acl=/*~hmac={TOKEN}", TOKEN),
+    ("akamai", f"https://m.example.net/a.m3u8?hdnts=exp=1~acl=/*~hmac={_T29}", _T29),
 ]
 
 #: beside them, what must stay
