@@ -25,11 +25,9 @@ from typing import Any
 import pytest
 from leak_check import LeakIndex
 from redteam3_secrets import LOOKALIKES_RED3
-from redteam5_secrets import (
+from redteam5_places import (
     _GIT85,
     ENCODINGS_RED5,
-    KINDS_RED5,
-    LOOKALIKES_RED5,
     STRUCTURE_RED5,
     base64_wrapped,
     hexdump_canonical,
@@ -40,6 +38,7 @@ from redteam5_secrets import (
     utf16_base64,
     utf16_hex,
 )
+from redteam5_secrets import KINDS_RED5, LOOKALIKES_RED5
 from secret_corpus import KINDS, LOOKALIKE_PLACES, ORDINARY, PLACES, _cut, _Session, pieces
 from secret_kinds import Planted
 
