@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from ._byte_forms import byte_forms, utf16_text
 from ._encodings import class_runs
 from ._engine import EXACT, FOLD, literals, run
 from ._prefilter import windows
@@ -335,10 +336,12 @@ def _as_text(raw: bytes) -> str | None:
         except zlib.error:
             return None
     try:
-        decoded = raw.decode("utf-8")
+        decoded: str | None = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    return decoded if _printable(decoded) else None
+        decoded = None
+    if decoded is None or not _printable(decoded):  # UTF-16 (``-EncodedCommand``)
+        decoded = utf16_text(raw)
+    return decoded.lstrip("\ufeff") if decoded is not None and _printable(decoded) else None
 
 
 def base32_runs(text: str) -> Iterator[tuple[int, int]]:
@@ -437,7 +440,7 @@ def disguised_spans(
             if 0 <= span.start < span.end <= len(view):
                 start, end = origin.start(span.start), origin.end(span.end - 1)
                 out.append((start, end, span.rule, span.confident))
-    for start, end, decoded in blobs(text):
+    for start, end, decoded in (*blobs(text), *byte_forms(text)):
         if find(decoded):
             out.append((start, end, encoded, True))
     return out

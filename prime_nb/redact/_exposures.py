@@ -37,7 +37,10 @@ PROCESS_SUBSTITUTION = re.compile(
     r"(?P<v>'[^'\n]+'|\"[^\"\n]+\"|[^\s)'\"]+)[ \t]*\)"
 )
 #: ``::add-mask::value`` in a CI log or script
-ADD_MASK = re.compile(r"::add-mask::(?P<v>[^\s\"'\\]+)")
+ADD_MASK = re.compile(
+    r"(?:::add-mask::|##vso\[task\.setvariable\b[^\]\n]*\bissecret=true\b[^\]\n]*\])"
+    r"(?P<v>[^\s\"'\\]+)"
+)
 #: a JSON object's value marked sensitive (Terraform state and plans), either order
 _JSON_STRING = r"\"(?P<{}>(?:[^\"\\\n]|\\.){{1,4096}})\""
 _SENSITIVE = r"\"sensitive\"[ \t]*:[ \t]*true"
@@ -198,7 +201,12 @@ def exposure_rules() -> list[Rule]:
             needs=("<(",),
             shape=(PROCESS_SUBSTITUTION,),
         ),
-        _guess("masked-secret", finder=masked_spans, needs=("::add-mask::",), shape=(ADD_MASK,)),
+        _guess(
+            "masked-secret",
+            finder=masked_spans,
+            needs=("::add-mask::", "issecret=true"),
+            shape=(ADD_MASK,),
+        ),
         _guess(
             "sensitive-value",
             finder=sensitive_spans,

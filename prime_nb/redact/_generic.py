@@ -87,7 +87,7 @@ def crypt_spans(text: str) -> Iterator[tuple[int, int]]:
 #: whose name names a password, or ``name value`` of any secret's name with a random value
 SPACED_PAIR = re.compile(
     r"(?m)^[ \t]*(?:(?:export|set|declare|-x)[ \t]+)*(?P<key>[A-Za-z_][\w.\-]{1,60})[ \t]+"
-    r"(?P<v>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'#;]{1,500})[ \t]*(?=$|[ \t]+--?[a-z])"
+    r"(?P<v>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'#;]{1,500})[ \t]*(?=\r?$|[ \t]+--?[a-z])"
 )
 #: a key whose bare name is a pre-shared key or a one-time-password seed
 _EXTRA_SECRET_NAMES = re.compile(
@@ -101,7 +101,12 @@ def spaced_pair_spans(text: str) -> Iterator[tuple[int, int]]:
         kind = "password" if _EXTRA_SECRET_NAMES.match(key) else secret_key_class(key)
         if kind is None or stand_in(value) or not value:
             continue
-        if kind == "password" and ("_" in key or key.islower()) and value.lower() not in _WORDS:
+        quoted_name = m.group("v")[:1] in "\"'" and key[:1].islower()  # storePassword "..."
+        if (
+            kind == "password"
+            and ("_" in key or key.islower() or quoted_name)
+            and value.lower() not in _WORDS
+        ):
             if len(value) >= 6 and not value.isdigit():
                 yield _unquoted(m)
         elif strongly_random(value) and len(value) >= 16:

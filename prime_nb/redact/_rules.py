@@ -48,6 +48,7 @@ from ._generic import (
     url_user_spans,
     yaml_block_spans,
 )
+from ._records import record_rules
 from ._rule import Finder, Rule
 from ._shapes import (
     AUTHORIZATION,
@@ -79,8 +80,9 @@ from ._values import (
 #: string. A block whose END line is missing (a torn output) runs over its header and
 #: base64 lines only.
 PRIVATE_KEY = re.compile(
-    r"-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY((?: BLOCK)?)-----"
-    r"(?:[\s\S]*?-----END \1PRIVATE KEY\2-----"
+    r"-----BEGIN ((?:[A-Za-z0-9]+ )*)(PRIVATE KEY|(?i:static key|secret key))"
+    r"((?: BLOCK| V\d)?)-----"
+    r"(?:[\s\S]*?-----END \1\2\3-----"
     r"|(?:(?:\s|\\[nr])+(?:[A-Za-z0-9+/=]{4,}|[A-Za-z-]+: [^\n\\]*))*)"
     r"|PuTTY-User-Key-File-\d+:[\s\S]*?Private-MAC: *[0-9a-fA-F]+"
 )
@@ -174,7 +176,8 @@ _COMMAND_HINTS = tuple(
         "psql", "pg_dump", "createdb", "smbclient", "rpcclient", "smbmap", "smbget", "winexe",
         "rabbitmqctl", "user", "nmcli", "wpa_passphrase", "echo", "printf",
         "convertto-securestring", "by", "password", "sqlplus", "sqlldr", "expdp", "impdp",
-        "rman", "dgmgrl", "connect", "htpasswd",
+        "rman", "dgmgrl", "connect", "htpasswd", "psexec", "psexec64", "paexec", "schtasks",
+        "cmdkey", "apksigner", "jarsigner", "gh secret", "net use", "poetry",
     )
 )  # fmt: skip
 
@@ -183,9 +186,9 @@ _COMMAND_HINTS = tuple(
 URL_PASSWORD = re.compile(r"(?<=://)[^:/?#\[\]@\s\"'`]*:([^/?#\[\]@\s\"'`]+)@")
 
 URL_TOKEN = re.compile(
-    r"(?i)[?&#](?:access_token|refresh_token|id_token|token|api_?key|key|sig|signature|"
+    r"(?i)[?&#~](?:access_token|refresh_token|id_token|token|api_?key|key|sig|signature|"
     r"secret|password|passwd|auth|client_secret|code|x-amz-signature|x-amz-credential|"
-    r"x-goog-signature|x-goog-credential)"
+    r"x-goog-signature|x-goog-credential|hmac|q-signature)"
     r"=([^&\s#\"'<>\\]{8,})"
 )
 
@@ -288,7 +291,12 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
     """
     commands = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http")
     rules = [
-        Rule("private-key", pattern=PRIVATE_KEY, group=0, hints=("private", "putty")),
+        Rule(
+            "private-key",
+            pattern=PRIVATE_KEY,
+            group=0,
+            hints=("private", "putty", "static key", "secret key"),
+        ),
         *detect_secrets_rules(),
         Rule("token", pattern=TOKEN_PREFIXES, group=0, needs=_TOKEN_PREFIX_NEEDS),
         *(Rule("token", pattern=p, group=0, hints=(h,)) for p, h in TOKEN_INFIXES),
@@ -398,6 +406,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
             needs=("</", "=", "(", ":", '"kty"'),
         ),
         *exposure_rules(),
+        *record_rules(),
         Rule(
             "email", pattern=EMAIL, valid=_valid_email, placeholder=_email_placeholder, hints=("@",)
         ),

@@ -388,8 +388,8 @@ class Scrubber(SpanFinder):
             return self._walk(data, "data", path, False, hits)  # type: ignore[no-any-return]
         mime = str(block.get("mimeType") or block.get("mime_type") or "")
         textual = any(word in mime for word in ("svg", "xml", "text"))
-        if not textual and not data.startswith(("PHN2Zy", "PD94bW", "PCFET0")):
-            return data  # neither said nor seen to be text (<svg, <?xml, <!DOCTYPE)
+        if not textual and not _starts_as_text(data):
+            return data  # neither said nor seen to be text: a type may lie, bytes do not
         try:
             text = base64.b64decode(data, validate=True).decode("utf-8")
         except (ValueError, UnicodeDecodeError):
@@ -486,6 +486,16 @@ def _value_key(text: str, start: int, end: int) -> str:
     for at in range(start, end, PIECE):
         digest.update(text[at : min(end, at + PIECE)].encode("utf-8", "surrogatepass"))
     return _LONG_KEY + digest.hexdigest()
+
+
+def _starts_as_text(data: str) -> bool:
+    """Whether base64 ``data`` starts with printable text (an image block that says PNG
+    and holds a config file): its first 48 bytes are read, not the whole image."""
+    try:
+        head = base64.b64decode(data[:64], validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return len(head) >= 8 and all(c.isprintable() or c in "\n\r\t" for c in head)
 
 
 def _keep(key: str, where: str, obj: Mapping[str, Any]) -> bool:

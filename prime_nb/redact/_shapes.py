@@ -40,6 +40,12 @@ PASSWORD_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
     (r"az\s+login", "-p|--password", r"[ \t]+|="),
     (r"gpg|gpg2", "--passphrase", r"[ \t]+|="),
     (r"psql|pg_dump|createdb", "--password", "="),
+    (r"psexec|psexec64|paexec", "-p", r"[ \t]+"),
+    (r"schtasks", "/rp|/p", r"[ \t]+"),
+    (r"cmdkey", "/pass", ":"),
+    (r"apksigner|jarsigner", "--ks-pass|--key-pass", r"[ \t]+pass:"),
+    (r"jarsigner", "-storepass|-keypass", r"[ \t]+"),
+    (r"gh\s+secret\s+set", "--body|-b", r"[ \t]+|="),
 )  # fmt: skip
 COMMAND_ARGUMENT = re.compile(
     "|".join(
@@ -56,7 +62,10 @@ COMMAND_POSITIONAL = re.compile(
     r"|(?<![\w-])rabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+"
     + _VALUE.replace("v>", "b>")
     + r"|(?<![\w-])net\s+user\s+[^\s/]+\s+(?P<c>[^\s/*][^\s]*)"
-    r"|(?<![\w-])nmcli\b[^\n|;&]*?\spassword\s+"
+    r"|(?<![\w-])net\s+use\s+(?:[A-Za-z]:\s+|\*\s+)?\\\\\S+\s+(?P<k>[^\s/*][^\s]*)"
+    r"|(?<![\w-])poetry\s+config\s+http-basic\.\S+\s+\S+\s+"
+    + _VALUE.replace("v>", "l>")
+    + r"|(?<![\w-])nmcli\b[^\n|;&]*?\spassword\s+"
     + _VALUE.replace("v>", "d>")
     + r"|(?<![\w-])wpa_passphrase\s+\S+\s+"
     + _VALUE.replace("v>", "e>")

@@ -36,6 +36,9 @@ _STAND_IN = re.compile(
     r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
     r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
     r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b"
+    # where a tool reads the password from (``apksigner --ks-pass env:KS_PASS``, openssl's
+    # ``-passin file:...``): a name, not the password (``pass:...`` is the password)
+    r"|(?:env|file|fd):[\w./~-]+$"
     # a secret store's reference (``vault:secret/data/db#password``), a shell expansion's
     # message (``${DB_PASSWORD:?must be set}`` read from its colon), a dotted reference
     # of code or Terraform (``data.aws_secretsmanager_secret_version.db.secret_string``)
@@ -238,7 +241,8 @@ _QUALIFIERS = frozenset(
      "alg", "enabled", "disabled", "label", "hint", "regex", "pattern", "rotation",
      "interval", "source", "kind", "schema", "template", "strategy", "backend", "digits",
      "chars", "complexity", "history", "attempts", "retries", "lifetime", "usage", "error",
-     "errors", "rate", "index", "server", "service", "host", "port", "user", "username"}
+     "errors", "rate", "index", "server", "service", "host", "port", "user", "username",
+     "encryption", "scanning"}
 )  # fmt: skip
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from more_secrets import KINDS_MORE, LOOKALIKES
 from redteam3_secrets import ENCODINGS_RED3, KINDS_RED3, LOOKALIKES_RED3, STRUCTURE_RED3
+from redteam5_secrets import LOOKALIKES_RED5
 from redteam_secrets import ENCODINGS, KINDS_RED, LOOKALIKES_MORE
 from secret_kinds import KINDS_FIRST, Planted
 
@@ -419,7 +420,7 @@ def build(path: Path, seed: int = 33) -> Corpus:
     for sentence, where in ordinary:
         PLACES[where](session, sentence)
         corpus.ordinary.setdefault(sentence, []).append(len(session.lines))
-    for lookalike in [*LOOKALIKES, *LOOKALIKES_MORE, *LOOKALIKES_RED3]:
+    for lookalike in [*LOOKALIKES, *LOOKALIKES_MORE, *LOOKALIKES_RED3, *LOOKALIKES_RED5]:
         for where in LOOKALIKE_PLACES:
             PLACES[where](session, lookalike)
             corpus.lookalikes.setdefault(lookalike, []).append(len(session.lines))

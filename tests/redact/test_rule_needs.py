@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from more_secrets import LOOKALIKES
+from redteam5_secrets import KINDS_RED5, LOOKALIKES_RED5
 from secret_corpus import ORDINARY, build
 
 from prime_nb.redact import Rule, default_rules, redact
@@ -62,6 +63,25 @@ EDGES = [
     "AIzaSyA0123456789abcdefghijABCDEFGHIJKL",
     "dapi0123456789abcdef0123456789abcdef",
     "cloudant_password: abcdefghijklmnopqrstuvw\u212a",
+    # the fifth list's rules, each at its edge
+    "insert into keys (api_key) values ('Zq8vR2mXk4LpT7wN')",
+    " id | token\n----+------\n  1 | Zq8vR2mXk4LpT7wN9yB3",
+    ".x.io\tTRUE\t/\tTRUE\t0\tsid\tZq8vR2mXk4LpT7wN",
+    "- name: API_TOKEN\n  value: Zq8vR2mXk4LpT7wN9yB3",
+    "card_pin=4821",
+    "seed phrase: bako dura fime gola hupi jeko kalu lomi nupa piro rusa sito",
+    "[" + ",".join(str(i * 7 % 256) for i in range(32)) + "]",
+    "pbkdf2_sha256$600000$abcdefghijklmnopqrstuv$abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG=",
+    "*0123456789ABCDEF0123456789ABCDEF01234567",
+    "##vso[task.setvariable variable=k;issecret=true]Zq8vR2mXk4LpT7wN",
+    "psexec \\\\h -p Vuka-Tebo7391 cmd",
+    "cmdkey /add:h /user:u /pass:Vuka-Tebo7391",
+    "net use Z: \\\\h\\s Vuka-Tebo7391 /user:u",
+    "poetry config http-basic.x u Vuka-Tebo7391",
+    "gh secret set K --body Zq8vR2mXk4LpT7wN",
+    "-----BEGIN OpenVPN Static key V1-----\n0123abcd\n-----END OpenVPN Static key V1-----",
+    "x?hdnts=exp=1~hmac=0123456789abcdef0123",
+    'storePassword "Vuka-Tebo7391"',
 ]
 
 
@@ -96,7 +116,8 @@ def _corpus_texts(path: Path) -> list[str]:
     """The distinct texts the secret corpus builds, each once: the corpus places each
     secret in many entries, and a rule's answer for a text is the same wherever it is."""
     corpus = build(path)
-    texts = [*EDGES, *ORDINARY, *LOOKALIKES]
+    fifth = [make(random.Random(5)).snippet for make in KINDS_RED5]
+    texts = [*EDGES, *ORDINARY, *LOOKALIKES, *fifth, *LOOKALIKES_RED5]
     kept: list[str] = []
     for line in corpus.path.read_text(encoding="utf-8").splitlines():
         try:

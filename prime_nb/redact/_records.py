@@ -1,0 +1,227 @@
+"""Secrets in records: a value whose name is a column, a cell or a field beside it.
+
+Why: an attack pasted what databases, browsers and deploy tools print, and the rules,
+which look for a name and its value side by side (``password=...``), found none of it:
+an ``INSERT`` whose column list names a ``token`` and whose values list holds it, a
+``psql`` table whose header names one, a browser's ``cookies.txt`` (seven fields apart
+by tabs, the value last), YAML's ``name: X`` / ``value: Y`` pairs (Kubernetes ``env``,
+a cookie jar dumped by Ruby), a PIN written as a number, a wallet's twelve-word phrase,
+a key written as a list of 32 or 64 bytes, password hashes of Django, PostgreSQL's SCRAM
+and MySQL. Each shape is generic: the name is judged as every key is
+(:func:`~._values.secret_key_class`), the value as every value is.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+from ._rule import Rule
+from ._values import credential_like, secret_key_class, stand_in, strongly_random
+
+#: ``INSERT INTO t (a, b) VALUES (1, 'x')``: the column list and the first values list
+SQL_INSERT = re.compile(
+    r"(?i)\binsert\s+into\s+[\w.\"`\[\]]+\s*\((?P<cols>[^()\n]{1,2000})\)\s*values\s*"
+    r"\((?P<vals>(?:'(?:[^'\n]|'')*'|[^()'\n])+)\)"
+)
+_SQL_VALUE = re.compile(r"\s*('(?:[^'\n]|'')*'|[^,]*)\s*(?:,|$)")
+
+#: a text table's header row (``psql``, ``mysql``): names apart by ``|``
+TABLE_HEADER = re.compile(
+    r"(?m)^[ \t]*\|?(?P<head>[^|\n]*(?:\|[^|\n]*){1,30})\|?[ \t]*\r?\n[ \t]*[+\-|]{3,}[+\-| ]*\r?\n"
+)
+_MYSQL_RULE = re.compile(r"^\+[-+]+\+$")
+
+#: a ``cookies.txt`` line: domain, flag, path, secure, expiry, name, value
+COOKIE_JAR = re.compile(
+    r"(?m)^[ \t]*#?(?:HttpOnly_)?\.?[\w.-]+\t(?:TRUE|FALSE)\t\S*\t(?:TRUE|FALSE)\t\d+\t"
+    r"[^\t\n]+\t(?P<v>[^\t\r\n]{8,})"
+)
+#: YAML's ``name: X`` then ``value: Y`` (a list item, a Ruby object)
+NAME_VALUE = re.compile(
+    r"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?name:[ \t]*[\"']?(?P<k>[\w.\-]{1,80})[\"']?[ \t]*\r?\n"
+    r"(?:(?P=i)[ \t]*[\w-]+:[^\n]*\r?\n){0,2}?(?P=i)[ \t]*value:[ \t]*"
+    r"(?P<v>\"[^\"\n]+\"|'[^'\n]+'|[^\s#][^\n#]*?)[ \t]*$"
+)
+#: the same pair written as JSON inside text (a HAR file's headers and cookies)
+JSON_NAME_VALUE = re.compile(
+    r"\"name\"\s*:\s*\"(?P<k>[^\"\n]{1,80})\"\s*,\s*\"value\"\s*:\s*(?P<v>\"[^\"\n]{1,2000}\")"
+)
+#: a PIN, CVV or passcode written as a number: ``"pin": 4821``, ``card_cvv=123``
+PIN_NUMBER = re.compile(
+    r"(?i)[\"']?(?P<k>[\w.\-]{0,40}(?:pin|pincode|cvv|cvc|cvv2|passcode))[\"']?[ \t]*[:=][ \t]*"
+    r"(?P<v>\d{4,12})(?![\d.])"
+)
+#: a wallet's recovery phrase: 12 to 24 lower-case words after a name that says so
+MNEMONIC = re.compile(
+    r"(?i)(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|seed[ _-]?words)[\"']?"
+    r"[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<v>(?-i:[a-z]{3,10})(?:[ \t]+(?-i:[a-z]{3,10})){11,23})"
+)
+#: a key as a list of its 32 or 64 bytes (Solana's ``id.json``, a seed in code)
+BYTE_KEY = re.compile(
+    r"\[\s*(?P<v>(?:\d{1,3}\s*,\s*){31}\d{1,3}|(?:\d{1,3}\s*,\s*){63}\d{1,3})\s*\]"
+)
+#: Django's ``algorithm$iterations$salt$hash``, PostgreSQL's SCRAM verifier, MySQL's
+#: ``*`` and 40 hex digits (``mysql_native_password``)
+HASH_FORMATS = re.compile(
+    r"(?<![\w$])(?P<v>(?:pbkdf2_sha(?:1|256|512)|bcrypt_sha256|argon2|scrypt|sha1|md5)\$"
+    r"[A-Za-z0-9./+=$\-]{20,}"
+    r"|SCRAM-SHA-(?:1|256)\$\d+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+"
+    r"|\*[0-9A-F]{40})(?![0-9A-Za-z+/=])"
+)
+
+
+def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
+    if end - start >= 2 and text[start] == text[end - 1] and text[start] in "\"'":
+        return start + 1, end - 1
+    return start, end
+
+
+def _secret_value(name: str, value: str) -> bool:
+    """Whether ``value`` under the name ``name`` is a secret, as a key's value is judged."""
+    kind = secret_key_class(name)
+    value = value.strip("\"'")
+    if not value or value.upper() == "NULL" or stand_in(value):
+        return False
+    if kind == "password":
+        return not value.isdigit()
+    if kind is not None:
+        return credential_like(value) and not value.isdigit()
+    return False
+
+
+def sql_insert_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in SQL_INSERT.finditer(text):
+        names = [n.strip(' "`[]') for n in m.group("cols").split(",")]
+        at = m.start("vals")
+        values: list[tuple[int, int]] = []
+        for v in _SQL_VALUE.finditer(m.group("vals")):
+            if v.end() == v.start():
+                break
+            values.append((at + v.start(1), at + v.end(1)))
+        for name, (start, end) in zip(names, values, strict=False):
+            if _secret_value(name, text[start:end]):
+                yield _unquoted(text, start, end)
+
+
+def table_spans(text: str) -> Iterator[tuple[int, int]]:
+    """The cells under a header that names a secret, down to the table's end."""
+    for m in TABLE_HEADER.finditer(text):
+        head = m.group("head")
+        bounds = [0, *(i + 1 for i, c in enumerate(head) if c == "|"), len(head) + 1]
+        names = [head[a : b - 1].strip() for a, b in itertools.pairwise(bounds)]
+        secret = [k for k, name in enumerate(names) if secret_key_class(name)]
+        if not secret:
+            continue
+        at = m.end()
+        while at < len(text):
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            line = text[at:end].rstrip("\r")
+            if "|" not in line or _MYSQL_RULE.match(line.strip()):
+                if line.strip() and not _MYSQL_RULE.match(line.strip()):
+                    break
+                if not line.strip():
+                    break
+                at = end + 1
+                continue
+            inner = line.strip()
+            offset = at + line.find(inner)
+            if inner.startswith("|"):
+                inner, offset = inner[1:], offset + 1
+            cells = inner.split("|")
+            pos = offset
+            for k, cell in enumerate(cells):
+                value = cell.strip()
+                if k in secret and _secret_value(names[k], value):
+                    start = pos + cell.find(value)
+                    yield start, start + len(value)
+                pos += len(cell) + 1
+            at = end + 1
+
+
+def cookie_jar_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in COOKIE_JAR.finditer(text):
+        if credential_like(m.group("v")):
+            yield m.span("v")
+
+
+def name_value_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in (*NAME_VALUE.finditer(text), *JSON_NAME_VALUE.finditer(text)):
+        value = m.group("v")
+        if _secret_value(m.group("k"), value) or strongly_random(value.strip("\"'")):
+            yield _unquoted(text, *m.span("v"))
+
+
+def pin_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in PIN_NUMBER.finditer(text):
+        words = re.findall(r"[a-z0-9]+", m.group("k").lower())
+        if words and words[-1] in ("pin", "pincode", "cvv", "cvc", "cvv2", "passcode"):
+            yield m.span("v")
+
+
+def mnemonic_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in MNEMONIC.finditer(text):
+        if len(m.group("v").split()) in (12, 15, 18, 21, 24):
+            yield m.span("v")
+
+
+def byte_key_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in BYTE_KEY.finditer(text):
+        numbers = [int(n) for n in re.findall(r"\d+", m.group("v"))]
+        if max(numbers) < 256 and len(set(numbers)) >= len(numbers) // 2:
+            yield m.span("v")
+
+
+def hash_spans(text: str) -> Iterator[tuple[int, int]]:
+    for m in HASH_FORMATS.finditer(text):
+        yield m.span("v")
+
+
+def record_rules() -> list[Rule]:
+    """The rules of this module: guesses from a record's shape, replaced where found (and
+    everywhere when strongly random); a hash format is sure of itself."""
+    sure = strongly_random
+    return [
+        Rule("password-hash", finder=hash_spans, shape=(HASH_FORMATS,), needs=("$", "*")),
+        Rule(
+            "keyword-secret",
+            finder=sql_insert_spans,
+            shape=(SQL_INSERT,),
+            hints=("insert",),
+            needs=("(",),
+            confident=sure,
+        ),
+        Rule(
+            "keyword-secret",
+            finder=table_spans,
+            shape=(TABLE_HEADER,),
+            needs=("|",),
+            confident=sure,
+        ),
+        Rule("cookie", finder=cookie_jar_spans, shape=(COOKIE_JAR,), needs=("\t",), confident=sure),
+        Rule(
+            "keyword-secret",
+            finder=name_value_spans,
+            shape=(NAME_VALUE, JSON_NAME_VALUE),
+            needs=("name:", '"name"'),
+            confident=sure,
+        ),
+        Rule(
+            "keyword-secret",
+            finder=pin_spans,
+            shape=(PIN_NUMBER,),
+            hints=("pin", "cvv", "cvc", "passcode"),
+            confident=sure,
+        ),
+        Rule(
+            "keyword-secret",
+            finder=mnemonic_spans,
+            shape=(MNEMONIC,),
+            hints=("mnemonic", "phrase", "seed"),
+            confident=sure,
+        ),
+        Rule("private-key", finder=byte_key_spans, shape=(BYTE_KEY,), needs=(",",)),
+    ]
