@@ -156,3 +156,21 @@ def test_a_copy_others_may_write_is_compiled_again(
     monkeypatch.setattr(hyperscan, "loadb", lambda raw, mode: loaded.append(raw))
     assert _hits(_build()) == WANT
     assert not loaded
+
+
+def test_shapes_and_windows_are_kept(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules' shapes (the largest database, compiled in every process) and a regex's
+    windows are saved too: a second process loads them, with the same answers."""
+    import re
+
+    from prime_nb.redact._prefilter import Shapes, Windows
+
+    patterns = (re.compile(r"pass\w*\s*=\s*\S{6,}"), re.compile(r"AKIA[0-9A-Z]{16}"))
+    text = "x password = hunter22 AKIA" + "B" * 16
+    first = Shapes(patterns).matching(text)
+    spans = [m.span() for m in Windows(patterns[0]).finditer(text)]
+    assert first == {0, 1} and spans == [(2, 21)]
+    assert len(list(folder.glob("*.hsdb"))) == 2
+    _no_compile(monkeypatch)
+    assert Shapes(patterns).matching(text) == first
+    assert [m.span() for m in Windows(patterns[0]).finditer(text)] == spans
