@@ -144,7 +144,9 @@ def base64_whole(text: str, start: int, end: int) -> bool:
     ``_PADDING_INSIDE`` finds a ``=`` followed by another character: there is one unless
     the first ``=`` begins a run of them to the end (a substring search, where the
     regex would be tried at every character of a long run)."""
-    breaks = text.count("\n", start, end) + text.count("\r", start, end)
+    breaks = 0  # a run that holds no line break is not counted through (``find`` is memchr)
+    if text.find("\n", start, end) >= 0 or text.find("\r", start, end) >= 0:
+        breaks = text.count("\n", start, end) + text.count("\r", start, end)
     if (end - start - breaks) % 4:
         return False
     first = text.find("=", start, end)
