@@ -25,7 +25,7 @@ import re
 import re._constants as sre_constants  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from weakref import ref
@@ -544,7 +544,7 @@ def _budgets(text: str, plan: Plan) -> tuple[int, int]:
 _SAMPLED = SHAPE_SAMPLE // SHAPE_WORTH
 
 
-def _hits(text: str, plan: Plan, budget: int, answer: Answer | None = None) -> list[int] | None:
+def _hits(text: str, plan: Plan, budget: int, answer: Answer | None = None) -> Sequence[int] | None:
     """Where each literal starts in ``text``, sorted; None past ``budget`` of them;
     from ``answer`` when it gives them."""
     known, hits = answered(answer, HITS, budget)

@@ -23,7 +23,8 @@ import contextlib
 import functools
 import re
 import threading
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 import hyperscan
@@ -64,7 +65,7 @@ class Answer(NamedTuple):
     """A question's answer: its sorted positions, or None past its cap."""
 
     question: Question
-    found: list[int] | None
+    found: Sequence[int] | None
 
 
 def _expression(kind: int, item: tuple[Any, int]) -> tuple[bytes, int, int] | None:
@@ -110,7 +111,8 @@ class Scan:
         """Each question's answer in ``text``; None when the scan cannot give them."""
         if self._db is None:
             return [Answer(q, []) for q in self.questions] if not self.owner else None
-        found: list[list[int] | None] = [[] for _ in self.questions]
+        # 8 bytes a position (the questions' answers are held together, each up to its cap)
+        found: list[array[int] | None] = [array("q") for _ in self.questions]
         caps = [q.cap for q in self.questions]
         ends = [q.kind == ENDS for q in self.questions]
         owner = self.owner
@@ -148,10 +150,10 @@ class Scan:
                 self._db.scan(data, match_event_handler=event)
             if stopped:
                 return None
-        for held in found:
-            if held is not None:
-                held.sort()
-        return [Answer(q, held) for q, held in zip(self.questions, found, strict=True)]
+        return [
+            Answer(q, None if held is None else array("q", sorted(held)))
+            for q, held in zip(self.questions, found, strict=True)
+        ]
 
 
 @functools.lru_cache(maxsize=64)
@@ -160,7 +162,7 @@ def scan_of(questions: tuple[Question, ...]) -> Scan:
     return Scan(questions)
 
 
-def answered(answer: Answer | None, kind: int, budget: int) -> tuple[bool, list[int] | None]:
+def answered(answer: Answer | None, kind: int, budget: int) -> tuple[bool, Sequence[int] | None]:
     """(whether ``answer`` tells, the positions: None past ``budget``) for a question of
     ``kind`` asked with ``budget``: it does not tell past its own cap, for a larger one."""
     if answer is None or answer.question.kind != kind:
@@ -186,7 +188,7 @@ def shape_windows(
     return None if found is None else merged(found, ends.reach)
 
 
-def hit_windows(hits: list[int], lead: int) -> Iterator[tuple[int, int]]:
+def hit_windows(hits: Sequence[int], lead: int) -> Iterator[tuple[int, int]]:
     """The positions a match can start at, ``[hit - lead, hit]`` for each hit, merged."""
     first = last = -1
     for hit in hits:

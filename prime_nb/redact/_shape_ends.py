@@ -31,6 +31,7 @@ import re
 import re._constants as c  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import hyperscan
@@ -211,7 +212,7 @@ class ShapeEnds:
         return len(ends) <= budget
 
 
-def merged(ends: list[int], span: int) -> list[tuple[int, int]]:
+def merged(ends: Sequence[int], span: int) -> list[tuple[int, int]]:
     """Where a match can start, given where the form ends (sorted) and its reach:
     ``[end - span, end]`` for each, merged."""
     out: list[tuple[int, int]] = []
