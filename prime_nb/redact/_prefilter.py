@@ -210,7 +210,7 @@ def _scanned(db: Any, text: str) -> bytes | None:
 
 def _database(items: list[tuple[int, bytes]]) -> Any:
     """The shapes' database, compiled in each process. Kept in the cache folder, it would
-    save a few tenths of a CPU second, but the heap its compiling frees is what a later
+    save its compiling in each process, but the heap that frees is what a later
     redaction of many short strings reuses: without it, that redaction's peak RSS grows
     past three times its line (the same Python objects, traced), and
     tests/redact/test_redact_memory.py fails."""
