@@ -375,7 +375,7 @@ def urlsafe_runs(text: str) -> Iterator[tuple[int, int]]:
     if len(text) <= _SCANNED:
         yield from (m.span() for m in _URLSAFE_RUN.finditer(text))
         return
-    for start, end in class_runs(text, _URLSAFE_CLASS):
+    for start, end in class_runs(text, _URLSAFE_CLASS, 20):
         if end < 0:  # a piece wider than Latin-1: the pattern reads on from ``start``
             yield from (m.span() for m in _URLSAFE_RUN.finditer(text, start))
             return

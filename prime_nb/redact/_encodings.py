@@ -49,7 +49,7 @@ def base64_runs(text: str) -> Iterator[tuple[int, int]]:
         yield from (m.span() for m in BASE64_RUN.finditer(text))
         return
     resume = 0  # where the last match ended
-    for start, end in class_runs(text, _BASE64_CLASS):
+    for start, end in class_runs(text, _BASE64_CLASS, 20):
         if end < 0:  # a piece wider than Latin-1 from ``start`` on
             yield from (m.span() for m in BASE64_RUN.finditer(text, max(start, resume)))
             return
@@ -91,10 +91,14 @@ def _reach(pattern: re.Pattern[str], text: str, at: int) -> int:
     return m.end()
 
 
-def class_runs(text: str, table: bytes) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of each run of the characters ``table`` maps to ``c``, in order;
-    ``(where, -1)`` and no more once a piece is wider than Latin-1 (``where``: the start
-    of the run being read, or of the piece)."""
+def class_runs(text: str, table: bytes, least: int = 1) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each run of at least ``least`` of the characters ``table``
+    maps to ``c``, in order; ``(where, -1)`` and no more once a piece is wider than
+    Latin-1 (``where``: the start of the run being read, or of the piece).
+
+    A run is found by ``bytes.find`` of ``least`` of ``c`` (in C), so that the words of
+    prose, runs too short to matter, never come back to Python one by one."""
+    first = b"c" * least
     start = -1  # where the run being read starts, -1 between runs
     for at in range(0, len(text), PIECE):
         try:
@@ -105,16 +109,23 @@ def class_runs(text: str, table: bytes) -> Iterator[tuple[int, int]]:
         i = 0
         while True:
             if start < 0:
-                i = piece.find(b"c", i)
-                if i < 0:
+                found = piece.find(first, i)
+                if found < 0:
+                    # a run at the piece's end may go on into the next (``i`` follows a
+                    # run's end, or starts a piece that follows one, so it starts there)
+                    tail = piece.rfind(b".", i) + 1
+                    if tail < len(piece):
+                        start = at + tail
                     break
+                i = found
                 start = at + i
             i = piece.find(b".", i)
             if i < 0:
                 break  # the run goes on into the next piece
-            yield start, at + i
+            if at + i - start >= least:
+                yield start, at + i
             start = -1
-    if start >= 0:
+    if start >= 0 and len(text) - start >= least:
         yield start, len(text)
 
 
@@ -133,7 +144,9 @@ def base64_whole(text: str, start: int, end: int) -> bool:
     ``_PADDING_INSIDE`` finds a ``=`` followed by another character: there is one unless
     the first ``=`` begins a run of them to the end (a substring search, where the
     regex would be tried at every character of a long run)."""
-    breaks = text.count("\n", start, end) + text.count("\r", start, end)
+    breaks = 0  # a run that holds no line break is not counted through (``find`` is memchr)
+    if text.find("\n", start, end) >= 0 or text.find("\r", start, end) >= 0:
+        breaks = text.count("\n", start, end) + text.count("\r", start, end)
     if (end - start - breaks) % 4:
         return False
     first = text.find("=", start, end)

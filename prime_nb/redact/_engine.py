@@ -194,28 +194,35 @@ def literals(items: tuple[tuple[str, int], ...]) -> Literals:
 
 class Run:
     """Whether a text holds ``length`` characters in a row out of ``chars``: the test
-    ``re.search("[<chars>]{length}", text)``, in one pass of Hyperscan where a piece of
-    the text is Latin-1, by that regex where it is wider (a rare text). With ``after``,
-    the run follows a character that is not one of ``after``:
-    ``re.search("[^<after>][<chars>]{length}", text)``."""
+    ``re.search("[<chars>]{length}", text)``, where a piece of the text is Latin-1 by
+    one ``bytes.translate`` and one ``bytes.find`` of it, by that regex where it is wider
+    (a rare text). With ``after``, the run follows a character that is not one of
+    ``after`` (``re.search("[^<after>][<chars>]{length}", text)``), found by one pass
+    of Hyperscan."""
 
     def __init__(self, chars: str, length: int, after: str = "") -> None:
         head = f"[^{re.escape(after)}]" if after else ""
         self.length = length + bool(after)
         self.pattern = re.compile(f"{head}[{re.escape(chars)}]{{{length}}}")
-        narrow = [c.encode("latin-1") for c in chars if ord(c) < 256]
-        outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
-        # a run of any length, reported once it is ``length`` long (a counted repeat
-        # costs Hyperscan a second to compile)
-        least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
-            flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
-        )
-        self._db = compiled(
-            [(b"[" + outside + b"]" if after else b"") + _byte_class(narrow) + b"+"],
-            [0],
-            [hyperscan.HS_FLAG_SINGLEMATCH],
-            [least],
-        )
+        #: without ``after``: each piece's bytes mapped to 1 for the run's characters,
+        #: and ``length`` ones looked for (``bytes.find``, in C)
+        self._table = bytes(chr(b) in chars for b in range(256))
+        self._ones = b"\x01" * length
+        self._db: Any = None
+        if after:
+            narrow = [c.encode("latin-1") for c in chars if ord(c) < 256]
+            outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
+            # a run of any length, reported once it is ``length`` long (a counted repeat
+            # costs Hyperscan a second to compile)
+            least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
+                flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
+            )
+            self._db = compiled(
+                [b"[" + outside + b"]" + _byte_class(narrow) + b"+"],
+                [0],
+                [hyperscan.HS_FLAG_SINGLEMATCH],
+                [least],
+            )
         self._lock = threading.Lock()
 
     def in_text(self, text: str) -> bool:
@@ -231,6 +238,10 @@ class Run:
                 data = piece.encode("latin-1")
             except UnicodeEncodeError:
                 if self.pattern.search(piece) is not None:
+                    return True
+                continue
+            if self._db is None:
+                if data.translate(self._table).find(self._ones) >= 0:
                     return True
                 continue
             with self._lock, contextlib.suppress(hyperscan.ScanTerminated):

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 
 from ._literals import finditer
+from ._long_scan import also_expected
 from ._values import ordinary, secret_key_class, shannon_entropy, stand_in, strongly_random
 
 #: ``<prefix><sep><long random body>``: a prefix of words (``pscale_tkn``, ``dp.st.prd``,
@@ -154,6 +155,7 @@ CONCATENATED = re.compile(
 
 #: where strings are joined: a quote, ``+``, a quote (the pattern above runs only near one)
 JOINED = re.compile(r"[\"'`][ \t]*\+[ \t]*\r?\n?[ \t]*[\"'`]")
+also_expected(EXTRA_KEY_END, REDIS_PASSWORD, JOINED)  # read in each long text's one scan
 #: how far before a join its match can start (a name, an operator, a first part)
 _JOIN_BACK = 700
 

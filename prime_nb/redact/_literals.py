@@ -24,11 +24,25 @@ import functools
 import re
 import re._constants as sre_constants  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+from weakref import ref
 
 from ._engine import EXACT, FOLD, LOWER, Literals, literals, run, usable
+from ._long_scan import (
+    ALSO,
+    ENDS,
+    HITS,
+    Answer,
+    Question,
+    answered,
+    ends_budget,
+    hit_windows,
+    scan_of,
+    shape_windows,
+)
 from ._shape_ends import shape_ends
 
 #: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
@@ -318,7 +332,9 @@ class Presence:
     text lower-cased (``str.lower``, what hints are tested against)."""
 
     __slots__ = (
+        "__weakref__",
         "_alive",
+        "_answers",
         "_folded",
         "_found",
         "_parts",
@@ -339,6 +355,7 @@ class Presence:
         self._parts: dict[str, bool] = {}
         self._primer: Primer | None = None
         self._found: set[int] = set()
+        self._answers: dict[re.Pattern[str], Answer] = {}
 
     def any_in(self, parts: tuple[str, ...], where: int) -> bool:
         """Whether one of ``parts`` is in the text (``where`` 0), its ``low`` (1) or its
@@ -419,6 +436,36 @@ class Presence:
         for key in pending:
             self._seen[key, 1] = False
 
+    def expect(self, patterns: list[re.Pattern[str]]) -> None:
+        """For a text of :data:`SHAPE_MIN` or more: what :func:`finditer` of each of
+        ``patterns`` reads the whole text for (its literals' hits, or its shape's ends
+        where they stand everywhere), found in one scan for all (``_long_scan``)."""
+        text, questions, asked = self.text, [], []
+        if len(text) < SHAPE_MIN:
+            return
+        for pattern in dict.fromkeys([*patterns, *ALSO]):
+            plan = plan_of(pattern)
+            engine = _engine_of(plan) if plan is not None else None
+            if plan is None or engine is None or not engine.handles(text):
+                continue
+            budget, few = _budgets(text, plan)
+            if few < budget and _hits(text[:SHAPE_SAMPLE], plan, _SAMPLED) is None:
+                ends = shape_ends(pattern)
+                if ends.answered():
+                    cap = ends_budget(text, ends)
+                    questions.append(Question(ENDS, ((ends.form, ends.reach or 0),), cap))
+                    asked.append(pattern)
+                continue
+            questions.append(Question(HITS, engine.items, min(few, budget)))
+            asked.append(pattern)
+        answers = scan_of(tuple(questions)).answers(text) if questions else None
+        if answers is not None:  # a finder's ``finditer`` is given no presence: it finds it
+            self._answers, _expected.presence = dict(zip(asked, answers, strict=True)), ref(self)
+
+    def answer(self, pattern: re.Pattern[str], text: str) -> Answer | None:
+        """What :meth:`expect` found for ``pattern`` in ``text`` (None: not asked)."""
+        return self._answers.get(pattern) if text is self.text else None
+
     def has_run(self, pattern: re.Pattern[str], length: int) -> bool:
         """Whether ``pattern`` (``_rule._token_run(length)``) is in the text."""
         known = self._runs.get(length)
@@ -453,22 +500,22 @@ def finditer(
     if len(plan.literals) > _MOST_FINDS and not _engine_of(plan).handles(text):
         yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
-    budget = len(text) // _DENSITY // (plan.lead + 1) + 1
-    few = len(text) // SHAPE_WORTH if len(text) >= SHAPE_MIN else budget
+    budget, few = _budgets(text, plan)
+    asked = getattr(_expected, "presence", _gone)() if presence is None else presence
+    answer = asked.answer(pattern, text) if asked is not None else None
     # the text's start tells a literal that stands everywhere (then not read to the end)
-    dense = few < budget and _hits(text[:SHAPE_SAMPLE], plan, SHAPE_SAMPLE // SHAPE_WORTH) is None
-    hits = None if dense else _hits(text, plan, min(few, budget))
+    dense = few < budget and _hits(text[:SHAPE_SAMPLE], plan, _SAMPLED) is None
+    hits = None if dense else _hits(text, plan, min(few, budget), answer)
     windows = None
     if hits is None and few < budget:  # literals everywhere: their shape, where it ends
-        ends = shape_ends(pattern)
-        windows = ends.windows(text, len(text) // _DENSITY // (ends.reach or 1) + 1)
+        windows = shape_windows(shape_ends(pattern), text, answer)
         if windows is None:
-            hits = _hits(text, plan, budget)
+            hits = _hits(text, plan, budget, answer)
     if windows is None:
         if hits is None:
             yield from pattern.finditer(text)
             return
-        windows = list(_windows(hits, plan.lead))
+        windows = list(hit_windows(hits, plan.lead))
     end = 0
     for first, last in windows:
         at = max(first, end)
@@ -481,8 +528,28 @@ def finditer(
             end = at = m.end()
 
 
-def _hits(text: str, plan: Plan, budget: int) -> list[int] | None:
-    """Where each literal starts in ``text``, sorted; None past ``budget`` of them."""
+#: the presence whose text ``expect`` read last, in this thread (while it lives)
+_expected = threading.local()
+_gone: Callable[[], None] = lambda: None  # noqa: E731
+
+
+def _budgets(text: str, plan: Plan) -> tuple[int, int]:
+    """The most hits worth windows in ``text``, and (from :data:`SHAPE_MIN` on) the most
+    worth them rather than the pattern's shape."""
+    budget = len(text) // _DENSITY // (plan.lead + 1) + 1
+    return budget, len(text) // SHAPE_WORTH if len(text) >= SHAPE_MIN else budget
+
+
+#: the most hits in a long text's sample of a literal that does not stand everywhere
+_SAMPLED = SHAPE_SAMPLE // SHAPE_WORTH
+
+
+def _hits(text: str, plan: Plan, budget: int, answer: Answer | None = None) -> Sequence[int] | None:
+    """Where each literal starts in ``text``, sorted; None past ``budget`` of them;
+    from ``answer`` when it gives them."""
+    known, hits = answered(answer, HITS, budget)
+    if known:
+        return hits
     handled, hits = _engine_of(plan).positions(text, budget)
     if handled:
         return hits
@@ -527,18 +594,3 @@ def _pieces(text: str, plan: Plan) -> Iterator[tuple[int, str, int]]:
     overlap = max(len(s) for s in plan.literals) - 1
     for at in range(0, len(text), _PIECE):
         yield at, fold(text[at : at + _PIECE + overlap]), _PIECE
-
-
-def _windows(hits: list[int], lead: int) -> Iterator[tuple[int, int]]:
-    """The positions a match can start at, ``[hit - lead, hit]`` for each hit, merged."""
-    first = last = -1
-    for hit in hits:
-        start = max(0, hit - lead)
-        if start > last + 1 and last >= 0:
-            yield first, last
-            first = start
-        elif last < 0:
-            first = start
-        last = max(last, hit)
-    if last >= 0:
-        yield first, last

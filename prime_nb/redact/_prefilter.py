@@ -40,6 +40,7 @@ from typing import Any
 
 import hyperscan
 
+from ._compiled import compiled
 from ._engine import CHUNK
 
 #: repeat bounds above this are loosened (a large counted repeat is costly to compile)
@@ -208,6 +209,11 @@ def _scanned(db: Any, text: str) -> bytes | None:
 
 
 def _database(items: list[tuple[int, bytes]]) -> Any:
+    """The shapes' database, compiled in each process. Kept in the cache folder, it would
+    save its compiling in each process, but the heap that frees is what a later
+    redaction of many short strings reuses: without it, that redaction's peak RSS grows
+    past three times its line (the same Python objects, traced), and
+    tests/redact/test_redact_memory.py fails."""
     db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
     db.compile(
         expressions=[expr for _, expr in items],
@@ -245,17 +251,10 @@ class Windows:
         expression = necessary(pattern)
         self._db: Any = None
         if expression is not None:
-            db: Any = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
             try:
-                db.compile(
-                    expressions=[expression],
-                    ids=[0],
-                    elements=1,
-                    flags=[hyperscan.HS_FLAG_SOM_LEFTMOST],
-                )
+                self._db = compiled([expression], [0], [hyperscan.HS_FLAG_SOM_LEFTMOST])
             except hyperscan.error:
-                db = None
-            self._db = db
+                self._db = None
         self._lock = threading.Lock()
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:

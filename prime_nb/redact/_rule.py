@@ -195,6 +195,7 @@ def dispatch(rules: list[Rule], text: str, low: str | None) -> tuple[Presence, l
     alive = rules if found is None else known.alive(text, found)
     if low is None:
         presence.find_hints([r.hints for r in alive if r.hints and r.admits(text, presence)])
+        presence.expect([p for r in alive for p in (r.pattern, *r.needed_shapes()) if p])
     return presence, alive
 
 

@@ -31,6 +31,7 @@ import re
 import re._constants as c  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import hyperscan
@@ -168,6 +169,8 @@ class ShapeEnds:
     def __init__(self, pattern: re.Pattern[str]) -> None:
         made = form(pattern)
         self.reach = made[1] if made is not None else None
+        #: the Hyperscan regex of the form (None: not answered)
+        self.form = made[0] if made is not None else None
         self._db: Any = None
         if made is not None:
             with contextlib.suppress(hyperscan.error):
@@ -190,15 +193,11 @@ class ShapeEnds:
             if not self._scan(data, at, ends, budget):
                 return None
         ends.sort()
-        merged: list[tuple[int, int]] = []
-        for end in ends:
-            first = max(0, end - span)
-            if merged and first <= merged[-1][1] + 1:
-                if end > merged[-1][1]:
-                    merged[-1] = (merged[-1][0], end)
-            else:
-                merged.append((first, end))
-        return merged
+        return merged(ends, span)
+
+    def answered(self) -> bool:
+        """Whether :meth:`windows` can answer (the form was made and compiled)."""
+        return self._db is not None and self.reach is not None
 
     def _scan(self, data: bytes, at: int, ends: list[int], budget: int) -> bool:
         """Add where the form ends in one piece (``at``: its offset); False past
@@ -211,6 +210,20 @@ class ShapeEnds:
         with self._lock, contextlib.suppress(hyperscan.ScanTerminated):  # one scratch a db
             self._db.scan(data, match_event_handler=event)
         return len(ends) <= budget
+
+
+def merged(ends: Sequence[int], span: int) -> list[tuple[int, int]]:
+    """Where a match can start, given where the form ends (sorted) and its reach:
+    ``[end - span, end]`` for each, merged."""
+    out: list[tuple[int, int]] = []
+    for end in ends:
+        first = max(0, end - span)
+        if out and first <= out[-1][1] + 1:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((first, end))
+    return out
 
 
 @functools.lru_cache(maxsize=128)

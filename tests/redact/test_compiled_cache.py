@@ -156,3 +156,19 @@ def test_a_copy_others_may_write_is_compiled_again(
     monkeypatch.setattr(hyperscan, "loadb", lambda raw, mode: loaded.append(raw))
     assert _hits(_build()) == WANT
     assert not loaded
+
+
+def test_windows_are_kept(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regex's windows are saved too: a second process loads them, with the same
+    answers."""
+    import re
+
+    from prime_nb.redact._prefilter import Windows
+
+    pattern = re.compile(r"pass\w*\s*=\s*\S{6,}")
+    text = "x password = hunter22 AKIA" + "B" * 16
+    spans = [m.span() for m in Windows(pattern).finditer(text)]
+    assert spans == [(2, 21)]
+    assert len(list(folder.glob("*.hsdb"))) == 1
+    _no_compile(monkeypatch)
+    assert [m.span() for m in Windows(pattern).finditer(text)] == spans

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -116,3 +117,27 @@ def test_base64_runs_of_a_long_text(monkeypatch: pytest.MonkeyPatch, seed: int) 
         text = "".join(r.choice(pieces) for _ in range(r.randrange(1, 30)))
         want = [m.span() for m in _encodings.BASE64_RUN.finditer(text)]
         assert list(_encodings.base64_runs(text)) == want, repr(text)
+
+
+CLASS_PIECES = ["c" * 19, "c" * 20, "c" * 41, "c", ".", "..", "cc.c", "é", "€"]
+
+
+@pytest.mark.parametrize("least", [1, 2, 20])
+@pytest.mark.parametrize("piece", [1, 3, 7, 20, 64])
+def test_class_runs_of_at_least(monkeypatch: pytest.MonkeyPatch, least: int, piece: int) -> None:
+    """Runs of one class found by ``bytes.find`` of ``least`` of them, a piece at a time:
+    those a regex finds, runs cut by pieces, at the ends, and a wider piece included."""
+    monkeypatch.setattr(_encodings, "PIECE", piece)
+    table = bytes(0x63 if chr(b) == "c" else 0x2E for b in range(256))
+    r = random.Random(least * 100 + piece)
+    for _ in range(80):
+        text = "".join(r.choice(CLASS_PIECES) for _ in range(r.randrange(1, 12)))
+        wide = next((i for i, ch in enumerate(text) if ord(ch) > 255), len(text))
+        cut = wide // piece * piece  # the first piece wider than Latin-1 starts here
+        want = [m.span() for m in re.finditer(f"c{{{least},}}", text) if m.end() < cut]
+        if wide < len(text):  # then the run being read at the cut, or the piece's start
+            before = re.search(r"c+$", text[:cut])
+            want.append((before.start() if before else cut, -1))
+        else:
+            want = [m.span() for m in re.finditer(f"c{{{least},}}", text)]
+        assert list(_encodings.class_runs(text, table, least)) == want, (text, least, piece)
