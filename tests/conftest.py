@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 BROWSER_TESTS = REPO / "tests" / "browser"
+#: put first on the path of every Python the tests start (tests/subprocess_site)
+SUBPROCESS_SITE = REPO / "tests" / "subprocess_site"
 
 
 @pytest.fixture(scope="session")
@@ -88,10 +91,16 @@ def msg(
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Each xdist worker's end in the summary (tests/worker_ends.py)."""
+    """Each xdist worker's end in the summary (tests/worker_ends.py); jsonschema's IRI
+    grammars left unbuilt here and in every Python the tests start (the workers, the
+    servers and kernels: tests/subprocess_site/sitecustomize.py says why)."""
     from worker_ends import register
 
     register(config)
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[assignment]
+    path = os.environ.get("PYTHONPATH", "")
+    if str(SUBPROCESS_SITE) not in path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SUBPROCESS_SITE), path]))
 
 
 @pytest.hookimpl(tryfirst=True)

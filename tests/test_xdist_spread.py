@@ -3,6 +3,7 @@ artefacts built once per run (tests/run_cache.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,16 @@ def test_built_once_builds_once_and_keeps_the_name(
     assert not built[0].parent.exists()  # the partial folder became the final one
     other = built_once(tmp_path_factory, key + "2", "big.jsonl", build)
     assert other != first and len(built) == 2
+
+
+def test_every_alone_test_is_where_ci_runs_them() -> None:
+    """``.ci/test`` runs the tests marked ``alone`` from tests/browser only, after the
+    main phase has left them out: one marked elsewhere would run in neither."""
+    script = (REPO / ".ci" / "test").read_text("utf-8")
+    assert '-m "not alone"' in script and "-m alone tests/browser\n" in script
+    marked = sorted(
+        str(path.relative_to(REPO))
+        for path in (REPO / "tests").rglob("*.py")
+        if re.search(r"\bmark\.alone\b", path.read_text("utf-8"))
+    )
+    assert marked and all(path.startswith("tests/browser/") for path in marked), marked

@@ -88,6 +88,8 @@ COSTS: dict[str, float] = {
     "tests/browser/test_tree_view_browser.py": 9,
     "tests/browser/test_figures_browser.py": 7,
     "tests/analysis/test_compare_runs.py": 9,
+    "tests/interop/test_otel_phoenix.py": 28,
+    "tests/interop/test_atif_harbor.py": 4,
 }
 
 #: a file missing from COSTS: seconds per test

@@ -1,19 +1,25 @@
 """``prime-nb demo`` in a real browser: the quickstart opens showing results, and no news prompt.
 
 The command runs as a newcomer would start it (``--no-browser``, then its URL opened in
-headless Chromium). Before any cell runs, the stored outputs show: the session summary and
-the static picture of the tree. JupyterLab's "Get notified about Jupyter news?" question
-never comes: the setting's default is "never" in the demo's lab (checked at the source,
-the settings API, and in the page).
+headless Chromium). It serves the quickstart beside a writable copy of the demo session,
+and Ctrl-C stops it: exit 0, its port closed. Before any cell runs, the stored outputs
+show: the session summary and the static picture of the tree. JupyterLab's "Get notified
+about Jupyter news?" question never comes: the setting's default is "never" in the demo's
+lab (checked at the source, the settings API, and in the page). One server for all of it:
+starting JupyterLab costs more than the checks.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +55,49 @@ def start_demo(folder: Path, port: int) -> tuple[subprocess.Popen[str], str]:
     raise AssertionError("prime-nb demo printed no URL: " + "".join(seen)[-3000:])
 
 
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def api(port: int, token: str, path: str) -> tuple[int, object]:
+    """The demo server's answer to ``GET path``, its status and its JSON."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"token {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, json.load(response)
+
+
 def test_demo_opens_with_outputs_and_no_news_prompt(tmp_path: Path, chromium: Browser) -> None:
     port = free_port()
-    proc, url = start_demo(tmp_path / "demo", port)
+    folder = tmp_path / "demo"
+    proc, url = start_demo(folder, port)
+    try:
+        serves_the_quickstart(folder, port, url)
+        opens_with_outputs_and_no_news_prompt(chromium, url)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+    assert code == 0
+    assert not port_open(port)
+
+
+def serves_the_quickstart(folder: Path, port: int, url: str) -> None:
+    """The URL opens the quickstart; the server holds it and a copy of the demo session,
+    writable (the bundled original is untouched)."""
+    assert url.startswith(f"http://127.0.0.1:{port}/lab/tree/01-quickstart.ipynb?token=")
+    token = url.split("token=", 1)[1]
+    assert api(port, token, "/api/status")[0] == 200
+    status, contents = api(port, token, "/api/contents")
+    assert status == 200 and isinstance(contents, dict)
+    names = {item["name"] for item in contents["content"]}
+    assert {"01-quickstart.ipynb", "demo-session.jsonl"} <= names
+    assert os.access(folder / "demo-session.jsonl", os.W_OK)
+
+
+def opens_with_outputs_and_no_news_prompt(chromium: Browser, url: str) -> None:
     token = url.split("token=", 1)[1]
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     context.route("**/*", only_local)
@@ -98,5 +144,3 @@ def test_demo_opens_with_outputs_and_no_news_prompt(tmp_path: Path, chromium: Br
         assert page.get_by_text(NEWS).count() == 0
     finally:
         context.close()
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)

@@ -7,15 +7,9 @@ second of start-up each."""
 from __future__ import annotations
 
 import json
-import os
-import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -163,60 +157,6 @@ def test_console_script_is_installed() -> None:
     assert script.exists(), "install the package (pip install -e .) to get the console script"
     proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("prime-nb ")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def port_open(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(0.5)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
-def test_demo_serves_the_quickstart_and_stops(tmp_path: Path) -> None:
-    port = free_port()
-    folder = tmp_path / "demo"
-    proc = subprocess.Popen(
-        [*CLI, "demo", "--no-browser", "--port", str(port), "--dir", str(folder)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        url = None
-        deadline = time.monotonic() + 120
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            match = re.search(r"(http://127\.0\.0\.1:\d+/\S+)", line)
-            url = match.group(1) if match else None
-        assert url is not None, proc.stderr.read() if proc.stderr else ""
-        assert url.startswith(f"http://127.0.0.1:{port}/lab/tree/01-quickstart.ipynb?token=")
-        token = url.split("token=", 1)[1]
-        status = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/status", headers={"Authorization": f"token {token}"}
-        )
-        with urllib.request.urlopen(status, timeout=10) as response:
-            assert response.status == 200
-        contents = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/contents", headers={"Authorization": f"token {token}"}
-        )
-        with urllib.request.urlopen(contents, timeout=10) as response:
-            names = {item["name"] for item in json.load(response)["content"]}
-        assert {"01-quickstart.ipynb", "demo-session.jsonl"} <= names
-        # the copy is writable; the bundled original is untouched
-        assert os.access(folder / "demo-session.jsonl", os.W_OK)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=60)
-    assert code == 0
-    assert not port_open(port)
 
 
 def test_demo_without_its_notebook_says_to_reinstall(

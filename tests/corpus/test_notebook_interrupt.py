@@ -44,6 +44,22 @@ class Kernel:
                 return out
         raise TimeoutError(f"the cell did not finish in {timeout} s: {out}")
 
+    def printed(self, msg_id: str, text: str, timeout: float = 120) -> None:
+        """Return once the running cell has printed ``text``: it has reached the line
+        after its ``print``. Fails if the cell ends first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg: dict[str, Any] = self.client.get_iopub_msg(timeout=timeout)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "stream" and text in content["text"]:
+                return
+            assert not (kind == "status" and content["execution_state"] == "idle"), (
+                f"the cell ended before it printed {text!r}"
+            )
+        raise TimeoutError(f"the cell did not print {text!r} in {timeout} s")
+
     def run(self, code: str) -> list[str]:
         return self.wait(self.start(code))
 
@@ -64,22 +80,27 @@ def kernel() -> Iterator[Kernel]:
 def test_an_interrupted_cell_leaves_the_next_corpus_call_working(
     kernel: Kernel, tmp_path: Path
 ) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
     for k in range(6):
-        (branchy if k % 2 else compacted)(tmp_path / f"s{k}.jsonl")
-    call = f"len(load_corpus({str(tmp_path)!r}, workers=2, progress=False))"
+        (branchy if k % 2 else compacted)(corpus / f"s{k}.jsonl")
+    call = f"len(load_corpus({str(corpus)!r}, workers=2, progress=False))"
     assert kernel.run(f"from prime_nb.corpus import load_corpus\n{call}") == ["6"]
     # another cell, interrupted
-    sleeping = kernel.start("import time\ntime.sleep(60)")
-    time.sleep(1.0)
+    sleeping = kernel.start("import time\nprint('asleep', flush=True)\ntime.sleep(60)")
+    kernel.printed(sleeping, "asleep")
     kernel.manager.interrupt_kernel()
     assert any("KeyboardInterrupt" in line for line in kernel.wait(sleeping))
     assert kernel.run(call) == ["6"]
-    # a corpus call interrupted while its workers read (each file made slow)
+    # a corpus call interrupted while its workers read (each file made slow; a worker
+    # that starts one leaves a file, and the interrupt waits for it)
+    reading = tmp_path / "reading"
     slow = kernel.start(
-        "import time\n"
+        "import pathlib, time\n"
         "import prime_nb.corpus._local as local\n"
         "real = local.summarise\n"
         "def slow(path, parts):\n"
+        f"    pathlib.Path({str(reading)!r}).touch()\n"
         "    time.sleep(5)\n"
         "    return real(path, parts)\n"
         "local.summarise = slow\n"
@@ -88,7 +109,10 @@ def test_an_interrupted_cell_leaves_the_next_corpus_call_working(
         "finally:\n"
         "    local.summarise = real\n"
     )
-    time.sleep(2.0)
+    deadline = time.monotonic() + 120
+    while not reading.exists():
+        assert time.monotonic() < deadline, "no corpus worker began reading"
+        time.sleep(0.01)
     began = time.monotonic()
     kernel.manager.interrupt_kernel()
     assert any("KeyboardInterrupt" in line for line in kernel.wait(slow))

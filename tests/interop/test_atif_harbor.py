@@ -97,7 +97,6 @@ def _doc(path: Path) -> dict[str, Any]:
     return doc
 
 
-@pytest.mark.alone
 def test_harbor_validates_and_scout_imports_every_trajectory(tmp_path: Path) -> None:
     python = harbor_python()
     written = _export(tmp_path / "atif")
@@ -201,7 +200,6 @@ def _figures(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@pytest.mark.alone
 def test_harbor_pi_agent_converts_the_active_path_as_to_atif_does(tmp_path: Path) -> None:
     python = harbor_python()
     folder = tmp_path / "sessions"

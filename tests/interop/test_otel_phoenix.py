@@ -175,7 +175,6 @@ def test_a_phoenix_that_exits_at_once_fails_with_its_log(tmp_path: Path) -> None
     assert failed.value.__context__ is None
 
 
-@pytest.mark.alone
 def test_phoenix_stores_every_span_with_its_kind_and_entry(phoenix: tuple[str, Path]) -> None:
     url, python = phoenix
     session = prime_nb.load(shared_file(SESSION))
