@@ -178,10 +178,10 @@ SHAPES = [*WITHIN_THREE, *WITHIN_LOAD]
 #: the two sizes of each line whose growth is compared: what the bound is of is the growth
 #: between them (the interpreter's own fixed cost, the report's DataFrame machinery, an
 #: arena of small objects, is the same at both and drops out)
-SIZES = (MB + MB // 8, 2 * MB + MB // 8)
+SIZES = (MB + MB // 16, MB + 9 * MB // 16)
 #: the sizes of a line under 1 MB, and of the object of many keys (whose every member the
 #: rules read: the slowest shape per byte, walked as a stream at any size over 256 KB)
-SIZES_OF = {"base64" + UNDER: (3 * MB // 8, 7 * MB // 8), "many keys": (MB // 2, MB + MB // 8)}
+SIZES_OF = {"base64" + UNDER: (3 * MB // 8, 7 * MB // 8), "many keys": (5 * MB // 16, 3 * MB // 4)}
 #: what a step's growth may stray by at either size (pages of the heap, an arena)
 NOISE = 128 << 10
 
