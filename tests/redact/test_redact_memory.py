@@ -361,3 +361,25 @@ def test_redaction_of_the_deepest_lines_raises_no_recursion_error(
     done = redact(path, tmp_path / "out.jsonl", hostnames=[])
     assert "hunter2xyz" not in (tmp_path / "out.jsonl").read_text()
     assert len(done.report) >= 1
+
+
+def test_the_report_keeps_each_text_once_and_reads_as_text(tmp_path: Path) -> None:
+    """A row per 35 bytes of a dense line: its rule, placeholder and entry id are codes of
+    a categorical (each text once, the ones used, in sorted order), which compare, match
+    and sort as text."""
+    path = tmp_path / "dense.jsonl"
+    entries = [
+        {**_message(f"password=hunter{i % 2}xyz and token ghp_{'x' * 35}{i % 2}"), "id": f"e{i}"}
+        for i in range(3)
+    ]
+    path.write_text("\n".join(json.dumps(row) for row in [HEAD, *entries]) + "\n")
+    report = redact(path, dry_run=True, hostnames=[]).report
+    for column in ("entry_id", "rule", "placeholder"):
+        assert report[column].dtype == "category"
+        texts = list(report[column].cat.categories)
+        assert texts == sorted(set(report[column].astype(str))), column
+    assert list(report["entry_id"].astype(str)) == ["e0", "e0", "e1", "e1", "e2", "e2"]
+    assert report.sort_values("rule")["rule"].astype(str).is_monotonic_increasing
+    github = report[report["rule"] == "github-token"]
+    assert len(github) == 3 and github["placeholder"].str.contains("github").all()
+    assert report["line"].tolist() == [2, 2, 3, 3, 4, 4]
