@@ -92,6 +92,7 @@ class Redaction(_Result):
             lines=("line", "nunique"),
         )
         table = table.reset_index().sort_values(["replacements", "rule"], ascending=[False, True])
+        table["rule"] = table["rule"].astype(str)  # a few rows: text, not the report's codes
         return table.reset_index(drop=True)
 
     def __repr__(self) -> str:

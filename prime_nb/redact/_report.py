@@ -1,22 +1,23 @@
 """The report of a redaction, kept as compact columns while the file is walked.
 
 Why: a line dense with secrets (a list of thousands of ``password=...`` strings, prose
-with a secret every few lines) gives a report row per replacement. As objects (a hit,
-its field path, a row tuple) each row cost a couple of hundred bytes, several times the
-text it replaced, so the report, not the line, set the peak. Here a row is the field
-path's UTF-8 bytes in one buffer, a code for its rule and its placeholder (each distinct
-one kept once) and its line's number and entry id: the rows become the report's
-DataFrame only when the walk is done. Where pandas keeps its text columns in Arrow (pandas
-3 with pyarrow installed), the columns are built as Arrow arrays straight from these
-buffers (a row then costs its text's bytes and an offset per column, not a Python
-string per cell on the way).
+with a secret every few lines) gives a report row per replacement, a row for every 30
+bytes of line or so. As objects (a hit, its field path, a row tuple) each row cost a
+couple of hundred bytes, and as text columns (a rule, a placeholder and an entry id
+spelt out in every row) about a hundred: the report, not the line, set the peak. Here a
+row is the field path's UTF-8 bytes in one buffer, where it ends, and a code for its
+(rule, placeholder) pair; a line's number and entry id are kept once for its run of
+rows. The report's DataFrame is built only when the walk is done, its ``rule``,
+``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
+once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
+installed), as an Arrow array over the path buffer itself.
 """
 
 from __future__ import annotations
 
 import functools
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,27 +26,50 @@ import pandas as pd
 from ._scrub import Hit
 from ._suspects import SUSPECT
 
+#: the largest offset an ``"I"`` array of where fields end can hold
+_NARROW_ENDS = (1 << 32) - 1
+
 
 class _Table:
-    """Rows of (field, rule, placeholder) and, once their line is closed, its number
-    and entry id."""
+    """Rows of (field, rule and placeholder) and, once their line is closed, runs of
+    rows with their line's number and entry id."""
 
     def __init__(self) -> None:
         self.fields = bytearray()
-        self.ends = array("Q")  # where each row's field ends in ``fields``
-        # codes of distinct texts: 4 bytes a row each ("L" is 8 on 64-bit Linux)
-        self.rules = array("I")
-        self.placeholders = array("I")
-        self.lines = array("Q")
-        self.ids = array("I")
+        self.ends = array("I")  # where each row's field ends in ``fields`` ("Q" past 4 GB)
+        self.pairs = array("I")  # the code of each row's (rule, placeholder) pair
+        # a run of rows per closed line: its number, its entry id's code, its last row + 1
+        self.run_lines = array("Q")
+        self.run_ids = array("I")
+        self.run_ends = array("Q")
 
     def __len__(self) -> int:
         return len(self.ends)
 
+    def closed(self) -> int:
+        return self.run_ends[-1] if self.run_ends else 0
+
+    def append(self, field: str, pair: int) -> None:
+        self.fields += field.encode("utf-8", "surrogatepass")
+        if len(self.fields) > _NARROW_ENDS and self.ends.typecode == "I":
+            self.ends = array("Q", self.ends)
+        self.ends.append(len(self.fields))
+        self.pairs.append(pair)
+
     def truncate(self, rows: int) -> None:
         del self.fields[self.ends[rows - 1] if rows else 0 :]
-        for column in (self.ends, self.rules, self.placeholders):
-            del column[rows:]
+        del self.ends[rows:]
+        del self.pairs[rows:]
+
+    def close(self, number: int, entry_id: int) -> None:
+        if len(self) > self.closed():
+            self.run_lines.append(number)
+            self.run_ids.append(entry_id)
+            self.run_ends.append(len(self))
+
+    def counts(self) -> Any:
+        """How many rows each run holds."""
+        return np.diff(np.frombuffer(self.run_ends, np.uint64).astype(np.int64), prepend=0)
 
 
 class HitColumns:
@@ -55,23 +79,19 @@ class HitColumns:
     def __init__(self) -> None:
         self.replaced = _Table()
         self.suspects = _Table()
-        self._codes: dict[str | None, int] = {}
-        self._values: list[str | None] = []
-        self._line_start = (0, 0)
-
-    def _code(self, value: str | None) -> int:
-        code = self._codes.get(value)
-        if code is None:
-            code = self._codes[value] = len(self._values)
-            self._values.append(value)
-        return code
+        self._ids: dict[str | None, int] = {}
+        self._id_values: list[str | None] = []
+        self._pairs: dict[tuple[str, str], int] = {}
+        self._pair_values: list[tuple[str, str]] = []
 
     def append(self, hit: Hit, /) -> None:
         table = self.suspects if hit.rule == SUSPECT else self.replaced
-        table.fields += hit.field.encode("utf-8", "surrogatepass")
-        table.ends.append(len(table.fields))
-        table.rules.append(self._code(hit.rule))
-        table.placeholders.append(self._code(hit.placeholder))
+        key = (hit.rule, hit.placeholder)
+        pair = self._pairs.get(key)
+        if pair is None:
+            pair = self._pairs[key] = len(self._pair_values)
+            self._pair_values.append(key)
+        table.append(hit.field, pair)
 
     def extend(self, hits: Iterable[Hit], /) -> None:
         for hit in hits:
@@ -79,66 +99,33 @@ class HitColumns:
 
     def clear_line(self) -> None:
         """Forget the hits of the line being walked (its walk starts again)."""
-        self.replaced.truncate(self._line_start[0])
-        self.suspects.truncate(self._line_start[1])
+        for table in (self.replaced, self.suspects):
+            table.truncate(table.closed())
 
     def close_line(self, number: int, entry_id: str | None) -> None:
         """The hits since the last close belong to line ``number``, entry ``entry_id``."""
-        code = self._code(entry_id)
+        code = self._ids.get(entry_id)
+        if code is None:
+            code = self._ids[entry_id] = len(self._id_values)
+            self._id_values.append(entry_id)
         for table in (self.replaced, self.suspects):
-            added = len(table) - len(table.lines)
-            table.lines.extend([number] * added)
-            table.ids.extend([code] * added)
-        self._line_start = (len(self.replaced), len(self.suspects))
+            table.close(number, code)
 
     def _columns(self, table: _Table) -> dict[str, object]:
-        if _text_dtype().storage == "pyarrow" and len(table):
-            import pyarrow as pa
-
-            try:
-                return self._arrow_columns(table)
-            except (pa.ArrowInvalid, UnicodeEncodeError):  # a lone surrogate: as Python text
-                pass
-        values = self._values
-        fields: list[str] = []
-        start = 0
-        for end in table.ends:
-            fields.append(table.fields[start:end].decode("utf-8", "surrogatepass"))
-            start = end
+        rows = table.closed()
+        counts = table.counts()
+        pairs = np.frombuffer(table.pairs, np.uint32)[:rows]
+        rules, placeholders = (
+            zip(*self._pair_values, strict=True) if self._pair_values else ((), ())
+        )
         return {
-            "line": list(table.lines),
-            "entry_id": [values[code] for code in table.ids],
-            "field": fields,
-            "rule": [values[code] for code in table.rules],
-            "placeholder": [values[code] for code in table.placeholders],
-        }
-
-    def _arrow_columns(self, table: _Table) -> dict[str, object]:
-        """The columns as pandas' Arrow-backed text arrays, from the buffers as they are."""
-        import pyarrow as pa
-        import pyarrow.compute
-
-        rows = len(table)
-        ends = np.frombuffer(table.ends, dtype=f"u{table.ends.itemsize}").astype(np.int64)
-        offsets = pa.py_buffer(np.concatenate([np.zeros(1, np.int64), ends]))
-        fields = pa.LargeStringArray.from_buffers(rows, offsets, pa.py_buffer(table.fields))
-        fields.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
-        # the system's allocator: Arrow's own keeps a few MB of arenas once touched
-        pool = pa.system_memory_pool()
-        dictionary = pa.array(self._values, pa.large_string(), memory_pool=pool)
-
-        def coded(codes: array[int]) -> Any:
-            indices = pa.array(np.frombuffer(codes, dtype=f"u{codes.itemsize}"), memory_pool=pool)
-            as_codes = pa.DictionaryArray.from_arrays(indices, dictionary, memory_pool=pool)
-            text = pa.compute.cast(as_codes, pa.large_string(), memory_pool=pool)
-            return pd.arrays.ArrowStringArray(text, dtype=_text_dtype())  # type: ignore[call-arg]
-
-        return {
-            "line": np.frombuffer(table.lines, dtype=f"u{table.lines.itemsize}").astype(np.int64),
-            "entry_id": coded(table.ids),
-            "field": pd.arrays.ArrowStringArray(fields, dtype=_text_dtype()),  # type: ignore[call-arg]
-            "rule": coded(table.rules),
-            "placeholder": coded(table.placeholders),
+            "line": np.repeat(np.frombuffer(table.run_lines, np.uint64).astype(np.int64), counts),
+            "entry_id": _categorical(
+                self._id_values, np.repeat(np.frombuffer(table.run_ids, np.uint32), counts)
+            ),
+            "field": _fields(table, rows),
+            "rule": _categorical(rules, pairs),
+            "placeholder": _categorical(placeholders, pairs),
         }
 
     def report(self, columns: list[str]) -> pd.DataFrame:
@@ -151,6 +138,48 @@ class HitColumns:
         data["reason"] = data.pop("placeholder")
         del data["rule"]
         return _frame(data, columns)
+
+
+def _categorical(values: Sequence[str | None], codes: Any) -> Any:
+    """``values[code]`` for each code, as a categorical of the texts used, in sorted order
+    (so that sorting by the column sorts by its text); None is missing."""
+    used = np.unique(codes) if len(codes) else np.zeros(0, np.uint32)
+    texts = sorted({text for code in used.tolist() if (text := values[code]) is not None})
+    width = np.int8 if len(texts) < 127 else np.int16 if len(texts) < 32_767 else np.int32
+    lookup = np.full(len(values), -1, dtype=width)
+    place = {text: i for i, text in enumerate(texts)}
+    for code in used.tolist():
+        text = values[code]
+        if text is not None:
+            lookup[code] = place[text]
+    categories = pd.Index(texts, dtype=_text_dtype())
+    return pd.Categorical.from_codes(lookup[codes], dtype=pd.CategoricalDtype(categories))
+
+
+def _fields(table: _Table, rows: int) -> Any:
+    """The field paths: an Arrow-backed text array over the buffer where pandas keeps
+    text in Arrow (a row costs its bytes and an offset), else Python strings."""
+    if _text_dtype().storage == "pyarrow" and rows:
+        import pyarrow as pa
+
+        ends = np.frombuffer(table.ends, dtype=f"u{table.ends.itemsize}")[:rows]
+        offsets = np.zeros(rows + 1, np.int64)
+        offsets[1:] = ends
+        array_ = pa.LargeStringArray.from_buffers(
+            rows, pa.py_buffer(offsets), pa.py_buffer(table.fields)
+        )
+        try:
+            array_.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
+        except pa.ArrowInvalid:
+            pass
+        else:
+            return pd.arrays.ArrowStringArray(array_, dtype=_text_dtype())  # type: ignore[call-arg]
+    fields: list[str] = []
+    start = 0
+    for end in table.ends[:rows]:
+        fields.append(table.fields[start:end].decode("utf-8", "surrogatepass"))
+        start = end
+    return fields
 
 
 @functools.cache

@@ -37,10 +37,10 @@ class Shell(dict[str, Any]):
         self._hashes: np.ndarray[Any, np.dtype[np.int64]] = np.zeros(0, np.int64)
 
     def seal(self, hashes: array[int]) -> None:
-        """Keep the keys' ``hashes`` (in the object's order); raises RepeatedKey when
+        """Keep the keys' ``hashes`` (in the object's order, an ``array("q")`` the shell
+        takes over: they are sorted where they are, not copied); raises RepeatedKey when
         two keys are one."""
-        sorted_hashes = np.array(hashes, dtype=np.int64)
-        del hashes[:]
+        sorted_hashes: np.ndarray[Any, np.dtype[np.int64]] = np.frombuffer(hashes, np.int64)
         sorted_hashes.sort()
         same = sorted_hashes[1:] == sorted_hashes[:-1]
         if same.any():
