@@ -168,10 +168,28 @@ def mnemonic_spans(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("v")
 
 
+#: a word shortly before a list of bytes that says the bytes are a key (Solana keeps its
+#: keypair as such a list in ``id.json``)
+_KEY_WORD = re.compile(r"(?i)key|secret|seed|private|wallet|signer|mnemonic|solana|id\.json")
+#: how far before a list of bytes that word is looked for (a command and its output)
+_KEY_WORD_REACH = 120
+
+
 def byte_key_spans(text: str) -> Iterator[tuple[int, int]]:
+    """A list of 32 or 64 varied bytes that is a line of its own (a key file printed) or
+    follows a word that says it is a key. A row of pixels, a histogram's bins or
+    ``list(range(32))`` inside a tool's output are data, not a guess to replace."""
     for m in BYTE_KEY.finditer(text):
         numbers = [int(n) for n in re.findall(r"\d+", m.group("v"))]
-        if max(numbers) < 256 and len(set(numbers)) >= len(numbers) // 2:
+        steps = {b - a for a, b in itertools.pairwise(numbers)}
+        if max(numbers) >= 256 or len(set(numbers)) < len(numbers) // 2 or len(steps) == 1:
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        before = text[line_start : m.start()]
+        after = text[m.end() : len(text) if line_end < 0 else line_end]
+        alone = not before.strip(" \t\r\"'") and not after.strip(" \t\r,;\"'")
+        if alone or _KEY_WORD.search(text, max(0, m.start() - _KEY_WORD_REACH), m.start()):
             yield m.span("v")
 
 

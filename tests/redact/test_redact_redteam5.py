@@ -469,6 +469,11 @@ KEPT = [
     "mnemonic: LDR r0, [r1, #4]",
     " id | name | token_count\n----+------+------------\n  7 | ci   |        1532",
     "INSERT INTO users (id, password_hash) VALUES (1, NULL);",
+    # lists of bytes that are data: a range, a row of pixels, a histogram's bins (a list
+    # alone on its line, as a key file printed, is replaced when its steps vary)
+    str(list(range(32))),
+    "row 3: " + str([i * 53 % 251 for i in range(32)]),
+    "counts per bin: " + str([i * 29 % 199 for i in range(64)]) + ", total 6,342",
 ]
 
 
