@@ -31,7 +31,7 @@ from ._migrating import (
     migrate,
     to_current,
 )
-from ._no_header import no_header
+from ._no_header import holds_no_utf8_lines, no_header
 from ._ondisk import Snapshot, by_descriptor, ends, written_while_read
 from ._ondisk import current as current_snapshot
 from ._ondisk import forget as forget_snapshot
@@ -90,6 +90,7 @@ __all__ = [
     "header_object",
     "header_to_canonical",
     "header_version",
+    "holds_no_utf8_lines",
     "index_migrates",
     "iso_moment",
     "iso_timestamp",

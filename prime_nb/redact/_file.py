@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, NamedTuple
 import orjson
 import pandas as pd
 
-from ..format import INVALID_JSON, Migrator, path_kind
+from ..format import INVALID_JSON, Migrator, holds_no_utf8_lines, no_header, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
 from ._embedded import StreamScrubber
@@ -130,6 +130,11 @@ def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
         raise FileNotFoundError(
             f"{source}: is {kind}, not a regular file; pass one .jsonl session file"
         )
+    with open(source, "rb") as fh:
+        # compressed, UTF-16 or UTF-32: no line of it is JSON, so every line would be
+        # withheld; ``load`` refuses it with the same error, from the same first bytes
+        if holds_no_utf8_lines(fh.read(4096)):
+            raise no_header(source, fh.fileno())
     return source
 
 
@@ -197,6 +202,9 @@ def redact(
         The source (or dest's folder) does not exist.
     FileExistsError
         ``dest`` exists, or is the source.
+    SessionFormatError
+        The file is compressed, or UTF-16 or UTF-32 text (its first bytes say so): it
+        holds no JSON line to redact.
     ValueError
         No ``dest`` and not a dry run; a user rule is not a valid regex.
     """
