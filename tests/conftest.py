@@ -130,22 +130,32 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return SpreadScheduling(config, log)
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    """A local Dask cluster for the tests of the Dask tables: two single-threaded worker
-    processes, as a laptop's would have (distributed is imported here, by its users)."""
-    from distributed import Client, LocalCluster
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[Any]:
+    """A local Dask cluster of two single-threaded worker processes, as a laptop's would
+    have, started once per pytest process for every module of the Dask tables (its
+    workers' start is the costly part; tests/xdist_spread.py sends those modules to one
+    worker). distributed is imported here, by its users."""
+    from distributed import LocalCluster
 
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        Client(cluster) as dask_client,
-    ):
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def client(dask_cluster: Any) -> Iterator[Any]:
+    """A client of the run's Dask cluster for the tests of the Dask tables: the default
+    client while the module runs, closed at its end, so that no other module's test
+    runs against it."""
+    from distributed import Client
+
+    with Client(dask_cluster) as dask_client:
         yield dask_client
 
 

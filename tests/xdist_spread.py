@@ -10,7 +10,8 @@ core, from ``--durations=0``), and splits the session-matrix files, whose tests 
 costly, into one unit per test, last, to even out the two workers' ends. The files that
 use the run's JupyterLab (``tests/browser/servers.shared_lab``, one per worker) go out
 together as one unit (``GROUPS``), so that one worker starts it, not both; so do the
-files that import Inspect Scout, so that one worker pays its import.
+files that import Inspect Scout, so that one worker pays its import, and the files that
+use the run's Dask cluster, so that one worker starts it.
 
 The tests run as they would with ``loadfile``: only the order they are handed out in
 and which worker runs a matrix case change. ``COSTS`` only orders; a file missing from
@@ -60,6 +61,20 @@ GROUPS.update(
     }
 )
 
+#: files that use the run's Dask cluster (tests/conftest.py ``dask_cluster``, one per
+#: worker that asks): one worker starts it
+DASK = "tests/corpus: the files that use the Dask cluster"
+GROUPS.update(
+    {
+        file: DASK
+        for file in (
+            "tests/corpus/test_corpus_dask.py",
+            "tests/corpus/test_corpus_retention.py",
+            "tests/corpus/test_families.py",
+        )
+    }
+)
+
 #: the files that take longest, in seconds on one idle core (``--durations=0`` summed per
 #: file); only the order they start in follows from them
 COSTS: dict[str, float] = {
@@ -73,6 +88,7 @@ COSTS: dict[str, float] = {
     "tests/corpus/test_corpus_search.py": 17,
     "tests/browser/test_export_browser.py": 30,
     SCOUT: 20,
+    DASK: 7,
     "tests/browser/test_static_renders.py": 10,
     "tests/browser/test_widget_marimo.py": 15,
     "tests/notebooks/test_notebooks.py": 25,
