@@ -38,9 +38,16 @@ PROJECT = "prime-nb-test"
 STARTUP = 300.0
 STORED = 60.0
 
-#: run by Phoenix's interpreter: the project's spans, polled until ``count`` are stored
+#: run by Phoenix's interpreter: the project's spans, polled until ``count`` are stored.
+#: The client is its own distribution (arize-phoenix-client) in the ``phoenix`` namespace;
+#: the server's ``phoenix/__init__`` loads the whole server (seconds of CPU) and the
+#: client needs none of it, so ``phoenix`` is entered as a bare package first
 READ_BACK = """
-import json, sys, time
+import importlib.util, json, sys, time, types
+found = importlib.util.find_spec("phoenix")
+package = types.ModuleType("phoenix")
+package.__path__ = list(found.submodule_search_locations)
+sys.modules["phoenix"] = package
 from phoenix.client import Client
 
 url, project, count, patience = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
