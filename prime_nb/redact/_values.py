@@ -242,7 +242,8 @@ _QUALIFIERS = frozenset(
      "interval", "source", "kind", "schema", "template", "strategy", "backend", "digits",
      "chars", "complexity", "history", "attempts", "retries", "lifetime", "usage", "error",
      "errors", "rate", "index", "server", "service", "host", "port", "user", "username",
-     "encryption", "scanning"}
+     "encryption", "scanning", "at", "on", "date", "time", "timestamp", "created",
+     "updated", "used", "sent"}
 )  # fmt: skip
 
 

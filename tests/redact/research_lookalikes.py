@@ -1,0 +1,128 @@
+"""Research data that looks like the shapes this round's rules replace, and holds no secret.
+
+Why a list of its own: the users are researchers sharing sessions full of tables, SQL,
+hexdumps, tensors, benchmark output and configs. The rules for database rows, name/value
+pairs, PINs, recovery phrases, byte lists, password hashes and password flags were
+written against attacks; each line here is what a coding agent's tool output or a
+notebook prints, placed where the other look-alike lists are placed.
+"""
+
+# ruff: noqa: E501  (lines are written as tools print them)
+from __future__ import annotations
+
+import hashlib
+
+
+def _hexdump(data: bytes) -> str:
+    """``hexdump -C`` of ``data``."""
+    rows = []
+    for at in range(0, len(data), 16):
+        chunk = data[at : at + 16]
+        left = " ".join(f"{b:02x}" for b in chunk[:8])
+        right = " ".join(f"{b:02x}" for b in chunk[8:])
+        shown = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        rows.append(f"{at:08x}  {left:<23}  {right:<23}  |{shown}|")
+    rows.append(f"{len(data):08x}")
+    return "\n".join(rows)
+
+
+def _od_c(data: bytes) -> str:
+    """``od -c`` of ``data``."""
+    rows = []
+    for at in range(0, len(data), 16):
+        cells = []
+        for b in data[at : at + 16]:
+            c = chr(b)
+            cells.append(
+                {"\n": "\\n", "\t": "\\t", "\0": "\\0"}.get(c, c if 32 <= b < 127 else f"{b:03o}")
+            )
+        rows.append(f"{at:07o}" + "".join(f"{c:>4}" for c in cells))
+    rows.append(f"{len(data):07o}")
+    return "\n".join(rows)
+
+
+_ELF = bytes.fromhex(
+    "7f454c4602010100000000000000000003003e0001000000a0100000000000004000000000000000"
+)
+_README = b"Install with pip, then run the tests.\n"
+_DIGEST = hashlib.sha256(b"model.safetensors").digest()
+
+#: research data and config that must stay as written
+LOOKALIKES_RESEARCH: list[str] = [
+    # psql / mysql tables whose columns name a secret word, cells plainly not secrets
+    " id | token_count | created_at\n----+-------------+------------\n  1 |        1532 | 2024-11-02\n  2 |         817 | 2024-11-03\n(2 rows)",
+    " id | api_key_id | name\n----+------------+---------\n  7 |         42 | ci-bot\n  8 |       NULL | staging\n(2 rows)",
+    " user_id | secret_santa | budget\n---------+--------------+--------\n      12 | alice        |     25\n      13 | bob          |     25\n(2 rows)",
+    " id | email             | password_reset_at\n----+-------------------+---------------------\n  3 | ana@example.org   | 2024-10-01 09:12:44\n  4 | li@example.org    | NULL\n(2 rows)",
+    "+----+-------------+------------+\n| id | token_count | model      |\n+----+-------------+------------+\n|  1 |       40960 | llama-3-8b |\n|  2 |        8192 | mistral-7b |\n+----+-------------+------------+\n2 rows in set (0.00 sec)",
+    "+----+--------------------------------------+--------+\n| id | api_key_id                           | status |\n+----+--------------------------------------+--------+\n|  1 | 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f | active |\n+----+--------------------------------------+--------+\n1 row in set (0.01 sec)",
+    " run | secret | passed\n-----+--------+--------\n   1 | no     | t\n   2 | yes    | f\n(2 rows)",
+    " id | token                                | used\n----+--------------------------------------+------\n  1 | 0b9e7d5a-2c4f-4e8a-9b1d-3f6a8c0e2d4b | t\n(1 row)",
+    # INSERTs of config rows
+    "INSERT INTO settings (name, value) VALUES ('max_tokens', '4096');",
+    "INSERT INTO experiments (id, seed, token_budget) VALUES (17, 1234, 200000);",
+    "INSERT INTO api_keys (id, user_id, created_at, revoked_at) VALUES (3, 12, '2024-11-02', NULL);",
+    "INSERT INTO users (id, name, password_hash) VALUES (5, 'demo', NULL);",
+    "INSERT INTO config (key, value) VALUES ('theme', 'dark'), ('lang', 'en');",
+    # YAML name/value pairs of ordinary settings and references
+    'env:\n  - name: OMP_NUM_THREADS\n    value: "8"\n  - name: WANDB_MODE\n    value: offline',
+    "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db-credentials\n        key: password",
+    "- name: API_TOKEN\n  valueFrom:\n    secretKeyRef: {name: api-secrets, key: token}",
+    '- name: CUDA_VISIBLE_DEVICES\n  value: "0,1"',
+    "- name: HF_HOME\n  value: /scratch/cache/huggingface",
+    "parameters:\n  - name: learning_rate\n    value: 0.0003\n  - name: batch_size\n    value: 64",
+    "- name: SECRET_NAME\n  value: prod-db-creds",
+    # HAR headers that are not secrets
+    '{"name": "content-type", "value": "application/json; charset=utf-8"}',
+    '{"name": "user-agent", "value": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36"}',
+    '{"name": "etag", "value": "W/\\"5e8f-1a2b3c4d5e6f7a8b\\""}',
+    '{"name": "x-request-id", "value": "9f1c2b3a-4d5e-4f6a-8b7c-0d1e2f3a4b5c"}',
+    '"headers": [{"name": "accept", "value": "*/*"}, {"name": "cache-control", "value": "no-cache"}]',
+    # hexdumps and od of binaries and of text without secrets
+    "$ hexdump -C build/a.out | head -3\n" + _hexdump(_ELF),
+    "$ hexdump -C README.txt\n" + _hexdump(_README),
+    "$ od -c README.txt\n" + _od_c(_README),
+    '$ xxd -l 32 model.bin\n00000000: 9310 0000 0000 0000 7b22 5f5f 6d65 7461  ........{"__meta\n00000010: 6461 7461 5f5f 223a 7b22 666f 726d 6174  data__":{"format',
+    # byte lists of digests, tensors
+    "sha256 digest bytes: " + str(list(_DIGEST)),
+    "assert digest == " + str(list(hashlib.md5(b"fixture").digest())),
+    "tensor([[ 12,  87, 143, 201,  33,  95, 250,  14],\n        [ 66, 190,   3, 177, 128,  45, 219,  81]], dtype=torch.uint8)",
+    "array([ 17,  83, 142, 201,  34,  96, 251,  15, 67, 191,   4, 178, 129,  46, 220,  82], dtype=uint8)",
+    "pixels[0] = [" + ", ".join(str(i * 71 % 256) for i in range(48)) + "]",
+    "tokens = [" + ", ".join(str(i * 977 % 50257) for i in range(40)) + "]",
+    # GPIO and hardware numbers, version pins, pin_memory
+    "GPIO pin: 1234",
+    "led_pin = 17  # BCM numbering",
+    "Pin 4821 of the FPGA bank is the clock input.",
+    "DataLoader(train_set, batch_size=64, shuffle=True, pin_memory=True, num_workers=8)",
+    "pin: 3.11",
+    "python:\n  pin: 3.11.9\nnumpy:\n  pin: 1.26.4",
+    "pins:\n  sda: 2\n  scl: 3\n  reset: 1017",
+    "cvv_length: 3",
+    "pin_length = 6  # digits in the one-time code",
+    # recovery-phrase prose
+    "A seed phrase (or recovery phrase) is a list of 12 or 24 words that a wallet uses to derive its keys; never share it.",
+    "## Recovery phrase\n\nWrite the 24 words on paper and keep them offline. The phrase restores the wallet on a new device.",
+    "mnemonic: the BIP-39 word list has 2048 words; each word encodes 11 bits",
+    # password hashes' format descriptions
+    "Django stores passwords as pbkdf2_sha256$<iterations>$<salt>$<hash>.",
+    "The format is $argon2id$v=19$m=65536,t=3,p=4$<salt>$<hash> (base64 without padding).",
+    "bcrypt hashes look like $2b$12$<22-char salt><31-char hash>.",
+    "PASSWORD_HASHERS = ['django.contrib.auth.hashers.PBKDF2PasswordHasher']",
+    "password_hash: NULL",
+    # command lines whose password flag takes a reference, not a password
+    "docker login -u ci --password-stdin < token.txt",
+    "openssl pkcs12 -export -in cert.pem -inkey key.pem -out cert.p12 -passout env:P12_PASS",
+    "openssl enc -aes-256-cbc -in data.tar -out data.enc -pass file:/run/secrets/enc_pass",
+    "keytool -importcert -keystore truststore.jks -storepass:env STORE_PASS -file ca.pem",
+    "sshpass -e ssh ci@build-01 uptime",
+    "mysql -u analyst -p$MYSQL_PWD -h db.internal research",
+    'mongosh "mongodb://db:27017/lab" -u reader -p "$MONGO_PASS"',
+    "psexec \\\\lab-07 -u ci -p *** cmd",
+    'zip -P "$ZIP_PASS" results.zip results/*.csv',
+    "apksigner sign --ks app.jks --ks-pass stdin app.apk",
+    "htpasswd -B -C 12 .htpasswd alice",
+    # benchmark output and metrics
+    "| model | tokens/s | p50 ms | p99 ms |\n|-------|----------|--------|--------|\n| base  |  1532.4  |  12.1  |  40.8  |",
+    "epoch 3 | loss 0.4817 | acc 0.8735 | tokens 1048576 | lr 3.0e-04",
+]
