@@ -18,7 +18,13 @@ import re
 from collections.abc import Iterator
 
 from ._rule import Rule
-from ._values import credential_like, secret_key_class, stand_in, strongly_random
+from ._values import (
+    cookie_holds_secret,
+    credential_like,
+    secret_key_class,
+    stand_in,
+    strongly_random,
+)
 
 #: ``INSERT INTO t (a, b) VALUES (1, 'x')``: the column list and the first values list
 SQL_INSERT = re.compile(
@@ -170,9 +176,23 @@ def cookie_jar_spans(text: str) -> Iterator[tuple[int, int]]:
 
 def name_value_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in (*NAME_VALUE.finditer(text), *JSON_NAME_VALUE.finditer(text)):
-        value = m.group("v")
-        if _secret_value(m.group("k"), value) or _random_token(value.strip("\"'")):
+        name, value = m.group("k"), m.group("v")
+        if "cookie" in name.lower() and "=" in value:
+            secret = cookie_holds_secret(value.strip("\"'"))
+        else:
+            secret = _secret_value(name, value) or (
+                not _NAMES_A_DIGEST.search(name) and _random_token(value.strip("\"'"))
+            )
+        if secret:
             yield _unquoted(text, *m.span("v"))
+
+
+#: a name whose last word says its value is an id or a digest (``x-request-id``,
+#: ``GIT_SHA``, ``etag``): random by nature, and no secret
+_NAMES_A_DIGEST = re.compile(
+    r"(?i)(?:^|[_.\-])(?:id|ids|sha|sha1|sha256|commit|digest|hash|checksum|etag|rev|"
+    r"revision)$|^(?:if-none-match|if-match)$"
+)
 
 
 #: text, not one token: a space, a header's parameters (``;``), a user agent's ``(``

@@ -327,7 +327,14 @@ def structural_stand_in(value: str) -> bool:
         return True
     if is_path(core):
         return True
+    scheme, _, rest = core.partition(" ")
+    if scheme.lower() in _AUTH_SCHEMES and rest and " " not in rest.strip():
+        return structural_stand_in(rest)  # ``Bearer <redacted>``, ``Basic $CREDS``
     return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
+
+
+#: an ``Authorization`` header's scheme, before its credential
+_AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey"})
 
 
 def named_pair(obj: dict[str, Any]) -> bool:
@@ -337,6 +344,19 @@ def named_pair(obj: dict[str, Any]) -> bool:
     for key in ("name", "key", "header", "Name", "Key"):
         name = obj.get(key)
         if isinstance(name, str) and secret_key_class(name) is not None:
+            value = obj["value"]
+            if "cookie" in name.lower() and isinstance(value, str) and "=" in value:
+                return cookie_holds_secret(value)
+            return True
+    return False
+
+
+def cookie_holds_secret(value: str) -> bool:
+    """A ``Cookie`` or ``Set-Cookie`` header: a secret when one of its cookies' values
+    could be a credential (``sid=...``), not for ``theme=dark; Path=/``."""
+    for pair in value.split(";"):
+        _, _, cookie = pair.partition("=")
+        if credential_like(cookie.strip()) and not is_path(cookie.strip()):
             return True
     return False
 
