@@ -344,7 +344,7 @@ def named_pair(obj: dict[str, Any]) -> bool:
     for key in ("name", "key", "header", "Name", "Key"):
         name = obj.get(key)
         if isinstance(name, str) and secret_key_class(name) is not None:
-            value = obj["value"]
+            value = obj.get("value")  # a streamed shell knows the key, not yet the value
             if "cookie" in name.lower() and isinstance(value, str) and "=" in value:
                 return cookie_holds_secret(value)
             return True
