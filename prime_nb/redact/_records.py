@@ -191,7 +191,7 @@ def name_value_spans(text: str) -> Iterator[tuple[int, int]]:
 #: ``GIT_SHA``, ``etag``): random by nature, and no secret
 _NAMES_A_DIGEST = re.compile(
     r"(?i)(?:^|[_.\-])(?:id|ids|sha|sha1|sha256|commit|digest|hash|checksum|etag|rev|"
-    r"revision)$|^(?:if-none-match|if-match)$"
+    r"revision|ray|traceparent|tracestate)$|^(?:if-none-match|if-match)$"
 )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import re
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ._assignments import (
@@ -272,6 +272,21 @@ def host_rule(names: Sequence[str]) -> Rule | None:
     )
 
 
+def _outside_substitution(
+    finder: Callable[[str], Iterator[tuple[int, int]]],
+) -> Callable[[str], Iterator[tuple[int, int]]]:
+    """``finder``'s spans but those inside ``$(...)`` on their line: ``htpasswd -nbB
+    user "$(cat pw.txt)"`` runs a command that reads the password, and shows none."""
+
+    def spans(text: str) -> Iterator[tuple[int, int]]:
+        for start, end in finder(text):
+            before = text[text.rfind("\n", 0, start) + 1 : start]
+            if before.count("$(") <= before.count(")"):
+                yield start, end
+
+    return spans
+
+
 def _guess(name: str, **how: Any) -> Rule:
     """A rule that reads context, so can be wrong: what it finds is replaced where it was
     found, and everywhere in the file only when :func:`strongly_random`."""
@@ -378,7 +393,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         ),
         _guess(
             "command-password",
-            finder=_command_spans,
+            finder=_outside_substitution(_command_spans),
             hints=commands,
             needs=(" -", "\t-"),
             shape=(COMMAND_PASSWORD,),
@@ -386,7 +401,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         # every shape of _shapes but smbclient's ``-U`` has a blank
         _guess(
             "command-password",
-            finder=command_spans,
+            finder=_outside_substitution(command_spans),
             shape=(COMMAND_ARGUMENT, COMMAND_POSITIONAL, HTPASSWD),
             hints=_COMMAND_HINTS,
             needs=(*SPACES, "smbclient", "rpcclient", "smbmap", "smbget", "winexe"),

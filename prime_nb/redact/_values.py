@@ -343,11 +343,16 @@ def named_pair(obj: dict[str, Any]) -> bool:
         return False
     for key in ("name", "key", "header", "Name", "Key"):
         name = obj.get(key)
-        if isinstance(name, str) and secret_key_class(name) is not None:
+        kind = secret_key_class(name) if isinstance(name, str) else None
+        if kind is not None:
             value = obj.get("value")  # a streamed shell knows the key, not yet the value
-            if "cookie" in name.lower() and isinstance(value, str) and "=" in value:
+            if not isinstance(value, str):
+                return True
+            if "cookie" in str(name).lower() and "=" in value:
                 return cookie_holds_secret(value)
-            return True
+            # a ``key`` class name (``x-cache-key``, ``x-ratelimit-remaining-tokens``)
+            # holds a secret only when its value could be one, as under a JSON key
+            return kind != "key" or credential_like(value)
     return False
 
 

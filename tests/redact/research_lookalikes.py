@@ -62,6 +62,7 @@ FAMILIES: dict[str, list[str]] = {
         "mysql> SHOW VARIABLES LIKE 'validate_password%';\n+--------------------------------------+--------+\n| Variable_name                        | Value  |\n+--------------------------------------+--------+\n| validate_password.length             | 8      |\n| validate_password.policy             | MEDIUM |\n+--------------------------------------+--------+",
         " id | session_token_hash | expires_at\n----+--------------------+---------------------\n  9 | NULL               | 2025-01-01 00:00:00\n(1 row)",
         " id | cookie_consent | secret_level\n----+----------------+--------------\n  1 | accepted       | low\n  2 | rejected       | high\n(2 rows)",
+        " id | name       | api_key_prefix | created_at\n----+------------+----------------+------------\n  1 | prod       | sk-live        | 2024-02-01\n(1 row)",
     ],
     "inserts": [  # INSERTs of config rows
         "INSERT INTO settings (name, value) VALUES ('max_tokens', '4096');",
@@ -71,6 +72,7 @@ FAMILIES: dict[str, list[str]] = {
         "INSERT INTO config (key, value) VALUES ('theme', 'dark'), ('lang', 'en');",
         "INSERT INTO tokenizer_runs (id, token_count, vocab, tokens_per_second) VALUES (4, 50257, 'gpt2', 1532.4);",
         "INSERT INTO sessions (id, session_token, user_id) VALUES (1, '7d0f4a2e-5b1c-4e9a-8f3d-2c6b9e1a0f7d', 42);",
+        "INSERT INTO feature_flags (name, enabled, secret_menu) VALUES ('dark_mode', true, false);",
     ],
     "name-value": [  # YAML name/value pairs of ordinary settings and references
         'env:\n  - name: OMP_NUM_THREADS\n    value: "8"\n  - name: WANDB_MODE\n    value: offline',
@@ -83,6 +85,7 @@ FAMILIES: dict[str, list[str]] = {
         '- name: PASSWORD_MIN_LENGTH\n  value: "12"',
         "- name: AUTH_PROVIDER\n  value: github",
         "- name: GIT_SHA\n  value: 3f9a1c2e8b7d4f6a0e5c9b1d2a7e8f3c4b5a6d7e",
+        '- name: NVIDIA_VISIBLE_DEVICES\n  value: all\n- name: TOKENIZERS_PARALLELISM\n  value: "false"',
     ],
     "har-headers": [  # HAR headers that are not secrets
         '{"name": "content-type", "value": "application/json; charset=utf-8"}',
@@ -94,6 +97,9 @@ FAMILIES: dict[str, list[str]] = {
         '{"name": "authorization", "value": "Bearer <redacted>"}',
         '{"name": "x-amz-cf-id", "value": "kq9ZPc2nBnVfVJmxTR2kxk3Nd6vYq3XmcvU5G0Xv3C8r6E9o5Q=="}',
         '{"name": "if-none-match", "value": "\\"33a64df551425fcc55e4d42a148795d9f25f89d4\\""}',
+        '{"name": "x-ratelimit-remaining-tokens", "value": "79820"}',
+        '{"name": "cf-ray", "value": "8c1f2a3b4d5e6f70-AMS"}',
+        '{"name": "x-cache-key", "value": "v1:gpt-4o:temperature=0.2"}',
     ],
     "hexdump-od": [  # hexdumps and od of binaries and of text without secrets
         "$ hexdump -C build/a.out | head -3\n" + _hexdump(_ELF),
@@ -110,6 +116,8 @@ FAMILIES: dict[str, list[str]] = {
         "pixels[0] = [" + ", ".join(str(i * 71 % 256) for i in range(48)) + "]",
         "tokens = [" + ", ".join(str(i * 977 % 50257) for i in range(40)) + "]",
         'In [3]: list(hashlib.sha256(b"abc").digest())[:8]\nOut[3]: [186, 120, 22, 191, 143, 1, 207, 234]',
+        ">>> tokenizer(\"hello world\")\n{'input_ids': [101, 7592, 2088, 102], 'token_type_ids': [0, 0, 0, 0], 'attention_mask': [1, 1, 1, 1]}",
+        "token_ids = torch.tensor([[50256, 464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13, 50256]])",
     ],
     "pins": [  # GPIO and hardware numbers, version pins, pin_memory
         "GPIO pin: 1234",
@@ -125,11 +133,14 @@ FAMILIES: dict[str, list[str]] = {
         "pin_memory_device: cuda:0",
         "seed: 1234\nmnemonic: false",
         '[tool.poetry.dependencies]\npython = "^3.11"\ntorch = {version = "2.4.1", source = "pytorch"}',
+        "transaction_pin_length: 6",
+        '"pin_count": 40, "pin_pitch_mm": 2.54',
     ],
     "recovery-prose": [  # recovery-phrase prose
         "A seed phrase (or recovery phrase) is a list of 12 or 24 words that a wallet uses to derive its keys; never share it.",
         "## Recovery phrase\n\nWrite the 24 words on paper and keep them offline. The phrase restores the wallet on a new device.",
         "mnemonic: the BIP-39 word list has 2048 words; each word encodes 11 bits",
+        "Seed phrase: never type it into a website. Hardware wallets show it once.",
     ],
     "hash-formats": [  # password hashes' format descriptions
         "Django stores passwords as pbkdf2_sha256$<iterations>$<salt>$<hash>.",
@@ -137,6 +148,7 @@ FAMILIES: dict[str, list[str]] = {
         "bcrypt hashes look like $2b$12$<22-char salt><31-char hash>.",
         "PASSWORD_HASHERS = ['django.contrib.auth.hashers.PBKDF2PasswordHasher']",
         "password_hash: NULL",
+        "weights sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     ],
     "password-flags": [  # command lines whose password flag takes a reference, not a password
         "docker login -u ci --password-stdin < token.txt",
@@ -156,10 +168,12 @@ FAMILIES: dict[str, list[str]] = {
         "smbclient //nas/share -U analyst --password-from-file=/run/secrets/smb",
         'sqlcmd -S db -U sa -P "$SA_PASSWORD" -Q "SELECT 1"',
         'mongodump --uri "$MONGO_URI" --out /backup/2024-11-02',
+        '$ htpasswd -nbB user "$(cat pw.txt)"',
     ],
     "benchmarks": [  # benchmark output and metrics
         "| model | tokens/s | p50 ms | p99 ms |\n|-------|----------|--------|--------|\n| base  |  1532.4  |  12.1  |  40.8  |",
         "epoch 3 | loss 0.4817 | acc 0.8735 | tokens 1048576 | lr 3.0e-04",
+        "| step | loss   | tokens_seen | grad_norm |\n|------|--------|-------------|-----------|\n| 100  | 2.1043 | 409600      | 0.88      |",
     ],
 }
 #: every family's look-alikes, in order
