@@ -273,18 +273,23 @@ def host_rule(names: Sequence[str]) -> Rule | None:
 
 
 def _outside_substitution(
-    finder: Callable[[str], Iterator[tuple[int, int]]],
-) -> Callable[[str], Iterator[tuple[int, int]]]:
+    finder: Callable[[str], Iterator[tuple[int, int]]], text: str
+) -> Iterator[tuple[int, int]]:
     """``finder``'s spans but those inside ``$(...)`` on their line: ``htpasswd -nbB
     user "$(cat pw.txt)"`` runs a command that reads the password, and shows none."""
+    for start, end in finder(text):
+        before = text[text.rfind("\n", 0, start) + 1 : start]
+        if before.count("$(") <= before.count(")"):
+            yield start, end
 
-    def spans(text: str) -> Iterator[tuple[int, int]]:
-        for start, end in finder(text):
-            before = text[text.rfind("\n", 0, start) + 1 : start]
-            if before.count("$(") <= before.count(")"):
-                yield start, end
 
-    return spans
+# module functions, not closures: each redaction's rule list must equal the last one's
+def _password_option_spans(text: str) -> Iterator[tuple[int, int]]:
+    return _outside_substitution(_command_spans, text)
+
+
+def _password_argument_spans(text: str) -> Iterator[tuple[int, int]]:
+    return _outside_substitution(command_spans, text)
 
 
 def _guess(name: str, **how: Any) -> Rule:
@@ -393,7 +398,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         ),
         _guess(
             "command-password",
-            finder=_outside_substitution(_command_spans),
+            finder=_password_option_spans,
             hints=commands,
             needs=(" -", "\t-"),
             shape=(COMMAND_PASSWORD,),
@@ -401,7 +406,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         # every shape of _shapes but smbclient's ``-U`` has a blank
         _guess(
             "command-password",
-            finder=_outside_substitution(command_spans),
+            finder=_password_argument_spans,
             shape=(COMMAND_ARGUMENT, COMMAND_POSITIONAL, HTPASSWD),
             hints=_COMMAND_HINTS,
             needs=(*SPACES, "smbclient", "rpcclient", "smbmap", "smbget", "winexe"),
