@@ -278,9 +278,9 @@ def _outside_substitution(
     """``finder``'s spans but those inside ``$(...)`` on their line: ``htpasswd -nbB
     user "$(cat pw.txt)"`` runs a command that reads the password, and shows none."""
     for start, end in finder(text):
-        before = text[text.rfind("\n", 0, start) + 1 : start]
-        if before.count("$(") <= before.count(")"):
-            yield start, end
+        opened = text.rfind("$(", text.rfind("\n", 0, start) + 1, start)
+        if opened < 0 or text.find(")", opened, start) >= 0:
+            yield start, end  # no copy of the line: a line may be a long text
 
 
 # module functions, not closures: each redaction's rule list must equal the last one's
