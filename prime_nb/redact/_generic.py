@@ -80,8 +80,12 @@ CRYPT_HASH = re.compile(
 
 
 def crypt_spans(text: str) -> Iterator[tuple[int, int]]:
+    """A hash ends in its digest; a format described with placeholders
+    (``$argon2id$v=19$m=65536,t=3,p=4$<salt>$<hash>``) ends in its parameters."""
     for m in finditer(CRYPT_HASH, text):
-        yield m.start() + 1, m.end()
+        last = m.group()[m.group().rfind("$") + 1 :]
+        if len(last) >= 6 and "," not in last:
+            yield m.start() + 1, m.end()
 
 
 #: a config line ``name value`` (redis ``requirepass``, ``masterauth``, sshd-like files)

@@ -18,7 +18,13 @@ import re
 from collections.abc import Iterator
 
 from ._rule import Rule
-from ._values import credential_like, secret_key_class, stand_in, strongly_random
+from ._values import (
+    cookie_holds_secret,
+    credential_like,
+    secret_key_class,
+    stand_in,
+    strongly_random,
+)
 
 #: ``INSERT INTO t (a, b) VALUES (1, 'x')``: the column list and the first values list
 SQL_INSERT = re.compile(
@@ -79,12 +85,32 @@ def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: a row's id: a UUID in a cell is the row's, not a credential (a token column of a
+#: table of sessions holds them); a random token beside it is judged as any value
+_ROW_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+#: the words after which a name's secret word is the whole name (``db_password``,
+#: ``api-key``); ``secret_santa`` names a game and ``token_used`` a flag
+_SECRET_LAST_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "passcode", "pass", "pw", "pwd", "secret",
+     "secrets", "key", "keys", "token", "tokens", "pat", "cred", "creds", "credential",
+     "credentials", "auth", "apikey", "cookie", "hash", "digest", "pin", "storepass",
+     "keypass", "contrasena", "authorization", "sessionid", "bearer"}
+)  # fmt: skip
+_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
 def _secret_value(name: str, value: str) -> bool:
-    """Whether ``value`` under the name ``name`` is a secret, as a key's value is judged."""
+    """Whether ``value`` under the column or field ``name`` is a secret, as a key's value
+    is judged, but for what a table of research data holds: a UUID (a row's id) and, when
+    the name's last word is no secret's (``secret_santa``), any value that could not be a
+    credential (a short word, a date)."""
     kind = secret_key_class(name)
     value = value.strip("\"'")
-    if not value or value.upper() == "NULL" or stand_in(value):
+    if not value or value.upper() == "NULL" or stand_in(value) or _ROW_UUID.match(value):
         return False
+    words = [w.lower() for w in _NAME_WORDS.findall(name)]
+    if kind == "password" and words and words[-1] not in _SECRET_LAST_WORDS:
+        kind = "key"
     if kind == "password":
         return not value.isdigit()
     if kind is not None:
@@ -150,16 +176,51 @@ def cookie_jar_spans(text: str) -> Iterator[tuple[int, int]]:
 
 def name_value_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in (*NAME_VALUE.finditer(text), *JSON_NAME_VALUE.finditer(text)):
-        value = m.group("v")
-        if _secret_value(m.group("k"), value) or strongly_random(value.strip("\"'")):
+        name, value = m.group("k"), m.group("v")
+        if "cookie" in name.lower() and "=" in value:
+            secret = cookie_holds_secret(value.strip("\"'"))
+        else:
+            secret = _secret_value(name, value) or (
+                not _NAMES_A_DIGEST.search(name) and _random_token(value.strip("\"'"))
+            )
+        if secret:
             yield _unquoted(text, *m.span("v"))
+
+
+#: a name whose last word says its value is an id or a digest (``x-request-id``,
+#: ``GIT_SHA``, ``etag``): random by nature, and no secret
+_NAMES_A_DIGEST = re.compile(
+    r"(?i)(?:^|[_.\-])(?:id|ids|sha|sha1|sha256|commit|digest|hash|checksum|etag|rev|"
+    r"revision|ray|traceparent|tracestate)$|^(?:if-none-match|if-match)$"
+)
+
+
+#: text, not one token: a space, a header's parameters (``;``), a user agent's ``(``
+_NOT_ONE_TOKEN = re.compile(r"[\s;()]")
+
+
+def _random_token(value: str) -> bool:
+    """A value under a name that says nothing (``STRIPE_SIGNING``) is a secret only when
+    it is one strongly random token, not a header's text or a request's UUID."""
+    core = value.strip("\"'\\ \t\r")
+    return not _NOT_ONE_TOKEN.search(core) and not _ROW_UUID.match(core) and strongly_random(value)
 
 
 def pin_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in PIN_NUMBER.finditer(text):
         words = re.findall(r"[a-z0-9]+", m.group("k").lower())
-        if words and words[-1] in ("pin", "pincode", "cvv", "cvc", "cvv2", "passcode"):
+        if not words or words[-1] not in ("pin", "pincode", "cvv", "cvc", "cvv2", "passcode"):
+            continue
+        before = text[max(0, m.start() - _HARDWARE_REACH) : m.start()]
+        if not _HARDWARE.search(m.group("k")) and not _HARDWARE_BEFORE.search(before):
             yield m.span("v")
+
+
+#: a pin of a chip or a board (``GPIO pin: 1234``, ``fpga_pin=4821``): a number, no PIN
+_HARDWARE_WORDS = r"gpio|led|pwm|adc|dac|bcm|board|header|fpga|mcu|i2c|spi|uart|analog|digital"
+_HARDWARE = re.compile(rf"(?i)(?:^|[_.\-])(?:{_HARDWARE_WORDS})(?:[_.\-]|pin)")
+_HARDWARE_BEFORE = re.compile(rf"(?i)\b(?:{_HARDWARE_WORDS})[ \t]*$")
+_HARDWARE_REACH = 24
 
 
 def mnemonic_spans(text: str) -> Iterator[tuple[int, int]]:

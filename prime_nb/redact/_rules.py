@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import re
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ._assignments import (
@@ -272,6 +272,26 @@ def host_rule(names: Sequence[str]) -> Rule | None:
     )
 
 
+def _outside_substitution(
+    finder: Callable[[str], Iterator[tuple[int, int]]], text: str
+) -> Iterator[tuple[int, int]]:
+    """``finder``'s spans but those inside ``$(...)`` on their line: ``htpasswd -nbB
+    user "$(cat pw.txt)"`` runs a command that reads the password, and shows none."""
+    for start, end in finder(text):
+        opened = text.rfind("$(", text.rfind("\n", 0, start) + 1, start)
+        if opened < 0 or text.find(")", opened, start) >= 0:
+            yield start, end  # no copy of the line: a line may be a long text
+
+
+# module functions, not closures: each redaction's rule list must equal the last one's
+def _password_option_spans(text: str) -> Iterator[tuple[int, int]]:
+    return _outside_substitution(_command_spans, text)
+
+
+def _password_argument_spans(text: str) -> Iterator[tuple[int, int]]:
+    return _outside_substitution(command_spans, text)
+
+
 def _guess(name: str, **how: Any) -> Rule:
     """A rule that reads context, so can be wrong: what it finds is replaced where it was
     found, and everywhere in the file only when :func:`strongly_random`."""
@@ -378,7 +398,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         ),
         _guess(
             "command-password",
-            finder=_command_spans,
+            finder=_password_option_spans,
             hints=commands,
             needs=(" -", "\t-"),
             shape=(COMMAND_PASSWORD,),
@@ -386,7 +406,7 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
         # every shape of _shapes but smbclient's ``-U`` has a blank
         _guess(
             "command-password",
-            finder=command_spans,
+            finder=_password_argument_spans,
             shape=(COMMAND_ARGUMENT, COMMAND_POSITIONAL, HTPASSWD),
             hints=_COMMAND_HINTS,
             needs=(*SPACES, "smbclient", "rpcclient", "smbmap", "smbget", "winexe"),

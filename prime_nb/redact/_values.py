@@ -242,7 +242,8 @@ _QUALIFIERS = frozenset(
      "interval", "source", "kind", "schema", "template", "strategy", "backend", "digits",
      "chars", "complexity", "history", "attempts", "retries", "lifetime", "usage", "error",
      "errors", "rate", "index", "server", "service", "host", "port", "user", "username",
-     "encryption", "scanning"}
+     "encryption", "scanning", "at", "on", "date", "time", "timestamp", "created",
+     "updated", "used", "sent"}
 )  # fmt: skip
 
 
@@ -326,7 +327,14 @@ def structural_stand_in(value: str) -> bool:
         return True
     if is_path(core):
         return True
+    scheme, _, rest = core.partition(" ")
+    if scheme.lower() in _AUTH_SCHEMES and rest and " " not in rest.strip():
+        return structural_stand_in(rest)  # ``Bearer <redacted>``, ``Basic $CREDS``
     return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
+
+
+#: an ``Authorization`` header's scheme, before its credential
+_AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey"})
 
 
 def named_pair(obj: dict[str, Any]) -> bool:
@@ -335,7 +343,25 @@ def named_pair(obj: dict[str, Any]) -> bool:
         return False
     for key in ("name", "key", "header", "Name", "Key"):
         name = obj.get(key)
-        if isinstance(name, str) and secret_key_class(name) is not None:
+        kind = secret_key_class(name) if isinstance(name, str) else None
+        if kind is not None:
+            value = obj.get("value")  # a streamed shell knows the key, not yet the value
+            if not isinstance(value, str):
+                return True
+            if "cookie" in str(name).lower() and "=" in value:
+                return cookie_holds_secret(value)
+            # a ``key`` class name (``x-cache-key``, ``x-ratelimit-remaining-tokens``)
+            # holds a secret only when its value could be one, as under a JSON key
+            return kind != "key" or credential_like(value)
+    return False
+
+
+def cookie_holds_secret(value: str) -> bool:
+    """A ``Cookie`` or ``Set-Cookie`` header: a secret when one of its cookies' values
+    could be a credential (``sid=...``), not for ``theme=dark; Path=/``."""
+    for pair in value.split(";"):
+        _, _, cookie = pair.partition("=")
+        if credential_like(cookie.strip()) and not is_path(cookie.strip()):
             return True
     return False
 
