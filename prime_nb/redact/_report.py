@@ -103,7 +103,11 @@ class HitColumns:
             table.truncate(table.closed())
 
     def close_line(self, number: int, entry_id: str | None) -> None:
-        """The hits since the last close belong to line ``number``, entry ``entry_id``."""
+        """The hits since the last close belong to line ``number``, entry ``entry_id``.
+        A line with none is not remembered: only the ids of lines with rows are kept, so
+        a file of many lines costs nothing per line."""
+        if all(len(table) == table.closed() for table in (self.replaced, self.suspects)):
+            return
         code = self._ids.get(entry_id)
         if code is None:
             code = self._ids[entry_id] = len(self._id_values)

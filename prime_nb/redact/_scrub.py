@@ -73,7 +73,9 @@ MESSAGE_KEEP = frozenset({"role", "timestamp", "toolCallId"})
 BLOCK_KEEP = frozenset({"type", "id", "thinkingSignature", "textSignature", "signature"})
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
-#: a string shorter than this is known by itself; past this many known, it is read again
+#: a string shorter than this is known by itself (a longer one by its length and hash);
+#: past this many texts' spans known, short or long, a text is read again: a file of
+#: many lines must not be held again as the cache
 _SHORT_TEXT = 64
 _SHORT_KEPT = 1 << 16
 #: an object with this many new short keys and strings has them dispatched together
@@ -179,7 +181,7 @@ class Scrubber(SpanFinder):
         if known is not None:
             return known, True
         found = tuple(self.spans(text))
-        if not isinstance(key, str) or len(self._found) < _SHORT_KEPT:
+        if len(self._found) < _SHORT_KEPT:
             self._found[key] = found
         return found, False
 
