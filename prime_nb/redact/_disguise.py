@@ -20,7 +20,7 @@ import unicodedata
 import urllib.parse
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ._byte_forms import byte_forms, utf16_text
 from ._encodings import class_runs
@@ -329,7 +329,7 @@ def _printable(decoded: str) -> bool:
     return len(decoded) >= 8 and all(c.isprintable() or c in "\n\r\t" for c in decoded)
 
 
-def _as_text(raw: bytes) -> str | None:
+def _as_text(raw: bytes | bytearray) -> str | None:
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = zlib.decompressobj(wbits=31).decompress(raw, _MAX_DECODED)
@@ -340,7 +340,7 @@ def _as_text(raw: bytes) -> str | None:
     except UnicodeDecodeError:
         decoded = None
     if decoded is None or not _printable(decoded):  # UTF-16 (``-EncodedCommand``)
-        decoded = utf16_text(raw)
+        decoded = utf16_text(cast(bytes, raw))  # it reads a bytearray alike, uncopied
     return decoded.lstrip("\ufeff") if decoded is not None and _printable(decoded) else None
 
 
@@ -407,13 +407,13 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
         if decoded is not None:
             yield start, end, decoded
     for start, end in urlsafe_runs(text):
-        run = text[start:end].rstrip("=")
-        if len(run) > _MAX_DECODED or len(run) % 4 == 1:
+        stop = end
+        while stop > start and text[stop - 1] == "=":
+            stop -= 1
+        if stop - start > _MAX_DECODED or (stop - start) % 4 == 1:
             continue
         try:
-            raw = base64.urlsafe_b64decode(
-                run.replace("+", "-").replace("/", "_") + "=" * (-len(run) % 4)
-            )
+            raw = _base64_decoded(text, start, stop)
         except (ValueError, binascii.Error):
             continue
         decoded = _as_text(raw)
@@ -427,6 +427,25 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
                     continue
                 if twice is not None:
                     yield start, end, twice
+
+
+#: how many characters of a base64 run are decoded at a time (whole groups of 4)
+_B64_PIECE = 1 << 16
+#: base64url's two letters as base64's (a run may mix the two alphabets)
+_URLSAFE_TO_B64 = bytes.maketrans(b"-_", b"+/")
+
+
+def _base64_decoded(text: str, start: int, stop: int) -> bytearray:
+    """The bytes of the base64 or base64url run ``text[start:stop]`` (no padding in it),
+    decoded a piece at a time: a whole copy of the run, and of it with its letters
+    swapped, would be held beside the text (base64 decodes each group of 4 alone)."""
+    out = bytearray()
+    for at in range(start, stop, _B64_PIECE):
+        piece = text[at : min(stop, at + _B64_PIECE)].encode("ascii").translate(_URLSAFE_TO_B64)
+        if at + _B64_PIECE >= stop:
+            piece += b"=" * (-(stop - start) % 4)
+        out += binascii.a2b_base64(piece)
+    return out
 
 
 def disguised_spans(

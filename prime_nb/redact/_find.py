@@ -413,8 +413,10 @@ class SpanFinder:
 
 
 #: a text read again is remembered up to this long, and this many characters of them
+#: (held beside the line being redacted, whatever its size: a line of a few MB of
+#: records, a window around each, would otherwise hold a line's worth of them)
 _REMEMBERED_LONGEST = 4096
-_REMEMBERED_CHARS = 1 << 20
+_REMEMBERED_CHARS = 1 << 18
 
 
 def _origin(bounds: list[tuple[int, int]], offsets: list[int], at: int) -> int:
