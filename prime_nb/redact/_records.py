@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from ._literals import finditer
 from ._rule import Rule
 from ._values import (
     cookie_holds_secret,
@@ -206,13 +207,32 @@ def _random_token(value: str) -> bool:
     return not _NOT_ONE_TOKEN.search(core) and not _ROW_UUID.match(core) and strongly_random(value)
 
 
+#: :data:`PIN_NUMBER` from its word on: searched from each place the word is, never from
+#: each character (the name's 40 characters before the word, tried at every place of a
+#: long text, made it quadratic), the name then read back from the word
+_PIN_FROM_WORD = re.compile(
+    r"(?i)(?P<w>pincode|pin|cvv2|cvv|cvc|passcode)[\"']?[ \t]*[:=][ \t]*(?P<v>\d{4,12})(?![\d.])"
+)
+#: the rest of a PIN's name before its word
+_NAME_BEFORE = re.compile(r"[\w.\-]{0,40}\Z")
+
+
 def pin_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in PIN_NUMBER.finditer(text):
-        words = re.findall(r"[a-z0-9]+", m.group("k").lower())
+    """:data:`PIN_NUMBER`'s values whose name ends in a PIN's word and is no chip's pin
+    (what ``PIN_NUMBER.finditer`` finds, each match's name read back from its word, no
+    further than the last match's end)."""
+    floor = 0
+    for m in finditer(_PIN_FROM_WORD, text):
+        name = _NAME_BEFORE.search(text, max(floor, m.start() - 40), m.start())
+        name_at = m.start() if name is None else name.start()
+        start = name_at - (name_at > floor and text[name_at - 1] in "\"'")
+        floor = m.end()
+        key = text[name_at : m.end("w")]
+        words = re.findall(r"[a-z0-9]+", key.lower())
         if not words or words[-1] not in ("pin", "pincode", "cvv", "cvc", "cvv2", "passcode"):
             continue
-        before = text[max(0, m.start() - _HARDWARE_REACH) : m.start()]
-        if not _HARDWARE.search(m.group("k")) and not _HARDWARE_BEFORE.search(before):
+        before = text[max(0, start - _HARDWARE_REACH) : start]
+        if not _HARDWARE.search(key) and not _HARDWARE_BEFORE.search(before):
             yield m.span("v")
 
 
@@ -224,7 +244,7 @@ _HARDWARE_REACH = 24
 
 
 def mnemonic_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in MNEMONIC.finditer(text):
+    for m in finditer(MNEMONIC, text):
         if len(m.group("v").split()) in (12, 15, 18, 21, 24):
             yield m.span("v")
 

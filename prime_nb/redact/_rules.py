@@ -278,9 +278,17 @@ def _outside_substitution(
     """``finder``'s spans but those inside ``$(...)`` on their line: ``htpasswd -nbB
     user "$(cat pw.txt)"`` runs a command that reads the password, and shows none."""
     for start, end in finder(text):
-        opened = text.rfind("$(", text.rfind("\n", 0, start) + 1, start)
+        # read back no further than a command's length: a long text may be one line, and
+        # reading back to its start at every match would be quadratic (a ``$(`` further
+        # back only keeps the span)
+        reach = max(0, start - _SUBSTITUTION_REACH)
+        opened = text.rfind("$(", text.rfind("\n", reach, start) + 1 or reach, start)
         if opened < 0 or text.find(")", opened, start) >= 0:
             yield start, end  # no copy of the line: a line may be a long text
+
+
+#: how far before a password argument its ``$(`` is looked for
+_SUBSTITUTION_REACH = 4096
 
 
 # module functions, not closures: each redaction's rule list must equal the last one's
