@@ -48,12 +48,12 @@ def _peak(path: Path) -> tuple[int, int]:
 def test_twice_the_lines_holds_no_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the caps lowered, so that a small file shows the plateau: the spans of texts and the
     # scrubbed short strings (each line's entry id is one)
-    monkeypatch.setattr(scrub, "_SHORT_KEPT", 256)
-    monkeypatch.setattr(scrub, "_SCRUBBED_KEPT", 256)
-    small, big = _session(tmp_path / "a.jsonl", 3_000), _session(tmp_path / "b.jsonl", 6_000)
+    monkeypatch.setattr(scrub, "_SHORT_KEPT", 128)
+    monkeypatch.setattr(scrub, "_SCRUBBED_KEPT", 128)
+    small, big = _session(tmp_path / "a.jsonl", 1_000), _session(tmp_path / "b.jsonl", 2_000)
     _peak(small)  # what is made once (compiled patterns, caches of the rules)
     (peak_small, rows_small), (peak_big, rows_big) = _peak(small), _peak(big)
-    assert (rows_small, rows_big) == (6, 12)
-    # 3,000 more lines, each a distinct text of about 90 characters: held per line, they
-    # were over 300 KB more; a dozen report rows and a line's parse are what may differ
-    assert peak_big - peak_small < 64 << 10, (peak_small, peak_big)
+    assert (rows_small, rows_big) == (2, 4)
+    # 1,000 more lines, each a distinct text of about 90 characters: held per line, they
+    # were over 100 KB more; two report rows and a line's parse are what may differ
+    assert peak_big - peak_small < 40 << 10, (peak_small, peak_big)

@@ -34,10 +34,10 @@ FILES = {
 def test_redact_refuses_a_file_with_no_utf8_line_as_load_does(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(FILES[kind]())
-    with pytest.raises(SessionFormatError) as loaded:
+    with pytest.raises(SessionFormatError, match=r"UTF-16|UTF-32|gzip") as loaded:
         prime_nb.load(path)
     for dest, dry_run in ((None, True), (tmp_path / "out.jsonl", False)):
-        with pytest.raises(SessionFormatError) as redacted:
+        with pytest.raises(SessionFormatError, match=r"UTF-16|UTF-32|gzip") as redacted:
             redact(path, dest, dry_run=dry_run, hostnames=[])
         assert str(redacted.value) == str(loaded.value)
     assert not (tmp_path / "out.jsonl").exists()
