@@ -27,15 +27,19 @@ class Kernel:
         msg_id: str = self.client.execute(code)
         return msg_id
 
-    def wait(self, msg_id: str, timeout: float = 120) -> list[str]:
-        """What the cell printed, returned or raised, once the kernel is idle again."""
-        out: list[str] = []
+    def _messages(self, msg_id: str, timeout: float) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The kind and content of each message the cell ``msg_id`` sends, until
+        ``timeout``."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             msg: dict[str, Any] = self.client.get_iopub_msg(timeout=timeout)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            kind, content = msg["msg_type"], msg["content"]
+            if msg["parent_header"].get("msg_id") == msg_id:
+                yield msg["msg_type"], msg["content"]
+
+    def wait(self, msg_id: str, timeout: float = 120) -> list[str]:
+        """What the cell printed, returned or raised, once the kernel is idle again."""
+        out: list[str] = []
+        for kind, content in self._messages(msg_id, timeout):
             if kind == "error":
                 out.append(f"{content['ename']}: {content['evalue']}")
             elif kind == "execute_result":
@@ -47,12 +51,7 @@ class Kernel:
     def printed(self, msg_id: str, text: str, timeout: float = 120) -> None:
         """Return once the running cell has printed ``text``: it has reached the line
         after its ``print``. Fails if the cell ends first."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            msg: dict[str, Any] = self.client.get_iopub_msg(timeout=timeout)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            kind, content = msg["msg_type"], msg["content"]
+        for kind, content in self._messages(msg_id, timeout):
             if kind == "stream" and text in content["text"]:
                 return
             assert not (kind == "status" and content["execution_state"] == "idle"), (
