@@ -457,8 +457,7 @@ def _where(obj: Any) -> str:
 
 def _entry_id(migrator: Migrator, obj: dict[str, Any]) -> str | None:
     """The id prime_nb loads the entry with (derived for version 1 files)."""
-    if migrator.version >= 2:
-        migrator.ids_by_index.append(None)
+    if migrator.version >= 2:  # its ids are as written: the migrator keeps none
         value = obj.get("id")
         return value if isinstance(value, str) else None
     entry = migrator.apply(copy.deepcopy(obj))
