@@ -10,6 +10,7 @@ the controller, to the end of each worker's last test report.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,14 +19,15 @@ import pytest
 class WorkerEnds:
     """A controller-side plugin: the last report time of each worker."""
 
-    def __init__(self) -> None:
-        self.start = time.monotonic()
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.start = clock()
         self.ends: dict[str, float] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         node: Any = getattr(report, "node", None)  # xdist sets it on workers' reports
         if node is not None:
-            self.ends[str(node.gateway.id)] = time.monotonic() - self.start
+            self.ends[str(node.gateway.id)] = self.clock() - self.start
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.ends:
