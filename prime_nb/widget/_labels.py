@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..session import one_line
@@ -39,15 +40,17 @@ _FENCE = re.compile(r"^\s*+(```|~~~)")
 _TARGET = r"\((?:[^()]|\([^()]*\))*\)"
 _TABLE_RULE = re.compile(r"^\s*+\|?\s*+:?-{3,}+:?\s*+(\|\s*+:?-{3,}+:?\s*+)*+\|?\s*+$")
 _BLOCK = re.compile(r"^\s*+(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d{1,3}[.)]\s+)")
+#: each with the text it cannot match without (looked for first, in C: most lines hold
+#: no mark, and a pattern that cannot match leaves the line as it is)
 _INLINE = (
-    (re.compile(rf"!\[([^\[\]]*)\]{_TARGET}"), r"\1"),  # image: its alt text
-    (re.compile(rf"\[([^\[\]]+)\]{_TARGET}"), r"\1"),  # link: its text
-    (re.compile(r"`([^`]+)`"), r"\1"),
-    (re.compile(r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*"), r"\1"),
-    (re.compile(r"__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__"), r"\1"),
-    (re.compile(r"~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~"), r"\1"),
-    (re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),
-    (re.compile(r"(?<!\w)_(?=\S)([^_]+?)(?<=\S)_(?!\w)"), r"\1"),
+    ("![", re.compile(rf"!\[([^\[\]]*)\]{_TARGET}"), r"\1"),  # image: its alt text
+    ("](", re.compile(rf"\[([^\[\]]+)\]{_TARGET}"), r"\1"),  # link: its text
+    ("`", re.compile(r"`([^`]+)`"), r"\1"),
+    ("**", re.compile(r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*"), r"\1"),
+    ("__", re.compile(r"__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__"), r"\1"),
+    ("~~", re.compile(r"~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~"), r"\1"),
+    ("*", re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    ("_", re.compile(r"(?<!\w)_(?=\S)([^_]+?)(?<=\S)_(?!\w)"), r"\1"),
 )
 
 
@@ -58,9 +61,25 @@ def plain_line(line: str) -> str:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         line = " · ".join(c for c in cells if c)
     line = _BLOCK.sub("", line, count=1)
-    for pattern, repl in _INLINE:
-        line = pattern.sub(repl, line)
+    for needle, pattern, repl in _INLINE:
+        if needle in line:
+            line = pattern.sub(repl, line)
     return line
+
+
+#: where ``str.splitlines`` ends a line
+_LINE_END = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """``text.splitlines()`` one line at a time: the label needs the first line with
+    words, and a message may be megabytes of lines."""
+    start = 0
+    for end in _LINE_END.finditer(text):
+        yield text[start : end.start()]
+        start = end.end()
+    if start < len(text):
+        yield text[start:]
 
 
 def first_line(text: Any, limit: int = LINE_CHARS) -> str:
@@ -69,7 +88,7 @@ def first_line(text: Any, limit: int = LINE_CHARS) -> str:
     ``limit`` characters."""
     if not isinstance(text, str):
         return ""
-    for line in text.splitlines():
+    for line in _lines(text):
         if not line.strip() or _FENCE.match(line) or _TABLE_RULE.match(line):
             continue
         plain = plain_line(line)

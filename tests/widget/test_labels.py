@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -96,3 +97,25 @@ def test_helpers() -> None:
 )
 def test_rows_show_plain_text_not_markdown(markdown: str, plain: str) -> None:
     assert first_line(markdown) == plain
+
+
+def test_the_fast_paths_answer_as_every_pattern_and_splitlines_do() -> None:
+    """A label reads its text a line at a time and skips a Markdown pattern whose mark
+    the line lacks: on random lines of every mark and line end, the same as splitting
+    the whole text and running every pattern."""
+    from prime_nb.widget import _labels
+
+    def every_pattern(line: str) -> str:
+        if line.lstrip().startswith("|"):
+            line = " · ".join(c.strip() for c in line.strip().strip("|").split("|") if c.strip())
+        line = _labels._BLOCK.sub("", line, count=1)
+        for _, pattern, repl in _labels._INLINE:
+            line = pattern.sub(repl, line)
+        return line
+
+    rng = random.Random(7)
+    marks = [*"ab *_~`[]()!|#>-+1. ", "\n", "\r\n", "\r", "\v", "\x1e", "\x85", "\u2028"]
+    for _ in range(5_000):
+        text = "".join(rng.choice(marks) for _ in range(rng.randint(0, 24)))
+        assert list(_labels._lines(text)) == text.splitlines(), repr(text)
+        assert _labels.plain_line(text) == every_pattern(text), repr(text)
