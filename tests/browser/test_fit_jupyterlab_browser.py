@@ -153,7 +153,9 @@ def test_fit_with_the_side_panel_open_in_jupyterlab(
     fit(page)
     check_whole(page, "JupyterLab fit, panel closed")
     leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
-    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    # a block, not an arrow's value: ``model.set`` returns the model, whose graph (the
+    # widget manager and every model in it) Playwright would copy back to this process
+    page.evaluate(f"(id) => {{ {D}.model.set('selected_id', id); }}", leaf)
     wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
     next_frame(page)  # the stage resizes on the next frame
     fit(page)
