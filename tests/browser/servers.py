@@ -264,8 +264,9 @@ def lab_fixture(
     return shared_lab(tmp_path_factory, request.config)
 
 
-#: The one JupyterLab page of this pytest process and the Chromium it is in.
-_LAB_PAGE: list[tuple[Browser, Page]] = []
+#: The one JupyterLab page of this pytest process: the shared Chromium whose Playwright
+#: launched its own, that one, and the page.
+_LAB_PAGE: list[tuple[Browser, Browser, Page]] = []
 
 
 def jupyterlab_page(lab: Jupyter, chromium: Browser) -> Page:
@@ -277,8 +278,10 @@ def jupyterlab_page(lab: Jupyter, chromium: Browser) -> Page:
     page lives in a Chromium of its own, launched by the same Playwright: it ends with
     that Playwright (``browser.stop_shared_chromium``), and the next test that asks
     starts another."""
-    if _LAB_PAGE and (not _LAB_PAGE[0][0].is_connected() or _LAB_PAGE[0][1].is_closed()):
-        _LAB_PAGE.clear()
+    if _LAB_PAGE:
+        launcher, browser, page = _LAB_PAGE[0]
+        if launcher is not chromium or not browser.is_connected() or page.is_closed():
+            _LAB_PAGE.clear()  # its Playwright ended: so did it
     if not _LAB_PAGE:
         browser = chromium.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -288,8 +291,8 @@ def jupyterlab_page(lab: Jupyter, chromium: Browser) -> Page:
         page.goto(f"{lab.base}/lab?reset&token={lab.token}")
         page.wait_for_function("() => window.jupyterapp !== undefined")
         page.evaluate("async () => { await window.jupyterapp.restored; }")
-        _LAB_PAGE.append((browser, page))
-    return _LAB_PAGE[0][1]
+        _LAB_PAGE.append((chromium, browser, page))
+    return _LAB_PAGE[0][2]
 
 
 def open_notebook(page: Page, lab: Jupyter, notebook_path: str) -> None:
