@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route
+from browser import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Browser, Page, Route
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 120.0
@@ -231,6 +232,8 @@ LAB_OPTIONS = (
     "--LabApp.news_url=",
     "--LabApp.extension_manager=readonly",
     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    # ``window.jupyterapp``: a test opens its notebook in the run's page (open_notebook)
+    "--LabApp.expose_app_in_browser=True",
 )
 
 #: The one JupyterLab of this pytest process, started by the first test that asks for it.
@@ -259,3 +262,59 @@ def lab_fixture(
     """The run's JupyterLab as a fixture: ``from servers import lab_fixture  # noqa: F401``.
     Notebook 7's pages are served by the same server."""
     return shared_lab(tmp_path_factory, request.config)
+
+
+#: The one JupyterLab page of this pytest process: the shared Chromium whose Playwright
+#: launched its own, that one, and the page.
+_LAB_PAGE: list[tuple[Browser, Browser, Page]] = []
+
+
+def jupyterlab_page(lab: Jupyter, chromium: Browser) -> Page:
+    """One JupyterLab page, 1400x1000, for every test of this process that opens notebooks
+    in JupyterLab: loading JupyterLab in a page took more CPU than most of those tests'
+    checks. Each test opens its own notebook in it (:func:`open_notebook`), with a kernel
+    of its own, and closes it (:func:`close_notebook`), so the page holds one notebook at
+    a time. The browser modules' Chromium closes every context after each module, so the
+    page lives in a Chromium of its own, launched by the same Playwright: it ends with
+    that Playwright (``browser.stop_shared_chromium``), and the next test that asks
+    starts another."""
+    if _LAB_PAGE:
+        launcher, browser, page = _LAB_PAGE[0]
+        if launcher is not chromium or not browser.is_connected() or page.is_closed():
+            _LAB_PAGE.clear()  # its Playwright ended: so did it
+    if not _LAB_PAGE:
+        browser = chromium.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.route("**/*", only_local)
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        page.goto(f"{lab.base}/lab?reset&token={lab.token}")
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+        page.evaluate("async () => { await window.jupyterapp.restored; }")
+        _LAB_PAGE.append((chromium, browser, page))
+    return _LAB_PAGE[0][2]
+
+
+def open_notebook(page: Page, lab: Jupyter, notebook_path: str) -> None:
+    """Open the notebook in JupyterLab's page (:func:`jupyterlab_page`), as the file browser does;
+    return once its kernel is idle and connected to the page."""
+    page.evaluate(
+        "async (path) => { await window.jupyterapp.commands.execute('docmanager:open', {path}); }",
+        notebook_path,
+    )
+    page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    wait_until(lambda: lab.kernel_ready(notebook_path), START_TIMEOUT, "the kernel", page)
+
+
+#: the widgets of JupyterLab's main area (documents have a ``context``)
+_PANELS = "Array.from(window.jupyterapp.shell.widgets('main'))"
+
+
+def close_notebook(page: Page, lab: Jupyter, notebook_path: str) -> None:
+    """Close every document of the page (without the prompt to save: the notebook is the
+    test's), and end the notebook's kernel: the next test finds the page as it was."""
+    if not page.is_closed():
+        page.evaluate(f"() => {{ for (const w of {_PANELS}) if (w.context) w.dispose(); }}")
+        page.wait_for_function("() => !document.querySelector('.jp-Notebook')")
+    lab.stop_kernels(notebook_path)

@@ -11,11 +11,12 @@ import json
 from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, expect
 from servers import (
-    START_TIMEOUT,
     Jupyter,
+    close_notebook,
+    jupyterlab_page,
     lab_fixture,  # noqa: F401
     notebook,
-    only_local,
+    open_notebook,
     run_cell,
     wait_until,
 )
@@ -39,15 +40,9 @@ def test_click_a_session_opens_its_tree_and_python_selects(lab: Jupyter, chromiu
         f"view.selected_session = {family.roots[0]!r}",
     ]
     (lab.root / "family.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.route("**/*", only_local)
-    page = context.new_page()
-    page.set_default_timeout(90_000)
+    page = jupyterlab_page(lab, chromium)
     try:
-        page.goto(f"{lab.base}/lab/tree/family.ipynb?reset&token={lab.token}")
-        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        wait_until(lambda: lab.kernel_ready("family.ipynb"), START_TIMEOUT, "kernel", page)
+        open_notebook(page, lab, "family.ipynb")
         run_cell(page, 0)
         boxes = page.locator(".pnb-fam-box")
         expect(boxes).to_have_count(5)
@@ -71,5 +66,4 @@ def test_click_a_session_opens_its_tree_and_python_selects(lab: Jupyter, chromiu
         wait_until(lambda: log.read_text() == written["root"].name, 60, "the root's tree", page)
         page.locator(".pnb-fam").scroll_into_view_if_needed()
     finally:
-        context.close()
-        lab.stop_kernels("family.ipynb")
+        close_notebook(page, lab, "family.ipynb")

@@ -28,11 +28,12 @@ from big_session import big_session, large_session
 from browser import chromium_fixture  # noqa: F401
 from playwright.sync_api import Browser, Page
 from servers import (  # noqa: F401
-    START_TIMEOUT,
     Jupyter,
+    close_notebook,
+    jupyterlab_page,
     lab_fixture,
     notebook,
-    only_local,
+    open_notebook,
     wait_until,
 )
 from test_branches_fit_browser import check_whole, fit
@@ -93,21 +94,17 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def lab_page(lab: Jupyter, chromium: Browser) -> Iterator[Page]:
-    """The notebook of :data:`LOGGED_SHOW_CELL`, open in JupyterLab with its kernel idle."""
+    """The notebook of :data:`LOGGED_SHOW_CELL`, open in the run's JupyterLab page
+    (``servers.jupyterlab_page``) with its kernel idle, and the page recording what the canvas
+    draws (:data:`CAPTURE`) before any widget draws."""
     (lab.root / "lod.ipynb").write_text(json.dumps(notebook([LOGGED_SHOW_CELL])), "utf-8")
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.route("**/*", only_local)
-    context.add_init_script(script=f"({CAPTURE})()")
-    page = context.new_page()
-    page.set_default_timeout(90_000)
+    page = jupyterlab_page(lab, chromium)
+    page.evaluate(CAPTURE)
     try:
-        page.goto(f"{lab.base}/lab/tree/lod.ipynb?reset&token={lab.token}")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        wait_until(lambda: lab.kernel_ready("lod.ipynb"), START_TIMEOUT, "the kernel", page)
+        open_notebook(page, lab, "lod.ipynb")
         yield page
     finally:
-        context.close()
-        lab.stop_kernels("lod.ipynb")
+        close_notebook(page, lab, "lod.ipynb")
 
 
 def whole_at_fit(page: Page, name: str) -> list[str]:
@@ -156,9 +153,11 @@ def test_fit_with_the_side_panel_open_in_jupyterlab(
     fit(page)
     check_whole(page, "JupyterLab fit, panel closed")
     leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
-    page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
+    # a block, not an arrow's value: ``model.set`` returns the model, whose graph (the
+    # widget manager and every model in it) Playwright would copy back to this process
+    page.evaluate(f"(id) => {{ {D}.model.set('selected_id', id); }}", leaf)
     wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
-    page.wait_for_timeout(300)
+    next_frame(page)  # the stage resizes on the next frame
     fit(page)
     check_whole(page, "JupyterLab fit, panel open")
 

@@ -13,11 +13,12 @@ import json
 from browser import DEBUG, chromium_fixture, node_position  # noqa: F401
 from playwright.sync_api import Browser, expect
 from servers import (
-    START_TIMEOUT,
     Jupyter,
+    close_notebook,
+    jupyterlab_page,
     lab_fixture,  # noqa: F401
     notebook,
-    only_local,
+    open_notebook,
     run_cell,
     wait_until,
 )
@@ -47,15 +48,9 @@ def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Bro
     ]
     (lab.root / "test.ipynb").write_text(json.dumps(notebook(cells)), "utf-8")
 
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    context.route("**/*", only_local)
-    page = context.new_page()
-    page.set_default_timeout(90_000)
+    page = jupyterlab_page(lab, chromium)
     try:
-        page.goto(f"{lab.base}/lab/tree/test.ipynb?reset&token={lab.token}")
-        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        wait_until(lambda: lab.kernel_ready("test.ipynb"), START_TIMEOUT, "the kernel", page)
+        open_notebook(page, lab, "test.ipynb")
         run_cell(page, 0)
         page.wait_for_selector(".pnb-root[data-drawn]")
 
@@ -100,5 +95,4 @@ def test_click_reaches_the_kernel_and_python_selects(lab: Jupyter, chromium: Bro
         assert page.evaluate("window.__pwned") is None
         assert panel.locator("script, iframe, svg, object, embed, [onerror], [onload]").count() == 0
     finally:
-        context.close()
-        lab.stop_kernels("test.ipynb")
+        close_notebook(page, lab, "test.ipynb")
