@@ -116,9 +116,17 @@ def overlapping(texts: list[dict[str, Any]], slack: float = 1.0) -> list[tuple[s
     return out
 
 
-def check_readable(page: Page, where: str, root: int = 0, landmarks: bool = True) -> dict[str, Any]:
-    """Assert the current drawing is readable (see the module docstring); return it."""
-    got = drawn(page, root)
+def check_readable(
+    page: Page,
+    where: str,
+    root: int = 0,
+    landmarks: bool = True,
+    got: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Assert the current drawing (or ``got``, a :func:`drawn` of it) is readable (see the
+    module docstring); return it."""
+    if got is None:
+        got = drawn(page, root)
     texts = [
         t for t in got["texts"] if t["y"] + t["h"] > 0 and t["y"] < got["h"] and t["x"] < got["w"]
     ]
@@ -161,20 +169,53 @@ def check_readable(page: Page, where: str, root: int = 0, landmarks: bool = True
     return got
 
 
+#: In the page, root ``root``'s drawings (:data:`DRAW_READ`) in the order
+#: :func:`check_views` checks them: the Tree at opening and at Fit, Branches at opening
+#: (once the view has switched) and at Fit, the Tree again. Each read's texts are its own.
+#: A string saying what timed out, if something did.
+VIEWS_READ = f"""async ([root, timeout]) => {{
+  const read = {DRAW_READ};
+  const dbg = document.querySelectorAll('.pnb-root')[root].pnbDebug;
+  const end = performance.now() + timeout;
+  const reads = [];
+  const take = async (what) => {{
+    const got = await read([root, timeout]);
+    if (!got) throw new Error(`timed out waiting for every first line in view (${{what}})`);
+    reads.push({{ ...got, texts: got.texts.slice() }});
+  }};
+  await take('tree at opening');
+  dbg.fit();
+  await take('tree at fit');
+  dbg.setView('branches');
+  while (dbg.stats().view !== 'branches') {{
+    if (performance.now() > end) throw new Error('timed out waiting for branches');
+    await new Promise((done) => setTimeout(done, 10));
+  }}
+  await take('branches at opening');
+  dbg.fit();
+  await take('branches at fit');
+  dbg.setView('tree');
+  await take('tree again');
+  return reads;
+}}"""
+
+#: the drawings :data:`VIEWS_READ` reads, in its order
+VIEW_STEPS = (
+    "tree at opening",
+    "tree at fit",
+    "branches at opening",
+    "branches at fit",
+    "tree again",
+)
+
+
 def check_views(page: Page, name: str, root: int = 0) -> None:
-    """Tree and Branches, each at opening and at Fit."""
-    d = debug(root)
-    check_readable(page, f"{name} tree at opening", root)
-    page.evaluate(f"{d}.fit()")
-    check_readable(page, f"{name} tree at fit", root)
-    page.evaluate(f"{d}.setView('branches')")
-    wait_until(lambda: page.evaluate(f"{d}.stats().view") == "branches", 10, "branches", page)
-    check_readable(page, f"{name} branches at opening", root)
-    page.evaluate(f"{d}.fit()")
-    check_readable(page, f"{name} branches at fit", root)
-    # Back to the Tree: its own camera, not the Branches zoom, so never an empty stage.
-    page.evaluate(f"{d}.setView('tree')")
-    check_readable(page, f"{name} tree again", root)
+    """Tree and Branches, each at opening and at Fit; back to the Tree: its own camera,
+    not the Branches zoom, so never an empty stage. Drawn in the page in one call
+    (:data:`VIEWS_READ`), then checked."""
+    reads = page.evaluate(VIEWS_READ, [root, 30_000])
+    for step, got in zip(VIEW_STEPS, reads, strict=True):
+        check_readable(page, f"{name} {step}", root, got=got)
 
 
 @pytest.fixture(scope="module")
