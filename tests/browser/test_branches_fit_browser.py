@@ -144,16 +144,25 @@ def fit(page: Page) -> None:
     page.evaluate(f"{D}.fit()")
 
 
+#: the sessions zoomed from Fit to 1:1 a step at a time (:func:`check_zoom_steps`)
+ZOOMED = ("17 leaves", "100k")
+
+
 @pytest.mark.parametrize("name", ["demo", "17 leaves", "comb", "24 roots", "100k"])
 def test_fit_shows_the_whole_session_readable(
     page: Page, pages: dict[str, Path], name: str
 ) -> None:
+    """At opening and at Fit, readable and whole; the session's shape at Fit; for the
+    sessions of :data:`ZOOMED`, then every zoom step from Fit to 1:1 (on the same page:
+    each check starts from Fit)."""
     watch = open_page(page, pages[name])
     assert page.evaluate(f"{D}.stats().view") == "branches"
     check_whole(page, f"{name} at opening")
     fit(page)
     check_whole(page, f"{name} at fit")
     check_shape(page, name)
+    if name in ZOOMED:
+        check_zoom_steps(page, name)
     assert watch.errors == []
 
 
@@ -225,11 +234,9 @@ def zoom_and_read(page: Page, delta: float) -> dict[str, Any]:
     return got
 
 
-@pytest.mark.parametrize("name", ["17 leaves", "100k"])
-def test_every_zoom_step_from_fit_to_one_to_one_is_readable(
-    page: Page, pages: dict[str, Path], name: str
-) -> None:
-    open_page(page, pages[name])
+def check_zoom_steps(page: Page, name: str) -> None:
+    """Every zoom step from Fit to 1:1 (ctrl+wheel notches of a quarter) is readable;
+    zooming in opens boxes; zooming back out past Fit is allowed."""
     fit(page)
     k_fit = page.evaluate(f"{D}.stats().transform.k")
     nodes_fit = page.evaluate(f"{D}.stats().nodes")
