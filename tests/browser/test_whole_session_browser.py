@@ -28,7 +28,7 @@ import orjson
 import pytest
 from big_session import big_page, big_session
 from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from servers import wait_until
 from test_lod_browser import CAPTURE, debug, overlapping
 
@@ -427,37 +427,25 @@ def test_one_enter_goes_to_the_first_hit(page: Page, pages: dict[str, Path]) -> 
     assert page.evaluate(f"{debug(0)}.stats().hitPos") == 0
 
 
-def test_the_hit_count_never_wraps(chromium: Browser, pages: dict[str, Path]) -> None:
-    context = chromium.new_context(viewport={"width": 820, "height": 700})
-    page = context.new_page()
-    try:
-        open_page(page, pages["17 leaves"])
-        bar = page.locator(".pnb-toolbar")
-        before = bar.bounding_box()
-        page.evaluate(
-            "document.querySelector('.pnb-search-count').textContent = '16/61 (+11 hidden)'"
-        )
-        after = bar.bounding_box()
-        count = page.locator(".pnb-search-count").bounding_box()
-        assert before is not None and after is not None and count is not None
-        assert after["height"] == before["height"]
-        assert count["height"] < 20, count
-    finally:
-        context.close()
+def test_the_hit_count_never_wraps(page: Page, pages: dict[str, Path]) -> None:
+    page.set_viewport_size({"width": 820, "height": 700})  # the next test gets its own back
+    open_page(page, pages["17 leaves"])
+    bar = page.locator(".pnb-toolbar")
+    before = bar.bounding_box()
+    page.evaluate("document.querySelector('.pnb-search-count').textContent = '16/61 (+11 hidden)'")
+    after = bar.bounding_box()
+    count = page.locator(".pnb-search-count").bounding_box()
+    assert before is not None and after is not None and count is not None
+    assert after["height"] == before["height"]
+    assert count["height"] < 20, count
 
 
 def test_tree_text_runs_to_the_right_edge_of_a_wide_page(
-    chromium: Browser, pages: dict[str, Path]
+    page: Page, pages: dict[str, Path]
 ) -> None:
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    context.add_init_script(script=f"({CAPTURE})()")
-    page = context.new_page()
-    try:
-        page.goto(pages["17 leaves"].as_uri())
-        page.wait_for_selector(".pnb-root[data-drawn]")
-        got = fit(page)
-        right = max(t["x"] + t["w"] for t in in_canvas(got))
-        assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
-        assert not faults(got)
-    finally:
-        context.close()
+    page.set_viewport_size({"width": 1400, "height": 900})  # the next test gets its own back
+    open_page(page, pages["17 leaves"])
+    got = fit(page)
+    right = max(t["x"] + t["w"] for t in in_canvas(got))
+    assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
+    assert not faults(got)
