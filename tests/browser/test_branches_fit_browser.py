@@ -297,11 +297,20 @@ def test_fit_with_the_side_panel_open_uses_the_room_left(
     leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
     page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
     wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
-    page.wait_for_timeout(200)
-    canvas = page.locator(".pnb-canvas").bounding_box()
-    panel = page.locator(".pnb-panel").bounding_box()
-    assert canvas is not None and panel is not None
-    assert canvas["x"] + canvas["width"] <= panel["x"] + 1, "the canvas runs under the panel"
+    # the stage takes the room left on a frame after the panel opens: wait for that state
+    beside = page.evaluate(
+        """() => new Promise((done) => {
+          const end = performance.now() + 10000;
+          const check = () => {
+            const c = document.querySelector('.pnb-canvas').getBoundingClientRect();
+            const p = document.querySelector('.pnb-panel').getBoundingClientRect();
+            if (c.right <= p.left + 1 || performance.now() > end) done([c.right, p.left]);
+            else requestAnimationFrame(check);
+          };
+          check();
+        })"""
+    )
+    assert beside[0] <= beside[1] + 1, f"the canvas runs under the panel: {beside}"
     fit(page)
     check_whole(page, "fit with the panel open")
 
