@@ -175,10 +175,11 @@ DRAW_WHOLE = f"""async ([root, timeout]) => {{
 #: In the page, for root ``root``: Fit and draw it whole (``got``), then for each of
 #: ``sides`` ([name, dx, dy] in screens): Fit again, the transform it gives (``again``),
 #: a drag of the picture by (dx * width, dy * height) px from the canvas's middle, and
-#: the whole draw after it (``after``). A drag is what a mouse sends: a press on the
-#: canvas, one move, a release there and the click a browser sends after it (d3-zoom
-#: pans by the pointer's way from the press, so more moves end in the same place). Null
-#: if a draw times out.
+#: the whole draw after it (``after``). A drag is the mouse events a reader's drag
+#: makes, dispatched on the canvas: a press, one move (d3-zoom pans by the pointer's way
+#: from the press, so more moves end in the same place), a release, then a click on the
+#: canvas, which would select an entry there unless d3-zoom swallows it after a drag, as
+#: it must. Null if a draw times out.
 FIT_AND_DRAG = f"""async ([root, timeout, sides]) => {{
   {WHOLE}
   const el = document.querySelectorAll('.pnb-root')[root];
