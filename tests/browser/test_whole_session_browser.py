@@ -175,18 +175,17 @@ DRAW_WHOLE = f"""async ([root, timeout]) => {{
 #: In the page, for root ``root``: Fit and draw it whole (``got``), then for each of
 #: ``sides`` ([name, dx, dy] in screens): Fit again, the transform it gives (``again``),
 #: a drag of the picture by (dx * width, dy * height) px from the canvas's middle, and
-#: the whole draw after it (``after``). A drag is the mouse events a reader's drag
-#: makes, dispatched on the canvas: a press, one move (d3-zoom pans by the pointer's way
-#: from the press, so more moves end in the same place), a release, then a click on the
-#: canvas, which would select an entry there unless d3-zoom swallows it after a drag, as
-#: it must. Null if a draw times out.
+#: the whole draw after it (``after``); each draw within ``timeout`` ms. A drag is the
+#: mouse events a reader's drag makes, dispatched on the canvas: a press, one move
+#: (d3-zoom pans by the pointer's way from the press, so more moves end in the same
+#: place), a release, then a click on the canvas, which would select an entry there
+#: unless d3-zoom swallows it after a drag, as it must. Null if a draw times out.
 FIT_AND_DRAG = f"""async ([root, timeout, sides]) => {{
   {WHOLE}
   const el = document.querySelectorAll('.pnb-root')[root];
   const canvas = el.querySelector('.pnb-canvas');
-  const end = performance.now() + timeout;
   el.pnbDebug.fit();
-  const got = await whole(el, end);
+  const got = await whole(el, performance.now() + timeout);
   if (!got) return null;
   const x = got.left + got.w / 2, y = got.top + got.h / 2;
   const mouse = (type, cx, cy, buttons) => canvas.dispatchEvent(new MouseEvent(type, {{
@@ -201,7 +200,7 @@ FIT_AND_DRAG = f"""async ([root, timeout, sides]) => {{
     mouse('mousemove', tx, ty, 1);
     mouse('mouseup', tx, ty, 0);
     mouse('click', tx, ty, 0);
-    const after = await whole(el, end);
+    const after = await whole(el, performance.now() + timeout);
     if (!after) return null;
     out.push({{ name, again, after }});
   }}
@@ -209,20 +208,19 @@ FIT_AND_DRAG = f"""async ([root, timeout, sides]) => {{
 }}"""
 
 #: In the page, for root ``root``: ``steps`` ctrl+wheel events on the canvas's middle of
-#: ``delta`` px each (as a reader zooms), each followed by a whole draw (:data:`WHOLE`);
-#: those draws, or null if one times out.
+#: ``delta`` px each (as a reader zooms), each followed by a whole draw (:data:`WHOLE`,
+#: within ``timeout`` ms); those draws, or null if one times out.
 WHEEL_AND_DRAW = f"""async ([root, timeout, delta, steps]) => {{
   {WHOLE}
   const el = document.querySelectorAll('.pnb-root')[root];
   const c = el.querySelector('.pnb-canvas');
-  const end = performance.now() + timeout;
   const draws = [];
   for (let j = 0; j < steps; j++) {{
     const r = c.getBoundingClientRect();
     c.dispatchEvent(new WheelEvent('wheel', {{ deltaY: delta, deltaMode: 0, ctrlKey: true,
       clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
       bubbles: true, cancelable: true }}));
-    const got = await whole(el, end);
+    const got = await whole(el, performance.now() + timeout);
     if (!got) return null;
     draws.push(got);
   }}
