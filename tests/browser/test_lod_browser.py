@@ -172,7 +172,7 @@ def check_readable(
 #: In the page, root ``root``'s drawings (:data:`DRAW_READ`) in the order
 #: :func:`check_views` checks them: the Tree at opening and at Fit, Branches at opening
 #: (once the view has switched) and at Fit, the Tree again. Each read's texts are its own.
-#: A string saying what timed out, if something did.
+#: It throws, naming what timed out, if something did.
 VIEWS_READ = f"""async ([root, timeout]) => {{
   const read = {DRAW_READ};
   const dbg = document.querySelectorAll('.pnb-root')[root].pnbDebug;
