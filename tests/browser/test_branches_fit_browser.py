@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from big_session import big_page, big_session
-from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
+from browser import PageWatch, chromium_fixture, page_fixture, wait_drawn  # noqa: F401
 from playwright.sync_api import Page
 from servers import wait_until
 from test_lod_browser import CAPTURE, DRAW_READ, MIN_PX, debug, drawn, overlapping
@@ -62,7 +62,7 @@ def open_page(page: Page, html: Path) -> PageWatch:
     watch = PageWatch(page)
     page.add_init_script(script=f"({CAPTURE})()")
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     return watch
 
 

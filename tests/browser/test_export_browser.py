@@ -17,6 +17,7 @@ from browser import (  # noqa: F401
     node_position,
     page_fixture,
     stats,
+    wait_drawn,
     wait_js,
 )
 from playwright.sync_api import Page, expect
@@ -42,7 +43,7 @@ def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
 def open_export(page: Page, html: Path) -> PageWatch:
     watch = PageWatch(page)
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     return watch
 
 

@@ -10,6 +10,7 @@ from browser import (  # noqa: F401
     chromium_fixture,
     node_position,
     page_fixture,
+    wait_drawn,
     wait_js,
 )
 from conftest import header, msg, write_lines
@@ -54,7 +55,7 @@ def test_opening_a_200kb_emphasis_message_keeps_the_page_responsive(
 ) -> None:
     watch = PageWatch(page)
     page.goto(huge_export.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     pos = node_position(page, "a1")
     page.evaluate(PROBE)
     page.mouse.click(pos["x"], pos["y"])
