@@ -190,6 +190,25 @@ def node_position(page: Page, entry_id: str, *, zoom: float | None = 1.0) -> dic
     return pos
 
 
+#: resolves once the page has a drawn widget (``.pnb-root[data-drawn]``), checked on each
+#: frame (or each tenth of a second if frames stop); rejects after ``timeout`` ms
+DRAWN = """async (timeout) => {
+  const end = performance.now() + timeout;
+  while (!document.querySelector('.pnb-root[data-drawn]')) {
+    if (performance.now() > end) throw new Error(`no drawn widget after ${timeout} ms`);
+    await new Promise((done) => { requestAnimationFrame(done); setTimeout(done, 100); });
+  }
+}"""
+
+
+def wait_drawn(page: Page, timeout: float = 20_000) -> None:
+    """Wait until the page's widget has drawn (``.pnb-root[data-drawn]``), ``timeout``
+    in ms. In the page's own script, as :func:`wait_js` does: ``wait_for_selector`` first
+    injects Playwright's selector engine into each new document, a cost of its own on
+    every page load that checks only the canvas after it."""
+    page.evaluate(DRAWN, timeout)
+
+
 def wait_js(page: Page, predicate: str, arg: Any = None, timeout: float = 15.0) -> Any:
     """Wait until a JS function of ``arg`` returns something truthy; return it.
 

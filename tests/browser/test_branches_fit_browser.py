@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 from big_session import big_page, big_session
-from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
+from browser import PageWatch, chromium_fixture, page_fixture, wait_drawn  # noqa: F401
 from playwright.sync_api import Page
 from servers import wait_until
-from test_lod_browser import CAPTURE, MIN_PX, debug, drawn, overlapping
+from test_lod_browser import CAPTURE, DRAW_READ, MIN_PX, debug, drawn, overlapping
 
 import prime_nb
 from prime_nb.datasets import demo_session_path
@@ -62,7 +62,7 @@ def open_page(page: Page, html: Path) -> PageWatch:
     watch = PageWatch(page)
     page.add_init_script(script=f"({CAPTURE})()")
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     return watch
 
 
@@ -76,10 +76,14 @@ def on_canvas(got: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def check_readable(page: Page, where: str, edges: bool = True) -> dict[str, Any]:
+def check_readable(
+    page: Page, where: str, edges: bool = True, got: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Every text on the canvas at least 11 px, none over another, and (``edges``: the
-    whole picture is meant to be on screen) whole inside the canvas."""
-    got = drawn(page)
+    whole picture is meant to be on screen) whole inside the canvas. Of the drawing
+    ``got`` (:func:`drawn`'s), or of one drawn now."""
+    if got is None:
+        got = drawn(page)
     texts = on_canvas(got)
     assert texts, f"{where}: no text drawn"
     small = [(t["text"], round(t["px"], 1)) for t in texts if t["px"] < MIN_PX - 0.01]
@@ -97,15 +101,41 @@ def check_readable(page: Page, where: str, edges: bool = True) -> dict[str, Any]
     return got
 
 
+#: In the page, :data:`DRAW_READ` of the first widget (``got``), then for each of
+#: ``moves`` ([dx, dy] in screens of that draw): the picture panned by that much, what a
+#: draw of it shows (the same read), and panned back. Each read's texts are its own
+#: (a later draw does not add to them). Null if a read timed out.
+READ_AND_PAN = f"""async ([moves, timeout]) => {{
+  const read = {DRAW_READ};
+  const dbg = {D};
+  const own = (r) => r && {{ ...r, texts: r.texts.slice() }};
+  const got = own(await read([0, timeout]));
+  if (!got) return null;
+  const panned = [];
+  for (const [mx, my] of moves) {{
+    const dx = mx * got.w, dy = my * got.h;
+    dbg.panBy(dx, dy);
+    const after = own(await read([0, timeout]));
+    dbg.panBy(-dx, -dy);
+    if (!after) return null;
+    panned.push({{ dx, dy, after }});
+  }}
+  return {{ got, panned }};
+}}"""
+
+
 def check_whole(page: Page, where: str) -> set[str]:
-    """Readable, and nothing more to find by dragging one screen each way; the texts."""
-    got = check_readable(page, where)
+    """Readable, and nothing more to find by dragging one screen each way; the texts.
+    The draw and the four pans run in the page, in one call (:data:`READ_AND_PAN`)."""
+    result: dict[str, Any] | None = page.evaluate(
+        READ_AND_PAN, [[[1, 0], [-1, 0], [0, 1], [0, -1]], 30_000]
+    )
+    assert result is not None, f"{where}: timed out waiting for every first line in view"
+    got = check_readable(page, where, got=result["got"])
     seen = {t["text"] for t in on_canvas(got)}
-    w, h = got["w"], got["h"]
-    for dx, dy in ((w, 0), (-w, 0), (0, h), (0, -h)):
-        page.evaluate(f"{D}.panBy({dx}, {dy})")
-        new = {t["text"] for t in on_canvas(drawn(page))} - seen
-        page.evaluate(f"{D}.panBy({-dx}, {-dy})")
+    for pan in result["panned"]:
+        new = {t["text"] for t in on_canvas(pan["after"])} - seen
+        dx, dy = pan["dx"], pan["dy"]
         assert not new, f"{where}: dragging ({dx:.0f}, {dy:.0f}) shows more: {sorted(new)[:5]}"
     return seen
 
@@ -114,16 +144,25 @@ def fit(page: Page) -> None:
     page.evaluate(f"{D}.fit()")
 
 
+#: the sessions zoomed from Fit to 1:1 a step at a time (:func:`check_zoom_steps`)
+ZOOMED = ("17 leaves", "100k")
+
+
 @pytest.mark.parametrize("name", ["demo", "17 leaves", "comb", "24 roots", "100k"])
 def test_fit_shows_the_whole_session_readable(
     page: Page, pages: dict[str, Path], name: str
 ) -> None:
+    """At opening and at Fit, readable and whole; the session's shape at Fit; for the
+    sessions of :data:`ZOOMED`, then every zoom step from Fit to 1:1 (on the same page:
+    each check starts from Fit)."""
     watch = open_page(page, pages[name])
     assert page.evaluate(f"{D}.stats().view") == "branches"
     check_whole(page, f"{name} at opening")
     fit(page)
     check_whole(page, f"{name} at fit")
     check_shape(page, name)
+    if name in ZOOMED:
+        check_zoom_steps(page, name)
     assert watch.errors == []
 
 
@@ -171,33 +210,42 @@ def check_plain_lines(texts: list[dict[str, Any]], name: str) -> None:
     assert seconds, f"{name}: no first line took a second line at fit"
 
 
+#: One ctrl+wheel event of ``dy`` px on the first canvas's middle (the reader's zoom)
+#: and, with ``read`` set, :data:`DRAW_READ`'s read of the draw after it.
+WHEEL = f"""async ([dy, read]) => {{
+  const c = document.querySelector('.pnb-canvas');
+  const r = c.getBoundingClientRect();
+  c.dispatchEvent(new WheelEvent('wheel', {{ deltaY: dy, deltaMode: 0, ctrlKey: true,
+    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+    bubbles: true, cancelable: true }}));
+  return read ? ({DRAW_READ})([0, 30000]) : null;
+}}"""
+
+
 def zoom_in(page: Page, delta: float) -> None:
     """One ctrl+wheel event on the canvas's middle (the reader's zoom)."""
-    page.evaluate(
-        """(dy) => {
-          const c = document.querySelector('.pnb-canvas');
-          const r = c.getBoundingClientRect();
-          c.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0, ctrlKey: true,
-            clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
-            bubbles: true, cancelable: true }));
-        }""",
-        delta,
-    )
+    page.evaluate(WHEEL, [delta, False])
 
 
-@pytest.mark.parametrize("name", ["17 leaves", "100k"])
-def test_every_zoom_step_from_fit_to_one_to_one_is_readable(
-    page: Page, pages: dict[str, Path], name: str
-) -> None:
-    open_page(page, pages[name])
+def zoom_and_read(page: Page, delta: float) -> dict[str, Any]:
+    """:func:`zoom_in`, then :func:`drawn`, in one call."""
+    got: dict[str, Any] | None = page.evaluate(WHEEL, [delta, True])
+    assert got is not None, "timed out waiting for every first line in view"
+    return got
+
+
+def check_zoom_steps(page: Page, name: str) -> None:
+    """Every zoom step from Fit to 1:1 (ctrl+wheel notches of a quarter) is readable;
+    zooming in opens boxes; zooming back out past Fit is allowed."""
     fit(page)
     k_fit = page.evaluate(f"{D}.stats().transform.k")
     nodes_fit = page.evaluate(f"{D}.stats().nodes")
-    steps = 0
-    while page.evaluate(f"{D}.stats().transform.k") < 1.3 and steps < 40:
-        zoom_in(page, -25)
+    steps, k = 0, k_fit
+    while k < 1.3 and steps < 40:
+        got = zoom_and_read(page, -25)
         steps += 1
-        check_readable(page, f"{name} zoom step {steps}", edges=False)
+        check_readable(page, f"{name} zoom step {steps}", edges=False, got=got)
+        k = got["stats"]["transform"]["k"]
     assert steps >= 8, f"only {steps} steps from {k_fit} to 1.3"
     # Zooming in opened boxes: more is drawn than at Fit (once the notches pause: notches
     # that come fast keep the level shown until then).
@@ -249,11 +297,20 @@ def test_fit_with_the_side_panel_open_uses_the_room_left(
     leaf = prime_nb.load(sessions["17 leaves"]).leaf_id
     page.evaluate(f"(id) => {D}.model.set('selected_id', id)", leaf)
     wait_until(lambda: page.locator(".pnb-has-panel").count() == 1, 10, "the side panel", page)
-    page.wait_for_timeout(200)
-    canvas = page.locator(".pnb-canvas").bounding_box()
-    panel = page.locator(".pnb-panel").bounding_box()
-    assert canvas is not None and panel is not None
-    assert canvas["x"] + canvas["width"] <= panel["x"] + 1, "the canvas runs under the panel"
+    # the stage takes the room left on a frame after the panel opens: wait for that state
+    beside = page.evaluate(
+        """() => new Promise((done) => {
+          const end = performance.now() + 10000;
+          const check = () => {
+            const c = document.querySelector('.pnb-canvas').getBoundingClientRect();
+            const p = document.querySelector('.pnb-panel').getBoundingClientRect();
+            if (c.right <= p.left + 1 || performance.now() > end) done([c.right, p.left]);
+            else requestAnimationFrame(check);
+          };
+          check();
+        })"""
+    )
+    assert beside[0] <= beside[1] + 1, f"the canvas runs under the panel: {beside}"
     fit(page)
     check_whole(page, "fit with the panel open")
 

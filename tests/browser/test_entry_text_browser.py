@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, stats, wait_js  # noqa: F401
+from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, stats, wait_drawn, wait_js  # noqa: F401
 from conftest import header, msg, write_lines
 from playwright.sync_api import Page, expect
 
@@ -58,7 +58,7 @@ def html(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def open_page(page: Page, html: Path) -> PageWatch:
     watch = PageWatch(page)
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     return watch
 
 

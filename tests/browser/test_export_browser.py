@@ -17,6 +17,7 @@ from browser import (  # noqa: F401
     node_position,
     page_fixture,
     stats,
+    wait_drawn,
     wait_js,
 )
 from playwright.sync_api import Page, expect
@@ -42,7 +43,7 @@ def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
 def open_export(page: Page, html: Path) -> PageWatch:
     watch = PageWatch(page)
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     return watch
 
 
@@ -211,6 +212,37 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path, 
     return session, strict, bare, streamed
 
 
+#: In the page, entry ``i`` (id ``id``) opened in full, as a reader would: selected; once
+#: the panel holds it, every ``summary`` clicked in document order (a summary inside
+#: another's details shows once that one opens), each scrolled into view first; then
+#: what the opened details draw on their toggle event (the raw JSON) waited for. Returns
+#: what went wrong (a summary not on screen to click, a timeout), the entry's node on
+#: screen (null if off it) and the ``href`` of every link in the panel.
+OPEN_IN_FULL = f"""async ([i, id]) => {{
+  const dbg = {DEBUG};
+  const panel = document.querySelector('.pnb-panel');
+  const wait = async (done, what) => {{
+    const end = performance.now() + 20000;
+    while (!done()) {{
+      if (performance.now() > end) throw new Error(`entry ${{i}}: timed out waiting for ${{what}}`);
+      await new Promise((next) => setTimeout(next, 10));
+    }}
+  }};
+  dbg.selectIndex(i);
+  await wait(() => panel.getAttribute('data-loaded') === String(i), 'the panel');
+  const missed = [];
+  for (const summary of panel.querySelectorAll('summary')) {{
+    summary.scrollIntoView({{ block: 'nearest' }});
+    if (summary.getClientRects().length === 0) {{ missed.push(summary.textContent); continue; }}
+    summary.click();
+  }}
+  await wait(() => [...panel.querySelectorAll('details.pnb-raw')]
+    .every((d) => !d.open || d.childElementCount > 1), 'the raw JSON');
+  const hrefs = [...panel.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+  return {{ missed, pos: dbg.screenPos(id), hrefs }};
+}}"""
+
+
 @pytest.mark.parametrize("variant", ["strict", "no-csp", "streamed"])
 def test_hostile_session_runs_no_script(
     page: Page, hostile: tuple[Any, Path, Path, Path], variant: str
@@ -225,17 +257,14 @@ def test_hostile_session_runs_no_script(
     page.locator(".pnb-select").select_option("all")
     wait_stats(page, "filter", "all")
     panel = page.locator(".pnb-panel")
-    for index in range(len(session.entries)):
-        page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", index)
-        expect(panel).to_have_attribute("data-loaded", str(index))
-        for summary in panel.locator("summary").all():
-            summary.click()
-        pos = page.evaluate(f"(id) => {DEBUG}.screenPos(id)", session.entries.index[index])
+    for index, entry_id in enumerate(session.entries.index):
+        opened = page.evaluate(OPEN_IN_FULL, [index, entry_id])
+        assert opened["missed"] == [], f"entry {index}: summaries not on screen"
+        pos = opened["pos"]
         if pos:
             page.mouse.move(pos["x"], pos["y"])
         page.mouse.move(5, 5)
-        for link in panel.locator("a").all():
-            href = link.get_attribute("href")
+        for href in opened["hrefs"]:
             assert href is None or re.match(r"^(https?:|mailto:)", href), href
     page.evaluate(f"(i) => {DEBUG}.selectIndex(i)", len(session.entries) - 1)
     panel.get_by_role("button", name=re.compile("Context")).click()

@@ -32,24 +32,30 @@ PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 INJECTED = """gd => [
     ...gd.querySelectorAll('a, img, image, foreignObject, [href], [style*="url("]')
 ].filter(e => !e.closest('.modebar')).map(e => e.outerHTML.slice(0, 200))"""
-#: each trace's number of points
-POINTS = "gd => gd.calcdata.map(points => points.length)"
-#: one point hovered, the label. Plotly draws a hover at once only when the plot's last
-#: one was 50 ms ago or more (``Fx.hover``'s throttle reads ``Date.now``), else 50 ms
-#: later: for the call its clock reads a minute later than at the hover before, so each
-#: hover is drawn in the call, with no pause between two.
-HOVER = """([gd, curve, k]) => {
-    const trace = gd._fullData[curve];
-    const now = Date.now;
-    const shift = (window.__pnbHoverShift = (window.__pnbHoverShift || 0) + 60000);
-    Date.now = () => now.call(Date) + shift;
-    try {
-        Plotly.Fx.hover(gd, [{curveNumber: curve, pointNumber: k}], trace.xaxis + trace.yaxis);
-    } finally {
-        Date.now = now;
-    }
-    const layer = gd.querySelector('.hoverlayer');
-    return layer ? layer.textContent : '';
+#: each trace's first three points hovered, one after another, and each hover's label.
+#: Plotly draws a hover at once only when the plot's last one was 50 ms ago or more
+#: (``Fx.hover``'s throttle reads ``Date.now``), else 50 ms later: for each hover its
+#: clock reads a minute later than at the hover before, so each hover is drawn at once,
+#: with no pause between two.
+HOVER_EACH = """gd => {
+    const labels = [];
+    gd.calcdata.forEach((points, curve) => {
+        const trace = gd._fullData[curve];
+        for (let k = 0; k < Math.min(3, points.length); k++) {
+            const now = Date.now;
+            const shift = (window.__pnbHoverShift = (window.__pnbHoverShift || 0) + 60000);
+            Date.now = () => now.call(Date) + shift;
+            try {
+                Plotly.Fx.hover(gd, [{curveNumber: curve, pointNumber: k}],
+                                trace.xaxis + trace.yaxis);
+            } finally {
+                Date.now = now;
+            }
+            const layer = gd.querySelector('.hoverlayer');
+            labels.push(layer ? layer.textContent : '');
+        }
+    });
+    return labels;
 }"""
 
 
@@ -122,10 +128,7 @@ def test_hostile_figures_draw_no_link_and_make_no_request(
     for name in plots.__all__:
         gd = page.locator(f"#{name}").element_handle()
         assert gd is not None
-        hovered[name] = []
-        for curve, count in enumerate(page.evaluate(POINTS, gd)):
-            for k in range(min(3, count)):
-                hovered[name].append(page.evaluate(HOVER, [gd, curve, k]))
+        hovered[name] = page.evaluate(HOVER_EACH, gd)
         found = page.evaluate(INJECTED, gd)
         if found:
             injected[name] = found

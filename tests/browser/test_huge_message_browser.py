@@ -10,6 +10,8 @@ from browser import (  # noqa: F401
     chromium_fixture,
     node_position,
     page_fixture,
+    wait_drawn,
+    wait_js,
 )
 from conftest import header, msg, write_lines
 from playwright.sync_api import Page, expect
@@ -53,14 +55,16 @@ def test_opening_a_200kb_emphasis_message_keeps_the_page_responsive(
 ) -> None:
     watch = PageWatch(page)
     page.goto(huge_export.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     pos = node_position(page, "a1")
     page.evaluate(PROBE)
     page.mouse.click(pos["x"], pos["y"])
     panel = page.locator(".pnb-panel")
     expect(panel).to_have_attribute("data-entry-id", "a1")
     expect(panel.locator(".pnb-md").first).to_contain_text("a", timeout=60_000)
-    page.wait_for_timeout(200)  # a few more ticks of the probe after the first render
+    # a few more ticks of the probe after the first render (a freeze there delays them)
+    ticks = page.evaluate("() => window.__gaps.length")
+    wait_js(page, "(n) => window.__gaps.length >= n", ticks + 5)
     opened = page.evaluate(MAX_GAP)
     assert opened < MAX_GAP_MS, f"the page froze for {opened:.0f} ms opening the message"
     more = panel.get_by_role("button", name="Show all (200,000 chars)")

@@ -76,20 +76,26 @@ def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     }
-    # The command as a reader would type it.
-    subprocess.run(
-        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute", *OUT],
-        cwd=root,
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    # The same run through the API, to look at the notebook itself, and the notebook as
-    # JupyterLab saves it by default: with its outputs, but without the widget state.
-    client = NotebookClient(nbformat.read(root / "render.ipynb", as_version=4), timeout=120)
-    with _pythonpath(env["PYTHONPATH"]):
-        ran = client.execute(cwd=str(root))
+    # The command as a reader would type it; it runs while the API run below does (each
+    # spends most of its time starting a kernel and waiting on it).
+    # Its output goes to a file: a pipe nobody reads meanwhile could fill and stop it.
+    command = [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute", *OUT]
+    log = root / "nbconvert.log"
+    with open(log, "wb") as out:
+        cli = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        # The same run through the API, to look at the notebook itself, and the notebook
+        # as JupyterLab saves it by default: with its outputs, but without the widget state.
+        client = NotebookClient(nbformat.read(root / "render.ipynb", as_version=4), timeout=120)
+        with _pythonpath(env["PYTHONPATH"]):
+            ran = client.execute(cwd=str(root))
+        cli.wait(timeout=120)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+    printed = log.read_text("utf-8", errors="replace")
+    assert cli.returncode == 0, f"{' '.join(command)} failed: {printed[-3000:]}"
     nbformat.write(ran, root / "executed.ipynb")
     ran.metadata.pop("widgets", None)
     body, _ = HTMLExporter().from_notebook_node(ran)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from big_session import large_session
-from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, wait_js  # noqa: F401
+from browser import DEBUG, PageWatch, chromium_fixture, page_fixture, wait_drawn, wait_js  # noqa: F401
 from playwright.sync_api import Page
 from run_cache import built_once
 
@@ -149,7 +149,7 @@ def test_exported_page_transcript_is_virtual(page: Page, big: tuple[Path, Path])
     _, html = big
     watch = PageWatch(page)
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)
+    wait_drawn(page, 120_000)
     check_transcript(page, "exported 100k")
     # an entry a third of the way down, selected in the Tree: the Transcript opens on it
     page.evaluate(SCROLL, 1 / 3)
@@ -202,7 +202,7 @@ def test_exported_page_opens_the_transcript_without_blocking_a_frame(
     _, html = big
     watch = PageWatch(page)
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]", timeout=120_000)
+    wait_drawn(page, 120_000)
     # what the page does on loading (reading the document, the Tree's first lines) is not
     # the Transcript's
     wait_js(page, "() => document.readyState === 'complete'", timeout=120.0)

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import math
 import re
-import weakref
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 from big_session import big_page, big_session
-from browser import PageWatch, chromium_fixture, page_fixture  # noqa: F401
-from playwright.sync_api import Browser, CDPSession, Page
+from browser import PageWatch, chromium_fixture, page_fixture, wait_drawn  # noqa: F401
+from playwright.sync_api import Page
 from servers import wait_until
 from test_lod_browser import CAPTURE, debug, overlapping
 
@@ -141,16 +140,15 @@ def open_page(page: Page, html: Path) -> PageWatch:
     watch = PageWatch(page)
     page.add_init_script(script=f"({CAPTURE})()")
     page.goto(html.as_uri())
-    page.wait_for_selector(".pnb-root[data-drawn]")
+    wait_drawn(page)
     return watch
 
 
-#: Draw until a draw has every text in view, on each frame, in the page: what that draw
-#: put on the canvas (texts and place) and the widget's stats; null after ``timeout`` ms.
-DRAW_WHOLE = """async ([root, timeout]) => {
-  const el = document.querySelectorAll('.pnb-root')[root];
+#: ``whole(el, end)``: draw the widget of ``.pnb-root`` ``el`` on each frame until a draw
+#: has every text in view: what that draw put on the canvas (texts and place) and the
+#: widget's stats; null once ``performance.now()`` passes ``end``.
+WHOLE = """const whole = async (el, end) => {
   const canvas = el.querySelector('.pnb-canvas');
-  const end = performance.now() + timeout;
   for (;;) {
     canvas.__texts = [];
     el.pnbDebug.drawNow();
@@ -158,14 +156,76 @@ DRAW_WHOLE = """async ([root, timeout]) => {
     const s = stats.lastDraw;
     if (s && (!s.missingLines || s.missingLines.length === 0)) {
       const r = canvas.getBoundingClientRect();
-      return { texts: canvas.__texts, stats, w: r.width, h: r.height, left: r.left,
-               top: r.top };
+      const texts = canvas.__texts;
+      canvas.__texts = [];  // a later draw (a Fit, a drag) adds to a list of its own
+      return { texts, stats, w: r.width, h: r.height, left: r.left, top: r.top };
     }
     if (performance.now() > end) return null;
     // the next frame, or a tenth of a second if frames stop: the timeout still holds
     await new Promise((done) => { requestAnimationFrame(done); setTimeout(done, 100); });
   }
-}"""
+};"""
+
+#: Draw until a draw has every text in view (:data:`WHOLE`), for root ``root``.
+DRAW_WHOLE = f"""async ([root, timeout]) => {{
+  {WHOLE}
+  return whole(document.querySelectorAll('.pnb-root')[root], performance.now() + timeout);
+}}"""
+
+#: In the page, for root ``root``: Fit and draw it whole (``got``), then for each of
+#: ``sides`` ([name, dx, dy] in screens): Fit again, the transform it gives (``again``),
+#: a drag of the picture by (dx * width, dy * height) px from the canvas's middle, and
+#: the whole draw after it (``after``); each draw within ``timeout`` ms. A drag is the
+#: mouse events a reader's drag makes, dispatched on the canvas: a press, one move
+#: (d3-zoom pans by the pointer's way from the press, so more moves end in the same
+#: place), a release, then a click on the canvas, which would select an entry there
+#: unless d3-zoom swallows it after a drag, as it must. Null if a draw times out.
+FIT_AND_DRAG = f"""async ([root, timeout, sides]) => {{
+  {WHOLE}
+  const el = document.querySelectorAll('.pnb-root')[root];
+  const canvas = el.querySelector('.pnb-canvas');
+  el.pnbDebug.fit();
+  const got = await whole(el, performance.now() + timeout);
+  if (!got) return null;
+  const x = got.left + got.w / 2, y = got.top + got.h / 2;
+  const mouse = (type, cx, cy, buttons) => canvas.dispatchEvent(new MouseEvent(type, {{
+    clientX: cx, clientY: cy, button: 0, buttons, view: window, bubbles: true,
+    cancelable: true, composed: true, detail: 1 }}));
+  const out = [];
+  for (const [name, dx, dy] of sides) {{
+    el.pnbDebug.fit();
+    const again = el.pnbDebug.stats().transform;
+    const tx = x + dx * got.w, ty = y + dy * got.h;
+    mouse('mousedown', x, y, 1);
+    mouse('mousemove', tx, ty, 1);
+    mouse('mouseup', tx, ty, 0);
+    mouse('click', tx, ty, 0);
+    const after = await whole(el, performance.now() + timeout);
+    if (!after) return null;
+    out.push({{ name, again, after }});
+  }}
+  return {{ got, sides: out }};
+}}"""
+
+#: In the page, for root ``root``: ``steps`` ctrl+wheel events on the canvas's middle of
+#: ``delta`` px each (as a reader zooms), each followed by a whole draw (:data:`WHOLE`,
+#: within ``timeout`` ms); those draws, or null if one times out.
+WHEEL_AND_DRAW = f"""async ([root, timeout, delta, steps]) => {{
+  {WHOLE}
+  const el = document.querySelectorAll('.pnb-root')[root];
+  const c = el.querySelector('.pnb-canvas');
+  const draws = [];
+  for (let j = 0; j < steps; j++) {{
+    const r = c.getBoundingClientRect();
+    c.dispatchEvent(new WheelEvent('wheel', {{ deltaY: delta, deltaMode: 0, ctrlKey: true,
+      clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+      bubbles: true, cancelable: true }}));
+    const got = await whole(el, performance.now() + timeout);
+    if (!got) return null;
+    draws.push(got);
+  }}
+  return draws;
+}}"""
 
 
 def drawn(page: Page, root: int = 0) -> dict[str, Any]:
@@ -201,48 +261,9 @@ def faults(got: dict[str, Any]) -> list[str]:
     return out
 
 
-#: the pages' DevTools sessions, for :func:`drag`'s mouse events
-_INPUT: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
-
-
-def drag(page: Page, dx: float, dy: float, got: dict[str, Any]) -> None:
-    """Drag the picture by (dx, dy) px with the mouse, from the middle of the canvas that
-    ``got`` (:func:`drawn`) read: press there, one move, release. d3-zoom pans by the
-    pointer's way from the press, so more moves end in the same place, each a frame
-    later. The events are the ones Playwright's mouse sends (DevTools'
-    ``Input.dispatchMouseEvent``), the press at its place without a move there first,
-    which would cost a frame."""
-    if page not in _INPUT:
-        _INPUT[page] = page.context.new_cdp_session(page)
-    send = _INPUT[page].send
-    x, y = got["left"] + got["w"] / 2, got["top"] + got["h"] / 2
-    press = {"button": "left", "clickCount": 1}
-    send(
-        "Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "buttons": 1, **press}
-    )
-    send(
-        "Input.dispatchMouseEvent",
-        {"type": "mouseMoved", "x": x + dx, "y": y + dy, "button": "left", "buttons": 1},
-    )
-    send(
-        "Input.dispatchMouseEvent",
-        {"type": "mouseReleased", "x": x + dx, "y": y + dy, "buttons": 0, **press},
-    )
-
-
-def wheel(page: Page, ratio: float, root: int = 0) -> None:
-    """One ctrl+wheel event on the canvas's middle that zooms by ``ratio`` (at most 1.25)."""
-    delta = -100 * math.log2(ratio) / math.log2(1.25)
-    page.evaluate(
-        """([root, delta]) => {
-          const c = document.querySelectorAll('.pnb-canvas')[root];
-          const r = c.getBoundingClientRect();
-          c.dispatchEvent(new WheelEvent('wheel', { deltaY: delta, deltaMode: 0, ctrlKey: true,
-            clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
-            bubbles: true, cancelable: true }));
-        }""",
-        [root, delta],
-    )
+def wheel_delta(ratio: float) -> float:
+    """The ctrl+wheel ``deltaY`` (pixel mode) that zooms by ``ratio`` (at most 1.25)."""
+    return -100 * math.log2(ratio) / math.log2(1.25)
 
 
 def fit(page: Page, root: int = 0) -> dict[str, Any]:
@@ -250,42 +271,49 @@ def fit(page: Page, root: int = 0) -> dict[str, Any]:
     return drawn(page, root)
 
 
+#: the four drags of :func:`check_fit`: one screen each way
+SIDES = (("up", 0, -1), ("down", 0, 1), ("left", -1, 0), ("right", 1, 0))
+
+
 def check_fit(page: Page, where: str, root: int = 0) -> list[str]:
-    """Faults at Fit, and texts a drag of one screen each way shows that Fit did not."""
-    got = fit(page, root)
+    """Faults at Fit, and texts a drag of one screen each way shows that Fit did not.
+
+    Each drag starts from Fit, the picture the first draw read: its texts are known, so
+    none is read again. The Fit, the drags and their draws run in the page, in one call
+    (:data:`FIT_AND_DRAG`)."""
+    result: dict[str, Any] | None = page.evaluate(FIT_AND_DRAG, [root, 30_000, SIDES])
+    assert result is not None, f"{where}: timed out waiting for every text in view to arrive"
+    got = result["got"]
     out = [f"{where} at fit: {f}" for f in faults(got)]
     seen = {t["text"] for t in in_canvas(got)}
     selected = got["stats"].get("selected")
-    w, h = got["w"], got["h"]
     moved: list[bool] = []  # a side the picture already reaches may hold it still
-    for name, dx, dy in (("up", 0, -h), ("down", 0, h), ("left", -w, 0), ("right", w, 0)):
-        # back to Fit, the picture ``got`` read: its texts are known, so none is read again
-        again = page.evaluate(
-            f"() => {{ {debug(root)}.fit(); return {debug(root)}.stats().transform; }}"
-        )
+    for side in result["sides"]:
+        name, again, after = side["name"], side["again"], side["after"]
         assert again == got["stats"]["transform"], f"{where}: Fit moved ({again})"
-        drag(page, dx, dy, got)
-        after = drawn(page, root)
         moved.append(after["stats"]["transform"] != got["stats"]["transform"])
         new = sorted({t["text"] for t in in_canvas(after)} - seen)
         if new:
             out.append(f"{where}: dragging {name} after fit shows {len(new)} more texts: {new[:3]}")
+        assert after["stats"].get("selected") == selected, f"{where}: a drag selected an entry"
     assert any(moved), f"{where}: no drag moved the picture"
-    assert after["stats"].get("selected") == selected, "a drag selected an entry"
     return out
 
 
 def check_zoom(page: Page, where: str, root: int = 0) -> list[str]:
-    """Faults at ``ZOOM_STEPS`` scales between Fit and 1:1."""
+    """Faults at ``ZOOM_STEPS`` scales between Fit and 1:1: as many ctrl+wheel events,
+    each zooming by the same ratio, and the draw after each (in the page, in one call)."""
     got = fit(page, root)
     k0 = got["stats"]["transform"]["k"]
     out: list[str] = []
     if abs(math.log(k0)) < 1e-3:
         return out
     step = math.exp(-math.log(k0) / (ZOOM_STEPS + 1))
-    for j in range(1, ZOOM_STEPS + 1):
-        wheel(page, step, root)
-        got = drawn(page, root)
+    draws: list[dict[str, Any]] | None = page.evaluate(
+        WHEEL_AND_DRAW, [root, 30_000, wheel_delta(step), ZOOM_STEPS]
+    )
+    assert draws is not None, f"{where}: timed out waiting for every text in view to arrive"
+    for j, got in enumerate(draws, 1):
         k = got["stats"]["transform"]["k"]
         out += [f"{where} at zoom {k:.2f} (step {j}): {f}" for f in faults(got)]
     return out
@@ -322,7 +350,7 @@ def test_fit_shows_the_whole_session(
 ) -> None:
     """Both views of one page, switched in it (the page is loaded once); first, as the
     page opens, the active leaf of the sessions of :data:`LEAF_WHOLE`."""
-    leaf = prime_nb.load(sessions[name]).leaf_id if name in LEAF_WHOLE else None
+    leaf = last_entry_id(sessions[name]) if name in LEAF_WHOLE else None
     watch = open_page(page, pages[name])
     if leaf is not None:
         check_active_leaf_whole(page, leaf, name)
@@ -334,6 +362,25 @@ def test_fit_shows_the_whole_session(
             problems += check_output_sums(page, f"{name} {view}")
     assert not problems, "\n".join(problems[:12])
     assert watch.errors == []
+
+
+def last_entry_id(path: Path) -> str:
+    """The id of the file's last entry: the active leaf (``Session.leaf_id``), read off
+    the file's last line rather than by loading 100k entries for it."""
+    with path.open("rb") as file:
+        file.seek(max(0, path.stat().st_size - 65_536))
+        tail = file.read().rstrip(b"\n")
+        if b"\n" not in tail:  # a last line longer than the tail read
+            file.seek(0)
+            tail = file.read().rstrip(b"\n")
+    last = tail.rsplit(b"\n", 1)[-1]
+    entry_id: str = orjson.loads(last)["id"]
+    return entry_id
+
+
+def test_the_last_entry_is_the_active_leaf(sessions: dict[str, Path]) -> None:
+    path = sessions["17 leaves"]
+    assert last_entry_id(path) == prime_nb.load(path).leaf_id
 
 
 def check_active_leaf_whole(page: Page, leaf: str, name: str) -> None:
@@ -398,37 +445,25 @@ def test_one_enter_goes_to_the_first_hit(page: Page, pages: dict[str, Path]) -> 
     assert page.evaluate(f"{debug(0)}.stats().hitPos") == 0
 
 
-def test_the_hit_count_never_wraps(chromium: Browser, pages: dict[str, Path]) -> None:
-    context = chromium.new_context(viewport={"width": 820, "height": 700})
-    page = context.new_page()
-    try:
-        open_page(page, pages["17 leaves"])
-        bar = page.locator(".pnb-toolbar")
-        before = bar.bounding_box()
-        page.evaluate(
-            "document.querySelector('.pnb-search-count').textContent = '16/61 (+11 hidden)'"
-        )
-        after = bar.bounding_box()
-        count = page.locator(".pnb-search-count").bounding_box()
-        assert before is not None and after is not None and count is not None
-        assert after["height"] == before["height"]
-        assert count["height"] < 20, count
-    finally:
-        context.close()
+def test_the_hit_count_never_wraps(page: Page, pages: dict[str, Path]) -> None:
+    page.set_viewport_size({"width": 820, "height": 700})  # the next test gets its own back
+    open_page(page, pages["17 leaves"])
+    bar = page.locator(".pnb-toolbar")
+    before = bar.bounding_box()
+    page.evaluate("document.querySelector('.pnb-search-count').textContent = '16/61 (+11 hidden)'")
+    after = bar.bounding_box()
+    count = page.locator(".pnb-search-count").bounding_box()
+    assert before is not None and after is not None and count is not None
+    assert after["height"] == before["height"]
+    assert count["height"] < 20, count
 
 
 def test_tree_text_runs_to_the_right_edge_of_a_wide_page(
-    chromium: Browser, pages: dict[str, Path]
+    page: Page, pages: dict[str, Path]
 ) -> None:
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    context.add_init_script(script=f"({CAPTURE})()")
-    page = context.new_page()
-    try:
-        page.goto(pages["17 leaves"].as_uri())
-        page.wait_for_selector(".pnb-root[data-drawn]")
-        got = fit(page)
-        right = max(t["x"] + t["w"] for t in in_canvas(got))
-        assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
-        assert not faults(got)
-    finally:
-        context.close()
+    page.set_viewport_size({"width": 1400, "height": 900})  # the next test gets its own back
+    open_page(page, pages["17 leaves"])
+    got = fit(page)
+    right = max(t["x"] + t["w"] for t in in_canvas(got))
+    assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
+    assert not faults(got)
