@@ -467,3 +467,19 @@ def test_tree_text_runs_to_the_right_edge_of_a_wide_page(
     right = max(t["x"] + t["w"] for t in in_canvas(got))
     assert right > 1000, f"texts stop at {right:.0f} px on a {got['w']:.0f}-px canvas"
     assert not faults(got)
+
+
+def test_a_real_mouse_drag_pans_and_selects_nothing(page: Page, pages: dict[str, Path]) -> None:
+    """The drags of :func:`check_fit` are mouse events dispatched in the page; this one
+    is the browser's own input (Playwright's mouse): the picture at Fit moves by the drag,
+    and the click that ends it selects nothing."""
+    open_page(page, pages["17 leaves"])
+    got = fit(page)
+    x, y = got["left"] + got["w"] / 2, got["top"] + got["h"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + got["w"] / 3, y + got["h"] / 3, steps=4)
+    page.mouse.up()
+    after = drawn(page)
+    assert after["stats"]["transform"] != got["stats"]["transform"]
+    assert after["stats"].get("selected") == got["stats"].get("selected")
