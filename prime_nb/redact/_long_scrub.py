@@ -16,13 +16,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ._find import Span
 from ._narrow import STAND_INS, LongText, alike
 from ._pending import joined, new_pieces
 from ._rule import Rule
-from ._scrub import Hit, Hits, Scrubber
+from ._scrub import Hit, Hits, Scrubber, _value_key
 from ._suspects import SUSPECT, suspects_of_pieces
 
 
@@ -31,18 +31,28 @@ class LongTextScrubber(Scrubber):
     """A scrubber that reads a :class:`LongText` narrowed where that gives the text's
     own answer."""
 
+    #: per stand-in, whether a file-wide form holds it or a wide character (and how
+    #: many forms there were when that was worked out)
+    _wide_forms_of: dict[str, tuple[int, bool]] = field(default_factory=dict)
+
     def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
         if not isinstance(text, LongText):
             return super()._string(text, path, secret, hits)
         source = text.source
         narrow = source.narrow
-        if secret or not vouched(self.rules) or self._wide_forms(source.stand_in):
+        wide = hits is not None and self._wide_forms(source.stand_in)  # pass 2 reads them
+        if secret or wide or not vouched(self.rules):
             return self._read_whole(text, path, secret, hits)
-        spans, _ = self._cached_spans(narrow)
+        spans, before = self._cached_spans(narrow)
         if _over_stand_in(narrow, source.stand_in, spans):
             return self._read_whole(text, path, secret, hits)
         if hits is None:
-            self.learn_text(narrow)
+            if not before:  # as ``learn_text``, with the spans it would find
+                for span in spans:
+                    value = _value_key(narrow, span.start, span.end)
+                    self._learn_value(value, span.rule, span.confident)
+                    if span.alias is not None:
+                        self._learn_value(span.alias, span.rule, span.confident)
             return text
         cuts = self._cuts(narrow, path, hits, list(spans))
         if self.secret_keys:
@@ -55,13 +65,15 @@ class LongTextScrubber(Scrubber):
         return self.pending.stand_in(source, cuts)
 
     def _wide_forms(self, stand_in: str) -> bool:
-        """Whether a file-wide value (or a form of one) holds a character beyond the BMP
-        or ``stand_in``: it would be found in the narrowed text where it is not in the
-        text, or not where it is."""
+        """Whether a file-wide value (or a form of one) holds a character wider than
+        Latin-1 or ``stand_in``: it would be found in the narrowed text where it is not
+        in the text, or not where it is."""
         self.matcher()
-        return any(
-            stand_in in form or any(ord(char) > 0xFFFF for char in form) for form in self._forms
-        )
+        known = self._wide_forms_of.get(stand_in)
+        if known is None or known[0] != len(self._forms):
+            wide = any(stand_in in form or not _latin1(form) for form in self._forms)
+            known = self._wide_forms_of[stand_in] = (len(self._forms), wide)
+        return known[1]
 
     def _read_whole(self, text: LongText, path: str, secret: bool, hits: Hits | None) -> str:
         whole = text.source.whole()
@@ -104,6 +116,10 @@ def _ascii_pattern(source: str) -> bool:
 _WIDE_ESCAPE = re.compile(r"\\(?:[uUN]|x[89a-fA-F]|[23][0-7]{2})")
 #: a range with an end beyond ASCII
 _WIDE_RANGE = re.compile(r"[^\x00-\x7f]-|-[^\x00-\x7f]")
+
+
+def _latin1(text: str) -> bool:
+    return text.isascii() or max(text) <= "\xff"
 
 
 def _over_stand_in(narrow: str, stand_in: str, spans: Iterable[Span]) -> bool:
