@@ -176,7 +176,7 @@ def redacted_both_ways(
     lines = [json.dumps(HEAD), *(json.dumps(e, ensure_ascii=False) for e in _entries(texts))]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     count = 0
-    real = _apart.narrowed_in_place
+    real = narrowed_in_place
 
     def counted(view: memoryview, start: int, end: int) -> Narrowed | None:
         nonlocal count
@@ -184,7 +184,7 @@ def redacted_both_ways(
         count += got is not None
         return got
 
-    out = []
+    out: list[tuple[bytes, Any]] = []
     for narrowing in (counted, lambda *_: None):
         monkeypatch.setattr(_apart, "narrowed_in_place", narrowing)
         dest = tmp_path / f"out{len(out)}.jsonl"
