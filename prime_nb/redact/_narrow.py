@@ -41,9 +41,10 @@ PIECE_BYTES = 1 << 16
 LONG_KEYS = frozenset(
     {"text", "thinking", "content", "output", "stdout", "stderr", "newText", "oldText"}
 )
-#: the bytes that start a 4-byte UTF-8 character: a text with none is no wider than
-#: two bytes a character as a ``str``, and is decoded as it is
-FOUR_BYTE_LEAD = re.compile(rb"[\xf0-\xf4]")
+#: the bytes that start a 4-byte UTF-8 character (each found with ``find``, in C): a
+#: text with none is no wider than two bytes a character as a ``str``, and is decoded
+#: as it is
+FOUR_BYTE_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 #: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
 STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
 #: a character wider than Latin-1
@@ -136,11 +137,14 @@ _numbers = itertools.count(1)
 
 
 def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None:
-    """The text of the UTF-8 ``view[start:end]`` narrowed, written over those bytes (the
-    caller blanks them after); None, with the bytes untouched, when the text is not one
-    to narrow (no wide character, one unlike a stand-in, one of the BMP past Latin-1, or
-    every stand-in in it). Raises UnicodeDecodeError where the bytes are not UTF-8."""
-    if FOUR_BYTE_LEAD.search(view, start, end) is None:
+    """The text of the UTF-8 ``view[start:end]`` (a view of a whole ``bytearray``)
+    narrowed, written over those bytes (the caller blanks them after); None, with the
+    bytes untouched, when the text is not one to narrow (no 4-byte character, a wide
+    character unlike a stand-in, or every stand-in in it). Raises UnicodeDecodeError
+    where the bytes are not UTF-8."""
+    buffer = view.obj
+    assert isinstance(buffer, bytearray) and len(buffer) == len(view)
+    if not any(buffer.find(lead, start, end) >= 0 for lead in FOUR_BYTE_LEADS):
         return None
     present: set[str] = set()
     for piece in _pieces(view, start, end):
