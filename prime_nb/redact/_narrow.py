@@ -47,6 +47,10 @@ LONG_KEYS = frozenset(
 FOUR_BYTE_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 #: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
 STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
+#: what where a wide character stood costs, in bytes (its position and code point): a
+#: narrowed text costs a byte a character and this a wide one, its ``str`` four bytes a
+#: character, so a text whose wide characters are 3 in 8 or more is not narrowed
+_KEPT_PER_WIDE = 8
 #: a character wider than Latin-1
 _WIDE = re.compile("[\u0100-\U0010ffff]")
 
@@ -140,21 +144,25 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     """The text of the UTF-8 ``view[start:end]`` (a view of a whole ``bytearray``)
     narrowed, written over those bytes (the caller blanks them after); None, with the
     bytes untouched, when the text is not one to narrow (no 4-byte character, a wide
-    character unlike a stand-in, or every stand-in in it). Raises UnicodeDecodeError
-    where the bytes are not UTF-8."""
+    character unlike a stand-in, every stand-in in it, or so many wide characters that
+    its ``str`` is the smaller). Raises UnicodeDecodeError where the bytes are not
+    UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
     if not any(buffer.find(lead, start, end) >= 0 for lead in FOUR_BYTE_LEADS):
         return None
     present: set[str] = set()
+    count = wide = 0
     for piece in _pieces(view, start, end):
-        if not all(alike(char) for char in set(_WIDE.findall(piece))):
+        found = _WIDE.findall(piece)
+        if not all(alike(char) for char in set(found)):
             return None
         present.update(char for char in STAND_INS if char in piece)
+        count, wide = count + len(piece), wide + len(found)
     stand_in = next((char for char in STAND_INS if char not in present), None)
-    if stand_in is None:
-        return None
-    positions, chars = array("q"), array("I")
+    if stand_in is None or wide * _KEPT_PER_WIDE >= count * 3:
+        return None  # dense with wide characters: as a ``str`` it is the smaller
+    positions, chars = array("I" if count < 1 << 32 else "q"), array("I")
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
         for m in _WIDE.finditer(piece):
@@ -175,7 +183,9 @@ def _pieces(view: memoryview, start: int, end: int) -> Any:
         cut = min(end, at + PIECE_BYTES)
         while at < cut < end and 0x80 <= view[cut] < 0xC0:
             cut -= 1
-        if cut == at:
-            cut = min(end, at + 4)
+        if cut == at:  # a piece shorter than its one character: the character
+            cut += 1
+            while cut < end and 0x80 <= view[cut] < 0xC0:
+                cut += 1
         yield str(view[at:cut], "utf-8")
         at = cut

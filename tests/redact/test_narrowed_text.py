@@ -56,6 +56,7 @@ SPECIAL = [
     "".join(chr(0x1D3B9 + ord(c)) for c in "password") + "=hunter2xyz 😀 (math: not narrowed)",
     "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
+    "😀😀🎉 dense 👍👍 password=hunter2xyz 🎉🎉🎉🎉",
 ]
 
 
@@ -126,6 +127,17 @@ def test_the_stand_ins_are_alike_to_what_they_stand_for() -> None:
     assert not any(
         alike(char) for char in "\u0440a\U0001d429\u24b6\u200d\u2019\u201c\u2014\u2026é_1 "
     )
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
+    """A byte a character and 8 a wide one, against the ``str``'s 4 a character; a
+    text with no 4-byte character is two bytes a character at most, and kept so."""
+    assert _narrowed("😀 plain words " * 20) is not None
+    assert _narrowed("😀😀 a" * 20) is None  # 2 in 4: its ``str`` is the smaller
+    assert _narrowed("✅ plain words " * 20) is None
+    got = _narrowed("é😀ab" * 3)  # pieces of 7 bytes: a character never cut
+    assert got is not None and got.whole() == "é😀ab" * 3 and got.narrow == "é¦ab" * 3
 
 
 @pytest.mark.usefixtures("tiny")
