@@ -65,13 +65,13 @@ class LongTextScrubber(Scrubber):
         return self.pending.stand_in(source, cuts)
 
     def _wide_forms(self, stand_in: str) -> bool:
-        """Whether a file-wide value (or a form of one) holds a character wider than
-        Latin-1 or ``stand_in``: it would be found in the narrowed text where it is not
-        in the text, or not where it is."""
+        """Whether a file-wide value (or a form of one) holds a character a stand-in
+        stands for, or ``stand_in``: it would be found in the narrowed text where it is
+        not in the text, or not where it is."""
         self.matcher()
         known = self._wide_forms_of.get(stand_in)
         if known is None or known[0] != len(self._forms):
-            wide = any(stand_in in form or not _latin1(form) for form in self._forms)
+            wide = any(stand_in in form or _narrows(form) for form in self._forms)
             known = self._wide_forms_of[stand_in] = (len(self._forms), wide)
         return known[1]
 
@@ -118,8 +118,9 @@ _WIDE_ESCAPE = re.compile(r"\\(?:[uUN]|x[89a-fA-F]|[23][0-7]{2})")
 _WIDE_RANGE = re.compile(r"[^\x00-\x7f]-|-[^\x00-\x7f]")
 
 
-def _latin1(text: str) -> bool:
-    return text.isascii() or max(text) <= "\xff"
+def _narrows(text: str) -> bool:
+    """Whether ``text`` holds a character a narrowed text holds a stand-in for."""
+    return not text.isascii() and any(char > "\xff" and alike(char) for char in text)
 
 
 def _over_stand_in(narrow: str, stand_in: str, spans: Iterable[Span]) -> bool:

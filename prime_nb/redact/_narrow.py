@@ -1,25 +1,26 @@
-"""A long string with emoji in it, held as a one-byte-a-character ``str`` that every
-finder reads whole.
+"""A long string with emoji in it, held as a ``str`` of one (or two) bytes a character
+that every finder reads whole.
 
 Why: a Python ``str`` holding one character beyond the Basic Multilingual Plane (an
 emoji) costs four bytes for every character, so a long mostly-ASCII string with emoji
 in it is four times its UTF-8 line as one ``str``: over redaction's bound of three times
-the line before anything is read. Here such a string is *narrowed*: each of its
-characters beyond the BMP becomes one Latin-1 *stand-in* character that the text does
-not hold, and the text is then a Latin-1 ``str`` (a byte a character), written in the
-line's own buffer over its UTF-8 (never longer) and decoded from there, as ``_apart``
-decodes an escaped string. Where each wide character stood is kept beside it (an array
-of positions and one of code points).
+the line before anything is read. Here such a string is *narrowed*: each of its symbols
+wider than Latin-1 (an emoji, a skin tone, ``✅``, ``→``) becomes one Latin-1 *stand-in*
+character that the text does not hold, written in the line's own buffer over its UTF-8
+(never longer) and decoded from there, as ``_apart`` decodes an escaped string: a byte
+a character, or two where a letter or quotation mark of the BMP (a curly apostrophe, Cyrillic) stays
+in it as it is. Where each symbol stood is kept beside it (an array of positions and
+one of code points).
 
 Every finder reads the narrowed text as it reads any text, whole, with the same answer
 as of the text itself, because the characters narrowed and the stand-in are alike to
 every test a finder makes of a character: none is a letter, a digit, a space or ``_``,
 each is printable, has no case and is its own NFKC form (:func:`alike`). The only
 places they differ are the characters themselves, so a span found that holds a stand-in
-(its value would not be the text's), a file-wide value that holds a wide character or
-the stand-in, or a rule that names a character beyond ASCII makes the scrubber read the
-text whole (``_long_scrub.py``). A text with a wide character unlike the stand-in (a
-letter, a quotation mark, a hidden mark) is decoded as before.
+(its value would not be the text's), a file-wide value that holds a narrowed character
+or the stand-in, or a rule that names one makes the scrubber read the text whole
+(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a
+tag) is decoded as before.
 """
 
 from __future__ import annotations
@@ -152,27 +153,34 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     if not any(buffer.find(lead, start, end) >= 0 for lead in FOUR_BYTE_LEADS):
         return None
     present: set[str] = set()
-    count = wide = 0
+    narrowed: set[str] = set()
+    count = wide = widest = 0
     for piece in _pieces(view, start, end):
         found = _WIDE.findall(piece)
-        if not all(alike(char) for char in set(found)):
-            return None
+        for char in set(found).difference(narrowed):
+            if alike(char):
+                narrowed.add(char)
+            elif char > "\uffff":
+                return None  # a wide letter (mathematical, a tag): read as it is
+            else:
+                widest = 1  # a letter or quotation mark of the BMP: two bytes a character
         present.update(char for char in STAND_INS if char in piece)
-        count, wide = count + len(piece), wide + len(found)
+        count, wide = count + len(piece), wide + sum(char in narrowed for char in found)
     stand_in = next((char for char in STAND_INS if char not in present), None)
-    if stand_in is None or wide * _KEPT_PER_WIDE >= count * 3:
+    if stand_in is None or wide * _KEPT_PER_WIDE >= count * (3 - widest * 2):
         return None  # dense with wide characters: as a ``str`` it is the smaller
     positions, chars = array("I" if count < 1 << 32 else "q"), array("I")
+    pattern = re.compile("[" + "".join(map(re.escape, sorted(narrowed))) + "]")
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
-        for m in _WIDE.finditer(piece):
+        for m in pattern.finditer(piece):
             positions.append(count + m.start())
             chars.append(ord(m.group()))
-        data = _WIDE.sub(stand_in, piece).encode("latin-1")
+        data = pattern.sub(stand_in, piece).encode("utf-8")  # never longer: see above
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
-    return Narrowed(str(view[start:write], "latin-1"), stand_in, positions, chars)
+    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, chars)
 
 
 def _pieces(view: memoryview, start: int, end: int) -> Any:

@@ -42,7 +42,7 @@ _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
 #: of the BMP, Latin-1 letters, apostrophes, quotes, URLs, digits
 WORDS = [
     "plain", "it's", "😀", "🎉🎉", "👍🏽", "❤️", "✅", "→", "café", "naïve", "don't",
-    '"quoted"', "https://example.com/a?b=1&c=2", "42", "x=1", "a😀b", "ok;", "(see)",
+    '"quoted"', "https://example.com/a?b=1&c=2", "42", "x=1", "a😀b", "ok;", "(see)", "it\u2019s",
 ]  # fmt: skip
 SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ "]
 #: texts that read a stand-in where a wide character stood, or that are not narrowed
@@ -52,7 +52,7 @@ SPECIAL = [
     "--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-A=1\n+DB_PASSWORD=hunter2xyz 😀\n",
     "key: ghp_Zq8vN2xL5pT7rWk3J9mB4c\nY6hD1fG0sA2eR8 😀 wrapped",
     "ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8😀 glued to an emoji",
-    "\u0440\u0430ssword=hunter2xyz 😀 (Cyrillic letters: not narrowed)",
+    "\u0440\u0430ssword=hunter2xyz 😀 (Cyrillic letters: kept as they are)",
     "".join(chr(0x1D3B9 + ord(c)) for c in "password") + "=hunter2xyz 😀 (math: not narrowed)",
     "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
@@ -136,6 +136,9 @@ def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
     assert _narrowed("😀 plain words " * 20) is not None
     assert _narrowed("😀😀 a" * 20) is None  # 2 in 4: its ``str`` is the smaller
     assert _narrowed("✅ plain words " * 20) is None
+    quoted = _narrowed("😀 it\u2019s plain " * 20)  # two bytes a character: 1 in 4 at most
+    assert quoted is not None and quoted.narrow == "¦ it\u2019s plain " * 20
+    assert _narrowed("😀😀 it\u2019s " * 20) is None
     got = _narrowed("é😀ab" * 3)  # pieces of 7 bytes: a character never cut
     assert got is not None and got.whole() == "é😀ab" * 3 and got.narrow == "é¦ab" * 3
 
@@ -156,7 +159,7 @@ WIDE = [
     {"type": "custom", "id": "w", "customType": "x", "data": {"password": _RANDOM}},
     f"later 😀 the same {_RANDOM} again, bare",
     "password=hun😀ter2xyz and then 😀 more",
-    "the same 👍 password=hun😀ter2xyz 😀 \u0440 (read whole: a Cyrillic letter)",
+    "the same 👍 password=hun😀ter2xyz 😀 \U0001d400 (read whole: a mathematical letter)",
 ]
 #: a user's rule that names an emoji (the narrowed text lacks it), and a text it reads
 EMOJI_RULE = re.compile(r"🔑 ?([A-Za-z0-9]{8,})")
