@@ -26,6 +26,7 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
+from ._narrow import LONG_KEYS, LongText, Narrowed, narrowed_in_place
 from ._stream import _SPACE, _STRING
 
 #: a string value longer than this (in bytes) is decoded apart
@@ -65,17 +66,33 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
     except orjson.JSONDecodeError:
         return None
     del pieces
-    texts: dict[str, str] = {}
+    texts: dict[str, str | Narrowed] = {}
     with memoryview(body) as view:
         for i, (start, end, escaped) in enumerate(spans):
             if escaped:  # checked whole above: nothing below can fail
                 texts[_STAND_IN + str(i)] = _unescaped_in_place(view, start + 1, end - 1)
                 continue
             try:
-                texts[_STAND_IN + str(i)] = str(view[start + 1 : end - 1], "utf-8")
+                texts[_STAND_IN + str(i)] = _decoded(view, start + 1, end - 1)
             except UnicodeDecodeError:  # orjson refuses it too
                 return None
     return tree if _put_back(tree, texts) == len(texts) else None
+
+
+def _decoded(view: memoryview, start: int, end: int) -> str | Narrowed:
+    """The text of the UTF-8 ``view[start:end]``: narrowed in the line's own buffer where
+    it holds emoji (``_narrow.py``; those bytes then blanked), else decoded as it is."""
+    narrowed = None if view.readonly else narrowed_in_place(view, start, end)
+    if narrowed is None:
+        return str(view[start:end], "utf-8")
+    _blanked(view, start, end)
+    return narrowed
+
+
+def _blanked(view: memoryview, start: int, end: int) -> None:
+    for at in range(start, end, PIECE):
+        stop = min(end, at + PIECE)
+        view[at:stop] = _BLANK[: stop - at]
 
 
 def _strings(body: bytes | bytearray) -> Iterator[tuple[int, int]]:
@@ -200,7 +217,7 @@ def _escaped(body: bytearray, start: int, end: int) -> bool:
 _BLANK = b"x" * PIECE
 
 
-def _unescaped_in_place(view: memoryview, start: int, end: int) -> str:
+def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowed:
     """The text of the escaped string text ``view[start:end]`` (checked by
     :func:`_escaped`): each piece's UTF-8 is written back at the front of the string's
     bytes (an escape is never shorter than what it stands for, so the writing stays
@@ -210,15 +227,15 @@ def _unescaped_in_place(view: memoryview, start: int, end: int) -> str:
         data = text.encode("utf-8")
         view[write : write + len(data)] = data
         write += len(data)
-    text = str(view[start:write], "utf-8")
-    for at in range(start, end, PIECE):
-        stop = min(end, at + PIECE)
-        view[at:stop] = _BLANK[: stop - at]
-    return text
+    decoded = _decoded(view, start, write)
+    _blanked(view, start, end)
+    return decoded
 
 
-def _put_back(tree: Any, texts: dict[str, str]) -> int:
-    """Each stand-in in ``tree`` replaced by its text (in place); how many were."""
+def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
+    """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
+    narrowed text goes in as a ``LongText`` where its key says it is plain text, and as
+    its text, whole, elsewhere (a format field, a name the walk reads)."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0
@@ -230,7 +247,10 @@ def _put_back(tree: Any, texts: dict[str, str]) -> int:
             value = node[key]
             if isinstance(value, str):
                 text = texts.get(value)
-                if text is not None:
+                if isinstance(text, Narrowed):
+                    node[key] = LongText(text) if key in LONG_KEYS else text.whole()
+                    count += 1
+                elif text is not None:
                     node[key] = text
                     count += 1
             elif isinstance(value, dict | list):

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ._find import MAX_DEPTH, Findings, Span, findings_spans
+from ._long_scrub import LongTextScrubber
 from ._rule import Rule
 from ._scrub import Scrubber
 from ._stream import _FLAT_RUN, _OPEN, NotStreamable, StreamWalk
@@ -28,8 +29,9 @@ LONG_JSON = 1 << 16
 Finding = tuple[str, Rule, bool, str | None]
 
 
-class StreamScrubber(Scrubber):
-    """The scrubber, reading JSON held in a long string as a stream."""
+class StreamScrubber(LongTextScrubber):
+    """The scrubber, reading JSON held in a long string as a stream (and a long text
+    with emoji narrowed, ``_long_scrub.py``)."""
 
     def _json_spans(self, text: str, depth: int) -> list[Span]:
         if len(text) <= LONG_JSON or not self.secret_keys or depth > MAX_DEPTH:

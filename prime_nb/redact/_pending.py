@@ -16,6 +16,7 @@ import json
 import re
 import secrets
 from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 import orjson
 
@@ -34,7 +35,22 @@ _PREFIX = "\x00prime-nb-pending:" + _TOKEN + ":"
 _WRITTEN = re.compile(rb'"\\u0000prime-nb-pending:' + _TOKEN.encode() + rb':([0-9]+)"')
 
 
-def new_pieces(text: str, cuts: Iterable[Cut], size: int = PIECE) -> Iterator[str]:
+def kept_name(number: int) -> str:
+    """The stand-in name of a long text kept as it is (``_narrow.LongText``): led by
+    zeros, so never one :meth:`PendingTexts.stand_in` makes; 64 characters or more, so
+    never taken for a short string."""
+    return _PREFIX + "0" * 32 + str(number)
+
+
+class Sliced(Protocol):
+    """A text that is sliced (``text[a:b]``) without being held as one ``str``."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, where: slice, /) -> str: ...
+
+
+def new_pieces(text: str | Sliced, cuts: Iterable[Cut], size: int = PIECE) -> Iterator[str]:
     """The new text of ``text`` with ``cuts`` (sorted, apart) made: the old text's runs
     (at most ``size`` characters each) and the placeholders, in order."""
     last = 0
@@ -57,7 +73,7 @@ def joined(text: str, cuts: Iterable[Cut]) -> str:
     return "".join(out)
 
 
-def _runs(text: str, start: int, end: int, size: int) -> Iterator[str]:
+def _runs(text: str | Sliced, start: int, end: int, size: int) -> Iterator[str]:
     for at in range(start, end, size):
         yield text[at : min(end, at + size)]
 
@@ -75,15 +91,20 @@ class PendingTexts:
     """The long texts of the line being redacted whose new text is not built yet."""
 
     def __init__(self) -> None:
-        self._texts: dict[str, tuple[str, list[Cut]]] = {}
+        self._texts: dict[str, tuple[str | Sliced, list[Cut]]] = {}
         self._count = 0
 
-    def stand_in(self, text: str, cuts: list[Cut]) -> str:
+    def stand_in(self, text: str | Sliced, cuts: list[Cut]) -> str:
         """A string to put in the new tree where ``text``'s new text goes."""
         self._count += 1
         name = _PREFIX + str(self._count)
         self._texts[name] = (text, cuts)
         return name
+
+    def keep(self, name: str, text: Sliced) -> None:
+        """Write the stand-in ``name`` (a ``LongText``) as ``text`` if the line is written
+        anew (when it is copied as it is, the stand-in is never written)."""
+        self._texts[name] = (text, [])
 
     def holds(self, value: object) -> bool:
         """Whether ``value`` is a stand-in of this line."""
@@ -92,7 +113,7 @@ class PendingTexts:
     def text(self, name: str) -> str:
         """The new text of the stand-in ``name``, whole (an image's SVG is re-encoded)."""
         text, cuts = self._texts.pop(name)
-        return joined(text, cuts)
+        return joined(text if isinstance(text, str) else text[0 : len(text)], cuts)
 
     def written(self, name: str) -> Iterator[bytes]:
         """The new text of the stand-in ``name`` as a JSON string, a piece at a time; the

@@ -1,0 +1,132 @@
+"""The scrubber's reading of a long text with emoji, held narrowed (``_narrow.LongText``).
+
+Why apart from ``_scrub``: what is done with a string is the same for every string; how
+a narrowed one is read without its ``str`` is one idea of its own. Every finder reads
+the narrowed text whole, as it reads any text (one dispatch), and its spans are the
+text's own. Their values are taken from the narrowed text where none holds a stand-in
+(a stand-in's value would not be the text's); the new text is written from the text
+itself a piece at a time (``_pending.py``), and a text kept as it is is written from it
+if its line is written anew. A value under a secret's key, a span over a stand-in, or a
+file-wide value with a wide character or the stand-in in it makes the text be decoded
+whole and handed to the scrubber as before: the same answer, at the old cost.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ._find import Span
+from ._narrow import STAND_INS, LongText, alike
+from ._pending import joined, new_pieces
+from ._rule import Rule
+from ._scrub import Hit, Hits, Scrubber, _value_key
+from ._suspects import SUSPECT, suspects_of_pieces
+
+
+@dataclass
+class LongTextScrubber(Scrubber):
+    """A scrubber that reads a :class:`LongText` narrowed where that gives the text's
+    own answer."""
+
+    #: per stand-in, whether a file-wide form holds it or a wide character (and how
+    #: many forms there were when that was worked out)
+    _wide_forms_of: dict[str, tuple[int, bool]] = field(default_factory=dict)
+
+    def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
+        if not isinstance(text, LongText):
+            return super()._string(text, path, secret, hits)
+        source = text.source
+        narrow = source.narrow
+        wide = hits is not None and self._wide_forms(source.stand_in)  # pass 2 reads them
+        if secret or wide or not vouched(self.rules):
+            return self._read_whole(text, path, secret, hits)
+        spans, before = self._cached_spans(narrow)
+        if _over_stand_in(narrow, source.stand_in, spans):
+            return self._read_whole(text, path, secret, hits)
+        if hits is None:
+            if not before:  # as ``learn_text``, with the spans it would find
+                for span in spans:
+                    value = _value_key(narrow, span.start, span.end)
+                    self._learn_value(value, span.rule, span.confident)
+                    if span.alias is not None:
+                        self._learn_value(span.alias, span.rule, span.confident)
+            return text
+        cuts = self._cuts(narrow, path, hits, list(spans))
+        if self.secret_keys:
+            found = suspects_of_pieces(new_pieces(source, cuts))
+            hits.extend(Hit(path, SUSPECT, why) for why in found)
+        if not cuts:
+            return self._kept(text)
+        if self.pending is None:
+            return joined(source.whole(), cuts)
+        return self.pending.stand_in(source, cuts)
+
+    def _wide_forms(self, stand_in: str) -> bool:
+        """Whether a file-wide value (or a form of one) holds a character a stand-in
+        stands for, or ``stand_in``: it would be found in the narrowed text where it is
+        not in the text, or not where it is."""
+        self.matcher()
+        known = self._wide_forms_of.get(stand_in)
+        if known is None or known[0] != len(self._forms):
+            wide = any(stand_in in form or _narrows(form) for form in self._forms)
+            known = self._wide_forms_of[stand_in] = (len(self._forms), wide)
+        return known[1]
+
+    def _read_whole(self, text: LongText, path: str, secret: bool, hits: Hits | None) -> str:
+        whole = text.source.whole()
+        new = super()._string(whole, path, secret, hits)
+        return self._kept(text) if new is whole else new
+
+    def _kept(self, text: LongText) -> str:
+        """``text`` itself (the line unchanged by it), written from the text if the line
+        is written anew."""
+        if self.pending is not None:
+            self.pending.keep(text, text.source)
+        return text
+
+
+def vouched(rules: list[Rule]) -> bool:
+    """Whether every rule reads a stand-in as it reads a narrowed character: a pattern
+    that names no character beyond ASCII (as itself or an escape), a finder of this
+    package's (``_narrow.alike`` is made for those)."""
+    return all(_vouched(rule) for rule in rules)
+
+
+@functools.lru_cache(maxsize=1024)
+def _vouched(rule: Rule) -> bool:
+    patterns = [rule.pattern, *(rule.shape or ())]
+    if any(p is not None and not _ascii_pattern(p.pattern) for p in patterns):
+        return False
+    return rule.finder is None or rule.finder.__module__.startswith(__package__ or "-")
+
+
+def _ascii_pattern(source: str) -> bool:
+    """Whether ``source`` names no character a stand-in stands for, nor a stand-in: a
+    character beyond ASCII it names is none of those (``…`` is not), and none is named by
+    an escape or ends a range."""
+    if _WIDE_ESCAPE.search(source) is not None or _WIDE_RANGE.search(source) is not None:
+        return False
+    return all(not alike(char) and char not in STAND_INS for char in source if ord(char) > 127)
+
+
+#: an escape that names a character beyond ASCII (``\\u2019``, ``\\N{...}``, ``\\xa6``)
+_WIDE_ESCAPE = re.compile(r"\\(?:[uUN]|x[89a-fA-F]|[23][0-7]{2})")
+#: a range with an end beyond ASCII
+_WIDE_RANGE = re.compile(r"[^\x00-\x7f]-|-[^\x00-\x7f]")
+
+
+def _narrows(text: str) -> bool:
+    """Whether ``text`` holds a character a narrowed text holds a stand-in for."""
+    return not text.isascii() and any(char > "\xff" and alike(char) for char in text)
+
+
+def _over_stand_in(narrow: str, stand_in: str, spans: Iterable[Span]) -> bool:
+    """Whether a span's value (or a wrapped key's joined value) holds ``stand_in``."""
+    return any(
+        narrow.find(stand_in, span.start, span.end) >= 0
+        or (span.alias is not None and stand_in in span.alias)
+        for span in spans
+    )

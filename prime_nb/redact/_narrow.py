@@ -1,0 +1,199 @@
+"""A long string with emoji in it, held as a ``str`` of one (or two) bytes a character
+that every finder reads whole.
+
+Why: a Python ``str`` holding one character beyond the Basic Multilingual Plane (an
+emoji) costs four bytes for every character, so a long mostly-ASCII string with emoji
+in it is four times its UTF-8 line as one ``str``: over redaction's bound of three times
+the line before anything is read. Here such a string is *narrowed*: each of its symbols
+wider than Latin-1 (an emoji, a skin tone, ``✅``, ``→``) becomes one Latin-1 *stand-in*
+character that the text does not hold, written in the line's own buffer over its UTF-8
+(never longer) and decoded from there, as ``_apart`` decodes an escaped string: a byte
+a character, or two where a letter or quotation mark of the BMP (a curly apostrophe, Cyrillic) stays
+in it as it is. Where each symbol stood is kept beside it (an array of positions and
+one of code points).
+
+Every finder reads the narrowed text as it reads any text, whole, with the same answer
+as of the text itself, because the characters narrowed and the stand-in are alike to
+every test a finder makes of a character: none is a letter, a digit, a space or ``_``,
+each is printable, has no case and is its own NFKC form (:func:`alike`). The only
+places they differ are the characters themselves, so a span found that holds a stand-in
+(its value would not be the text's), a file-wide value that holds a narrowed character
+or the stand-in, or a rule that names one makes the scrubber read the text whole
+(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a
+tag) is decoded as before.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+import re
+import unicodedata
+from array import array
+from typing import Any
+
+from ._pending import kept_name
+
+#: how many bytes of the string are decoded at a time
+PIECE_BYTES = 1 << 16
+#: the keys whose long values are plain text, read by no test of the walk but the
+#: finders': no key names a secret, a format field, an image's data or a pair's name
+LONG_KEYS = frozenset(
+    {"text", "thinking", "content", "output", "stdout", "stderr", "newText", "oldText"}
+)
+#: the bytes that start a 4-byte UTF-8 character (each found with ``find``, in C): a
+#: text with none is no wider than two bytes a character as a ``str``, and is decoded
+#: as it is
+FOUR_BYTE_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
+#: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
+STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
+#: what where a wide character stood costs, in bytes (its position and code point): a
+#: narrowed text costs a byte a character and this a wide one, its ``str`` four bytes a
+#: character, so a text whose wide characters are 3 in 8 or more is not narrowed
+_KEPT_PER_WIDE = 8
+#: a character wider than Latin-1
+_WIDE = re.compile("[\u0100-\U0010ffff]")
+
+
+@functools.lru_cache(maxsize=4096)
+def alike(char: str) -> bool:
+    """Whether ``char`` is read by every finder as a stand-in is: a symbol (or the
+    emoji variation selector), not ``\\w``, ``\\d`` or ``\\s`` to a regex, printable,
+    with no case, its own NFKC form, and none of the look-alike or hidden characters the
+    disguise finder looks for."""
+    return (
+        (unicodedata.category(char) in _SYMBOLS or char in _SELECTORS)
+        and char.isprintable()
+        and not char.isalnum()
+        and char.lower() == char == char.upper() == char.casefold()
+        and unicodedata.normalize("NFKC", char) == char
+        and re.fullmatch(r"[\w\d\s]", char) is None
+        and _DISGUISED.match(char) is None
+    )
+
+
+#: the categories of symbols (mathematical, currency, modifier, other)
+_SYMBOLS = frozenset({"Sm", "Sc", "Sk", "So"})
+#: the text and emoji variation selectors, which follow many emoji
+_SELECTORS = "\ufe0e\ufe0f"
+#: what the disguise finder folds or drops (``_disguise._HIDDEN``, ``_FOLDABLE``)
+_DISGUISED = re.compile(
+    r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
+    r"\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]"
+)
+
+
+class Narrowed:
+    """A text as its narrowed ``str`` (:attr:`narrow`) and where each wide character
+    stood; sliced (``text[a:b]``) as the text itself."""
+
+    __slots__ = ("_chars", "_positions", "narrow", "stand_in")
+
+    def __init__(self, narrow: str, stand_in: str, positions: array[int], chars: array[int]):
+        self.narrow, self.stand_in = narrow, stand_in
+        self._positions, self._chars = positions, chars
+
+    def __len__(self) -> int:
+        return len(self.narrow)
+
+    def __getitem__(self, where: slice) -> str:
+        """``text[start:stop]`` of the text itself (no step)."""
+        start, stop, step = where.indices(len(self.narrow))
+        assert step == 1, "a narrowed text is sliced without a step"
+        first = bisect.bisect_left(self._positions, start)
+        last = bisect.bisect_left(self._positions, stop)
+        if first == last:
+            return self.narrow[start:stop]
+        parts: list[str] = []
+        at = start
+        for k in range(first, last):
+            put = self._positions[k]
+            parts += [self.narrow[at:put], chr(self._chars[k])]
+            at = put + 1
+        parts.append(self.narrow[at:stop])
+        return "".join(parts)
+
+    def whole(self) -> str:
+        """The text as one ``str`` (four bytes a character: only where it is needed)."""
+        return self[0 : len(self.narrow)]
+
+
+class LongText(str):
+    """A stand-in ``str`` in the parsed tree for a narrowed text (:attr:`source`): its
+    value is a name no line holds, which the writer of a changed line replaces with the
+    text's JSON (``PendingTexts.keep``)."""
+
+    source: Narrowed
+
+    def __new__(cls, source: Narrowed) -> LongText:
+        made = super().__new__(cls, kept_name(next(_numbers)))
+        made.source = source
+        return made
+
+    def __copy__(self) -> LongText:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LongText:
+        return self
+
+
+_numbers = itertools.count(1)
+
+
+def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None:
+    """The text of the UTF-8 ``view[start:end]`` (a view of a whole ``bytearray``)
+    narrowed, written over those bytes (the caller blanks them after); None, with the
+    bytes untouched, when the text is not one to narrow (no 4-byte character, a wide
+    character unlike a stand-in, every stand-in in it, or so many wide characters that
+    its ``str`` is the smaller). Raises UnicodeDecodeError where the bytes are not
+    UTF-8."""
+    buffer = view.obj
+    assert isinstance(buffer, bytearray) and len(buffer) == len(view)
+    if not any(buffer.find(lead, start, end) >= 0 for lead in FOUR_BYTE_LEADS):
+        return None
+    present: set[str] = set()
+    narrowed: set[str] = set()
+    count = wide = widest = 0
+    for piece in _pieces(view, start, end):
+        found = _WIDE.findall(piece)
+        for char in set(found).difference(narrowed):
+            if alike(char):
+                narrowed.add(char)
+            elif char > "\uffff":
+                return None  # a wide letter (mathematical, a tag): read as it is
+            else:
+                widest = 1  # a letter or quotation mark of the BMP: two bytes a character
+        present.update(char for char in STAND_INS if char in piece)
+        count, wide = count + len(piece), wide + sum(char in narrowed for char in found)
+    stand_in = next((char for char in STAND_INS if char not in present), None)
+    if stand_in is None or wide * _KEPT_PER_WIDE >= count * (3 - widest * 2):
+        return None  # dense with wide characters: as a ``str`` it is the smaller
+    positions, chars = array("I" if count < 1 << 32 else "q"), array("I")
+    pattern = re.compile("[" + "".join(map(re.escape, sorted(narrowed))) + "]")
+    write, count = start, 0
+    for piece in _pieces(view, start, end):  # each decoded before its bytes are written
+        for m in pattern.finditer(piece):
+            positions.append(count + m.start())
+            chars.append(ord(m.group()))
+        data = pattern.sub(stand_in, piece).encode("utf-8")  # never longer: see above
+        view[write : write + len(data)] = data
+        write += len(data)
+        count += len(piece)
+    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, chars)
+
+
+def _pieces(view: memoryview, start: int, end: int) -> Any:
+    """The text of ``view[start:end]`` a piece of about :data:`PIECE_BYTES` at a time,
+    each cut before a character's first byte."""
+    at = start
+    while at < end:
+        cut = min(end, at + PIECE_BYTES)
+        while at < cut < end and 0x80 <= view[cut] < 0xC0:
+            cut -= 1
+        if cut == at:  # a piece shorter than its one character: the character
+            cut += 1
+            while cut < end and 0x80 <= view[cut] < 0xC0:
+                cut += 1
+        yield str(view[at:cut], "utf-8")
+        at = cut

@@ -1,0 +1,278 @@
+"""A long text with emoji, narrowed (``_narrow.py``), gives every finder the answer the
+text itself gives, and a session redacted so is the session redacted as before.
+
+Texts hold one secret of every corpus kind (as it is, and encoded every way the corpus
+encodes), look-alikes, JSON with secrets in a string, a diff, a wrapped key, among words
+with emoji, symbols, Latin-1 letters, apostrophes, URLs and quotes. Each is narrowed a
+few bytes at a time (pieces cut between characters) and its spans compared with the
+text's. Then a session of them is redacted with every string over 16 bytes decoded
+apart (so that each is narrowed), and with none narrowed: the same bytes and report.
+Each guard of the narrowing, dropped, makes one of these comparisons fail
+(``test_..._breakage``): the oracle can fail.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from more_secrets import LOOKALIKES
+from redteam3_secrets import ENCODINGS_RED3
+from redteam_secrets import ENCODINGS, LOOKALIKES_MORE
+from secret_corpus import KINDS
+
+from prime_nb.redact import redact
+from prime_nb.redact._embedded import StreamScrubber
+from prime_nb.redact._file import _rules
+from prime_nb.redact._find import Span
+from prime_nb.redact._narrow import STAND_INS, Narrowed, alike, narrowed_in_place
+
+_narrow = importlib.import_module("prime_nb.redact._narrow")
+_apart = importlib.import_module("prime_nb.redact._apart")
+_lines = importlib.import_module("prime_nb.redact._lines")
+_long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
+
+#: words around each secret: emoji (one with a skin tone, one with a selector), symbols
+#: of the BMP, Latin-1 letters, apostrophes, quotes, URLs, digits
+WORDS = [
+    "plain", "it's", "😀", "🎉🎉", "👍🏽", "❤️", "✅", "→", "café", "naïve", "don't",
+    '"quoted"', "https://example.com/a?b=1&c=2", "42", "x=1", "a😀b", "ok;", "(see)", "it\u2019s",
+]  # fmt: skip
+SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ "]
+#: texts that read a stand-in where a wide character stood, or that are not narrowed
+SPECIAL = [
+    "password=hun😀ter2xyz and then 😀 more",  # a span over a wide character
+    'note 😀 {"user": "app 😀", "password": "Zq8vN2xL5pT7", "n": 3} end',
+    "--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-A=1\n+DB_PASSWORD=hunter2xyz 😀\n",
+    "key: ghp_Zq8vN2xL5pT7rWk3J9mB4c\nY6hD1fG0sA2eR8 😀 wrapped",
+    "ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8😀 glued to an emoji",
+    "\u0440\u0430ssword=hunter2xyz 😀 (Cyrillic letters: kept as they are)",
+    "".join(chr(0x1D3B9 + ord(c)) for c in "password") + "=hunter2xyz 😀 (math: not narrowed)",
+    "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
+    "symbols ¦ and © in it 😀 password=hunter2xyz",
+    "😀😀🎉 dense 👍👍 password=hunter2xyz 🎉🎉🎉🎉",
+]
+
+
+def _texts() -> list[str]:
+    r = random.Random(13)
+    snippets = [make(random.Random(0)).snippet for make in KINDS]
+    encodings = [*ENCODINGS.values(), *ENCODINGS_RED3.values()]
+    encoded = [encode(snippet) for snippet in snippets[::19] for encode in encodings]
+    looks = [*LOOKALIKES[::2], *LOOKALIKES_MORE[::2]]
+    out = []
+    for snippet in [*snippets, *encoded, *looks]:
+        around = [r.choice(WORDS) + r.choice(SEPARATORS) for _ in range(r.randrange(2, 12))]
+        at = r.randrange(len(around) + 1)
+        out.append("".join(around[:at]) + snippet + r.choice(SEPARATORS) + "".join(around[at:]))
+    return out + SPECIAL
+
+
+def _narrowed(text: str) -> Narrowed | None:
+    data = bytearray(text.encode())
+    with memoryview(data) as view:
+        return narrowed_in_place(view, 0, len(data))
+
+
+def _key(span: Span, stand_in: str | None, narrow: str) -> tuple[Any, ...]:
+    """What must be equal: where, by which rule; and what its value tells (confident,
+    a wrapped key's joined value) where it holds no stand-in."""
+    where = (span.start, span.end, span.rule.name)
+    if stand_in is not None and stand_in in narrow[span.start : span.end]:
+        return where
+    return (*where, span.confident, span.alias is None, span.alias or "")
+
+
+def span_differences(finder: StreamScrubber, texts: list[str]) -> tuple[list[str], int]:
+    """The texts whose narrowed text's spans are not the text's, and how many were
+    narrowed."""
+    wrong, narrowed = [], 0
+    for text in texts:
+        got = _narrowed(text)
+        if got is None:
+            continue
+        narrowed += 1
+        assert got.whole() == text, text
+        want = sorted(_key(s, None, text) for s in finder.spans(text))
+        have = sorted(_key(s, got.stand_in, got.narrow) for s in finder.spans(got.narrow))
+        if len(want) != len(have) or any(w[: len(h)] != h for w, h in zip(want, have, strict=True)):
+            wrong.append(text)
+    return wrong, narrowed
+
+
+@pytest.fixture(scope="module")
+def finder() -> StreamScrubber:
+    return StreamScrubber(_rules(None, [], []))
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Texts narrowed a few bytes at a time, every string over 16 bytes decoded apart
+    (and so narrowed), every line read into a buffer narrowed in place."""
+    monkeypatch.setattr(_narrow, "PIECE_BYTES", 7)
+    monkeypatch.setattr(_apart, "LONG_STRING", 16)
+    monkeypatch.setattr(_lines, "KEEP_RAW", 16)
+    monkeypatch.setattr(_lines, "READ_PIECE", 64)
+
+
+def test_the_stand_ins_are_alike_to_what_they_stand_for() -> None:
+    assert all(alike(char) for char in STAND_INS)
+    assert all(alike(char) for char in "😀🎉👍🏽❤\ufe0f✅→")
+    assert not any(
+        alike(char) for char in "\u0440a\U0001d429\u24b6\u200d\u2019\u201c\u2014\u2026é_1 "
+    )
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
+    """A byte a character and 8 a wide one, against the ``str``'s 4 a character; a
+    text with no 4-byte character is two bytes a character at most, and kept so."""
+    assert _narrowed("😀 plain words " * 20) is not None
+    assert _narrowed("😀😀 a" * 20) is None  # 2 in 4: its ``str`` is the smaller
+    assert _narrowed("✅ plain words " * 20) is None
+    quoted = _narrowed("😀 it\u2019s plain " * 20)  # two bytes a character: 1 in 4 at most
+    assert quoted is not None and quoted.narrow == "¦ it\u2019s plain " * 20
+    assert _narrowed("😀😀 it\u2019s " * 20) is None
+    got = _narrowed("é😀ab" * 3)  # pieces of 7 bytes: a character never cut
+    assert got is not None and got.whole() == "é😀ab" * 3 and got.narrow == "é¦ab" * 3
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_narrowed_text_has_the_spans_of_the_text(finder: StreamScrubber) -> None:
+    texts = _texts()
+    wrong, narrowed = span_differences(finder, texts)
+    assert wrong == []
+    assert narrowed >= len(texts) * 2 // 3  # most are narrowed: the test can fail
+
+
+HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+_RANDOM = "Zq8😀vN2xL5pT7rWk3J9mB4c"
+#: a secret with an emoji in it, learned file-wide from a short value, and texts that hold
+#: it bare and as a password with an emoji in it (a span over a stand-in)
+WIDE = [
+    {"type": "custom", "id": "w", "customType": "x", "data": {"password": _RANDOM}},
+    f"later 😀 the same {_RANDOM} again, bare",
+    "password=hun😀ter2xyz and then 😀 more",
+    "the same 👍 password=hun😀ter2xyz 😀 \U0001d400 (read whole: a mathematical letter)",
+]
+#: a user's rule that names an emoji (the narrowed text lacks it), and a text it reads
+EMOJI_RULE = re.compile(r"🔑 ?([A-Za-z0-9]{8,})")
+KEYED = "the key 🔑 Zq8vN2xL5pT7 😀 it's here"
+#: the user's own rules in place of the defaults (a few, compiled at once)
+OWN: dict[str, Any] = {"rules": [EMOJI_RULE, re.compile(r"password=\S+")]}
+
+
+def _entries(texts: list[Any]) -> Iterator[dict[str, Any]]:
+    for i, text in enumerate(texts):
+        if isinstance(text, dict):
+            yield text
+            continue
+        content: Any = text
+        if i % 3 == 1:  # beside a short secret: its line changes, this text does not
+            content = [{"type": "text", "text": text}, {"type": "text", "text": "pw=x"}]
+        yield {
+            "type": "message",
+            "id": f"m{i}",
+            "parentId": f"m{i - 1}" if i else None,
+            "timestamp": "2026-01-05T10:00:01Z",
+            "message": {"role": "user", "content": content, "timestamp": 0},
+        }
+
+
+def redacted_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, texts: list[Any], **options: Any
+) -> tuple[tuple[bytes, Any], tuple[bytes, Any], int]:
+    """A session of ``texts`` redacted narrowed, and not; how many were narrowed."""
+    path = tmp_path / "s.jsonl"
+    lines = [json.dumps(HEAD), *(json.dumps(e, ensure_ascii=False) for e in _entries(texts))]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    count = 0
+    real = narrowed_in_place
+
+    def counted(view: memoryview, start: int, end: int) -> Narrowed | None:
+        nonlocal count
+        got = real(view, start, end)
+        count += got is not None
+        return got
+
+    out: list[tuple[bytes, Any]] = []
+    for narrowing in (counted, lambda *_: None):
+        monkeypatch.setattr(_apart, "narrowed_in_place", narrowing)
+        dest = tmp_path / f"out{len(out)}.jsonl"
+        done = redact(path, dest, hostnames=[], **options)
+        out.append((dest.read_bytes(), done.report.astype(str).values.tolist()))
+    return out[0], out[1], count
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_session_redacted_narrowed_is_the_session_redacted_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A secret kind or look-alike in four (encoded ones too), each kept, or
+    replaced, or beside a short secret that changes its line."""
+    texts = _texts()
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, texts[::4] + SPECIAL)
+    assert count >= len(texts) // 4
+    assert narrowed == before
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_wide_value_reads_the_text_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file-wide value with an emoji, a password with one (a span over a stand-in)."""
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [*WIDE, *SPECIAL])
+    assert count >= 10
+    assert narrowed == before
+    for value in (_RANDOM, "hun😀ter2xyz"):
+        assert value.encode() not in before[0]
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_rule_naming_an_emoji_reads_the_text_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, [KEYED, *SPECIAL], **OWN)
+    assert narrowed == before
+    assert b"Zq8vN2xL5pT7" not in before[0]
+
+
+# -- the oracle can fail: each guard dropped ------------------------------------------------
+
+#: (how the guard is dropped, the session that then differs; None: the spans differ)
+BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | None]] = {
+    "a stand-in that is a letter": (lambda mp: mp.setattr(_narrow, "STAND_INS", "é"), None),
+    "letters narrowed too": (lambda mp: mp.setattr(_narrow, "alike", lambda _c: True), None),
+    "a span over a stand-in kept": (
+        lambda mp: mp.setattr(_long_scrub, "_over_stand_in", lambda *_: False),
+        WIDE[2:],
+    ),
+    "a wide file-wide value kept": (
+        lambda mp: mp.setattr(_long_scrub.LongTextScrubber, "_wide_forms", lambda *_: False),
+        WIDE[:2],
+    ),
+    "a rule naming an emoji kept": (
+        lambda mp: mp.setattr(_long_scrub, "vouched", lambda _r: True),
+        [KEYED],
+    ),
+}
+
+
+@pytest.mark.usefixtures("tiny")
+@pytest.mark.parametrize("breakage", BREAKAGES)
+def test_the_oracle_fails_on_each_breakage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, finder: StreamScrubber, breakage: str
+) -> None:
+    drop, texts = BREAKAGES[breakage]
+    drop(monkeypatch)
+    if texts is None:
+        wrong, _ = span_differences(finder, _texts()[::4] + SPECIAL)
+        assert wrong, breakage
+        return
+    options = OWN if texts == [KEYED] else {}
+    narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, texts, **options)
+    assert narrowed != before, breakage
