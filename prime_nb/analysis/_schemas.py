@@ -8,6 +8,7 @@ content gave another dtype (an empty table all ``object``, missing stop reasons
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pandas as pd
@@ -145,6 +146,12 @@ SCHEMAS: dict[str, dict[str, str]] = {
 }
 
 
+@cache
+def _dtype(spec: str) -> Any:
+    """The dtype of a schema string, looked up once: each table asks for a few dozen."""
+    return dtype_of(spec)
+
+
 def _missing(value: Any) -> bool:
     return (
         value is None
@@ -176,9 +183,17 @@ def conform(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     else:
         index = pd.Index(frame.index.tolist(), name=spec[0], dtype=spec[1])
     columns = {}
-    for column, dtype in schema.items():
-        items = frame[column].tolist() if column in frame else [None] * len(frame)
-        columns[column] = pd.array(_cast(items, dtype), dtype=dtype_of(dtype))
+    for column, spec_of_column in schema.items():
+        dtype = _dtype(spec_of_column)
+        if column not in frame:
+            items: list[Any] = [None] * len(frame)
+        else:
+            held = frame[column]
+            if held.dtype == dtype:  # its values are already what the cast would give
+                columns[column] = held.array.copy()
+                continue
+            items = held.tolist()
+        columns[column] = pd.array(_cast(items, spec_of_column), dtype=dtype)
     out = pd.DataFrame(columns, index=index)  # arrays: one frame built, nothing aligned
     out.attrs.update(frame.attrs)
     return out

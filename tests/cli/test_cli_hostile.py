@@ -3,6 +3,7 @@ and devices instead of files, and exports that would overwrite a session."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -211,16 +212,55 @@ def test_a_family_refuses_a_fifo_or_device_as_its_file(tmp_path: Path, fifo: Pat
     assert len(family[1]) == 1 and family[1].problems.empty
 
 
-@pytest.mark.parametrize("command", ["info", "validate", "export", "upgrade", "family"])
-def test_cli_refuses_a_fifo_at_once(fifo: Path, command: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "prime_nb.cli", command, str(fifo)],
-        capture_output=True,
-        text=True,
-        timeout=FIFO_TIMEOUT * 2,
-    )
-    assert proc.returncode == 1
-    assert NOT_REGULAR in proc.stdout + proc.stderr
+FIFO_COMMANDS = ("info", "validate", "export", "upgrade", "family")
+
+#: each command on the FIFO in turn, in one child (one import of prime_nb for all), each
+#: through ``main`` as ``python -m prime_nb.cli`` runs it; one line of JSON per command
+#: as it ends, so that a command that hangs is the first without its line
+FIFO_RUNS = """
+import contextlib, io, json, sys
+from prime_nb.cli import main
+for command in sys.argv[2:]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([command, sys.argv[1]])
+    print(json.dumps([command, code, out.getvalue() + err.getvalue()]), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def fifo_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str]] | str:
+    """Each command's exit code and output on a FIFO, from one child bounded by a
+    timeout; what the child said instead if it hung or failed."""
+    fifo = tmp_path_factory.mktemp("fifo") / "pipe.jsonl"
+    os.mkfifo(fifo)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", FIFO_RUNS, str(fifo), *FIFO_COMMANDS],
+            capture_output=True,
+            text=True,
+            timeout=FIFO_TIMEOUT * 2,
+        )
+    except subprocess.TimeoutExpired as hung:
+        said = hung.stdout.decode() if isinstance(hung.stdout, bytes) else hung.stdout or ""
+        return f"hung for {FIFO_TIMEOUT * 2} s after: {said}"
+    runs = {}
+    for line in proc.stdout.splitlines():
+        command, code, said = json.loads(line)
+        runs[command] = (code, said)
+    if proc.returncode != 0:
+        return f"exit {proc.returncode} after {list(runs)}: {proc.stderr[-2000:]}"
+    return runs
+
+
+@pytest.mark.parametrize("command", FIFO_COMMANDS)
+def test_cli_refuses_a_fifo_at_once(
+    fifo_runs: dict[str, tuple[int, str]] | str, command: str
+) -> None:
+    assert not isinstance(fifo_runs, str), fifo_runs
+    code, said = fifo_runs[command]
+    assert code == 1
+    assert NOT_REGULAR in said
 
 
 # -- export never overwrites a session -------------------------------------------------

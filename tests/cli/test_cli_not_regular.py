@@ -2,27 +2,30 @@
 answers at once in one line that says what the path is, and prints no ``nan``.
 
 Each command runs in a child with a timeout, so a hang (a FIFO waited on, /dev/zero read)
-fails the test instead of stopping the suite.
+fails the test instead of stopping the suite: the module's commands in one child, one
+after another (tests/cli_child.py).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_child import CliChild
 from conftest import header, msg, write_lines
 
-CLI = [sys.executable, "-m", "prime_nb.cli"]
 TIMEOUT = 60
 
 
-def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd, check=False
-    )
+@pytest.fixture(scope="module")
+def cli() -> Iterator[CliChild]:
+    child = CliChild(TIMEOUT)
+    try:
+        yield child
+    finally:
+        child.close()
 
 
 @pytest.fixture
@@ -33,9 +36,11 @@ def fifo(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["a FIFO", "a character device"])
-def test_grep_refuses_a_fifo_or_device_at_once(tmp_path: Path, fifo: Path, kind: str) -> None:
+def test_grep_refuses_a_fifo_or_device_at_once(
+    cli: CliChild, tmp_path: Path, fifo: Path, kind: str
+) -> None:
     path = fifo if kind == "a FIFO" else Path("/dev/zero")
-    proc = _run("grep", "x", str(path), cwd=tmp_path)
+    proc = cli.run("grep", "x", str(path), cwd=tmp_path)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.splitlines() == [
         f"prime-nb: error: {path}: is {kind}, not a session file or a folder; "
@@ -44,9 +49,9 @@ def test_grep_refuses_a_fifo_or_device_at_once(tmp_path: Path, fifo: Path, kind:
 
 
 @pytest.mark.parametrize("kind", ["a FIFO", "a character device"])
-def test_redact_says_what_the_path_is(tmp_path: Path, fifo: Path, kind: str) -> None:
+def test_redact_says_what_the_path_is(cli: CliChild, tmp_path: Path, fifo: Path, kind: str) -> None:
     path = fifo if kind == "a FIFO" else Path("/dev/zero")
-    proc = _run("redact", str(path), cwd=tmp_path)
+    proc = cli.run("redact", str(path), cwd=tmp_path)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.splitlines() == [
         f"prime-nb: error: {path}: is {kind}, not a regular file; pass one .jsonl session file"
@@ -55,7 +60,7 @@ def test_redact_says_what_the_path_is(tmp_path: Path, fifo: Path, kind: str) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.jsonl"]  # nothing written
 
 
-def test_grep_prints_no_nan_for_hits_without_a_role(tmp_path: Path) -> None:
+def test_grep_prints_no_nan_for_hits_without_a_role(cli: CliChild, tmp_path: Path) -> None:
     """A label's and a compaction's hits have no role: the column shows ``-``."""
     lines = [
         header(),
@@ -79,7 +84,7 @@ def test_grep_prints_no_nan_for_hits_without_a_role(tmp_path: Path) -> None:
         },
     ]
     write_lines(tmp_path / "s.jsonl", lines)
-    proc = _run("grep", "needle", str(tmp_path / "s.jsonl"), cwd=tmp_path)
+    proc = cli.run("grep", "needle", str(tmp_path / "s.jsonl"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     rows = [line.split(" ", 4)[:4] for line in proc.stdout.splitlines()]
     assert [row[1:] for row in rows] == [

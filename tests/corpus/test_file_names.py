@@ -141,20 +141,62 @@ def test_dask_tables(twins: tuple[Path, Path]) -> None:
         pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
 
 
-@pytest.mark.parametrize("command", ["info", "validate", "family", "ls"])
-def test_the_cli_on_a_strict_terminal(twins: tuple[Path, Path], command: str) -> None:
-    _, odd = twins
-    target = odd if command == "ls" else odd / f"{ODD}-branchy.jsonl"
+STRICT_COMMANDS = ("info", "validate", "family", "ls")
+
+#: each command in turn in one child (one import of prime_nb for all), through ``main``
+#: as ``python -m prime_nb.cli`` runs it, the names given as bytes on its command line;
+#: each command's output ends with a NUL, its name and exit code, and a NUL
+STRICT_RUNS = """
+import sys
+from prime_nb.cli import main
+folder, file = sys.argv[1], sys.argv[2]
+for command in sys.argv[3:]:
+    assert sys.stdout.errors == "strict", sys.stdout.errors  # as a fresh process has it
+    code = main([command, folder if command == "ls" else file])
+    sys.stdout.flush()
+    sys.stdout.buffer.write(b"\\0%s %d\\0" % (command.encode(), code))
+    sys.stdout.buffer.flush()
+"""
+
+
+@pytest.fixture(scope="module")
+def strict_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, bytes]]:
+    """Each command's exit code and output on the odd folder, from one child whose
+    stdout is a strict UTF-8 terminal (surrogates raise)."""
+    odd = tmp_path_factory.mktemp("strict") / "odd"
+    fill(odd, ODD)
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # strict: surrogates raise
     done = subprocess.run(
-        [sys.executable, "-m", "prime_nb.cli", command, os.fsencode(target)],
+        [
+            sys.executable,
+            "-c",
+            STRICT_RUNS,
+            os.fsencode(odd),
+            os.fsencode(odd / f"{ODD}-branchy.jsonl"),
+            *STRICT_COMMANDS,
+        ],
         capture_output=True,
         env=env,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr.decode()
+    parts = done.stdout.split(b"\0")
+    assert parts[-1] == b"" and len(parts) == 2 * len(STRICT_COMMANDS) + 1, done.stdout
+    runs = {}
+    for out, end in zip(parts[0:-1:2], parts[1:-1:2], strict=True):
+        command, code = end.decode().split(" ")
+        runs[command] = (int(code), out)
+    return runs
+
+
+@pytest.mark.parametrize("command", STRICT_COMMANDS)
+def test_the_cli_on_a_strict_terminal(
+    strict_runs: dict[str, tuple[int, bytes]], command: str
+) -> None:
+    code, out = strict_runs[command]
+    assert code == 0
     if command != "family":  # family names sessions by id, not by file
-        assert b"caf\\xe9-\\xff" in done.stdout
+        assert b"caf\\xe9-\\xff" in out
 
 
 def test_views_of_a_session_named_by_its_file(tmp_path: Path) -> None:
