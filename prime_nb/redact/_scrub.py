@@ -234,7 +234,7 @@ class Scrubber(SpanFinder):
         cuts = self._cuts(text, path, hits, spans)
         if pieces and cuts and self.pending is not None and len(text) > LONG_TEXT:
             if self.secret_keys:
-                found = suspects_of_pieces(new_pieces(text, cuts))
+                found = suspects_of_pieces(lambda: new_pieces(text, cuts))
                 hits.extend(Hit(path, SUSPECT, why) for why in found)
             return self.pending.stand_in(text, cuts)
         new = joined(text, cuts) if cuts else text
