@@ -54,8 +54,6 @@ _KNOWN = re.compile(
     r"|(?<![\w.])(?P<microsoft>M\.[A-Z]\d{1,3}_[A-Z]{2,5}\.[\w.!*$-]{40,})"
     r"|(?<![\w-])(?P<plaid>(?:access|public|link)-(?:production|development|sandbox)"
     r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
-    # a token's end that a rule's pattern left after its placeholder (a format that grew)
-    r"|\[REDACTED:[\w-]{1,60}:\d{1,9}\](?P<rest>[A-Za-z0-9+/_\-=]{6,})"
     # what an askpass script prints is a password
     r"|askpass[^\n]{0,80}?(?:\n|\\n)(?:[^\n]{0,200}?(?:\n|\\n)){0,3}?"
     r"[+\- \t]{0,8}(?:echo|printf)[ \t]+"
@@ -69,13 +67,16 @@ _KNOWN_WHY = {
     "nostr": "a Nostr secret key (nsec1...)",
     "microsoft": "a Microsoft account token (M.C..._BAY...)",
     "plaid": "a Plaid token (access-<environment>-<uuid>)",
-    "rest": "token characters left after a replacement (a longer token than its rule's)",
     "askpass": "what an askpass script prints",
     "form": "a value beside a secret's name in --form fields",
 }
 #: a text holds one of these if :data:`_KNOWN` can match in it
-_KNOWN_NEEDS: tuple[str, ...] = ("accounts", "nsec1", "M.", "askpass", "--form", "[REDACTED:")
+_KNOWN_NEEDS: tuple[str, ...] = ("accounts", "nsec1", "M.", "askpass", "--form")
 _KNOWN_NEEDS += ("-production-", "-development-", "-sandbox-")
+#: a token's end that a rule's pattern left after its placeholder (a format that grew)
+_LEFT_AFTER = re.compile(r"\[REDACTED:[\w-]{1,60}:\d{1,9}\][A-Za-z0-9+/_\-=]{6,}")
+_LEFT_AFTER_WHY = "token characters left after a replacement (a longer token than its rule's)"
+_LEFT_AFTER_NEEDS = ("[REDACTED:",)
 
 
 def suspects(text: str) -> Iterator[str]:
@@ -98,6 +99,9 @@ def suspects(text: str) -> Iterator[str]:
     if any(literal in text for literal in _KNOWN_NEEDS):
         for m in _KNOWN.finditer(text):
             yield _known_reason(m)
+    if _LEFT_AFTER_NEEDS[0] in text:
+        for _ in _LEFT_AFTER.finditer(text):
+            yield _LEFT_AFTER_WHY
 
 
 def _reason(m: re.Match[str]) -> str | None:
@@ -147,11 +151,12 @@ Pieces = Iterable[str] | Callable[[], Iterable[str]]
 def suspects_of_pieces(pieces: Pieces) -> Iterator[str]:
     """What :func:`suspects` yields of the text ``"".join(pieces)``, read a window of
     about :data:`WINDOW` characters at a time (a long text's new text is never built
-    whole), once for each of its three patterns: ``pieces`` is read three times (a
+    whole), once for each of its four patterns: ``pieces`` is read four times (a
     callable is called for each reading)."""
     yield from _beside_words(pieces)
-    yield from _windowed(pieces, _QUOTED, _quoted_reason, 512)
-    yield from _windowed(pieces, _KNOWN, _known_reason, 1024)
+    yield from _windowed(pieces, _QUOTED, _quoted_reason, 512, ('"', "'"))
+    yield from _windowed(pieces, _KNOWN, _known_reason, 1024, _KNOWN_NEEDS)
+    yield from _windowed(pieces, _LEFT_AFTER, lambda _: _LEFT_AFTER_WHY, 128, _LEFT_AFTER_NEEDS)
 
 
 #: how far past a match's start the text is read before the match is known (the word,
@@ -203,6 +208,7 @@ def _windowed(
     pattern: re.Pattern[str],
     reason: Callable[[re.Match[str]], str | None],
     margin: int,
+    needs: tuple[str, ...],
 ) -> Iterator[str]:
     """The reasons of ``pattern``'s matches in the joined pieces, a window at a time.
 
@@ -212,7 +218,9 @@ def _windowed(
     when it starts over ``margin`` before the window's end and ends before it; otherwise
     the next window starts at it. The next window is scanned from where the last one
     stopped, with the :data:`_BACK` characters before it held as they are, for the
-    look-behinds and for what ``reason`` reads before a match."""
+    look-behinds and for what ``reason`` reads before a match. Every match holds one of
+    ``needs`` within a few characters of its start: a window without one is not
+    scanned."""
     stream = iter(pieces() if callable(pieces) else pieces)
     window = max(WINDOW, 2 * margin)
     held, lead, done, want = "", "", False, window
@@ -225,7 +233,8 @@ def _windowed(
                 held += piece
         text = lead + held
         limit, resume, last = len(text) - margin, len(text), len(lead)
-        for m in pattern.finditer(text, len(lead)):
+        held_one = any(literal in text for literal in needs)
+        for m in pattern.finditer(text, len(lead)) if held_one else ():
             if not done and (m.start() >= limit or m.end() >= len(text)):
                 resume = m.start()
                 break
