@@ -144,7 +144,7 @@ def test_a_long_text_read_in_windows_finds_what_the_whole_finds(
         pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
         monkeypatch.setattr(suspects_module, "WINDOW", r.choice([1, 700, 1500]))
         assert list(suspects_of_pieces(pieces)) == want
-        assert list(suspects_of_pieces(lambda: iter(pieces))) == want
+        assert list(suspects_of_pieces(lambda p=pieces: iter(p))) == want
     assert found > 100
 
 
