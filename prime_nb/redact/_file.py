@@ -350,14 +350,14 @@ def _redacted_line(
         for _, _, value in line.obj.spans:
             kind = value.get("type") if isinstance(value, dict) else None
             if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
-                ids.append(_entry_id(migrator, value))
+                ids.append(_entry_id(migrator, value, scrubber))
         new = _glued_line(line, line.obj, scrubber, hits)
         return line, new, next((i for i in ids if i is not None), None)
     obj = line.obj
     entry_id: str | None = None
     kind = obj.get("type") if isinstance(obj, dict) else None
     if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
-        entry_id = _entry_id(migrator, obj)
+        entry_id = _entry_id(migrator, obj, scrubber)
     fixed_obj = scrubber.scrub(obj, hits, _where(obj))
     if line.rewrite is not None:
         hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
@@ -401,7 +401,7 @@ def _streamed_line(
     kind = top.get("type") if top is not None else None
     entry_id: str | None = None
     if migrator is not None and top is not None and isinstance(kind, str) and kind not in HEADERS:
-        entry_id = _entry_id(migrator, top)
+        entry_id = _entry_id(migrator, top, scrubber)
     if changed:
         if out is not None:
             out.write(line.tail)
@@ -455,11 +455,12 @@ def _where(obj: Any) -> str:
     return "entry" if isinstance(obj, dict) and isinstance(obj.get("type"), str) else "data"
 
 
-def _entry_id(migrator: Migrator, obj: dict[str, Any]) -> str | None:
-    """The id prime_nb loads the entry with (derived for version 1 files)."""
+def _entry_id(migrator: Migrator, obj: dict[str, Any], scrubber: Scrubber) -> str | None:
+    """The id prime_nb loads the redacted entry with (derived for version 1 files): an
+    id that holds a secret is named as the redacted file writes it."""
     if migrator.version >= 2:  # its ids are as written: the migrator keeps none
         value = obj.get("id")
-        return value if isinstance(value, str) else None
+        return scrubber.as_written(value) if isinstance(value, str) else None
     entry = migrator.apply(copy.deepcopy(obj))
     value = entry.get("id")
     return value if isinstance(value, str) else None

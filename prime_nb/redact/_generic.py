@@ -263,9 +263,21 @@ _SECRET_WORD = re.compile(
 )
 
 
+#: how far before a cut value its line is read for a secret's word: a long line of many
+#: cut values must not be read back to its start for each
+LINE_BACK = 256
+#: what every match of :data:`_SECRET_WORD` holds, case folded (a line without one of
+#: them is not searched)
+_SECRET_WORD_PARTS = (
+    *("pass", "pw", "secret", "token", "key", "auth", "cred", "bearer", "cookie", "psk"),
+    *("://", "identified", "sqlplus", "echo", "login", "connect"),
+)
+
+
 def truncated_spans(text: str) -> Iterator[tuple[int, int]]:
     """A value cut by a truncation mark: replaced when random, or a secret's word is
-    before it on its line (the rule that knows its whole shape cannot match half)."""
+    before it on its line, within :data:`LINE_BACK` characters (the rule that knows its
+    whole shape cannot match half)."""
     for m in TRUNCATED.finditer(text):
         start, end = m.span("v")
         if "://" in m.group("v"):  # a URL: what follows its last ``:`` (a password)
@@ -275,7 +287,15 @@ def truncated_spans(text: str) -> Iterator[tuple[int, int]]:
         value = text[start:end]
         if len(value) < 6:
             continue
-        line = text[text.rfind("\n", 0, m.start()) + 1 : start]
+        back = max(0, m.start() - LINE_BACK)
+        line = text[text.rfind("\n", back, m.start()) + 1 or back : start]
         reference = stand_in(value) and not value.startswith("$")  # "$ecret" is cut too
-        if strongly_random(value) or (_SECRET_WORD.search(line) and not reference):
+        if strongly_random(value) or (not reference and _secret_word_in(line)):
             yield start, end
+
+
+def _secret_word_in(line: str) -> bool:
+    folded = line.casefold()
+    if not any(part in folded for part in _SECRET_WORD_PARTS):
+        return False
+    return _SECRET_WORD.search(line) is not None

@@ -13,9 +13,13 @@ Beyond the rules, the scrubber reads structure: a value under a key that names a
 that decodes to text is decoded and read; a token a terminal wrapped over two lines is
 read joined. Keys are scanned like text (a secret used as a key is replaced).
 
-What is never touched: the fields that make the tree and the format (ids, parent ids,
-types, timestamps, tool call ids, thinking signatures, image data). So the redacted file
-has the same ids, tree and context shape.
+What is never touched: the fields that make the format (types, timestamps, thinking
+signatures, image data). The fields that make the tree and pair a call with its result
+(``id``, ``parentId``, ``toolCallId``, ...: :data:`ID_FIELDS`) are read like text, never
+as a secret by their key: an id stays as written unless a rule finds a secret in it, and
+then the same id is replaced the same way wherever it is written (a string's spans and
+the file-wide values are the same in every place), so a call still finds its result and
+an entry its parent.
 """
 
 from __future__ import annotations
@@ -35,8 +39,6 @@ from ._encodings import (
     PIECE,
     trie_pattern,
 )
-
-#: fields of an entry (or header) that make the tree and the format, never scanned
 from ._find import SECRET_FIELD, WIDE_MAX, Span, SpanFinder
 from ._pending import LONG_TEXT, Cut, PendingTexts, joined, new_pieces
 from ._rule import Rule
@@ -50,27 +52,22 @@ from ._values import (
     structural_stand_in,
 )
 
-#: fields of an entry (or header) that make the tree and the format, never scanned
-ENTRY_KEEP = frozenset(
-    {
-        "type",
-        "id",
-        "parentId",
-        "timestamp",
-        "targetId",
-        "fromId",
-        "firstKeptEntryId",
-        "firstKeptEntryIndex",
-        "version",
-        "sessionId",
-        "toolCallId",
-        "_sourceType",
-    }
-)
+#: fields of an entry (or header) that make the format, never scanned
+ENTRY_KEEP = frozenset({"type", "timestamp", "firstKeptEntryIndex", "version", "_sourceType"})
 #: fields of an agent message that make the format
-MESSAGE_KEEP = frozenset({"role", "timestamp", "toolCallId"})
+MESSAGE_KEEP = frozenset({"role", "timestamp"})
 #: fields of a content block that make the format (an image's ``data`` is kept too)
-BLOCK_KEEP = frozenset({"type", "id", "thinkingSignature", "textSignature", "signature"})
+BLOCK_KEEP = frozenset({"type", "thinkingSignature", "textSignature", "signature"})
+#: the fields that make the tree and pair a tool call with its result, by where they are
+#: (an entry or header, a message, a content block): scanned like text, never a secret
+#: by their key, so that the same id is replaced the same way wherever it is written
+ID_FIELDS = {
+    "entry": frozenset(
+        {"id", "parentId", "targetId", "fromId", "firstKeptEntryId", "sessionId", "toolCallId"}
+    ),
+    "message": frozenset({"toolCallId"}),
+    "block": frozenset({"id"}),
+}
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
 #: a string shorter than this is known by itself (a longer one by its length and hash);
@@ -237,7 +234,7 @@ class Scrubber(SpanFinder):
         cuts = self._cuts(text, path, hits, spans)
         if pieces and cuts and self.pending is not None and len(text) > LONG_TEXT:
             if self.secret_keys:
-                found = suspects_of_pieces(new_pieces(text, cuts))
+                found = suspects_of_pieces(lambda: new_pieces(text, cuts))
                 hits.extend(Hit(path, SUSPECT, why) for why in found)
             return self.pending.stand_in(text, cuts)
         new = joined(text, cuts) if cuts else text
@@ -276,6 +273,14 @@ class Scrubber(SpanFinder):
                 group = []
             group.append(span)
         return cuts
+
+    def as_written(self, text: str) -> str:
+        """What pass 2 writes for the string ``text`` (an entry's id, which the report
+        names the entry by: a secret in it must not reach the report)."""
+        found: list[Hit] = []
+        if len(text) < _SHORT_TEXT:
+            return self._scrub_short(text, "", found)
+        return self.scrub_text(text, "", found)
 
     def scrub(self, obj: Any, hits: Hits, where: str = "entry") -> Any:
         """A copy of ``obj`` with secrets replaced (``obj`` itself if nothing changed)."""
@@ -369,7 +374,8 @@ class Scrubber(SpanFinder):
         new_key = self._key(key, path, hits)
         pair, jwk = context
         inner = secret or (
-            self.secret_keys
+            key not in ID_FIELDS.get(where, ())
+            and self.secret_keys
             and (
                 secret_under(key, value)
                 or (pair and key == "value")

@@ -10,7 +10,7 @@ user decides before sharing (see :class:`~prime_nb.redact.Redaction`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ._literals import finditer
 from ._values import strongly_random
@@ -25,15 +25,83 @@ _BESIDE_WORD = re.compile(
 )
 _PLACEHOLDER = re.compile(r"REDACTED|WITHHELD|redacted\.invalid")
 
+#: a quoted string of token characters (and the separators tokens hold), then what
+#: follows it: a call's next argument or its end, or a key's colon; a quote may be
+#: escaped (JSON in a string) or doubled (CSV)
+_QUOTED = re.compile(
+    r"[\"'](?P<token>[A-Za-z0-9+/_\-.=~:]{20,400})\\{0,7}[\"']\"?(?P<after>[ \t]{0,8}[,):]?)"
+)
+#: what comes before a quoted token, by what it makes of it (read back from its start)
+_BEFORE_CALL = re.compile(r"(?:\w\(|,)\s{0,8}(?:\w{1,40}\s{0,8}=\s{0,8})?\(?\s{0,8}[\\\"]{0,8}\Z")
+_BEFORE_HOST = re.compile(
+    r"[\"'](?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24}\\{0,7}[\"']\"?\s{0,8}:\s{0,8}[\\\"]{0,8}\Z"
+)
+_BEFORE_KEY = re.compile(r"[{,]\s{0,8}[\\\"]{0,8}\Z")
+#: a call's argument before a quoted token that a rule replaced
+_BESIDE_PLACEHOLDER = re.compile(
+    r"\(\s{0,8}[\\\"']{0,8}\[REDACTED:[\w-]{1,60}:\d{1,9}\][\\\"']{0,8}\s{0,8},"
+)
+#: how far back from a quoted token :data:`_BEFORE_HOST` and the others read
+_BACK = 128
+
+#: tokens known by their place or a prefix that no separator sets apart, each with what
+#: it is (by the name of its group)
+_KNOWN = re.compile(
+    # a wallet's key in a list of accounts (Hardhat's ``accounts: ["0x..."]``)
+    r"accounts\\{0,7}[\"']?\s{0,8}[:=]\s{0,8}\[\s{0,8}\\{0,7}[\"']"
+    r"(?P<accounts>(?:0x)?[0-9a-fA-F]{64})\\{0,7}[\"']"
+    r"|(?<![a-z0-9])(?P<nostr>nsec1[02-9ac-hj-np-z]{58})(?![a-z0-9])"
+    r"|(?<![\w.])(?P<microsoft>M\.[A-Z]\d{1,3}_[A-Z]{2,5}\.[\w.!*$-]{40,})"
+    r"|(?<![\w-])(?P<plaid>(?:access|public|link)-(?:production|development|sandbox)"
+    r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+    # what an askpass script prints is a password
+    r"|askpass[^\n]{0,80}?(?:\n|\\n)(?:[^\n]{0,200}?(?:\n|\\n)){0,3}?"
+    r"[+\- \t]{0,8}(?:echo|printf)[ \t]+"
+    r"(?P<askpass>[^\s$][^\n]{5,})"
+    # GitLab's variables: a secret's name and its value in two ``--form`` fields
+    r"|--form\s{1,8}\\{0,7}[\"']?key=\w{0,40}(?i:pass|pwd|token|secret|key|cred|auth)\w{0,40}"
+    r"\\{0,7}[\"']?\s{1,8}--form\s{1,8}\\{0,7}[\"']?value=(?P<form>[^\s\"'$\\][^\s\"'\\]{5,})"
+)
+_KNOWN_WHY = {
+    "accounts": "64 hex digits (a private key) in a list of accounts",
+    "nostr": "a Nostr secret key (nsec1...)",
+    "microsoft": "a Microsoft account token (M.C..._BAY...)",
+    "plaid": "a Plaid token (access-<environment>-<uuid>)",
+    "askpass": "what an askpass script prints",
+    "form": "a value beside a secret's name in --form fields",
+}
+#: a text holds one of these if :data:`_KNOWN` can match in it
+_KNOWN_NEEDS: tuple[str, ...] = ("accounts", "nsec1", "M.", "askpass", "--form")
+_KNOWN_NEEDS += ("-production-", "-development-", "-sandbox-")
+#: a token's end that a rule's pattern left after its placeholder (a format that grew)
+_LEFT_AFTER = re.compile(r"\[REDACTED:[\w-]{1,60}:\d{1,9}\][A-Za-z0-9+/_\-=]{6,}")
+_LEFT_AFTER_WHY = "token characters left after a replacement (a longer token than its rule's)"
+_LEFT_AFTER_NEEDS = ("[REDACTED:",)
+
 
 def suspects(text: str) -> Iterator[str]:
-    """Why each suspect in ``text`` is one (``"random token after 'token'"``); no value."""
+    """Why each suspect in ``text`` is one (``"random token after 'token'"``); no value.
+
+    Beside a secret's word, a long random token; without one, a token by its place (given
+    by position to a call, under a host name, an object's key) when it mixes letters of
+    both cases and digits, or by a shape no rule replaces on its own (``_KNOWN``)."""
     if len(text) < 20:
         return
     for m in finditer(_BESIDE_WORD, text):
         why = _reason(m)
         if why is not None:
             yield why
+    if '"' in text or "'" in text:
+        for m in _QUOTED.finditer(text):
+            why = _quoted_reason(m)
+            if why is not None:
+                yield why
+    if any(literal in text for literal in _KNOWN_NEEDS):
+        for m in _KNOWN.finditer(text):
+            yield _known_reason(m)
+    if _LEFT_AFTER_NEEDS[0] in text:
+        for _ in _LEFT_AFTER.finditer(text):
+            yield _LEFT_AFTER_WHY
 
 
 def _reason(m: re.Match[str]) -> str | None:
@@ -43,6 +111,54 @@ def _reason(m: re.Match[str]) -> str | None:
     return f"random token of {len(token)} characters after {m.group('word').lower()!r}"
 
 
+def _quoted_reason(m: re.Match[str]) -> str | None:
+    """What a quoted token is by its place, if it is random enough to say."""
+    token = m.group("token")
+    if _PLACEHOLDER.search(token) or not strongly_random(token):
+        return None
+    before = m.string[max(0, m.start() - _BACK) : m.start()]
+    if _BEFORE_HOST.search(before):
+        return "random value under a host name"
+    after = m.group("after").strip()
+    mixed = any(c.isupper() for c in token) and any(c.islower() for c in token)
+    if not mixed:  # a hex digest, a UUID, a word in capitals: what an id looks like...
+        if (
+            after in (",", ")")
+            and _BEFORE_CALL.search(before)
+            and _BESIDE_PLACEHOLDER.search(before)
+        ):
+            # ...unless it is given beside a secret replaced (Twilio's SID, then its token)
+            return "random token given by position to a call, beside a replaced secret"
+        return None
+    if after in (",", ")") and _BEFORE_CALL.search(before):
+        return "random token given by position to a call"
+    if after == ":" and _BEFORE_KEY.search(before):
+        return "random object key"
+    return None
+
+
+def _known_reason(m: re.Match[str]) -> str:
+    return _KNOWN_WHY[str(m.lastgroup)]
+
+
+#: how many characters :func:`suspects_of_pieces` reads at a time
+WINDOW = 1 << 16
+
+#: a text's pieces, or what gives them anew (a list is read again as it is)
+Pieces = Iterable[str] | Callable[[], Iterable[str]]
+
+
+def suspects_of_pieces(pieces: Pieces) -> Iterator[str]:
+    """What :func:`suspects` yields of the text ``"".join(pieces)``, read a window of
+    about :data:`WINDOW` characters at a time (a long text's new text is never built
+    whole), once for each of its four patterns: ``pieces`` is read four times (a
+    callable is called for each reading)."""
+    yield from _beside_words(pieces)
+    yield from _windowed(pieces, _QUOTED, _quoted_reason, 512, ('"', "'"))
+    yield from _windowed(pieces, _KNOWN, _known_reason, 1024, _KNOWN_NEEDS)
+    yield from _windowed(pieces, _LEFT_AFTER, lambda _: _LEFT_AFTER_WHY, 128, _LEFT_AFTER_NEEDS)
+
+
 #: how far past a match's start the text is read before the match is known (the word,
 #: the gap of up to 24, 20 characters of token and one after), with room to spare
 _MARGIN = 64
@@ -50,20 +166,14 @@ _MARGIN = 64
 _LETTER = re.compile(r"(?i)[a-z]")
 
 
-#: how many characters :func:`suspects_of_pieces` reads at a time
-WINDOW = 1 << 16
-
-
-def suspects_of_pieces(pieces: Iterable[str]) -> Iterator[str]:
-    """What :func:`suspects` yields of the text ``"".join(pieces)``, read a window of
-    about :data:`WINDOW` characters at a time (a long text's new text is never built
-    whole).
+def _beside_words(pieces: Pieces) -> Iterator[str]:
+    """The reasons of :data:`_BESIDE_WORD`'s matches, a window at a time.
 
     Why it finds the same: a match is taken from a window only when it starts over
     :data:`_MARGIN` characters before the window's end and ends before it (so its token
     ended there); otherwise the next window starts at it. The character before a window
     is stood for by one the pattern's look-behind reads alike that starts no word."""
-    stream = iter(pieces)
+    stream = iter(pieces() if callable(pieces) else pieces)
     window = WINDOW
     held, lead, done, want = "", "", False, window
     while True:
@@ -91,3 +201,52 @@ def suspects_of_pieces(pieces: Iterable[str]) -> Iterator[str]:
             continue
         lead = "x" if _LETTER.match(held[cut - 1]) else " "
         held, want = held[cut:], window
+
+
+def _windowed(
+    pieces: Pieces,
+    pattern: re.Pattern[str],
+    reason: Callable[[re.Match[str]], str | None],
+    margin: int,
+    needs: tuple[str, ...],
+) -> Iterator[str]:
+    """The reasons of ``pattern``'s matches in the joined pieces, a window at a time.
+
+    Why it finds the same: every match of ``pattern`` is decided within ``margin``
+    characters of its start (its repeats before its token are bounded; a token that runs
+    to the window's end makes the match end there). A match is taken from a window only
+    when it starts over ``margin`` before the window's end and ends before it; otherwise
+    the next window starts at it. The next window is scanned from where the last one
+    stopped, with the :data:`_BACK` characters before it held as they are, for the
+    look-behinds and for what ``reason`` reads before a match. Every match holds one of
+    ``needs`` within a few characters of its start: a window without one is not
+    scanned."""
+    stream = iter(pieces() if callable(pieces) else pieces)
+    window = max(WINDOW, 2 * margin)
+    held, lead, done, want = "", "", False, window
+    while True:
+        while not done and len(held) < want:
+            piece = next(stream, None)
+            if piece is None:
+                done = True
+            else:
+                held += piece
+        text = lead + held
+        limit, resume, last = len(text) - margin, len(text), len(lead)
+        held_one = any(literal in text for literal in needs)
+        for m in pattern.finditer(text, len(lead)) if held_one else ():
+            if not done and (m.start() >= limit or m.end() >= len(text)):
+                resume = m.start()
+                break
+            why = reason(m)
+            if why is not None:
+                yield why
+            last = m.end()
+        if done:
+            return
+        cut = max(last, min(resume, limit))
+        if cut <= len(lead):  # a match longer than the window: a longer one
+            want *= 2
+            continue
+        text = text[max(0, cut - _BACK) :]
+        lead, held, want = text[: min(_BACK, cut)], text[min(_BACK, cut) :], window

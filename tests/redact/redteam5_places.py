@@ -129,8 +129,13 @@ ENCODINGS_RED5: dict[str, Callable[[str], str]] = {
 
 
 def _tool_call_id(s: Any, t: str) -> int:
+    """A tool call whose id and name are the snippet, and its result, paired by that id."""
     block = {"type": "toolCall", "id": t, "name": t, "arguments": {}}
-    return s.message("assistant", [block])  # type: ignore[no-any-return]
+    line: int = s.message("assistant", [block])
+    s.message(
+        "toolResult", [{"type": "text", "text": "ok"}], toolCallId=t, toolName="bash", isError=False
+    )
+    return line
 
 
 def _lying_image(s: Any, t: str) -> int:

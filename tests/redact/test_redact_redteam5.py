@@ -39,6 +39,7 @@ from redteam5_places import (
     utf16_hex,
 )
 from redteam5_secrets import KINDS_RED5, LOOKALIKES_RED5
+from same_shape import same_shape
 from secret_corpus import KINDS, LOOKALIKE_PLACES, ORDINARY, PLACES, _cut, _Session, pieces
 from secret_kinds import Planted
 
@@ -175,8 +176,9 @@ STILL_SURVIVE = {
     "askpass-script": "a password an askpass script prints",
     "gitlab-variable-form": "a name and its value in two --form fields",
 }
-#: a tool call's id is kept as written, so the call and its result stay paired
-KEPT_PLACES = {"tool-call-id-name"}
+#: a place planted apart from the turn of the older kinds through the new places (which
+#: this seed's misses below are of): a tool call's id and name, and its result's id
+ID_PLACES = {"tool-call-id-name"}
 _FLAT = "lines flattened into a wrapped table cell: the rules that read lines find nothing"
 #: placements of this seed that survive, and why (the docs say so too)
 KNOWN_MISSES = {
@@ -239,14 +241,18 @@ def build(path: Path, seed: int = 55) -> Attack:
     r = random.Random(seed)
     attack, session, title = Attack(path), _Session(), []
     found = [make for make in KINDS_RED5 if _kind(make) not in STILL_SURVIVE]
-    places = [p for p in [*PLACES, *NEW_PLACES] if p not in KEPT_PLACES]
+    places = [p for p in [*PLACES, *NEW_PLACES] if p not in ID_PLACES]
     for place in places:
         for make in found:
             _plant(attack, session, place, make, r)
-    new = [p for p in NEW_PLACES if p not in KEPT_PLACES]
+    new = [p for p in NEW_PLACES if p not in ID_PLACES]
     for n, make in enumerate(KINDS):
         for k in range(2):
             _plant(attack, session, new[(2 * n + k) % len(new)], make, r)
+    ids = random.Random(seed + 1)
+    for place in ID_PLACES:
+        for make in [*found, *KINDS[::4]]:
+            _plant(attack, session, place, make, ids)
     for make in found:
         item = make(r)
         title.append(item.snippet)
@@ -261,13 +267,13 @@ def build(path: Path, seed: int = 55) -> Attack:
 
 def build_surviving(path: Path, seed: int = 56) -> Attack:
     """What still survives, apart (a survivor's piece must not be taken for another's):
-    each kind of ``STILL_SURVIVE`` as a user's text, every new kind as a tool call's id."""
-    r = random.Random(seed)
+    each kind of ``STILL_SURVIVE`` as a user's text and as a tool call's id."""
+    r, ids = random.Random(seed), random.Random(seed + 1)
     attack, session = Attack(path), _Session()
     for make in KINDS_RED5:
         if _kind(make) in STILL_SURVIVE:
             _plant(attack, session, "user-text", make, r)
-        _plant(attack, session, "tool-call-id-name", make, r)
+            _plant(attack, session, "tool-call-id-name", make, ids)
     return _write(attack, session, [])
 
 
@@ -359,15 +365,30 @@ def test_no_secret_survives(attack: Attack, redacted: Redaction) -> None:
 
 
 def test_what_still_survives_is_what_the_docs_say(tmp_path: Path) -> None:
-    """The kinds no rule finds survive as a user's text, and a secret written as a tool
-    call's id survives there: if a rule comes to find one, this list (and the docs) must
-    say so."""
+    """The kinds no rule finds survive as a user's text and as a tool call's id: if a
+    rule comes to find one, this list (and the docs) must say so."""
     attack = build_surviving(tmp_path / "surviving.jsonl")
     out = redact(attack.path, tmp_path / "out.jsonl", hostnames=[]).path
     assert out is not None
     left = set(survivors(attack, out.read_text("utf-8")))
-    assert {f"user-text/{kind}" for kind in STILL_SURVIVE} <= left
-    assert {f"tool-call-id-name/{_kind(make)}" for make in KINDS_RED5} <= left
+    places = ("user-text", "tool-call-id-name")
+    assert left == {f"{place}/{kind}" for kind in STILL_SURVIVE for place in places}
+
+
+def test_every_call_keeps_its_result(attack: Attack, redacted: Redaction) -> None:
+    """A secret in a call's id is replaced in its result's ``toolCallId`` the same way:
+    every result still finds its call (by position) and the tree is the same."""
+    assert redacted.path is not None
+    renamed = same_shape(attack.path, redacted.path)
+    assert all(old == new for old, new in renamed.items())  # no entry id held a secret
+    ids = [n for place, _, _, n in attack.planted if place in ID_PLACES]
+    before = attack.path.read_text("utf-8").split("\n")
+    after = redacted.path.read_text("utf-8").split("\n")
+
+    def call_id(line: str) -> str:
+        return str(json.loads(line)["message"]["content"][0]["id"])
+
+    assert len(ids) > 60 and all(call_id(before[n - 1]) != call_id(after[n - 1]) for n in ids)
 
 
 def test_lookalikes_stay(attack: Attack, redacted: Redaction) -> None:
