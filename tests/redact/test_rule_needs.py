@@ -426,6 +426,10 @@ ASSIGNMENT_EDGES = [
     '{\\"api_\u212aey\\": \\"abcdefgh12345678\\"}',
     "SECRET_\u017fESSIONID=abcdefgh12345678 and pat=ab pat=cd " * 40,
     "keykeykey:=value " * 500,
+    # wider than Latin-1 (the scan does not answer): the words found in the folded text
+    "\u4e2d DB_PASSWORD=hunter2222 \u00e9 'api_key': 'abcdefgh12345678' \u212aey=abcd",
+    "\u2014 Secret_\u017fESSION=abcdefgh12345678 pw: \u0130\u0131 token\t=zzzz9999zzzz",
+    "\u4e2d" + " token=abcdefgh12345678" * 40,
 ]
 
 
