@@ -4,8 +4,8 @@ Why: every value redaction learned with confidence is replaced wherever it stand
 one regex over all of them and their escaped forms (a trie, longest first). A big
 session learns thousands, and Python's ``re`` parses a pattern of megabytes one
 character at a time: compiling it cost more than the rest of the second pass. Here one
-Hyperscan pass over a text (its UTF-8 bytes, a piece at a time) finds the forms' first
-bytes, which says the few forms the text may hold (most texts: none). A form that is not
+Hyperscan pass over a text (its UTF-8 bytes, a piece at a time) finds a few bytes of
+each form, which says the few forms the text may hold (most texts: none). A form that is not
 in a text cannot match in it, so the regex of those few finds what the whole one does,
 in the same order of preference (the forms keep their order; the plain ones still make
 one trie). A short text is not even given a regex: the places its forms stand are
@@ -27,7 +27,7 @@ from ._encodings import trie_pattern
 
 #: how many characters of a text are encoded and scanned at a time
 CHUNK = 1 << 16
-#: how many bytes of each form's start are looked for (fewer, shorter literals: Hyperscan
+#: how many bytes of each form are looked for (fewer, shorter literals: Hyperscan
 #: compiles thousands of whole secrets for seconds, their heads in a fraction of one)
 HEAD = 8
 #: how many subsets' regexes are kept compiled (a session's texts share a few)
@@ -58,11 +58,14 @@ class WideMatcher:
 
     def __init__(self, forms: Sequence[tuple[str, bool]]) -> None:
         self.forms = list(forms)
-        #: each distinct head (a form's first :data:`HEAD` bytes) -> the forms it begins
+        #: each distinct head (:data:`HEAD` bytes from a form's middle: its start is
+        #: often shared, ``-----BEGIN`` by a thousand keys) -> the forms that hold it
         heads: dict[bytes, list[int]] = {}
         for number, (form, _) in enumerate(self.forms):
-            heads.setdefault(form.encode("utf-8", "surrogatepass")[:HEAD], []).append(number)
-        self._begun = list(heads.values())
+            encoded = form.encode("utf-8", "surrogatepass")
+            middle = max(0, len(encoded) // 2 - HEAD // 2)
+            heads.setdefault(encoded[middle : middle + HEAD], []).append(number)
+        self._holding = list(heads.values())
         self._db: Any = None
         if heads:
             self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
@@ -76,9 +79,10 @@ class WideMatcher:
         self._regexes: dict[tuple[int, ...], re.Pattern[str]] = {}
 
     def held(self, text: str) -> tuple[int, ...]:
-        """The numbers of the forms ``text`` may hold, in order: those whose head it
-        holds, and of those, in a text of at most :data:`CHUNK` characters, only the
-        ones it holds whole (a long text is not read again for each)."""
+        """The numbers of the forms ``text`` may hold, in order: those whose head (a
+        piece of each) it holds, and of those, in a text of at most :data:`CHUNK`
+        characters, only the ones it holds whole (a long text is not read again for
+        each)."""
         if self._db is None:
             return ()
         found: set[int] = set()
@@ -92,7 +96,7 @@ class WideMatcher:
             data = piece.encode("utf-8", "surrogatepass")
             with self._lock, contextlib.suppress(hyperscan.ScanTerminated):
                 self._db.scan(data, match_event_handler=event)
-        numbers = sorted(n for head in found for n in self._begun[head])
+        numbers = sorted(n for head in found for n in self._holding[head])
         if len(text) <= CHUNK:
             numbers = [n for n in numbers if self.forms[n][0] in text]
         return tuple(numbers)
