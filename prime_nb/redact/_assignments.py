@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ._engine import FOLD, literals
-from ._literals import finditer
+from ._literals import HINT_PIECE, finditer, fold
 from ._values import credential_like, secret_key_class, stand_in
 
 #: ``KEY = value``, ``"key": "value"``, ``\"key\":\"value\"``, ``key: value`` (any quoting
@@ -89,8 +89,13 @@ def _assignment_starts(text: str) -> list[int] | None:
     word (the lookahead), and its quote right before the key, after any run of
     backslashes: a regex search tries each position with a lookahead of 80 characters
     and a dozen words, which costs more than finding the words."""
-    handled, hits = literals(_KEY_WORDS).positions(text, len(text) // 8 + 1)
-    if not handled or hits is None:
+    budget = len(text) // 8 + 1
+    handled, hits = literals(_KEY_WORDS).positions(text, budget)
+    if not handled and len(text) <= HINT_PIECE:
+        hits = _folded_hits(text, budget)  # wider than Latin-1: the scan cannot say
+    elif not handled:
+        return None
+    if hits is None:
         return None
     starts: set[int] = set()
     done = -1  # the last hit's key starts were all found up to here
@@ -111,6 +116,22 @@ def _assignment_starts(text: str) -> list[int] | None:
                     starts.add(at)
         done = hit
     return sorted(starts)
+
+
+def _folded_hits(text: str, budget: int) -> list[int] | None:
+    """Where a secret word of a key starts in ``text`` (as the scan finds them, in
+    ``fold(text)``), sorted; None past ``budget``: for a short text wider than Latin-1,
+    whose search would otherwise try the key's lookahead at every position."""
+    folded = fold(text)
+    hits: list[int] = []
+    for word, _ in _KEY_WORDS:
+        at = folded.find(word)
+        while at >= 0:
+            hits.append(at)
+            if len(hits) > budget:
+                return None
+            at = folded.find(word, at + 1)
+    return sorted(hits)
 
 
 def _assignment_search(text: str, pos: int, starts: list[int] | None) -> re.Match[str] | None:

@@ -74,8 +74,9 @@ SHAPE_SAMPLE = 1 << 20
 #: a long text is lower-cased a piece at a time (no copy of the whole)
 _PIECE = 1 << 16
 #: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
-#: (U+0130 would also change the text's length)
-_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
+#: (U+0130 would also change the text's length), each replaced by ``str.replace`` (a
+#: search in C; ``str.translate`` looks up every character of a text wider than ASCII)
+_FOLD = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"))
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,11 @@ def plan_of(pattern: re.Pattern[str]) -> Plan | None:
 
 def fold(text: str) -> str:
     """``text`` lower-cased as ``re.IGNORECASE`` sees ASCII letters, offsets kept."""
-    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+    if text.isascii():
+        return text.lower()
+    for char, ascii_letter in _FOLD:
+        text = text.replace(char, ascii_letter)
+    return text.lower()
 
 
 #: the piece of a long text lower-cased at a time, and the overlap that keeps a hint cut

@@ -56,7 +56,7 @@ class LongTextScrubber(Scrubber):
             return text
         cuts = self._cuts(narrow, path, hits, list(spans))
         if self.secret_keys:
-            found = suspects_of_pieces(new_pieces(source, cuts))
+            found = suspects_of_pieces(lambda: new_pieces(source, cuts))
             hits.extend(Hit(path, SUSPECT, why) for why in found)
         if not cuts:
             return self._kept(text)

@@ -28,17 +28,13 @@ import base64
 import functools
 import hashlib
 import json
-import re
 import sys
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ._batch import left_out
-from ._encodings import (
-    PIECE,
-    trie_pattern,
-)
+from ._encodings import PIECE
 from ._find import SECRET_FIELD, WIDE_MAX, Span, SpanFinder
 from ._pending import LONG_TEXT, Cut, PendingTexts, joined, new_pieces
 from ._rule import Rule
@@ -51,6 +47,7 @@ from ._values import (
     strongly_random,
     structural_stand_in,
 )
+from ._wide_match import WideMatcher
 
 #: fields of an entry (or header) that make the format, never scanned
 ENTRY_KEEP = frozenset({"type", "timestamp", "firstKeptEntryIndex", "version", "_sourceType"})
@@ -69,7 +66,6 @@ ID_FIELDS = {
     "block": frozenset({"id"}),
 }
 
-_WORD = re.compile(r"[A-Za-z0-9_]")
 #: a string shorter than this is known by itself (a longer one by its length and hash);
 #: past this many texts' spans known, short or long, a text is read again: a file of
 #: many lines must not be held again as the cache
@@ -127,7 +123,7 @@ class Scrubber(SpanFinder):
     counters: dict[str, int] = field(default_factory=dict)
     #: values replaced everywhere in the file (found by a confident rule)
     wide: set[str] = field(default_factory=set)
-    _matcher: re.Pattern[str] | None = None
+    _matcher: WideMatcher | None = None
     _matcher_size: int = -1
     #: the text the matcher finds -> the value it stands for (escaped forms included)
     _forms: dict[str, str] = field(default_factory=dict)
@@ -195,27 +191,18 @@ class Scrubber(SpanFinder):
         self._walk(obj, where, "", False, None)
 
     # -- replacing ---------------------------------------------------------------------
-    def matcher(self) -> re.Pattern[str] | None:
-        """One regex over every file-wide value and its JSON-escaped forms, longest first
-        (host names as whole words)."""
+    def matcher(self) -> WideMatcher | None:
+        """Every file-wide value and its JSON-escaped forms, longest first (host names as
+        whole words), found as one regex over them all would (``_wide_match``)."""
         if self._matcher_size != len(self.wide):
             self._forms = {}
             for value in self.wide:
                 self._forms.setdefault(value, value)
                 for form in escaped_forms(value):
                     self._forms.setdefault(form, value)
-            parts: list[str] = []
-            plain: list[str] = []
-            for form in sorted(self._forms, key=len, reverse=True):
-                if self._forms[form] in self._bounded:
-                    head = r"(?<![A-Za-z0-9_])" if _WORD.match(form[0]) else ""
-                    tail = r"(?![A-Za-z0-9_])" if _WORD.match(form[-1]) else ""
-                    parts.append(head + re.escape(form) + tail)
-                else:
-                    plain.append(form)
-            if plain:
-                parts.append(trie_pattern(plain))
-            self._matcher = re.compile("|".join(parts)) if parts else None
+            forms = sorted(self._forms, key=len, reverse=True)
+            ordered = [(form, self._forms[form] in self._bounded) for form in forms]
+            self._matcher = WideMatcher(ordered) if ordered else None
             self._matcher_size = len(self.wide)
         return self._matcher
 
@@ -248,9 +235,9 @@ class Scrubber(SpanFinder):
         found = list(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
-            for m in matcher.finditer(text):
-                rule_name = self.known[self._forms[m.group(0)]][0]
-                found.append(Span(m.start(), m.end(), _named_rule(rule_name), True))
+            for start, end, form in matcher.found(text):
+                rule_name = self.known[self._forms[form]][0]
+                found.append(Span(start, end, _named_rule(rule_name), True))
         if not found:
             return []
         found.sort(key=lambda s: (s.start, -s.end))

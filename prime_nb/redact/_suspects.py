@@ -153,6 +153,8 @@ def suspects_of_pieces(pieces: Pieces) -> Iterator[str]:
     about :data:`WINDOW` characters at a time (a long text's new text is never built
     whole), once for each of its four patterns: ``pieces`` is read four times (a
     callable is called for each reading)."""
+    # an iterator would be read once: the three patterns after the first would find nothing
+    assert callable(pieces) or iter(pieces) is not pieces, "pass a list or a function"
     yield from _beside_words(pieces)
     yield from _windowed(pieces, _QUOTED, _quoted_reason, 512, ('"', "'"))
     yield from _windowed(pieces, _KNOWN, _known_reason, 1024, _KNOWN_NEEDS)

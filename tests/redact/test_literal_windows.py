@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from prime_nb.redact._literals import SHORT, finditer, plan_of
+from prime_nb.redact._literals import SHORT, finditer, fold, plan_of
 
 
 def _found(pattern: re.Pattern[str], text: str) -> tuple[list[tuple[object, ...]], int]:
@@ -153,3 +153,19 @@ def test_texts_of_a_mebibyte() -> None:
     assert len(text) > 1_000_000
     for source in SHAPES:
         _found(re.compile(source), text)
+
+
+def test_fold_is_the_lower_casing_that_re_ignorecase_reads() -> None:
+    """``fold`` turns the dotted and dotless i and the long s into ASCII letters (which
+    ``re.IGNORECASE`` matches them to) and lower-cases the rest, one character for one:
+    what ``str.translate`` of those three, then ``str.lower``, gives, in texts of every
+    mix of them, other letters that lower-case (the Kelvin sign, Latin-1, Greek) and
+    ASCII."""
+    table = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
+    letters = "\u0130\u0131\u017f\u212aK\u00c9\u00e9\u0391a Z1"
+    r = random.Random(11)
+    for _ in range(300):
+        text = "".join(r.choice(letters) for _ in range(r.randint(0, 40)))
+        folded = fold(text)
+        assert folded == text.translate(table).lower(), text
+        assert len(folded) == len(text)

@@ -187,8 +187,9 @@ def _entries(texts: list[Any]) -> Iterator[dict[str, Any]]:
 
 def redacted_both_ways(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, texts: list[Any], **options: Any
-) -> tuple[tuple[bytes, Any], tuple[bytes, Any], int]:
-    """A session of ``texts`` redacted narrowed, and not; how many were narrowed."""
+) -> tuple[tuple[bytes, Any, Any], tuple[bytes, Any, Any], int]:
+    """A session of ``texts`` redacted narrowed, and not (the file, the report, the
+    suspects); how many were narrowed."""
     path = tmp_path / "s.jsonl"
     lines = [json.dumps(HEAD), *(json.dumps(e, ensure_ascii=False) for e in _entries(texts))]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -201,12 +202,13 @@ def redacted_both_ways(
         count += got is not None
         return got
 
-    out: list[tuple[bytes, Any]] = []
+    out: list[tuple[bytes, Any, Any]] = []
     for narrowing in (counted, lambda *_: None):
         monkeypatch.setattr(_apart, "narrowed_in_place", narrowing)
         dest = tmp_path / f"out{len(out)}.jsonl"
         done = redact(path, dest, hostnames=[], **options)
-        out.append((dest.read_bytes(), done.report.astype(str).values.tolist()))
+        report, suspects = (t.astype(str).values.tolist() for t in (done.report, done.suspects))
+        out.append((dest.read_bytes(), report, suspects))
     return out[0], out[1], count
 
 
@@ -219,6 +221,24 @@ def test_a_session_redacted_narrowed_is_the_session_redacted_as_before(
     texts = _texts()
     narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, texts[::4] + SPECIAL)
     assert count >= len(texts) // 4
+    assert narrowed == before
+
+
+#: a text with a replacement and a suspect of each pattern after the first (a quoted
+#: token given by position, a known prefix): each pattern reads the new text again
+SUSPECTED = (
+    "password=hunter2xyz 😀 then access-production-0b7e4c1a-2f6d-4e8b-9a3c-5d1e7f2a4b6c 😀 "
+    'and client.run("Qm9vdHN0cmFwVG9rZW5Yd3Z6UXA4") 😀 end'
+)
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_narrowed_text_with_a_replacement_has_every_suspect(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [SUSPECTED])
+    assert count  # narrowed (in each pass)
+    assert len(before[2]) == 3, before[2]
     assert narrowed == before
 
 

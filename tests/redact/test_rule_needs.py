@@ -135,21 +135,51 @@ def texts(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return _corpus_texts(tmp_path_factory.mktemp("needs") / "corpus.jsonl")
 
 
-def test_needs_never_changes_what_a_rule_finds(texts: list[str]) -> None:
+@dataclasses.dataclass
+class Alone:
+    """What each default rule finds on its own (``sorted(rule.spans(text))``) in each of
+    the dispatch oracle's texts (the corpus's, then its edges), each found once: the
+    oracle, the ``needs`` test and the shape oracle's test all ask it."""
+
+    rules: list[Rule]
+    texts: list[str]
+    spans: list[list[list[tuple[int, int]]]]  # by rule, then by text
+
+    def of(self, rule: Rule) -> list[list[tuple[int, int]]]:
+        """``rule``'s spans, text by text: those of the default rule equal to it but for
+        its shape (the same code, so the same finds: ``Rule.spans`` never reads the
+        shape, which only the dispatch does)."""
+        same = [
+            i for i, r in enumerate(self.rules) if dataclasses.replace(r, shape=rule.shape) == rule
+        ]
+        assert len(same) == 1, rule.name
+        return self.spans[same[0]]
+
+
+@pytest.fixture(scope="module")
+def alone(texts: list[str]) -> Alone:
+    rules = default_rules(hostnames=["build-host-7"])
+    every = [*texts, *EDGES, *DISPATCH_EDGES]
+    return Alone(rules, every, [[sorted(rule.spans(t)) for t in every] for rule in rules])
+
+
+def test_needs_never_changes_what_a_rule_finds(texts: list[str], alone: Alone) -> None:
     """Where a text holds what a rule needs (or starts as it may), the rule runs as it
     would without ``needs``: the same code. So the texts that matter are the others,
-    which the rule skips: the rule without ``needs`` finds nothing in them either."""
+    which the rule skips: the rule without ``needs`` finds nothing in them either (and
+    the rule itself nothing, as ``alone`` found it)."""
     rules = [rule for rule in default_rules(hostnames=[]) if rule.needs]
     assert len(rules) >= 15
     skipped = 0
     for rule in rules:
         bare = dataclasses.replace(rule, needs=())
-        for text in texts:
+        found = alone.of(rule)
+        for i, text in enumerate(texts):
             if any(part in text for part in rule.needs) or (
                 rule.starts and text.startswith(rule.starts)
             ):
                 continue
-            assert list(rule.spans(text)) == [], (rule.name, text[:120])
+            assert found[i] == [], (rule.name, text[:120])
             assert sorted(bare.spans(text)) == [], (rule.name, text[:120])
             skipped += 1
     assert skipped > 10 * len(texts)  # most rules skip most texts
@@ -211,18 +241,23 @@ DISPATCH_EDGES = [
 ]
 
 
-def _dispatch_misses(rules: list[Rule], texts: list[str]) -> tuple[list[str], int, int]:
+def _dispatch_misses(
+    rules: list[Rule], texts: list[str], alone: Alone
+) -> tuple[list[str], int, int]:
     """The dispatch oracle: (the rules, with a text, that the dispatch left out or ran
-    with its shared tests and that then found otherwise than on their own; how many
-    spans the rules found; how many rules it left out)."""
+    with its shared tests and that then found otherwise than on their own (``alone``,
+    where each of ``texts`` is its text of the same number); how many spans the rules
+    found; how many rules it left out)."""
     misses: list[str] = []
     found = skipped = 0
-    for text in texts:
+    own = [alone.of(rule) for rule in rules]
+    for number, text in enumerate(texts):
+        assert alone.texts[number] is text
         low = text.lower()
         presence, alive = dispatch(rules, text, low)
         running = {id(rule) for rule in alive}
-        for rule in rules:
-            want = sorted(rule.spans(text))
+        for rule, spans in zip(rules, own, strict=True):
+            want = spans[number]
             got = sorted(rule.spans(text, low, presence)) if id(rule) in running else []
             if got != want:
                 misses.append(f"{rule.name}: {text[:120]!r}")
@@ -231,25 +266,27 @@ def _dispatch_misses(rules: list[Rule], texts: list[str]) -> tuple[list[str], in
     return misses, found, skipped
 
 
-def test_dispatch_runs_every_rule_that_finds_anything(texts: list[str]) -> None:
+def test_dispatch_runs_every_rule_that_finds_anything(texts: list[str], alone: Alone) -> None:
     """The rules a text's one scan and its shapes' scan leave out (``_rule.dispatch``)
     find nothing in it, and those it runs, with the shared cheap tests (a ``Presence``),
     find what each finds on its own: for every distinct corpus text and the dispatch's
     edges."""
     rules = default_rules(hostnames=["build-host-7"])
-    misses, found, skipped = _dispatch_misses(rules, [*texts, *EDGES, *DISPATCH_EDGES])
+    misses, found, skipped = _dispatch_misses(rules, alone.texts, alone)
+    assert alone.texts == [*texts, *EDGES, *DISPATCH_EDGES]
     assert misses == []
     assert found > 1000 and skipped > 50 * len(texts)
 
 
-def test_the_oracle_catches_a_shape_that_is_not_needed(texts: list[str]) -> None:
+def test_the_oracle_catches_a_shape_that_is_not_needed(texts: list[str], alone: Alone) -> None:
     """A rule given a shape its findings do not need (the ``key = value`` rule said to
     need ``=`` after its key, not ``:`` too) is left out of texts where it finds
-    something, and the dispatch oracle says so."""
+    something, and the dispatch oracle says so (what the rule finds on its own does not
+    hang on its shape, which only the dispatch reads)."""
     rule = next(r for r in default_rules(hostnames=[]) if r.shape == (ASSIGNMENT_SHAPE,))
-    assert _dispatch_misses([rule], texts)[0] == []
+    assert _dispatch_misses([rule], texts, alone)[0] == []
     broken = dataclasses.replace(rule, shape=(re.compile(r"(?i:pass|key|token|secret)\w*="),))
-    misses, _, _ = _dispatch_misses([broken], texts)
+    misses, _, _ = _dispatch_misses([broken], texts, alone)
     assert any(miss.startswith("keyword-secret") for miss in misses)
 
 
@@ -389,6 +426,10 @@ ASSIGNMENT_EDGES = [
     '{\\"api_\u212aey\\": \\"abcdefgh12345678\\"}',
     "SECRET_\u017fESSIONID=abcdefgh12345678 and pat=ab pat=cd " * 40,
     "keykeykey:=value " * 500,
+    # wider than Latin-1 (the scan does not answer): the words found in the folded text
+    "\u4e2d DB_PASSWORD=hunter2222 \u00e9 'api_key': 'abcdefgh12345678' \u212aey=abcd",
+    "\u2014 Secret_\u017fESSION=abcdefgh12345678 pw: \u0130\u0131 token\t=zzzz9999zzzz",
+    "\u4e2d" + " token=abcdefgh12345678" * 40,
 ]
 
 
