@@ -74,8 +74,8 @@ SHAPE_SAMPLE = 1 << 20
 #: a long text is lower-cased a piece at a time (no copy of the whole)
 _PIECE = 1 << 16
 #: characters ``re.IGNORECASE`` matches to ``i`` or ``s`` that ``str.lower`` keeps apart
-#: (U+0130 would also change the text's length), each replaced by ``str.replace`` (a
-#: search in C; ``str.translate`` looks up every character of a text wider than ASCII)
+#: (U+0130 would also change the length), replaced by ``str.replace``, a search in C
+#: (``str.translate`` looks up every character of a text wider than ASCII)
 _FOLD = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"))
 
 
@@ -259,9 +259,7 @@ def plan_of(pattern: re.Pattern[str]) -> Plan | None:
 
 def fold(text: str) -> str:
     """``text`` lower-cased as ``re.IGNORECASE`` sees ASCII letters, offsets kept."""
-    if text.isascii():
-        return text.lower()
-    for char, ascii_letter in _FOLD:
+    for char, ascii_letter in _FOLD:  # no search where the text is narrower than the char
         text = text.replace(char, ascii_letter)
     return text.lower()
 
