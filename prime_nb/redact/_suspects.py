@@ -168,6 +168,17 @@ _MARGIN = 64
 _LETTER = re.compile(r"(?i)[a-z]")
 
 
+def _topped_up(stream: Iterator[str], held: str, want: int) -> tuple[str, bool]:
+    """``held`` with the next pieces of ``stream`` added until it is ``want`` characters
+    long, and whether the stream ended first."""
+    while len(held) < want:
+        piece = next(stream, None)
+        if piece is None:
+            return held, True
+        held += piece
+    return held, False
+
+
 def _beside_words(pieces: Pieces) -> Iterator[str]:
     """The reasons of :data:`_BESIDE_WORD`'s matches, a window at a time.
 
@@ -179,12 +190,8 @@ def _beside_words(pieces: Pieces) -> Iterator[str]:
     window = WINDOW
     held, lead, done, want = "", "", False, window
     while True:
-        while not done and len(held) < want:
-            piece = next(stream, None)
-            if piece is None:
-                done = True
-            else:
-                held += piece
+        if not done:
+            held, done = _topped_up(stream, held, want)
         text = lead + held
         limit, resume, last = len(text) - _MARGIN, len(text), len(lead)
         for m in finditer(_BESIDE_WORD, text):
@@ -227,12 +234,8 @@ def _windowed(
     window = max(WINDOW, 2 * margin)
     held, lead, done, want = "", "", False, window
     while True:
-        while not done and len(held) < want:
-            piece = next(stream, None)
-            if piece is None:
-                done = True
-            else:
-                held += piece
+        if not done:
+            held, done = _topped_up(stream, held, want)
         text = lead + held
         limit, resume, last = len(text) - margin, len(text), len(lead)
         held_one = any(literal in text for literal in needs)
