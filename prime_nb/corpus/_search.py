@@ -15,7 +15,6 @@ index of Arrow columns instead (``_search_index``). What is matched: ``_search_m
 
 from __future__ import annotations
 
-import math
 import os
 import warnings
 from collections.abc import Iterable
@@ -27,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._names import shown_text
+from ..session import utc_times
 from ._listing import corpus_root, listed
 from ._runner import run
 from ._search_match import FIELDS, FileHits, Hit, Query, search_file
@@ -182,10 +182,9 @@ def _uncached(
 
 def _frame(columns: dict[str, Any]) -> pd.DataFrame:
     """The hit table of its columns (lists, or arrays from the index)."""
-    ms = np.asarray(columns.pop("time_ms"), dtype=np.float64)
-    columns["timestamp"] = pd.to_datetime(
-        np.where(np.isfinite(ms), ms, math.nan), unit="ms", utc=True
-    )
+    # the entries table's conversion: NaT, not an error, for a time no datetime holds
+    # (a forged index segment may hold any float)
+    columns["timestamp"] = utc_times(np.asarray(columns.pop("time_ms"), dtype=np.float64))
     columns["line"] = np.asarray(columns["line"], dtype=np.int64)
     columns["on_active_path"] = np.asarray(columns["on_active_path"], dtype=bool)
     for name in ("file", "session_id", "entry_id", "role", "type", "field", "snippet"):

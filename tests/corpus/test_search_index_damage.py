@@ -352,6 +352,24 @@ def test_a_segment_of_other_columns_or_files_is_read_again(
     pd.testing.assert_frame_equal(cached_in_child(child, folder, cache, tmp_path), want)
 
 
+def test_a_forged_segment_of_far_off_times_gives_them_as_missing(
+    child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    """A valid segment whose times no datetime holds (what the random forgeries found: a
+    float of 1e190 failed the whole search): the same hits, each time NaT."""
+    folder, cache, index, want = indexed
+    segment = next(index.glob("*.arrow"))
+    table = _held(segment)
+    far = [1e190, -1e300, float("inf"), float("-inf"), 9.3e15, float("nan")]
+    times = pa.array([far[k % len(far)] for k in range(len(table))], pa.float64())
+    k = table.schema.get_field_index("time_ms")
+    forge(index, segment, _written(table.set_column(k, "time_ms", times)))
+    got = cached_in_child(child, folder, cache, tmp_path)
+    assert got["timestamp"].isna().all()
+    pd.testing.assert_frame_equal(got.drop(columns="timestamp"), want.drop(columns="timestamp"))
+    assert got["timestamp"].dtype == want["timestamp"].dtype
+
+
 @pytest.mark.parametrize("kind", ["fifo", "folder", "symlink", "empty"])
 def test_a_segment_that_is_no_regular_file_is_read_again(
     child: Child, indexed: tuple[Path, Path, Path, pd.DataFrame], tmp_path: Path, kind: str
