@@ -449,12 +449,16 @@ def _base64_decoded(text: str, start: int, stop: int) -> bytearray:
 
 
 def disguised_spans(
-    text: str, find: Callable[[str], Sequence[Any]], encoded: Any
+    text: str, find: Callable[[str], Sequence[Any]], encoded: Any, note: Any = None
 ) -> list[tuple[int, int, Any, bool]]:
     """(start, end, rule, confident) in ``text`` of what ``find`` finds in its views,
-    and of each blob whose decoded text ``find`` finds anything in (as ``encoded``)."""
+    and of each blob whose decoded text ``find`` finds anything in (as ``encoded``).
+    ``note`` (a ``_view_suspects.ViewSuspects``) reads every view, and every blob that
+    ``find`` finds nothing in, for suspects."""
     out: list[tuple[int, int, Any, bool]] = []
     for view, origin in views(text):
+        if note is not None:
+            note.view(view, origin)
         for span in find(view):
             if 0 <= span.start < span.end <= len(view):
                 start, end = origin.start(span.start), origin.end(span.end - 1)
@@ -462,4 +466,6 @@ def disguised_spans(
     for start, end, decoded in (*blobs(text), *byte_forms(text)):
         if find(decoded):
             out.append((start, end, encoded, True))
+        elif note is not None:
+            note.blob(start, end, decoded)
     return out

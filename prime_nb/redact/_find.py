@@ -53,6 +53,7 @@ from ._values import (
     strongly_random,
     structural_stand_in,
 )
+from ._view_suspects import ViewSuspects
 
 #: a value under a key that names a secret (``{"password": ...}``)
 SECRET_FIELD = Rule("secret-field", confident=strongly_random)
@@ -124,19 +125,20 @@ class SpanFinder:
     #: (see ``_batch``)
     _clean: set[str]
 
-    def find(self, text: str, depth: int = 0) -> list[Span]:
-        """Every span of ``text`` a rule, a wrapped token or decoded base64 gives."""
+    def find(self, text: str, depth: int = 0, note: ViewSuspects | None = None) -> list[Span]:
+        """Every span of ``text`` a rule, a wrapped token or decoded base64 gives;
+        ``note`` reads the views decoded from ``text`` itself for suspects."""
         spans = self._rule_spans(text, depth > 0)
         if "\n" in text:
             spans.extend(self._wrapped_spans(text))
         if depth < MAX_DEPTH and len(text) >= 20:
-            spans.extend(self._base64_spans(text, depth))
-            spans.extend(self._encoded_spans(text, depth))
+            spans.extend(self._base64_spans(text, depth, note))
+            spans.extend(self._encoded_spans(text, depth, note))
             if len(text) <= MAX_DIFF and DIFF_HUNK.search(text):
                 spans.extend(self._diff_spans(text, depth))
         if depth < MAX_DEPTH and len(text) >= 8:  # a disguised short password too
             found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
-            spans.extend(Span(*s) for s in disguised_spans(text, found, ENCODED_SECRET))
+            spans.extend(Span(*s) for s in disguised_spans(text, found, ENCODED_SECRET, note))
         return spans
 
     def _diff_spans(self, text: str, depth: int) -> list[Span]:
@@ -158,7 +160,7 @@ class SpanFinder:
             )
         return out
 
-    def _encoded_spans(self, text: str, depth: int) -> list[Span]:
+    def _encoded_spans(self, text: str, depth: int, note: ViewSuspects | None = None) -> list[Span]:
         """Percent- and hex-encoded runs whose decoded text holds anything the rules find."""
         out: list[Span] = []
         if "%" in text:
@@ -170,6 +172,8 @@ class SpanFinder:
                 decoded = urllib.parse.unquote(text[start:end], errors="replace")
                 if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                     out.append(Span(start, end, ENCODED_SECRET, True))
+                elif note is not None:
+                    note.blob(start, end, decoded)
         hexed = run(HEX_CHARS, HEX_LEAST).in_text(text) if len(text) > SHORT else True
         # tried only where a Hyperscan scan finds a run of hex digits (``_prefilter``)
         for m in scan_windows(HEX_RUN).finditer(text) if hexed else ():
@@ -188,6 +192,8 @@ class SpanFinder:
                 continue
             if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                 out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+            elif note is not None:
+                note.blob(m.start(), m.end(), decoded)
         return out
 
     def _windows_hold(
@@ -273,7 +279,7 @@ class SpanFinder:
                 out.append(Span(start, end + 1, span.rule, span.confident, value))
         return out
 
-    def _base64_spans(self, text: str, depth: int) -> list[Span]:
+    def _base64_spans(self, text: str, depth: int, note: ViewSuspects | None = None) -> list[Span]:
         """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
         out: list[Span] = []
         for start, end in base64_runs(text):
@@ -306,6 +312,8 @@ class SpanFinder:
                 continue
             if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
                 out.append(Span(start, end, BASE64_SECRET, True))
+            elif note is not None:
+                note.blob(start, end, decoded)
         return out
 
     def _long_base64(self, text: str, start: int, end: int, depth: int) -> Rule | None:
@@ -407,9 +415,11 @@ class SpanFinder:
                     out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
         return out
 
-    def spans(self, text: str) -> list[Span]:
-        """What is replaced in ``text`` wherever it is (before the file-wide values)."""
-        return self.find(text) + self._json_spans(text, 0) + self._literal_spans(text, 0)
+    def spans(self, text: str, note: ViewSuspects | None = None) -> list[Span]:
+        """What is replaced in ``text`` wherever it is (before the file-wide values);
+        ``note``: see :meth:`find`."""
+        found = self.find(text, 0, note)
+        return found + self._json_spans(text, 0) + self._literal_spans(text, 0)
 
 
 #: a text read again is remembered up to this long, and this many characters of them

@@ -47,6 +47,7 @@ from ._values import (
     strongly_random,
     structural_stand_in,
 )
+from ._view_suspects import Found, ViewSuspects, kept
 from ._wide_match import WideMatcher
 
 #: fields of an entry (or header) that make the format, never scanned
@@ -131,6 +132,9 @@ class Scrubber(SpanFinder):
     #: by the rules once (forks and compactions repeat text; "ls" and "ok" every entry):
     #: a short one is known by itself, a long one by a digest
     _found: dict[TextKey, tuple[Span, ...]] = field(default_factory=dict)
+    #: the suspects of the views decoded from each string in pass 1 (see
+    #: ``_view_suspects``), for pass 2: only those of strings that have any
+    _in_views: dict[TextKey, tuple[Found, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
     _rule_memo: dict[str, tuple[Span, ...]] = field(default_factory=dict)
@@ -173,9 +177,12 @@ class Scrubber(SpanFinder):
         known = self._found.get(key)
         if known is not None:
             return known, True
-        found = tuple(self.spans(text))
+        note = ViewSuspects(text) if self.secret_keys else None
+        found = tuple(self.spans(text, note))
         if len(self._found) < _SHORT_KEPT:
             self._found[key] = found
+        if note is not None and note.found and len(self._in_views) < _SHORT_KEPT:
+            self._in_views[key] = tuple(note.found)
         return found, False
 
     def learn_text(self, text: str) -> None:
@@ -223,11 +230,20 @@ class Scrubber(SpanFinder):
             if self.secret_keys:
                 found = suspects_of_pieces(lambda: new_pieces(text, cuts))
                 hits.extend(Hit(path, SUSPECT, why) for why in found)
+                self._view_hits(text, path, hits, cuts)
             return self.pending.stand_in(text, cuts)
         new = joined(text, cuts) if cuts else text
         if self.secret_keys:
             hits.extend(Hit(path, SUSPECT, why) for why in suspects(new))
+            self._view_hits(text, path, hits, cuts)
         return new
+
+    def _view_hits(self, text: str, path: str, hits: Hits, cuts: list[Cut]) -> None:
+        """The suspects of ``text``'s decoded views that no cut replaced."""
+        if self._in_views:
+            found = self._in_views.get(_text_key(text))
+            if found:
+                hits.extend(Hit(path, SUSPECT, why) for why in kept(found, cuts))
 
     def _cuts(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> list[Cut]:
         """Where ``text`` changes, in order: what the rules find and every file-wide value,

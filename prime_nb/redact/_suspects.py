@@ -85,23 +85,31 @@ def suspects(text: str) -> Iterator[str]:
     Beside a secret's word, a long random token; without one, a token by its place (given
     by position to a call, under a host name, an object's key) when it mixes letters of
     both cases and digits, or by a shape no rule replaces on its own (``_KNOWN``)."""
+    for _, _, why in suspect_spans(text):
+        yield why
+
+
+def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, why) of each suspect of :func:`suspects` in ``text``, in the same
+    order: where its token is, so that a suspect read in a decoded view of a text can be
+    told in the text (see ``_view_suspects``)."""
     if len(text) < 20:
         return
     for m in finditer(_BESIDE_WORD, text):
         why = _reason(m)
         if why is not None:
-            yield why
+            yield (*m.span("token"), why)
     if '"' in text or "'" in text:
         for m in _QUOTED.finditer(text):
             why = _quoted_reason(m)
             if why is not None:
-                yield why
+                yield (*m.span("token"), why)
     # through the literal windows: the shapes' eight literals looked for one by one read a
     # long text eight times over
     for m in finditer(_KNOWN, text):
-        yield _known_reason(m)
-    for _ in finditer(_LEFT_AFTER, text):
-        yield _LEFT_AFTER_WHY
+        yield (*m.span(str(m.lastgroup)), _known_reason(m))
+    for m in finditer(_LEFT_AFTER, text):
+        yield (*m.span(), _LEFT_AFTER_WHY)
 
 
 def _reason(m: re.Match[str]) -> str | None:
