@@ -453,16 +453,16 @@ def disguised_spans(
 ) -> list[tuple[int, int, Any, bool]]:
     """(start, end, rule, confident) in ``text`` of what ``find`` finds in its views,
     and of each blob whose decoded text ``find`` finds anything in (as ``encoded``).
-    ``note`` (a ``_view_suspects.ViewSuspects``) reads every view, and every blob that
-    ``find`` finds nothing in, for suspects."""
+    ``note`` (a ``_view_suspects.ViewSuspects``) reads every view (with what ``find``
+    found in it), and every blob that ``find`` finds nothing in, for suspects."""
     out: list[tuple[int, int, Any, bool]] = []
     for view, origin in views(text):
+        found = [s for s in find(view) if 0 <= s.start < s.end <= len(view)]
         if note is not None:
-            note.view(view, origin)
-        for span in find(view):
-            if 0 <= span.start < span.end <= len(view):
-                start, end = origin.start(span.start), origin.end(span.end - 1)
-                out.append((start, end, span.rule, span.confident))
+            note.view(view, origin, found)
+        for span in found:
+            start, end = origin.start(span.start), origin.end(span.end - 1)
+            out.append((start, end, span.rule, span.confident))
     for start, end, decoded in (*blobs(text), *byte_forms(text)):
         if find(decoded):
             out.append((start, end, encoded, True))

@@ -74,7 +74,7 @@ _KNOWN_WHY = {
 _KNOWN_NEEDS: tuple[str, ...] = ("accounts", "nsec1", "M.", "askpass", "--form")
 _KNOWN_NEEDS += ("-production-", "-development-", "-sandbox-")
 #: a token's end that a rule's pattern left after its placeholder (a format that grew)
-_LEFT_AFTER = re.compile(r"\[REDACTED:[\w-]{1,60}:\d{1,9}\][A-Za-z0-9+/_\-=]{6,}")
+_LEFT_AFTER = re.compile(r"\[REDACTED:[\w-]{1,60}:\d{1,9}\](?P<token>[A-Za-z0-9+/_\-=]{6,})")
 _LEFT_AFTER_WHY = "token characters left after a replacement (a longer token than its rule's)"
 _LEFT_AFTER_NEEDS = ("[REDACTED:",)
 
@@ -109,7 +109,7 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
     for m in finditer(_KNOWN, text):
         yield (*m.span(str(m.lastgroup)), _known_reason(m))
     for m in finditer(_LEFT_AFTER, text):
-        yield (*m.span(), _LEFT_AFTER_WHY)
+        yield (*m.span("token"), _LEFT_AFTER_WHY)
 
 
 def _reason(m: re.Match[str]) -> str | None:

@@ -14,7 +14,9 @@ that no replacement covers.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ._disguise import Origin
 from ._suspects import suspect_spans
@@ -24,23 +26,29 @@ Found = tuple[int, int, str]
 
 
 class ViewSuspects:
-    """The suspects of one text's decoded views, each where it lies in the text."""
+    """The suspects of one text's decoded views, each where it lies in the text: one
+    for each token, however many views show it."""
 
-    __slots__ = ("_seen", "found", "text")
+    __slots__ = ("_plain", "found", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.found: list[Found] = []
-        self._seen: set[Found] = set()
+        self._plain: list[Found] | None = None
 
-    def view(self, view: str, origin: Origin) -> None:
-        """Read a view whose characters came from the text as ``origin`` says. A token
-        the view shows as the text writes it is left to the reading of the text as
-        written (it is listed there or not at all)."""
+    def view(self, view: str, origin: Origin, found: Sequence[Any] = ()) -> None:
+        """Read a view whose characters came from the text as ``origin`` says, with what
+        the rules ``found`` in it (spans) replaced as the text will have them, so that
+        what a suspect reads beside a replacement (a token's end left after it, a
+        call's next argument) reads the same in the view."""
+        inner = None
+        if found:
+            view, inner = _replaced(view, found)
         for start, end, why in suspect_spans(view):
-            at, to = origin.start(start), origin.end(end - 1)
-            if self.text[at:to] != view[start:end]:
-                self._add((at, to, why))
+            first, last = start, end - 1
+            if inner is not None:  # where in the view as decoded
+                first, last = inner.start(first), inner.end(last) - 1
+            self._add((origin.start(first), origin.end(last), why))
 
     def blob(self, start: int, end: int, decoded: str) -> None:
         """Read the decoded text of ``text[start:end]`` (a blob the rules found nothing
@@ -49,16 +57,55 @@ class ViewSuspects:
             self._add((start, end, why))
 
     def _add(self, found: Found) -> None:
-        if found not in self._seen:
-            self._seen.add(found)
-            self.found.append(found)
+        """Keep ``found`` unless a suspect of its kind lies over it already: read in
+        another view, or in the text as written (read once, when a view has one)."""
+        if self._plain is None:
+            self._plain = list(suspect_spans(self.text))
+        start, end, why = found
+        kind = _kind(why)
+        for a, b, other in (*self._plain, *self.found):
+            if a < end and start < b and _kind(other) == kind:
+                return
+        self.found.append(found)
+
+
+def _kind(why: str) -> str:
+    """What a reason says without its figures (a token's length differs by view)."""
+    return _DIGITS.sub("#", why)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _replaced(view: str, found: Sequence[Any]) -> tuple[str, Origin]:
+    """``view`` with each span ``found`` (the first of those that overlap) replaced by a
+    placeholder of its rule, and where each character of that came from in ``view``."""
+    parts: list[str] = []
+    origin = Origin()
+    at = size = 0  # in the view, and in the new text so far
+    for span in sorted(found, key=lambda s: (s.start, -s.end)):
+        if span.start < at:
+            continue
+        if span.start > at:
+            origin.add(size, at)
+            parts.append(view[at : span.start])
+            size += span.start - at
+        placeholder = f"[REDACTED:{span.rule.name}:0]"
+        origin.add(size, span.start, span.end)
+        parts.append(placeholder)
+        size += len(placeholder)
+        at = span.end
+    origin.add(size, at)
+    parts.append(view[at:])
+    return "".join(parts), origin
 
 
 def kept(found: Sequence[Found], cuts: Sequence[tuple[int, int, str]]) -> Iterator[str]:
-    """Why each of ``found`` is a suspect, but those a cut (a replacement, in order)
-    overlaps: what was replaced is no longer there to review."""
-    ends = [b for _, b, _ in cuts] if found and cuts else []
+    """Why each of ``found`` is a suspect, but those a cut (a replacement; ``cuts`` are
+    in order and apart) covers whole: what was replaced is no longer there to review,
+    and what a cut covers in part (a line of a wrapped base64 blob) still is."""
+    starts = [a for a, _, _ in cuts] if found and cuts else []
     for start, end, why in found:
-        k = bisect.bisect_right(ends, start)  # the first cut that ends after ``start``
-        if k == len(ends) or cuts[k][0] >= end:
+        k = bisect.bisect_right(starts, start) - 1  # the last cut that starts by ``start``
+        if k < 0 or cuts[k][1] < end:
             yield why
