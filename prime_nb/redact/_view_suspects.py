@@ -62,14 +62,14 @@ class ViewSuspects:
         if self._plain is None:
             self._plain = list(suspect_spans(self.text))
         start, end, why = found
-        kind = _kind(why)
+        kind = reason_kind(why)
         for a, b, other in (*self._plain, *self.found):
-            if a < end and start < b and _kind(other) == kind:
+            if a < end and start < b and reason_kind(other) == kind:
                 return
         self.found.append(found)
 
 
-def _kind(why: str) -> str:
+def reason_kind(why: str) -> str:
     """What a reason says without its figures (a token's length differs by view)."""
     return _DIGITS.sub("#", why)
 
