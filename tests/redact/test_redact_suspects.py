@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import string
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -40,7 +41,7 @@ from prime_nb.redact import _suspects as suspects_module
 from prime_nb.redact._rules import default_rules
 from prime_nb.redact._scrub import Scrubber
 from prime_nb.redact._suspects import suspects, suspects_of_pieces
-from prime_nb.redact._view_suspects import ViewSuspects, reason_kind
+from prime_nb.redact._view_suspects import ViewSuspects, kept, reason_kind
 
 #: what each kind no rule finds is said to be
 REASONS = {
@@ -248,3 +249,33 @@ def test_the_shapes_need_randomness(tmp_path: Path) -> None:
         "access-production-ready checklist",
     ]
     assert [why for text in kept for why in suspects(text)] == []
+
+
+def test_a_view_suspect_goes_only_with_a_cut_over_all_of_it() -> None:
+    """A replacement over part of a blob (a line of wrapped base64) leaves the blob's
+    suspect listed; one over all of it takes it."""
+    found = [(10, 50, "in a blob"), (60, 70, "disguised")]
+    assert list(kept(found, [(0, 5, "[x]"), (20, 30, "[y]")])) == ["in a blob", "disguised"]
+    assert list(kept(found, [(8, 52, "[x]"), (65, 80, "[y]")])) == ["disguised"]
+    assert list(kept(found, [(60, 70, "[y]")])) == ["in a blob"]
+
+
+def test_a_token_in_many_views_is_one_suspect() -> None:
+    """Base64 wrapped at 76, a token is in the run decoded whole and in a line decoded
+    alone: one suspect; percent-encoded twice, one too. Written as it is beside
+    look-alike letters, it is in the text and in the view that folds them: the text's
+    suspect alone."""
+    r = random.Random(7)
+    token = "".join(r.choice(string.ascii_letters + string.digits) for _ in range(32))
+    keyed = f'{{"tokens": {{"{token}": {{"scopes": ["repo"]}}}}}}'
+    twice = urllib.parse.quote(urllib.parse.quote(keyed, safe=""), safe="")
+    wrapped = base64.encodebytes(f"config {keyed} from the vault".encode()).decode()
+    scrubber = Scrubber(default_rules([]))
+    for text in (f"$ base64 .env\n{wrapped}", f"GET /cb?next={twice} 302"):
+        note = ViewSuspects(text)
+        scrubber.spans(text, note)
+        assert [why for *_, why in note.found] == ["random object key"], text
+    written = "\u0441lient config " + keyed  # a Cyrillic letter in a word before it
+    note = ViewSuspects(written)
+    scrubber.spans(written, note)
+    assert note.found == [] and list(suspects(written)) == ["random object key"]
