@@ -29,12 +29,14 @@ class ViewSuspects:
     """The suspects of one text's decoded views, each where it lies in the text: one
     for each token, however many views show it."""
 
-    __slots__ = ("_plain", "found", "text")
+    __slots__ = ("_taken", "found", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.found: list[Found] = []
-        self._plain: list[Found] | None = None
+        #: by a reason's kind, where its suspects lie: the text's as written, then the
+        #: views' (made when a view has one)
+        self._taken: dict[str, _Spans] | None = None
 
     def view(self, view: str, origin: Origin, found: Sequence[Any] = ()) -> None:
         """Read a view whose characters came from the text as ``origin`` says, with what
@@ -59,14 +61,35 @@ class ViewSuspects:
     def _add(self, found: Found) -> None:
         """Keep ``found`` unless a suspect of its kind lies over it already: read in
         another view, or in the text as written (read once, when a view has one)."""
-        if self._plain is None:
-            self._plain = list(suspect_spans(self.text))
+        if self._taken is None:
+            self._taken = {}
+            for a, b, why in suspect_spans(self.text):
+                self._taken.setdefault(reason_kind(why), _Spans()).add(a, b)
         start, end, why = found
-        kind = reason_kind(why)
-        for a, b, other in (*self._plain, *self.found):
-            if a < end and start < b and reason_kind(other) == kind:
-                return
-        self.found.append(found)
+        taken = self._taken.setdefault(reason_kind(why), _Spans())
+        if not taken.over(start, end):
+            taken.add(start, end)
+            self.found.append(found)
+
+
+class _Spans:
+    """Spans, asked whether any overlaps a span: those that start within the longest
+    one's length before it are read, not every one (a long text may hold thousands)."""
+
+    __slots__ = ("_longest", "_spans")
+
+    def __init__(self) -> None:
+        self._spans: list[tuple[int, int]] = []  # by start
+        self._longest = 0
+
+    def add(self, start: int, end: int) -> None:
+        bisect.insort(self._spans, (start, end))
+        self._longest = max(self._longest, end - start)
+
+    def over(self, start: int, end: int) -> bool:
+        first = bisect.bisect_left(self._spans, (start - self._longest, -1))
+        last = bisect.bisect_left(self._spans, (end, -1))
+        return any(b > start for _, b in self._spans[first:last])
 
 
 def reason_kind(why: str) -> str:
