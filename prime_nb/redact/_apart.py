@@ -26,13 +26,23 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
-from ._narrow import LONG_KEYS, LongText, Narrowed, narrowed_in_place
-from ._stream import _SPACE, _STRING
+from ._narrow import LongText, Narrowed, narrowed_in_place
+from ._scrub import BLOCK_KEEP, ENTRY_KEEP, ID_FIELDS, MESSAGE_KEEP
+from ._stream import _SPACE, _STRING, _TOLD
+from ._values import secret_key_class
 
 #: a string value longer than this (in bytes) is decoded apart
 LONG_STRING = 1 << 16
 #: how much of a long string orjson checks at a time
 PIECE = 1 << 16
+#: the keys whose values the walk reads as they are, not only through the finders: the
+#: fields kept as the format (``_scrub.ENTRY_KEEP``...), ids (the report names an entry
+#: by its id, a version 1 file's are derived from them), the members an object's plan
+#: reads (``_stream._TOLD``), a pair's value and an image's data. A narrowed text under
+#: one of these, or under a secret's key, goes into the tree whole
+READ_AS_THEY_ARE = frozenset(
+    {*ENTRY_KEEP, *MESSAGE_KEEP, *BLOCK_KEEP, *_TOLD, "value", "data"}
+).union(*ID_FIELDS.values())
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _STAND_IN = "\x00prime-nb-apart:" + secrets.token_hex(8) + ":"
 
@@ -234,8 +244,8 @@ def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowe
 
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
-    narrowed text goes in as a ``LongText`` where its key says it is plain text, and as
-    its text, whole, elsewhere (a format field, a name the walk reads)."""
+    narrowed text goes in as a ``LongText`` (a list's item too), and as its text, whole,
+    under a key the walk reads the value of or a secret's key (:func:`_read_by_finders`)."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0
@@ -248,7 +258,7 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             if isinstance(value, str):
                 text = texts.get(value)
                 if isinstance(text, Narrowed):
-                    node[key] = LongText(text) if key in LONG_KEYS else text.whole()
+                    node[key] = LongText(text) if _read_by_finders(key) else text.whole()
                     count += 1
                 elif text is not None:
                     node[key] = text
@@ -256,3 +266,10 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             elif isinstance(value, dict | list):
                 stack.append(value)
     return count
+
+
+def _read_by_finders(key: str | int) -> bool:
+    """Whether the walk reads the value under ``key`` only through the finders (as a
+    ``LongText`` is read): a list's item, a key not :data:`READ_AS_THEY_ARE` that names
+    no secret (whose value is read as a secret, or by whether it could be one)."""
+    return isinstance(key, int) or (key not in READ_AS_THEY_ARE and secret_key_class(key) is None)

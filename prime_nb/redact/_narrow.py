@@ -37,20 +37,12 @@ from ._pending import kept_name
 
 #: how many bytes of the string are decoded at a time
 PIECE_BYTES = 1 << 16
-#: the keys whose long values are plain text, read by no test of the walk but the
-#: finders': no key names a secret, a format field, an image's data or a pair's name
-LONG_KEYS = frozenset(
-    {"text", "thinking", "content", "output", "stdout", "stderr", "newText", "oldText"}
-)
-#: the bytes that start a 4-byte UTF-8 character (each found with ``find``, in C): a
-#: text with none is no wider than two bytes a character as a ``str``, and is decoded
-#: as it is
-FOUR_BYTE_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 #: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
 STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
 #: what where a wide character stood costs, in bytes (its position and code point): a
-#: narrowed text costs a byte a character and this a wide one, its ``str`` four bytes a
-#: character, so a text whose wide characters are 3 in 8 or more is not narrowed
+#: narrowed text costs a byte a character (two where a letter of the BMP stays) and
+#: this a wide one, its ``str`` four bytes a character (two with none beyond the BMP),
+#: so a text whose wide characters are 3 in 8 (or 1 in 8) or more is not narrowed
 _KEPT_PER_WIDE = 8
 #: a character wider than Latin-1
 _WIDE = re.compile("[\u0100-\U0010ffff]")
@@ -58,10 +50,10 @@ _WIDE = re.compile("[\u0100-\U0010ffff]")
 
 @functools.lru_cache(maxsize=4096)
 def alike(char: str) -> bool:
-    """Whether ``char`` is read by every finder as a stand-in is: a symbol (or the
-    emoji variation selector), not ``\\w``, ``\\d`` or ``\\s`` to a regex, printable,
-    with no case, its own NFKC form, and none of the look-alike or hidden characters the
-    disguise finder looks for."""
+    """Whether ``char`` is read by every finder as a stand-in is: a symbol or a mark of
+    punctuation (or the emoji variation selector), not ``\\w``, ``\\d`` or ``\\s`` to a
+    regex, printable, with no case, its own NFKC form, none of the look-alike or hidden
+    characters the disguise finder looks for, and none a finder names (:data:`NAMED`)."""
     return (
         (unicodedata.category(char) in _SYMBOLS or char in _SELECTORS)
         and char.isprintable()
@@ -70,11 +62,14 @@ def alike(char: str) -> bool:
         and unicodedata.normalize("NFKC", char) == char
         and re.fullmatch(r"[\w\d\s]", char) is None
         and _DISGUISED.match(char) is None
+        and char not in NAMED
     )
 
 
-#: the categories of symbols (mathematical, currency, modifier, other)
-_SYMBOLS = frozenset({"Sm", "Sc", "Sk", "So"})
+#: the categories of symbols (mathematical, currency, modifier, other) and of
+#: punctuation (dashes, brackets, quotation marks, other: a curly apostrophe, a bullet),
+#: but a connector (``_`` and its kin, which ``\\w`` matches)
+_SYMBOLS = frozenset({"Sm", "Sc", "Sk", "So", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"})
 #: the text and emoji variation selectors, which follow many emoji
 _SELECTORS = "\ufe0e\ufe0f"
 #: what the disguise finder folds or drops (``_disguise._HIDDEN``, ``_FOLDABLE``)
@@ -82,6 +77,11 @@ _DISGUISED = re.compile(
     r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
     r"\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]"
 )
+#: the characters wider than Latin-1 that a finder names and that are otherwise alike: a
+#: box table's bars (``_byte_forms``), which a stand-in would hide. (The ellipsis after a
+#: cut value, ``_generic.TRUNCATED``, is not its own NFKC form.) ``test_narrowed_text.py``
+#: reads the package's source for any other
+NAMED = frozenset("\u2502\u2503")
 
 
 class Narrowed:
@@ -144,17 +144,18 @@ _numbers = itertools.count(1)
 def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None:
     """The text of the UTF-8 ``view[start:end]`` (a view of a whole ``bytearray``)
     narrowed, written over those bytes (the caller blanks them after); None, with the
-    bytes untouched, when the text is not one to narrow (no 4-byte character, a wide
-    character unlike a stand-in, every stand-in in it, or so many wide characters that
-    its ``str`` is the smaller). Raises UnicodeDecodeError where the bytes are not
-    UTF-8."""
+    bytes untouched, when the text is not one to narrow (no character of three or four
+    bytes, a wide character beyond the BMP unlike a stand-in, every stand-in in it, or
+    so many wide characters that its ``str`` is the smaller). Raises
+    UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if not any(buffer.find(lead, start, end) >= 0 for lead in FOUR_BYTE_LEADS):
-        return None
+    if _LONG_LEAD.search(buffer, start, end) is None:
+        return None  # no wider than two bytes a character as a ``str``, nor narrowed
     present: set[str] = set()
     narrowed: set[str] = set()
     count = wide = widest = 0
+    kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _WIDE.findall(piece)
         for char in set(found).difference(narrowed):
@@ -163,11 +164,12 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
             elif char > "\uffff":
                 return None  # a wide letter (mathematical, a tag): read as it is
             else:
-                widest = 1  # a letter or quotation mark of the BMP: two bytes a character
+                widest = 1  # a letter of the BMP (Cyrillic): two bytes a character
+        kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
         present.update(char for char in STAND_INS if char in piece)
         count, wide = count + len(piece), wide + sum(char in narrowed for char in found)
     stand_in = next((char for char in STAND_INS if char not in present), None)
-    if stand_in is None or wide * _KEPT_PER_WIDE >= count * (3 - widest * 2):
+    if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
     positions, chars = array("I" if count < 1 << 32 else "q"), array("I")
     pattern = re.compile("[" + "".join(map(re.escape, sorted(narrowed))) + "]")
@@ -181,6 +183,11 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
         write += len(data)
         count += len(piece)
     return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, chars)
+
+
+#: the first byte of a UTF-8 character of three or four bytes (U+0800 on): a text with
+#: none is Latin-1 or two bytes a character as a ``str``, and is decoded as it is
+_LONG_LEAD = re.compile(rb"[\xe0-\xf4]")
 
 
 def _pieces(view: memoryview, start: int, end: int) -> Any:
