@@ -39,10 +39,11 @@ from ._pending import kept_name
 PIECE_BYTES = 1 << 16
 #: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
 STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
-#: what where a wide character stood costs, in bytes (its position and code point): a
+#: what where a wide character stood costs, in bytes (its position and its code): a
 #: narrowed text costs a byte a character (two where a letter of the BMP stays) and
 #: this a wide one, its ``str`` four bytes a character (two with none beyond the BMP),
-#: so a text whose wide characters are 3 in 8 (or 1 in 8) or more is not narrowed
+#: so a text whose wide characters are 3 in 8 (or 1 in 8) or more is not narrowed (a
+#: code is a byte where the text has 256 kinds of wide character or fewer, else 4)
 _KEPT_PER_WIDE = 8
 #: a character wider than Latin-1
 _WIDE = re.compile("[\u0100-\U0010ffff]")
@@ -88,11 +89,14 @@ class Narrowed:
     """A text as its narrowed ``str`` (:attr:`narrow`) and where each wide character
     stood; sliced (``text[a:b]``) as the text itself."""
 
-    __slots__ = ("_chars", "_positions", "narrow", "stand_in")
+    __slots__ = ("_codes", "_positions", "_table", "narrow", "stand_in")
 
-    def __init__(self, narrow: str, stand_in: str, positions: array[int], chars: array[int]):
+    def __init__(
+        self, narrow: str, stand_in: str, positions: array[int], codes: array[int], table: str
+    ):
         self.narrow, self.stand_in = narrow, stand_in
-        self._positions, self._chars = positions, chars
+        #: where each wide character stood, and its code: its place in ``_table``
+        self._positions, self._codes, self._table = positions, codes, table
 
     def __len__(self) -> int:
         return len(self.narrow)
@@ -109,7 +113,7 @@ class Narrowed:
         at = start
         for k in range(first, last):
             put = self._positions[k]
-            parts += [self.narrow[at:put], chr(self._chars[k])]
+            parts += [self.narrow[at:put], self._table[self._codes[k]]]
             at = put + 1
         parts.append(self.narrow[at:stop])
         return "".join(parts)
@@ -171,18 +175,23 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     stand_in = next((char for char in STAND_INS if char not in present), None)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
-    positions, chars = array("I" if count < 1 << 32 else "q"), array("I")
-    pattern = re.compile("[" + "".join(map(re.escape, sorted(narrowed))) + "]")
+    table = "".join(sorted(narrowed))  # a code for each: a byte where 256 or fewer
+    code = {char: i for i, char in enumerate(table)}
+    positions, codes = (
+        array("I" if count < 1 << 32 else "q"),
+        array("B" if len(code) <= 256 else "I"),
+    )
+    pattern = re.compile("[" + "".join(map(re.escape, table)) + "]")
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
         for m in pattern.finditer(piece):
             positions.append(count + m.start())
-            chars.append(ord(m.group()))
+            codes.append(code[m.group()])
         data = pattern.sub(stand_in, piece).encode("utf-8")  # never longer: see above
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
-    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, chars)
+    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, codes, table)
 
 
 #: the first byte of a UTF-8 character of three or four bytes (U+0800 on): a text with
