@@ -26,23 +26,13 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
-from ._narrow import LongText, Narrowed, narrowed_in_place
-from ._scrub import BLOCK_KEEP, ENTRY_KEEP, ID_FIELDS, MESSAGE_KEEP
-from ._stream import _SPACE, _STRING, _TOLD
-from ._values import secret_key_class
+from ._narrow import LONG_LEAD, LongText, Narrowed, narrowed_in_place
+from ._stream import _SPACE, _STRING, read_by_finders
 
 #: a string value longer than this (in bytes) is decoded apart
 LONG_STRING = 1 << 16
 #: how much of a long string orjson checks at a time
 PIECE = 1 << 16
-#: the keys whose values the walk reads as they are, not only through the finders: the
-#: fields kept as the format (``_scrub.ENTRY_KEEP``...), ids (the report names an entry
-#: by its id, a version 1 file's are derived from them), the members an object's plan
-#: reads (``_stream._TOLD``), a pair's value and an image's data. A narrowed text under
-#: one of these, or under a secret's key, goes into the tree whole
-READ_AS_THEY_ARE = frozenset(
-    {*ENTRY_KEEP, *MESSAGE_KEEP, *BLOCK_KEEP, *_TOLD, "value", "data"}
-).union(*ID_FIELDS.values())
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _STAND_IN = "\x00prime-nb-apart:" + secrets.token_hex(8) + ":"
 
@@ -245,7 +235,7 @@ def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowe
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
     narrowed text goes in as a ``LongText`` (a list's item too), and as its text, whole,
-    under a key the walk reads the value of or a secret's key (:func:`_read_by_finders`)."""
+    under a key the walk reads the value of or a secret's key (``_stream.read_by_finders``)."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0
@@ -258,7 +248,7 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             if isinstance(value, str):
                 text = texts.get(value)
                 if isinstance(text, Narrowed):
-                    node[key] = LongText(text) if _read_by_finders(key) else text.whole()
+                    node[key] = LongText(text) if read_by_finders(key) else text.whole()
                     count += 1
                 elif text is not None:
                     node[key] = text
@@ -268,8 +258,24 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     return count
 
 
-def _read_by_finders(key: str | int) -> bool:
-    """Whether the walk reads the value under ``key`` only through the finders (as a
-    ``LongText`` is read): a list's item, a key not :data:`READ_AS_THEY_ARE` that names
-    no secret (whose value is read as a secret, or by whether it could be one)."""
-    return isinstance(key, int) or (key not in READ_AS_THEY_ARE and secret_key_class(key) is None)
+def narrowed_copy(view: memoryview, start: int, end: int) -> Narrowed | None:
+    """The text of the JSON string text ``view[start:end]`` narrowed (``_narrow.py``) in
+    a copy of its UTF-8, ``view`` left as it is; None where it is not one to narrow, or
+    orjson refuses it (then it is decoded as before, and refused there)."""
+    if LONG_LEAD.search(view, start, end) is None:
+        return None  # no emoji nor typographic mark written as itself
+    copy = bytearray(end - start)  # its UTF-8 is never longer than its JSON
+    write = 0
+    try:
+        for text in _escaped_pieces(view, start, end):
+            data = text.encode("utf-8", "surrogatepass")
+            copy[write : write + len(data)] = data
+            write += len(data)
+    except orjson.JSONDecodeError:
+        return None
+    del copy[write:]
+    with memoryview(copy) as whole:
+        try:
+            return narrowed_in_place(whole, 0, write)
+        except UnicodeDecodeError:  # a lone surrogate escaped: decoded as before
+            return None

@@ -154,7 +154,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if _LONG_LEAD.search(buffer, start, end) is None:
+    if LONG_LEAD.search(buffer, start, end) is None:
         return None  # no wider than two bytes a character as a ``str``, nor narrowed
     present: set[str] = set()
     narrowed: set[str] = set()
@@ -196,7 +196,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
 
 #: the first byte of a UTF-8 character of three or four bytes (U+0800 on): a text with
 #: none is Latin-1 or two bytes a character as a ``str``, and is decoded as it is
-_LONG_LEAD = re.compile(rb"[\xe0-\xf4]")
+LONG_LEAD = re.compile(rb"[\xe0-\xf4]")
 
 
 def _pieces(view: memoryview, start: int, end: int) -> Any:
