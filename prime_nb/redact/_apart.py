@@ -26,7 +26,7 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
-from ._narrow import LONG_LEAD, LongText, Narrowed, narrowed_in_place
+from ._narrow import LongText, Narrowed, has_long_lead, narrowed_in_place
 from ._stream import _SPACE, _STRING, read_by_finders
 
 #: a string value longer than this (in bytes) is decoded apart
@@ -262,7 +262,9 @@ def narrowed_copy(view: memoryview, start: int, end: int) -> Narrowed | None:
     """The text of the JSON string text ``view[start:end]`` narrowed (``_narrow.py``) in
     a copy of its UTF-8, ``view`` left as it is; None where it is not one to narrow, or
     orjson refuses it (then it is decoded as before, and refused there)."""
-    if LONG_LEAD.search(view, start, end) is None:
+    data = view.obj
+    assert isinstance(data, bytes | bytearray)
+    if not has_long_lead(data, start, end):
         return None  # no emoji nor typographic mark written as itself
     copy = bytearray(end - start)  # its UTF-8 is never longer than its JSON
     write = 0

@@ -154,7 +154,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if LONG_LEAD.search(buffer, start, end) is None:
+    if not has_long_lead(buffer, start, end):
         return None  # no wider than two bytes a character as a ``str``, nor narrowed
     present: set[str] = set()
     narrowed: set[str] = set()
@@ -194,9 +194,17 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, codes, table)
 
 
-#: the first byte of a UTF-8 character of three or four bytes (U+0800 on): a text with
-#: none is Latin-1 or two bytes a character as a ``str``, and is decoded as it is
-LONG_LEAD = re.compile(rb"[\xe0-\xf4]")
+def has_long_lead(data: bytes | bytearray, start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` holds the first byte of a UTF-8 character of three or
+    four bytes (U+0800 on): a text with none is Latin-1 or two bytes a character as a
+    ``str``, and is decoded as it is. One ``find`` a byte (each at C speed, a few times
+    the speed of one regex's search), the likeliest first."""
+    return any(data.find(lead, start, end) >= 0 for lead in _LONG_LEADS)
+
+
+#: the first bytes of the characters :func:`has_long_lead` looks for: punctuation and
+#: symbols (U+2000-U+2FFF) and emoji first
+_LONG_LEADS = [b"\xe2", b"\xf0", *(bytes((b,)) for b in range(0xE0, 0xF5) if b not in (0xE2, 0xF0))]
 
 
 def _pieces(view: memoryview, start: int, end: int) -> Any:
