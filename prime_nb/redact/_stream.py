@@ -6,8 +6,9 @@ redacted copy of that tree as much again. The stream walk reads the line's bytes
 right instead. A value that spans at most :data:`SMALL` bytes is parsed alone and walked
 by the :class:`~._scrub.Scrubber` as a tree; a longer string is decoded alone (narrowed
 where it holds emoji, ``_narrow.py``); a longer list or object is entered, one frame on
-a stack (no recursion, at any depth). Objects are read twice: once for the members that tell about the others (``type``, ``kty``, a
-pair's ``name``...: see :meth:`Scrubber.plan`), then walked.
+a stack (no recursion, at any depth). Objects are read twice: once for the members that
+tell about the others (``type``, ``kty``, a pair's ``name``...: see
+:meth:`Scrubber.plan`), then walked.
 
 What it writes is what ``orjson.dumps`` writes of the tree the Scrubber would return:
 compact, with orjson's escapes, one piece at a time. A line it cannot vouch for (not one
