@@ -274,14 +274,15 @@ class StreamWalk:
             raise NotStreamable("a value JSON does not allow")
         return m.end()
 
-    def _read(self, at: int, depth: int, narrowed: bool = False) -> tuple[Any, int | None]:
+    def _read(self, at: int, depth: int, key: str | int | None = None) -> tuple[Any, int | None]:
         """The value at ``at`` and where it ends; for a long list or object an empty one
-        of its kind and None (it is walked as a stream). A long string is ``narrowed``
-        where that holds it in less (a ``LongText``: see ``_narrow.py``)."""
+        of its kind and None (it is walked as a stream). A long string under ``key`` (a
+        list's item: its index) is narrowed where that holds it in less and the walk
+        reads it only through the finders (a ``LongText``: see ``_narrow.py``)."""
         byte = self.buf[at] if at < self.end else -1
         if byte == _QUOTE:
             end = self._string_end(at)
-            if narrowed and end - at > NARROWED:
+            if key is not None and end - at > NARROWED and read_by_finders(key):
                 # in a copy of its UTF-8: the line's own bytes are written where it is kept
                 from ._apart import narrowed_copy  # which reads strings as this module does
 
@@ -395,7 +396,7 @@ class StreamWalk:
         entered, and where the member ends (or the value's first member starts)."""
         assert frame.shell is not None
         key, at = self._key(at)
-        value, end = self._read(at, depth, read_by_finders(key))
+        value, end = self._read(at, depth, key)
         new_key, how, child, child_where, inner = self.scrubber.plan(
             frame.shell, frame.context, key, value, frame.where, frame.path,
             frame.secret, self.hits, frame.taken,
@@ -434,7 +435,7 @@ class StreamWalk:
             run = None
         found = (run.end(), None) if run is not None else self._small_run(at, depth)
         if found is None:
-            value, end = self._read(at, depth, True)
+            value, end = self._read(at, depth, frame.count)
             path = _join(frame.path, frame.count)
             if frame.count:
                 self.write(b",")
