@@ -2,13 +2,14 @@
 
 Three inputs: a session file of SIZE MB (``sessiongen.write_large_session``), a file
 whose one entry holds a single text of LINE MB (base64-like, the worst case for the
-decoders; or prose dense with secrets, the most replacements), and one object of KEYS
+decoders; or prose dense with secrets, the most replacements; or chat with emoji and
+typographic marks), and one object of KEYS
 keys (each key a string the rules read). Each step runs in a fresh process so that its
 peak (VmHWM) is its own: ``load`` (the baseline), then ``redact`` to a new file. Prints
 wall and CPU seconds, the peak, and the ratios redact / load::
 
     PYTHONPATH=. python benchmarks/bench_redact.py [--size 100] [--line 200] [--keys 1e6]
-        [--line-text base64|prose] [--hyperscan-cache FOLDER]
+        [--line-text base64|prose|chat] [--hyperscan-cache FOLDER]
         [--before CHECKOUT]  # each input also redacted by another checkout's code
 """
 
@@ -85,11 +86,28 @@ def dense_prose(r: random.Random) -> str:
     )
 
 
+#: sentences of chat as a chat client writes it: curly quotes and apostrophes, dashes,
+#: bullets, emoji (narrowed to a byte a character by redaction, ``_narrow.py``)
+CHAT = (
+    "Hey, it\u2019s deployed \U0001f600 see https://example.com/docs/run?id=42 for the logs. ",
+    "She said \u201cship it\u201d \U0001f389 and we did \u2014 3 times, at 10:45. ",
+    "I\u2019m not sure why \U0001f914 the build\u2019s cache was cold; retry=3 fixed it. ",
+    "\u2022 Thanks! \U0001f44d \u2705 That\u2019s 100% done \u2764\ufe0f ",
+    "The DB is at postgres://app:Pg5ecret9x@db.internal:5432/app \U0001f648 oops. ",
+)
+
+
+def chat(r: random.Random) -> str:
+    """About 3 MB of chat (:data:`CHAT`), a secret in one sentence of 20."""
+    return "".join(CHAT[4] if r.randrange(20) == 0 else CHAT[r.randrange(4)] for _ in range(40000))
+
+
 def write_long_line(path: Path, megabytes: float, kind: str = "base64") -> Path:
-    """A session whose one user message is ``megabytes`` of base64-like text, or of
-    prose dense with secrets (``kind="prose"``)."""
+    """A session whose one user message is ``megabytes`` of base64-like text, of prose
+    dense with secrets (``kind="prose"``), or of chat (``kind="chat"``)."""
     r = random.Random(5)
-    chunk = base64.b64encode(r.randbytes(3 << 20)).decode() if kind == "base64" else dense_prose(r)
+    texts = {"base64": lambda: base64.b64encode(r.randbytes(3 << 20)).decode()}
+    chunk = {**texts, "prose": lambda: dense_prose(r), "chat": lambda: chat(r)}[kind]()
     size = int(megabytes * 2**20)
     text = (chunk * (size // len(chunk) + 1))[:size]
     message = {"role": "user", "content": text, "timestamp": 0}
@@ -152,7 +170,7 @@ def main() -> None:
         help="a folder: keep compiled Hyperscan databases there (filled by a first, "
         "unmeasured redaction), as PRIME_NB_HYPERSCAN_CACHE does",
     )
-    parser.add_argument("--line-text", default="base64", choices=["base64", "prose"])
+    parser.add_argument("--line-text", default="base64", choices=["base64", "prose", "chat"])
     parser.add_argument(
         "--before",
         default="",

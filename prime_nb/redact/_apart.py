@@ -26,8 +26,8 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
-from ._narrow import LONG_KEYS, LongText, Narrowed, narrowed_in_place
-from ._stream import _SPACE, _STRING
+from ._narrow import LongText, Narrowed, has_long_lead, narrowed_in_place
+from ._stream import _SPACE, _STRING, read_by_finders
 
 #: a string value longer than this (in bytes) is decoded apart
 LONG_STRING = 1 << 16
@@ -234,8 +234,8 @@ def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowe
 
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
-    narrowed text goes in as a ``LongText`` where its key says it is plain text, and as
-    its text, whole, elsewhere (a format field, a name the walk reads)."""
+    narrowed text goes in as a ``LongText`` (a list's item too), and as its text, whole,
+    under a key the walk reads the value of or a secret's key (``_stream.read_by_finders``)."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0
@@ -248,7 +248,7 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             if isinstance(value, str):
                 text = texts.get(value)
                 if isinstance(text, Narrowed):
-                    node[key] = LongText(text) if key in LONG_KEYS else text.whole()
+                    node[key] = LongText(text) if read_by_finders(key) else text.whole()
                     count += 1
                 elif text is not None:
                     node[key] = text
@@ -256,3 +256,28 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             elif isinstance(value, dict | list):
                 stack.append(value)
     return count
+
+
+def narrowed_copy(view: memoryview, start: int, end: int) -> Narrowed | None:
+    """The text of the JSON string text ``view[start:end]`` narrowed (``_narrow.py``) in
+    a copy of its UTF-8, ``view`` left as it is; None where it is not one to narrow, or
+    orjson refuses it (then it is decoded as before, and refused there)."""
+    data = view.obj
+    assert isinstance(data, bytes | bytearray)
+    if not has_long_lead(data, start, end):
+        return None  # no emoji nor typographic mark written as itself
+    copy = bytearray(end - start)  # its UTF-8 is never longer than its JSON
+    write = 0
+    try:
+        for text in _escaped_pieces(view, start, end):
+            data = text.encode("utf-8", "surrogatepass")
+            copy[write : write + len(data)] = data
+            write += len(data)
+    except orjson.JSONDecodeError:
+        return None
+    del copy[write:]
+    with memoryview(copy) as whole:
+        try:
+            return narrowed_in_place(whole, 0, write)
+        except UnicodeDecodeError:  # a lone surrogate escaped: decoded as before
+            return None

@@ -1,26 +1,27 @@
-"""A long string with emoji in it, held as a ``str`` of one (or two) bytes a character
-that every finder reads whole.
+"""A long string with emoji or typographic marks in it, held as a ``str`` of one (or
+two) bytes a character that every finder reads whole.
 
 Why: a Python ``str`` holding one character beyond the Basic Multilingual Plane (an
-emoji) costs four bytes for every character, so a long mostly-ASCII string with emoji
-in it is four times its UTF-8 line as one ``str``: over redaction's bound of three times
-the line before anything is read. Here such a string is *narrowed*: each of its symbols
-wider than Latin-1 (an emoji, a skin tone, ``✅``, ``→``) becomes one Latin-1 *stand-in*
-character that the text does not hold, written in the line's own buffer over its UTF-8
-(never longer) and decoded from there, as ``_apart`` decodes an escaped string: a byte
-a character, or two where a letter or quotation mark of the BMP (a curly apostrophe, Cyrillic) stays
-in it as it is. Where each symbol stood is kept beside it (an array of positions and
-one of code points).
+emoji) costs four bytes for every character, and one holding a curly apostrophe two, so
+a long mostly-ASCII string with emoji in it is four times its UTF-8 line as one ``str``
+(with curly quotes, twice): over redaction's bound of three times the line before
+anything is read. Here such a string is *narrowed*: each of its symbols and marks of
+punctuation wider than Latin-1 (an emoji, a skin tone, ``✅``, ``→``, a curly quote, a
+dash) becomes one Latin-1 *stand-in* character that the text does not hold, written in
+the line's own buffer over its UTF-8 (never longer) and decoded from there, as
+``_apart`` decodes an escaped string: a byte a character, or two where a letter of the
+BMP (Cyrillic) stays in it as it is. Where each stood is kept beside it (an array of
+positions and one of codes into a table of the characters narrowed).
 
 Every finder reads the narrowed text as it reads any text, whole, with the same answer
 as of the text itself, because the characters narrowed and the stand-in are alike to
 every test a finder makes of a character: none is a letter, a digit, a space or ``_``,
-each is printable, has no case and is its own NFKC form (:func:`alike`). The only
-places they differ are the characters themselves, so a span found that holds a stand-in
-(its value would not be the text's), a file-wide value that holds a narrowed character
-or the stand-in, or a rule that names one makes the scrubber read the text whole
-(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a
-tag) is decoded as before.
+each is printable, has no case, is its own NFKC form and is named by no finder
+(:func:`alike`). The only places they differ are the characters themselves, so a span
+found that holds a stand-in (its value would not be the text's), a file-wide value that
+holds a narrowed character or the stand-in, or a rule that names one makes the scrubber
+read the text whole (``_long_scrub.py``). A text with a letter beyond the BMP (a
+mathematical letter, a tag) is decoded as before.
 """
 
 from __future__ import annotations
@@ -37,20 +38,13 @@ from ._pending import kept_name
 
 #: how many bytes of the string are decoded at a time
 PIECE_BYTES = 1 << 16
-#: the keys whose long values are plain text, read by no test of the walk but the
-#: finders': no key names a secret, a format field, an image's data or a pair's name
-LONG_KEYS = frozenset(
-    {"text", "thinking", "content", "output", "stdout", "stderr", "newText", "oldText"}
-)
-#: the bytes that start a 4-byte UTF-8 character (each found with ``find``, in C): a
-#: text with none is no wider than two bytes a character as a ``str``, and is decoded
-#: as it is
-FOUR_BYTE_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 #: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
 STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
-#: what where a wide character stood costs, in bytes (its position and code point): a
-#: narrowed text costs a byte a character and this a wide one, its ``str`` four bytes a
-#: character, so a text whose wide characters are 3 in 8 or more is not narrowed
+#: what where a wide character stood costs, in bytes (its position and its code): a
+#: narrowed text costs a byte a character (two where a letter of the BMP stays) and
+#: this a wide one, its ``str`` four bytes a character (two with none beyond the BMP),
+#: so a text whose wide characters are 3 in 8 (or 1 in 8) or more is not narrowed (a
+#: code is a byte where the text has 256 kinds of wide character or fewer, else 4)
 _KEPT_PER_WIDE = 8
 #: a character wider than Latin-1
 _WIDE = re.compile("[\u0100-\U0010ffff]")
@@ -58,10 +52,10 @@ _WIDE = re.compile("[\u0100-\U0010ffff]")
 
 @functools.lru_cache(maxsize=4096)
 def alike(char: str) -> bool:
-    """Whether ``char`` is read by every finder as a stand-in is: a symbol (or the
-    emoji variation selector), not ``\\w``, ``\\d`` or ``\\s`` to a regex, printable,
-    with no case, its own NFKC form, and none of the look-alike or hidden characters the
-    disguise finder looks for."""
+    """Whether ``char`` is read by every finder as a stand-in is: a symbol or a mark of
+    punctuation (or the emoji variation selector), not ``\\w``, ``\\d`` or ``\\s`` to a
+    regex, printable, with no case, its own NFKC form, none of the look-alike or hidden
+    characters the disguise finder looks for, and none a finder names (:data:`NAMED`)."""
     return (
         (unicodedata.category(char) in _SYMBOLS or char in _SELECTORS)
         and char.isprintable()
@@ -70,11 +64,14 @@ def alike(char: str) -> bool:
         and unicodedata.normalize("NFKC", char) == char
         and re.fullmatch(r"[\w\d\s]", char) is None
         and _DISGUISED.match(char) is None
+        and char not in NAMED
     )
 
 
-#: the categories of symbols (mathematical, currency, modifier, other)
-_SYMBOLS = frozenset({"Sm", "Sc", "Sk", "So"})
+#: the categories of symbols (mathematical, currency, modifier, other) and of
+#: punctuation (dashes, brackets, quotation marks, other: a curly apostrophe, a bullet),
+#: but a connector (``_`` and its kin, which ``\\w`` matches)
+_SYMBOLS = frozenset({"Sm", "Sc", "Sk", "So", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"})
 #: the text and emoji variation selectors, which follow many emoji
 _SELECTORS = "\ufe0e\ufe0f"
 #: what the disguise finder folds or drops (``_disguise._HIDDEN``, ``_FOLDABLE``)
@@ -82,17 +79,25 @@ _DISGUISED = re.compile(
     r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
     r"\uff01-\uff5e\U0001d400-\U0001d7ff\u2460-\u24ff]"
 )
+#: the characters wider than Latin-1 that a finder names and that are otherwise alike: a
+#: box table's bars (``_byte_forms``), which a stand-in would hide. (The ellipsis after a
+#: cut value, ``_generic.TRUNCATED``, is not its own NFKC form.) ``test_narrowed_text.py``
+#: reads the package's source for any other
+NAMED = frozenset("\u2502\u2503")
 
 
 class Narrowed:
     """A text as its narrowed ``str`` (:attr:`narrow`) and where each wide character
     stood; sliced (``text[a:b]``) as the text itself."""
 
-    __slots__ = ("_chars", "_positions", "narrow", "stand_in")
+    __slots__ = ("_codes", "_positions", "_table", "narrow", "stand_in")
 
-    def __init__(self, narrow: str, stand_in: str, positions: array[int], chars: array[int]):
+    def __init__(
+        self, narrow: str, stand_in: str, positions: array[int], codes: array[int], table: str
+    ):
         self.narrow, self.stand_in = narrow, stand_in
-        self._positions, self._chars = positions, chars
+        #: where each wide character stood, and its code: its place in ``_table``
+        self._positions, self._codes, self._table = positions, codes, table
 
     def __len__(self) -> int:
         return len(self.narrow)
@@ -109,7 +114,7 @@ class Narrowed:
         at = start
         for k in range(first, last):
             put = self._positions[k]
-            parts += [self.narrow[at:put], chr(self._chars[k])]
+            parts += [self.narrow[at:put], self._table[self._codes[k]]]
             at = put + 1
         parts.append(self.narrow[at:stop])
         return "".join(parts)
@@ -144,17 +149,18 @@ _numbers = itertools.count(1)
 def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None:
     """The text of the UTF-8 ``view[start:end]`` (a view of a whole ``bytearray``)
     narrowed, written over those bytes (the caller blanks them after); None, with the
-    bytes untouched, when the text is not one to narrow (no 4-byte character, a wide
-    character unlike a stand-in, every stand-in in it, or so many wide characters that
-    its ``str`` is the smaller). Raises UnicodeDecodeError where the bytes are not
-    UTF-8."""
+    bytes untouched, when the text is not one to narrow (no character of three or four
+    bytes, a wide character beyond the BMP unlike a stand-in, every stand-in in it, or
+    so many wide characters that its ``str`` is the smaller). Raises
+    UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if not any(buffer.find(lead, start, end) >= 0 for lead in FOUR_BYTE_LEADS):
-        return None
+    if not has_long_lead(buffer, start, end):
+        return None  # no wider than two bytes a character as a ``str``, nor narrowed
     present: set[str] = set()
     narrowed: set[str] = set()
     count = wide = widest = 0
+    kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _WIDE.findall(piece)
         for char in set(found).difference(narrowed):
@@ -163,24 +169,43 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
             elif char > "\uffff":
                 return None  # a wide letter (mathematical, a tag): read as it is
             else:
-                widest = 1  # a letter or quotation mark of the BMP: two bytes a character
+                widest = 1  # a letter of the BMP (Cyrillic): two bytes a character
+        kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
         present.update(char for char in STAND_INS if char in piece)
         count, wide = count + len(piece), wide + sum(char in narrowed for char in found)
     stand_in = next((char for char in STAND_INS if char not in present), None)
-    if stand_in is None or wide * _KEPT_PER_WIDE >= count * (3 - widest * 2):
+    if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
-    positions, chars = array("I" if count < 1 << 32 else "q"), array("I")
-    pattern = re.compile("[" + "".join(map(re.escape, sorted(narrowed))) + "]")
+    table = "".join(sorted(narrowed))  # a code for each: a byte where 256 or fewer
+    code = {char: i for i, char in enumerate(table)}
+    positions, codes = (
+        array("I" if count < 1 << 32 else "q"),
+        array("B" if len(code) <= 256 else "I"),
+    )
+    pattern = re.compile("[" + "".join(map(re.escape, table)) + "]")
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
         for m in pattern.finditer(piece):
             positions.append(count + m.start())
-            chars.append(ord(m.group()))
+            codes.append(code[m.group()])
         data = pattern.sub(stand_in, piece).encode("utf-8")  # never longer: see above
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
-    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, chars)
+    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, codes, table)
+
+
+def has_long_lead(data: bytes | bytearray, start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` holds the first byte of a UTF-8 character of three or
+    four bytes (U+0800 on): a text with none is Latin-1 or two bytes a character as a
+    ``str``, and is decoded as it is. One ``find`` a byte (each at C speed, a few times
+    the speed of one regex's search), the likeliest first."""
+    return any(data.find(lead, start, end) >= 0 for lead in _LONG_LEADS)
+
+
+#: the first bytes of the characters :func:`has_long_lead` looks for: punctuation and
+#: symbols (U+2000-U+2FFF) and emoji first
+_LONG_LEADS = [b"\xe2", b"\xf0", *(bytes((b,)) for b in range(0xE0, 0xF5) if b not in (0xE2, 0xF0))]
 
 
 def _pieces(view: memoryview, start: int, end: int) -> Any:

@@ -4,10 +4,11 @@ Why: a line of many small values (a tool's output of thousands of short strings,
 list of records) costs many times its size once parsed into Python objects, and the
 redacted copy of that tree as much again. The stream walk reads the line's bytes left to
 right instead. A value that spans at most :data:`SMALL` bytes is parsed alone and walked
-by the :class:`~._scrub.Scrubber` as a tree; a longer string is decoded alone; a longer
-list or object is entered, one frame on a stack (no recursion, at any depth). Objects
-are read twice: once for the members that tell about the others (``type``, ``kty``, a
-pair's ``name``...: see :meth:`Scrubber.plan`), then walked.
+by the :class:`~._scrub.Scrubber` as a tree; a longer string is decoded alone (narrowed
+where it holds emoji, ``_narrow.py``); a longer list or object is entered, one frame on
+a stack (no recursion, at any depth). Objects are read twice: once for the members that
+tell about the others (``type``, ``kty``, a pair's ``name``...: see
+:meth:`Scrubber.plan`), then walked.
 
 What it writes is what ``orjson.dumps`` writes of the tree the Scrubber would return:
 compact, with orjson's escapes, one piece at a time. A line it cannot vouch for (not one
@@ -26,8 +27,20 @@ from typing import Any
 import orjson
 
 from ._key_count import quoted_key_count
-from ._scrub import IMAGE, KEEP, Hits, Scrubber, _join
+from ._narrow import LongText
+from ._scrub import (
+    BLOCK_KEEP,
+    ENTRY_KEEP,
+    ID_FIELDS,
+    IMAGE,
+    KEEP,
+    MESSAGE_KEEP,
+    Hits,
+    Scrubber,
+    _join,
+)
 from ._shell import RepeatedKey, Shell
+from ._values import secret_key_class
 
 #: a text longer than this has its keys counted by its quotes (``raw_key_count``)
 _COUNTED = 1 << 16
@@ -69,6 +82,16 @@ _OPEN = {ord("{"): ord("}"), ord("["): ord("]")}
 _TOLD = frozenset(
     {"type", "kty", "mimeType", "mime_type", "name", "key", "header", "Name", "Key", "id"}
 )
+#: the keys whose values the walk reads as they are, not only through the finders: the
+#: fields kept as the format (``_scrub.ENTRY_KEEP``...), ids (the report names an entry
+#: by its id, a version 1 file's are derived from them), the members an object's plan
+#: reads (:data:`_TOLD`), a pair's value and an image's data. A long text with emoji
+#: under one of these, or under a secret's key, is not narrowed (``_narrow.py``)
+READ_AS_THEY_ARE = frozenset(
+    {*ENTRY_KEEP, *MESSAGE_KEEP, *BLOCK_KEEP, *_TOLD, "value", "data"}
+).union(*ID_FIELDS.values())
+#: a string longer than this (in bytes) is narrowed where it has emoji in it
+NARROWED = 1 << 16
 #: the value of a member no plan reads (a list, an object, a string of another key)
 _UNREAD = object()
 
@@ -251,12 +274,21 @@ class StreamWalk:
             raise NotStreamable("a value JSON does not allow")
         return m.end()
 
-    def _read(self, at: int, depth: int) -> tuple[Any, int | None]:
+    def _read(self, at: int, depth: int, key: str | int | None = None) -> tuple[Any, int | None]:
         """The value at ``at`` and where it ends; for a long list or object an empty one
-        of its kind and None (it is walked as a stream)."""
+        of its kind and None (it is walked as a stream). A long string under ``key`` (a
+        list's item: its index) is narrowed where that holds it in less and the walk
+        reads it only through the finders (a ``LongText``: see ``_narrow.py``)."""
         byte = self.buf[at] if at < self.end else -1
         if byte == _QUOTE:
             end = self._string_end(at)
+            if key is not None and end - at > NARROWED and read_by_finders(key):
+                # in a copy of its UTF-8: the line's own bytes are written where it is kept
+                from ._apart import narrowed_copy  # which reads strings as this module does
+
+                text = narrowed_copy(self.view, at + 1, end - 1)
+                if text is not None:
+                    return LongText(text), end
             return self._loads(at, end), end
         if byte in _OPEN:
             found = self._container_end(at, min(self.end, at + SMALL))
@@ -364,7 +396,7 @@ class StreamWalk:
         entered, and where the member ends (or the value's first member starts)."""
         assert frame.shell is not None
         key, at = self._key(at)
-        value, end = self._read(at, depth)
+        value, end = self._read(at, depth, key)
         new_key, how, child, child_where, inner = self.scrubber.plan(
             frame.shell, frame.context, key, value, frame.where, frame.path,
             frame.secret, self.hits, frame.taken,
@@ -399,9 +431,11 @@ class StreamWalk:
         alone."""
         inner = "block" if frame.where == "content" else "data"
         run = _FLAT_RUN.match(self.buf, at, self.end)
+        if run is not None and run.end() - at > NARROWED:  # a long string: perhaps narrowed
+            run = None
         found = (run.end(), None) if run is not None else self._small_run(at, depth)
         if found is None:
-            value, end = self._read(at, depth)
+            value, end = self._read(at, depth, frame.count)
             path = _join(frame.path, frame.count)
             if frame.count:
                 self.write(b",")
@@ -466,6 +500,13 @@ class StreamWalk:
             raise NotStreamable from None
         assert isinstance(values, list)
         return values
+
+
+def read_by_finders(key: str | int) -> bool:
+    """Whether the walk reads the value under ``key`` only through the finders (as a
+    ``LongText`` is read): a list's item, a key not :data:`READ_AS_THEY_ARE` that names
+    no secret (whose value is read as a secret, or by whether it could be one)."""
+    return isinstance(key, int) or (key not in READ_AS_THEY_ARE and secret_key_class(key) is None)
 
 
 def _discard(piece: bytes) -> None:

@@ -13,6 +13,8 @@ Each guard of the narrowing, dropped, makes one of these comparisons fail
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib
 import json
 import random
@@ -37,14 +39,18 @@ _narrow = importlib.import_module("prime_nb.redact._narrow")
 _apart = importlib.import_module("prime_nb.redact._apart")
 _lines = importlib.import_module("prime_nb.redact._lines")
 _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
+_stream = importlib.import_module("prime_nb.redact._stream")
 
 #: words around each secret: emoji (one with a skin tone, one with a selector), symbols
-#: of the BMP, Latin-1 letters, apostrophes, quotes, URLs, digits
+#: of the BMP, Latin-1 letters, apostrophes, quotes, URLs, digits, typographic marks
+#: (curly quotes, dashes, a bullet, brackets), and those a finder names (an ellipsis)
 WORDS = [
     "plain", "it's", "😀", "🎉🎉", "👍🏽", "❤️", "✅", "→", "café", "naïve", "don't",
     '"quoted"', "https://example.com/a?b=1&c=2", "42", "x=1", "a😀b", "ok;", "(see)", "it\u2019s",
+    "\u201cquoted\u201d", "\u2018single\u2019", "a\u2014b", "\u2013", "\u2022 item", "wait\u2026",
+    "\u300cja\u300d", "\u2019", "x\u2032",
 ]  # fmt: skip
-SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ "]
+SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ ", " \u2014 ", "\u2019", "\u201d "]
 #: texts that read a stand-in where a wide character stood, or that are not narrowed
 SPECIAL = [
     "password=hun😀ter2xyz and then 😀 more",  # a span over a wide character
@@ -57,6 +63,18 @@ SPECIAL = [
     "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
     "😀😀🎉 dense 👍👍 password=hunter2xyz 🎉🎉🎉🎉",
+    "password=\u201chun\u2019ter2xyz\u201d and then \u2014 more",  # a span over a quote
+    "the token Zq8vN2xL5pT7rWk3J9mB4cY6hD1f\u2026 \u2014 cut 😀",  # an ellipsis (named)
+    "a table \u2014 \u201cit\u2019s\u201d 😀\n"  # box bars (named) around a token cut in two
+    "\u2502 ghp_Zq8vN2xL5pT7rWk3J9m \u2502 a \u2502\n\u2502 B4cY6hD1fG0sA2eR8 \u2502 b \u2502\n",
+]
+
+#: masked values (a mask is no secret): the narrowed text finds a value where the text
+#: finds none, a span over a stand-in, so the text is read whole (``MASKS``)
+MASKED = [
+    "password=\u2022\u2022\u2022\u2022\u2022\u2022 (masked) then token=Zq8vN2xL5pT7rWk3 😀",
+    'DB_PASSWORD="\u2022\u2022\u2022" api_key: x\u2022\u2022\u2022\u2022 '
+    "secret=ab\u2022cd\u2022ef12 \u2014 ok",
 ]
 
 
@@ -71,7 +89,8 @@ def _texts() -> list[str]:
         around = [r.choice(WORDS) + r.choice(SEPARATORS) for _ in range(r.randrange(2, 12))]
         at = r.randrange(len(around) + 1)
         out.append("".join(around[:at]) + snippet + r.choice(SEPARATORS) + "".join(around[at:]))
-    return out + SPECIAL
+    bmp = ["".join(char for char in text if char <= "\uffff") for text in out[::4]]
+    return out + bmp + SPECIAL  # without emoji, a ``str`` of two bytes a character
 
 
 def _narrowed(text: str) -> Narrowed | None:
@@ -121,24 +140,80 @@ def tiny(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_lines, "READ_PIECE", 64)
 
 
+@pytest.fixture
+def streamed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line over 16 bytes walked as a stream (``_stream.py``), each value over 16
+    bytes alone, its strings over 16 bytes narrowed in a copy of their UTF-8 decoded a
+    few bytes at a time."""
+    monkeypatch.setattr(_lines, "STREAM_MIN", 16)
+    monkeypatch.setattr(_lines, "VALUE_COST", 1 << 40)
+    monkeypatch.setattr(_stream, "NARROWED", 16)
+    monkeypatch.setattr(_stream, "SMALL", 16)
+    monkeypatch.setattr(_apart, "PIECE", 5)
+
+
 def test_the_stand_ins_are_alike_to_what_they_stand_for() -> None:
     assert all(alike(char) for char in STAND_INS)
-    assert all(alike(char) for char in "😀🎉👍🏽❤\ufe0f✅→")
-    assert not any(
-        alike(char) for char in "\u0440a\U0001d429\u24b6\u200d\u2019\u201c\u2014\u2026é_1 "
+    assert all(alike(char) for char in "😀🎉👍🏽❤\ufe0f✅→\u2019\u201c\u201d\u2014\u2013\u2022")
+    assert not any(  # a letter, a look-alike, a hidden mark, a named one, a space, a joiner
+        alike(char) for char in "\u0440a\U0001d429\u24b6\u200d\u2026\u2502é_1 \u2003\u203f"
     )
+
+
+#: a character beyond Latin-1 named in a string, as itself or as an escape
+_NAMED_IN = re.compile(r"[^\x00-\xff]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}")
+
+
+def test_no_character_a_finder_names_is_narrowed() -> None:
+    """Every character beyond Latin-1 that the package's code names in a string (a
+    pattern, a hint, a test of a character), not its docstrings, is one ``alike`` keeps:
+    a finder that names a character would not find it in the narrowed text."""
+    named: set[str] = set()
+    for source in Path(_narrow.__file__).parent.glob("*.py"):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        docs = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in docs or source.name == "_narrow.py":
+                    continue
+                for m in _NAMED_IN.finditer(node.value):
+                    text = m.group()
+                    named.add(text if len(text) == 1 else chr(int(text[2:], 16)))
+    assert "\u2502" in named and "\u2026" in named  # the scan finds what it looks for
+    assert sorted(char for char in named if alike(char)) == sorted(MASKS)
+
+
+#: characters a finder names that are narrowed all the same: a mask's bullet, which makes
+#: a value no secret (``_values.stand_in``). The stand-in is no mask's, so the narrowed
+#: text finds a masked value the text does not: a span over a stand-in, read whole
+#: (``MASKED``)
+MASKS = "\u2022"
 
 
 @pytest.mark.usefixtures("tiny")
 def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
-    """A byte a character and 8 a wide one, against the ``str``'s 4 a character; a
-    text with no 4-byte character is two bytes a character at most, and kept so."""
+    """A byte a character (two where a letter of the BMP stays) and 8 a wide one,
+    against the ``str``'s 4 a character (2 where no character is beyond the BMP)."""
     assert _narrowed("😀 plain words " * 20) is not None
     assert _narrowed("😀😀 a" * 20) is None  # 2 in 4: its ``str`` is the smaller
-    assert _narrowed("✅ plain words " * 20) is None
-    quoted = _narrowed("😀 it\u2019s plain " * 20)  # two bytes a character: 1 in 4 at most
-    assert quoted is not None and quoted.narrow == "¦ it\u2019s plain " * 20
-    assert _narrowed("😀😀 it\u2019s " * 20) is None
+    quoted = _narrowed("😀 it\u2019s plain " * 20)  # a curly apostrophe: a byte too
+    assert quoted is not None and quoted.narrow == "¦ it¦s plain " * 20
+    assert _narrowed("😀 it\u2019s\u2019 " * 20) is None  # 3 in 8: its ``str`` is the smaller
+    cyrillic = _narrowed("😀 \u0434a plain words " * 20)  # a letter of the BMP: two bytes
+    assert cyrillic is not None and cyrillic.narrow == "¦ \u0434a plain words " * 20
+    assert _narrowed("😀 \u0434a " * 20) is None  # 1 in 5: two bytes and 8 against 4
+    # no 4-byte character: a ``str`` of two bytes a character, narrowed where a wide
+    # character is under 1 in 8 and no letter of the BMP stays
+    assert _narrowed("it\u2019s plain words " * 20) is not None
+    assert _narrowed("it\u2019s " * 20) is None
+    assert _narrowed("it\u2019s plain \u0434a words " * 20) is None
+    assert _narrowed("caf\u00e9 plain words " * 20) is None  # Latin-1: a byte already
     got = _narrowed("é😀ab" * 3)  # pieces of 7 bytes: a character never cut
     assert got is not None and got.whole() == "é😀ab" * 3 and got.narrow == "é¦ab" * 3
 
@@ -169,20 +244,55 @@ OWN: dict[str, Any] = {"rules": [EMOJI_RULE, re.compile(r"password=\S+")]}
 
 
 def _entries(texts: list[Any]) -> Iterator[dict[str, Any]]:
+    """An entry for each text (a dict is an entry already), the text under one key of
+    six in turn: a message's content, a text block beside a short secret (its line
+    changes, this text does not), a custom entry's description beside one, a tool
+    call's command, an item of a list, a compaction's summary."""
     for i, text in enumerate(texts):
         if isinstance(text, dict):
             yield text
             continue
+        base = {"id": f"m{i}", "parentId": f"m{i - 1}" if i else None, "timestamp": "2026"}
         content: Any = text
-        if i % 3 == 1:  # beside a short secret: its line changes, this text does not
+        if i % 6 == 1:
             content = [{"type": "text", "text": text}, {"type": "text", "text": "pw=x"}]
-        yield {
-            "type": "message",
-            "id": f"m{i}",
-            "parentId": f"m{i - 1}" if i else None,
-            "timestamp": "2026-01-05T10:00:01Z",
-            "message": {"role": "user", "content": content, "timestamp": 0},
-        }
+        elif i % 6 == 3:
+            content = [{"type": "toolCall", "id": "t", "name": "x", "arguments": {"command": text}}]
+        custom = {**base, "type": "custom", "customType": "x"}
+        if i % 6 == 2:
+            yield {**custom, "data": {"description": text, "n": "password=Zq8vN2xL5pT7"}}
+        elif i % 6 == 4:
+            yield {**custom, "data": {"items": [1, text]}}
+        elif i % 6 == 5:
+            yield {**base, "type": "compaction", "summary": text, "tokensBefore": 3}
+        else:
+            yield {**base, "type": "message", "message": {"role": "user", "content": content}}
+
+
+#: a text under each key whose value the walk reads as it is (a format field, an id, a
+#: member an object's plan reads, a pair's value, an image's data) or under a secret's
+#: key: each is put in the tree whole
+READ = "it\u2019s 😀 a long value \u2014 of plain words 😀 " * 2
+#: a value no secret's key makes a secret (a URL), which its stand-in name would look like
+URL = "https://example.com/😀/it\u2019s/a/page" * 3
+
+
+def _read_as_they_are() -> list[Any]:
+    secret = "password=Zq8vN2xL5pT7"  # a short secret: each line is written anew
+    block = {"type": "text", "text": secret}
+
+    def message(**fields: Any) -> dict[str, Any]:
+        return {"type": "message", "id": f"r{len(fields)}", "parentId": None, **fields}
+
+    return [
+        message(id=READ, message={"role": "user", "content": [block]}),
+        message(message={"role": READ, "content": [block]}),
+        message(message={"role": "user", "content": [{"type": "image", "data": READ}, block]}),
+        message(message={"role": "user", "content": [{"type": "toolCall", "name": READ}, block]}),
+        {"type": "custom", "id": "c1", "data": {"name": "X-Api-Key", "value": URL, "n": secret}},
+        {"type": "custom", "id": "c2", "data": {"LARAVEL_APP_KEY": URL, "n": secret}},
+        {"type": "custom", "id": "c3", "data": {"kty": READ, "d": "abcdefgh12345678", "n": secret}},
+    ]
 
 
 def redacted_both_ways(
@@ -212,16 +322,40 @@ def redacted_both_ways(
     return out[0], out[1], count
 
 
-@pytest.mark.usefixtures("tiny")
+def _walked(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, walk: str
+) -> list[int]:
+    """Lines read as trees (``tiny``), or as streams; how many texts the stream walk
+    narrowed, once the session is redacted."""
+    request.getfixturevalue("tiny")
+    copies: list[int] = [0]
+    if walk == "stream":
+        request.getfixturevalue("streamed")
+        real = _apart.narrowed_copy
+
+        def counted(view: memoryview, start: int, end: int) -> Narrowed | None:
+            got = real(view, start, end)
+            copies[0] += got is not None
+            return got
+
+        monkeypatch.setattr(_apart, "narrowed_copy", counted)
+    return copies
+
+
+@pytest.mark.parametrize("walk", ["tree", "stream"])
 def test_a_session_redacted_narrowed_is_the_session_redacted_as_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, walk: str
 ) -> None:
     """A secret kind or look-alike in four (encoded ones too), each kept, or
-    replaced, or beside a short secret that changes its line."""
+    replaced, or beside a short secret that changes its line; the lines read as trees,
+    or as streams."""
+    copies = _walked(request, monkeypatch, walk)
     texts = _texts()
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, texts[::4] + SPECIAL)
+    session = texts[::4] + SPECIAL + MASKED
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, session)
     assert count >= len(texts) // 4
     assert narrowed == before
+    assert (copies[0] >= len(texts) // 4) == (walk == "stream")
 
 
 #: a text with a replacement and a suspect of each pattern after the first (a quoted
@@ -263,6 +397,13 @@ def test_a_rule_naming_an_emoji_reads_the_text_whole(
 
 # -- the oracle can fail: each guard dropped ------------------------------------------------
 
+
+def _names_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_narrow.NAMED`` emptied (and ``alike`` made anew, not to keep what it cached)."""
+    monkeypatch.setattr(_narrow, "NAMED", frozenset())
+    monkeypatch.setattr(_narrow, "alike", functools.lru_cache(_narrow.alike.__wrapped__))
+
+
 #: (how the guard is dropped, the session that then differs; None: the spans differ)
 BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | None]] = {
     "a stand-in that is a letter": (lambda mp: mp.setattr(_narrow, "STAND_INS", "é"), None),
@@ -278,6 +419,15 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
     "a rule naming an emoji kept": (
         lambda mp: mp.setattr(_long_scrub, "vouched", lambda _r: True),
         [KEYED],
+    ),
+    "a character a finder names narrowed": (_names_none, None),
+    "a text the walk reads as it is narrowed": (
+        lambda mp: mp.setattr(_stream, "READ_AS_THEY_ARE", frozenset()),
+        _read_as_they_are()[:4],
+    ),
+    "a text under a secret's key narrowed": (
+        lambda mp: mp.setattr(_stream, "secret_key_class", lambda _key: None),
+        _read_as_they_are()[4:],
     ),
 }
 
@@ -296,3 +446,13 @@ def test_the_oracle_fails_on_each_breakage(
     options = OWN if texts == [KEYED] else {}
     narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, texts, **options)
     assert narrowed != before, breakage
+
+
+@pytest.mark.parametrize("walk", ["tree", "stream"])
+def test_a_text_under_a_key_the_walk_reads_is_read_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, walk: str
+) -> None:
+    _walked(request, monkeypatch, walk)
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, _read_as_they_are())
+    assert count >= 7 or walk == "stream"  # a key read as it is: none narrowed
+    assert narrowed == before

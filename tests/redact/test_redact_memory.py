@@ -19,7 +19,9 @@ A string with 4-byte characters (emoji) in it is four times its line in memory, 
 symbol wider than Latin-1 becomes one Latin-1 stand-in the text lacks, written over the
 string's UTF-8 in the line's own buffer, and every finder reads that one-byte-a-character
 text whole. Plain text with an emoji in it stays within 2.5x; chat-like text (quotes,
-URLs, ``key=value`` pairs, secrets to replace, a report row for each) within 3x. A line
+URLs, ``key=value`` pairs, secrets to replace, a report row for each) within 3x, with
+curly quotes, dashes and bullets too (narrowed as well, with emoji or without), under a
+custom entry's description, or among many small strings (walked as a stream). A line
 of many small strings is many times its line as Python objects (``load``, 10x), but is
 walked as a stream (``_stream.py``), and its report (a row per replacement, one per 35
 bytes of line) is kept in compact buffers and built as categoricals and an Arrow text
@@ -52,6 +54,7 @@ import base64
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -75,6 +78,20 @@ def _message(content: Any) -> dict[str, Any]:
         "timestamp": "2026-01-05T10:00:01Z",
         "message": {"role": "user", "content": content, "timestamp": 0},
     }
+
+
+#: chat as a chat client writes it: curly apostrophes and quotes, dashes, bullets
+CURLY = "4-byte chat, curly quotes"
+#: a long text under a key other than a message's ``content`` (the session tests of
+#: ``test_narrowed_text.py`` put texts under a tool call's command, a summary, a list)
+DESCRIPTION = "4-byte chat under a custom entry's description"
+
+
+def _entry(shape: str, content: Any) -> dict[str, Any]:
+    if shape == DESCRIPTION:
+        data = {"description": content, "n": 1}
+        return {**_message(""), "type": "custom", "customType": "note", "data": data}
+    return _message(content)
 
 
 def _fill(unit: str, size: int) -> str:
@@ -129,14 +146,21 @@ _CHAT = (
 )
 
 
-def _chat(size: int) -> str:
+def _chat(size: int, curly: bool = False, emoji: bool = True) -> str:
     """Chat-like text: apostrophes, quotes, URLs, digits, ``key=value`` pairs, an emoji
-    every 50 characters or so, and a secret in one sentence of 20."""
+    every 50 characters or so, and a secret in one sentence of 20; typographic (curly
+    apostrophes and quotes, dashes, bullets: what a chat client writes) where ``curly``,
+    without its emoji unless ``emoji``."""
     r = random.Random(7)
     parts: list[str] = []
     total = 0
     while total < size:
         part = _CHAT[4 + r.randrange(2)] if r.randrange(20) == 0 else _CHAT[r.randrange(4)]
+        if curly:
+            part = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", part).replace("'", "\u2019")
+            part = part.replace(", ", " \u2014 ", 1).replace("Thanks!", "\u2022 Thanks!")
+        if not emoji:
+            part = "".join(char for char in part if char <= "\uffff")
         parts.append(part)
         total += len(part.encode())
     return "".join(parts)
@@ -171,6 +195,16 @@ def _content(shape: str, size: int) -> Any:
         return _fill("plain text with one emoji 😀 then more plain text. ", size)
     if shape == "4-byte chat":
         return _chat(size)
+    if shape == CURLY:
+        return _chat(size, curly=True)
+    if shape == "chat, curly quotes, no emoji":
+        return _chat(size, curly=True, emoji=False)
+    if shape == "4-byte chat, a math letter":
+        return "\U0001d400 " + _chat(size - 6, curly=True)
+    if shape == DESCRIPTION:
+        return _chat(size, curly=True)
+    if shape == "4-byte chat among small strings":  # walked as a stream
+        return [*(["ab", "cd", "password=hunter2xyz"] * (size // 80)), _chat(size // 2, curly=True)]
     if shape == "many small strings":
         return ["ab", "cd", "password=hunter2xyz"] * (size // 40)
     if shape == "many keys":  # one object of thousands of short members
@@ -195,6 +229,10 @@ WITHIN_THREE = [
     "many keys",
     "4-byte characters",
     "4-byte chat",
+    CURLY,
+    "chat, curly quotes, no emoji",
+    DESCRIPTION,
+    "4-byte chat among small strings",
 ]
 #: a string with 4-byte characters is four times its line in memory: ``load`` alone is
 #: over 3x, redaction within it (narrowed, ``_narrow.py``)
@@ -214,13 +252,21 @@ DECODED_APART = [
     "4-byte characters",
 ]
 SHAPES = WITHIN_THREE
+#: chat with typographic marks, narrowed to a byte a character: as two bytes a character
+#: (its ``str``, or its marks kept as they are) it grew 3.3-3.6x, within what the bound
+#: allows for noise at the sizes above, so these are measured further apart
+TYPOGRAPHIC = [CURLY, "chat, curly quotes, no emoji"]
 #: the two sizes of each line whose growth is compared: what the bound is of is the growth
 #: between them (the interpreter's own fixed cost, the report's DataFrame machinery, an
 #: arena of small objects, is the same at both and drops out)
 SIZES = (MB + MB // 16, MB + 9 * MB // 16)
 #: the sizes of a line under 1 MB, and of the object of many keys (whose every member the
 #: rules read: the slowest shape per byte, walked as a stream at any size over 256 KB)
-SIZES_OF = {"base64" + UNDER: (MB // 8, 15 * MB // 16), "many keys": (5 * MB // 16, 3 * MB // 4)}
+SIZES_OF = {
+    "base64" + UNDER: (MB // 8, 15 * MB // 16),
+    "many keys": (5 * MB // 16, 3 * MB // 4),
+    **dict.fromkeys(TYPOGRAPHIC, (MB + MB // 16, 2 * MB + MB // 2)),
+}
 #: what a step's growth may stray by at either size (pages of the heap, an arena)
 NOISE = 128 << 10
 
@@ -293,7 +339,7 @@ print(json.dumps(out))
 
 def _write(path: Path, shape: str, size: int) -> int:
     """Write a session whose long line is ``shape`` of about ``size``; its line's bytes."""
-    entry = json.dumps(_message(_content(shape, size)), ensure_ascii=False)
+    entry = json.dumps(_entry(shape, _content(shape, size)), ensure_ascii=False)
     path.write_text(json.dumps(HEAD) + "\n" + entry + "\n", encoding="utf-8")
     return len(entry.encode()) + 1
 
