@@ -58,6 +58,7 @@ class LongTextScrubber(Scrubber):
         if self.secret_keys:
             found = suspects_of_pieces(lambda: new_pieces(source, cuts))
             hits.extend(Hit(path, SUSPECT, why) for why in found)
+            self._view_hits(narrow, path, hits, cuts)  # the narrowed text's views
         if not cuts:
             return self._kept(text)
         if self.pending is None:

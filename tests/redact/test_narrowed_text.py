@@ -376,6 +376,23 @@ def test_a_narrowed_text_with_a_replacement_has_every_suspect(
     assert narrowed == before
 
 
+#: a suspect read only in a decoded view: a token given by position to a call, URL-encoded
+IN_VIEWS = (
+    "see 😀 https://example.com/run?q=client.run%28%22Qm9vdHN0cmFwVG9rZW5Yd3Z6UXA4%22%29 😀 "
+    "\u2019s end"
+)
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_narrowed_text_has_the_suspects_of_its_decoded_views(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [IN_VIEWS])
+    assert count  # narrowed (in each pass)
+    assert len(before[2]) == 1, before[2]
+    assert narrowed == before
+
+
 @pytest.mark.usefixtures("tiny")
 def test_a_wide_value_reads_the_text_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file-wide value with an emoji, a password with one (a span over a stand-in)."""
