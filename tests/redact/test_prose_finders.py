@@ -1,0 +1,84 @@
+"""The finders that read long prose through windows find what their whole scan finds.
+
+A finder that reads a long text with ``_literals.finditer`` (not its pattern's own
+``finditer``) tries the pattern only around its literals, or, where they stand
+everywhere (a ``-``, ``_`` or ``.`` in prose), only where the pattern's first part ends.
+Each such finder is compared with itself reading the text whole, on random prose full of
+tokens and on adversarial text (tokens at a piece's edges, bodies longer than any
+window, prefixes that are no token's, separators everywhere), read in both ways a long
+text is windowed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from prime_nb.redact import _engine, _exposures, _literals, _long_scan, _shape_ends
+
+Finder = Callable[[str], Iterator[tuple[int, int]]]
+#: the finders, each with its module (whose ``finditer`` the whole scan replaces)
+FINDERS = [(_exposures, _exposures.hex_token_spans)]
+
+
+def _token(r: random.Random) -> str:
+    prefix = r.choice(["ghp", "fc", "dapi", "ghp", "x" * 12, "a1", "Zz9", "sha", "b" * 13])
+    hexes = "0123456789abcdef" if r.random() < 0.9 else "0123456789"
+    body = "".join(r.choices(hexes, k=r.choice([31, 32, 36, 40, 64, 65, 300])))
+    before = r.choice(["", "", "", ".", "=", "~", "-", "é", "/"])
+    return before + prefix + r.choice("_-") + body + r.choice(["", "", "", "-", "+", "\n"])
+
+
+def _prose(r: random.Random, size: int) -> str:
+    words = ["the", "deploy", "failed.", "a-b", "x_y", "log", "line", "-p", "v1.2", "\n"]
+    parts: list[str] = []
+    while sum(map(len, parts)) < size:
+        parts.append(_token(r) if r.random() < 0.2 else r.choice(words))
+        parts.append(r.choice([" ", " ", "", "\t"]))
+    return "".join(parts)
+
+
+def _whole(
+    module: object, finder: Finder, text: str, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[int, int]]:
+    with monkeypatch.context() as patch:
+        patch.setattr(module, "finditer", lambda pattern, text: pattern.finditer(text))
+        return sorted(finder(text))
+
+
+@pytest.mark.parametrize("shapes", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_windows_find_what_the_whole_scan_finds(
+    monkeypatch: pytest.MonkeyPatch, seed: int, shapes: bool
+) -> None:
+    r = random.Random(seed)
+    text = _prose(r, 50_000)
+    if shapes:  # the pattern's first part's ends, in pieces of 61 characters
+        for module in (_engine, _shape_ends, _long_scan):
+            monkeypatch.setattr(module, "CHUNK", 61)
+        monkeypatch.setattr(_literals, "SHAPE_MIN", 0)
+        monkeypatch.setattr(_literals, "SHAPE_WORTH", 1)
+        monkeypatch.setattr(_literals, "_SAMPLED", 0)
+    for module, finder in FINDERS:
+        want = _whole(module, finder, text, monkeypatch)
+        assert len(want) > 20
+        assert sorted(finder(text)) == want
+
+
+def test_adversarial_tokens_at_every_offset(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = random.Random(7)
+    for module in (_engine, _shape_ends, _long_scan):
+        monkeypatch.setattr(module, "CHUNK", 64)
+    monkeypatch.setattr(_literals, "SHAPE_MIN", 0)
+    monkeypatch.setattr(_literals, "SHAPE_WORTH", 1)
+    monkeypatch.setattr(_literals, "_SAMPLED", 0)
+    # a token starting at each offset of a piece, separators crowding it, and bodies
+    # that run past the form's reach
+    text = "".join(" " * (i % 67) + "._-" * (i % 3) + " " * (i % 2) + _token(r) for i in range(800))
+    text += "a_" + "0123456789abcdef" * 40 + "\u2014 ghp_" + "ab12" * 9  # then wide
+    for module, finder in FINDERS:
+        want = _whole(module, finder, text, monkeypatch)
+        assert len(want) > 40
+        assert sorted(finder(text)) == want
