@@ -16,7 +16,15 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from prime_nb.redact import _engine, _exposures, _literals, _long_scan, _shape_ends
+from prime_nb.redact import (
+    _encodings,
+    _engine,
+    _exposures,
+    _find,
+    _literals,
+    _long_scan,
+    _shape_ends,
+)
 
 Finder = Callable[[str], Iterator[tuple[int, int]]]
 #: the finders, each with its module (whose ``finditer`` the whole scan replaces)
@@ -82,3 +90,25 @@ def test_adversarial_tokens_at_every_offset(monkeypatch: pytest.MonkeyPatch) -> 
         want = _whole(module, finder, text, monkeypatch)
         assert len(want) > 40
         assert sorted(finder(text)) == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hex_runs_are_the_patterns_matches(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """A long text's hex runs, found by class in pieces of 50 characters, are
+    ``HEX_RUN``'s matches: runs of 19, 20 and more digits, across a piece's edge, at
+    the text's ends, and past a character wider than Latin-1 (the pattern from there)."""
+    monkeypatch.setattr(_find, "LONG", 0)
+    monkeypatch.setattr(_encodings, "PIECE", 50)
+    r = random.Random(seed)
+    parts = []
+    for _ in range(600):
+        length = r.choice([1, 5, 19, 20, 21, 40, 49, 50, 51, 130])
+        parts.append("".join(r.choices("0123456789abcdefABCDEF", k=length)))
+        parts.append(r.choice([" ", "g", "-", "\n", "é", "x" * r.randrange(60)]))
+    text = "".join(parts)
+    if seed == 3:  # wider than Latin-1 half-way: the pattern reads the rest
+        half = len(text) // 2
+        text = text[:half] + "\u2014" + text[half:]
+    want = [m.span() for m in _encodings.HEX_RUN.finditer(text)]
+    assert len(want) > 100
+    assert list(_find.hex_runs(text)) == want
