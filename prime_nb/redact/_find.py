@@ -242,9 +242,19 @@ class SpanFinder:
         short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
         low = text.lower() if short else None
         presence, alive = dispatch(self.rules, text, low)
+        # a value found again (by another rule, or further on) is judged once
+        judged: dict[tuple[object, str], bool] = {}
         for rule in alive:
+            test = rule.confident
             for start, end in rule.spans(text, low, presence):
-                out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
+                if isinstance(test, bool) or end - start > _JUDGED_LONGEST:
+                    out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
+                    continue
+                value = text[start:end]
+                confident = judged.get((test, value))
+                if confident is None:
+                    confident = judged[test, value] = rule.is_confident(value)
+                out.append(Span(start, end, rule, confident))
         return out
 
     def _wrapped_spans(self, text: str) -> list[Span]:
@@ -432,6 +442,8 @@ class SpanFinder:
 #: (held beside the line being redacted, whatever its size: a line of a few MB of
 #: records, a window around each, would otherwise hold a line's worth of them)
 _REMEMBERED_LONGEST = 4096
+#: the longest value whose judgement (``Rule.is_confident``) a text's rules share
+_JUDGED_LONGEST = 256
 _REMEMBERED_CHARS = 1 << 18
 
 
