@@ -12,6 +12,7 @@ text is windowed.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -25,6 +26,8 @@ from prime_nb.redact import (
     _long_scan,
     _shape_ends,
 )
+from prime_nb.redact._exposures import HEX_TOKEN
+from prime_nb.redact._generic import PREFIXED_TOKEN
 
 Finder = Callable[[str], Iterator[tuple[int, int]]]
 #: the finders, each with its module (whose ``finditer`` the whole scan replaces)
@@ -64,11 +67,7 @@ def test_windows_find_what_the_whole_scan_finds(
     r = random.Random(seed)
     text = _prose(r, 50_000)
     if shapes:  # the pattern's first part's ends, in pieces of 61 characters
-        for module in (_engine, _shape_ends, _long_scan):
-            monkeypatch.setattr(module, "CHUNK", 61)
-        monkeypatch.setattr(_literals, "SHAPE_MIN", 0)
-        monkeypatch.setattr(_literals, "SHAPE_WORTH", 1)
-        monkeypatch.setattr(_literals, "_SAMPLED", 0)
+        _shapes_only(monkeypatch, 61)
     for module, finder in FINDERS:
         want = _whole(module, finder, text, monkeypatch)
         assert len(want) > 20
@@ -77,11 +76,7 @@ def test_windows_find_what_the_whole_scan_finds(
 
 def test_adversarial_tokens_at_every_offset(monkeypatch: pytest.MonkeyPatch) -> None:
     r = random.Random(7)
-    for module in (_engine, _shape_ends, _long_scan):
-        monkeypatch.setattr(module, "CHUNK", 64)
-    monkeypatch.setattr(_literals, "SHAPE_MIN", 0)
-    monkeypatch.setattr(_literals, "SHAPE_WORTH", 1)
-    monkeypatch.setattr(_literals, "_SAMPLED", 0)
+    _shapes_only(monkeypatch, 64)
     # a token starting at each offset of a piece, separators crowding it, and bodies
     # that run past the form's reach
     text = "".join(" " * (i % 67) + "._-" * (i % 3) + " " * (i % 2) + _token(r) for i in range(800))
@@ -112,3 +107,55 @@ def test_hex_runs_are_the_patterns_matches(monkeypatch: pytest.MonkeyPatch, seed
     want = [m.span() for m in _encodings.HEX_RUN.finditer(text)]
     assert len(want) > 100
     assert list(_find.hex_runs(text)) == want
+
+
+def _shapes_only(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    """Every text tried where its patterns' shapes end, in pieces of ``chunk``, however
+    many ends a short text holds."""
+    for module in (_engine, _shape_ends, _long_scan):
+        monkeypatch.setattr(module, "CHUNK", chunk)
+    monkeypatch.setattr(_long_scan, "ends_budget", lambda text, ends: 1 << 20)
+    monkeypatch.setattr(_literals, "SHORT", 0)
+    monkeypatch.setattr(_literals, "SHAPE_MIN", 0)
+    monkeypatch.setattr(_literals, "SHAPE_WORTH", 1 << 40)  # a hit: the shape
+    monkeypatch.setattr(_literals, "_SAMPLED", 0)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        # a form begun at the separator after a word: the match starts up to the
+        # left-out width before it, at the farthest in the last
+        (
+            PREFIXED_TOKEN,
+            "a dp.st.prd_" + "Ab1" * 11 + " x_" + "Q9" * 15 + " " + "y" * 12 + "_" + "k7" * 15,
+        ),
+        (HEX_TOKEN, "fc-" + "ab12" * 9 + " .fc-" + "ab12" * 8 + " xxxxxxxxxxxx_" + "9f" * 16),
+        # a repeat that ends the pattern, cut to its least count
+        (re.compile(r"(ghp|gho)_[A-Za-z0-9_]{36}"), "ghp_" + "a1" * 18 + " gho_" + "b2" * 30),
+        (re.compile(r"[a-z]{0,6}key[=:][a-z0-9]+"), "apikey=ab1 key:9 xx-abcdefkey=zz"),
+    ],
+)
+def test_edges_of_forms_begun_later(
+    monkeypatch: pytest.MonkeyPatch, pattern: re.Pattern[str], text: str
+) -> None:
+    ends = _shape_ends.shape_ends(pattern)
+    assert ends.answered()
+    for chunk in (1, 2, 3, 5, 8, 13, 40):
+        _shapes_only(monkeypatch, chunk)
+        for at in range(0, 90, 7):  # the text at many offsets of the pieces
+            shifted = "." * at + text
+            want = [m.span() for m in pattern.finditer(shifted)]
+            assert [m.span() for m in _literals.finditer(pattern, shifted)] == want
+            assert want
+
+
+def test_a_form_begins_at_the_separator() -> None:
+    # the generic token's form begins at its separator, not where every word does
+    made = _shape_ends.form(PREFIXED_TOKEN)
+    assert made is not None and made[0].startswith(b"[\\x2d-\\x2e\\x5f]")
+    # a literal start stays: ``ghp`` is rarer than ``_``; its repeat is cut to 32
+    made = _shape_ends.form(re.compile(r"(ghp|gho)_[A-Za-z0-9_]{36}"))
+    assert made is not None and made[0].startswith(b"(?:[\\x67]") and made[1] == 36
+    ends = _shape_ends.shape_ends(re.compile(r"(ghp|gho)_[A-Za-z0-9_]{36}"))
+    assert len(ends.windows("ghp_" + "a" * 40, 100) or []) == 1
