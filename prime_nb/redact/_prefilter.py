@@ -324,26 +324,14 @@ def tried(
 def starter(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     """A regex that matches at every position where ``pattern`` does, reading nothing
     past the match's first character: the lookbehinds that begin the pattern and that
-    character (a class, or what a repeat that must read one reads first). Searched up
-    to a window's last position, it finds where in the window the pattern can begin.
-    None when the pattern begins otherwise (a group, an alternation)."""
+    character (a class, what a repeat that must read one reads first, through groups
+    and each alternative's own). Searched up to a window's last position, it finds where
+    in the window the pattern can begin. None when nothing begins the pattern so."""
     if not isinstance(pattern.pattern, str):
         return None
     try:
         parsed = sre_parse.parse(pattern.pattern, pattern.flags)
-        kept: list[tuple[Any, Any]] = []
-        for op, av in parsed:
-            if op in (c.ASSERT, c.ASSERT_NOT) and av[0] < 0:
-                kept.append((op, av))  # a lookbehind reads what stands before
-            elif op in _ASSERTIONS:
-                continue  # a lookahead or an anchor: left out (the regex only widens)
-            else:
-                if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
-                    body = list(av[2])
-                    op, av = body[0] if len(body) == 1 else (None, None)
-                if op in _ONE_CHAR:
-                    kept.append((op, av))
-                break
+        kept = _first(list(parsed), parsed.state)[0]
         if not kept:
             return None
         begins: re.Pattern[str] = sre_compile.compile(
@@ -352,6 +340,33 @@ def starter(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
         return begins
     except (re.error, RecursionError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _first(items: list[tuple[Any, Any]], state: Any) -> tuple[list[tuple[Any, Any]], bool]:
+    """(the items of :func:`starter`'s regex for ``items``, whether they end in the first
+    character read: else what follows them is unknown, and nothing more is added)."""
+    kept: list[tuple[Any, Any]] = []
+    for op, av in items:
+        if op in (c.ASSERT, c.ASSERT_NOT) and av[0] < 0:
+            kept.append((op, av))  # a lookbehind reads what stands before
+            continue
+        if op in _ASSERTIONS:
+            continue  # a lookahead or an anchor: left out (the regex only widens)
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            body = list(av[2])
+            op, av = body[0] if len(body) == 1 else (None, None)
+        if op in _ONE_CHAR:
+            return [*kept, (op, av)], True
+        if op is c.SUBPATTERN and not av[1] and not av[2]:  # a group without flags
+            inner, whole = _first(list(av[3]), state)
+            return [*kept, *inner], whole
+        if op is c.BRANCH:
+            alternatives = [_first(list(alt), state) for alt in av[1]]
+            if all(whole for _, whole in alternatives):
+                branch = [sre_parse.SubPattern(state, alt) for alt, _ in alternatives]
+                return [*kept, (c.BRANCH, (None, branch))], True
+        return kept, False
+    return kept, False
 
 
 #: beyond one window a this many characters of text, the regex's own scan is cheaper

@@ -82,4 +82,9 @@ def test_the_starter_reads_no_further_than_the_first_character() -> None:
     assert begins is not None
     assert begins.match("-a") is None and begins.match(" a", 1) is not None
     assert begins.match(" ab", 1, 2) is not None  # the window's last position
-    assert starter(re.compile(r"(?:ab|cd)e")) is None  # a group first: none
+    # through a group, each alternative's first character
+    begins = starter(re.compile(r"(?:(?<!x)ab|c+d)e"))
+    assert begins is not None
+    assert [m.start() for m in begins.finditer("xab ab cd e")] == [4, 7]
+    # an alternative that may read nothing first: none
+    assert starter(re.compile(r"(?:ab|c*d)e")) is None
