@@ -343,12 +343,12 @@ def starter(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
 
 
 def _first(items: list[tuple[Any, Any]], state: Any) -> tuple[list[tuple[Any, Any]], bool]:
-    """(the items of :func:`starter`'s regex for ``items``, whether they end in the first
-    character read: else what follows them is unknown, and nothing more is added)."""
-    kept: list[tuple[Any, Any]] = []
+    """(the items of :func:`starter`'s regex for ``items``, whether they read the first
+    character: else what follows them is unknown, and nothing more is added)."""
+    behind: list[tuple[Any, Any]] = []
     for op, av in items:
         if op in (c.ASSERT, c.ASSERT_NOT) and av[0] < 0:
-            kept.append((op, av))  # a lookbehind reads what stands before
+            behind.append((op, av))  # a lookbehind reads what stands before
             continue
         if op in _ASSERTIONS:
             continue  # a lookahead or an anchor: left out (the regex only widens)
@@ -356,17 +356,42 @@ def _first(items: list[tuple[Any, Any]], state: Any) -> tuple[list[tuple[Any, An
             body = list(av[2])
             op, av = body[0] if len(body) == 1 else (None, None)
         if op in _ONE_CHAR:
-            return [*kept, (op, av)], True
+            return _ordered([(op, av)], behind, state), True
         if op is c.SUBPATTERN and not av[1] and not av[2]:  # a group without flags
             inner, whole = _first(list(av[3]), state)
-            return [*kept, *inner], whole
+            if whole:
+                return _ordered(inner, behind, state), True
         if op is c.BRANCH:
             alternatives = [_first(list(alt), state) for alt in av[1]]
             if all(whole for _, whole in alternatives):
                 branch = [sre_parse.SubPattern(state, alt) for alt, _ in alternatives]
-                return [*kept, (c.BRANCH, (None, branch))], True
-        return kept, False
-    return kept, False
+                return _ordered([(c.BRANCH, (None, branch))], behind, state), True
+        break
+    return behind, False
+
+
+def _ordered(
+    first: list[tuple[Any, Any]], behind: list[tuple[Any, Any]], state: Any
+) -> list[tuple[Any, Any]]:
+    """The first character's items and the lookbehinds before them: the character first
+    when it is a literal or each alternative begins with one (Python's search then
+    skips to them in C), else the lookbehinds first (tested once, not after each
+    alternative)."""
+    (op, av), *_ = first
+    literal = op is c.LITERAL or (
+        op is c.BRANCH and all(alt.data and alt.data[0][0] is c.LITERAL for alt in av[1])
+    )
+    return [*first, *_past_one(behind, state)] if literal else [*behind, *first]
+
+
+#: any one character (``[\s\S]``)
+_ANY = (c.IN, [(c.CATEGORY, c.CATEGORY_SPACE), (c.CATEGORY, c.CATEGORY_NOT_SPACE)])
+
+
+def _past_one(behind: list[tuple[Any, Any]], state: Any) -> list[tuple[Any, Any]]:
+    r"""The lookbehinds ``behind``, read one character further on: ``(?<!x)`` before a
+    character is ``(?<!x[\s\S])`` after it."""
+    return [(op, (av[0], sre_parse.SubPattern(state, [*av[1], _ANY]))) for op, av in behind]
 
 
 #: beyond one window a this many characters of text, the regex's own scan is cheaper

@@ -30,6 +30,10 @@ SHAPES = [
     r"x*?ab",
     r"(?:ab|cd)+e",
     r"\d{0,3}ab",
+    # a literal first, its lookbehinds read after it; alternatives that begin so
+    r"(?<=k=)ab\d",
+    r"(?<![\w./-])(?:docker|podman)\s+login",
+    r"(?<![a-z])(?:x=|(?<!-)y)\d+",
 ]
 
 
@@ -42,7 +46,8 @@ def _patterns() -> list[re.Pattern[str]]:
 
 def _text(seed: int) -> str:
     r = random.Random(seed)
-    edges = ["\n", " ", '"', "'", "=", ": ", "-", "_", ".", "/", "é", "x=", "ab12", "K"]
+    edges = ["\n", " ", '"', "'", "=", ": ", "-", "_", ".", "/", "é", "x=", "ab12", "K", "k=ab1"]
+    edges += ["docker login", "-podman login", "-y12", "ay1", " y3"]
     parts = []
     for make in KINDS[seed::2]:  # half the kinds each
         parts += [make(random.Random(seed)).snippet, r.choice(edges)]
