@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ._generic import _NOT_TOKEN_PREFIX
+from ._literals import finditer
 from ._rule import Rule
 from ._values import credential_like, shannon_entropy, stand_in, strongly_random
 
@@ -90,7 +91,7 @@ HEX_TOKEN = re.compile(
 
 
 def hex_token_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in HEX_TOKEN.finditer(text):
+    for m in finditer(HEX_TOKEN, text):  # a long text: where its shape ends
         body = m.group("body")
         if _NOT_TOKEN_PREFIX.match(m.group("prefix")) or sum(c.isdigit() for c in body) < 4:
             continue

@@ -35,7 +35,7 @@ from ._encodings import (
     base64_blob,
     base64_runs,
     base64_whole,
-    hex_run,
+    class_runs,
     nearby,
     text_prefix,
     utf8_window,
@@ -68,6 +68,8 @@ KEY_MATERIAL = Rule("private-key")
 #: run is not scanned by the pattern (Python's ``re`` tries it at every character)
 HEX_CHARS, HEX_LEAST = "0123456789ABCDEFabcdef", 20
 run(HEX_CHARS, HEX_LEAST)  # compiled now, not within a long line's redaction
+#: each hex digit as ``c``, any other Latin-1 character as ``.`` (``class_runs``)
+_HEX_CLASS = bytes(0x63 if chr(b) in HEX_CHARS else 0x2E for b in range(256))
 #: what may not stand beside a number found in JSON text (it would be part of another)
 _NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
@@ -99,6 +101,22 @@ def percent_runs(text: str) -> Iterator[tuple[int, int]]:
         whole = WORD_RUN.match(text, m.start())
         assert whole is not None  # an escape's characters are a run's
         end = whole.end()
+        yield start, end
+
+
+def hex_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``HEX_RUN.finditer(text)``, whole runs of 20 or more hex digits: a
+    text up to :data:`LONG` is tried only where a Hyperscan scan finds such a run
+    (``_prefilter``); a longer one has its runs found in its Latin-1 bytes mapped to one
+    byte per class (``bytes.find`` in C, so prose never comes back to Python a word at a
+    time), a piece wider than Latin-1 left to the pattern."""
+    if len(text) <= LONG:
+        yield from (m.span() for m in scan_windows(HEX_RUN).finditer(text))
+        return
+    for start, end in class_runs(text, _HEX_CLASS, HEX_LEAST):
+        if end < 0:  # a piece wider than Latin-1 from ``start`` on
+            yield from (m.span() for m in HEX_RUN.finditer(text, start))
+            return
         yield start, end
 
 
@@ -175,25 +193,23 @@ class SpanFinder:
                 elif note is not None:
                     note.blob(start, end, decoded)
         hexed = run(HEX_CHARS, HEX_LEAST).in_text(text) if len(text) > SHORT else True
-        # tried only where a Hyperscan scan finds a run of hex digits (``_prefilter``)
-        for m in scan_windows(HEX_RUN).finditer(text) if hexed else ():
-            if not hex_run(m):
-                continue
-            start, end = m.span()
+        for start, end in hex_runs(text) if hexed else ():
+            if (end - start) % 2:
+                continue  # not whole bytes (``hex_run``)
             if end - start > WINDOW:
                 if self._windows_hold(text, start, end, 2, _unhex, depth):
                     out.append(Span(start, end, ENCODED_SECRET, True))
                 continue
             try:
-                decoded = bytes.fromhex(m.group()).decode("utf-8")
+                decoded = bytes.fromhex(text[start:end]).decode("utf-8")
             except ValueError:
                 continue
             if not _printable(decoded):
                 continue
             if self.find(decoded, depth + 1) or self._json_spans(decoded, depth + 1):
-                out.append(Span(m.start(), m.end(), ENCODED_SECRET, True))
+                out.append(Span(start, end, ENCODED_SECRET, True))
             elif note is not None:
-                note.blob(m.start(), m.end(), decoded)
+                note.blob(start, end, decoded)
         return out
 
     def _windows_hold(
@@ -232,9 +248,19 @@ class SpanFinder:
         short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
         low = text.lower() if short else None
         presence, alive = dispatch(self.rules, text, low)
+        # a value found again (by another rule, or further on) is judged once
+        judged: dict[tuple[object, str], bool] = {}
         for rule in alive:
+            test = rule.confident
             for start, end in rule.spans(text, low, presence):
-                out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
+                if isinstance(test, bool) or end - start > _JUDGED_LONGEST:
+                    out.append(Span(start, end, rule, rule.is_confident(text[start:end])))
+                    continue
+                value = text[start:end]
+                confident = judged.get((test, value))
+                if confident is None:
+                    confident = judged[test, value] = rule.is_confident(value)
+                out.append(Span(start, end, rule, confident))
         return out
 
     def _wrapped_spans(self, text: str) -> list[Span]:
@@ -426,6 +452,8 @@ class SpanFinder:
 #: (held beside the line being redacted, whatever its size: a line of a few MB of
 #: records, a window around each, would otherwise hold a line's worth of them)
 _REMEMBERED_LONGEST = 4096
+#: the longest value whose judgement (``Rule.is_confident``) a text's rules share
+_JUDGED_LONGEST = 256
 _REMEMBERED_CHARS = 1 << 18
 
 

@@ -43,6 +43,7 @@ from ._long_scan import (
     scan_of,
     shape_windows,
 )
+from ._prefilter import tried
 from ._shape_ends import shape_ends
 
 #: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
@@ -519,16 +520,7 @@ def finditer(
             yield from pattern.finditer(text)
             return
         windows = list(hit_windows(hits, plan.lead))
-    end = 0
-    for first, last in windows:
-        at = max(first, end)
-        while at <= last:
-            m = pattern.match(text, at)
-            if m is None:
-                at += 1
-                continue
-            yield m
-            end = at = m.end()
+    yield from tried(pattern, text, windows)
 
 
 #: the presence whose text ``expect`` read last, in this thread (while it lives)

@@ -35,7 +35,7 @@ import re._compiler as sre_compile  # type: ignore[import-not-found,unused-ignor
 import re._constants as c  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import hyperscan
@@ -260,20 +260,11 @@ class Windows:
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """The matches of ``pattern.finditer(text)``, the pattern tried only at the
         positions where a match can start."""
-        regions = self._regions(text)
+        regions = self._regions(text)  # never empty: ``necessary`` refuses such a regex
         if regions is None:
             yield from self.pattern.finditer(text)
-            return
-        pos = 0
-        for first, last in regions:
-            at = max(first, pos)
-            while at <= last:
-                m = self.pattern.match(text, at)
-                if m is None:
-                    at += 1
-                    continue
-                yield m  # never empty: ``necessary`` refuses a regex that can be
-                pos = at = m.end()
+        else:
+            yield from tried(self.pattern, text, regions)
 
     def _regions(self, text: str) -> list[tuple[int, int]] | None:
         """Where a match can start, as merged ``(first, last)`` positions; None when the
@@ -301,6 +292,106 @@ class Windows:
             else:
                 merged.append((first, last))
         return merged
+
+
+def tried(
+    pattern: re.Pattern[str], text: str, windows: Iterable[tuple[int, int]]
+) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` (which never matches empty) that start within
+    ``windows``, sorted ``(first, last)`` positions, as ``pattern.finditer`` finds them
+    (its matches, when every one starts within a window): the pattern is tried at each
+    position in turn, but those where its :func:`starter` finds no match, passed over
+    by one search in C."""
+    begins = starter(pattern)
+    end = 0
+    for first, last in windows:
+        at = max(first, end)
+        while at <= last:
+            if begins is not None:
+                found = begins.search(text, at, last + 1)
+                if found is None or found.start() > last:
+                    break
+                at = found.start()
+            m = pattern.match(text, at)
+            if m is None:
+                at += 1
+                continue
+            yield m
+            end = at = m.end()
+
+
+@functools.lru_cache(maxsize=256)
+def starter(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A regex that matches at every position where ``pattern`` does, reading nothing
+    past the match's first character: the lookbehinds that begin the pattern and that
+    character (a class, what a repeat that must read one reads first, through groups
+    and each alternative's own). Searched up to a window's last position, it finds where
+    in the window the pattern can begin. None when nothing begins the pattern so."""
+    if not isinstance(pattern.pattern, str):
+        return None
+    try:
+        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+        kept = _first(list(parsed), parsed.state)[0]
+        if not kept:
+            return None
+        begins: re.Pattern[str] = sre_compile.compile(
+            sre_parse.SubPattern(parsed.state, kept), parsed.state.flags
+        )
+        return begins
+    except (re.error, RecursionError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _first(items: list[tuple[Any, Any]], state: Any) -> tuple[list[tuple[Any, Any]], bool]:
+    """(the items of :func:`starter`'s regex for ``items``, whether they read the first
+    character: else what follows them is unknown, and nothing more is added)."""
+    behind: list[tuple[Any, Any]] = []
+    for op, av in items:
+        if op in (c.ASSERT, c.ASSERT_NOT) and av[0] < 0:
+            behind.append((op, av))  # a lookbehind reads what stands before
+            continue
+        if op in _ASSERTIONS:
+            continue  # a lookahead or an anchor: left out (the regex only widens)
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            body = list(av[2])
+            op, av = body[0] if len(body) == 1 else (None, None)
+        if op in _ONE_CHAR:
+            return _ordered([(op, av)], behind, state), True
+        if op is c.SUBPATTERN and not av[1] and not av[2]:  # a group without flags
+            inner, whole = _first(list(av[3]), state)
+            if whole:
+                return _ordered(inner, behind, state), True
+        if op is c.BRANCH:
+            alternatives = [_first(list(alt), state) for alt in av[1]]
+            if all(whole for _, whole in alternatives):
+                branch = [sre_parse.SubPattern(state, alt) for alt, _ in alternatives]
+                return _ordered([(c.BRANCH, (None, branch))], behind, state), True
+        break
+    return behind, False
+
+
+def _ordered(
+    first: list[tuple[Any, Any]], behind: list[tuple[Any, Any]], state: Any
+) -> list[tuple[Any, Any]]:
+    """The first character's items and the lookbehinds before them: the character first
+    when it is a literal or each alternative begins with one (Python's search then
+    skips to them in C), else the lookbehinds first (tested once, not after each
+    alternative)."""
+    (op, av), *_ = first
+    literal = op is c.LITERAL or (
+        op is c.BRANCH and all(alt.data and alt.data[0][0] is c.LITERAL for alt in av[1])
+    )
+    return [*first, *_past_one(behind, state)] if literal else [*behind, *first]
+
+
+#: any one character (``[\s\S]``)
+_ANY = (c.IN, [(c.CATEGORY, c.CATEGORY_SPACE), (c.CATEGORY, c.CATEGORY_NOT_SPACE)])
+
+
+def _past_one(behind: list[tuple[Any, Any]], state: Any) -> list[tuple[Any, Any]]:
+    r"""The lookbehinds ``behind``, read one character further on: ``(?<!x)`` before a
+    character is ``(?<!x[\s\S])`` after it."""
+    return [(op, (av[0], sre_parse.SubPattern(state, [*av[1], _ANY]))) for op, av in behind]
 
 
 #: beyond one window a this many characters of text, the regex's own scan is cheaper

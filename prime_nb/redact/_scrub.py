@@ -258,23 +258,26 @@ class Scrubber(SpanFinder):
             return []
         found.sort(key=lambda s: (s.start, -s.end))
         cuts: list[Cut] = []
-        group: list[Span] = []
-        for span in [*found, Span(len(text) + 1, len(text) + 1, found[0].rule, False)]:
-            if group and span.start >= max(s.end for s in group):
-                start, end = group[0].start, max(s.end for s in group)
-                value = _value_key(text, start, end)
-                if value in self.known:
-                    rule_name, placeholder = self.known[value]
-                elif value in self._forms:  # an escaped form of a file-wide value
-                    rule_name, placeholder = self.known[self._forms[value]]
-                else:
-                    longest = max(group, key=lambda s: s.end - s.start)
-                    placeholder = self._learn_value(value, longest.rule, False)
-                    rule_name = longest.rule.name
-                hits.append(Hit(path, rule_name, placeholder))
-                cuts.append((start, end, placeholder))
-                group = []
-            group.append(span)
+        known, forms = self.known, self._forms
+        first, count = 0, len(found)
+        while first < count:  # a group: the spans that overlap the ones before them
+            start, end = found[first].start, found[first].end
+            after = first + 1
+            while after < count and found[after].start < end:
+                end = max(end, found[after].end)
+                after += 1
+            value = _value_key(text, start, end)
+            if value in known:
+                rule_name, placeholder = known[value]
+            elif value in forms:  # an escaped form of a file-wide value
+                rule_name, placeholder = known[forms[value]]
+            else:
+                longest = max(found[first:after], key=lambda s: s.end - s.start)
+                placeholder = self._learn_value(value, longest.rule, False)
+                rule_name = longest.rule.name
+            hits.append(Hit(path, rule_name, placeholder))
+            cuts.append((start, end, placeholder))
+            first = after
         return cuts
 
     def as_written(self, text: str) -> str:

@@ -21,6 +21,13 @@ before a reported end (or at it); the text is scanned a piece at a time with ``r
 characters of overlap, so that each such stretch lies whole in one piece. A pattern
 whose part cannot be bounded, or that Hyperscan refuses, is not answered here and
 keeps its literal windows. Python's regex still decides every match.
+
+Two cuts keep the form rare and its ends few. A pattern that begins with a letter or
+word character and, a bounded width on, reads a character of a few (a name, then its
+``_``, ``.`` or ``=``) has its form begin at that character: in prose the words match
+everywhere, and Hyperscan steps through each; the left-out width is counted in the
+reach, so each match still starts within it before an end. A large repeat that ends
+the pattern is cut to its least count, so that a match has one end, not one a count.
 """
 
 from __future__ import annotations
@@ -65,21 +72,74 @@ def form(pattern: re.Pattern[str]) -> tuple[bytes, int] | None:
 def _form(source: str, flags: int) -> tuple[bytes, int] | None:
     try:
         parsed = sre_parse.parse(source, flags)
-        expression, width, _ = _prefix(list(parsed), parsed.state, parsed.state.flags, True)
+        items = list(parsed)
+        skip, lead = _lead_in(items, parsed.state, parsed.state.flags)
+        expression, width, _ = _prefix(
+            items[skip:], parsed.state, parsed.state.flags, not skip, True
+        )
     except (Untranslatable, re.error, RecursionError, TypeError, ValueError, AttributeError):
         return None
-    if not expression or width > MOST_REACH:
+    if not expression or lead + width > MOST_REACH:
         return None
-    return expression, width
+    return expression, lead + width
+
+
+#: a character class of at most this many Latin-1 characters is rare enough to begin a
+#: form (a separator, an operator), where the items before it read letters or digits
+_RARE = 4
+
+
+def _lead_in(items: list[tuple[Any, Any]], state: Any, flags: int) -> tuple[int, int]:
+    """(how many items the form leaves out, their largest width): the items before the
+    first one of :data:`_RARE` characters that follows one that reads any (a name before
+    its ``_`` or ``=``), when their width is bounded; else none. A form that begins
+    where words do matches in every word of prose (Hyperscan then steps through each);
+    begun at that character, it matches where the character stands, and every match of
+    the pattern still starts within the form's reach before one of its ends (the
+    left-out width counted in)."""
+    if not _begins_broad(items, flags):
+        return 0, 0
+    width, read = 0, False
+    for k, (op, av) in enumerate(items):
+        if read and op in _ONE_CHAR:
+            with contextlib.suppress(_Impossible):
+                if len(_latin1_chars(op, av, flags)) <= _RARE:
+                    return k, width
+        low, high = sre_parse.SubPattern(state, [(op, av)]).getwidth()
+        if high >= c.MAXREPEAT or width + high > MOST_REACH:
+            return 0, 0
+        width, read = width + high, read or low > 0
+    return 0, 0
+
+
+def _begins_broad(items: list[tuple[Any, Any]], flags: int) -> bool:
+    """Whether the first character the items read is of more than :data:`_RARE` (a
+    letter, a word character): a pattern that begins with a literal (``ghp_``) is
+    rarer at its start than anywhere after it."""
+    for op, av in items:
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            op, av = next(iter(av[2])) if len(av[2]) == 1 else (None, None)
+        if op is c.SUBPATTERN:
+            return _begins_broad(list(av[3]), (flags | av[1]) & ~av[2])
+        if op not in _ONE_CHAR:
+            return False
+        try:
+            return len(_latin1_chars(op, av, flags)) > _RARE
+        except _Impossible:
+            return False
+    return False
 
 
 def _prefix(
-    items: list[tuple[Any, Any]], state: Any, flags: int, first: bool
+    items: list[tuple[Any, Any]], state: Any, flags: int, first: bool, last: bool = False
 ) -> tuple[bytes, int, bool]:
     """(regex, largest width, whole): the regex of the items' longest bounded first
     part, as ``_prefilter`` translates each item; ``whole`` when it is all of them. A
     match of the items begins with a match of that part, so leaving the rest out only
-    widens what matches."""
+    widens what matches. ``last``: the items end the pattern, where a large repeat is
+    cut to its least count (one end for each start, not one for each count)."""
     out: list[bytes] = []
     width = 0
     for k, (op, av) in enumerate(items):
@@ -114,6 +174,8 @@ def _prefix(
             least, most, body = av
             inner = _plain_width(list(body), state)
             whole = most != c.MAXREPEAT and most * inner <= MOST_REACH
+            if most > _MOST_BOUND and least and last and k == len(items) - 1:
+                whole = False  # as many as it must read: the part ends there
             times = b"{%d}" % min(least, _MOST_BOUND)
             if whole:  # a large counted repeat is costly to compile: loosened above it
                 upper = b"%d" % most if most <= _MOST_BOUND else b""
