@@ -186,13 +186,8 @@ MAX_DIFF = 1 << 20
 #: a word of text (where a percent-encoded run is looked for), a run of hex bytes
 WORD_RUN = re.compile(r"[^\s\"'<>]+")
 PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-#: (a run of an even length is hex bytes: see ``hex_run``; no repeated group, see above)
+#: (a run of an even length is hex bytes; no repeated group, see above)
 HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20,}(?![0-9A-Fa-f])")
-
-
-def hex_run(match: re.Match[str]) -> bool:
-    """Whether a ``HEX_RUN`` match is whole bytes (an even number of digits)."""
-    return (match.end() - match.start()) % 2 == 0
 
 
 #: a long text is hashed and lower-cased a piece of this many characters at a time, so

@@ -195,7 +195,7 @@ class SpanFinder:
         hexed = run(HEX_CHARS, HEX_LEAST).in_text(text) if len(text) > SHORT else True
         for start, end in hex_runs(text) if hexed else ():
             if (end - start) % 2:
-                continue  # not whole bytes (``hex_run``)
+                continue  # not whole bytes
             if end - start > WINDOW:
                 if self._windows_hold(text, start, end, 2, _unhex, depth):
                     out.append(Span(start, end, ENCODED_SECRET, True))
