@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from .._names import shown_text
 from .._version import __version__
 from ..errors import SessionFormatError
 from ..format import open_regular
@@ -131,8 +132,10 @@ class CacheFile:
             return
         except SessionFormatError:
             warnings.warn(
-                f"{file}: not a regular file (a FIFO, device or socket) where the corpus "
-                "cache goes; the cache is rebuilt and written in its place",
+                shown_text(
+                    f"{file}: not a regular file (a FIFO, device or socket) where the corpus "
+                    "cache goes; the cache is rebuilt and written in its place"
+                ),
                 stacklevel=5,  # the caller of load_corpus (as the cache's other warning)
             )
             return
@@ -182,7 +185,7 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         row, ends = orjson.loads(table["row"][k]), table["ends"][k]
         stored = {part: table[part][k] for part in RESEARCH}
         if not isinstance(row, dict) or not all(map(_is_bytes, [*stored.values(), ends])):
-            raise TypeError(f"the cache's record of {path} is not a summary")
+            raise TypeError(shown_text(f"the cache's record of {path} is not a summary"))
         result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
         key = (size, mtime, inode, device) if size is not None else None
         out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)

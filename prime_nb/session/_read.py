@@ -220,8 +220,10 @@ class ColumnsRead:
         cols = self.columns
         if self.kind != "summary" or self.migrator is None:
             raise ValueError(
-                f"{self.file}: only a finished read with columns='summary' turns into bytes; "
-                "pickle a full read, or keep it"
+                shown_text(
+                    f"{self.file}: only a finished read with columns='summary' turns into bytes; "
+                    "pickle a full read, or keep it"
+                )
             )
         migrator, st = self.migrator, self.scan
         state = {
@@ -389,7 +391,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
     try:
         fh = open_regular(read.file, READ_BUFFER)
     except FileNotFoundError:
-        raise FileNotFoundError(f"{read.file}: the session file is gone") from None
+        raise FileNotFoundError(shown_text(f"{read.file}: the session file is gone")) from None
     with fh:
         stat = os.fstat(fh.fileno())
         if replaced(read, stat, fh):
