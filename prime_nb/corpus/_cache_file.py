@@ -29,6 +29,7 @@ from .._names import shown_text
 from .._version import __version__
 from ..errors import SessionFormatError
 from ..format import open_regular
+from ._cache_rows import check_rows
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
 #: the one file a cache folder held for every corpus, before each corpus had its own
@@ -69,15 +70,23 @@ class Record:
     stored: dict[str, bytes] = field(default_factory=dict)
     #: checksums of the file's first and last 4 KB at the size in ``key`` (``ends_hash``)
     ends: bytes = b""
+    #: whether the summary row was found of its columns' kinds (``decoded``)
+    checked: bool = False
 
 
 def decoded(record: Record, parts: Iterable[str]) -> Record:
     """``record`` with the research rows of ``parts`` decoded; raises TypeError or
-    ValueError when the cache file held something else there (the file is read again)."""
+    ValueError when the cache file held something else there, or its summary row or
+    those rows hold a value no column of theirs takes (``check_rows``): the file is
+    read again."""
+    if not record.checked:
+        check_rows(ROW, [record.result.row])
+        record.checked = True
     for part in set(parts) & record.stored.keys():
         rows = orjson.loads(record.stored[part])
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise TypeError(f"the cache's {part} rows are not a list of rows")
+        check_rows(part, rows)
         # the part names are FileResult's field names (``_json`` reads them the same way)
         fixed: dict[str, Any] = {part: _nans(rows, FLOATS[part])}
         record.result = record.result._replace(**fixed)
