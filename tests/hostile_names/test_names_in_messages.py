@@ -71,6 +71,7 @@ def api_messages(root: Path) -> dict[str, str]:
             SessionFormatError, lambda: prime_nb.load(root / f"{EVIL}-not.jsonl")
         ),
         "load, a folder": raised(SessionFormatError, lambda: prime_nb.load(root)),
+        "load, no such file": raised(FileNotFoundError, lambda: prime_nb.load(missing)),
         "append, no such file": raised(
             FileNotFoundError, lambda: prime_nb.append_message(missing, None, user)
         ),
