@@ -193,16 +193,25 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         )
         row, ends = orjson.loads(table["row"][k]), table["ends"][k]
         stored = {part: table[part][k] for part in RESEARCH}
-        if not isinstance(row, dict) or not all(map(_is_bytes, [*stored.values(), ends])):
+        offset, tail = table["offset"][k], table["tail"][k]
+        key = (size, mtime, inode, device) if size is not None else None
+        if (
+            not isinstance(row, dict)
+            or not all(map(_is_bytes, [*stored.values(), ends, tail]))
+            or not all(map(_is_int, [offset, *(key or ())]))
+        ):
             raise TypeError(shown_text(f"the cache's record of {path} is not a summary"))
         result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
-        key = (size, mtime, inode, device) if size is not None else None
-        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)
+        out[path] = Record(key, offset, tail, result, None, stored, ends)
     return out
 
 
 def _is_bytes(value: Any) -> bool:
     return isinstance(value, bytes)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _json(record: Record, part: str) -> bytes:

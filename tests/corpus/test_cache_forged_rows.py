@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from session_matrix import shared_file
@@ -75,3 +76,28 @@ def test_a_forged_row_is_read_again(
     forged(tmp_path, column, edit)
     got = table(corpus, workers=1, progress=False, cache=tmp_path)
     pd.testing.assert_frame_equal(got, expected)
+
+
+@pytest.mark.parametrize(("column", "value"), [("offset", None), ("inode", None)])
+def test_a_record_with_a_null_in_its_key_or_offset_is_read_again(
+    tmp_path: Path, column: str, value: Any
+) -> None:
+    """A null where the record's stat key or offset goes, met when the file has grown
+    since (the record is looked at to resume it): the cache is read as damaged. A null
+    offset raised TypeError (``benchmarks/fuzz_caches.py`` found it); a null inode was
+    already harmless, and is pinned here with it."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    session = folder / "s.jsonl"
+    session.write_bytes(shared_file(SESSION).read_bytes())
+    cache = tmp_path / "cache"
+    load_corpus(folder, workers=1, progress=False, cache=cache)
+    (file,) = cache.glob("corpus-*.parquet")
+    table = pq.read_table(file)
+    index = table.schema.get_field_index(column)
+    field = table.schema.field(index)
+    pq.write_table(table.set_column(index, field, pa.array([value], field.type)), file)
+    with session.open("a") as grown:
+        grown.write(session.read_text().splitlines()[-1] + "\n")
+    got = load_corpus(folder, workers=1, progress=False, cache=cache)
+    pd.testing.assert_frame_equal(got, load_corpus(folder, workers=1, progress=False))
