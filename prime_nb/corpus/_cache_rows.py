@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from ._dtypes import CORPUS_DTYPES, RESEARCH_DTYPES
 from ._work import ROW
 
 #: raw values of the time columns (milliseconds; the tables make them datetimes), and the
@@ -24,8 +25,6 @@ _INT64 = range(-(2**63), 2**63)
 
 @cache
 def _dtypes(part: str) -> dict[str, str]:
-    from ._local import CORPUS_DTYPES, RESEARCH_DTYPES  # the tables' module imports this one
-
     dtypes = CORPUS_DTYPES if part == ROW else RESEARCH_DTYPES[part]
     kinds = {name: str(dtype) for name, dtype in dtypes.items()}
     return {**kinds, **_EXTRA}
