@@ -1,10 +1,23 @@
-"""Exceptions that name the file and say what to do next."""
+"""Exceptions that name the file and say what to do next.
+
+A file's name and a session's text may hold newlines, escape sequences and invisible
+characters: each message shows them through :func:`prime_nb._names.shown_text`, so that
+it is one line that steers no terminal and hides nothing. The attributes (``path``,
+``reason``, ``entry_id``) keep the values as they were given.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 from typing import Any
+
+from ._names import shown_text
+
+
+def _said(path: str | os.PathLike[str], reason: str) -> str:
+    """``path: reason``, as a message shows them."""
+    return shown_text(f"{os.fspath(path)}: {reason}")
 
 
 class SessionFormatError(ValueError):
@@ -13,7 +26,7 @@ class SessionFormatError(ValueError):
     def __init__(self, path: str | Path, reason: str) -> None:
         self.path = Path(path)
         self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
+        super().__init__(_said(self.path, reason))
 
 
 class EntryNotFoundError(KeyError):
@@ -21,10 +34,10 @@ class EntryNotFoundError(KeyError):
 
     def __init__(self, entry_id: str, path: str | Path | None = None) -> None:
         self.entry_id = entry_id
-        where = f" in {path}" if path is not None else ""
+        where = f" in {shown_text(os.fspath(path))}" if path is not None else ""
         super().__init__(entry_id)
         self.message = (
-            f"no entry with id {entry_id!r}{where}; "
+            f"no entry with id {shown_text(repr(entry_id))}{where}; "
             "see session.entries.index for the ids, or call session.refresh() "
             "if the agent appended it after loading"
         )
@@ -43,7 +56,7 @@ class InvalidEntryError(ValueError):
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
         self.path = Path(path)
         self.reason = reason
-        super().__init__(f"{self.path}: {reason}; nothing was written")
+        super().__init__(_said(self.path, f"{reason}; nothing was written"))
 
 
 class SessionWriteError(OSError):
@@ -61,7 +74,7 @@ class SessionWriteError(OSError):
         errno: int | None = None,
         written: list[str] | None = None,
     ) -> None:
-        super().__init__(f"{Path(path)}: {reason}")
+        super().__init__(_said(Path(path), reason))
         self.path = Path(path)
         self.reason = reason
         self.written = list(written or [])
@@ -69,7 +82,7 @@ class SessionWriteError(OSError):
             self.errno = errno
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
+        return _said(self.path, self.reason)
 
 
 class EntryLostError(SessionWriteError):

@@ -33,7 +33,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "_cut": 0,
     "_figures": 0,  # how plots builds its figures (plotly only)
-    "_names": 0,
+    "_names": -1,  # below errors, whose messages show names and session text with it
     "_version": 0,
     "_words": 0,
     "format": 1,

@@ -14,7 +14,9 @@ the research helpers (``prime_nb.analysis``) per file, in parallel processes; it
   ``_search_index``: its index of Arrow columns (``cache=``), with its manifest
   (``_search_manifest``) and segments, each checked whole before use
   (``_search_segment``).
-- ``_cache``, ``_cache_file``: the Parquet cache, with the read that resumes a grown file.
+- ``_cache``, ``_cache_file``: the Parquet cache, with the read that resumes a grown file;
+  ``_cache_rows``: the check that a cached row is of its columns' kinds (``_dtypes``:
+  the tables' dtypes).
 """
 
 from typing import Any as _Any

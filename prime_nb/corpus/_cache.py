@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from .._names import shown_text
 from ..session import ColumnsRead
 from ._cache_file import CacheFile, Key, Record, cache_name, decoded, write_store
 from ._runner import run
@@ -187,8 +188,10 @@ def cached_summaries(
             write_store(file, store)
         except OSError as exc:
             warnings.warn(
-                f"the corpus cache in {folder} was not updated ({exc}); the tables are "
-                "complete, and the next call reads the changed files again",
+                shown_text(
+                    f"the corpus cache in {folder} was not updated ({exc}); the tables are "
+                    "complete, and the next call reads the changed files again"
+                ),
                 stacklevel=4,
             )
     return [records[k].result for k in range(len(paths))]
@@ -219,9 +222,11 @@ def usable_cache(cache: bool | str | os.PathLike[str]) -> Path | None:
         if str(folder) not in _said_unusable:
             _said_unusable.add(str(folder))
             warnings.warn(
-                f"{folder}: cannot hold the corpus cache ({_why_not(folder, exc)}); the "
-                "files are read without a cache (said once); set XDG_CACHE_HOME, or pass "
-                "cache= a folder you can write to",
+                shown_text(
+                    f"{folder}: cannot hold the corpus cache ({_why_not(folder, exc)}); the "
+                    "files are read without a cache (said once); set XDG_CACHE_HOME, or pass "
+                    "cache= a folder you can write to"
+                ),
                 stacklevel=3,
             )
         return None
@@ -243,6 +248,8 @@ def usable_folder(folder: Path) -> None:
     except OSError as exc:
         reason = "a file of that name is in the way" if folder.is_file() else exc.strerror
         raise type(exc)(
-            f"{folder}: cannot hold the corpus cache ({reason or exc}); pass cache=False, "
-            "or cache= a folder you can write to"
+            shown_text(
+                f"{folder}: cannot hold the corpus cache ({reason or exc}); pass cache=False, "
+                "or cache= a folder you can write to"
+            )
         ) from None

@@ -25,9 +25,11 @@ from typing import Any
 
 import orjson
 
+from .._names import shown_text
 from .._version import __version__
 from ..errors import SessionFormatError
 from ..format import open_regular
+from ._cache_rows import check_rows
 from ._work import BRANCHES, COMPACTIONS, ROW, FileResult
 
 #: the one file a cache folder held for every corpus, before each corpus had its own
@@ -68,15 +70,23 @@ class Record:
     stored: dict[str, bytes] = field(default_factory=dict)
     #: checksums of the file's first and last 4 KB at the size in ``key`` (``ends_hash``)
     ends: bytes = b""
+    #: whether the summary row was found of its columns' kinds (``decoded``)
+    checked: bool = False
 
 
 def decoded(record: Record, parts: Iterable[str]) -> Record:
     """``record`` with the research rows of ``parts`` decoded; raises TypeError or
-    ValueError when the cache file held something else there (the file is read again)."""
+    ValueError when the cache file held something else there, or its summary row or
+    those rows hold a value no column of theirs takes (``check_rows``): the file is
+    read again."""
+    if not record.checked:
+        check_rows(ROW, [record.result.row])
+        record.checked = True
     for part in set(parts) & record.stored.keys():
         rows = orjson.loads(record.stored[part])
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise TypeError(f"the cache's {part} rows are not a list of rows")
+        check_rows(part, rows)
         # the part names are FileResult's field names (``_json`` reads them the same way)
         fixed: dict[str, Any] = {part: _nans(rows, FLOATS[part])}
         record.result = record.result._replace(**fixed)
@@ -131,8 +141,10 @@ class CacheFile:
             return
         except SessionFormatError:
             warnings.warn(
-                f"{file}: not a regular file (a FIFO, device or socket) where the corpus "
-                "cache goes; the cache is rebuilt and written in its place",
+                shown_text(
+                    f"{file}: not a regular file (a FIFO, device or socket) where the corpus "
+                    "cache goes; the cache is rebuilt and written in its place"
+                ),
                 stacklevel=5,  # the caller of load_corpus (as the cache's other warning)
             )
             return
@@ -181,16 +193,25 @@ def _records(table: dict[str, list[Any]]) -> dict[str, Record]:
         )
         row, ends = orjson.loads(table["row"][k]), table["ends"][k]
         stored = {part: table[part][k] for part in RESEARCH}
-        if not isinstance(row, dict) or not all(map(_is_bytes, [*stored.values(), ends])):
-            raise TypeError(f"the cache's record of {path} is not a summary")
-        result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
+        offset, tail = table["offset"][k], table["tail"][k]
         key = (size, mtime, inode, device) if size is not None else None
-        out[path] = Record(key, table["offset"][k], table["tail"][k], result, None, stored, ends)
+        if (
+            not isinstance(row, dict)
+            or not all(map(_is_bytes, [*stored.values(), ends, tail]))
+            or not all(map(_is_int, [offset, *(key or ())]))
+        ):
+            raise TypeError(shown_text(f"the cache's record of {path} is not a summary"))
+        result = FileResult(_nans([row], FLOATS[ROW])[0], [], [])
+        out[path] = Record(key, offset, tail, result, None, stored, ends)
     return out
 
 
 def _is_bytes(value: Any) -> bool:
     return isinstance(value, bytes)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _json(record: Record, part: str) -> bytes:

@@ -17,9 +17,9 @@ import pandas as pd
 
 from .._names import shown_name
 from .._words import counted
-from ..analysis import SCHEMAS
 from ..family import SessionFacts, facts_of, families_frame
 from ..session import archived_kind, utc_times
+from ._dtypes import CORPUS_DTYPES, RESEARCH_DTYPES
 from ._listing import corpus_root, listed
 from ._runner import run
 from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row, summarise
@@ -27,36 +27,6 @@ from ._work import BRANCHES, COMPACTIONS, RETENTION, ROW, FileResult, error_row,
 if TYPE_CHECKING:
     from ..session import Session
 
-#: the corpus table's columns and their dtypes
-CORPUS_DTYPES: dict[str, Any] = {
-    "id": "str",
-    "path": "str",
-    "cwd": "str",
-    "name": "str",
-    "version": "Int64",
-    "dialect": "str",
-    "entries": "Int64",
-    "leaves": "Int64",
-    "forks": "Int64",
-    "compactions": "Int64",
-    "tool_calls": "Int64",
-    # summed over the session's turns, as the agent's footer sums them
-    "input_tokens": "Int64",
-    "output_tokens": "Int64",
-    "cache_read_tokens": "Int64",
-    "cache_write_tokens": "Int64",
-    # each turn's total summed: the cached context counts again on every turn
-    "tokens": "Int64",
-    "cost": "float64",
-    "started": "datetime64[us, UTC]",
-    "ended": "datetime64[us, UTC]",
-    "duration": "timedelta64[us]",
-    "first_user_message": "str",
-    "problems": "Int64",
-    "error": "str",
-    # "reset" or "deleted": an OpenClaw archive of a session file (from its name)
-    "archived": "str",
-}
 CORPUS_COLUMNS = list(CORPUS_DTYPES)
 
 
@@ -256,14 +226,6 @@ def to_parquet(frame: pd.DataFrame, path: str | Path) -> Path:
     target = Path(path)
     out.to_parquet(target)
     return target
-
-
-#: dtypes of the research tables (declared, so Dask never computes a partition to infer them)
-RESEARCH_DTYPES: dict[str, dict[str, Any]] = {
-    COMPACTIONS: {"session": "str", "path": "str", "id": "str", **SCHEMAS["compaction_forensics"]},
-    BRANCHES: {"session": "str", "path": "str", **SCHEMAS["branches"]},
-    RETENTION: {"session": "str", "path": "str", **SCHEMAS["compaction_retention"]},
-}
 
 
 def empty(dtypes: dict[str, Any]) -> pd.DataFrame:

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .._names import shown_text
 from ._cache import cache_folder, ends_hash, stat_key, usable_folder
 from ._cache_file import _pyarrow, cache_name
 from ._runner import file_sizes, run, usable_cores
@@ -151,8 +152,10 @@ def update(
             save_manifest(folder, files, set(paths))
         except OSError as exc:  # a full disk, a folder where the manifest goes
             warnings.warn(
-                f"{folder}: the search index was not updated ({exc.strerror or exc}); the "
-                "hits are complete, and the next search reads the changed files again",
+                shown_text(
+                    f"{folder}: the search index was not updated ({exc.strerror or exc}); the "
+                    "hits are complete, and the next search reads the changed files again"
+                ),
                 stacklevel=5,  # the caller of search
             )
     return files, stale
@@ -254,8 +257,10 @@ def own_folder(folder: Path) -> Path:
             folder.unlink()
         except OSError as exc:
             raise type(exc)(
-                f"{folder}: cannot hold the search index ({exc.strerror or exc}); remove "
-                "it, or pass cache= another folder"
+                shown_text(
+                    f"{folder}: cannot hold the search index ({exc.strerror or exc}); remove "
+                    "it, or pass cache= another folder"
+                )
             ) from None
     folder.mkdir(exist_ok=True)
     return folder
@@ -285,8 +290,10 @@ def indexed_search(
         guard.acquire()
     except OSError as exc:  # a folder in its place, say
         raise type(exc)(
-            f"{lock}: cannot lock the search index ({exc.strerror or exc}); remove it, or "
-            "pass cache= another folder"
+            shown_text(
+                f"{lock}: cannot lock the search index ({exc.strerror or exc}); remove it, or "
+                "pass cache= another folder"
+            )
         ) from None
     try:
         return _search_locked(folder, paths, query, limit, workers, progress)
@@ -329,8 +336,10 @@ def _search_locked(
     else:
         first = next(exc for exc in failed if exc is not None)
         raise DamagedSegment(
-            f"{folder}: the search index was damaged again as it was rebuilt ({first}); "
-            "pass cache=False, or another cache folder"
+            shown_text(
+                f"{folder}: the search index was damaged again as it was rebuilt ({first}); "
+                "pass cache=False, or another cache folder"
+            )
         )
     parts = [job.result() for job in tried]
     order = np.concatenate([part[0] for part in parts] + [np.zeros(0, np.int64)])

@@ -31,6 +31,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from .._names import shown_text
 from ._cache_file import _pyarrow
 
 #: what a hit reports, as the segments hold it (with ``text``, ``odd`` and ``file``)
@@ -105,8 +106,10 @@ def write_segment(folder: Path, group: list[str], tables: list[Any]) -> str | No
     except OSError as exc:
         part.unlink(missing_ok=True)
         raise SegmentNotWritten(
-            f"{folder}: the search index was not updated ({exc.strerror or exc}); the hits "
-            "are those of a search without it, and the next search reads the files again"
+            shown_text(
+                f"{folder}: the search index was not updated ({exc.strerror or exc}); the hits "
+                "are those of a search without it, and the next search reads the files again"
+            )
         ) from exc
     return name
 
@@ -117,7 +120,9 @@ def open_plain(file: Path) -> int:
     fd = os.open(file, OPEN_FLAGS)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{file.name} is not a regular file (a FIFO, device or socket)")
+            raise OSError(
+                shown_text(f"{file.name} is not a regular file (a FIFO, device or socket)")
+            )
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
     except BaseException:
@@ -131,13 +136,17 @@ def _mapped(file: Path) -> mmap.mmap:
     try:
         fd = open_plain(file)
     except OSError as exc:  # gone, a symlink, a FIFO, unreadable
-        raise DamagedSegment(f"{file.name}: cannot be opened ({exc.strerror or exc})") from None
+        raise DamagedSegment(
+            shown_text(f"{file.name}: cannot be opened ({exc.strerror or exc})")
+        ) from None
     try:
         if os.fstat(fd).st_size == 0:
-            raise DamagedSegment(f"{file.name}: empty")
+            raise DamagedSegment(shown_text(f"{file.name}: empty"))
         return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except OSError as exc:
-        raise DamagedSegment(f"{file.name}: cannot be mapped ({exc.strerror or exc})") from None
+        raise DamagedSegment(
+            shown_text(f"{file.name}: cannot be mapped ({exc.strerror or exc})")
+        ) from None
     finally:
         os.close(fd)
 
@@ -156,29 +165,29 @@ def open_segment(folder: Path, name: object) -> tuple[Any, list[str]]:
     written = SEGMENT_NAME.fullmatch(name)
     assert written is not None
     if zlib.crc32(mapped) != int(written.group(1), 16):
-        raise DamagedSegment(f"{name}: its bytes changed since it was written (CRC-32)")
+        raise DamagedSegment(shown_text(f"{name}: its bytes changed since it was written (CRC-32)"))
     try:
         reader = pa.ipc.open_file(pa.py_buffer(mapped))
         if reader.num_record_batches != 1:
-            raise DamagedSegment(f"{name}: {reader.num_record_batches} batches, not 1")
+            raise DamagedSegment(shown_text(f"{name}: {reader.num_record_batches} batches, not 1"))
         if not reader.schema.remove_metadata().equals(segment_schema()):
-            raise DamagedSegment(f"{name}: other columns than a segment's")
+            raise DamagedSegment(shown_text(f"{name}: other columns than a segment's"))
         names = json.loads((reader.schema.metadata or {})[b"files"])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise DamagedSegment(f"{name}: its files are not a list of paths")
+            raise DamagedSegment(shown_text(f"{name}: its files are not a list of paths"))
         batch = reader.get_batch(0)
         batch.validate(full=True)  # offsets in order and in bounds, UTF-8, null counts
         for column, field in zip(batch.columns, batch.schema, strict=True):
             if column.null_count and field.name not in NULLABLE:
-                raise DamagedSegment(f"{name}: nulls in {field.name}")
+                raise DamagedSegment(shown_text(f"{name}: nulls in {field.name}"))
         for raw in pc.drop_null(batch.column("odd")).to_pylist():  # few: NUL, surrogates
             raw.decode("utf-8", "surrogatepass")  # as the search decodes them
         numbers = pc.min_max(batch.column("file")).as_py()
         if len(batch) and not 0 <= numbers["min"] <= numbers["max"] < len(names):
-            raise DamagedSegment(f"{name}: file numbers outside its {len(names)} files")
+            raise DamagedSegment(shown_text(f"{name}: file numbers outside its {len(names)} files"))
         return pa.Table.from_batches([batch]), names
     except DamagedSegment:
         raise
     # Arrow's errors, and JSON's or UTF-8's (ValueErrors), in what the file holds
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, MemoryError) as exc:
-        raise DamagedSegment(f"{name}: {type(exc).__name__}: {exc}") from None
+        raise DamagedSegment(shown_text(f"{name}: {type(exc).__name__}: {exc}")) from None

@@ -42,10 +42,12 @@ def _check_size(rows: Rows, unit: str, file: str, max_messages: int | None) -> N
     if messages > max_messages:
         other = "unit='leaf' (a branch's row holds all its turns)" if unit != "leaf" else ""
         raise DatasetTooLargeError(
-            f"{file}: {count:,} {unit} rows would hold about {messages:,} messages in all "
-            f"(each holds its whole context, up to {largest:,} messages), over "
-            f"max_messages={max_messages:,}; pass {other + ', or ' if other else ''}"
-            "a larger max_messages (None: no limit), or leave this file out"
+            shown_text(
+                f"{file}: {count:,} {unit} rows would hold about {messages:,} messages in all "
+                f"(each holds its whole context, up to {largest:,} messages), over "
+                f"max_messages={max_messages:,}; pass {other + ', or ' if other else ''}"
+                "a larger max_messages (None: no limit), or leave this file out"
+            )
         )
 
 
@@ -148,7 +150,7 @@ def _sources(paths_or_corpus: Any, follow_symlinks: bool) -> list[Source]:
             elif path.exists():
                 out.append(path)
             else:
-                raise FileNotFoundError(f"{path}: no such session file or folder")
+                raise FileNotFoundError(shown_text(f"{path}: no such session file or folder"))
         else:
             raise TypeError(f"not a path or a Session: {item!r}")
     return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from .._names import shown_text
 from ..session import to_json
 from ._from_sessions import JSON_COLUMNS, _pyarrow
 
@@ -43,7 +44,9 @@ def write_dataset(data: Any, path: str | Path, *, progress: bool = True) -> Path
     kind = SUFFIXES.get(target.suffix.lower())
     if kind is None:
         raise ValueError(
-            f"{target}: the file name must end in .parquet or .jsonl, to say which to write"
+            shown_text(
+                f"{target}: the file name must end in .parquet or .jsonl, to say which to write"
+            )
         )
     table = _table(data)
     batches = table.to_batches(max_chunksize=BATCH_ROWS)

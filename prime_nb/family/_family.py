@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .._names import shown_text
 from .._paths import file_list, given_path
 from ..format import not_regular
 from ..session import Context, Session, find_session_files
@@ -104,10 +105,14 @@ class Family:
             return matches[0]
         if not matches:
             raise KeyError(
-                f"{text}: no such session in this family; see family.sessions['session'] "
-                "for the names"
+                shown_text(
+                    f"{text}: no such session in this family; see family.sessions['session'] "
+                    "for the names"
+                )
             )
-        raise KeyError(f"{text}: names {len(matches)} sessions ({', '.join(matches)}); pass one")
+        raise KeyError(
+            shown_text(f"{text}: names {len(matches)} sessions ({', '.join(matches)}); pass one")
+        )
 
     def session(self, session: str | Path) -> Session:
         """The loaded :class:`~prime_nb.Session` (by name, header id, path or file name)."""
@@ -115,7 +120,7 @@ class Family:
         loaded = self._sessions.get(key)
         if loaded is None:
             path = self._st.facts[key].path
-            raise ValueError(f"{path}: could not be loaded; see family.problems")
+            raise ValueError(shown_text(f"{path}: could not be loaded; see family.problems"))
         return loaded
 
     def context(self, session_id: str | Path, leaf_id: str | None = None) -> Context:
@@ -329,8 +334,10 @@ def load_family(
     target = Path(given).expanduser()
     if not target.exists():
         raise FileNotFoundError(
-            f"{target}: no such session file or folder; pass a .jsonl session or the "
-            "folder that holds a family"
+            shown_text(
+                f"{target}: no such session file or folder; pass a .jsonl session or the "
+                "folder that holds a family"
+            )
         )
     mode = target.stat().st_mode
     if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
@@ -339,7 +346,9 @@ def load_family(
     folders = [Path(p).expanduser() for p in extra]
     for folder in folders:
         if not folder.is_dir():
-            raise NotADirectoryError(f"{folder}: search must name folders; this is not one")
+            raise NotADirectoryError(
+                shown_text(f"{folder}: search must name folders; this is not one")
+            )
     if target.is_dir():
         return family_of(_files([target, *folders], pattern, include_archived, follow_symlinks))
     around = [*default_folders(target), *folders]

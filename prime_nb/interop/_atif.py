@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from .._names import shown_name
+from .._names import shown_name, shown_text
 from .._version import __version__
 from ..session import Session, SessionLike, as_session, paused_gc
 from ._extras import require
@@ -225,8 +225,10 @@ def check_trajectory(doc: dict[str, Any], path_ids: Sequence[str], where: str) -
     steps = doc["steps"]
     if not steps:
         raise ValueError(
-            f"{where}: the path holds no message, so the trajectory would have no steps; "
-            "choose a leaf below a message"
+            shown_text(
+                f"{where}: the path holds no message, so the trajectory would have no steps; "
+                "choose a leaf below a message"
+            )
         )
     order = {eid: n for n, eid in enumerate(path_ids)}
     last = -1
@@ -234,7 +236,9 @@ def check_trajectory(doc: dict[str, Any], path_ids: Sequence[str], where: str) -
         eid = (step.get("extra") or {}).get("entry_id")
         if step["step_id"] != n or eid not in order or order[eid] <= last:
             raise ValueError(
-                f"{where}: step {n} (entry {eid!r}) is out of the path's order; report it"
+                shown_text(
+                    f"{where}: step {n} (entry {eid!r}) is out of the path's order; report it"
+                )
             )
         last = order[eid]
 
@@ -381,8 +385,10 @@ def _leaves(session: Session, leaf: str | None) -> list[str]:
     if leaf is None:
         if session.leaf_id is None:
             raise ValueError(
-                f"{session.file}: the session has no entries, so no path to write; "
-                "pass a session with messages"
+                shown_text(
+                    f"{session.file}: the session has no entries, so no path to write; "
+                    "pass a session with messages"
+                )
             )
         return [session.leaf_id]
     session.path(leaf)  # raises EntryNotFoundError for an id not in the session

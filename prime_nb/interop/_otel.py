@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from .._names import shown_text
 from .._version import __version__
 from ..session import Session, SessionLike, as_session, paused_gc
 from ._extras import require
@@ -278,8 +279,10 @@ def _check_endpoint(endpoint: str) -> None:
     parts = urlsplit(endpoint)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(
-            f"{endpoint}: not an OTLP/HTTP address; give an http(s) URL such as "
-            "http://localhost:6006/v1/traces"
+            shown_text(
+                f"{endpoint}: not an OTLP/HTTP address; give an http(s) URL such as "
+                "http://localhost:6006/v1/traces"
+            )
         )
 
 
@@ -319,8 +322,10 @@ def _send(
                 if exporter.export(batch) != _sdk().SUCCESS:
                     detail = f" ({'; '.join(dict.fromkeys(said))[:300]})" if said else ""
                     raise ConnectionError(
-                        f"{where}: the spans were not accepted{detail}; check that the OTLP "
-                        "receiver (Phoenix, Jaeger, a collector) is running at that address"
+                        shown_text(
+                            f"{where}: the spans were not accepted{detail}; check that the OTLP "
+                            "receiver (Phoenix, Jaeger, a collector) is running at that address"
+                        )
                     )
         finally:
             if shutdown:

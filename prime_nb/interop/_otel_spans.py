@@ -46,6 +46,9 @@ AttributeValue: TypeAlias = str | bool | int | float | Sequence[str]
 #: says by how much, since receivers store and draw every attribute
 MAX_TEXT_CHARS = 100_000
 
+#: the mime type of every ``input.value`` and ``output.value`` (:func:`_shown`)
+JSON = "application/json"
+
 #: the agent's name in ``gen_ai.agent.name`` and in the root span's name
 AGENT_NAME = "prime-agent"
 
@@ -76,6 +79,8 @@ class SpanRecord:
     key: tuple[str, ...] = ()
     #: spans of other traces this one continues: (trace id, span id) each
     links: list[tuple[int, int]] = field(default_factory=list)
+    #: a model call's answer as text (its ``output.value`` wraps it, :func:`_shown`)
+    output: str = ""
 
 
 def conversation_id(session: Session) -> str:
@@ -190,7 +195,7 @@ class _PathSpans:
                 spans.append(span)
                 spans.extend(self._tool_calls(k, message))
                 call_end = self.times[k]
-                last_output = _text(span.attributes.get("output.value"))
+                last_output = span.output
                 pending = []
             elif entry.get("type") == "compaction":
                 spans.append(self._compaction(k, entry))
@@ -239,10 +244,10 @@ class _PathSpans:
             "gen_ai.operation.name": "invoke_agent",
             "gen_ai.agent.name": AGENT_NAME,
             "agent.name": AGENT_NAME,
-            "input.value": _cut(first_input),
-            "input.mime_type": "text/plain",
-            "output.value": last_output,
-            "output.mime_type": "text/plain",
+            "input.value": _shown(first_input),
+            "input.mime_type": JSON,
+            "output.value": _shown(last_output),
+            "output.mime_type": JSON,
         }
         if session.name:
             attributes["prime_nb.session_name"] = _clean(session.name)
@@ -287,16 +292,17 @@ class _PathSpans:
             a["gen_ai.response.finish_reasons"] = [stop]
             a["prime_nb.stop_reason"] = stop
         if inputs:
-            a["input.value"], a["input.mime_type"] = _cut(inputs), "text/plain"
+            a["input.value"], a["input.mime_type"] = _shown(inputs), JSON
         content = message.get("content")
         text, calls = content_text(content), _call_blocks(content)
         output = text or "\n".join(
             f"{_str(c.get('name'))}({to_json(c.get('arguments'))})" for c in calls
         )
-        a["output.value"], a["output.mime_type"] = _cut(output), "text/plain"
+        span.output = _cut(output)
+        a["output.value"], a["output.mime_type"] = _shown(output), JSON
         a["llm.output_messages.0.message.role"] = "assistant"
         if text:
-            a["llm.output_messages.0.message.content"] = a["output.value"]
+            a["llm.output_messages.0.message.content"] = span.output
         for j, call in enumerate(calls):
             prefix = f"llm.output_messages.0.message.tool_calls.{j}.tool_call"
             a[f"{prefix}.id"] = _str(call.get("id"))
@@ -321,20 +327,23 @@ class _PathSpans:
             key = ("tool", self.ids[k], str(j))
             span = self._child(k, key, f"execute_tool {name}", "TOOL", self.times[k], end)
             a = span.attributes
-            arguments = _cut(to_json(call.get("arguments")))
+            given = call.get("arguments")
+            arguments = _cut(to_json(given))
             a["gen_ai.operation.name"] = "execute_tool"
             a["tool.name"] = a["gen_ai.tool.name"] = name
             a["gen_ai.tool.type"] = "function"
-            a["input.value"] = a["gen_ai.tool.call.arguments"] = arguments
-            a["input.mime_type"] = "application/json"
+            a["gen_ai.tool.call.arguments"] = arguments
+            whole = isinstance(given, (dict, list)) and len(arguments) <= MAX_TEXT_CHARS
+            a["input.value"] = arguments if whole else _shown(arguments, "arguments")
+            a["input.mime_type"] = JSON
             if isinstance(call_id, str):
                 a["tool_call.id"] = a["gen_ai.tool.call.id"] = _clean(call_id)
             if result_id is None:
                 a["prime_nb.waiting"] = True
             else:
                 text = _cut(entry_text(self.entries[result_id], full=True))
-                a["output.value"] = a["gen_ai.tool.call.result"] = text
-                a["output.mime_type"] = "text/plain"
+                a["gen_ai.tool.call.result"] = text
+                a["output.value"], a["output.mime_type"] = _shown(text), JSON
                 a["prime_nb.result_id"] = _clean(result_id)
                 if self.column["is_error"][self.position[result_id]] is True:
                     span.error = text[:200] or "the tool failed"
@@ -346,7 +355,7 @@ class _PathSpans:
         span = self._span(k, ("entry", self.ids[k]), "compaction", "CHAIN", start)
         a = span.attributes
         a["prime_nb.entry_type"] = "compaction"
-        a["output.value"], a["output.mime_type"] = _cut(entry_text(entry)), "text/plain"
+        a["output.value"], a["output.mime_type"] = _shown(entry_text(entry)), JSON
         kept = entry.get("firstKeptEntryId")
         if isinstance(kept, str):
             a["prime_nb.compaction.first_kept_entry_id"] = _clean(kept)
@@ -442,10 +451,6 @@ def _str(value: Any) -> str:
     return _clean(value) if isinstance(value, str) else ""
 
 
-def _text(value: AttributeValue | None) -> str:
-    return value if isinstance(value, str) else ""
-
-
 def _clean(text: str) -> str:
     """``text`` as valid UTF-8 (OTLP's strings are): a lone surrogate as ``\\udXXX``."""
     try:
@@ -453,6 +458,18 @@ def _clean(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
+
+
+def _shown(text: str, key: str = "text") -> str:
+    """``text`` (cut, :func:`_cut`) as the JSON object ``{key: text}``, the form of
+    every ``input.value`` and ``output.value`` (mime type ``application/json``).
+
+    Why: Phoenix draws these values, whatever their mime type, as Markdown that passes
+    HTML through (a session's turns, the tables' previews) unless they read as a JSON
+    object or array, which it draws as code. Session text is untrusted: as Markdown, a
+    link in it would be a live link in Phoenix. As JSON it is shown as the text it is.
+    """
+    return to_json({key: _cut(text)})
 
 
 def _cut(text: str) -> str:

@@ -22,6 +22,7 @@ from typing import Any, BinaryIO, NamedTuple
 import orjson
 import pandas as pd
 
+from .._names import shown_text
 from ..format import INVALID_JSON, Migrator, holds_no_utf8_lines, no_header, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
@@ -123,12 +124,14 @@ def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
     source = Path(session_or_path.file if isinstance(session_or_path, Session) else session_or_path)
     if not source.is_file():
         if not source.exists():
-            raise FileNotFoundError(f"{source}: no such session file; check the path")
+            raise FileNotFoundError(shown_text(f"{source}: no such session file; check the path"))
         kind = path_kind(source) or "not a regular file"
         if kind == "a folder":
-            raise FileNotFoundError(f"{source}: is a folder; pass one .jsonl session file")
+            raise FileNotFoundError(
+                shown_text(f"{source}: is a folder; pass one .jsonl session file")
+            )
         raise FileNotFoundError(
-            f"{source}: is {kind}, not a regular file; pass one .jsonl session file"
+            shown_text(f"{source}: is {kind}, not a regular file; pass one .jsonl session file")
         )
     with open(source, "rb") as fh:
         # compressed, UTF-16 or UTF-32: no line of it is JSON, so every line would be
@@ -141,16 +144,20 @@ def _source_path(session_or_path: Session | str | os.PathLike[str]) -> Path:
 def _check_dest(source: Path, dest: Path) -> None:
     if dest.exists() and (dest.resolve() == source.resolve() or os.path.samefile(dest, source)):
         raise FileExistsError(
-            f"{dest}: is the source session; redaction never writes in place, "
-            "pass a new file name as dest"
+            shown_text(
+                f"{dest}: is the source session; redaction never writes in place, "
+                "pass a new file name as dest"
+            )
         )
     if dest.exists():
         raise FileExistsError(
-            f"{dest}: already exists; redaction writes a new file only, "
-            "pass a path that does not exist yet"
+            shown_text(
+                f"{dest}: already exists; redaction writes a new file only, "
+                "pass a path that does not exist yet"
+            )
         )
     if not dest.parent.is_dir():
-        raise FileNotFoundError(f"{dest.parent}: no such folder; create it first")
+        raise FileNotFoundError(shown_text(f"{dest.parent}: no such folder; create it first"))
 
 
 def redact(
@@ -284,7 +291,9 @@ def _copy_line(source: BinaryIO, line: Line, out: BinaryIO) -> None:
     while left:
         piece = source.read(min(left, _COPY_PIECE))
         if not piece:
-            raise OSError(f"{source.name}: shorter than when it was read; redact it again")
+            raise OSError(
+                shown_text(f"{source.name}: shorter than when it was read; redact it again")
+            )
         out.write(piece)
         left -= len(piece)
 

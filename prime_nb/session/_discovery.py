@@ -149,8 +149,10 @@ def find_session_files(
         root = Path(given).expanduser()
     if not root.exists():
         raise FileNotFoundError(
-            f"{root}: no such folder; pass the folder that holds your .jsonl sessions "
-            "(or set PRIME_AGENT_SESSION_DIR)"
+            shown_text(
+                f"{root}: no such folder; pass the folder that holds your .jsonl sessions "
+                "(or set PRIME_AGENT_SESSION_DIR)"
+            )
         )
     if root.is_file():
         return [root]

@@ -220,8 +220,10 @@ class ColumnsRead:
         cols = self.columns
         if self.kind != "summary" or self.migrator is None:
             raise ValueError(
-                f"{self.file}: only a finished read with columns='summary' turns into bytes; "
-                "pickle a full read, or keep it"
+                shown_text(
+                    f"{self.file}: only a finished read with columns='summary' turns into bytes; "
+                    "pickle a full read, or keep it"
+                )
             )
         migrator, st = self.migrator, self.scan
         state = {
@@ -371,14 +373,15 @@ LIES_V1 = (
 
 def not_found(name: str) -> str:
     """What to say of a session file that is not there: a URL (``Path`` would mangle
-    ``s3://b/x`` into ``s3:/b/x``) gets told where URLs are read."""
+    ``s3://b/x`` into ``s3:/b/x``) gets told where URLs are read. The name is shown as
+    :func:`shown_text` shows it."""
     if is_url(name):
-        return (
+        return shown_text(
             f"{name}: a URL, and load() reads local files; copy the file here first, or read "
             "it with prime_nb.corpus.sessions_dask(url, storage_options=...), which reads "
             "URLs through fsspec"
         )
-    return (
+    return shown_text(
         f"{name}: no such session file; check the path, or use prime_nb.list_sessions() "
         "to see the sessions that exist"
     )
@@ -389,7 +392,7 @@ def _resume(read: ColumnsRead) -> ColumnsRead:
     try:
         fh = open_regular(read.file, READ_BUFFER)
     except FileNotFoundError:
-        raise FileNotFoundError(f"{read.file}: the session file is gone") from None
+        raise FileNotFoundError(shown_text(f"{read.file}: the session file is gone")) from None
     with fh:
         stat = os.fstat(fh.fileno())
         if replaced(read, stat, fh):

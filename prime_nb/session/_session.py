@@ -225,8 +225,10 @@ class Session(SessionWrites):
 
         if self._read.kind != "full":
             raise ValueError(
-                f"{self.file}: read with columns={self._read.kind!r}, which keeps no text "
-                "previews; load() the file for its entries table"
+                shown_text(
+                    f"{self.file}: read with columns={self._read.kind!r}, which keeps no text "
+                    "previews; load() the file for its entries table"
+                )
             )
         previous, self._previous_entries = self._previous_entries, None
         with paused_gc():

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from .._names import shown_text
 from ._pack import Packer, dumps, unpack
 
 STATIC = Path(__file__).parent.parent / "static"
@@ -34,7 +35,9 @@ def bundle_text() -> tuple[str, str]:
     js_path, css_path = STATIC / "widget.js", STATIC / "widget.css"
     if not js_path.is_file():
         raise FileNotFoundError(
-            f"{js_path} is missing: reinstall prime_nb, or run `npm ci && npm run build` in js/"
+            shown_text(
+                f"{js_path} is missing: reinstall prime_nb, or run `npm ci && npm run build` in js/"
+            )
         )
     css = css_path.read_text("utf-8") if css_path.is_file() else ""
     return js_path.read_text("utf-8"), css
@@ -180,7 +183,7 @@ def read_export(path: str | os.PathLike[str]) -> dict[str, Any]:
     text = Path(path).read_text("utf-8")
     found = dict(_JSON.findall(text))
     if "data" not in found:
-        raise ValueError(f"{path}: not a page written by prime_nb.export_html")
+        raise ValueError(shown_text(f"{path}: not a page written by prime_nb.export_html"))
     out: dict[str, Any] = {**orjson.loads(found["data"]), **orjson.loads(found.get("index", "{}"))}
     for name, data in _PART.findall(text):
         out[name] = unpack(data)

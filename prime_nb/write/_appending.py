@@ -47,6 +47,7 @@ try:
 except ImportError:  # not on Windows: no file-size limit to check there
     resource = None  # type: ignore[assignment]
 
+from .._names import shown_text
 from ..errors import (
     EntryLostError,
     EntryNotFoundError,
@@ -111,8 +112,10 @@ def check_exists(path: Path) -> os.stat_result:
     except FileNotFoundError:
         raise FileNotFoundError(
             errno.ENOENT,
-            f"{path}: no such session file; check the path (prime_nb only appends to "
-            "existing sessions)",
+            shown_text(
+                f"{path}: no such session file; check the path (prime_nb only appends to "
+                "existing sessions)"
+            ),
         ) from None
     except OSError as exc:
         raise io_error(path, exc, "could not look at the file", "Nothing was written") from None
@@ -307,9 +310,11 @@ class _Appender:
             if not state.owes_newline:
                 warnings.warn(
                     TornLineWarning(
-                        f"{path}: line {state.line} is incomplete (no newline; a writer "
-                        "probably died mid-line); the new entry starts on a fresh line and "
-                        "the loader reports that line as broken"
+                        shown_text(
+                            f"{path}: line {state.line} is incomplete (no newline; a writer "
+                            "probably died mid-line); the new entry starts on a fresh line "
+                            "and the loader reports that line as broken"
+                        )
                     ),
                     stacklevel=5,
                 )

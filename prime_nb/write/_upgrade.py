@@ -19,6 +19,7 @@ from typing import IO, Any
 
 import orjson
 
+from .._names import shown_text
 from ..errors import SessionFormatError, SessionWriteError
 from ..format import (
     BOM,
@@ -277,12 +278,13 @@ def write_new_file(dest: Path, lines: list[bytes], mode: int) -> None:
             os.link(tmp, dest)
         except FileExistsError:
             raise FileExistsError(
-                errno.EEXIST, f"{dest}: already exists; pass another dest (nothing written)"
+                errno.EEXIST,
+                shown_text(f"{dest}: already exists; pass another dest (nothing written)"),
             ) from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EMLINK):
                 raise
             if os.path.lexists(dest):
-                raise FileExistsError(errno.EEXIST, f"{dest}: already exists") from None
+                raise FileExistsError(errno.EEXIST, shown_text(f"{dest}: already exists")) from None
             os.rename(tmp, dest)
     fsync_dir(dest.parent)

@@ -10,6 +10,7 @@ naming its entry.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,7 @@ def check_trace(session: prime_nb.Session, leaf_id: str, spans: list[ReadableSpa
         assert attrs(span)["prime_nb.entry_type"] == "compaction"
         summary = session.compactions.loc[attrs(span)["prime_nb.entry_id"], "summary"]
         if isinstance(summary, str) and summary:
-            assert attrs(span)["output.value"].startswith(summary[:1000])
+            assert json.loads(attrs(span)["output.value"])["text"].startswith(summary[:1000])
 
 
 def check_pb_file(target: Path, expected: list[ReadableSpan]) -> None:

@@ -1,5 +1,6 @@
 """A session sent by ``to_otel`` to a real Phoenix server comes back whole: the same spans,
-kinds, parents, entry ids and token counts, read with Phoenix's own client.
+kinds, parents, entry ids and token counts, read with Phoenix's own client; and Phoenix's
+UI, in Debian's Chromium, shows a hostile session's markup as text.
 
 Phoenix runs from its own virtual environment (``.venv-phoenix``, made by ``.ci/setup``;
 ``PRIME_NB_PHOENIX_PYTHON`` names another interpreter that has ``arize-phoenix``): its
@@ -22,6 +23,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -29,6 +31,19 @@ from session_matrix import shared_file
 
 import prime_nb
 from prime_nb.interop import to_otel
+
+#: Debian's Chromium, as the browser tests drive it (tests/browser/browser.py)
+CHROMIUM = os.environ.get("PRIME_NB_CHROMIUM", "/usr/bin/chromium")
+#: no host name resolves but loopback's: a request the page makes for another host is
+#: recorded (``test_phoenix_shows_a_hostile_sessions_markup_as_text``) and goes nowhere
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 #: a compaction on each of two paths, tool calls with results: every kind of span
@@ -156,11 +171,12 @@ def stop_group(server: subprocess.Popen[bytes]) -> None:
     server.wait()
 
 
-@pytest.fixture
-def phoenix(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A Phoenix server of this test's own; its URL and its interpreter."""
+@pytest.fixture(scope="module")
+def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The module's Phoenix server; its URL and its interpreter. Each test sends its
+    spans to a project of its own."""
     python = phoenix_python()
-    with phoenix_server(python, tmp_path) as url:
+    with phoenix_server(python, tmp_path_factory.mktemp("phoenix")) as url:
         yield url, python
 
 
@@ -220,3 +236,126 @@ def test_phoenix_stores_every_span_with_its_kind_and_entry(phoenix: tuple[str, P
     )
     assert len(stored) == len(expected)
     assert stored == expected, "Phoenix keeps each span's ids, parent, kind, entry, tokens"
+
+
+#: where the hostile session's links and images point: no host of this machine, so any
+#: request for it is one the page must not make (the route below refuses it)
+OUTSIDE = "https://outside.example"
+
+
+def hostile_text(what: str) -> str:
+    """Markup aimed at a page: a script, an image whose error runs script, a link, a
+    ``javascript:`` link, Markdown's links, image and autolink to :data:`OUTSIDE`, HTML
+    entities, ANSI colour codes and a right-to-left override."""
+    return (
+        f"<script>window.__pwned='{what}'</script>"
+        f"<img src=x onerror=\"window.__pwned='{what}'\">"
+        f'<a href="{OUTSIDE}/a-{what}">a-{what}</a>'
+        f"<a href=\"javascript:window.__pwned='{what}'\">js-{what}</a>"
+        f" [md-{what}]({OUTSIDE}/md-{what}) ![mi-{what}]({OUTSIDE}/mi-{what}.png)"
+        f" [mj-{what}](javascript:window.__pwned=1) <{OUTSIDE}/auto-{what}>"
+        f" &lt;i&gt; &amp; \x1b[31mANSI\x1b[0m \u202eRTL"
+    )
+
+
+#: the session's links and images in the page: any ``a`` or ``img`` (and ``area``,
+#: ``iframe``...) naming :data:`OUTSIDE` or a ``javascript:`` URL
+INJECTED = """() => [...document.querySelectorAll('[href], [src], [srcset]')]
+  .map((e) => e.getAttribute('href') || e.getAttribute('src') || e.getAttribute('srcset'))
+  .filter((u) => u.includes('outside.example') || /^\\s*javascript:/i.test(u))"""
+
+
+#: spans of the trace to open (the start of their name in the trace's tree) and a text
+#: each shows once open: its output
+SPANS = [
+    ("chat <script>", "a-text"),
+    ("execute_tool <script>", "a-output"),
+    ("compaction", "a-summary"),
+]
+
+
+def stored_spans(url: str, project: str, count: int) -> None:
+    """Wait until Phoenix has stored ``count`` spans of ``project`` (its REST API)."""
+    deadline = time.monotonic() + STORED
+    while True:
+        try:
+            with urllib.request.urlopen(
+                f"{url}/v1/projects/{project}/spans?limit={count + 10}", timeout=10
+            ) as reply:
+                if len(json.load(reply)["data"]) >= count:
+                    return
+        except (urllib.error.URLError, OSError, KeyError, ValueError):
+            pass  # the project appears with its first stored span
+        assert time.monotonic() < deadline, f"Phoenix stored no {count} spans of {project}"
+        time.sleep(0.2)
+
+
+def test_phoenix_shows_a_hostile_sessions_markup_as_text(
+    phoenix: tuple[str, Path], tmp_path: Path
+) -> None:
+    """Phoenix's UI, on the trace with every kind of span, on those spans and on the
+    session's turns, for a session whose texts, tool names, model and name hold markup:
+    no script runs, no request leaves the machine, and no link or image of the
+    session's is in the page. Phoenix draws an ``input.value`` or ``output.value`` that
+    is not a JSON object as Markdown with its HTML (a session's turns, whatever the mime
+    type): ``to_otel`` sends them as JSON objects. The views' Markdown switch, which a
+    reader turns on, is Phoenix's own: it draws the session's HTML links then."""
+    from hostile_session import hostile_session
+    from playwright.sync_api import sync_playwright
+
+    url, _ = phoenix
+    project = "prime-nb-hostile"
+    session = prime_nb.load(hostile_session(tmp_path / "hostile.jsonl", 9, hostile_text))
+    exporter = InMemorySpanExporter()
+    to_otel(session, exporter=exporter, leaf="all")
+    sent = exporter.get_finished_spans()
+    trace = next(f"{s.context.trace_id:032x}" for s in sent if s.name == "compaction" and s.context)
+    to_otel(session, endpoint=url, project=project, leaf="all")
+    stored_spans(url, project, len(sent))
+    with urllib.request.urlopen(f"{url}/v1/projects/{project}", timeout=10) as reply:
+        project_id = json.load(reply)["data"]["id"]
+
+    outside: list[str] = []
+    dialogs: list[str] = []
+    seen: dict[str, list[str]] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(20_000)
+
+            def request(made: Any) -> None:
+                if not made.url.startswith((url, "data:", "blob:")):
+                    outside.append(made.url)
+
+            page.on("request", request)
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+            def look(view: str) -> None:
+                page.wait_for_timeout(100)  # what a view draws after its text
+                seen[view] = page.evaluate(INJECTED)
+
+            page.goto(f"{url}/projects/{project_id}/traces/{trace}", wait_until="commit")
+            page.get_by_text("invoke_agent prime-agent").first.wait_for()
+            page.get_by_text("a-user").first.wait_for()  # the agent's input
+            look("the trace, its agent span")
+            for name, shown in SPANS:
+                page.get_by_text(name).first.click()
+                page.get_by_text(shown).first.wait_for()
+                look(f"the trace's span {name}")
+            page.get_by_text("View Session").click()
+            page.get_by_text("Turn 01").first.wait_for()
+            page.get_by_text("a-text").first.wait_for()  # the last answer
+            look("the session's turns")
+            turns = page.inner_text("body")
+            pwned = page.evaluate("window.__pwned")
+        finally:
+            browser.close()
+
+    assert outside == [], "no request leaves the machine"
+    assert dialogs == [] and pwned is None, "no script of the session runs"
+    assert {view: found for view, found in seen.items() if found} == {}, (
+        "no link or image of the session's is in the page"
+    )
+    markup = json.dumps(f'<a href="{OUTSIDE}/a-user">a-user</a>')[1:-1]  # as a JSON string
+    assert markup in turns, "the turns show the markup as text"

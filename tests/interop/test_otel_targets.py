@@ -186,7 +186,8 @@ def test_a_tool_call_runs_until_its_result_and_failures_are_errors(tmp_path: Pat
     done, pending = tools["c1"], tools["c2"]
     assert (done.start_time, done.end_time) == (T0 + 2 * NS, T0 + 5 * NS)
     assert done.status.status_code.name == "ERROR"
-    assert dict(done.attributes or {})["output.value"] == "no such dir"
+    assert dict(done.attributes or {})["output.value"] == '{"text":"no such dir"}'
+    assert dict(done.attributes or {})["gen_ai.tool.call.result"] == "no such dir"
     assert dict(done.attributes or {})["gen_ai.tool.call.arguments"] == '{"command":"ls"}'
     assert dict(pending.attributes or {})["prime_nb.waiting"] is True
     assert pending.start_time == pending.end_time == T0 + 2 * NS
@@ -200,8 +201,67 @@ def test_long_text_is_cut_and_says_so(tmp_path: Path, monkeypatch: pytest.Monkey
     ]
     spans = in_memory(lines(tmp_path / "s.jsonl", entries))
     (llm,) = [s for s in spans if dict(s.attributes or {})["openinference.span.kind"] == "LLM"]
-    assert dict(llm.attributes or {})["input.value"] == "x" * 50 + "… [cut: 80 characters in all]"
-    assert dict(llm.attributes or {})["output.value"] == "y" * 20
+    said = {key: json.loads(str(dict(llm.attributes or {})[key]))["text"] for key in IO}
+    assert said == {
+        "input.value": "x" * 50 + "… [cut: 80 characters in all]",
+        "output.value": "y" * 20,
+    }
+
+
+#: the attributes Phoenix draws as a span's input and output
+IO = ("input.value", "output.value")
+
+
+def test_inputs_and_outputs_are_json_objects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``input.value`` and ``output.value`` is a JSON object, typed so: Phoenix
+    draws any other value as Markdown with its HTML, and session text is untrusted
+    (``test_otel_phoenix.py`` shows it in Phoenix's UI). Tool arguments that are no
+    object (a string of markup) or that are cut are wrapped as well; whole object
+    arguments are sent as they are."""
+    monkeypatch.setattr(_otel_spans, "MAX_TEXT_CHARS", 60)
+    link = '<a href="https://outside.example/">x</a>'
+
+    def call(call_id: str, arguments: Any) -> dict[str, Any]:
+        return {"type": "toolCall", "id": call_id, "name": "bash", "arguments": arguments}
+
+    entries = [
+        message("u1", None, 1, role="user", content=link),
+        message(
+            "a1",
+            "u1",
+            2,
+            role="assistant",
+            content=[call("c1", link), call("c2", {"command": link * 3}), call("c3", {"a": 1})],
+        ),
+        message("r1", "a1", 3, role="toolResult", content=link, toolCallId="c1"),
+        {
+            "type": "compaction",
+            "id": "k1",
+            "parentId": "r1",
+            "summary": link,
+            "firstKeptEntryId": "r1",
+            "tokensBefore": 10,
+            "timestamp": "2026-01-01T00:00:04Z",
+        },
+        message("a2", "k1", 5, role="assistant", content=link),
+    ]
+    spans = in_memory(lines(tmp_path / "s.jsonl", entries))
+    kinds, found = set(), []
+    for span in spans:
+        a = dict(span.attributes or {})
+        kinds.add(a["openinference.span.kind"])
+        for key in IO:
+            if key in a:
+                assert a[key.replace("value", "mime_type")] == "application/json", (span.name, key)
+                found.append((span.name, key, json.loads(str(a[key]))))
+    assert kinds == {"AGENT", "LLM", "TOOL", "CHAIN"}
+    assert all(isinstance(value, dict) for *_, value in found), found
+    arguments = [v for name, key, v in found if (name, key) == ("execute_tool bash", IO[0])]
+    assert {"arguments": json.dumps(link)} in arguments  # a string of markup, wrapped
+    assert {"a": 1} in arguments  # an object, as it is
+    assert any(set(a) == {"arguments"} and "[cut: " in a["arguments"] for a in arguments)
 
 
 def test_an_empty_session_has_no_trace(tmp_path: Path) -> None:
