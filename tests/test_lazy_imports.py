@@ -20,8 +20,12 @@ PACKAGES = ["prime_nb", "prime_nb.session", "prime_nb.analysis", "prime_nb.corpu
 HEAVY = ["anywidget", "ipywidgets", "plotly", "dask"]
 
 
-def test_importing_the_package_leaves_the_widget_stack_plotly_and_dask_out() -> None:
-    out = run_fresh(
+@pytest.fixture(scope="module")
+def fresh() -> list[str]:
+    """One fresh interpreter's answers for the checks below, in the order they need:
+    what a bare import loads, what reading loads, then each lazy name's first use (one
+    child rather than one per check: each starts by importing the package)."""
+    return run_fresh(
         f"""
         import sys
         import prime_nb, prime_nb.session, prime_nb.analysis, prime_nb.corpus
@@ -29,24 +33,27 @@ def test_importing_the_package_leaves_the_widget_stack_plotly_and_dask_out() -> 
         prime_nb.load
         prime_nb.corpus.load_corpus
         print([name for name in {HEAVY!r} if name in sys.modules])
-        prime_nb.show
-        print("anywidget" in sys.modules, "prime_nb.widget" in sys.modules)
-        """
-    )
-    assert out.splitlines() == ["[]", "[]", "True True"]
-
-
-def test_a_dask_name_imports_dask_on_first_use() -> None:
-    out = run_fresh(
-        """
-        import sys
-        import prime_nb.corpus
         before = "dask" in sys.modules
         prime_nb.corpus.sessions_dask
         print(before, "dask" in sys.modules)
+        before = "anywidget" in sys.modules or "prime_nb.widget" in sys.modules
+        prime_nb.show
+        print(before, "anywidget" in sys.modules, "prime_nb.widget" in sys.modules)
+        import prime_nb.redact._file
+        print(callable(prime_nb.redact), prime_nb.redact.__module__)
         """
-    )
-    assert out.split() == ["False", "True"]
+    ).splitlines()
+
+
+def test_importing_the_package_leaves_the_widget_stack_plotly_and_dask_out(
+    fresh: list[str],
+) -> None:
+    assert fresh[:2] == ["[]", "[]"]
+    assert fresh[3] == "False True True"  # the widget stack on the first use of show
+
+
+def test_a_dask_name_imports_dask_on_first_use(fresh: list[str]) -> None:
+    assert fresh[2] == "False True"
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -67,16 +74,9 @@ def test_every_listed_name_resolves_to_its_object(package: str) -> None:
         _ = module.no_such_name
 
 
-def test_same_named_function_is_not_shadowed_by_its_module() -> None:
+def test_same_named_function_is_not_shadowed_by_its_module(fresh: list[str]) -> None:
     """``prime_nb.redact`` is the function, even after ``prime_nb.redact``'s module loads."""
-    out = run_fresh(
-        """
-        import prime_nb
-        import prime_nb.redact._file
-        print(callable(prime_nb.redact), prime_nb.redact.__module__)
-        """
-    )
-    assert out.split() == ["True", "prime_nb.redact._file"]
+    assert fresh[4].split() == ["True", "prime_nb.redact._file"]
 
 
 def test_a_function_that_uses_the_package_pickles_for_workers() -> None:

@@ -36,6 +36,17 @@ def test_costly_files_first_split_files_last_test_by_test() -> None:
     assert COSTS[costly] > PER_TEST * 3
 
 
+def test_a_split_files_costly_cases_go_first_among_the_split_tests() -> None:
+    """A costly case handed out last would leave the other worker idle while it runs:
+    the split tests ``COSTS`` names go first among the split tests, costliest first."""
+    named = sorted((c for c in COSTS if "::" in c), key=COSTS.__getitem__)
+    assert len(named) >= 2 and COSTS[named[0]] < COSTS[named[-1]]
+    cheap, costly = named[0], named[-1]
+    other = f"{cheap.split('::', 1)[0]}::test_plain_case"
+    collection = ["tests/a.py::test_one", other, cheap, costly]
+    assert list(ordered_units(collection)) == ["tests/a.py", costly, cheap, other]
+
+
 def test_a_file_is_one_unit_unless_split() -> None:
     split = sorted(SPLIT)[0]
     assert unit_of("tests/x/test_y.py::TestZ::test_w[a::b]") == "tests/x/test_y.py"
@@ -56,7 +67,15 @@ def test_a_group_of_files_is_one_unit() -> None:
 def test_every_file_named_is_there() -> None:
     """A renamed file would drop out of the order unseen."""
     files = [*SPLIT, *GROUPS, *(c for c in COSTS if c not in GROUPS.values())]
-    assert [f for f in files if not (REPO / f).is_file()] == []
+    assert [f for f in files if not (REPO / f.split("::", 1)[0]).is_file()] == []
+    # a split test named by its id: its function and its matrix case still there
+    from session_matrix import CASES
+
+    for nodeid in (c for c in COSTS if "::" in c):
+        file, test = nodeid.split("::", 1)
+        function, _, case = test.partition("[")
+        assert file in SPLIT and f"def {function}(" in (REPO / file).read_text(), nodeid
+        assert not case or case.removesuffix("]") in CASES, nodeid
 
 
 def test_built_once_builds_once_and_keeps_the_name(

@@ -75,8 +75,9 @@ GROUPS.update(
     }
 )
 
-#: the files that take longest, in seconds on one idle core (``--durations=0`` summed per
-#: file); only the order they start in follows from them
+#: the files that take longest, and the split files' costliest tests, in seconds on one
+#: idle core (``--durations=0`` summed per file, or of the test); only the order they
+#: start in follows from them
 COSTS: dict[str, float] = {
     LAB: 90,
     "tests/browser/test_whole_session_browser.py": 46,
@@ -106,6 +107,15 @@ COSTS: dict[str, float] = {
     "tests/analysis/test_compare_runs.py": 9,
     "tests/interop/test_otel_phoenix.py": 28,
     "tests/interop/test_atif_harbor.py": 4,
+    # the split files' costliest cases (each handed out before the others of its kind)
+    "tests/datasets/test_from_sessions.py::test_every_unit_over_the_matrix"
+    "[fixture-large-session.jsonl]": 5,
+    "tests/test_public_matrix.py::test_corpus_functions_over_the_whole_matrix": 4,
+    "tests/datasets/test_from_sessions.py::test_every_unit_over_the_matrix"
+    "[fixture-before-compaction.jsonl]": 2,
+    "tests/session/test_index.py::test_every_entry_of_the_matrix[fixture-large-session.jsonl]": 2,
+    "tests/test_public_matrix.py::test_every_public_function_survives"
+    "[fixture-before-compaction.jsonl]": 2,
 }
 
 #: a file missing from COSTS: seconds per test
@@ -124,8 +134,10 @@ def unit_of(nodeid: str) -> str:
 
 def ordered_units(collection: list[str]) -> OrderedDict[str, dict[str, bool]]:
     """The units of ``collection``: the browser files first, then the others, each
-    costliest first; the split files' tests last, in collection order (each a small unit
-    that fills a worker's idle end)."""
+    costliest first; the split files' tests last (each a small unit that fills a
+    worker's idle end), those ``COSTS`` names first, costliest first, then the others in
+    collection order: a costly case handed out last would leave one worker idle while
+    the other runs it."""
     units: dict[str, dict[str, bool]] = {}
     for nodeid in collection:
         units.setdefault(unit_of(nodeid), {})[nodeid] = False
@@ -134,7 +146,8 @@ def ordered_units(collection: list[str]) -> OrderedDict[str, dict[str, bool]]:
         unit, tests = item
         split = unit.split("::", 1)[0] in SPLIT
         browser = unit.startswith(BROWSER)
-        return (split, not browser, 0.0 if split else -COSTS.get(unit, PER_TEST * len(tests)))
+        default = 0.0 if split else PER_TEST * len(tests)
+        return (split, not browser, -COSTS.get(unit, default))
 
     return OrderedDict(sorted(units.items(), key=cost))
 
