@@ -26,8 +26,8 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
+from ._json_bytes import SPACE, STRING, read_by_finders
 from ._narrow import LongText, Narrowed, has_long_lead, narrowed_in_place
-from ._stream import _SPACE, _STRING, read_by_finders
 
 #: a string value longer than this (in bytes) is decoded apart
 LONG_STRING = 1 << 16
@@ -44,7 +44,7 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
     for start, end in _strings(body):
         if end - start - 2 <= LONG_STRING:
             continue
-        after = _SPACE.match(body, end)
+        after = SPACE.match(body, end)
         assert after is not None  # matches the empty string
         if body[after.end() : after.end() + 1] == b":":
             continue  # a key: parsed with the rest
@@ -104,7 +104,7 @@ def _strings(body: bytes | bytearray) -> Iterator[tuple[int, int]]:
         if end == -1:
             return  # not closed: not JSON, parsed whole
         if body.find(b"\\", at + 1, end) != -1:  # an escape: perhaps of a quote
-            m = _STRING.match(body, at)
+            m = STRING.match(body, at)
             if m is None:
                 return
             end = m.end() - 1
@@ -235,7 +235,8 @@ def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowe
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
     narrowed text goes in as a ``LongText`` (a list's item too), and as its text, whole,
-    under a key the walk reads the value of or a secret's key (``_stream.read_by_finders``)."""
+    under a key the walk reads the value of or a secret's key
+    (``_json_bytes.read_by_finders``)."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0

@@ -26,21 +26,18 @@ from typing import Any
 
 import orjson
 
+from . import _apart
+from ._json_bytes import SPACE, STRING, STRING_TEXT, TOLD, read_by_finders
 from ._key_count import quoted_key_count
 from ._narrow import LongText
 from ._scrub import (
-    BLOCK_KEEP,
-    ENTRY_KEEP,
-    ID_FIELDS,
     IMAGE,
     KEEP,
-    MESSAGE_KEEP,
     Hits,
     Scrubber,
     _join,
 )
 from ._shell import RepeatedKey, Shell
-from ._values import secret_key_class
 
 #: a text longer than this has its keys counted by its quotes (``raw_key_count``)
 _COUNTED = 1 << 16
@@ -52,14 +49,9 @@ MAX_DEPTH = 200
 #: how much of a long string is encoded at a time
 PIECE = 1 << 16
 
-#: a JSON string literal. Every repeat is possessive (``*+``): the grammar needs no
-#: backtracking, and a greedy repeat keeps a backtracking record per step, which for a
-#: long string of many escapes costs many times the string
-_STRING_TEXT = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
-_STRING = re.compile(_STRING_TEXT, re.DOTALL)
 #: a JSON string literal, and the colon after it when it is a key (a string value that
 #: starts with ":" is no key: the literal is read whole before the colon is looked at)
-_KEYED_STRING = re.compile(_STRING_TEXT + rb"[ \t\r\n]*+(:?)", re.DOTALL)
+_KEYED_STRING = re.compile(STRING_TEXT + rb"[ \t\r\n]*+(:?)", re.DOTALL)
 _SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null"
 _SCALAR = re.compile(_SCALAR_TEXT)
 #: how many strings and scalars of a list are parsed at once
@@ -67,29 +59,15 @@ RUN = 256
 #: how many commas from the end of a list's next SMALL bytes are tried as the end of a
 #: run of items (see ``StreamWalk._small_run``)
 _CUTS = 4
-_ITEM = rb"(?:" + _STRING_TEXT + rb"|" + _SCALAR_TEXT + rb")"
+_ITEM = rb"(?:" + STRING_TEXT + rb"|" + _SCALAR_TEXT + rb")"
 #: a run of strings and scalars in a list, ending before a comma
 _FLAT_RUN = re.compile(
     _ITEM + rb"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _ITEM + rb"){0,%d}+" % (RUN - 1), re.DOTALL
 )
-_SPACE = re.compile(rb"[ \t\r\n]*+")
 #: what lies between brackets: anything but a bracket or a quote, and whole strings
-_BETWEEN = re.compile(rb'(?:[^"\[\]{}]++|' + _STRING_TEXT + rb")*+", re.DOTALL)
+_BETWEEN = re.compile(rb'(?:[^"\[\]{}]++|' + STRING_TEXT + rb")*+", re.DOTALL)
 _QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
 _OPEN = {ord("{"): ord("}"), ord("["): ord("]")}
-#: the members an object's plan reads the value of (see :meth:`Scrubber.plan`), and the
-#: entry's id and type
-_TOLD = frozenset(
-    {"type", "kty", "mimeType", "mime_type", "name", "key", "header", "Name", "Key", "id"}
-)
-#: the keys whose values the walk reads as they are, not only through the finders: the
-#: fields kept as the format (``_scrub.ENTRY_KEEP``...), ids (the report names an entry
-#: by its id, a version 1 file's are derived from them), the members an object's plan
-#: reads (:data:`_TOLD`), a pair's value and an image's data. A long text with emoji
-#: under one of these, or under a secret's key, is not narrowed (``_narrow.py``)
-READ_AS_THEY_ARE = frozenset(
-    {*ENTRY_KEEP, *MESSAGE_KEEP, *BLOCK_KEEP, *_TOLD, "value", "data"}
-).union(*ID_FIELDS.values())
 #: a string longer than this (in bytes) is narrowed where it has emoji in it
 NARROWED = 1 << 16
 #: the value of a member no plan reads (a list, an object, a string of another key)
@@ -150,7 +128,7 @@ class StreamWalk:
 
     # -- reading -------------------------------------------------------------------------
     def _space(self, at: int) -> int:
-        m = _SPACE.match(self.buf, at, self.end)
+        m = SPACE.match(self.buf, at, self.end)
         assert m is not None  # matches the empty string
         return m.end()
 
@@ -161,7 +139,7 @@ class StreamWalk:
             raise NotStreamable("not valid JSON here") from None
 
     def _string_end(self, at: int) -> int:
-        m = _STRING.match(self.buf, at, self.end)
+        m = STRING.match(self.buf, at, self.end)
         if m is None:
             raise NotStreamable("a string without its closing quote")
         return m.end()
@@ -257,7 +235,7 @@ class StreamWalk:
         hashes = array("q")
         for key, value_at, value_end in self._members(at):
             hashes.append(hash(key))
-            if key in _TOLD:
+            if key in TOLD:
                 if dict.__contains__(shell, key):
                     raise NotStreamable("a repeated key")
                 container = self.buf[value_at] in _OPEN
@@ -284,9 +262,7 @@ class StreamWalk:
             end = self._string_end(at)
             if key is not None and end - at > NARROWED and read_by_finders(key):
                 # in a copy of its UTF-8: the line's own bytes are written where it is kept
-                from ._apart import narrowed_copy  # which reads strings as this module does
-
-                text = narrowed_copy(self.view, at + 1, end - 1)
+                text = _apart.narrowed_copy(self.view, at + 1, end - 1)
                 if text is not None:
                     return LongText(text), end
             return self._loads(at, end), end
@@ -500,13 +476,6 @@ class StreamWalk:
             raise NotStreamable from None
         assert isinstance(values, list)
         return values
-
-
-def read_by_finders(key: str | int) -> bool:
-    """Whether the walk reads the value under ``key`` only through the finders (as a
-    ``LongText`` is read): a list's item, a key not :data:`READ_AS_THEY_ARE` that names
-    no secret (whose value is read as a secret, or by whether it could be one)."""
-    return isinstance(key, int) or (key not in READ_AS_THEY_ARE and secret_key_class(key) is None)
 
 
 def _discard(piece: bytes) -> None:

@@ -40,6 +40,7 @@ _apart = importlib.import_module("prime_nb.redact._apart")
 _lines = importlib.import_module("prime_nb.redact._lines")
 _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
 _stream = importlib.import_module("prime_nb.redact._stream")
+_json_bytes = importlib.import_module("prime_nb.redact._json_bytes")
 
 #: words around each secret: emoji (one with a skin tone, one with a selector), symbols
 #: of the BMP, Latin-1 letters, apostrophes, quotes, URLs, digits, typographic marks
@@ -439,11 +440,11 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
     ),
     "a character a finder names narrowed": (_names_none, None),
     "a text the walk reads as it is narrowed": (
-        lambda mp: mp.setattr(_stream, "READ_AS_THEY_ARE", frozenset()),
+        lambda mp: mp.setattr(_json_bytes, "READ_AS_THEY_ARE", frozenset()),
         _read_as_they_are()[:4],
     ),
     "a text under a secret's key narrowed": (
-        lambda mp: mp.setattr(_stream, "secret_key_class", lambda _key: None),
+        lambda mp: mp.setattr(_json_bytes, "secret_key_class", lambda _key: None),
         _read_as_they_are()[4:],
     ),
 }
