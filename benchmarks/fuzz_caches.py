@@ -178,12 +178,18 @@ def _hits(folder: Path, cache: Path | bool) -> list[tuple[Any, ...]]:
     return sorted(tuple(map(repr, hit)) for hit in found.itertuples(index=False))
 
 
-def case_manifest(work: Path, rng: random.Random) -> None:
+def _indexed(work: Path, rng: random.Random) -> tuple[Path, Path, list[Any], Path]:
+    """A corpus, its search index's folder, the hits without the index, its manifest."""
     folder, cache = corpus_folder(work, rng), work / "cache"
     shutil.rmtree(cache, ignore_errors=True)
     expected = _hits(folder, False)
     _hits(folder, cache)
     (manifest,) = cache.glob("search-*/manifest.json")
+    return folder, cache, expected, manifest
+
+
+def case_manifest(work: Path, rng: random.Random) -> None:
+    folder, cache, expected, manifest = _indexed(work, rng)
     flipped = rng.random() < 0.2
     if flipped:
         damage_bytes(manifest, rng)
@@ -203,11 +209,7 @@ def case_manifest(work: Path, rng: random.Random) -> None:
 
 
 def case_segment(work: Path, rng: random.Random) -> None:
-    folder, cache = corpus_folder(work, rng), work / "cache"
-    shutil.rmtree(cache, ignore_errors=True)
-    expected = _hits(folder, False)
-    _hits(folder, cache)
-    (manifest,) = cache.glob("search-*/manifest.json")
+    folder, cache, expected, manifest = _indexed(work, rng)
     index = manifest.parent
     segments = sorted(index.glob("*.arrow"))
     if not segments:

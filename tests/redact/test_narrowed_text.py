@@ -367,16 +367,6 @@ SUSPECTED = (
 )
 
 
-@pytest.mark.usefixtures("tiny")
-def test_a_narrowed_text_with_a_replacement_has_every_suspect(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [SUSPECTED])
-    assert count  # narrowed (in each pass)
-    assert len(before[2]) == 3, before[2]
-    assert narrowed == before
-
-
 #: a suspect read only in a decoded view: a token given by position to a call, URL-encoded
 IN_VIEWS = (
     "see 😀 https://example.com/run?q=client.run%28%22Qm9vdHN0cmFwVG9rZW5Yd3Z6UXA4%22%29 😀 "
@@ -385,12 +375,15 @@ IN_VIEWS = (
 
 
 @pytest.mark.usefixtures("tiny")
-def test_a_narrowed_text_has_the_suspects_of_its_decoded_views(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("text", "listed"), [(SUSPECTED, 3), (IN_VIEWS, 1)])
+def test_a_narrowed_text_has_every_suspect(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, listed: int
 ) -> None:
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [IN_VIEWS])
+    """A replacement and a suspect of each pattern after the first; a suspect only a
+    decoded view shows."""
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [text])
     assert count  # narrowed (in each pass)
-    assert len(before[2]) == 1, before[2]
+    assert len(before[2]) == listed, before[2]
     assert narrowed == before
 
 
