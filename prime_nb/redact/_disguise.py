@@ -263,6 +263,8 @@ _DOUBLED = re.compile('""')
 
 
 def _csv_doubled(text: str) -> Iterator[re.Match[str]]:
+    if not (text.startswith('"') or ',"' in text or '\t"' in text or '\n"' in text):
+        return  # no quote a field can start at (the pattern is tried at every character)
     for field in _CSV_FIELD.finditer(text):
         if '""' in field.group()[1:-1]:
             yield from _DOUBLED.finditer(text, field.start() + 1, field.end() - 1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from ._engine import run
 from ._literals import finditer
 from ._values import strongly_random
 
@@ -23,6 +24,9 @@ _BESIDE_WORD = re.compile(
     r"|session|signature|sig|api)(?![a-z])[^\n]{0,24}?(?<![A-Za-z0-9+/_\-.=~])"
     r"(?P<token>[A-Za-z0-9+/_\-.=~]{20,})"
 )
+#: every ``_BESIDE_WORD`` match's token in an ASCII text is such a run: a text without
+#: one (found in C) is not searched around each of its words
+_TOKEN_RUN = run("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-.=~", 20)
 _PLACEHOLDER = re.compile(r"REDACTED|WITHHELD|redacted\.invalid")
 
 #: a quoted string of token characters (and the separators tokens hold), then what
@@ -95,7 +99,7 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
     told in the text (see ``_view_suspects``)."""
     if len(text) < 20:
         return
-    for m in finditer(_BESIDE_WORD, text):
+    for m in finditer(_BESIDE_WORD, text) if may_be_beside(text) else ():
         why = _reason(m)
         if why is not None:
             yield (*m.span("token"), why)
@@ -110,6 +114,13 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
         yield (*m.span(str(m.lastgroup)), _known_reason(m))
     for m in finditer(_LEFT_AFTER, text):
         yield (*m.span("token"), _LEFT_AFTER_WHY)
+
+
+def may_be_beside(text: str) -> bool:
+    """Whether ``_BESIDE_WORD`` may match in ``text``: it holds a run of its token (a
+    text wider than ASCII always may: under ``(?i)`` the Kelvin sign and the long s
+    match the token's letters)."""
+    return not text.isascii() or _TOKEN_RUN.in_text(text)
 
 
 def _reason(m: re.Match[str]) -> str | None:
