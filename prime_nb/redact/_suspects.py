@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from ._engine import run
-from ._literals import finditer
+from ._literals import SHORT, finditer
+from ._run_windows import run_matches
 from ._values import strongly_random
 
 #: the rule name a suspect is reported with
@@ -26,7 +27,12 @@ _BESIDE_WORD = re.compile(
 )
 #: every ``_BESIDE_WORD`` match's token in an ASCII text is such a run: a text without
 #: one (found in C) is not searched around each of its words
-_TOKEN_RUN = run("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-.=~", 20)
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-.=~"
+_TOKEN_RUN = run(_TOKEN_CHARS, 20)
+#: each of those characters as ``c``, any other Latin-1 character as ``.``
+_TOKEN_CLASS = bytes(0x63 if chr(b) in _TOKEN_CHARS else 0x2E for b in range(256))
+#: how far before its token a match starts: the longest word, then at most 24 characters
+_BESIDE_REACH = len("signature") + 24
 _PLACEHOLDER = re.compile(r"REDACTED|WITHHELD|redacted\.invalid")
 
 #: a quoted string of token characters (and the separators tokens hold), then what
@@ -99,7 +105,7 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
     told in the text (see ``_view_suspects``)."""
     if len(text) < 20:
         return
-    for m in finditer(_BESIDE_WORD, text) if may_be_beside(text) else ():
+    for m in _beside_word(text):
         why = _reason(m)
         if why is not None:
             yield (*m.span("token"), why)
@@ -114,6 +120,14 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
         yield (*m.span(str(m.lastgroup)), _known_reason(m))
     for m in finditer(_LEFT_AFTER, text):
         yield (*m.span("token"), _LEFT_AFTER_WHY)
+
+
+def _beside_word(text: str) -> Iterator[re.Match[str]]:
+    """``_BESIDE_WORD``'s matches: in a short ASCII text, tried only near the runs its
+    tokens are (``_run_windows``); in a longer one, near its words' literals."""
+    if len(text) <= SHORT and text.isascii():
+        return run_matches(_BESIDE_WORD, text, _TOKEN_CLASS, 20, _BESIDE_REACH)
+    return finditer(_BESIDE_WORD, text) if may_be_beside(text) else iter(())
 
 
 def may_be_beside(text: str) -> bool:
