@@ -8,8 +8,15 @@ import random
 
 import pytest
 
+from prime_nb.redact import _run_windows as run_windows
 from prime_nb.redact._run_windows import run_matches
-from prime_nb.redact._suspects import _BESIDE_REACH, _BESIDE_WORD, _TOKEN_CLASS, suspect_spans
+from prime_nb.redact._suspects import (
+    _BESIDE_LEAD,
+    _BESIDE_REACH,
+    _BESIDE_WORD,
+    _TOKEN_CLASS,
+    suspect_spans,
+)
 
 _WORDS = ["token", "KEY", "Signature", "passwd", "password", "api", "xkey", "sig", "Bearer"]
 _GAPS = [" ", ": ", "=", "\n", "-", ". ", "a b c d e f g h i j k l ", "x" * 9, ""]
@@ -49,11 +56,24 @@ def _spans(matches: object) -> list[tuple[tuple[int, int], ...]]:
     return [(m.span(), m.span("word"), m.span("token")) for m in matches]  # type: ignore[attr-defined]
 
 
+def _near(text: str, reach: tuple[int, int] = _BESIDE_REACH) -> object:
+    return run_matches(_BESIDE_WORD, _BESIDE_LEAD, text, _TOKEN_CLASS, reach)
+
+
 @pytest.mark.parametrize("chunk", range(3))
-def test_run_windows_find_what_the_pattern_finds(chunk: int) -> None:
+def test_run_windows_find_what_the_pattern_finds(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_windows, "_DENSEST", 1)  # no text left to the scan for its runs
     for text in TEXTS[chunk::3]:
-        near = run_matches(_BESIDE_WORD, text, _TOKEN_CLASS, 20, _BESIDE_REACH)
+        near = _near(text)
+        assert near is not None, text
         assert _spans(near) == _spans(_BESIDE_WORD.finditer(text)), text
+
+
+def test_latin1_is_read_near_runs() -> None:
+    assert _near("token " + "ab\u4e2d" * 40 + "a" * 30) is None  # wider than Latin-1
+    assert _near("token é " + "a" * 30) is not None  # Latin-1
 
 
 def test_texts_hold_matches_and_near_misses() -> None:
@@ -71,6 +91,7 @@ def test_a_suspect_is_reported_as_before() -> None:
     assert list(suspect_spans(f"the secret is a long way away from {token}")) == []
 
 
-def test_not_ascii_is_refused() -> None:
-    with pytest.raises(ValueError, match="not ASCII"):
-        list(run_matches(_BESIDE_WORD, "token \u4e2d" + "a" * 30, _TOKEN_CLASS, 20, 33))
+def test_a_text_of_many_runs_is_left_to_the_scan() -> None:
+    """Wrapped base64 past 4 KB: a run every 77 characters costs more than the scan."""
+    assert _near("\n".join(["QUJD" * 19] * 100)) is None
+    assert _near("\n".join(["QUJD" * 19] * 50)) is not None
