@@ -352,11 +352,11 @@ def _as_text(raw: bytes | bytearray) -> str | None:
 
 
 def base32_runs(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of ``_BASE32_RUN.finditer(text)``: a long text is first scanned in C for
-    a run of 16 after a character outside the run's set (the pattern, led by a
-    lookbehind, is tried at every character); without one, only a run at the start (it
-    follows no character) can match, and the pattern is tried there alone."""
-    if not _BASE32_ANY.in_text(text):  # one pass in C: no run, no match
+    """The spans of ``_BASE32_RUN.finditer(text)`` (the pattern, led by a lookbehind, is
+    tried at every character): a text is first tested in C for a run of 16 (a long one,
+    for a run after a character outside the run's set; without one, only a run at the
+    start, which follows no character, can match, and the pattern is tried there alone)."""
+    if len(text) <= _SCANNED and not _BASE32_ANY.in_text(text):  # in C: no run, no match
         return
     if len(text) > _SCANNED and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text):
         first = _BASE32_RUN.match(text)
