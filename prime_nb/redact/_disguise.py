@@ -80,6 +80,9 @@ _ESCAPE = re.compile(
     r"|\\+u[0-9a-fA-F]{4}|\\+x[c-fC-F][0-9a-fA-F](?:\\+x[89abAB][0-9a-fA-F]){1,3}"
     r"|\\+x[0-9a-fA-F]{2}"
 )
+#: what every ``_ESCAPE`` match holds (its ``&``, or its last backslash and letter),
+#: searched in C: a text without one is not tried at every character by the pattern
+_ESCAPE_MARKS = re.compile(r"&|\\[ux]")
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
 #: quoted-printable: ``=XX`` and soft line breaks (``=`` at a line's end)
 _QP = re.compile(r"=[C-F][0-9A-F](?:=[89AB][0-9A-F]){1,3}|=[0-9A-F]{2}|=\r?\n")
@@ -90,6 +93,8 @@ _QP_NAMED = re.compile("quoted-printable", re.IGNORECASE)
 _BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
 _BASE32_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _BASE32_AROUND = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+#: a run of 16 of base32's characters, anywhere: every ``_BASE32_RUN`` match is one
+_BASE32_ANY = run(_BASE32_CHARS, 16)
 #: a text longer than this is first scanned in C for what a pattern needs (a shorter one,
 #: a decoded window among them, is searched as it is: the scan copies a piece at a time)
 _SCANNED = 1 << 20
@@ -258,6 +263,8 @@ _DOUBLED = re.compile('""')
 
 
 def _csv_doubled(text: str) -> Iterator[re.Match[str]]:
+    if not (text.startswith('"') or ',"' in text or '\t"' in text or '\n"' in text):
+        return  # no quote a field can start at (the pattern is tried at every character)
     for field in _CSV_FIELD.finditer(text):
         if '""' in field.group()[1:-1]:
             yield from _DOUBLED.finditer(text, field.start() + 1, field.end() - 1)
@@ -317,7 +324,7 @@ def views(text: str) -> Iterator[View]:
         yield _deleted(text, _HIDDEN)
     if wide and _FOLDABLE.search(text):
         yield _replaced(text, _FOLDABLE, _fold)
-    if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
+    if _ESCAPE_MARKS.search(text, 0, 4096) and len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if holds('""') and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')
@@ -345,10 +352,12 @@ def _as_text(raw: bytes | bytearray) -> str | None:
 
 
 def base32_runs(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of ``_BASE32_RUN.finditer(text)``: a long text is first scanned in C for
-    a run of 16 after a character outside the run's set (the pattern, led by a
-    lookbehind, is tried at every character); without one, only a run at the start (it
-    follows no character) can match, and the pattern is tried there alone."""
+    """The spans of ``_BASE32_RUN.finditer(text)`` (the pattern, led by a lookbehind, is
+    tried at every character): a text is first tested in C for a run of 16 (a long one,
+    for a run after a character outside the run's set; without one, only a run at the
+    start, which follows no character, can match, and the pattern is tried there alone)."""
+    if len(text) <= _SCANNED and not _BASE32_ANY.in_text(text):  # in C: no run, no match
+        return
     if len(text) > _SCANNED and not run(_BASE32_CHARS, 16, _BASE32_AROUND).in_text(text):
         first = _BASE32_RUN.match(text)
         if first is not None:
@@ -362,6 +371,8 @@ def base32_runs(text: str) -> Iterator[tuple[int, int]]:
 _URLSAFE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/"
 _URLSAFE_SET = frozenset(_URLSAFE_CHARS)
 _URLSAFE_CLASS = bytes(0x63 if chr(b) in _URLSAFE_SET else 0x2E for b in range(256))
+#: a run of 20 of base64url's characters, anywhere: every ``_URLSAFE_RUN`` match is one
+_URLSAFE_ANY = run(_URLSAFE_CHARS, 20)
 _EQUALS = re.compile("=*")
 
 
@@ -373,7 +384,8 @@ def urlsafe_runs(text: str) -> Iterator[tuple[int, int]]:
     two) and then no character of the run; a piece wider than Latin-1 is left to the
     pattern, from the run being read on (or the piece's start)."""
     if len(text) <= _SCANNED:
-        yield from (m.span() for m in _URLSAFE_RUN.finditer(text))
+        if _URLSAFE_ANY.in_text(text):  # one pass in C: no run, no match
+            yield from (m.span() for m in _URLSAFE_RUN.finditer(text))
         return
     for start, end in class_runs(text, _URLSAFE_CLASS, 20):
         if end < 0:  # a piece wider than Latin-1: the pattern reads on from ``start``

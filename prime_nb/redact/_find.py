@@ -68,6 +68,12 @@ KEY_MATERIAL = Rule("private-key")
 #: run is not scanned by the pattern (Python's ``re`` tries it at every character)
 HEX_CHARS, HEX_LEAST = "0123456789ABCDEFabcdef", 20
 run(HEX_CHARS, HEX_LEAST)  # compiled now, not within a long line's redaction
+#: every ``BASE64_RUN`` match starts with this many base64 characters in a row: a text
+#: without such a run (most prose and code) is not searched by the pattern
+_BASE64_LEAST = run("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 20)
+#: every ``DIFF_HUNK`` match holds this: the pattern, led by an alternation, is tried at
+#: every character of a text that lacks it
+_DIFF_MARK = "@@ -"
 #: each hex digit as ``c``, any other Latin-1 character as ``.`` (``class_runs``)
 _HEX_CLASS = bytes(0x63 if chr(b) in HEX_CHARS else 0x2E for b in range(256))
 #: what may not stand beside a number found in JSON text (it would be part of another)
@@ -152,7 +158,7 @@ class SpanFinder:
         if depth < MAX_DEPTH and len(text) >= 20:
             spans.extend(self._base64_spans(text, depth, note))
             spans.extend(self._encoded_spans(text, depth, note))
-            if len(text) <= MAX_DIFF and DIFF_HUNK.search(text):
+            if len(text) <= MAX_DIFF and _DIFF_MARK in text and DIFF_HUNK.search(text):
                 spans.extend(self._diff_spans(text, depth))
         if depth < MAX_DEPTH and len(text) >= 8:  # a disguised short password too
             found = lambda t: self.find(t, depth + 1) + self._json_spans(t, depth + 1)  # noqa: E731
@@ -308,6 +314,8 @@ class SpanFinder:
     def _base64_spans(self, text: str, depth: int, note: ViewSuspects | None = None) -> list[Span]:
         """Base64 whose decoded text holds anything the rules find (a ``.env`` encoded)."""
         out: list[Span] = []
+        if len(text) <= LONG and not _BASE64_LEAST.in_text(text):
+            return out  # a longer text's runs are found in C (``base64_runs``)
         for start, end in base64_runs(text):
             if end - start > WINDOW:  # decoded a window at a time, never whole
                 rule = self._long_base64(text, start, end, depth)

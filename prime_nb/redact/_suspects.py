@@ -12,17 +12,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from ._encodings import LONG
+from ._engine import run
 from ._literals import finditer
+from ._run_windows import run_matches
 from ._values import strongly_random
 
 #: the rule name a suspect is reported with
 SUSPECT = "suspect"
-#: a word that says a secret may follow, then (within a few characters) a long token
-_BESIDE_WORD = re.compile(
+#: a word that says a secret may follow
+_SECRET_WORD = (
     r"(?i)(?<![a-z])(?P<word>key|token|secret|passw(?:or)?d|pass|pwd|auth|cred|bearer|cookie"
-    r"|session|signature|sig|api)(?![a-z])[^\n]{0,24}?(?<![A-Za-z0-9+/_\-.=~])"
-    r"(?P<token>[A-Za-z0-9+/_\-.=~]{20,})"
+    r"|session|signature|sig|api)(?![a-z])"
 )
+#: such a word, then (within a few characters) a long token
+_BESIDE_WORD = re.compile(
+    _SECRET_WORD + r"[^\n]{0,24}?(?<![A-Za-z0-9+/_\-.=~])(?P<token>[A-Za-z0-9+/_\-.=~]{20,})"
+)
+_BESIDE_LEAD = re.compile(_SECRET_WORD)
+#: every ``_BESIDE_WORD`` match's token in an ASCII text is such a run: a text without
+#: one (found in C) is not searched around each of its words
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-.=~"
+_TOKEN_RUN = run(_TOKEN_CHARS, 20)
+#: each of those characters as ``c``, any other Latin-1 character as ``.``
+_TOKEN_CLASS = bytes(0x63 if chr(b) in _TOKEN_CHARS else 0x2E for b in range(256))
+#: how long a token is at least, and how far before it a match starts: the longest
+#: word, then at most 24 characters
+_BESIDE_REACH = (20, len("signature") + 24)
 _PLACEHOLDER = re.compile(r"REDACTED|WITHHELD|redacted\.invalid")
 
 #: a quoted string of token characters (and the separators tokens hold), then what
@@ -95,7 +111,7 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
     told in the text (see ``_view_suspects``)."""
     if len(text) < 20:
         return
-    for m in finditer(_BESIDE_WORD, text):
+    for m in _beside_word(text):
         why = _reason(m)
         if why is not None:
             yield (*m.span("token"), why)
@@ -110,6 +126,24 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
         yield (*m.span(str(m.lastgroup)), _known_reason(m))
     for m in finditer(_LEFT_AFTER, text):
         yield (*m.span("token"), _LEFT_AFTER_WHY)
+
+
+def _beside_word(text: str) -> Iterator[re.Match[str]]:
+    """``_BESIDE_WORD``'s matches: in a text up to a mebibyte, tried only where a word
+    stands just before a run of its token (``_run_windows``); in a longer one, or one
+    wider than Latin-1, near its words' literals."""
+    if len(text) <= LONG:
+        near = run_matches(_BESIDE_WORD, _BESIDE_LEAD, text, _TOKEN_CLASS, _BESIDE_REACH)
+        if near is not None:
+            return near
+    return finditer(_BESIDE_WORD, text) if may_be_beside(text) else iter(())
+
+
+def may_be_beside(text: str) -> bool:
+    """Whether ``_BESIDE_WORD`` may match in ``text``: it holds a run of its token (a
+    text wider than ASCII always may: under ``(?i)`` the Kelvin sign and the long s
+    match the token's letters)."""
+    return not text.isascii() or _TOKEN_RUN.in_text(text)
 
 
 def _reason(m: re.Match[str]) -> str | None:
