@@ -50,7 +50,7 @@ def test_dense_urls_are_tried_in_windows_with_the_scan_s_matches(
 
     def counted(pattern: re.Pattern[str], text: str, windows: object) -> object:
         windowed.append(pattern)
-        return tried(pattern, text, windows)  # type: ignore[arg-type]
+        return tried(pattern, text, windows)
 
     monkeypatch.setattr(_literals, "tried", counted)
     plan = plan_of(TOKEN_PREFIXES)
