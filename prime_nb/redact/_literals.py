@@ -44,6 +44,7 @@ from ._long_scan import (
     shape_windows,
 )
 from ._prefilter import scans_slowly, tried
+from ._run_led import finditer as run_led_finditer
 from ._shape_ends import shape_ends
 
 #: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
@@ -492,8 +493,8 @@ def finditer(
     start (see the module's docstring); ``presence``: the text's, when many patterns
     read it."""
     plan = plan_of(pattern)
-    if plan is None:
-        yield from pattern.finditer(text)
+    if plan is None:  # a long text: in the runs before a literal, where that tells
+        yield from run_led_finditer(pattern, text)
         return
     if len(text) <= SHORT:
         if presence is not None and presence.text is text:
