@@ -25,7 +25,7 @@ import re
 import re._constants as sre_constants  # type: ignore[import-not-found,unused-ignore]
 import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from weakref import ref
@@ -43,7 +43,8 @@ from ._long_scan import (
     scan_of,
     shape_windows,
 )
-from ._prefilter import tried
+from ._prefilter import scans_slowly, tried
+from ._run_led import finditer as run_led_finditer
 from ._shape_ends import shape_ends
 
 #: what a token is made of (``_rule._token_run``): with the patterns' IGNORECASE,
@@ -59,6 +60,9 @@ _MAX_SET = 64
 SHORT = 4096
 #: beyond this many positions to try per character of text, the whole scan is cheaper
 _DENSITY = 16
+#: a pattern whose search tries every position (``scans_slowly``) scans a character in
+#: about the time a window of its hits is tried in, over this many
+_SLOW_SCAN = 96
 #: a pattern with more literals than this scans a long text whole: each literal is one
 #: substring search of the text, and together they cost more than the regex's scan
 _MOST_FINDS = 24
@@ -452,7 +456,7 @@ class Presence:
             engine = _engine_of(plan) if plan is not None else None
             if plan is None or engine is None or not engine.handles(text):
                 continue
-            budget, few = _budgets(text, plan)
+            budget, few = _budgets(text, plan, pattern)
             if few < budget and _hits(text[:SHAPE_SAMPLE], plan, _SAMPLED) is None:
                 ends = shape_ends(pattern)
                 if ends.answered():
@@ -489,8 +493,8 @@ def finditer(
     start (see the module's docstring); ``presence``: the text's, when many patterns
     read it."""
     plan = plan_of(pattern)
-    if plan is None:
-        yield from pattern.finditer(text)
+    if plan is None:  # a long text: in the runs before a literal, where that tells
+        yield from run_led_finditer(pattern, text)
         return
     if len(text) <= SHORT:
         if presence is not None and presence.text is text:
@@ -504,13 +508,13 @@ def finditer(
     if len(plan.literals) > _MOST_FINDS and not _engine_of(plan).handles(text):
         yield from pattern.finditer(text)  # one search of the text per literal costs more
         return
-    budget, few = _budgets(text, plan)
+    budget, few = _budgets(text, plan, pattern)
     asked = getattr(_expected, "presence", _gone)() if presence is None else presence
     answer = asked.answer(pattern, text) if asked is not None else None
     # the text's start tells a literal that stands everywhere (then not read to the end)
     dense = few < budget and _hits(text[:SHAPE_SAMPLE], plan, _SAMPLED) is None
     hits = None if dense else _hits(text, plan, min(few, budget), answer)
-    windows = None
+    windows: Iterable[tuple[int, int]] | None = None
     if hits is None and few < budget:  # literals everywhere: their shape, where it ends
         windows = shape_windows(shape_ends(pattern), text, answer)
         if windows is None:
@@ -519,7 +523,7 @@ def finditer(
         if hits is None:
             yield from pattern.finditer(text)
             return
-        windows = list(hit_windows(hits, plan.lead))
+        windows = hit_windows(hits, plan.lead)
     yield from tried(pattern, text, windows)
 
 
@@ -528,10 +532,13 @@ _expected = threading.local()
 _gone: Callable[[], None] = lambda: None  # noqa: E731
 
 
-def _budgets(text: str, plan: Plan) -> tuple[int, int]:
+def _budgets(text: str, plan: Plan, pattern: re.Pattern[str]) -> tuple[int, int]:
     """The most hits worth windows in ``text``, and (from :data:`SHAPE_MIN` on) the most
-    worth them rather than the pattern's shape."""
+    worth them rather than the pattern's shape. A pattern Python's search tries at every
+    position costs about a window's tries every :data:`_SLOW_SCAN` characters."""
     budget = len(text) // _DENSITY // (plan.lead + 1) + 1
+    if scans_slowly(pattern):
+        budget = max(budget, len(text) // _SLOW_SCAN)
     return budget, len(text) // SHAPE_WORTH if len(text) >= SHAPE_MIN else budget
 
 

@@ -6,9 +6,11 @@ the narrowed text whole, as it reads any text (one dispatch), and its spans are 
 text's own. Their values are taken from the narrowed text where none holds a stand-in
 (a stand-in's value would not be the text's); the new text is written from the text
 itself a piece at a time (``_pending.py``), and a text kept as it is is written from it
-if its line is written anew. A value under a secret's key, a span over a stand-in, or a
-file-wide value with a wide character or the stand-in in it makes the text be decoded
-whole and handed to the scrubber as before: the same answer, at the old cost.
+if its line is written anew. The suspects read the narrowed new text: their patterns,
+as every finder's, read a stand-in as the character it stands for. A value under a
+secret's key, a span over a stand-in, or a file-wide value with a wide character or the
+stand-in in it makes the text be decoded whole and handed to the scrubber as before:
+the same answer, at the old cost.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ class LongTextScrubber(Scrubber):
             return text
         cuts = self._cuts(narrow, path, hits, list(spans))
         if self.secret_keys:
-            found = suspects_of_pieces(lambda: new_pieces(source, cuts))
+            found = suspects_of_pieces(lambda: new_pieces(narrow, cuts))
             hits.extend(Hit(path, SUSPECT, why) for why in found)
             self._view_hits(narrow, path, hits, cuts)  # the narrowed text's views
         if not cuts:

@@ -34,10 +34,14 @@ import unicodedata
 from array import array
 from typing import Any
 
+import numpy as np
+
 from ._pending import kept_name
 
 #: how many bytes of the string are decoded at a time
 PIECE_BYTES = 1 << 16
+#: how many characters of a narrowed text a short slice of it decodes at once
+BLOCK = 1 << 17
 #: the stand-ins tried, in order: symbols of Latin-1 (the first the text lacks is taken)
 STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
 #: what where a wide character stood costs, in bytes (its position and its code): a
@@ -46,8 +50,6 @@ STAND_INS = "\u00a6\u00a9\u00ae\u00b0"
 #: so a text whose wide characters are 3 in 8 (or 1 in 8) or more is not narrowed (a
 #: code is a byte where the text has 256 kinds of wide character or fewer, else 4)
 _KEPT_PER_WIDE = 8
-#: a character wider than Latin-1
-_WIDE = re.compile("[\u0100-\U0010ffff]")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -90,7 +92,16 @@ class Narrowed:
     """A text as its narrowed ``str`` (:attr:`narrow`) and where each wide character
     stood; sliced (``text[a:b]``) as the text itself."""
 
-    __slots__ = ("_codes", "_positions", "_table", "narrow", "stand_in")
+    __slots__ = (
+        "_block",
+        "_block_start",
+        "_codes",
+        "_ordinals",
+        "_positions",
+        "_table",
+        "narrow",
+        "stand_in",
+    )
 
     def __init__(
         self, narrow: str, stand_in: str, positions: array[int], codes: array[int], table: str
@@ -98,26 +109,40 @@ class Narrowed:
         self.narrow, self.stand_in = narrow, stand_in
         #: where each wide character stood, and its code: its place in ``_table``
         self._positions, self._codes, self._table = positions, codes, table
+        #: the block of the text last decoded, and where it starts
+        self._block, self._block_start = "", 0
+        self._ordinals = np.array([ord(char) for char in table], dtype=np.uint32)
 
     def __len__(self) -> int:
         return len(self.narrow)
 
     def __getitem__(self, where: slice) -> str:
-        """``text[start:stop]`` of the text itself (no step)."""
+        """``text[start:stop]`` of the text itself (no step). The text is read in order a
+        run at a time (its new text's pieces, between cuts), so a short slice is taken
+        from a block of :data:`BLOCK` characters decoded once."""
         start, stop, step = where.indices(len(self.narrow))
         assert step == 1, "a narrowed text is sliced without a step"
+        stop = max(start, stop)
+        at = self._block_start
+        if not (at <= start and stop <= at + len(self._block)) and stop - start < BLOCK:
+            at, self._block = start, self._decoded(start, min(len(self.narrow), start + BLOCK))
+            self._block_start = at
+        if at <= start and stop <= at + len(self._block):
+            return self._block[start - at : stop - at]
+        return self._decoded(start, stop)
+
+    def _decoded(self, start: int, stop: int) -> str:
+        """``text[start:stop]``, each stand-in in it the character it stands for."""
         first = bisect.bisect_left(self._positions, start)
         last = bisect.bisect_left(self._positions, stop)
         if first == last:
             return self.narrow[start:stop]
-        parts: list[str] = []
-        at = start
-        for k in range(first, last):
-            put = self._positions[k]
-            parts += [self.narrow[at:put], self._table[self._codes[k]]]
-            at = put + 1
-        parts.append(self.narrow[at:stop])
-        return "".join(parts)
+        # the text's characters as UTF-32 (NumPy's), each wide one put back where it stood
+        chars = np.frombuffer(self.narrow[start:stop].encode("utf-32-le"), np.uint32).copy()
+        where = np.frombuffer(self._positions, self._positions.typecode)[first:last] - start
+        codes = np.frombuffer(self._codes, self._codes.typecode)[first:last]
+        chars[where] = self._ordinals[codes]
+        return chars.tobytes().decode("utf-32-le")
 
     def whole(self) -> str:
         """The text as one ``str`` (four bytes a character: only where it is needed)."""
@@ -162,8 +187,8 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
-        found = _WIDE.findall(piece)
-        for char in set(found).difference(narrowed):
+        found = _wide_counts(piece)
+        for char in found.keys() - narrowed:
             if alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
@@ -172,27 +197,54 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
                 widest = 1  # a letter of the BMP (Cyrillic): two bytes a character
         kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
         present.update(char for char in STAND_INS if char in piece)
-        count, wide = count + len(piece), wide + sum(char in narrowed for char in found)
+        count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
     table = "".join(sorted(narrowed))  # a code for each: a byte where 256 or fewer
-    code = {char: i for i, char in enumerate(table)}
     positions, codes = (
         array("I" if count < 1 << 32 else "q"),
-        array("B" if len(code) <= 256 else "I"),
+        array("B" if len(table) <= 256 else "I"),
     )
-    pattern = re.compile("[" + "".join(map(re.escape, table)) + "]")
+    ordinals = np.array([ord(char) for char in table], dtype=np.uint32)
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
-        for m in pattern.finditer(piece):
-            positions.append(count + m.start())
-            codes.append(code[m.group()])
-        data = pattern.sub(stand_in, piece).encode("utf-8")  # never longer: see above
+        narrow = _narrowed_piece(piece, ordinals, stand_in, count, positions, codes)
+        data = narrow.encode("utf-8")  # never longer: see above
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
     return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, codes, table)
+
+
+def _wide_counts(piece: str) -> dict[str, int]:
+    """How many times each character wider than Latin-1 stands in ``piece`` (NumPy's
+    reading of its UTF-32, not a Python step a character)."""
+    chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32)
+    kinds, counts = np.unique(chars[chars > 0xFF], return_counts=True)
+    return dict(zip(map(chr, kinds.tolist()), counts.tolist(), strict=True))
+
+
+def _narrowed_piece(
+    piece: str,
+    ordinals: Any,
+    stand_in: str,
+    count: int,
+    positions: array[int],
+    codes: array[int],
+) -> str:
+    """``piece`` with each character of ``ordinals`` (sorted: a code is its place) made
+    ``stand_in``; where each stood (``count`` characters into the text) and its code
+    appended to ``positions`` and ``codes``. NumPy reads the piece's UTF-32."""
+    chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32).copy()
+    wide = np.flatnonzero(chars > 0xFF)
+    place = np.minimum(np.searchsorted(ordinals, chars[wide]), len(ordinals) - 1)
+    kept = ordinals[place] == chars[wide]
+    where = wide[kept]
+    positions.frombytes((where + count).astype(positions.typecode).tobytes())
+    codes.frombytes(place[kept].astype(codes.typecode).tobytes())
+    chars[where] = ord(stand_in)
+    return chars.tobytes().decode("utf-32-le")
 
 
 def has_long_lead(data: bytes | bytearray, start: int, end: int) -> bool:

@@ -398,6 +398,29 @@ def _past_one(behind: list[tuple[Any, Any]], state: Any) -> list[tuple[Any, Any]
 _DENSITY = 8
 
 
+@functools.lru_cache(maxsize=256)
+def scans_slowly(pattern: re.Pattern[str]) -> bool:
+    """Whether Python's search of ``pattern`` tries it at every position of a text: it
+    begins with a lookaround (in a group or an alternative too), so that no literal
+    prefix or set of first characters lets the search skip ahead in C."""
+    try:
+        return _lookaround_first(sre_parse.parse(pattern.pattern, pattern.flags))
+    except (re.error, RecursionError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def _lookaround_first(items: Any) -> bool:
+    for op, av in items:
+        if op in (c.ASSERT, c.ASSERT_NOT):
+            return True
+        if op is c.SUBPATTERN:
+            return _lookaround_first(av[-1])
+        if op is c.BRANCH:
+            return any(_lookaround_first(branch) for branch in av[1])
+        return False
+    return False
+
+
 @functools.lru_cache(maxsize=64)
 def windows(pattern: re.Pattern[str]) -> Windows:
     """The compiled windows of ``pattern`` (compiled once)."""
