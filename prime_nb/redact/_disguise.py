@@ -247,6 +247,74 @@ def _joint_char(token: str) -> str:
     return " " if token.strip().startswith("(") else ""
 
 
+#: a text longer than this has its folded view made a window at a time
+_FOLD_WHOLE = 1 << 16
+#: how far around a folded letter its window reaches at least (then on to a line's end
+#: or a blank): past the longest match through one (a private key of 4,096 bits)
+_FOLD_REACH = 8192
+_BLANK = re.compile(r"\s")
+
+
+def _folded_views(text: str) -> Iterator[View]:
+    """The text with its look-alike letters and digits folded to ASCII: whole where it
+    is short; for a long text, each stretch around folded letters, reaching at least
+    ``_FOLD_REACH`` characters past them and on to a line's end (or a blank), stretches
+    that meet joined. A long text's view is a second copy of it as wide as the text (four
+    bytes a character beside a mathematical letter), where it differs from the text only
+    around its few folded letters: a finder reads in a stretch what it reads there in
+    the whole view, but for a match that reaches farther from a folded letter."""
+    if len(text) <= _FOLD_WHOLE:
+        yield _replaced(text, _FOLDABLE, _fold)
+        return
+    inside: list[re.Match[str]] = []
+    start = end = 0
+    for m in _FOLDABLE.finditer(text):
+        if inside and m.start() < end:  # within the stretch: it reaches on from this one
+            inside.append(m)
+            end = max(end, _blank_after(text, m.end() + _FOLD_REACH))
+            continue
+        at = _blank_before(text, m.start() - _FOLD_REACH)
+        if inside and at <= end:  # the stretches meet: one
+            inside.append(m)
+            end = _blank_after(text, m.end() + _FOLD_REACH)
+            continue
+        if inside:
+            yield _folded_stretch(text, start, end, inside)
+        inside, start, end = [m], at, _blank_after(text, m.end() + _FOLD_REACH)
+    if inside:
+        yield _folded_stretch(text, start, end, inside)
+
+
+def _folded_stretch(text: str, start: int, end: int, inside: list[re.Match[str]]) -> View:
+    view, origin = _replaced(text[start:end], _moved(inside, start), _fold)
+    return view, origin.shifted(start)
+
+
+def _blank_before(text: str, at: int) -> int:
+    """Where the stretch that would start at ``at`` starts: after the last line break
+    at most ``_FOLD_REACH`` characters before it, else after the last blank before it
+    (or at the text's start)."""
+    if at <= 0:
+        return 0
+    line = text.rfind("\n", max(0, at - _FOLD_REACH), at)
+    if line >= 0:
+        return line + 1
+    return max(text.rfind(blank, 0, at) for blank in " \t\r") + 1
+
+
+def _blank_after(text: str, at: int) -> int:
+    """Where the stretch that would end at ``at`` ends: at the first line break at most
+    ``_FOLD_REACH`` characters after it, else at the first blank after it (or at the
+    text's end)."""
+    if at >= len(text):
+        return len(text)
+    line = text.find("\n", at, at + _FOLD_REACH)
+    if line >= 0:
+        return line
+    m = _BLANK.search(text, at)
+    return len(text) if m is None else m.start()
+
+
 def _fold(char: str) -> str:
     folded = unicodedata.normalize("NFKC", char)
     return folded if len(folded) == 1 and folded.isascii() else char
@@ -316,7 +384,7 @@ def views(text: str) -> Iterator[View]:
     if (wide or "\x1b" in text) and _HIDDEN.search(text):
         yield _deleted(text, _HIDDEN)
     if wide and _FOLDABLE.search(text):
-        yield _replaced(text, _FOLDABLE, _fold)
+        yield from _folded_views(text)
     if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if holds('""') and any(_csv_doubled(text)):
