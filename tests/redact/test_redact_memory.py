@@ -251,7 +251,12 @@ DECODED_APART = [
     "base64" + UNDER,
     "4-byte characters",
 ]
-SHAPES = WITHIN_THREE
+#: a chat text with a mathematical letter in it is not narrowed (a letter beyond the BMP):
+#: as a ``str`` it is 3.5x its line. Its folded view (the letter folded to ASCII) is made
+#: a window around the letter (``_disguise._folded_views``), not a second copy of the text
+#: (14.6x with one)
+MATH_LETTER = "4-byte chat, a math letter"
+SHAPES = [*WITHIN_THREE, MATH_LETTER]
 #: chat with typographic marks, narrowed to a byte a character: as two bytes a character
 #: (its ``str``, or its marks kept as they are) it grew 3.3-3.6x, within what the bound
 #: allows for noise at the sizes above, so these are measured further apart
@@ -411,6 +416,14 @@ def test_a_long_string_costs_the_line_and_the_string(
     """Parsed whole, the line, orjson's copy of it and the string were held at once (3x);
     replaced whole, the old text, the new one's pieces and the new one."""
     assert_grew_at_most(peaks, shape, 2.5)
+
+
+def test_a_text_with_a_math_letter_holds_no_second_copy_of_itself(
+    peaks: dict[str, dict[str, float]],
+) -> None:
+    """The text as a ``str`` (3.5x) and what its reading holds, but no whole folded view
+    (another 3.5x)."""
+    assert_grew_at_most(peaks, MATH_LETTER, 5.0)
 
 
 @pytest.mark.parametrize("shape", FOUR_BYTE)
