@@ -26,6 +26,7 @@ from ._byte_forms import byte_forms, utf16_text
 from ._encodings import class_runs
 from ._engine import EXACT, FOLD, literals, run
 from ._prefilter import windows
+from ._stretches import stretched_views
 
 
 class Origin:
@@ -247,77 +248,24 @@ def _joint_char(token: str) -> str:
     return " " if token.strip().startswith("(") else ""
 
 
-#: a text longer than this has its folded view made a window at a time
-_FOLD_WHOLE = 1 << 16
-#: how far around a folded letter its window reaches at least (then on to a line's end
-#: or a blank): past the longest match through one (a private key of 4,096 bits)
-_FOLD_REACH = 8192
-_BLANK = re.compile(r"\s")
-
-
-def _folded_views(text: str) -> Iterator[View]:
-    """The text with its look-alike letters and digits folded to ASCII: whole where it
-    is short; for a long text, each stretch around folded letters, reaching at least
-    ``_FOLD_REACH`` characters past them and on to a line's end (or a blank), stretches
-    that meet joined. A long text's view is a second copy of it as wide as the text (four
-    bytes a character beside a mathematical letter), where it differs from the text only
-    around its few folded letters: a finder reads in a stretch what it reads there in
-    the whole view, but for a match that reaches farther from a folded letter."""
-    if len(text) <= _FOLD_WHOLE:
-        yield _replaced(text, _FOLDABLE, _fold)
-        return
-    inside: list[re.Match[str]] = []
-    start = end = 0
-    for m in _FOLDABLE.finditer(text):
-        if inside and m.start() < end:  # within the stretch: it reaches on from this one
-            inside.append(m)
-            end = max(end, _blank_after(text, m.end() + _FOLD_REACH))
-            continue
-        at = _blank_before(text, m.start() - _FOLD_REACH)
-        if inside and at <= end:  # the stretches meet: one
-            inside.append(m)
-            end = _blank_after(text, m.end() + _FOLD_REACH)
-            continue
-        if inside:
-            yield _folded_stretch(text, start, end, inside)
-        inside, start, end = [m], at, _blank_after(text, m.end() + _FOLD_REACH)
-    if inside:
-        yield _folded_stretch(text, start, end, inside)
-
-
-def _folded_stretch(text: str, start: int, end: int, inside: list[re.Match[str]]) -> View:
-    view, origin = _replaced(text[start:end], _moved(inside, start), _fold)
-    return view, origin.shifted(start)
-
-
-def _blank_before(text: str, at: int) -> int:
-    """Where the stretch that would start at ``at`` starts: after the last line break
-    at most ``_FOLD_REACH`` characters before it, else after the last blank before it
-    (or at the text's start)."""
-    if at <= 0:
-        return 0
-    line = text.rfind("\n", max(0, at - _FOLD_REACH), at)
-    if line >= 0:
-        return line + 1
-    return max(text.rfind(blank, 0, at) for blank in " \t\r") + 1
-
-
-def _blank_after(text: str, at: int) -> int:
-    """Where the stretch that would end at ``at`` ends: at the first line break at most
-    ``_FOLD_REACH`` characters after it, else at the first blank after it (or at the
-    text's end)."""
-    if at >= len(text):
-        return len(text)
-    line = text.find("\n", at, at + _FOLD_REACH)
-    if line >= 0:
-        return line
-    m = _BLANK.search(text, at)
-    return len(text) if m is None else m.start()
-
-
 def _fold(char: str) -> str:
     folded = unicodedata.normalize("NFKC", char)
     return folded if len(folded) == 1 and folded.isascii() else char
+
+
+def _foldable() -> dict[int, str]:
+    ranges = ((0xFF01, 0xFF5E), (0x1D400, 0x1D7FF), (0x2460, 0x24FF))
+    chars = (chr(code) for low, high in ranges for code in range(low, high + 1))
+    return {ord(char): _fold(char) for char in chars if _fold(char) != char}
+
+
+#: each character of ``_FOLDABLE`` that folds, as what it folds to: one ASCII character
+#: for one, so a folded view keeps every position
+_FOLDS = _foldable()
+
+
+def _folded(text: str) -> View:
+    return text.translate(_FOLDS), _identity(text)[1]
 
 
 #: a CSV field in quotes whose quotes inside are doubled (``"{""key"": ""value""}"``)
@@ -382,9 +330,9 @@ def views(text: str) -> Iterator[View]:
     if holds("]("):  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if (wide or "\x1b" in text) and _HIDDEN.search(text):
-        yield _deleted(text, _HIDDEN)
+        yield from stretched_views(text, _HIDDEN, lambda part: _deleted(part, _HIDDEN))
     if wide and _FOLDABLE.search(text):
-        yield from _folded_views(text)
+        yield from stretched_views(text, _FOLDABLE, _folded)
     if len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if holds('""') and any(_csv_doubled(text)):

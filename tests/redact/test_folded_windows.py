@@ -1,12 +1,14 @@
-"""A long text's folded view (look-alike letters folded to ASCII, ``_disguise.py``) read
-a window at a time gives every finder the answer the whole view gives.
+"""A long text's views of look-alike letters folded to ASCII and of hidden marks taken
+off (``_disguise.py``), made a stretch at a time (``_stretches.py``), give every finder
+the answer the whole views give.
 
 Texts hold one secret of every corpus kind with some of its letters written as
-mathematical or full-width letters, among words, and the corpus's look-alikes. Every text
-is read with its folded view made a window at a time, each window reaching a few
-characters past its letters (then on to a blank), and made whole: the same spans, and a
-session of them redacted to the same file, report and suspects. Windows cut anywhere
-but at a blank make the comparison fail (``test_..._breakage``): the oracle can fail.
+mathematical or full-width letters, or with zero-width marks between them, among lines
+of words, and the corpus's look-alikes. Every text is read with its views made a stretch
+at a time, each reaching :data:`REACH` characters past its disguises (then on to a line's
+end or a blank), and made whole: the same spans, and a session of them redacted to the
+same file, report and suspects. Stretches cut short, or anywhere but at a blank, make
+the comparison fail (``test_..._breakage``): the oracle can fail.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from prime_nb.redact._embedded import StreamScrubber
 from prime_nb.redact._file import _rules
 
 _disguise = importlib.import_module("prime_nb.redact._disguise")
+_stretches = importlib.import_module("prime_nb.redact._stretches")
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
 WORDS = ["plain", "it's", "words", "x=1", "ok;", "(see)", "42", "https://example.com/a?b=1"]
@@ -51,8 +54,9 @@ def _texts() -> list[str]:
     snippets = [make(random.Random(0)).snippet for make in KINDS]
     for snippet in [*snippets, *LOOKALIKES, *LOOKALIKES_MORE]:
         chars = list(snippet)
+        hide = r.randrange(3) == 0  # zero-width marks, or look-alike letters
         for i in r.sample(range(len(chars)), min(len(chars), r.choice((1, 2, 4)))):
-            chars[i] = _math(chars[i])
+            chars[i] = chars[i] + "\u200b" if hide else _math(chars[i])
         around = [r.choice(WORDS) + r.choice(SEPARATORS) for _ in range(r.randrange(40, 80))]
         at = r.randrange(len(around) + 1)
         text = "".join(around[:at]) + "".join(chars) + r.choice(SEPARATORS)
@@ -75,13 +79,15 @@ def whole() -> tuple[list[str], list[set[tuple[Any, ...]]]]:
 
 
 def _windowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every folded view made a window at a time, each reaching :data:`REACH` on."""
-    monkeypatch.setattr(_disguise, "_FOLD_WHOLE", 0)
-    monkeypatch.setattr(_disguise, "_FOLD_REACH", REACH)
+    """Every view made a stretch at a time, each reaching :data:`REACH` on, at most 4
+    times that (then another begins)."""
+    monkeypatch.setattr(_stretches, "WHOLE", 0)
+    monkeypatch.setattr(_stretches, "REACH", REACH)
+    monkeypatch.setattr(_stretches, "STRETCH", 4 * REACH)
 
 
 def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_disguise, "_FOLD_WHOLE", 1 << 40)
+    monkeypatch.setattr(_stretches, "WHOLE", 1 << 40)
 
 
 def _spans(texts: list[str]) -> list[set[tuple[Any, ...]]]:
@@ -130,29 +136,55 @@ def test_a_session_read_in_windows_is_the_session_read_whole(
     assert len(want[1]) >= len(texts) // 2  # the disguised secrets are found
 
 
-def test_a_long_text_is_folded_in_windows_its_spans_mapped_back() -> None:
-    """A text over ``_FOLD_WHOLE`` with two letters far apart: a window around each,
-    neither the whole text, each of its characters where it stood."""
+def test_a_long_text_is_read_in_stretches_its_spans_mapped_back() -> None:
+    """A text over ``WHOLE`` with two letters far apart: a stretch around each, neither
+    the whole text, each of its characters where it stood."""
     filler = "plain words of a long text " * 4000
     text = filler + "\U0001d429assword=hunter2xyz " + filler + "ok \uff41 " + filler
-    got = list(_disguise._folded_views(text))
+    got = [view for view in _disguise.views(text) if "\U0001d429" not in view[0]]
     assert len(got) == 2
     for view, origin in got:
-        assert len(view) < 3 * _disguise._FOLD_REACH
-        start = origin.start(0)
-        read = text[start : origin.end(len(view) - 1)]
+        assert len(view) < 3 * _stretches.REACH
+        read = text[origin.start(0) : origin.end(len(view) - 1)]
         assert view == read.replace("\U0001d429", "p").replace("\uff41", "a")
     assert "password=hunter2xyz" in got[0][0]
 
 
-#: how a window is made wrong: cut short of the longest match, or cut anywhere (not at a
-#: line's end or a blank)
+def test_a_dense_disguise_is_read_in_stretches_of_bounded_length() -> None:
+    """Every character full-width: stretches of at most ``STRETCH`` and their reach, which
+    together cover the text."""
+    text = "\uff41\uff42\uff43 " * 100_000
+    got = list(_disguise.views(text))
+    assert len(got) > 1
+    assert all(len(view) <= _stretches.STRETCH + 2 * _stretches.REACH for view, _ in got)
+    assert "".join(view for view, _ in got).count("abc") >= 100_000
+
+
+def test_the_folded_view_is_each_look_alike_folded() -> None:
+    """``_folded`` (a translation) gives the view and origins of folding each match of
+    ``_FOLDABLE`` by ``_fold``."""
+    chars = "".join(
+        chr(code) for low, high in ((0xFF01, 0xFF5E), (0x1D400, 0x1D7FF), (0x2460, 0x24FF))
+        for code in range(low, high + 1)
+    )  # fmt: skip
+    text = "a " + " x".join(chars) + " z"
+    view, origin = _disguise._folded(text)
+    want, want_origin = _disguise._replaced(text, _disguise._FOLDABLE, _disguise._fold)
+    assert view == want
+    assert all(origin.start(i) == want_origin.start(i) for i in range(len(view)))
+
+
+def _unshifted(text: str, start: int, end: int, make: Any) -> Any:
+    """A stretch whose view's positions are not moved to the text's."""
+    start, end = _stretches.line_start(text, start), _stretches.line_end(text, end)
+    return make(text[start:end])
+
+
+#: how a stretch is made wrong: cut short of the longest match, or its spans not mapped
+#: back to where they are in the text
 BREAKAGES: dict[str, Callable[[pytest.MonkeyPatch], Any]] = {
-    "a window short of a match": lambda mp: mp.setattr(_disguise, "_FOLD_REACH", 40),
-    "a window cut anywhere": lambda mp: (
-        mp.setattr(_disguise, "_blank_before", lambda _text, at: max(at, 0)),
-        mp.setattr(_disguise, "_blank_after", lambda text, at: min(at, len(text))),
-    ),
+    "a stretch short of a match": lambda mp: mp.setattr(_stretches, "REACH", 40),
+    "a stretch's spans not mapped back": lambda mp: mp.setattr(_stretches, "_stretch", _unshifted),
 }
 
 
