@@ -166,6 +166,9 @@ def _chat(size: int, curly: bool = False, emoji: bool = True) -> str:
     return "".join(parts)
 
 
+#: Japanese chat with full-width marks (U+FF01, U+FF1F): each is folded to ASCII in a view
+#: (``_disguise``), made a stretch at a time with a translation, not per mark
+FULL_WIDTH = "CJK chat, full-width marks"
 #: shapes also written under 1 MB, where a line is held as bytes until parsed and was
 #: parsed whole
 UNDER = " under 1 MB"
@@ -203,6 +206,8 @@ def _content(shape: str, size: int) -> Any:
         return "\U0001d400 " + _chat(size - 6, curly=True)
     if shape == DESCRIPTION:
         return _chat(size, curly=True)
+    if shape == FULL_WIDTH:
+        return _fill("今日はデプロイが失敗しました\uff01 retry=3 で直りました\uff1f ok ", size // 2)
     if shape == "4-byte chat among small strings":  # walked as a stream
         return [*(["ab", "cd", "password=hunter2xyz"] * (size // 80)), _chat(size // 2, curly=True)]
     if shape == "many small strings":
@@ -233,6 +238,7 @@ WITHIN_THREE = [
     "chat, curly quotes, no emoji",
     DESCRIPTION,
     "4-byte chat among small strings",
+    FULL_WIDTH,
 ]
 #: a string with 4-byte characters is four times its line in memory: ``load`` alone is
 #: over 3x, redaction within it (narrowed, ``_narrow.py``)
