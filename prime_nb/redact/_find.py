@@ -434,11 +434,16 @@ class SpanFinder:
                 continue
             found = self.find(decoded, depth + 1) + self._json_spans(decoded, depth + 1)
             found += self._literal_spans(decoded, depth + 1)
+            # each form searched once: a value found in every record of a long literal
+            # would be searched for, and found everywhere, once per record
+            forms: dict[tuple[str, Rule, bool], None] = {}
             for span in found:
                 value = decoded[span.start : span.end]
                 for form in {value, *escaped_forms(value)} - {""}:
-                    at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
-                    out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
+                    forms[form, span.rule, span.confident] = None
+            for form, rule, confident in forms:
+                at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
+                out.extend(Span(*f.span(), rule, confident) for f in at)
         return out
 
     def spans(self, text: str, note: ViewSuspects | None = None) -> list[Span]:
