@@ -26,6 +26,7 @@ import argparse
 import functools
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "redact")
 from test_redact_memory import PROBE
 
 MB = 1 << 20
+#: the address space a run may take: a shape past it fails
+LIMIT = 6 << 30
 #: both over 1 MB (a shorter line is held as bytes until parsed: another path)
 SIZES = (MB + MB // 8, 2 * MB + MB // 8)
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
@@ -152,7 +155,7 @@ def _shapes(every_key: bool) -> dict[str, Callable[[int], str]]:
             entry, lambda n: json.dumps(json.dumps([{"k": WORDS}] * (n // 110))), True
         )
         shapes[f"deep nesting, long leaves{at}"] = line(
-            entry, lambda n: _deep(150, ["x" * (n // 300), "pw=hunter2x"]), True
+            entry, lambda n: _deep(150, ["x" * 1000 + " pw=hunter2x"] * (n // 1020)), True
         )
         shapes[f"long keys{at}"] = line(
             entry, lambda n: {f"{i}" + "k" * 4000: "pw=hunter2x" for i in range(n // 4020)}, True
@@ -195,12 +198,21 @@ def _grown(folder: Path, warm: Path, lines: list[str], load: bool) -> dict[str, 
         text=True,
         env=env,
         timeout=600,
+        preexec_fn=_limited,
     )
     if run.returncode != 0:
         print(run.stderr.strip().splitlines()[-1][:200], file=sys.stderr)
         return None
     grown: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    if any(grown[path]["redact"] is None for path in paths):  # a child that died
+        print("a run failed (over the memory limit?)", file=sys.stderr)
+        return None
     return {step: [grown[path].get(step) for path in paths] for step in ("redact", "load")}
+
+
+def _limited() -> None:
+    """A run's memory capped (a shape that blows up fails, not the machine)."""
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
 
 
 def main() -> None:
