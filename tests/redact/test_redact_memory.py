@@ -259,8 +259,7 @@ DECODED_APART = [
 ]
 #: a chat text with a mathematical letter in it is not narrowed (a letter beyond the BMP):
 #: as a ``str`` it is 3.5x its line. Its folded view (the letter folded to ASCII) is made
-#: a window around the letter (``_disguise._folded_views``), not a second copy of the text
-#: (14.6x with one)
+#: a stretch around the letter (``_stretches.py``), not a second copy of the text
 MATH_LETTER = "4-byte chat, a math letter"
 SHAPES = [*WITHIN_THREE, MATH_LETTER]
 #: chat with typographic marks, narrowed to a byte a character: as two bytes a character
