@@ -73,7 +73,7 @@ _HEX_CLASS = bytes(0x63 if chr(b) in HEX_CHARS else 0x2E for b in range(256))
 #: what may not stand beside a number found in JSON text (it would be part of another)
 _NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
-_ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
 MAX_DEPTH = 2
 
