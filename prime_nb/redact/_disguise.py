@@ -26,6 +26,7 @@ from ._byte_forms import byte_forms, utf16_text
 from ._encodings import class_runs
 from ._engine import EXACT, FOLD, literals, run
 from ._prefilter import windows
+from ._stretches import stretched_views
 
 
 class Origin:
@@ -257,6 +258,21 @@ def _fold(char: str) -> str:
     return folded if len(folded) == 1 and folded.isascii() else char
 
 
+def _foldable() -> dict[int, str]:
+    ranges = ((0xFF01, 0xFF5E), (0x1D400, 0x1D7FF), (0x2460, 0x24FF))
+    chars = (chr(code) for low, high in ranges for code in range(low, high + 1))
+    return {ord(char): _fold(char) for char in chars if _fold(char) != char}
+
+
+#: each character of ``_FOLDABLE`` that folds, as what it folds to: one ASCII character
+#: for one, so a folded view keeps every position
+_FOLDS = _foldable()
+
+
+def _folded(text: str) -> View:
+    return text.translate(_FOLDS), _identity(text)[1]
+
+
 #: a CSV field in quotes whose quotes inside are doubled (``"{""key"": ""value""}"``)
 _CSV_FIELD = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
 _DOUBLED = re.compile('""')
@@ -321,9 +337,9 @@ def views(text: str) -> Iterator[View]:
     if holds("]("):  # a link's target read as lines of its own
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if (wide or "\x1b" in text) and _HIDDEN.search(text):
-        yield _deleted(text, _HIDDEN)
+        yield from stretched_views(text, _HIDDEN, lambda part: _deleted(part, _HIDDEN))
     if wide and _FOLDABLE.search(text):
-        yield _replaced(text, _FOLDABLE, _fold)
+        yield from stretched_views(text, _FOLDABLE, _folded)
     if _ESCAPE_MARKS.search(text, 0, 4096) and len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if holds('""') and any(_csv_doubled(text)):

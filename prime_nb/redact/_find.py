@@ -79,7 +79,7 @@ _HEX_CLASS = bytes(0x63 if chr(b) in HEX_CHARS else 0x2E for b in range(256))
 #: what may not stand beside a number found in JSON text (it would be part of another)
 _NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
-_ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
 MAX_DEPTH = 2
 
@@ -442,11 +442,16 @@ class SpanFinder:
                 continue
             found = self.find(decoded, depth + 1) + self._json_spans(decoded, depth + 1)
             found += self._literal_spans(decoded, depth + 1)
+            # each form searched once: a value found in every record of a long literal
+            # would be searched for, and found everywhere, once per record
+            forms: dict[tuple[str, Rule, bool], None] = {}
             for span in found:
                 value = decoded[span.start : span.end]
                 for form in {value, *escaped_forms(value)} - {""}:
-                    at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
-                    out.extend(Span(*f.span(), span.rule, span.confident) for f in at)
+                    forms[form, span.rule, span.confident] = None
+            for form, rule, confident in forms:
+                at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
+                out.extend(Span(*f.span(), rule, confident) for f in at)
         return out
 
     def spans(self, text: str, note: ViewSuspects | None = None) -> list[Span]:

@@ -166,6 +166,9 @@ def _chat(size: int, curly: bool = False, emoji: bool = True) -> str:
     return "".join(parts)
 
 
+#: Japanese chat with full-width marks (U+FF01, U+FF1F): each is folded to ASCII in a view
+#: (``_disguise``), made a stretch at a time with a translation, not per mark
+FULL_WIDTH = "CJK chat, full-width marks"
 #: shapes also written under 1 MB, where a line is held as bytes until parsed and was
 #: parsed whole
 UNDER = " under 1 MB"
@@ -203,6 +206,8 @@ def _content(shape: str, size: int) -> Any:
         return "\U0001d400 " + _chat(size - 6, curly=True)
     if shape == DESCRIPTION:
         return _chat(size, curly=True)
+    if shape == FULL_WIDTH:
+        return _fill("今日はデプロイが失敗しました\uff01 retry=3 で直りました\uff1f ok ", size // 2)
     if shape == "4-byte chat among small strings":  # walked as a stream
         return [*(["ab", "cd", "password=hunter2xyz"] * (size // 80)), _chat(size // 2, curly=True)]
     if shape == "many small strings":
@@ -233,6 +238,7 @@ WITHIN_THREE = [
     "chat, curly quotes, no emoji",
     DESCRIPTION,
     "4-byte chat among small strings",
+    FULL_WIDTH,
 ]
 #: a string with 4-byte characters is four times its line in memory: ``load`` alone is
 #: over 3x, redaction within it (narrowed, ``_narrow.py``)
@@ -251,7 +257,11 @@ DECODED_APART = [
     "base64" + UNDER,
     "4-byte characters",
 ]
-SHAPES = WITHIN_THREE
+#: a chat text with a mathematical letter in it is not narrowed (a letter beyond the BMP):
+#: as a ``str`` it is 3.5x its line. Its folded view (the letter folded to ASCII) is made
+#: a stretch around the letter (``_stretches.py``), not a second copy of the text
+MATH_LETTER = "4-byte chat, a math letter"
+SHAPES = [*WITHIN_THREE, MATH_LETTER]
 #: chat with typographic marks, narrowed to a byte a character: as two bytes a character
 #: (its ``str``, or its marks kept as they are) it grew 3.3-3.6x, within what the bound
 #: allows for noise at the sizes above, so these are measured further apart
@@ -411,6 +421,14 @@ def test_a_long_string_costs_the_line_and_the_string(
     """Parsed whole, the line, orjson's copy of it and the string were held at once (3x);
     replaced whole, the old text, the new one's pieces and the new one."""
     assert_grew_at_most(peaks, shape, 2.5)
+
+
+def test_a_text_with_a_math_letter_holds_no_second_copy_of_itself(
+    peaks: dict[str, dict[str, float]],
+) -> None:
+    """The text as a ``str`` (3.5x) and what its reading holds, but no whole folded view
+    (another 3.5x)."""
+    assert_grew_at_most(peaks, MATH_LETTER, 5.0)
 
 
 @pytest.mark.parametrize("shape", FOUR_BYTE)
