@@ -58,6 +58,7 @@ import re
 import subprocess
 import sys
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -347,19 +348,28 @@ print(json.dumps(out))
 """
 
 
-def _write(path: Path, shape: str, size: int) -> int:
-    """Write a session whose long line is ``shape`` of about ``size``; its line's bytes."""
-    entry = json.dumps(_entry(shape, _content(shape, size)), ensure_ascii=False)
+def _line(shape: str, size: int) -> str:
+    """The long line of ``shape`` at about ``size`` bytes."""
+    return json.dumps(_entry(shape, _content(shape, size)), ensure_ascii=False)
+
+
+def _write(path: Path, entry: str) -> int:
+    """Write a session whose long line is ``entry``; the line's bytes."""
     path.write_text(json.dumps(HEAD) + "\n" + entry + "\n", encoding="utf-8")
     return len(entry.encode()) + 1
 
 
 def measure(
-    folder: Path, shapes: list[str], probe: str = PROBE, loaded: tuple[str, ...] = ()
+    folder: Path,
+    shapes: list[str],
+    probe: str = PROBE,
+    loaded: tuple[str, ...] = (),
+    line: Callable[[str, int], str] = _line,
 ) -> dict[str, dict[str, float]]:
     """Per shape, its line at two sizes, each step in a child of one warmed process:
     redact's growth per byte of line between the two sizes (and load's, for the shapes
-    ``loaded``), and the lines' bytes apart."""
+    ``loaded``), and the lines' bytes apart. ``line`` writes a shape's line at a size
+    (another test file's shapes: its own)."""
     warm = folder / "warm.jsonl"
     warm.write_text(json.dumps(HEAD) + "\n" + json.dumps(_message("password=abc123xyz")) + "\n")
     paths: dict[str, list[Path]] = {}
@@ -367,7 +377,7 @@ def measure(
     for i, shape in enumerate(shapes):
         paths[shape] = [folder / f"shape{i}-{size}.jsonl" for size in SIZES_OF.get(shape, SIZES)]
         lines[shape] = [
-            _write(path, shape, size)
+            _write(path, line(shape, size))
             for path, size in zip(paths[shape], SIZES_OF.get(shape, SIZES), strict=True)
         ]
     env = {**os.environ, "MALLOC_MMAP_THRESHOLD_": str(1 << 16)}
