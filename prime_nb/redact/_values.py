@@ -16,6 +16,7 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -33,7 +34,10 @@ def shannon_entropy(value: str) -> float:
 #: template, a mask, a placeholder (ours included)
 _STAND_IN = re.compile(
     r"(?i)^(?:\$(?:\{[^}]*\}|\([^)]*\)|[A-Za-z_]\w*)(?=$|[/:.\\])|\$\{|%[A-Za-z_]+%$|<.*>$|\{\{.*\}\}$|\[redacted|\[withheld|.*redacted.*$"
-    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*?"
+    # (a placeholder's words before its last are read possessively: the last has no
+    # separator in them, so they end at the text's last separator either way, and a lazy
+    # repeat keeps a backtracking record per word, many times a long text of words)
+    r"|[*x•#.\-_]{3,}$|(?:your|my|the|some|enter|insert|replace)[-_ ](?:\w+[-_ ])*+"
     r"(?:pass(?:word|wd)?|token|key|secret|value|here|credentials?|pw|pwd)s?$"
     r"|process\.env\b|os\.(?:environ|getenv)\b|env\(|getenv\b"
     # where a tool reads the password from (``apksigner --ks-pass env:KS_PASS``, openssl's
@@ -124,6 +128,9 @@ _NOT_A_VALUE = frozenset(
         "only",
     }
 )
+#: no word longer: a longer text is none of them (and ``lower`` of a long text that is
+#: not ASCII takes twelve bytes a character while it works)
+_LONGEST_WORD = max(map(len, _NOT_A_VALUE))
 #: code that reads a secret from somewhere, not the secret: ``password = self.password``
 _CODE_HEAD = re.compile(
     r"^(?:self|cls|this|args|opts|options|kwargs|config|conf|cfg|settings|env|params|"
@@ -147,7 +154,7 @@ def is_path(value: str) -> bool:
 def stand_in(value: str) -> bool:
     """A value that names no secret: an env reference, a mask, a template, a common word."""
     core = value.strip("\"'` ")
-    if len(core) < 4 or core.lower() in _NOT_A_VALUE:
+    if len(core) < 4 or (len(core) <= _LONGEST_WORD and core.lower() in _NOT_A_VALUE):
         return True
     if is_path(core):
         return True  # ``pwd: /srv/app``; a home folder has its own rule
@@ -162,8 +169,19 @@ def ordinary(value: str) -> bool:
     ``gpt-4o-2024-08-06``, ``python3.11-slim``, ``v1.2.3``, ``release_notes`` are; a
     token (``Zx9vB3nM7qL2wE5r``) has a long part that mixes letters and digits.
     """
-    parts = [p for p in _SPLIT.split(value.strip("\"'`")) if p]
-    return all(_ORDINARY_PART.match(p) for p in parts)
+    return all(_ORDINARY_PART.match(p) for p in _parts(value.strip("\"'`")))
+
+
+def _parts(text: str) -> Iterator[str]:
+    """The non-empty parts of ``text`` between separators, one at a time (a long text's
+    list of parts would be more than the text)."""
+    at = 0
+    for sep in _SPLIT.finditer(text):
+        if sep.start() > at:
+            yield text[at : sep.start()]
+        at = sep.end()
+    if at < len(text):
+        yield text[at:]
 
 
 def credential_like(value: str) -> bool:
@@ -319,7 +337,7 @@ def secret_under(key: str, value: object) -> bool:
 def structural_stand_in(value: str) -> bool:
     """A value under a secret's key that holds none: empty, a mask, a reference, a path."""
     core = value.strip()
-    if not core or core.lower() in ("none", "null", "nil", "true", "false", "undefined"):
+    if not core or (len(core) <= _LONGEST_NO_VALUE and core.lower() in _NO_VALUE):
         return True
     if core.startswith(("[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
         return True
@@ -327,14 +345,20 @@ def structural_stand_in(value: str) -> bool:
         return True
     if is_path(core):
         return True
-    scheme, _, rest = core.partition(" ")
-    if scheme.lower() in _AUTH_SCHEMES and rest and " " not in rest.strip():
-        return structural_stand_in(rest)  # ``Bearer <redacted>``, ``Basic $CREDS``
+    space = core.find(" ", 0, _LONGEST_SCHEME + 1)  # a long text's rest is not copied
+    if space >= 0 and core[:space].lower() in _AUTH_SCHEMES:
+        rest = core[space + 1 :]
+        if rest and " " not in rest.strip():
+            return structural_stand_in(rest)  # ``Bearer <redacted>``, ``Basic $CREDS``
     return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
 
 
 #: an ``Authorization`` header's scheme, before its credential
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey"})
+_LONGEST_SCHEME = max(map(len, _AUTH_SCHEMES))
+#: what a value under a secret's key says when it holds none
+_NO_VALUE = frozenset({"none", "null", "nil", "true", "false", "undefined"})
+_LONGEST_NO_VALUE = max(map(len, _NO_VALUE))
 
 
 def named_pair(obj: dict[str, Any]) -> bool:
