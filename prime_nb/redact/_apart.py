@@ -249,7 +249,8 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             if isinstance(value, str):
                 text = texts.get(value)
                 if isinstance(text, Narrowed):
-                    node[key] = LongText(text) if read_by_finders(key) else text.whole()
+                    by_finders = read_by_finders(key, node if isinstance(node, dict) else None)
+                    node[key] = LongText(text) if by_finders else text.whole()
                     count += 1
                 elif text is not None:
                     node[key] = text

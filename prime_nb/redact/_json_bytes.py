@@ -9,9 +9,11 @@ and ``_apart`` reads strings and keys as the walk does; each imports this, not t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from ._scrub import BLOCK_KEEP, ENTRY_KEEP, ID_FIELDS, MESSAGE_KEEP
-from ._values import secret_key_class
+from ._values import names_a_secret, secret_key_class
 
 #: a JSON string literal. Every repeat is possessive (``*+``): the grammar needs no
 #: backtracking, and a greedy repeat keeps a backtracking record per step, which for a
@@ -28,15 +30,20 @@ TOLD = frozenset(
 #: the keys whose values the walk reads as they are, not only through the finders: the
 #: fields kept as the format (``_scrub.ENTRY_KEEP``...), ids (the report names an entry
 #: by its id, a version 1 file's are derived from them), the members an object's plan
-#: reads (:data:`TOLD`), a pair's value and an image's data. A long text with emoji
-#: under one of these, or under a secret's key, is not narrowed (``_narrow.py``)
+#: reads (:data:`TOLD`), a pair's value (where its name names a secret: see
+#: :func:`read_by_finders`) and an image's data. A long text with emoji under one of
+#: these, or under a secret's key, is not narrowed (``_narrow.py``)
 READ_AS_THEY_ARE = frozenset(
     {*ENTRY_KEEP, *MESSAGE_KEEP, *BLOCK_KEEP, *TOLD, "value", "data"}
 ).union(*ID_FIELDS.values())
 
 
-def read_by_finders(key: str | int) -> bool:
+def read_by_finders(key: str | int, obj: Mapping[str, Any] | None = None) -> bool:
     """Whether the walk reads the value under ``key`` only through the finders (as a
     ``LongText`` is read): a list's item, a key not :data:`READ_AS_THEY_ARE` that names
-    no secret (whose value is read as a secret, or by whether it could be one)."""
+    no secret (whose value is read as a secret, or by whether it could be one), and a
+    pair's ``value`` in the object ``obj`` when no member of it names a secret (a header
+    pair's plan reads the value only then: ``_values.named_pair``)."""
+    if key == "value" and obj is not None:
+        return not names_a_secret(obj)
     return isinstance(key, int) or (key not in READ_AS_THEY_ARE and secret_key_class(key) is None)

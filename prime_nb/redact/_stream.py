@@ -252,15 +252,22 @@ class StreamWalk:
             raise NotStreamable("a value JSON does not allow")
         return m.end()
 
-    def _read(self, at: int, depth: int, key: str | int | None = None) -> tuple[Any, int | None]:
+    def _read(
+        self,
+        at: int,
+        depth: int,
+        key: str | int | None = None,
+        obj: dict[str, Any] | None = None,
+    ) -> tuple[Any, int | None]:
         """The value at ``at`` and where it ends; for a long list or object an empty one
         of its kind and None (it is walked as a stream). A long string under ``key`` (a
-        list's item: its index) is narrowed where that holds it in less and the walk
-        reads it only through the finders (a ``LongText``: see ``_narrow.py``)."""
+        list's item: its index) of the object ``obj`` is narrowed where that holds it in
+        less and the walk reads it only through the finders (a ``LongText``: see
+        ``_narrow.py``)."""
         byte = self.buf[at] if at < self.end else -1
         if byte == _QUOTE:
             end = self._string_end(at)
-            if key is not None and end - at > NARROWED and read_by_finders(key):
+            if key is not None and end - at > NARROWED and read_by_finders(key, obj):
                 # in a copy of its UTF-8: the line's own bytes are written where it is kept
                 text = _apart.narrowed_copy(self.view, at + 1, end - 1)
                 if text is not None:
@@ -372,7 +379,7 @@ class StreamWalk:
         entered, and where the member ends (or the value's first member starts)."""
         assert frame.shell is not None
         key, at = self._key(at)
-        value, end = self._read(at, depth, key)
+        value, end = self._read(at, depth, key, frame.shell)
         new_key, how, child, child_where, inner = self.scrubber.plan(
             frame.shell, frame.context, key, value, frame.where, frame.path,
             frame.secret, self.hits, frame.taken,

@@ -16,7 +16,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 
@@ -361,11 +361,24 @@ _NO_VALUE = frozenset({"none", "null", "nil", "true", "false", "undefined"})
 _LONGEST_NO_VALUE = max(map(len, _NO_VALUE))
 
 
+#: the members that name a pair's ``value`` (``{"name": "Authorization", "value": ...}``)
+PAIR_NAMES = ("name", "key", "header", "Name", "Key")
+
+
+def names_a_secret(obj: Mapping[str, Any]) -> bool:
+    """Whether a member of ``obj`` that names a pair's value names a secret: only then
+    does :func:`named_pair` read the value itself."""
+    return any(
+        isinstance(name := obj.get(key), str) and secret_key_class(name) is not None
+        for key in PAIR_NAMES
+    )
+
+
 def named_pair(obj: dict[str, Any]) -> bool:
     """``{"name": "Authorization", "value": ...}``: a header or variable as a pair."""
     if "value" not in obj:
         return False
-    for key in ("name", "key", "header", "Name", "Key"):
+    for key in PAIR_NAMES:
         name = obj.get(key)
         kind = secret_key_class(name) if isinstance(name, str) else None
         if kind is not None:
