@@ -26,7 +26,7 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
-from ._json_bytes import SPACE, STRING, read_by_finders
+from ._json_bytes import SPACE, STRING, narrowed_under
 from ._narrow import LongText, Narrowed, has_long_lead, narrowed_in_place
 
 #: a string value longer than this (in bytes) is decoded apart
@@ -235,8 +235,8 @@ def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowe
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
     narrowed text goes in as a ``LongText`` (a list's item too), and as its text, whole,
-    under a key the walk reads the value of or a secret's key
-    (``_json_bytes.read_by_finders``)."""
+    under a key the walk reads the value of or a ``key`` class's key
+    (``_json_bytes.narrowed_under``)."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0
@@ -249,7 +249,7 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
             if isinstance(value, str):
                 text = texts.get(value)
                 if isinstance(text, Narrowed):
-                    by_finders = read_by_finders(key, node if isinstance(node, dict) else None)
+                    by_finders = narrowed_under(key, node if isinstance(node, dict) else None)
                     node[key] = LongText(text) if by_finders else text.whole()
                     count += 1
                 elif text is not None:

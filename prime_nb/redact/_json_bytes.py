@@ -32,7 +32,8 @@ TOLD = frozenset(
 #: by its id, a version 1 file's are derived from them), the members an object's plan
 #: reads (:data:`TOLD`), a pair's value (where its name names a secret: see
 #: :func:`read_by_finders`) and an image's data. A long text with emoji under one of
-#: these, or under a secret's key, is not narrowed (``_narrow.py``)
+#: these, or under a ``key`` class's key, is not narrowed (``_narrow.py``: see
+#: :func:`narrowed_under`)
 READ_AS_THEY_ARE = frozenset(
     {*ENTRY_KEEP, *MESSAGE_KEEP, *BLOCK_KEEP, *TOLD, "value", "data"}
 ).union(*ID_FIELDS.values())
@@ -47,3 +48,17 @@ def read_by_finders(key: str | int, obj: Mapping[str, Any] | None = None) -> boo
     if key == "value" and obj is not None:
         return not names_a_secret(obj)
     return isinstance(key, int) or (key not in READ_AS_THEY_ARE and secret_key_class(key) is None)
+
+
+def narrowed_under(key: str | int, obj: Mapping[str, Any] | None = None) -> bool:
+    """Whether a long text under ``key`` (of the object ``obj``) is narrowed: one read
+    only through the finders, or a password's or token's (``_values.secret_key_class``),
+    whose value is a secret whatever it is (replaced whole: ``_long_secret.py``); a
+    ``key`` class's value is read whole to tell whether it could be one."""
+    if read_by_finders(key, obj):
+        return True
+    return (
+        isinstance(key, str)
+        and key not in READ_AS_THEY_ARE
+        and secret_key_class(key) in ("password", "token")
+    )

@@ -8,9 +8,10 @@ text's own. Their values are taken from the narrowed text where none holds a sta
 itself a piece at a time (``_pending.py``), and a text kept as it is is written from it
 if its line is written anew. The suspects read the narrowed new text: their patterns,
 as every finder's, read a stand-in as the character it stands for. A value under a
-secret's key, a span over a stand-in, or a file-wide value with a wide character or the
-stand-in in it makes the text be decoded whole and handed to the scrubber as before:
-the same answer, at the old cost.
+secret's key is replaced whole where its ends tell it is no stand-in
+(``_long_secret.py``). A span over a stand-in, a file-wide value with a wide character
+or the stand-in in it, or a secret's value whose ends do not tell, makes the text be
+decoded whole and handed to the scrubber as before: the same answer, at the old cost.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ._find import Span
+from ._long_secret import replaced_whole
 from ._narrow import STAND_INS, LongText, alike
 from ._pending import joined, new_pieces
 from ._rule import Rule
@@ -43,7 +45,10 @@ class LongTextScrubber(Scrubber):
         source = text.source
         narrow = source.narrow
         wide = hits is not None and self._wide_forms(source.stand_in)  # pass 2 reads them
-        if secret or wide or not vouched(self.rules):
+        if secret:  # replaced whole where its ends tell it is no stand-in
+            new = replaced_whole(self, text, path, hits)
+            return self._read_whole(text, path, secret, hits) if new is None else new
+        if wide or not vouched(self.rules):
             return self._read_whole(text, path, secret, hits)
         spans, before = self._cached_spans(narrow)
         if _over_stand_in(narrow, source.stand_in, spans):

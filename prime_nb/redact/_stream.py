@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 
 from . import _apart
-from ._json_bytes import SPACE, STRING, STRING_TEXT, TOLD, read_by_finders
+from ._json_bytes import SPACE, STRING, STRING_TEXT, TOLD, narrowed_under
 from ._key_count import quoted_key_count
 from ._narrow import LongText
 from ._scrub import (
@@ -267,7 +267,7 @@ class StreamWalk:
         byte = self.buf[at] if at < self.end else -1
         if byte == _QUOTE:
             end = self._string_end(at)
-            if key is not None and end - at > NARROWED and read_by_finders(key, obj):
+            if key is not None and end - at > NARROWED and narrowed_under(key, obj):
                 # in a copy of its UTF-8: the line's own bytes are written where it is kept
                 text = _apart.narrowed_copy(self.view, at + 1, end - 1)
                 if text is not None:

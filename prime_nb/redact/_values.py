@@ -339,7 +339,7 @@ def structural_stand_in(value: str) -> bool:
     core = value.strip()
     if not core or (len(core) <= _LONGEST_NO_VALUE and core.lower() in _NO_VALUE):
         return True
-    if core.startswith(("[REDACTED", "[WITHHELD", "<")) or set(core) <= set("*x•#.-"):
+    if core.startswith(("[REDACTED", "[WITHHELD", "<")) or set(core) <= _MASK:
         return True
     if core.startswith("$") and stand_in(core):  # an environment reference, not "$ecret!"
         return True
@@ -351,6 +351,31 @@ def structural_stand_in(value: str) -> bool:
         if rest and " " not in rest.strip():
             return structural_stand_in(rest)  # ``Bearer <redacted>``, ``Basic $CREDS``
     return core.startswith(("{{", "%")) and core.endswith(("}}", "%"))
+
+
+#: how many characters of a long text's head :func:`structural_stand_in_by_ends` reads
+ENDS_READ = 16
+#: what a mask is made of, for :func:`structural_stand_in`
+_MASK = frozenset("*x•#.-")
+
+
+def structural_stand_in_by_ends(head: str, tail: str) -> bool | None:
+    """:func:`structural_stand_in` of a text whose core (the text without its outer
+    white space) is longer than :data:`ENDS_READ`, told from the core's first
+    :data:`ENDS_READ` characters and its last two; None where the answer needs the whole
+    text (a head of mask characters only, or one that starts as a reference, a path or an
+    ``Authorization`` scheme). Why: a long text under a secret's key need not be held
+    whole (four bytes a character with an emoji in it) to be told no stand-in."""
+    if head.startswith(("[REDACTED", "[WITHHELD", "<")):
+        return True
+    if set(head) <= _MASK or head.startswith(("$", "/", "~", "./", "../")):
+        return None
+    if re.match(r"^[A-Za-z]:\\", head):
+        return True  # a Windows path (``is_path``)
+    space = head.find(" ", 0, _LONGEST_SCHEME + 1)
+    if space >= 0 and head[:space].lower() in _AUTH_SCHEMES:
+        return None
+    return head.startswith(("{{", "%")) and tail.endswith(("}}", "%"))
 
 
 #: an ``Authorization`` header's scheme, before its credential

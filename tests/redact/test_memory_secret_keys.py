@@ -6,7 +6,13 @@ whole, but first asked whether it holds no secret (``structural_stand_in``) and 
 it is random enough to be known file-wide (``strongly_random``). Those asked a long
 text's lower case (twelve bytes a character while it works, for a text that is not
 ASCII), copied its rest after a space, listed its parts, and matched a placeholder's
-words with a lazy repeat that keeps a record per word: many times the line at once.
+words with a lazy repeat that keeps a record per word: many times the line at once. With
+an emoji in it, the text was made whole (four bytes a character) to be replaced: under a
+password's or token's key it is now narrowed and replaced whole from its ends and its
+digest (``_long_secret.py``). The corpora's secrets, and texts whose ends tell (or do
+not tell) that they hold no secret, under secrets' keys redact both ways to the same
+file, report and suspects; a stand-in's ends not read, or a ``key`` class's value
+narrowed, make them differ.
 
 A pair's ``value`` (``{"name": ..., "value": ...}``) was read as it is, never narrowed
 (``_narrow.py``): a long text of it with emoji or symbols was four (or two) bytes a
@@ -33,7 +39,16 @@ import pytest
 from test_narrowed_text import _texts, _walked, redacted_both_ways, streamed, tiny  # noqa: F401
 from test_redact_memory import assert_grew_at_most, measure
 
-from prime_nb.redact import _apart, _json_bytes, _stream, _values
+from prime_nb.redact import (
+    _apart,
+    _find,
+    _json_bytes,
+    _long_scrub,
+    _long_secret,
+    _scrub,
+    _stream,
+    _values,
+)
 from prime_nb.redact._narrow import LongText, Narrowed
 
 WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retried "
@@ -41,6 +56,7 @@ WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retr
 #: (the key, the character among every 50 of ASCII words) of each shape
 SHAPES = {
     "Latin-1 letters under a secret's key": ("api_key", "é"),
+    "emoji under a secret's key": ("api_key", "😀"),
     "emoji under a pair's value": ("value", "😀"),
 }
 
@@ -136,6 +152,93 @@ def test_the_oracle_fails_when_a_secret_pair_value_is_narrowed(
     narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [entry])
     assert count
     assert narrowed != before
+
+
+# -- a secret's long value replaced narrowed --------------------------------------------
+
+#: texts under a secret's key whose ends tell, or do not tell, that they hold no secret
+#: (a mask, a reference, a path, a scheme's credential, a template), each with an emoji
+ENDS = [
+    "[REDACTED] 😀 it\u2019s here 😀 and more words",
+    "<your token 😀 goes here, it\u2019s long>",
+    "{{ vault 😀 \u2014 lookup of the secret }}",
+    "%APPDATA 😀 \u2014 of the user%",
+    "$HOME/😀/it\u2019s/a/long/path",
+    "/srv/app/😀/it\u2019s/a/long/path",
+    "C:\\Users\\😀\\it\u2019s",
+    "Bearer 😀\u2014Zq8vN2xL5pT7wR3k",
+    "xxxxxxxxx\u2022xxxxxxxxx\u2022xxxxxxxxx\u2022",
+    "  \n  padded 😀 secret \u2014 Zq8vN2xL5pT7  \n",
+]
+
+
+def _secrets(texts: list[str]) -> list[dict[str, Any]]:
+    """A custom entry for each text under a secret's key: a token's, a password's, a
+    list's item under a token's key, a ``key`` class's (read whole), beside a short
+    secret."""
+    entries = []
+    for i, text in enumerate(texts):
+        value: Any = [text] if i % 4 == 2 else text
+        key = ("api_key", "password", "token", "LARAVEL_APP_KEY")[i % 4]
+        data = {key: value, "n": "password=Zq8vN2xL5pT7"}
+        entries.append({"type": "custom", "id": f"k{i}", "customType": "x", "data": data})
+    return entries
+
+
+def _replaced(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A value known by a digest past 16 characters (so that the corpus's secrets are
+    long values); how many texts were replaced (or kept) narrowed."""
+    monkeypatch.setattr(_find, "WIDE_MAX", 16)
+    monkeypatch.setattr(_scrub, "WIDE_MAX", 16)
+    done = [0]
+    real = _long_secret.replaced_whole
+
+    def counted(*args: Any) -> str | None:
+        new = real(*args)
+        done[0] += new is not None
+        return new
+
+    monkeypatch.setattr(_long_scrub, "replaced_whole", counted)
+    return done
+
+
+@pytest.mark.parametrize("walk", ["tree", "stream"])
+def test_a_secret_value_replaced_narrowed_is_redacted_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, walk: str
+) -> None:
+    """The corpora's secrets and texts whose ends tell (or not) under secrets' keys:
+    replaced (or kept) narrowed, the same file, report and suspects."""
+    _walked(request, monkeypatch, walk)
+    done = _replaced(monkeypatch)
+    texts = _texts()[::8] + ENDS
+    narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, _secrets(texts))
+    assert done[0] >= len(texts) // 3
+    assert narrowed == before
+
+
+#: (how a guard is dropped, the texts that then differ)
+SECRET_BREAKAGES: dict[str, tuple[Any, list[str]]] = {
+    "a stand-in's ends not read": (
+        lambda mp: mp.setattr(_long_secret, "structural_stand_in_by_ends", lambda *_: False),
+        ENDS[:1],
+    ),
+    "a key class's value narrowed": (
+        lambda mp: mp.setattr(_apart, "narrowed_under", lambda *_: True),
+        ["", "", "", MASK],
+    ),
+}
+
+
+@pytest.mark.parametrize("breakage", SECRET_BREAKAGES)
+def test_the_secret_oracle_fails_on_each_breakage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, breakage: str
+) -> None:
+    _walked(request, monkeypatch, "tree")
+    _replaced(monkeypatch)
+    drop, texts = SECRET_BREAKAGES[breakage]
+    drop(monkeypatch)
+    narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, _secrets(texts))
+    assert narrowed != before, breakage
 
 
 # -- a placeholder's words read possessively -----------------------------------------------
