@@ -241,6 +241,31 @@ def test_the_secret_oracle_fails_on_each_breakage(
     assert narrowed != before, breakage
 
 
+def test_a_stand_in_told_by_its_ends_is_told_as_by_the_whole_text() -> None:
+    """``structural_stand_in_by_ends`` answers as ``structural_stand_in`` of the whole
+    text wherever it answers, over texts made of heads, middles and tails that tell (or
+    would tell) a stand-in."""
+    heads = ["[REDACTED", "[WITHHELD", "<", "{{", "%", "$", "/", "~", "./", "../", "C:\\", "c:/"]
+    heads += ["Bearer ", "basic ", "token  ", "x", "*", "\u2022", "-", ".", " ", "\n", "a", "😀"]
+    middles = ["", "xxxxxxxxxxxxxxxxxx", "a b c d e f g h i j", "*-*-*-*-*-*-*-*-*-", "😀" * 18]
+    tails = ["", "}}", "%", ">", " ", "\n", "x", "😀", "}"]
+    r = random.Random(5)
+    answered = told = 0
+    for _ in range(20_000):
+        text = "".join(r.choice(heads) for _ in range(r.randint(0, 3)))
+        text += r.choice(middles) + "".join(r.choice(tails) for _ in range(r.randint(0, 2)))
+        core = text.strip()
+        if len(core) <= _values.ENDS_READ:
+            continue
+        by_ends = _values.structural_stand_in_by_ends(core[: _values.ENDS_READ], core[-2:])
+        if by_ends is not None:
+            assert by_ends == _values.structural_stand_in(text), repr(text)
+            answered += 1
+            told += by_ends
+    assert answered > 5_000
+    assert told > 500
+
+
 # -- a placeholder's words read possessively -----------------------------------------------
 
 
