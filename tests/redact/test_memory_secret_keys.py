@@ -114,11 +114,11 @@ def _pairs(texts: list[str]) -> list[dict[str, Any]]:
 def test_a_pair_value_read_narrowed_is_redacted_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, walk: str
 ) -> None:
-    """The corpora's secrets (every eighth text of ``test_narrowed_text``'s) under a
+    """The corpora's secrets (every twelfth text of ``test_narrowed_text``'s) under a
     pair's value: read narrowed where no name names a secret, the same file and report."""
     _walked(request, monkeypatch, walk)
     made = _counted_long_texts(monkeypatch)
-    texts = _texts()[::8]
+    texts = _texts()[::12]
     narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, _pairs(texts))
     assert made[0] >= len(texts) // 2  # three pairs in four read narrowed (twice)
     assert narrowed == before
