@@ -1,0 +1,58 @@
+"""Redaction's peak memory on a long key and on JSON held in a string held in a string.
+
+Measured as ``test_redact_memory.py`` measures its shapes (its docstring: the growth
+between two sizes of line, per byte of line, each run in a child of one warmed process).
+Neither shape is within 3x yet (``docs/redaction.md``, "Bounds"); these hold what was
+taken off, so that it does not come back:
+
+- a text pasted as an object's key: its name was split into every word of it to learn
+  whether it names a secret (a list of some 200k strings a megabyte, about 23x the key),
+  where a name that long is judged by its last two words alone (``_values.py``);
+- JSON held in a string held in a string (a tool's output stringified twice): the spans
+  of the escaped literal's decoded text, of each of its finders, were all held at once,
+  and the spans the literal gave again, one a record, kept beside the same spans found in
+  the text as it is (``_find.py``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_redact_memory import assert_grew_at_most, measure
+
+WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retried "
+
+LONG_KEY = "a long string as a key"
+JSON_TWICE = "json in a string in a string"
+
+
+def _line(shape: str, size: int) -> str:
+    """The long line of ``shape`` at about ``size`` bytes, under a message's content."""
+    if shape == LONG_KEY:
+        content: object = {WORDS * (size // len(WORDS)): 1}
+    elif shape == JSON_TWICE:
+        content = json.dumps(json.dumps([{"k": WORDS}] * (size // 110)))
+    else:
+        raise ValueError(shape)
+    message = {"role": "user", "content": content, "timestamp": 0}
+    entry = {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026"}
+    return json.dumps({**entry, "message": message})
+
+
+@pytest.fixture(scope="module")
+def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
+    """Per shape: redact's growth per byte of line between two sizes."""
+    return measure(tmp_path_factory.mktemp("keys"), [LONG_KEY, JSON_TWICE], line=_line)
+
+
+def test_a_long_key_is_not_split_into_every_word(peaks: dict[str, dict[str, float]]) -> None:
+    """29x the line before; 15x now (its spans, the new key built whole, written by
+    orjson whole: a key is not written in pieces as a long value is)."""
+    assert_grew_at_most(peaks, LONG_KEY, 17.0)
+
+
+def test_json_twice_holds_each_finders_spans_in_turn(peaks: dict[str, dict[str, float]]) -> None:
+    """8.4x the line before; 6.4x now (a span object a record, bigger than the record:
+    the text's own, and those of its decoded literal, one finder's at a time)."""
+    assert_grew_at_most(peaks, JSON_TWICE, 7.0)
