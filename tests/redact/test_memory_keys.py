@@ -12,6 +12,11 @@ taken off, so that it does not come back:
   of the escaped literal's decoded text, of each of its finders, were all held at once,
   and the spans the literal gave again, one a record, kept beside the same spans found in
   the text as it is (``_find.py``).
+
+A number of a million digits is within 3x: orjson refuses it (past a double's range),
+and the lenient parser reads it as ``load()`` does (infinity); the line was held, with a
+copy of it without its line end, and orjson's error (which holds the line as text) was
+alive while the lenient parser read a third copy (``_lines.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retr
 
 LONG_KEY = "a long string as a key"
 JSON_TWICE = "json in a string in a string"
+LONG_NUMBER = "a long number"
 
 
 def _line(shape: str, size: int) -> str:
@@ -33,6 +39,8 @@ def _line(shape: str, size: int) -> str:
         content: object = {WORDS * (size // len(WORDS)): 1}
     elif shape == JSON_TWICE:
         content = json.dumps(json.dumps([{"k": WORDS}] * (size // 110)))
+    elif shape == LONG_NUMBER:
+        return '{"type": "message", "id": "u1", "parentId": null, "n": ' + "9" * size + "}"
     else:
         raise ValueError(shape)
     message = {"role": "user", "content": content, "timestamp": 0}
@@ -43,7 +51,7 @@ def _line(shape: str, size: int) -> str:
 @pytest.fixture(scope="module")
 def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
     """Per shape: redact's growth per byte of line between two sizes."""
-    return measure(tmp_path_factory.mktemp("keys"), [LONG_KEY, JSON_TWICE], line=_line)
+    return measure(tmp_path_factory.mktemp("keys"), [LONG_KEY, JSON_TWICE, LONG_NUMBER], line=_line)
 
 
 def test_a_long_key_is_not_split_into_every_word(peaks: dict[str, dict[str, float]]) -> None:
@@ -56,3 +64,10 @@ def test_json_twice_holds_each_finders_spans_in_turn(peaks: dict[str, dict[str, 
     """8.4x the line before; 6.4x now (a span object a record, bigger than the record:
     the text's own, and those of its decoded literal, one finder's at a time)."""
     assert_grew_at_most(peaks, JSON_TWICE, 7.0)
+
+
+def test_a_number_orjson_refuses_is_read_from_one_copy_of_its_line(
+    peaks: dict[str, dict[str, float]],
+) -> None:
+    """5.0x the line before (as ``load``)."""
+    assert_grew_at_most(peaks, LONG_NUMBER, 3.0)
