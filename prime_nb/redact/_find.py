@@ -466,10 +466,10 @@ class SpanFinder:
         return found
 
 
-def _same(span: Span) -> tuple[int, int, int, bool, str | None]:
-    """What tells a span from another: a span found twice is replaced, learned and
-    reported as once."""
-    return span.start, span.end, id(span.rule), span.confident, span.alias
+def _same(span: Span) -> tuple[int, int, str, bool, str | None]:
+    """What tells a span from another: a span found again, by a rule of the same name,
+    is replaced, learned and reported as the first (which decides), so it is dropped."""
+    return span.start, span.end, span.rule.name, span.confident, span.alias
 
 
 #: a text read again is remembered up to this long, and this many characters of them
