@@ -254,9 +254,6 @@ _QUALIFIERS = frozenset(
 _SECRET_PART = re.compile("pass|pw|secret|contrase|key|token|pat|cred|auth|cookie|sessionid|bearer")
 
 
-# a session's keys repeat in every entry; a line of thousands of distinct keys must not be
-# held again as the cache (1,024 names: about 0.1 MB)
-@functools.lru_cache(maxsize=1024)
 def secret_key_class(name: str) -> str | None:
     """``"password"``, ``"token"``, ``"key"`` or None: whether a key names a secret, and
     which kind.
@@ -269,6 +266,24 @@ def secret_key_class(name: str) -> str | None:
     could be one, a JSON key's too. A name whose last word qualifies the secret
     (``PASSWORD_MIN_LENGTH``, ``secretRef``, ``auth_method``) names none.
     """
+    if len(name) > _CACHED_LONGEST:
+        return _key_class(name)
+    return _cached_key_class(name)
+
+
+#: a longer name is not kept by the cache: keys of 4 KB, or a text pasted as a key,
+#: would keep a line's worth of them alive after their line
+_CACHED_LONGEST = 256
+
+
+# a session's keys repeat in every entry; a line of thousands of distinct keys must not be
+# held again as the cache (1,024 names of at most 256 characters)
+@functools.lru_cache(maxsize=1024)
+def _cached_key_class(name: str) -> str | None:
+    return _key_class(name)
+
+
+def _key_class(name: str) -> str | None:
     bare = name.strip("\"'`[]\\")
     norm = _KEY_SEPARATORS.sub("", bare.lower())
     if _SECRET_PART.search(norm) is None:

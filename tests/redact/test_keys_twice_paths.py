@@ -26,7 +26,6 @@ from secret_corpus import plant
 from prime_nb.format import BOM, deep_enough, lenient_loads
 from prime_nb.redact import Redaction, redact
 from prime_nb.redact._find import MAX_DEPTH, Span, SpanFinder
-from prime_nb.redact._values import secret_key_class
 
 _find = sys.modules["prime_nb.redact._find"]
 _values = sys.modules["prime_nb.redact._values"]
@@ -153,11 +152,11 @@ def _every_word(bare: str, every: bool) -> list[str]:
 
 
 def _redacted(path: Path, name: str) -> Redaction:
-    secret_key_class.cache_clear()
+    _values._cached_key_class.cache_clear()
     try:
         return redact(path, path.with_name(name), hostnames=[])
     finally:
-        secret_key_class.cache_clear()
+        _values._cached_key_class.cache_clear()
 
 
 @pytest.fixture(scope="module")
