@@ -9,6 +9,7 @@ stream (``_stream.py``) instead of a tree many times its size.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -117,10 +118,8 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
         repeated = repeated_keys(obj, body)
         rewrite = "repeated-key" if repeated else None
         return Line(number, offset, kept, length, head, tail, obj, rewrite)
-    if body is raw and kept is None and isinstance(raw, bytearray):
-        del raw[len(raw) - len(tail) :]  # its line end cut off in place, not copied
-    elif body is raw:
-        body = body[: len(body) - len(tail)]
+    if body is raw:
+        body = _without_end(raw, tail, kept is None)
     del raw
     glued = read_glued(body)
     if glued is not None:
@@ -138,6 +137,16 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
 
 #: what a line orjson refuses parses to, until it is read otherwise
 _REFUSED = object()
+
+
+def _without_end(raw: Raw, tail: bytes, alone: bool) -> Raw:
+    """``raw`` without its line end ``tail``: cut off in place when ``raw`` is a buffer no
+    one else holds (``alone``), else a copy."""
+    if alone and isinstance(raw, bytearray):
+        with contextlib.suppress(BufferError):  # a view of it still held: copied
+            del raw[len(raw) - len(tail) :]
+            return raw
+    return raw[: len(raw) - len(tail)]
 
 
 #: a line longer than this whose values are many and small (:func:`many_values`) is

@@ -193,3 +193,14 @@ def test_the_session_holds_what_the_paths_read(both: tuple[Redaction, Redaction]
     assert (now.report["rule"] == "secret-field").sum() >= 100
     last = now.report["line"].max()
     assert now.report["line"].isin(range(last - 4, last + 1)).sum() >= 5
+
+
+def test_a_refused_line_held_by_a_view_is_copied_not_cut() -> None:
+    """A line's buffer is cut in place only when nothing else holds a view of it."""
+    line = bytearray(b'{"n": 1}\n')
+    assert _lines._without_end(line, b"\n", True) is line and line == b'{"n": 1}'
+    line = bytearray(b'{"n": 1}\r\n')
+    with memoryview(line):
+        body = _lines._without_end(line, b"\r\n", True)
+    assert body == b'{"n": 1}' and body is not line and line == b'{"n": 1}\r\n'
+    assert _lines._without_end(b'{"n": 1}\n', b"\n", True) == b'{"n": 1}'
