@@ -440,15 +440,16 @@ class SpanFinder:
                 continue
             if not isinstance(decoded, str):
                 continue
-            found = self.find(decoded, depth + 1) + self._json_spans(decoded, depth + 1)
-            found += self._literal_spans(decoded, depth + 1)
             # each form searched once: a value found in every record of a long literal
-            # would be searched for, and found everywhere, once per record
+            # would be searched for, and found everywhere, once per record. Each
+            # finder's spans are let go before the next's are made (a span a record)
             forms: dict[tuple[str, Rule, bool], None] = {}
-            for span in found:
-                value = decoded[span.start : span.end]
-                for form in {value, *escaped_forms(value)} - {""}:
-                    forms[form, span.rule, span.confident] = None
+            for finder in (self.find, self._json_spans, self._literal_spans):
+                for span in finder(decoded, depth + 1):
+                    value = decoded[span.start : span.end]
+                    for form in {value, *escaped_forms(value)} - {""}:
+                        forms[form, span.rule, span.confident] = None
+            del decoded
             for form, rule, confident in forms:
                 at = re.compile(re.escape(form)).finditer(text, m.start(), m.end())
                 out.extend(Span(*f.span(), rule, confident) for f in at)
@@ -457,8 +458,18 @@ class SpanFinder:
     def spans(self, text: str, note: ViewSuspects | None = None) -> list[Span]:
         """What is replaced in ``text`` wherever it is (before the file-wide values);
         ``note``: see :meth:`find`."""
-        found = self.find(text, 0, note)
-        return found + self._json_spans(text, 0) + self._literal_spans(text, 0)
+        found = [*self.find(text, 0, note), *self._json_spans(text, 0)]
+        literal = self._literal_spans(text, 0)
+        if literal:  # what the rules found in the text as it is, found again: kept once
+            seen = {_same(span) for span in found}
+            found.extend(span for span in literal if _same(span) not in seen)
+        return found
+
+
+def _same(span: Span) -> tuple[int, int, str, bool, str | None]:
+    """What tells a span from another: a span found again, by a rule of the same name,
+    is replaced, learned and reported as the first (which decides), so it is dropped."""
+    return span.start, span.end, span.rule.name, span.confident, span.alias
 
 
 #: a text read again is remembered up to this long, and this many characters of them

@@ -9,6 +9,7 @@ stream (``_stream.py``) instead of a tree many times its size.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -112,17 +113,40 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
         obj = parsed_apart(body) if length > KEEP_RAW else None
         obj = orjson.loads(body) if obj is None else obj
     except orjson.JSONDecodeError:
-        body = body[: len(body) - len(tail)] if body is raw else body
-        glued = read_glued(body)
-        if glued is not None:
-            return Line(number, offset, kept, length, head, tail, glued, None)
-        obj, _repair = lenient_loads(body.decode("utf-8", errors="replace"))
-        # the parser nests as deep as the stack allows, and redaction's stack is deep
-        # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
-        obj = fit(obj) if deep_enough(body) else obj
-        return Line(number, offset, kept, length, head, tail, obj, "repaired-line")
-    repeated = repeated_keys(obj, body)
-    return Line(number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None)
+        obj = _REFUSED  # read below, out of this block: orjson's error holds the text
+    if obj is not _REFUSED:
+        repeated = repeated_keys(obj, body)
+        rewrite = "repeated-key" if repeated else None
+        return Line(number, offset, kept, length, head, tail, obj, rewrite)
+    if body is raw:
+        body = _without_end(raw, tail, kept is None)
+    del raw
+    glued = read_glued(body)
+    if glued is not None:
+        return Line(number, offset, kept, length, head, tail, glued, None)
+    deep = deep_enough(body)
+    text = body.decode("utf-8", errors="replace")
+    del body  # a long line's bytes: the text alone is held while it is parsed
+    obj, _repair = lenient_loads(text)
+    del text
+    # the parser nests as deep as the stack allows, and redaction's stack is deep
+    # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
+    obj = fit(obj) if deep else obj
+    return Line(number, offset, kept, length, head, tail, obj, "repaired-line")
+
+
+#: what a line orjson refuses parses to, until it is read otherwise
+_REFUSED = object()
+
+
+def _without_end(raw: Raw, tail: bytes, alone: bool) -> Raw:
+    """``raw`` without its line end ``tail``: cut off in place when ``raw`` is a buffer no
+    one else holds (``alone``), else a copy."""
+    if alone and isinstance(raw, bytearray):
+        with contextlib.suppress(BufferError):  # a view of it still held: copied
+            del raw[len(raw) - len(tail) :]
+            return raw
+    return raw[: len(raw) - len(tail)]
 
 
 #: a line longer than this whose values are many and small (:func:`many_values`) is

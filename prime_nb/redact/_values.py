@@ -11,6 +11,7 @@ count is meant, a path, a reference or a template.
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import math
@@ -271,9 +272,6 @@ _QUALIFIERS = frozenset(
 _SECRET_PART = re.compile("pass|pw|secret|contrase|key|token|pat|cred|auth|cookie|sessionid|bearer")
 
 
-# a session's keys repeat in every entry; a line of thousands of distinct keys must not be
-# held again as the cache (1,024 names: about 0.1 MB)
-@functools.lru_cache(maxsize=1024)
 def secret_key_class(name: str) -> str | None:
     """``"password"``, ``"token"``, ``"key"`` or None: whether a key names a secret, and
     which kind.
@@ -286,17 +284,35 @@ def secret_key_class(name: str) -> str | None:
     could be one, a JSON key's too. A name whose last word qualifies the secret
     (``PASSWORD_MIN_LENGTH``, ``secretRef``, ``auth_method``) names none.
     """
+    if len(name) > _CACHED_LONGEST:
+        return _key_class(name)
+    return _cached_key_class(name)
+
+
+#: a longer name is not kept by the cache: keys of 4 KB, or a text pasted as a key,
+#: would keep a line's worth of them alive after their line
+_CACHED_LONGEST = 256
+
+
+# a session's keys repeat in every entry; a line of thousands of distinct keys must not be
+# held again as the cache (1,024 names of at most 256 characters)
+@functools.lru_cache(maxsize=1024)
+def _cached_key_class(name: str) -> str | None:
+    return _key_class(name)
+
+
+def _key_class(name: str) -> str | None:
     bare = name.strip("\"'`[]\\")
-    if _SECRET_PART.search(_KEY_SEPARATORS.sub("", bare.lower())) is None:
+    norm = _KEY_SEPARATORS.sub("", bare.lower())
+    if _SECRET_PART.search(norm) is None:
         return None  # no secret's word: most keys, said without reading their words
-    words = [w.lower() for w in _NAME_WORDS.findall(bare)]
+    words = _name_words(bare, every=len(norm) <= 80)
     if len(words) > 1 and words[-1] in _QUALIFIERS and words[-2:] != ["secret", "id"]:
         return None
     if words[-2:] == ["secret", "id"]:
         # a Vault AppRole's secret id (a UUID) is a credential; an AWS secret's id
         # (``--secret-id prod/db``) is a name
         return "key"
-    norm = _KEY_SEPARATORS.sub("", bare.lower())
     if not norm or len(norm) > 80 or _NOT_SECRET_KEYS.search(norm):
         return None
     kind = _list_class(name, norm)
@@ -307,6 +323,17 @@ def secret_key_class(name: str) -> str | None:
     if any(w in _KEY_WORDS for w in words):
         return "key"
     return None
+
+
+def _name_words(bare: str, every: bool) -> list[str]:
+    """The words of a key's name, lower-cased; only its last two unless ``every``: a
+    name too long to be a secret's is read for its last words alone, and a list of every
+    word of a long key (a text pasted as a key) would be many times the key."""
+    if every:
+        return [w.lower() for w in _NAME_WORDS.findall(bare)]
+    last: collections.deque[str] = collections.deque(maxlen=2)
+    last.extend(m.group().lower() for m in _NAME_WORDS.finditer(bare))
+    return list(last)
 
 
 def _list_class(name: str, norm: str) -> str | None:

@@ -42,9 +42,9 @@ def test_a_key_without_a_secret_word_is_classed_as_the_full_reading_classes_it(
     over every listed word in many name shapes, the same class as when every name is
     read word by word (the quick test made to pass everything)."""
     names = _names()
-    quick = [values.secret_key_class.__wrapped__(name) for name in names]
+    quick = [values._key_class(name) for name in names]
     monkeypatch.setattr(values, "_SECRET_PART", re.compile(""))
-    full = [values.secret_key_class.__wrapped__(name) for name in names]
+    full = [values._key_class(name) for name in names]
     assert quick == full
     assert sum(kind is not None for kind in full) > len(names) // 2
     assert sum(kind is None for kind in full) > 100
@@ -56,11 +56,11 @@ def test_the_quick_key_test_misses_nothing_when_a_word_is_left_out(
     """The comparison above fails if the quick test forgets a word (``cookie``)."""
     names = _names()
     monkeypatch.setattr(values, "_SECRET_PART", re.compile(""))
-    full = [values.secret_key_class.__wrapped__(name) for name in names]
+    full = [values._key_class(name) for name in names]
     monkeypatch.setattr(
         values, "_SECRET_PART", re.compile("pass|pw|secret|contrase|key|token|pat|cred|auth")
     )
-    broken = [values.secret_key_class.__wrapped__(name) for name in names]
+    broken = [values._key_class(name) for name in names]
     assert broken != full
 
 
