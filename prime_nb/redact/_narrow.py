@@ -99,14 +99,25 @@ class Narrowed:
         "_ordinals",
         "_positions",
         "_table",
+        "letters",
         "narrow",
         "stand_in",
+        "stand_ins",
     )
 
     def __init__(
-        self, narrow: str, stand_in: str, positions: array[int], codes: array[int], table: str
+        self,
+        narrow: str,
+        stand_in: str,
+        positions: array[int],
+        codes: array[int],
+        table: str,
+        stand_ins: str = "",
+        letters: str = "",
     ):
+        #: the stand-in of the symbols; every stand-in (the letters' too); the letters
         self.narrow, self.stand_in = narrow, stand_in
+        self.stand_ins, self.letters = stand_ins or stand_in, letters
         #: where each wide character stood, and its code: its place in ``_table``
         self._positions, self._codes, self._table = positions, codes, table
         #: the block of the text last decoded, and where it starts
@@ -180,62 +191,165 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if not has_long_lead(buffer, start, end):
-        return None  # no wider than two bytes a character as a ``str``, nor narrowed
-    present: set[str] = set()
+    if not _beyond_latin1(buffer, start, end):
+        return None  # a byte a character as a ``str`` already
+    long_lead = has_long_lead(buffer, start, end)
+    present: set[str] = set()  # the characters of Latin-1 that a stand-in may be
     narrowed: set[str] = set()
+    letters: dict[str, int] = {}  # each letter that may be narrowed, and how many stand
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _wide_counts(piece)
-        for char in found.keys() - narrowed:
-            if alike(char):
+        for char in found.keys() - narrowed - letters.keys():
+            if char <= "\xff":
+                present.add(char)
+            elif alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
                 return None  # a wide letter (mathematical, a tag): read as it is
+            elif letter_pair(char) is not None and not widest:
+                letters[char] = 0
             else:
-                widest = 1  # a letter of the BMP (Cyrillic): two bytes a character
+                widest = 1  # a letter of the BMP (Hebrew): two bytes a character
+        if not widest and len({letter_pair(char) for char in letters}) > len(_latin_pairs()):
+            widest = 1  # more letters than stand-ins for them
+        if widest and not long_lead:
+            return None  # a letter stays: its ``str`` is two bytes a character as it is
+        for char in letters:
+            letters[char] += found.get(char, 0)
         kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
         present.update(char for char in STAND_INS if char in piece)
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
+    lettered = {} if widest else _letter_stand_ins(letters, present)
+    if lettered is None:
+        widest, lettered = 1, {}
+    wide += sum(letters[char] for char in lettered)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
-    table = "".join(sorted(narrowed))  # a code for each: a byte where 256 or fewer
+    if not narrowed and not lettered:
+        return None
+    table = "".join(sorted(narrowed | lettered.keys()))  # a code for each: a byte where 256
     positions, codes = (
         array("I" if count < 1 << 32 else "q"),
         array("B" if len(table) <= 256 else "I"),
     )
     ordinals = np.array([ord(char) for char in table], dtype=np.uint32)
+    targets = np.array([ord(lettered.get(char, stand_in)) for char in table], dtype=np.uint32)
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
-        narrow = _narrowed_piece(piece, ordinals, stand_in, count, positions, codes)
+        narrow = _narrowed_piece(piece, ordinals, targets, count, positions, codes)
         data = narrow.encode("utf-8")  # never longer: see above
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
-    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, codes, table)
+    stand_ins = stand_in + "".join(sorted(lettered.values()))
+    text = str(view[start:write], "utf-8")
+    return Narrowed(text, stand_in, positions, codes, table, stand_ins, "".join(lettered))
+
+
+def _beyond_latin1(buffer: bytearray, start: int, end: int) -> bool:
+    """Whether ``buffer[start:end]`` (UTF-8) holds a character beyond Latin-1: a byte
+    from 0xC4 on is the first of one (NumPy's one pass, no copy)."""
+    return end > start and int(np.frombuffer(buffer, np.uint8, end - start, start).max()) >= 0xC4
+
+
+@functools.lru_cache(maxsize=4096)
+def letter_pair(char: str) -> tuple[str, str] | None:
+    """The (lower, upper) pair of ``char`` where it is a letter of two UTF-8 bytes (Latin
+    Extended, Greek, Cyrillic, Armenian) that a letter of Latin-1 may stand for: no
+    look-alike of an ASCII letter (neither of the pair) that the disguise finder folds,
+    cased,
+    its pair each other's only case (no third character of the BMP shares either's lower
+    or upper form, so ``re``'s IGNORECASE matches the two alone), each its own NFKC form.
+    A letter of Latin-1's pairs (:func:`_latin_pairs`) is alike to it to every test a
+    finder makes of one: a word's letter, of the same case, two bytes of UTF-8."""
+    pair = _pair(char) if "\u0100" <= char <= "\u07ff" else None
+    if pair is None or any(not "\u0100" <= c <= "\u07ff" or ord(c) in _looks() for c in pair):
+        return None
+    return pair
+
+
+@functools.cache
+def _looks() -> frozenset[int]:
+    """The letters the disguise finder reads as ASCII ones (``_disguise.SKELETON``): a
+    stand-in would hide them from it."""
+    from ._disguise import SKELETON  # here: it reads far more than this module
+
+    return frozenset(SKELETON)
+
+
+def _pair(char: str) -> tuple[str, str] | None:
+    if unicodedata.category(char) not in ("Ll", "Lu"):
+        return None
+    low, up = char.lower(), char.upper()
+    if len(low) != 1 or len(up) != 1 or low == up or char not in (low, up):
+        return None
+    if low.upper() != up or up.lower() != low or low.casefold() != low or up.casefold() != low:
+        return None
+    if any(unicodedata.normalize("NFKC", c) != c for c in (low, up)):
+        return None
+    lowers, uppers = _case_groups()
+    return (low, up) if lowers[low] == 2 and uppers[up] == 2 else None
+
+
+@functools.cache
+def _case_groups() -> tuple[dict[str, int], dict[str, int]]:
+    """How many characters of the BMP have each lower form, and each upper form."""
+    lowers: dict[str, int] = {}
+    uppers: dict[str, int] = {}
+    for code in range(0x10000):
+        char = chr(code)
+        lowers[char.lower()] = lowers.get(char.lower(), 0) + 1
+        uppers[char.upper()] = uppers.get(char.upper(), 0) + 1
+    return lowers, uppers
+
+
+@functools.cache
+def _latin_pairs() -> list[tuple[str, str]]:
+    """The pairs of Latin-1 letters a pair of letters (:func:`letter_pair`) may become:
+    those with the same tests passed (not ``å``, which the Angstrom sign shares, nor
+    ``ß``, ``ÿ``, ``µ``, whose other case is beyond Latin-1)."""
+    pairs = {_pair(chr(code)) for code in range(0xC0, 0x100)}
+    return sorted(p for p in pairs if p is not None and all("\xc0" <= c <= "\xff" for c in p))
+
+
+def _letter_stand_ins(letters: dict[str, int], present: set[str]) -> dict[str, str] | None:
+    """Each of ``letters`` as the Latin-1 letter that stands for it: a pair of letters
+    (lower and upper) as a pair of Latin-1 letters neither of which the text holds, one
+    for one; None where the text holds too few."""
+    pairs = sorted({pair for char in letters if (pair := letter_pair(char)) is not None})
+    free = [pair for pair in _latin_pairs() if not present.intersection(pair)]
+    if len(pairs) > len(free):
+        return None
+    stands = {}
+    for (low, up), (low_in, up_in) in zip(pairs, free, strict=False):
+        stands[low], stands[up] = low_in, up_in
+    return {char: stands[char] for char in letters}
 
 
 def _wide_counts(piece: str) -> dict[str, int]:
-    """How many times each character wider than Latin-1 stands in ``piece`` (NumPy's
-    reading of its UTF-32, not a Python step a character)."""
+    """How many times each character from Latin-1's letters on (U+00C0) stands in
+    ``piece`` (NumPy's reading of its UTF-32, not a Python step a character): those
+    wider than Latin-1 to be narrowed, those of it that a stand-in must not be."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32)
-    kinds, counts = np.unique(chars[chars > 0xFF], return_counts=True)
+    kinds, counts = np.unique(chars[chars >= 0xC0], return_counts=True)
     return dict(zip(map(chr, kinds.tolist()), counts.tolist(), strict=True))
 
 
 def _narrowed_piece(
     piece: str,
     ordinals: Any,
-    stand_in: str,
+    targets: Any,
     count: int,
     positions: array[int],
     codes: array[int],
 ) -> str:
     """``piece`` with each character of ``ordinals`` (sorted: a code is its place) made
-    ``stand_in``; where each stood (``count`` characters into the text) and its code
-    appended to ``positions`` and ``codes``. NumPy reads the piece's UTF-32."""
+    its stand-in (``targets``, in the same places); where each stood (``count``
+    characters into the text) and its code appended to ``positions`` and ``codes``.
+    NumPy reads the piece's UTF-32."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32).copy()
     wide = np.flatnonzero(chars > 0xFF)
     place = np.minimum(np.searchsorted(ordinals, chars[wide]), len(ordinals) - 1)
@@ -243,7 +357,7 @@ def _narrowed_piece(
     where = wide[kept]
     positions.frombytes((where + count).astype(positions.typecode).tobytes())
     codes.frombytes(place[kept].astype(codes.typecode).tobytes())
-    chars[where] = ord(stand_in)
+    chars[where] = targets[place[kept]]
     return chars.tobytes().decode("utf-32-le")
 
 

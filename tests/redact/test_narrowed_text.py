@@ -428,7 +428,7 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
         WIDE[:2],
     ),
     "a rule naming an emoji kept": (
-        lambda mp: mp.setattr(_long_scrub, "vouched", lambda _r: True),
+        lambda mp: mp.setattr(_long_scrub, "vouched", lambda *_: True),
         [KEYED],
     ),
     "a character a finder names narrowed": (_names_none, None),
