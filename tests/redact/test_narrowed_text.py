@@ -33,7 +33,13 @@ from prime_nb.redact import redact
 from prime_nb.redact._embedded import StreamScrubber
 from prime_nb.redact._file import _rules
 from prime_nb.redact._find import Span
-from prime_nb.redact._narrow import STAND_INS, Narrowed, alike, narrowed_in_place
+from prime_nb.redact._narrow import (
+    STAND_INS,
+    Narrowed,
+    alike,
+    letter_pair,
+    narrowed_in_place,
+)
 
 _narrow = importlib.import_module("prime_nb.redact._narrow")
 _apart = importlib.import_module("prime_nb.redact._apart")
@@ -50,6 +56,8 @@ WORDS = [
     '"quoted"', "https://example.com/a?b=1&c=2", "42", "x=1", "a😀b", "ok;", "(see)", "it\u2019s",
     "\u201cquoted\u201d", "\u2018single\u2019", "a\u2014b", "\u2013", "\u2022 item", "wait\u2026",
     "\u300cja\u300d", "\u2019", "x\u2032",
+    # letters of two UTF-8 bytes: narrowed to Latin-1 letters, both cases
+    "\u03bb", "\u039b\u03bbx", "\u0436\u0416", "\u0151r\u0150", "\u0543\u0573", "\u015fe\u015e",
 ]  # fmt: skip
 SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ ", " \u2014 ", "\u2019", "\u201d "]
 #: texts that read a stand-in where a wide character stood, or that are not narrowed
@@ -60,6 +68,11 @@ SPECIAL = [
     "key: ghp_Zq8vN2xL5pT7rWk3J9mB4c\nY6hD1fG0sA2eR8 😀 wrapped",
     "ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8😀 glued to an emoji",
     "\u0440\u0430ssword=hunter2xyz 😀 (Cyrillic letters: kept as they are)",
+    "\u0440\u0430ssword=hunter2xyz \u03bb (look-alikes kept, no letter narrowed)",
+    "password=hun\u03bbter2xyz and then \u03bb more",  # a span over a letter's stand-in
+    "pass\u0416word=hunter2xyz \u0436 a word with a letter in it",
+    "\u03c3\u03c2 \u03b8\u03d1 \u03a9 password=hunter2xyz (letters sharing a case: kept)",
+    "\u03bb \u00e0\u00c0 \u00e1 password=hunter2xyz (a Latin-1 letter the text holds)",
     "".join(chr(0x1D3B9 + ord(c)) for c in "password") + "=hunter2xyz 😀 (math: not narrowed)",
     "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
@@ -100,11 +113,11 @@ def _narrowed(text: str) -> Narrowed | None:
         return narrowed_in_place(view, 0, len(data))
 
 
-def _key(span: Span, stand_in: str | None, narrow: str) -> tuple[Any, ...]:
+def _key(span: Span, stand_ins: str, narrow: str) -> tuple[Any, ...]:
     """What must be equal: where, by which rule; and what its value tells (confident,
     a wrapped key's joined value) where it holds no stand-in."""
     where = (span.start, span.end, span.rule.name)
-    if stand_in is not None and stand_in in narrow[span.start : span.end]:
+    if any(char in narrow[span.start : span.end] for char in stand_ins):
         return where
     return (*where, span.confident, span.alias is None, span.alias or "")
 
@@ -119,8 +132,8 @@ def span_differences(finder: StreamScrubber, texts: list[str]) -> tuple[list[str
             continue
         narrowed += 1
         assert got.whole() == text, text
-        want = sorted(_key(s, None, text) for s in finder.spans(text))
-        have = sorted(_key(s, got.stand_in, got.narrow) for s in finder.spans(got.narrow))
+        want = sorted(_key(s, "", text) for s in finder.spans(text))
+        have = sorted(_key(s, got.stand_ins, got.narrow) for s in finder.spans(got.narrow))
         if len(want) != len(have) or any(w[: len(h)] != h for w, h in zip(want, have, strict=True)):
             wrong.append(text)
     return wrong, narrowed
@@ -161,8 +174,8 @@ def test_the_stand_ins_are_alike_to_what_they_stand_for() -> None:
     )
 
 
-#: a character beyond Latin-1 named in a string, as itself or as an escape
-_NAMED_IN = re.compile(r"[^\x00-\xff]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}")
+#: a character beyond ASCII named in a string, as itself or as an escape
+_NAMED_IN = re.compile(r"[^\x00-\x7f]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[89a-fA-F][0-9a-fA-F]")
 
 
 def test_no_character_a_finder_names_is_narrowed() -> None:
@@ -186,8 +199,18 @@ def test_no_character_a_finder_names_is_narrowed() -> None:
                 for m in _NAMED_IN.finditer(node.value):
                     text = m.group()
                     named.add(text if len(text) == 1 else chr(int(text[2:], 16)))
+
     assert "\u2502" in named and "\u2026" in named  # the scan finds what it looks for
     assert sorted(char for char in named if alike(char)) == sorted(MASKS)
+    # a letter named (the disguise finder's look-alikes) is never one narrowed, nor one
+    # of Latin-1 that stands for one (those named are left out of them)
+    assert [char for char in named if letter_pair(char) is not None] == []
+    assert [char for char in named if char in _latin_letters()] == []
+    assert "\u0440" in named and "\u00f1" in named  # the scan finds what it looks for
+
+
+def _latin_letters() -> str:
+    return "".join(char for pair in _narrow._latin_pairs() for char in pair)
 
 
 #: characters a finder names that are narrowed all the same: a mask's bullet, which makes
@@ -220,6 +243,38 @@ def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
 
 
 @pytest.mark.usefixtures("tiny")
+def test_a_letter_of_two_bytes_is_narrowed_to_a_latin1_letter_of_its_case() -> None:
+    """Each pair of letters (lower and upper) as a pair of Latin-1 letters the text
+    lacks; none where a letter has no such pair (Hebrew), is a look-alike the disguise
+    finder folds, or shares its case with a third (sigma, theta)."""
+    greek = _narrowed("\u03bb plain \u039b words \u00e0 " * 20)  # à in it: not a stand-in
+    assert greek is not None and greek.narrow == "\u00e1 plain \u00c1 words \u00e0 " * 20
+    assert (
+        greek.letters == "\u039b\u03bb"
+        and greek.whole() == "\u03bb plain \u039b words \u00e0 " * 20
+    )
+    mixed = _narrowed("😀 \u0436 plain \u0151 words " * 20)
+    assert mixed is not None and mixed.narrow == "¦ \u00e1 plain \u00e0 words " * 20
+    for kept in ("\u05e9", "\u0430", "\u03c3", "\u03b8", "\u03a9", "\u0131", "\u00ff"):
+        assert _narrowed(f"{kept} plain words and more plain words " * 20) is None, kept
+    pairs = _narrow._latin_pairs()
+    assert ("\u00e5", "\u00c5") not in pairs and ("\u00f1", "\u00d1") not in pairs
+    many = "".join(chr(0x0561 + i) for i in range(len(pairs) + 1))  # Armenian: one too many
+    assert _narrowed(f"{many} plain words " * 200) is None
+
+
+def test_a_letter_and_its_stand_in_match_their_pair_alone_ignoring_case() -> None:
+    """``re``'s IGNORECASE matches a letter narrowed, and a letter standing for one, with
+    its pair alone, in all the BMP: a pattern ignoring case reads them alike."""
+    bmp = "".join(chr(code) for code in range(0x10000) if not 0xD800 <= code < 0xE000)
+    letters = {letter_pair(chr(code)) for code in range(0x100, 0x800)} - {None}
+    assert len(letters) > 150  # Latin Extended, Greek, Cyrillic, Armenian
+    for pair in [*letters, *_narrow._latin_pairs()]:
+        assert pair is not None
+        assert set(re.findall(re.escape(pair[0]), bmp, re.IGNORECASE)) == set(pair), pair
+
+
+@pytest.mark.usefixtures("tiny")
 def test_a_narrowed_text_has_the_spans_of_the_text(finder: StreamScrubber) -> None:
     texts = _texts()
     wrong, narrowed = span_differences(finder, texts)
@@ -242,6 +297,20 @@ EMOJI_RULE = re.compile(r"🔑 ?([A-Za-z0-9]{8,})")
 KEYED = "the key 🔑 Zq8vN2xL5pT7 😀 it's here"
 #: the user's own rules in place of the defaults (a few, compiled at once)
 OWN: dict[str, Any] = {"rules": [EMOJI_RULE, re.compile(r"password=\S+")]}
+
+
+#: as ``WIDE``, with a Greek letter (narrowed to a Latin-1 letter) for the emoji
+_LETTERED = "Zq8\u03bbvN2xL5pT7rWk3J9mB4c"
+WIDE_LETTERS = [
+    {"type": "custom", "id": "wl", "customType": "x", "data": {"password": _LETTERED}},
+    f"later \u03bb the same {_LETTERED} again, bare",
+    "password=hun\u03bbter2xyz and then \u03bb more",
+    "the same \u03bb password=hun\u03bbter2xyz \U0001d400 (read whole: a mathematical letter)",
+]
+#: a user's rule that names a Greek letter (the narrowed text lacks it), and a text
+LETTER_RULE = re.compile("\u03bb=([A-Za-z0-9]{8,})")
+LETTER_KEYED = "the key \u03bb=Zq8vN2xL5pT7 \u0151 it's here"
+LETTER_OWN: dict[str, Any] = {"rules": [LETTER_RULE, re.compile(r"password=\S+")]}
 
 
 def _entries(texts: list[Any]) -> Iterator[dict[str, Any]]:
@@ -406,6 +475,24 @@ def test_a_rule_naming_an_emoji_reads_the_text_whole(
     assert b"Zq8vN2xL5pT7" not in before[0]
 
 
+@pytest.mark.usefixtures("tiny")
+def test_a_letter_in_a_value_or_a_rule_reads_the_text_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file-wide value with a letter narrowed, a password with one (a span over its
+    stand-in), a user's rule that names one."""
+    (tmp_path / "rule").mkdir()
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, WIDE_LETTERS)
+    assert count >= 2 and narrowed == before
+    for value in (_LETTERED, "hun\u03bbter2xyz"):
+        assert value.encode() not in before[0]
+    narrowed, before, count = redacted_both_ways(
+        tmp_path / "rule", monkeypatch, [LETTER_KEYED, *SPECIAL], **LETTER_OWN
+    )
+    assert count and narrowed == before
+    assert b"Zq8vN2xL5pT7" not in before[0]
+
+
 # -- the oracle can fail: each guard dropped ------------------------------------------------
 
 
@@ -413,6 +500,19 @@ def _names_none(monkeypatch: pytest.MonkeyPatch) -> None:
     """``_narrow.NAMED`` emptied (and ``alike`` made anew, not to keep what it cached)."""
     monkeypatch.setattr(_narrow, "NAMED", frozenset())
     monkeypatch.setattr(_narrow, "alike", functools.lru_cache(_narrow.alike.__wrapped__))
+
+
+def _looks_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No look-alike letter kept from narrowing (and ``letter_pair`` made anew)."""
+    monkeypatch.setattr(_narrow, "_looks", frozenset)
+    monkeypatch.setattr(
+        _narrow, "letter_pair", functools.lru_cache(_narrow.letter_pair.__wrapped__)
+    )
+
+
+def _first_stand_in(real: Callable[..., bool], narrow: str, stand_ins: str, spans: Any) -> bool:
+    """``_over_stand_in`` of the symbols' stand-in alone (the letters' left out)."""
+    return real(narrow, stand_ins[:1], spans)
 
 
 #: (how the guard is dropped, the session that then differs; None: the spans differ)
@@ -432,6 +532,31 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
         [KEYED],
     ),
     "a character a finder names narrowed": (_names_none, None),
+    "a look-alike letter narrowed": (_looks_none, None),
+    "a span over a letter's stand-in kept": (
+        lambda mp: mp.setattr(
+            _long_scrub,
+            "_over_stand_in",
+            functools.partial(_first_stand_in, _long_scrub._over_stand_in),
+        ),
+        WIDE_LETTERS[2:],
+    ),
+    "a file-wide value with a letter kept": (
+        lambda mp: mp.setattr(
+            _long_scrub.LongTextScrubber,
+            "_wide_forms",
+            lambda self, chars, real=_long_scrub.LongTextScrubber._wide_forms: real(
+                self, chars[:1]
+            ),
+        ),
+        WIDE_LETTERS[:2],
+    ),
+    "a rule naming a letter kept": (
+        lambda mp: mp.setattr(
+            _long_scrub, "vouched", lambda rules, *_, real=_long_scrub.vouched: real(rules)
+        ),
+        [LETTER_KEYED],
+    ),
     "a text the walk reads as it is narrowed": (
         lambda mp: mp.setattr(_json_bytes, "READ_AS_THEY_ARE", frozenset()),
         _read_as_they_are()[:4],
@@ -454,7 +579,7 @@ def test_the_oracle_fails_on_each_breakage(
         wrong, _ = span_differences(finder, _texts()[::4] + SPECIAL)
         assert wrong, breakage
         return
-    options = OWN if texts == [KEYED] else {}
+    options = OWN if texts == [KEYED] else LETTER_OWN if texts == [LETTER_KEYED] else {}
     narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, texts, **options)
     assert narrowed != before, breakage
 
