@@ -93,6 +93,7 @@ class Narrowed:
     stood; sliced (``text[a:b]``) as the text itself."""
 
     __slots__ = (
+        "_back",
         "_block",
         "_block_start",
         "_codes",
@@ -112,12 +113,15 @@ class Narrowed:
         positions: array[int],
         codes: array[int],
         table: str,
-        stand_ins: str = "",
-        letters: str = "",
+        lettered: dict[str, str] | None = None,
     ):
         #: the stand-in of the symbols; every stand-in (the letters' too); the letters
         self.narrow, self.stand_in = narrow, stand_in
-        self.stand_ins, self.letters = stand_ins or stand_in, letters
+        lettered = lettered or {}
+        self.stand_ins = stand_in + "".join(sorted(lettered.values()))
+        self.letters = "".join(sorted(lettered))
+        #: where only letters were narrowed, each stand-in back to its letter, one for one
+        self._back = None if set(table) - lettered.keys() else str.maketrans(_inverse(lettered))
         #: where each wide character stood, and its code: its place in ``_table``
         self._positions, self._codes, self._table = positions, codes, table
         #: the block of the text last decoded, and where it starts
@@ -156,8 +160,13 @@ class Narrowed:
         return chars.tobytes().decode("utf-32-le")
 
     def whole(self) -> str:
-        """The text as one ``str`` (four bytes a character: only where it is needed)."""
-        return self[0 : len(self.narrow)]
+        """The text as one ``str`` (only where it is needed): where only letters were
+        narrowed, the narrowed text translated back (no copy as wide as the text but the
+        text); else a block at a time, joined (each block's UTF-32 let go in turn)."""
+        if self._back is not None:
+            return self.narrow.translate(self._back)
+        n = len(self.narrow)
+        return "".join(self._decoded(at, min(n, at + BLOCK)) for at in range(0, n, BLOCK))
 
 
 class LongText(str):
@@ -244,9 +253,12 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
-    stand_ins = stand_in + "".join(sorted(lettered.values()))
     text = str(view[start:write], "utf-8")
-    return Narrowed(text, stand_in, positions, codes, table, stand_ins, "".join(sorted(lettered)))
+    return Narrowed(text, stand_in, positions, codes, table, lettered)
+
+
+def _inverse(lettered: dict[str, str]) -> dict[str, str]:
+    return {stand: letter for letter, stand in lettered.items()}
 
 
 def _beyond_latin1(buffer: bytearray, start: int, end: int) -> bool:
