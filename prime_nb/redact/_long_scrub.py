@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -98,19 +99,24 @@ class LongTextScrubber(Scrubber):
 def vouched(rules: list[Rule], letters: bool = False) -> bool:
     """Whether every rule reads a stand-in as it reads a narrowed character: a pattern
     that names no character beyond ASCII (as itself or an escape), a finder of this
-    package's (``_narrow.alike`` is made for those); where ``letters`` were narrowed,
-    a pattern that names no letter beyond ASCII."""
-    return all(_vouched(rule) and not (letters and _names_letter(rule)) for rule in rules)
+    package's (``_narrow.alike`` is made for those); where ``letters`` (or a hidden
+    mark) were narrowed,
+    a pattern that names no character beyond ASCII as itself."""
+    return all(_vouched(rule) and not (letters and _names_wide(rule)) for rule in rules)
 
 
 @functools.lru_cache(maxsize=1024)
-def _names_letter(rule: Rule) -> bool:
-    """Whether a pattern of ``rule`` names a letter beyond ASCII (a letter narrowed, or
-    one of Latin-1 that stands for one)."""
+def _names_wide(rule: Rule) -> bool:
+    """Whether a pattern of ``rule`` names, as itself, a letter or a hidden mark beyond
+    ASCII, or a character of Latin-1 (a letter or mark narrowed, or one that stands for
+    one; an escape is read by :func:`_vouched`)."""
     patterns = [rule.pattern, *(rule.shape or ())]
-    return any(
-        p is not None and any(ord(char) > 127 and char.isalpha() for char in p.pattern)
-        for p in patterns
+    return any(p is not None and any(map(_one_for_one, p.pattern)) for p in patterns)
+
+
+def _one_for_one(char: str) -> bool:
+    return char > "\x7f" and (
+        char <= "\xff" or char.isalpha() or unicodedata.category(char) == "Cf"
     )
 
 

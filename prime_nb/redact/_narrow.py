@@ -205,7 +205,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     long_lead = has_long_lead(buffer, start, end)
     present: set[str] = set()  # the characters of Latin-1 that a stand-in may be
     narrowed: set[str] = set()
-    letters: dict[str, int] = {}  # each letter that may be narrowed, and how many stand
+    letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
@@ -217,18 +217,18 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
                 narrowed.add(char)
             elif char > "\uffff":
                 return None  # a wide letter (mathematical, a tag): read as it is
-            elif letter_pair(char) is not None and not widest:
+            elif (letter_pair(char) is not None or char in HIDDEN_MARKS) and not widest:
                 letters[char] = 0
             else:
                 widest = 1  # a letter of the BMP (Hebrew): two bytes a character
-        if not widest and len({letter_pair(char) for char in letters}) > len(_latin_pairs()):
+        if not widest and len({letter_pair(c) for c in letters} - {None}) > len(_latin_pairs()):
             widest = 1  # more letters than stand-ins for them
         if widest and not long_lead:
             return None  # a letter stays: its ``str`` is two bytes a character as it is
         for char in letters:
             letters[char] += found.get(char, 0)
         kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
-        present.update(char for char in STAND_INS if char in piece)
+        present.update(char for char in STAND_INS + HIDDEN_STAND_IN if char in piece)
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     lettered = {} if widest else _letter_stand_ins(letters, present)
@@ -337,9 +337,13 @@ NAMED_LETTERS = frozenset("\u00f1\u00d1")
 
 
 def _letter_stand_ins(letters: dict[str, int], present: set[str]) -> dict[str, str] | None:
-    """Each of ``letters`` as the Latin-1 letter that stands for it: a pair of letters
+    """Each of ``letters`` as the Latin-1 character that stands for it: a pair of letters
     (lower and upper) as a pair of Latin-1 letters neither of which the text holds, one
-    for one; None where the text holds too few."""
+    for one, and a hidden mark as the soft hyphen, where it is the text's only kind
+    (:data:`HIDDEN_MARKS`); None where the text holds too few, or the soft hyphen."""
+    marks = [char for char in letters if char in HIDDEN_MARKS]
+    if len(marks) > 1 or (marks and HIDDEN_STAND_IN in present):
+        return None
     pairs = sorted({pair for char in letters if (pair := letter_pair(char)) is not None})
     free = [pair for pair in _latin_pairs() if not present.intersection(pair)]
     if len(pairs) > len(free):
@@ -347,7 +351,22 @@ def _letter_stand_ins(letters: dict[str, int], present: set[str]) -> dict[str, s
     stands = {}
     for (low, up), (low_in, up_in) in zip(pairs, free, strict=False):
         stands[low], stands[up] = low_in, up_in
-    return {char: stands[char] for char in letters}
+    return {char: stands.get(char, HIDDEN_STAND_IN) for char in letters}
+
+
+#: the hidden marks the disguise finder takes off (``_disguise._HIDDEN``: zero-width
+#: spaces and joiners, marks of direction), each of the format category: one kind in a
+#: text becomes the soft hyphen, which the disguise finder takes off as well, and which
+#: no other finder reads apart from them (no letter, digit or space, not printable, its
+#: own NFKC form, no case); the byte-order mark (which a decoder strips) is not one
+HIDDEN_MARKS = frozenset(
+    char
+    for low, high in ((0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2069))
+    for char in map(chr, range(low, high + 1))
+    if unicodedata.category(char) == "Cf"
+)
+#: the soft hyphen: the stand-in of a text's hidden mark
+HIDDEN_STAND_IN = "\u00ad"
 
 
 def _wide_counts(piece: str) -> dict[str, int]:

@@ -58,6 +58,8 @@ WORDS = [
     "\u300cja\u300d", "\u2019", "x\u2032",
     # letters of two UTF-8 bytes: narrowed to Latin-1 letters, both cases
     "\u03bb", "\u039b\u03bbx", "\u0436\u0416", "\u0151r\u0150", "\u0543\u0573", "\u015fe\u015e",
+    # hidden marks: one kind in a text narrowed to the soft hyphen
+    "a\u200bb", "\u200b", "👨\u200d👩", "\u200e",
 ]  # fmt: skip
 SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ ", " \u2014 ", "\u2019", "\u201d "]
 #: texts that read a stand-in where a wide character stood, or that are not narrowed
@@ -73,6 +75,10 @@ SPECIAL = [
     "pass\u0416word=hunter2xyz \u0436 a word with a letter in it",
     "\u03c3\u03c2 \u03b8\u03d1 \u03a9 password=hunter2xyz (letters sharing a case: kept)",
     "\u03bb \u00e0\u00c0 \u00e1 password=hunter2xyz (a Latin-1 letter the text holds)",
+    "pass\u200bword=hunter2xyz and \u200b then (a span over a hidden mark's stand-in)",
+    "pass\u200bword=hunter2xyz \u00ad a soft hyphen in it: the mark kept",
+    "two marks \u200b \u200c password=hunter2xyz (kept)",
+    "👨\u200d👩\u200d👧 a family password=hunter2xyz \u2019s",
     "".join(chr(0x1D3B9 + ord(c)) for c in "password") + "=hunter2xyz 😀 (math: not narrowed)",
     "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
@@ -255,6 +261,11 @@ def test_a_letter_of_two_bytes_is_narrowed_to_a_latin1_letter_of_its_case() -> N
     )
     mixed = _narrowed("😀 \u0436 plain \u0151 words " * 20)
     assert mixed is not None and mixed.narrow == "¦ \u00e1 plain \u00e0 words " * 20
+    hidden = _narrowed("a\u200bb plain \u200b words " * 20)
+    assert hidden is not None and hidden.narrow == "a\u00adb plain \u00ad words " * 20
+    assert _narrowed("a\u200bb \u200c plain words " * 20) is None  # two kinds of mark
+    assert _narrowed("a\u200bb \u00ad plain words " * 20) is None  # a soft hyphen in it
+    assert _narrowed("\ufeffa plain text with words " * 20) is None  # a byte-order mark
     for kept in ("\u05e9", "\u0430", "\u03c3", "\u03b8", "\u03a9", "\u0131", "\u00ff"):
         assert _narrowed(f"{kept} plain words and more plain words " * 20) is None, kept
     pairs = _narrow._latin_pairs()
@@ -482,7 +493,9 @@ def test_a_letter_in_a_value_or_a_rule_reads_the_text_whole(
     """A file-wide value with a letter narrowed, a password with one (a span over its
     stand-in), a user's rule that names one."""
     (tmp_path / "rule").mkdir()
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, WIDE_LETTERS)
+    narrowed, before, count = redacted_both_ways(
+        tmp_path, monkeypatch, [*WIDE_LETTERS, SOFT_HYPHENED]
+    )
     assert count >= 2 and narrowed == before
     for value in (_LETTERED, "hun\u03bbter2xyz"):
         assert value.encode() not in before[0]
@@ -500,6 +513,18 @@ def _names_none(monkeypatch: pytest.MonkeyPatch) -> None:
     """``_narrow.NAMED`` emptied (and ``alike`` made anew, not to keep what it cached)."""
     monkeypatch.setattr(_narrow, "NAMED", frozenset())
     monkeypatch.setattr(_narrow, "alike", functools.lru_cache(_narrow.alike.__wrapped__))
+
+
+#: a text read whole (a span over a stand-in) that holds a soft hyphen and a hidden mark
+SOFT_HYPHENED = "password=hun\u200bter2xyz \u00ad then \u00ad more plain words"
+
+
+def _soft_hyphen_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The soft hyphen taken as a hidden mark's stand-in where the text holds it."""
+    real = _narrow._letter_stand_ins
+    monkeypatch.setattr(
+        _narrow, "_letter_stand_ins", lambda letters, present: real(letters, present - {"\xad"})
+    )
 
 
 def _looks_none(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -532,6 +557,7 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
         [KEYED],
     ),
     "a character a finder names narrowed": (_names_none, None),
+    "a soft hyphen the text holds taken as a stand-in": (_soft_hyphen_free, [SOFT_HYPHENED]),
     "a look-alike letter narrowed": (_looks_none, None),
     "a span over a letter's stand-in kept": (
         lambda mp: mp.setattr(
