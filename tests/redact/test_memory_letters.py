@@ -1,14 +1,15 @@
-"""Redaction's peak memory of a long text of ASCII with a letter of two UTF-8 bytes in it.
+"""Redaction's peak memory of a long text of ASCII with a letter of two UTF-8 bytes, or a
+zero-width mark, in it.
 
 Issue #43 asks that ``redact`` keep its peak within 3x the longest line. A text of ASCII
-words with a Greek, Cyrillic, Armenian or Latin Extended letter after every 50
-characters is two bytes a character as a ``str``, and its line one: the line and the
-``str`` alone were 3x, and redaction grew 3.2x the line (4.2x under a custom entry's
-description, whose line is written anew). Such a letter is narrowed to a letter of
-Latin-1 (``_narrow.letter_pair``), so the text is a byte a character: both are within
-2.5x. Each shape's line is written at 1.1 and 2.1 MB (the probe's sizes,
-``benchmarks/probe_redact_memory.py``), 1 MB apart, so that the noise allowed at each
-is a quarter of the line's.
+words with a Greek, Cyrillic, Armenian or Latin Extended letter, or a zero-width space,
+after every 50 characters is two bytes a character as a ``str``, and its line one: the
+line and the ``str`` alone were 3x, and redaction grew 3.2x the line (4.3x under a custom
+entry's description, whose line is written anew). Such a letter is narrowed to a letter
+of Latin-1 (``_narrow.letter_pair``), a text's one kind of hidden mark to the soft
+hyphen, so the text is a byte a character: both shapes are within 2.5x. Each shape's
+line is written at 1.1 and 2.1 MB (the probe's sizes, ``probe_redact_memory.py``), 1 MB
+apart, so that the noise allowed at each is a quarter of the line's.
 """
 
 from __future__ import annotations
@@ -21,10 +22,15 @@ from test_redact_memory import assert_grew_at_most, measure
 
 WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retried "
 
-#: (the letter, whether the line escapes it as ``\\uXXXX``, under a description)
+#: (the letters, one after every 50 characters in turn, whether the line escapes them as
+#: ``\\uXXXX``, whether the text is under a custom entry's description)
 SHAPES: dict[str, tuple[str, bool, bool]] = {
     "a Greek letter among ASCII, raw": ("\u03bb", False, False),
-    "a Cyrillic letter among ASCII under a custom entry's description": ("\u0436", False, True),
+    "a Cyrillic letter, a zero-width space among ASCII under a description": (
+        "\u0436\u200b",
+        False,
+        True,
+    ),
 }
 
 
@@ -44,9 +50,9 @@ def _entry(text: str, description: bool) -> dict[str, Any]:
 
 def _line(shape: str, size: int) -> str:
     """The shape's line at about twice ``size`` bytes less 1 MB (``measure``'s sizes are
-    1.06 and 1.56 MB): a letter after every 50 characters."""
-    letter, escaped, description = SHAPES[shape]
-    unit = WORDS[:50] + letter
+    1.06 and 1.56 MB)."""
+    letters, escaped, description = SHAPES[shape]
+    unit = "".join(WORDS[:50] + letter for letter in letters)
     text = unit * ((2 * size - (1 << 20)) // len(unit.encode()) + 1)
     return json.dumps(_entry(text, description), ensure_ascii=escaped)
 
