@@ -1,27 +1,34 @@
-"""A long string with emoji or typographic marks in it, held as a ``str`` of one (or
-two) bytes a character that every finder reads whole.
+"""A long string with emoji, typographic marks, letters of two UTF-8 bytes or hidden
+marks in it, held as a ``str`` of one (or two) bytes a character that every finder reads
+whole.
 
 Why: a Python ``str`` holding one character beyond the Basic Multilingual Plane (an
-emoji) costs four bytes for every character, and one holding a curly apostrophe two, so
-a long mostly-ASCII string with emoji in it is four times its UTF-8 line as one ``str``
-(with curly quotes, twice): over redaction's bound of three times the line before
-anything is read. Here such a string is *narrowed*: each of its symbols and marks of
-punctuation wider than Latin-1 (an emoji, a skin tone, ``✅``, ``→``, a curly quote, a
-dash) becomes one Latin-1 *stand-in* character that the text does not hold, written in
-the line's own buffer over its UTF-8 (never longer) and decoded from there, as
-``_apart`` decodes an escaped string: a byte a character, or two where a letter of the
-BMP (Cyrillic) stays in it as it is. Where each stood is kept beside it (an array of
-positions and one of codes into a table of the characters narrowed).
+emoji) costs four bytes for every character, and one holding a curly apostrophe, a Greek
+letter or a zero-width space two, so a long mostly-ASCII string with emoji in it is four
+times its UTF-8 line as one ``str`` (with curly quotes or a Greek letter, twice): over
+redaction's bound of three times the line before anything is read. Here such a string is
+*narrowed*: each of its symbols and marks of punctuation wider than Latin-1 (an emoji, a
+skin tone, ``✅``, ``→``, a curly quote, a dash) becomes one Latin-1 *stand-in* character
+that the text does not hold, written in the line's own buffer over its UTF-8 (never
+longer) and decoded from there, as ``_apart`` decodes an escaped string: a byte a
+character, or two where a letter of the BMP (Hebrew) stays in it as it is. Where each
+stood is kept beside it (an array of positions and one of codes into a table of the
+characters narrowed).
 
 Every finder reads the narrowed text as it reads any text, whole, with the same answer
 as of the text itself, because the characters narrowed and the stand-in are alike to
 every test a finder makes of a character: none is a letter, a digit, a space or ``_``,
 each is printable, has no case, is its own NFKC form and is named by no finder
-(:func:`alike`). The only places they differ are the characters themselves, so a span
-found that holds a stand-in (its value would not be the text's), a file-wide value that
-holds a narrowed character or the stand-in, or a rule that names one makes the scrubber
-read the text whole (``_long_scrub.py``). A text with a letter beyond the BMP (a
-mathematical letter, a tag) is decoded as before.
+(:func:`alike`). A letter of two UTF-8 bytes (Latin Extended, Greek, Cyrillic, Armenian)
+is narrowed one for one instead: each pair of cases to a pair of Latin-1 letters the
+text lacks, alike to it as a letter of the same case and UTF-8 length whose case pair is
+its own (:func:`letter_pair`); and a text's one kind of hidden mark (a zero-width space)
+to the soft hyphen, which the disguise finder takes off as it takes off the mark. The
+only places they differ are the characters themselves, so a span found that holds a
+stand-in (its value would not be the text's), a file-wide value that holds a narrowed
+character or a stand-in, or a rule that names one makes the scrubber read the text whole
+(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a tag)
+is decoded as before.
 """
 
 from __future__ import annotations
