@@ -309,19 +309,23 @@ def _pair(char: str) -> tuple[str, str] | None:
         return None
     if any(unicodedata.normalize("NFKC", c) != c for c in (low, up)):
         return None
-    lowers, uppers = _case_groups()
-    return (low, up) if lowers[low] == 2 and uppers[up] == 2 else None
+    lowers, uppers = _case_groups()  # each the other's only case: one besides itself
+    return (low, up) if lowers.get(low) == 1 and uppers.get(up) == 1 else None
 
 
 @functools.cache
 def _case_groups() -> tuple[dict[str, int], dict[str, int]]:
-    """How many characters of the BMP have each lower form, and each upper form."""
+    """How many characters of the BMP have each lower form, and each upper form, other
+    than the form itself (a few thousand: only those of a cased character are kept)."""
     lowers: dict[str, int] = {}
     uppers: dict[str, int] = {}
     for code in range(0x10000):
         char = chr(code)
-        lowers[char.lower()] = lowers.get(char.lower(), 0) + 1
-        uppers[char.upper()] = uppers.get(char.upper(), 0) + 1
+        low, up = char.lower(), char.upper()
+        if low != char:
+            lowers[low] = lowers.get(low, 0) + 1
+        if up != char:
+            uppers[up] = uppers.get(up, 0) + 1
     return lowers, uppers
 
 
