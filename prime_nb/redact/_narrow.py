@@ -170,6 +170,10 @@ class Narrowed:
         """The text as one ``str`` (only where it is needed): where only letters were
         narrowed, the narrowed text translated back (no copy as wide as the text but the
         text); else a block at a time, joined (each block's UTF-32 let go in turn)."""
+        if not self._positions:
+            return self.narrow
+        if not self._positions:
+            return self.narrow  # nothing narrowed (:func:`kept_whole`)
         if self._back is not None:
             return self.narrow.translate(self._back)
         n = len(self.narrow)
@@ -207,7 +211,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if not _beyond_latin1(buffer, start, end):
+    if not beyond_latin1(buffer, start, end):
         return None  # a byte a character as a ``str`` already
     long_lead = has_long_lead(buffer, start, end)
     present: set[str] = set()  # the characters of Latin-1 that a stand-in may be
@@ -264,11 +268,20 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     return Narrowed(text, stand_in, positions, codes, table, lettered)
 
 
+def kept_whole(text: str) -> Narrowed:
+    """``text``, which is not one to narrow, as a narrowed text with nothing narrowed: a
+    long text wider than Latin-1 is then held as a ``LongText`` all the same, so that
+    where its line is written anew it is written a piece at a time (``_pending.py``),
+    not in orjson's bytes of the whole line beside its ``str``. Every finder reads it as
+    it is."""
+    return Narrowed(text, "", array("I"), array("B"), "")
+
+
 def _inverse(lettered: dict[str, str]) -> dict[str, str]:
     return {stand: letter for letter, stand in lettered.items()}
 
 
-def _beyond_latin1(buffer: bytearray, start: int, end: int) -> bool:
+def beyond_latin1(buffer: bytearray, start: int, end: int) -> bool:
     """Whether ``buffer[start:end]`` (UTF-8) holds a character beyond Latin-1: a byte
     from 0xC4 on is the first of one (NumPy's one pass, no copy)."""
     return end > start and int(np.frombuffer(buffer, np.uint8, end - start, start).max()) >= 0xC4

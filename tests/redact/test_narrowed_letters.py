@@ -32,6 +32,7 @@ from prime_nb.redact._narrow import letter_pair
 
 _narrow = importlib.import_module("prime_nb.redact._narrow")
 _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
+_apart = importlib.import_module("prime_nb.redact._apart")
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +109,36 @@ def test_a_letter_in_a_value_or_a_rule_reads_the_text_whole(
     )
     assert count and narrowed == before
     assert b"Zq8vN2xL5pT7" not in before[0]
+
+
+#: texts wider than Latin-1 not narrowed (a letter with no case, beyond the BMP, a
+#: look-alike), held as narrowed texts with nothing narrowed (``_narrow.kept_whole``)
+KEPT = [
+    "\u05e9\u05dc\u05d5\u05dd password=hunter2xyz and then more (Hebrew)",
+    "\U0001d400 math password=hun\U0001d400ter2xyz and ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8",
+    "\u0440\u0430ssword=hunter2xyz \u03bb (a look-alike) \u2019s",
+    "\u4e2d\u6587 token ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8 ok \u200b\u200c",
+]
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_text_kept_whole_is_redacted_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under each of six keys in turn (a line kept as it is, written anew, a secret's key
+    among them): the same file, report and suspects as the text read as a ``str``."""
+    kept = [0]
+    real = _apart.kept_whole
+
+    def counted(text: str) -> Any:
+        kept[0] += 1
+        return real(text)
+
+    monkeypatch.setattr(_apart, "kept_whole", counted)
+    narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, KEPT * 3)
+    assert kept[0] >= len(KEPT) * 3  # each, in each pass
+    assert narrowed == before
+    assert b"hunter2xyz" not in before[0]
 
 
 #: a text read whole (a span over a stand-in) that holds a soft hyphen and a hidden mark

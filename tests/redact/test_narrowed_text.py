@@ -328,7 +328,8 @@ def _read_as_they_are() -> list[Any]:
 def redacted_both_ways(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, texts: list[Any], **options: Any
 ) -> tuple[tuple[bytes, Any, Any], tuple[bytes, Any, Any], int]:
-    """A session of ``texts`` redacted narrowed, and not (the file, the report, the
+    """A session of ``texts`` redacted narrowed (a text not narrowed held as a narrowed
+    text all the same, ``_narrow.kept_whole``), and not (the file, the report, the
     suspects); how many were narrowed."""
     path = tmp_path / "s.jsonl"
     lines = [json.dumps(HEAD), *(json.dumps(e, ensure_ascii=False) for e in _entries(texts))]
@@ -345,6 +346,8 @@ def redacted_both_ways(
     out: list[tuple[bytes, Any, Any]] = []
     for narrowing in (counted, lambda *_: None):
         monkeypatch.setattr(_apart, "narrowed_in_place", narrowing)
+        if narrowing is not counted:  # nor held as a narrowed text with nothing narrowed
+            monkeypatch.setattr(_apart, "kept_whole", lambda text: text)
         dest = tmp_path / f"out{len(out)}.jsonl"
         done = redact(path, dest, hostnames=[], **options)
         report, suspects = (t.astype(str).values.tolist() for t in (done.report, done.suspects))
