@@ -89,13 +89,13 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
 def _decoded(view: memoryview, start: int, end: int) -> str | Narrowed:
     """The text of the UTF-8 ``view[start:end]``: narrowed in the line's own buffer where
     it holds emoji (``_narrow.py``; those bytes then blanked), else decoded as it is (held
-    as a narrowed text with nothing narrowed where it is wider than Latin-1,
+    as a narrowed text with nothing narrowed where it is beyond ASCII,
     ``_narrow.kept_whole``)."""
     narrowed = None if view.readonly else narrowed_in_place(view, start, end)
     if narrowed is None:
         text = str(view[start:end], "utf-8")
         buffer = view.obj
-        if not isinstance(buffer, bytearray) or not beyond_latin1(buffer, start, end):
+        if not isinstance(buffer, bytearray) or not beyond_latin1(buffer, start, end, 0x80):
             return text
         narrowed = kept_whole(text)
         del text

@@ -270,7 +270,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
 
 def kept_whole(text: str) -> Narrowed:
     """``text``, which is not one to narrow, as a narrowed text with nothing narrowed: a
-    long text wider than Latin-1 is then held as a ``LongText`` all the same, so that
+    long text beyond ASCII is then held as a ``LongText`` all the same, so that
     where its line is written anew it is written a piece at a time (``_pending.py``),
     not in orjson's bytes of the whole line beside its ``str``. Every finder reads it as
     it is."""
@@ -281,10 +281,11 @@ def _inverse(lettered: dict[str, str]) -> dict[str, str]:
     return {stand: letter for letter, stand in lettered.items()}
 
 
-def beyond_latin1(buffer: bytearray, start: int, end: int) -> bool:
+def beyond_latin1(buffer: bytearray, start: int, end: int, least: int = 0xC4) -> bool:
     """Whether ``buffer[start:end]`` (UTF-8) holds a character beyond Latin-1: a byte
-    from 0xC4 on is the first of one (NumPy's one pass, no copy)."""
-    return end > start and int(np.frombuffer(buffer, np.uint8, end - start, start).max()) >= 0xC4
+    from 0xC4 on is the first of one (NumPy's one pass, no copy); with ``least`` 0x80,
+    beyond ASCII."""
+    return end > start and int(np.frombuffer(buffer, np.uint8, end - start, start).max()) >= least
 
 
 @functools.lru_cache(maxsize=4096)

@@ -111,13 +111,14 @@ def test_a_letter_in_a_value_or_a_rule_reads_the_text_whole(
     assert b"Zq8vN2xL5pT7" not in before[0]
 
 
-#: texts wider than Latin-1 not narrowed (a letter with no case, beyond the BMP, a
-#: look-alike), held as narrowed texts with nothing narrowed (``_narrow.kept_whole``)
+#: texts beyond ASCII not narrowed (a letter with no case, beyond the BMP, a look-alike,
+#: Latin-1 alone), held as narrowed texts with nothing narrowed (``_narrow.kept_whole``)
 KEPT = [
     "\u05e9\u05dc\u05d5\u05dd password=hunter2xyz and then more (Hebrew)",
     "\U0001d400 math password=hun\U0001d400ter2xyz and ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8",
     "\u0440\u0430ssword=hunter2xyz \u03bb (a look-alike) \u2019s",
     "\u4e2d\u6587 token ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8 ok \u200b\u200c",
+    "caf\u00e9 na\u00efve password=hunter2xyz \u00bfqu\u00e9? (Latin-1 alone)",
 ]
 
 
