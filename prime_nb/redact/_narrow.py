@@ -214,7 +214,7 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     if not beyond_latin1(buffer, start, end):
         return None  # a byte a character as a ``str`` already
     long_lead = has_long_lead(buffer, start, end)
-    present: set[str] = set()  # the characters of Latin-1 that a stand-in may be
+    present: set[str] = set()  # the characters of Latin-1 in it (a stand-in is none)
     narrowed: set[str] = set()
     letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
     count = wide = widest = 0
@@ -239,7 +239,6 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
         for char in letters:
             letters[char] += found.get(char, 0)
         kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
-        present.update(char for char in STAND_INS + HIDDEN_STAND_IN if char in piece)
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     lettered = {} if widest else _letter_stand_ins(letters, present)
@@ -395,11 +394,12 @@ HIDDEN_STAND_IN = "\u00ad"
 
 
 def _wide_counts(piece: str) -> dict[str, int]:
-    """How many times each character from Latin-1's letters on (U+00C0) stands in
-    ``piece`` (NumPy's reading of its UTF-32, not a Python step a character): those
-    wider than Latin-1 to be narrowed, those of it that a stand-in must not be."""
+    """How many times each character from U+00A0 on stands in ``piece`` (NumPy's reading
+    of its UTF-32, not a Python step a character): those wider than Latin-1 to be
+    narrowed, those of Latin-1 that a stand-in must not be (the symbols', the soft
+    hyphen, the letters')."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32)
-    kinds, counts = np.unique(chars[chars >= 0xC0], return_counts=True)
+    kinds, counts = np.unique(chars[chars >= 0xA0], return_counts=True)
     return dict(zip(map(chr, kinds.tolist()), counts.tolist(), strict=True))
 
 
