@@ -27,8 +27,10 @@ to the soft hyphen, which the disguise finder takes off as it takes off the mark
 only places they differ are the characters themselves, so a span found that holds a
 stand-in (its value would not be the text's), a file-wide value that holds a narrowed
 character or a stand-in, or a rule that names one makes the scrubber read the text whole
-(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a tag)
-is decoded as before.
+(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a tag),
+or any other text beyond ASCII not narrowed, is held as it is as a narrowed text with
+nothing narrowed (:func:`kept_whole`), so that its line, written anew, writes it in
+pieces.
 """
 
 from __future__ import annotations
@@ -167,13 +169,12 @@ class Narrowed:
         return chars.tobytes().decode("utf-32-le")
 
     def whole(self) -> str:
-        """The text as one ``str`` (only where it is needed): where only letters were
-        narrowed, the narrowed text translated back (no copy as wide as the text but the
+        """The text as one ``str`` (only where it is needed): the narrowed text itself
+        where nothing was narrowed (:func:`kept_whole`); where only letters and a mark
+        were, the narrowed text translated back (no copy as wide as the text but the
         text); else a block at a time, joined (each block's UTF-32 let go in turn)."""
         if not self._positions:
             return self.narrow
-        if not self._positions:
-            return self.narrow  # nothing narrowed (:func:`kept_whole`)
         if self._back is not None:
             return self.narrow.translate(self._back)
         n = len(self.narrow)
@@ -277,6 +278,7 @@ def kept_whole(text: str) -> Narrowed:
 
 
 def _inverse(lettered: dict[str, str]) -> dict[str, str]:
+    """Each stand-in of ``lettered`` as the letter (or mark) it stands for."""
     return {stand: letter for letter, stand in lettered.items()}
 
 
@@ -292,9 +294,9 @@ def letter_pair(char: str) -> tuple[str, str] | None:
     """The (lower, upper) pair of ``char`` where it is a letter of two UTF-8 bytes (Latin
     Extended, Greek, Cyrillic, Armenian) that a letter of Latin-1 may stand for: no
     look-alike of an ASCII letter (neither of the pair) that the disguise finder folds,
-    cased,
-    its pair each other's only case (no third character of the BMP shares either's lower
-    or upper form, so ``re``'s IGNORECASE matches the two alone), each its own NFKC form.
+    cased, its pair each other's only case (no third character of the BMP shares either's
+    lower or upper form, so ``re``'s IGNORECASE matches the two alone), each its own NFKC
+    form.
     A letter of Latin-1's pairs (:func:`_latin_pairs`) is alike to it to every test a
     finder makes of one: a word's letter, of the same case, two bytes of UTF-8."""
     pair = _pair(char) if "\u0100" <= char <= "\u07ff" else None
