@@ -27,7 +27,14 @@ import orjson
 
 from ._compiled import compiled
 from ._json_bytes import SPACE, STRING, narrowed_under
-from ._narrow import LongText, Narrowed, has_long_lead, narrowed_in_place
+from ._narrow import (
+    LongText,
+    Narrowed,
+    beyond_latin1,
+    has_long_lead,
+    kept_whole,
+    narrowed_in_place,
+)
 
 #: a string value longer than this (in bytes) is decoded apart
 LONG_STRING = 1 << 16
@@ -81,10 +88,17 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
 
 def _decoded(view: memoryview, start: int, end: int) -> str | Narrowed:
     """The text of the UTF-8 ``view[start:end]``: narrowed in the line's own buffer where
-    it holds emoji (``_narrow.py``; those bytes then blanked), else decoded as it is."""
+    it holds emoji (``_narrow.py``; those bytes then blanked), else decoded as it is (held
+    as a narrowed text with nothing narrowed where it is beyond ASCII,
+    ``_narrow.kept_whole``)."""
     narrowed = None if view.readonly else narrowed_in_place(view, start, end)
     if narrowed is None:
-        return str(view[start:end], "utf-8")
+        text = str(view[start:end], "utf-8")
+        buffer = view.obj
+        if not isinstance(buffer, bytearray) or not beyond_latin1(buffer, start, end, 0x80):
+            return text
+        narrowed = kept_whole(text)
+        del text
     _blanked(view, start, end)
     return narrowed
 

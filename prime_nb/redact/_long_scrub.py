@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -44,14 +45,15 @@ class LongTextScrubber(Scrubber):
             return super()._string(text, path, secret, hits)
         source = text.source
         narrow = source.narrow
-        wide = hits is not None and self._wide_forms(source.stand_in)  # pass 2 reads them
+        # pass 2 reads the file-wide values
+        wide = hits is not None and self._wide_forms(source.stand_ins + source.letters)
         if secret:  # replaced whole where its ends tell it is no stand-in
             new = replaced_whole(self, text, path, hits)
             return self._read_whole(text, path, secret, hits) if new is None else new
-        if wide or not vouched(self.rules):
+        if wide or not vouched(self.rules, bool(source.letters)):
             return self._read_whole(text, path, secret, hits)
         spans, before = self._cached_spans(narrow)
-        if _over_stand_in(narrow, source.stand_in, spans):
+        if _over_stand_in(narrow, source.stand_ins, spans):
             return self._read_whole(text, path, secret, hits)
         if hits is None:
             if not before:  # as ``learn_text``, with the spans it would find
@@ -72,15 +74,18 @@ class LongTextScrubber(Scrubber):
             return joined(source.whole(), cuts)
         return self.pending.stand_in(source, cuts)
 
-    def _wide_forms(self, stand_in: str) -> bool:
+    def _wide_forms(self, chars: str) -> bool:
         """Whether a file-wide value (or a form of one) holds a character a stand-in
-        stands for, or ``stand_in``: it would be found in the narrowed text where it is
-        not in the text, or not where it is."""
+        stands for, or one of ``chars`` (the text's stand-ins and the letters narrowed):
+        it would be found in the narrowed text where it is not in the text, or not where
+        it is."""
         self.matcher()
-        known = self._wide_forms_of.get(stand_in)
+        known = self._wide_forms_of.get(chars)
         if known is None or known[0] != len(self._forms):
-            wide = any(stand_in in form or _narrows(form) for form in self._forms)
-            known = self._wide_forms_of[stand_in] = (len(self._forms), wide)
+            wide = any(
+                _narrows(form) or any(char in form for char in chars) for form in self._forms
+            )
+            known = self._wide_forms_of[chars] = (len(self._forms), wide)
         return known[1]
 
     def _read_whole(self, text: LongText, path: str, secret: bool, hits: Hits | None) -> str:
@@ -96,11 +101,28 @@ class LongTextScrubber(Scrubber):
         return text
 
 
-def vouched(rules: list[Rule]) -> bool:
+def vouched(rules: list[Rule], letters: bool = False) -> bool:
     """Whether every rule reads a stand-in as it reads a narrowed character: a pattern
     that names no character beyond ASCII (as itself or an escape), a finder of this
-    package's (``_narrow.alike`` is made for those)."""
-    return all(_vouched(rule) for rule in rules)
+    package's (``_narrow.alike`` is made for those); where ``letters`` (or a hidden
+    mark) were narrowed,
+    a pattern that names no character beyond ASCII as itself."""
+    return all(_vouched(rule) and not (letters and _names_wide(rule)) for rule in rules)
+
+
+@functools.lru_cache(maxsize=1024)
+def _names_wide(rule: Rule) -> bool:
+    """Whether a pattern of ``rule`` names, as itself, a letter or a hidden mark beyond
+    ASCII, or a character of Latin-1 (a letter or mark narrowed, or one that stands for
+    one; an escape is read by :func:`_vouched`)."""
+    patterns = [rule.pattern, *(rule.shape or ())]
+    return any(p is not None and any(map(_one_for_one, p.pattern)) for p in patterns)
+
+
+def _one_for_one(char: str) -> bool:
+    return char > "\x7f" and (
+        char <= "\xff" or char.isalpha() or unicodedata.category(char) == "Cf"
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -131,10 +153,11 @@ def _narrows(text: str) -> bool:
     return not text.isascii() and any(char > "\xff" and alike(char) for char in text)
 
 
-def _over_stand_in(narrow: str, stand_in: str, spans: Iterable[Span]) -> bool:
-    """Whether a span's value (or a wrapped key's joined value) holds ``stand_in``."""
+def _over_stand_in(narrow: str, stand_ins: str, spans: Iterable[Span]) -> bool:
+    """Whether a span's value (or a wrapped key's joined value) holds a stand-in."""
     return any(
         narrow.find(stand_in, span.start, span.end) >= 0
         or (span.alias is not None and stand_in in span.alias)
         for span in spans
+        for stand_in in stand_ins
     )

@@ -1,27 +1,36 @@
-"""A long string with emoji or typographic marks in it, held as a ``str`` of one (or
-two) bytes a character that every finder reads whole.
+"""A long string with emoji, typographic marks, letters of two UTF-8 bytes or hidden
+marks in it, held as a ``str`` of one (or two) bytes a character that every finder reads
+whole.
 
 Why: a Python ``str`` holding one character beyond the Basic Multilingual Plane (an
-emoji) costs four bytes for every character, and one holding a curly apostrophe two, so
-a long mostly-ASCII string with emoji in it is four times its UTF-8 line as one ``str``
-(with curly quotes, twice): over redaction's bound of three times the line before
-anything is read. Here such a string is *narrowed*: each of its symbols and marks of
-punctuation wider than Latin-1 (an emoji, a skin tone, ``✅``, ``→``, a curly quote, a
-dash) becomes one Latin-1 *stand-in* character that the text does not hold, written in
-the line's own buffer over its UTF-8 (never longer) and decoded from there, as
-``_apart`` decodes an escaped string: a byte a character, or two where a letter of the
-BMP (Cyrillic) stays in it as it is. Where each stood is kept beside it (an array of
-positions and one of codes into a table of the characters narrowed).
+emoji) costs four bytes for every character, and one holding a curly apostrophe, a Greek
+letter or a zero-width space two, so a long mostly-ASCII string with emoji in it is four
+times its UTF-8 line as one ``str`` (with curly quotes or a Greek letter, twice): over
+redaction's bound of three times the line before anything is read. Here such a string is
+*narrowed*: each of its symbols and marks of punctuation wider than Latin-1 (an emoji, a
+skin tone, ``✅``, ``→``, a curly quote, a dash) becomes one Latin-1 *stand-in* character
+that the text does not hold, written in the line's own buffer over its UTF-8 (never
+longer) and decoded from there, as ``_apart`` decodes an escaped string: a byte a
+character, or two where a letter of the BMP (Hebrew) stays in it as it is. Where each
+stood is kept beside it (an array of positions and one of codes into a table of the
+characters narrowed).
 
 Every finder reads the narrowed text as it reads any text, whole, with the same answer
 as of the text itself, because the characters narrowed and the stand-in are alike to
 every test a finder makes of a character: none is a letter, a digit, a space or ``_``,
 each is printable, has no case, is its own NFKC form and is named by no finder
-(:func:`alike`). The only places they differ are the characters themselves, so a span
-found that holds a stand-in (its value would not be the text's), a file-wide value that
-holds a narrowed character or the stand-in, or a rule that names one makes the scrubber
-read the text whole (``_long_scrub.py``). A text with a letter beyond the BMP (a
-mathematical letter, a tag) is decoded as before.
+(:func:`alike`). A letter of two UTF-8 bytes (Latin Extended, Greek, Cyrillic, Armenian)
+is narrowed one for one instead: each pair of cases to a pair of Latin-1 letters the
+text lacks, alike to it as a letter of the same case and UTF-8 length whose case pair is
+its own (:func:`letter_pair`); and a text's one kind of hidden mark (a zero-width space)
+to the soft hyphen, which the disguise finder takes off as it takes off the mark. The
+only places they differ are the characters themselves, so a span found that holds a
+stand-in (its value would not be the text's), a file-wide value that holds a narrowed
+character or a stand-in, or a rule that names one makes the scrubber read the text whole
+(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a tag),
+or any other text beyond ASCII not narrowed, is held as it is as a narrowed text with
+nothing narrowed (:func:`kept_whole`), so that its line, written anew, writes it in
+pieces.
 """
 
 from __future__ import annotations
@@ -93,20 +102,35 @@ class Narrowed:
     stood; sliced (``text[a:b]``) as the text itself."""
 
     __slots__ = (
+        "_back",
         "_block",
         "_block_start",
         "_codes",
         "_ordinals",
         "_positions",
         "_table",
+        "letters",
         "narrow",
         "stand_in",
+        "stand_ins",
     )
 
     def __init__(
-        self, narrow: str, stand_in: str, positions: array[int], codes: array[int], table: str
+        self,
+        narrow: str,
+        stand_in: str,
+        positions: array[int],
+        codes: array[int],
+        table: str,
+        lettered: dict[str, str] | None = None,
     ):
+        #: the stand-in of the symbols; every stand-in (the letters' too); the letters
         self.narrow, self.stand_in = narrow, stand_in
+        lettered = lettered or {}
+        self.stand_ins = stand_in + "".join(sorted(lettered.values()))
+        self.letters = "".join(sorted(lettered))
+        #: where only letters were narrowed, each stand-in back to its letter, one for one
+        self._back = None if set(table) - lettered.keys() else str.maketrans(_inverse(lettered))
         #: where each wide character stood, and its code: its place in ``_table``
         self._positions, self._codes, self._table = positions, codes, table
         #: the block of the text last decoded, and where it starts
@@ -145,8 +169,16 @@ class Narrowed:
         return chars.tobytes().decode("utf-32-le")
 
     def whole(self) -> str:
-        """The text as one ``str`` (four bytes a character: only where it is needed)."""
-        return self[0 : len(self.narrow)]
+        """The text as one ``str`` (only where it is needed): the narrowed text itself
+        where nothing was narrowed (:func:`kept_whole`); where only letters and a mark
+        were, the narrowed text translated back (no copy as wide as the text but the
+        text); else a block at a time, joined (each block's UTF-32 let go in turn)."""
+        if not self._positions:
+            return self.narrow
+        if self._back is not None:
+            return self.narrow.translate(self._back)
+        n = len(self.narrow)
+        return "".join(self._decoded(at, min(n, at + BLOCK)) for at in range(0, n, BLOCK))
 
 
 class LongText(str):
@@ -180,62 +212,211 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     UnicodeDecodeError where the bytes are not UTF-8."""
     buffer = view.obj
     assert isinstance(buffer, bytearray) and len(buffer) == len(view)
-    if not has_long_lead(buffer, start, end):
-        return None  # no wider than two bytes a character as a ``str``, nor narrowed
-    present: set[str] = set()
+    if not beyond_latin1(buffer, start, end):
+        return None  # a byte a character as a ``str`` already
+    long_lead = has_long_lead(buffer, start, end)
+    present: set[str] = set()  # the characters of Latin-1 in it (a stand-in is none)
     narrowed: set[str] = set()
+    letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _wide_counts(piece)
-        for char in found.keys() - narrowed:
-            if alike(char):
+        for char in found.keys() - narrowed - letters.keys():
+            if char <= "\xff":
+                present.add(char)
+            elif alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
                 return None  # a wide letter (mathematical, a tag): read as it is
+            elif (letter_pair(char) is not None or char in HIDDEN_MARKS) and not widest:
+                letters[char] = 0
             else:
-                widest = 1  # a letter of the BMP (Cyrillic): two bytes a character
+                widest = 1  # a letter of the BMP (Hebrew): two bytes a character
+        if not widest and len({letter_pair(c) for c in letters} - {None}) > len(_latin_pairs()):
+            widest = 1  # more letters than stand-ins for them
+        if widest and not long_lead:
+            return None  # a letter stays: its ``str`` is two bytes a character as it is
+        for char in letters:
+            letters[char] += found.get(char, 0)
         kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
-        present.update(char for char in STAND_INS if char in piece)
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
+    lettered = {} if widest else _letter_stand_ins(letters, present)
+    if lettered is None:
+        widest, lettered = 1, {}
+    wide += sum(letters[char] for char in lettered)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
-    table = "".join(sorted(narrowed))  # a code for each: a byte where 256 or fewer
+    if not narrowed and not lettered:
+        return None
+    table = "".join(sorted(narrowed | lettered.keys()))  # a code for each: a byte where 256
     positions, codes = (
         array("I" if count < 1 << 32 else "q"),
         array("B" if len(table) <= 256 else "I"),
     )
     ordinals = np.array([ord(char) for char in table], dtype=np.uint32)
+    targets = np.array([ord(lettered.get(char, stand_in)) for char in table], dtype=np.uint32)
     write, count = start, 0
     for piece in _pieces(view, start, end):  # each decoded before its bytes are written
-        narrow = _narrowed_piece(piece, ordinals, stand_in, count, positions, codes)
+        narrow = _narrowed_piece(piece, ordinals, targets, count, positions, codes)
         data = narrow.encode("utf-8")  # never longer: see above
         view[write : write + len(data)] = data
         write += len(data)
         count += len(piece)
-    return Narrowed(str(view[start:write], "utf-8"), stand_in, positions, codes, table)
+    text = str(view[start:write], "utf-8")
+    return Narrowed(text, stand_in, positions, codes, table, lettered)
+
+
+def kept_whole(text: str) -> Narrowed:
+    """``text``, which is not one to narrow, as a narrowed text with nothing narrowed: a
+    long text beyond ASCII is then held as a ``LongText`` all the same, so that
+    where its line is written anew it is written a piece at a time (``_pending.py``),
+    not in orjson's bytes of the whole line beside its ``str``. Every finder reads it as
+    it is."""
+    return Narrowed(text, "", array("I"), array("B"), "")
+
+
+def _inverse(lettered: dict[str, str]) -> dict[str, str]:
+    """Each stand-in of ``lettered`` as the letter (or mark) it stands for."""
+    return {stand: letter for letter, stand in lettered.items()}
+
+
+def beyond_latin1(buffer: bytearray, start: int, end: int, least: int = 0xC4) -> bool:
+    """Whether ``buffer[start:end]`` (UTF-8) holds a character beyond Latin-1: a byte
+    from 0xC4 on is the first of one (NumPy's one pass, no copy); with ``least`` 0x80,
+    beyond ASCII."""
+    return end > start and int(np.frombuffer(buffer, np.uint8, end - start, start).max()) >= least
+
+
+@functools.lru_cache(maxsize=4096)
+def letter_pair(char: str) -> tuple[str, str] | None:
+    """The (lower, upper) pair of ``char`` where it is a letter of two UTF-8 bytes (Latin
+    Extended, Greek, Cyrillic, Armenian) that a letter of Latin-1 may stand for: no
+    look-alike of an ASCII letter (neither of the pair) that the disguise finder folds,
+    cased, its pair each other's only case (no third character of the BMP shares either's
+    lower or upper form, so ``re``'s IGNORECASE matches the two alone), each its own NFKC
+    form.
+    A letter of Latin-1's pairs (:func:`_latin_pairs`) is alike to it to every test a
+    finder makes of one: a word's letter, of the same case, two bytes of UTF-8."""
+    pair = _pair(char) if "\u0100" <= char <= "\u07ff" else None
+    if pair is None or any(not "\u0100" <= c <= "\u07ff" or ord(c) in _looks() for c in pair):
+        return None
+    return pair
+
+
+@functools.cache
+def _looks() -> frozenset[int]:
+    """The letters the disguise finder reads as ASCII ones (``_disguise.SKELETON``): a
+    stand-in would hide them from it."""
+    from ._disguise import SKELETON  # here: it reads far more than this module
+
+    return frozenset(SKELETON)
+
+
+def _pair(char: str) -> tuple[str, str] | None:
+    if unicodedata.category(char) not in ("Ll", "Lu"):
+        return None
+    low, up = char.lower(), char.upper()
+    if len(low) != 1 or len(up) != 1 or low == up or char not in (low, up):
+        return None
+    if low.upper() != up or up.lower() != low or low.casefold() != low or up.casefold() != low:
+        return None
+    if any(unicodedata.normalize("NFKC", c) != c for c in (low, up)):
+        return None
+    lowers, uppers = _case_groups()  # each the other's only case: one besides itself
+    return (low, up) if lowers.get(low) == 1 and uppers.get(up) == 1 else None
+
+
+@functools.cache
+def _case_groups() -> tuple[dict[str, int], dict[str, int]]:
+    """How many characters of the BMP have each lower form, and each upper form, other
+    than the form itself (a few thousand: only those of a cased character are kept)."""
+    lowers: dict[str, int] = {}
+    uppers: dict[str, int] = {}
+    for code in range(0x10000):
+        char = chr(code)
+        low, up = char.lower(), char.upper()
+        if low != char:
+            lowers[low] = lowers.get(low, 0) + 1
+        if up != char:
+            uppers[up] = uppers.get(up, 0) + 1
+    return lowers, uppers
+
+
+@functools.cache
+def _latin_pairs() -> list[tuple[str, str]]:
+    """The pairs of Latin-1 letters a pair of letters (:func:`letter_pair`) may become:
+    those with the same tests passed (not ``å``, which the Angstrom sign shares, nor
+    ``ß``, ``ÿ``, ``µ``, whose other case is beyond Latin-1), none a finder names."""
+    pairs = {_pair(chr(code)) for code in range(0xC0, 0x100)}
+    return sorted(
+        p
+        for p in pairs
+        if p is not None and all("\xc0" <= c <= "\xff" and c not in NAMED_LETTERS for c in p)
+    )
+
+
+#: the letters of Latin-1 a finder names (a secret's key in Spanish, ``contraseña``):
+#: none stands for a letter (``test_narrowed_text.py`` reads the package's source)
+NAMED_LETTERS = frozenset("\u00f1\u00d1")
+
+
+def _letter_stand_ins(letters: dict[str, int], present: set[str]) -> dict[str, str] | None:
+    """Each of ``letters`` as the Latin-1 character that stands for it: a pair of letters
+    (lower and upper) as a pair of Latin-1 letters neither of which the text holds, one
+    for one, and a hidden mark as the soft hyphen, where it is the text's only kind
+    (:data:`HIDDEN_MARKS`); None where the text holds too few, or the soft hyphen."""
+    marks = [char for char in letters if char in HIDDEN_MARKS]
+    if len(marks) > 1 or (marks and HIDDEN_STAND_IN in present):
+        return None
+    pairs = sorted({pair for char in letters if (pair := letter_pair(char)) is not None})
+    free = [pair for pair in _latin_pairs() if not present.intersection(pair)]
+    if len(pairs) > len(free):
+        return None
+    stands = {}
+    for (low, up), (low_in, up_in) in zip(pairs, free, strict=False):
+        stands[low], stands[up] = low_in, up_in
+    return {char: stands.get(char, HIDDEN_STAND_IN) for char in letters}
+
+
+#: the hidden marks the disguise finder takes off (``_disguise._HIDDEN``: zero-width
+#: spaces and joiners, marks of direction), each of the format category: one kind in a
+#: text becomes the soft hyphen, which the disguise finder takes off as well, and which
+#: no other finder reads apart from them (no letter, digit or space, not printable, its
+#: own NFKC form, no case); the byte-order mark (which a decoder strips) is not one
+HIDDEN_MARKS = frozenset(
+    char
+    for low, high in ((0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2069))
+    for char in map(chr, range(low, high + 1))
+    if unicodedata.category(char) == "Cf"
+)
+#: the soft hyphen: the stand-in of a text's hidden mark
+HIDDEN_STAND_IN = "\u00ad"
 
 
 def _wide_counts(piece: str) -> dict[str, int]:
-    """How many times each character wider than Latin-1 stands in ``piece`` (NumPy's
-    reading of its UTF-32, not a Python step a character)."""
+    """How many times each character from U+00A0 on stands in ``piece`` (NumPy's reading
+    of its UTF-32, not a Python step a character): those wider than Latin-1 to be
+    narrowed, those of Latin-1 that a stand-in must not be (the symbols', the soft
+    hyphen, the letters')."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32)
-    kinds, counts = np.unique(chars[chars > 0xFF], return_counts=True)
+    kinds, counts = np.unique(chars[chars >= 0xA0], return_counts=True)
     return dict(zip(map(chr, kinds.tolist()), counts.tolist(), strict=True))
 
 
 def _narrowed_piece(
     piece: str,
     ordinals: Any,
-    stand_in: str,
+    targets: Any,
     count: int,
     positions: array[int],
     codes: array[int],
 ) -> str:
     """``piece`` with each character of ``ordinals`` (sorted: a code is its place) made
-    ``stand_in``; where each stood (``count`` characters into the text) and its code
-    appended to ``positions`` and ``codes``. NumPy reads the piece's UTF-32."""
+    its stand-in (``targets``, in the same places); where each stood (``count``
+    characters into the text) and its code appended to ``positions`` and ``codes``.
+    NumPy reads the piece's UTF-32."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32).copy()
     wide = np.flatnonzero(chars > 0xFF)
     place = np.minimum(np.searchsorted(ordinals, chars[wide]), len(ordinals) - 1)
@@ -243,7 +424,7 @@ def _narrowed_piece(
     where = wide[kept]
     positions.frombytes((where + count).astype(positions.typecode).tobytes())
     codes.frombytes(place[kept].astype(codes.typecode).tobytes())
-    chars[where] = ord(stand_in)
+    chars[where] = targets[place[kept]]
     return chars.tobytes().decode("utf-32-le")
 
 

@@ -13,13 +13,22 @@ import random
 
 import pytest
 
-from prime_nb.redact._narrow import STAND_INS, alike, narrowed_in_place
+from prime_nb.redact._narrow import (
+    HIDDEN_MARKS,
+    HIDDEN_STAND_IN,
+    STAND_INS,
+    alike,
+    letter_pair,
+    narrowed_in_place,
+)
 
 _narrow = importlib.import_module("prime_nb.redact._narrow")
 
 #: what the texts are drawn from: ASCII, Latin-1 (stand-ins too), symbols and marks that
-#: narrow (emoji, curly quotes, a dash, a bullet, the variation selector), a Cyrillic
-#: letter, a box bar (named: kept), a mathematical letter (never narrowed)
+#: narrow (emoji, curly quotes, a dash, a bullet, the variation selector), letters
+#: narrowed one for one (Cyrillic, Greek of both cases; a Latin-1 letter that stands for
+#: one), hidden marks and the soft hyphen, a look-alike letter (kept), a box bar (named:
+#: kept), a mathematical letter (never narrowed)
 _ALPHABET = [
     *"abc XYZ_019=/.-'\"",
     "\u00e9",
@@ -34,6 +43,13 @@ _ALPHABET = [
     "\u2705",
     "\ufe0f",
     "\u0436",
+    "\u03bb",
+    "\u039b",
+    "\u00e0",
+    "\u200b",
+    "\u200c",
+    "\u00ad",
+    "\u0430",
     "\u2502",
 ]
 
@@ -47,17 +63,35 @@ def plain_narrowing(text: str) -> tuple[str, str, list[int], list[int], str] | N
     narrowed = {char for char in wide if alike(char)}
     if any(char > "\uffff" and char not in narrowed for char in wide):
         return None
+    lettered = _one_for_one(text, {char for char in wide if char not in narrowed})
     stand_in = next((char for char in STAND_INS if char not in text), None)
-    widest = any(char not in narrowed for char in wide)
+    widest = any(char not in narrowed and char not in lettered for char in wide)
     kind = 4 if any(char > "\uffff" for char in narrowed) else 2
-    count, many = len(text), sum(char in narrowed for char in wide)
+    count, many = len(text), sum(char in narrowed or char in lettered for char in wide)
     if stand_in is None or (1 + widest * 2) * count + many * 8 >= kind * count:
         return None
-    table = "".join(sorted(narrowed))
-    where = [i for i, char in enumerate(text) if char in narrowed]
+    table = "".join(sorted(narrowed | lettered.keys()))
+    where = [i for i, char in enumerate(text) if char in table]
     codes = [table.index(text[i]) for i in where]
-    narrow = "".join(stand_in if char in narrowed else char for char in text)
+    narrow = "".join(lettered.get(char, stand_in) if char in table else char for char in text)
     return narrow, stand_in, where, codes, table
+
+
+def _one_for_one(text: str, others: set[str]) -> dict[str, str]:
+    """The letters and hidden mark of ``text`` narrowed one for one, and their stand-ins:
+    none unless every other wide character is one, their pairs are no more than the
+    Latin-1 pairs the text lacks, and there is one kind of mark and no soft hyphen."""
+    marks = others & HIDDEN_MARKS
+    pairs = sorted({pair for char in others if (pair := letter_pair(char)) is not None})
+    free = [pair for pair in _narrow._latin_pairs() if not set(pair) & set(text)]
+    if any(letter_pair(char) is None and char not in marks for char in others):
+        return {}
+    if len(pairs) > len(free) or len(marks) > 1 or (marks and HIDDEN_STAND_IN in text):
+        return {}
+    stands = {HIDDEN_STAND_IN: HIDDEN_STAND_IN}
+    for (low, up), (low_in, up_in) in zip(pairs, free, strict=False):
+        stands[low], stands[up] = low_in, up_in
+    return {char: stands.get(char, HIDDEN_STAND_IN) for char in others}
 
 
 def _texts() -> list[str]:
@@ -75,6 +109,11 @@ def _texts() -> list[str]:
         ("ab" * 30 + "\U0001f600") * 20,
         "x" * 100 + "\U0001d400" + "\U0001f600",
         "\u0436" * 5 + "\u2014" + "a" * 200,
+        "\u03bb" + "a" * 30 + "\u200b" + "a" * 30 + "\u039b",  # letters and a mark alone
+        "\u03bb \u00e0\u00c0 " + "a" * 30,  # the first Latin-1 pair in the text
+        "\u200b\u00ad " + "a" * 30,  # a soft hyphen in it: the mark kept
+        "\u200b\u200c " + "a" * 30,  # two kinds of mark
+        "\u0430\u03bb " + "a" * 30,  # a look-alike letter kept
     ]
     return texts
 
