@@ -15,16 +15,26 @@ whole as before.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import _find
 from ._find import SECRET_FIELD
 from ._narrow import LongText, Narrowed
+from ._rule import Rule
 from ._scrub import Hit, Hits, _value_key
 from ._values import ENDS_READ, structural_stand_in_by_ends
 
-if TYPE_CHECKING:
-    from ._long_scrub import LongTextScrubber
+
+class LongTextReader(Protocol):
+    """What of the long-text scrubber (``_long_scrub.LongTextScrubber``, which calls
+    this module: named by its shape, not imported, so the two make no circle) is asked."""
+
+    def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str: ...
+
+    def _learn_value(self, value: str, rule: Rule, confident: bool) -> str: ...
+
+    def _kept(self, text: LongText) -> str: ...
+
 
 #: where a text's core starts: its first character that is no white space (as
 #: ``str.strip`` tells white space; no character narrowed, nor a stand-in, is one)
@@ -32,7 +42,7 @@ _CORE = re.compile(r"\S")
 
 
 def replaced_whole(
-    scrubber: LongTextScrubber, text: LongText, path: str, hits: Hits | None
+    scrubber: LongTextReader, text: LongText, path: str, hits: Hits | None
 ) -> str | None:
     """What the scrubber makes of ``text`` under a secret's key; None where it must be
     read whole."""
