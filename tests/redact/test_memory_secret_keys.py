@@ -169,6 +169,11 @@ ENDS = [
     "Bearer 😀\u2014Zq8vN2xL5pT7wR3k",
     "xxxxxxxxx\u2022xxxxxxxxx\u2022xxxxxxxxx\u2022",
     "  \n  padded 😀 secret \u2014 Zq8vN2xL5pT7  \n",
+    # letters narrowed one for one (``_narrow.letter_pair``) at the ends, with a mark
+    "[REDACTED] λόγος \u200b Λ it\u2019s here and more words",
+    "<ваш токен \u200b goes here, it\u2019s long>",
+    "Bearer ΛλЖж\u2014Zq8vN2xL5pT7wR3k",
+    "Ζq8vΝ2xL5pΤ7wR3kλ words after the secret \u200b ж",
 ]
 
 
