@@ -77,6 +77,70 @@ def _necessary(source: str, flags: int) -> bytes | None:
         return None
 
 
+def presence_form(pattern: re.Pattern[str]) -> bytes | None:
+    """:func:`necessary`, or for a test of whether ``pattern`` can match at all (not
+    where), the necessary form of the pattern's part from the first character it reads
+    after a stretch of variable width and no literal, when that part reads at least
+    :data:`_LEAST_PART` characters: every match holds a match of its part. Such a
+    leading word (of 1 to many characters of a class) costs Hyperscan a state at every
+    place it can begin (the generic token's name before its separator made the shapes'
+    scan twice as slow); the part begins at one character and reads on from there. A
+    leading literal is kept: it is what Hyperscan looks for first."""
+    if isinstance(pattern.pattern, str):
+        part = _part(pattern.pattern, pattern.flags)
+        if part is not None:
+            return part
+    return necessary(pattern)
+
+
+#: the fewest characters the part :func:`presence_form` tests must read
+_LEAST_PART = 8
+
+
+@functools.lru_cache(maxsize=256)
+def _part(source: str, flags: int) -> bytes | None:
+    try:
+        parsed = sre_parse.parse(source, flags)
+        items = list(parsed)
+        varied = False
+        for k, (op, _av) in enumerate(items):
+            if op in _ASSERTIONS:
+                continue
+            if op in _ONE_CHAR and varied:
+                rest = sre_parse.SubPattern(parsed.state, items[k:])
+                if rest.getwidth()[0] < _LEAST_PART:
+                    return None
+                return _sequence(items[k:], parsed.state.flags, False, True)
+            if _holds_literal([(op, _av)]):
+                return None
+            low, high = sre_parse.SubPattern(parsed.state, [(op, _av)]).getwidth()
+            varied = varied or low != high
+        return None
+    except (Untranslatable, re.error, RecursionError, TypeError, ValueError):
+        return None
+
+
+def _holds_literal(items: Any) -> bool:
+    """Whether parsed ``items`` read a literal character anywhere (in a group, a branch
+    or a repeat); a lookaround's do not count."""
+    for op, av in items:
+        if op is c.LITERAL:
+            return True
+        if op is c.SUBPATTERN:
+            found = _holds_literal(av[-1])
+        elif op is c.ATOMIC_GROUP:
+            found = _holds_literal(av)
+        elif op is c.BRANCH:
+            found = any(_holds_literal(alt) for alt in av[1])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            found = _holds_literal(av[2])
+        else:
+            found = op not in _ONE_CHAR and op not in _ASSERTIONS
+        if found:
+            return True
+    return False
+
+
 def _sequence(
     items: list[tuple[Any, Any]], flags: int, first: bool = True, last: bool = True
 ) -> bytes:
@@ -165,7 +229,7 @@ class Shapes:
 
     def __init__(self, patterns: tuple[re.Pattern[str], ...]) -> None:
         self.patterns = patterns
-        translated = [(i, necessary(p)) for i, p in enumerate(patterns)]
+        translated = [(i, presence_form(p)) for i, p in enumerate(patterns)]
         usable = [(i, expr) for i, expr in translated if expr is not None]
         self._db: Any = None
         if usable:
