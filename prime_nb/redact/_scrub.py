@@ -504,9 +504,9 @@ class Scrubber(SpanFinder):
                 self._scrubbed_long[key] = (tuple(cuts), made)
             hits.extend(found)
             return new
-        cuts, made = known
+        kept, made = known
         hits.extend(Hit(path, rule, placeholder) for rule, placeholder in made)
-        return joined(text, cuts) if cuts else text
+        return joined(text, kept) if kept else text
 
 
 _LONG_KEY = "\x00long:"
