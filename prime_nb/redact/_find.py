@@ -89,16 +89,16 @@ MAX_DEPTH = 2
 _TAIL_LEAST = 8
 _TAIL = re.compile(rf"[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST}}}")
 
-#: the ``WRAP`` matches :meth:`SpanFinder._wrapped_spans` keeps, by their place: a line of
-#: 20 or more characters before the break, whose last :data:`_TAIL_LEAST` are ``_TAIL``'s
-#: (``WRAP``'s lookbehind the last of them), read by the scan of the text (``_prefilter``)
-#: and not in Python at each line that ends in a token character. Its break is written
-#: as two alternatives that each begin with a literal (they match as ``\r?\n`` does), so
-#: that Python's search of a window skips to a break in C
+#: the ``WRAP`` matches :meth:`SpanFinder._wrapped_spans` can keep, by their place: a
+#: line whose last :data:`_TAIL_LEAST` characters are ``_TAIL``'s (``WRAP``'s lookbehind
+#: the last of them), read by the scan of the text (``_prefilter``) and not in Python at
+#: each line that ends in a token character. Its break is written as two alternatives
+#: that each begin with a literal (they match as ``\r?\n`` does), so that Python's
+#: search of a window skips to a break in C
 _WRAP_LEAD, _WRAP_BREAK = r"(?<=[A-Za-z0-9+/=_\-])", r"\r?\n"
 assert WRAP.pattern.startswith(_WRAP_LEAD + _WRAP_BREAK)  # the rest is ``WRAP``'s
 _WRAP_TAILED = re.compile(
-    rf"(?<=[^\n]{{{20 - _TAIL_LEAST}}}[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST - 1}}}"
+    rf"(?<=[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST - 1}}}"
     + _WRAP_LEAD.removeprefix("(?<=")
     + r"(?:\r\n|\n)"
     + WRAP.pattern.removeprefix(_WRAP_LEAD + _WRAP_BREAK)
