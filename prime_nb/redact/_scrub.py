@@ -150,10 +150,12 @@ class Scrubber(SpanFinder):
     )
     #: the same for a longer string met again in pass 2 (by its :func:`_text_key`): its
     #: cuts and its hits' rules and placeholders, suspects included (its new text is not
-    #: held: it is joined anew from the cuts)
+    #: held: it is joined anew from the cuts); only a string pass 1 met more than once
+    #: (:attr:`_again`), so that a line of many distinct strings is not held again
     _scrubbed_long: dict[TextKey, tuple[tuple[Cut, ...], tuple[tuple[str, str], ...]]] = field(
         default_factory=dict
     )
+    _again: set[TextKey] = field(default_factory=set)
     _scrubbed_wide: int = -1
     #: where a long text's new text waits to be written in pieces (see ``_pending.py``);
     #: None: every new text is built whole
@@ -194,6 +196,8 @@ class Scrubber(SpanFinder):
     def learn_text(self, text: str) -> None:
         found, before = self._cached_spans(text)
         if before:
+            if len(text) >= _SHORT_TEXT and len(self._again) < _SHORT_KEPT:
+                self._again.add(_text_key(text))
             return
         for span in found:
             self._learn_value(_value_key(text, span.start, span.end), span.rule, span.confident)
@@ -488,12 +492,15 @@ class Scrubber(SpanFinder):
 
     def _scrub_again(self, text: str, path: str, hits: Hits) -> str:
         """``scrub_text`` of a string up to ``LONG_TEXT`` (never written in pieces),
-        worked out once for each string while no value is added to the file-wide ones:
-        forks and compactions repeat whole messages. Its cuts and hits are the same at
-        each meeting (their values are known after the first), so only the new text is
-        joined anew and the hits made anew with ``path``."""
+        worked out once for each string pass 1 met more than once while no value is
+        added to the file-wide ones: forks and compactions repeat whole messages. Its
+        cuts and hits are the same at each meeting (their values are known after the
+        first), so only the new text is joined anew and the hits made anew with
+        ``path``."""
         self._same_wide()
         key = _text_key(text)
+        if key not in self._again:
+            return self.scrub_text(text, path, hits)
         known = self._scrubbed_long.get(key)
         if known is None:
             found: list[Hit] = []

@@ -274,3 +274,15 @@ def test_a_string_met_again_is_written_and_reported_as_the_first_time(
     assert fast.suspects.to_dict("records") == slow.suspects.to_dict("records")
     assert set(fast.report["entry_id"]) == {"e0", "e2", "e3", "e4", "e5"}
     assert list(fast.suspects["entry_id"]) == ["e0", "e2", "e3", "e4", "e5"]
+
+
+def test_only_a_string_met_again_is_remembered() -> None:
+    """Pass 2 remembers the answer for a long string pass 1 met more than once, and
+    holds nothing for strings met once (a line of many distinct strings)."""
+    scrubber = _scrub.Scrubber(default_rules(hostnames=[]))
+    twice = "a message that a fork repeats, long enough to be known by a hash " * 2
+    entry = {"a": twice, "b": [twice], "c": [f"distinct text number {i} " * 4 for i in range(50)]}
+    scrubber.learn(entry)
+    hits: list[_scrub.Hit] = []
+    assert scrubber.scrub(entry, hits) is entry
+    assert list(scrubber._scrubbed_long) == [_scrub._text_key(twice)]
