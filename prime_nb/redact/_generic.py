@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ._literals import SHORT, finditer
+from ._literals import finditer
 from ._long_scan import also_expected
-from ._prefilter import windows
 from ._values import ordinary, secret_key_class, shannon_entropy, stand_in, strongly_random
 
 #: ``<prefix><sep><long random body>``: a prefix of words (``pscale_tkn``, ``dp.st.prd``,
@@ -176,9 +175,6 @@ CONCATENATED = re.compile(
 #: where strings are joined: a quote, ``+``, a quote (the pattern above runs only near one)
 JOINED = re.compile(r"[\"'`][ \t]*\+[ \t]*\r?\n?[ \t]*[\"'`]")
 also_expected(EXTRA_KEY_END, REDIS_PASSWORD, JOINED)  # read in each long text's one scan
-#: where ``JOINED`` can match in a short text, by one Hyperscan scan (Python's search
-#: tries it at every quote of a text that holds a ``+``); compiled now
-_JOINED_WINDOWS = windows(JOINED)
 #: how far before a join its match can start (a name, an operator, a first part)
 _JOIN_BACK = 700
 
@@ -187,8 +183,7 @@ def _concatenations(text: str) -> Iterator[re.Match[str]]:
     """``CONCATENATED``'s matches, looked for only around each join: run over a whole long
     text (base64 holds many ``+``), it tries every word start there and reads ahead."""
     done = 0
-    joins = _JOINED_WINDOWS.finditer(text) if len(text) <= SHORT else finditer(JOINED, text)
-    for join in joins:
+    for join in finditer(JOINED, text):
         if join.start() < done:
             continue
         lo = max(done, join.start() - _JOIN_BACK)

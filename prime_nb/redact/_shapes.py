@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ._literals import SHORT, finditer
-from ._prefilter import windows
+from ._literals import finditer
 from ._values import credential_like, secret_key_class, stand_in
 
 #: a value on a command line: quoted, or up to the next blank or shell operator
@@ -102,9 +101,6 @@ XML_ELEMENT = re.compile(
 XML_PAIR = re.compile(
     r"\b(?:key|name)\s*=\s*\"(?P<k>[^\"]{1,80})\"\s+value\s*=\s*\"(?P<v>[^\"]{1,2000})\""
 )
-#: where ``XML_PAIR`` can match in a short text, by one Hyperscan scan (Python's search
-#: reads it from every ``key`` and ``name``, common words in code); compiled now
-_XML_PAIR_WINDOWS = windows(XML_PAIR)
 #: ``define('DB_PASSWORD', '...')``, ``setdefault("API_KEY", "...")``: a call's name, value
 CALL_PAIR = re.compile(
     r"\(\s*(?P<kq>['\"])(?P<k>[A-Za-z_][\w.-]{0,80})(?P=kq)\s*,\s*"
@@ -169,12 +165,8 @@ def markup_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in finditer(XML_ELEMENT, text):
         if _named_value(m.group("tag").rsplit(":", 1)[-1], m.group("v").strip()):
             yield m.span("v")
-    short = len(text) <= SHORT
     for pattern in (XML_PAIR, CALL_PAIR):
-        # an XML pair in a short text where its scan finds one; a call's by its ``(``
-        # (its back-references loosen its scan's form to any text after the name)
-        found = _XML_PAIR_WINDOWS.finditer(text) if short and pattern is XML_PAIR else None
-        for m in found or finditer(pattern, text):
+        for m in finditer(pattern, text):
             if _named_value(m.group("k"), m.group("v")) and credential_like(m.group("v")):
                 yield m.span("v")
     for m in finditer(AUTHORIZATION, text):

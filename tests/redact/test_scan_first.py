@@ -4,8 +4,8 @@ pattern finds read whole, on random texts of the pieces the patterns are made of
 on texts at their edges (a match at the start, the end, after a letter, a line of CRLF).
 
 The paths compared: a shape's presence tested from where its leading word ends
-(``_prefilter.presence_form``); the suspects' quoted and known shapes, string joints and
-XML pairs in a short text through their scan's windows; the wrapped-token pass's breaks
+(``_prefilter.presence_form``); the suspects' quoted and known shapes in a short text
+through their scan's windows; the wrapped-token pass's breaks
 found with their line's tail; ``name value`` lines searched from each break; pass 2's
 answer for a string met again.
 """
@@ -21,15 +21,8 @@ import pytest
 
 from prime_nb.redact import _find, _scrub, default_rules, redact
 from prime_nb.redact._encodings import WRAP
-from prime_nb.redact._generic import (
-    _JOINED_WINDOWS,
-    JOINED,
-    PREFIXED_TOKEN,
-    SPACED_PAIR,
-    _spaced_pairs,
-)
+from prime_nb.redact._generic import PREFIXED_TOKEN, SPACED_PAIR, _spaced_pairs
 from prime_nb.redact._prefilter import Shapes, necessary, presence_form
-from prime_nb.redact._shapes import _XML_PAIR_WINDOWS, XML_PAIR
 from prime_nb.redact._suspects import (
     _KNOWN,
     _KNOWN_WINDOWS,
@@ -138,13 +131,8 @@ def _spans(matches: object) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize(
     ("pattern", "windows"),
-    [
-        (_QUOTED, _QUOTED_WINDOWS),
-        (_KNOWN, _KNOWN_WINDOWS),
-        (JOINED, _JOINED_WINDOWS),
-        (XML_PAIR, _XML_PAIR_WINDOWS),
-    ],
-    ids=["quoted", "known", "joined", "xml-pair"],
+    [(_QUOTED, _QUOTED_WINDOWS), (_KNOWN, _KNOWN_WINDOWS)],
+    ids=["quoted", "known"],
 )
 def test_a_short_texts_windows_find_what_the_pattern_finds(
     pattern: re.Pattern[str], windows: object
