@@ -148,14 +148,6 @@ class Scrubber(SpanFinder):
     _scrubbed: dict[str, tuple[str | None, tuple[tuple[str, str], ...]]] = field(
         default_factory=dict
     )
-    #: the same for a longer string met again in pass 2 (by its :func:`_text_key`): its
-    #: cuts and its hits' rules and placeholders, suspects included (its new text is not
-    #: held: it is joined anew from the cuts); only a string pass 1 met more than once
-    #: (:attr:`_again`), so that a line of many distinct strings is not held again
-    _scrubbed_long: dict[TextKey, tuple[tuple[Cut, ...], tuple[tuple[str, str], ...]]] = field(
-        default_factory=dict
-    )
-    _again: set[TextKey] = field(default_factory=set)
     _scrubbed_wide: int = -1
     #: where a long text's new text waits to be written in pieces (see ``_pending.py``);
     #: None: every new text is built whole
@@ -196,8 +188,6 @@ class Scrubber(SpanFinder):
     def learn_text(self, text: str) -> None:
         found, before = self._cached_spans(text)
         if before:
-            if len(text) >= _SHORT_TEXT and len(self._again) < _SHORT_KEPT:
-                self._again.add(_text_key(text))
             return
         for span in found:
             self._learn_value(_value_key(text, span.start, span.end), span.rule, span.confident)
@@ -242,10 +232,6 @@ class Scrubber(SpanFinder):
                 hits.extend(Hit(path, SUSPECT, why) for why in found)
                 self._view_hits(text, path, hits, cuts)
             return self.pending.stand_in(text, cuts)
-        return self._joined(text, path, hits, cuts)
-
-    def _joined(self, text: str, path: str, hits: Hits, cuts: list[Cut]) -> str:
-        """The new text of ``text`` whole, its suspects added to ``hits``."""
         new = joined(text, cuts) if cuts else text
         if self.secret_keys:
             hits.extend(Hit(path, SUSPECT, why) for why in suspects(new))
@@ -451,7 +437,9 @@ class Scrubber(SpanFinder):
         """``scrub_text`` of a short string (``spans``: its spans, when known), worked
         out once for each string (its hits made anew with ``path``) while no value is
         added to the file-wide ones."""
-        self._same_wide()
+        if self._scrubbed_wide != len(self.wide):
+            self._scrubbed.clear()
+            self._scrubbed_wide = len(self.wide)
         known = self._scrubbed.get(text)
         if known is None:
             found: list[Hit] = []
@@ -478,42 +466,7 @@ class Scrubber(SpanFinder):
             return text
         if len(text) < _SHORT_TEXT:
             return self._scrub_short(text, path, hits)
-        if len(text) > LONG_TEXT:
-            return self.scrub_text(text, path, hits, pieces=True)
-        return self._scrub_again(text, path, hits)
-
-    def _same_wide(self) -> None:
-        """Forget pass 2's remembered answers once a value is added to the file-wide ones
-        (a text's cuts would change)."""
-        if self._scrubbed_wide != len(self.wide):
-            self._scrubbed.clear()
-            self._scrubbed_long.clear()
-            self._scrubbed_wide = len(self.wide)
-
-    def _scrub_again(self, text: str, path: str, hits: Hits) -> str:
-        """``scrub_text`` of a string up to ``LONG_TEXT`` (never written in pieces),
-        worked out once for each string pass 1 met more than once while no value is
-        added to the file-wide ones: forks and compactions repeat whole messages. Its
-        cuts and hits are the same at each meeting (their values are known after the
-        first), so only the new text is joined anew and the hits made anew with
-        ``path``."""
-        self._same_wide()
-        key = _text_key(text)
-        if key not in self._again:
-            return self.scrub_text(text, path, hits)
-        known = self._scrubbed_long.get(key)
-        if known is None:
-            found: list[Hit] = []
-            cuts = self._cuts(text, path, found)
-            new = self._joined(text, path, found, cuts)
-            if len(self._scrubbed_long) < _SHORT_KEPT:
-                made = tuple((hit.rule, hit.placeholder) for hit in found)
-                self._scrubbed_long[key] = (tuple(cuts), made)
-            hits.extend(found)
-            return new
-        kept, made = known
-        hits.extend(Hit(path, rule, placeholder) for rule, placeholder in made)
-        return joined(text, kept) if kept else text
+        return self.scrub_text(text, path, hits, pieces=True)
 
 
 _LONG_KEY = "\x00long:"

@@ -1,25 +1,22 @@
 """What a text's scans leave out changes nothing: each pattern read only where its
-Hyperscan scan (or a break, or a remembered answer) says it can match finds what the
-pattern finds read whole, on random texts of the pieces the patterns are made of and
+Hyperscan scan (or a line break) says it can match finds what the pattern finds read
+whole, on random texts of the pieces the patterns are made of and
 on texts at their edges (a match at the start, the end, after a letter, a line of CRLF).
 
 The paths compared: a shape's presence tested from where its leading word ends
 (``_prefilter.presence_form``); the suspects' quoted and known shapes in a short text
-through their scan's windows; the wrapped-token pass's breaks
-found with their line's tail; ``name value`` lines searched from each break; pass 2's
-answer for a string met again.
+through their scan's windows; the wrapped-token pass's breaks found with their line's
+tail; ``name value`` lines searched from each break.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 
-from prime_nb.redact import _find, _scrub, default_rules, redact
+from prime_nb.redact import _find, _scrub, default_rules
 from prime_nb.redact._encodings import WRAP
 from prime_nb.redact._generic import PREFIXED_TOKEN, SPACED_PAIR, _spaced_pairs
 from prime_nb.redact._prefilter import Shapes, necessary, presence_form
@@ -223,54 +220,3 @@ def test_a_shapes_presence_form_never_misses_a_match() -> None:
                 assert i in found, (shape.pattern[:40], text[:80])
                 matched += 1
     assert matched >= 8
-
-
-def _session(path: Path, texts: list[object]) -> Path:
-    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
-    lines = [json.dumps(head)]
-    parent = None
-    for i, text in enumerate(texts):
-        message = {"role": "user", "content": text, "timestamp": i}
-        entry = {"type": "message", "id": f"e{i}", "parentId": parent, "message": message}
-        lines.append(json.dumps({**entry, "timestamp": "2026-01-05T10:00:01Z"}))
-        parent = f"e{i}"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
-def test_a_string_met_again_is_written_and_reported_as_the_first_time(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A long message repeated (a fork's copy) gets its cuts, hits and suspects at each
-    place it is, the same as when pass 2 worked each out anew."""
-    secret = "ghp_" + "Zq8vR2mXk4LpT7wN9yB3aQ5cE1Zq8vR2mX0a"
-    suspect = "api: " + "Zq8vR2mXk4LpT7wN9yB3aQ5cE1Zq8vR2mX9q"
-    long = f"deploy with {secret} then {suspect} and write it down, twice over"
-    other = long.replace("Zq8vR2mXk4", "Qw7uT1nYh3")  # as long: known by more than length
-    plain = "plain words of an ordinary reply, long enough to be remembered"
-    blocks = [{"type": "text", "text": long}]  # the same text at another field
-    source = _session(tmp_path / "s.jsonl", [long, plain, long, other, blocks, long])
-    fast = redact(source, tmp_path / "fast.jsonl", hostnames=[])
-    monkeypatch.setattr(
-        _scrub.Scrubber,
-        "_scrub_again",
-        lambda self, text, path, hits: self.scrub_text(text, path, hits, pieces=True),
-    )
-    slow = redact(source, tmp_path / "slow.jsonl", hostnames=[])
-    assert (tmp_path / "fast.jsonl").read_bytes() == (tmp_path / "slow.jsonl").read_bytes()
-    assert fast.report.to_dict("records") == slow.report.to_dict("records")
-    assert fast.suspects.to_dict("records") == slow.suspects.to_dict("records")
-    assert set(fast.report["entry_id"]) == {"e0", "e2", "e3", "e4", "e5"}
-    assert list(fast.suspects["entry_id"]) == ["e0", "e2", "e3", "e4", "e5"]
-
-
-def test_only_a_string_met_again_is_remembered() -> None:
-    """Pass 2 remembers the answer for a long string pass 1 met more than once, and
-    holds nothing for strings met once (a line of many distinct strings)."""
-    scrubber = _scrub.Scrubber(default_rules(hostnames=[]))
-    twice = "a message that a fork repeats, long enough to be known by a hash " * 2
-    entry = {"a": twice, "b": [twice], "c": [f"distinct text number {i} " * 4 for i in range(50)]}
-    scrubber.learn(entry)
-    hits: list[_scrub.Hit] = []
-    assert scrubber.scrub(entry, hits) is entry
-    assert list(scrubber._scrubbed_long) == [_scrub._text_key(twice)]
