@@ -82,9 +82,9 @@ def presence_form(pattern: re.Pattern[str]) -> bytes | None:
     where), the necessary form of the pattern's part from the first character it reads
     after a stretch of variable width and no literal, when that part reads at least
     :data:`_LEAST_PART` characters: every match holds a match of its part. Such a
-    leading word (of 1 to many characters of a class) costs Hyperscan a state at every
-    place it can begin (the generic token's name before its separator made the shapes'
-    scan twice as slow); the part begins at one character and reads on from there. A
+    leading word (of 1 to many characters of a class, as the generic token's name before
+    its separator) costs Hyperscan a state at every place it can begin, in every text
+    the shapes' scan reads; the part begins at one character and reads on from there. A
     leading literal is kept: it is what Hyperscan looks for first."""
     if isinstance(pattern.pattern, str):
         part = _part(pattern.pattern, pattern.flags)
@@ -103,7 +103,7 @@ def _part(source: str, flags: int) -> bytes | None:
         parsed = sre_parse.parse(source, flags)
         items = list(parsed)
         varied = False
-        for k, (op, _av) in enumerate(items):
+        for k, (op, av) in enumerate(items):
             if op in _ASSERTIONS:
                 continue
             if op in _ONE_CHAR and varied:
@@ -111,9 +111,9 @@ def _part(source: str, flags: int) -> bytes | None:
                 if rest.getwidth()[0] < _LEAST_PART:
                     return None
                 return _sequence(items[k:], parsed.state.flags, False, True)
-            if _holds_literal([(op, _av)]):
+            if _holds_literal([(op, av)]):
                 return None
-            low, high = sre_parse.SubPattern(parsed.state, [(op, _av)]).getwidth()
+            low, high = sre_parse.SubPattern(parsed.state, [(op, av)]).getwidth()
             varied = varied or low != high
         return None
     except (Untranslatable, re.error, RecursionError, TypeError, ValueError):
@@ -122,7 +122,8 @@ def _part(source: str, flags: int) -> bytes | None:
 
 def _holds_literal(items: Any) -> bool:
     """Whether parsed ``items`` read a literal character anywhere (in a group, a branch
-    or a repeat); a lookaround's do not count."""
+    or a repeat), or anything but classes (a back-reference, say); a lookaround's do
+    not count."""
     for op, av in items:
         if op is c.LITERAL:
             return True
