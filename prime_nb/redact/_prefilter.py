@@ -86,11 +86,7 @@ def presence_form(pattern: re.Pattern[str]) -> bytes | None:
     its separator) costs Hyperscan a state at every place it can begin, in every text
     the shapes' scan reads; the part begins at one character and reads on from there. A
     leading literal is kept: it is what Hyperscan looks for first."""
-    if isinstance(pattern.pattern, str):
-        part = _part(pattern.pattern, pattern.flags)
-        if part is not None:
-            return part
-    return necessary(pattern)
+    return _presence(pattern.pattern, pattern.flags) if isinstance(pattern.pattern, str) else None
 
 
 #: the fewest characters the part :func:`presence_form` tests must read
@@ -98,26 +94,33 @@ _LEAST_PART = 8
 
 
 @functools.lru_cache(maxsize=256)
-def _part(source: str, flags: int) -> bytes | None:
+def _presence(source: str, flags: int) -> bytes | None:
     try:
         parsed = sre_parse.parse(source, flags)
+        if parsed.getwidth()[0] == 0:
+            return None
         items = list(parsed)
-        varied = False
-        for k, (op, av) in enumerate(items):
-            if op in _ASSERTIONS:
-                continue
-            if op in _ONE_CHAR and varied:
-                rest = sre_parse.SubPattern(parsed.state, items[k:])
-                if rest.getwidth()[0] < _LEAST_PART:
-                    return None
-                return _sequence(items[k:], parsed.state.flags, False, True)
-            if _holds_literal([(op, av)]):
-                return None
-            low, high = sre_parse.SubPattern(parsed.state, [(op, av)]).getwidth()
-            varied = varied or low != high
-        return None
+        start = _part_start(items, parsed.state)
+        return _sequence(items[start:], parsed.state.flags, start == 0, True)
     except (Untranslatable, re.error, RecursionError, TypeError, ValueError):
         return None
+
+
+def _part_start(items: list[tuple[Any, Any]], state: Any) -> int:
+    """Where :func:`presence_form`'s part begins among the parsed ``items`` (0: the
+    whole pattern)."""
+    varied = False
+    for k, (op, av) in enumerate(items):
+        if op in _ASSERTIONS:
+            continue
+        if op in _ONE_CHAR and varied:
+            rest = sre_parse.SubPattern(state, items[k:])
+            return k if rest.getwidth()[0] >= _LEAST_PART else 0
+        if _holds_literal([(op, av)]):
+            return 0
+        low, high = sre_parse.SubPattern(state, [(op, av)]).getwidth()
+        varied = varied or low != high
+    return 0
 
 
 def _holds_literal(items: Any) -> bool:
