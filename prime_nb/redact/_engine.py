@@ -146,6 +146,8 @@ class Literals:
         """The items found in ``text``; None when :meth:`handles` is False."""
         if not self.handles(text):
             return None
+        if len(text) <= CHUNK:
+            return self._present_in_one(text)
         found: set[int] = set()
 
         def hit(item: int, start: int) -> bool:
@@ -154,6 +156,27 @@ class Literals:
 
         if self._scan(text, True, hit) is None:
             return None
+        return found
+
+    def _present_in_one(self, text: str) -> set[int] | None:
+        """:meth:`present` of a text of one piece: each item the scan reports (once) is
+        added as it comes, one call of Python a hit (most strings are one piece, and
+        many of the literals stand in each)."""
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:
+            return None
+        found: set[int] = set()
+        db = self._database(True)
+        if db is None:
+            return found
+        add = found.add
+
+        def event(item: int, _from: int, _end: int, _flags: int, _ctx: object) -> None:
+            add(item)
+
+        with self._lock, contextlib.suppress(hyperscan.ScanTerminated):  # one scratch a db
+            db.scan(data, match_event_handler=event)
         return found
 
     def positions(self, text: str, budget: int) -> tuple[bool, list[int] | None]:

@@ -89,6 +89,21 @@ MAX_DEPTH = 2
 _TAIL_LEAST = 8
 _TAIL = re.compile(rf"[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST}}}")
 
+#: the ``WRAP`` matches :meth:`SpanFinder._wrapped_spans` can keep, by their place: a
+#: line whose last :data:`_TAIL_LEAST` characters are ``_TAIL``'s (``WRAP``'s lookbehind
+#: the last of them), read by the scan of the text (``_prefilter``) and not in Python at
+#: each line that ends in a token character. Its break is written as two alternatives
+#: that each begin with a literal (they match as ``\r?\n`` does), so that Python's
+#: search of a window skips to a break in C
+_WRAP_LEAD, _WRAP_BREAK = r"(?<=[A-Za-z0-9+/=_\-])", r"\r?\n"
+assert WRAP.pattern.startswith(_WRAP_LEAD + _WRAP_BREAK)  # the rest is ``WRAP``'s
+_WRAP_TAILED = re.compile(
+    rf"(?<=[A-Za-z0-9+/=_\-.~]{{{_TAIL_LEAST - 1}}}"
+    + _WRAP_LEAD.removeprefix("(?<=")
+    + r"(?:\r\n|\n)"
+    + WRAP.pattern.removeprefix(_WRAP_LEAD + _WRAP_BREAK)
+)
+
 #: a character that ends a ``WORD_RUN``
 _RUN_END = re.compile(r"[\s\"'<>]")
 
@@ -273,7 +288,7 @@ class SpanFinder:
         """Tokens broken by a plain line break: the rules run on the lines joined, and a
         match that crosses a join is a span of the text as it is, the break included."""
         joins: list[tuple[int, int]] = []
-        for m in scan_windows(WRAP).finditer(text):  # tried only at its scan's hits
+        for m in scan_windows(_WRAP_TAILED).finditer(text):  # tried only at its scan's hits
             # the line before the break ends in a token character (``WRAP``'s
             # lookbehind), not in ``\r``: it is ``text[line_start:at]``
             at = m.start()

@@ -100,8 +100,14 @@ _EXTRA_SECRET_NAMES = re.compile(
 )
 
 
+#: ``SPACED_PAIR`` after a line break rather than at a line's start: Python's search
+#: skips to each break in C, where ``^`` is tried at every character
+_SPACED_PAIR_AFTER_BREAK = re.compile("(?m)\n" + SPACED_PAIR.pattern.removeprefix("(?m)^"))
+assert SPACED_PAIR.pattern.startswith("(?m)^")
+
+
 def spaced_pair_spans(text: str) -> Iterator[tuple[int, int]]:
-    for m in SPACED_PAIR.finditer(text):
+    for m in _spaced_pairs(text):
         key, value = m.group("key"), m.group("v").strip("\"'")
         kind = "password" if _EXTRA_SECRET_NAMES.match(key) else secret_key_class(key)
         if kind is None or stand_in(value) or not value:
@@ -116,6 +122,15 @@ def spaced_pair_spans(text: str) -> Iterator[tuple[int, int]]:
                 yield _unquoted(m)
         elif strongly_random(value) and len(value) >= 16:
             yield _unquoted(m)
+
+
+def _spaced_pairs(text: str) -> Iterator[re.Match[str]]:
+    """``SPACED_PAIR.finditer(text)`` (each match within one line, from its start): the
+    first line's match, then those after each line break."""
+    first = SPACED_PAIR.match(text)
+    if first is not None:
+        yield first
+    yield from _SPACED_PAIR_AFTER_BREAK.finditer(text)
 
 
 #: words a ``name value`` line of config holds where no secret is

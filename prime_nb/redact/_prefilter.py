@@ -77,6 +77,74 @@ def _necessary(source: str, flags: int) -> bytes | None:
         return None
 
 
+def presence_form(pattern: re.Pattern[str]) -> bytes | None:
+    """:func:`necessary`, or for a test of whether ``pattern`` can match at all (not
+    where), the necessary form of the pattern's part from the first character it reads
+    after a stretch of variable width and no literal, when that part reads at least
+    :data:`_LEAST_PART` characters: every match holds a match of its part. Such a
+    leading word (of 1 to many characters of a class, as the generic token's name before
+    its separator) costs Hyperscan a state at every place it can begin, in every text
+    the shapes' scan reads; the part begins at one character and reads on from there. A
+    leading literal is kept: it is what Hyperscan looks for first."""
+    return _presence(pattern.pattern, pattern.flags) if isinstance(pattern.pattern, str) else None
+
+
+#: the fewest characters the part :func:`presence_form` tests must read
+_LEAST_PART = 8
+
+
+@functools.lru_cache(maxsize=256)
+def _presence(source: str, flags: int) -> bytes | None:
+    try:
+        parsed = sre_parse.parse(source, flags)
+        if parsed.getwidth()[0] == 0:
+            return None
+        items = list(parsed)
+        start = _part_start(items, parsed.state)
+        return _sequence(items[start:], parsed.state.flags, start == 0, True)
+    except (Untranslatable, re.error, RecursionError, TypeError, ValueError):
+        return None
+
+
+def _part_start(items: list[tuple[Any, Any]], state: Any) -> int:
+    """Where :func:`presence_form`'s part begins among the parsed ``items`` (0: the
+    whole pattern)."""
+    varied = False
+    for k, (op, av) in enumerate(items):
+        if op in _ASSERTIONS:
+            continue
+        if op in _ONE_CHAR and varied:
+            rest = sre_parse.SubPattern(state, items[k:])
+            return k if rest.getwidth()[0] >= _LEAST_PART else 0
+        if _holds_literal([(op, av)]):
+            return 0
+        low, high = sre_parse.SubPattern(state, [(op, av)]).getwidth()
+        varied = varied or low != high
+    return 0
+
+
+def _holds_literal(items: Any) -> bool:
+    """Whether parsed ``items`` read a literal character anywhere (in a group, a branch
+    or a repeat), or anything but classes (a back-reference, say); a lookaround's do
+    not count."""
+    for op, av in items:
+        if op is c.LITERAL:
+            return True
+        if op is c.SUBPATTERN:
+            found = _holds_literal(av[-1])
+        elif op is c.ATOMIC_GROUP:
+            found = _holds_literal(av)
+        elif op is c.BRANCH:
+            found = any(_holds_literal(alt) for alt in av[1])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            found = _holds_literal(av[2])
+        else:
+            found = op not in _ONE_CHAR and op not in _ASSERTIONS
+        if found:
+            return True
+    return False
+
+
 def _sequence(
     items: list[tuple[Any, Any]], flags: int, first: bool = True, last: bool = True
 ) -> bytes:
@@ -165,7 +233,7 @@ class Shapes:
 
     def __init__(self, patterns: tuple[re.Pattern[str], ...]) -> None:
         self.patterns = patterns
-        translated = [(i, necessary(p)) for i, p in enumerate(patterns)]
+        translated = [(i, presence_form(p)) for i, p in enumerate(patterns)]
         usable = [(i, expr) for i, expr in translated if expr is not None]
         self._db: Any = None
         if usable:
