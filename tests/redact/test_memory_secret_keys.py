@@ -173,7 +173,7 @@ ENDS = [
     "[REDACTED] λόγος \u200b Λ it\u2019s here and more words",
     "<ваш токен \u200b goes here, it\u2019s long>",
     "Bearer ΛλЖж\u2014Zq8vN2xL5pT7wR3k",
-    "Ζq8vΝ2xL5pΤ7wR3kλ words after the secret \u200b ж",
+    "\u0396q8v\u039d2xL5p\u03a47wR3kλ words after the secret \u200b ж",
 ]
 
 
