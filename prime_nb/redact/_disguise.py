@@ -273,14 +273,17 @@ def _folded(text: str) -> View:
     return text.translate(_FOLDS), _identity(text)[1]
 
 
-#: a CSV field in quotes whose quotes inside are doubled (``"{""key"": ""value""}"``)
-_CSV_FIELD = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
+#: a CSV field in quotes whose quotes inside are doubled (``"{""key"": ""value""}"``):
+#: its opening quote is the text's first character or follows a separator, tested after
+#: the quote is read, so that the search skips to each quote (in C) rather than trying
+#: the pattern at every character
+_CSV_FIELD = re.compile(r'"(?:(?<=^")|(?<=[,\t\n]"))(?:[^"]|"")*"(?=[,\t\r\n]|$)')
 _DOUBLED = re.compile('""')
 
 
 def _csv_doubled(text: str) -> Iterator[re.Match[str]]:
     if not (text.startswith('"') or ',"' in text or '\t"' in text or '\n"' in text):
-        return  # no quote a field can start at (the pattern is tried at every character)
+        return  # no quote a field can start at
     for field in _CSV_FIELD.finditer(text):
         if '""' in field.group()[1:-1]:
             yield from _DOUBLED.finditer(text, field.start() + 1, field.end() - 1)
@@ -317,10 +320,18 @@ def _tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
     for the text), not one search of the text each."""
     found = _VIEW_TELLS.present(text) if len(text) > _SCANNED else None
     if found is None:
-        return text.__contains__, lambda: _QP_NAMED.search(text) is not None
+        return text.__contains__, lambda: _named_qp(text)
     held = {_TELLS[i] for i in found if i < len(_TELLS)}
     named = len(_TELLS) in found
     return held.__contains__, lambda: named
+
+
+def _named_qp(text: str) -> bool:
+    """Whether ``text`` names quoted-printable: ``_QP_NAMED.search``, tried only where
+    the name's ``-p`` stands (substring searches in C; no character but ``p`` and ``P``
+    is ``p`` to a search that ignores case), since the search is tried at every
+    character."""
+    return ("-p" in text or "-P" in text) and _QP_NAMED.search(text) is not None
 
 
 def views(text: str) -> Iterator[View]:
@@ -393,15 +404,13 @@ _EQUALS = re.compile("=*")
 
 
 def urlsafe_runs(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of ``_URLSAFE_RUN.finditer(text)``. The pattern is tried at every
-    character of a long run; a long text's runs are instead found in its Latin-1 bytes
+    """The spans of ``_URLSAFE_RUN.finditer(text)``. The pattern, led by a lookbehind, is
+    tried at every character; a text's runs are instead found in its Latin-1 bytes
     mapped to one byte per class (``bytes.find`` in C), a piece at a time. A match is a
     whole run (it follows no run character) of 20 or more, its ``=`` padding (at most
     two) and then no character of the run; a piece wider than Latin-1 is left to the
     pattern, from the run being read on (or the piece's start)."""
-    if len(text) <= _SCANNED:
-        if _URLSAFE_ANY.in_text(text):  # one pass in C: no run, no match
-            yield from (m.span() for m in _URLSAFE_RUN.finditer(text))
+    if len(text) <= _SCANNED and not _URLSAFE_ANY.in_text(text):  # in C: no run, no match
         return
     for start, end in class_runs(text, _URLSAFE_CLASS, 20):
         if end < 0:  # a piece wider than Latin-1: the pattern reads on from ``start``

@@ -1,0 +1,117 @@
+"""The disguise views' gates in C answer as the searches they stand before.
+
+A view or a blob decoder is tried only where a test in C (a substring search, a regex
+that skips to a literal, a text's bytes mapped by class) shows it can find something;
+each test here compares the gated search with the plain one it stands for, on every
+disguise the secret corpora write and on texts built of the characters the search keys
+on.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from redteam3_secrets import ENCODINGS_RED3
+from redteam_secrets import ENCODINGS
+from secret_corpus import KINDS
+
+from prime_nb.redact import _disguise
+from prime_nb.redact._stream import _KEYED_STRING, raw_key_count
+
+#: the CSV field pattern tried at every character, as it was before its quote led it
+_CSV_FIELD_AT_EVERY = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
+
+
+@pytest.fixture(scope="module")
+def disguised() -> list[str]:
+    """Each kind of secret the corpora plant, written in every encoding they know."""
+    r = random.Random(43)
+    encodings = [*ENCODINGS.values(), *ENCODINGS_RED3.values()]
+    texts = []
+    for make in KINDS:
+        snippet = make(r).snippet
+        texts.append(snippet)
+        texts.extend(encode(snippet) for encode in encodings)
+    return texts
+
+
+def _built(r: random.Random, pieces: list[str], most: int = 40) -> str:
+    return "".join(r.choice(pieces) for _ in range(r.randrange(1, most)))
+
+
+CSV_PIECES = ['"', '""', ",", "\t", "\n", "\r", "a", "b c", ':"', "é", "€"]
+QP_NOISE = [
+    "\u2010",
+    "\u017f",
+    "\u212a",
+    "\u0130",
+    "\u0131",
+    " ",
+    "-",
+    "p",
+    "P",
+    "=3D",
+    "=\n",
+    "é",
+    "-p",
+    "-P",
+]
+
+
+def _qp_name(r: random.Random) -> str:
+    """``quoted-printable`` in any case, its dash and its ``p`` sometimes another."""
+    cased = "".join(c.upper() if r.random() < 0.5 else c for c in "quoted-printable")
+    dash = r.choice(["-", "-", "\u2010", "", " -"])
+    p = r.choice([cased[7], cased[7], "\u0440", "\uff50", "b"])
+    return _built(r, QP_NOISE, 4) + cased[:6] + dash + p + cased[8:] + _built(r, QP_NOISE, 4)
+
+
+URLSAFE_PIECES = ["A" * 19, "B" * 20, "x" * 30, "=", "==", "===", " ", "é", "€", "-_+/"]
+URLSAFE_PIECES += ["\n", "9" * 25, '"', "%", ".", "a"]
+
+
+def test_csv_field_led_by_its_quote(disguised: list[str]) -> None:
+    r = random.Random(1)
+    texts = [*disguised, *(_built(r, CSV_PIECES) for _ in range(3000))]
+    texts += ['"a""b"', 'x,"a""b"', '"a""b",', '\n"a""b"\r\n', 'a"a""b"']
+    for text in texts:
+        want = [m.span() for m in _CSV_FIELD_AT_EVERY.finditer(text)]
+        assert [m.span() for m in _disguise._CSV_FIELD.finditer(text)] == want, repr(text)
+
+
+def test_quoted_printable_named_where_its_dash_p_stands(disguised: list[str]) -> None:
+    r = random.Random(2)
+    texts = [*disguised, *(_qp_name(r) for _ in range(3000))]
+    texts += [_built(r, QP_NOISE, 12) for _ in range(1000)]
+    texts += ["Content-Transfer-Encoding: QUOTED-PRINTABLE", "quoted-Printable", "quoted-\u017fx"]
+    named = 0
+    for text in texts:
+        want = _disguise._QP_NAMED.search(text) is not None
+        named += want
+        assert _disguise._tells(text)[1]() == want, repr(text)
+    assert named > 300  # the texts name it, in many cases
+
+
+def test_urlsafe_runs_of_a_short_text(disguised: list[str]) -> None:
+    r = random.Random(3)
+    texts = [*disguised, *(_built(r, URLSAFE_PIECES, 20) for _ in range(1500))]
+    found = 0
+    for text in texts:
+        want = [m.span() for m in _disguise._URLSAFE_RUN.finditer(text)]
+        found += len(want)
+        assert list(_disguise.urlsafe_runs(text)) == want, repr(text)
+    assert found > 500
+
+
+KEY_WORDS = ['"', "\\", '\\"', ":", '":', ' ": ', "a", "é", "{", "}", "[", ",", "\n"]
+
+
+def test_short_key_count_is_the_regex_count() -> None:
+    """(Pins what held: the colons alone are the regex's groups.)"""
+    r = random.Random(4)
+    for _ in range(2000):
+        body = _built(r, KEY_WORDS).encode()
+        want = [m.group(1) for m in _KEYED_STRING.finditer(body)].count(b":")
+        assert raw_key_count(body) == want, body
