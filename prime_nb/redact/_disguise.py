@@ -307,18 +307,24 @@ def _identity(text: str) -> View:
     return text, origin
 
 
-#: the substrings that tell ``views`` a disguise may be there, and the name of
-#: quoted-printable (its search is ``_QP_NAMED``'s, without regard to ASCII case)
-_TELLS = ("\\\n", "\\\r\n", "%25", "](", '""', "=3D")
+#: the substrings that tell ``views`` a disguise may be there (an escape's ``&``,
+#: ``\\u`` or ``\\x`` among them), and the name of quoted-printable (its search is
+#: ``_QP_NAMED``'s, without regard to ASCII case)
+_TELLS = ("\\\n", "\\\r\n", "%25", "](", '""', "=3D", "&", "\\u", "\\x")
 _VIEW_TELLS = literals((*((tell, EXACT) for tell in _TELLS), ("quoted-printable", FOLD)))
 _VIEW_TELLS.present("-")  # compiled and its scratch made now, not within a long line's
 
 
+#: a text this long or longer has its tells found by one Hyperscan pass (a shorter one's
+#: substring searches cost less than the call)
+_TOLD = 256
+
+
 def _tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
     """Tests of whether ``text`` holds one of ``_TELLS``, and whether it names
-    quoted-printable: for a long text, one pass of Hyperscan for all (when it can answer
-    for the text), not one search of the text each."""
-    found = _VIEW_TELLS.present(text) if len(text) > _SCANNED else None
+    quoted-printable: for all but a short text, one pass of Hyperscan for all (when it
+    can answer for the text), not one search of the text each."""
+    found = _VIEW_TELLS.present(text) if len(text) >= _TOLD else None
     if found is None:
         return text.__contains__, lambda: _named_qp(text)
     held = {_TELLS[i] for i in found if i < len(_TELLS)}
@@ -351,7 +357,8 @@ def views(text: str) -> Iterator[View]:
         yield from stretched_views(text, _HIDDEN, lambda part: _deleted(part, _HIDDEN))
     if wide and _FOLDABLE.search(text):
         yield from stretched_views(text, _FOLDABLE, _folded)
-    if _ESCAPE_MARKS.search(text, 0, 4096) and len(_ESCAPE.findall(text, 0, 4096)) >= 2:
+    marked = holds("&") or holds("\\u") or holds("\\x")  # somewhere, if not in the first 4096
+    if marked and _ESCAPE_MARKS.search(text, 0, 4096) and len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
     if holds('""') and any(_csv_doubled(text)):
         yield _replaced(text, _csv_doubled(text), lambda _: '"')

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 import pytest
 from redteam3_secrets import ENCODINGS_RED3
@@ -115,3 +116,45 @@ def test_short_key_count_is_the_regex_count() -> None:
         body = _built(r, KEY_WORDS).encode()
         want = [m.group(1) for m in _KEYED_STRING.finditer(body)].count(b":")
         assert raw_key_count(body) == want, body
+
+
+VIEW_PIECES = ["plain words ", "\x1b[31m", "\u200b", "&#x41;", "&amp;", "&", "\\u0042"]
+VIEW_PIECES += ["\\x43", "\\xe2\\x82\\xac", "\\", "u", "x", "=3D", "=41", "=\n", "-", "p", "P"]
+VIEW_PIECES += ["quoted-printable ", "QUOTED-PRINTABLE", "](<https://h/x>)", "](", '"a,""b"""']
+VIEW_PIECES += ['""', "%2541", "%25", "\\\n", "\\\r\n", '"ab" "cd"', "é", "€", "tok_3f9a"]
+
+
+def _views(text: str) -> list[tuple[str, list[int], list[int], list[int]]]:
+    return [(v, o._at, o._from, o._to) for v, o in _disguise.views(text)]
+
+
+def _ungated_tells(text: str) -> tuple[Callable[[str], bool], Callable[[], bool]]:
+    """``_tells`` as the views read it before their gates: each tell by a substring
+    search, the escapes' marks (searched in the first 4096 characters) as held, the
+    name of quoted-printable by its search alone."""
+    marks = ("&", "\\u", "\\x")
+    return (lambda tell: tell in marks or tell in text), (
+        lambda: _disguise._QP_NAMED.search(text) is not None
+    )
+
+
+def test_views_gated_are_those_of_the_plain_searches(
+    disguised: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every text's views, its tells found by Hyperscan (whatever its length) or by
+    ``str`` searches, are those of the searches without gates; escapes past the first
+    4096 characters included."""
+    r = random.Random(5)
+    texts = [*disguised, *(_built(r, VIEW_PIECES, 60) for _ in range(300))]
+    texts += [" " * 4096 + "&amp;&lt; \\x41", "&" + " " * 4096 + "&amp;&lt;"]
+    texts += ["a" * 5000 + "\\u0041\\x42", "\\u0041" + "b" * 4100]
+    alone = ["&amp;", "&#65;", "\\u0041", "\\x41", "=3D", "%2541", "](x)", '"a""b"', "\\\n"]
+    texts += [_built(r, ["ab ", ",", piece], 8) for piece in alone for _ in range(20)]
+    with monkeypatch.context() as plain:
+        plain.setattr(_disguise, "_tells", _ungated_tells)
+        want = [_views(text) for text in texts]
+    told = sum(_disguise._VIEW_TELLS.present(text) is not None for text in texts)
+    assert told > len(texts) // 2  # most are told by the scan
+    for least in (0, 1 << 40):  # every text told by the scan, and none
+        monkeypatch.setattr(_disguise, "_TOLD", least)
+        assert [_views(text) for text in texts] == want
