@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import functools
 import re
 import unicodedata
 import urllib.parse
@@ -451,26 +452,48 @@ def blobs(text: str) -> Iterator[tuple[int, int, str]]:
         if decoded is not None:
             yield start, end, decoded
     for start, end in urlsafe_runs(text):
-        stop = end
-        while stop > start and text[stop - 1] == "=":
-            stop -= 1
-        if stop - start > _MAX_DECODED or (stop - start) % 4 == 1:
-            continue
-        try:
-            raw = _base64_decoded(text, start, stop)
-        except (ValueError, binascii.Error):
-            continue
-        decoded = _as_text(raw)
-        if decoded is not None:
+        if end - start <= _REMEMBERED_RUN:  # the same ids and names stand in many texts
+            found = _remembered_urlsafe(text[start:end])
+        else:
+            found = _urlsafe_texts(text, start, end)
+        for decoded in found:
             yield start, end, decoded
-            inner = decoded.strip()
-            if _URLSAFE_RUN.fullmatch(inner) and len(inner) % 4 == 0:  # base64 of base64
-                try:
-                    twice = _as_text(base64.b64decode(inner, validate=True))
-                except (ValueError, binascii.Error):
-                    continue
-                if twice is not None:
-                    yield start, end, twice
+
+
+def _urlsafe_texts(text: str, start: int, end: int) -> tuple[str, ...]:
+    """The text the base64url run ``text[start:end]`` decodes to, and the text that
+    decodes to in turn when it is base64 itself (none, one or both)."""
+    stop = end
+    while stop > start and text[stop - 1] == "=":
+        stop -= 1
+    if stop - start > _MAX_DECODED or (stop - start) % 4 == 1:
+        return ()
+    try:
+        raw = _base64_decoded(text, start, stop)
+    except (ValueError, binascii.Error):
+        return ()
+    decoded = _as_text(raw)
+    if decoded is None:
+        return ()
+    inner = decoded.strip()
+    if _URLSAFE_RUN.fullmatch(inner) and len(inner) % 4 == 0:  # base64 of base64
+        try:
+            twice = _as_text(base64.b64decode(inner, validate=True))
+        except (ValueError, binascii.Error):
+            return (decoded,)
+        if twice is not None:
+            return decoded, twice
+    return (decoded,)
+
+
+#: a base64url run this short is decoded once a process for each of the last runs read
+#: (a few hundred bytes each at most, so that they add little to a redaction's peak)
+_REMEMBERED_RUN = 128
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered_urlsafe(run: str) -> tuple[str, ...]:
+    return _urlsafe_texts(run, 0, len(run))
 
 
 #: how many characters of a base64 run are decoded at a time (whole groups of 4)

@@ -9,6 +9,7 @@ on.
 
 from __future__ import annotations
 
+import base64
 import random
 import re
 from collections.abc import Callable
@@ -158,3 +159,25 @@ def test_views_gated_are_those_of_the_plain_searches(
     for least in (0, 1 << 40):  # every text told by the scan, and none
         monkeypatch.setattr(_disguise, "_TOLD", least)
         assert [_views(text) for text in texts] == want
+
+
+def _b64url(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+BLOB_PIECES = [" ", "\n", "=", "==", "é", "x" * 30, _b64url("password=hunter2 here"), "A" * 19]
+BLOB_PIECES += [base64.b64encode(base64.b64encode(b"token abcdefgh ij").rstrip(b"=")).decode()]
+BLOB_PIECES += [_b64url("\u00e9t\u00e9 " * 9), _b64url("x" * 400), "test_merge_keeps_left_order"]
+
+
+def test_blobs_of_remembered_runs(disguised: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short run's decoded texts, remembered from an earlier text, are the run's own."""
+    r = random.Random(6)
+    texts = [*disguised, *(_built(r, BLOB_PIECES, 12) for _ in range(400))]
+    monkeypatch.setattr(_disguise, "_REMEMBERED_RUN", 0)
+    want = [list(_disguise.blobs(text)) for text in texts]
+    assert sum(map(len, want)) > 400
+    monkeypatch.undo()
+    _disguise._remembered_urlsafe.cache_clear()
+    for _ in range(2):  # read once, then remembered
+        assert [list(_disguise.blobs(text)) for text in texts] == want
