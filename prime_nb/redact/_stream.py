@@ -41,6 +41,11 @@ from ._shell import RepeatedKey, Shell
 
 #: a text longer than this has its keys counted by its quotes (``raw_key_count``)
 _COUNTED = 1 << 16
+#: a quote that blanks and a colon follow: where each key a JSON text writes ends (or an
+#: escaped quote, or a string that starts with a colon begins). A text writes at least
+#: the keys its parsed value holds, and at most as many as this finds: when that is the
+#: value's count, no key is repeated, and its strings are not read one by one to count
+_KEY_END = re.compile(rb'"[ \t\r\n]*+:')
 #: a value spanning at most this many bytes is parsed and walked as a tree
 SMALL = 1 << 14
 #: how deep a line may nest to be streamed: orjson writes 255 levels, and a line deeper
@@ -494,7 +499,10 @@ def repeated_keys(value: Any, text: bytes | bytearray) -> bool:
     repeated: the parser kept its last value)."""
     if not isinstance(value, dict | list):
         return False
-    return key_count(value) != raw_key_count(text)
+    count = key_count(value)
+    if len(text) <= _COUNTED and len(_KEY_END.findall(text)) == count:
+        return False  # see ``_KEY_END``
+    return count != raw_key_count(text)
 
 
 def raw_key_count(body: bytes | bytearray) -> int:

@@ -20,7 +20,6 @@ from redteam_secrets import ENCODINGS
 from secret_corpus import KINDS
 
 from prime_nb.redact import _disguise
-from prime_nb.redact._stream import _KEYED_STRING, raw_key_count
 
 #: the CSV field pattern tried at every character, as it was before its quote led it
 _CSV_FIELD_AT_EVERY = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
@@ -105,18 +104,6 @@ def test_urlsafe_runs_of_a_short_text(disguised: list[str]) -> None:
         found += len(want)
         assert list(_disguise.urlsafe_runs(text)) == want, repr(text)
     assert found > 500
-
-
-KEY_WORDS = ['"', "\\", '\\"', ":", '":', ' ": ', "a", "é", "{", "}", "[", ",", "\n"]
-
-
-def test_short_key_count_is_the_regex_count() -> None:
-    """(Pins what held: the colons alone are the regex's groups.)"""
-    r = random.Random(4)
-    for _ in range(2000):
-        body = _built(r, KEY_WORDS).encode()
-        want = [m.group(1) for m in _KEYED_STRING.finditer(body)].count(b":")
-        assert raw_key_count(body) == want, body
 
 
 VIEW_PIECES = ["plain words ", "\x1b[31m", "\u200b", "&#x41;", "&amp;", "&", "\\u0042"]
