@@ -18,6 +18,8 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 
+from ._engine import EXACT, literals
+
 #: the longest text read for these forms, and the most bytes one decodes to
 _MAX_TEXT = 1 << 20
 _MAX_DECODED = 1 << 20
@@ -181,15 +183,24 @@ _FORMS: tuple[tuple[str, Callable[[str], Iterator[tuple[int, int, bytes]]]], ...
 )
 
 
+#: the forms' substrings found in a text by one Hyperscan pass
+_FORM_TELLS = literals(tuple((tell, EXACT) for tell, _ in _FORMS))
+_FORM_TELLS.present("-")  # compiled and its scratch made now, not within a long line's
+#: a text this long or longer has its forms' substrings found by that pass (a shorter
+#: one's substring searches cost less than the call)
+_TOLD = 256
+
+
 def byte_forms(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, text it says) of each form of the module's docstring in ``text``."""
     if len(text) > _MAX_TEXT or len(text) < 40:
         return
-    for tell, form in _FORMS:
-        if tell in text:
+    found = _FORM_TELLS.present(text) if len(text) >= _TOLD else None
+    for i, (tell, form) in enumerate(_FORMS):
+        if (i in found) if found is not None else (tell in text):
             for start, end, raw in form(text):
                 decoded = _text(raw[:_MAX_DECODED])
                 if decoded is not None:
                     yield start, end, decoded
-    if "│" in text or "┃" in text:
+    if found is None and ("│" in text or "┃" in text):  # a text the scan read is Latin-1
         yield from _box_tables(text)

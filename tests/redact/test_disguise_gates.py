@@ -16,10 +16,11 @@ from collections.abc import Callable
 
 import pytest
 from redteam3_secrets import ENCODINGS_RED3
+from redteam5_places import ENCODINGS_RED5
 from redteam_secrets import ENCODINGS
 from secret_corpus import KINDS
 
-from prime_nb.redact import _disguise
+from prime_nb.redact import _byte_forms, _disguise
 
 #: the CSV field pattern tried at every character, as it was before its quote led it
 _CSV_FIELD_AT_EVERY = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
@@ -29,7 +30,7 @@ _CSV_FIELD_AT_EVERY = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|
 def disguised() -> list[str]:
     """Each kind of secret the corpora plant, written in every encoding they know."""
     r = random.Random(43)
-    encodings = [*ENCODINGS.values(), *ENCODINGS_RED3.values()]
+    encodings = [*ENCODINGS.values(), *ENCODINGS_RED3.values(), *ENCODINGS_RED5.values()]
     texts = []
     for make in KINDS:
         snippet = make(r).snippet
@@ -168,3 +169,37 @@ def test_blobs_of_remembered_runs(disguised: list[str], monkeypatch: pytest.Monk
     _disguise._remembered_urlsafe.cache_clear()
     for _ in range(2):  # read once, then remembered
         assert [list(_disguise.blobs(text)) for text in texts] == want
+
+
+FORM_PIECES = [" 00 ", "  |", "0000000", "\\1", "\\160", "[", "literal ", "\u2502", "\u2503", "x"]
+FORM_PIECES += ["\n", " ", "41 00 42 00 43 00 44 00 ", "[112,97,115,115]", "\u20ac", "\u00e9"]
+
+
+def _plain_byte_forms(text: str) -> list[tuple[int, int, str]]:
+    """``byte_forms`` without its gate: each form's substring searched in the text."""
+    if len(text) > _byte_forms._MAX_TEXT or len(text) < 40:
+        return []
+    out = []
+    for tell, form in _byte_forms._FORMS:
+        if tell in text:
+            for start, end, raw in form(text):
+                decoded = _byte_forms._text(raw[: _byte_forms._MAX_DECODED])
+                if decoded is not None:
+                    out.append((start, end, decoded))
+    if "\u2502" in text or "\u2503" in text:
+        out.extend(_byte_forms._box_tables(text))
+    return out
+
+
+def test_byte_forms_told_by_one_scan(disguised: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text's byte forms, their substrings found by Hyperscan or searched, are
+    those of the plain substring searches (tables drawn in box characters, which the
+    scan cannot read, included)."""
+    r = random.Random(7)
+    texts = [*disguised, *(_built(r, FORM_PIECES, 80) for _ in range(400))]
+    texts += [_byte_forms.__doc__ or ""]
+    want = [_plain_byte_forms(text) for text in texts]
+    assert sum(map(len, want)) > 100
+    for least in (0, 1 << 40):  # every text told by the scan, and none
+        monkeypatch.setattr(_byte_forms, "_TOLD", least)
+        assert [list(_byte_forms.byte_forms(text)) for text in texts] == want
