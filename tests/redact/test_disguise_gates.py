@@ -134,7 +134,7 @@ def test_views_gated_are_those_of_the_plain_searches(
     ``str`` searches, are those of the searches without gates; escapes past the first
     4096 characters included."""
     r = random.Random(5)
-    texts = [*disguised, *(_built(r, VIEW_PIECES, 60) for _ in range(300))]
+    texts = [*disguised, *(_built(r, VIEW_PIECES, 60) for _ in range(150))]
     texts += [" " * 4096 + "&amp;&lt; \\x41", "&" + " " * 4096 + "&amp;&lt;"]
     texts += ["a" * 5000 + "\\u0041\\x42", "\\u0041" + "b" * 4100]
     alone = ["&amp;", "&#65;", "\\u0041", "\\x41", "=3D", "%2541", "](x)", '"a""b"', "\\\n"]
@@ -196,7 +196,7 @@ def test_byte_forms_told_by_one_scan(disguised: list[str], monkeypatch: pytest.M
     those of the plain substring searches (tables drawn in box characters, which the
     scan cannot read, included)."""
     r = random.Random(7)
-    texts = [*disguised, *(_built(r, FORM_PIECES, 80) for _ in range(400))]
+    texts = [*disguised, *(_built(r, FORM_PIECES, 60) for _ in range(200))]
     texts += [_byte_forms.__doc__ or ""]
     want = [_plain_byte_forms(text) for text in texts]
     assert sum(map(len, want)) > 100
