@@ -44,7 +44,7 @@ _COUNTED = 1 << 16
 #: a quote that blanks and a colon follow: where each key a JSON text writes ends (or an
 #: escaped quote, or a string that starts with a colon begins). A text writes at least
 #: the keys its parsed value holds, and at most as many as this finds: when that is the
-#: value's count, no key is repeated, and its strings are not read one by one to count
+#: value's count, no key is repeated, and the text's strings need not be read one by one
 _KEY_END = re.compile(rb'"[ \t\r\n]*+:')
 #: a value spanning at most this many bytes is parsed and walked as a tree
 SMALL = 1 << 14
