@@ -486,7 +486,7 @@ def _urlsafe_texts(text: str, start: int, end: int) -> tuple[str, ...]:
     return (decoded,)
 
 
-#: a base64url run this short is decoded once a process for each of the last runs read
+#: a base64url run this short is decoded once a redaction for each of the last runs read
 #: (a few hundred bytes each at most, so that they add little to a redaction's peak)
 _REMEMBERED_RUN = 128
 
@@ -494,6 +494,12 @@ _REMEMBERED_RUN = 128
 @functools.lru_cache(maxsize=512)
 def _remembered_urlsafe(run: str) -> tuple[str, ...]:
     return _urlsafe_texts(run, 0, len(run))
+
+
+def forget_decoded_runs() -> None:
+    """Drop the decoded runs remembered: what they decode to may be a secret, and is
+    not kept in the process once its redaction is over."""
+    _remembered_urlsafe.cache_clear()
 
 
 #: how many characters of a base64 run are decoded at a time (whole groups of 4)

@@ -26,6 +26,7 @@ from .._names import shown_text
 from ..format import INVALID_JSON, Migrator, holds_no_utf8_lines, no_header, path_kind
 from ..session import Session
 from ._deep import with_deep_stack
+from ._disguise import forget_decoded_runs
 from ._embedded import StreamScrubber
 from ._lines import STREAMED, Glued, Line, Raw, parse_line, read_lines
 from ._pending import PendingTexts
@@ -222,7 +223,10 @@ def redact(
     if target is not None and not dry_run:
         _check_dest(source, target)
     scrubber = StreamScrubber(_rules(rules, extra_rules, hostnames), secret_keys=rules is None)
-    return with_deep_stack(lambda: _redact(source, target, scrubber, dry_run))
+    try:
+        return with_deep_stack(lambda: _redact(source, target, scrubber, dry_run))
+    finally:
+        forget_decoded_runs()
 
 
 def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool) -> Redaction:

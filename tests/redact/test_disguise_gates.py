@@ -10,9 +10,11 @@ on.
 from __future__ import annotations
 
 import base64
+import json
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from redteam3_secrets import ENCODINGS_RED3
@@ -20,7 +22,7 @@ from redteam5_places import ENCODINGS_RED5
 from redteam_secrets import ENCODINGS
 from secret_corpus import KINDS
 
-from prime_nb.redact import _byte_forms, _disguise
+from prime_nb.redact import _byte_forms, _disguise, _file, redact
 
 #: the CSV field pattern tried at every character, as it was before its quote led it
 _CSV_FIELD_AT_EVERY = re.compile(r'(?:^|(?<=[,\t\n]))"(?:[^"]|"")*"(?=[,\t\r\n]|$)')
@@ -203,3 +205,27 @@ def test_byte_forms_told_by_one_scan(disguised: list[str], monkeypatch: pytest.M
     for least in (0, 1 << 40):  # every text told by the scan, and none
         monkeypatch.setattr(_byte_forms, "_TOLD", least)
         assert [list(_byte_forms.byte_forms(text)) for text in texts] == want
+
+
+def test_decoded_runs_are_forgotten_once_a_redaction_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A short base64url run's decoded text (maybe a secret) is remembered within one
+    redaction only, not by the process after it: failing or not."""
+    token = base64.urlsafe_b64encode(b"password=Zq8vN2xL5pT7wR3k").decode().rstrip("=")
+    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+    message = {"role": "user", "content": f"the blob {token} in a text", "timestamp": 0}
+    entry = {"type": "message", "id": "u1", "parentId": None, "message": message}
+    source = tmp_path / "s.jsonl"
+    source.write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n", encoding="utf-8")
+    redact(source, tmp_path / "out.jsonl")
+    assert _disguise._remembered_urlsafe.cache_info().currsize == 0
+
+    def failing(*_: object) -> None:
+        _disguise._remembered_urlsafe(token)
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(_file, "_redact", failing)
+    with pytest.raises(OSError, match="disk is full"):
+        redact(source, tmp_path / "again.jsonl")
+    assert _disguise._remembered_urlsafe.cache_info().currsize == 0
