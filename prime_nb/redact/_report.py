@@ -7,7 +7,11 @@ couple of hundred bytes, and as text columns (a rule, a placeholder and an entry
 spelt out in every row) about a hundred: the report, not the line, set the peak. Here a
 row is the field path's UTF-8 bytes in one buffer, where it ends, and a code for its
 (rule, placeholder) pair; a line's number and entry id are kept once for its run of
-rows. The report's DataFrame is built only when the walk is done, its ``rule``,
+rows. A placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most
+of them: under a secret's key every distinct value has one) is coded by that rule and
+number, made again when the report is built, so that a file of many distinct values
+keeps no string nor tuple for each. The report's DataFrame is built only when the walk
+is done, its ``rule``,
 ``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
 once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
 installed), as an Arrow array over the path buffer itself.
@@ -28,6 +32,12 @@ from ._suspects import SUSPECT
 
 #: the largest offset an ``"I"`` array of where fields end can hold
 _NARROW_ENDS = (1 << 32) - 1
+#: a row's pair code with this bit set is a placeholder made from a rule's name and
+#: number: the rule's code in the next bits, the number in the low ones
+_NUMBERED = 1 << 31
+_RULE_SHIFT = 24
+_RULES_CODED = 1 << (31 - _RULE_SHIFT)
+_NUMBERS_CODED = 1 << _RULE_SHIFT
 
 
 class _Table:
@@ -83,15 +93,38 @@ class HitColumns:
         self._id_values: list[str | None] = []
         self._pairs: dict[tuple[str, str], int] = {}
         self._pair_values: list[tuple[str, str]] = []
+        #: each rule's code and the head of its numbered placeholders (``[REDACTED:rule:``)
+        self._rules: dict[str, tuple[int, str]] = {}
+        self._rule_names: list[str] = []
 
     def append(self, hit: Hit, /) -> None:
         table = self.suspects if hit.rule == SUSPECT else self.replaced
-        key = (hit.rule, hit.placeholder)
+        table.append(hit.field, self._pair(hit.rule, hit.placeholder))
+
+    def _rule(self, rule: str) -> tuple[int, str]:
+        known = self._rules.get(rule)
+        if known is None:
+            known = self._rules[rule] = (len(self._rule_names), f"[REDACTED:{rule}:")
+            self._rule_names.append(rule)
+        return known
+
+    def _pair(self, rule: str, placeholder: str) -> int:
+        """The code of a row's (rule, placeholder): its rule's code and number when the
+        placeholder is made from them (made again as it was: digits without a leading
+        zero), else an index into the pairs kept as text."""
+        code, head = self._rule(rule)
+        if code < _RULES_CODED and placeholder.startswith(head) and placeholder[-1] == "]":
+            digits = placeholder[len(head) : -1]
+            if 0 < len(digits) < 9 and digits.isascii() and digits.isdigit() and digits[0] != "0":
+                number = int(digits)
+                if number < _NUMBERS_CODED:
+                    return _NUMBERED | code << _RULE_SHIFT | number
+        key = (rule, placeholder)
         pair = self._pairs.get(key)
         if pair is None:
             pair = self._pairs[key] = len(self._pair_values)
             self._pair_values.append(key)
-        table.append(hit.field, pair)
+        return pair
 
     def extend(self, hits: Iterable[Hit], /) -> None:
         for hit in hits:
@@ -118,19 +151,38 @@ class HitColumns:
     def _columns(self, table: _Table) -> dict[str, object]:
         rows = table.closed()
         counts = table.counts()
-        pairs = np.frombuffer(table.pairs, np.uint32)[:rows]
-        rules, placeholders = (
-            zip(*self._pair_values, strict=True) if self._pair_values else ((), ())
-        )
+        pairs = np.frombuffer(table.pairs, np.uint32)[:rows].astype(np.int64)
+        rules, placeholders = self._rules_and_placeholders(pairs)
         return {
             "line": np.repeat(np.frombuffer(table.run_lines, np.uint64).astype(np.int64), counts),
             "entry_id": _categorical(
                 self._id_values, np.repeat(np.frombuffer(table.run_ids, np.uint32), counts)
             ),
             "field": _fields(table, rows),
-            "rule": _categorical(rules, pairs),
-            "placeholder": _categorical(placeholders, pairs),
+            "rule": _categorical(self._rule_names, rules),
+            "placeholder": _categorical(*placeholders),
         }
+
+    def _rules_and_placeholders(self, pairs: Any) -> tuple[Any, tuple[list[str], Any]]:
+        """Each row's rule code, and the placeholders' texts with each row's code among
+        them: those kept as text first, then the numbered ones the rows use, each made
+        once."""
+        numbered = pairs >= _NUMBERED
+        kept = np.array([self._rule(rule)[0] for rule, _ in self._pair_values], np.int64)
+        rules = np.where(numbered, (pairs >> _RULE_SHIFT) & (_RULES_CODED - 1), 0)
+        if len(kept):
+            rules[~numbered] = kept[pairs[~numbered]]
+        used = np.unique(pairs[numbered])
+        texts = [placeholder for _, placeholder in self._pair_values]
+        names = self._rule_names
+        texts += [
+            f"[REDACTED:{names[(code >> _RULE_SHIFT) & (_RULES_CODED - 1)]}:"
+            f"{code & (_NUMBERS_CODED - 1)}]"
+            for code in used.tolist()
+        ]
+        codes = pairs.copy()
+        codes[numbered] = len(self._pair_values) + np.searchsorted(used, pairs[numbered])
+        return rules, (texts, codes)
 
     def report(self, columns: list[str]) -> pd.DataFrame:
         """The replacements, one row each, with ``columns``."""
