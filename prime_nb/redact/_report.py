@@ -160,29 +160,34 @@ class HitColumns:
             ),
             "field": _fields(table, rows),
             "rule": _categorical(self._rule_names, rules),
-            "placeholder": _categorical(*placeholders),
+            "placeholder": placeholders,
         }
 
-    def _rules_and_placeholders(self, pairs: Any) -> tuple[Any, tuple[list[str], Any]]:
-        """Each row's rule code, and the placeholders' texts with each row's code among
-        them: those kept as text first, then the numbered ones the rows use, each made
-        once."""
+    def _rules_and_placeholders(self, pairs: Any) -> tuple[Any, Any]:
+        """Each row's rule code, and its placeholder as a categorical: the texts are
+        those kept as text, then the numbered ones the rows use, each made once (in
+        Arrow where pandas keeps text there: no Python string for each)."""
         numbered = pairs >= _NUMBERED
         kept = np.array([self._rule(rule)[0] for rule, _ in self._pair_values], np.int64)
         rules = np.where(numbered, (pairs >> _RULE_SHIFT) & (_RULES_CODED - 1), 0)
         if len(kept):
             rules[~numbered] = kept[pairs[~numbered]]
         used = np.unique(pairs[numbered])
-        texts = [placeholder for _, placeholder in self._pair_values]
-        names = self._rule_names
-        texts += [
-            f"[REDACTED:{names[(code >> _RULE_SHIFT) & (_RULES_CODED - 1)]}:"
-            f"{code & (_NUMBERS_CODED - 1)}]"
-            for code in used.tolist()
-        ]
         codes = pairs.copy()
         codes[numbered] = len(self._pair_values) + np.searchsorted(used, pairs[numbered])
-        return rules, (texts, codes)
+        texts = [placeholder for _, placeholder in self._pair_values]
+        of_rule = (used >> _RULE_SHIFT) & (_RULES_CODED - 1)
+        numbers = used & (_NUMBERS_CODED - 1)
+        if _text_dtype().storage == "pyarrow" and len(used):
+            arrow = _arrow_texts(texts, [f"[REDACTED:{name}:" for name in self._rule_names])
+            if arrow is not None:
+                return rules, _arrow_categorical(arrow(of_rule, numbers), codes)
+        names = self._rule_names
+        texts += [
+            f"[REDACTED:{names[r]}:{n}]"
+            for r, n in zip(of_rule.tolist(), numbers.tolist(), strict=True)
+        ]
+        return rules, _categorical(texts, codes)
 
     def report(self, columns: list[str]) -> pd.DataFrame:
         """The replacements, one row each, with ``columns``."""
@@ -210,6 +215,48 @@ def _categorical(values: Sequence[str | None], codes: Any) -> Any:
             lookup[code] = place[text]
     categories = pd.Index(texts, dtype=_text_dtype())
     return pd.Categorical.from_codes(lookup[codes], dtype=pd.CategoricalDtype(categories))
+
+
+def _arrow_texts(kept: list[str], heads: list[str]) -> Any:
+    """A maker of the placeholders' texts as one Arrow array: ``kept``, then for each
+    numbered one (its rule's code and its number) ``heads[rule]``, the number and
+    ``]``; None when a text is not UTF-8 (a lone surrogate)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = pa.large_string()
+    try:
+        first, by_rule = pa.array(kept, text), pa.array(heads, text)
+    except (pa.ArrowException, UnicodeEncodeError):
+        return None
+
+    def made(rules: Any, numbers: Any) -> Any:
+        numbered = pc.binary_join_element_wise(
+            by_rule.take(pa.array(rules)),
+            pc.cast(pa.array(numbers), text),
+            pa.scalar("]", text),
+            pa.scalar("", text),
+        )
+        return pa.concat_arrays([first, numbered])
+
+    return made
+
+
+def _arrow_categorical(values: Any, codes: Any) -> Any:
+    """:func:`_categorical` of an Arrow array of texts (none missing): sorted and looked
+    up in Arrow (UTF-8's byte order is the code points' order, as Python sorts)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    used = np.unique(codes) if len(codes) else np.zeros(0, np.int64)
+    texts = values.take(pa.array(used))
+    distinct = pc.unique(texts)
+    categories = distinct.take(pc.array_sort_indices(distinct))
+    width = np.int8 if len(categories) < 127 else np.int16 if len(categories) < 32_767 else np.int32
+    lookup = np.full(len(values), -1, dtype=width)
+    lookup[used] = pc.index_in(texts, value_set=categories).to_numpy(zero_copy_only=False)
+    index = pd.Index(pd.arrays.ArrowStringArray(categories, dtype=_text_dtype()))  # type: ignore[call-arg]
+    return pd.Categorical.from_codes(lookup[codes], dtype=pd.CategoricalDtype(index))
 
 
 def _fields(table: _Table, rows: int) -> Any:
