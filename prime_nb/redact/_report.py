@@ -151,43 +151,43 @@ class HitColumns:
     def _columns(self, table: _Table) -> dict[str, object]:
         rows = table.closed()
         counts = table.counts()
-        pairs = np.frombuffer(table.pairs, np.uint32)[:rows].astype(np.int64)
-        rules, placeholders = self._rules_and_placeholders(pairs)
+        pairs = np.frombuffer(table.pairs, np.uint32)[:rows]
+        used = np.unique(pairs)
+        rules, placeholders = self._rules_and_placeholders(used)
         return {
             "line": np.repeat(np.frombuffer(table.run_lines, np.uint64).astype(np.int64), counts),
             "entry_id": _categorical(
                 self._id_values, np.repeat(np.frombuffer(table.run_ids, np.uint32), counts)
             ),
             "field": _fields(table, rows),
-            "rule": _categorical(self._rule_names, rules),
-            "placeholder": placeholders,
+            "rule": _per_row(_sorted_codes(self._rule_names, rules), used, pairs),
+            "placeholder": _per_row(placeholders, used, pairs),
         }
 
-    def _rules_and_placeholders(self, pairs: Any) -> tuple[Any, Any]:
-        """Each row's rule code, and its placeholder as a categorical: the texts are
-        those kept as text, then the numbered ones the rows use, each made once (in
-        Arrow where pandas keeps text there: no Python string for each)."""
-        numbered = pairs >= _NUMBERED
-        kept = np.array([self._rule(rule)[0] for rule, _ in self._pair_values], np.int64)
-        rules = np.where(numbered, (pairs >> _RULE_SHIFT) & (_RULES_CODED - 1), 0)
-        if len(kept):
-            rules[~numbered] = kept[pairs[~numbered]]
-        used = np.unique(pairs[numbered])
-        codes = pairs.copy()
-        codes[numbered] = len(self._pair_values) + np.searchsorted(used, pairs[numbered])
+    def _rules_and_placeholders(self, used: Any) -> tuple[Any, tuple[Any, Any]]:
+        """For each distinct pair code the rows use (sorted: those kept as text, then the
+        numbered ones), its rule's code, and its placeholder's code among the sorted
+        placeholders with their dtype. The numbered placeholders are made once each, in
+        Arrow where pandas keeps text there (no Python string for each)."""
+        numbered = used >= _NUMBERED
+        kept = used[~numbered].astype(np.int64)
+        made = used[numbered].astype(np.int64)
+        of_rule = (made >> _RULE_SHIFT) & (_RULES_CODED - 1)
+        numbers = made & (_NUMBERS_CODED - 1)
+        kept_rules = np.array([self._rule(rule)[0] for rule, _ in self._pair_values], np.int64)
+        rules = np.concatenate([kept_rules[kept] if len(kept) else kept, of_rule])
         texts = [placeholder for _, placeholder in self._pair_values]
-        of_rule = (used >> _RULE_SHIFT) & (_RULES_CODED - 1)
-        numbers = used & (_NUMBERS_CODED - 1)
-        if _text_dtype().storage == "pyarrow" and len(used):
+        indices = np.concatenate([kept, len(texts) + np.arange(len(made))])
+        if _text_dtype().storage == "pyarrow" and len(made):
             arrow = _arrow_texts(texts, [f"[REDACTED:{name}:" for name in self._rule_names])
             if arrow is not None:
-                return rules, _arrow_categorical(arrow(of_rule, numbers), codes)
+                return rules, _arrow_sorted_codes(arrow(of_rule, numbers), indices)
         names = self._rule_names
         texts += [
             f"[REDACTED:{names[r]}:{n}]"
             for r, n in zip(of_rule.tolist(), numbers.tolist(), strict=True)
         ]
-        return rules, _categorical(texts, codes)
+        return rules, _sorted_codes(texts, indices)
 
     def report(self, columns: list[str]) -> pd.DataFrame:
         """The replacements, one row each, with ``columns``."""
@@ -201,10 +201,21 @@ class HitColumns:
         return _frame(data, columns)
 
 
+#: rows whose codes are looked up at once (a bound on the lookup's own arrays)
+_CHUNK = 1 << 16
+
+
 def _categorical(values: Sequence[str | None], codes: Any) -> Any:
     """``values[code]`` for each code, as a categorical of the texts used, in sorted order
     (so that sorting by the column sorts by its text); None is missing."""
-    used = np.unique(codes) if len(codes) else np.zeros(0, np.uint32)
+    of_codes, dtype = _sorted_codes(values, codes)
+    return pd.Categorical.from_codes(of_codes, dtype=dtype)
+
+
+def _sorted_codes(values: Sequence[str | None], indices: Any) -> tuple[Any, Any]:
+    """The category code of ``values[i]`` for each ``i`` of ``indices`` (-1 for None),
+    and the dtype of the categories: the texts used, sorted."""
+    used = np.unique(indices) if len(indices) else np.zeros(0, np.uint32)
     texts = sorted({text for code in used.tolist() if (text := values[code]) is not None})
     width = np.int8 if len(texts) < 127 else np.int16 if len(texts) < 32_767 else np.int32
     lookup = np.full(len(values), -1, dtype=width)
@@ -214,7 +225,18 @@ def _categorical(values: Sequence[str | None], codes: Any) -> Any:
         if text is not None:
             lookup[code] = place[text]
     categories = pd.Index(texts, dtype=_text_dtype())
-    return pd.Categorical.from_codes(lookup[codes], dtype=pd.CategoricalDtype(categories))
+    return lookup[indices], pd.CategoricalDtype(categories)
+
+
+def _per_row(coded: tuple[Any, Any], used: Any, pairs: Any) -> Any:
+    """The categorical of each row's pair code, from the codes of ``used`` (sorted, every
+    pair code the rows hold): looked up a chunk of rows at a time, so that no array of
+    eight bytes a row is made."""
+    of_used, dtype = coded
+    codes = np.empty(len(pairs), of_used.dtype)
+    for at in range(0, len(pairs), _CHUNK):
+        codes[at : at + _CHUNK] = of_used[np.searchsorted(used, pairs[at : at + _CHUNK])]
+    return pd.Categorical.from_codes(codes, dtype=dtype)
 
 
 def _arrow_texts(kept: list[str], heads: list[str]) -> Any:
@@ -242,21 +264,22 @@ def _arrow_texts(kept: list[str], heads: list[str]) -> Any:
     return made
 
 
-def _arrow_categorical(values: Any, codes: Any) -> Any:
-    """:func:`_categorical` of an Arrow array of texts (none missing): sorted and looked
+def _arrow_sorted_codes(values: Any, indices: Any) -> tuple[Any, Any]:
+    """:func:`_sorted_codes` of an Arrow array of texts (none missing), sorted and looked
     up in Arrow (UTF-8's byte order is the code points' order, as Python sorts)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    used = np.unique(codes) if len(codes) else np.zeros(0, np.int64)
+    used = np.unique(indices)
     texts = values.take(pa.array(used))
     distinct = pc.unique(texts)
     categories = distinct.take(pc.array_sort_indices(distinct))
-    width = np.int8 if len(categories) < 127 else np.int16 if len(categories) < 32_767 else np.int32
+    count = len(categories)
+    width = np.int8 if count < 127 else np.int16 if count < 32_767 else np.int32
     lookup = np.full(len(values), -1, dtype=width)
     lookup[used] = pc.index_in(texts, value_set=categories).to_numpy(zero_copy_only=False)
     index = pd.Index(pd.arrays.ArrowStringArray(categories, dtype=_text_dtype()))  # type: ignore[call-arg]
-    return pd.Categorical.from_codes(lookup[codes], dtype=pd.CategoricalDtype(index))
+    return lookup[indices], pd.CategoricalDtype(index)
 
 
 def _fields(table: _Table, rows: int) -> Any:
