@@ -167,8 +167,7 @@ class HitColumns:
     def _rules_and_placeholders(self, used: Any) -> tuple[Any, tuple[Any, Any]]:
         """For each distinct pair code the rows use (sorted: those kept as text, then the
         numbered ones), its rule's code, and its placeholder's code among the sorted
-        placeholders with their dtype. The numbered placeholders are made once each, in
-        Arrow where pandas keeps text there (no Python string for each)."""
+        placeholders with their dtype. The numbered placeholders are made once each."""
         numbered = used >= _NUMBERED
         kept = used[~numbered].astype(np.int64)
         made = used[numbered].astype(np.int64)
@@ -178,10 +177,6 @@ class HitColumns:
         rules = np.concatenate([kept_rules[kept] if len(kept) else kept, of_rule])
         texts = [placeholder for _, placeholder in self._pair_values]
         indices = np.concatenate([kept, len(texts) + np.arange(len(made))])
-        if _text_dtype().storage == "pyarrow" and len(made):
-            arrow = _arrow_texts(texts, [f"[REDACTED:{name}:" for name in self._rule_names])
-            if arrow is not None:
-                return rules, _arrow_sorted_codes(arrow(of_rule, numbers), indices)
         names = self._rule_names
         texts += [
             f"[REDACTED:{names[r]}:{n}]"
@@ -237,49 +232,6 @@ def _per_row(coded: tuple[Any, Any], used: Any, pairs: Any) -> Any:
     for at in range(0, len(pairs), _CHUNK):
         codes[at : at + _CHUNK] = of_used[np.searchsorted(used, pairs[at : at + _CHUNK])]
     return pd.Categorical.from_codes(codes, dtype=dtype)
-
-
-def _arrow_texts(kept: list[str], heads: list[str]) -> Any:
-    """A maker of the placeholders' texts as one Arrow array: ``kept``, then for each
-    numbered one (its rule's code and its number) ``heads[rule]``, the number and
-    ``]``; None when a text is not UTF-8 (a lone surrogate)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    text = pa.large_string()
-    try:
-        first, by_rule = pa.array(kept, text), pa.array(heads, text)
-    except (pa.ArrowException, UnicodeEncodeError):
-        return None
-
-    def made(rules: Any, numbers: Any) -> Any:
-        numbered = pc.binary_join_element_wise(
-            by_rule.take(pa.array(rules)),
-            pc.cast(pa.array(numbers), text),
-            pa.scalar("]", text),
-            pa.scalar("", text),
-        )
-        return pa.concat_arrays([first, numbered])
-
-    return made
-
-
-def _arrow_sorted_codes(values: Any, indices: Any) -> tuple[Any, Any]:
-    """:func:`_sorted_codes` of an Arrow array of texts (none missing), sorted and looked
-    up in Arrow (UTF-8's byte order is the code points' order, as Python sorts)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    used = np.unique(indices)
-    texts = values.take(pa.array(used))
-    distinct = pc.unique(texts)
-    categories = distinct.take(pc.array_sort_indices(distinct))
-    count = len(categories)
-    width = np.int8 if count < 127 else np.int16 if count < 32_767 else np.int32
-    lookup = np.full(len(values), -1, dtype=width)
-    lookup[used] = pc.index_in(texts, value_set=categories).to_numpy(zero_copy_only=False)
-    index = pd.Index(pd.arrays.ArrowStringArray(categories, dtype=_text_dtype()))  # type: ignore[call-arg]
-    return lookup[indices], pd.CategoricalDtype(index)
 
 
 def _fields(table: _Table, rows: int) -> Any:
