@@ -178,10 +178,8 @@ class HitColumns:
         texts = [placeholder for _, placeholder in self._pair_values]
         indices = np.concatenate([kept, len(texts) + np.arange(len(made))])
         names = self._rule_names
-        texts += [
-            f"[REDACTED:{names[r]}:{n}]"
-            for r, n in zip(of_rule.tolist(), numbers.tolist(), strict=True)
-        ]
+        # element by element: no list of a Python int for each
+        texts += [f"[REDACTED:{names[r]}:{n}]" for r, n in zip(of_rule, numbers, strict=True)]
         return rules, _sorted_codes(texts, indices)
 
     def report(self, columns: list[str]) -> pd.DataFrame:
@@ -209,17 +207,23 @@ def _categorical(values: Sequence[str | None], codes: Any) -> Any:
 
 def _sorted_codes(values: Sequence[str | None], indices: Any) -> tuple[Any, Any]:
     """The category code of ``values[i]`` for each ``i`` of ``indices`` (-1 for None),
-    and the dtype of the categories: the texts used, sorted."""
+    and the dtype of the categories: the texts used, sorted. Sorted as an array of
+    references (Python's order of ``str``), equal texts side by side: no set nor dict of
+    them, which cost many times the texts where each row has a placeholder of its own."""
     used = np.unique(indices) if len(indices) else np.zeros(0, np.uint32)
-    texts = sorted({text for code in used.tolist() if (text := values[code]) is not None})
-    width = np.int8 if len(texts) < 127 else np.int16 if len(texts) < 32_767 else np.int32
+    texts = np.empty(len(used), object)
+    texts[:] = [values[int(code)] for code in used]
+    present = np.array([text is not None for text in texts], bool)
+    used, texts = used[present], texts[present]
+    order = np.argsort(texts, kind="stable")
+    texts = texts[order]
+    first = np.ones(len(texts), bool)  # where a text differs from the one before
+    first[1:] = texts[1:] != texts[:-1]
+    count = int(first.sum())
+    width = np.int8 if count < 127 else np.int16 if count < 32_767 else np.int32
     lookup = np.full(len(values), -1, dtype=width)
-    place = {text: i for i, text in enumerate(texts)}
-    for code in used.tolist():
-        text = values[code]
-        if text is not None:
-            lookup[code] = place[text]
-    categories = pd.Index(texts, dtype=_text_dtype())
+    lookup[used[order]] = np.cumsum(first) - 1
+    categories = pd.Index(texts[first].tolist(), dtype=_text_dtype())
     return lookup[indices], pd.CategoricalDtype(categories)
 
 
