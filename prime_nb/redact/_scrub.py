@@ -155,6 +155,22 @@ class Scrubber(SpanFinder):
     #: None: every new text is built whole
     pending: PendingTexts | None = None
 
+    def forget(self) -> None:
+        """Let go of what the walk learned and remembered (the known values, the spans of
+        texts, the memos), once the file is written: the report is built after it, and a
+        line of many distinct values must not hold both at once."""
+        self.known = KnownValues()
+        self.wide = set()
+        self._bounded = set()
+        self._forms = {}
+        self._matcher, self._matcher_size = None, -1
+        for memo in (self._found, self._in_views, self._rule_memo, self._key_spans):
+            memo.clear()
+        self._rule_memo_size = 0
+        self._clean.clear()
+        self._scrubbed.clear()
+        self._scrubbed_wide = -1
+
     # -- learning ----------------------------------------------------------------------
     def _learn_value(self, value: str, rule: Rule, confident: bool) -> str:
         """The value's placeholder (made on first sight); file-wide when ``confident``
