@@ -254,6 +254,7 @@ def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool
         raise
     if out is not None:
         out.close()
+    scrubber.forget()  # the known values are not held while the report is built
     report = hits.report(REPORT_COLUMNS)
     found = hits.suspect_report(SUSPECT_COLUMNS)
     return Redaction(None if dry_run else target, report, found)

@@ -7,7 +7,11 @@ couple of hundred bytes, and as text columns (a rule, a placeholder and an entry
 spelt out in every row) about a hundred: the report, not the line, set the peak. Here a
 row is the field path's UTF-8 bytes in one buffer, where it ends, and a code for its
 (rule, placeholder) pair; a line's number and entry id are kept once for its run of
-rows. The report's DataFrame is built only when the walk is done, its ``rule``,
+rows. A placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most
+of them: under a secret's key every distinct value has one) is coded by that rule and
+number, made again when the report is built, so that a file of many distinct values
+keeps no string nor tuple for each. The report's DataFrame is built only when the walk
+is done, its ``rule``,
 ``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
 once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
 installed), as an Arrow array over the path buffer itself.
@@ -28,6 +32,12 @@ from ._suspects import SUSPECT
 
 #: the largest offset an ``"I"`` array of where fields end can hold
 _NARROW_ENDS = (1 << 32) - 1
+#: a row's pair code with this bit set is a placeholder made from a rule's name and
+#: number: the rule's code in the next bits, the number in the low ones
+_NUMBERED = 1 << 31
+_RULE_SHIFT = 24
+_RULES_CODED = 1 << (31 - _RULE_SHIFT)
+_NUMBERS_CODED = 1 << _RULE_SHIFT
 
 
 class _Table:
@@ -83,15 +93,38 @@ class HitColumns:
         self._id_values: list[str | None] = []
         self._pairs: dict[tuple[str, str], int] = {}
         self._pair_values: list[tuple[str, str]] = []
+        #: each rule's code and the head of its numbered placeholders (``[REDACTED:rule:``)
+        self._rules: dict[str, tuple[int, str]] = {}
+        self._rule_names: list[str] = []
 
     def append(self, hit: Hit, /) -> None:
         table = self.suspects if hit.rule == SUSPECT else self.replaced
-        key = (hit.rule, hit.placeholder)
+        table.append(hit.field, self._pair(hit.rule, hit.placeholder))
+
+    def _rule(self, rule: str) -> tuple[int, str]:
+        known = self._rules.get(rule)
+        if known is None:
+            known = self._rules[rule] = (len(self._rule_names), f"[REDACTED:{rule}:")
+            self._rule_names.append(rule)
+        return known
+
+    def _pair(self, rule: str, placeholder: str) -> int:
+        """The code of a row's (rule, placeholder): its rule's code and number when the
+        placeholder is made from them (made again as it was: digits without a leading
+        zero), else an index into the pairs kept as text."""
+        code, head = self._rule(rule)
+        if code < _RULES_CODED and placeholder.startswith(head) and placeholder[-1] == "]":
+            digits = placeholder[len(head) : -1]
+            if 0 < len(digits) < 9 and digits.isascii() and digits.isdigit() and digits[0] != "0":
+                number = int(digits)
+                if number < _NUMBERS_CODED:
+                    return _NUMBERED | code << _RULE_SHIFT | number
+        key = (rule, placeholder)
         pair = self._pairs.get(key)
         if pair is None:
             pair = self._pairs[key] = len(self._pair_values)
             self._pair_values.append(key)
-        table.append(hit.field, pair)
+        return pair
 
     def extend(self, hits: Iterable[Hit], /) -> None:
         for hit in hits:
@@ -119,18 +152,35 @@ class HitColumns:
         rows = table.closed()
         counts = table.counts()
         pairs = np.frombuffer(table.pairs, np.uint32)[:rows]
-        rules, placeholders = (
-            zip(*self._pair_values, strict=True) if self._pair_values else ((), ())
-        )
+        used = np.unique(pairs)
+        rules, placeholders = self._rules_and_placeholders(used)
         return {
             "line": np.repeat(np.frombuffer(table.run_lines, np.uint64).astype(np.int64), counts),
             "entry_id": _categorical(
                 self._id_values, np.repeat(np.frombuffer(table.run_ids, np.uint32), counts)
             ),
             "field": _fields(table, rows),
-            "rule": _categorical(rules, pairs),
-            "placeholder": _categorical(placeholders, pairs),
+            "rule": _per_row(_sorted_codes(self._rule_names, rules), used, pairs),
+            "placeholder": _per_row(placeholders, used, pairs),
         }
+
+    def _rules_and_placeholders(self, used: Any) -> tuple[Any, tuple[Any, Any]]:
+        """For each distinct pair code the rows use (sorted: those kept as text, then the
+        numbered ones), its rule's code, and its placeholder's code among the sorted
+        placeholders with their dtype. The numbered placeholders are made once each."""
+        numbered = used >= _NUMBERED
+        kept = used[~numbered].astype(np.int64)
+        made = used[numbered].astype(np.int64)
+        of_rule = (made >> _RULE_SHIFT) & (_RULES_CODED - 1)
+        numbers = made & (_NUMBERS_CODED - 1)
+        kept_rules = np.array([self._rule(rule)[0] for rule, _ in self._pair_values], np.int64)
+        rules = np.concatenate([kept_rules[kept] if len(kept) else kept, of_rule])
+        texts = [placeholder for _, placeholder in self._pair_values]
+        indices = np.concatenate([kept, len(texts) + np.arange(len(made))])
+        names = self._rule_names
+        # element by element: no list of a Python int for each
+        texts += [f"[REDACTED:{names[r]}:{n}]" for r, n in zip(of_rule, numbers, strict=True)]
+        return rules, _sorted_codes(texts, indices)
 
     def report(self, columns: list[str]) -> pd.DataFrame:
         """The replacements, one row each, with ``columns``."""
@@ -144,20 +194,48 @@ class HitColumns:
         return _frame(data, columns)
 
 
+#: rows whose codes are looked up at once (a bound on the lookup's own arrays)
+_CHUNK = 1 << 16
+
+
 def _categorical(values: Sequence[str | None], codes: Any) -> Any:
     """``values[code]`` for each code, as a categorical of the texts used, in sorted order
     (so that sorting by the column sorts by its text); None is missing."""
-    used = np.unique(codes) if len(codes) else np.zeros(0, np.uint32)
-    texts = sorted({text for code in used.tolist() if (text := values[code]) is not None})
-    width = np.int8 if len(texts) < 127 else np.int16 if len(texts) < 32_767 else np.int32
+    of_codes, dtype = _sorted_codes(values, codes)
+    return pd.Categorical.from_codes(of_codes, dtype=dtype)
+
+
+def _sorted_codes(values: Sequence[str | None], indices: Any) -> tuple[Any, Any]:
+    """The category code of ``values[i]`` for each ``i`` of ``indices`` (-1 for None),
+    and the dtype of the categories: the texts used, sorted. Sorted as an array of
+    references (Python's order of ``str``), equal texts side by side: no set nor dict of
+    them, which cost many times the texts where each row has a placeholder of its own."""
+    used = np.unique(indices) if len(indices) else np.zeros(0, np.uint32)
+    texts = np.empty(len(used), object)
+    texts[:] = [values[int(code)] for code in used]
+    present = np.array([text is not None for text in texts], bool)
+    used, texts = used[present], texts[present]
+    order = np.argsort(texts, kind="stable")
+    texts = texts[order]
+    first = np.ones(len(texts), bool)  # where a text differs from the one before
+    first[1:] = texts[1:] != texts[:-1]
+    count = int(first.sum())
+    width = np.int8 if count < 127 else np.int16 if count < 32_767 else np.int32
     lookup = np.full(len(values), -1, dtype=width)
-    place = {text: i for i, text in enumerate(texts)}
-    for code in used.tolist():
-        text = values[code]
-        if text is not None:
-            lookup[code] = place[text]
-    categories = pd.Index(texts, dtype=_text_dtype())
-    return pd.Categorical.from_codes(lookup[codes], dtype=pd.CategoricalDtype(categories))
+    lookup[used[order]] = np.cumsum(first) - 1
+    categories = pd.Index(texts[first].tolist(), dtype=_text_dtype())
+    return lookup[indices], pd.CategoricalDtype(categories)
+
+
+def _per_row(coded: tuple[Any, Any], used: Any, pairs: Any) -> Any:
+    """The categorical of each row's pair code, from the codes of ``used`` (sorted, every
+    pair code the rows hold): looked up a chunk of rows at a time, so that no array of
+    eight bytes a row is made."""
+    of_used, dtype = coded
+    codes = np.empty(len(pairs), of_used.dtype)
+    for at in range(0, len(pairs), _CHUNK):
+        codes[at : at + _CHUNK] = of_used[np.searchsorted(used, pairs[at : at + _CHUNK])]
+    return pd.Categorical.from_codes(codes, dtype=dtype)
 
 
 def _fields(table: _Table, rows: int) -> Any:

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from ._batch import left_out
 from ._encodings import PIECE
 from ._find import SECRET_FIELD, WIDE_MAX, Span, SpanFinder
+from ._known import KnownValues
 from ._pending import LONG_TEXT, Cut, PendingTexts, joined, new_pieces
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS
@@ -119,8 +120,9 @@ class Scrubber(SpanFinder):
     #: read structure too: values under keys that name secrets (off when the caller's own
     #: rules replace the defaults)
     secret_keys: bool = True
-    #: secret value -> (rule name, placeholder)
-    known: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: secret value -> (rule name, placeholder), a placeholder made from its number kept
+    #: as that number (``_known``)
+    known: KnownValues = field(default_factory=KnownValues)
     counters: dict[str, int] = field(default_factory=dict)
     #: values replaced everywhere in the file (found by a confident rule)
     wide: set[str] = field(default_factory=set)
@@ -153,6 +155,22 @@ class Scrubber(SpanFinder):
     #: None: every new text is built whole
     pending: PendingTexts | None = None
 
+    def forget(self) -> None:
+        """Let go of what the walk learned and remembered (the known values, the spans of
+        texts, the memos), once the file is written: the report is built after it, and a
+        line of many distinct values must not hold both at once."""
+        self.known = KnownValues()
+        self.wide = set()
+        self._bounded = set()
+        self._forms = {}
+        self._matcher, self._matcher_size = None, -1
+        for memo in (self._found, self._in_views, self._rule_memo, self._key_spans):
+            memo.clear()
+        self._rule_memo_size = 0
+        self._clean.clear()
+        self._scrubbed.clear()
+        self._scrubbed_wide = -1
+
     # -- learning ----------------------------------------------------------------------
     def _learn_value(self, value: str, rule: Rule, confident: bool) -> str:
         """The value's placeholder (made on first sight); file-wide when ``confident``
@@ -161,15 +179,17 @@ class Scrubber(SpanFinder):
             value = _value_key(value, 0, len(value))
         if value.startswith(_LONG_KEY):
             confident = False
-        if value not in self.known:
+        known = self.known.get(value)
+        if known is None:
             n = self.counters.get(rule.name, 0) + 1
             self.counters[rule.name] = n
-            self.known[value] = (rule.name, rule.make_placeholder(n, value))
+            self.known.add(value, rule, n)
+            known = self.known[value]
         if confident and value.strip() and value not in self.wide:
             self.wide.add(value)
             if rule.word_bounded:
                 self._bounded.add(value)
-        return self.known[value][1]
+        return known[1]
 
     def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
         """The spans of ``text`` and whether they were found before."""
@@ -267,8 +287,9 @@ class Scrubber(SpanFinder):
                 end = max(end, found[after].end)
                 after += 1
             value = _value_key(text, start, end)
-            if value in known:
-                rule_name, placeholder = known[value]
+            pair = known.get(value)
+            if pair is not None:
+                rule_name, placeholder = pair
             elif value in forms:  # an escaped form of a file-wide value
                 rule_name, placeholder = known[forms[value]]
             else:

@@ -1,0 +1,325 @@
+"""Many small values replaced: the known values and the report kept compact, the same.
+
+Under a secret's key (``"api_key": [0, 1, 2, ...]``) every value is replaced, and each
+distinct value has a placeholder of its own: ``Scrubber.known`` kept a (rule,
+placeholder) tuple and the placeholder's string for each, and the report's columns a
+(rule, placeholder) tuple and a dict entry for each. A placeholder made from its rule's
+name and number (``[REDACTED:rule:n]``) is now kept as that rule and number, in both
+(``_known.py``, ``_report.py``), and made again when asked or when the report is built.
+
+What a value and a row hold is measured in this process (``tracemalloc``): the growth of
+the whole redaction per byte of line, as ``test_redact_memory.py`` measures it, takes
+seconds a shape here and steps with the dict's sizes, and these shapes are still far
+over 3x (the report itself, a row per value and a placeholder text per distinct value,
+is many times a line of values of a few bytes each: ``benchmarks/README.md``).
+
+The oracle is the code before, kept here: a dict of (rule, placeholder) for the known
+values, and the report's pairs all kept as text; and the report of random hits built
+row by row with pandas.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import re
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from secret_corpus import plant
+
+from prime_nb.redact import redact
+from prime_nb.redact._find import SECRET_FIELD
+from prime_nb.redact._known import KnownValues
+from prime_nb.redact._report import HitColumns
+from prime_nb.redact._rule import Rule
+from prime_nb.redact._scrub import Hit, Scrubber
+from prime_nb.redact._suspects import SUSPECT
+
+_file = sys.modules["prime_nb.redact._file"]
+_report = sys.modules["prime_nb.redact._report"]
+
+HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
+#: distinct values learned, rows appended: enough that a few bytes each shows
+MANY = 20_000
+
+
+def _custom(i: int, key: str, value: Any) -> str:
+    data = {key: value, "n": "password=Zq8vN2xL5pT7"}
+    entry = {"type": "custom", "id": f"c{i}", "parentId": None, "customType": "x", "data": data}
+    return json.dumps(entry)
+
+
+def _grown(step: Any) -> float:
+    """The Python memory ``step``'s result holds, per one of :data:`MANY`."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        held = step()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    del held
+    return grown / MANY
+
+
+def test_known_numbers_keep_no_placeholder_string_each() -> None:
+    """A number under a secret's key (``json.dumps`` of it) learned by the scrubber: 208
+    bytes a value before (a tuple, a placeholder string, the dict's entry, the value),
+    107 now (the dict's entry, the value and one number)."""
+
+    def learned() -> Scrubber:
+        scrubber = Scrubber([])
+        for i in range(MANY):
+            scrubber._learn_value(str(i), SECRET_FIELD, False)
+        return scrubber
+
+    assert _grown(learned) < 150
+
+
+def test_report_rows_keep_no_pair_each() -> None:
+    """A row of a numbered placeholder of its own (each distinct): 228 bytes a row before
+    (a tuple and the placeholder's string, the dict's entry, the list's), 29 now (the
+    field's bytes, where it ends, the pair's code)."""
+
+    def appended() -> HitColumns:
+        columns = HitColumns()
+        for i in range(MANY):
+            columns.append(
+                Hit(f"data.api_key[{i}]", "secret-field", f"[REDACTED:secret-field:{i + 1}]")
+            )
+        columns.close_line(2, "c1")
+        return columns
+
+    assert _grown(appended) < 40
+
+
+def test_the_known_values_are_let_go_before_the_report_is_built(
+    source: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held with the report being built, a line of many distinct values (300,000 numbers)
+    peaked at 76x the line; 58x let go (the report's own making)."""
+    scrubbers: list[Any] = []
+    held: list[int] = []
+
+    class Seen(_file.StreamScrubber):  # type: ignore[misc, name-defined]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            scrubbers.append(self)
+
+    class Report(HitColumns):
+        def report(self, columns: list[str]) -> pd.DataFrame:
+            (scrubber,) = scrubbers
+            held.extend([len(scrubber.known), len(scrubber._found), len(scrubber.wide)])
+            return super().report(columns)
+
+    monkeypatch.setattr(_file, "StreamScrubber", Seen)
+    monkeypatch.setattr(_file, "HitColumns", Report)
+    done = redact(source, source.with_name("seen.jsonl"), hostnames=[])
+    assert len(done.report) > 3000
+    assert held == [0, 0, 0]
+
+
+# -- the oracle: the same file, report and suspects as the code before --------------------
+
+
+class _DictKnown(dict[str, tuple[str, str]]):
+    """The known values as they were: a (rule name, placeholder) tuple each."""
+
+    def add(self, value: str, rule: Rule, number: int) -> None:
+        self[value] = (rule.name, rule.make_placeholder(number, value))
+
+
+class _TextPairs(HitColumns):
+    """The report's columns as they were: every (rule, placeholder) pair kept as text."""
+
+    def _pair(self, rule: str, placeholder: str) -> int:
+        key = (rule, placeholder)
+        pair = self._pairs.get(key)
+        if pair is None:
+            pair = self._pairs[key] = len(self._pair_values)
+            self._pair_values.append(key)
+        return pair
+
+
+def _as_before(known: type = _DictKnown) -> Any:
+    scrubber_class = _file.StreamScrubber
+
+    class Before(scrubber_class):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.known = known()
+
+    return Before
+
+
+class _OffByOne(_DictKnown):
+    """A broken representation: each placeholder's number one too many."""
+
+    def add(self, value: str, rule: Rule, number: int) -> None:
+        self[value] = (rule.name, rule.make_placeholder(number + 1, value))
+
+
+def _session(path: Path) -> Path:
+    """Every kind of secret of the corpus, and many small values under secret keys
+    (numbers, strings, short keys, nested; a custom rule's placeholders besides)."""
+    kinds: dict[str, str] = {}
+    for _, item in plant():
+        kinds.setdefault(item.kind, item.snippet)
+    lines = [json.dumps(HEAD)]
+    for i, snippet in enumerate([*kinds.values(), "ids cx-12, cx-7 and cx-12 again"]):
+        message = {"role": "user", "content": snippet, "timestamp": 0}
+        entry = {"type": "message", "id": f"m{i}", "parentId": None, "timestamp": "2026"}
+        lines.append(json.dumps({**entry, "message": message}))
+    lines += [
+        _custom(1, "api_key", list(range(3000))),
+        _custom(2, "password", ["ab", "pw=hunter2x", "0", 7, 1.5, None, True] * 300),
+        _custom(3, "secret", {f"k{i}": i % 700 for i in range(2000)}),
+        _custom(4, "token", [[i, str(i)] for i in range(500)]),
+        _custom(5, "api_key", list(range(2990, 3010))),  # values met before
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _redacted(source: Path, dest: Path) -> tuple[bytes, pd.DataFrame, pd.DataFrame]:
+    rules = [
+        Rule(
+            "custom-x", pattern=re.compile(r"\bcx-\d+\b"), placeholder=lambda n, v: f"<cx {n:03d}>"
+        )
+    ]
+    done = redact(source, dest, extra_rules=rules, hostnames=[])
+    return dest.read_bytes(), done.report, done.suspects
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _session(tmp_path_factory.mktemp("oracle") / "in.jsonl")
+
+
+@pytest.fixture(scope="module")
+def now(source: Path) -> tuple[bytes, pd.DataFrame, pd.DataFrame]:
+    return _redacted(source, source.with_name("now.jsonl"))
+
+
+def test_the_file_report_and_suspects_are_as_before(
+    source: Path, now: tuple[bytes, pd.DataFrame, pd.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_file, "StreamScrubber", _as_before())
+    monkeypatch.setattr(_file, "HitColumns", _TextPairs)
+    before = _redacted(source, source.with_name("before.jsonl"))
+    assert now[0] == before[0]
+    pd.testing.assert_frame_equal(now[1], before[1])
+    pd.testing.assert_frame_equal(now[2], before[2])
+    assert now[1]["placeholder"].nunique() > 3000  # many numbered placeholders compared
+    assert len(now[2])  # and suspects
+
+
+def test_the_comparison_sees_a_placeholder_off_by_one(
+    source: Path, now: tuple[bytes, pd.DataFrame, pd.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_file, "StreamScrubber", _as_before(_OffByOne))
+    broken = _redacted(source, source.with_name("broken.jsonl"))
+    assert now[0] != broken[0]
+    assert not now[1].equals(broken[1])
+
+
+# -- the parts: known values and report columns against plain ones -------------------------
+
+
+def _placeholders(r: random.Random, rule: str) -> str:
+    """A placeholder as a rule may make it: numbered (past the numbers coded too), with
+    a leading zero, other digits, another rule's form, or any text."""
+    return r.choice(
+        [
+            f"[REDACTED:{rule}:{r.randrange(1, 40)}]",
+            f"[REDACTED:{rule}:{r.randrange(1, 1 << 26)}]",
+            f"[REDACTED:{rule}:0]",
+            f"[REDACTED:{rule}:0{r.randrange(9)}]",
+            f"[REDACTED:{rule}:\u0663]",
+            f"[REDACTED:{rule}:]",
+            f"[REDACTED:{rule}:12x]",
+            f"[REDACTED:a:{r.randrange(1, 40)}]",
+            f"email-{r.randrange(40)}@redacted.invalid",
+            "[REDACTED:a:1:2]",
+        ]
+    )
+
+
+RULE_NAMES = ["a", "a:1", "secret-field", "b\u00e9", *(f"r{i}" for i in range(140))]
+
+
+def test_known_values_read_as_the_dict_of_them() -> None:
+    r = random.Random(3)
+    known, plain = KnownValues(), _DictKnown()
+    rules = [
+        Rule(name, placeholder=(lambda n, v, name=name: _placeholders(r, name)))
+        if r.random() < 0.3
+        else Rule(name)
+        for name in RULE_NAMES
+    ]
+    for i in range(3000):
+        rule = r.choice(rules)
+        number = r.choice([i + 1, 1 << 20, 1 << 40])
+        value = f"v{i}"
+        state = r.getstate()
+        known.add(value, rule, number)
+        r.setstate(state)  # the same placeholder made for the plain one
+        plain.add(value, rule, number)
+    assert len(known) == len(plain)
+    assert list(known) == list(plain)
+    assert all(known[value] == pair and known.get(value) == pair for value, pair in plain.items())
+    assert "v-1" not in known and known.get("v-1") is None
+
+
+def _expected(rows: list[tuple[int, str | None, Hit]], columns: list[str], name: str) -> Any:
+    """The report of ``rows`` (line, entry id, hit) built row by row."""
+    text = pd.Series(["text"]).dtype
+
+    def categorical(values: list[str | None]) -> pd.Categorical:
+        categories = pd.Index(sorted({v for v in values if v is not None}), dtype=text)
+        return pd.Categorical(values, dtype=pd.CategoricalDtype(categories))
+
+    data = {
+        "line": pd.array([line for line, _, _ in rows], dtype="int64"),
+        "entry_id": categorical([entry for _, entry, _ in rows]),
+        "field": pd.array([hit.field for _, _, hit in rows], dtype=text),
+        "rule": categorical([hit.rule for _, _, hit in rows]),
+        name: categorical([hit.placeholder for _, _, hit in rows]),
+    }
+    return pd.DataFrame({column: data[column] for column in columns})
+
+
+def test_the_report_of_random_hits_is_built_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_report, "_CHUNK", 1000)  # rows looked up a chunk at a time
+    r = random.Random(5)
+    columns = HitColumns()
+    replaced: list[tuple[int, str | None, Hit]] = []
+    suspects: list[tuple[int, str | None, Hit]] = []
+    for line in range(1, 60):
+        entry = r.choice([None, "e1", f"e{line}", "\u00e9t\u00e9"])
+        hits = []
+        for i in range(r.choice([0, 3, 30, 300])):
+            rule = SUSPECT if r.random() < 0.1 else r.choice(RULE_NAMES)
+            hits.append(Hit(f"data.api_key[{i}]", rule, _placeholders(r, rule)))
+        if r.random() < 0.2:  # a line walked again: its first hits forgotten
+            columns.extend(hits[:7])
+            columns.clear_line()
+        columns.extend(hits)
+        columns.close_line(line, entry)
+        for hit in hits:
+            (suspects if hit.rule == SUSPECT else replaced).append((line, entry, hit))
+    report_columns = ["line", "entry_id", "field", "rule", "placeholder"]
+    got = columns.report(report_columns)
+    assert len(got) > 3000  # rows of many chunks
+    pd.testing.assert_frame_equal(got, _expected(replaced, report_columns, "placeholder"))
+    suspect_columns = ["line", "entry_id", "field", "reason"]
+    pd.testing.assert_frame_equal(
+        columns.suspect_report(suspect_columns), _expected(suspects, suspect_columns, "reason")
+    )
