@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterable, Iterator
-from typing import Protocol
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, overload
 
 import orjson
 
@@ -27,6 +28,51 @@ PIECE = 1 << 16
 
 #: (start, end, placeholder): ``text[start:end]`` becomes ``placeholder``
 Cut = tuple[int, int, str]
+
+
+class Cuts(Sequence[Cut]):
+    """A text's cuts as columns: a text dense with secrets has one for every record of
+    JSON held in it, and a tuple and its two ints each (about 140 bytes) outweighed the
+    record; here a cut is its two ends in ``array('q')`` and its placeholder (a string
+    shared by every cut of the same value)."""
+
+    __slots__ = ("_ends", "_placeholders", "_starts")
+
+    def __init__(self) -> None:
+        self._starts = array("q")
+        self._ends = array("q")
+        self._placeholders: list[str] = []
+
+    def append(self, cut: Cut) -> None:
+        self._starts.append(cut[0])
+        self._ends.append(cut[1])
+        self._placeholders.append(cut[2])
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, i: int) -> Cut: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Cut]: ...
+    def __getitem__(self, i: int | slice) -> Cut | list[Cut]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self._starts[i], self._ends[i], self._placeholders[i]
+
+    def __iter__(self) -> Iterator[Cut]:
+        return zip(self._starts, self._ends, self._placeholders, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cuts | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Cuts({list(self)!r})"
+
 
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _TOKEN = secrets.token_hex(8)
@@ -91,10 +137,10 @@ class PendingTexts:
     """The long texts of the line being redacted whose new text is not built yet."""
 
     def __init__(self) -> None:
-        self._texts: dict[str, tuple[str | Sliced, list[Cut]]] = {}
+        self._texts: dict[str, tuple[str | Sliced, Sequence[Cut]]] = {}
         self._count = 0
 
-    def stand_in(self, text: str | Sliced, cuts: list[Cut]) -> str:
+    def stand_in(self, text: str | Sliced, cuts: Sequence[Cut]) -> str:
         """A string to put in the new tree where ``text``'s new text goes."""
         self._count += 1
         name = _PREFIX + str(self._count)

@@ -37,7 +37,7 @@ from ._batch import left_out
 from ._encodings import PIECE
 from ._find import SECRET_FIELD, SpanFinder
 from ._findings import WIDE_MAX
-from ._pending import LONG_TEXT, Cut, PendingTexts, joined, new_pieces
+from ._pending import LONG_TEXT, Cut, Cuts, PendingTexts, joined, new_pieces
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS
 from ._span_list import Span, SpanList
@@ -240,7 +240,7 @@ class Scrubber(SpanFinder):
             self._view_hits(text, path, hits, cuts)
         return new
 
-    def _view_hits(self, text: str, path: str, hits: Hits, cuts: list[Cut]) -> None:
+    def _view_hits(self, text: str, path: str, hits: Hits, cuts: Sequence[Cut]) -> None:
         """The suspects of ``text``'s decoded views that no cut replaced."""
         if self._in_views:
             found = self._in_views.get(_text_key(text))
@@ -249,7 +249,7 @@ class Scrubber(SpanFinder):
 
     def _cuts(
         self, text: str, path: str, hits: Hits, spans: Sequence[Span] | None = None
-    ) -> list[Cut]:
+    ) -> Sequence[Cut]:
         """Where ``text`` changes, in order: what the rules find and every file-wide value,
         overlapping finds merged, each with its placeholder (a hit each)."""
         found = SpanList(self._cached_spans(text)[0] if spans is None else spans)
@@ -261,7 +261,7 @@ class Scrubber(SpanFinder):
         if not found:
             return []
         ordered = found.in_order()
-        cuts: list[Cut] = []
+        cuts = Cuts()
         known, forms = self.known, self._forms
         first, count = 0, len(found)
         while first < count:  # a group: the spans that overlap the ones before them
