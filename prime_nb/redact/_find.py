@@ -47,7 +47,7 @@ from ._literals import SHORT
 from ._prefilter import windows as scan_windows
 from ._rule import Rule, dispatch
 from ._shapes import key_material
-from ._span_list import Span, SpanList, not_in
+from ._span_list import Span, SpanList, held, not_in
 from ._values import (
     escaped_forms,
     named_pair,
@@ -147,7 +147,7 @@ class SpanFinder:
     rules: list[Rule]
     secret_keys: bool
     #: the rules' spans of texts read again (see :meth:`_rule_spans`), and their length
-    _rule_memo: dict[str, SpanList]
+    _rule_memo: dict[str, Sequence[Span]]
     _rule_memo_size: int
     #: short strings in which the dispatch leaves every rule out, found for many at once
     #: (see ``_batch``)
@@ -246,12 +246,12 @@ class SpanFinder:
             memo = self._rule_memo
             known = memo.get(text)
             if known is None:
-                known = memo[text] = self._rule_spans(text)
+                known = memo[text] = held(self._rule_spans(text))
                 self._rule_memo_size += len(text)
                 if self._rule_memo_size > _REMEMBERED_CHARS:
                     memo.clear()
                     self._rule_memo_size = 0
-            return known.copy()
+            return SpanList(known)
         out = SpanList()
         # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
         # buffer of 12 bytes a character

@@ -31,36 +31,50 @@ Cut = tuple[int, int, str]
 
 
 class Cuts(Sequence[Cut]):
-    """A text's cuts as columns: a text dense with secrets has one for every record of
-    JSON held in it, and a tuple and its two ints each (about 140 bytes) outweighed the
-    record; here a cut is its two ends in ``array('q')`` and its placeholder (a string
-    shared by every cut of the same value)."""
+    """A text's cuts: a text dense with secrets has one for every record of JSON held in
+    it, and a tuple and its two ints each (about 140 bytes) outweighed the record. Up
+    to :data:`_FEW_CUTS` are tuples (most texts have a few, and a list costs less);
+    more are columns: each cut's two ends in ``array('q')`` and its placeholder (a
+    string shared by every cut of the same value)."""
 
-    __slots__ = ("_ends", "_placeholders", "_starts")
+    __slots__ = ("_ends", "_few", "_placeholders", "_starts")
 
     def __init__(self) -> None:
+        self._few: list[Cut] | None = []
         self._starts = array("q")
         self._ends = array("q")
         self._placeholders: list[str] = []
 
     def append(self, cut: Cut) -> None:
+        if self._few is not None:
+            self._few.append(cut)
+            if len(self._few) <= _FEW_CUTS:
+                return
+            few, self._few = self._few, None
+            for held in few:
+                self.append(held)
+            return
         self._starts.append(cut[0])
         self._ends.append(cut[1])
         self._placeholders.append(cut[2])
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return len(self._few) if self._few is not None else len(self._starts)
 
     @overload
     def __getitem__(self, i: int) -> Cut: ...
     @overload
     def __getitem__(self, i: slice) -> list[Cut]: ...
     def __getitem__(self, i: int | slice) -> Cut | list[Cut]:
+        if self._few is not None:
+            return self._few[i]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
         return self._starts[i], self._ends[i], self._placeholders[i]
 
     def __iter__(self) -> Iterator[Cut]:
+        if self._few is not None:
+            return iter(self._few)
         return zip(self._starts, self._ends, self._placeholders, strict=True)
 
     def __eq__(self, other: object) -> bool:
@@ -73,6 +87,9 @@ class Cuts(Sequence[Cut]):
     def __repr__(self) -> str:
         return f"Cuts({list(self)!r})"
 
+
+#: up to this many cuts are kept as tuples
+_FEW_CUTS = 64
 
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _TOKEN = secrets.token_hex(8)

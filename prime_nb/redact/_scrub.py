@@ -40,7 +40,7 @@ from ._findings import WIDE_MAX
 from ._pending import LONG_TEXT, Cut, Cuts, PendingTexts, joined, new_pieces
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS
-from ._span_list import Span, SpanList
+from ._span_list import Span, SpanList, held
 from ._suspects import SUSPECT, suspects, suspects_of_pieces
 from ._values import (
     escaped_forms,
@@ -133,17 +133,17 @@ class Scrubber(SpanFinder):
     #: the spans found in each string in pass 1, for pass 2, so that each string is read
     #: by the rules once (forks and compactions repeat text; "ls" and "ok" every entry):
     #: a short one is known by itself, a long one by a digest
-    _found: dict[TextKey, SpanList] = field(default_factory=dict)
+    _found: dict[TextKey, Sequence[Span]] = field(default_factory=dict)
     #: the suspects of the views decoded from each string in pass 1 (see
     #: ``_view_suspects``), for pass 2: only those of strings that have any
     _in_views: dict[TextKey, tuple[Found, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
-    _rule_memo: dict[str, SpanList] = field(default_factory=dict)
+    _rule_memo: dict[str, Sequence[Span]] = field(default_factory=dict)
     _rule_memo_size: int = 0
     _clean: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
-    _key_spans: dict[str, SpanList] = field(default_factory=dict)
+    _key_spans: dict[str, Sequence[Span]] = field(default_factory=dict)
     #: pass 2's answer for a short string or key (its new text, None when unchanged, and
     #: its hits' rules and placeholders in order), made once while the file-wide values
     #: stay the same: keys, roles and tool names repeat in every entry
@@ -173,14 +173,14 @@ class Scrubber(SpanFinder):
                 self._bounded.add(value)
         return self.known[value][1]
 
-    def _cached_spans(self, text: str) -> tuple[SpanList, bool]:
+    def _cached_spans(self, text: str) -> tuple[Sequence[Span], bool]:
         """The spans of ``text`` and whether they were found before."""
         key = _text_key(text)
         known = self._found.get(key)
         if known is not None:
             return known, True
         note = ViewSuspects(text) if self.secret_keys else None
-        found = self.spans(text, note)
+        found = held(self.spans(text, note))
         if len(self._found) < _SHORT_KEPT:
             self._found[key] = found
         if note is not None and note.found and len(self._in_views) < _SHORT_KEPT:
@@ -423,7 +423,7 @@ class Scrubber(SpanFinder):
         """``key`` learned from, or scrubbed (``path``: its object's)."""
         spans = self._key_spans.get(key)
         if spans is None:
-            spans = self.spans(key)
+            spans = held(self.spans(key))
             if len(key) <= 200 and len(self._key_spans) < _KEYS_KEPT:
                 self._key_spans[key] = spans
         if hits is None:

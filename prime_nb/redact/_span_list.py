@@ -4,9 +4,9 @@ Apart from ``_find`` (which finds spans) because how many spans are held, and at
 cost, is one idea of its own: a text dense with secrets (JSON held in a string, a record
 of 110 bytes with a password in each) has a span for every record, and a span as a
 ``Span`` object (a tuple and its two ints) is about 150 bytes, more than the record.
-A :class:`SpanList` keeps each span's ends in ``array('q')`` columns and its rule and
-confidence as one code (about 20 bytes a span), and makes a ``Span`` of one only when it
-is read.
+A :class:`SpanList` of more than a few keeps each span's ends in ``array('q')`` columns
+and its rule and confidence as one code (about 20 bytes a span), and makes a ``Span`` of
+one only when it is read.
 """
 
 from __future__ import annotations
@@ -31,47 +31,82 @@ class Span(NamedTuple):
     alias: str | None = None
 
 
-class SpanList(Sequence[Span]):
-    """Spans in the order given, as columns: their starts, their ends, a code for each
-    (its rule's place in :attr:`rules`, twice, plus one when confident), and the few
-    aliases by place. Read as a list of :class:`Span` (iterated, indexed, added to)."""
+class _Columns:
+    """Spans as columns: their starts, their ends, a code for each (its rule's place in
+    :attr:`rules`, twice, plus one when confident), and the few aliases by place."""
 
-    __slots__ = ("_aliases", "_codes", "_ends", "_rule_at", "_starts", "rules")
+    __slots__ = ("aliases", "codes", "ends", "rule_at", "rules", "starts")
 
-    def __init__(self, spans: Iterable[Span] = ()) -> None:
-        self._starts = array("q")
-        self._ends = array("q")
-        self._codes = array("i")
-        self._aliases: dict[int, str] = {}
+    def __init__(self) -> None:
+        self.starts = array("q")
+        self.ends = array("q")
+        self.codes = array("i")
+        self.aliases: dict[int, str] = {}
         self.rules: list[Rule] = []
-        self._rule_at: dict[int, int] = {}  # id(rule) -> its place in ``rules``
-        self.extend(spans)
+        self.rule_at: dict[int, int] = {}  # id(rule) -> its place in ``rules``
 
-    def _code(self, rule: Rule, confident: bool) -> int:
-        at = self._rule_at.get(id(rule))
+    def code(self, rule: Rule, confident: bool) -> int:
+        at = self.rule_at.get(id(rule))
         if at is None:
-            at = self._rule_at[id(rule)] = len(self.rules)
+            at = self.rule_at[id(rule)] = len(self.rules)
             self.rules.append(rule)
         return at * 2 + (1 if confident else 0)
 
     def append(self, span: Span) -> None:
         if span.alias is not None:
-            self._aliases[len(self._starts)] = span.alias
-        self._starts.append(span.start)
-        self._ends.append(span.end)
-        self._codes.append(self._code(span.rule, span.confident))
+            self.aliases[len(self.starts)] = span.alias
+        self.starts.append(span.start)
+        self.ends.append(span.end)
+        self.codes.append(self.code(span.rule, span.confident))
+
+    def extend(self, other: _Columns) -> None:
+        at = len(self.starts)
+        codes = [self.code(rule, False) for rule in other.rules]  # each rule's code here
+        self.codes.extend(codes[code >> 1] + (code & 1) for code in other.codes)
+        self.starts.extend(other.starts)
+        self.ends.extend(other.ends)
+        self.aliases.update((at + i, alias) for i, alias in other.aliases.items())
+
+    def span(self, i: int) -> Span:
+        code = self.codes[i]
+        rule = self.rules[code >> 1]
+        return Span(self.starts[i], self.ends[i], rule, bool(code & 1), self.aliases.get(i))
+
+
+class SpanList(Sequence[Span]):
+    """Spans in the order given, read as a list of :class:`Span` (iterated, indexed,
+    added to): up to :data:`_FEW` as ``Span`` objects (most texts have none or a few,
+    and a list of them costs less than columns), more as :class:`_Columns`."""
+
+    __slots__ = ("_columns", "_few")
+
+    def __init__(self, spans: Iterable[Span] = ()) -> None:
+        self._few: list[Span] = []
+        self._columns: _Columns | None = None
+        self.extend(spans)
+
+    def append(self, span: Span) -> None:
+        if self._columns is not None:
+            self._columns.append(span)
+            return
+        self._few.append(span)
+        if len(self._few) > _FEW:
+            self._columns = _Columns()
+            for held in self._few:
+                self._columns.append(held)
+            self._few = []
 
     def extend(self, spans: Iterable[Span]) -> None:
-        if not isinstance(spans, SpanList):
-            for span in spans:
-                self.append(span)
+        if isinstance(spans, SpanList) and spans._columns is not None:
+            if self._columns is None:
+                self._columns = _Columns()
+                for held in self._few:
+                    self._columns.append(held)
+                self._few = []
+            self._columns.extend(spans._columns)
             return
-        at = len(self._starts)
-        codes = [self._code(rule, False) for rule in spans.rules]  # each rule's code here
-        self._codes.extend(codes[code >> 1] + (code & 1) for code in spans._codes)
-        self._starts.extend(spans._starts)
-        self._ends.extend(spans._ends)
-        self._aliases.update((at + i, alias) for i, alias in spans._aliases.items())
+        for span in spans:
+            self.append(span)
 
     def copy(self) -> SpanList:
         out = SpanList()
@@ -79,44 +114,43 @@ class SpanList(Sequence[Span]):
         return out
 
     def starts(self) -> np.ndarray:
-        """The starts as an array over the column itself (no copy)."""
-        return np.frombuffer(self._starts, dtype=np.int64) if self._starts else _NONE
+        """The starts as an array (over the column itself, when there is one)."""
+        if self._columns is None:
+            return np.fromiter((s.start for s in self._few), np.int64, len(self._few))
+        return np.frombuffer(self._columns.starts, dtype=np.int64)
 
     def ends(self) -> np.ndarray:
-        return np.frombuffer(self._ends, dtype=np.int64) if self._ends else _NONE
-
-    def start_at(self, i: int) -> int:
-        return self._starts[i]
-
-    def end_at(self, i: int) -> int:
-        return self._ends[i]
+        if self._columns is None:
+            return np.fromiter((s.end for s in self._few), np.int64, len(self._few))
+        return np.frombuffer(self._columns.ends, dtype=np.int64)
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return len(self._few) if self._columns is None else len(self._columns.starts)
 
     def __bool__(self) -> bool:
-        return len(self._starts) > 0
-
-    def _span(self, i: int) -> Span:
-        code = self._codes[i]
-        rule = self.rules[code >> 1]
-        return Span(self._starts[i], self._ends[i], rule, bool(code & 1), self._aliases.get(i))
+        return len(self) > 0
 
     @overload
     def __getitem__(self, i: int) -> Span: ...
     @overload
     def __getitem__(self, i: slice) -> list[Span]: ...
     def __getitem__(self, i: int | slice) -> Span | list[Span]:
+        columns = self._columns
+        if columns is None:
+            return self._few[i]
         if isinstance(i, slice):
-            return [self._span(k) for k in range(*i.indices(len(self)))]
+            return [columns.span(k) for k in range(*i.indices(len(self)))]
         if i < 0:
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
-        return self._span(i)
+        return columns.span(i)
 
     def __iter__(self) -> Iterator[Span]:
-        return (self._span(i) for i in range(len(self._starts)))
+        columns = self._columns
+        if columns is None:
+            return iter(self._few)
+        return (columns.span(i) for i in range(len(columns.starts)))
 
     def __add__(self, other: Iterable[Span]) -> SpanList:
         out = self.copy()
@@ -142,8 +176,8 @@ class SpanList(Sequence[Span]):
         """The spans by start, the longer first where two start together, and otherwise
         in the order given (a stable sort); many are sorted as columns and read one at a
         time, not made into a ``Span`` and a key each at once."""
-        if len(self) <= _FEW:
-            return sorted(self, key=lambda s: (s.start, -s.end))
+        if self._columns is None:
+            return sorted(self._few, key=lambda s: (s.start, -s.end))
         order = array("q")
         order.frombytes(np.lexsort((-self.ends(), self.starts())).astype(np.int64).tobytes())
         return _InOrder(self, order)
@@ -170,9 +204,14 @@ class _InOrder(Sequence[Span]):
         return self._spans[self._order[i]]
 
 
-_NONE = np.zeros(0, dtype=np.int64)
 #: up to this many spans are sorted as ``Span`` objects (fewer calls than numpy's)
 _FEW = 64
+
+
+def held(spans: SpanList) -> Sequence[Span]:
+    """``spans`` as a cache keeps them: a few as a tuple (none as the empty tuple, which
+    costs nothing), more as the list's columns themselves."""
+    return spans if spans._columns is not None else tuple(spans._few)
 
 
 def _same(span: Span) -> tuple[int, int, str, bool, str | None]:
@@ -185,6 +224,10 @@ def not_in(spans: SpanList, found: SpanList) -> Iterator[Span]:
     """The spans of ``spans`` that are not :func:`_same` as one of ``found``: each is
     looked for among those of ``found`` that start where it starts (``found`` sorted
     by start as an array of places, not held as a set of a tuple each)."""
+    if len(found) <= _FEW:
+        seen = {_same(span) for span in found}
+        yield from (span for span in spans if _same(span) not in seen)
+        return
     order = np.argsort(found.starts(), kind="stable")
     starts = found.starts()[order]
     low = np.searchsorted(starts, spans.starts(), "left")
