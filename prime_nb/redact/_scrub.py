@@ -260,15 +260,15 @@ class Scrubber(SpanFinder):
                 found.append(Span(start, end, _named_rule(rule_name), True))
         if not found:
             return []
-        ordered = found.in_order()
+        starts, ends, ordered = found.in_order()
         cuts = Cuts()
         known, forms = self.known, self._forms
         first, count = 0, len(found)
         while first < count:  # a group: the spans that overlap the ones before them
-            start, end = ordered[first].start, ordered[first].end
+            start, end = starts[first], ends[first]
             after = first + 1
-            while after < count and ordered[after].start < end:
-                end = max(end, ordered[after].end)
+            while after < count and starts[after] < end:
+                end = max(end, ends[after])
                 after += 1
             value = _value_key(text, start, end)
             if value in known:

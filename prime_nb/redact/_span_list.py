@@ -172,15 +172,20 @@ class SpanList(Sequence[Span]):
     def __repr__(self) -> str:
         return f"SpanList({list(self)!r})"
 
-    def in_order(self) -> Sequence[Span]:
+    def in_order(self) -> tuple[Sequence[int], Sequence[int], Sequence[Span]]:
         """The spans by start, the longer first where two start together, and otherwise
-        in the order given (a stable sort); many are sorted as columns and read one at a
-        time, not made into a ``Span`` and a key each at once."""
+        in the order given (a stable sort), and their starts and ends in that order; many
+        are sorted as columns and read one at a time, not made into a ``Span`` and a key
+        each at once."""
         if self._columns is None:
-            return sorted(self._few, key=lambda s: (s.start, -s.end))
-        order = array("q")
-        order.frombytes(np.lexsort((-self.ends(), self.starts())).astype(np.int64).tobytes())
-        return _InOrder(self, order)
+            ordered = sorted(self._few, key=lambda s: (s.start, -s.end))
+            return [s.start for s in ordered], [s.end for s in ordered], ordered
+        order = np.lexsort((-self.ends(), self.starts()))
+        starts, ends, places = array("q"), array("q"), array("q")
+        starts.frombytes(self.starts()[order].tobytes())
+        ends.frombytes(self.ends()[order].tobytes())
+        places.frombytes(order.astype(np.int64).tobytes())
+        return starts, ends, _InOrder(self, places)
 
 
 class _InOrder(Sequence[Span]):

@@ -159,8 +159,9 @@ def _old_parse_line(
     return Line(number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None)
 
 
-def _old_in_order(self: SpanList) -> list[Span]:
-    return sorted(self, key=lambda s: (s.start, -s.end))
+def _old_in_order(self: SpanList) -> tuple[list[int], list[int], list[Span]]:
+    ordered = sorted(self, key=lambda s: (s.start, -s.end))
+    return [s.start for s in ordered], [s.end for s in ordered], ordered
 
 
 def _old_not_in(spans: SpanList, found: SpanList) -> list[Span]:
