@@ -125,15 +125,28 @@ def new_pieces(text: str | Sliced, cuts: Iterable[Cut], size: int = PIECE) -> It
 
 
 def joined(text: str, cuts: Iterable[Cut]) -> str:
-    """The new text, whole."""
+    """The new text, whole: its pieces joined :data:`_JOINED` at a time, and those
+    joined (a list of every run between cuts, a string object each, would be about twice
+    a text dense with secrets, beside the new text)."""
     out: list[str] = []
+    batch: list[str] = []
     last = 0
     for start, end, placeholder in cuts:
-        out.append(text[last:start])
-        out.append(placeholder)
+        batch.append(text[last:start])
+        batch.append(placeholder)
         last = end
-    out.append(text[last:])
+        if len(batch) >= _JOINED:
+            out.append("".join(batch))
+            batch.clear()
+    batch.append(text[last:])
+    if not out:
+        return "".join(batch)
+    out.append("".join(batch))
     return "".join(out)
+
+
+#: how many pieces of a new text are joined at a time
+_JOINED = 512
 
 
 def _runs(text: str | Sliced, start: int, end: int, size: int) -> Iterator[str]:

@@ -7,7 +7,8 @@ class (``_values._name_words`` made to list them all), its separators taken out 
 text's own (``SpanFinder.spans`` and ``_literal_spans`` as they were); spans and cuts
 held as a ``Span`` and a tuple each, the spans sorted as ``Span`` objects
 (``SpanList.in_order``), the literal's spans told from the text's by a set of tuples
-(``_span_list.not_in``) and the cuts a list (``_pending.Cuts``); a refused line copied
+(``_span_list.not_in``), the cuts a list (``_pending.Cuts``) and a new text joined from
+a list of all its pieces (``_pending.joined``); a refused line copied
 without its line end, read while orjson's error is alive (``_lines.parse_line`` as it
 was). Every other secret kind
 of the corpus is placed in a long key (ending in a secret's words, a qualifier, a
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import orjson
@@ -76,6 +78,8 @@ def _session_lines() -> list[str]:
     # names read without their separators (``_``, ``.``, ``-``, white space)
     names = ["X-Api-Key", "client.secret", "max_token", "page-token", "next.token", "eos token"]
     records += [{name: f"Hv{i}q8vN2xL5pT7rWk3J"} for i, name in enumerate(names)]
+    # a key of many secrets: its new name joined a batch of pieces at a time
+    contents.append({"".join(f"x{i} password=Hq{i}vN2xL5p " for i in range(300)): 1})
     contents.append(json.dumps(json.dumps(records)))
     lines = [json.dumps(HEAD), *(_entry(i, content) for i, content in enumerate(contents))]
     return lines + _refused(snippets[1::8])
@@ -192,6 +196,17 @@ def _old_key_class(name: str) -> str | None:
     return None
 
 
+def _old_joined(text: str, cuts: Iterable[tuple[int, int, str]]) -> str:
+    out: list[str] = []
+    last = 0
+    for start, end, placeholder in cuts:
+        out.append(text[last:start])
+        out.append(placeholder)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _every_word(bare: str, every: bool) -> list[str]:
     return [w.lower() for w in _values._NAME_WORDS.findall(bare)]
 
@@ -219,6 +234,7 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Redaction, Redaction
         patch.setattr(SpanList, "in_order", _old_in_order)
         patch.setattr(_find, "not_in", _old_not_in)
         patch.setattr(_scrub, "Cuts", list)
+        patch.setattr(_scrub, "joined", _old_joined)
         before = _redacted(path, "before.jsonl")
     return now, before
 
