@@ -12,13 +12,15 @@ the spans found are the same; a text it cannot vouch for is parsed as before.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ._find import MAX_DEPTH, Findings, Span, findings_spans
+from ._find import MAX_DEPTH
+from ._findings import Findings, findings_spans
 from ._long_scrub import LongTextScrubber
 from ._rule import Rule
 from ._scrub import Scrubber
+from ._span_list import Span
 from ._stream import _FLAT_RUN, _OPEN, NotStreamable, StreamWalk
 from ._values import named_pair, secret_under
 
@@ -33,7 +35,7 @@ class StreamScrubber(LongTextScrubber):
     """The scrubber, reading JSON held in a long string as a stream (and a long text
     with emoji narrowed, ``_long_scrub.py``)."""
 
-    def _json_spans(self, text: str, depth: int) -> list[Span]:
+    def _json_spans(self, text: str, depth: int) -> Sequence[Span]:
         if len(text) <= LONG_JSON or not self.secret_keys or depth > MAX_DEPTH:
             return super()._json_spans(text, depth)
         if text.lstrip()[:1] not in ("{", "["):

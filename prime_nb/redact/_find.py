@@ -13,8 +13,8 @@ import itertools
 import json
 import re
 import urllib.parse
-from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import orjson
 
@@ -42,10 +42,12 @@ from ._encodings import (
     windows,
 )
 from ._engine import run
+from ._findings import Findings, findings_spans
 from ._literals import SHORT
 from ._prefilter import windows as scan_windows
 from ._rule import Rule, dispatch
 from ._shapes import key_material
+from ._span_list import Span, SpanList, held, not_in
 from ._values import (
     escaped_forms,
     named_pair,
@@ -76,8 +78,6 @@ _BASE64_LEAST = run("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 _DIFF_MARK = "@@ -"
 #: each hex digit as ``c``, any other Latin-1 character as ``.`` (``class_runs``)
 _HEX_CLASS = bytes(0x63 if chr(b) in HEX_CHARS else 0x2E for b in range(256))
-#: what may not stand beside a number found in JSON text (it would be part of another)
-_NUMBER_SIDE = re.compile(r"[\w.]")
 #: a JSON string literal with an escape in it (a JSON log line, JSON quoted in a command)
 _ESCAPED_LITERAL = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"')
 #: how deep base64 inside base64, or JSON inside JSON strings, is followed
@@ -141,30 +141,19 @@ def hex_runs(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-class Span(NamedTuple):
-    """A stretch of a string to replace, the rule that found it, and whether the value is
-    replaced file-wide; ``alias`` is the value without the line break of a wrapped key."""
-
-    start: int
-    end: int
-    rule: Rule
-    confident: bool
-    alias: str | None = None
-
-
 class SpanFinder:
     """The spans of a string: what the rules find in it, and in what it decodes to."""
 
     rules: list[Rule]
     secret_keys: bool
     #: the rules' spans of texts read again (see :meth:`_rule_spans`), and their length
-    _rule_memo: dict[str, tuple[Span, ...]]
+    _rule_memo: dict[str, Sequence[Span]]
     _rule_memo_size: int
     #: short strings in which the dispatch leaves every rule out, found for many at once
     #: (see ``_batch``)
     _clean: set[str]
 
-    def find(self, text: str, depth: int = 0, note: ViewSuspects | None = None) -> list[Span]:
+    def find(self, text: str, depth: int = 0, note: ViewSuspects | None = None) -> SpanList:
         """Every span of ``text`` a rule, a wrapped token or decoded base64 gives;
         ``note`` reads the views decoded from ``text`` itself for suspects."""
         spans = self._rule_spans(text, depth > 0)
@@ -247,23 +236,23 @@ class SpanFinder:
                 return True
         return False
 
-    def _rule_spans(self, text: str, again: bool = False) -> list[Span]:
+    def _rule_spans(self, text: str, again: bool = False) -> SpanList:
         """What the rules find in ``text``; ``again``: a text that may be read again (a
         window around a wrapped line's break, a decoded or undisguised view: the same
         lines recur in many texts), remembered while it is short."""
         if text in self._clean:
-            return []
+            return SpanList()
         if again and len(text) <= _REMEMBERED_LONGEST:
             memo = self._rule_memo
             known = memo.get(text)
             if known is None:
-                known = memo[text] = tuple(self._rule_spans(text))
+                known = memo[text] = held(self._rule_spans(text))
                 self._rule_memo_size += len(text)
                 if self._rule_memo_size > _REMEMBERED_CHARS:
                     memo.clear()
                     self._rule_memo_size = 0
-            return list(known)
-        out: list[Span] = []
+            return SpanList(known)
+        out = SpanList()
         # no copy of a long text; nor of a long non-ASCII one, which ``lower`` builds in a
         # buffer of 12 bytes a character
         short = len(text) <= LONG and (len(text) <= PIECE or text.isascii())
@@ -393,7 +382,7 @@ class SpanFinder:
                 return BASE64_SECRET
         return None
 
-    def _json_spans(self, text: str, depth: int) -> list[Span]:
+    def _json_spans(self, text: str, depth: int) -> Sequence[Span]:
         """A string that is JSON, read as JSON: values under secret keys, and what the
         rules find in its strings once unescaped, located in the text as written."""
         if not self.secret_keys or depth > MAX_DEPTH:
@@ -440,12 +429,12 @@ class SpanFinder:
             for value in obj:
                 yield from self._embedded(value, secret, depth)
 
-    def _literal_spans(self, text: str, depth: int) -> list[Span]:
+    def _literal_spans(self, text: str, depth: int) -> SpanList:
         """JSON string literals inside text, unescaped and read: a key a log line's JSON
         wrapped (``\\n``), a password behind escaped quotes; located by their escaped form."""
+        out = SpanList()
         if depth > MAX_DEPTH or "\\" not in text:
-            return []
-        out: list[Span] = []
+            return out
         for m in _ESCAPED_LITERAL.finditer(text):
             if "\\" not in m.group(0):
                 continue
@@ -470,21 +459,15 @@ class SpanFinder:
                 out.extend(Span(*f.span(), rule, confident) for f in at)
         return out
 
-    def spans(self, text: str, note: ViewSuspects | None = None) -> list[Span]:
+    def spans(self, text: str, note: ViewSuspects | None = None) -> SpanList:
         """What is replaced in ``text`` wherever it is (before the file-wide values);
         ``note``: see :meth:`find`."""
-        found = [*self.find(text, 0, note), *self._json_spans(text, 0)]
+        found = self.find(text, 0, note)
+        found.extend(self._json_spans(text, 0))
         literal = self._literal_spans(text, 0)
         if literal:  # what the rules found in the text as it is, found again: kept once
-            seen = {_same(span) for span in found}
-            found.extend(span for span in literal if _same(span) not in seen)
+            found.extend(not_in(literal, found))
         return found
-
-
-def _same(span: Span) -> tuple[int, int, str, bool, str | None]:
-    """What tells a span from another: a span found again, by a rule of the same name,
-    is replaced, learned and reported as the first (which decides), so it is dropped."""
-    return span.start, span.end, span.rule.name, span.confident, span.alias
 
 
 #: a text read again is remembered up to this long, and this many characters of them
@@ -550,44 +533,3 @@ def _unhex(window: str, first: bool, last: bool) -> str | None:
         return None
     text = utf8_window(raw, first, last)
     return text if text is not None and _printable(text) else None
-
-
-#: a value longer than this is known by a digest (no copy of it is kept) and is replaced
-#: only where a rule finds it, never file-wide: one regex over it would cost many times
-#: its size, and what found it once finds it again
-WIDE_MAX = 1 << 16
-
-
-Findings = dict[tuple[str, int, bool, str | None], Rule]
-"""Distinct findings in a JSON text, (value, id(rule), confident, how bounded) -> rule."""
-
-
-def findings_spans(text: str, found: Findings) -> list[Span]:
-    """Where each finding of a JSON text stands in the text, in every escaped form: each
-    distinct finding is looked for once, however many records repeat it."""
-    out: list[Span] = []
-    for (value, _, confident, quoted), rule in found.items():
-        forms = {value, *escaped_forms(value)} if len(value) <= WIDE_MAX else {value}
-        for form in forms - {""}:
-            out.extend(
-                Span(at, at + len(form), rule, confident) for at in _occurrences(text, form, quoted)
-            )
-    return out
-
-
-def _occurrences(text: str, form: str, bound: str | None) -> Iterator[int]:
-    """Where ``form`` stands in ``text``: anywhere, between quotes (``bound`` "string"),
-    or as a whole number (``bound`` "number")."""
-    at = text.find(form)
-    while at >= 0:
-        end = at + len(form)
-        if bound == "number":
-            ok = not _NUMBER_SIDE.match(text, at - 1) if at else True
-            ok = ok and (end == len(text) or not _NUMBER_SIDE.match(text, end))
-        elif bound:
-            ok = text[at - 1 : at] == '"' and text[end : end + 1] == '"'
-        else:
-            ok = True
-        if ok:
-            yield at
-        at = text.find(form, at + 1)

@@ -22,12 +22,12 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ._find import Span
 from ._long_secret import replaced_whole
 from ._narrow import STAND_INS, LongText, alike
 from ._pending import joined, new_pieces
 from ._rule import Rule
 from ._scrub import Hit, Hits, Scrubber, _value_key
+from ._span_list import Span
 from ._suspects import SUSPECT, suspects_of_pieces
 
 
@@ -63,7 +63,7 @@ class LongTextScrubber(Scrubber):
                     if span.alias is not None:
                         self._learn_value(span.alias, span.rule, span.confident)
             return text
-        cuts = self._cuts(narrow, path, hits, list(spans))
+        cuts = self._cuts(narrow, path, hits, spans)
         if self.secret_keys:
             found = suspects_of_pieces(lambda: new_pieces(narrow, cuts))
             hits.extend(Hit(path, SUSPECT, why) for why in found)

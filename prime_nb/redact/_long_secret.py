@@ -8,7 +8,7 @@ after all (``structural_stand_in``: told from its two ends), the digest it is kn
 1, the secrets inside it (a provider token is known file-wide too), which the narrowed
 text gives as the text does (``_long_scrub.py``). Made whole, a text with an emoji in it
 is four bytes a character, over four times its line. A text whose ends leave the answer
-open, or no longer than a value known by itself (:data:`~._find.WIDE_MAX`), is read
+open, or no longer than a value known by itself (:data:`~._findings.WIDE_MAX`), is read
 whole as before.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from . import _find
+from . import _findings
 from ._find import SECRET_FIELD
 from ._narrow import LongText, Narrowed
 from ._rule import Rule
@@ -47,7 +47,7 @@ def replaced_whole(
     """What the scrubber makes of ``text`` under a secret's key; None where it must be
     read whole."""
     source = text.source
-    if len(source) <= _find.WIDE_MAX:
+    if len(source) <= _findings.WIDE_MAX:
         return None
     told = _stand_in(source)
     if told is None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterable, Iterator
-from typing import Protocol
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, overload
 
 import orjson
 
@@ -27,6 +28,68 @@ PIECE = 1 << 16
 
 #: (start, end, placeholder): ``text[start:end]`` becomes ``placeholder``
 Cut = tuple[int, int, str]
+
+
+class Cuts(Sequence[Cut]):
+    """A text's cuts: a text dense with secrets has one for every record of JSON held in
+    it, and a tuple and its two ints each (about 140 bytes) outweighed the record. Up
+    to :data:`_FEW_CUTS` are tuples (most texts have a few, and a list costs less);
+    more are columns: each cut's two ends in ``array('q')`` and its placeholder (a
+    string shared by every cut of the same value)."""
+
+    __slots__ = ("_ends", "_few", "_placeholders", "_starts")
+
+    def __init__(self) -> None:
+        self._few: list[Cut] | None = []
+        self._starts = array("q")
+        self._ends = array("q")
+        self._placeholders: list[str] = []
+
+    def append(self, cut: Cut) -> None:
+        if self._few is not None:
+            self._few.append(cut)
+            if len(self._few) <= _FEW_CUTS:
+                return
+            few, self._few = self._few, None
+            for held in few:
+                self.append(held)
+            return
+        self._starts.append(cut[0])
+        self._ends.append(cut[1])
+        self._placeholders.append(cut[2])
+
+    def __len__(self) -> int:
+        return len(self._few) if self._few is not None else len(self._starts)
+
+    @overload
+    def __getitem__(self, i: int) -> Cut: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Cut]: ...
+    def __getitem__(self, i: int | slice) -> Cut | list[Cut]:
+        if self._few is not None:
+            return self._few[i]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self._starts[i], self._ends[i], self._placeholders[i]
+
+    def __iter__(self) -> Iterator[Cut]:
+        if self._few is not None:
+            return iter(self._few)
+        return zip(self._starts, self._ends, self._placeholders, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cuts | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Cuts({list(self)!r})"
+
+
+#: up to this many cuts are kept as tuples
+_FEW_CUTS = 64
 
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _TOKEN = secrets.token_hex(8)
@@ -62,15 +125,28 @@ def new_pieces(text: str | Sliced, cuts: Iterable[Cut], size: int = PIECE) -> It
 
 
 def joined(text: str, cuts: Iterable[Cut]) -> str:
-    """The new text, whole."""
+    """The new text, whole: its pieces joined :data:`_JOINED` at a time, and those
+    joined (a list of every run between cuts, a string object each, would be about twice
+    a text dense with secrets, beside the new text)."""
     out: list[str] = []
+    batch: list[str] = []
     last = 0
     for start, end, placeholder in cuts:
-        out.append(text[last:start])
-        out.append(placeholder)
+        batch.append(text[last:start])
+        batch.append(placeholder)
         last = end
-    out.append(text[last:])
+        if len(batch) >= _JOINED:
+            out.append("".join(batch))
+            batch.clear()
+    batch.append(text[last:])
+    if not out:
+        return "".join(batch)
+    out.append("".join(batch))
     return "".join(out)
+
+
+#: how many pieces of a new text are joined at a time
+_JOINED = 512
 
 
 def _runs(text: str | Sliced, start: int, end: int, size: int) -> Iterator[str]:
@@ -91,10 +167,10 @@ class PendingTexts:
     """The long texts of the line being redacted whose new text is not built yet."""
 
     def __init__(self) -> None:
-        self._texts: dict[str, tuple[str | Sliced, list[Cut]]] = {}
+        self._texts: dict[str, tuple[str | Sliced, Sequence[Cut]]] = {}
         self._count = 0
 
-    def stand_in(self, text: str | Sliced, cuts: list[Cut]) -> str:
+    def stand_in(self, text: str | Sliced, cuts: Sequence[Cut]) -> str:
         """A string to put in the new tree where ``text``'s new text goes."""
         self._count += 1
         name = _PREFIX + str(self._count)

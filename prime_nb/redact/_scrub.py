@@ -29,17 +29,19 @@ import functools
 import hashlib
 import json
 import sys
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ._batch import left_out
 from ._encodings import PIECE
-from ._find import SECRET_FIELD, WIDE_MAX, Span, SpanFinder
+from ._find import SECRET_FIELD, SpanFinder
+from ._findings import WIDE_MAX
 from ._known import KnownValues
-from ._pending import LONG_TEXT, Cut, PendingTexts, joined, new_pieces
+from ._pending import LONG_TEXT, Cut, Cuts, PendingTexts, joined, new_pieces
 from ._rule import Rule
 from ._shapes import JWK_PRIVATE_MEMBERS
+from ._span_list import Span, SpanList, held
 from ._suspects import SUSPECT, suspects, suspects_of_pieces
 from ._values import (
     escaped_forms,
@@ -133,17 +135,17 @@ class Scrubber(SpanFinder):
     #: the spans found in each string in pass 1, for pass 2, so that each string is read
     #: by the rules once (forks and compactions repeat text; "ls" and "ok" every entry):
     #: a short one is known by itself, a long one by a digest
-    _found: dict[TextKey, tuple[Span, ...]] = field(default_factory=dict)
+    _found: dict[TextKey, Sequence[Span]] = field(default_factory=dict)
     #: the suspects of the views decoded from each string in pass 1 (see
     #: ``_view_suspects``), for pass 2: only those of strings that have any
     _in_views: dict[TextKey, tuple[Found, ...]] = field(default_factory=dict)
     #: values replaced only as whole words (host names: "vm1" is not in "vm10")
     _bounded: set[str] = field(default_factory=set)
-    _rule_memo: dict[str, tuple[Span, ...]] = field(default_factory=dict)
+    _rule_memo: dict[str, Sequence[Span]] = field(default_factory=dict)
     _rule_memo_size: int = 0
     _clean: set[str] = field(default_factory=set)
     #: keys repeat in every entry: their spans are found once
-    _key_spans: dict[str, list[Span]] = field(default_factory=dict)
+    _key_spans: dict[str, Sequence[Span]] = field(default_factory=dict)
     #: pass 2's answer for a short string or key (its new text, None when unchanged, and
     #: its hits' rules and placeholders in order), made once while the file-wide values
     #: stay the same: keys, roles and tool names repeat in every entry
@@ -191,14 +193,14 @@ class Scrubber(SpanFinder):
                 self._bounded.add(value)
         return known[1]
 
-    def _cached_spans(self, text: str) -> tuple[tuple[Span, ...], bool]:
+    def _cached_spans(self, text: str) -> tuple[Sequence[Span], bool]:
         """The spans of ``text`` and whether they were found before."""
         key = _text_key(text)
         known = self._found.get(key)
         if known is not None:
             return known, True
         note = ViewSuspects(text) if self.secret_keys else None
-        found = tuple(self.spans(text, note))
+        found = held(self.spans(text, note))
         if len(self._found) < _SHORT_KEPT:
             self._found[key] = found
         if note is not None and note.found and len(self._in_views) < _SHORT_KEPT:
@@ -238,7 +240,7 @@ class Scrubber(SpanFinder):
         text: str,
         path: str,
         hits: Hits,
-        spans: list[Span] | None = None,
+        spans: Sequence[Span] | None = None,
         pieces: bool = False,
     ) -> str:
         """``text`` with what the rules find in it, and every file-wide value, replaced;
@@ -258,17 +260,19 @@ class Scrubber(SpanFinder):
             self._view_hits(text, path, hits, cuts)
         return new
 
-    def _view_hits(self, text: str, path: str, hits: Hits, cuts: list[Cut]) -> None:
+    def _view_hits(self, text: str, path: str, hits: Hits, cuts: Sequence[Cut]) -> None:
         """The suspects of ``text``'s decoded views that no cut replaced."""
         if self._in_views:
             found = self._in_views.get(_text_key(text))
             if found:
                 hits.extend(Hit(path, SUSPECT, why) for why in kept(found, cuts))
 
-    def _cuts(self, text: str, path: str, hits: Hits, spans: list[Span] | None = None) -> list[Cut]:
+    def _cuts(
+        self, text: str, path: str, hits: Hits, spans: Sequence[Span] | None = None
+    ) -> Sequence[Cut]:
         """Where ``text`` changes, in order: what the rules find and every file-wide value,
         overlapping finds merged, each with its placeholder (a hit each)."""
-        found = list(self._cached_spans(text)[0] if spans is None else spans)
+        found = SpanList(self._cached_spans(text)[0] if spans is None else spans)
         matcher = self.matcher()
         if matcher is not None:
             for start, end, form in matcher.found(text):
@@ -276,15 +280,15 @@ class Scrubber(SpanFinder):
                 found.append(Span(start, end, _named_rule(rule_name), True))
         if not found:
             return []
-        found.sort(key=lambda s: (s.start, -s.end))
-        cuts: list[Cut] = []
+        starts, ends, ordered = found.in_order()
+        cuts = Cuts()
         known, forms = self.known, self._forms
         first, count = 0, len(found)
         while first < count:  # a group: the spans that overlap the ones before them
-            start, end = found[first].start, found[first].end
+            start, end = starts[first], ends[first]
             after = first + 1
-            while after < count and found[after].start < end:
-                end = max(end, found[after].end)
+            while after < count and starts[after] < end:
+                end = max(end, ends[after])
                 after += 1
             value = _value_key(text, start, end)
             pair = known.get(value)
@@ -293,7 +297,7 @@ class Scrubber(SpanFinder):
             elif value in forms:  # an escaped form of a file-wide value
                 rule_name, placeholder = known[forms[value]]
             else:
-                longest = max(found[first:after], key=lambda s: s.end - s.start)
+                longest = max(ordered[first:after], key=lambda s: s.end - s.start)
                 placeholder = self._learn_value(value, longest.rule, False)
                 rule_name = longest.rule.name
             hits.append(Hit(path, rule_name, placeholder))
@@ -440,7 +444,7 @@ class Scrubber(SpanFinder):
         """``key`` learned from, or scrubbed (``path``: its object's)."""
         spans = self._key_spans.get(key)
         if spans is None:
-            spans = self.spans(key)
+            spans = held(self.spans(key))
             if len(key) <= 200 and len(self._key_spans) < _KEYS_KEPT:
                 self._key_spans[key] = spans
         if hits is None:
@@ -453,7 +457,7 @@ class Scrubber(SpanFinder):
         return self.scrub_text(key, where, hits, list(spans))
 
     def _scrub_short(
-        self, text: str, path: str, hits: Hits, spans: list[Span] | None = None
+        self, text: str, path: str, hits: Hits, spans: Sequence[Span] | None = None
     ) -> str:
         """``scrub_text`` of a short string (``spans``: its spans, when known), worked
         out once for each string (its hits made anew with ``path``) while no value is

@@ -2,10 +2,15 @@
 they were before their memory was bounded: the same file, report and suspects.
 
 The code before is the oracle, kept here: every word of a key's name read to learn its
-class (``_values._name_words`` made to list them all); an escaped literal's spans, of
-all its finders at once, all kept beside the text's own (``SpanFinder.spans`` and
-``_literal_spans`` as they were); a refused line copied without its line end, read
-while orjson's error is alive (``_lines.parse_line`` as it was). Every other secret kind
+class (``_values._name_words`` made to list them all), its separators taken out by
+``re.sub``; an escaped literal's spans, of all its finders at once, all kept beside the
+text's own (``SpanFinder.spans`` and ``_literal_spans`` as they were); spans and cuts
+held as a ``Span`` and a tuple each, the spans sorted as ``Span`` objects
+(``SpanList.in_order``), the literal's spans told from the text's by a set of tuples
+(``_span_list.not_in``), the cuts a list (``_pending.Cuts``) and a new text joined from
+a list of all its pieces (``_pending.joined``); a refused line copied
+without its line end, read while orjson's error is alive (``_lines.parse_line`` as it
+was). Every other secret kind
 of the corpus is placed in a long key (ending in a secret's words, a qualifier, a
 secret's id), in JSON stringified twice (short, and long enough to be read as a stream),
 and in an escaped literal in prose; and a few in long lines orjson refuses (a huge
@@ -17,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import orjson
@@ -26,10 +32,12 @@ from secret_corpus import plant
 from prime_nb.format import BOM, deep_enough, lenient_loads
 from prime_nb.redact import Redaction, redact
 from prime_nb.redact._find import MAX_DEPTH, Span, SpanFinder
+from prime_nb.redact._span_list import SpanList, _same
 
 _find = sys.modules["prime_nb.redact._find"]
 _values = sys.modules["prime_nb.redact._values"]
 _lines = sys.modules["prime_nb.redact._lines"]
+_scrub = sys.modules["prime_nb.redact._scrub"]
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
 #: words enough that a key's name is too long to be a secret's (over 80 characters)
@@ -65,6 +73,14 @@ def _session_lines() -> list[str]:
         for i, snippet in enumerate(snippets[::4])
     ]
     contents.append(json.dumps(json.dumps(records)))  # read as a stream (over 64 KB)
+    # many spans in one text (sorted and told apart as columns), some overlapping
+    records = [{"note": snippets[i % len(snippets)] + " pw=Zq8vN2xL"} for i in range(200)]
+    # names read without their separators (``_``, ``.``, ``-``, white space)
+    names = ["X-Api-Key", "client.secret", "max_token", "page-token", "next.token", "eos token"]
+    records += [{name: f"Hv{i}q8vN2xL5pT7rWk3J"} for i, name in enumerate(names)]
+    # a key of many secrets: its new name joined a batch of pieces at a time
+    contents.append({"".join(f"x{i} password=Hq{i}vN2xL5p " for i in range(300)): 1})
+    contents.append(json.dumps(json.dumps(records)))
     lines = [json.dumps(HEAD), *(_entry(i, content) for i, content in enumerate(contents))]
     return lines + _refused(snippets[1::8])
 
@@ -147,6 +163,50 @@ def _old_parse_line(
     return Line(number, offset, kept, length, head, tail, obj, "repeated-key" if repeated else None)
 
 
+def _old_in_order(self: SpanList) -> tuple[list[int], list[int], list[Span]]:
+    ordered = sorted(self, key=lambda s: (s.start, -s.end))
+    return [s.start for s in ordered], [s.end for s in ordered], ordered
+
+
+def _old_not_in(spans: SpanList, found: SpanList) -> list[Span]:
+    seen = {_same(span) for span in found}
+    return [span for span in spans if _same(span) not in seen]
+
+
+def _old_key_class(name: str) -> str | None:
+    """``_values._key_class`` before: the separators taken out by ``re.sub``."""
+    bare = name.strip("\"'`[]\\")
+    norm = re.sub(r"[\s_.\-]+", "", bare.lower())
+    if _values._SECRET_PART.search(norm) is None:
+        return None
+    words = _values._name_words(bare, every=len(norm) <= 80)
+    if len(words) > 1 and words[-1] in _values._QUALIFIERS and words[-2:] != ["secret", "id"]:
+        return None
+    if words[-2:] == ["secret", "id"]:
+        return "key"
+    if not norm or len(norm) > 80 or _values._NOT_SECRET_KEYS.search(norm):
+        return None
+    kind = _values._list_class(name, norm)
+    if kind is not None:
+        return kind
+    if any(w in _values._PASSWORD_WORDS for w in words):
+        return "password"
+    if any(w in _values._KEY_WORDS for w in words):
+        return "key"
+    return None
+
+
+def _old_joined(text: str, cuts: Iterable[tuple[int, int, str]]) -> str:
+    out: list[str] = []
+    last = 0
+    for start, end, placeholder in cuts:
+        out.append(text[last:start])
+        out.append(placeholder)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _every_word(bare: str, every: bool) -> list[str]:
     return [w.lower() for w in _values._NAME_WORDS.findall(bare)]
 
@@ -170,6 +230,11 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Redaction, Redaction
         patch.setattr(SpanFinder, "_literal_spans", _old_literal_spans)
         patch.setattr(SpanFinder, "spans", _old_spans)
         patch.setattr(_lines, "parse_line", _old_parse_line)
+        patch.setattr(_values, "_key_class", _old_key_class)
+        patch.setattr(SpanList, "in_order", _old_in_order)
+        patch.setattr(_find, "not_in", _old_not_in)
+        patch.setattr(_scrub, "Cuts", list)
+        patch.setattr(_scrub, "joined", _old_joined)
         before = _redacted(path, "before.jsonl")
     return now, before
 

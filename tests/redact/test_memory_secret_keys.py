@@ -41,7 +41,7 @@ from test_redact_memory import assert_grew_at_most, measure
 
 from prime_nb.redact import (
     _apart,
-    _find,
+    _findings,
     _json_bytes,
     _long_scrub,
     _long_secret,
@@ -193,7 +193,7 @@ def _secrets(texts: list[str]) -> list[dict[str, Any]]:
 def _replaced(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A value known by a digest past 16 characters (so that the corpus's secrets are
     long values); how many texts were replaced (or kept) narrowed."""
-    monkeypatch.setattr(_find, "WIDE_MAX", 16)
+    monkeypatch.setattr(_findings, "WIDE_MAX", 16)
     monkeypatch.setattr(_scrub, "WIDE_MAX", 16)
     done = [0]
     real = _long_secret.replaced_whole
