@@ -17,6 +17,10 @@ from ._rule import Rule, secret_placeholder
 #: a code's low bit: 0, numbered (rule code and number above it); 1, an index into the
 #: pairs kept as written
 _RULE_BITS = 16
+#: how many numbered placeholders made again are kept, so that a value met many times
+#: (a secret repeated through a text) gives one string every time: its cuts share it
+#: (``_pending.Cuts``) instead of each holding a copy
+_MADE_KEPT = 1024
 
 
 class KnownValues:
@@ -28,6 +32,7 @@ class KnownValues:
         self._rule_codes: dict[str, int] = {}
         self._rule_names: list[str] = []
         self._written: list[tuple[str, str]] = []
+        self._made: dict[int, tuple[str, str]] = {}
 
     def add(self, value: str, rule: Rule, number: int) -> None:
         """Learn ``value`` as ``rule``'s ``number``-th value."""
@@ -61,6 +66,11 @@ class KnownValues:
     def _pair(self, code: int) -> tuple[str, str]:
         if code & 1:
             return self._written[code >> 1]
-        code >>= 1
-        name = self._rule_names[code & ((1 << _RULE_BITS) - 1)]
-        return name, secret_placeholder(name, code >> _RULE_BITS)
+        made = self._made.get(code)
+        if made is None:
+            if len(self._made) >= _MADE_KEPT:
+                self._made.clear()
+            number = code >> 1
+            name = self._rule_names[number & ((1 << _RULE_BITS) - 1)]
+            made = self._made[code] = (name, secret_placeholder(name, number >> _RULE_BITS))
+        return made
