@@ -482,13 +482,25 @@ def test_the_oracle_fails_on_each_breakage(
 ) -> None:
     drop, texts = BREAKAGES[breakage]
     drop(monkeypatch)
+    assert_oracle_differs(tmp_path, monkeypatch, finder, texts, OWN if texts == [KEYED] else {})
+
+
+def assert_oracle_differs(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    finder: StreamScrubber,
+    texts: list[str] | None,
+    options: dict[str, Any],
+) -> None:
+    """With a guard dropped, the oracle sees a difference: in the spans of the corpus
+    texts (``texts`` None), or in the file, report or suspects of ``texts`` redacted
+    both ways (with ``redact``'s ``options``)."""
     if texts is None:
         wrong, _ = span_differences(finder, _texts()[::4] + SPECIAL)
-        assert wrong, breakage
+        assert wrong, "no span differs"
         return
-    options = OWN if texts == [KEYED] else {}
     narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, texts, **options)
-    assert narrowed != before, breakage
+    assert narrowed != before, "the file, report and suspects are the same"
 
 
 @pytest.mark.parametrize("walk", ["tree", "stream"])
