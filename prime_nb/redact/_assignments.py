@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterator, Sequence
+
+import numpy as np
 
 from ._engine import FOLD, literals
 from ._literals import HINT_PIECE, finditer, fold
@@ -83,7 +86,7 @@ _KEY_CHARS = re.compile(r"[A-Za-z0-9_.\-]*")
 _KEY_TAIL = re.compile(r"[A-Za-z0-9_.\-]*(?:\\*[\"'`])?[ \t]*[:=]")
 
 
-def _assignment_starts(text: str) -> list[int] | None:
+def _assignment_starts(text: str) -> Sequence[int] | None:
     """Where an ``ASSIGNMENT`` match can start, sorted, or None (anywhere). Its key
     starts where a key may start, at most ``_KEY_LEAD`` key characters before a secret
     word (the lookahead), and its quote right before the key, after any run of
@@ -97,7 +100,7 @@ def _assignment_starts(text: str) -> list[int] | None:
         return None
     if hits is None:
         return None
-    starts: set[int] = set()
+    starts = array("q")  # 8 bytes a start, not a set's int and slot (a start a record)
     done = -1  # the last hit's key starts were all found up to here
     for hit in hits:
         if _KEY_TAIL.match(text, hit) is None:
@@ -107,15 +110,26 @@ def _assignment_starts(text: str) -> list[int] | None:
             run = _KEY_CHARS.match(text, key, hit)
             if run is None or run.end() != hit:
                 continue  # a character between the key's start and the word ends a key
-            starts.add(key)
+            starts.append(key)
             at = key - 1
             if at >= 0 and text[at] in "\"'`":
-                starts.add(at)
+                starts.append(at)
                 while at > 0 and text[at - 1] == "\\":
                     at -= 1
-                    starts.add(at)
+                    starts.append(at)
         done = hit
-    return sorted(starts)
+    return _sorted_once(starts)
+
+
+def _sorted_once(starts: array[int]) -> Sequence[int]:
+    """``starts`` sorted, each once; a compact array where they are many."""
+    if len(starts) < _MANY:
+        return sorted(set(starts))
+    return array("q", np.unique(np.frombuffer(starts, dtype=np.int64)).tobytes())
+
+
+#: from this many starts they are sorted by NumPy (its call costs more than a few)
+_MANY = 64
 
 
 def _folded_hits(text: str, budget: int) -> list[int] | None:
@@ -134,7 +148,7 @@ def _folded_hits(text: str, budget: int) -> list[int] | None:
     return sorted(hits)
 
 
-def _assignment_search(text: str, pos: int, starts: list[int] | None) -> re.Match[str] | None:
+def _assignment_search(text: str, pos: int, starts: Sequence[int] | None) -> re.Match[str] | None:
     """``ASSIGNMENT.search(text, pos)``, tried only at ``starts``."""
     if starts is None:
         return ASSIGNMENT.search(text, pos)

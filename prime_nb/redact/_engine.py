@@ -23,8 +23,11 @@ import contextlib
 import functools
 import re
 import threading
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+import numpy as np
 
 try:
     import hyperscan
@@ -179,12 +182,13 @@ class Literals:
             db.scan(data, match_event_handler=event)
         return found
 
-    def positions(self, text: str, budget: int) -> tuple[bool, list[int] | None]:
-        """(handled, where any item starts in ``text``, sorted): None past ``budget``
-        hits; handled False when :meth:`handles` is False."""
+    def positions(self, text: str, budget: int) -> tuple[bool, Sequence[int] | None]:
+        """(handled, where any item starts in ``text``, sorted, a compact array: a long
+        text may have one every hundred characters): None past ``budget`` hits; handled
+        False when :meth:`handles` is False."""
         if not self.handles(text):
             return False, None
-        found: list[int] = []
+        found = array("q")
 
         def hit(item: int, start: int) -> bool:
             found.append(start)
@@ -195,8 +199,13 @@ class Literals:
             return False, None
         if not done:
             return True, None
-        found.sort()
-        return True, found
+        if len(found) >= _MANY:  # NumPy's call costs more than sorting a few
+            return True, array("q", np.sort(np.frombuffer(found, dtype=np.int64)).tobytes())
+        return True, sorted(found)
+
+
+#: from this many hits :meth:`Literals.positions` sorts them with NumPy
+_MANY = 64
 
 
 def _pieces(text: str, overlap: int) -> Iterator[tuple[int, str, int]]:
