@@ -1,0 +1,168 @@
+"""A list or object of many values under a secret's key, replaced as one value.
+
+Why: every value under a secret's key is a secret (``{"api_key": ...}``), replaced by a
+placeholder of its own and reported as a row. Under a list of thousands of small numbers
+or an object of thousands of short members, those placeholders, the known values and the
+report's rows are many times the line. A list or object that holds more than
+:data:`LIMIT` values (strings, numbers, booleans and nulls, at any depth) is a secret as
+a whole: it becomes one placeholder string, reported as one row at its own field path;
+past that many values the numbering of each tells a reader nothing. A smaller one has
+each value replaced, as before.
+
+Its placeholder is known by a digest of what orjson writes of it (compact, orjson's
+escapes), so the same list met twice gets the same one. The tree walk reads that text
+from the parsed value (:func:`tree_pieces`), the stream walk from the line's bytes
+(``_whole_secret_bytes.py``), in the same pieces: each key and string value with its
+text, so that pass 1 learns, from both, the strings a rule or the secret key's reading
+would make file-wide (a provider token inside is replaced wherever else it stands).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol
+
+import orjson
+
+from ._find import SECRET_FIELD
+from ._findings import WIDE_MAX
+from ._narrow import LongText
+from ._rule import Rule
+from ._values import strongly_random, structural_stand_in
+
+#: a list or object under a secret's key with more values than this is replaced whole
+LIMIT = 256
+#: what a whole list or object is known by among the secret values: this, and the
+#: digest of its text (no string value starts with a NUL and this word)
+WHOLE_KEY = "\x00whole:"
+#: how much of a long string is encoded at a time (as the stream walk writes it)
+PIECE = 1 << 16
+
+#: one piece of what orjson writes of a list or object: its bytes, the key's or string
+#: value's text where it is one (None otherwise), whether it is a key, and how many
+#: values (strings, numbers, booleans, nulls) it writes
+Piece = tuple[bytes, str | None, bool, int]
+
+
+class Learner(Protocol):
+    """What of the scrubber (``_scrub.Scrubber``, which calls this module: named by its
+    shape, not imported) is asked."""
+
+    def _key(self, key: str, path: str, hits: None) -> str: ...
+
+    def _string(self, text: str, path: str, secret: bool, hits: None) -> str: ...
+
+    def _learn_value(self, value: str, rule: Rule, confident: bool) -> str: ...
+
+
+def whole_placeholder(scrubber: Learner, pieces: Iterable[Piece], path: str, learning: bool) -> str:
+    """The one placeholder of a list or object of many values under a secret's key,
+    known by a digest of its ``pieces``. While ``learning`` (pass 1), its keys and
+    strings are learned as each would be alone where that makes them file-wide (a random
+    value, a provider token inside), and no value of it is learned one by one."""
+    digest = hashlib.blake2b(digest_size=16)
+    for piece, text, is_key, _ in pieces:
+        digest.update(piece)
+        if not learning or text is None:
+            continue
+        if is_key:
+            scrubber._key(text, path, None)
+            continue
+        if _random_alone(text):
+            scrubber._learn_value(text, SECRET_FIELD, True)
+        scrubber._string(text, path, False, None)
+    return scrubber._learn_value(WHOLE_KEY + digest.hexdigest(), SECRET_FIELD, False)
+
+
+def _random_alone(text: str) -> bool:
+    """Whether ``text`` alone under a secret's key is replaced file-wide (a narrowed text
+    is a long one: never)."""
+    if type(text) is not str or len(text) > WIDE_MAX:
+        return False
+    return not structural_stand_in(text) and strongly_random(text)
+
+
+def values_over(obj: dict[str, Any] | list[Any], limit: int = LIMIT) -> bool:
+    """Whether ``obj`` holds more than ``limit`` values at any depth (counted no
+    further than that)."""
+    count = 0
+    stack: list[Any] = [obj]
+    while stack:
+        node = stack.pop()
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, dict | list):
+                stack.append(child)
+            else:
+                count += 1
+                if count > limit:
+                    return True
+    return False
+
+
+def tree_pieces(obj: dict[str, Any] | list[Any]) -> Iterator[Piece]:
+    """What orjson writes of ``obj``, a piece at a time, in the order it writes them (no
+    recursion: a list may nest as deep as the line does). A narrowed text
+    (``LongText``) is written as the text it stands for."""
+    # each frame: the members or items left, and whether it is an object
+    stack: list[tuple[Iterator[Any], bool]] = []
+    yield from _opened(obj, stack)
+    while stack:
+        members, is_object = stack[-1]
+        step = next(members, _DONE)
+        if step is _DONE:
+            stack.pop()
+            yield (b"}" if is_object else b"]"), None, False, 0
+            continue
+        index, child = step
+        comma = b"," if index else b""
+        if is_object:
+            key, child = child
+            yield comma + orjson.dumps(key) + b":", key, True, 0
+            comma = b""
+        if isinstance(child, dict | list):
+            if comma:
+                yield comma, None, False, 0
+            yield from _opened(child, stack)
+        elif isinstance(child, str):
+            if comma:
+                yield comma, None, False, 0
+            yield _string(child), child, False, 1
+        else:
+            yield comma + _scalar(child), None, False, 1
+
+
+_DONE: Any = object()
+
+
+def _opened(
+    obj: dict[str, Any] | list[Any], stack: list[tuple[Iterator[Any], bool]]
+) -> Iterator[Piece]:
+    if isinstance(obj, dict):
+        stack.append((enumerate(obj.items()), True))
+        yield b"{", None, False, 0
+    else:
+        stack.append((enumerate(obj), False))
+        yield b"[", None, False, 0
+
+
+def _string(text: str) -> bytes:
+    """What orjson writes of a string value (of a narrowed one, of its text), a long one
+    encoded a piece at a time."""
+    if isinstance(text, LongText):
+        source = text.source
+        inner = b"".join(
+            orjson.dumps(source[at : at + PIECE])[1:-1] for at in range(0, len(source), PIECE)
+        )
+        return b'"' + inner + b'"'
+    return orjson.dumps(text)
+
+
+def _scalar(value: Any) -> bytes:
+    """What orjson writes of a number, boolean or null; an integer past 64 bits (read by
+    the lenient parser), as the standard library writes it."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value).encode("ascii")
