@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from ._batch import left_out
 from ._find import SECRET_FIELD
 from ._findings import WIDE_MAX
 from ._narrow import LongText
@@ -37,6 +38,10 @@ LIMIT = 256
 #: what a whole list or object is known by among the secret values: this, and the
 #: digest of its text (no string value starts with a NUL and this word)
 WHOLE_KEY = "\x00whole:"
+#: as the scrubber's object of many members: a text shorter than this, in a batch of at
+#: least this many, is told in one scan of them all whether any rule reads it; at most
+#: this many are remembered as read by none
+_SHORT, _BATCH_LEAST, _CLEAN_KEPT = 64, 16, 1 << 12
 #: how much of a long string is encoded at a time (as the stream walk writes it)
 PIECE = 1 << 16
 
@@ -49,6 +54,9 @@ Piece = tuple[bytes, str | None, bool, int]
 class Learner(Protocol):
     """What of the scrubber (``_scrub.Scrubber``, which calls this module: named by its
     shape, not imported) is asked."""
+
+    rules: list[Rule]
+    _clean: set[str]
 
     def _key(self, key: str, path: str, hits: None) -> str: ...
 
@@ -63,17 +71,34 @@ def whole_placeholder(scrubber: Learner, pieces: Iterable[Piece], path: str, lea
     strings are learned as each would be alone where that makes them file-wide (a random
     value, a provider token inside), and no value of it is learned one by one."""
     digest = hashlib.blake2b(digest_size=16)
+    batch: list[tuple[str, bool]] = []
     for piece, text, is_key, _ in pieces:
         digest.update(piece)
-        if not learning or text is None:
-            continue
+        if learning and text is not None:
+            batch.append((text, is_key))
+            if len(batch) >= LIMIT:
+                _learn(scrubber, batch, path)
+                batch = []
+    _learn(scrubber, batch, path)
+    return scrubber._learn_value(WHOLE_KEY + digest.hexdigest(), SECRET_FIELD, False)
+
+
+def _learn(scrubber: Learner, batch: list[tuple[str, bool]], path: str) -> None:
+    """Learn a batch of keys and strings (each with whether it is a key) in order; the
+    short ones that no rule can read are told first, in a few scans of them all
+    (``_batch``), as an object's members are (``Scrubber._dispatch_together``)."""
+    short = [text for text, _ in batch if type(text) is str and len(text) < _SHORT]
+    if len(short) >= _BATCH_LEAST:
+        if len(scrubber._clean) > _CLEAN_KEPT:
+            scrubber._clean.clear()
+        scrubber._clean.update(left_out(scrubber.rules, short))
+    for text, is_key in batch:
         if is_key:
             scrubber._key(text, path, None)
             continue
         if _random_alone(text):
             scrubber._learn_value(text, SECRET_FIELD, True)
         scrubber._string(text, path, False, None)
-    return scrubber._learn_value(WHOLE_KEY + digest.hexdigest(), SECRET_FIELD, False)
 
 
 def _random_alone(text: str) -> bool:

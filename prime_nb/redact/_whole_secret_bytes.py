@@ -164,5 +164,6 @@ def _repeated(hashes: array[int]) -> bool:
     way the line goes to the tree walk)."""
     if len(hashes) < 2:
         return False
-    ordered = np.sort(np.frombuffer(hashes, np.int64))
+    ordered: np.ndarray[Any, np.dtype[np.int64]] = np.frombuffer(hashes, np.int64)
+    ordered.sort()  # where they are: the array is let go after
     return bool((ordered[1:] == ordered[:-1]).any())
