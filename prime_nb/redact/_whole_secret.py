@@ -96,16 +96,23 @@ def _learn(scrubber: Learner, batch: list[tuple[str, bool]], path: str) -> None:
         if is_key:
             scrubber._key(text, path, None)
             continue
-        if _random_alone(text):
-            scrubber._learn_value(text, SECRET_FIELD, True)
+        value = _text_of(text)
+        if value is not None and _random_alone(value):
+            scrubber._learn_value(value, SECRET_FIELD, True)
         scrubber._string(text, path, False, None)
 
 
+def _text_of(text: str) -> str | None:
+    """``text`` as a plain string where it is short enough to be known by itself (of a
+    narrowed one, its text made whole: the stream walk reads it decoded); None past
+    that (a long value is never file-wide: ``_findings.WIDE_MAX``)."""
+    if isinstance(text, LongText):
+        return text.source.whole() if len(text.source) <= WIDE_MAX else None
+    return text if len(text) <= WIDE_MAX else None
+
+
 def _random_alone(text: str) -> bool:
-    """Whether ``text`` alone under a secret's key is replaced file-wide (a narrowed text
-    is a long one: never)."""
-    if type(text) is not str or len(text) > WIDE_MAX:
-        return False
+    """Whether ``text`` alone under a secret's key would be replaced file-wide."""
     return not structural_stand_in(text) and strongly_random(text)
 
 

@@ -15,13 +15,20 @@ from typing import Any
 import pytest
 
 from prime_nb.redact import Redaction, redact
+from prime_nb.redact._narrow import LongText
+from prime_nb.redact._whole_secret import tree_pieces
+from prime_nb.redact._whole_secret_bytes import stream_pieces
 
 _lines = sys.modules["prime_nb.redact._lines"]
 _stream = sys.modules["prime_nb.redact._stream"]
+_apart = sys.modules["prime_nb.redact._apart"]
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
 TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 PLACEHOLDER = "[REDACTED:secret-field:"
+#: a text over 64 KB with emoji: decoded apart and narrowed in the tree walk (``_apart``),
+#: decoded from the line's bytes in the stream walk's count and digest
+LONG = "chat \U0001f600 \u201cquoted\u201d \u2014 " * 3000 + "sk-ant-api03-" + "Zq8vN2xL5pT7rW" * 7
 
 #: each entry's data, by its id
 DATA: dict[str, Any] = {
@@ -33,12 +40,15 @@ DATA: dict[str, Any] = {
     "again": {"secret": list(range(257))},
     "token-inside": {"api_key": [TOKEN, *range(299)]},
     "token-elsewhere": {"note": f"I pasted {TOKEN} by mistake"},
+    "long-text": {"api_key": [LONG, *range(300)]},
+    "long-text-elsewhere": {"note": f"the key was {LONG[-111:]}"},
 }
 
 
 def _entry(entry_id: str, data: Any) -> str:
     entry = {"type": "custom", "id": entry_id, "parentId": None, "customType": "x"}
-    return json.dumps({**entry, "timestamp": "2026-01-05T10:00:01Z", "data": data})
+    data = {**entry, "timestamp": "2026-01-05T10:00:01Z", "data": data}
+    return json.dumps(data, ensure_ascii=False)
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +136,27 @@ def test_a_token_inside_is_replaced_wherever_else_it_stands(result: Redaction) -
     note = _written(result)["token-elsewhere"]["note"]
     assert note.startswith("I pasted [REDACTED:") and note.endswith("] by mistake")
     assert [rule for _, rule, _ in _rows(result, "token-inside")] == ["secret-field"]
+
+
+def test_a_long_text_inside_is_learned_alike_in_both_walks(result: Redaction) -> None:
+    """The tree walk holds it narrowed (a ``LongText``), the stream walk decoded: the key
+    at its end is learned from both, and replaced where else it stands."""
+    assert _written(result)["long-text"]["api_key"].startswith(PLACEHOLDER)
+    assert result.path is not None
+    assert "Zq8vN2xL5pT7rW" not in result.path.read_text("utf-8")
+
+
+def test_both_walks_digest_the_same_text() -> None:
+    """A list met in a line walked as a tree and again in one walked as a stream has
+    one placeholder: both read the text orjson writes of it, a narrowed text as its
+    text, the line's spacing and escapes as orjson writes them."""
+    text = json.dumps(LONG, ensure_ascii=False).encode("utf-8")
+    narrowed = _apart.narrowed_copy(memoryview(bytearray(text)), 1, len(text) - 1)
+    assert narrowed is not None
+    tree = {"a": [LongText(narrowed), -0, 1.5, None, True, "caf\u00e9"], "b": {}, "c": [[]]}
+    line = b' { "a" : [ ' + text + b' , -0 , 1.50 , null , true , "caf\\u00e9" ] ,'
+    line += b' "b" : { } , "c" : [ [ ] ] } '
+    start = line.index(b"{")
+    read = b"".join(piece for piece, _, _, _ in stream_pieces(line, start, len(line), 200))
+    assert b"".join(piece for piece, _, _, _ in tree_pieces(tree)) == read
+    assert json.loads(read) == {**tree, "a": [LONG, *tree["a"][1:]]}
