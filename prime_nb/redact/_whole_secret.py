@@ -160,7 +160,7 @@ def tree_pieces(obj: dict[str, Any] | list[Any]) -> Iterator[Piece]:
         elif isinstance(child, str):
             if comma:
                 yield comma, None, False, 0
-            yield _string(child), child, False, 1
+            yield string_text(child), child, False, 1
         else:
             yield comma + _scalar(child), None, False, 1
 
@@ -179,16 +179,14 @@ def _opened(
         yield b"[", None, False, 0
 
 
-def _string(text: str) -> bytes:
+def string_text(text: str) -> bytes:
     """What orjson writes of a string value (of a narrowed one, of its text), a long one
     encoded a piece at a time."""
-    if isinstance(text, LongText):
-        source = text.source
-        inner = b"".join(
-            orjson.dumps(source[at : at + PIECE])[1:-1] for at in range(0, len(source), PIECE)
-        )
-        return b'"' + inner + b'"'
-    return orjson.dumps(text)
+    whole: Any = text.source if isinstance(text, LongText) else text
+    if len(whole) <= PIECE and whole is text:
+        return orjson.dumps(text)
+    pieces = (orjson.dumps(whole[at : at + PIECE])[1:-1] for at in range(0, len(whole), PIECE))
+    return b'"' + b"".join(pieces) + b'"'
 
 
 def _scalar(value: Any) -> bytes:

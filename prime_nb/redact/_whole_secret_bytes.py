@@ -20,8 +20,10 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ._json_bytes import SCALAR_TEXT, SPACE, STRING, STRING_TEXT
-from ._whole_secret import LIMIT, PIECE, Piece
+from . import _apart
+from ._json_bytes import SCALAR_TEXT, SPACE, STRING, STRING_TEXT, narrowed_under
+from ._narrow import LongText
+from ._whole_secret import LIMIT, PIECE, Piece, string_text
 
 _SCALAR = re.compile(SCALAR_TEXT)
 #: what lies between values: blanks, brackets, commas and colons
@@ -32,6 +34,8 @@ _RUN = re.compile(
     _ITEM + rb"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _ITEM + rb"){0,%d}+" % (LIMIT - 1), re.DOTALL
 )
 _QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
+#: a string longer than this (in bytes) is narrowed where it has emoji in it
+NARROWED = 1 << 16
 _OPEN = {ord("{"): ord("}"), ord("["): ord("]")}
 #: what the reader expects next
 _VALUE, _FIRST_VALUE, _KEY, _FIRST_KEY, _AFTER_KEY, _AFTER_VALUE = range(6)
@@ -76,6 +80,7 @@ def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> It
     closes: list[int] = []
     state = _VALUE
     at = start
+    last = ""  # the last key read
     while True:
         space = SPACE.match(buf, at, end)
         assert space is not None
@@ -110,6 +115,7 @@ def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> It
             if byte != _QUOTE:
                 raise ValueError("a key that is not a string")
             key, at = _string_at(buf, view, at, end)
+            last = key
             frames[-1].append(hash(key))  # type: ignore[union-attr]
             yield orjson.dumps(key) + b":", key, True, 0
             state = _AFTER_KEY
@@ -133,8 +139,8 @@ def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> It
                     yield b"", value, False, 0
             at = run.end()
         elif byte == _QUOTE:
-            text, at = _string_at(buf, view, at, end)
-            yield _dumped(text), text, False, 1
+            text, at = _string_at(buf, view, at, end, last if frames[-1] is not None else 0)
+            yield string_text(text), text, False, 1
         else:
             m = _SCALAR.match(buf, at, end)
             if m is None:
@@ -143,20 +149,20 @@ def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> It
             at = m.end()
 
 
-def _string_at(buf: bytes | bytearray, view: memoryview, at: int, end: int) -> tuple[str, int]:
+def _string_at(
+    buf: bytes | bytearray, view: memoryview, at: int, end: int, key: str | int | None = None
+) -> tuple[str, int]:
+    """The string at ``at`` and where it ends; a long one under ``key`` narrowed where
+    the stream walk narrows it (``StreamWalk._read``), in a copy of its UTF-8."""
     m = STRING.match(buf, at, end)
     if m is None:
         raise ValueError("a string without its closing quote")
+    if key is not None and m.end() - at > NARROWED and narrowed_under(key):
+        narrowed = _apart.narrowed_copy(view, at + 1, m.end() - 1)
+        if narrowed is not None:
+            return LongText(narrowed), m.end()
     text: Any = orjson.loads(view[at : m.end()])
     return text, m.end()
-
-
-def _dumped(text: str) -> bytes:
-    """What orjson writes of ``text``, a long one a piece at a time."""
-    if len(text) <= PIECE:
-        return orjson.dumps(text)
-    inner = b"".join(orjson.dumps(text[at : at + PIECE])[1:-1] for at in range(0, len(text), PIECE))
-    return b'"' + inner + b'"'
 
 
 def _repeated(hashes: array[int]) -> bool:

@@ -1,11 +1,12 @@
 """Many small values replaced: the known values and the report kept compact, the same.
 
 Under a secret's key (``"api_key": [0, 1, 2, ...]``, up to 256 values: more are replaced
-as one) every value is replaced, and each distinct value has a placeholder of its own: ``Scrubber.known`` kept a (rule,
-placeholder) tuple and the placeholder's string for each, and the report's columns a
-(rule, placeholder) tuple and a dict entry for each. A placeholder made from its rule's
-name and number (``[REDACTED:rule:n]``) is now kept as that rule and number, in both
-(``_known.py``, ``_report.py``), and made again when asked or when the report is built.
+as one) every value is replaced, and each distinct value has a placeholder of its own:
+``Scrubber.known`` kept a (rule, placeholder) tuple and the placeholder's string for
+each, and the report's columns a (rule, placeholder) tuple and a dict entry for each. A
+placeholder made from its rule's name and number (``[REDACTED:rule:n]``) is now kept as
+that rule and number, in both (``_known.py``, ``_report.py``), and made again when asked
+or when the report is built.
 
 What a value and a row hold is measured in this process (``tracemalloc``): the growth of
 the whole redaction per byte of line, as ``test_redact_memory.py`` measures it, takes
