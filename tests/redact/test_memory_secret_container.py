@@ -5,7 +5,7 @@ between two sizes of line, per byte of line, each run in a child of one warmed p
 Every value under a secret's key was replaced by a placeholder of its own, learned as a
 known value and reported as a row: under a list of small numbers that was 51x the line
 (``load`` 9x), under an object of short members 20.8x (``load`` 13.5x). Past 256 values
-such a list or object is replaced as one value (``_whole_secret.py``): about 1x and 2x
+such a list or object is replaced as one value (``_whole_secret.py``): about 1x and 1.6x
 now. What the walk keeps of it is pinned by count too (the known values, the report's
 rows), which no heap left by earlier tests can move.
 """
@@ -54,7 +54,7 @@ def test_many_small_numbers_under_a_secret_key(peaks: dict[str, dict[str, float]
 
 
 def test_many_short_keys_under_a_secret_key(peaks: dict[str, dict[str, float]]) -> None:
-    """20.8x the line before (``load`` 13.5x); about 2x now."""
+    """20.8x the line before (``load`` 13.5x); about 1.6x now."""
     assert_grew_at_most(peaks, KEYS, 3.0)
 
 
