@@ -21,6 +21,8 @@ from ._values import names_a_secret, secret_key_class
 STRING_TEXT = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 STRING = re.compile(STRING_TEXT, re.DOTALL)
 SPACE = re.compile(rb"[ \t\r\n]*+")
+#: a JSON number, boolean or null
+SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null"
 
 #: the members an object's plan reads the value of (see :meth:`Scrubber.plan`), and the
 #: entry's id and type

@@ -1,7 +1,8 @@
 """The secret values a scrubber has learned, each with its rule's name and placeholder.
 
 Why not a dict of tuples: under a secret's key every value is one (``"api_key": [0, 1,
-2, ...]``), a distinct placeholder each, and a tuple and a placeholder string kept for
+2, ...]``, up to 256 of a list or object: more are one value, ``_whole_secret.py``), a
+distinct placeholder each, and a tuple and a placeholder string kept for
 every value cost many times the value's bytes. Here a value maps to one number: a
 placeholder made from its rule's name and number (``[REDACTED:rule:n]``, what every
 rule without a placeholder of its own makes) is kept as that rule's code and number, and

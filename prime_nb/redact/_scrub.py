@@ -51,6 +51,7 @@ from ._values import (
     structural_stand_in,
 )
 from ._view_suspects import Found, ViewSuspects, kept
+from ._whole_secret import tree_pieces, values_over, whole_placeholder
 from ._wide_match import WideMatcher
 
 #: fields of an entry (or header) that make the format, never scanned
@@ -328,6 +329,12 @@ class Scrubber(SpanFinder):
             if not secret:
                 return obj
             placeholder = self._learn_value(json.dumps(obj), SECRET_FIELD, False)
+            if hits is None:
+                return obj
+            hits.append(Hit(path, SECRET_FIELD.name, placeholder))
+            return placeholder
+        if secret and isinstance(obj, dict | list) and values_over(obj):
+            placeholder = whole_placeholder(self, tree_pieces(obj), path, hits is None)
             if hits is None:
                 return obj
             hits.append(Hit(path, SECRET_FIELD.name, placeholder))

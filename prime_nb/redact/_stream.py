@@ -27,17 +27,21 @@ from typing import Any
 import orjson
 
 from . import _apart
-from ._json_bytes import SPACE, STRING, STRING_TEXT, TOLD, narrowed_under
+from ._find import SECRET_FIELD
+from ._json_bytes import SCALAR_TEXT, SPACE, STRING, STRING_TEXT, TOLD, narrowed_under
 from ._key_count import quoted_key_count
 from ._narrow import LongText
 from ._scrub import (
     IMAGE,
     KEEP,
+    Hit,
     Hits,
     Scrubber,
     _join,
 )
 from ._shell import RepeatedKey, Shell
+from ._whole_secret import Piece, whole_placeholder
+from ._whole_secret_bytes import counted_over, stream_pieces
 
 #: a text longer than this has its keys counted by its quotes (``raw_key_count``)
 _COUNTED = 1 << 16
@@ -57,14 +61,13 @@ PIECE = 1 << 16
 #: a JSON string literal, and the colon after it when it is a key (a string value that
 #: starts with ":" is no key: the literal is read whole before the colon is looked at)
 _KEYED_STRING = re.compile(STRING_TEXT + rb"[ \t\r\n]*+(:?)", re.DOTALL)
-_SCALAR_TEXT = rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null"
-_SCALAR = re.compile(_SCALAR_TEXT)
+_SCALAR = re.compile(SCALAR_TEXT)
 #: how many strings and scalars of a list are parsed at once
 RUN = 256
 #: how many commas from the end of a list's next SMALL bytes are tried as the end of a
 #: run of items (see ``StreamWalk._small_run``)
 _CUTS = 4
-_ITEM = rb"(?:" + STRING_TEXT + rb"|" + _SCALAR_TEXT + rb")"
+_ITEM = rb"(?:" + STRING_TEXT + rb"|" + SCALAR_TEXT + rb")"
 #: a run of strings and scalars in a list, ending before a comma
 _FLAT_RUN = re.compile(
     _ITEM + rb"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _ITEM + rb"){0,%d}+" % (RUN - 1), re.DOTALL
@@ -379,6 +382,25 @@ class StreamWalk:
         self.write(bytes((self.buf[at],)))
         return self._frame(at, shell, where, path, secret), at + 1
 
+    def _whole(self, at: int, path: str, depth: int) -> int | None:
+        """The long list or object at ``at`` under a secret's key, replaced whole where it
+        holds more than ``LIMIT`` values (``_whole_secret``): where it ends; None when it
+        is entered instead."""
+        end = self._container_end(at, self.end)
+        assert end is not None  # not limited: raises when it does not close
+        try:
+            if not counted_over(self.buf, at, end):
+                return None
+        except ValueError as error:
+            raise NotStreamable(str(error)) from None
+        pieces = _vouched(stream_pieces(self.buf, at, end, MAX_DEPTH - depth))
+        placeholder = whole_placeholder(self.scrubber, pieces, path, self.hits is None)
+        if self.hits is not None:
+            self.hits.append(Hit(path, SECRET_FIELD.name, placeholder))
+            self.changed = True
+            self._emit(placeholder)
+        return end
+
     def _member(self, frame: _Frame, at: int, depth: int) -> tuple[_Frame | None, int]:
         """One member of an object walked and written: the frame of its value when that is
         entered, and where the member ends (or the value's first member starts)."""
@@ -402,6 +424,9 @@ class StreamWalk:
                 self._check(kept, at, found, depth)
                 self._emit(kept)
                 return None, found
+            whole = self._whole(at, child, depth) if inner and how != IMAGE else None
+            if whole is not None:
+                return None, whole
             return self._enter(at, child_where, child, inner, depth)
         if how == IMAGE:
             new = self.scrubber._image_data(frame.shell, value, child, self.hits)
@@ -429,6 +454,9 @@ class StreamWalk:
                 self.write(b",")
             frame.count += 1
             if end is None:
+                whole = self._whole(at, path, depth) if frame.secret else None
+                if whole is not None:
+                    return None, whole
                 return self._enter(at, inner, path, frame.secret, depth)
             new = self.scrubber._walk(value, inner, path, frame.secret, self.hits)
             self.changed = self.changed or new is not value
@@ -488,6 +516,14 @@ class StreamWalk:
             raise NotStreamable from None
         assert isinstance(values, list)
         return values
+
+
+def _vouched(pieces: Iterator[Piece]) -> Iterator[Piece]:
+    """``pieces``, what they cannot vouch for raised as NotStreamable."""
+    try:
+        yield from pieces
+    except ValueError as error:
+        raise NotStreamable(str(error)) from None
 
 
 def _discard(piece: bytes) -> None:

@@ -1,11 +1,12 @@
 """Many small values replaced: the known values and the report kept compact, the same.
 
-Under a secret's key (``"api_key": [0, 1, 2, ...]``) every value is replaced, and each
-distinct value has a placeholder of its own: ``Scrubber.known`` kept a (rule,
-placeholder) tuple and the placeholder's string for each, and the report's columns a
-(rule, placeholder) tuple and a dict entry for each. A placeholder made from its rule's
-name and number (``[REDACTED:rule:n]``) is now kept as that rule and number, in both
-(``_known.py``, ``_report.py``), and made again when asked or when the report is built.
+Under a secret's key (``"api_key": [0, 1, 2, ...]``, up to 256 values: more are replaced
+as one) every value is replaced, and each distinct value has a placeholder of its own:
+``Scrubber.known`` kept a (rule, placeholder) tuple and the placeholder's string for
+each, and the report's columns a (rule, placeholder) tuple and a dict entry for each. A
+placeholder made from its rule's name and number (``[REDACTED:rule:n]``) is now kept as
+that rule and number, in both (``_known.py``, ``_report.py``), and made again when asked
+or when the report is built.
 
 What a value and a row hold is measured in this process (``tracemalloc``): the growth of
 the whole redaction per byte of line, as ``test_redact_memory.py`` measures it, takes
@@ -178,7 +179,9 @@ def _session(path: Path) -> Path:
         entry = {"type": "message", "id": f"m{i}", "parentId": None, "timestamp": "2026"}
         lines.append(json.dumps({**entry, "message": message}))
     lines += [
-        _custom(1, "api_key", list(range(3000))),
+        # each value replaced up to 256 of them (``_whole_secret.py``): 3,000 in lists of 250
+        *(_custom(10 + k, "api_key", list(range(250 * k, 250 * (k + 1)))) for k in range(12)),
+        _custom(1, "api_key", list(range(3000))),  # past 256: one value
         _custom(2, "password", ["ab", "pw=hunter2x", "0", 7, 1.5, None, True] * 300),
         _custom(3, "secret", {f"k{i}": i % 700 for i in range(2000)}),
         _custom(4, "token", [[i, str(i)] for i in range(500)]),

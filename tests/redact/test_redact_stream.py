@@ -158,6 +158,24 @@ HOSTILE = {
     "a repeated told key far apart": _entry(
         26, '[{"type":"text","text":' + _SECRET + ',"pad":"' + "x" * 80 + '","type":"x"}]'
     ),
+    # more than 256 values under a secret's key: one placeholder (``_whole_secret.py``)
+    "a secret key over 256 values": _entry(
+        27,
+        '{"api_key": [ 1.50 , -0 , 2E3 , "\\u0070w" , '
+        + _TOKEN
+        + ", "
+        + ", ".join(map(str, range(300)))
+        + ' ], "password": {"a": [[], {}], '
+        + ", ".join(f'"k{i}" : {{ "v" : [ {i} , null ] }}' for i in range(200))
+        + ' }, "token": [1, 2]}',
+    ),
+    "a secret key at 256 values": _entry(
+        28, json.dumps({"secret": [list(range(128)), {"n": [True] * 128}]})
+    ),
+    "a repeated key in a whole secret": _entry(
+        29, '{"api_key": {"a": 1, "b": [' + "0," * 300 + '0], "a": 2}}'
+    ),
+    "a lone surrogate in a whole secret": _entry(30, '{"api_key": [' + "0," * 300 + '"\\ud800"]}'),
 }
 
 
@@ -197,6 +215,8 @@ STREAMED_HOSTILE = [
     "an SVG image",
     "a list of records",
     "a list of small objects",
+    "a secret key over 256 values",
+    "a secret key at 256 values",
 ]
 
 
