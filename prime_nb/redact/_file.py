@@ -344,8 +344,9 @@ def _redacted_line(
     out: BinaryIO | None,
     hits: HitColumns,
 ) -> tuple[Line, list[Raw] | None, str | None]:
-    """One line redacted. A changed line's parsed value is let go before the new one is
-    serialised, so that the old value, the new one and the new bytes are not all held."""
+    """One line redacted. Its parsed value is changed in place, each old string let go
+    as its new one is made (``Scrubber.scrub_in_place``), so that the old strings, the
+    new ones and the new bytes are not all held."""
     line = held.pop()
     if line.obj is STREAMED:
         if migrator is None or migrator.version >= 2:  # version 1 ids need the entry
@@ -372,10 +373,12 @@ def _redacted_line(
     kind = obj.get("type") if isinstance(obj, dict) else None
     if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
         entry_id = _entry_id(migrator, obj, scrubber)
-    fixed_obj = scrubber.scrub(obj, hits, _where(obj))
+    # the parsed entry is this line's alone (the migrator read what it needs of a
+    # header when made), and nothing reads the old entry after: it is changed in place
+    fixed_obj, changed = scrubber.scrub_in_place(obj, hits, _where(obj))
     if line.rewrite is not None:
         hits.append(Hit(REWRITTEN, line.rewrite, f"[REWRITTEN:{line.rewrite}]"))
-    if fixed_obj is obj and line.rewrite is None:
+    if not changed and line.rewrite is None:
         return line, _kept(line), entry_id
     del obj
     line = line._replace(obj=None)
@@ -443,9 +446,9 @@ def _glued_line(line: Line, glued: Glued, scrubber: Scrubber, hits: HitColumns) 
     parts: list[str] = []
     at = 0
     for start, end, value in glued.spans:
-        fixed = scrubber.scrub(value, hits, _where(value))
+        fixed, changed = scrubber.scrub_in_place(value, hits, _where(value))
         parts.append(glued.text[at:start])
-        kept = fixed is value and not glued.cut
+        kept = not changed and not glued.cut
         parts.append(glued.text[start:end] if kept else _dumps(fixed).decode("utf-8"))
         at = end
     parts.append(glued.text[at:])

@@ -157,6 +157,8 @@ class Scrubber(SpanFinder):
     #: where a long text's new text waits to be written in pieces (see ``_pending.py``);
     #: None: every new text is built whole
     pending: PendingTexts | None = None
+    #: values the walks in place replaced (:meth:`scrub_in_place` tells a change by it)
+    _replaced: int = 0
 
     def forget(self) -> None:
         """Let go of what the walk learned and remembered (the known values, the spans of
@@ -318,9 +320,20 @@ class Scrubber(SpanFinder):
         """A copy of ``obj`` with secrets replaced (``obj`` itself if nothing changed)."""
         return self._walk(obj, where, "", False, hits)
 
+    def scrub_in_place(self, obj: Any, hits: Hits, where: str = "entry") -> tuple[Any, bool]:
+        """``obj`` scrubbed in place, a value replaced once its new one is made (an old
+        string is not held beside its new one till the walk ends), and whether it changed:
+        for a tree the caller owns and reads nothing of after (a line just parsed)."""
+        before = self._replaced
+        new = self._walk(obj, where, "", False, hits, True)
+        return new, new is not obj or self._replaced != before
+
     # -- the walk ----------------------------------------------------------------------
-    def _walk(self, obj: Any, where: str, path: str, secret: bool, hits: Hits | None) -> Any:
-        """Learn (``hits`` is None) or replace, through strings, keys and numbers."""
+    def _walk(
+        self, obj: Any, where: str, path: str, secret: bool, hits: Hits | None, own: bool = False
+    ) -> Any:
+        """Learn (``hits`` is None) or replace, through strings, keys and numbers; lists
+        and objects changed in place where they are the caller's ``own``."""
         if isinstance(obj, str):
             return self._string(obj, path, secret, hits)
         if isinstance(obj, bool) or obj is None:
@@ -340,34 +353,53 @@ class Scrubber(SpanFinder):
             hits.append(Hit(path, SECRET_FIELD.name, placeholder))
             return placeholder
         if isinstance(obj, dict):
-            return self._dict(obj, where, path, secret, hits)
+            return self._dict(obj, where, path, secret, hits, own)
         if isinstance(obj, list):
             inner = "block" if where == "content" else "data"
+            if own:
+                for i, item in enumerate(obj):
+                    new = self._walk(item, inner, _join(path, i), secret, hits, True)
+                    if new is not item:
+                        obj[i] = new  # the old item let go now (``item`` is rebound next)
+                        self._replaced += 1
+                return obj
             items = [self._walk(v, inner, _join(path, i), secret, hits) for i, v in enumerate(obj)]
             return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
         return obj
 
     def _dict(
-        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: Hits | None
+        self, obj: dict[str, Any], where: str, path: str, secret: bool, hits: Hits | None, own: bool
     ) -> dict[str, Any]:
+        """A copy of ``obj`` walked (``obj`` if nothing changed), or ``obj`` changed in
+        place where it is the caller's ``own`` (rebuilt in its order if a key changed)."""
         if hits is None and len(obj) >= _BATCH_LEAST:
             self._dispatch_together(obj)
         context = self.object_context(obj)
-        out: dict[str, Any] = {}
-        changed = False
-        for key, value in obj.items():
+        # the members as written, once one differs (until then, as they are in ``obj``)
+        out: dict[str, Any] | None = None
+        block = dict(obj) if own and where == "block" else obj  # as it was, for an image
+        for done, (key, value) in enumerate(obj.items()):
             new_key, how, child, child_where, inner = self.plan(
-                obj, context, key, value, where, path, secret, hits, out
+                obj, context, key, value, where, path, secret, hits, () if out is None else out
             )
             if how == WALK:
-                new = self._walk(value, child_where, child, inner, hits)
+                new = self._walk(value, child_where, child, inner, hits, own)
             elif how == IMAGE:
-                new = self._image_data(obj, value, child, hits)
+                new = self._image_data(block, value, child, hits)
             else:
                 new = value
-            changed = changed or new is not value or new_key != key
-            out[new_key] = new
-        return out if changed else obj
+            if own and new is not value:
+                obj[key] = new  # an existing key's value: the dict keeps its size
+                self._replaced += 1
+            if out is None and (new_key != key or (new is not value and not own)):
+                out = dict(list(obj.items())[:done])
+            if out is not None:
+                out[new_key] = new
+        if own and out is not None:  # a key changed: the members rebuilt in their order
+            obj.clear()
+            obj.update(out)
+            self._replaced += 1
+        return obj if out is None or own else out
 
     def _dispatch_together(self, obj: dict[str, Any]) -> None:
         """An object's new short keys and strings, dispatched in one scan of them all
