@@ -152,14 +152,25 @@ class Literals:
             return None
         if len(text) <= CHUNK:
             return self._present_in_one(text)
+        # each piece reports each item it holds (once): straight into the set, one call
+        # of Python a report (an item in a piece's overlap is in the text all the same)
         found: set[int] = set()
+        add, every, db = found.add, len(self.items), self._database(True)
 
-        def hit(item: int, start: int) -> bool:
-            found.add(item)
-            return len(found) == len(self.items)
+        def event(item: int, _from: int, _end: int, _flags: int, _ctx: object) -> None:
+            add(item)
 
-        if self._scan(text, True, hit) is None:
-            return None
+        for _, piece, _ in _pieces(text, self.overlap):
+            try:
+                data = piece.encode("latin-1")
+            except UnicodeEncodeError:
+                return None
+            if db is None:
+                continue
+            with self._lock, contextlib.suppress(hyperscan.ScanTerminated):  # one scratch
+                db.scan(data, match_event_handler=event)
+            if len(found) == every:
+                break
         return found
 
     def _present_in_one(self, text: str) -> set[int] | None:
