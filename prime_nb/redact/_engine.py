@@ -256,22 +256,35 @@ class Run:
         #: characters, and ``length`` ones looked for (``bytes.find``, in C)
         self._table = None if after else bytes(chr(b) in chars for b in range(256))
         self._ones = b"\x01" * length
+        self._narrow, self._after = narrow, after
         self._db: Any = None
-        if narrow:
-            outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
-            lead = b"[" + outside + b"]" if after else b""
-            # a run of any length, reported once it is ``length`` long (a counted repeat
-            # costs Hyperscan a second to compile)
-            least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
-                flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
-            )
-            self._db = compiled(
-                [lead + _byte_class(narrow) + b"+"],
-                [0],
-                [hyperscan.HS_FLAG_SINGLEMATCH],
-                [least],
-            )
+        #: whether the database is made: without ``after``, at the first text longer
+        #: than :data:`TRANSLATED` (most processes read none, and its loading costs)
+        self._made = False
         self._lock = threading.Lock()
+        if after:
+            self._database()
+
+    def _database(self) -> Any:
+        """The run's database (None when no Latin-1 character is one of ``chars``)."""
+        if not self._made:
+            narrow, after = self._narrow, self._after
+            if narrow:
+                outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
+                lead = b"[" + outside + b"]" if after else b""
+                # a run of any length, reported once it is ``length`` long (a counted
+                # repeat costs Hyperscan a second to compile)
+                least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
+                    flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
+                )
+                self._db = compiled(
+                    [lead + _byte_class(narrow) + b"+"],
+                    [0],
+                    [hyperscan.HS_FLAG_SINGLEMATCH],
+                    [least],
+                )
+            self._made = True
+        return self._db
 
     def in_text(self, text: str) -> bool:
         if self._table is not None and len(text) <= TRANSLATED:
@@ -294,10 +307,10 @@ class Run:
                 if self.pattern.search(piece) is not None:
                     return True
                 continue
-            if self._db is None:
-                continue  # no Latin-1 character is one of ``chars``
             with self._lock, contextlib.suppress(hyperscan.ScanTerminated):
-                self._db.scan(data, match_event_handler=event)
+                db = self._database()
+                if db is not None:  # else no Latin-1 character is one of ``chars``
+                    db.scan(data, match_event_handler=event)
             if found:
                 return True
         return False
