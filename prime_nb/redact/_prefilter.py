@@ -233,8 +233,8 @@ class Shapes:
 
     The database is compiled at the first text the scan can answer for (one of at most
     ``CHUNK`` Latin-1 characters), not when the dispatch is built: a file whose only
-    texts are long (a line of one long string) never needs it, and its compiling was
-    a large part of such a file's fixed cost."""
+    texts are long (a line of one long string) never needs it, and compiling it is
+    the largest part of such a file's fixed cost."""
 
     def __init__(self, patterns: tuple[re.Pattern[str], ...]) -> None:
         self.patterns = patterns
