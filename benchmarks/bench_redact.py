@@ -137,9 +137,9 @@ def compare(name: str, path: Path, longest: int, before: str = "") -> None:
     if before:  # the same file redacted by another checkout's code, in the same run
         old = run_step("redact", path, before)
         print(
-            f"\n{name}: redact by {before}: cpu {old['cpu']:.1f} s "
-            f"({old['cpu'] / load['cpu']:.0f} x load); this checkout: cpu {red['cpu']:.1f} s "
-            f"({red['cpu'] / load['cpu']:.0f} x load), {old['cpu'] / red['cpu']:.1f} x faster; "
+            f"\n{name}: redact by {before}: cpu {old['cpu']:.2f} s "
+            f"({old['cpu'] / load['cpu']:.1f} x load); this checkout: cpu {red['cpu']:.2f} s "
+            f"({red['cpu'] / load['cpu']:.1f} x load), {old['cpu'] / red['cpu']:.2f} x faster; "
             f"growth x the longest line: before {(old['peak'] - old['base']) / longest:.1f}, "
             f"this checkout {(red['peak'] - red['base']) / longest:.1f}"
         )
@@ -148,7 +148,7 @@ def compare(name: str, path: Path, longest: int, before: str = "") -> None:
     print(f"{'step':8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'peak - start':>13}")
     for step, m in (("load", load), ("redact", red)):
         grow = (m["peak"] - m["base"]) / mb
-        print(f"{step:8} {m['wall']:8.1f} {m['cpu']:8.1f} {m['peak'] / mb:9.0f} {grow:13.0f}")
+        print(f"{step:8} {m['wall']:8.2f} {m['cpu']:8.2f} {m['peak'] / mb:9.0f} {grow:13.0f}")
     grow = (red["peak"] - red["base"]) / longest
     load_grow = (load["peak"] - load["base"]) / longest
     print(

@@ -57,9 +57,10 @@ def usable(literal: str, mode: int) -> bool:
     return bool(literal) and (mode == EXACT or literal.isascii())
 
 
-def _byte_class(options: list[bytes]) -> bytes:
-    escaped = [b"".join(b"\\x%02x" % byte for byte in option) for option in options]
-    return b"(?:" + b"|".join(escaped) + b")"
+def _byte_class(chars: bytes) -> bytes:
+    """A Hyperscan class of the bytes ``chars`` (a class, not an alternation of single
+    bytes: Hyperscan scans the alternation a few times slower)."""
+    return b"[" + b"".join(b"\\x%02x" % byte for byte in chars) + b"]"
 
 
 class Literals:
@@ -151,14 +152,25 @@ class Literals:
             return None
         if len(text) <= CHUNK:
             return self._present_in_one(text)
+        # each piece reports each item it holds (once): straight into the set, one call
+        # of Python a report (an item in a piece's overlap is in the text all the same)
         found: set[int] = set()
+        add, every, db = found.add, len(self.items), self._database(True)
 
-        def hit(item: int, start: int) -> bool:
-            found.add(item)
-            return len(found) == len(self.items)
+        def event(item: int, _from: int, _end: int, _flags: int, _ctx: object) -> None:
+            add(item)
 
-        if self._scan(text, True, hit) is None:
-            return None
+        for _, piece, _ in _pieces(text, self.overlap):
+            try:
+                data = piece.encode("latin-1")
+            except UnicodeEncodeError:
+                return None
+            if db is None:
+                continue
+            with self._lock, contextlib.suppress(hyperscan.ScanTerminated):  # one scratch
+                db.scan(data, match_event_handler=event)
+            if len(found) == every:
+                break
         return found
 
     def _present_in_one(self, text: str) -> set[int] | None:
@@ -226,38 +238,61 @@ def literals(items: tuple[tuple[str, int], ...]) -> Literals:
 
 class Run:
     """Whether a text holds ``length`` characters in a row out of ``chars``: the test
-    ``re.search("[<chars>]{length}", text)``, where a piece of the text is Latin-1 by
-    one ``bytes.translate`` and one ``bytes.find`` of it, by that regex where it is wider
-    (a rare text). With ``after``, the run follows a character that is not one of
-    ``after`` (``re.search("[^<after>][<chars>]{length}", text)``), found by one pass
-    of Hyperscan."""
+    ``re.search("[<chars>]{length}", text)``, found by one pass of Hyperscan over each
+    piece of the text that is Latin-1, by that regex where a piece is wider (a rare
+    text). With ``after``, the run follows a character that is not one of ``after``
+    (``re.search("[^<after>][<chars>]{length}", text)``). Hyperscan reads a piece in
+    one pass, where a ``bytes.translate`` of it to the class and a ``bytes.find`` of
+    ``length`` of the class were two, and the find slow where the class is dense; a
+    text of at most :data:`TRANSLATED` characters (most strings) is still read that
+    way without ``after``, as a call of Hyperscan costs more than the two passes."""
 
     def __init__(self, chars: str, length: int, after: str = "") -> None:
         head = f"[^{re.escape(after)}]" if after else ""
         self.length = length + bool(after)
         self.pattern = re.compile(f"{head}[{re.escape(chars)}]{{{length}}}")
-        #: without ``after``: each piece's bytes mapped to 1 for the run's characters,
-        #: and ``length`` ones looked for (``bytes.find``, in C)
-        self._table = bytes(chr(b) in chars for b in range(256))
+        narrow = bytes(ord(c) for c in chars if ord(c) < 256)
+        #: without ``after``, for a short text: its bytes mapped to 1 for the run's
+        #: characters, and ``length`` ones looked for (``bytes.find``, in C)
+        self._table = None if after else bytes(chr(b) in chars for b in range(256))
         self._ones = b"\x01" * length
+        self._narrow, self._after = narrow, after
         self._db: Any = None
-        if after:
-            narrow = [c.encode("latin-1") for c in chars if ord(c) < 256]
-            outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
-            # a run of any length, reported once it is ``length`` long (a counted repeat
-            # costs Hyperscan a second to compile)
-            least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
-                flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
-            )
-            self._db = compiled(
-                [b"[" + outside + b"]" + _byte_class(narrow) + b"+"],
-                [0],
-                [hyperscan.HS_FLAG_SINGLEMATCH],
-                [least],
-            )
+        #: whether the database is made: without ``after``, at the first text longer
+        #: than :data:`TRANSLATED` (most processes read none, and its loading costs)
+        self._made = False
         self._lock = threading.Lock()
+        if after:
+            self._database()
+
+    def _database(self) -> Any:
+        """The run's database (None when no Latin-1 character is one of ``chars``)."""
+        if not self._made:
+            narrow, after = self._narrow, self._after
+            if narrow:
+                outside = b"".join(b"\\x%02x" % b for b in range(256) if chr(b) not in after)
+                lead = b"[" + outside + b"]" if after else b""
+                # a run of any length, reported once it is ``length`` long (a counted
+                # repeat costs Hyperscan a second to compile)
+                least = hyperscan.ExpressionExt(  # type: ignore[attr-defined]
+                    flags=hyperscan.HS_EXT_FLAG_MIN_LENGTH, min_length=self.length
+                )
+                self._db = compiled(
+                    [lead + _byte_class(narrow) + b"+"],
+                    [0],
+                    [hyperscan.HS_FLAG_SINGLEMATCH],
+                    [least],
+                )
+            self._made = True
+        return self._db
 
     def in_text(self, text: str) -> bool:
+        if self._table is not None and len(text) <= TRANSLATED:
+            try:
+                data = text.encode("latin-1")
+            except UnicodeEncodeError:
+                return self.pattern.search(text) is not None
+            return data.translate(self._table).find(self._ones) >= 0
         found = False
 
         def event(_item: int, _from: int, _end: int, _flags: int, _ctx: object) -> bool:
@@ -272,15 +307,17 @@ class Run:
                 if self.pattern.search(piece) is not None:
                     return True
                 continue
-            if self._db is None:
-                if data.translate(self._table).find(self._ones) >= 0:
-                    return True
-                continue
             with self._lock, contextlib.suppress(hyperscan.ScanTerminated):
-                self._db.scan(data, match_event_handler=event)
+                db = self._database()
+                if db is not None:  # else no Latin-1 character is one of ``chars``
+                    db.scan(data, match_event_handler=event)
             if found:
                 return True
         return False
+
+
+#: the longest text :meth:`Run.in_text` reads by ``bytes.translate`` and ``bytes.find``
+TRANSLATED = 2048
 
 
 @functools.lru_cache(maxsize=64)

@@ -444,14 +444,15 @@ class Presence:
         for key in pending:
             self._seen[key, 1] = False
 
-    def expect(self, patterns: list[re.Pattern[str]]) -> None:
+    def expect(self, patterns: list[re.Pattern[str]], also: bool = True) -> None:
         """For a text of :data:`SHAPE_MIN` or more: what :func:`finditer` of each of
         ``patterns`` reads the whole text for (its literals' hits, or its shape's ends
-        where they stand everywhere), found in one scan for all (``_long_scan``)."""
+        where they stand everywhere), found in one scan for all (``_long_scan``);
+        ``also``: the finders' patterns (``ALSO``) too, as a rule dispatch asks."""
         text, questions, asked = self.text, [], []
         if len(text) < SHAPE_MIN:
             return
-        for pattern in dict.fromkeys([*patterns, *ALSO]):
+        for pattern in dict.fromkeys([*patterns, *(ALSO if also else ())]):
             plan = plan_of(pattern)
             engine = _engine_of(plan) if plan is not None else None
             if plan is None or engine is None or not engine.handles(text):

@@ -229,36 +229,57 @@ def _byte_class(chars: frozenset[int]) -> bytes:
 
 
 class Shapes:
-    """Many regexes' necessary forms in one database: which can match in a text."""
+    """Many regexes' necessary forms in one database: which can match in a text.
+
+    The database is compiled at the first text the scan can answer for (one of at most
+    ``CHUNK`` Latin-1 characters), not when the dispatch is built: a file whose only
+    texts are long (a line of one long string) never needs it, and compiling it is
+    the largest part of such a file's fixed cost."""
 
     def __init__(self, patterns: tuple[re.Pattern[str], ...]) -> None:
         self.patterns = patterns
         translated = [(i, presence_form(p)) for i, p in enumerate(patterns)]
-        usable = [(i, expr) for i, expr in translated if expr is not None]
+        self._usable = [(i, expr) for i, expr in translated if expr is not None]
         self._db: Any = None
-        if usable:
-            try:
-                self._db = _database(usable)
-            except hyperscan.error:  # one Hyperscan refuses: found alone, left out
-                usable = [(i, expr) for i, expr in usable if _compiles(expr)]
-                self._db = _database(usable) if usable else None
+        self._compiled = not self._usable
+        #: the answered patterns the database left out (Hyperscan refused them with the
+        #: others): reported as matching in every text, so that their rules run
+        self._refused: frozenset[int] = frozenset()
         #: the numbers of the patterns the scan answers for
-        self.answered = frozenset(i for i, _ in usable)
+        self.answered = frozenset(i for i, _ in self._usable)
         self._lock = threading.Lock()
+
+    def _compile(self) -> None:
+        """The database of the usable forms, once (under the lock); a form Hyperscan
+        refuses among the others is tried alone and, refused again, left out."""
+        usable = self._usable
+        try:
+            self._db = _database(usable)
+        except hyperscan.error:  # one Hyperscan refuses: found alone, left out
+            kept = [(i, expr) for i, expr in usable if _compiles(expr)]
+            self._db = _database(kept) if kept else None
+            self._refused = self.answered - {i for i, _ in kept}
+        self._compiled = True
 
     def matching(self, text: str) -> set[int] | None:
         """The answered patterns whose necessary form matches in ``text`` (the others
         cannot match there), or None when the scan cannot answer for ``text``."""
-        data = _scanned(self._db, text)
+        if not self._usable:
+            return None
+        data = _answerable(text)
         if data is None:
             return None
-        found: set[int] = set()
+        found: set[int] = set(self._refused)
 
         def event(item: int, _from: int, _end: int, _flags: int, _ctx: object) -> None:
             found.add(item)
 
         with self._lock, contextlib.suppress(hyperscan.ScanTerminated):  # one scratch a db
-            self._db.scan(data, match_event_handler=event)
+            if not self._compiled:
+                self._compile()
+                found.update(self._refused)
+            if self._db is not None:
+                self._db.scan(data, match_event_handler=event)
         return found
 
 
@@ -268,7 +289,12 @@ _FLAGS = hyperscan.HS_FLAG_PREFILTER | hyperscan.HS_FLAG_SINGLEMATCH
 def _scanned(db: Any, text: str) -> bytes | None:
     """``text`` as the bytes a database scans (one a character), or None where the scan
     cannot answer for it: no database, a text longer than ``CHUNK`` or wider than Latin-1."""
-    if db is None or len(text) > CHUNK:
+    return None if db is None else _answerable(text)
+
+
+def _answerable(text: str) -> bytes | None:
+    """``text`` as Latin-1 bytes, or None when it is longer than ``CHUNK`` or wider."""
+    if len(text) > CHUNK:
         return None
     try:
         return text.encode("latin-1")

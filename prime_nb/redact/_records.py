@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from ._literals import finditer
+from ._long_scan import also_expected
 from ._rule import Rule
 from ._values import (
     cookie_holds_secret,
@@ -213,6 +214,7 @@ def _random_token(value: str) -> bool:
 _PIN_FROM_WORD = re.compile(
     r"(?i)(?P<w>pincode|pin|cvv2|cvv|cvc|passcode)[\"']?[ \t]*[:=][ \t]*(?P<v>\d{4,12})(?![\d.])"
 )
+also_expected(_PIN_FROM_WORD)  # read in each long text's one scan
 #: the rest of a PIN's name before its word
 _NAME_BEFORE = re.compile(r"[\w.\-]{0,40}\Z")
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from ._encodings import LONG
 from ._engine import run
-from ._literals import SHORT, finditer
+from ._literals import SHAPE_MIN, SHORT, Presence, finditer
 from ._prefilter import windows
 from ._run_windows import run_matches
 from ._values import strongly_random
@@ -118,7 +118,8 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
     told in the text (see ``_view_suspects``)."""
     if len(text) < 20:
         return
-    for m in _beside_word(text):
+    presence = _expected(text)
+    for m in _beside_word(text, presence):
         why = _reason(m)
         if why is not None:
             yield (*m.span("token"), why)
@@ -130,14 +131,27 @@ def suspect_spans(text: str) -> Iterator[tuple[int, int, str]]:
     # a short text through the windows of the shapes' one scan (most hold none); a long
     # one through the literal windows: the shapes' eight literals looked for one by one
     # read a long text eight times over
-    known = _KNOWN_WINDOWS.finditer(text) if len(text) <= SHORT else finditer(_KNOWN, text)
+    if len(text) <= SHORT:
+        known = _KNOWN_WINDOWS.finditer(text)
+    else:
+        known = finditer(_KNOWN, text, presence)
     for m in known:
         yield (*m.span(str(m.lastgroup)), _known_reason(m))
-    for m in finditer(_LEFT_AFTER, text):
+    for m in finditer(_LEFT_AFTER, text, presence):
         yield (*m.span("token"), _LEFT_AFTER_WHY)
 
 
-def _beside_word(text: str) -> Iterator[re.Match[str]]:
+def _expected(text: str) -> Presence | None:
+    """For a text of ``SHAPE_MIN`` or more, what the suspects' three patterns read it
+    for, found in one scan for all of them (``Presence.expect``), not one each."""
+    if len(text) < SHAPE_MIN:
+        return None
+    presence = Presence(text, None)
+    presence.expect([_BESIDE_WORD, _KNOWN, _LEFT_AFTER], also=False)
+    return presence
+
+
+def _beside_word(text: str, presence: Presence | None = None) -> Iterator[re.Match[str]]:
     """``_BESIDE_WORD``'s matches: in a text up to a mebibyte, tried only where a word
     stands just before a run of its token (``_run_windows``); in a longer one, or one
     wider than Latin-1, near its words' literals."""
@@ -145,7 +159,7 @@ def _beside_word(text: str) -> Iterator[re.Match[str]]:
         near = run_matches(_BESIDE_WORD, _BESIDE_LEAD, text, _TOKEN_CLASS, _BESIDE_REACH)
         if near is not None:
             return near
-    return finditer(_BESIDE_WORD, text) if may_be_beside(text) else iter(())
+    return finditer(_BESIDE_WORD, text, presence) if may_be_beside(text) else iter(())
 
 
 def may_be_beside(text: str) -> bool:
