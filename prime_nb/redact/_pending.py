@@ -230,8 +230,9 @@ class PendingTexts:
         before it (``taken``) as a key built whole is, so that no two keys meet and the
         others keep their order; ``key`` itself when its new text is the same; the new
         text whole when it is short (a short key is told apart by itself) or ``obj`` is
-        not a dict (a line walked as a stream keeps its keys as hashes)."""
-        if self.length(name) <= LONG_TEXT or not isinstance(obj, dict):
+        not a plain dict (a line walked as a stream keeps its keys as hashes, in a dict
+        of the members plans read: ``_shell.Shell``)."""
+        if self.length(name) <= LONG_TEXT or type(obj) is not dict:
             return self.text(name)
         if self.length(name) == len(key) and self._digest(name) == self._digest(key):
             del self._texts[name]
