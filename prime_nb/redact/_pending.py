@@ -127,10 +127,12 @@ def new_pieces(text: str | Sliced, cuts: Iterable[Cut], size: int = PIECE) -> It
 
 
 def joined(text: str, cuts: Iterable[Cut]) -> str:
-    """The new text, whole: its pieces joined :data:`_JOINED` at a time, and those
-    joined (a list of every run between cuts, a string object each, would be about twice
-    a text dense with secrets, beside the new text)."""
-    out: list[str] = []
+    """The new text, whole: its pieces joined :data:`_JOINED` at a time, each batch added
+    to the new text in place (CPython grows a string no other name holds where it is: a
+    list of every run between cuts, a string object each, would be about twice a text
+    dense with secrets beside the new text, and a list of the batches joined at the end
+    once more the new text)."""
+    new = ""
     batch: list[str] = []
     last = 0
     for start, end, placeholder in cuts:
@@ -138,13 +140,11 @@ def joined(text: str, cuts: Iterable[Cut]) -> str:
         batch.append(placeholder)
         last = end
         if len(batch) >= _JOINED:
-            out.append("".join(batch))
+            new += "".join(batch)
             batch.clear()
     batch.append(text[last:])
-    if not out:
-        return "".join(batch)
-    out.append("".join(batch))
-    return "".join(out)
+    new += "".join(batch)
+    return new
 
 
 #: how many pieces of a new text are joined at a time
@@ -261,10 +261,13 @@ class PendingTexts:
             if other is not key
         )
 
-    def whole(self, name: str) -> str:
-        """The new text of the stand-in ``name``, whole, kept waiting (a field's path)."""
+    def whole(self, name: str, before: str = "") -> str:
+        """The new text of the stand-in ``name`` with ``before`` before it, whole, kept
+        waiting (a field's path under the key: made at once, not the key and then the
+        path, two copies)."""
         text, cuts = self._texts[name]
-        return joined(text if isinstance(text, str) else text[0 : len(text)], cuts)
+        whole = text if isinstance(text, str) else text[0 : len(text)]
+        return joined(whole, itertools.chain([(0, 0, before)], cuts))
 
     def length(self, key: str) -> int:
         """The length of ``key``'s new text (``key`` itself when it is no stand-in)."""

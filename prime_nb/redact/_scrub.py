@@ -418,7 +418,7 @@ class Scrubber(SpanFinder):
             base, new_key = new_key, pending.as_key(new_key, key, obj, taken)
             if pending.holds(new_key):  # the path is made only for a value that may hit
                 scalar = value is None or isinstance(value, int | float)
-                child = path if scalar and not inner else _join(path, pending.whole(base))
+                child = path if scalar and not inner else pending.whole(base, _join(path, ""))
                 return new_key, WALK, child, _child_where(key, where), bool(inner)
         child = _join(path, new_key)
         if new_key != key:
