@@ -81,14 +81,14 @@ def _contents(renamed: str, first: str) -> list[object]:
     known = "password=Hq1vN2xL5pZ " + _long(size, at=3) + ENDINGS[1]
     block = SNIPPETS[16]  # a private key's block: the new name is under 64K characters
     short_new = (WORDS * 1_000)[: LONG_TEXT + 100 - len(block)] + block
-    many = {f"k{i}": i for i in range(20_000)}  # a line walked as a stream
+    many = {f"k{i}": i for i in range(14_000)}  # a line walked as a stream
     escapes = '"quoted" back\\slash\nnew\tline \x01 \u2028 '
     wide = _long(size, at=5, extra=escapes + "λόγος 中文 😀 İ \u2019 ")
     return [
         _collided(renamed, first),
         {"api_key": known},
         {"a": 1, known: [1], "m": 3, wide: "password=Zq8vN2xL5p", "z": 4},
-        {_across(2 * PIECE + 100, "password=Zq8vN2xL5pT7rWk3J9mB") + ENDINGS[3]: "plain"},
+        {_across(PIECE + 3_000, "password=Zq8vN2xL5pT7rWk3J9mB") + ENDINGS[3]: "plain"},
         {"api_key": {_long(size, at=11) + ENDINGS[2]: 1}},
         {short_new: 1},
         {**many, _long(size, at=13): 1},
