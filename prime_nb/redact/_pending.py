@@ -12,11 +12,13 @@ is let go once it is written.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import re
 import secrets
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Protocol, overload
 
 import orjson
@@ -125,10 +127,12 @@ def new_pieces(text: str | Sliced, cuts: Iterable[Cut], size: int = PIECE) -> It
 
 
 def joined(text: str, cuts: Iterable[Cut]) -> str:
-    """The new text, whole: its pieces joined :data:`_JOINED` at a time, and those
-    joined (a list of every run between cuts, a string object each, would be about twice
-    a text dense with secrets, beside the new text)."""
-    out: list[str] = []
+    """The new text, whole: its pieces joined :data:`_JOINED` at a time, each batch added
+    to the new text in place (CPython grows a string no other name holds where it is: a
+    list of every run between cuts, a string object each, would be about twice a text
+    dense with secrets beside the new text, and a list of the batches joined at the end
+    once more the new text)."""
+    new = ""
     batch: list[str] = []
     last = 0
     for start, end, placeholder in cuts:
@@ -136,13 +140,11 @@ def joined(text: str, cuts: Iterable[Cut]) -> str:
         batch.append(placeholder)
         last = end
         if len(batch) >= _JOINED:
-            out.append("".join(batch))
+            new += "".join(batch)
             batch.clear()
     batch.append(text[last:])
-    if not out:
-        return "".join(batch)
-    out.append("".join(batch))
-    return "".join(out)
+    new += "".join(batch)
+    return new
 
 
 #: how many pieces of a new text are joined at a time
@@ -220,3 +222,73 @@ class PendingTexts:
     def clear(self) -> None:
         """Forget what was not written (a dry run, a line walked again)."""
         self._texts.clear()
+
+    # -- a changed long key ------------------------------------------------------------
+    def as_key(self, name: str, key: str, obj: Collection[str], taken: Collection[str]) -> str:
+        """The key to write for ``key`` of ``obj`` whose new text waits as ``name``: the
+        stand-in, renamed apart (``#2``, ...) from the keys of ``obj`` and those written
+        before it (``taken``) as a key built whole is, so that no two keys meet and the
+        others keep their order; ``key`` itself when its new text is the same; the new
+        text whole when it is short (a short key is told apart by itself) or ``obj`` is
+        not a plain dict (a line walked as a stream keeps its keys as hashes, in a dict
+        of the members plans read: ``_shell.Shell``)."""
+        if self.length(name) <= LONG_TEXT or type(obj) is not dict:
+            return self.text(name)
+        if self.length(name) == len(key) and self._digest(name) == self._digest(key):
+            del self._texts[name]
+            return key
+        candidate, n = name, 1
+        while self.taken(candidate, obj, taken):
+            n += 1
+            candidate = self._suffixed(name, f"#{n}")
+        return candidate
+
+    def taken(self, key: str, obj: Collection[str], taken: Collection[str]) -> bool:
+        """Whether the new key ``key`` (a stand-in, or a string) meets a key of ``obj`` or
+        one written before it (a stand-in among them by its new text)."""
+        if not self.holds(key):
+            if key in taken or key in obj:
+                return True
+            if len(key) <= LONG_TEXT:
+                return False
+            others: Iterable[str] = (t for t in taken if self.holds(t))
+        else:
+            others = itertools.chain(taken, obj)
+        size = self.length(key)
+        return any(
+            self.length(other) == size and self._digest(other) == self._digest(key)
+            for other in others
+            if other is not key
+        )
+
+    def whole(self, name: str, before: str = "") -> str:
+        """The new text of the stand-in ``name`` with ``before`` before it, whole, kept
+        waiting (a field's path under the key: made at once, not the key and then the
+        path, two copies)."""
+        text, cuts = self._texts[name]
+        whole = text if isinstance(text, str) else text[0 : len(text)]
+        return joined(whole, itertools.chain([(0, 0, before)], cuts))
+
+    def length(self, key: str) -> int:
+        """The length of ``key``'s new text (``key`` itself when it is no stand-in)."""
+        if not self.holds(key):
+            return len(key)
+        text, cuts = self._texts[key]
+        return len(text) + sum(len(placeholder) - (end - start) for start, end, placeholder in cuts)
+
+    def _digest(self, key: str) -> bytes:
+        """A digest of ``key``'s new text, read a piece at a time."""
+        digest = hashlib.blake2b(digest_size=32)
+        if self.holds(key):
+            text, cuts = self._texts[key]
+            pieces: Iterable[str] = new_pieces(text, cuts)
+        else:
+            pieces = _runs(key, 0, len(key), PIECE)
+        for piece in pieces:
+            digest.update(piece.encode("utf-8", "surrogatepass"))
+        return digest.digest()
+
+    def _suffixed(self, name: str, suffix: str) -> str:
+        """A stand-in for the new text of ``name`` with ``suffix`` after it."""
+        text, cuts = self._texts[name]
+        return self.stand_in(text, [*cuts, (len(text), len(text), suffix)])

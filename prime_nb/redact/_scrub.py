@@ -29,7 +29,7 @@ import functools
 import hashlib
 import json
 import sys
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -432,7 +432,7 @@ class Scrubber(SpanFinder):
         path: str,
         secret: bool,
         hits: Hits | None,
-        taken: Container[str],
+        taken: Collection[str],
     ) -> Plan:
         """How the member ``key`` of ``obj`` is walked, its key scrubbed (learned) first.
         ``value`` need only be its type when it is a list or an object; ``taken`` holds
@@ -452,10 +452,21 @@ class Scrubber(SpanFinder):
                 or (jwk and key in JWK_PRIVATE_MEMBERS)
             )
         )
+        pending = self.pending
+        if pending is not None and pending.holds(new_key):  # a long key's, written later
+            base, new_key = new_key, pending.as_key(new_key, key, obj, taken)
+            if pending.holds(new_key):  # the path is made only for a value that may hit
+                scalar = value is None or isinstance(value, int | float)
+                child = path if scalar and not inner else pending.whole(base, _join(path, ""))
+                return new_key, WALK, child, _child_where(key, where), bool(inner)
         child = _join(path, new_key)
         if new_key != key:
             base, n = new_key, 1
-            while new_key in taken or new_key in obj:
+            while (
+                pending.taken(new_key, obj, taken)
+                if pending is not None
+                else new_key in taken or new_key in obj
+            ):
                 n += 1
                 new_key = f"{base}#{n}"
         return new_key, WALK, child, _child_where(key, where), bool(inner)
@@ -493,7 +504,7 @@ class Scrubber(SpanFinder):
         where = _join(path, "(key)")
         if len(key) < _SHORT_TEXT:
             return self._scrub_short(key, where, hits, spans)
-        return self.scrub_text(key, where, hits, list(spans))
+        return self.scrub_text(key, where, hits, spans, pieces=True)
 
     def _scrub_short(
         self, text: str, path: str, hits: Hits, spans: Sequence[Span] | None = None

@@ -313,6 +313,10 @@ def _cached_key_class(name: str) -> str | None:
 
 def _key_class(name: str) -> str | None:
     bare = name.strip("\"'`[]\\")
+    if len(bare) > _READ_WHOLE and _longer_bare(bare, 80):
+        # what follows gives such a name no class but a secret's id by its last words:
+        # its lower case without separators (twice the name while made) is not made
+        return "key" if _name_words(bare, every=False) == ["secret", "id"] else None
     norm = bare.lower().translate(_SEPARATORS_GONE)
     if _SECRET_PART.search(norm) is None:
         return None  # no secret's word: most keys, said without reading their words
@@ -333,6 +337,21 @@ def _key_class(name: str) -> str | None:
     if any(w in _KEY_WORDS for w in words):
         return "key"
     return None
+
+
+#: a name longer than this is told to be over 80 characters (separators aside) first
+_READ_WHOLE = 1024
+
+
+def _longer_bare(bare: str, most: int) -> bool:
+    """Whether ``bare`` lower-cased and without separators is over ``most`` characters,
+    read a stretch at a time (a character's lower case is as long wherever it stands)."""
+    size = 0
+    for at in range(0, len(bare), _READ_WHOLE):
+        size += len(bare[at : at + _READ_WHOLE].lower().translate(_SEPARATORS_GONE))
+        if size > most:
+            return True
+    return False
 
 
 def _name_words(bare: str, every: bool) -> list[str]:
