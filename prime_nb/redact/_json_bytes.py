@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ._scrub import BLOCK_KEEP, ENTRY_KEEP, ID_FIELDS, MESSAGE_KEEP
+from ._entry_fields import BLOCK_KEEP, ENTRY_KEEP, ID_FIELDS, MESSAGE_KEEP
 from ._values import names_a_secret, secret_key_class
 
 #: a JSON string literal. Every repeat is possessive (``*+``): the grammar needs no
@@ -30,7 +30,7 @@ TOLD = frozenset(
     {"type", "kty", "mimeType", "mime_type", "name", "key", "header", "Name", "Key", "id"}
 )
 #: the keys whose values the walk reads as they are, not only through the finders: the
-#: fields kept as the format (``_scrub.ENTRY_KEEP``...), ids (the report names an entry
+#: fields kept as the format (``_entry_fields.ENTRY_KEEP``...), ids (the report names an entry
 #: by its id, a version 1 file's are derived from them), the members an object's plan
 #: reads (:data:`TOLD`), a pair's value (where its name names a secret: see
 #: :func:`read_by_finders`) and an image's data. A long text with emoji under one of

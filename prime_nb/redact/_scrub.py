@@ -35,6 +35,16 @@ from typing import Any, Protocol
 
 from ._batch import left_out
 from ._encodings import PIECE
+from ._entry_fields import (
+    ID_FIELDS,
+    IMAGE,
+    KEEP,
+    WALK,
+    Plan,
+    child_where,
+    join,
+    kept_as_format,
+)
 from ._find import SECRET_FIELD, SpanFinder
 from ._findings import WIDE_MAX
 from ._known import KnownValues
@@ -54,23 +64,6 @@ from ._view_suspects import Found, ViewSuspects, kept
 from ._whole_secret import tree_pieces, values_over, whole_placeholder
 from ._wide_match import WideMatcher
 
-#: fields of an entry (or header) that make the format, never scanned
-ENTRY_KEEP = frozenset({"type", "timestamp", "firstKeptEntryIndex", "version", "_sourceType"})
-#: fields of an agent message that make the format
-MESSAGE_KEEP = frozenset({"role", "timestamp"})
-#: fields of a content block that make the format (an image's ``data`` is kept too)
-BLOCK_KEEP = frozenset({"type", "thinkingSignature", "textSignature", "signature"})
-#: the fields that make the tree and pair a tool call with its result, by where they are
-#: (an entry or header, a message, a content block): scanned like text, never a secret
-#: by their key, so that the same id is replaced the same way wherever it is written
-ID_FIELDS = {
-    "entry": frozenset(
-        {"id", "parentId", "targetId", "fromId", "firstKeptEntryId", "sessionId", "toolCallId"}
-    ),
-    "message": frozenset({"toolCallId"}),
-    "block": frozenset({"id"}),
-}
-
 #: a string shorter than this is known by itself (a longer one by its length and hash);
 #: past this many texts' spans known, short or long, a text is read again: a file of
 #: many lines must not be held again as the cache
@@ -85,17 +78,6 @@ _KEYS_KEPT = 1 << 10
 #: session's repeats (tool names, roles, paths) are few, and a line of thousands of
 #: distinct short strings must not be held again as the memo
 _SCRUBBED_KEPT = 1 << 12
-
-
-#: how a member is walked: its value scrubbed, an image's data read as text, kept as is
-WALK, IMAGE, KEEP = "walk", "image", "keep"
-
-
-#: how one member of an object is walked (see :meth:`Scrubber.plan`): the key as written
-#: (scrubbed, renamed apart from the others), WALK, IMAGE or KEEP, the value's field
-#: path, the kind of value ("message", "content", "block" or "data"), and whether the
-#: value is a secret by its key (a plain tuple: one is made per member)
-Plan = tuple[str, str, str, str, bool]
 
 
 @dataclass(slots=True)
@@ -358,12 +340,12 @@ class Scrubber(SpanFinder):
             inner = "block" if where == "content" else "data"
             if own:
                 for i, item in enumerate(obj):
-                    new = self._walk(item, inner, _join(path, i), secret, hits, True)
+                    new = self._walk(item, inner, join(path, i), secret, hits, True)
                     if new is not item:
                         obj[i] = new  # the old item let go now (``item`` is rebound next)
                         self._replaced += 1
                 return obj
-            items = [self._walk(v, inner, _join(path, i), secret, hits) for i, v in enumerate(obj)]
+            items = [self._walk(v, inner, join(path, i), secret, hits) for i, v in enumerate(obj)]
             return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
         return obj
 
@@ -438,8 +420,8 @@ class Scrubber(SpanFinder):
         ``value`` need only be its type when it is a list or an object; ``taken`` holds
         the keys already written (a renamed key must not meet another)."""
         if where == "block" and key == "data" and isinstance(value, str):
-            return key, IMAGE, _join(path, key), where, False
-        if _keep(key, where, obj):
+            return key, IMAGE, join(path, key), where, False
+        if kept_as_format(key, where, obj):
             return key, KEEP, path, where, False
         new_key = self._key(key, path, hits)
         pair, jwk = context
@@ -457,9 +439,9 @@ class Scrubber(SpanFinder):
             base, new_key = new_key, pending.as_key(new_key, key, obj, taken)
             if pending.holds(new_key):  # the path is made only for a value that may hit
                 scalar = value is None or isinstance(value, int | float)
-                child = path if scalar and not inner else pending.whole(base, _join(path, ""))
-                return new_key, WALK, child, _child_where(key, where), bool(inner)
-        child = _join(path, new_key)
+                child = path if scalar and not inner else pending.whole(base, join(path, ""))
+                return new_key, WALK, child, child_where(key, where), bool(inner)
+        child = join(path, new_key)
         if new_key != key:
             base, n = new_key, 1
             while (
@@ -469,7 +451,7 @@ class Scrubber(SpanFinder):
             ):
                 n += 1
                 new_key = f"{base}#{n}"
-        return new_key, WALK, child, _child_where(key, where), bool(inner)
+        return new_key, WALK, child, child_where(key, where), bool(inner)
 
     def _image_data(self, block: Mapping[str, Any], data: str, path: str, hits: Hits | None) -> str:
         """An image block's data, scrubbed when it is text (an SVG): base64 in, base64 out."""
@@ -501,7 +483,7 @@ class Scrubber(SpanFinder):
             for span in spans:
                 self._learn_value(key[span.start : span.end], span.rule, span.confident)
             return key
-        where = _join(path, "(key)")
+        where = join(path, "(key)")
         if len(key) < _SHORT_TEXT:
             return self._scrub_short(key, where, hits, spans)
         return self.scrub_text(key, where, hits, spans, pieces=True)
@@ -585,31 +567,6 @@ def _starts_as_text(data: str) -> bool:
     except (ValueError, UnicodeDecodeError):
         return False
     return len(head) >= 8 and all(c.isprintable() or c in "\n\r\t" for c in head)
-
-
-def _keep(key: str, where: str, obj: Mapping[str, Any]) -> bool:
-    if where == "entry":
-        return key in ENTRY_KEEP
-    if where == "message":
-        return key in MESSAGE_KEEP
-    if where == "block":
-        return key in BLOCK_KEEP or (key == "data" and obj.get("type") == "image")
-    return False
-
-
-def _child_where(key: str, where: str) -> str:
-    """The kind of object under ``key``: a message, a list of content blocks, or free data."""
-    if where == "entry" and key == "message":
-        return "message"
-    if where in ("entry", "message") and key == "content":
-        return "content"
-    return "data"
-
-
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
 
 
 @functools.lru_cache(maxsize=1024)

@@ -27,18 +27,12 @@ from typing import Any
 import orjson
 
 from . import _apart
+from ._entry_fields import IMAGE, KEEP, join
 from ._find import SECRET_FIELD
 from ._json_bytes import SCALAR_TEXT, SPACE, STRING, STRING_TEXT, TOLD, narrowed_under
 from ._key_count import quoted_key_count
 from ._narrow import LongText
-from ._scrub import (
-    IMAGE,
-    KEEP,
-    Hit,
-    Hits,
-    Scrubber,
-    _join,
-)
+from ._scrub import Hit, Hits, Scrubber
 from ._shell import RepeatedKey, Shell
 from ._whole_secret import Piece, whole_placeholder
 from ._whole_secret_bytes import counted_over, stream_pieces
@@ -449,7 +443,7 @@ class StreamWalk:
         found = (run.end(), None) if run is not None else self._small_run(at, depth)
         if found is None:
             value, end = self._read(at, depth, frame.count)
-            path = _join(frame.path, frame.count)
+            path = join(frame.path, frame.count)
             if frame.count:
                 self.write(b",")
             frame.count += 1
@@ -466,7 +460,7 @@ class StreamWalk:
         values = self._loads_run(at, end) if parsed is None else parsed
         first, walk, hits = frame.count == 0, self.scrubber._walk, self.hits
         for i, value in enumerate(values):
-            new = walk(value, inner, _join(frame.path, frame.count + i), frame.secret, hits)
+            new = walk(value, inner, join(frame.path, frame.count + i), frame.secret, hits)
             if new is not value:
                 self.changed = True
                 values[i] = new

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from secret_corpus import plant
 
-from prime_nb.redact import Redaction, redact
+from prime_nb.redact import Redaction, _entry_fields, redact
 from prime_nb.redact._pending import LONG_TEXT, PIECE, PendingTexts
 from prime_nb.redact._scrub import Hits, Scrubber
 from prime_nb.redact._span_list import held
@@ -112,7 +112,7 @@ def _old_key(self: Scrubber, key: str, path: str, hits: Hits | None) -> str:
         for span in spans:
             self._learn_value(key[span.start : span.end], span.rule, span.confident)
         return key
-    where = _scrub._join(path, "(key)")
+    where = _entry_fields.join(path, "(key)")
     if len(key) < _scrub._SHORT_TEXT:
         return self._scrub_short(key, where, hits, spans)
     return self.scrub_text(key, where, hits, list(spans))

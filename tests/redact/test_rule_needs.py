@@ -28,6 +28,7 @@ from prime_nb.redact._batch import JOINT, left_out
 from prime_nb.redact._disguise import _JOINT, _LISTED
 from prime_nb.redact._encodings import HEX_RUN, PERCENT, WORD_RUN, WRAP
 from prime_nb.redact._engine import CHUNK
+from prime_nb.redact._entry_fields import BLOCK_KEEP, ENTRY_KEEP, MESSAGE_KEEP
 from prime_nb.redact._exposures import PRINTED_SECRET
 from prime_nb.redact._find import percent_runs
 from prime_nb.redact._generic import TRUNCATED
@@ -35,7 +36,6 @@ from prime_nb.redact._literals import HINT_PIECE, Presence, finditer, plan_of
 from prime_nb.redact._prefilter import Shapes, Windows
 from prime_nb.redact._rule import dispatch, dispatch_of, presence_for
 from prime_nb.redact._rules import TOKEN_PREFIXES
-from prime_nb.redact._scrub import BLOCK_KEEP, ENTRY_KEEP, MESSAGE_KEEP
 from prime_nb.redact._suspects import _BESIDE_WORD
 
 #: texts that reach the rules' needs from their edges
