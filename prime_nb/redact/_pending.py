@@ -98,6 +98,8 @@ _TOKEN = secrets.token_hex(8)
 _PREFIX = "\x00prime-nb-pending:" + _TOKEN + ":"
 #: a stand-in as orjson (or the standard library's encoder) writes it
 _WRITTEN = re.compile(rb'"\\u0000prime-nb-pending:' + _TOKEN.encode() + rb':([0-9]+)"')
+#: a stand-in as it is in a field path
+_NAMED = re.compile(re.escape(_PREFIX) + "[0-9]+")
 
 
 def kept_name(number: int) -> str:
@@ -261,13 +263,23 @@ class PendingTexts:
             if other is not key
         )
 
-    def whole(self, name: str, before: str = "") -> str:
-        """The new text of the stand-in ``name`` with ``before`` before it, whole, kept
-        waiting (a field's path under the key: made at once, not the key and then the
-        path, two copies)."""
-        text, cuts = self._texts[name]
-        whole = text if isinstance(text, str) else text[0 : len(text)]
-        return joined(whole, itertools.chain([(0, 0, before)], cuts))
+    def in_path(self, path: str) -> bool:
+        """Whether the field path ``path`` names a stand-in of this line (a long key's)."""
+        return bool(self._texts) and _PREFIX in path
+
+    def path_pieces(self, path: str) -> Iterator[str]:
+        """The field path ``path`` with each stand-in of this line in it as its new text,
+        a piece at a time: a path under a long key is never made whole, nor its key's
+        new text (the stand-ins are kept waiting to be written)."""
+        at = 0
+        for m in _NAMED.finditer(path):
+            held = self._texts.get(m.group())
+            if held is None:
+                continue
+            yield path[at : m.start()]
+            yield from new_pieces(*held)
+            at = m.end()
+        yield path[at:]
 
     def length(self, key: str) -> int:
         """The length of ``key``'s new text (``key`` itself when it is no stand-in)."""

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._pending import PendingTexts
 from ._scrub import Hit
 from ._suspects import SUSPECT
 
@@ -61,6 +62,15 @@ class _Table:
 
     def append(self, field: str, pair: int) -> None:
         self.fields += field.encode("utf-8", "surrogatepass")
+        self._ended(pair)
+
+    def append_pieces(self, pieces: Iterable[str], pair: int) -> None:
+        """A row whose field is ``pieces`` joined (each encoded into the buffer in turn)."""
+        for piece in pieces:
+            self.fields += piece.encode("utf-8", "surrogatepass")
+        self._ended(pair)
+
+    def _ended(self, pair: int) -> None:
         if len(self.fields) > _NARROW_ENDS and self.ends.typecode == "I":
             self.ends = array("Q", self.ends)
         self.ends.append(len(self.fields))
@@ -86,7 +96,10 @@ class HitColumns:
     """Where the scrubber appends its hits during a redaction (``append``/``extend``, as
     to a list); the replacements and the suspects apart."""
 
-    def __init__(self) -> None:
+    def __init__(self, pending: PendingTexts | None = None) -> None:
+        #: the long texts of the line being walked: a field path under a long key names
+        #: its stand-in, and the key's new text goes into the row a piece at a time
+        self._pending = pending
         self.replaced = _Table()
         self.suspects = _Table()
         self._ids: dict[str | None, int] = {}
@@ -99,7 +112,12 @@ class HitColumns:
 
     def append(self, hit: Hit, /) -> None:
         table = self.suspects if hit.rule == SUSPECT else self.replaced
-        table.append(hit.field, self._pair(hit.rule, hit.placeholder))
+        pair = self._pair(hit.rule, hit.placeholder)
+        pending = self._pending
+        if pending is not None and pending.in_path(hit.field):
+            table.append_pieces(pending.path_pieces(hit.field), pair)
+        else:
+            table.append(hit.field, pair)
 
     def _rule(self, rule: str) -> tuple[int, str]:
         known = self._rules.get(rule)

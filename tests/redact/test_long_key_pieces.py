@@ -90,8 +90,26 @@ def _contents(renamed: str, first: str) -> list[object]:
         {"a": 1, known: [1], "m": 3, wide: "password=Zq8vN2xL5p", "z": 4},
         {_across(PIECE + 3_000, "password=Zq8vN2xL5pT7rWk3J9mB") + ENDINGS[3]: "plain"},
         {"api_key": {_long(size, at=11) + ENDINGS[2]: 1}},
+        *_under_a_secret(),
         {short_new: 1},
         {**many, _long(size, at=13): 1},
+    ]
+
+
+def _under_a_secret_key(at: int) -> str:
+    return _long(LONG_TEXT + 4_000, every=9_000, at=at)
+
+
+def _under_a_secret() -> list[object]:
+    """Values of every kind under long keys under a secret's key, each reported at a path
+    through its key's new text (one through two long keys); and a list past 256 values
+    there (the secret's whole object one placeholder: no long key names a secret whose
+    list is one)."""
+    keys = [_under_a_secret_key(at) for at in range(17, 22)]
+    inner = {"o": {"x": [1, 2.5]}, "n": None, keys[3]: "token"}
+    return [
+        {"api_key": {keys[0]: "a plain value", keys[1]: [1, "two", None, True], keys[2]: inner}},
+        {"api_key": {keys[4]: list(range(300))}},
     ]
 
 
@@ -184,7 +202,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(PendingTexts, "taken", lambda *args: False)
         broken = _redacted(collided, "broken.jsonl")
-    return {"now": now, "before": before, "broken": broken, "stood": stood}
+    under = _write(folder / "under.jsonl", [{"api_key": {_under_a_secret_key(17): "value"}}])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PendingTexts, "in_path", lambda *args: False)
+        unread = _redacted(under, "unread.jsonl")
+    return {"now": now, "before": before, "broken": broken, "stood": stood, "unread": unread}
 
 
 def test_long_keys_are_written_in_pieces_as_before(runs: dict[str, Any]) -> None:
@@ -207,6 +229,18 @@ def test_the_session_holds_what_the_paths_read(runs: dict[str, Any]) -> None:
     assert keys == [keys[1] + "#3", keys[1], keys[1] + "#2"]
     assert len(keys[1]) > LONG_TEXT
     assert first not in broken.path.read_text(encoding="utf-8")
+
+
+def test_paths_under_long_keys_are_reported_from_their_new_text(runs: dict[str, Any]) -> None:
+    """Values of every kind under long keys under a secret's key are reported, each at a
+    path holding its key's new text; and the report read without the new text in its
+    paths is seen by the oracle."""
+    fields = runs["before"].report["field"]
+    long = fields[fields.str.len() > LONG_TEXT]
+    under = long[long.str.startswith("message.content.api_key.")]
+    assert len(under) >= 7 and under.str.endswith("] .o.x[1]").sum() == 1, list(under.str[-20:])
+    unread = set(runs["unread"].report["field"])
+    assert unread and not unread <= set(fields)
 
 
 @pytest.mark.parametrize("extra", ["", " İ", "_-. \t", "😀 λ"])

@@ -38,6 +38,7 @@ from test_redact_memory import assert_grew_at_most, measure
 WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retried "
 
 LONG_KEY = "a long string as a key"
+LONG_KEY_SECRET = "a long string as a key under a secret's key"
 JSON_TWICE = "json in a string in a string"
 LONG_NUMBER = "a long number"
 LONG_KEYS = "long keys"
@@ -47,6 +48,10 @@ def _line(shape: str, size: int) -> str:
     """The long line of ``shape`` at about ``size`` bytes, under a message's content."""
     if shape == LONG_KEY:
         content: object = {WORDS * (size // len(WORDS)): 1}
+    elif shape == LONG_KEY_SECRET:
+        data = {"api_key": {WORDS * (size // len(WORDS)): 1}, "n": "password=Zq8vN2xL5pT7"}
+        custom = {"type": "custom", "id": "c1", "parentId": None, "customType": "x"}
+        return json.dumps({**custom, "data": data})
     elif shape == JSON_TWICE:
         content = json.dumps(json.dumps([{"k": WORDS}] * (size // 110)))
     elif shape == LONG_KEYS:
@@ -63,7 +68,7 @@ def _line(shape: str, size: int) -> str:
 @pytest.fixture(scope="module")
 def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
     """Per shape: redact's growth per byte of line between two sizes."""
-    shapes = [LONG_KEY, JSON_TWICE, LONG_NUMBER, LONG_KEYS]
+    shapes = [LONG_KEY, LONG_KEY_SECRET, JSON_TWICE, LONG_NUMBER, LONG_KEYS]
     return measure(tmp_path_factory.mktemp("keys"), shapes, line=_line)
 
 
@@ -74,6 +79,16 @@ def test_a_long_key_is_not_split_into_every_word(peaks: dict[str, dict[str, floa
     and a long name told over 80 characters a stretch at a time (what is left: its
     spans and cuts, about 130 bytes for a secret every 75 characters, beside the key)."""
     assert_grew_at_most(peaks, LONG_KEY, 3.75)
+
+
+def test_a_path_under_a_long_key_is_reported_a_piece_at_a_time(
+    peaks: dict[str, dict[str, float]],
+) -> None:
+    """The key under a secret's key, its value reported: 5.9-6.1x the line before, the
+    row's field path made as one string with the key's new text, and its UTF-8 copy,
+    beside the key and the report's buffer; now the path names the key's stand-in and
+    the report writes the new text into its buffer a piece at a time."""
+    assert_grew_at_most(peaks, LONG_KEY_SECRET, 3.75)
 
 
 def test_json_twice_holds_each_finders_spans_in_turn(peaks: dict[str, dict[str, float]]) -> None:
