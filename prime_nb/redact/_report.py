@@ -10,8 +10,10 @@ row is the field path's UTF-8 bytes in one buffer, where it ends, and a code for
 rows. A placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most
 of them: under a secret's key every distinct value has one) is coded by that rule and
 number, made again when the report is built, so that a file of many distinct values
-keeps no string nor tuple for each. The report's DataFrame is built only when the walk
-is done, its ``rule``,
+keeps no string nor tuple for each. A field path under a long key whose new text waits
+to be written (``_pending.PendingTexts``) names the key's stand-in: its new text goes
+into the buffer a piece at a time, never made whole as a path nor as its UTF-8 copy.
+The report's DataFrame is built only when the walk is done, its ``rule``,
 ``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
 once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
 installed), as an Arrow array over the path buffer itself.

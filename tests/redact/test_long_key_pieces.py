@@ -6,11 +6,14 @@ short key, its new name built whole (``Scrubber._key`` passing its spans as a li
 ``Span`` and no ``pieces``), and a name's class read from its whole lower case without
 separators (``_values._key_class``). The long keys hold secrets at their ends and across
 the 64K-character pieces they are written in, escapes, wide characters, two in one
-object among short keys, one equal to a value known under a secret's key, one under a
-secret's key, one whose new name is another key of its object (renamed apart), one
-whose new name is short, one in a line walked as a stream, and names ending in a
-secret's words, a qualifier and a secret's id. A breakage check: with the renaming
-left out, the file differs from the oracle's.
+object among short keys, one equal to a value known under a secret's key, some under a
+secret's key with values of every kind under them (reported at paths through the key's
+new text, which the report writes a piece at a time; one through two long keys), one
+whose new name is another key of its object (renamed apart), one whose new name is
+short, one in a line walked as a stream, and names ending in a secret's words, a
+qualifier and a secret's id. Breakage checks: with the renaming left out, the file
+differs from the oracle's; with the keys' stand-ins left in the report's paths, the
+report does.
 """
 
 from __future__ import annotations
