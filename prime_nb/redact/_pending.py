@@ -96,6 +96,8 @@ _FEW_CUTS = 64
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _TOKEN = secrets.token_hex(8)
 _PREFIX = "\x00prime-nb-pending:" + _TOKEN + ":"
+#: what a field path that names a stand-in holds (a long key's: ``path_pieces``)
+STAND_IN_MARK = _PREFIX
 #: a stand-in as orjson (or the standard library's encoder) writes it
 _WRITTEN = re.compile(rb'"\\u0000prime-nb-pending:' + _TOKEN.encode() + rb':([0-9]+)"')
 #: a stand-in as it is in a field path
@@ -262,10 +264,6 @@ class PendingTexts:
             for other in others
             if other is not key
         )
-
-    def in_path(self, path: str) -> bool:
-        """Whether the field path ``path`` names a stand-in of this line (a long key's)."""
-        return bool(self._texts) and _PREFIX in path
 
     def path_pieces(self, path: str) -> Iterator[str]:
         """The field path ``path`` with each stand-in of this line in it as its new text,

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._pending import PendingTexts
+from ._pending import STAND_IN_MARK, PendingTexts
 from ._scrub import Hit
 from ._suspects import SUSPECT
 
@@ -115,9 +115,8 @@ class HitColumns:
     def append(self, hit: Hit, /) -> None:
         table = self.suspects if hit.rule == SUSPECT else self.replaced
         pair = self._pair(hit.rule, hit.placeholder)
-        pending = self._pending
-        if pending is not None and pending.in_path(hit.field):
-            table.append_pieces(pending.path_pieces(hit.field), pair)
+        if STAND_IN_MARK in hit.field and self._pending is not None:
+            table.append_pieces(self._pending.path_pieces(hit.field), pair)
         else:
             table.append(hit.field, pair)
 

@@ -207,7 +207,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         broken = _redacted(collided, "broken.jsonl")
     under = _write(folder / "under.jsonl", [{"api_key": {_under_a_secret_key(17): "value"}}])
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(PendingTexts, "in_path", lambda *args: False)
+        patch.setattr(PendingTexts, "path_pieces", lambda self, path: iter([path]))
         unread = _redacted(under, "unread.jsonl")
     return {"now": now, "before": before, "broken": broken, "stood": stood, "unread": unread}
 
