@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_redact_memory import assert_grew_at_most, measure
+from test_redact_memory import MB, SIZES_OF, assert_grew_at_most, measure
 
 WORDS = "the deploy failed again so I read the logs password=hunter2xyz and retried "
 
@@ -69,7 +69,10 @@ def _line(shape: str, size: int) -> str:
 def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
     """Per shape: redact's growth per byte of line between two sizes."""
     shapes = [LONG_KEY, LONG_KEY_SECRET, JSON_TWICE, LONG_NUMBER, LONG_KEYS]
-    return measure(tmp_path_factory.mktemp("keys"), shapes, line=_line)
+    with pytest.MonkeyPatch.context() as patch:
+        # smaller lines (the same half megabyte apart): 6 x against 3.3 is told at these
+        patch.setitem(SIZES_OF, LONG_KEY_SECRET, (MB // 4, 3 * MB // 4))
+        return measure(tmp_path_factory.mktemp("keys"), shapes, line=_line)
 
 
 def test_a_long_key_is_not_split_into_every_word(peaks: dict[str, dict[str, float]]) -> None:
