@@ -17,9 +17,10 @@ import ctypes
 import platform
 from pathlib import Path
 
+import orjson
 import pytest
 
-from prime_nb.redact import _lines
+from prime_nb.redact import _apart, _lines
 
 #: the free heap left behind, and the line read after it
 FREED = 8 << 20
@@ -54,3 +55,25 @@ def test_reading_a_long_line_gives_the_free_heap_back(tmp_path: Path) -> None:
     assert len(line) == LINE + 10
     assert grown < LINE + (2 << 20), f"resident grew {grown / LINE:.1f}x the line"  # 8-9x before
     del line, held
+
+
+def test_a_long_key_is_decoded_apart_from_the_line() -> None:
+    """A key over ``LONG_STRING`` bytes is decoded apart from the rest of the line, as a
+    long value is (``_apart.py``): orjson's copy of the line is then not a copy of the
+    key too, and a line that is one long key is held twice at its parse, not three
+    times (parsed with the rest, the line 3x at pass 1's parse as at pass 2's)."""
+    key = "password=hunter2xyz " * 4000
+    line = bytearray(orjson.dumps({"type": "message", "content": {key: 1}, "id": "u1"}))
+    parts: list[int] = []
+    loads = orjson.loads
+
+    def counted(data: bytes | bytearray) -> object:
+        parts.append(len(data))
+        return loads(data)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_apart.orjson, "loads", counted)
+        got = _apart.parsed_apart(line)
+    assert got == {"type": "message", "content": {key: 1}, "id": "u1"}
+    assert list(got) == ["type", "content", "id"]
+    assert parts and max(parts) < 1024  # what orjson parsed: the line without the key
