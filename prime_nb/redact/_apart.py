@@ -2,15 +2,16 @@
 
 Why: orjson copies the text it parses, so parsing a line whose bulk is one string (a
 pasted file, a base64 blob, JSON held in a string) holds the line, orjson's copy of it
-and the decoded string at once: three times the line. Here each string value longer than
-:data:`LONG_STRING` is decoded apart: one that holds no escape and no control character
-straight from the line's bytes (UTF-8, as orjson decodes it); one with escapes, when the
-line is a ``bytearray`` (a long line is read into one), by orjson a piece at a time, its
-UTF-8 written back over the escaped text in the line's own buffer (never longer) and
-decoded from there, and the buffer's copy then blanked (no quote left in it for the
-line's key count to read). The rest of the line, with a stand-in for each such string,
-is parsed by orjson, and the strings are put back in its tree. The line's bytes and its
-strings are all that is held at once.
+and the decoded string at once: three times the line. Here each string longer than
+:data:`LONG_STRING`, a value or a key, is decoded apart: one that holds no escape and no
+control character straight from the line's bytes (UTF-8, as orjson decodes it); one with
+escapes, when the line is a ``bytearray`` (a long line is read into one), by orjson a
+piece at a time, its UTF-8 written back over the escaped text in the line's own buffer
+(never longer) and decoded from there, and the buffer's copy then blanked (no quote left
+in it for the line's key count to read). The rest of the line, with a stand-in for each
+such string, is parsed by orjson, and the strings are put back in its tree (an object
+with a key among them rebuilt in its order). The line's bytes and its strings are all
+that is held at once.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import hyperscan
 import orjson
 
 from ._compiled import compiled
-from ._json_bytes import SPACE, STRING, narrowed_under
+from ._json_bytes import STRING, narrowed_under
 from ._narrow import (
     LongText,
     Narrowed,
@@ -51,10 +52,6 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
     for start, end in _strings(body):
         if end - start - 2 <= LONG_STRING:
             continue
-        after = SPACE.match(body, end)
-        assert after is not None  # matches the empty string
-        if body[after.end() : after.end() + 1] == b":":
-            continue  # a key: parsed with the rest
         if body.find(b"\\", start + 1, end - 1) == -1:
             if _plain(body, start + 1, end - 1):
                 spans.append((start, end, False))  # else decoded by orjson with the rest
@@ -250,13 +247,15 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
     """Each stand-in in ``tree`` replaced by its text (in place); how many were. A
     narrowed text goes in as a ``LongText`` (a list's item too), and as its text, whole,
     under a key the walk reads the value of or a ``key`` class's key
-    (``_json_bytes.narrowed_under``)."""
+    (``_json_bytes.narrowed_under``), or as a key."""
     if isinstance(tree, str):
         return 0  # a line that is one string is not an entry: parsed whole
     count = 0
     stack = [tree] if isinstance(tree, dict | list) else []
     while stack:
         node = stack.pop()
+        if isinstance(node, dict):
+            count += _keys_put_back(node, texts)
         keys = node.keys() if isinstance(node, dict) else range(len(node))
         for key in keys:
             value = node[key]
@@ -271,6 +270,24 @@ def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
                     count += 1
             elif isinstance(value, dict | list):
                 stack.append(value)
+    return count
+
+
+def _keys_put_back(node: dict[str, Any], texts: dict[str, str | Narrowed]) -> int:
+    """The object ``node``'s stand-in keys replaced by their texts, in its order (in
+    place); how many were. A key written twice keeps its first place and its last value,
+    as orjson keeps it."""
+    if not any(key in texts for key in node):
+        return 0
+    items = list(node.items())
+    node.clear()
+    count = 0
+    for key, value in items:
+        text = texts.get(key)
+        if text is not None:
+            key = text.whole() if isinstance(text, Narrowed) else text
+            count += 1
+        node[key] = value
     return count
 
 

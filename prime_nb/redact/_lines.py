@@ -2,7 +2,8 @@
 
 Why a module: how a line is read decides what is held of it at once. A line is read a
 piece at a time into one growing buffer (``readline`` of a long line joins its pieces
-into a new bytes: twice the line at once); a long line's bytes are let go once parsed
+into a new bytes: twice the line at once), and the heap left free then given back
+(:func:`give_back_freed`); a long line's bytes are let go once parsed
 (:data:`KEEP_RAW`); a line of many small values is held as bytes, to be walked as a
 stream (``_stream.py``) instead of a tree many times its size.
 """
@@ -10,6 +11,9 @@ stream (``_stream.py``) instead of a tree many times its size.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
+import platform
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -83,7 +87,8 @@ def read_line(fh: BinaryIO) -> Raw:
     """The next line of ``fh`` with its line end (empty at the end of the file). A line
     longer than :data:`READ_PIECE` is read a piece at a time into a ``bytearray``, which
     grows in place (``readline`` alone keeps every piece of a long line until it joins
-    them into a new bytes: twice the line at once)."""
+    them into a new bytes: twice the line at once); then the heap's free memory is given
+    back (:func:`give_back_freed`), before the line is parsed."""
     piece = fh.readline(READ_PIECE)
     if len(piece) < READ_PIECE or piece.endswith(b"\n"):
         return piece
@@ -93,7 +98,33 @@ def read_line(fh: BinaryIO) -> Raw:
         piece = fh.readline(READ_PIECE)
         line += piece
         if len(piece) < READ_PIECE or piece.endswith(b"\n"):
+            give_back_freed()
             return line
+
+
+def give_back_freed() -> None:
+    """The heap's free memory given back to the system (glibc's ``malloc_trim``), once a
+    long line is read. glibc keeps the heap's free blocks resident: the many small
+    blocks the last long line's redaction freed (a long text's spans and cuts), and
+    the blocks the buffer left behind where ``realloc`` moved it. A long line's parse
+    makes long blocks, mapped apart, which cannot reuse them: held through the parse,
+    they set the peak (pass 2's, above pass 1's by about half the line when the line
+    is one long key). Elsewhere than glibc nothing is done."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` through ctypes, or None on another C library."""
+    if platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # pragma: no cover - a static interpreter
+        return None
+    return trim
 
 
 def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False) -> Line:

@@ -17,6 +17,7 @@ import random
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 from secret_corpus import build, build_spec
 
@@ -253,21 +254,26 @@ def test_strings_decoded_apart_give_the_same_file(
         assert whole == apart
     with monkeypatch.context() as patch:
         patch.setattr(_apart, "LONG_STRING", -1)
-        # a tree of the line with its strings put back; a key is parsed with the rest;
-        # a line that is one string, or no JSON, is parsed whole
+        # a tree of the line with its strings put back, its keys too (a key written
+        # twice where orjson keeps it: its first place, its last value); a line that
+        # is one string, or no JSON, is parsed whole
         line = b'{"a": "x\\n", "b": ["p\xc3\xa9", {"c": "q"}], "d": 1}'
         assert _apart.parsed_apart(line) == {"a": "x\n", "b": ["p\xe9", {"c": "q"}], "d": 1}
+        twice = b'{"k": 1, "b": {"c": 2}, "k": 3}'
+        assert list(_apart.parsed_apart(twice).items()) == list(orjson.loads(twice).items())
         assert _apart.parsed_apart(b'"one string"') is None
         assert _apart.parsed_apart(b'{"a": "x"} tail') is None
         assert _apart.parsed_apart(b'{"a": "\xff"}') is None  # not UTF-8: orjson refuses
         assert _apart.parsed_apart(b'{"a": "\x01"}') is None  # a control character
         # a string with escapes, in a line read into a bytearray: decoded apart, in the
-        # line's own buffer, which is then blank; in bytes, parsed with the rest
+        # line's own buffer, which is then blank; in bytes, parsed with the rest (its
+        # keys apart)
         held = bytearray(b'{"a": "q\\"\\u00e9\\ud83d\\ude00\\n", "b": 1}')
         got = _apart.parsed_apart(held)  # with an emoji: narrowed, as any key's text
         assert got["b"] == 1 and got["a"].source.whole() == 'q"\xe9\U0001f600\n'
         assert held == b'{"a": "' + b"x" * 23 + b'", "b": 1}'
-        assert _apart.parsed_apart(bytes(held).replace(b"x", b"\\n")) is None
+        newlines = bytes(held).replace(b"x", b"\\n")
+        assert _apart.parsed_apart(newlines) == {"a": "\n" * 23, "b": 1}
         assert _apart.parsed_apart(bytearray(b'{"a": "\\ud800"}')) is None  # orjson refuses
 
 
