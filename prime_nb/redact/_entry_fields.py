@@ -76,7 +76,9 @@ def join(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     if len(key) > LONG_KEY:
-        runs = (key[at : at + _DIGESTED] for at in range(0, len(key), _DIGESTED))
+        runs: Iterable[str] = (key,)  # encoded whole up to _DIGESTED, else in runs
+        if len(key) > _DIGESTED:
+            runs = (key[at : at + _DIGESTED] for at in range(0, len(key), _DIGESTED))
         key = abbreviated(runs, len(key))
     return f"{path}.{key}" if path else key
 
