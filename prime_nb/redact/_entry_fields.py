@@ -66,8 +66,8 @@ LONG_KEY = 256
 KEY_HEAD = 64
 #: how many characters of a long key are encoded at a time for its digest
 _DIGESTED = 1 << 16
-#: the first high surrogate and the last low one
-_HIGH, _LOW = "\ud800", "\udfff"
+#: the range of high surrogates (a pair's first half) and of low ones (its second)
+_HIGH, _LOW = ("\ud800", "\udbff"), ("\udc00", "\udfff")
 
 
 def join(path: str, key: str | int) -> str:
@@ -101,6 +101,10 @@ def abbreviated(pieces: Iterable[str], length: int) -> str:
             head += piece[: KEY_HEAD + 1 - len(head)]
         digest.update(piece.encode("utf-8", "surrogatepass"))
     cut = KEY_HEAD
-    if len(head) > cut and _HIGH <= head[cut - 1] <= "\udbff" and "\udc00" <= head[cut] <= _LOW:
+    if (
+        len(head) > cut
+        and _HIGH[0] <= head[cut - 1] <= _HIGH[1]
+        and _LOW[0] <= head[cut] <= _LOW[1]
+    ):
         cut -= 1
     return f"{head[:cut]}…[{length} chars {digest.hexdigest()[:8]}]"
