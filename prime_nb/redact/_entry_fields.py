@@ -8,7 +8,8 @@ alike, so they read them from one place.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 #: fields of an entry (or header) that make the format, never scanned
@@ -59,8 +60,51 @@ def child_where(key: str, where: str) -> str:
     return "data"
 
 
+#: a key longer than this (in characters) is abbreviated in a field path
+LONG_KEY = 256
+#: how many of a long key's first characters its abbreviation keeps
+KEY_HEAD = 64
+#: how many characters of a long key are encoded at a time for its digest
+_DIGESTED = 1 << 16
+#: the range of high surrogates (a pair's first half) and of low ones (its second)
+_HIGH, _LOW = ("\ud800", "\udbff"), ("\udc00", "\udfff")
+
+
 def join(path: str, key: str | int) -> str:
-    """The field path of ``key`` (a name, or a list's index) under ``path``."""
+    """The field path of ``key`` (a name, or a list's index) under ``path``; a key over
+    :data:`LONG_KEY` characters abbreviated (:func:`abbreviated`)."""
     if isinstance(key, int):
         return f"{path}[{key}]"
+    if len(key) > LONG_KEY:
+        runs: Iterable[str] = (key,)  # encoded whole up to _DIGESTED, else in runs
+        if len(key) > _DIGESTED:
+            runs = (key[at : at + _DIGESTED] for at in range(0, len(key), _DIGESTED))
+        key = abbreviated(runs, len(key))
     return f"{path}.{key}" if path else key
+
+
+def abbreviated(pieces: Iterable[str], length: int) -> str:
+    """A long key as a field path names it: its first :data:`KEY_HEAD` characters (one
+    fewer where the last would split a surrogate pair), ``…``, then ``[<n> chars <d>]``,
+    ``n`` its length and ``d`` the first 8 hex digits of the blake2b digest of its UTF-8,
+    so that keys with the same start stay apart. ``pieces`` are its text in order: a key
+    whose new text waits to be written (``_pending.PendingTexts``) is never made whole.
+
+    Why: a report row's path holds the keys above it, and a row for every value under a
+    long key made the report grow by the key's length for each: a path is bounded by its
+    depth, not by its keys. The text is the key's new one, its secrets already replaced.
+    """
+    digest = hashlib.blake2b()
+    head = ""
+    for piece in pieces:
+        if len(head) <= KEY_HEAD:
+            head += piece[: KEY_HEAD + 1 - len(head)]
+        digest.update(piece.encode("utf-8", "surrogatepass"))
+    cut = KEY_HEAD
+    if (
+        len(head) > cut
+        and _HIGH[0] <= head[cut - 1] <= _HIGH[1]
+        and _LOW[0] <= head[cut] <= _LOW[1]
+    ):
+        cut -= 1
+    return f"{head[:cut]}…[{length} chars {digest.hexdigest()[:8]}]"

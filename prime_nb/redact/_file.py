@@ -233,7 +233,7 @@ def _redact(source: Path, target: Path | None, scrubber: Scrubber, dry_run: bool
     streamed = _learn(source, scrubber)
     # a long text's new text is written in pieces from the old, never built whole
     scrubber.pending = pending = PendingTexts()
-    hits = HitColumns(pending)
+    hits = HitColumns()
     out = None if dry_run or target is None else open(target, "xb")  # noqa: SIM115
     try:
         with open(source, "rb") as again:  # long lines kept as they are are copied from it

@@ -23,6 +23,8 @@ from typing import Protocol, overload
 
 import orjson
 
+from ._entry_fields import abbreviated
+
 #: a text longer than this (in characters) is written in pieces when it changes
 LONG_TEXT = 1 << 16
 #: how many characters of the old text go into one piece
@@ -96,12 +98,8 @@ _FEW_CUTS = 64
 #: what a stand-in holds besides its number: no line holds it (a NUL and a random word)
 _TOKEN = secrets.token_hex(8)
 _PREFIX = "\x00prime-nb-pending:" + _TOKEN + ":"
-#: what a field path that names a stand-in holds (a long key's: ``path_pieces``)
-STAND_IN_MARK = _PREFIX
 #: a stand-in as orjson (or the standard library's encoder) writes it
 _WRITTEN = re.compile(rb'"\\u0000prime-nb-pending:' + _TOKEN.encode() + rb':([0-9]+)"')
-#: a stand-in as it is in a field path
-_NAMED = re.compile(re.escape(_PREFIX) + "[0-9]+")
 
 
 def kept_name(number: int) -> str:
@@ -265,19 +263,11 @@ class PendingTexts:
             if other is not key
         )
 
-    def path_pieces(self, path: str) -> Iterator[str]:
-        """The field path ``path`` with each stand-in of this line in it as its new text,
-        a piece at a time: a path under a long key is never made whole, nor its key's
-        new text (the stand-ins are kept waiting to be written)."""
-        at = 0
-        for m in _NAMED.finditer(path):
-            held = self._texts.get(m.group())
-            if held is None:
-                continue
-            yield path[at : m.start()]
-            yield from new_pieces(*held)
-            at = m.end()
-        yield path[at:]
+    def key_in_path(self, name: str) -> str:
+        """The new text of the stand-in ``name`` (a long key's) as a field path names it
+        (``_entry_fields.abbreviated``), read a piece at a time, never made whole."""
+        text, cuts = self._texts[name]
+        return abbreviated(new_pieces(text, cuts), self.length(name))
 
     def length(self, key: str) -> int:
         """The length of ``key``'s new text (``key`` itself when it is no stand-in)."""

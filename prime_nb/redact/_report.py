@@ -10,9 +10,8 @@ row is the field path's UTF-8 bytes in one buffer, where it ends, and a code for
 rows. A placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most
 of them: under a secret's key every distinct value has one) is coded by that rule and
 number, made again when the report is built, so that a file of many distinct values
-keeps no string nor tuple for each. A field path under a long key whose new text waits
-to be written (``_pending.PendingTexts``) names the key's stand-in: its new text goes
-into the buffer a piece at a time, never made whole as a path nor as its UTF-8 copy.
+keeps no string nor tuple for each. A field path names a key over 256 characters
+abbreviated (``_entry_fields.abbreviated``), so that a row is bounded by its depth.
 The report's DataFrame is built only when the walk is done, its ``rule``,
 ``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
 once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
@@ -29,7 +28,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._pending import STAND_IN_MARK, PendingTexts
 from ._scrub import Hit
 from ._suspects import SUSPECT
 
@@ -64,15 +62,6 @@ class _Table:
 
     def append(self, field: str, pair: int) -> None:
         self.fields += field.encode("utf-8", "surrogatepass")
-        self._ended(pair)
-
-    def append_pieces(self, pieces: Iterable[str], pair: int) -> None:
-        """A row whose field is ``pieces`` joined (each encoded into the buffer in turn)."""
-        for piece in pieces:
-            self.fields += piece.encode("utf-8", "surrogatepass")
-        self._ended(pair)
-
-    def _ended(self, pair: int) -> None:
         if len(self.fields) > _NARROW_ENDS and self.ends.typecode == "I":
             self.ends = array("Q", self.ends)
         self.ends.append(len(self.fields))
@@ -98,10 +87,7 @@ class HitColumns:
     """Where the scrubber appends its hits during a redaction (``append``/``extend``, as
     to a list); the replacements and the suspects apart."""
 
-    def __init__(self, pending: PendingTexts | None = None) -> None:
-        #: the long texts of the line being walked: a field path under a long key names
-        #: its stand-in, and the key's new text goes into the row a piece at a time
-        self._pending = pending
+    def __init__(self) -> None:
         self.replaced = _Table()
         self.suspects = _Table()
         self._ids: dict[str | None, int] = {}
@@ -115,10 +101,7 @@ class HitColumns:
     def append(self, hit: Hit, /) -> None:
         table = self.suspects if hit.rule == SUSPECT else self.replaced
         pair = self._pair(hit.rule, hit.placeholder)
-        if STAND_IN_MARK in hit.field and self._pending is not None:
-            table.append_pieces(self._pending.path_pieces(hit.field), pair)
-        else:
-            table.append(hit.field, pair)
+        table.append(hit.field, pair)
 
     def _rule(self, rule: str) -> tuple[int, str]:
         known = self._rules.get(rule)

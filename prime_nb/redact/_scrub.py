@@ -439,8 +439,8 @@ class Scrubber(SpanFinder):
             base, new_key = new_key, pending.as_key(new_key, key, obj, taken)
             if pending.holds(new_key):  # the path is made only for a value that may hit
                 scalar = value is None or isinstance(value, int | float)
-                # the path names the key's stand-in: the report writes its new text
-                child = path if scalar and not inner else join(path, base)
+                # the path names the key abbreviated, read from its new text's pieces
+                child = path if scalar and not inner else join(path, pending.key_in_path(base))
                 return new_key, WALK, child, child_where(key, where), bool(inner)
         child = join(path, new_key)
         if new_key != key:

@@ -7,13 +7,13 @@ short key, its new name built whole (``Scrubber._key`` passing its spans as a li
 separators (``_values._key_class``). The long keys hold secrets at their ends and across
 the 64K-character pieces they are written in, escapes, wide characters, two in one
 object among short keys, one equal to a value known under a secret's key, some under a
-secret's key with values of every kind under them (reported at paths through the key's
-new text, which the report writes a piece at a time; one through two long keys), one
-whose new name is another key of its object (renamed apart), one whose new name is
-short, one in a line walked as a stream, and names ending in a secret's words, a
-qualifier and a secret's id. Breakage checks: with the renaming left out, the file
-differs from the oracle's; with the keys' stand-ins left in the report's paths, the
-report does.
+secret's key with values of every kind under them (reported at paths through the key
+abbreviated, read from its new text's pieces, where the oracle abbreviates the new name
+built whole; one through two long keys), one whose new name is another key of its object
+(renamed apart), one whose new name is short, one in a line walked as a stream, and names
+ending in a secret's words, a qualifier and a secret's id. Breakage checks: with the
+renaming left out, the file differs from the oracle's; with the keys abbreviated from
+their old text, the report does.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import pytest
 from secret_corpus import plant
 
 from prime_nb.redact import Redaction, _entry_fields, redact
+from prime_nb.redact._entry_fields import abbreviated
 from prime_nb.redact._pending import LONG_TEXT, PIECE, PendingTexts
 from prime_nb.redact._scrub import Hits, Scrubber
 from prime_nb.redact._span_list import held
@@ -162,6 +163,12 @@ def _old_key_class(name: str) -> str | None:
     return None
 
 
+def _abbreviated_old(self: PendingTexts, name: str) -> str:
+    """``PendingTexts.key_in_path`` broken: the key's old text abbreviated, not its new."""
+    text = self._texts[name][0]
+    return abbreviated([text[0 : len(text)]], len(text))
+
+
 def _write(path: Path, contents: list[object]) -> Path:
     lines = [json.dumps(HEAD), *(_entry(i, content) for i, content in enumerate(contents))]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -207,7 +214,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         broken = _redacted(collided, "broken.jsonl")
     under = _write(folder / "under.jsonl", [{"api_key": {_under_a_secret_key(17): "value"}}])
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(PendingTexts, "path_pieces", lambda self, path: iter([path]))
+        patch.setattr(PendingTexts, "key_in_path", _abbreviated_old)
         unread = _redacted(under, "unread.jsonl")
     return {"now": now, "before": before, "broken": broken, "stood": stood, "unread": unread}
 
@@ -236,12 +243,13 @@ def test_the_session_holds_what_the_paths_read(runs: dict[str, Any]) -> None:
 
 def test_paths_under_long_keys_are_reported_from_their_new_text(runs: dict[str, Any]) -> None:
     """Values of every kind under long keys under a secret's key are reported, each at a
-    path holding its key's new text; and the report read without the new text in its
-    paths is seen by the oracle."""
+    path naming its key abbreviated (one through two long keys); and the report with the
+    keys abbreviated from their old text is seen by the oracle."""
     fields = runs["before"].report["field"]
-    long = fields[fields.str.len() > LONG_TEXT]
-    under = long[long.str.startswith("message.content.api_key.")]
-    assert len(under) >= 7 and under.str.endswith("] .o.x[1]").sum() == 1, list(under.str[-20:])
+    under = fields[fields.str.contains(" chars ", regex=False)]
+    under = under[under.str.startswith("message.content.api_key.")]
+    assert len(under) >= 7 and under.str.endswith("].o.x[1]").sum() == 1, list(under)
+    assert under.str.count("…").max() == 2 and fields.str.len().max() < 300
     unread = set(runs["unread"].report["field"])
     assert unread and not unread <= set(fields)
 

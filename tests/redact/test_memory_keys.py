@@ -84,14 +84,14 @@ def test_a_long_key_is_not_split_into_every_word(peaks: dict[str, dict[str, floa
     assert_grew_at_most(peaks, LONG_KEY, 3.75)
 
 
-def test_a_path_under_a_long_key_is_reported_a_piece_at_a_time(
+def test_a_path_under_a_long_key_names_it_abbreviated(
     peaks: dict[str, dict[str, float]],
 ) -> None:
     """The key under a secret's key, its value reported: 5.6-5.8x the line before at
     these sizes (5.8-5.9 in the probe), the row's field path made as one string with
-    the key's new text, and its UTF-8 copy, beside the key and the report's buffer; 3.6
-    now (3.3 in the probe), the path naming the key's stand-in and the report writing
-    the new text into its buffer a piece at a time."""
+    the key's new text, and its UTF-8 copy, beside the key and the report's buffer;
+    3.4-3.6 now (3.3 in the probe), the path naming the key abbreviated, its length and
+    digest read from its new text's pieces (``_entry_fields.abbreviated``)."""
     assert_grew_at_most(peaks, LONG_KEY_SECRET, 3.75)
 
 

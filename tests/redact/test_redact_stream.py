@@ -177,6 +177,21 @@ HOSTILE = {
         29, '{"api_key": {"a": 1, "b": [' + "0," * 300 + '0], "a": 2}}'
     ),
     "a lone surrogate in a whole secret": _entry(30, '{"api_key": [' + "0," * 300 + '"\\ud800"]}'),
+    # keys over 256 characters: abbreviated in a field path (``_entry_fields.abbreviated``)
+    "long keys": _entry(
+        31,
+        json.dumps(
+            {
+                "k" * 300 + "a": "password=hunter2xyz",
+                "k" * 300 + "b": ["password=two2xyz", {"😀" * 257: _TOKEN}],
+                "api_key": {"password=hunter2xyz" * 20: list(range(300)), "s" * 257: 1},
+            }
+        ),
+    ),
+    # its new text waits in pieces in the tree walk, built whole in the stream's
+    "a long key written in pieces": _entry(
+        32, json.dumps({"pad " * 17_000 + "password=hunter2xyz": {"v": "password=two2xyz"}})
+    ),
 }
 
 
@@ -218,6 +233,8 @@ STREAMED_HOSTILE = [
     "a list of small objects",
     "a secret key over 256 values",
     "a secret key at 256 values",
+    "long keys",
+    "a long key written in pieces",
 ]
 
 
