@@ -141,6 +141,11 @@ class StreamWalk:
             raise NotStreamable("not valid JSON here") from None
 
     def _string_end(self, at: int) -> int:
+        """Where the string at ``at`` ends; one with no escape found at ``find``'s speed
+        (where ``STRING`` would end it too: no backslash before its next quote)."""
+        quote = self.buf.find(b'"', at + 1, self.end)
+        if quote != -1 and self.buf.find(b"\\", at + 1, quote) == -1:
+            return quote + 1
         m = STRING.match(self.buf, at, self.end)
         if m is None:
             raise NotStreamable("a string without its closing quote")
@@ -437,9 +442,11 @@ class StreamWalk:
         scalars is parsed as one list (up to :data:`RUN` items), a list or an object
         alone."""
         inner = "block" if frame.where == "content" else "data"
-        run = _FLAT_RUN.match(self.buf, at, self.end)
-        if run is not None and run.end() - at > NARROWED:  # a long string: perhaps narrowed
-            run = None
+        # read within NARROWED bytes (a longer string, perhaps narrowed, is read alone),
+        # never past them: a run of long items is not read whole to be let go
+        run = _FLAT_RUN.match(self.buf, at, min(self.end, at + NARROWED))
+        if run is not None and not self._run_ends(run.end(), frame.close):
+            run = None  # its last item cut at the limit (a number's digits), or no JSON
         found = (run.end(), None) if run is not None else self._small_run(at, depth)
         if found is None:
             value, end = self._read(at, depth, frame.count)
@@ -468,6 +475,11 @@ class StreamWalk:
         if not self.learning:
             self.write((b"" if first else b",") + orjson.dumps(values)[1:-1])
         return None, end
+
+    def _run_ends(self, at: int, close: int) -> bool:
+        """Whether a list's items end at ``at``: a comma or the list's close follows."""
+        at = self._space(at)
+        return at < self.end and self.buf[at] in (_COMMA, close)
 
     def _small_run(self, at: int, depth: int) -> tuple[int, list[Any]] | None:
         """Items of a list from ``at`` that span up to :data:`SMALL` bytes, parsed as one
