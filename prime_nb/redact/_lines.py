@@ -4,8 +4,9 @@ Why a module: how a line is read decides what is held of it at once. A line is r
 piece at a time into one growing buffer (``readline`` of a long line joins its pieces
 into a new bytes: twice the line at once), and the heap left free then given back
 (:func:`give_back_freed`); a long line's bytes are let go once parsed
-(:data:`KEEP_RAW`); a line of many small values is held as bytes, to be walked as a
-stream (``_stream.py``) instead of a tree many times its size.
+(:data:`KEEP_RAW`); a long line of many small values, or of no string long enough to
+be decoded apart, is held as bytes, to be walked as a stream (``_stream.py``) instead
+of a tree as large as it or many times its size.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import ctypes
 import functools
 import platform
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -21,7 +23,8 @@ from typing import Any, BinaryIO, NamedTuple
 import orjson
 
 from ..format import BOM, deep_enough, glued_spans, lenient_loads, trim_depth
-from ._apart import parsed_apart
+from ._apart import LONG_STRING, parsed_apart
+from ._json_bytes import STRING
 from ._stream import deeper_than, repeated_keys
 
 #: a line's bytes: a ``bytearray`` when it was read in pieces (:func:`read_line`)
@@ -64,7 +67,7 @@ KEEP_RAW = 1 << 16
 
 def read_lines(path: Path, streamed: Callable[[int], bool]) -> Iterator[Line]:
     """Each line parsed, or held as bytes (:data:`STREAMED`) when ``streamed(number)``
-    and :func:`many_values`. Why the list: a line's bytes are handed to
+    and :func:`many_values` or :func:`no_string_apart`. Why the list: a line's bytes are handed to
     :func:`parse_line` in a list it empties, so that no name here holds them while the
     line is redacted."""
     with open(path, "rb") as fh:
@@ -132,7 +135,7 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
     length = len(raw)
     tail = line_end(raw)
     head = BOM if raw.startswith(BOM) else b""
-    if streamed and many_values(raw):
+    if streamed and (many_values(raw) or no_string_apart(raw)):
         return Line(number, offset, raw, length, head, tail, STREAMED, None)
     kept = raw if length <= KEEP_RAW else None
     # orjson reads the line with its line end (JSON whitespace), so no copy without it
@@ -180,8 +183,9 @@ def _without_end(raw: Raw, tail: bytes, alone: bool) -> Raw:
     return raw[: len(raw) - len(tail)]
 
 
-#: a line longer than this whose values are many and small (:func:`many_values`) is
-#: walked as a stream of its values (``_stream.py``), not parsed into a tree
+#: a line longer than this whose values are many and small (:func:`many_values`), or
+#: that holds no string decoded apart (:func:`no_string_apart`), is walked as a stream
+#: of its values (``_stream.py``), not parsed into a tree
 STREAM_MIN = 1 << 18
 #: what one value costs as a Python object, at least (an object's header and a pointer)
 VALUE_COST = 64
@@ -200,6 +204,30 @@ def many_values(raw: Raw) -> bool:
         return False  # too few even if no quote is escaped: no third count
     strings = (quotes - raw.count(b'\\"')) // 2
     return (strings + commas) * VALUE_COST > len(raw)
+
+
+#: a quote and more bytes than a string decoded apart holds, none a quote: the start of
+#: such a string, or of a long stretch between two strings (a long number, spaces)
+_LONG_AFTER_QUOTE = re.compile(rb'"[^"]{%d}' % (LONG_STRING + 1))
+
+
+def no_string_apart(raw: Raw) -> bool:
+    """Whether a line over :data:`STREAM_MIN` holds no string that ``parsed_apart``
+    decodes apart (longer than ``LONG_STRING``). Why: every other value's tree costs
+    about its bytes or more (a string of 4 KB is a ``str`` of 4 KB), and orjson's parse
+    holds the line, its copy of it and the tree at once, three times the line; the
+    stream walk holds the line and a value at a time. A long string is decoded apart
+    instead: the stream walk would hold the line's bytes beside it while it is redacted,
+    where the tree walk lets them go once the line is parsed.
+
+    A long stretch with no quote is found at C speed; a line with an escaped quote, which
+    such a stretch does not cross, is read a string at a time (at C speed too when its
+    strings are long)."""
+    if len(raw) <= STREAM_MIN or _LONG_AFTER_QUOTE.search(raw) is not None:
+        return False
+    if raw.find(b'\\"') == -1:
+        return True  # every string is within a stretch between two quotes
+    return all(m.end() - m.start() - 2 <= LONG_STRING for m in STRING.finditer(raw))
 
 
 def line_end(raw: Raw) -> bytes:
