@@ -21,7 +21,9 @@ taken off, so that it does not come back:
   (``_span_list.py``, ``_pending.Cuts``).
 
 Two are within 3x. Thousands of keys of 4 KB each: the cache of key classes kept the
-last 1,024 names, and so a second copy of the line's keys (``_values.py``). A number of
+last 1,024 names, and so a second copy of the line's keys (``_values.py``); and the line
+was parsed into a tree, three times the line at once, where it is walked as a stream
+(``_lines.py``). A number of
 a million digits, which orjson refuses (past a double's range) and the lenient parser
 reads as ``load()`` does (infinity): the line was held with a copy of it without its
 line end, and orjson's error (which holds the line as text) was alive while the lenient
@@ -111,5 +113,8 @@ def test_a_number_orjson_refuses_is_read_from_one_copy_of_its_line(
 def test_long_keys_are_not_kept_by_the_cache_of_key_classes(
     peaks: dict[str, dict[str, float]],
 ) -> None:
-    """4.1x the line before."""
-    assert_grew_at_most(peaks, LONG_KEYS, 3.0)
+    """4.1x the line before; 2.8-3.0x with no cache of long names, the line parsed into
+    a tree (the line, orjson's copy of it and the tree of 4 KB keys, each as long as its
+    text); 1.0-1.1x now, walked as a stream (``_lines.no_string_apart``): the line's bytes
+    and a member at a time. 2.0 (with the noise's 0.5) tells the stream from the tree."""
+    assert_grew_at_most(peaks, LONG_KEYS, 2.0)
