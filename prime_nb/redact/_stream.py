@@ -300,6 +300,9 @@ class StreamWalk:
 
     # -- writing ---------------------------------------------------------------------------
     def _emit(self, value: Any) -> None:
+        """``value`` written as orjson writes it; nothing made when nothing is written."""
+        if self.learning:
+            return
         if isinstance(value, str) and len(value) > PIECE:
             self.write(b'"')
             for at in range(0, len(value), PIECE):
@@ -413,7 +416,8 @@ class StreamWalk:
         if new_key != key:  # an unchanged key is in the shell: only a new one is kept
             frame.taken.add(new_key)
             self.changed = True
-        self.write((b"," if frame.count else b"") + orjson.dumps(new_key) + b":")
+        if not self.learning:
+            self.write((b"," if frame.count else b"") + orjson.dumps(new_key) + b":")
         frame.count += 1
         if end is None:
             if how == KEEP:  # a long value the format keeps: copied as a tree

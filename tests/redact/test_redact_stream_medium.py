@@ -146,3 +146,5 @@ def test_a_long_line_of_medium_keys_is_walked_as_a_stream(
     assert outs[0].path.read_bytes() == outs[1].path.read_bytes()  # type: ignore[union-attr]
     assert outs[0].report.equals(outs[1].report) and outs[0].suspects.equals(outs[1].suspects)
     assert len(outs[0].report) > 150
+    dry = redact(path, dry_run=True, hostnames=[])  # walked as a stream writing nothing
+    assert dry.report.equals(outs[0].report) and dry.suspects.equals(outs[0].suspects)
