@@ -62,6 +62,10 @@ MEDIUM_KEYS = {
             _medium(3, 300): "password=hunter2xyz",
         }
     ),
+    # past 256 values under a secret's key: one placeholder, a digest of its strings
+    "a secret's key over 256 medium keys, quotes escaped": json.dumps(
+        {"token": {f'{i} "quoted" \\ ' + _medium(i, 40): [i] for i in range(300)}, "n": 1}
+    ),
     "keys beyond ASCII": json.dumps(
         {
             f"{i} café 中文 😀 Ωmega жук " * 20 + ("password=hunter2xyz" if i % 2 else ""): (
