@@ -215,37 +215,48 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     if not beyond_latin1(buffer, start, end):
         return None  # a byte a character as a ``str`` already
     long_lead = has_long_lead(buffer, start, end)
-    present: set[str] = set()  # the characters of Latin-1 in it (a stand-in is none)
+    present: set[str] = set()  # the characters in it a stand-in may not be
     narrowed: set[str] = set()
     letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
+    astral: dict[str, int] = {}  # each letter or tag beyond the BMP, one for one
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _wide_counts(piece)
-        for char in found.keys() - narrowed - letters.keys():
+        for char in found.keys() - narrowed - letters.keys() - astral.keys():
             if char <= "\xff":
                 present.add(char)
             elif alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
-                return None  # a wide letter (mathematical, a tag): read as it is
+                if astral_kind(char) is None:
+                    return None  # a mathematical letter, a cased one: read as it is
+                astral[char] = 0
             elif (letter_pair(char) is not None or char in HIDDEN_MARKS) and not widest:
                 letters[char] = 0
             else:
-                widest = 1  # a letter of the BMP (Hebrew): two bytes a character
+                present.add(char)  # a letter of the BMP (Hebrew): two bytes a character
+                widest = 1
         if not widest and len({letter_pair(c) for c in letters} - {None}) > len(_latin_pairs()):
             widest = 1  # more letters than stand-ins for them
         if widest and not long_lead:
             return None  # a letter stays: its ``str`` is two bytes a character as it is
-        for char in letters:
-            letters[char] += found.get(char, 0)
-        kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
+        for counted in (letters, astral):
+            for char in counted:
+                counted[char] += found.get(char, 0)
+        kind = 4 if kind == 4 or astral or any(char > "\uffff" for char in narrowed) else 2
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     lettered = {} if widest else _letter_stand_ins(letters, present)
     if lettered is None:
         widest, lettered = 1, {}
-    wide += sum(letters[char] for char in lettered)
+    wide += sum(letters[char] for char in lettered) + sum(astral.values())
+    astral_in = _astral_stand_ins(astral, present)
+    if astral_in is None:
+        return None  # more kinds beyond the BMP than stand-ins for them
+    if any(char > "\xff" for char in astral_in.values()):
+        widest = 1  # a stand-in of the BMP: two bytes a character
+    lettered.update(astral_in)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
     if not narrowed and not lettered:
@@ -393,6 +404,75 @@ HIDDEN_MARKS = frozenset(
 )
 #: the soft hyphen: the stand-in of a text's hidden mark
 HIDDEN_STAND_IN = "\u00ad"
+
+
+@functools.lru_cache(maxsize=4096)
+def astral_kind(char: str) -> str | None:
+    """``"Lo"`` where ``char`` is a letter with no case (CJK Extension B, a historic
+    script), ``"Cf"`` where it is a mark of format (a tag), of those a stand-in of its
+    kind (:func:`_stand_in_kind`) is alike to for every finder; else None (a
+    mathematical letter, which the disguise finder folds; a cased letter, a digit)."""
+    return _stand_in_kind(char) if char > "\uffff" else None
+
+
+def _stand_in_kind(char: str) -> str | None:
+    """The kind of ``char`` where every test a finder makes of one reads it as it reads
+    any of its kind: a letter (``Lo``: ``\\w``, alphabetic, printable, no digit nor
+    numeric value) or a mark of format (``Cf``: none of those, no blank); no case, its
+    own NFKC form (but :data:`LATIN_LETTERS`), none the disguise finder folds or takes
+    off, none a finder names."""
+    kind = unicodedata.category(char)
+    if kind not in ("Lo", "Cf") or char in NAMED or char in HIDDEN_MARKS:
+        return None
+    if not char.lower() == char == char.upper() == char.casefold():
+        return None
+    if unicodedata.normalize("NFKC", char) != char and char not in LATIN_LETTERS:
+        return None
+    if _DISGUISED.match(char) is not None or ord(char) in _looks():
+        return None
+    letter = kind == "Lo"
+    if (char.isalpha(), char.isprintable(), re.fullmatch(r"\w", char) is not None) != (
+        letter,
+        letter,
+        letter,
+    ):
+        return None
+    return kind if not char.isnumeric() and not char.isspace() else None
+
+
+#: the letters of Latin-1 with no case (``Lo``): a letter beyond the BMP with no case
+#: becomes one of them, a byte a character. Each is alike to it to every finder but NFKC
+#: (``ª`` is ``a``), which only the disguise finder applies, to what it folds
+#: (``_disguise._FOLDABLE``); ``test_narrowed_text.py`` reads the package's source for it
+LATIN_LETTERS = "\u00aa\u00ba"
+
+
+@functools.cache
+def _astral_pools() -> dict[str, list[str]]:
+    """The stand-ins of each kind beyond the BMP, in the order tried: the letters of
+    Latin-1 with no case, then CJK Unified Ideographs (two bytes a character); marks of
+    format of the BMP that the disguise finder leaves (interlinear annotation marks,
+    Arabic and Syriac number marks), none of direction nor ever a blank."""
+    letters = [*LATIN_LETTERS, *map(chr, range(0x4E00, 0x4F00))]
+    marks = [*map(chr, range(0xFFF9, 0xFFFC)), *map(chr, range(0x600, 0x606))]
+    marks += ["\u06dd", "\u070f", "\u0890", "\u0891", "\u08e2"]
+    return {
+        "Lo": [c for c in letters if _stand_in_kind(c) == "Lo"],
+        "Cf": [c for c in marks if _stand_in_kind(c) == "Cf"],
+    }
+
+
+def _astral_stand_ins(astral: dict[str, int], present: set[str]) -> dict[str, str] | None:
+    """Each of ``astral`` (letters and marks beyond the BMP) as a stand-in of its kind
+    the text lacks, one for one; None where there are too few."""
+    stands: dict[str, str] = {}
+    for kind, pool in _astral_pools().items():
+        chars = sorted(char for char in astral if astral_kind(char) == kind)
+        free = [char for char in pool if char not in present]
+        if len(chars) > len(free):
+            return None
+        stands.update(zip(chars, free, strict=False))
+    return stands
 
 
 def _wide_counts(piece: str) -> dict[str, int]:
