@@ -22,15 +22,16 @@ each is printable, has no case, is its own NFKC form and is named by no finder
 (:func:`alike`). A letter of two UTF-8 bytes (Latin Extended, Greek, Cyrillic, Armenian)
 is narrowed one for one instead: each pair of cases to a pair of Latin-1 letters the
 text lacks, alike to it as a letter of the same case and UTF-8 length whose case pair is
-its own (:func:`letter_pair`); and a text's one kind of hidden mark (a zero-width space)
-to the soft hyphen, which the disguise finder takes off as it takes off the mark. The
-only places they differ are the characters themselves, so a span found that holds a
-stand-in (its value would not be the text's), a file-wide value that holds a narrowed
-character or a stand-in, or a rule that names one makes the scrubber read the text whole
-(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a tag),
-or any other text beyond ASCII not narrowed, is held as it is as a narrowed text with
-nothing narrowed (:func:`kept_whole`), so that its line, written anew, writes it in
-pieces.
+its own (:func:`letter_pair`); a text's one kind of hidden mark (a zero-width space)
+to the soft hyphen, which the disguise finder takes off as it takes off the mark; a
+letter beyond the BMP with no case (CJK Extension B) to one of Latin-1 or of the BMP, and
+a tag to a mark of format of the BMP (:func:`astral_kind`). The only places they differ
+are the characters themselves, so a span found that holds a stand-in (its value would
+not be the text's), a file-wide value that holds a narrowed character or a stand-in, or
+a rule that names one makes the scrubber read the text whole (``_long_scrub.py``). A
+text with a mathematical letter (which the disguise finder folds to ASCII), or any other
+text beyond ASCII not narrowed, is held as it is as a narrowed text with nothing
+narrowed (:func:`kept_whole`), so that its line, written anew, writes it in pieces.
 """
 
 from __future__ import annotations
