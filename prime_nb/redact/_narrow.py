@@ -422,9 +422,11 @@ def _stand_in_kind(char: str) -> str | None:
     numeric value) or a mark of format (``Cf``: none of those, no blank); no case, its
     own NFKC form (but :data:`LATIN_LETTERS`), none the disguise finder folds or takes
     off, none a finder names."""
-    kind = unicodedata.category(char)
+    kind = "Cf" if char in LATIN_CONTROLS else unicodedata.category(char)
     if kind not in ("Lo", "Cf") or char in NAMED or char in HIDDEN_MARKS:
         return None
+    if len(f"a{char}b".splitlines()) > 1:
+        return None  # a line's end to ``str.splitlines``
     if not char.lower() == char == char.upper() == char.casefold():
         return None
     if unicodedata.normalize("NFKC", char) != char and char not in LATIN_LETTERS:
@@ -446,16 +448,22 @@ def _stand_in_kind(char: str) -> str | None:
 #: (``ª`` is ``a``), which only the disguise finder applies, to what it folds
 #: (``_disguise._FOLDABLE``); ``test_narrowed_text.py`` reads the package's source for it
 LATIN_LETTERS = "\u00aa\u00ba"
+#: controls of Latin-1 (``Cc``) a tag becomes, a byte a character: alike to it to every
+#: finder but the category, which no finder reads of the text (``test_narrowed_text.py``
+#: reads the package's source for it); not the line's end ``U+0085``, nor the controls
+#: that begin or end a terminal's sequence (``U+0090``, ``U+009B``-``U+009F``)
+LATIN_CONTROLS = "".join(map(chr, [*range(0x80, 0x85), *range(0x86, 0x90)]))
 
 
 @functools.cache
 def _astral_pools() -> dict[str, list[str]]:
     """The stand-ins of each kind beyond the BMP, in the order tried: the letters of
-    Latin-1 with no case, then CJK Unified Ideographs (two bytes a character); marks of
-    format of the BMP that the disguise finder leaves (interlinear annotation marks,
-    Arabic and Syriac number marks), none of direction nor ever a blank."""
+    Latin-1 with no case, then CJK Unified Ideographs (two bytes a character); controls
+    of Latin-1, then marks of format of the BMP that the disguise finder leaves
+    (interlinear annotation marks, Arabic and Syriac number marks), none of direction
+    nor ever a blank."""
     letters = [*LATIN_LETTERS, *map(chr, range(0x4E00, 0x4F00))]
-    marks = [*map(chr, range(0xFFF9, 0xFFFC)), *map(chr, range(0x600, 0x606))]
+    marks = [*LATIN_CONTROLS, *map(chr, range(0xFFF9, 0xFFFC)), *map(chr, range(0x600, 0x606))]
     marks += ["\u06dd", "\u070f", "\u0890", "\u0891", "\u08e2"]
     return {
         "Lo": [c for c in letters if _stand_in_kind(c) == "Lo"],
@@ -477,12 +485,12 @@ def _astral_stand_ins(astral: dict[str, int], present: set[str]) -> dict[str, st
 
 
 def _wide_counts(piece: str) -> dict[str, int]:
-    """How many times each character from U+00A0 on stands in ``piece`` (NumPy's reading
+    """How many times each character from U+0080 on stands in ``piece`` (NumPy's reading
     of its UTF-32, not a Python step a character): those wider than Latin-1 to be
     narrowed, those of Latin-1 that a stand-in must not be (the symbols', the soft
     hyphen, the letters')."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32)
-    kinds, counts = np.unique(chars[chars >= 0xA0], return_counts=True)
+    kinds, counts = np.unique(chars[chars >= 0x80], return_counts=True)
     return dict(zip(map(chr, kinds.tolist()), counts.tolist(), strict=True))
 
 

@@ -101,6 +101,7 @@ SPECIAL = [
     "".join(map(chr, range(0xE0041, 0xE0051))) + " password=hunter2xyz (more tags than marks)",
     "\U0001d429\U0001d41a\U00020000 password=hunter2xyz (math and an ideograph: kept)",
     "\U00020001 \U00020000 password=hunter2xyz (an ideograph with a numeric value: kept)",
+    "\x80 \x81 \U000e0041 pass\U000e0042word=hunter2xyz (controls of Latin-1 in it)",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
     "😀😀🎉 dense 👍👍 password=hunter2xyz 🎉🎉🎉🎉",
     "password=\u201chun\u2019ter2xyz\u201d and then \u2014 more",  # a span over a quote
@@ -236,17 +237,16 @@ def test_no_character_a_finder_names_is_narrowed() -> None:
     assert not named.intersection(*_narrow._astral_pools().values())  # nor one beyond the BMP's
 
 
-def test_only_the_disguise_finder_folds_by_nfkc() -> None:
+def test_no_finder_reads_what_a_stand_in_beyond_the_bmp_differs_in() -> None:
     """A letter beyond the BMP with no case and its stand-in of Latin-1 (``ª``, ``º``)
-    differ only in NFKC (``ª`` is ``a``): the package applies NFKC only in ``_narrow``
-    and in the disguise finder's fold, which reads the characters of ``_FOLDABLE`` alone,
-    neither of these."""
-    folds = {
-        source.name
-        for source in Path(_narrow.__file__).parent.glob("*.py")
-        if "normalize(" in source.read_text(encoding="utf-8")
-    }
-    assert folds == {"_narrow.py", "_disguise.py"}
+    differ only in NFKC (``ª`` is ``a``), which the package applies only in ``_narrow``
+    and in the disguise finder's fold of ``_FOLDABLE``'s characters (neither of these);
+    a tag and its control of Latin-1 only in the category, which only ``_narrow`` and
+    ``_long_scrub`` (of a rule's pattern) read."""
+    sources = {p.name: p.read_text("utf-8") for p in Path(_narrow.__file__).parent.glob("*.py")}
+    folds = {name for name, text in sources.items() if "normalize(" in text}
+    kinds = {name for name, text in sources.items() if "category(" in text}
+    assert (folds, kinds) == ({"_narrow.py", "_disguise.py"}, {"_narrow.py", "_long_scrub.py"})
     disguise = importlib.import_module("prime_nb.redact._disguise")
     assert disguise._FOLDABLE.search(_narrow.LATIN_LETTERS) is None
     assert all(_narrow.astral_kind(c) is None for c in "\U0001d400\U0001d41a\U0001d7ce")
@@ -292,7 +292,7 @@ def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
     want = "\u00aa\u00ba \u4e01\u4e02 plain words and more " * 20
     assert both is not None and both.narrow == want
     tag = _narrowed("\U000e0041 plain words " * 20)
-    assert tag is not None and tag.narrow == "\ufff9 plain words " * 20
+    assert tag is not None and tag.narrow == "\x80 plain words " * 20
     assert tag.whole() == "\U000e0041 plain words " * 20
     assert _narrowed("\U0001d400 plain words " * 20) is None
     tags = "".join(map(chr, range(0xE0041, 0xE0041 + len(_narrow._astral_pools()["Cf"]) + 1)))
