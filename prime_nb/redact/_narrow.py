@@ -22,15 +22,16 @@ each is printable, has no case, is its own NFKC form and is named by no finder
 (:func:`alike`). A letter of two UTF-8 bytes (Latin Extended, Greek, Cyrillic, Armenian)
 is narrowed one for one instead: each pair of cases to a pair of Latin-1 letters the
 text lacks, alike to it as a letter of the same case and UTF-8 length whose case pair is
-its own (:func:`letter_pair`); and a text's one kind of hidden mark (a zero-width space)
-to the soft hyphen, which the disguise finder takes off as it takes off the mark. The
-only places they differ are the characters themselves, so a span found that holds a
-stand-in (its value would not be the text's), a file-wide value that holds a narrowed
-character or a stand-in, or a rule that names one makes the scrubber read the text whole
-(``_long_scrub.py``). A text with a letter beyond the BMP (a mathematical letter, a tag),
-or any other text beyond ASCII not narrowed, is held as it is as a narrowed text with
-nothing narrowed (:func:`kept_whole`), so that its line, written anew, writes it in
-pieces.
+its own (:func:`letter_pair`); a text's one kind of hidden mark (a zero-width space)
+to the soft hyphen, which the disguise finder takes off as it takes off the mark; a
+letter beyond the BMP with no case (CJK Extension B) to one of Latin-1 or of the BMP, and
+a tag to a mark of format of the BMP (:func:`astral_kind`). The only places they differ
+are the characters themselves, so a span found that holds a stand-in (its value would
+not be the text's), a file-wide value that holds a narrowed character or a stand-in, or
+a rule that names one makes the scrubber read the text whole (``_long_scrub.py``). A
+text with a mathematical letter (which the disguise finder folds to ASCII), or any other
+text beyond ASCII not narrowed, is held as it is as a narrowed text with nothing
+narrowed (:func:`kept_whole`), so that its line, written anew, writes it in pieces.
 """
 
 from __future__ import annotations
@@ -215,37 +216,48 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     if not beyond_latin1(buffer, start, end):
         return None  # a byte a character as a ``str`` already
     long_lead = has_long_lead(buffer, start, end)
-    present: set[str] = set()  # the characters of Latin-1 in it (a stand-in is none)
+    present: set[str] = set()  # the characters in it a stand-in may not be
     narrowed: set[str] = set()
     letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
+    astral: dict[str, int] = {}  # each letter or tag beyond the BMP, one for one
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _wide_counts(piece)
-        for char in found.keys() - narrowed - letters.keys():
+        for char in found.keys() - narrowed - letters.keys() - astral.keys():
             if char <= "\xff":
                 present.add(char)
             elif alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
-                return None  # a wide letter (mathematical, a tag): read as it is
+                if astral_kind(char) is None:
+                    return None  # a mathematical letter, a cased one: read as it is
+                astral[char] = 0
             elif (letter_pair(char) is not None or char in HIDDEN_MARKS) and not widest:
                 letters[char] = 0
             else:
-                widest = 1  # a letter of the BMP (Hebrew): two bytes a character
+                present.add(char)  # a letter of the BMP (Hebrew): two bytes a character
+                widest = 1
         if not widest and len({letter_pair(c) for c in letters} - {None}) > len(_latin_pairs()):
             widest = 1  # more letters than stand-ins for them
         if widest and not long_lead:
             return None  # a letter stays: its ``str`` is two bytes a character as it is
-        for char in letters:
-            letters[char] += found.get(char, 0)
-        kind = 4 if kind == 4 or any(char > "\uffff" for char in narrowed) else 2
+        for counted in (letters, astral):
+            for char in counted:
+                counted[char] += found.get(char, 0)
+        kind = 4 if kind == 4 or astral or any(char > "\uffff" for char in narrowed) else 2
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     lettered = {} if widest else _letter_stand_ins(letters, present)
     if lettered is None:
         widest, lettered = 1, {}
-    wide += sum(letters[char] for char in lettered)
+    wide += sum(letters[char] for char in lettered) + sum(astral.values())
+    astral_in = _astral_stand_ins(astral, present)
+    if astral_in is None:
+        return None  # more kinds beyond the BMP than stand-ins for them
+    if any(char > "\xff" for char in astral_in.values()):
+        widest = 1  # a stand-in of the BMP: two bytes a character
+    lettered.update(astral_in)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
     if not narrowed and not lettered:
@@ -395,13 +407,90 @@ HIDDEN_MARKS = frozenset(
 HIDDEN_STAND_IN = "\u00ad"
 
 
+@functools.lru_cache(maxsize=4096)
+def astral_kind(char: str) -> str | None:
+    """``"Lo"`` where ``char`` is a letter with no case (CJK Extension B, a historic
+    script), ``"Cf"`` where it is a mark of format (a tag), of those a stand-in of its
+    kind (:func:`_stand_in_kind`) is alike to for every finder; else None (a
+    mathematical letter, which the disguise finder folds; a cased letter, a digit)."""
+    return _stand_in_kind(char) if char > "\uffff" else None
+
+
+def _stand_in_kind(char: str) -> str | None:
+    """The kind of ``char`` where every test a finder makes of one reads it as it reads
+    any of its kind: a letter (``Lo``: ``\\w``, alphabetic, printable, no digit nor
+    numeric value) or a mark of format (``Cf``: none of those, no blank); no case, its
+    own NFKC form (but :data:`LATIN_LETTERS`), none the disguise finder folds or takes
+    off, none a finder names."""
+    kind = "Cf" if char in LATIN_CONTROLS else unicodedata.category(char)
+    if kind not in ("Lo", "Cf") or char in NAMED or char in HIDDEN_MARKS:
+        return None
+    if len(f"a{char}b".splitlines()) > 1:
+        return None  # a line's end to ``str.splitlines``
+    if not char.lower() == char == char.upper() == char.casefold():
+        return None
+    if unicodedata.normalize("NFKC", char) != char and char not in LATIN_LETTERS:
+        return None
+    if _DISGUISED.match(char) is not None or ord(char) in _looks():
+        return None
+    letter = kind == "Lo"
+    if (char.isalpha(), char.isprintable(), re.fullmatch(r"\w", char) is not None) != (
+        letter,
+        letter,
+        letter,
+    ):
+        return None
+    return kind if not char.isnumeric() and not char.isspace() else None
+
+
+#: the letters of Latin-1 with no case (``Lo``): a letter beyond the BMP with no case
+#: becomes one of them, a byte a character. Each is alike to it to every finder but NFKC
+#: (``ª`` is ``a``), which only the disguise finder applies, to what it folds
+#: (``_disguise._FOLDABLE``); ``test_narrowed_text.py`` reads the package's source for it
+LATIN_LETTERS = "\u00aa\u00ba"
+#: controls of Latin-1 (``Cc``) a tag becomes, a byte a character: alike to it to every
+#: finder but the category, which no finder reads of the text (``test_narrowed_text.py``
+#: reads the package's source for it); not the line's end ``U+0085``, nor the controls
+#: that begin or end a terminal's sequence (``U+0090``, ``U+009B``-``U+009F``)
+LATIN_CONTROLS = "".join(map(chr, [*range(0x80, 0x85), *range(0x86, 0x90)]))
+
+
+@functools.cache
+def _astral_pools() -> dict[str, list[str]]:
+    """The stand-ins of each kind beyond the BMP, in the order tried: the letters of
+    Latin-1 with no case, then CJK Unified Ideographs (two bytes a character); controls
+    of Latin-1, then marks of format of the BMP that the disguise finder leaves
+    (interlinear annotation marks, Arabic and Syriac number marks), none of direction
+    nor ever a blank."""
+    letters = [*LATIN_LETTERS, *map(chr, range(0x4E00, 0x4F00))]
+    marks = [*LATIN_CONTROLS, *map(chr, range(0xFFF9, 0xFFFC)), *map(chr, range(0x600, 0x606))]
+    marks += ["\u06dd", "\u070f", "\u0890", "\u0891", "\u08e2"]
+    return {
+        "Lo": [c for c in letters if _stand_in_kind(c) == "Lo"],
+        "Cf": [c for c in marks if _stand_in_kind(c) == "Cf"],
+    }
+
+
+def _astral_stand_ins(astral: dict[str, int], present: set[str]) -> dict[str, str] | None:
+    """Each of ``astral`` (letters and marks beyond the BMP) as a stand-in of its kind
+    the text lacks, one for one; None where there are too few."""
+    stands: dict[str, str] = {}
+    for kind, pool in _astral_pools().items():
+        chars = sorted(char for char in astral if astral_kind(char) == kind)
+        free = [char for char in pool if char not in present]
+        if len(chars) > len(free):
+            return None
+        stands.update(zip(chars, free, strict=False))
+    return stands
+
+
 def _wide_counts(piece: str) -> dict[str, int]:
-    """How many times each character from U+00A0 on stands in ``piece`` (NumPy's reading
+    """How many times each character from U+0080 on stands in ``piece`` (NumPy's reading
     of its UTF-32, not a Python step a character): those wider than Latin-1 to be
     narrowed, those of Latin-1 that a stand-in must not be (the symbols', the soft
     hyphen, the letters')."""
     chars = np.frombuffer(piece.encode("utf-32-le"), dtype=np.uint32)
-    kinds, counts = np.unique(chars[chars >= 0xA0], return_counts=True)
+    kinds, counts = np.unique(chars[chars >= 0x80], return_counts=True)
     return dict(zip(map(chr, kinds.tolist()), counts.tolist(), strict=True))
 
 

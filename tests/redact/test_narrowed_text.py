@@ -60,7 +60,14 @@ WORDS = [
     "\u03bb", "\u039b\u03bbx", "\u0436\u0416", "\u0151r\u0150", "\u0543\u0573", "\u015fe\u015e",
     # hidden marks: one kind in a text narrowed to the soft hyphen
     "a\u200bb", "\u200b", "👨\u200d👩", "\u200e",
+    # letters with no case and tags beyond the BMP: narrowed one for one to the BMP's
+    "\U00020000", "a\U00020003b", "\U00012000\U00020000", "\U000e0041\U000e0042", "x\U000e007f",
 ]  # fmt: skip
+#: a secret with an ideograph in it (a span over its stand-in), and bare in a text read
+#: whole (a mathematical letter in it)
+ASTRAL_SPAN = "password=Zq8vN2\U00020000xL5pT7rWk3 and then \U00020000 more"
+ASTRAL_BARE = "again Zq8vN2\U00020000xL5pT7rWk3, bare \U0001d400 (math: read whole)"
+
 SEPARATORS = [" ", "  ", "\t", " 😀 ", ", ", "\n", "😀", " ✅ ", " \u2014 ", "\u2019", "\u201d "]
 #: texts that read a stand-in where a wide character stood, or that are not narrowed
 SPECIAL = [
@@ -81,6 +88,20 @@ SPECIAL = [
     "👨\u200d👩\u200d👧 a family password=hunter2xyz \u2019s",
     "".join(chr(0x1D3B9 + ord(c)) for c in "password") + "=hunter2xyz 😀 (math: not narrowed)",
     "¦ © ® ° all four stand-ins 😀 password=hunter2xyz",
+    # letters and tags beyond the BMP: a secret next to, inside and across one
+    "password=hunter2xyz\U00020000 next to an ideograph \U00020000",
+    ASTRAL_SPAN,
+    ASTRAL_BARE,
+    "ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8\U00020000 glued to an ideograph",
+    "ghp_Zq8vN2xL5pT7rWk3J9m\U00020000B4cY6hD1fG0sA2eR8 across",
+    "pass\U000e0041word=hunter2xyz \U000e0041 a tag in a word",
+    "api_key: Zq8vN2xL5pT7\U000e0041rWk3J9mB4cY6 \U000e0042 a tag in a token",
+    "\u00aa \u00ba \U00020000 \U00020003 password=hunter2xyz (ideographs stand in)",
+    "\U00020000\U00020002\U00020003 three kinds token=Zq8vN2xL5pT7rWk3J9m then",
+    "".join(map(chr, range(0xE0041, 0xE0051))) + " password=hunter2xyz (more tags than marks)",
+    "\U0001d429\U0001d41a\U00020000 password=hunter2xyz (math and an ideograph: kept)",
+    "\U00020001 \U00020000 password=hunter2xyz (an ideograph with a numeric value: kept)",
+    "\x80 \x81 \U000e0041 pass\U000e0042word=hunter2xyz (controls of Latin-1 in it)",
     "symbols ¦ and © in it 😀 password=hunter2xyz",
     "😀😀🎉 dense 👍👍 password=hunter2xyz 🎉🎉🎉🎉",
     "password=\u201chun\u2019ter2xyz\u201d and then \u2014 more",  # a span over a quote
@@ -213,6 +234,22 @@ def test_no_character_a_finder_names_is_narrowed() -> None:
     assert [char for char in named if letter_pair(char) is not None] == []
     assert [char for char in named if char in _latin_letters()] == []
     assert "\u0440" in named and "\u00f1" in named  # the scan finds what it looks for
+    assert not named.intersection(*_narrow._astral_pools().values())  # nor one beyond the BMP's
+
+
+def test_no_finder_reads_what_a_stand_in_beyond_the_bmp_differs_in() -> None:
+    """A letter beyond the BMP with no case and its stand-in of Latin-1 (``ª``, ``º``)
+    differ only in NFKC (``ª`` is ``a``), which the package applies only in ``_narrow``
+    and in the disguise finder's fold of ``_FOLDABLE``'s characters (neither of these);
+    a tag and its control of Latin-1 only in the category, which only ``_narrow`` and
+    ``_long_scrub`` (of a rule's pattern) read."""
+    sources = {p.name: p.read_text("utf-8") for p in Path(_narrow.__file__).parent.glob("*.py")}
+    folds = {name for name, text in sources.items() if "normalize(" in text}
+    kinds = {name for name, text in sources.items() if "category(" in text}
+    assert (folds, kinds) == ({"_narrow.py", "_disguise.py"}, {"_narrow.py", "_long_scrub.py"})
+    disguise = importlib.import_module("prime_nb.redact._disguise")
+    assert disguise._FOLDABLE.search(_narrow.LATIN_LETTERS) is None
+    assert all(_narrow.astral_kind(c) is None for c in "\U0001d400\U0001d41a\U0001d7ce")
 
 
 def _latin_letters() -> str:
@@ -246,6 +283,20 @@ def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
     assert _narrowed("caf\u00e9 plain words " * 20) is None  # Latin-1: a byte already
     got = _narrowed("é😀ab" * 3)  # pieces of 7 bytes: a character never cut
     assert got is not None and got.whole() == "é😀ab" * 3 and got.narrow == "é¦ab" * 3
+    # beyond the BMP, one for one: a letter with no case to one of Latin-1 the text lacks,
+    # then to a CJK ideograph of the BMP; a tag to a mark of format of the BMP; a
+    # mathematical letter (which the disguise finder folds) not, nor more tags than marks
+    ideograph = _narrowed("\U00020000 plain words " * 20)
+    assert ideograph is not None and ideograph.narrow == "\u00aa plain words " * 20
+    both = _narrowed("\u00aa\u00ba \U00020000\U00020002 plain words and more " * 20)
+    want = "\u00aa\u00ba \u4e01\u4e02 plain words and more " * 20
+    assert both is not None and both.narrow == want
+    tag = _narrowed("\U000e0041 plain words " * 20)
+    assert tag is not None and tag.narrow == "\x80 plain words " * 20
+    assert tag.whole() == "\U000e0041 plain words " * 20
+    assert _narrowed("\U0001d400 plain words " * 20) is None
+    tags = "".join(map(chr, range(0xE0041, 0xE0041 + len(_narrow._astral_pools()["Cf"]) + 1)))
+    assert _narrowed(tags + " plain words" * 100) is None
 
 
 @pytest.mark.usefixtures("tiny")
@@ -265,6 +316,16 @@ WIDE = [
     f"later 😀 the same {_RANDOM} again, bare",
     "password=hun😀ter2xyz and then 😀 more",
     "the same 👍 password=hun😀ter2xyz 😀 \U0001d400 (read whole: a mathematical letter)",
+]
+#: a secret with an ideograph beyond the BMP in it, learned file-wide, and a text that
+#: holds it bare; one with the ideograph's stand-in (``ª``) in it, and a text holding
+#: another value that the narrowed text would read as it
+ASTRAL_SECRET = "Zq8\U00020000vN2xL5pT7"
+ASTRAL_WIDE = [
+    {"type": "custom", "id": "a", "customType": "x", "data": {"password": ASTRAL_SECRET}},
+    f"later \U00020000 the same {ASTRAL_SECRET} again, bare",
+    {"type": "custom", "id": "b", "customType": "x", "data": {"password": "Xk7\u00aavN2xL5pT7"}},
+    "later \U00020002 not the same Xk7\U00020002vN2xL5pT7 \U000e0041",
 ]
 #: a user's rule that names an emoji (the narrowed text lacks it), and a text it reads
 EMOJI_RULE = re.compile(r"🔑 ?([A-Za-z0-9]{8,})")
@@ -422,11 +483,13 @@ def test_a_narrowed_text_has_every_suspect(
 @pytest.mark.usefixtures("tiny")
 def test_a_wide_value_reads_the_text_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file-wide value with an emoji, a password with one (a span over a stand-in)."""
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [*WIDE, *SPECIAL])
+    texts = [*WIDE, *ASTRAL_WIDE, *SPECIAL]
+    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, texts)
     assert count >= 10
     assert narrowed == before
-    for value in (_RANDOM, "hun😀ter2xyz"):
+    for value in (_RANDOM, "hun😀ter2xyz", ASTRAL_SECRET, "Zq8vN2\U00020000xL5pT7rWk3"):
         assert value.encode() not in before[0]
+    assert "Xk7\U00020002vN2xL5pT7".encode() in before[0]  # no secret: kept
 
 
 @pytest.mark.usefixtures("tiny")
@@ -447,6 +510,11 @@ def _names_none(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_narrow, "alike", functools.lru_cache(_narrow.alike.__wrapped__))
 
 
+def _lo(char: str) -> str | None:
+    """Every character beyond the BMP read as a letter with no case (``astral_kind``)."""
+    return "Lo" if char > "\uffff" else None
+
+
 #: (how the guard is dropped, the session that then differs; None: the spans differ)
 BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | None]] = {
     "a stand-in that is a letter": (lambda mp: mp.setattr(_narrow, "STAND_INS", "é"), None),
@@ -458,6 +526,23 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
     "a wide file-wide value kept": (
         lambda mp: mp.setattr(_long_scrub.LongTextScrubber, "_wide_forms", lambda *_: False),
         WIDE[:2],
+    ),
+    "a wide file-wide value beyond the BMP kept": (
+        lambda mp: mp.setattr(_long_scrub.LongTextScrubber, "_wide_forms", lambda *_: False),
+        ASTRAL_WIDE,
+    ),
+    "a span over an ideograph's stand-in kept": (
+        lambda mp: mp.setattr(_long_scrub, "_over_stand_in", lambda *_: False),
+        [ASTRAL_SPAN, ASTRAL_BARE],
+    ),
+    "a mathematical letter narrowed": (lambda mp: mp.setattr(_narrow, "astral_kind", _lo), None),
+    "a tag's stand-in the disguise finder takes off": (
+        lambda mp: mp.setattr(_narrow, "_astral_pools", lambda: {"Cf": ["\u00ad"]}),
+        None,
+    ),
+    "an ideograph's stand-in that is no letter": (
+        lambda mp: mp.setattr(_narrow, "_astral_pools", lambda: {"Lo": list("\u00ac\u00b1\u00d7")}),
+        None,
     ),
     "a rule naming an emoji kept": (
         lambda mp: mp.setattr(_long_scrub, "vouched", lambda *_: True),
