@@ -24,9 +24,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import hyperscan
+import numpy as np
 import orjson
 
 from ._compiled import compiled
+from ._consumed import checked_pieces, consumed
 from ._json_bytes import STRING, narrowed_under
 from ._narrow import (
     LongText,
@@ -53,8 +55,8 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
         if end - start - 2 <= LONG_STRING:
             continue
         if body.find(b"\\", start + 1, end - 1) == -1:
-            if _plain(body, start + 1, end - 1):
-                spans.append((start, end, False))  # else decoded by orjson with the rest
+            if _plain(body, start + 1, end - 1) and _utf8(body, start + 1, end - 1):
+                spans.append((start, end, False))  # else parsed by orjson with the rest
         elif isinstance(body, bytearray) and _escaped(body, start + 1, end - 1):
             spans.append((start, end, True))
     if not spans:
@@ -71,32 +73,44 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
         return None
     del pieces
     texts: dict[str, str | Narrowed] = {}
-    with memoryview(body) as view:
-        for i, (start, end, escaped) in enumerate(spans):
-            if escaped:  # checked whole above: nothing below can fail
-                texts[_STAND_IN + str(i)] = _unescaped_in_place(view, start + 1, end - 1)
-                continue
-            try:
-                texts[_STAND_IN + str(i)] = _decoded(view, start + 1, end - 1)
-            except UnicodeDecodeError:  # orjson refuses it too
-                return None
+    # each checked whole above, so nothing below fails once a string's bytes are
+    # changed; the last first, so that one whose bytes are cut from the line
+    # (``_consumed.py``) moves none of those before it
+    for i, (start, end, escaped) in reversed(list(enumerate(spans))):
+        if escaped:
+            assert isinstance(body, bytearray)  # only a buffer's are decoded apart
+            texts[_STAND_IN + str(i)] = _unescaped_in_place(body, start + 1, end - 1)
+        else:
+            texts[_STAND_IN + str(i)] = _decoded(body, start + 1, end - 1, end - 1)
     return tree if _put_back(tree, texts) == len(texts) else None
 
 
-def _decoded(view: memoryview, start: int, end: int) -> str | Narrowed:
-    """The text of the UTF-8 ``view[start:end]``: narrowed in the line's own buffer where
-    it holds emoji (``_narrow.py``; those bytes then blanked), else decoded as it is (held
-    as a narrowed text with nothing narrowed where it is beyond ASCII,
-    ``_narrow.kept_whole``)."""
-    narrowed = None if view.readonly else narrowed_in_place(view, start, end)
+def _decoded(body: bytes | bytearray, start: int, end: int, stop: int) -> str | Narrowed:
+    """The text of the UTF-8 ``body[start:end]`` (the string's bytes end at ``stop``):
+    narrowed in the line's own buffer where it holds emoji (``_narrow.py``; its bytes
+    then blanked), else decoded as it is (held as a narrowed text with nothing narrowed
+    where it is beyond ASCII, ``_narrow.kept_whole``); one wider than its UTF-8 as a
+    ``str`` (beyond Latin-1) has its bytes cut from the line as it is decoded
+    (``_consumed.py``)."""
+    if not isinstance(body, bytearray):
+        return str(memoryview(body)[start:end], "utf-8")
+    with memoryview(body) as view:
+        narrowed = narrowed_in_place(view, start, end)
+    if narrowed is None and beyond_latin1(body, start, end):
+        del body[end:stop]  # an escaped string's bytes after its text
+        text = consumed(body, start, end)
+        if text is not None:
+            return kept_whole(text)
+        stop = end
     if narrowed is None:
-        text = str(view[start:end], "utf-8")
-        buffer = view.obj
-        if not isinstance(buffer, bytearray) or not beyond_latin1(buffer, start, end, 0x80):
+        with memoryview(body) as view:
+            text = str(view[start:end], "utf-8")
+        if not beyond_latin1(body, start, end, 0x80):
             return text
         narrowed = kept_whole(text)
         del text
-    _blanked(view, start, end)
+    with memoryview(body) as view:
+        _blanked(view, start, stop)
     return narrowed
 
 
@@ -142,6 +156,20 @@ def _plain(body: bytes | bytearray, start: int, end: int) -> bool:
 
 
 _scanning = threading.Lock()
+
+
+def _utf8(body: bytes | bytearray, start: int, end: int) -> bool:
+    """Whether ``body[start:end]`` is UTF-8: checked before any string's bytes are
+    changed (narrowed, blanked or cut), so that a line with one that is not is parsed
+    whole from its bytes as read (orjson refuses it). ASCII is told at NumPy's speed;
+    anything else is decoded a piece at a time."""
+    if end <= start or int(np.frombuffer(body, np.uint8, end - start, start).max()) < 0x80:
+        return True
+    try:
+        checked_pieces(body, start, end)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @functools.cache
@@ -228,19 +256,19 @@ def _escaped(body: bytearray, start: int, end: int) -> bool:
 _BLANK = b"x" * PIECE
 
 
-def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowed:
-    """The text of the escaped string text ``view[start:end]`` (checked by
+def _unescaped_in_place(body: bytearray, start: int, end: int) -> str | Narrowed:
+    """The text of the escaped string text ``body[start:end]`` (checked by
     :func:`_escaped`): each piece's UTF-8 is written back at the front of the string's
     bytes (an escape is never shorter than what it stands for, so the writing stays
-    behind the reading), decoded from there; then the string's bytes are blanked."""
+    behind the reading), decoded from there; then the string's bytes are blanked (or
+    cut, :func:`_decoded`)."""
     write = start
-    for text in _escaped_pieces(view, start, end):
-        data = text.encode("utf-8")
-        view[write : write + len(data)] = data
-        write += len(data)
-    decoded = _decoded(view, start, write)
-    _blanked(view, start, end)
-    return decoded
+    with memoryview(body) as view:
+        for text in _escaped_pieces(view, start, end):
+            data = text.encode("utf-8")
+            view[write : write + len(data)] = data
+            write += len(data)
+    return _decoded(body, start, write, end)
 
 
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:
