@@ -8,10 +8,12 @@ control character straight from the line's bytes (UTF-8, as orjson decodes it); 
 escapes, when the line is a ``bytearray`` (a long line is read into one), by orjson a
 piece at a time, its UTF-8 written back over the escaped text in the line's own buffer
 (never longer) and decoded from there, and the buffer's copy then blanked (no quote left
-in it for the line's key count to read). The rest of the line, with a stand-in for each
-such string, is parsed by orjson, and the strings are put back in its tree (an object
-with a key among them rebuilt in its order). The line's bytes and its strings are all
-that is held at once.
+in it for the line's key count to read); one wider than its UTF-8 as a ``str`` (beyond
+Latin-1) has its bytes cut from the buffer as it is decoded (``_consumed.py``). Every
+long string's UTF-8 is checked before any string's bytes are changed. The rest of the
+line, with a stand-in for each such string, is parsed by orjson, and the strings are put
+back in its tree (an object with a key among them rebuilt in its order). The line's
+bytes and its strings are all that is held at once.
 """
 
 from __future__ import annotations
