@@ -22,7 +22,7 @@ import orjson
 
 from ..format import BOM, deep_enough, glued_spans, lenient_loads, trim_depth
 from ._apart import parsed_apart
-from ._line_buffer import whole_line
+from ._line_buffer import grown_line
 from ._stream import deeper_than, repeated_keys
 
 #: a line's bytes: a ``bytearray`` when it was read in pieces (:func:`read_line`)
@@ -86,15 +86,16 @@ READ_PIECE = 1 << 16
 
 def read_line(fh: BinaryIO) -> Raw:
     """The next line of ``fh`` with its line end (empty at the end of the file). A line
-    longer than :data:`READ_PIECE` is read into a ``bytearray`` of its length, its end
-    found first a piece at a time (``readline`` alone keeps every piece of a long line
-    until it joins them into a new bytes: twice the line at once; a buffer grown a piece
-    at a time is moved, a copy, as it grows: ``_line_buffer.py``); then the heap's free
-    memory is given back (:func:`give_back_freed`), before the line is parsed."""
+    longer than :data:`READ_PIECE` is read a piece at a time into a ``bytearray``, which
+    grows in place (``readline`` alone keeps every piece of a long line until it joins
+    them into a new bytes: twice the line at once), the heap's free memory given back
+    each time it has doubled (the copies ``realloc`` leaves as it moves it:
+    ``_line_buffer.py``); then once more (:func:`give_back_freed`), before the line is
+    parsed."""
     piece = fh.readline(READ_PIECE)
     if len(piece) < READ_PIECE or piece.endswith(b"\n"):
         return piece
-    line = whole_line(fh, piece, READ_PIECE)
+    line = grown_line(fh, piece, READ_PIECE, give_back_freed)
     give_back_freed()
     return line
 
