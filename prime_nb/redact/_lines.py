@@ -22,7 +22,6 @@ import orjson
 
 from ..format import BOM, deep_enough, glued_spans, lenient_loads, trim_depth
 from ._apart import parsed_apart
-from ._line_buffer import grown_line
 from ._stream import deeper_than, repeated_keys
 
 #: a line's bytes: a ``bytearray`` when it was read in pieces (:func:`read_line`)
@@ -88,16 +87,19 @@ def read_line(fh: BinaryIO) -> Raw:
     """The next line of ``fh`` with its line end (empty at the end of the file). A line
     longer than :data:`READ_PIECE` is read a piece at a time into a ``bytearray``, which
     grows in place (``readline`` alone keeps every piece of a long line until it joins
-    them into a new bytes: twice the line at once), the heap's free memory given back
-    each time it has doubled (the copies ``realloc`` leaves as it moves it:
-    ``_line_buffer.py``); then once more (:func:`give_back_freed`), before the line is
-    parsed."""
+    them into a new bytes: twice the line at once); then the heap's free memory is given
+    back (:func:`give_back_freed`), before the line is parsed."""
     piece = fh.readline(READ_PIECE)
     if len(piece) < READ_PIECE or piece.endswith(b"\n"):
         return piece
-    line = grown_line(fh, piece, READ_PIECE, give_back_freed)
-    give_back_freed()
-    return line
+    line = bytearray(piece)
+    del piece
+    while True:
+        piece = fh.readline(READ_PIECE)
+        line += piece
+        if len(piece) < READ_PIECE or piece.endswith(b"\n"):
+            give_back_freed()
+            return line
 
 
 def give_back_freed() -> None:

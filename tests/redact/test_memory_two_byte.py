@@ -3,15 +3,10 @@
 A long string of ASCII words with a letter beyond Latin-1 after every 50 characters
 that is not narrowed (Hebrew, which has no case: ``_narrow.py``) is a ``str`` of 1.96
 bytes a byte of its line. Its redaction grew 3.0-3.15x the line (the probe's figures),
-over the 3x of issue #43; three things held more than the text:
-
-- the line's buffer, grown a piece at a time, was moved (copied) by ``realloc`` at
-  nearly every piece, once a thread's heap was left by an earlier redaction, each old
-  copy resident (``_line_buffer.py`` gives the heap back as it doubles): reading a line
-  of 2 MB peaked at 2.9-3.3x the line;
-- the text was decoded while the buffer held all its bytes: the line and the text,
-  2.96x (``_consumed.py`` cuts each piece's bytes from the buffer once copied);
-- a line kept as it is was copied from the file in pieces of 1 MB beside the text.
+over the 3x of issue #43: the text was decoded while the line's buffer held all its
+bytes, the line and the text, 2.96x (``_consumed.py`` cuts each piece's bytes from the
+buffer once copied), and a line kept as it is was copied from the file in pieces of
+1 MB beside the text.
 
 Measured as ``test_redact_memory.py`` measures its shapes (the growth between two sizes
 of line per byte of line, each in a child of one warmed process), at sizes further apart
@@ -28,9 +23,8 @@ import pandas as pd
 import pytest
 from test_redact_memory import MB, SIZES_OF, assert_grew_at_most, measure
 
-from prime_nb.redact import _apart, _lines, redact
+from prime_nb.redact import _apart, redact
 from prime_nb.redact._apart import LONG_STRING, parsed_apart
-from prime_nb.redact._lines import READ_PIECE, read_line
 from prime_nb.redact._narrow import LongText
 
 WORDS = "the deploy failed again so I read the logs passwor"
@@ -70,24 +64,6 @@ def test_a_text_of_two_bytes_a_character_costs_the_text(
 ) -> None:
     """3.0-3.15x before (over 2.67 here: 2.5 and the noise allowed); about 1.96 now."""
     assert_grew_at_most(peaks, shape, 2.5)
-
-
-def test_a_long_line_gives_the_heap_back_as_its_buffer_doubles(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Its buffer doubles four times from its first piece (at 2, 4, 8 and 16 pieces),
-    a trim each, then once more when it is read (once in all before); the lines read
-    are those of the file, line ends kept."""
-    trims: list[int] = []
-    monkeypatch.setattr(_lines, "give_back_freed", lambda: trims.append(1))
-    lines = [b"short\n", b"x" * (16 * READ_PIECE + 5) + b"\r\n", b"y" * READ_PIECE + b"\n"]
-    lines += [b"z" * (2 * READ_PIECE)]  # the last, with no line end
-    path = tmp_path / "lines.jsonl"
-    path.write_bytes(b"".join(lines))
-    with path.open("rb") as fh:
-        assert read_line(fh) == lines[0] and not trims
-        assert read_line(fh) == lines[1] and len(trims) == 5
-        assert [read_line(fh) for _ in range(3)] == [*lines[2:], b""]
 
 
 _WIDE = [
