@@ -9,10 +9,10 @@ escapes, when the line is a ``bytearray`` (a long line is read into one), by orj
 piece at a time, its UTF-8 written back over the escaped text in the line's own buffer
 (never longer) and decoded from there, and the buffer's copy then blanked (no quote left
 in it for the line's key count to read); one wider than its UTF-8 as a ``str`` (beyond
-Latin-1) has its bytes cut from the buffer as it is decoded (``_consumed.py``). Every
-long string's UTF-8 is checked before any string's bytes are changed. The rest of the
-line, with a stand-in for each such string, is parsed by orjson, and the strings are put
-back in its tree (an object with a key among them rebuilt in its order). The line's
+Latin-1) has its bytes cut from the buffer as it is decoded (``_consumed.py``). A
+line's long strings' UTF-8 is checked before any string's bytes are changed. The rest of
+the line, with a stand-in for each such string, is parsed by orjson, and the strings are
+put back in its tree (an object with a key among them rebuilt in its order). The line's
 bytes and its strings are all that is held at once.
 """
 
@@ -57,12 +57,16 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
         if end - start - 2 <= LONG_STRING:
             continue
         if body.find(b"\\", start + 1, end - 1) == -1:
-            if _plain(body, start + 1, end - 1) and _utf8(body, start + 1, end - 1):
+            if _plain(body, start + 1, end - 1):
                 spans.append((start, end, False))  # else parsed by orjson with the rest
         elif isinstance(body, bytearray) and _escaped(body, start + 1, end - 1):
             spans.append((start, end, True))
     if not spans:
         return None
+    # a string is decoded (or refused) before its bytes are changed; with more than
+    # one, each is checked first, so that none is changed in a line then parsed whole
+    if len(spans) > 1 and not all(escaped or _utf8(body, a + 1, b - 1) for a, b, escaped in spans):
+        return None  # orjson refuses it too
     pieces: list[bytes] = []
     at = 0
     for i, (start, end, _) in enumerate(spans):
@@ -75,15 +79,17 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
         return None
     del pieces
     texts: dict[str, str | Narrowed] = {}
-    # each checked whole above, so nothing below fails once a string's bytes are
-    # changed; the last first, so that one whose bytes are cut from the line
-    # (``_consumed.py``) moves none of those before it
-    for i, (start, end, escaped) in reversed(list(enumerate(spans))):
-        if escaped:
-            assert isinstance(body, bytearray)  # only a buffer's are decoded apart
-            texts[_STAND_IN + str(i)] = _unescaped_in_place(body, start + 1, end - 1)
-        else:
-            texts[_STAND_IN + str(i)] = _decoded(body, start + 1, end - 1, end - 1)
+    # the last first, so that one whose bytes are cut from the line (``_consumed.py``)
+    # moves none of those before it
+    try:
+        for i, (start, end, escaped) in reversed(list(enumerate(spans))):
+            if escaped:
+                assert isinstance(body, bytearray)  # only a buffer's are decoded apart
+                texts[_STAND_IN + str(i)] = _unescaped_in_place(body, start + 1, end - 1)
+            else:
+                texts[_STAND_IN + str(i)] = _decoded(body, start + 1, end - 1, end - 1)
+    except UnicodeDecodeError:  # the one string, refused before any byte changed
+        return None
     return tree if _put_back(tree, texts) == len(texts) else None
 
 
@@ -161,10 +167,11 @@ _scanning = threading.Lock()
 
 
 def _utf8(body: bytes | bytearray, start: int, end: int) -> bool:
-    """Whether ``body[start:end]`` is UTF-8: checked before any string's bytes are
-    changed (narrowed, blanked or cut), so that a line with one that is not is parsed
-    whole from its bytes as read (orjson refuses it). ASCII is told at NumPy's speed;
-    anything else is decoded a piece at a time."""
+    """Whether ``body[start:end]`` is UTF-8: checked, where a line has more than one
+    long string, before any string's bytes are changed (narrowed, blanked or cut), so
+    that a line with one that is not is parsed whole from its bytes as read (orjson
+    refuses it). ASCII is told at NumPy's speed; anything else is decoded a piece at a
+    time."""
     if end <= start or int(np.frombuffer(body, np.uint8, end - start, start).max()) < 0x80:
         return True
     try:
