@@ -35,7 +35,6 @@ from ._json_bytes import STRING, narrowed_under
 from ._narrow import (
     LongText,
     Narrowed,
-    beyond_latin1,
     has_long_lead,
     kept_whole,
     narrowed_in_place,
@@ -104,7 +103,8 @@ def _decoded(body: bytes | bytearray, start: int, end: int, stop: int) -> str | 
         return str(memoryview(body)[start:end], "utf-8")
     with memoryview(body) as view:
         narrowed = narrowed_in_place(view, start, end)
-    if narrowed is None and beyond_latin1(body, start, end):
+    top = 0 if narrowed is not None or end <= start else _highest(body, start, end)
+    if narrowed is None and top >= 0xC4:  # a character beyond Latin-1 starts there
         del body[end:stop]  # an escaped string's bytes after its text
         text = consumed(body, start, end)
         if text is not None:
@@ -113,13 +113,18 @@ def _decoded(body: bytes | bytearray, start: int, end: int, stop: int) -> str | 
     if narrowed is None:
         with memoryview(body) as view:
             text = str(view[start:end], "utf-8")
-        if not beyond_latin1(body, start, end, 0x80):
+        if top < 0x80:  # ASCII
             return text
         narrowed = kept_whole(text)
         del text
     with memoryview(body) as view:
         _blanked(view, start, stop)
     return narrowed
+
+
+def _highest(body: bytes | bytearray, start: int, end: int) -> int:
+    """The highest byte of ``body[start:end]`` (NumPy's one pass, no copy)."""
+    return int(np.frombuffer(body, np.uint8, end - start, start).max())
 
 
 def _blanked(view: memoryview, start: int, end: int) -> None:
@@ -172,7 +177,7 @@ def _utf8(body: bytes | bytearray, start: int, end: int) -> bool:
     that a line with one that is not is parsed whole from its bytes as read (orjson
     refuses it). ASCII is told at NumPy's speed; anything else is decoded a piece at a
     time."""
-    if end <= start or int(np.frombuffer(body, np.uint8, end - start, start).max()) < 0x80:
+    if end <= start or _highest(body, start, end) < 0x80:
         return True
     try:
         checked_pieces(body, start, end)
