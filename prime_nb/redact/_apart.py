@@ -105,8 +105,7 @@ def _decoded(body: bytes | bytearray, start: int, end: int, stop: int) -> str | 
         narrowed = narrowed_in_place(view, start, end)
     top = 0 if narrowed is not None or end <= start else _highest(body, start, end)
     if narrowed is None and top >= 0xC4:  # a character beyond Latin-1 starts there
-        del body[end:stop]  # an escaped string's bytes after its text
-        text = consumed(body, start, end)
+        text = consumed(body, start, end, stop)
         if text is not None:
             return kept_whole(text)
         stop = end

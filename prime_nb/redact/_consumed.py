@@ -27,9 +27,10 @@ import numpy as np
 PIECE = 1 << 16
 
 
-def consumed(buffer: bytearray, start: int, end: int) -> str | None:
-    """The text of the UTF-8 ``buffer[start:end]``, its bytes cut from ``buffer`` (what
-    followed them moves to ``start``); None, ``buffer`` unchanged, where this Python has
+def consumed(buffer: bytearray, start: int, end: int, stop: int) -> str | None:
+    """The text of the UTF-8 ``buffer[start:end]``, the bytes ``buffer[start:stop]`` cut
+    from ``buffer`` (what followed them moves to ``start``; past ``end``, what an escaped
+    string's text was written over); None, ``buffer`` unchanged, where this Python has
     no C API to make the text so. Raises UnicodeDecodeError, ``buffer`` unchanged,
     where the bytes are not UTF-8."""
     api = _api()
@@ -37,6 +38,7 @@ def consumed(buffer: bytearray, start: int, end: int) -> str | None:
         return None
     new, copy = api
     pieces = checked_pieces(buffer, start, end)  # checks the UTF-8 before anything is cut
+    del buffer[end:stop]
     length = pieces[-1][2] if pieces else 0
     # the kind ``str`` keeps it in (a byte, two or four a character), told by the
     # highest first byte of a character: its widest character's range
