@@ -108,7 +108,6 @@ def _decoded(body: bytes | bytearray, start: int, end: int, stop: int) -> str | 
         text = consumed(body, start, end, stop)
         if text is not None:
             return kept_whole(text)
-        stop = end
     if narrowed is None:
         with memoryview(body) as view:
             text = str(view[start:end], "utf-8")

@@ -73,11 +73,17 @@ _WIDE = [
 ]
 
 
+@pytest.mark.parametrize("cut", [True, False], ids=["cut", "no C API"])
 @pytest.mark.parametrize("escaped", [False, True], ids=["raw", "escaped"])
-def test_texts_decoded_apart_are_those_orjson_reads(escaped: bool) -> None:
+def test_texts_decoded_apart_are_those_orjson_reads(
+    escaped: bool, cut: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each long string of a line, a key too, read as orjson reads the line (the texts
-    wider than their UTF-8 made from their bytes as they are cut from the line), and
-    what is left of the line holds no quote of theirs."""
+    wider than their UTF-8 made from their bytes as they are cut from the line, or,
+    where the text cannot be made so, decoded whole), and what is left of the line holds
+    no quote of theirs."""
+    if not cut:
+        monkeypatch.setattr(_apart, "consumed", lambda *_: None)
     quote = 'say "hi"\n' if escaped else ""
     obj = {
         "a": [_WIDE[0] + quote, 1],
@@ -90,7 +96,7 @@ def test_texts_decoded_apart_are_those_orjson_reads(escaped: bool) -> None:
     assert tree is not None
     assert _whole(tree) == orjson.loads(line)
     # the text of two bytes a character cut from the line (the others blanked)
-    assert len(body) <= len(line) - len(_WIDE[0].encode())
+    assert (len(body) <= len(line) - len(_WIDE[0].encode())) is cut
     assert body.count(b'"') == line.count(b'"') - (2 * len(_WIDE) if escaped else 0)
 
 
