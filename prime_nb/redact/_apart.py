@@ -8,10 +8,12 @@ control character straight from the line's bytes (UTF-8, as orjson decodes it); 
 escapes, when the line is a ``bytearray`` (a long line is read into one), by orjson a
 piece at a time, its UTF-8 written back over the escaped text in the line's own buffer
 (never longer) and decoded from there, and the buffer's copy then blanked (no quote left
-in it for the line's key count to read). The rest of the line, with a stand-in for each
-such string, is parsed by orjson, and the strings are put back in its tree (an object
-with a key among them rebuilt in its order). The line's bytes and its strings are all
-that is held at once.
+in it for the line's key count to read); one wider than its UTF-8 as a ``str`` (beyond
+Latin-1) has its bytes cut from the buffer as it is decoded (``_consumed.py``). A
+line's long strings' UTF-8 is checked before any string's bytes are changed. The rest of
+the line, with a stand-in for each such string, is parsed by orjson, and the strings are
+put back in its tree (an object with a key among them rebuilt in its order). The line's
+bytes and its strings are all that is held at once.
 """
 
 from __future__ import annotations
@@ -24,14 +26,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import hyperscan
+import numpy as np
 import orjson
 
 from ._compiled import compiled
+from ._consumed import checked_pieces, consumed
 from ._json_bytes import STRING, narrowed_under
 from ._narrow import (
     LongText,
     Narrowed,
-    beyond_latin1,
     has_long_lead,
     kept_whole,
     narrowed_in_place,
@@ -54,11 +57,15 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
             continue
         if body.find(b"\\", start + 1, end - 1) == -1:
             if _plain(body, start + 1, end - 1):
-                spans.append((start, end, False))  # else decoded by orjson with the rest
+                spans.append((start, end, False))  # else parsed by orjson with the rest
         elif isinstance(body, bytearray) and _escaped(body, start + 1, end - 1):
             spans.append((start, end, True))
     if not spans:
         return None
+    # a string is decoded (or refused) before its bytes are changed; with more than
+    # one, each is checked first, so that none is changed in a line then parsed whole
+    if len(spans) > 1 and not all(escaped or _utf8(body, a + 1, b - 1) for a, b, escaped in spans):
+        return None  # orjson refuses it too
     pieces: list[bytes] = []
     at = 0
     for i, (start, end, _) in enumerate(spans):
@@ -71,33 +78,51 @@ def parsed_apart(body: bytes | bytearray) -> Any | None:
         return None
     del pieces
     texts: dict[str, str | Narrowed] = {}
-    with memoryview(body) as view:
-        for i, (start, end, escaped) in enumerate(spans):
-            if escaped:  # checked whole above: nothing below can fail
-                texts[_STAND_IN + str(i)] = _unescaped_in_place(view, start + 1, end - 1)
-                continue
-            try:
-                texts[_STAND_IN + str(i)] = _decoded(view, start + 1, end - 1)
-            except UnicodeDecodeError:  # orjson refuses it too
-                return None
+    # the last first, so that one whose bytes are cut from the line (``_consumed.py``)
+    # moves none of those before it
+    try:
+        for i, (start, end, escaped) in reversed(list(enumerate(spans))):
+            if escaped:
+                assert isinstance(body, bytearray)  # only a buffer's are decoded apart
+                texts[_STAND_IN + str(i)] = _unescaped_in_place(body, start + 1, end - 1)
+            else:
+                texts[_STAND_IN + str(i)] = _decoded(body, start + 1, end - 1, end - 1)
+    except UnicodeDecodeError:  # the one string, refused before any byte changed
+        return None
     return tree if _put_back(tree, texts) == len(texts) else None
 
 
-def _decoded(view: memoryview, start: int, end: int) -> str | Narrowed:
-    """The text of the UTF-8 ``view[start:end]``: narrowed in the line's own buffer where
-    it holds emoji (``_narrow.py``; those bytes then blanked), else decoded as it is (held
-    as a narrowed text with nothing narrowed where it is beyond ASCII,
-    ``_narrow.kept_whole``)."""
-    narrowed = None if view.readonly else narrowed_in_place(view, start, end)
+def _decoded(body: bytes | bytearray, start: int, end: int, stop: int) -> str | Narrowed:
+    """The text of the UTF-8 ``body[start:end]`` (the string's bytes end at ``stop``):
+    narrowed in the line's own buffer where it holds emoji (``_narrow.py``; its bytes
+    then blanked), else decoded as it is (held as a narrowed text with nothing narrowed
+    where it is beyond ASCII, ``_narrow.kept_whole``); one wider than its UTF-8 as a
+    ``str`` (beyond Latin-1) has its bytes cut from the line as it is decoded
+    (``_consumed.py``)."""
+    if not isinstance(body, bytearray):
+        return str(memoryview(body)[start:end], "utf-8")
+    with memoryview(body) as view:
+        narrowed = narrowed_in_place(view, start, end)
+    top = 0 if narrowed is not None or end <= start else _highest(body, start, end)
+    if narrowed is None and top >= 0xC4:  # a character beyond Latin-1 starts there
+        text = consumed(body, start, end, stop)
+        if text is not None:
+            return kept_whole(text)
     if narrowed is None:
-        text = str(view[start:end], "utf-8")
-        buffer = view.obj
-        if not isinstance(buffer, bytearray) or not beyond_latin1(buffer, start, end, 0x80):
+        with memoryview(body) as view:
+            text = str(view[start:end], "utf-8")
+        if top < 0x80:  # ASCII
             return text
         narrowed = kept_whole(text)
         del text
-    _blanked(view, start, end)
+    with memoryview(body) as view:
+        _blanked(view, start, stop)
     return narrowed
+
+
+def _highest(body: bytes | bytearray, start: int, end: int) -> int:
+    """The highest byte of ``body[start:end]`` (NumPy's one pass, no copy)."""
+    return int(np.frombuffer(body, np.uint8, end - start, start).max())
 
 
 def _blanked(view: memoryview, start: int, end: int) -> None:
@@ -142,6 +167,21 @@ def _plain(body: bytes | bytearray, start: int, end: int) -> bool:
 
 
 _scanning = threading.Lock()
+
+
+def _utf8(body: bytes | bytearray, start: int, end: int) -> bool:
+    """Whether ``body[start:end]`` is UTF-8: checked, where a line has more than one
+    long string, before any string's bytes are changed (narrowed, blanked or cut), so
+    that a line with one that is not is parsed whole from its bytes as read (orjson
+    refuses it). ASCII is told at NumPy's speed; anything else is decoded a piece at a
+    time."""
+    if end <= start or _highest(body, start, end) < 0x80:
+        return True
+    try:
+        checked_pieces(body, start, end)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @functools.cache
@@ -228,19 +268,19 @@ def _escaped(body: bytearray, start: int, end: int) -> bool:
 _BLANK = b"x" * PIECE
 
 
-def _unescaped_in_place(view: memoryview, start: int, end: int) -> str | Narrowed:
-    """The text of the escaped string text ``view[start:end]`` (checked by
+def _unescaped_in_place(body: bytearray, start: int, end: int) -> str | Narrowed:
+    """The text of the escaped string text ``body[start:end]`` (checked by
     :func:`_escaped`): each piece's UTF-8 is written back at the front of the string's
     bytes (an escape is never shorter than what it stands for, so the writing stays
-    behind the reading), decoded from there; then the string's bytes are blanked."""
+    behind the reading), decoded from there; then the string's bytes are blanked (or
+    cut, :func:`_decoded`)."""
     write = start
-    for text in _escaped_pieces(view, start, end):
-        data = text.encode("utf-8")
-        view[write : write + len(data)] = data
-        write += len(data)
-    decoded = _decoded(view, start, write)
-    _blanked(view, start, end)
-    return decoded
+    with memoryview(body) as view:
+        for text in _escaped_pieces(view, start, end):
+            data = text.encode("utf-8")
+            view[write : write + len(data)] = data
+            write += len(data)
+    return _decoded(body, start, write, end)
 
 
 def _put_back(tree: Any, texts: dict[str, str | Narrowed]) -> int:

@@ -286,7 +286,7 @@ def _learn(source: Path, scrubber: Scrubber) -> set[int]:
 
 
 #: how much of a long line kept as it is is copied at a time
-_COPY_PIECE = 1 << 20
+_COPY_PIECE = 1 << 16
 
 
 def _copy_line(source: BinaryIO, line: Line, out: BinaryIO) -> None:
