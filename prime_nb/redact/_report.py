@@ -63,7 +63,8 @@ class _Table:
         self.parents = bytearray()
         self.parent_ends = array("I")
         self.parent_starts = array("I")
-        self._parent: str | None = None  # the parent path of the last run
+        self._parent = ""  # the parent path of the last run, and its length (-1: none)
+        self._cut = -1
         self._field: str | None = None  # the last row's field and its last component
         self._last = b""
         # a run of rows per closed line: its number, its entry id's code, its last row + 1
@@ -80,13 +81,14 @@ class _Table:
 
     def append(self, field: str, pair: int) -> None:
         if field != self._field:
-            cut = max(field.rfind("."), field.rfind("["), 0)
-            parent = field[:cut]
-            if parent != self._parent:
-                self.parents += parent.encode("utf-8", "surrogatepass")
+            # after a list's last ``[``, else an object's last ``.``, else all of it
+            cut = field.rfind("[") + 1 or field.rfind(".") + 1
+            if cut != self._cut or not field.startswith(self._parent):
+                self._parent = field[:cut]
+                self._cut = cut
+                self.parents += self._parent.encode("utf-8", "surrogatepass")
                 self.parent_ends = _appended(self.parent_ends, len(self.parents))
                 self.parent_starts = _appended(self.parent_starts, len(self.ends))
-                self._parent = parent
             self._field = field
             self._last = field[cut:].encode("utf-8", "surrogatepass")
         self.lasts += self._last
@@ -104,7 +106,8 @@ class _Table:
         del self.parent_ends[runs:]
         del self.parents[self.parent_ends[-1] if runs else 0 :]
         start = self.parent_ends[-2] if runs > 1 else 0
-        self._parent = self.parents[start:].decode("utf-8", "surrogatepass") if runs else None
+        self._parent = self.parents[start:].decode("utf-8", "surrogatepass")
+        self._cut = len(self._parent) if runs else -1
         self._field = None
 
     def let_go_of_paths(self) -> None:
