@@ -111,9 +111,7 @@ class _Table:
         self._field = None
 
     def let_go_of_paths(self) -> None:
-        """Keep the paths' parts no longer (their column is built): a report is built
-        once, and the rest of its columns are made while they are let go."""
-        self.built = True
+        """Keep the paths' parts no longer: their column is built."""
         self.lasts = bytearray()
         self.parents = bytearray()
         self.ends, self.parent_ends, self.parent_starts = array("I"), array("I"), array("I")
@@ -205,23 +203,32 @@ class HitColumns:
             table.close(number, code)
 
     def _columns(self, table: _Table) -> dict[str, object]:
+        """The report's columns, each made with as few of the rows' parts beside it as
+        can be: the pair codes let go once the rule and placeholder columns are made,
+        the paths' parts once the field column is (the largest), so a report is built
+        once."""
         if table.built:
             raise RuntimeError("a report's columns are built once")
+        table.built = True
         rows = table.closed()
-        fields = _fields(table, rows)  # first: the largest, made while the rest is not
-        table.let_go_of_paths()
-        counts = table.counts()
         pairs = np.frombuffer(table.pairs, np.uint32)[:rows]
         used = np.unique(pairs)
         rules, placeholders = self._rules_and_placeholders(used)
+        of_rules = _per_row(_sorted_codes(self._rule_names, rules), used, pairs)
+        of_placeholders = _per_row(placeholders, used, pairs)
+        del pairs
+        table.pairs = array("I")
+        fields = _fields(table, rows)
+        table.let_go_of_paths()
+        counts = table.counts()
         return {
             "line": np.repeat(np.frombuffer(table.run_lines, np.uint64).astype(np.int64), counts),
             "entry_id": _categorical(
                 self._id_values, np.repeat(np.frombuffer(table.run_ids, np.uint32), counts)
             ),
             "field": fields,
-            "rule": _per_row(_sorted_codes(self._rule_names, rules), used, pairs),
-            "placeholder": _per_row(placeholders, used, pairs),
+            "rule": of_rules,
+            "placeholder": of_placeholders,
         }
 
     def _rules_and_placeholders(self, used: Any) -> tuple[Any, tuple[Any, Any]]:
