@@ -5,21 +5,22 @@ with a secret every few lines) gives a report row per replacement, a row for eve
 bytes of line or so. As objects (a hit, its field path, a row tuple) each row cost a
 couple of hundred bytes, and as text columns (a rule, a placeholder and an entry id
 spelt out in every row) about a hundred: the report, not the line, set the peak. Here a
-row is the last component of its field path (``[12345]``, ``.password``) as UTF-8 bytes
-in one buffer, where it ends, and a code for its (rule, placeholder) pair; the parent
-path (``message.content[0].arguments.command``) is kept once for a run of rows that
-share it, and a line's number and entry id once for its run of rows. A placeholder
-made from its rule's name and number (``[REDACTED:rule:n]``, most of them: under a
-secret's key every distinct value has one) is coded by that rule and number, made again
-when the report is built, so that a file of many distinct values keeps no string nor
-tuple for each. A field path names a key over 256 characters
+row is what follows its field path's last ``[`` or ``.`` (``12345]``, ``password``) as
+UTF-8 bytes in one buffer, where it ends, and a code for its (rule, placeholder) pair;
+the parent path (``message.content[0].arguments.command[``) is kept once for a run of
+rows that share it, and a line's number and entry id once for its run of rows. A
+placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most of them:
+under a secret's key every distinct value has one) is coded by that rule and number,
+made again when the report is built, so that a file of many distinct values keeps no
+string nor tuple for each. A field path names a key over 256 characters
 abbreviated (``_entry_fields.abbreviated``), so that a row is bounded by its depth.
 The report's DataFrame is built only when the walk is done, its ``rule``,
 ``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
-once), its ``field`` column first, where pandas keeps text in Arrow (pandas 3 with
-pyarrow installed), as Arrow arrays of each chunk of rows' parents joined to their last
-components; the paths' parts are let go before the other columns are made, so a
-report is built once.
+once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
+installed), as Arrow arrays of each chunk of rows' parents joined to their last parts.
+Each part of the rows is let go once its columns are made (``HitColumns._columns``), so
+that the largest, the field column, is made with the fewest beside it: a report is
+built once.
 """
 
 from __future__ import annotations
@@ -50,10 +51,11 @@ class _Table:
     """Rows of (field, rule and placeholder) and, once their line is closed, runs of
     rows with their line's number and entry id.
 
-    A row keeps only its field path's last component (``[12345]``, ``.password``): the
-    rows one after another with the same parent path (the values of one list, the keys
-    of one object) share the parent's bytes, kept once for their run (``parents``). Any
-    cut of a path is correct so long as parent and last component make it whole."""
+    A row keeps only what follows its field path's last ``[`` (``12345]``), else its
+    last ``.`` (``password``): the rows one after another with the same parent path
+    (the values of one list, the keys of one object) share the parent's bytes, kept
+    once for their run (``parents``). Any cut of a path is correct so long as the
+    parent and the rest make it whole."""
 
     def __init__(self) -> None:
         self.lasts = bytearray()
