@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -265,8 +266,8 @@ class HitColumns:
 
 #: rows whose codes are looked up at once (a bound on the lookup's own arrays)
 _CHUNK = 1 << 16
-#: rows whose paths are joined at once (a bound on the join's own arrays, about 80
-#: bytes a row of a path of 40)
+#: rows whose paths are joined at once (a bound on the join's own arrays and objects,
+#: about 100 bytes a row of a path of 40)
 _JOINED = 1 << 13
 
 
@@ -334,40 +335,43 @@ def _fields(table: _Table, rows: int) -> Any:
 
 def _joined_in_arrow(table: _Table, rows: int) -> Any:
     """The field paths as a chunked Arrow array of text, or None where a parent or a
-    last component is not UTF-8 (a field with a lone surrogate): each chunk's parents
-    taken by run and joined to its rows' last components, so that no temporary of
-    every row's size is made beside the result."""
+    last part is not UTF-8 (a field with a lone surrogate). Each chunk's bytes are its
+    runs' parents joined to their rows' last parts (``parent + parent.join(lasts)``),
+    its offsets summed from their lengths, so that no temporary of every row's size is
+    made beside the result; Arrow's compute kernels are not used, whose first call
+    maps megabytes of their own."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    parent_offsets = np.zeros(len(table.parent_ends) + 1, np.int64)
-    parent_offsets[1:] = table.parent_ends
-    parents = pa.LargeStringArray.from_buffers(
-        len(table.parent_ends), pa.py_buffer(parent_offsets), pa.py_buffer(table.parents)
-    )
     starts = np.frombuffer(table.parent_starts, f"u{table.parent_starts.itemsize}")
+    parent_ends = np.frombuffer(table.parent_ends, f"u{table.parent_ends.itemsize}")
+    parent_lengths = np.diff(parent_ends.astype(np.int64), prepend=0)
     ends = np.frombuffer(table.ends, f"u{table.ends.itemsize}")
-    lasts = pa.py_buffer(table.lasts)
-    nothing = pa.scalar("", pa.large_string())  # the separator
-    # malloc's: each chunk's temporaries given back where they are large, not kept by
-    # Arrow's own pool beside the result
-    pool = pa.system_memory_pool()
+    lasts, parents = table.lasts, table.parents
     chunks = []
-    try:
-        parents.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
-        for at in range(0, rows, _JOINED):
-            stop = min(rows, at + _JOINED)
-            offsets = np.empty(stop - at + 1, np.int64)
-            offsets[0] = ends[at - 1] if at else 0
-            offsets[1:] = ends[at:stop]
-            of_chunk = pa.LargeStringArray.from_buffers(stop - at, pa.py_buffer(offsets), lasts)
-            of_chunk.validate(full=True)
-            of_run = np.searchsorted(starts, np.arange(at, stop), side="right") - 1
-            taken = pc.take(parents, of_run, memory_pool=pool)
-            chunks.append(pc.binary_join_element_wise(taken, of_chunk, nothing, memory_pool=pool))
-            del taken
-    except pa.ArrowInvalid:
-        return None
+    for at in range(0, rows, _JOINED):
+        stop = min(rows, at + _JOINED)
+        of_run = np.searchsorted(starts, np.arange(at, stop), side="right") - 1
+        offsets = np.zeros(stop - at + 1, np.int64)
+        lengths = np.diff(ends[at:stop].astype(np.int64), prepend=int(ends[at - 1]) if at else 0)
+        lengths += parent_lengths[of_run]
+        np.cumsum(lengths, out=offsets[1:])
+        data = bytearray()
+        row = at
+        for run in range(int(of_run[0]), int(of_run[-1]) + 1):
+            upto = min(stop, int(starts[run + 1])) if run + 1 < len(starts) else stop
+            parent = bytes(parents[parent_ends[run] - parent_lengths[run] : parent_ends[run]])
+            bounds = [int(ends[row - 1]) if row else 0, *ends[row:upto].tolist()]
+            data += parent
+            data += parent.join([lasts[a:b] for a, b in itertools.pairwise(bounds)])
+            row = upto
+        chunk = pa.LargeStringArray.from_buffers(
+            stop - at, pa.py_buffer(offsets), pa.py_buffer(data)
+        )
+        try:
+            chunk.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
+        except pa.ArrowInvalid:
+            return None
+        chunks.append(chunk)
     return pa.chunked_array(chunks, type=pa.large_string())
 
 

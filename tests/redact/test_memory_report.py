@@ -555,8 +555,15 @@ def test_the_report_of_hostile_paths_is_as_with_whole_paths(
     kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(_report, "_JOINED", 100)  # many chunks of rows
-    if kind == "python":
-        monkeypatch.setattr(_report, "_joined_in_arrow", lambda table, rows: None)
+    joined = _report._joined_in_arrow
+    made: list[bool] = []  # whether each field column was joined in Arrow
+
+    def spied(table: Any, rows: int) -> Any:
+        column = None if kind == "python" else joined(table, rows)
+        made.append(column is not None)
+        return column
+
+    monkeypatch.setattr(_report, "_joined_in_arrow", spied)
     surrogates = kind == "surrogates"
     now = _fed(HitColumns(), 7, surrogates)
     before = _fed(_WholeColumns(), 7, surrogates)
@@ -571,6 +578,7 @@ def test_the_report_of_hostile_paths_is_as_with_whole_paths(
     pd.testing.assert_frame_equal(
         now.suspect_report(SUSPECT_COLUMNS), before.suspect_report(SUSPECT_COLUMNS)
     )
+    assert made == [kind == "arrow"] * 2  # not the Python strings where Arrow is asked
     assert report["field"].str.contains("\u2026").any()  # a long key abbreviated
     assert report["field"].str.contains("a.b[c]", regex=False).any()
 
