@@ -21,6 +21,7 @@ row by row with pandas.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import random
@@ -169,6 +170,12 @@ class _OffByOne(_DictKnown):
         self[value] = (rule.name, rule.make_placeholder(number + 1, value))
 
 
+def _tool_call(i: int, command: Any) -> str:
+    call = {"type": "toolCall", "id": f"t{i}", "name": "bash", "arguments": {"command": command}}
+    message = {"role": "assistant", "content": [call], "timestamp": 0}
+    return json.dumps({"type": "message", "id": f"m{i}", "parentId": None, "message": message})
+
+
 def _session(path: Path) -> Path:
     """Every kind of secret of the corpus, and many small values under secret keys
     (numbers, strings, short keys, nested; a custom rule's placeholders besides)."""
@@ -188,6 +195,11 @@ def _session(path: Path) -> Path:
         _custom(3, "secret", {f"k{i}": i % 700 for i in range(2000)}),
         _custom(4, "token", [[i, str(i)] for i in range(500)]),
         _custom(5, "api_key", list(range(2990, 3010))),  # values met before
+        # many rows under one parent, and paths the runs of parents are cut from
+        _tool_call(6, ["ab", "pw=hunter2x"] * 200),
+        _custom(7, "a.b[c]", {"d.e[1]": ["pw=hunter2x"] * 3, "k" * 300: ["pw=hunter2x", 1]}),
+        _custom(8, "deep", functools.reduce(lambda v, k: {k: v}, ["k"] * 30, ["pw=hunter2x"] * 5)),
+        _custom(9, "x", [{"password": f"Zq8vN2xL{i}"} for i in range(50)]),
     ]
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -224,6 +236,21 @@ def test_the_file_report_and_suspects_are_as_before(
     pd.testing.assert_frame_equal(now[2], before[2])
     assert now[1]["placeholder"].nunique() > 3000  # many numbered placeholders compared
     assert len(now[2])  # and suspects
+
+
+@pytest.mark.usefixtures("whole_paths")
+def test_the_file_report_and_suspects_are_as_with_whole_paths(
+    source: Path, now: tuple[bytes, pd.DataFrame, pd.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_file, "HitColumns", _WholeColumns)
+    before = _redacted(source, source.with_name("whole.jsonl"))
+    assert now[0] == before[0]
+    pd.testing.assert_frame_equal(now[1], before[1])
+    pd.testing.assert_frame_equal(now[2], before[2])
+    fields = now[1]["field"]
+    assert fields.str.startswith("message.content[0].arguments.command[").sum() >= 200
+    assert fields.str.contains("k.k.k.k", regex=False).any()  # 30 levels deep
+    assert fields.str.contains("\u2026").any()  # a long key abbreviated
 
 
 def test_the_comparison_sees_a_placeholder_off_by_one(
