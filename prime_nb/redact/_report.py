@@ -5,22 +5,29 @@ with a secret every few lines) gives a report row per replacement, a row for eve
 bytes of line or so. As objects (a hit, its field path, a row tuple) each row cost a
 couple of hundred bytes, and as text columns (a rule, a placeholder and an entry id
 spelt out in every row) about a hundred: the report, not the line, set the peak. Here a
-row is the field path's UTF-8 bytes in one buffer, where it ends, and a code for its
-(rule, placeholder) pair; a line's number and entry id are kept once for its run of
-rows. A placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most
-of them: under a secret's key every distinct value has one) is coded by that rule and
-number, made again when the report is built, so that a file of many distinct values
-keeps no string nor tuple for each. A field path names a key over 256 characters
+row is what follows its field path's last ``[`` or ``.`` (``12345]``, ``password``) as
+UTF-8 bytes in one buffer, where it ends, and a code for its (rule, placeholder) pair;
+the parent path (``message.content[0].arguments.command[``) is kept once for a run of
+rows that share it, and a line's number and entry id once for its run of rows. A
+placeholder made from its rule's name and number (``[REDACTED:rule:n]``, most of them:
+under a secret's key every distinct value has one) is coded by that rule and number,
+made again when the report is built, so that a file of many distinct values keeps no
+string nor tuple for each. A field path names a key over 256 characters
 abbreviated (``_entry_fields.abbreviated``), so that a row is bounded by its depth.
 The report's DataFrame is built only when the walk is done, its ``rule``,
 ``placeholder`` and ``entry_id`` columns as categoricals (a code per row, each text
 once), its ``field`` column, where pandas keeps text in Arrow (pandas 3 with pyarrow
-installed), as an Arrow array over the path buffer itself.
+installed), as Arrow arrays of each chunk of rows' parents joined to their last parts.
+Each part of the rows is let go once its columns are made (``HitColumns._columns``), so
+that the largest, the field column, is made with the fewest beside it: a report is
+built once.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -43,16 +50,31 @@ _NUMBERS_CODED = 1 << _RULE_SHIFT
 
 class _Table:
     """Rows of (field, rule and placeholder) and, once their line is closed, runs of
-    rows with their line's number and entry id."""
+    rows with their line's number and entry id.
+
+    A row keeps only what follows its field path's last ``[`` (``12345]``), else its
+    last ``.`` (``password``): the rows one after another with the same parent path
+    (the values of one list, the keys of one object) share the parent's bytes, kept
+    once for their run (``parents``). Any cut of a path is correct so long as the
+    parent and the rest make it whole."""
 
     def __init__(self) -> None:
-        self.fields = bytearray()
-        self.ends = array("I")  # where each row's field ends in ``fields`` ("Q" past 4 GB)
+        self.lasts = bytearray()
+        self.ends = array("I")  # where each row's last component ends in ``lasts``
         self.pairs = array("I")  # the code of each row's (rule, placeholder) pair
+        # a run of rows per parent path: its bytes' end in ``parents``, its first row
+        self.parents = bytearray()
+        self.parent_ends = array("I")
+        self.parent_starts = array("I")
+        self._parent = ""  # the parent path of the last run, and its length (-1: none)
+        self._cut = -1
+        self._field: str | None = None  # the last row's field and its last component
+        self._last = b""
         # a run of rows per closed line: its number, its entry id's code, its last row + 1
         self.run_lines = array("Q")
         self.run_ids = array("I")
         self.run_ends = array("Q")
+        self.built = False
 
     def __len__(self) -> int:
         return len(self.ends)
@@ -61,16 +83,41 @@ class _Table:
         return self.run_ends[-1] if self.run_ends else 0
 
     def append(self, field: str, pair: int) -> None:
-        self.fields += field.encode("utf-8", "surrogatepass")
-        if len(self.fields) > _NARROW_ENDS and self.ends.typecode == "I":
+        if field != self._field:
+            # after a list's last ``[``, else an object's last ``.``, else all of it
+            cut = field.rfind("[") + 1 or field.rfind(".") + 1
+            if cut != self._cut or not field.startswith(self._parent):
+                self._parent = field[:cut]
+                self._cut = cut
+                self.parents += self._parent.encode("utf-8", "surrogatepass")
+                self.parent_ends = _appended(self.parent_ends, len(self.parents))
+                self.parent_starts = _appended(self.parent_starts, len(self.ends))
+            self._field = field
+            self._last = field[cut:].encode("utf-8", "surrogatepass")
+        self.lasts += self._last
+        if len(self.lasts) > _NARROW_ENDS and self.ends.typecode == "I":
             self.ends = array("Q", self.ends)
-        self.ends.append(len(self.fields))
+        self.ends.append(len(self.lasts))
         self.pairs.append(pair)
 
     def truncate(self, rows: int) -> None:
-        del self.fields[self.ends[rows - 1] if rows else 0 :]
+        del self.lasts[self.ends[rows - 1] if rows else 0 :]
         del self.ends[rows:]
         del self.pairs[rows:]
+        runs = bisect.bisect_left(self.parent_starts, rows)  # those with a row left
+        del self.parent_starts[runs:]
+        del self.parent_ends[runs:]
+        del self.parents[self.parent_ends[-1] if runs else 0 :]
+        start = self.parent_ends[-2] if runs > 1 else 0
+        self._parent = self.parents[start:].decode("utf-8", "surrogatepass")
+        self._cut = len(self._parent) if runs else -1
+        self._field = None
+
+    def let_go_of_paths(self) -> None:
+        """Keep the paths' parts no longer: their column is built."""
+        self.lasts = bytearray()
+        self.parents = bytearray()
+        self.ends, self.parent_ends, self.parent_starts = array("I"), array("I"), array("I")
 
     def close(self, number: int, entry_id: int) -> None:
         if len(self) > self.closed():
@@ -81,6 +128,14 @@ class _Table:
     def counts(self) -> Any:
         """How many rows each run holds."""
         return np.diff(np.frombuffer(self.run_ends, np.uint64).astype(np.int64), prepend=0)
+
+
+def _appended(numbers: array[int], number: int) -> array[int]:
+    """``numbers`` with ``number`` appended: made 8-byte once it is past 4 bytes'."""
+    if number > _NARROW_ENDS and numbers.typecode == "I":
+        numbers = array("Q", numbers)
+    numbers.append(number)
+    return numbers
 
 
 class HitColumns:
@@ -151,19 +206,32 @@ class HitColumns:
             table.close(number, code)
 
     def _columns(self, table: _Table) -> dict[str, object]:
+        """The report's columns, each made with as few of the rows' parts beside it as
+        can be: the pair codes let go once the rule and placeholder columns are made,
+        the paths' parts once the field column is (the largest), so a report is built
+        once."""
+        if table.built:
+            raise RuntimeError("a report's columns are built once")
+        table.built = True
         rows = table.closed()
-        counts = table.counts()
         pairs = np.frombuffer(table.pairs, np.uint32)[:rows]
         used = np.unique(pairs)
         rules, placeholders = self._rules_and_placeholders(used)
+        of_rules = _per_row(_sorted_codes(self._rule_names, rules), used, pairs)
+        of_placeholders = _per_row(placeholders, used, pairs)
+        del pairs
+        table.pairs = array("I")
+        fields = _fields(table, rows)
+        table.let_go_of_paths()
+        counts = table.counts()
         return {
             "line": np.repeat(np.frombuffer(table.run_lines, np.uint64).astype(np.int64), counts),
             "entry_id": _categorical(
                 self._id_values, np.repeat(np.frombuffer(table.run_ids, np.uint32), counts)
             ),
-            "field": _fields(table, rows),
-            "rule": _per_row(_sorted_codes(self._rule_names, rules), used, pairs),
-            "placeholder": _per_row(placeholders, used, pairs),
+            "field": fields,
+            "rule": of_rules,
+            "placeholder": of_placeholders,
         }
 
     def _rules_and_placeholders(self, used: Any) -> tuple[Any, tuple[Any, Any]]:
@@ -198,6 +266,9 @@ class HitColumns:
 
 #: rows whose codes are looked up at once (a bound on the lookup's own arrays)
 _CHUNK = 1 << 16
+#: rows whose paths are joined at once (a bound on the join's own arrays and objects,
+#: about 100 bytes a row of a path of 40)
+_JOINED = 1 << 13
 
 
 def _categorical(values: Sequence[str | None], codes: Any) -> Any:
@@ -241,29 +312,67 @@ def _per_row(coded: tuple[Any, Any], used: Any, pairs: Any) -> Any:
 
 
 def _fields(table: _Table, rows: int) -> Any:
-    """The field paths: an Arrow-backed text array over the buffer where pandas keeps
-    text in Arrow (a row costs its bytes and an offset), else Python strings."""
+    """The field paths, each its run's parent and its last component joined: an
+    Arrow-backed text array where pandas keeps text in Arrow (a row costs its bytes and
+    an offset), built a chunk of rows at a time, else Python strings."""
     if _text_dtype().storage == "pyarrow" and rows:
-        import pyarrow as pa
+        joined = _joined_in_arrow(table, rows)
+        if joined is not None:
+            return pd.arrays.ArrowStringArray(joined, dtype=_text_dtype())  # type: ignore[call-arg]
+    fields: list[str] = []
+    starts = [*table.parent_starts[1:], len(table)]
+    parent_start = 0
+    for run, parent_end in enumerate(table.parent_ends):
+        parent = table.parents[parent_start:parent_end].decode("utf-8", "surrogatepass")
+        parent_start = parent_end
+        start = table.ends[table.parent_starts[run] - 1] if table.parent_starts[run] else 0
+        for row in range(table.parent_starts[run], min(starts[run], rows)):
+            end = table.ends[row]
+            fields.append(parent + table.lasts[start:end].decode("utf-8", "surrogatepass"))
+            start = end
+    return fields
 
-        ends = np.frombuffer(table.ends, dtype=f"u{table.ends.itemsize}")[:rows]
-        offsets = np.zeros(rows + 1, np.int64)
-        offsets[1:] = ends
-        array_ = pa.LargeStringArray.from_buffers(
-            rows, pa.py_buffer(offsets), pa.py_buffer(table.fields)
+
+def _joined_in_arrow(table: _Table, rows: int) -> Any:
+    """The field paths as a chunked Arrow array of text, or None where a parent or a
+    last part is not UTF-8 (a field with a lone surrogate). Each chunk's bytes are its
+    runs' parents joined to their rows' last parts (``parent + parent.join(lasts)``),
+    its offsets summed from their lengths, so that no temporary of every row's size is
+    made beside the result; Arrow's compute kernels are not used, whose first call
+    maps megabytes of their own."""
+    import pyarrow as pa
+
+    starts = np.frombuffer(table.parent_starts, f"u{table.parent_starts.itemsize}")
+    parent_ends = np.frombuffer(table.parent_ends, f"u{table.parent_ends.itemsize}")
+    parent_lengths = np.diff(parent_ends.astype(np.int64), prepend=0)
+    ends = np.frombuffer(table.ends, f"u{table.ends.itemsize}")
+    lasts, parents = table.lasts, table.parents
+    chunks = []
+    for at in range(0, rows, _JOINED):
+        stop = min(rows, at + _JOINED)
+        of_run = np.searchsorted(starts, np.arange(at, stop), side="right") - 1
+        offsets = np.zeros(stop - at + 1, np.int64)
+        lengths = np.diff(ends[at:stop].astype(np.int64), prepend=int(ends[at - 1]) if at else 0)
+        lengths += parent_lengths[of_run]
+        np.cumsum(lengths, out=offsets[1:])
+        data = bytearray()
+        row = at
+        for run in range(int(of_run[0]), int(of_run[-1]) + 1):
+            upto = min(stop, int(starts[run + 1])) if run + 1 < len(starts) else stop
+            parent = bytes(parents[parent_ends[run] - parent_lengths[run] : parent_ends[run]])
+            bounds = [int(ends[row - 1]) if row else 0, *ends[row:upto].tolist()]
+            data += parent
+            data += parent.join([lasts[a:b] for a, b in itertools.pairwise(bounds)])
+            row = upto
+        chunk = pa.LargeStringArray.from_buffers(
+            stop - at, pa.py_buffer(offsets), pa.py_buffer(data)
         )
         try:
-            array_.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
+            chunk.validate(full=True)  # UTF-8 (a field with a lone surrogate is not)
         except pa.ArrowInvalid:
-            pass
-        else:
-            return pd.arrays.ArrowStringArray(array_, dtype=_text_dtype())  # type: ignore[call-arg]
-    fields: list[str] = []
-    start = 0
-    for end in table.ends[:rows]:
-        fields.append(table.fields[start:end].decode("utf-8", "surrogatepass"))
-        start = end
-    return fields
+            return None
+        chunks.append(chunk)
+    return pa.chunked_array(chunks, type=pa.large_string())
 
 
 @functools.cache
@@ -277,4 +386,5 @@ def _frame(data: dict[str, object], columns: list[str]) -> pd.DataFrame:
         frame = pd.DataFrame(columns=columns)
         frame["line"] = frame["line"].astype("int64")
         return frame
-    return pd.DataFrame({name: data[name] for name in columns})
+    # the columns as they are: a copy of each would be held beside them
+    return pd.DataFrame({name: data[name] for name in columns}, copy=False)

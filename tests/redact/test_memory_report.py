@@ -21,18 +21,21 @@ row by row with pandas.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import random
 import re
 import sys
 import tracemalloc
+from array import array
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
 from secret_corpus import plant
+from test_redact_memory import assert_grew_at_most, measure
 
 from prime_nb.redact import redact
 from prime_nb.redact._find import SECRET_FIELD
@@ -167,6 +170,12 @@ class _OffByOne(_DictKnown):
         self[value] = (rule.name, rule.make_placeholder(number + 1, value))
 
 
+def _tool_call(i: int, command: Any) -> str:
+    call = {"type": "toolCall", "id": f"t{i}", "name": "bash", "arguments": {"command": command}}
+    message = {"role": "assistant", "content": [call], "timestamp": 0}
+    return json.dumps({"type": "message", "id": f"m{i}", "parentId": None, "message": message})
+
+
 def _session(path: Path) -> Path:
     """Every kind of secret of the corpus, and many small values under secret keys
     (numbers, strings, short keys, nested; a custom rule's placeholders besides)."""
@@ -186,6 +195,11 @@ def _session(path: Path) -> Path:
         _custom(3, "secret", {f"k{i}": i % 700 for i in range(2000)}),
         _custom(4, "token", [[i, str(i)] for i in range(500)]),
         _custom(5, "api_key", list(range(2990, 3010))),  # values met before
+        # many rows under one parent, and paths the runs of parents are cut from
+        _tool_call(6, ["ab", "pw=hunter2x"] * 200),
+        _custom(7, "a.b[c]", {"d.e[1]": ["pw=hunter2x"] * 3, "k" * 300: ["pw=hunter2x", 1]}),
+        _custom(8, "deep", functools.reduce(lambda v, k: {k: v}, ["k"] * 30, ["pw=hunter2x"] * 5)),
+        _custom(9, "x", [{"password": f"Zq8vN2xL{i}"} for i in range(50)]),
     ]
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -222,6 +236,21 @@ def test_the_file_report_and_suspects_are_as_before(
     pd.testing.assert_frame_equal(now[2], before[2])
     assert now[1]["placeholder"].nunique() > 3000  # many numbered placeholders compared
     assert len(now[2])  # and suspects
+
+
+@pytest.mark.usefixtures("whole_paths")
+def test_the_file_report_and_suspects_are_as_with_whole_paths(
+    source: Path, now: tuple[bytes, pd.DataFrame, pd.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_file, "HitColumns", _WholeColumns)
+    before = _redacted(source, source.with_name("whole.jsonl"))
+    assert now[0] == before[0]
+    pd.testing.assert_frame_equal(now[1], before[1])
+    pd.testing.assert_frame_equal(now[2], before[2])
+    fields = now[1]["field"]
+    assert fields.str.startswith("message.content[0].arguments.command[").sum() >= 200
+    assert fields.str.contains("k.k.k.k", regex=False).any()  # 30 levels deep
+    assert fields.str.contains("\u2026").any()  # a long key abbreviated
 
 
 def test_the_comparison_sees_a_placeholder_off_by_one(
@@ -343,3 +372,259 @@ def test_the_report_of_random_hits_is_built_as_row_by_row(monkeypatch: pytest.Mo
     pd.testing.assert_frame_equal(
         columns.suspect_report(suspect_columns), _expected(suspects, suspect_columns, "reason")
     )
+
+
+# -- a row keeps its path's last component: the parent once for a run of rows --------------
+
+COMMAND = "many small strings under a tool call's command"
+COMMAND_PARENT = "message.content[0].arguments.command"
+
+
+def _command_line(shape: str, size: int) -> str:
+    """A tool call whose command is a list of many small strings (``benchmarks/
+    probe_redact_memory.py``'s shape): every other one replaced, a row a 21 bytes."""
+    assert shape == COMMAND
+    call = {"type": "toolCall", "id": "t1", "name": "bash", "arguments": {}}
+    call["arguments"] = {"command": ["ab", "pw=hunter2x"] * (size // 12)}
+    message = {"role": "user", "content": [call], "timestamp": 0}
+    entry = {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026"}
+    return json.dumps({**entry, "message": message})
+
+
+@pytest.fixture(scope="module")
+def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
+    return measure(tmp_path_factory.mktemp("command"), [COMMAND], line=_command_line)
+
+
+def test_many_small_strings_under_a_command_keep_their_parent_path_once(
+    peaks: dict[str, dict[str, float]],
+) -> None:
+    """4.0x the line when every row kept its whole path (about 45 bytes a row of 21
+    bytes of line); 3.25-3.4x now. Not 3x: the report returned is itself about 3x this line
+    (the path's 45 bytes, its offset and the line's number in every row)."""
+    assert_grew_at_most(peaks, COMMAND, 3.5)
+
+
+def _kept(table: Any) -> int:
+    """The bytes a table's buffers and arrays hold (their lengths, not what is
+    allocated)."""
+    return sum(
+        len(held) * getattr(held, "itemsize", 1)
+        for held in vars(table).values()
+        if isinstance(held, (bytearray, array))
+    )
+
+
+@pytest.mark.parametrize("depth", [1, 30])
+def test_a_row_keeps_its_last_component_its_end_and_its_pair(depth: int) -> None:
+    """A row of the command shape kept its whole path's bytes (about 51 bytes a row with
+    its end and pair code); now what follows its last ``[`` (``12345]``), its end and
+    its pair code, whatever the depth of the list it is in: the parent is kept once."""
+    parent = COMMAND_PARENT + "".join(f".k{level}" for level in range(depth - 1))
+    columns = HitColumns()
+    for i in range(MANY):
+        columns.append(Hit(f"{parent}[{i}]", "generic-secret", "[REDACTED:generic-secret:1]"))
+    columns.close_line(2, "u1")
+    lasts = sum(len(f"{i}]") for i in range(MANY))
+    parent_run = len(parent) + 1 + 4 + 4  # its bytes and ``[``, where they end, its first row
+    line_run = 8 + 4 + 8  # the line's number, its entry id's code, its last row
+    assert _kept(columns.replaced) == lasts + 8 * MANY + parent_run + line_run
+    assert _kept(columns.replaced) / MANY < 15
+
+
+def test_a_report_is_built_once() -> None:
+    columns = HitColumns()
+    columns.append(Hit("data.password", "generic-secret", "[REDACTED:generic-secret:1]"))
+    columns.close_line(2, "c1")
+    assert len(columns.report(["line", "field"])) == 1
+    with pytest.raises(RuntimeError, match="built once"):
+        columns.report(["line", "field"])
+
+
+# -- the oracle: the report as its rows kept their whole paths ------------------------------
+
+
+class _WholePaths:
+    """A table as it was: every row's whole path in one buffer."""
+
+    built = False
+
+    def __init__(self) -> None:
+        self.fields = bytearray()
+        self.ends = array("Q")
+        self.pairs = array("I")
+        self.run_lines = array("Q")
+        self.run_ids = array("I")
+        self.run_ends = array("Q")
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def closed(self) -> int:
+        return self.run_ends[-1] if self.run_ends else 0
+
+    def append(self, field: str, pair: int) -> None:
+        self.fields += field.encode("utf-8", "surrogatepass")
+        self.ends.append(len(self.fields))
+        self.pairs.append(pair)
+
+    def truncate(self, rows: int) -> None:
+        del self.fields[self.ends[rows - 1] if rows else 0 :]
+        del self.ends[rows:]
+        del self.pairs[rows:]
+
+    def let_go_of_paths(self) -> None:
+        pass
+
+    close = _report._Table.close
+    counts = _report._Table.counts
+
+
+def _whole_fields(table: _WholePaths, rows: int) -> Any:
+    """The field column as it was built: over the buffer of whole paths."""
+    import pyarrow as pa
+
+    if _report._text_dtype().storage == "pyarrow" and rows:
+        offsets = array("q", [0, *table.ends[:rows]])
+        whole = pa.LargeStringArray.from_buffers(
+            rows, pa.py_buffer(offsets), pa.py_buffer(table.fields)
+        )
+        try:
+            whole.validate(full=True)
+        except pa.ArrowInvalid:
+            pass
+        else:
+            return pd.arrays.ArrowStringArray(whole, dtype=_report._text_dtype())  # type: ignore[call-arg]
+    starts = [0, *table.ends[: rows - 1]] if rows else []
+    ends = table.ends[:rows]
+    return [
+        table.fields[a:b].decode("utf-8", "surrogatepass")
+        for a, b in zip(starts, ends, strict=True)
+    ]
+
+
+class _WholeColumns(HitColumns):
+    def __init__(self) -> None:
+        super().__init__()
+        self.replaced = _WholePaths()  # type: ignore[assignment]
+        self.suspects = _WholePaths()  # type: ignore[assignment]
+
+
+@pytest.fixture
+def whole_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_WholeColumns`` built as they were (the rest as it is now)."""
+    fields = _report._fields
+    monkeypatch.setattr(
+        _report,
+        "_fields",
+        lambda table, rows: (
+            _whole_fields(table, rows) if isinstance(table, _WholePaths) else fields(table, rows)
+        ),
+    )
+
+
+def _hostile_fields(r: random.Random, surrogates: bool) -> list[str]:
+    """Paths as the walk names them: a list's items, an object's keys, keys holding
+    ``.`` and ``[``, a long key abbreviated, deep ones, a bare key, non-ASCII."""
+    from prime_nb.redact._entry_fields import join
+
+    deep = ".".join(["data", *(f"k{level}" for level in range(30))])
+    parents = [
+        COMMAND_PARENT,
+        deep,
+        "data",
+        "",
+        join("data", "a.b[c]"),
+        join("data", "x" * 300 + ".y[2]"),
+        join("message", "donn\u00e9es.\u00e9t\u00e9"),
+        join(join("data", "k" * 4000), "[0].z"),
+    ]
+    if surrogates:
+        parents += [join("data", "\ud800x"), join("data", "y\udc00.")]
+    fields = []
+    for _ in range(r.choice([1, 5, 40])):
+        parent = r.choice(parents)
+        keys: list[str | int] = [r.randrange(300), "password", "a.b", "[3]", "p\u00e9", "\udfff"]
+        if not surrogates:
+            keys.pop()
+        key = r.choice(keys)
+        for _ in range(r.choice([1, 1, 3])):  # rows under one parent, one after another
+            fields.append(join(parent, key) if parent or isinstance(key, str) else f"[{key}]")
+            key = r.randrange(300) if isinstance(key, int) else key
+    return fields
+
+
+def _fed(columns: HitColumns, seed: int, surrogates: bool) -> HitColumns:
+    """Random hits under hostile paths, lines walked again (forgotten at any point of a
+    run of rows under one parent), suspects among them."""
+    r = random.Random(seed)
+    for line in range(1, 80):
+        hits = [
+            Hit(field, SUSPECT if r.random() < 0.1 else "generic-secret", f"[REDACTED:g:{i}]")
+            for i, field in enumerate(_hostile_fields(r, surrogates) * r.choice([0, 1, 3]))
+        ]
+        if r.random() < 0.3:
+            columns.extend(hits[: r.randrange(len(hits) + 1)])
+            columns.clear_line()
+        columns.extend(hits)
+        columns.close_line(line, r.choice([None, "e1", f"e{line}"]))
+    columns.extend(Hit(field, "generic-secret", "x") for field in _hostile_fields(r, False))
+    return columns  # the last hits' line not closed: not in the report
+
+
+REPORT_COLUMNS = ["line", "entry_id", "field", "rule", "placeholder"]
+SUSPECT_COLUMNS = ["line", "entry_id", "field", "reason"]
+
+
+@pytest.mark.parametrize("kind", ["arrow", "python", "surrogates"])
+@pytest.mark.usefixtures("whole_paths")
+def test_the_report_of_hostile_paths_is_as_with_whole_paths(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_report, "_JOINED", 100)  # many chunks of rows
+    joined = _report._joined_in_arrow
+    made: list[bool] = []  # whether each field column was joined in Arrow
+
+    def spied(table: Any, rows: int) -> Any:
+        column = None if kind == "python" else joined(table, rows)
+        made.append(column is not None)
+        return column
+
+    monkeypatch.setattr(_report, "_joined_in_arrow", spied)
+    surrogates = kind == "surrogates"
+    now = _fed(HitColumns(), 7, surrogates)
+    before = _fed(_WholeColumns(), 7, surrogates)
+    assert len(now.replaced) > 1000 and len(now.suspects) > 50
+    if surrogates:  # text pandas does not take: the columns as Python strings, compared
+        fields = now._columns(now.replaced)["field"]
+        assert fields == before._columns(before.replaced)["field"]
+        assert any("\ud800" in field for field in fields)  # type: ignore[attr-defined]
+        return
+    report = now.report(REPORT_COLUMNS)
+    pd.testing.assert_frame_equal(report, before.report(REPORT_COLUMNS))
+    pd.testing.assert_frame_equal(
+        now.suspect_report(SUSPECT_COLUMNS), before.suspect_report(SUSPECT_COLUMNS)
+    )
+    assert made == [kind == "arrow"] * 2  # not the Python strings where Arrow is asked
+    assert report["field"].str.contains("\u2026").any()  # a long key abbreviated
+    assert report["field"].str.contains("a.b[c]", regex=False).any()
+
+
+def test_the_comparison_sees_a_run_kept_after_its_rows_are_forgotten(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A broken run bookkeeping: a line walked again keeps the parent of its forgotten
+    rows as the last one's, so its next rows under it are taken for the run before."""
+    truncate = _report._Table.truncate
+
+    def kept_parent(table: Any, rows: int) -> None:
+        parent, cut = table._parent, table._cut
+        truncate(table, rows)
+        table._parent, table._cut = parent, cut
+
+    monkeypatch.setattr(_report._Table, "truncate", kept_parent)
+    now = _fed(HitColumns(), 7, False).report(REPORT_COLUMNS)
+    with monkeypatch.context() as patch:
+        patch.setattr(_report, "_fields", _whole_fields)
+        before = _fed(_WholeColumns(), 7, False).report(REPORT_COLUMNS)
+    assert not now["field"].equals(before["field"])

@@ -25,7 +25,7 @@ custom entry's description, or among many small strings (walked as a stream). A 
 of many small strings is many times its line as Python objects (``load``, 10x), but is
 walked as a stream (``_stream.py``), and its report (a row per replacement, one per 35
 bytes of line) is kept in compact buffers and built as categoricals and an Arrow text
-column over those buffers (``_report.py``): it stays within 3x.
+column joined from those buffers (``_report.py``): it stays within 3x.
 
 A long string value (base64, hex, percent-encoding, prose, JSON held in a string) is
 decoded apart from the line's other JSON (``_apart.py``): the line and the string are
