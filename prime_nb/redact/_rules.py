@@ -159,6 +159,17 @@ TOKEN_INFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
 BEARER = re.compile(r"(?i)(?<![\w-])bearer\s+([A-Za-z0-9\-._~+/]{8,}=*)")
 #: ``token <value>``, ``Authorization: Token <value>``: a value after the bare word
 TOKEN_WORD = re.compile(r"(?i)(?<![\w-])(?:token|api[_-]?key)\s+([A-Za-z0-9\-._~+/]{12,}=*)")
+#: a wallet's key of 256 bits in hex written after the words ``private key`` in prose (a
+#: ``PRIVATE_KEY=`` assignment is the keyword rule's): a transaction's hash is the same
+#: shape, so the words must come first, within a few words
+PRIVATE_KEY_HEX = re.compile(
+    r"(?i)(?<![\w-])priv(?:ate)?[ _-]?key\b[^\n]{0,24}?"
+    r"(?<![0-9a-f])(?:0x)?([0-9a-f]{64})(?![0-9a-f])"
+)
+#: the key shares and recovery keys ``vault operator init`` prints, one a line
+VAULT_KEY_SHARE = re.compile(
+    r"(?<![\w-])(?:Unseal|Recovery) Key \d{1,3}:[ \t]*([A-Za-z0-9+/]{20,}={0,2})"
+)
 #: ``Authorization: Basic <base64 of user:password>``
 BASIC = re.compile(r"(?i)(?<![\w-])basic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
@@ -364,6 +375,13 @@ def default_rules(hostnames: Sequence[str] | None = None) -> list[Rule]:
             hints=("token", "key"),
             needs=SPACES,
         ),
+        Rule(
+            "private-key-hex",
+            pattern=PRIVATE_KEY_HEX,
+            hints=("privkey", "private key", "private_key", "private-key", "privatekey"),
+            run=64,
+        ),
+        Rule("vault-key-share", pattern=VAULT_KEY_SHARE, hints=("unseal key", "recovery key")),
         _guess("url-password", pattern=URL_PASSWORD, valid=url_password_valid, hints=("://",)),
         _guess("url-token", pattern=URL_TOKEN, hints=("=",), needs=("?", "&", "#")),
         _guess(

@@ -246,6 +246,21 @@ def _hardhat(r: random.Random) -> Planted:
     return Planted("hardhat-accounts-key", snippet, (key,), (key[2:],))
 
 
+def _wallet_prose(r: random.Random) -> Planted:
+    key = "0x" + _pick(r, HEX, 64)
+    snippet = f"The deployer wallet's private key is {key}, fund it before the migration."
+    return Planted("wallet-key-in-prose", snippet, (key,), (key[2:],))
+
+
+def _vault_init(r: random.Random) -> Planted:
+    shares = [_pick(r, B64, 44) for _ in range(3)]
+    snippet = (
+        "".join(f"Unseal Key {i}: {share}\n" for i, share in enumerate(shares, 1))
+        + "\nVault initialized with 3 key shares and a key threshold of 2."
+    )
+    return Planted("vault-unseal-keys", snippet, tuple(shares), tuple(shares))
+
+
 def _openvpn(r: random.Random) -> Planted:
     lines = [_pick(r, HEX, 32) for _ in range(8)]
     snippet = (
@@ -487,6 +502,8 @@ KINDS_RED5: list[Kind] = [
     _bip39,
     _solana,
     _hardhat,
+    _wallet_prose,
+    _vault_init,
     _openvpn,
     _tok(
         "paseto-local-token", "cookie token {tok}", _chars(URLSAFE, 100, "v4.local."), "v4.local."
@@ -547,4 +564,7 @@ LOOKALIKES_RED5: list[str] = [
     'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")',
     "rzp_test mode: on",
     "Key-Pair-Id: K2JCJMDEHXQW5F",
+    "Unseal Progress    1/2\nUnseal Nonce       4c0883a6-9102-937d-6231-471b5dbb6204",
+    "the private key stays in the HSM; the block hash is 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+    "private key: see the runbook (never commit 0x-prefixed keys)",
 ]
