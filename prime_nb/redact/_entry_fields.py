@@ -16,8 +16,12 @@ from typing import Any
 ENTRY_KEEP = frozenset({"type", "timestamp", "firstKeptEntryIndex", "version", "_sourceType"})
 #: fields of an agent message that make the format
 MESSAGE_KEEP = frozenset({"role", "timestamp"})
-#: fields of a content block that make the format (an image's ``data`` is kept too)
-BLOCK_KEEP = frozenset({"type", "thinkingSignature", "textSignature", "signature"})
+#: fields of a content block that make the format (an image's ``data`` is kept too). A
+#: block's signature (``thinkingSignature``, ``textSignature``, ``signature``) is read like
+#: text: for the OpenAI Responses API, pi writes the whole reasoning item there as JSON,
+#: its summary repeating the thinking's text, secrets and all. An opaque signature
+#: (Anthropic's base64) holds no text a rule finds and is written as it was.
+BLOCK_KEEP = frozenset({"type"})
 #: the fields that make the tree and pair a tool call with its result, by where they are
 #: (an entry or header, a message, a content block): scanned like text, never a secret
 #: by their key, so that the same id is replaced the same way wherever it is written

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ._generic import _NOT_TOKEN_PREFIX
+from ._generic import _NOT_TOKEN_PREFIX, _RESPONSES_ITEM_ID
 from ._literals import finditer
 from ._rule import Rule
 from ._values import credential_like, shannon_entropy, stand_in, strongly_random
@@ -94,6 +94,8 @@ def hex_token_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in finditer(HEX_TOKEN, text):  # a long text: where its shape ends
         body = m.group("body")
         if _NOT_TOKEN_PREFIX.match(m.group("prefix")) or sum(c.isdigit() for c in body) < 4:
+            continue
+        if _RESPONSES_ITEM_ID.match(m[0]):
             continue
         if sum(c.isalpha() for c in body) >= 4 and shannon_entropy(body) >= 2.8:
             yield m.span()

@@ -35,6 +35,10 @@ _NOT_TOKEN_PREFIX = re.compile(
     r"evt|event|cus|sub|pi|ch|in|acct|session|sess|org|user|team|project|proj|cache|"
     r"data|img|image|blob|obj|chunk|part|node|n|entry)$"
 )
+#: the id of an item of OpenAI's Responses API (a reasoning item ``rs_``, a function call
+#: ``fc_``, a web search ``ws_``): pi writes them in a reasoning item's JSON and in a tool
+#: call's id (``call_...|fc_...``). Firecrawl's keys are ``fc-`` and 32 digits
+_RESPONSES_ITEM_ID = re.compile(r"^(?:rs|fc|ws)_[0-9a-f]{48,50}$")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 #: ``pre-fix-word-word``: a body of words joined by dashes (a slug, a branch name)
 _SLUG = re.compile(r"^(?:[a-z]+|\d+)(?:[_\-](?:[a-z]+|\d+))*$")
@@ -51,7 +55,7 @@ def prefixed_token_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in finditer(PREFIXED_TOKEN, text):
         prefix, body = m.group("prefix"), m.group("body")
         first = re.split(r"[_.\-]", prefix)[0]
-        if _NOT_TOKEN_PREFIX.match(first) or _SLUG.match(body):
+        if _NOT_TOKEN_PREFIX.match(first) or _SLUG.match(body) or _RESPONSES_ITEM_ID.match(m[0]):
             continue
         if _UUID.match(body.lower()) and not prefix.lower().startswith(("sk", "pk", "rk")):
             continue  # an id with a UUID: a key only when its prefix says so

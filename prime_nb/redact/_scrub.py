@@ -13,8 +13,8 @@ Beyond the rules, the scrubber reads structure: a value under a key that names a
 that decodes to text is decoded and read; a token a terminal wrapped over two lines is
 read joined. Keys are scanned like text (a secret used as a key is replaced).
 
-What is never touched: the fields that make the format (types, timestamps, thinking
-signatures, image data). The fields that make the tree and pair a call with its result
+What is never touched: the fields that make the format (types, timestamps, image
+data). The fields that make the tree and pair a call with its result
 (``id``, ``parentId``, ``toolCallId``, ...: :data:`ID_FIELDS`) are read like text, never
 as a secret by their key: an id stays as written unless a rule finds a secret in it, and
 then the same id is replaced the same way wherever it is written (a string's spans and
