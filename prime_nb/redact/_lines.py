@@ -155,12 +155,12 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
     if body is raw:
         body = _without_end(raw, tail, kept is None)
     del raw
-    glued = read_glued(body)
+    deep = deep_enough(body)
+    text, utf8 = _decoded(body)
+    del body  # a long line's bytes: the text alone is held while it is read
+    glued = _glued_text(text, deep) if utf8 else None
     if glued is not None:
         return Line(number, offset, kept, length, head, tail, glued, None)
-    deep = deep_enough(body)
-    text = body.decode("utf-8", errors="replace")
-    del body  # a long line's bytes: the text alone is held while it is parsed
     obj, _repair = lenient_loads(text)
     del text
     # the parser nests as deep as the stack allows, and redaction's stack is deep
@@ -240,15 +240,35 @@ def line_end(raw: Raw) -> bytes:
     return bytes(raw[end:])
 
 
+def _decoded(body: Raw) -> tuple[str, bool]:
+    """The text of a line orjson refused, and whether it is UTF-8 (else its text with
+    U+FFFD for what is not, as ``load()`` reads it). Why one text: the glued reading
+    and the lenient parser both read it, and each holds a number's digits as a ``str``
+    beside it (``json``'s scanner cuts them out to convert them); a text made for each,
+    from the line's bytes, held the bytes, the text and the digits at once."""
+    try:
+        return body.decode("utf-8"), True
+    except UnicodeDecodeError:
+        pass  # out of the handler: the error holds a copy of the line
+    return body.decode("utf-8", errors="replace"), False
+
+
 def read_glued(body: Raw) -> Glued | None:
+    """The glued values of a line's bytes (:class:`Glued`), or None."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    return _glued_text(text, deep_enough(body))
+
+
+def _glued_text(text: str, deep: bool) -> Glued | None:
+    """The glued values of a line's UTF-8 ``text`` (``deep``: it has brackets enough to
+    nest past what is kept, :func:`~prime_nb.format.deep_enough`), or None."""
     spans = glued_spans(text)
     if spans is None:
         return None
-    if not deep_enough(body):
+    if not deep:
         return Glued(text, spans)
     deep = any(deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
     if not deep:
