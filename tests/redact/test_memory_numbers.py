@@ -1,5 +1,5 @@
-"""Redaction's peak memory on a line orjson refuses for a long number, and the file it
-writes from such lines, the same as before.
+"""A line orjson refuses for a long number is redacted as it was before its memory was
+bounded: the same file, report and suspects.
 
 A number of a million digits is past a double's range: orjson refuses its line, and the
 lenient parser reads it as ``load()`` does (infinity, written ``null``). The glued
@@ -7,13 +7,13 @@ reading (``{...}{...}``) and the lenient parser each decoded a text of the line 
 bytes, and the glued reading's was made while the bytes were held: the bytes, the text
 and the number's digits (``json``'s scanner cuts them out as a ``str`` to convert them)
 at once, 3x the line. The text is made once now, the bytes let go before either reads it
-(``_lines._decoded``): the text and the digits, 2x.
+(``_lines._decoded``): the text and the digits, 2x. The peak is measured with the
+other shapes of ``test_memory_keys.py`` (one measuring run, not one more).
 
 The code before is the oracle, kept here (``_lines.parse_line`` as it was): long
 integers and floats, exponents past a double's range, negative ones, numbers in lists
 and nested, beside secrets, under each of the probe's keys, glued, with a BOM, with
-bytes that are not UTF-8, nested past orjson's depth; the same file, report and
-suspects both ways.
+bytes that are not UTF-8, nested past orjson's depth.
 """
 
 from __future__ import annotations
@@ -25,14 +25,11 @@ from typing import Any
 
 import orjson
 import pytest
-from test_redact_memory import MB, SIZES_OF, assert_grew_at_most, measure
 
 from prime_nb.format import BOM, deep_enough, lenient_loads
 from prime_nb.redact import Redaction, redact
 
 _lines = sys.modules["prime_nb.redact._lines"]
-
-LONG_NUMBER = "a long number"
 
 
 def _content(value: Any) -> dict[str, Any]:
@@ -45,31 +42,6 @@ def _content(value: Any) -> dict[str, Any]:
         "message": message,
     }
 
-
-def _line(shape: str, size: int) -> str:
-    """The probe's line of a long number (``probe_redact_memory.py``) at ``size`` digits."""
-    if shape != LONG_NUMBER:
-        raise ValueError(shape)
-    return json.dumps(_content("x"))[:-1] + ', "n": ' + "9" * size + "}"
-
-
-@pytest.fixture(scope="module")
-def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
-    """Redact's growth per byte of line between two sizes a megabyte apart (the noise
-    of each, 128 KB, is then a quarter of a byte a byte)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(SIZES_OF, LONG_NUMBER, (MB // 4, MB + MB // 4))
-        return measure(tmp_path_factory.mktemp("numbers"), [LONG_NUMBER], line=_line)
-
-
-def test_a_long_number_is_read_from_one_text_of_its_line(
-    peaks: dict[str, dict[str, float]],
-) -> None:
-    """3.0x the line before (``load`` 5.0x), 2.0x now: 2.5 tells one from the other."""
-    assert_grew_at_most(peaks, LONG_NUMBER, 2.5)
-
-
-# the oracle ------------------------------------------------------------------------
 
 HEAD = {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-05T10:00:00Z"}
 SECRET = "password=Zq8vN2xL5pT7"
