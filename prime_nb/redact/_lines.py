@@ -243,9 +243,10 @@ def line_end(raw: Raw) -> bytes:
 def _decoded(body: Raw) -> tuple[str, bool]:
     """The text of a line orjson refused, and whether it is UTF-8 (else its text with
     U+FFFD for what is not, as ``load()`` reads it). Why one text: the glued reading
-    and the lenient parser both read it, and each holds a number's digits as a ``str``
-    beside it (``json``'s scanner cuts them out to convert them); a text made for each,
-    from the line's bytes, held the bytes, the text and the digits at once."""
+    and the lenient parser both read it, each holding a number's digits as a ``str``
+    beside it (``json``'s scanner cuts them out to convert them), and the caller lets
+    go of the line's bytes before either reads: of a line of one long number, the text
+    and its digits are all that is held, 2x the line."""
     try:
         return body.decode("utf-8"), True
     except UnicodeDecodeError:
@@ -254,7 +255,9 @@ def _decoded(body: Raw) -> tuple[str, bool]:
 
 
 def read_glued(body: Raw) -> Glued | None:
-    """The glued values of a line's bytes (:class:`Glued`), or None."""
+    """The glued values of a line's bytes (:class:`Glued`), or None (``parse_line``
+    reads the text it has decoded already, :func:`_glued_text`; the tests' oracles of
+    the code before call this)."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
