@@ -155,12 +155,15 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
     if body is raw:
         body = _without_end(raw, tail, kept is None)
     del raw
-    glued = read_glued(body)
+    obj = _parsed_with_lone_surrogates_replaced(body, length > KEEP_RAW)
+    if obj is not _REFUSED:
+        return Line(number, offset, kept, length, head, tail, obj, "repaired-line")
+    deep = deep_enough(body)
+    text, utf8 = _decoded(body)
+    del body  # a long line's bytes: the text alone is held while it is read
+    glued = _glued_text(text, deep) if utf8 else None
     if glued is not None:
         return Line(number, offset, kept, length, head, tail, glued, None)
-    deep = deep_enough(body)
-    text = body.decode("utf-8", errors="replace")
-    del body  # a long line's bytes: the text alone is held while it is parsed
     obj, _repair = lenient_loads(text)
     del text
     # the parser nests as deep as the stack allows, and redaction's stack is deep
@@ -171,6 +174,68 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
 
 #: what a line orjson refuses parses to, until it is read otherwise
 _REFUSED = object()
+
+#: a ``\u`` escape of a UTF-16 surrogate after an even run of backslashes (none of them
+#: escaping it); its four hex digits are the group
+_SURROGATE_ESCAPE = re.compile(rb"(?<!\\)(?:\\\\)*+\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
+#: what a lone surrogate's hex digits become: U+FFFD, as ``load()`` reads it
+_REPLACEMENT = b"fffd"
+
+
+def _parsed_with_lone_surrogates_replaced(body: Raw, apart: bool) -> Any:
+    """The refused line ``body`` parsed by orjson once each escape of a lone surrogate
+    in it is written as U+FFFD's (in the line's own buffer: the same length), which is
+    what the lenient parser reads it as; ``_REFUSED`` (the line as it was) when it has
+    none, or orjson refuses it still. Why: the lenient parser holds the line's text,
+    the string with the lone surrogate, two bytes a character (a surrogate is beyond
+    Latin-1), and its copy with U+FFFD, where orjson's tree, each long string decoded
+    apart (``parsed_apart`` when ``apart``), holds the line's bytes and its strings."""
+    if not isinstance(body, bytearray) or (body.find(b"\\ud") == -1 and body.find(b"\\uD") == -1):
+        return _REFUSED
+    lone = _lone_surrogates(body)
+    if not lone:
+        return _REFUSED
+    digits = [bytes(body[at : at + 4]) for at in lone]
+    for at in lone:
+        body[at : at + 4] = _REPLACEMENT
+    try:
+        obj = parsed_apart(body) if apart else None
+        return orjson.loads(body) if obj is None else obj
+    except orjson.JSONDecodeError:
+        pass  # out of the handler: orjson's error holds the line as text
+    for at, old in zip(lone, digits, strict=True):  # read as it was, by the lenient parser
+        body[at : at + 4] = old
+    return _REFUSED
+
+
+def _lone_surrogates(body: bytearray) -> list[int]:
+    """Where the hex digits of each escape of a lone surrogate in ``body`` start: a high
+    one not followed at once by the escape of a low one, a low one not preceded at once
+    by a high one (``json`` reads such a pair as one character, and either alone as a
+    lone surrogate)."""
+    lone: list[int] = []
+    high, high_end = -1, -1  # where a high one's digits start, unpaired yet; its end
+    for m in _SURROGATE_ESCAPE.finditer(body):
+        at = m.start(1)
+        if body[at + 1] not in _LOW_SECOND:
+            if high >= 0:
+                lone.append(high)
+            high, high_end = at, m.end()
+            continue
+        if high >= 0 and m.start() == high_end and at == m.start() + 2:
+            high = -1  # a pair: one character
+            continue
+        if high >= 0:
+            lone.append(high)
+            high = -1
+        lone.append(at)
+    if high >= 0:
+        lone.append(high)
+    return lone
+
+
+#: the second hex digit of a low surrogate (``dc00``-``dfff``)
+_LOW_SECOND = frozenset(b"cdefCDEF")
 
 
 def _without_end(raw: Raw, tail: bytes, alone: bool) -> Raw:
@@ -240,15 +305,38 @@ def line_end(raw: Raw) -> bytes:
     return bytes(raw[end:])
 
 
+def _decoded(body: Raw) -> tuple[str, bool]:
+    """The text of a line orjson refused, and whether it is UTF-8 (else its text with
+    U+FFFD for what is not, as ``load()`` reads it). Why one text: the glued reading
+    and the lenient parser both read it, each holding a number's digits as a ``str``
+    beside it (``json``'s scanner cuts them out to convert them), and the caller lets
+    go of the line's bytes before either reads: of a line of one long number, the text
+    and its digits are all that is held, 2x the line."""
+    try:
+        return body.decode("utf-8"), True
+    except UnicodeDecodeError:
+        pass  # out of the handler: the error holds a copy of the line
+    return body.decode("utf-8", errors="replace"), False
+
+
 def read_glued(body: Raw) -> Glued | None:
+    """The glued values of a line's bytes (:class:`Glued`), or None (``parse_line``
+    reads the text it has decoded already, :func:`_glued_text`; the tests' oracles of
+    the code before call this)."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    return _glued_text(text, deep_enough(body))
+
+
+def _glued_text(text: str, deep: bool) -> Glued | None:
+    """The glued values of a line's UTF-8 ``text`` (``deep``: it has brackets enough to
+    nest past what is kept, :func:`~prime_nb.format.deep_enough`), or None."""
     spans = glued_spans(text)
     if spans is None:
         return None
-    if not deep_enough(body):
+    if not deep:
         return Glued(text, spans)
     deep = any(deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
     if not deep:
