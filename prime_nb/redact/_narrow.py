@@ -110,6 +110,7 @@ class Narrowed:
         "_ordinals",
         "_positions",
         "_table",
+        "folds",
         "letters",
         "narrow",
         "stand_in",
@@ -124,10 +125,14 @@ class Narrowed:
         codes: array[int],
         table: str,
         lettered: dict[str, str] | None = None,
+        folds: dict[str, str] | None = None,
     ):
         #: the stand-in of the symbols; every stand-in (the letters' too); the letters
         self.narrow, self.stand_in = narrow, stand_in
         lettered = lettered or {}
+        #: each stand-in of a mathematical letter as what the letter folds to (read by
+        #: the disguise finder while the text is read: ``_stand_in_folds.py``)
+        self.folds = folds or {}
         self.stand_ins = stand_in + "".join(sorted(lettered.values()))
         self.letters = "".join(sorted(lettered))
         #: where only letters were narrowed, each stand-in back to its letter, one for one
@@ -220,19 +225,23 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     narrowed: set[str] = set()
     letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
     astral: dict[str, int] = {}  # each letter or tag beyond the BMP, one for one
+    math: dict[str, int] = {}  # each mathematical letter, one for one
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _wide_counts(piece)
-        for char in found.keys() - narrowed - letters.keys() - astral.keys():
+        for char in found.keys() - narrowed - letters.keys() - astral.keys() - math.keys():
             if char <= "\xff":
                 present.add(char)
             elif alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
-                if astral_kind(char) is None:
-                    return None  # a mathematical letter, a cased one: read as it is
-                astral[char] = 0
+                if astral_kind(char) is not None:
+                    astral[char] = 0
+                elif math_fold(char) is not None:
+                    math[char] = 0
+                else:
+                    return None  # a mathematical digit, a cased letter: read as it is
             elif (letter_pair(char) is not None or char in HIDDEN_MARKS) and not widest:
                 letters[char] = 0
             else:
@@ -242,22 +251,25 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
             widest = 1  # more letters than stand-ins for them
         if widest and not long_lead:
             return None  # a letter stays: its ``str`` is two bytes a character as it is
-        for counted in (letters, astral):
+        for counted in (letters, astral, math):
             for char in counted:
                 counted[char] += found.get(char, 0)
-        kind = 4 if kind == 4 or astral or any(char > "\uffff" for char in narrowed) else 2
+        wider = astral or math or any(char > "\uffff" for char in narrowed)
+        kind = 4 if kind == 4 or wider else 2
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     lettered = {} if widest else _letter_stand_ins(letters, present)
     if lettered is None:
         widest, lettered = 1, {}
-    wide += sum(letters[char] for char in lettered) + sum(astral.values())
+    wide += sum(letters[char] for char in lettered) + sum(astral.values()) + sum(math.values())
     astral_in = _astral_stand_ins(astral, present)
-    if astral_in is None:
+    math_in = _math_stand_ins(math, present.union(lettered.values()))
+    if astral_in is None or math_in is None:
         return None  # more kinds beyond the BMP than stand-ins for them
     if any(char > "\xff" for char in astral_in.values()):
         widest = 1  # a stand-in of the BMP: two bytes a character
     lettered.update(astral_in)
+    lettered.update(math_in)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
     if not narrowed and not lettered:
@@ -277,7 +289,8 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
         write += len(data)
         count += len(piece)
     text = str(view[start:write], "utf-8")
-    return Narrowed(text, stand_in, positions, codes, table, lettered)
+    folds = {stand: math_fold(char) or "" for char, stand in math_in.items()}
+    return Narrowed(text, stand_in, positions, codes, table, lettered, folds)
 
 
 def kept_whole(text: str) -> Narrowed:
@@ -482,6 +495,39 @@ def _astral_stand_ins(astral: dict[str, int], present: set[str]) -> dict[str, st
             return None
         stands.update(zip(chars, free, strict=False))
     return stands
+
+
+@functools.lru_cache(maxsize=4096)
+def math_fold(char: str) -> str | None:
+    """The ASCII letter a mathematical letter (``U+1D400``, bold A) folds to in the disguise
+    finder's view (``_disguise._FOLDS``), where a letter of Latin-1 the text lacks may
+    stand for it (:func:`_math_stand_ins`): upper or lower case (``_suspects`` reads
+    it) as its fold is, with no case mapping, alphabetic, ``\\w``; else None (a
+    mathematical digit, which ``\\d`` matches, a Greek one, which folds to no ASCII)."""
+    from ._disguise import _FOLDS  # here: it reads far more than this module
+
+    kind = unicodedata.category(char)
+    fold = _FOLDS.get(ord(char), "") if "\U0001d400" <= char <= "\U0001d7ff" else ""
+    if kind not in ("Lu", "Ll") or not (fold.isascii() and fold.isalpha()):
+        return None
+    if unicodedata.category(fold) != kind or not char.lower() == char == char.upper():
+        return None
+    return fold if char.isalpha() and re.fullmatch(r"\w", char) is not None else None
+
+
+def _math_stand_ins(math: dict[str, int], present: set[str]) -> dict[str, str] | None:
+    """Each of ``math`` (mathematical letters) as a letter of Latin-1 of its case: one
+    of a pair of Latin-1's (:func:`_latin_pairs`) neither of which the text holds nor
+    another letter stands for, so that no case-insensitive match, ``lower`` or
+    ``upper`` of the text pairs it with another of its characters (a mathematical
+    letter has no other case); None where there are too few pairs."""
+    free = [pair for pair in _latin_pairs() if not present.intersection(pair)]
+    if len(math) > len(free):
+        return None
+    return {
+        char: up if unicodedata.category(char) == "Lu" else low
+        for char, (low, up) in zip(sorted(math), free, strict=False)
+    }
 
 
 def _wide_counts(piece: str) -> dict[str, int]:
