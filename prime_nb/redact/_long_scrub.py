@@ -12,6 +12,9 @@ secret's key is replaced whole where its ends tell it is no stand-in
 (``_long_secret.py``). A span over a stand-in, a file-wide value with a wide character
 or the stand-in in it, or a secret's value whose ends do not tell, makes the text be
 decoded whole and handed to the scrubber as before: the same answer, at the old cost.
+A text with mathematical letters narrowed is read with its stand-ins folded as the
+letters (``_stand_in_folds.py``), its spans kept apart from other texts'; where a finder
+decodes one of its stand-ins, it too is read whole.
 """
 
 from __future__ import annotations

@@ -25,13 +25,16 @@ text lacks, alike to it as a letter of the same case and UTF-8 length whose case
 its own (:func:`letter_pair`); a text's one kind of hidden mark (a zero-width space)
 to the soft hyphen, which the disguise finder takes off as it takes off the mark; a
 letter beyond the BMP with no case (CJK Extension B) to one of Latin-1 or of the BMP, and
-a tag to a mark of format of the BMP (:func:`astral_kind`). The only places they differ
+a tag to a mark of format of the BMP (:func:`astral_kind`); a mathematical letter, which
+the disguise finder folds to ASCII, to a letter of Latin-1 of its case, its fold carried
+beside the text (:func:`math_fold`, :attr:`Narrowed.folds`) and read by the disguise
+finder while the text is read (``_stand_in_folds.py``). The only places they differ
 are the characters themselves, so a span found that holds a stand-in (its value would
 not be the text's), a file-wide value that holds a narrowed character or a stand-in, or
 a rule that names one makes the scrubber read the text whole (``_long_scrub.py``). A
-text with a mathematical letter (which the disguise finder folds to ASCII), or any other
-text beyond ASCII not narrowed, is held as it is as a narrowed text with nothing
-narrowed (:func:`kept_whole`), so that its line, written anew, writes it in pieces.
+text with a mathematical digit, or any other text beyond ASCII not narrowed, is held as
+it is as a narrowed text with nothing narrowed (:func:`kept_whole`), so that its line,
+written anew, writes it in pieces.
 """
 
 from __future__ import annotations
@@ -425,7 +428,8 @@ def astral_kind(char: str) -> str | None:
     """``"Lo"`` where ``char`` is a letter with no case (CJK Extension B, a historic
     script), ``"Cf"`` where it is a mark of format (a tag), of those a stand-in of its
     kind (:func:`_stand_in_kind`) is alike to for every finder; else None (a
-    mathematical letter, which the disguise finder folds; a cased letter, a digit)."""
+    mathematical letter, which the disguise finder folds: :func:`math_fold`; a cased
+    letter, a digit)."""
     return _stand_in_kind(char) if char > "\uffff" else None
 
 
