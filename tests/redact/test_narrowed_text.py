@@ -19,12 +19,12 @@ import importlib
 import json
 import random
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from math_texts import MATH
 from more_secrets import LOOKALIKES
 from redteam3_secrets import ENCODINGS_RED3
 from redteam_secrets import ENCODINGS, LOOKALIKES_MORE
@@ -44,8 +44,6 @@ from prime_nb.redact._narrow import (
 from prime_nb.redact._stand_in_folds import StandInDecoded, folding
 
 _narrow = importlib.import_module("prime_nb.redact._narrow")
-_disguise = importlib.import_module("prime_nb.redact._disguise")
-_stand_in_folds = importlib.import_module("prime_nb.redact._stand_in_folds")
 _apart = importlib.import_module("prime_nb.redact._apart")
 _lines = importlib.import_module("prime_nb.redact._lines")
 _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
@@ -114,50 +112,6 @@ SPECIAL = [
     "\u2502 ghp_Zq8vN2xL5pT7rWk3J9m \u2502 a \u2502\n\u2502 B4cY6hD1fG0sA2eR8 \u2502 b \u2502\n",
 ]
 
-
-def _math(word: str, style: str = "BOLD") -> str:
-    """``word``'s letters as mathematical letters of ``style`` (bold where the style has
-    none in the block: script ``B`` is in the Letterlike block)."""
-
-    def letter(char: str) -> str:
-        if not char.isascii() or not char.isalpha():
-            return char
-        case = "CAPITAL" if char.isupper() else "SMALL"
-        try:
-            return unicodedata.lookup(f"MATHEMATICAL {style} {case} {char.upper()}")
-        except KeyError:
-            return unicodedata.lookup(f"MATHEMATICAL BOLD {case} {char.upper()}")
-
-    return "".join(map(letter, word))
-
-
-#: a key whose case tells whether its value is a password (``_generic.SPACED_PAIR``): its
-#: last letter upper case, so the value is kept
-CASED = "notes\npassword" + _math("X") + " hunter2xyz\nmore words here"
-#: texts with mathematical letters, narrowed to letters of Latin-1 whose fold is the
-#: letter's (``_narrow.math_fold``): a key, a secret and a token written in them in every
-#: style, upper and lower case, beside Latin-1 letters, beside the partner of a stand-in,
-#: in views the disguise finder copies them into (a line continued, literals joined, a
-#: hidden mark), and those read whole (more kinds than pairs of Latin-1, a digit, a
-#: Latin-1 letter decoded where it is a stand-in)
-MATH = [
-    _math("password") + "=hunter2xyz and then some plain words \u2019s",
-    _math("API", "ITALIC") + "_" + _math("KEY", "ITALIC") + ": Zq8vN2xL5pT7rWk3J9mB4c 😀 end",
-    "password=" + _math("ZqvNxLpTrWkJmBcYhD", "SCRIPT") + " then more words",
-    "token " + _math("ZqvNxLpTrWkJmBcYhDfGsAeR", "FRAKTUR") + " and the rest",
-    _math("secret", "DOUBLE-STRUCK") + ": Zq8vN2xL5pT7rWk3 in double-struck letters",
-    "caf\u00e9 na\u00efve " + _math("Password", "BOLD SCRIPT") + "=hunter2xyz \u00dcber",
-    "\u00c0 \u00e1 " + _math("a") + " password=hunter2xyz (a stand-in's partner in it)",
-    "passwd: " + _math("Entry", "SANS-SERIF") + " for user www-data updated",
-    _math("pass") + "\\\n  " + _math("word") + "=hunter2xyz (a line continued)",
-    '"' + _math("pass") + '" "' + _math("word") + '=hunter2xyz" (literals joined)',
-    _math("pass") + "\u200b" + _math("word") + "=hunter2xyz (a hidden mark)",
-    CASED,
-    'and client.run("' + _math("Qm", "MONOSPACE") + '9vdHN0cmFwVG9rZW5Yd3Z6UXA4") end',
-    _math("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef") + " password=hunter2xyz (too many kinds)",
-    "password=\U0001d7cf\U0001d7d0\U0001d7d1 hunter (a mathematical digit: whole)",
-    _math("a") + " p&#224;ssword=hunter2xyz &amp; more (a stand-in decoded)",
-]
 
 #: masked values (a mask is no secret): the narrowed text finds a value where the text
 #: finds none, a span over a stand-in, so the text is read whole (``MASKS``)
@@ -537,53 +491,6 @@ def test_a_narrowed_text_has_every_suspect(
     assert narrowed == before
 
 
-#: a user's rule that pairs two letters without regard to case: a stand-in and its
-#: partner would be paired where a mathematical letter and it are not
-PAIRED: dict[str, Any] = {"rules": [re.compile(r"(?i)(\S+)=(\w)\2\b")]}
-PARTNER = "Zq8vN2xL5pT7=" + _math("a") + "\u00c0 and more words"
-
-
-@pytest.mark.usefixtures("tiny")
-def test_math_letters_narrowed_give_the_session_as_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each text under each key the walk narrows: secrets written in mathematical
-    letters are found as read whole, a token a suspect only in the folded view."""
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [*MATH, *MATH])
-    assert count >= len(MATH)
-    assert narrowed == before
-    # found in every text but where a key holds a Latin-1 letter or is upper case (kept)
-    kept = [line for line in before[0].splitlines() if b"hunter2xyz" in line]
-    marks = (b"p&#224;ssword", CASED.split("\n")[1].encode())
-    assert len(kept) == 4 and all(any(mark in line for mark in marks) for line in kept)
-    assert b"Zq8vN2xL5pT7rWk3" not in before[0]
-    assert any("given by position" in row[-1] for row in before[2]), before[2]
-
-
-@pytest.mark.usefixtures("tiny")
-def test_math_letters_under_a_secret_key_or_read_as_they_are(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    custom = {"type": "custom", "customType": "x", "parentId": None}
-    keyed = [
-        {**custom, "id": f"k{i}", "data": {"api_key": text, "value": text}}
-        for i, text in enumerate(MATH)
-    ]
-    narrowed, before, _ = redacted_both_ways(tmp_path, monkeypatch, keyed)
-    assert narrowed == before
-
-
-@pytest.mark.usefixtures("tiny")
-def test_a_rule_pairing_letters_pairs_no_stand_in(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A case-insensitive rule reads a stand-in as the letter: its partner, which the
-    text holds, is no other case of it."""
-    narrowed, before, count = redacted_both_ways(tmp_path, monkeypatch, [PARTNER], **PAIRED)
-    assert count and narrowed == before
-    assert b"Zq8vN2xL5pT7" in before[0]  # the rule pairs no mathematical letter
-
-
 @pytest.mark.usefixtures("tiny")
 def test_a_wide_value_reads_the_text_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file-wide value with an emoji, a password with one (a span over a stand-in)."""
@@ -619,18 +526,6 @@ def _lo(char: str) -> str | None:
     return "Lo" if char > "\uffff" else None
 
 
-def _lower_stand_ins(math: dict[str, int], present: set[str]) -> dict[str, str] | None:
-    """``_math_stand_ins`` with a lower-case stand-in for every letter."""
-    free = [pair for pair in _narrow._latin_pairs() if not present.intersection(pair)]
-    return {char: low for char, (low, _) in zip(sorted(math), free, strict=False)}
-
-
-def _partnered_stand_ins(math: dict[str, int], present: set[str]) -> dict[str, str] | None:
-    """``_math_stand_ins`` with a stand-in whose partner the text may hold."""
-    free = [pair for pair in _narrow._latin_pairs() if not present.intersection(pair[:1])]
-    return {char: low for char, (low, _) in zip(sorted(math), free, strict=False)}
-
-
 #: (how the guard is dropped, the session that then differs; None: the spans differ)
 BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | None]] = {
     "a stand-in that is a letter": (lambda mp: mp.setattr(_narrow, "STAND_INS", "é"), None),
@@ -654,24 +549,6 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any] | Non
     "a mathematical letter narrowed as a letter with no fold": (
         lambda mp: mp.setattr(_narrow, "astral_kind", _lo),
         None,
-    ),
-    "a mathematical letter's fold dropped": (
-        lambda mp: mp.setattr(
-            _disguise, "_fold_parts", lambda _f: (_disguise._FOLDABLE, _disguise._FOLDS)
-        ),
-        MATH[:6],
-    ),
-    "a mathematical letter's case dropped": (
-        lambda mp: mp.setattr(_narrow, "_math_stand_ins", _lower_stand_ins),
-        [CASED],
-    ),
-    "a stand-in's partner in the text": (
-        lambda mp: mp.setattr(_narrow, "_math_stand_ins", _partnered_stand_ins),
-        [PARTNER],
-    ),
-    "a Latin-1 letter decoded folded as a stand-in": (
-        lambda mp: mp.setattr(_stand_in_folds.Folding, "holds", lambda *_: False),
-        MATH[-1:],
     ),
     "a tag's stand-in the disguise finder takes off": (
         lambda mp: mp.setattr(_narrow, "_astral_pools", lambda: {"Cf": ["\u00ad"]}),
@@ -704,8 +581,7 @@ def test_the_oracle_fails_on_each_breakage(
 ) -> None:
     drop, texts = BREAKAGES[breakage]
     drop(monkeypatch)
-    options = OWN if texts == [KEYED] else PAIRED if texts == [PARTNER] else {}
-    assert_oracle_differs(tmp_path, monkeypatch, finder, texts, options)
+    assert_oracle_differs(tmp_path, monkeypatch, finder, texts, OWN if texts == [KEYED] else {})
 
 
 def assert_oracle_differs(
