@@ -29,7 +29,7 @@ from ._long_secret import replaced_whole
 from ._narrow import STAND_INS, LongText, Narrowed, alike
 from ._pending import joined, new_pieces
 from ._rule import Rule
-from ._scrub import Hit, Hits, Scrubber, TextKey, _text_key, _value_key
+from ._scrub import _SHORT_KEPT, Hit, Hits, Scrubber, TextKey, _text_key, _value_key
 from ._span_list import Span, held
 from ._stand_in_folds import StandInDecoded, folding
 from ._suspects import SUSPECT, suspects_of_pieces
@@ -111,10 +111,12 @@ class LongTextScrubber(Scrubber):
             with folding(source.folds, narrow):
                 found = held(self.spans(narrow, note))
         except StandInDecoded:
-            self._folded_found[key] = None
+            if len(self._folded_found) < _SHORT_KEPT:
+                self._folded_found[key] = None
             return None
         in_views = tuple(note.found) if note is not None else ()
-        self._folded_found[key] = (found, in_views)
+        if len(self._folded_found) < _SHORT_KEPT:  # as many as ``_cached_spans`` keeps
+            self._folded_found[key] = (found, in_views)
         return found, False, in_views
 
     def forget(self) -> None:
