@@ -26,9 +26,10 @@ its own (:func:`letter_pair`); a text's one kind of hidden mark (a zero-width sp
 to the soft hyphen, which the disguise finder takes off as it takes off the mark; a
 letter beyond the BMP with no case (CJK Extension B) to one of Latin-1 or of the BMP, and
 a tag to a mark of format of the BMP (:func:`astral_kind`); a mathematical letter, which
-the disguise finder folds to ASCII, to a letter of Latin-1 of its case, its fold carried
-beside the text (:func:`math_fold`, :attr:`Narrowed.folds`) and read by the disguise
-finder while the text is read (``_stand_in_folds.py``). The only places they differ
+the disguise finder folds to ASCII, to a letter of its case (of Latin-1, then of two
+UTF-8 bytes: ``_narrow_math.py``), its fold carried beside the text
+(:attr:`Narrowed.folds`) and read by the disguise finder while the text is read
+(``_stand_in_folds.py``). The only places they differ
 are the characters themselves, so a span found that holds a stand-in (its value would
 not be the text's), a file-wide value that holds a narrowed character or a stand-in, or
 a rule that names one makes the scrubber read the text whole (``_long_scrub.py``). A
@@ -49,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _narrow_math
+from ._narrow_math import math_fold
 from ._pending import kept_name
 
 #: how many bytes of the string are decoded at a time
@@ -266,10 +269,10 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
         widest, lettered = 1, {}
     wide += sum(letters[char] for char in lettered) + sum(astral.values()) + sum(math.values())
     astral_in = _astral_stand_ins(astral, present)
-    math_in = _math_stand_ins(math, present.union(lettered.values()))
+    math_in = _narrow_math.stand_ins(math, present.union(lettered.values(), letters))
     if astral_in is None or math_in is None:
         return None  # more kinds beyond the BMP than stand-ins for them
-    if any(char > "\xff" for char in astral_in.values()):
+    if any(char > "\xff" for char in [*astral_in.values(), *math_in.values()]):
         widest = 1  # a stand-in of the BMP: two bytes a character
     lettered.update(astral_in)
     lettered.update(math_in)
@@ -499,39 +502,6 @@ def _astral_stand_ins(astral: dict[str, int], present: set[str]) -> dict[str, st
             return None
         stands.update(zip(chars, free, strict=False))
     return stands
-
-
-@functools.lru_cache(maxsize=4096)
-def math_fold(char: str) -> str | None:
-    """The ASCII letter a mathematical letter (``U+1D400``, bold A) folds to in the disguise
-    finder's view (``_disguise._FOLDS``), where a letter of Latin-1 the text lacks may
-    stand for it (:func:`_math_stand_ins`): upper or lower case (``_suspects`` reads
-    it) as its fold is, with no case mapping, alphabetic, ``\\w``; else None (a
-    mathematical digit, which ``\\d`` matches, a Greek one, which folds to no ASCII)."""
-    from ._disguise import _FOLDS  # here: it reads far more than this module
-
-    kind = unicodedata.category(char)
-    fold = _FOLDS.get(ord(char), "") if "\U0001d400" <= char <= "\U0001d7ff" else ""
-    if kind not in ("Lu", "Ll") or not (fold.isascii() and fold.isalpha()):
-        return None
-    if unicodedata.category(fold) != kind or not char.lower() == char == char.upper():
-        return None
-    return fold if char.isalpha() and re.fullmatch(r"\w", char) is not None else None
-
-
-def _math_stand_ins(math: dict[str, int], present: set[str]) -> dict[str, str] | None:
-    """Each of ``math`` (mathematical letters) as a letter of Latin-1 of its case: one
-    of a pair of Latin-1's (:func:`_latin_pairs`) neither of which the text holds nor
-    another letter stands for, so that no case-insensitive match, ``lower`` or
-    ``upper`` of the text pairs it with another of its characters (a mathematical
-    letter has no other case); None where there are too few pairs."""
-    free = [pair for pair in _latin_pairs() if not present.intersection(pair)]
-    if len(math) > len(free):
-        return None
-    return {
-        char: up if unicodedata.category(char) == "Lu" else low
-        for char, (low, up) in zip(sorted(math), free, strict=False)
-    }
 
 
 def _wide_counts(piece: str) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""Texts with mathematical letters (``U+1D400`` block), which ``_narrow.math_fold``
+"""Texts with mathematical letters (``U+1D400`` block), which ``_narrow_math.math_fold``
 narrows to letters of Latin-1 whose fold is the letter's, for the oracles of
 ``test_narrowed_text.py`` and ``test_narrowed_math.py``.
 """
@@ -28,11 +28,11 @@ def math_letters(word: str, style: str = "BOLD") -> str:
 #: last letter upper case, so the value is kept
 CASED = "notes\npassword" + math_letters("X") + " hunter2xyz\nmore words here"
 #: texts with mathematical letters, narrowed to letters of Latin-1 whose fold is the
-#: letter's (``_narrow.math_fold``): a key, a secret and a token written in them in every
+#: letter's (``_narrow_math.math_fold``): a key, a secret and a token written in them in every
 #: style, upper and lower case, beside Latin-1 letters, beside the partner of a stand-in,
 #: in views the disguise finder copies them into (a line continued, literals joined, a
-#: hidden mark), and those read whole (more kinds than pairs of Latin-1, a digit, a
-#: Latin-1 letter decoded where it is a stand-in)
+#: hidden mark), more kinds than pairs of Latin-1 (letters of two bytes stand in), and
+#: those read whole (a digit, a Latin-1 letter decoded where it is a stand-in)
 MATH = [
     math_letters("password") + "=hunter2xyz and then some plain words \u2019s",
     math_letters("API", "ITALIC")
@@ -50,7 +50,10 @@ MATH = [
     math_letters("pass") + "\u200b" + math_letters("word") + "=hunter2xyz (a hidden mark)",
     CASED,
     'and client.run("' + math_letters("Qm", "MONOSPACE") + '9vdHN0cmFwVG9rZW5Yd3Z6UXA4") end',
-    math_letters("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef") + " password=hunter2xyz (too many kinds)",
+    math_letters("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef") + " password=hunter2xyz (pairs of the BMP)",
+    math_letters("AbCdEfGhIjKlMnOpQrStUvWxYz", "ITALIC")
+    + math_letters(" password", "SCRIPT")
+    + "=Zq8vN2xL5pT7rWk3 (pairs of the BMP too)",
     "password=\U0001d7cf\U0001d7d0\U0001d7d1 hunter (a mathematical digit: whole)",
     math_letters("a") + " p&#224;ssword=hunter2xyz &amp; more (a stand-in decoded)",
 ]

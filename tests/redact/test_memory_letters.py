@@ -11,7 +11,7 @@ hyphen, so the text is a byte a character: within 2.5x. One shape holds both, un
 description (were either kept, the text would be two bytes a character, and over 4x).
 A letter with no case beyond the BMP (CJK Extension B) becomes an uncased letter of
 Latin-1, a tag a control of Latin-1, a mathematical letter a letter of Latin-1 of its
-case that folds as it does (``_narrow.math_fold``): held whole, 3.8x to 4.6x; narrowed,
+case that folds as it does (``_narrow_math.math_fold``): held whole, 3.8x to 4.6x; narrowed,
 within 2.5x.
 A Hebrew letter is not narrowed (it has no case), but the text is held as one with
 nothing narrowed (``_narrow.kept_whole``), written a piece at a time where its line is
@@ -45,7 +45,7 @@ SHAPES: dict[str, tuple[str, bool, bool]] = {
 #: a letter with no case, a tag and mathematical letters (bold upper case, italic lower
 #: case) beyond the BMP in turn, each narrowed one for one to one of Latin-1
 #: (``_narrow.astral_kind``: an ideograph to ``ª``, a tag to a control;
-#: ``_narrow.math_fold``: a mathematical letter to a letter of its case): a byte a
+#: ``_narrow_math.math_fold``: a mathematical letter to a letter of its case): a byte a
 #: character, not four (were any kept)
 ASTRAL: dict[str, tuple[str, bool, bool]] = {
     "a CJK Extension B ideograph, a tag, mathematical letters among ASCII under a description": (

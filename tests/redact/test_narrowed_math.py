@@ -1,4 +1,4 @@
-"""Mathematical letters narrowed (``_narrow.math_fold``) give the session as read whole:
+"""Mathematical letters narrowed (``_narrow_math.math_fold``) give the session as read whole:
 secrets, keys and tokens written in them, a user's rule that pairs letters without
 regard to case or names one, texts under every key; and each guard of that narrowing,
 dropped, makes the oracle fail. The texts are ``test_narrowed_text.MATH``, which its
@@ -25,6 +25,7 @@ from test_narrowed_text import (
 from prime_nb.redact._embedded import StreamScrubber
 
 _narrow = importlib.import_module("prime_nb.redact._narrow")
+_narrow_math = importlib.import_module("prime_nb.redact._narrow_math")
 _disguise = importlib.import_module("prime_nb.redact._disguise")
 _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
 _stand_in_folds = importlib.import_module("prime_nb.redact._stand_in_folds")
@@ -95,13 +96,13 @@ def test_a_rule_naming_a_math_letter_or_its_stand_in_reads_the_text_whole(
 
 
 def _lower_stand_ins(math: dict[str, int], present: set[str]) -> dict[str, str] | None:
-    """``_math_stand_ins`` with a lower-case stand-in for every letter."""
+    """``_narrow_math.stand_ins`` with a lower-case stand-in for every letter."""
     free = [pair for pair in _narrow._latin_pairs() if not present.intersection(pair)]
     return {char: low for char, (low, _) in zip(sorted(math), free, strict=False)}
 
 
 def _partnered_stand_ins(math: dict[str, int], present: set[str]) -> dict[str, str] | None:
-    """``_math_stand_ins`` with a stand-in whose partner the text may hold."""
+    """``_narrow_math.stand_ins`` with a stand-in whose partner the text may hold."""
     free = [pair for pair in _narrow._latin_pairs() if not present.intersection(pair[:1])]
     return {char: low for char, (low, _) in zip(sorted(math), free, strict=False)}
 
@@ -122,11 +123,11 @@ BREAKAGES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[Any]]] = {
         MATH[:6],
     ),
     "a mathematical letter's case dropped": (
-        lambda mp: mp.setattr(_narrow, "_math_stand_ins", _lower_stand_ins),
+        lambda mp: mp.setattr(_narrow_math, "stand_ins", _lower_stand_ins),
         [CASED],
     ),
     "a stand-in's partner in the text": (
-        lambda mp: mp.setattr(_narrow, "_math_stand_ins", _partnered_stand_ins),
+        lambda mp: mp.setattr(_narrow_math, "stand_ins", _partnered_stand_ins),
         [PARTNER],
     ),
     "a rule naming a mathematical letter or its stand-in kept": (

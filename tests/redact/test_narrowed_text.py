@@ -254,7 +254,9 @@ def test_no_finder_reads_what_a_stand_in_beyond_the_bmp_differs_in() -> None:
     sources = {p.name: p.read_text("utf-8") for p in Path(_narrow.__file__).parent.glob("*.py")}
     folds = {name for name, text in sources.items() if "normalize(" in text}
     kinds = {name for name, text in sources.items() if "category(" in text}
-    assert (folds, kinds) == ({"_narrow.py", "_disguise.py"}, {"_narrow.py", "_long_scrub.py"})
+    # (``_narrow_math`` reads a mathematical letter's category, to narrow it to its case)
+    narrowing = {"_narrow.py", "_narrow_math.py"}
+    assert (folds, kinds) == ({"_narrow.py", "_disguise.py"}, {*narrowing, "_long_scrub.py"})
     disguise = importlib.import_module("prime_nb.redact._disguise")
     assert disguise._FOLDABLE.search(_narrow.LATIN_LETTERS) is None
     assert all(_narrow.astral_kind(c) is None for c in "\U0001d400\U0001d41a\U0001d7ce")
@@ -306,6 +308,10 @@ def test_a_text_is_narrowed_where_that_holds_it_in_less() -> None:
     assert math is not None and math.narrow == "\u00c0 plain words " * 20
     assert math.folds == {"\u00c0": "A"} and math.whole() == "\U0001d400 plain words " * 20
     assert _narrowed("\U0001d7ce plain words " * 20) is None  # a mathematical digit
+    alphabet = "".join(map(chr, range(0x1D400, 0x1D434)))  # 52 kinds: pairs of the BMP too
+    dense = _narrowed(alphabet + " plain words" * 100)
+    assert dense is not None and dense.narrow[:52].count("\u0101") == 1  # ``ā``, bold ``c``
+    assert dense.whole() == alphabet + " plain words" * 100
     tags = "".join(map(chr, range(0xE0041, 0xE0041 + len(_narrow._astral_pools()["Cf"]) + 1)))
     assert _narrowed(tags + " plain words" * 100) is None
 

@@ -259,7 +259,7 @@ DECODED_APART = [
     "4-byte characters",
 ]
 #: a chat text with a mathematical letter in it: the letter narrowed to a letter of
-#: Latin-1 that folds as it does (``_narrow.math_fold``), a byte a character, not a
+#: Latin-1 that folds as it does (``_narrow_math.math_fold``), a byte a character, not a
 #: ``str`` of 3.5x its line. Its folded view is made a stretch around the letter
 #: (``_stretches.py``), not a second copy of the text
 MATH_LETTER = "4-byte chat, a math letter"
