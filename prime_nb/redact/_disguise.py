@@ -27,6 +27,7 @@ from ._byte_forms import byte_forms, utf16_text
 from ._encodings import class_runs
 from ._engine import EXACT, FOLD, literals, run
 from ._prefilter import windows
+from ._stand_in_folds import Folding, StandInDecoded, current
 from ._stretches import stretched_views
 
 
@@ -130,12 +131,15 @@ def _replaced(
     origin = Origin()
     at = 0  # in the text
     size = 0  # of the view so far
+    folding = current()
     for m in pattern.finditer(text) if isinstance(pattern, re.Pattern) else pattern:
         if m.start() > at:
             origin.add(size, at)
             parts.append(text[at : m.start()])
             size += m.start() - at
         new = char(m.group())
+        if folding is not None and new and folding.holds(new):
+            raise StandInDecoded  # decoded: no stand-in, but the view cannot tell
         if new:
             origin.add(size, m.start(), m.end())
             parts.append(new)
@@ -270,8 +274,23 @@ def _foldable() -> dict[int, str]:
 _FOLDS = _foldable()
 
 
-def _folded(text: str) -> View:
-    return text.translate(_FOLDS), _identity(text)[1]
+def _folded(text: str, folds: dict[int, str] = _FOLDS) -> View:
+    return text.translate(folds), _identity(text)[1]
+
+
+def _fold_parts(folding: Folding | None) -> tuple[re.Pattern[str], dict[int, str]]:
+    """What the folded view folds: ``_FOLDABLE``'s characters as ``_FOLDS``, and while a
+    narrowed text is read (``folding``) its stand-ins as their letters fold."""
+    if folding is None:
+        return _FOLDABLE, _FOLDS
+    return _stand_in_parts(tuple(sorted(folding.folds.items())))
+
+
+@functools.lru_cache(maxsize=64)
+def _stand_in_parts(folds: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[int, str]]:
+    stand_ins = re.escape("".join(stand for stand, _ in folds))
+    pattern = re.compile(_FOLDABLE.pattern[:-1] + stand_ins + "]")
+    return pattern, {**_FOLDS, **{ord(stand): fold for stand, fold in folds}}
 
 
 #: a CSV field in quotes whose quotes inside are doubled (``"{""key"": ""value""}"``):
@@ -342,7 +361,11 @@ def _named_qp(text: str) -> bool:
 
 
 def views(text: str) -> Iterator[View]:
-    """The text with each disguise it shows taken off (none when it shows none)."""
+    """The text with each disguise it shows taken off (none when it shows none); while a
+    narrowed text is read (``_stand_in_folds``), its stand-ins folded as their letters."""
+    folding = current()
+    if folding is not None:
+        folding.check(text)
     wide = not text.isascii()  # look-alikes, hidden marks but ESC, and folds are not ASCII
     holds, names_qp = _tells(text)
     if wide and _LOOKALIKE.search(text):  # one letter for one: the view keeps every position
@@ -356,8 +379,9 @@ def views(text: str) -> Iterator[View]:
         yield _replaced(text, _LINK_BOUNDS, lambda _: "\n")
     if (wide or "\x1b" in text) and _HIDDEN.search(text):
         yield from stretched_views(text, _HIDDEN, lambda part: _deleted(part, _HIDDEN))
-    if wide and _FOLDABLE.search(text):
-        yield from stretched_views(text, _FOLDABLE, _folded)
+    foldable, folds = _fold_parts(folding) if wide else (_FOLDABLE, _FOLDS)
+    if wide and foldable.search(text):
+        yield from stretched_views(text, foldable, lambda part: _folded(part, folds))
     marked = holds("&") or holds("\\u") or holds("\\x")  # somewhere, if not in the first 4096
     if marked and _ESCAPE_MARKS.search(text, 0, 4096) and len(_ESCAPE.findall(text, 0, 4096)) >= 2:
         yield _replaced(text, _ESCAPE, _escape_char)
@@ -529,8 +553,14 @@ def disguised_spans(
     ``note`` (a ``_view_suspects.ViewSuspects``) reads every view (with what ``find``
     found in it), and every blob that ``find`` finds nothing in, for suspects."""
     out: list[tuple[int, int, Any, bool]] = []
+    folding = current()
+    copies = folding.copies if folding is not None and folding.allows(text) else None
     for view, origin in views(text):
+        if copies is not None:  # its letters copied from the narrowed text's
+            copies.add(id(view))
         found = [s for s in find(view) if 0 <= s.start < s.end <= len(view)]
+        if copies is not None:
+            copies.discard(id(view))
         if note is not None:
             note.view(view, origin, found)
         for span in found:

@@ -12,6 +12,9 @@ secret's key is replaced whole where its ends tell it is no stand-in
 (``_long_secret.py``). A span over a stand-in, a file-wide value with a wide character
 or the stand-in in it, or a secret's value whose ends do not tell, makes the text be
 decoded whole and handed to the scrubber as before: the same answer, at the old cost.
+A text with mathematical letters narrowed is read with its stand-ins folded as the
+letters (``_stand_in_folds.py``), its spans kept apart from other texts'; where a finder
+decodes one of its stand-ins, it too is read whole.
 """
 
 from __future__ import annotations
@@ -19,16 +22,18 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ._long_secret import replaced_whole
-from ._narrow import STAND_INS, LongText, alike
+from ._narrow import STAND_INS, LongText, Narrowed, alike
 from ._pending import joined, new_pieces
 from ._rule import Rule
-from ._scrub import Hit, Hits, Scrubber, _value_key
-from ._span_list import Span
+from ._scrub import _SHORT_KEPT, Hit, Hits, Scrubber, TextKey, _text_key, _value_key
+from ._span_list import Span, held
+from ._stand_in_folds import StandInDecoded, folding
 from ._suspects import SUSPECT, suspects_of_pieces
+from ._view_suspects import Found, ViewSuspects, kept
 
 
 @dataclass
@@ -39,6 +44,11 @@ class LongTextScrubber(Scrubber):
     #: per stand-in, whether a file-wide form holds it or a wide character (and how
     #: many forms there were when that was worked out)
     _wide_forms_of: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    #: the spans and view suspects of each text with mathematical letters narrowed, by
+    #: its key and its stand-ins' folds (None: read whole); see :meth:`_folded_spans`
+    _folded_found: dict[tuple[TextKey, str], tuple[Sequence[Span], tuple[Found, ...]] | None] = (
+        field(default_factory=dict)
+    )
 
     def _string(self, text: str, path: str, secret: bool, hits: Hits | None) -> str:
         if not isinstance(text, LongText):
@@ -52,7 +62,13 @@ class LongTextScrubber(Scrubber):
             return self._read_whole(text, path, secret, hits) if new is None else new
         if wide or not vouched(self.rules, bool(source.letters)):
             return self._read_whole(text, path, secret, hits)
-        spans, before = self._cached_spans(narrow)
+        if source.folds:
+            read = self._folded_spans(source)
+            if read is None:  # a stand-in decoded: the text is read whole
+                return self._read_whole(text, path, secret, hits)
+            spans, before, in_views = read
+        else:
+            (spans, before), in_views = self._cached_spans(narrow), None
         if _over_stand_in(narrow, source.stand_ins, spans):
             return self._read_whole(text, path, secret, hits)
         if hits is None:
@@ -67,12 +83,45 @@ class LongTextScrubber(Scrubber):
         if self.secret_keys:
             found = suspects_of_pieces(lambda: new_pieces(narrow, cuts))
             hits.extend(Hit(path, SUSPECT, why) for why in found)
-            self._view_hits(narrow, path, hits, cuts)  # the narrowed text's views
+            if in_views is None:
+                self._view_hits(narrow, path, hits, cuts)  # the narrowed text's views
+            else:
+                hits.extend(Hit(path, SUSPECT, why) for why in kept(in_views, cuts))
         if not cuts:
             return self._kept(text)
         if self.pending is None:
             return joined(source.whole(), cuts)
         return self.pending.stand_in(source, cuts)
+
+    def _folded_spans(
+        self, source: Narrowed
+    ) -> tuple[Sequence[Span], bool, tuple[Found, ...]] | None:
+        """The spans of a text with mathematical letters narrowed, whether they were
+        found before, and its views' suspects; None where a finder decoded one of its
+        stand-ins (``_stand_in_folds``). Its stand-ins fold as the letters do: the same
+        narrowed text with other letters folds otherwise, so these are kept apart from
+        every other text's (``_cached_spans``)."""
+        narrow = source.narrow
+        key = (_text_key(narrow), "".join(f"{a}{b}" for a, b in sorted(source.folds.items())))
+        if key in self._folded_found:
+            known = self._folded_found[key]
+            return None if known is None else (known[0], True, known[1])
+        note = ViewSuspects(narrow) if self.secret_keys else None
+        try:
+            with folding(source.folds, narrow):
+                found = held(self.spans(narrow, note))
+        except StandInDecoded:
+            if len(self._folded_found) < _SHORT_KEPT:
+                self._folded_found[key] = None
+            return None
+        in_views = tuple(note.found) if note is not None else ()
+        if len(self._folded_found) < _SHORT_KEPT:  # as many as ``_cached_spans`` keeps
+            self._folded_found[key] = (found, in_views)
+        return found, False, in_views
+
+    def forget(self) -> None:
+        super().forget()
+        self._folded_found.clear()
 
     def _wide_forms(self, chars: str) -> bool:
         """Whether a file-wide value (or a form of one) holds a character a stand-in

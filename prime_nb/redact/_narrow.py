@@ -25,13 +25,17 @@ text lacks, alike to it as a letter of the same case and UTF-8 length whose case
 its own (:func:`letter_pair`); a text's one kind of hidden mark (a zero-width space)
 to the soft hyphen, which the disguise finder takes off as it takes off the mark; a
 letter beyond the BMP with no case (CJK Extension B) to one of Latin-1 or of the BMP, and
-a tag to a mark of format of the BMP (:func:`astral_kind`). The only places they differ
+a tag to a mark of format of the BMP (:func:`astral_kind`); a mathematical letter, which
+the disguise finder folds to ASCII, to a letter of its case (of Latin-1, then of two
+UTF-8 bytes: ``_narrow_math.py``), its fold carried beside the text
+(:attr:`Narrowed.folds`) and read by the disguise finder while the text is read
+(``_stand_in_folds.py``). The only places they differ
 are the characters themselves, so a span found that holds a stand-in (its value would
 not be the text's), a file-wide value that holds a narrowed character or a stand-in, or
 a rule that names one makes the scrubber read the text whole (``_long_scrub.py``). A
-text with a mathematical letter (which the disguise finder folds to ASCII), or any other
-text beyond ASCII not narrowed, is held as it is as a narrowed text with nothing
-narrowed (:func:`kept_whole`), so that its line, written anew, writes it in pieces.
+text with a mathematical digit, or any other text beyond ASCII not narrowed, is held as
+it is as a narrowed text with nothing narrowed (:func:`kept_whole`), so that its line,
+written anew, writes it in pieces.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _narrow_math
+from ._narrow_math import math_fold
 from ._pending import kept_name
 
 #: how many bytes of the string are decoded at a time
@@ -110,6 +116,7 @@ class Narrowed:
         "_ordinals",
         "_positions",
         "_table",
+        "folds",
         "letters",
         "narrow",
         "stand_in",
@@ -124,10 +131,14 @@ class Narrowed:
         codes: array[int],
         table: str,
         lettered: dict[str, str] | None = None,
+        folds: dict[str, str] | None = None,
     ):
         #: the stand-in of the symbols; every stand-in (the letters' too); the letters
         self.narrow, self.stand_in = narrow, stand_in
         lettered = lettered or {}
+        #: each stand-in of a mathematical letter as what the letter folds to (read by
+        #: the disguise finder while the text is read: ``_stand_in_folds.py``)
+        self.folds = folds or {}
         self.stand_ins = stand_in + "".join(sorted(lettered.values()))
         self.letters = "".join(sorted(lettered))
         #: where only letters were narrowed, each stand-in back to its letter, one for one
@@ -220,19 +231,23 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
     narrowed: set[str] = set()
     letters: dict[str, int] = {}  # each letter (or hidden mark) to narrow one for one
     astral: dict[str, int] = {}  # each letter or tag beyond the BMP, one for one
+    math: dict[str, int] = {}  # each mathematical letter, one for one
     count = wide = widest = 0
     kind = 2  # the bytes a character of the text's ``str``
     for piece in _pieces(view, start, end):
         found = _wide_counts(piece)
-        for char in found.keys() - narrowed - letters.keys() - astral.keys():
+        for char in found.keys() - narrowed - letters.keys() - astral.keys() - math.keys():
             if char <= "\xff":
                 present.add(char)
             elif alike(char):
                 narrowed.add(char)
             elif char > "\uffff":
-                if astral_kind(char) is None:
-                    return None  # a mathematical letter, a cased one: read as it is
-                astral[char] = 0
+                if astral_kind(char) is not None:
+                    astral[char] = 0
+                elif math_fold(char) is not None:
+                    math[char] = 0
+                else:
+                    return None  # a mathematical digit, a cased letter: read as it is
             elif (letter_pair(char) is not None or char in HIDDEN_MARKS) and not widest:
                 letters[char] = 0
             else:
@@ -242,22 +257,25 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
             widest = 1  # more letters than stand-ins for them
         if widest and not long_lead:
             return None  # a letter stays: its ``str`` is two bytes a character as it is
-        for counted in (letters, astral):
+        for counted in (letters, astral, math):
             for char in counted:
                 counted[char] += found.get(char, 0)
-        kind = 4 if kind == 4 or astral or any(char > "\uffff" for char in narrowed) else 2
+        wider = astral or math or any(char > "\uffff" for char in narrowed)
+        kind = 4 if kind == 4 or wider else 2
         count, wide = count + len(piece), wide + sum(found.get(char, 0) for char in narrowed)
     stand_in = next((char for char in STAND_INS if char not in present), None)
     lettered = {} if widest else _letter_stand_ins(letters, present)
     if lettered is None:
         widest, lettered = 1, {}
-    wide += sum(letters[char] for char in lettered) + sum(astral.values())
+    wide += sum(letters[char] for char in lettered) + sum(astral.values()) + sum(math.values())
     astral_in = _astral_stand_ins(astral, present)
-    if astral_in is None:
+    math_in = _narrow_math.stand_ins(math, present.union(lettered.values(), letters))
+    if astral_in is None or math_in is None:
         return None  # more kinds beyond the BMP than stand-ins for them
-    if any(char > "\xff" for char in astral_in.values()):
+    if any(char > "\xff" for char in [*astral_in.values(), *math_in.values()]):
         widest = 1  # a stand-in of the BMP: two bytes a character
     lettered.update(astral_in)
+    lettered.update(math_in)
     if stand_in is None or (1 + widest * 2) * count + wide * _KEPT_PER_WIDE >= kind * count:
         return None  # dense with wide characters: as a ``str`` it is the smaller
     if not narrowed and not lettered:
@@ -277,7 +295,8 @@ def narrowed_in_place(view: memoryview, start: int, end: int) -> Narrowed | None
         write += len(data)
         count += len(piece)
     text = str(view[start:write], "utf-8")
-    return Narrowed(text, stand_in, positions, codes, table, lettered)
+    folds = {stand: math_fold(char) or "" for char, stand in math_in.items()}
+    return Narrowed(text, stand_in, positions, codes, table, lettered, folds)
 
 
 def kept_whole(text: str) -> Narrowed:
@@ -412,7 +431,8 @@ def astral_kind(char: str) -> str | None:
     """``"Lo"`` where ``char`` is a letter with no case (CJK Extension B, a historic
     script), ``"Cf"`` where it is a mark of format (a tag), of those a stand-in of its
     kind (:func:`_stand_in_kind`) is alike to for every finder; else None (a
-    mathematical letter, which the disguise finder folds; a cased letter, a digit)."""
+    mathematical letter, which the disguise finder folds: :func:`math_fold`; a cased
+    letter, a digit)."""
     return _stand_in_kind(char) if char > "\uffff" else None
 
 
