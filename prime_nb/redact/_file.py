@@ -458,13 +458,21 @@ def _glued_line(line: Line, glued: Glued, scrubber: Scrubber, hits: HitColumns) 
     return [line.head, text.encode("utf-8"), line.tail]
 
 
+#: a surrogate not paired: a ``str`` of JSON read by the standard library keeps one
+#: where the line escaped it alone (``"\ud800"``); UTF-8 cannot hold it
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _dumps(obj: Any) -> bytes:
     """Compact JSON, as the agent writes a line; deeper than orjson writes (255 levels),
-    by the standard library's encoder."""
+    or holding a lone surrogate (a glued line's values, read by the standard library),
+    by the standard library's encoder, each lone surrogate written as U+FFFD, as a line
+    the lenient parser reads alone is written."""
     try:
         return orjson.dumps(obj)
     except TypeError:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def _where(obj: Any) -> str:

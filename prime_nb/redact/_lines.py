@@ -336,12 +336,49 @@ def _glued_text(text: str, deep: bool) -> Glued | None:
     spans = glued_spans(text)
     if spans is None:
         return None
+    if "\\ud" in text or "\\uD" in text:  # a lone surrogate's escape, maybe
+        spans = [(start, end, _without_lone_surrogates(value)) for start, end, value in spans]
     if not deep:
         return Glued(text, spans)
     deep = any(deeper_than(value, ORJSON_DEPTH) for _, _, value in spans)
     if not deep:
         return Glued(text, spans)
     return Glued(text, [(start, end, trim_depth(value)[0]) for start, end, value in spans], True)
+
+
+#: a surrogate not paired, as the standard library's JSON reader keeps one
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate of its strings and keys as U+FFFD, what the
+    lenient parser reads it as: a glued value is read by the standard library, which
+    keeps it, and no UTF-8 text (the file written, the report's field paths) can hold
+    one. Lists and objects are changed in place, a level at a time (no recursion: a
+    glued value may nest thousands deep)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if not isinstance(value, list | dict):
+        return value
+    todo: list[list[Any] | dict[str, Any]] = [value]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if any(_LONE_SURROGATE.search(key) for key in node):
+                items = list(node.items())
+                node.clear()
+                for key, item in items:  # in order; a key made the same keeps the last
+                    node[_LONE_SURROGATE.sub("\ufffd", key)] = item
+            members: Any = node.items()
+        else:
+            members = enumerate(node)
+        for at, item in list(members):
+            if isinstance(item, str):
+                if _LONE_SURROGATE.search(item):
+                    node[at] = _LONE_SURROGATE.sub("\ufffd", item)
+            elif isinstance(item, list | dict):
+                todo.append(item)
+    return value
 
 
 #: how deep orjson reads; the walk is tested to this depth and beyond (``_deep.py``)

@@ -66,8 +66,8 @@ def _lines_of_surrogates() -> list[str]:
     lines.append(_text_line(_content, "\\ud83d", ', "n": 1e400'))  # refused still
     lines.append(_text_line(_content, "\\ud83d", ', "k": 1, "k": "' + SECRET + '"'))  # repeated
     lines.append(_text_line(_content, "\\ud83d", ', "\\udc00key": "' + SECRET + '"'))  # in a key
-    # glued: read as it was, its values kept as written (one changed fails to be written,
-    # its lone surrogate kept by the glued reading: as before)
+    # glued: read as it was, its values kept as written (one changed is written with its
+    # lone surrogate as U+FFFD: ``test_glued_surrogates.py``)
     glued = json.dumps(_content(FILL)).replace(FILL, "\\ud83d " + FILL)
     lines.append(glued + glued)
     lines.append(glued + json.dumps(_content(SECRET)))  # kept as written beside one changed
