@@ -236,6 +236,23 @@ def raw_bytes(lines: list[bytes], a: int, b: int) -> list[bytes]:
     return lines
 
 
+#: secrets for redaction to replace, beside a lone surrogate and as a key: a value
+#: redaction changes is written anew, where one it keeps is copied
+SECRET_VALUES: list[Any] = [
+    "password=hunter2xyz",
+    "password=hunter2xyz \ud83d tail",
+    {"\udc00 key": "token ghp_Zq8vN2xL5pT7rWk3J9mB4cY6hD1fG0sA2eR8"},
+    ["\ud800", "api_key=Zq8vN2xL5pT7rWk3J9mB"],
+]
+
+
+def plant_secret(lines: list[bytes], a: int, b: int) -> list[bytes]:
+    def change(obj: Any, path: tuple[Any, ...]) -> None:
+        _container(obj, path)[path[-1]] = SECRET_VALUES[b % len(SECRET_VALUES)]
+
+    return _edit_json(lines, a, change)
+
+
 MUTATIONS: list[Callable[[list[bytes], int, int], list[bytes]]] = [
     set_odd_value,
     set_odd_value,
@@ -249,6 +266,7 @@ MUTATIONS: list[Callable[[list[bytes], int, int], list[bytes]]] = [
     cut_line,
     raw_bytes,
     raw_bytes,
+    plant_secret,  # last: the indexes above are those of the examples found
 ]
 
 
