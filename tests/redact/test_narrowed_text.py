@@ -233,7 +233,9 @@ def test_no_character_a_finder_names_is_narrowed() -> None:
                     continue
                 for m in _NAMED_IN.finditer(node.value):
                     text = m.group()
-                    named.add(text if len(text) == 1 else chr(int(text[2:], 16)))
+                    char = text if len(text) == 1 else chr(int(text[2:], 16))
+                    if char not in WRITTEN or source.name not in WRITTEN[char]:
+                        named.add(char)
 
     assert "\u2502" in named and "\u2026" in named  # the scan finds what it looks for
     assert sorted(char for char in named if alike(char)) == sorted(MASKS)
@@ -271,6 +273,9 @@ def _latin_letters() -> str:
 #: text finds a masked value the text does not: a span over a stand-in, read whole
 #: (``MASKED``)
 MASKS = "\u2022"
+#: characters the package writes into values before any finder reads them, and the
+#: modules that may name them: U+FFFD, what a lone surrogate of a line is read as
+WRITTEN = {"\ufffd": ("_lines.py", "_file.py")}
 
 
 @pytest.mark.usefixtures("tiny")
