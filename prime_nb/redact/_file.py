@@ -28,7 +28,7 @@ from ..session import Session
 from ._deep import with_deep_stack
 from ._disguise import forget_decoded_runs
 from ._embedded import StreamScrubber
-from ._lines import STREAMED, Glued, Line, Raw, parse_line, read_lines
+from ._lines import REPAIRED, STREAMED, Glued, Line, Raw, parse_line, read_lines
 from ._pending import PendingTexts
 from ._report import HitColumns
 from ._rule import Finder, Rule
@@ -414,6 +414,8 @@ def _streamed_line(
         if scrubber.pending is not None:
             scrubber.pending.clear()
         return None
+    if walk.repaired:  # orjson refused a number in it: reported as the tree walk reports it
+        hits.append(Hit(REWRITTEN, REPAIRED, f"[REWRITTEN:{REPAIRED}]"))
     top = walk.top
     kind = top.get("type") if top is not None else None
     entry_id: str | None = None

@@ -219,6 +219,7 @@ def test_stream_and_tree_walks_agree_on_hostile_lines(
 #: the hostile lines the stream walk takes (the others it refuses, and the tree walks)
 STREAMED_HOSTILE = [
     "deep nesting within it",
+    "a huge number",  # read as the tree walk reads it: ``_past_double.py``
     "a long integer",
     "spaces everywhere",
     "spaces and nothing to hide",
