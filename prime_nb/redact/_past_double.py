@@ -16,19 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ..format import INVALID_JSON, lenient_loads
 
 
-def loads_past_double(data: bytes | bytearray | memoryview) -> tuple[Any, bool]:
-    """The JSON value ``data``, and whether orjson refused it (read by the lenient
-    parser); ValueError when the lenient parser does not read it as it is (see the
-    module's docstring)."""
-    try:
-        return orjson.loads(data), False
-    except orjson.JSONDecodeError:
-        pass  # out of the handler: orjson's error holds the text
+def read_refused(data: bytes | bytearray | memoryview) -> Any:
+    """The JSON value ``data`` that orjson refused, read by the lenient parser;
+    ValueError when that does not read it as it is (see the module's docstring)."""
     try:
         text = bytes(data).decode("utf-8")
     except UnicodeDecodeError:
@@ -36,4 +29,4 @@ def loads_past_double(data: bytes | bytearray | memoryview) -> tuple[Any, bool]:
     value, repair = lenient_loads(text)
     if value is INVALID_JSON or repair is not None:
         raise ValueError("text orjson refuses, not for a number past a double's range")
-    return value, True
+    return value

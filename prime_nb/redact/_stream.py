@@ -34,7 +34,7 @@ from ._find import SECRET_FIELD
 from ._json_bytes import SCALAR_TEXT, SPACE, STRING, STRING_TEXT, TOLD, narrowed_under
 from ._key_count import quoted_key_count
 from ._narrow import LongText
-from ._past_double import loads_past_double
+from ._past_double import read_refused
 from ._scrub import Hit, Hits, Scrubber
 from ._shell import RepeatedKey, Shell
 from ._whole_secret import Piece, whole_placeholder
@@ -144,13 +144,16 @@ class StreamWalk:
         return self._parsed(self.view[start:end])
 
     def _parsed(self, data: bytes | memoryview) -> Any:
-        """JSON read by orjson; by the lenient parser where orjson refuses a number past
-        a double's range (``_past_double.py``): the line is then reported repaired."""
+        """``data`` as orjson reads it; refused, as ``_past_double`` does (then repaired)."""
         try:
-            value, refused = loads_past_double(data)
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass  # out of the handler: orjson's error holds the text
+        try:
+            value = read_refused(data)
         except ValueError as error:
             raise NotStreamable(str(error)) from None
-        self.repaired = self.repaired or refused
+        self.repaired = True
         return value
 
     def _string_end(self, at: int) -> int:
