@@ -54,14 +54,14 @@ def _base_glued_line(line: Any, glued: Any, scrubber: Scrubber, hits: Any) -> An
 
 def _lines() -> list[str]:
     long_, plain = WORDS * 1000, PLAIN * 2000  # each over 64 KB: the line is not kept
-    deep = "[" * 250 + '"ok"' + "]" * 250  # nothing to change: written anew for its cut
+    deep = "[" * 1100 + '"ok"' + "]" * 1100  # past what orjson reads: cut, written anew
     return [
         _entry(1, long_) + _entry(2, long_),  # both changed, long
         _entry(3, plain) + "  " + _entry(4, long_),  # one kept as written, blanks between
         _entry(5, plain) + _entry(6, plain),  # nothing to change, long: copied from the file
         _entry(7, "hi") + " " + _entry(8, "password=hunter2xyz"),  # short
         _entry(9, "hi") + _entry(10, "ok"),  # short, nothing to change: kept
-        _entry(11, "hi") + _entry(12, json.loads(deep)),  # nested past what is kept: cut
+        _entry(11, "hi") + _entry(12, "-").replace('"-"', deep),  # cut past what is kept
         "\ufeff" + _entry(13, "hi") + _entry(14, long_) + "\r",  # a BOM and a CR
         _entry(15, plain) + '{"a": 1}' + " " + _entry(16, long_) + " ",  # blanks around
     ]
