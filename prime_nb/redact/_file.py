@@ -28,7 +28,7 @@ from ..session import Session
 from ._deep import with_deep_stack
 from ._disguise import forget_decoded_runs
 from ._embedded import StreamScrubber
-from ._lines import STREAMED, Glued, Line, Raw, parse_line, read_lines
+from ._lines import REPAIRED, STREAMED, Glued, Line, Raw, parse_line, read_lines
 from ._pending import PendingTexts
 from ._report import HitColumns
 from ._rule import Finder, Rule
@@ -366,7 +366,7 @@ def _redacted_line(
             kind = value.get("type") if isinstance(value, dict) else None
             if migrator is not None and isinstance(kind, str) and kind not in HEADERS:
                 ids.append(_entry_id(migrator, value, scrubber))
-        new = _glued_line(line, line.obj, scrubber, hits)
+        new = _glued_line(line, line.obj, scrubber, hits, out)
         return line, new, next((i for i in ids if i is not None), None)
     obj = line.obj
     entry_id: str | None = None
@@ -414,6 +414,8 @@ def _streamed_line(
         if scrubber.pending is not None:
             scrubber.pending.clear()
         return None
+    if walk.repaired:  # orjson refused a number in it: reported as the tree walk reports it
+        hits.append(Hit(REWRITTEN, REPAIRED, f"[REWRITTEN:{REPAIRED}]"))
     top = walk.top
     kind = top.get("type") if top is not None else None
     entry_id: str | None = None
@@ -441,21 +443,53 @@ def _kept(line: Line) -> list[Raw] | None:
     return None if line.raw is None else [line.raw]
 
 
-def _glued_line(line: Line, glued: Glued, scrubber: Scrubber, hits: HitColumns) -> list[Raw] | None:
-    """Each glued value redacted in its place; what lies between them kept as written."""
-    parts: list[str] = []
-    at = 0
-    for start, end, value in glued.spans:
+def _glued_line(
+    line: Line, glued: Glued, scrubber: Scrubber, hits: HitColumns, out: BinaryIO | None
+) -> list[Raw] | None:
+    """Each glued value redacted in its place, and written to ``out`` (an empty list of
+    pieces returned) as soon as it is: its long texts' old texts, which wait in
+    ``scrubber.pending`` to be written, and its tree are let go then, not held beside
+    the next value's. What lies between them is kept as written. When every value is
+    kept as written, what was written is taken back and the line is kept as it is."""
+    start = out.tell() if out is not None else 0
+    write: Callable[[Iterable[Raw]], object] = _discard if out is None else out.writelines
+    pending = scrubber.pending
+    write((line.head,))
+    at, kept = 0, True
+    for i, (begin, end, value) in enumerate(glued.spans):
         fixed, changed = scrubber.scrub_in_place(value, hits, _where(value))
-        parts.append(glued.text[at:start])
-        kept = not changed and not glued.cut
-        parts.append(glued.text[start:end] if kept else _dumps(fixed).decode("utf-8"))
+        del value
+        glued.spans[i] = (begin, end, None)  # the tree is held by ``fixed`` alone
+        write(_encoded(glued.text, at, begin))
+        if not changed and not glued.cut:
+            write(_encoded(glued.text, begin, end))
+        else:
+            kept = False
+            if out is not None:
+                body = _dumps(fixed)
+                write(pending.expand((body,)) if pending is not None else (body,))
+                del body
+        del fixed
         at = end
-    parts.append(glued.text[at:])
-    text = "".join(parts)
-    if text == glued.text:
-        return _kept(line)
-    return [line.head, text.encode("utf-8"), line.tail]
+    write(_encoded(glued.text, at, len(glued.text)))
+    write((line.tail,))
+    if not kept:
+        return []
+    if out is not None:
+        out.seek(start)
+        out.truncate()
+    return _kept(line)
+
+
+def _encoded(text: str, start: int, end: int) -> Iterator[bytes]:
+    """``text[start:end]`` in UTF-8, :data:`_COPY_PIECE` characters at a time (no copy of
+    a long value kept as written, as ``str`` nor as bytes)."""
+    for at in range(start, end, _COPY_PIECE):
+        yield text[at : min(end, at + _COPY_PIECE)].encode("utf-8")
+
+
+def _discard(pieces: Iterable[Raw]) -> None:
+    """Where a dry run writes: nowhere."""
 
 
 #: a surrogate not paired: a ``str`` of JSON read by the standard library keeps one

@@ -157,7 +157,7 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
     del raw
     obj = _parsed_with_lone_surrogates_replaced(body, length > KEEP_RAW)
     if obj is not _REFUSED:
-        return Line(number, offset, kept, length, head, tail, obj, "repaired-line")
+        return Line(number, offset, kept, length, head, tail, obj, REPAIRED)
     deep = deep_enough(body)
     text, utf8 = _decoded(body)
     del body  # a long line's bytes: the text alone is held while it is read
@@ -169,9 +169,12 @@ def parse_line(number: int, offset: int, held: list[Raw], streamed: bool = False
     # the parser nests as deep as the stack allows, and redaction's stack is deep
     # (``with_deep_stack``): cut as ``load()`` cuts, so the walk fits in it too
     obj = fit(obj) if deep else obj
-    return Line(number, offset, kept, length, head, tail, obj, "repaired-line")
+    return Line(number, offset, kept, length, head, tail, obj, REPAIRED)
 
 
+#: why a line orjson refuses is written anew: the lenient parser read it (``load()``'s
+#: reading), which orjson would write otherwise (a number past a double's range: null)
+REPAIRED = "repaired-line"
 #: what a line orjson refuses parses to, until it is read otherwise
 _REFUSED = object()
 

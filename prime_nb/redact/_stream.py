@@ -11,9 +11,11 @@ tell about the others (``type``, ``kty``, a pair's ``name``...: see
 :meth:`Scrubber.plan`), then walked.
 
 What it writes is what ``orjson.dumps`` writes of the tree the Scrubber would return:
-compact, with orjson's escapes, one piece at a time. A line it cannot vouch for (not one
-JSON value, a repeated key, nested deeper than :data:`MAX_DEPTH`, text orjson refuses)
-raises :class:`NotStreamable`, and the caller walks the line's tree as before.
+compact, with orjson's escapes, one piece at a time; a value orjson refuses for a number
+past a double's range is read as the tree walk reads it (``_past_double.py``). A line it
+cannot vouch for (not one JSON value, a repeated key, nested deeper than
+:data:`MAX_DEPTH`, other text orjson refuses) raises :class:`NotStreamable`, and the
+caller walks the line's tree as before.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ._find import SECRET_FIELD
 from ._json_bytes import SCALAR_TEXT, SPACE, STRING, STRING_TEXT, TOLD, narrowed_under
 from ._key_count import quoted_key_count
 from ._narrow import LongText
+from ._past_double import read_refused
 from ._scrub import Hit, Hits, Scrubber
 from ._shell import RepeatedKey, Shell
 from ._whole_secret import Piece, whole_placeholder
@@ -123,6 +126,9 @@ class StreamWalk:
         self.learning = write is None
         #: whether anything the line holds changed
         self.changed = False
+        #: whether orjson refused a value (a number past a double's range): the tree
+        #: walk reads such a line repaired, and writes it anew
+        self.repaired = False
         #: the top object's keys and the values plans read (its type and id)
         self.top: dict[str, Any] | None = None
         #: where each long list or object found by a scan ends
@@ -135,10 +141,20 @@ class StreamWalk:
         return m.end()
 
     def _loads(self, start: int, end: int) -> Any:
+        return self._parsed(self.view[start:end])
+
+    def _parsed(self, data: bytes | memoryview) -> Any:
+        """``data`` as orjson reads it; refused, as ``_past_double`` does (then repaired)."""
         try:
-            return orjson.loads(self.view[start:end])
+            return orjson.loads(data)
         except orjson.JSONDecodeError:
-            raise NotStreamable("not valid JSON here") from None
+            pass  # out of the handler: orjson's error holds the text
+        try:
+            value = read_refused(data)
+        except ValueError as error:
+            raise NotStreamable(str(error)) from None
+        self.repaired = True
+        return value
 
     def _string_end(self, at: int) -> int:
         """Where the string at ``at`` ends; one with no escape found at ``find``'s speed
@@ -320,7 +336,8 @@ class StreamWalk:
 
     # -- the walk --------------------------------------------------------------------------
     def run(self) -> bool:
-        """Walk the line; whether anything in it changed. Raises NotStreamable."""
+        """Walk the line; whether anything in it changed (or was read repaired: see
+        :attr:`repaired`). Raises NotStreamable."""
         at = self._space(self.start)
         byte = self.buf[at] if at < self.end else -1
         if byte not in _OPEN:
@@ -352,7 +369,7 @@ class StreamWalk:
                 at = self._pop(stack, at)
         if self._space(at) != self.end:
             raise NotStreamable  # more than one value on the line
-        return self.changed
+        return self.changed or self.repaired
 
     def _pop(self, stack: list[_Frame], at: int) -> int:
         frame = stack.pop()
@@ -395,7 +412,7 @@ class StreamWalk:
                 return None
         except ValueError as error:
             raise NotStreamable(str(error)) from None
-        pieces = _vouched(stream_pieces(self.buf, at, end, MAX_DEPTH - depth))
+        pieces = _vouched(stream_pieces(self.buf, at, end, MAX_DEPTH - depth, self._parsed))
         placeholder = whole_placeholder(self.scrubber, pieces, path, self.hits is None)
         if self.hits is not None:
             self.hits.append(Hit(path, SECRET_FIELD.name, placeholder))
@@ -520,10 +537,7 @@ class StreamWalk:
         return None
 
     def _loads_run(self, start: int, end: int) -> list[Any]:
-        try:
-            values = orjson.loads(b"[" + self.buf[start:end] + b"]")
-        except orjson.JSONDecodeError:
-            raise NotStreamable from None
+        values = self._parsed(b"[" + self.buf[start:end] + b"]")
         assert isinstance(values, list)
         return values
 

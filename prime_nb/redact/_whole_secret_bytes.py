@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -71,9 +71,17 @@ def counted_over(buf: bytes | bytearray, start: int, end: int, limit: int = LIMI
             return True
 
 
-def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> Iterator[Piece]:
+def stream_pieces(
+    buf: bytes | bytearray,
+    start: int,
+    end: int,
+    room: int,
+    loads: Callable[[bytes | memoryview], Any] = orjson.loads,
+) -> Iterator[Piece]:
     """What orjson writes of the parsed list or object ``buf[start:end]`` (nesting at
-    most ``room`` levels), in pieces (see ``_whole_secret.Piece``)."""
+    most ``room`` levels), in pieces (see ``_whole_secret.Piece``); its runs of items and
+    its numbers read by ``loads`` (the stream walk's reads a number past a double's
+    range as the tree walk does)."""
     view = memoryview(buf)
     # per open list or object: None, or an object's keys' hashes
     frames: list[array[int] | None] = []
@@ -132,7 +140,7 @@ def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> It
         state = _AFTER_VALUE
         run = _RUN.match(buf, at, end) if frames and frames[-1] is None else None
         if run is not None and run.end() - at <= PIECE:
-            values = orjson.loads(b"[" + buf[at : run.end()] + b"]")
+            values = loads(b"[" + buf[at : run.end()] + b"]")
             yield orjson.dumps(values)[1:-1], None, False, len(values)
             for value in values:
                 if isinstance(value, str):
@@ -145,7 +153,7 @@ def stream_pieces(buf: bytes | bytearray, start: int, end: int, room: int) -> It
             m = _SCALAR.match(buf, at, end)
             if m is None:
                 raise ValueError("a value JSON does not allow")
-            yield orjson.dumps(orjson.loads(view[at : m.end()])), None, False, 1
+            yield orjson.dumps(loads(view[at : m.end()])), None, False, 1
             at = m.end()
 
 

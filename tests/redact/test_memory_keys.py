@@ -29,7 +29,10 @@ reads as ``load()`` does (infinity): the line was held with a copy of it without
 line end, and orjson's error (which holds the line as text) was alive while the lenient
 parser read a third copy (``_lines.py``); then the glued reading decoded a text of the
 line while its bytes were held, and the number's digits were cut out of it as a ``str``:
-one text, made once the bytes are let go, is read by both now (2x).
+one text, made once the bytes are let go, is read by both now (2x). A list of numbers
+past a double's range, which orjson refuses too: the lenient parser read the line whole,
+a float object for each number (8x), where the stream walk reads it now, each value
+orjson refuses read by the lenient parser alone (``_past_double.py``), about 1x.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ JSON_TWICE = "json in a string in a string"
 LONG_NUMBER = "a long number"
 LONG_KEYS = "long keys"
 LONE_SURROGATE = "a lone surrogate"
+PAST_DOUBLE = "a list of numbers past a double's range"
 
 
 def _line(shape: str, size: int) -> str:
@@ -63,25 +67,38 @@ def _line(shape: str, size: int) -> str:
         content = {f"{i}" + "k" * 4000: "pw=hunter2x" for i in range(size // 4020)}
     elif shape == LONE_SURROGATE:  # orjson refuses the line (Node cut an emoji)
         content = "\ud83d " + WORDS * (size // len(WORDS))
+    elif shape == PAST_DOUBLE:  # orjson refuses the line: it reads no such number
+        content = _NUMBERS
     elif shape == LONG_NUMBER:
         return '{"type": "message", "id": "u1", "parentId": null, "n": ' + "9" * size + "}"
     else:
         raise ValueError(shape)
     message = {"role": "user", "content": content, "timestamp": 0}
     entry = {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026"}
-    return json.dumps({**entry, "message": message})
+    text = json.dumps({**entry, "message": message})
+    if shape != PAST_DOUBLE:
+        return text
+    return text.replace(json.dumps(_NUMBERS), "[" + ", ".join(["1e400"] * (size // 7)) + "]")
+
+
+#: where the list of numbers past a double's range goes in its line
+_NUMBERS = "__numbers__"
 
 
 @pytest.fixture(scope="module")
 def peaks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, float]]:
     """Per shape: redact's growth per byte of line between two sizes."""
-    shapes = [LONG_KEY, LONG_KEY_SECRET, JSON_TWICE, LONG_NUMBER, LONG_KEYS, LONE_SURROGATE]
+    shapes = [
+        *(LONG_KEY, LONG_KEY_SECRET, JSON_TWICE, LONG_NUMBER, LONG_KEYS, LONE_SURROGATE),
+        PAST_DOUBLE,
+    ]
     with pytest.MonkeyPatch.context() as patch:
         # smaller lines (the same half megabyte apart): 6 x against 3.3 is told at these
         patch.setitem(SIZES_OF, LONG_KEY_SECRET, (MB // 4, 3 * MB // 4))
         # a megabyte apart: the noise of each size is a quarter of a byte a byte
         patch.setitem(SIZES_OF, LONG_NUMBER, (MB // 4, MB + MB // 4))
         patch.setitem(SIZES_OF, LONE_SURROGATE, (MB // 4, MB + MB // 4))
+        patch.setitem(SIZES_OF, PAST_DOUBLE, (MB // 2, MB))  # both streamed, the same apart
         return measure(tmp_path_factory.mktemp("keys"), shapes, line=_line)
 
 
@@ -141,3 +158,15 @@ def test_a_lone_surrogate_is_parsed_by_orjson_once_replaced(
     orjson, its long string decoded apart (``_lines._parsed_with_lone_surrogates_replaced``;
     ``test_lone_surrogates.py`` compares the file written with the code before)."""
     assert_grew_at_most(peaks, LONE_SURROGATE, 3.0)
+
+
+def test_a_list_of_numbers_past_a_double_is_walked_as_a_stream(
+    peaks: dict[str, dict[str, float]],
+) -> None:
+    """7.9-8.0x the line before at these sizes (``load`` 10.6-10.8): orjson refuses the
+    line, and the lenient parser read it whole, a float object for each number; 0.4x
+    now (0.9-1.2 at 1-1.5 MB), walked as a stream, each value orjson refuses read by the
+    lenient parser alone (``_past_double.py``; ``test_stream_past_double.py`` compares
+    the file written with the tree walk's). 2.0 (with the noise's 0.5) tells the stream
+    from the tree."""
+    assert_grew_at_most(peaks, PAST_DOUBLE, 2.0)

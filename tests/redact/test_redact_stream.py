@@ -219,6 +219,7 @@ def test_stream_and_tree_walks_agree_on_hostile_lines(
 #: the hostile lines the stream walk takes (the others it refuses, and the tree walks)
 STREAMED_HOSTILE = [
     "deep nesting within it",
+    "a huge number",  # read as the tree walk reads it: ``_past_double.py``
     "a long integer",
     "spaces everywhere",
     "spaces and nothing to hide",
@@ -405,6 +406,28 @@ def test_json_in_a_long_string_is_read_as_its_tree_is(
     found = spans(streamed)
     assert found == spans(tree)
     assert len(found) >= 10
+
+
+def test_json_orjson_refuses_in_a_long_string_is_read_as_its_tree_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A number past a double's range: orjson refuses the text, so the parsed reading
+    finds nothing under its secret keys, and nor does the stream (which reads such a
+    number in a line, ``_past_double.py``)."""
+    from prime_nb.redact import _embedded
+
+    monkeypatch.setattr(_embedded, "LONG_JSON", 1_000)
+    monkeypatch.setattr(_stream, "SMALL", 300)
+    text = json.dumps(_records(45))[:-1] + ', {"n": [1, 1e400]}]'
+    rules = default_rules([])
+    streamed, tree = _embedded.StreamScrubber(rules), Scrubber(rules)
+
+    def spans(scrubber: Scrubber) -> list[tuple[int, int, str, bool]]:
+        return sorted((s.start, s.end, s.rule.name, s.confident) for s in scrubber.spans(text))
+
+    assert spans(streamed) == spans(tree)
+    with pytest.raises(_stream.NotStreamable, match="stream walk cannot take"):
+        list(_embedded.embedded(streamed, text.encode(), 0))
 
 
 def _dense(n: int) -> str:
