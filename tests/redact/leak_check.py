@@ -52,12 +52,12 @@ def window_hashes(text: str) -> np.ndarray:
     """A 64-bit hash of each ``N``-character window of ``text`` (index = start)."""
     if len(text) < N:
         return np.zeros(0, dtype=np.uint64)
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
     count = len(codes) - N + 1
     h = np.zeros(count, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for k in range(N):
-            h = (h ^ codes[k : k + count]) * _MULT
+    for k in range(N):  # in place: a text of millions of windows, no array made per step
+        np.bitwise_xor(h, codes[k : k + count], out=h, casting="unsafe")
+        np.multiply(h, _MULT, out=h)
     return h
 
 
@@ -330,7 +330,7 @@ class LeakIndex:
                 found[number] = (text.find(form), form)
         hashes = window_hashes(text)
         if len(hashes) and len(self.keys):
-            maybe = np.flatnonzero(self.present[(hashes >> _FILTER_SHIFT).astype(np.intp)])
+            maybe = np.flatnonzero(self.present[(hashes >> _FILTER_SHIFT).view(np.intp)])
             self._find_pieces(text, maybe, hashes[maybe], found)
             for i in maybe[_among(hashes[maybe], self.heads)].tolist():
                 for number, form in self.table[int(hashes[i])]:

@@ -50,13 +50,18 @@ strings, so it stays within 3x.
 
 from __future__ import annotations
 
+import atexit
 import base64
+import contextlib
 import json
 import os
 import random
 import re
+import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -335,17 +340,34 @@ def alone(step):
     os.waitpid(child, 0)
     return grown
 
-warm, loaded, paths = sys.argv[1], set(json.loads(sys.argv[2])), sys.argv[3:]
-redact(warm, warm + ".out", hostnames=[])  # what a first long line of a shape makes
-len(prime_nb.load(warm).entries)  # once (imports, compiled patterns, caches) is made here
-gc.collect()
-trim(0)
-out = {}
-for path in paths:
-    out[path] = {"redact": alone(lambda: redact(path, path + ".out", hostnames=[]))}
-    if path in loaded:
-        out[path]["load"] = alone(lambda: prime_nb.load(path).entries)
-print(json.dumps(out))
+def warmed(warm):
+    redact(warm, warm + ".out", hostnames=[])  # what a first long line of a shape makes
+    len(prime_nb.load(warm).entries)  # once (imports, compiled patterns, caches) made here
+    gc.collect()
+    trim(0)
+
+def steps(loaded, paths):
+    out = {}
+    for path in paths:
+        out[path] = {"redact": alone(lambda: redact(path, path + ".out", hostnames=[]))}
+        if path in loaded:
+            out[path]["load"] = alone(lambda: prime_nb.load(path).entries)
+    return out
+
+if sys.argv[1] == "--serve":
+    # one warmed process for many measures: a request a line, [loaded, paths], and its
+    # answer a line; each step is still in a child of its own of this warmed process
+    warmed(sys.argv[2])
+    while request := sys.stdin.readline():
+        loaded, paths = json.loads(request)
+        print(json.dumps(steps(set(loaded), paths)), flush=True)
+        del request, loaded, paths
+        gc.collect()
+        trim(0)
+else:
+    warm, loaded, paths = sys.argv[1], set(json.loads(sys.argv[2])), sys.argv[3:]
+    warmed(warm)
+    print(json.dumps(steps(loaded, paths)))
 """
 
 
@@ -360,6 +382,79 @@ def _write(path: Path, entry: str) -> int:
     return len(entry.encode()) + 1
 
 
+def _probe_env() -> dict[str, str]:
+    return {**os.environ, "MALLOC_MMAP_THRESHOLD_": str(1 << 16)}
+
+
+class _WarmedProbe:
+    """One warmed ``PROBE`` process per pytest process, shared by every test file that
+    measures (``PROBE --serve``): its start (the interpreter, prime_nb's imports, the
+    first redaction and load) is paid once, not once per file, and each step still runs
+    in a child of its own of that one warmed process, as with a probe per call."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+        self.errors: Any = None
+        self.folder: Path | None = None
+
+    def _started(self) -> subprocess.Popen[str]:
+        if self.process is None or self.process.poll() is not None:
+            self.folder = Path(tempfile.mkdtemp(prefix="prime-nb-probe-"))
+            warm = self.folder / "warm.jsonl"
+            _write_warm(warm)
+            self.errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed in close)
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", PROBE, "--serve", str(warm)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors,
+                text=True,
+                env=_probe_env(),
+            )
+            atexit.register(self.close)
+        return self.process
+
+    def steps(self, loaded: list[str], paths: list[str]) -> dict[str, Any]:
+        """Each of ``paths`` redacted (and loaded, if in ``loaded``): growth by path."""
+        process = self._started()
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps([loaded, paths]) + "\n")
+        process.stdin.flush()
+        ready, _, _ = select.select([process.stdout], [], [], 300)
+        answer = process.stdout.readline() if ready else ""
+        if not answer:
+            process.kill()
+            process.wait()
+            self.errors.seek(0)
+            raise AssertionError(f"the probe gave no answer: {self.errors.read()}")
+        grown: dict[str, Any] = json.loads(answer)
+        return grown
+
+    def close(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()  # type: ignore[union-attr]
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process.stdout.close()  # type: ignore[union-attr]
+            self.errors.close()
+            self.process = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+
+_PROBES = _WarmedProbe()
+
+
+def _write_warm(warm: Path) -> None:
+    """The small file a probe redacts and loads before it measures."""
+    warm.write_text(json.dumps(HEAD) + "\n" + json.dumps(_message("password=abc123xyz")) + "\n")
+
+
 def measure(
     folder: Path,
     shapes: list[str],
@@ -367,12 +462,11 @@ def measure(
     loaded: tuple[str, ...] = (),
     line: Callable[[str, int], str] = _line,
 ) -> dict[str, dict[str, float]]:
-    """Per shape, its line at two sizes, each step in a child of one warmed process:
-    redact's growth per byte of line between the two sizes (and load's, for the shapes
-    ``loaded``), and the lines' bytes apart. ``line`` writes a shape's line at a size
+    """Per shape, its line at two sizes, each step in a child of one warmed process (the
+    pytest process's one ``PROBE``, shared by the files that measure): redact's growth
+    per byte of line between the two sizes (and load's, for the shapes ``loaded``), and
+    the lines' bytes apart. ``line`` writes a shape's line at a size
     (another test file's shapes: its own)."""
-    warm = folder / "warm.jsonl"
-    warm.write_text(json.dumps(HEAD) + "\n" + json.dumps(_message("password=abc123xyz")) + "\n")
     paths: dict[str, list[Path]] = {}
     lines: dict[str, list[int]] = {}
     for i, shape in enumerate(shapes):
@@ -381,18 +475,22 @@ def measure(
             _write(path, line(shape, size))
             for path, size in zip(paths[shape], SIZES_OF.get(shape, SIZES), strict=True)
         ]
-    env = {**os.environ, "MALLOC_MMAP_THRESHOLD_": str(1 << 16)}
     every = [str(path) for shape in shapes for path in paths[shape]]
     load = [str(path) for shape in shapes if shape in loaded for path in paths[shape]]
-    run = subprocess.run(
-        [sys.executable, "-c", probe, str(warm), json.dumps(load), *every],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
-    grown = json.loads(run.stdout.strip().splitlines()[-1])
+    if probe == PROBE:
+        grown = _PROBES.steps(load, every)
+    else:  # a probe of the caller's own: a process of its own
+        warm = folder / "warm.jsonl"
+        _write_warm(warm)
+        run = subprocess.run(
+            [sys.executable, "-c", probe, str(warm), json.dumps(load), *every],
+            capture_output=True,
+            text=True,
+            env=_probe_env(),
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        grown = json.loads(run.stdout.strip().splitlines()[-1])
     slopes = {}
     for shape in shapes:
         small, big = (grown[str(path)] for path in paths[shape])
