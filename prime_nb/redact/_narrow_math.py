@@ -9,7 +9,7 @@ case in the text. A mathematical letter has no case mapping; its stand-in has on
 neither the stand-in's other case nor another letter's stand-in of the same pair is in
 the text, and no case-insensitive match, ``lower`` or ``upper`` pairs it with another
 of its characters. A letter of Latin-1 is taken first (a byte a character), then one of
-two UTF-8 bytes (``_narrow.letter_pair``'s: two bytes a character).
+two UTF-8 bytes (``_letter_pairs.letter_pair``'s: two bytes a character).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+
+from ._letter_pairs import _latin_pairs, letter_pair
 
 
 @functools.lru_cache(maxsize=4096)
@@ -42,8 +44,6 @@ def stand_ins(math: dict[str, int], taken: set[str]) -> dict[str, str] | None:
     (lower, upper) neither of which is in ``taken`` (the text's letters, other letters'
     stand-ins) nor stands for another letter; pairs of Latin-1 first, then of two UTF-8
     bytes; None where there are too few."""
-    from ._narrow import _latin_pairs
-
     free = [pair for pair in _latin_pairs() if not taken.intersection(pair)]
     if len(math) > len(free):
         free += [pair for pair in _wider_pairs() if not taken.intersection(pair)]
@@ -58,9 +58,7 @@ def stand_ins(math: dict[str, int], taken: set[str]) -> dict[str, str] | None:
 @functools.cache
 def _wider_pairs() -> list[tuple[str, str]]:
     """The pairs of letters of two UTF-8 bytes a letter of that size may become
-    (``_narrow.letter_pair``: each other's only case, their own NFKC form, no
+    (``_letter_pairs.letter_pair``: each other's only case, their own NFKC form, no
     look-alike of an ASCII letter)."""
-    from ._narrow import letter_pair
-
     pairs = {letter_pair(chr(code)) for code in range(0x100, 0x800)}
     return sorted(pair for pair in pairs if pair is not None)

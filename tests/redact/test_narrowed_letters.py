@@ -30,6 +30,7 @@ from prime_nb.redact._file import _rules
 from prime_nb.redact._narrow import letter_pair
 
 _narrow = importlib.import_module("prime_nb.redact._narrow")
+_letter_pairs = importlib.import_module("prime_nb.redact._letter_pairs")
 _long_scrub = importlib.import_module("prime_nb.redact._long_scrub")
 _apart = importlib.import_module("prime_nb.redact._apart")
 
@@ -155,10 +156,10 @@ def _soft_hyphen_free(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _looks_none(monkeypatch: pytest.MonkeyPatch) -> None:
     """No look-alike letter kept from narrowing (and ``letter_pair`` made anew)."""
-    monkeypatch.setattr(_narrow, "_looks", frozenset)
-    monkeypatch.setattr(
-        _narrow, "letter_pair", functools.lru_cache(_narrow.letter_pair.__wrapped__)
-    )
+    fresh = functools.lru_cache(_letter_pairs.letter_pair.__wrapped__)
+    for module in (_letter_pairs, _narrow):
+        monkeypatch.setattr(module, "_looks", frozenset)
+        monkeypatch.setattr(module, "letter_pair", fresh)
 
 
 def _first_stand_in(real: Callable[..., bool], narrow: str, stand_ins: str, spans: Any) -> bool:

@@ -229,7 +229,7 @@ def test_no_character_a_finder_names_is_narrowed() -> None:
         }
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if id(node) in docs or source.name == "_narrow.py":
+                if id(node) in docs or source.name in ("_narrow.py", "_letter_pairs.py"):
                     continue
                 for m in _NAMED_IN.finditer(node.value):
                     text = m.group()
@@ -250,15 +250,17 @@ def test_no_character_a_finder_names_is_narrowed() -> None:
 def test_no_finder_reads_what_a_stand_in_beyond_the_bmp_differs_in() -> None:
     """A letter beyond the BMP with no case and its stand-in of Latin-1 (``ª``, ``º``)
     differ only in NFKC (``ª`` is ``a``), which the package applies only in ``_narrow``
-    and in the disguise finder's fold of ``_FOLDABLE``'s characters (neither of these);
-    a tag and its control of Latin-1 only in the category, which only ``_narrow`` and
-    ``_long_scrub`` (of a rule's pattern) read."""
+    (and ``_letter_pairs``, its pairs of letters) and in the disguise finder's fold of
+    ``_FOLDABLE``'s characters (neither of these); a tag and its control of Latin-1 only
+    in the category, which only ``_narrow`` and ``_long_scrub`` (of a rule's pattern)
+    read."""
     sources = {p.name: p.read_text("utf-8") for p in Path(_narrow.__file__).parent.glob("*.py")}
     folds = {name for name, text in sources.items() if "normalize(" in text}
     kinds = {name for name, text in sources.items() if "category(" in text}
     # (``_narrow_math`` reads a mathematical letter's category, to narrow it to its case)
-    narrowing = {"_narrow.py", "_narrow_math.py"}
-    assert (folds, kinds) == ({"_narrow.py", "_disguise.py"}, {*narrowing, "_long_scrub.py"})
+    narrowing = {"_narrow.py", "_narrow_math.py", "_letter_pairs.py"}
+    assert folds == {"_narrow.py", "_letter_pairs.py", "_disguise.py"}
+    assert kinds == {*narrowing, "_long_scrub.py"}
     disguise = importlib.import_module("prime_nb.redact._disguise")
     assert disguise._FOLDABLE.search(_narrow.LATIN_LETTERS) is None
     assert all(_narrow.astral_kind(c) is None for c in "\U0001d400\U0001d41a\U0001d7ce")
