@@ -24,10 +24,10 @@ import sys
 from typing import Any
 
 import pytest
-from test_memory_numbers import PLACES, _base_parse_line, _content
+from test_memory_numbers import PLACES, _content, assert_same, now_and_before
 
 from prime_nb.format import BOM
-from prime_nb.redact import Redaction, redact
+from prime_nb.redact import Redaction
 
 _lines = sys.modules["prime_nb.redact._lines"]
 
@@ -83,19 +83,11 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Redaction, Redaction
     path = tmp_path_factory.mktemp("surrogates") / "session.jsonl"
     text = "\n".join([json.dumps(HEAD), *_lines_of_surrogates()]) + "\n"
     path.write_text(text, encoding="utf-8")
-    now = redact(path, path.with_name("now.jsonl"), hostnames=[])
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_lines, "parse_line", _base_parse_line)
-        before = redact(path, path.with_name("before.jsonl"), hostnames=[])
-    return now, before
+    return now_and_before(path)
 
 
 def test_lone_surrogate_lines_are_redacted_as_before(both: tuple[Redaction, Redaction]) -> None:
-    now, before = both
-    assert now.path is not None and before.path is not None
-    assert now.path.read_bytes() == before.path.read_bytes()
-    assert now.report.equals(before.report), (now.report, before.report)
-    assert now.suspects.equals(before.suspects)
+    assert_same(*both)
 
 
 def test_the_session_holds_what_the_oracle_reads(both: tuple[Redaction, Redaction]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -170,6 +171,11 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Redaction, Redaction
     path = tmp_path_factory.mktemp("numbers") / "session.jsonl"
     text = "\n".join([json.dumps(HEAD), *_number_lines()]) + "\n"
     path.write_bytes(text.encode("utf-8") + b"\n".join(NOT_UTF8) + b"\n")
+    return now_and_before(path)
+
+
+def now_and_before(path: Path) -> tuple[Redaction, Redaction]:
+    """``path`` redacted as the code is, then with lines parsed as they were."""
     now = redact(path, path.with_name("now.jsonl"), hostnames=[])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_lines, "parse_line", _base_parse_line)
@@ -177,12 +183,16 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Redaction, Redaction
     return now, before
 
 
-def test_number_lines_are_redacted_as_before(both: tuple[Redaction, Redaction]) -> None:
-    now, before = both
+def assert_same(now: Redaction, before: Redaction) -> None:
+    """The same file, report and suspects."""
     assert now.path is not None and before.path is not None
     assert now.path.read_bytes() == before.path.read_bytes()
     assert now.report.equals(before.report), (now.report, before.report)
     assert now.suspects.equals(before.suspects)
+
+
+def test_number_lines_are_redacted_as_before(both: tuple[Redaction, Redaction]) -> None:
+    assert_same(*both)
 
 
 def test_the_session_holds_what_the_oracle_reads(both: tuple[Redaction, Redaction]) -> None:
